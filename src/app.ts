@@ -1,0 +1,126 @@
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { resolveApiKey } from './config/api-key.js';
+import { loadServiceConfig, type ServiceConfig } from './config/engine-config.js';
+import type { Settings } from './config/settings.js';
+import type { TaskType } from './domain/task-types.js';
+import { defaultRegistry } from './engines/adapters.js';
+import type { EngineRegistry } from './engines/registry.js';
+import { TransportFactory } from './engines/transport/transport-factory.js';
+import { buildHttpServer } from './http/server.js';
+import { Metrics } from './ops/metrics.js';
+import { Pools } from './pools/pools.js';
+import { AttemptRunner } from './queue/attempt-runner.js';
+import { RetentionSweeper } from './queue/retention-sweeper.js';
+import { Worker } from './queue/worker.js';
+import { startSimulator, type Simulator } from './sandbox/server.js';
+import { routeToSandbox } from './sandbox/upstream-map.js';
+import { openSqliteStore } from './store/sqlite/sqlite-store.js';
+import type { Store } from './store/store.js';
+import { WebhookSender } from './webhooks/sender.js';
+
+export interface App {
+  settings: Readonly<Settings>;
+  config: ServiceConfig;
+  store: Store;
+  pools: Pools;
+  metrics: Metrics;
+  http: FastifyInstance | null;
+  worker: Worker | null;
+  webhooks: WebhookSender | null;
+  sweeper: RetentionSweeper;
+  simulator: Simulator | null;
+  apiKey: string;
+  /** Base URL the HTTP server listens on (after listen()). */
+  url: string | null;
+  listen(): Promise<string>;
+  stop(graceMs?: number): Promise<void>;
+}
+
+export interface AppOptions {
+  log: Logger;
+  now?: () => number;
+  registry?: EngineRegistry;
+}
+
+/** Composition root: builds every part from the settings and wires them for the chosen role. */
+export async function createApp(settings: Readonly<Settings>, opts: AppOptions): Promise<App> {
+  const log = opts.log;
+  const now = opts.now ?? Date.now;
+  const config = loadServiceConfig(settings);
+  let simulator: Simulator | null = null;
+  if (settings.sandbox) {
+    simulator = await startSimulator();
+    routeToSandbox(config, simulator.url);
+    log.info({ simulator: simulator.url }, 'sandbox upstreams started');
+  }
+  if (settings.databaseUrl) throw new Error('DATABASE_URL (PostgreSQL) is not supported yet; unset it to use the embedded store');
+  const store = openSqliteStore(path.join(settings.dataDir, 'aeq.sqlite'), config.scheduler.agingMs);
+  await store.migrate();
+  const metrics = new Metrics();
+  const pools = new Pools(config, now);
+  const { key: apiKey, generated } = resolveApiKey(settings.apiKey, settings.dataDir);
+  if (generated) log.warn({ apiKeyFile: path.join(settings.dataDir, 'api-key') }, `generated API key (shown once): ${apiKey}`);
+
+  const runsWorkers = settings.role !== 'api';
+  const runsHttp = settings.role !== 'worker';
+  let webhooks: WebhookSender | null = null;
+  let worker: Worker | null = null;
+  const transports = new TransportFactory({ allowPrivate: settings.webhookAllowPrivate, sandboxWebBase: simulator ? `${simulator.url}/web` : null });
+  if (runsWorkers) {
+    webhooks = new WebhookSender(
+      store,
+      { retryBaseMs: settings.webhookRetryBaseMs, timeoutMs: settings.webhookTimeoutMs, allowPrivate: settings.webhookAllowPrivate, concurrency: 64, pollMs: 500 },
+      metrics,
+      log.child({ component: 'webhooks' }),
+      now,
+    );
+    const sender = webhooks;
+    const runner = new AttemptRunner(config, opts.registry ?? defaultRegistry(), pools, transports, metrics);
+    worker = new Worker({ store, config, runner, metrics, log: log.child({ component: 'worker' }), now, onWebhookQueued: () => sender.wake() });
+  }
+  const sweeper = new RetentionSweeper(store, settings.retentionMs, log.child({ component: 'retention' }), now);
+  const w = worker;
+  const http = runsHttp
+    ? await buildHttpServer({ settings, config, store, pools, metrics, log, apiKey, now, notify: (t: TaskType) => w?.notify(t) })
+    : null;
+
+  const app: App = {
+    settings,
+    config,
+    store,
+    pools,
+    metrics,
+    http,
+    worker,
+    webhooks,
+    sweeper,
+    simulator,
+    apiKey,
+    url: null,
+    async listen() {
+      worker?.start();
+      webhooks?.start();
+      sweeper.start(Math.min(60_000, Math.max(1000, Math.floor(settings.retentionMs / 10))));
+      if (http) {
+        const address = await http.listen({ host: settings.host, port: settings.port });
+        app.url = address.replace('localhost', '127.0.0.1');
+        log.info({ url: app.url, role: settings.role, store: store.kind, sandbox: settings.sandbox }, 'aeq listening');
+      } else {
+        log.info({ role: settings.role, store: store.kind }, 'aeq worker running');
+      }
+      return app.url ?? '';
+    },
+    async stop(graceMs = 10_000) {
+      if (http) await http.close();
+      sweeper.stop();
+      if (worker) await worker.stop(graceMs);
+      if (webhooks) await webhooks.stop();
+      await transports.close();
+      if (simulator) await simulator.close();
+      await store.close();
+    },
+  };
+  return app;
+}

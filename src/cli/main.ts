@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+import { createApp } from '../app.js';
+import { ConfigError } from '../config/engine-config.js';
+import { SettingsError, loadSettings } from '../config/settings.js';
+import { createLogger } from '../ops/logger.js';
+
+/** `aeq` / `npm start`: the service in the role AEQ_ROLE selects; SIGTERM and SIGINT drain it. */
+async function main(): Promise<void> {
+  let settings;
+  try {
+    settings = loadSettings();
+  } catch (e) {
+    if (e instanceof SettingsError) {
+      process.stderr.write(`aeq: ${e.message}\n`);
+      process.exit(2);
+    }
+    throw e;
+  }
+  const log = createLogger(settings.logLevel);
+  let app;
+  try {
+    app = await createApp(settings, { log });
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      process.stderr.write(`aeq: configuration error: ${e.message}\n`);
+      process.exit(2);
+    }
+    throw e;
+  }
+  await app.listen();
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'draining');
+    app
+      .stop()
+      .then(() => {
+        log.info('stopped');
+        log.flush();
+        process.exit(0);
+      })
+      .catch((e: unknown) => {
+        log.error({ err: e }, 'shutdown failed');
+        process.exit(1);
+      });
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`aeq: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,221 @@
+import fs from 'node:fs';
+import { Ajv } from 'ajv';
+import { ALL_TASK_TYPES, type TaskType } from '../domain/task-types.js';
+import type { Settings } from './settings.js';
+
+/** How an engine reaches its upstream: anonymous via exit addresses, an account pool, an official API, or not configured. */
+export type EngineMode = 'anon' | 'account' | 'api' | 'off';
+
+export interface UpstreamConfig {
+  baseUrl: string;
+  headers: Record<string, string>;
+  /** Engine-specific knobs (model names, region parameters, secondary hosts). */
+  options: Record<string, string | number | boolean>;
+  /** Provider API key for `api` mode. Never logged. */
+  apiKey?: string;
+}
+
+export interface EngineConfig {
+  mode: EngineMode;
+  concurrency: number;
+  timeoutMs: number;
+  maxAttempts: number;
+  credits: number;
+  /** Countries this engine can never serve (REGION_UNSUPPORTED). */
+  neverServe: string[];
+  upstream: UpstreamConfig;
+  paused: boolean;
+}
+
+export interface AccountConfig {
+  id: string;
+  engine: TaskType;
+  country: string;
+  /** API key or session token; never logged, never returned. */
+  secret: string;
+}
+
+export interface ExitAddressConfig {
+  id: string;
+  country: string;
+  /** http://, https:// or socks5:// proxy URL; absent = the host's own connection. */
+  proxyUrl?: string;
+  maxConcurrent: number;
+}
+
+export interface SchedulerConfig {
+  leaseMs: number;
+  heartbeatMs: number;
+  agingMs: number;
+  retryBaseMs: number;
+  retryMaxMs: number;
+  poolWaitMs: number;
+  pollMs: number;
+  exitCooldownMs: number;
+}
+
+export interface ServiceConfig {
+  scheduler: SchedulerConfig;
+  engines: Record<TaskType, EngineConfig>;
+  accounts: AccountConfig[];
+  exitAddresses: ExitAddressConfig[];
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const DEFAULT_CONFIG_URL = new URL('../../config/default.json', import.meta.url);
+
+const country = { type: 'string', pattern: '^[A-Za-z]{2}$' } as const;
+const engineSchema = {
+  type: 'object',
+  properties: {
+    mode: { enum: ['anon', 'account', 'api', 'off'] },
+    concurrency: { type: 'integer', minimum: 0, maximum: 10000 },
+    timeoutMs: { type: 'integer', minimum: 1 },
+    maxAttempts: { type: 'integer', minimum: 1, maximum: 20 },
+    credits: { type: 'integer', minimum: 1, maximum: 3 },
+    neverServe: { type: 'array', items: country },
+    paused: { type: 'boolean' },
+    upstream: {
+      type: 'object',
+      properties: {
+        baseUrl: { type: 'string' },
+        apiKey: { type: 'string' },
+        headers: { type: 'object', additionalProperties: { type: 'string' } },
+        options: { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean'] } },
+      },
+      additionalProperties: false,
+    },
+  },
+  additionalProperties: false,
+} as const;
+
+const fileSchema = {
+  type: 'object',
+  properties: {
+    $comment: { type: 'string' },
+    scheduler: { type: 'object', additionalProperties: { type: 'integer', minimum: 0 } },
+    engines: { type: 'object', propertyNames: { enum: [...ALL_TASK_TYPES] }, additionalProperties: engineSchema },
+    accounts: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['id', 'engine', 'country', 'secret'],
+        properties: { id: { type: 'string', minLength: 1 }, engine: { enum: [...ALL_TASK_TYPES] }, country, secret: { type: 'string' } },
+        additionalProperties: false,
+      },
+    },
+    exitAddresses: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['id', 'country'],
+        properties: {
+          id: { type: 'string', minLength: 1 },
+          country,
+          proxyUrl: { type: 'string', pattern: '^(https?|socks5h?)://' },
+          maxConcurrent: { type: 'integer', minimum: 1 },
+        },
+        additionalProperties: false,
+      },
+    },
+  },
+  additionalProperties: false,
+} as const;
+
+const ajv = new Ajv({ allErrors: true });
+const validateFile = ajv.compile(fileSchema);
+
+interface RawEngine {
+  mode?: EngineMode;
+  concurrency?: number;
+  timeoutMs?: number;
+  maxAttempts?: number;
+  credits?: number;
+  neverServe?: string[];
+  paused?: boolean;
+  upstream?: Partial<UpstreamConfig>;
+}
+interface RawFile {
+  scheduler?: Partial<SchedulerConfig>;
+  engines?: Partial<Record<TaskType, RawEngine>>;
+  accounts?: AccountConfig[];
+  exitAddresses?: Array<Omit<ExitAddressConfig, 'maxConcurrent'> & { maxConcurrent?: number }>;
+}
+
+function readFile(pathOrUrl: string | URL, label: string): RawFile {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(fs.readFileSync(pathOrUrl, 'utf8'));
+  } catch (e) {
+    throw new ConfigError(`${label}: cannot read JSON (${(e as Error).message})`);
+  }
+  if (!validateFile(parsed)) {
+    const why = (validateFile.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
+    throw new ConfigError(`${label}: ${why}`);
+  }
+  return parsed as RawFile;
+}
+
+/** Sandbox pools (decisions.md): CHATBOT_A accounts US x4 and KR x2; exit addresses in US, KR, JP, GB, DE. */
+function sandboxPools(): Pick<ServiceConfig, 'accounts' | 'exitAddresses'> {
+  const accounts: AccountConfig[] = [];
+  for (const [c, n] of [['US', 4], ['KR', 2]] as const) {
+    for (let i = 1; i <= n; i++) accounts.push({ id: `sandbox-chatbot-a-${c.toLowerCase()}-${i}`, engine: 'CHATBOT_A', country: c, secret: `sk-sandbox-${c.toLowerCase()}-${i}` });
+  }
+  const exitAddresses = ['US', 'KR', 'JP', 'GB', 'DE'].map((c) => ({ id: `sandbox-exit-${c.toLowerCase()}`, country: c, maxConcurrent: 64 }));
+  return { accounts, exitAddresses };
+}
+
+/** Sandbox provider keys for `api` engines, so they are configured like a real deployment would be. */
+const SANDBOX_API_KEYS: Partial<Record<TaskType, string>> = {
+  ANSWER_ENGINE_A: 'pplx-sandbox-key',
+  ASSISTANT_A: 'gemini-sandbox-key',
+};
+
+export function loadServiceConfig(settings: Settings): ServiceConfig {
+  const defaults = readFile(DEFAULT_CONFIG_URL, 'config/default.json');
+  const user = settings.configPath ? readFile(settings.configPath, settings.configPath) : {};
+  const scheduler = { ...defaults.scheduler, ...user.scheduler } as SchedulerConfig;
+  const engines = {} as Record<TaskType, EngineConfig>;
+  for (const t of ALL_TASK_TYPES) {
+    const d = defaults.engines?.[t] ?? {};
+    const u = user.engines?.[t] ?? {};
+    const upstream: UpstreamConfig = {
+      baseUrl: u.upstream?.baseUrl ?? d.upstream?.baseUrl ?? '',
+      headers: { ...d.upstream?.headers, ...u.upstream?.headers },
+      options: { ...d.upstream?.options, ...u.upstream?.options },
+    };
+    const apiKey = u.upstream?.apiKey ?? d.upstream?.apiKey ?? (settings.sandbox ? SANDBOX_API_KEYS[t] : undefined);
+    if (apiKey) upstream.apiKey = apiKey;
+    let mode: EngineMode = u.mode ?? d.mode ?? 'anon';
+    if (mode === 'api' && !upstream.apiKey) mode = 'off';
+    engines[t] = {
+      mode,
+      concurrency: u.concurrency ?? d.concurrency ?? 2,
+      timeoutMs: settings.engineTimeoutMs ?? u.timeoutMs ?? d.timeoutMs ?? 60_000,
+      maxAttempts: settings.engineMaxAttempts ?? u.maxAttempts ?? d.maxAttempts ?? 3,
+      credits: u.credits ?? d.credits ?? 1,
+      neverServe: (u.neverServe ?? d.neverServe ?? []).map((c) => c.toUpperCase()),
+      paused: u.paused ?? d.paused ?? false,
+      upstream,
+    };
+  }
+  const pools = settings.sandbox ? sandboxPools() : { accounts: [], exitAddresses: [] };
+  const accounts = (user.accounts ?? pools.accounts).map((a) => ({ ...a, country: a.country.toUpperCase() }));
+  let exitAddresses: ExitAddressConfig[] = (user.exitAddresses ?? pools.exitAddresses).map((x) => ({
+    ...x,
+    country: x.country.toUpperCase(),
+    maxConcurrent: x.maxConcurrent ?? 8,
+  }));
+  // decisions.md item 14: with no exit address configured the host's own connection is one.
+  if (exitAddresses.length === 0) exitAddresses = [{ id: 'direct', country: settings.directCountry, maxConcurrent: 64 }];
+  const ids = new Set<string>();
+  for (const r of [...accounts, ...exitAddresses]) {
+    if (ids.has(r.id)) throw new ConfigError(`duplicate pool resource id ${JSON.stringify(r.id)}`);
+    ids.add(r.id);
+  }
+  return { scheduler, engines, accounts, exitAddresses };
+}

@@ -1,0 +1,81 @@
+import path from 'node:path';
+
+/**
+ * The one place that reads the environment. Values are validated at start-up and frozen;
+ * everything else receives a Settings object.
+ */
+export interface Settings {
+  port: number;
+  host: string;
+  dataDir: string;
+  apiKey: string | undefined;
+  internalToken: string | undefined;
+  databaseUrl: string | undefined;
+  role: 'all' | 'api' | 'worker';
+  configPath: string | undefined;
+  sandbox: boolean;
+  engineTimeoutMs: number | undefined;
+  engineMaxAttempts: number | undefined;
+  webhookRetryBaseMs: number;
+  webhookTimeoutMs: number;
+  webhookAllowPrivate: boolean;
+  retentionMs: number;
+  directCountry: string;
+  logLevel: string;
+}
+
+export class SettingsError extends Error {
+  override name = 'SettingsError';
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function int(env: Env, name: string, min: number, max: number): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^-?\d+$/.test(raw.trim())) throw new SettingsError(`${name} must be an integer, got ${JSON.stringify(raw)}`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new SettingsError(`${name} must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function flag(env: Env, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === '0' || raw.toLowerCase() === 'false') return false;
+  if (raw === '1' || raw.toLowerCase() === 'true') return true;
+  throw new SettingsError(`${name} must be 1 or 0, got ${JSON.stringify(raw)}`);
+}
+
+export function loadSettings(env: Env = process.env, overrides: Partial<Settings> = {}): Readonly<Settings> {
+  const role = env.AEQ_ROLE ?? 'all';
+  if (role !== 'all' && role !== 'api' && role !== 'worker') {
+    throw new SettingsError(`AEQ_ROLE must be all, api or worker, got ${JSON.stringify(role)}`);
+  }
+  const directCountry = (env.AEQ_DIRECT_COUNTRY ?? 'US').toUpperCase();
+  if (!/^[A-Z]{2}$/.test(directCountry)) throw new SettingsError('AEQ_DIRECT_COUNTRY must be a two-letter country code');
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new SettingsError('DATABASE_URL must start with postgres:// (unset it for the embedded SQLite store)');
+  }
+  const settings: Settings = {
+    port: int(env, 'PORT', 0, 65535) ?? 8080,
+    host: env.HOST || '127.0.0.1',
+    dataDir: path.resolve(env.AEQ_DATA_DIR || './data'),
+    apiKey: env.AEQ_API_KEY || undefined,
+    internalToken: env.AEQ_INTERNAL_TOKEN || undefined,
+    databaseUrl,
+    role,
+    configPath: env.AEQ_CONFIG || undefined,
+    sandbox: flag(env, 'AEQ_SANDBOX'),
+    engineTimeoutMs: int(env, 'AEQ_ENGINE_TIMEOUT_MS', 1, 3_600_000),
+    engineMaxAttempts: int(env, 'AEQ_ENGINE_MAX_ATTEMPTS', 1, 20),
+    webhookRetryBaseMs: int(env, 'AEQ_WEBHOOK_RETRY_BASE_MS', 1, 86_400_000) ?? 120_000,
+    webhookTimeoutMs: int(env, 'AEQ_WEBHOOK_TIMEOUT_MS', 1, 600_000) ?? 30_000,
+    webhookAllowPrivate: flag(env, 'AEQ_WEBHOOK_ALLOW_PRIVATE'),
+    retentionMs: int(env, 'AEQ_RETENTION_MS', 1, 365 * 86_400_000) ?? 86_400_000,
+    directCountry,
+    logLevel: env.AEQ_LOG_LEVEL || 'info',
+    ...overrides,
+  };
+  return Object.freeze(settings);
+}

@@ -1,0 +1,66 @@
+/**
+ * Request-level error catalogue: every error a client can get from the HTTP API, with its stable
+ * code, HTTP status and default message. Nothing else invents request error codes.
+ */
+export const REQUEST_ERRORS = Object.freeze({
+  MISSING_API_KEY: { status: 401, message: 'Missing or invalid API key. Send Authorization: Bearer <API_KEY>.' },
+  VALIDATION_ERROR: { status: 400, message: 'The request is invalid.' },
+  USE_DEDICATED_ENDPOINT: { status: 400, message: 'This task type has its own endpoint.' },
+  REGION_UNSUPPORTED: { status: 422, message: 'This engine can never serve the requested country.' },
+  REGION_UNAVAILABLE: {
+    status: 422,
+    message: 'No account or exit-address capacity for the requested country at present; see GET /capacity.',
+  },
+  RESOURCE_ALREADY_EXISTS: { status: 409, message: 'A task with this idempotencyKey already exists.' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
+  RESOURCE_NOT_FOUND: { status: 404, message: 'No task with this id (unknown or expired).' },
+  ENQUEUE_ERROR: { status: 500, message: 'The task could not be queued; retry.' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Send the body as application/json.' },
+  NOT_FOUND: { status: 404, message: 'No such route.' },
+  METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed on this route.' },
+  NOT_READY: { status: 503, message: 'The service is not ready.' },
+  INTERNAL_ERROR: { status: 500, message: 'Internal error.' },
+} as const);
+
+export type RequestErrorCode = keyof typeof REQUEST_ERRORS;
+
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+export type ErrorDetails = FieldProblem[] | Record<string, unknown>;
+
+/** A request-level failure; the HTTP layer renders it as the error envelope. */
+export class RequestError extends Error {
+  readonly code: RequestErrorCode;
+  readonly status: number;
+  readonly details: ErrorDetails | undefined;
+
+  /** `status` overrides the catalogue's only where the contract says so (monitor size: 422). */
+  constructor(code: RequestErrorCode, message?: string, details?: ErrorDetails, status?: number) {
+    super(message ?? REQUEST_ERRORS[code].message);
+    this.code = code;
+    this.status = status ?? REQUEST_ERRORS[code].status;
+    this.details = details;
+  }
+}
+
+export function validationError(problems: FieldProblem[], message?: string): RequestError {
+  const first = problems[0];
+  const summary = message ?? (first ? `${first.field || 'body'}: ${first.message}` : REQUEST_ERRORS.VALIDATION_ERROR.message);
+  return new RequestError('VALIDATION_ERROR', summary, problems);
+}
+
+export interface ErrorObject {
+  code: string;
+  message: string;
+  details?: ErrorDetails;
+  timestamp: string;
+}
+
+export function errorObject(err: RequestError, now: Date = new Date()): ErrorObject {
+  const o: ErrorObject = { code: err.code, message: err.message, timestamp: now.toISOString() };
+  if (err.details !== undefined) o.details = err.details;
+  return o;
+}

@@ -1,0 +1,59 @@
+import type { TaskType } from './task-types.js';
+
+export const TASK_STATUSES = ['QUEUED', 'PROCESSING', 'COMPLETED', 'FAILED'] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+export const TERMINAL_STATUSES: ReadonlySet<TaskStatus> = new Set<TaskStatus>(['COMPLETED', 'FAILED']);
+
+/** Engine payload after validation: only the known members are kept (unknown ones are ignored). */
+export interface TaskPayload {
+  prompt?: string;
+  query?: string;
+  country?: string;
+  page?: number;
+  action?: string;
+  url?: string;
+  community?: string;
+  user?: string;
+  include?: { markdown?: boolean; rawResponse?: boolean; html?: boolean };
+}
+
+/** What a client asked for, normalised at the edge (canonical task type, clamped priority). */
+export interface NewTask {
+  id: string;
+  taskType: TaskType;
+  payload: unknown;
+  priority: number;
+  idempotencyKey: string | null;
+  webhookUrl: string | null;
+  /** Region the task is served from (upper-case ISO code), when it has one. */
+  country: string | null;
+  maxAttempts: number;
+  creditsToCharge: number;
+  createdAt: number;
+}
+
+/** A task as the store returns it. */
+export interface TaskRecord extends NewTask {
+  status: TaskStatus;
+  attempts: number;
+  result: unknown;
+  error: string | null;
+  creditsCharged: number | null;
+  updatedAt: number;
+  finishedAt: number | null;
+}
+
+/** A task held by a worker: the lease token fences every write the worker makes. */
+export interface ClaimedTask extends TaskRecord {
+  leaseToken: string;
+  leaseExpiresAt: number;
+}
+
+export const PRIORITY_MIN = 1;
+export const PRIORITY_MAX = 10;
+export const PRIORITY_DEFAULT = 1;
+
+export function clampPriority(p: number | undefined): number {
+  if (p === undefined) return PRIORITY_DEFAULT;
+  return Math.min(PRIORITY_MAX, Math.max(PRIORITY_MIN, Math.trunc(p)));
+}

@@ -1,0 +1,59 @@
+import type { Logger } from 'pino';
+import type { EngineConfig } from '../config/engine-config.js';
+import type { TaskPayload } from '../domain/task.js';
+import type { TaskType } from '../domain/task-types.js';
+import type { HttpTransport } from './transport/http-transport.js';
+
+/** One cited or listed source: 1-based position in first-appearance or rank order. */
+export interface Source {
+  position: number;
+  url: string;
+  label: string;
+}
+
+/** The one normalised shape every engine answer is turned into (upstreams.md). */
+export interface EngineResult {
+  text: string;
+  markdown: string;
+  sources: Source[];
+  /** The upstream payload plus diagnostics (final URL, status, selector tier). */
+  raw: unknown;
+  /** Extra engine-specific members of the response (e.g. `aioverview`, `organic`, `images`). */
+  extra?: Record<string, unknown>;
+}
+
+/** The account leased for this attempt, for engines drawing on an account pool. */
+export interface LeasedAccount {
+  id: string;
+  country: string;
+  secret: string;
+}
+
+/** Everything an adapter may use for one attempt. */
+export interface AttemptContext {
+  taskId: string;
+  taskType: TaskType;
+  payload: TaskPayload;
+  /** Upper-case ISO country the attempt is served for. */
+  country: string;
+  config: EngineConfig;
+  /** HTTP through the exit address leased for this attempt. */
+  http: HttpTransport;
+  account: LeasedAccount | null;
+  /** Aborted when the attempt times out or the worker drains; pass it on to every call. */
+  signal: AbortSignal;
+  log: Logger;
+  /** 1-based attempt number. */
+  attempt: number;
+}
+
+/**
+ * An engine adapter builds the upstream request, calls it through the leased transport, and parses
+ * the answer. Failures are thrown as UpstreamFailure with a kind (never an empty success).
+ */
+export interface EngineAdapter {
+  readonly taskType: TaskType;
+  /** Whether each attempt needs an account from the pool (engine mode `account`). */
+  readonly needsAccount: boolean;
+  run(ctx: AttemptContext): Promise<EngineResult>;
+}

@@ -1,0 +1,65 @@
+import { UpstreamFailure } from '../../domain/engine-errors.js';
+import type { EngineResult, Source } from '../adapter.js';
+import { markdownToText } from '../common/markdown-text.js';
+import { hostOf, normalizeSourceUrl } from '../common/urls.js';
+
+interface SonarSearchResult {
+  url?: unknown;
+  title?: unknown;
+}
+interface SonarResponse {
+  choices?: Array<{ message?: { content?: unknown }; finish_reason?: unknown }>;
+  citations?: unknown;
+  search_results?: unknown;
+}
+
+/**
+ * Parses a Perplexity Sonar chat completion (upstreams.md 7.1). Inline markers `[k]` are 1-based
+ * indexes into `search_results` (fallback `citations`); sources are renumbered by first marker
+ * appearance and the markers in `markdown` are rewritten to the new positions.
+ */
+export function parseSonar(body: unknown): EngineResult {
+  const r = body as SonarResponse;
+  if (!r || typeof r !== 'object' || !Array.isArray(r.choices)) {
+    throw new UpstreamFailure('LAYOUT_CHANGED', 'sonar: no choices array in the response');
+  }
+  const content = r.choices[0]?.message?.content;
+  if (typeof content !== 'string') throw new UpstreamFailure('LAYOUT_CHANGED', 'sonar: choices[0].message.content is not a string');
+  const answer = content.replace(/^\s*<think>[\s\S]*?<\/think>\s*/, '');
+  if (answer.trim() === '') throw new UpstreamFailure('NO_ANSWER', 'sonar: empty answer');
+
+  const refs: Array<{ url: string; title: string | null }> = [];
+  if (Array.isArray(r.search_results) && r.search_results.length > 0) {
+    for (const s of r.search_results as SonarSearchResult[]) {
+      if (typeof s?.url === 'string') refs.push({ url: s.url, title: typeof s.title === 'string' ? s.title : null });
+    }
+  } else if (Array.isArray(r.citations)) {
+    for (const c of r.citations) if (typeof c === 'string') refs.push({ url: c, title: null });
+  }
+
+  const positions = new Map<number, number>(); // 1-based ref index -> our position
+  const byUrl = new Map<string, number>();
+  const sources: Source[] = [];
+  const dropped: string[] = [];
+  const markdown = answer.replace(/\[(\d{1,3})\]/g, (m, k: string) => {
+    const idx = Number(k);
+    const ref = refs[idx - 1];
+    if (!ref) {
+      dropped.push(m);
+      return '';
+    }
+    let pos = positions.get(idx);
+    if (pos === undefined) {
+      const url = normalizeSourceUrl(ref.url);
+      pos = byUrl.get(url);
+      if (pos === undefined) {
+        pos = sources.length + 1;
+        byUrl.set(url, pos);
+        sources.push({ position: pos, url, label: ref.title ?? hostOf(url) });
+      }
+      positions.set(idx, pos);
+    }
+    return `[${pos}]`;
+  });
+  return { text: markdownToText(markdown.replace(/\[\d+\]/g, '')), markdown, sources, raw: { response: body, droppedMarkers: dropped } };
+}

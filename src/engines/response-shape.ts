@@ -1,0 +1,60 @@
+import { INCLUDE_FLAGS_BY_ENGINE, type TaskType } from '../domain/task-types.js';
+import type { TaskPayload } from '../domain/task.js';
+import type { EngineResult } from './adapter.js';
+
+/**
+ * Turns an adapter's result into the client `response`: `text`, `markdown`, `sources` and the
+ * engine's extra members. Engines that honour `include` flags add `rawResponse` / `html` on request
+ * and drop `markdown` when `include.markdown` is false; other engines ignore the flags silently.
+ */
+export function clientResponse(taskType: TaskType, payload: TaskPayload, r: EngineResult): Record<string, unknown> {
+  const honoured = INCLUDE_FLAGS_BY_ENGINE[taskType] ?? [];
+  const inc = payload.include ?? {};
+  const out: Record<string, unknown> = { text: r.text };
+  if (!(honoured.includes('markdown') && inc.markdown === false)) out.markdown = r.markdown;
+  out.sources = r.sources;
+  if (r.extra) Object.assign(out, r.extra);
+  if (honoured.includes('rawResponse') && inc.rawResponse === true) out.rawResponse = r.raw;
+  if (honoured.includes('html') && inc.html === true) out.html = markdownToHtml(r.markdown);
+  return out;
+}
+
+/** Small Markdown renderer for the `html` flag: paragraphs, headings, lists, links, emphasis, code. */
+export function markdownToHtml(md: string): string {
+  const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  const inline = (s: string) =>
+    esc(s)
+      .replace(/`([^`]+)`/g, '<code>$1</code>')
+      .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')
+      .replace(/\[([^\]]+)\]\((https?:[^)\s]+)\)/g, '<a href="$2">$1</a>');
+  const out: string[] = [];
+  let list: 'ul' | 'ol' | null = null;
+  const closeList = () => {
+    if (list) out.push(`</${list}>`);
+    list = null;
+  };
+  for (const line of md.split('\n')) {
+    const h = /^(#{1,6})\s+(.*)$/.exec(line);
+    const ul = /^\s*[-*]\s+(.*)$/.exec(line);
+    const ol = /^\s*\d+\.\s+(.*)$/.exec(line);
+    if (h?.[1] && h[2] !== undefined) {
+      closeList();
+      out.push(`<h${h[1].length}>${inline(h[2])}</h${h[1].length}>`);
+    } else if (ul?.[1] !== undefined || ol?.[1] !== undefined) {
+      const kind = ul ? 'ul' : 'ol';
+      if (list !== kind) {
+        closeList();
+        out.push(`<${kind}>`);
+        list = kind;
+      }
+      out.push(`<li>${inline((ul?.[1] ?? ol?.[1]) as string)}</li>`);
+    } else if (line.trim() === '') {
+      closeList();
+    } else {
+      closeList();
+      out.push(`<p>${inline(line)}</p>`);
+    }
+  }
+  closeList();
+  return out.join('\n');
+}

@@ -1,0 +1,65 @@
+import type { Dispatcher } from 'undici';
+import type { ExitAddressConfig } from '../../config/engine-config.js';
+import type { TaskType } from '../../domain/task-types.js';
+import type { HttpRequest, HttpResponse, HttpTransport } from './http-transport.js';
+import { UndiciTransport, dispatcherFor } from './undici-transport.js';
+
+/** Engines that fetch URLs chosen by the client: their targets are checked against private addresses. */
+const CLIENT_URL_ENGINES: ReadonlySet<TaskType> = new Set<TaskType>(['WEB_SCRAPE', 'SOURCE_INFLUENCE']);
+
+/**
+ * Builds the HTTP transport of an attempt from its leased exit address. Dispatchers are cached per
+ * exit address so keep-alive connections are reused across attempts.
+ */
+export class TransportFactory {
+  private readonly dispatchers = new Map<string, Dispatcher>();
+
+  constructor(
+    private readonly opts: { allowPrivate: boolean; sandboxWebBase: string | null },
+  ) {}
+
+  forExit(exit: ExitAddressConfig, taskType: TaskType): HttpTransport {
+    const guard = CLIENT_URL_ENGINES.has(taskType) && !this.opts.allowPrivate;
+    const key = `${exit.id}|${guard ? 'guarded' : 'open'}`;
+    let d = this.dispatchers.get(key);
+    if (!d) {
+      d = dispatcherFor(exit, guard);
+      this.dispatchers.set(key, d);
+    }
+    const base = new UndiciTransport(exit.id, d, guard);
+    if (CLIENT_URL_ENGINES.has(taskType) && this.opts.sandboxWebBase) return new SandboxWebTransport(base, this.opts.sandboxWebBase);
+    return base;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.dispatchers.values()].map((d) => d.close().catch(() => undefined)));
+    this.dispatchers.clear();
+  }
+}
+
+/**
+ * Sandbox routing for page readers (decisions.md item 15): loopback URLs are fetched as asked, so
+ * tests can serve real pages; any other URL is answered by the simulator's web route.
+ */
+class SandboxWebTransport implements HttpTransport {
+  constructor(
+    private readonly inner: HttpTransport,
+    private readonly webBase: string,
+  ) {}
+
+  get exitId(): string {
+    return this.inner.exitId;
+  }
+
+  async request(req: HttpRequest): Promise<HttpResponse> {
+    const u = new URL(req.url);
+    if (isLoopbackHost(u.hostname)) return this.inner.request(req);
+    const routed = `${this.webBase}/${u.protocol.replace(':', '')}/${u.host}${u.pathname}${u.search}`;
+    const res = await this.inner.request({ ...req, url: routed });
+    return { ...res, url: res.url.startsWith(this.webBase) ? req.url : res.url };
+  }
+}
+
+function isLoopbackHost(h: string): boolean {
+  return h === 'localhost' || h === '[::1]' || h === '::1' || /^127\./.test(h);
+}

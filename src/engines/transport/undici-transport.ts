@@ -1,0 +1,92 @@
+import { Agent, ProxyAgent, type Dispatcher } from 'undici';
+import type { ExitAddressConfig } from '../../config/engine-config.js';
+import { assertPublicHost, guardedLookup } from '../../net/address-guard.js';
+import { decodeBody } from '../../net/charset.js';
+import { UpstreamFailure } from '../../domain/engine-errors.js';
+import type { HttpRequest, HttpResponse, HttpTransport } from './http-transport.js';
+
+const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
+
+/** One undici dispatcher per exit address (keep-alive pools are per address). */
+export function dispatcherFor(exit: ExitAddressConfig, guardPrivate: boolean): Dispatcher {
+  const connect = guardPrivate ? { lookup: guardedLookup } : {};
+  if (!exit.proxyUrl) return new Agent({ connect, connections: 64 });
+  if (exit.proxyUrl.startsWith('socks')) {
+    throw new Error(`exit ${exit.id}: SOCKS proxies are not supported yet`);
+  }
+  return new ProxyAgent({ uri: exit.proxyUrl, connections: 64 });
+}
+
+function flattenHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+async function readCapped(body: Dispatcher.ResponseData['body'], maxBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of body) {
+    const b = chunk as Buffer;
+    total += b.length;
+    if (total > maxBytes) {
+      body.destroy();
+      throw new UpstreamFailure('CONTENT_UNREADABLE', `response body over ${maxBytes} bytes`);
+    }
+    chunks.push(b);
+  }
+  return Buffer.concat(chunks);
+}
+
+export class UndiciTransport implements HttpTransport {
+  constructor(
+    readonly exitId: string,
+    private readonly dispatcher: Dispatcher,
+    private readonly guardPrivate: boolean,
+  ) {}
+
+  async request(req: HttpRequest): Promise<HttpResponse> {
+    const follow = req.followRedirects ?? true;
+    const maxRedirects = req.maxRedirects ?? 10;
+    let url = req.url;
+    let method = req.method ?? 'GET';
+    let body = req.body;
+    for (let hop = 0; ; hop++) {
+      const target = new URL(url);
+      if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+        throw new UpstreamFailure('BAD_PAYLOAD', `unsupported URL scheme ${target.protocol}`, { clientMessage: 'payload.url must be an http or https URL.' });
+      }
+      if (this.guardPrivate) assertPublicHost(target.hostname);
+      const res = await this.dispatcher.request({
+        origin: target.origin,
+        path: target.pathname + target.search,
+        method,
+        headers: req.headers ?? {},
+        body: body ?? null,
+        signal: req.signal ?? null,
+      });
+      const headers = flattenHeaders(res.headers);
+      const location = headers.location;
+      if (follow && location && res.statusCode >= 300 && res.statusCode < 400) {
+        await res.body.dump();
+        if (hop >= maxRedirects) throw new UpstreamFailure('UPSTREAM_ERROR', `more than ${maxRedirects} redirects`);
+        url = new URL(location, url).toString();
+        if (res.statusCode === 303 || ((res.statusCode === 301 || res.statusCode === 302) && method === 'POST')) {
+          method = 'GET';
+          body = undefined;
+        }
+        continue;
+      }
+      const buf = await readCapped(res.body, req.maxBytes ?? DEFAULT_MAX_BYTES);
+      const finalUrl = url;
+      return {
+        status: res.statusCode,
+        headers,
+        url: finalUrl,
+        body: buf,
+        text: () => decodeBody(headers['content-type'], buf),
+        json: () => JSON.parse(buf.toString('utf8')) as unknown,
+      };
+    }
+  }
+}

@@ -1,0 +1,21 @@
+import type { Logger } from 'pino';
+import type { ServiceConfig } from '../config/engine-config.js';
+import type { Settings } from '../config/settings.js';
+import type { TaskType } from '../domain/task-types.js';
+import type { Metrics } from '../ops/metrics.js';
+import type { Pools } from '../pools/pools.js';
+import type { Store } from '../store/store.js';
+
+/** What the HTTP layer needs from the rest of the service. */
+export interface HttpContext {
+  settings: Readonly<Settings>;
+  config: ServiceConfig;
+  store: Store;
+  pools: Pools;
+  metrics: Metrics;
+  log: Logger;
+  apiKey: string;
+  now: () => number;
+  /** Wakes an in-process worker after an insert (no-op in the `api` role). */
+  notify: (taskType: TaskType) => void;
+}

@@ -1,0 +1,55 @@
+import type { FastifyInstance } from 'fastify';
+import type {} from '@fastify/swagger';
+import { RequestError } from '../../domain/request-errors.js';
+import { ALL_TASK_TYPES, REGION_BOUND_ENGINES } from '../../domain/task-types.js';
+import type { HttpContext } from '../context.js';
+
+/** Liveness, readiness, queue statistics, capacity and Prometheus metrics. */
+export function registerOpsRoutes(app: FastifyInstance, ctx: HttpContext): void {
+  app.get('/health', { schema: { summary: 'Liveness probe', security: [] } }, async () => ({ status: 'ok' }));
+
+  app.get('/ready', { schema: { summary: 'Readiness probe: 200 when the store answers and migrations are applied', security: [] } }, async (_req, reply) => {
+    if (await ctx.store.isReady()) return { status: 'ready', store: ctx.store.kind };
+    throw new RequestError('NOT_READY', 'The store is not reachable or not migrated yet.');
+  });
+
+  app.get('/stats', { schema: { summary: 'Queue depth by status (one aggregate over the shared store)' } }, async () => {
+    const s = await ctx.store.stats(ctx.now() - ctx.settings.retentionMs);
+    return { tasks: s.tasks, byEngine: s.byEngine, webhooks: s.webhooks };
+  });
+
+  app.get('/capacity', { schema: { summary: 'Serving mode and region serveability per engine' } }, async () => {
+    const depth = await ctx.store.queuedAndRunning(ctx.now() - ctx.settings.retentionMs);
+    const countries = ctx.pools.knownCountries();
+    const out: Record<string, unknown> = {};
+    for (const t of ALL_TASK_TYPES) {
+      const e = ctx.config.engines[t];
+      const needsAccount = e.mode === 'account';
+      const perCountry: Record<string, unknown> = {};
+      for (const c of countries) {
+        if (e.neverServe.includes(c)) continue;
+        perCountry[c] = ctx.pools.regionCapacity(t, c, needsAccount);
+      }
+      out[t.toLowerCase()] = {
+        mode: e.mode,
+        paused: e.paused,
+        concurrency: e.concurrency,
+        inFlight: depth[t]?.processing ?? 0,
+        queued: depth[t]?.queued ?? 0,
+        regionBound: REGION_BOUND_ENGINES.has(t),
+        neverServe: e.neverServe,
+        countries: perCountry,
+      };
+    }
+    return out;
+  });
+
+  app.get('/metrics', { schema: { summary: 'Prometheus metrics', hide: true } }, async (_req, reply) => {
+    const depth = await ctx.store.stats(ctx.now() - ctx.settings.retentionMs);
+    ctx.metrics.queueDepth.reset();
+    for (const [engine, counts] of Object.entries(depth.byEngine)) {
+      for (const [status, n] of Object.entries(counts)) ctx.metrics.queueDepth.set({ engine, status }, n);
+    }
+    return reply.type(ctx.metrics.registry.contentType).send(await ctx.metrics.registry.metrics());
+  });
+}

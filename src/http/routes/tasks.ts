@@ -1,0 +1,123 @@
+import type { FastifyInstance } from 'fastify';
+import type {} from '@fastify/swagger';
+import { Ajv } from 'ajv';
+import { RequestError, errorObject, validationError, type ErrorObject } from '../../domain/request-errors.js';
+import type { NewTask } from '../../domain/task.js';
+import { creditsView, pollingView, taskMetadata } from '../../domain/task-view.js';
+import { envelopeToTask, type EnvelopeInput } from '../../submission/envelope.js';
+import type { InsertOutcome } from '../../store/store.js';
+import type { HttpContext } from '../context.js';
+import { acceptedSchema, batchResponseSchema, batchSchema, envelopeSchema, errorEnvelopeSchema, idParamsSchema, pollingSchema } from '../schemas.js';
+import { ajvToProblems } from '../validation-details.js';
+
+export const BATCH_MAX_ITEMS = 500;
+export const BATCH_MAX_BYTES = 8 * 1024 * 1024;
+export const SINGLE_MAX_BYTES = 1024 * 1024;
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const errorResponses = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 409: errorEnvelopeSchema, 413: errorEnvelopeSchema, 422: errorEnvelopeSchema };
+
+/** Inserts one task and turns the store's outcome into the reply (409 on a taken key). */
+export async function insertOne(ctx: HttpContext, task: NewTask): Promise<{ success: true; task: ReturnType<typeof taskMetadata>; credits: ReturnType<typeof creditsView> }> {
+  const [outcome] = await ctx.store.insertTasks([task]);
+  return acceptedOrThrow(ctx, outcome);
+}
+
+function acceptedOrThrow(ctx: HttpContext, outcome: InsertOutcome | undefined) {
+  if (!outcome || !outcome.ok) {
+    if (outcome?.reason === 'DUPLICATE_KEY') {
+      throw new RequestError('RESOURCE_ALREADY_EXISTS', undefined, { id: outcome.existingId });
+    }
+    throw new RequestError('ENQUEUE_ERROR');
+  }
+  ctx.metrics.tasksSubmitted.inc({ engine: outcome.task.taskType });
+  ctx.notify(outcome.task.taskType);
+  return { success: true as const, task: taskMetadata(outcome.task), credits: creditsView(outcome.task) };
+}
+
+export function registerTaskRoutes(app: FastifyInstance, ctx: HttpContext): void {
+  // Batch items are validated one by one with the same schema as the single endpoint.
+  const ajv = new Ajv({ allErrors: true, coerceTypes: false, useDefaults: false });
+  const validateItem = ajv.compile<EnvelopeInput>(envelopeSchema);
+
+  app.post<{ Body: EnvelopeInput }>(
+    '/v1/async/task',
+    {
+      bodyLimit: SINGLE_MAX_BYTES,
+      schema: {
+        summary: 'Submit one task',
+        body: envelopeSchema,
+        response: { 202: acceptedSchema, ...errorResponses },
+      },
+    },
+    async (req, reply) => {
+      const task = envelopeToTask(req.body, ctx);
+      const accepted = await insertOne(ctx, task);
+      return reply.code(202).send(accepted);
+    },
+  );
+
+  app.post<{ Body: unknown[] }>(
+    '/v1/async/task/batch',
+    {
+      bodyLimit: BATCH_MAX_BYTES,
+      schema: {
+        summary: 'Submit 1 to 500 tasks of mixed engines',
+        body: batchSchema,
+        response: { 200: batchResponseSchema, ...errorResponses },
+      },
+    },
+    async (req) => {
+      const items = req.body;
+      if (items.length === 0) throw validationError([{ field: '', message: 'the batch must contain 1 to 500 items' }], 'The batch is empty.');
+      if (items.length > BATCH_MAX_ITEMS) {
+        throw validationError([{ field: '', message: `the batch must contain 1 to ${BATCH_MAX_ITEMS} items (got ${items.length})` }]);
+      }
+      const now = new Date(ctx.now());
+      const results: Array<Record<string, unknown>> = new Array(items.length);
+      const toInsert: Array<{ index: number; task: NewTask }> = [];
+      items.forEach((item, index) => {
+        try {
+          if (!validateItem(item)) throw validationError(ajvToProblems(validateItem.errors ?? []));
+          toInsert.push({ index, task: envelopeToTask(item, ctx) });
+        } catch (e) {
+          results[index] = failure(index, e, now);
+        }
+      });
+      let outcomes: InsertOutcome[];
+      try {
+        outcomes = await ctx.store.insertTasks(toInsert.map((x) => x.task));
+      } catch (e) {
+        req.log.error({ err: e }, 'batch insert failed');
+        outcomes = toInsert.map(() => ({ ok: false, reason: 'STORE_ERROR', message: 'store unavailable' }));
+      }
+      toInsert.forEach(({ index }, i) => {
+        try {
+          const accepted = acceptedOrThrow(ctx, outcomes[i]);
+          results[index] = { success: true, index, task: accepted.task, credits: accepted.credits };
+        } catch (e) {
+          results[index] = failure(index, e, now);
+        }
+      });
+      const succeeded = results.filter((r) => r.success === true).length;
+      return { success: true, summary: { total: items.length, succeeded, failed: items.length - succeeded }, results };
+    },
+  );
+
+  app.get<{ Params: { id: string } }>(
+    '/v1/async/task/:id',
+    { schema: { summary: 'Poll a task', params: idParamsSchema, response: { 200: pollingSchema, 401: errorEnvelopeSchema, 404: errorEnvelopeSchema } } },
+    async (req) => {
+      const { id } = req.params;
+      const task = UUID_RE.test(id) ? await ctx.store.getTask(id.toLowerCase(), ctx.now() - ctx.settings.retentionMs) : undefined;
+      if (!task) throw new RequestError('RESOURCE_NOT_FOUND', `No task with id ${JSON.stringify(id)} (unknown or expired).`, { id });
+      return pollingView(task);
+    },
+  );
+}
+
+function failure(index: number, e: unknown, now: Date): { success: false; index: number; error: ErrorObject } {
+  const err = e instanceof RequestError ? e : new RequestError('ENQUEUE_ERROR');
+  return { success: false, index, error: errorObject(err, now) };
+}

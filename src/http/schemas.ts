@@ -1,0 +1,194 @@
+import { ACCEPTED_TASK_TYPE_NAMES, MONITOR_ENGINE_NAMES } from '../domain/task-types.js';
+
+/**
+ * JSON schemas of the HTTP edge. Fastify validates bodies with them and @fastify/swagger builds
+ * the OpenAPI document from the same objects, so the two cannot drift.
+ * Unknown members are ignored (decisions.md item 5): no `additionalProperties: false` on inputs.
+ */
+export const MAX_TEXT = 32_768;
+
+const countryCode = { type: 'string', pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2, case-insensitive' } as const;
+const httpUrl = { type: 'string', minLength: 1, maxLength: 8192, pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' } as const;
+
+export const webhookSchema = {
+  type: 'object',
+  required: ['url'],
+  properties: { url: { ...httpUrl, description: 'Receives a POST when the task is terminal' } },
+} as const;
+
+export const payloadSchema = {
+  type: 'object',
+  properties: {
+    prompt: { type: 'string', minLength: 1, maxLength: MAX_TEXT },
+    query: { type: 'string', minLength: 1, maxLength: MAX_TEXT },
+    country: countryCode,
+    page: { type: 'integer', minimum: 1, maximum: 10 },
+    action: { type: 'string', maxLength: 40 },
+    url: httpUrl,
+    community: { type: 'string', minLength: 1, maxLength: 100 },
+    user: { type: 'string', minLength: 1, maxLength: 100 },
+    include: {
+      type: 'object',
+      properties: { markdown: { type: 'boolean' }, rawResponse: { type: 'boolean' }, html: { type: 'boolean' } },
+    },
+  },
+} as const;
+
+export const envelopeSchema = {
+  $id: 'SubmissionEnvelope',
+  type: 'object',
+  required: ['taskType', 'payload'],
+  properties: {
+    taskType: { type: 'string', enum: [...ACCEPTED_TASK_TYPE_NAMES] },
+    payload: payloadSchema,
+    idempotencyKey: { type: 'string', minLength: 1, maxLength: 255 },
+    priority: { type: 'integer', description: '1..10, default 1; out-of-range values are clamped' },
+    webhook: webhookSchema,
+  },
+} as const;
+
+export const batchSchema = {
+  type: 'array',
+  description: '1 to 500 submission envelopes; each item is validated on its own and reported in results[]',
+  items: { type: 'object' },
+} as const;
+
+export const citationSchema = {
+  anyOf: [
+    httpUrl,
+    {
+      type: 'object',
+      required: ['url'],
+      properties: {
+        url: httpUrl,
+        title: { type: 'string', maxLength: 2000 },
+        snippet: { type: 'string', maxLength: 20_000 },
+        position: { type: 'integer', minimum: 1, maximum: 1000 },
+        label: { type: 'string', maxLength: 2000 },
+      },
+    },
+  ],
+} as const;
+
+export const sourceInfluenceSchema = {
+  type: 'object',
+  required: ['answer', 'citations'],
+  properties: {
+    answer: { type: 'string', minLength: 1, maxLength: 200_000 },
+    prompt: { type: 'string', maxLength: MAX_TEXT },
+    citations: { type: 'array', maxItems: 25, items: citationSchema },
+    analysis: {
+      type: 'object',
+      properties: {
+        version: { type: 'integer', enum: [1] },
+        entities: {
+          type: 'array',
+          maxItems: 50,
+          items: {
+            type: 'object',
+            required: ['name'],
+            properties: {
+              id: { type: 'string', maxLength: 100 },
+              name: { type: 'string', minLength: 1, maxLength: 200 },
+              role: { type: 'string', maxLength: 40 },
+            },
+          },
+        },
+      },
+    },
+    idempotencyKey: { type: 'string', minLength: 1, maxLength: 255 },
+    webhook: webhookSchema,
+  },
+} as const;
+
+export const promptResearchSchema = {
+  type: 'object',
+  required: ['seed'],
+  properties: {
+    seed: { type: 'string', minLength: 1, maxLength: 200 },
+    country: { type: 'string', maxLength: 10 },
+    limit: { type: 'integer', minimum: 1, maximum: 50 },
+    exclude: { type: 'array', maxItems: 20, items: { type: 'string', minLength: 1, maxLength: 30 } },
+    monitorSize: { type: 'integer', minimum: 1, maximum: 50 },
+    engines: { type: 'array', minItems: 1, maxItems: 12, items: { type: 'string', enum: [...MONITOR_ENGINE_NAMES] } },
+    brand: { type: 'string', minLength: 1, maxLength: 80 },
+    brandAliases: { type: 'array', maxItems: 10, items: { type: 'string', minLength: 1, maxLength: 80 } },
+    brandDescription: { type: 'string', maxLength: 500 },
+    idempotencyKey: { type: 'string', minLength: 1, maxLength: 255 },
+    webhook: webhookSchema,
+  },
+} as const;
+
+const errorObjectSchema = {
+  type: 'object',
+  properties: {
+    code: { type: 'string' },
+    message: { type: 'string' },
+    details: {},
+    timestamp: { type: 'string', format: 'date-time' },
+  },
+} as const;
+
+export const errorEnvelopeSchema = {
+  type: 'object',
+  properties: { success: { type: 'boolean', enum: [false] }, error: errorObjectSchema },
+} as const;
+
+export const taskMetadataSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    taskType: { type: 'string' },
+    status: { type: 'string', enum: ['QUEUED', 'PROCESSING', 'COMPLETED', 'FAILED'] },
+    priority: { type: 'integer' },
+    createdAt: { type: 'string', format: 'date-time' },
+    idempotencyKey: { type: 'string' },
+  },
+} as const;
+
+export const creditsSchema = {
+  type: 'object',
+  properties: { creditsToCharge: { type: 'integer' }, creditsCharged: { type: ['integer', 'null'] } },
+} as const;
+
+export const acceptedSchema = {
+  type: 'object',
+  properties: { success: { type: 'boolean' }, task: taskMetadataSchema, credits: creditsSchema },
+} as const;
+
+export const pollingSchema = {
+  type: 'object',
+  properties: {
+    success: { type: 'boolean' },
+    task: taskMetadataSchema,
+    credits: creditsSchema,
+    response: { type: 'object', additionalProperties: true, description: 'Engine result; present when COMPLETED' },
+    error: { type: 'string', description: '<CODE>: <sentence>; present when FAILED' },
+  },
+} as const;
+
+export const batchResponseSchema = {
+  type: 'object',
+  properties: {
+    success: { type: 'boolean' },
+    summary: { type: 'object', properties: { total: { type: 'integer' }, succeeded: { type: 'integer' }, failed: { type: 'integer' } } },
+    results: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          success: { type: 'boolean' },
+          index: { type: 'integer' },
+          task: taskMetadataSchema,
+          credits: creditsSchema,
+          error: errorObjectSchema,
+        },
+      },
+    },
+  },
+} as const;
+
+export const idParamsSchema = {
+  type: 'object',
+  properties: { id: { type: 'string', maxLength: 200 } },
+} as const;

@@ -1,0 +1,91 @@
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import { RequestError, errorObject } from '../domain/request-errors.js';
+import { bearerMatches } from './auth.js';
+import type { HttpContext } from './context.js';
+import { registerAnalysisRoutes } from './routes/analysis.js';
+import { registerInternalRoutes } from './routes/internal.js';
+import { registerOpsRoutes } from './routes/ops.js';
+import { registerTaskRoutes } from './routes/tasks.js';
+import { ajvToProblems } from './validation-details.js';
+
+const PUBLIC_PATHS = new Set(['/health', '/ready', '/metrics', '/openapi.json']);
+
+function pathOf(url: string): string {
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+}
+
+/** Builds the Fastify app: JSON-schema validation, the error envelope, bearer auth, every route. */
+export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: ctx.log as FastifyBaseLogger,
+    disableRequestLogging: true,
+    bodyLimit: 1024 * 1024,
+    ajv: { customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false, useDefaults: false } },
+    return503OnClosing: true,
+  });
+
+  // Bodies are JSON whatever Content-Type says; anything unparsable is a 400 VALIDATION_ERROR.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
+    try {
+      done(null, JSON.parse(body as string) as unknown);
+    } catch {
+      done(new RequestError('VALIDATION_ERROR', 'The body is not valid JSON.', [{ field: '', message: 'must be a JSON document' }]), undefined);
+    }
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: 'aeq — asynchronous answer-engine query service', version: '1.0.0' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+  });
+
+  app.addHook('onRequest', async (req) => {
+    const path = pathOf(req.url);
+    if (PUBLIC_PATHS.has(path)) return;
+    if (path.startsWith('/internal/')) {
+      // Without an internal token the internal routes do not exist.
+      const token = ctx.settings.internalToken;
+      if (!token) throw new RequestError('NOT_FOUND');
+      if (!bearerMatches(req.headers.authorization, token)) throw new RequestError('MISSING_API_KEY', 'Missing or invalid internal token.');
+      return;
+    }
+    if (!bearerMatches(req.headers.authorization, ctx.apiKey)) throw new RequestError('MISSING_API_KEY');
+  });
+
+  app.setErrorHandler((err: FastifyError | RequestError, req, reply) => {
+    const now = new Date(ctx.now());
+    let e: RequestError;
+    if (err instanceof RequestError) e = err;
+    else if (err.validation) {
+      const problems = ajvToProblems(err.validation);
+      const first = problems[0];
+      e = new RequestError('VALIDATION_ERROR', first ? `${first.field || 'body'}: ${first.message}` : undefined, problems);
+    } else if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      e = new RequestError('PAYLOAD_TOO_LARGE', `The request body is over the ${req.routeOptions.bodyLimit ?? 1048576} byte limit of this endpoint.`);
+    } else if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
+      e = new RequestError('VALIDATION_ERROR', err.message, undefined, err.statusCode === 415 ? 400 : err.statusCode);
+    } else {
+      req.log.error({ err }, 'unhandled error');
+      e = new RequestError('INTERNAL_ERROR');
+    }
+    return reply.code(e.status).send({ success: false, error: errorObject(e, now) });
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    const e = new RequestError('NOT_FOUND', `No route ${req.method} ${pathOf(req.url)}.`);
+    return reply.code(404).send({ success: false, error: errorObject(e, new Date(ctx.now())) });
+  });
+
+  registerTaskRoutes(app, ctx);
+  registerAnalysisRoutes(app, ctx);
+  registerOpsRoutes(app, ctx);
+  registerInternalRoutes(app, ctx);
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  return app;
+}

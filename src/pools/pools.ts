@@ -1,0 +1,59 @@
+import type { AccountConfig, ExitAddressConfig, ServiceConfig } from '../config/engine-config.js';
+import type { TaskType } from '../domain/task-types.js';
+import { ResourcePool } from './resource-pool.js';
+
+export interface AccountValue {
+  engine: TaskType;
+  secret: string;
+}
+
+/** Region serveability of one engine and country, as /capacity and the region check report it. */
+export interface RegionCapacity {
+  serveable: boolean;
+  accounts: number;
+  hasIps: boolean;
+}
+
+/** The exit-address pool (per country) and the account pool (per engine and country). */
+export class Pools {
+  readonly exits: ResourcePool<ExitAddressConfig>;
+  readonly accounts: ResourcePool<AccountValue>;
+
+  constructor(config: ServiceConfig, now: () => number = Date.now) {
+    this.exits = new ResourcePool<ExitAddressConfig>(config.scheduler.exitCooldownMs, now);
+    this.accounts = new ResourcePool<AccountValue>(config.scheduler.exitCooldownMs, now);
+    for (const x of config.exitAddresses) this.addExit(x);
+    for (const a of config.accounts) this.addAccount(a);
+  }
+
+  addExit(x: ExitAddressConfig): void {
+    this.exits.add(x.id, x.country, x.maxConcurrent, x);
+  }
+
+  addAccount(a: AccountConfig): void {
+    // An account serves one conversation at a time.
+    this.accounts.add(a.id, a.country, 1, { engine: a.engine, secret: a.secret });
+  }
+
+  hasIps(country: string): boolean {
+    return this.exits.countFor(country) > 0;
+  }
+
+  accountCount(engine: TaskType, country: string): number {
+    return this.accounts.countFor(country, (r) => r.value.engine === engine);
+  }
+
+  regionCapacity(engine: TaskType, country: string, needsAccount: boolean): RegionCapacity {
+    const hasIps = this.hasIps(country);
+    const accounts = needsAccount ? this.accountCount(engine, country) : 0;
+    return { serveable: hasIps && (!needsAccount || accounts > 0), accounts, hasIps };
+  }
+
+  /** Countries with at least one exit address or account, for /capacity. */
+  knownCountries(): string[] {
+    const s = new Set<string>();
+    for (const r of this.exits.list()) if (!r.disabled) s.add(r.country);
+    for (const r of this.accounts.list()) if (!r.disabled) s.add(r.country);
+    return [...s].sort();
+  }
+}

@@ -1,0 +1,109 @@
+import type { Logger } from 'pino';
+import type { ServiceConfig } from '../config/engine-config.js';
+import { UpstreamFailure, coolsDownExit, taskCodeFor, taskErrorString, isPermanent, type TaskErrorCode } from '../domain/engine-errors.js';
+import type { ClaimedTask, TaskPayload } from '../domain/task.js';
+import { REGION_BOUND_ENGINES } from '../domain/task-types.js';
+import type { EngineRegistry } from '../engines/registry.js';
+import { clientResponse } from '../engines/response-shape.js';
+import type { Pools } from '../pools/pools.js';
+import type { TransportFactory } from '../engines/transport/transport-factory.js';
+import type { Metrics } from '../ops/metrics.js';
+
+export type AttemptOutcome =
+  | { kind: 'completed'; response: Record<string, unknown> }
+  /** `retryable` false: no further attempt can help (bad payload, legitimate absence). */
+  | { kind: 'failed'; code: TaskErrorCode; error: string; retryable: boolean };
+
+/**
+ * Runs one attempt of a claimed task: leases an exit address (and an account if the engine needs
+ * one), calls the adapter under a timeout, and turns every failure into a task-level code.
+ */
+export class AttemptRunner {
+  constructor(
+    private readonly config: ServiceConfig,
+    private readonly registry: EngineRegistry,
+    private readonly pools: Pools,
+    private readonly transports: TransportFactory,
+    private readonly metrics: Metrics,
+  ) {}
+
+  async run(task: ClaimedTask, log: Logger, drain: AbortSignal): Promise<AttemptOutcome> {
+    const engine = this.config.engines[task.taskType];
+    const adapter = this.registry.get(task.taskType);
+    if (!adapter) return this.fail('ENGINE_FAILED', false, log, `no adapter registered for ${task.taskType}`);
+    if (engine.mode === 'off') return this.fail('ENGINE_FAILED', false, log, `engine ${task.taskType} is not configured (mode off)`);
+    const payload = (task.payload ?? {}) as TaskPayload;
+    const country = task.country ?? (REGION_BOUND_ENGINES.has(task.taskType) ? 'US' : null);
+    const waitMs = this.config.scheduler.poolWaitMs;
+
+    const exit = await this.pools.exits.lease(country, waitMs, drain);
+    if (!exit) return this.fail('NO_IP_AVAILABLE', true, log, `no exit address for ${country ?? 'any country'}`);
+    let account = null;
+    if (adapter.needsAccount) {
+      account = await this.pools.accounts.lease(country ?? 'US', waitMs, drain, { filter: (r) => r.value.engine === task.taskType });
+      if (!account) {
+        exit.release();
+        return this.fail('NO_ACCOUNT_AVAILABLE', true, log, `no account for ${task.taskType} in ${country}`);
+      }
+    }
+    const timeout = AbortSignal.timeout(engine.timeoutMs);
+    const signal = AbortSignal.any([timeout, drain]);
+    const started = performance.now();
+    let cooldown = false;
+    try {
+      const http = this.transports.forExit(exit.resource.value, task.taskType);
+      const work = adapter.run({
+        taskId: task.id,
+        taskType: task.taskType,
+        payload,
+        country: country ?? exit.resource.country,
+        config: engine,
+        http,
+        account: account ? { id: account.resource.id, country: account.resource.country, secret: account.resource.value.secret } : null,
+        signal,
+        log,
+        attempt: task.attempts,
+      });
+      // The adapter gets the signal, but a timeout must end the attempt even if an adapter ignores it.
+      const result = await Promise.race([work, abortPromise(signal)]);
+      this.metrics.engineLatency.observe({ engine: task.taskType, outcome: 'ok' }, (performance.now() - started) / 1000);
+      return { kind: 'completed', response: clientResponse(task.taskType, payload, result) };
+    } catch (e) {
+      this.metrics.engineLatency.observe({ engine: task.taskType, outcome: 'error' }, (performance.now() - started) / 1000);
+      const failure = toFailure(e, timeout.aborted);
+      cooldown = coolsDownExit(failure.kind);
+      this.metrics.upstreamFailures.inc({ engine: task.taskType, kind: failure.kind });
+      const code = taskCodeFor(failure.kind);
+      log.warn({ engine: task.taskType, kind: failure.kind, exit: exit.resource.id, detail: failure.message }, 'engine attempt failed');
+      return { kind: 'failed', code, error: taskErrorString(code, failure.clientMessage), retryable: !isPermanent(failure.kind) };
+    } finally {
+      exit.release(cooldown ? 'cooldown' : 'ok');
+      account?.release(cooldown ? 'cooldown' : 'ok');
+    }
+  }
+
+  private fail(code: TaskErrorCode, retryable: boolean, log: Logger, detail: string): AttemptOutcome {
+    log.warn({ code, detail }, 'attempt could not start');
+    return { kind: 'failed', code, error: taskErrorString(code), retryable };
+  }
+}
+
+function abortPromise(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    const fire = () => reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    if (signal.aborted) fire();
+    else signal.addEventListener('abort', fire, { once: true });
+  });
+}
+
+/** Any thrown value becomes an UpstreamFailure; aborts caused by the attempt timeout are TIMEOUT. */
+export function toFailure(e: unknown, timedOut: boolean): UpstreamFailure {
+  if (timedOut) return new UpstreamFailure('TIMEOUT', 'attempt timed out');
+  if (e instanceof UpstreamFailure) return e;
+  const err = e instanceof Error ? e : new Error(String(e));
+  const code = (err as { code?: unknown }).code;
+  if (code === 'PRIVATE_ADDRESS') {
+    return new UpstreamFailure('BAD_PAYLOAD', err.message, { clientMessage: 'payload.url must point to a public address.' });
+  }
+  return new UpstreamFailure('UPSTREAM_ERROR', `${err.name}: ${err.message}`);
+}

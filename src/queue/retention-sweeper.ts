@@ -1,0 +1,39 @@
+import type { Logger } from 'pino';
+import type { Store } from '../store/store.js';
+
+/** Deletes tasks older than the retention window in small batches, so the store stays responsive. */
+export class RetentionSweeper {
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly store: Store,
+    private readonly retentionMs: number,
+    private readonly log: Logger,
+    private readonly now: () => number = Date.now,
+    private readonly batch = 1000,
+  ) {}
+
+  start(intervalMs: number): void {
+    this.timer = setInterval(() => void this.runOnce(), intervalMs);
+    this.timer.unref();
+  }
+
+  async runOnce(): Promise<number> {
+    let total = 0;
+    try {
+      for (;;) {
+        const n = await this.store.deleteExpired(this.now() - this.retentionMs, this.batch);
+        total += n;
+        if (n < this.batch) break;
+      }
+      if (total > 0) this.log.info({ deleted: total }, 'expired tasks deleted');
+    } catch (e) {
+      this.log.error({ err: e }, 'retention sweep failed');
+    }
+    return total;
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+}

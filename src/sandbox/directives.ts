@@ -1,0 +1,31 @@
+/**
+ * Sandbox directives (decisions.md): test-card-like markers inside a prompt or query that make the
+ * simulated upstream misbehave in a chosen way.
+ */
+export interface Directives {
+  timeout: boolean;
+  empty: boolean;
+  error: boolean;
+  captcha: boolean;
+  /** First N requests for this text answer 5xx. */
+  flaky: number;
+  /** Answer after this many milliseconds. */
+  delayMs: number;
+}
+
+export function parseDirectives(text: string | undefined | null): Directives {
+  const t = text ?? '';
+  return {
+    timeout: /sandbox:timeout\b/.test(t),
+    empty: /sandbox:empty\b/.test(t),
+    error: /sandbox:error\b/.test(t),
+    captcha: /sandbox:captcha\b/.test(t),
+    flaky: Number(/sandbox:flaky=(\d{1,4})/.exec(t)?.[1] ?? 0),
+    delayMs: Math.min(600_000, Number(/sandbox:delay=(\d{1,7})/.exec(t)?.[1] ?? 0)),
+  };
+}
+
+/** Removes directives from a text, so generated answers read naturally. */
+export function stripDirectives(text: string): string {
+  return text.replace(/\s*sandbox:(timeout|empty|error|captcha|flaky=\d+|delay=\d+)\b/g, '').trim();
+}

@@ -1,0 +1,43 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { SimContext } from '../sim-context.js';
+import { fakeCitations, fakeSentences } from '../text-gen.js';
+
+const error5xx = (reply: FastifyReply) =>
+  reply.code(503).send({ error: { message: 'Service temporarily unavailable', type: 'server_error', code: 'overloaded' } });
+
+/** Perplexity Sonar `/chat/completions` (upstreams.md 7.1), answering deterministically from the prompt. */
+export function registerAnswerEngineA(app: FastifyInstance, sim: SimContext): void {
+  app.post('/chat/completions', async (req, reply) => {
+    if (!/^Bearer \S+/.test(String(req.headers.authorization ?? ''))) {
+      return reply.code(401).send({ error: { message: 'Invalid API key', type: 'invalid_request_error', code: 'invalid_api_key' } });
+    }
+    let body: { messages?: Array<{ role?: string; content?: string }> };
+    try {
+      body = JSON.parse(String(req.body)) as typeof body;
+    } catch {
+      return reply.code(400).send({ error: { message: 'Invalid JSON', type: 'invalid_request_error' } });
+    }
+    const prompt = body.messages?.filter((m) => m.role === 'user').at(-1)?.content ?? '';
+    const d = await sim.gate('perplexity', prompt, reply, error5xx);
+    if (!d) return reply;
+    if (d.captcha) {
+      return reply.code(429).send({ error: { message: 'Rate limit exceeded', type: 'rate_limit_error', code: 'rate_limit_exceeded' } });
+    }
+    const topic = sim.clean(prompt);
+    const cites = d.empty ? [] : fakeCitations(sim, topic, 3);
+    const sentences = fakeSentences(sim, topic, 3);
+    const content = d.empty
+      ? ''
+      : `${sentences[0]} [2]\n\n${sentences[1]} [1][3]\n\n${sentences[2]} [2]`;
+    return reply.send({
+      id: `sim-${sim.hash(topic).toString(16)}`,
+      model: 'sonar',
+      created: 1767225600,
+      object: 'chat.completion',
+      choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } }],
+      citations: cites.map((c) => c.url),
+      search_results: cites.map((c) => ({ title: c.title, url: c.url, date: null })),
+      usage: { prompt_tokens: 12, completion_tokens: 40, total_tokens: 52 },
+    });
+  });
+}

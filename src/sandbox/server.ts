@@ -1,0 +1,35 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { SimContext } from './sim-context.js';
+import { registerAnswerEngineA } from './routes/perplexity.js';
+
+/** A simulated upstream family: registers its routes under its prefix. */
+export type SimRoutes = (app: FastifyInstance, sim: SimContext) => void;
+
+const FAMILIES: ReadonlyArray<[prefix: string, routes: SimRoutes]> = [
+  ['/perplexity', registerAnswerEngineA],
+];
+
+export interface Simulator {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The sandbox: local HTTP upstreams that answer in the real wire formats (upstreams.md), with the
+ * directives of decisions.md. The real adapters run against it unchanged.
+ */
+export async function startSimulator(opts: { host?: string; port?: number } = {}): Promise<Simulator> {
+  const app = Fastify({ logger: false, bodyLimit: 16 * 1024 * 1024 });
+  // Upstreams are called with many content types; keep bodies as text and let routes parse them.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  const sim = new SimContext();
+  for (const [prefix, routes] of FAMILIES) {
+    await app.register(async (scope) => routes(scope, sim), { prefix });
+  }
+  const address = await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });
+  return {
+    url: address.replace('localhost', '127.0.0.1'),
+    close: () => app.close(),
+  };
+}

@@ -1,0 +1,38 @@
+import type { ServiceConfig } from '../config/engine-config.js';
+import type { TaskType } from '../domain/task-types.js';
+
+/** Where each engine's upstream lives inside the simulator (path prefix of the sandbox server). */
+export const SANDBOX_PREFIX: Readonly<Record<TaskType, string>> = Object.freeze({
+  CHATBOT_A: '/openai',
+  ANSWER_ENGINE_A: '/perplexity',
+  ASSISTANT_A: '/gemini',
+  AIMODE: '/google',
+  SEARCH_A: '/google',
+  SEARCH_A_SERP: '/google',
+  SEARCH_B_AI_BRIEF: '/naver',
+  SEARCH_B_AI_TAB: '/naver',
+  SEARCH_B_SERP: '/naver',
+  SEARCH_C_SEARCH: '/bing',
+  SEARCH_C_ASSISTANT: '/copilot',
+  FORUM: '/reddit',
+  WEB_SCRAPE: '/web',
+  SOURCE_INFLUENCE: '/web',
+  PROMPT_RESEARCH: '/google-suggest',
+});
+
+/** Secondary hosts some engines use, by option name. */
+const SANDBOX_OPTION_PREFIX: Readonly<Record<string, string>> = Object.freeze({
+  blogBaseUrl: '/naver-blog',
+  naverBaseUrl: '/naver-ac',
+  modelBaseUrl: '/model',
+});
+
+/** Points every engine's upstream (and secondary hosts) at the simulator. */
+export function routeToSandbox(config: ServiceConfig, sandboxUrl: string): void {
+  for (const [t, e] of Object.entries(config.engines) as Array<[TaskType, ServiceConfig['engines'][TaskType]]>) {
+    e.upstream.baseUrl = sandboxUrl + SANDBOX_PREFIX[t];
+    for (const [opt, prefix] of Object.entries(SANDBOX_OPTION_PREFIX)) {
+      if (opt in e.upstream.options) e.upstream.options[opt] = sandboxUrl + prefix;
+    }
+  }
+}

@@ -1,0 +1,438 @@
+import { randomUUID } from 'node:crypto';
+import { Migrator, sql, type Kysely, type Migration } from 'kysely';
+import type { NewTask, TaskRecord } from '../domain/task.js';
+import type { Database, TasksTable } from './schema.js';
+import { claimedFromRow, taskFromRow } from './rows.js';
+import * as m001 from './migrations/001-initial.js';
+import type {
+  DeliveryOutcome,
+  DueDelivery,
+  InsertOutcome,
+  ReapResult,
+  Stats,
+  StatusCounts,
+  Store,
+  TerminalWrite,
+} from './store.js';
+
+const MIGRATIONS: Record<string, Migration> = { '001-initial': m001 };
+
+/** What differs between the SQLite and PostgreSQL stores; everything else is shared Kysely code. */
+export interface DialectHooks {
+  kind: 'sqlite' | 'postgres';
+  /** Runs `fn` in a transaction that serialises claims of one task type across processes. */
+  claimTransaction<T>(db: Kysely<Database>, taskType: string, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T>;
+  /** Suffix that locks the selected candidate rows (PostgreSQL: FOR UPDATE SKIP LOCKED). */
+  lockCandidates: boolean;
+  destroy(): Promise<void>;
+}
+
+function emptyCounts(): StatusCounts {
+  return { QUEUED: 0, PROCESSING: 0, COMPLETED: 0, FAILED: 0 };
+}
+
+export class KyselyStore implements Store {
+  readonly kind: 'sqlite' | 'postgres';
+  private migrated = false;
+
+  constructor(
+    readonly db: Kysely<Database>,
+    private readonly hooks: DialectHooks,
+    private readonly agingMs: number,
+  ) {
+    this.kind = hooks.kind;
+  }
+
+  async migrate(): Promise<void> {
+    const migrator = new Migrator({ db: this.db, provider: { getMigrations: async () => MIGRATIONS } });
+    const { error } = await migrator.migrateToLatest();
+    if (error) throw error instanceof Error ? error : new Error(String(error));
+    this.migrated = true;
+  }
+
+  async isReady(): Promise<boolean> {
+    if (!this.migrated) return false;
+    try {
+      await sql`select 1`.execute(this.db);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.hooks.destroy();
+  }
+
+  private toRow(t: NewTask): TasksTable {
+    return {
+      id: t.id,
+      task_type: t.taskType,
+      status: 'QUEUED',
+      priority: t.priority,
+      sort_key: t.createdAt - t.priority * this.agingMs,
+      payload: JSON.stringify(t.payload),
+      idempotency_key: t.idempotencyKey,
+      webhook_url: t.webhookUrl,
+      country: t.country,
+      created_at: t.createdAt,
+      updated_at: t.createdAt,
+      available_at: t.createdAt,
+      attempts: 0,
+      max_attempts: t.maxAttempts,
+      lease_token: null,
+      lease_expires_at: null,
+      worker_id: null,
+      result: null,
+      error: null,
+      credits_to_charge: t.creditsToCharge,
+      credits_charged: null,
+      finished_at: null,
+    };
+  }
+
+  async insertTasks(tasks: NewTask[]): Promise<InsertOutcome[]> {
+    if (tasks.length === 0) return [];
+    return this.db.transaction().execute(async (trx) => {
+      const out: InsertOutcome[] = [];
+      for (const t of tasks) {
+        const row = this.toRow(t);
+        // ON CONFLICT DO NOTHING makes two concurrent submits with one key race-safe: exactly one row wins.
+        const inserted = await trx
+          .insertInto('tasks')
+          .values(row)
+          .onConflict((oc) => oc.column('idempotency_key').doNothing())
+          .returning('id')
+          .executeTakeFirst();
+        if (inserted) {
+          out.push({ ok: true, task: taskFromRow(row) });
+          continue;
+        }
+        const existing = await trx
+          .selectFrom('tasks')
+          .select('id')
+          .where('idempotency_key', '=', t.idempotencyKey)
+          .executeTakeFirst();
+        out.push({ ok: false, reason: 'DUPLICATE_KEY', existingId: existing?.id ?? '' });
+      }
+      return out;
+    });
+  }
+
+  async getTask(id: string, notBefore: number): Promise<TaskRecord | undefined> {
+    const row = await this.db
+      .selectFrom('tasks')
+      .selectAll()
+      .where('id', '=', id)
+      .where('created_at', '>=', notBefore)
+      .executeTakeFirst();
+    return row ? taskFromRow(row) : undefined;
+  }
+
+  async claimTasks(a: {
+    taskType: string;
+    limit: number;
+    concurrency: number;
+    workerId: string;
+    now: number;
+    leaseMs: number;
+  }) {
+    return this.hooks.claimTransaction(this.db, a.taskType, async (trx) => {
+      const running = await trx
+        .selectFrom('tasks')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('task_type', '=', a.taskType)
+        .where('status', '=', 'PROCESSING')
+        .executeTakeFirstOrThrow();
+      const room = Math.min(a.limit, a.concurrency - Number(running.n));
+      if (room <= 0) return [];
+      let candidates = trx
+        .selectFrom('tasks')
+        .select('id')
+        .where('task_type', '=', a.taskType)
+        .where('status', '=', 'QUEUED')
+        .where('available_at', '<=', a.now)
+        .orderBy('sort_key')
+        .limit(room);
+      if (this.hooks.lockCandidates) candidates = candidates.forUpdate().skipLocked();
+      const token = randomUUID();
+      const rows = await trx
+        .updateTable('tasks')
+        .set((eb) => ({
+          status: 'PROCESSING',
+          lease_token: token,
+          lease_expires_at: a.now + a.leaseMs,
+          worker_id: a.workerId,
+          attempts: eb('attempts', '+', 1),
+          updated_at: a.now,
+        }))
+        .where('id', 'in', candidates)
+        .where('status', '=', 'QUEUED')
+        .returningAll()
+        .execute();
+      return rows.map(claimedFromRow).sort((x, y) => x.createdAt - x.priority * this.agingMs - (y.createdAt - y.priority * this.agingMs));
+    });
+  }
+
+  async heartbeat(leases: Array<{ id: string; leaseToken: string }>, leaseExpiresAt: number): Promise<number> {
+    if (leases.length === 0) return 0;
+    let n = 0;
+    await this.db.transaction().execute(async (trx) => {
+      for (const l of leases) {
+        const r = await trx
+          .updateTable('tasks')
+          .set({ lease_expires_at: leaseExpiresAt })
+          .where('id', '=', l.id)
+          .where('lease_token', '=', l.leaseToken)
+          .where('status', '=', 'PROCESSING')
+          .executeTakeFirst();
+        n += Number(r.numUpdatedRows);
+      }
+    });
+    return n;
+  }
+
+  private async writeTerminal(trx: Kysely<Database>, id: string, leaseToken: string | null, w: TerminalWrite, now: number): Promise<boolean> {
+    let q = trx
+      .updateTable('tasks')
+      .set({
+        status: w.status,
+        result: w.result === undefined ? null : JSON.stringify(w.result),
+        error: w.error,
+        credits_to_charge: w.creditsToCharge,
+        credits_charged: w.creditsCharged,
+        lease_token: null,
+        lease_expires_at: null,
+        finished_at: now,
+        updated_at: now,
+      })
+      .where('id', '=', id)
+      .where('status', '=', 'PROCESSING');
+    q = leaseToken === null ? q.where('lease_token', 'is', null) : q.where('lease_token', '=', leaseToken);
+    const r = await q.executeTakeFirst();
+    if (Number(r.numUpdatedRows) !== 1) return false;
+    if (w.webhook) {
+      await trx
+        .insertInto('webhook_deliveries')
+        .values({
+          task_id: id,
+          url: w.webhook.url,
+          payload: JSON.stringify(w.webhook.payload),
+          status: 'PENDING',
+          attempts: 0,
+          next_attempt_at: now,
+          lease_token: null,
+          lease_expires_at: null,
+          last_error: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+    }
+    return true;
+  }
+
+  async finishTask(id: string, leaseToken: string, write: TerminalWrite, now: number): Promise<boolean> {
+    return this.db.transaction().execute((trx) => this.writeTerminal(trx, id, leaseToken, write, now));
+  }
+
+  async retryTask(id: string, leaseToken: string, lastError: string, availableAt: number, now: number): Promise<boolean> {
+    const r = await this.db
+      .updateTable('tasks')
+      .set({
+        status: 'QUEUED',
+        error: lastError,
+        available_at: availableAt,
+        lease_token: null,
+        lease_expires_at: null,
+        worker_id: null,
+        updated_at: now,
+      })
+      .where('id', '=', id)
+      .where('status', '=', 'PROCESSING')
+      .where('lease_token', '=', leaseToken)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  async reapExpiredLeases(now: number, failedWrite: (task: TaskRecord) => TerminalWrite): Promise<ReapResult> {
+    return this.db.transaction().execute(async (trx) => {
+      const expired = await trx
+        .selectFrom('tasks')
+        .selectAll()
+        .where('status', '=', 'PROCESSING')
+        .where('lease_expires_at', '<', now)
+        .limit(500)
+        .execute();
+      const result: ReapResult = { requeued: [], failed: [] };
+      for (const row of expired) {
+        const task = taskFromRow(row);
+        if (task.attempts >= task.maxAttempts) {
+          // Fence on the stale token so a worker that comes back cannot also finish it.
+          const ok = await this.writeTerminal(trx, task.id, row.lease_token, failedWrite(task), now);
+          if (ok) result.failed.push(task.id);
+          continue;
+        }
+        let q = trx
+          .updateTable('tasks')
+          .set({ status: 'QUEUED', lease_token: null, lease_expires_at: null, worker_id: null, available_at: now, updated_at: now })
+          .where('id', '=', task.id)
+          .where('status', '=', 'PROCESSING');
+        q = row.lease_token === null ? q.where('lease_token', 'is', null) : q.where('lease_token', '=', row.lease_token);
+        const r = await q.executeTakeFirst();
+        if (Number(r.numUpdatedRows) === 1) result.requeued.push(task.id);
+      }
+      return result;
+    });
+  }
+
+  async deleteExpired(before: number, limit: number): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      const ids = (
+        await trx.selectFrom('tasks').select('id').where('created_at', '<', before).limit(limit).execute()
+      ).map((r) => r.id);
+      if (ids.length === 0) return 0;
+      await trx.deleteFrom('webhook_attempts').where('task_id', 'in', ids).execute();
+      await trx.deleteFrom('webhook_deliveries').where('task_id', 'in', ids).execute();
+      const r = await trx.deleteFrom('tasks').where('id', 'in', ids).executeTakeFirst();
+      return Number(r.numDeletedRows);
+    });
+  }
+
+  async nextAvailableAt(taskType: string): Promise<number | null> {
+    const r = await this.db
+      .selectFrom('tasks')
+      .select((eb) => eb.fn.min('available_at').as('t'))
+      .where('task_type', '=', taskType)
+      .where('status', '=', 'QUEUED')
+      .executeTakeFirst();
+    return r?.t === null || r?.t === undefined ? null : Number(r.t);
+  }
+
+  async stats(notBefore: number): Promise<Stats> {
+    // One aggregate query, so every process sharing the store reports the same figures.
+    const rows = await this.db
+      .selectFrom('tasks')
+      .select(['task_type', 'status', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('created_at', '>=', notBefore)
+      .groupBy(['task_type', 'status'])
+      .execute();
+    const tasks = emptyCounts();
+    const byEngine: Record<string, StatusCounts> = {};
+    for (const r of rows) {
+      const s = r.status as keyof StatusCounts;
+      const n = Number(r.n);
+      tasks[s] += n;
+      (byEngine[r.task_type] ??= emptyCounts())[s] += n;
+    }
+    const hooks = await this.db
+      .selectFrom('webhook_deliveries')
+      .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+      .groupBy('status')
+      .execute();
+    const webhooks = { pending: 0, delivered: 0, abandoned: 0 };
+    for (const h of hooks) {
+      if (h.status === 'DELIVERED') webhooks.delivered += Number(h.n);
+      else if (h.status === 'ABANDONED') webhooks.abandoned += Number(h.n);
+      else webhooks.pending += Number(h.n);
+    }
+    return { tasks, byEngine, webhooks };
+  }
+
+  async queuedAndRunning(notBefore: number): Promise<Record<string, { queued: number; processing: number }>> {
+    const rows = await this.db
+      .selectFrom('tasks')
+      .select(['task_type', 'status', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('status', 'in', ['QUEUED', 'PROCESSING'])
+      .where('created_at', '>=', notBefore)
+      .groupBy(['task_type', 'status'])
+      .execute();
+    const out: Record<string, { queued: number; processing: number }> = {};
+    for (const r of rows) {
+      const e = (out[r.task_type] ??= { queued: 0, processing: 0 });
+      if (r.status === 'QUEUED') e.queued = Number(r.n);
+      else e.processing = Number(r.n);
+    }
+    return out;
+  }
+
+  async claimDueDeliveries(now: number, limit: number, leaseMs: number): Promise<DueDelivery[]> {
+    return this.db.transaction().execute(async (trx) => {
+      let candidates = trx
+        .selectFrom('webhook_deliveries')
+        .select('task_id')
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('status', '=', 'PENDING'), eb('next_attempt_at', '<=', now)]),
+            // A sender that died mid-attempt: its lease expired, the delivery is due again.
+            eb.and([eb('status', '=', 'SENDING'), eb('lease_expires_at', '<', now)]),
+          ]),
+        )
+        .orderBy('next_attempt_at')
+        .limit(limit);
+      if (this.hooks.lockCandidates) candidates = candidates.forUpdate().skipLocked();
+      const token = randomUUID();
+      const rows = await trx
+        .updateTable('webhook_deliveries')
+        .set({ status: 'SENDING', lease_token: token, lease_expires_at: now + leaseMs, updated_at: now })
+        .where('task_id', 'in', candidates)
+        .returning(['task_id', 'url', 'payload', 'attempts', 'lease_token'])
+        .execute();
+      return rows.map((r) => ({ taskId: r.task_id, url: r.url, payload: r.payload, attempts: Number(r.attempts), leaseToken: r.lease_token ?? '' }));
+    });
+  }
+
+  async startDeliveryAttempt(taskId: string, leaseToken: string, attempt: number, now: number): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const r = await trx
+        .updateTable('webhook_deliveries')
+        .set({ attempts: attempt, updated_at: now })
+        .where('task_id', '=', taskId)
+        .where('lease_token', '=', leaseToken)
+        .where('attempts', '=', attempt - 1)
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) !== 1) return false;
+      await trx.insertInto('webhook_attempts').values({ task_id: taskId, attempt, started_at: now, finished_at: null, outcome: null, http_status: null }).execute();
+      return true;
+    });
+  }
+
+  async finishDeliveryAttempt(taskId: string, leaseToken: string, attempt: number, o: DeliveryOutcome, now: number): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const httpStatus = o.httpStatus;
+      await trx
+        .updateTable('webhook_attempts')
+        .set({ finished_at: now, outcome: o.kind, http_status: httpStatus })
+        .where('task_id', '=', taskId)
+        .where('attempt', '=', attempt)
+        .execute();
+      const common = { lease_token: null, lease_expires_at: null, updated_at: now };
+      const set =
+        o.kind === 'delivered'
+          ? { ...common, status: 'DELIVERED', last_error: null }
+          : o.kind === 'retry'
+            ? { ...common, status: 'PENDING', next_attempt_at: o.at, last_error: o.error }
+            : { ...common, status: 'ABANDONED', last_error: o.error };
+      await trx.updateTable('webhook_deliveries').set(set).where('task_id', '=', taskId).where('lease_token', '=', leaseToken).execute();
+    });
+  }
+
+  async nextDeliveryAt(): Promise<number | null> {
+    const r = await this.db
+      .selectFrom('webhook_deliveries')
+      .select((eb) => eb.fn.min('next_attempt_at').as('t'))
+      .where('status', '=', 'PENDING')
+      .executeTakeFirst();
+    return r?.t === null || r?.t === undefined ? null : Number(r.t);
+  }
+
+  async getMeta(key: string): Promise<string | undefined> {
+    const r = await this.db.selectFrom('aeq_meta').select('value').where('key', '=', key).executeTakeFirst();
+    return r?.value;
+  }
+
+  async setMetaIfAbsent(key: string, value: string): Promise<string> {
+    await this.db.insertInto('aeq_meta').values({ key, value }).onConflict((oc) => oc.column('key').doNothing()).execute();
+    return (await this.getMeta(key)) ?? value;
+  }
+}

@@ -1,0 +1,62 @@
+/** Kysely table types. Times are epoch milliseconds; JSON columns hold serialized text. */
+export interface TasksTable {
+  id: string;
+  task_type: string;
+  status: string;
+  priority: number;
+  /** created_at - priority * agingMs: ascending order = higher priority first, older first (ageing). */
+  sort_key: number;
+  payload: string;
+  idempotency_key: string | null;
+  webhook_url: string | null;
+  country: string | null;
+  created_at: number;
+  updated_at: number;
+  available_at: number;
+  attempts: number;
+  max_attempts: number;
+  lease_token: string | null;
+  lease_expires_at: number | null;
+  worker_id: string | null;
+  result: string | null;
+  error: string | null;
+  credits_to_charge: number;
+  credits_charged: number | null;
+  finished_at: number | null;
+}
+
+export interface WebhookDeliveriesTable {
+  task_id: string;
+  url: string;
+  payload: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: number;
+  lease_token: string | null;
+  lease_expires_at: number | null;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One row per attempt made: (task_id, attempt) is unique, so no attempt number is made twice. */
+export interface WebhookAttemptsTable {
+  task_id: string;
+  attempt: number;
+  started_at: number;
+  finished_at: number | null;
+  outcome: string | null;
+  http_status: number | null;
+}
+
+export interface MetaTable {
+  key: string;
+  value: string;
+}
+
+export interface Database {
+  tasks: TasksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+  aeq_meta: MetaTable;
+}

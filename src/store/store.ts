@@ -1,0 +1,103 @@
+import type { ClaimedTask, NewTask, TaskRecord, TaskStatus } from '../domain/task.js';
+
+/** Outcome of inserting one task: accepted, or refused because its idempotency key is taken. */
+export type InsertOutcome =
+  | { ok: true; task: TaskRecord }
+  | { ok: false; reason: 'DUPLICATE_KEY'; existingId: string }
+  | { ok: false; reason: 'STORE_ERROR'; message: string };
+
+/** A webhook delivery written in the same transaction that made its task terminal. */
+export interface WebhookOutbox {
+  url: string;
+  payload: unknown;
+}
+
+export interface TerminalWrite {
+  status: 'COMPLETED' | 'FAILED';
+  result: unknown;
+  error: string | null;
+  creditsToCharge: number;
+  creditsCharged: number;
+  webhook: WebhookOutbox | null;
+}
+
+export interface DueDelivery {
+  taskId: string;
+  url: string;
+  payload: string;
+  attempts: number;
+  leaseToken: string;
+}
+
+export type DeliveryOutcome =
+  | { kind: 'delivered'; httpStatus: number }
+  | { kind: 'retry'; at: number; error: string; httpStatus: number | null }
+  | { kind: 'abandoned'; error: string; httpStatus: number | null };
+
+export interface StatusCounts {
+  QUEUED: number;
+  PROCESSING: number;
+  COMPLETED: number;
+  FAILED: number;
+}
+
+export interface Stats {
+  tasks: StatusCounts;
+  byEngine: Record<string, StatusCounts>;
+  webhooks: { pending: number; delivered: number; abandoned: number };
+}
+
+/** For a lease that expired: what the reaper did with the task. */
+export interface ReapResult {
+  requeued: string[];
+  failed: string[];
+}
+
+/**
+ * The task store. Every write that moves a task is conditional on its state and lease token:
+ * QUEUED -> PROCESSING -> COMPLETED | FAILED, terminal states are final, and only the worker that
+ * still holds the lease can finish or retry a task.
+ */
+export interface Store {
+  readonly kind: 'sqlite' | 'postgres';
+  migrate(): Promise<void>;
+  isReady(): Promise<boolean>;
+  close(): Promise<void>;
+
+  insertTasks(tasks: NewTask[]): Promise<InsertOutcome[]>;
+  getTask(id: string, notBefore: number): Promise<TaskRecord | undefined>;
+
+  /** Claims up to `limit` due QUEUED tasks of one type, never letting PROCESSING exceed `concurrency`. */
+  claimTasks(args: {
+    taskType: string;
+    limit: number;
+    concurrency: number;
+    workerId: string;
+    now: number;
+    leaseMs: number;
+  }): Promise<ClaimedTask[]>;
+  heartbeat(leases: Array<{ id: string; leaseToken: string }>, leaseExpiresAt: number): Promise<number>;
+  /** Makes a held task terminal (and writes its webhook delivery) in one transaction. False if the lease was lost. */
+  finishTask(id: string, leaseToken: string, write: TerminalWrite, now: number): Promise<boolean>;
+  /** Puts a held task back in the queue until `availableAt`. False if the lease was lost. */
+  retryTask(id: string, leaseToken: string, lastError: string, availableAt: number, now: number): Promise<boolean>;
+  /** Tasks whose lease expired go back to QUEUED, or FAILED when they have no attempt left. */
+  reapExpiredLeases(now: number, failedWrite: (task: TaskRecord) => TerminalWrite): Promise<ReapResult>;
+  /** Deletes tasks created before `before` (and their deliveries), at most `limit` rows. */
+  deleteExpired(before: number, limit: number): Promise<number>;
+  /** Earliest time a QUEUED task becomes due, for the scheduler's timer. */
+  nextAvailableAt(taskType: string): Promise<number | null>;
+  stats(notBefore: number): Promise<Stats>;
+  queuedAndRunning(notBefore: number): Promise<Record<string, { queued: number; processing: number }>>;
+
+  claimDueDeliveries(now: number, limit: number, leaseMs: number): Promise<DueDelivery[]>;
+  /** Records that attempt `attempt` starts; false if it was already made (another sender got there first). */
+  startDeliveryAttempt(taskId: string, leaseToken: string, attempt: number, now: number): Promise<boolean>;
+  finishDeliveryAttempt(taskId: string, leaseToken: string, attempt: number, outcome: DeliveryOutcome, now: number): Promise<void>;
+  nextDeliveryAt(): Promise<number | null>;
+
+  getMeta(key: string): Promise<string | undefined>;
+  setMetaIfAbsent(key: string, value: string): Promise<string>;
+}
+
+export type { TaskStatus };

@@ -1,0 +1,151 @@
+import { Agent, type Dispatcher } from 'undici';
+import type { Logger } from 'pino';
+import { assertPublicHost, guardedLookup } from '../net/address-guard.js';
+import type { Metrics } from '../ops/metrics.js';
+import type { DeliveryOutcome, DueDelivery, Store } from '../store/store.js';
+
+/** Five attempts: at 0, then base, 2x, 4x, 8x base after each failure (2, 4, 8, 16 minutes by default). */
+export const WEBHOOK_MAX_ATTEMPTS = 5;
+
+export function nextWebhookDelayMs(attemptJustFailed: number, baseMs: number): number {
+  return baseMs * 2 ** (attemptJustFailed - 1);
+}
+
+export interface WebhookSenderOptions {
+  retryBaseMs: number;
+  timeoutMs: number;
+  allowPrivate: boolean;
+  concurrency: number;
+  pollMs: number;
+}
+
+/**
+ * Delivers webhook outbox rows. A delivery is claimed under a lease, each attempt is recorded
+ * before it is sent (so an attempt number is never made twice), and the outcome schedules the
+ * next attempt or ends the delivery. Pending rows survive restarts because they live in the store.
+ */
+export class WebhookSender {
+  private readonly dispatcher: Dispatcher;
+  private timer: NodeJS.Timeout | null = null;
+  private ticking = false;
+  private again = false;
+  private stopped = false;
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly opts: WebhookSenderOptions,
+    private readonly metrics: Metrics,
+    private readonly log: Logger,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.dispatcher = new Agent({ connect: opts.allowPrivate ? {} : { lookup: guardedLookup }, connections: 128 });
+  }
+
+  start(): void {
+    this.timer = setInterval(() => this.wake(), this.opts.pollMs);
+    this.wake();
+  }
+
+  wake(): void {
+    if (this.stopped) return;
+    if (this.ticking) {
+      this.again = true;
+      return;
+    }
+    void this.runOnce();
+  }
+
+  /** Claims and sends every due delivery (tests call this directly instead of waiting). */
+  async runOnce(): Promise<number> {
+    this.ticking = true;
+    let sent = 0;
+    try {
+      do {
+        this.again = false;
+        const room = this.opts.concurrency - this.inFlight.size;
+        if (room <= 0) break;
+        const due = await this.store.claimDueDeliveries(this.now(), room, this.opts.timeoutMs + 30_000);
+        for (const d of due) {
+          const p = this.deliver(d).finally(() => {
+            this.inFlight.delete(p);
+            this.wake();
+          });
+          this.inFlight.add(p);
+        }
+        sent += due.length;
+        if (due.length === room) this.again = true;
+      } while (this.again && !this.stopped);
+    } catch (e) {
+      this.log.error({ err: e }, 'webhook claim failed');
+    } finally {
+      this.ticking = false;
+    }
+    return sent;
+  }
+
+  /** Waits for attempts in flight (tests and shutdown). */
+  async idle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  private async deliver(d: DueDelivery): Promise<void> {
+    const attempt = d.attempts + 1;
+    const log = this.log.child({ taskId: d.taskId, webhookAttempt: attempt });
+    if (attempt > WEBHOOK_MAX_ATTEMPTS) {
+      // The fifth attempt was started by a sender that died before recording its outcome.
+      await this.store.finishDeliveryAttempt(d.taskId, d.leaseToken, attempt, { kind: 'abandoned', error: 'sender stopped during the last attempt', httpStatus: null }, this.now());
+      return;
+    }
+    const started = await this.store.startDeliveryAttempt(d.taskId, d.leaseToken, attempt, this.now());
+    if (!started) return;
+    let outcome: DeliveryOutcome;
+    try {
+      const status = await this.post(d.url, d.payload);
+      if (status >= 200 && status < 300) outcome = { kind: 'delivered', httpStatus: status };
+      else outcome = this.failure(attempt, `HTTP ${status}`, status);
+    } catch (e) {
+      outcome = this.failure(attempt, describe(e), null);
+    }
+    this.metrics.webhookOutcomes.inc({ outcome: outcome.kind });
+    if (outcome.kind === 'delivered') log.info({ httpStatus: outcome.httpStatus }, 'webhook delivered');
+    else log.warn({ error: outcome.error, next: outcome.kind === 'retry' ? new Date(outcome.at).toISOString() : 'abandoned' }, 'webhook attempt failed');
+    await this.store.finishDeliveryAttempt(d.taskId, d.leaseToken, attempt, outcome, this.now());
+  }
+
+  private failure(attempt: number, error: string, httpStatus: number | null): DeliveryOutcome {
+    if (attempt >= WEBHOOK_MAX_ATTEMPTS) return { kind: 'abandoned', error, httpStatus };
+    return { kind: 'retry', at: this.now() + nextWebhookDelayMs(attempt, this.opts.retryBaseMs), error, httpStatus };
+  }
+
+  private async post(url: string, payload: string): Promise<number> {
+    const u = new URL(url);
+    if (!this.opts.allowPrivate) assertPublicHost(u.hostname);
+    const res = await this.dispatcher.request({
+      origin: u.origin,
+      path: u.pathname + u.search,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': 'aeq-webhook/1' },
+      body: payload,
+      signal: AbortSignal.timeout(this.opts.timeoutMs),
+    });
+    await res.body.dump();
+    return res.statusCode;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.idle();
+    await this.dispatcher.close();
+  }
+}
+
+function describe(e: unknown): string {
+  if (e instanceof Error) {
+    if (e.name === 'TimeoutError' || e.name === 'AbortError') return 'timeout';
+    const code = (e as { code?: string }).code;
+    return code ? `${code}: ${e.message}` : e.message;
+  }
+  return String(e);
+}
