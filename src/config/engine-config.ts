@@ -125,7 +125,7 @@ const fileSchema = {
   additionalProperties: false,
 } as const;
 
-const ajv = new Ajv({ allErrors: true });
+const ajv = new Ajv({ allErrors: true, allowUnionTypes: true });
 const validateFile = ajv.compile(fileSchema);
 
 interface RawEngine {

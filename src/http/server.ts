@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import { RequestError, errorObject } from '../domain/request-errors.js';
 import { bearerMatches } from './auth.js';
@@ -20,7 +20,8 @@ function pathOf(url: string): string {
 export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: ctx.log as FastifyBaseLogger,
-    disableRequestLogging: true,
+    // Per-request log lines cost more than the request on the hot paths; errors are still logged.
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false, useDefaults: false } },
     return503OnClosing: true,
