@@ -159,13 +159,16 @@ function readFile(pathOrUrl: string | URL, label: string): RawFile {
   return parsed as RawFile;
 }
 
-/** Sandbox pools (decisions.md): CHATBOT_A accounts US x4 and KR x2; exit addresses in US, KR, JP, GB, DE. */
+/** Sandbox pools (decisions.md): CHATBOT_A accounts US x4 and KR x2; exit addresses in US, KR, JP, GB, DE (three each). */
 function sandboxPools(): Pick<ServiceConfig, 'accounts' | 'exitAddresses'> {
   const accounts: AccountConfig[] = [];
   for (const [c, n] of [['US', 4], ['KR', 2]] as const) {
     for (let i = 1; i <= n; i++) accounts.push({ id: `sandbox-chatbot-a-${c.toLowerCase()}-${i}`, engine: 'CHATBOT_A', country: c, secret: `sk-sandbox-${c.toLowerCase()}-${i}` });
   }
-  const exitAddresses = ['US', 'KR', 'JP', 'GB', 'DE'].map((c) => ({ id: `sandbox-exit-${c.toLowerCase()}`, country: c, maxConcurrent: 64 }));
+  // Three exits per country, so a captcha on one can be retried on another (decisions.md directives).
+  const exitAddresses = ['US', 'KR', 'JP', 'GB', 'DE'].flatMap((c) =>
+    [1, 2, 3].map((i) => ({ id: `sandbox-exit-${c.toLowerCase()}-${i}`, country: c, maxConcurrent: 64 })),
+  );
   return { accounts, exitAddresses };
 }
 
