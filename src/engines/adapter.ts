@@ -53,7 +53,7 @@ export interface AttemptContext {
  */
 export interface EngineAdapter {
   readonly taskType: TaskType;
-  /** Whether each attempt needs an account from the pool (engine mode `account`). */
+  /** Whether the engine can draw on an account pool; the runner leases one only when the engine is in `account` mode. */
   readonly needsAccount: boolean;
   run(ctx: AttemptContext): Promise<EngineResult>;
 }

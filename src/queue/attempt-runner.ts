@@ -39,7 +39,8 @@ export class AttemptRunner {
     const exit = await this.pools.exits.lease(country, waitMs, drain);
     if (!exit) return this.fail('NO_IP_AVAILABLE', true, log, `no exit address for ${country ?? 'any country'}`);
     let account = null;
-    if (adapter.needsAccount) {
+    // Accounts are leased only in `account` mode; an `api`-mode engine authenticates with its provider key.
+    if (engine.mode === 'account') {
       account = await this.pools.accounts.lease(country ?? 'US', waitMs, drain, { filter: (r) => r.value.engine === task.taskType });
       if (!account) {
         exit.release();
