@@ -16,6 +16,7 @@ import { RetentionSweeper } from './queue/retention-sweeper.js';
 import { Worker } from './queue/worker.js';
 import { startSimulator, type Simulator } from './sandbox/server.js';
 import { routeToSandbox } from './sandbox/upstream-map.js';
+import { openPostgresStore } from './store/postgres/postgres-store.js';
 import { openSqliteStore } from './store/sqlite/sqlite-store.js';
 import type { Store } from './store/store.js';
 import { WebhookSender } from './webhooks/sender.js';
@@ -55,8 +56,9 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
     routeToSandbox(config, simulator.url);
     log.info({ simulator: simulator.url }, 'sandbox upstreams started');
   }
-  if (settings.databaseUrl) throw new Error('DATABASE_URL (PostgreSQL) is not supported yet; unset it to use the embedded store');
-  const store = openSqliteStore(path.join(settings.dataDir, 'aeq.sqlite'), config.scheduler.agingMs);
+  const store = settings.databaseUrl
+    ? openPostgresStore(settings.databaseUrl, config.scheduler.agingMs, settings.pgPoolMax)
+    : openSqliteStore(path.join(settings.dataDir, 'aeq.sqlite'), config.scheduler.agingMs);
   await store.migrate();
   const metrics = new Metrics();
   const pools = new Pools(config, now);

@@ -11,6 +11,8 @@ export interface Settings {
   apiKey: string | undefined;
   internalToken: string | undefined;
   databaseUrl: string | undefined;
+  /** Connections per process to PostgreSQL. */
+  pgPoolMax: number;
   role: 'all' | 'api' | 'worker';
   configPath: string | undefined;
   sandbox: boolean;
@@ -64,6 +66,7 @@ export function loadSettings(env: Env = process.env, overrides: Partial<Settings
     apiKey: env.AEQ_API_KEY || undefined,
     internalToken: env.AEQ_INTERNAL_TOKEN || undefined,
     databaseUrl,
+    pgPoolMax: int(env, 'AEQ_PG_POOL_MAX', 1, 1000) ?? 10,
     role,
     configPath: env.AEQ_CONFIG || undefined,
     sandbox: flag(env, 'AEQ_SANDBOX'),

@@ -17,6 +17,13 @@ import type {
 
 const MIGRATIONS: Record<string, Migration> = { '001-initial': m001 };
 
+/** Every tasks column, `id` qualified: claims join a CTE that also has an `id` (SQLite cannot RETURN `tasks.*`). */
+const TASK_COLUMNS = [
+  'tasks.id', 'task_type', 'status', 'priority', 'sort_key', 'payload', 'idempotency_key', 'webhook_url', 'country',
+  'created_at', 'updated_at', 'available_at', 'attempts', 'max_attempts', 'lease_token', 'lease_expires_at', 'worker_id',
+  'result', 'error', 'credits_to_charge', 'credits_charged', 'finished_at',
+] as const;
+
 /** What differs between the SQLite and PostgreSQL stores; everything else is shared Kysely code. */
 export interface DialectHooks {
   kind: 'sqlite' | 'postgres';
@@ -156,19 +163,23 @@ export class KyselyStore implements Store {
         .limit(room);
       if (this.hooks.lockCandidates) candidates = candidates.forUpdate().skipLocked();
       const token = randomUUID();
+      // A materialized CTE, not `id IN (subquery)`: PostgreSQL may run an IN-subquery with LIMIT
+      // and SKIP LOCKED more than once and then claim more rows than the limit (seen in tests).
       const rows = await trx
+        .with((cte) => cte('picked').materialized(), () => candidates)
         .updateTable('tasks')
+        .from('picked')
         .set((eb) => ({
           status: 'PROCESSING',
           lease_token: token,
           lease_expires_at: a.now + a.leaseMs,
           worker_id: a.workerId,
-          attempts: eb('attempts', '+', 1),
+          attempts: eb('tasks.attempts', '+', 1),
           updated_at: a.now,
         }))
-        .where('id', 'in', candidates)
-        .where('status', '=', 'QUEUED')
-        .returningAll()
+        .whereRef('tasks.id', '=', 'picked.id')
+        .where('tasks.status', '=', 'QUEUED')
+        .returning(TASK_COLUMNS)
         .execute();
       return rows.map(claimedFromRow).sort((x, y) => x.createdAt - x.priority * this.agingMs - (y.createdAt - y.priority * this.agingMs));
     });
@@ -373,10 +384,12 @@ export class KyselyStore implements Store {
       if (this.hooks.lockCandidates) candidates = candidates.forUpdate().skipLocked();
       const token = randomUUID();
       const rows = await trx
+        .with((cte) => cte('due').materialized(), () => candidates)
         .updateTable('webhook_deliveries')
+        .from('due')
         .set({ status: 'SENDING', lease_token: token, lease_expires_at: now + leaseMs, updated_at: now })
-        .where('task_id', 'in', candidates)
-        .returning(['task_id', 'url', 'payload', 'attempts', 'lease_token'])
+        .whereRef('webhook_deliveries.task_id', '=', 'due.task_id')
+        .returning(['webhook_deliveries.task_id', 'url', 'payload', 'attempts', 'lease_token'])
         .execute();
       return rows.map((r) => ({ taskId: r.task_id, url: r.url, payload: r.payload, attempts: Number(r.attempts), leaseToken: r.lease_token ?? '' }));
     });

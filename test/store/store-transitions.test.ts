@@ -1,0 +1,184 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { NewTask, TaskRecord } from '../../src/domain/task.js';
+import type { TerminalWrite } from '../../src/store/store.js';
+import type { KyselyStore } from '../../src/store/kysely-store.js';
+import { openTestStore, postgresUnavailableReason, type StoreKind } from '../helpers/stores.js';
+
+const pgSkip = await postgresUnavailableReason();
+if (pgSkip) console.warn(`[store tests] PostgreSQL tests skipped: ${pgSkip}`);
+
+const T0 = 1_800_000_000_000;
+
+function task(over: Partial<NewTask> = {}): NewTask {
+  return {
+    id: randomUUID(),
+    taskType: 'ANSWER_ENGINE_A',
+    payload: { prompt: 'p' },
+    priority: 1,
+    idempotencyKey: null,
+    webhookUrl: null,
+    country: null,
+    maxAttempts: 3,
+    creditsToCharge: 2,
+    createdAt: T0,
+    ...over,
+  };
+}
+
+const completed = (webhook: TerminalWrite['webhook'] = null): TerminalWrite => ({
+  status: 'COMPLETED',
+  result: { text: 'ok' },
+  error: null,
+  creditsToCharge: 2,
+  creditsCharged: 2,
+  webhook,
+});
+
+const claimArgs = (over: Partial<Parameters<KyselyStore['claimTasks']>[0]> = {}) => ({
+  taskType: 'ANSWER_ENGINE_A',
+  limit: 10,
+  concurrency: 10,
+  workerId: 'w1',
+  now: T0 + 1000,
+  leaseMs: 30_000,
+  ...over,
+});
+
+for (const kind of ['sqlite', 'postgres'] as StoreKind[]) {
+  describe.skipIf(kind === 'postgres' && pgSkip !== null)(`store state machine (${kind})`, () => {
+    let store: KyselyStore;
+    let close: () => Promise<void>;
+    beforeEach(async () => {
+      ({ store, close } = await openTestStore(kind));
+    });
+    afterEach(() => close());
+
+    it('a duplicate idempotency key is refused with the existing id, also under concurrency', async () => {
+      const first = task({ idempotencyKey: 'k1' });
+      const [a] = await store.insertTasks([first]);
+      expect(a?.ok).toBe(true);
+      const [b] = await store.insertTasks([task({ idempotencyKey: 'k1' })]);
+      expect(b).toEqual({ ok: false, reason: 'DUPLICATE_KEY', existingId: first.id });
+      const racers = await Promise.all(Array.from({ length: 20 }, () => store.insertTasks([task({ idempotencyKey: 'race' })])));
+      expect(racers.filter(([o]) => o?.ok).length).toBe(1);
+    });
+
+    it('claims no more than the engine concurrency, counting tasks already running', async () => {
+      await store.insertTasks(Array.from({ length: 5 }, () => task()));
+      expect(await store.claimTasks(claimArgs({ concurrency: 2 }))).toHaveLength(2);
+      expect(await store.claimTasks(claimArgs({ concurrency: 2, workerId: 'w2' }))).toHaveLength(0);
+      expect(await store.claimTasks(claimArgs({ concurrency: 3, workerId: 'w2' }))).toHaveLength(1);
+    });
+
+    it('serves higher priority first, and ageing lets an old low-priority task overtake', async () => {
+      const low = task({ priority: 1, createdAt: T0 });
+      const high = task({ priority: 5, createdAt: T0 + 1 });
+      await store.insertTasks([low, high]);
+      const [first] = await store.claimTasks(claimArgs({ limit: 1 }));
+      expect(first?.id).toBe(high.id);
+
+      const old = task({ priority: 1, createdAt: T0 - 10 * 60_000 });
+      const fresh = task({ priority: 5, createdAt: T0 });
+      await store.insertTasks([fresh, old]);
+      const claimed = await store.claimTasks(claimArgs({ limit: 2, workerId: 'w3' }));
+      // sort keys: old = T0-660s, fresh (priority 5) = T0-300s, low = T0-60s.
+      expect(claimed.map((t) => t.id)).toEqual([old.id, fresh.id]);
+    });
+
+    it('does not claim a task before it is due', async () => {
+      const t = task();
+      await store.insertTasks([t]);
+      const [c] = await store.claimTasks(claimArgs());
+      expect(await store.retryTask(t.id, c!.leaseToken, 'ENGINE_FAILED: x', T0 + 60_000, T0 + 1000)).toBe(true);
+      expect(await store.claimTasks(claimArgs({ now: T0 + 59_000 }))).toHaveLength(0);
+      const [again] = await store.claimTasks(claimArgs({ now: T0 + 60_000 }));
+      expect(again?.attempts).toBe(2);
+    });
+
+    it('only the lease holder can finish, and a terminal task never changes again', async () => {
+      const t = task({ webhookUrl: 'https://example.com/hook' });
+      await store.insertTasks([t]);
+      const [c] = await store.claimTasks(claimArgs());
+      expect(c?.status).toBe('PROCESSING');
+      expect(await store.finishTask(t.id, 'not-the-token', completed(), T0 + 2000)).toBe(false);
+      expect(await store.finishTask(t.id, c!.leaseToken, completed({ url: 'https://example.com/hook', payload: { a: 1 } }), T0 + 2000)).toBe(true);
+      expect(await store.finishTask(t.id, c!.leaseToken, { ...completed(), status: 'FAILED', error: 'x', creditsCharged: 0 }, T0 + 3000)).toBe(false);
+      expect(await store.retryTask(t.id, c!.leaseToken, 'x', T0, T0 + 3000)).toBe(false);
+      const got = (await store.getTask(t.id, 0)) as TaskRecord;
+      expect(got.status).toBe('COMPLETED');
+      expect(got.result).toEqual({ text: 'ok' });
+      expect(got.creditsCharged).toBe(2);
+      // The delivery was written with the terminal state.
+      const due = await store.claimDueDeliveries(T0 + 2000, 10, 60_000);
+      expect(due.map((d) => d.taskId)).toEqual([t.id]);
+      expect(JSON.parse(due[0]!.payload)).toEqual({ a: 1 });
+    });
+
+    it('returns tasks of a dead worker to the queue, and the stale holder cannot finish them', async () => {
+      const t = task();
+      await store.insertTasks([t]);
+      const [c] = await store.claimTasks(claimArgs({ leaseMs: 1000 }));
+      const fail = (): TerminalWrite => ({ ...completed(), status: 'FAILED', error: 'ENGINE_TIMEOUT: x', creditsCharged: 0 });
+      expect(await store.reapExpiredLeases(T0 + 1500, fail)).toEqual({ requeued: [], failed: [] });
+      expect(await store.reapExpiredLeases(T0 + 2001, fail)).toEqual({ requeued: [t.id], failed: [] });
+      expect(await store.finishTask(t.id, c!.leaseToken, completed(), T0 + 2100)).toBe(false);
+      const [c2] = await store.claimTasks(claimArgs({ now: T0 + 2200, workerId: 'w2' }));
+      expect(c2?.id).toBe(t.id);
+      expect(await store.finishTask(t.id, c2!.leaseToken, completed(), T0 + 2300)).toBe(true);
+    });
+
+    it('fails a task whose lease expires on its last attempt, writing its webhook', async () => {
+      const t = task({ maxAttempts: 1, webhookUrl: 'https://example.com/h' });
+      await store.insertTasks([t]);
+      await store.claimTasks(claimArgs({ leaseMs: 1000 }));
+      const r = await store.reapExpiredLeases(T0 + 5000, () => ({
+        status: 'FAILED',
+        result: undefined,
+        error: 'ENGINE_TIMEOUT: x',
+        creditsToCharge: 2,
+        creditsCharged: 0,
+        webhook: { url: 'https://example.com/h', payload: { failed: true } },
+      }));
+      expect(r.failed).toEqual([t.id]);
+      expect((await store.getTask(t.id, 0))?.status).toBe('FAILED');
+      expect(await store.claimDueDeliveries(T0 + 5000, 10, 60_000)).toHaveLength(1);
+    });
+
+    it('heartbeats extend only leases still held', async () => {
+      const t = task();
+      await store.insertTasks([t]);
+      const [c] = await store.claimTasks(claimArgs({ leaseMs: 1000 }));
+      expect(await store.heartbeat([{ id: t.id, leaseToken: c!.leaseToken }, { id: t.id, leaseToken: 'stale' }], T0 + 10_000)).toBe(1);
+      const fail = (): TerminalWrite => ({ ...completed(), status: 'FAILED', error: 'x', creditsCharged: 0 });
+      expect((await store.reapExpiredLeases(T0 + 5000, fail)).requeued).toEqual([]);
+    });
+
+    it('makes each webhook attempt number at most once', async () => {
+      const t = task({ webhookUrl: 'https://example.com/h' });
+      await store.insertTasks([t]);
+      const [c] = await store.claimTasks(claimArgs());
+      await store.finishTask(t.id, c!.leaseToken, completed({ url: 'https://example.com/h', payload: {} }), T0 + 2000);
+      const [d] = await store.claimDueDeliveries(T0 + 2000, 10, 60_000);
+      expect(await store.startDeliveryAttempt(t.id, d!.leaseToken, 1, T0 + 2000)).toBe(true);
+      expect(await store.startDeliveryAttempt(t.id, d!.leaseToken, 1, T0 + 2000)).toBe(false);
+      await store.finishDeliveryAttempt(t.id, d!.leaseToken, 1, { kind: 'retry', at: T0 + 10_000, error: 'HTTP 500', httpStatus: 500 }, T0 + 2100);
+      expect(await store.claimDueDeliveries(T0 + 9000, 10, 60_000)).toHaveLength(0);
+      const [d2] = await store.claimDueDeliveries(T0 + 10_000, 10, 60_000);
+      expect(d2?.attempts).toBe(1);
+      expect(await store.startDeliveryAttempt(t.id, d2!.leaseToken, 2, T0 + 10_000)).toBe(true);
+    });
+
+    it('expires tasks: hidden after the retention window, then deleted with their deliveries', async () => {
+      const old = task({ createdAt: T0 - 100_000, webhookUrl: 'https://example.com/h' });
+      const fresh = task({ createdAt: T0 });
+      await store.insertTasks([old, fresh]);
+      expect(await store.getTask(old.id, T0 - 50_000)).toBeUndefined();
+      expect(await store.getTask(fresh.id, T0 - 50_000)).toBeDefined();
+      expect(await store.deleteExpired(T0 - 50_000, 100)).toBe(1);
+      expect(await store.getTask(old.id, 0)).toBeUndefined();
+      const s = await store.stats(0);
+      expect(s.tasks).toEqual({ QUEUED: 1, PROCESSING: 0, COMPLETED: 0, FAILED: 0 });
+    });
+  });
+}
