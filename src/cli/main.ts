@@ -49,7 +49,22 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
 }
 
-main().catch((e: unknown) => {
+const USAGE = `usage: aeq [serve]   run the service (API and/or workers, per AEQ_ROLE)
+       aeq demo      run the sandbox demo: every engine and directive end to end
+`;
+
+const command = process.argv[2] ?? 'serve';
+const run =
+  command === 'serve'
+    ? main
+    : command === 'demo'
+      ? () => import('./demo.js').then(async (m) => process.exit(await m.runDemo()))
+      : async () => {
+          process.stderr.write(command === '--help' || command === 'help' ? USAGE : `aeq: unknown command ${command}\n${USAGE}`);
+          process.exit(command === '--help' || command === 'help' ? 0 : 2);
+        };
+
+run().catch((e: unknown) => {
   process.stderr.write(`aeq: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
   process.exit(1);
 });
