@@ -13,6 +13,7 @@ import { Metrics } from './ops/metrics.js';
 import { Pools } from './pools/pools.js';
 import { AttemptRunner } from './queue/attempt-runner.js';
 import { RetentionSweeper } from './queue/retention-sweeper.js';
+import { InProcessWakeBus, PostgresWakeBus, type WakeBus } from './queue/wake-bus.js';
 import { Worker } from './queue/worker.js';
 import { startSimulator, type Simulator } from './sandbox/server.js';
 import { routeToSandbox } from './sandbox/upstream-map.js';
@@ -83,9 +84,13 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
     worker = new Worker({ store, config, runner, metrics, log: log.child({ component: 'worker' }), now, onWebhookQueued: () => sender.wake() });
   }
   const sweeper = new RetentionSweeper(store, settings.retentionMs, log.child({ component: 'retention' }), now);
+  const wake: WakeBus = settings.databaseUrl
+    ? new PostgresWakeBus(settings.databaseUrl, log.child({ component: 'wake' }), runsWorkers)
+    : new InProcessWakeBus();
   const w = worker;
+  if (w) wake.subscribe((t) => w.notify(t as TaskType));
   const http = runsHttp
-    ? await buildHttpServer({ settings, config, store, pools, metrics, log, apiKey, now, notify: (t: TaskType) => w?.notify(t) })
+    ? await buildHttpServer({ settings, config, store, pools, metrics, log, apiKey, now, notify: (t: TaskType) => wake.publish(t) })
     : null;
 
   const app: App = {
@@ -119,6 +124,7 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
       sweeper.stop();
       if (worker) await worker.stop(graceMs);
       if (webhooks) await webhooks.stop();
+      await wake.close();
       await transports.close();
       if (simulator) await simulator.close();
       await store.close();
