@@ -1,4 +1,4 @@
-import { INCLUDE_FLAGS_BY_ENGINE, type TaskType } from '../domain/task-types.js';
+import { INCLUDE_FLAGS_BY_ENGINE, isAnalysisTaskType, type TaskType } from '../domain/task-types.js';
 import type { TaskPayload } from '../domain/task.js';
 import type { EngineResult } from './adapter.js';
 
@@ -6,8 +6,11 @@ import type { EngineResult } from './adapter.js';
  * Turns an adapter's result into the client `response`: `text`, `markdown`, `sources` and the
  * engine's extra members. Engines that honour `include` flags add `rawResponse` / `html` on request
  * and drop `markdown` when `include.markdown` is false; other engines ignore the flags silently.
+ * Analysis tasks (SOURCE_INFLUENCE, PROMPT_RESEARCH) answer with their own result shape
+ * (analysis-methods.md §2.12 / §3.13), carried whole in `extra`.
  */
 export function clientResponse(taskType: TaskType, payload: TaskPayload, r: EngineResult): Record<string, unknown> {
+  if (isAnalysisTaskType(taskType)) return { ...r.extra };
   const honoured = INCLUDE_FLAGS_BY_ENGINE[taskType] ?? [];
   const inc = payload.include ?? {};
   const out: Record<string, unknown> = { text: r.text };

@@ -35,7 +35,6 @@ export const payloadSchema = {
 } as const;
 
 export const envelopeSchema = {
-  $id: 'SubmissionEnvelope',
   type: 'object',
   required: ['taskType', 'payload'],
   properties: {
@@ -47,10 +46,14 @@ export const envelopeSchema = {
   },
 } as const;
 
+/**
+ * The batch body as documented: 1 to 500 envelopes. The route itself checks only that the body is
+ * an array; each item is validated on its own in the handler, so an invalid item fails alone.
+ */
 export const batchSchema = {
   type: 'array',
   description: '1 to 500 submission envelopes; each item is validated on its own and reported in results[]',
-  items: { type: 'object' },
+  items: envelopeSchema,
 } as const;
 
 export const citationSchema = {

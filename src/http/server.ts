@@ -9,6 +9,9 @@ import { registerOpsRoutes } from './routes/ops.js';
 import { registerTaskRoutes } from './routes/tasks.js';
 import { ajvToProblems } from './validation-details.js';
 
+/** Throws on malformed UTF-8; a leading byte-order mark is dropped. */
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
 const PUBLIC_PATHS = new Set(['/health', '/ready', '/metrics', '/openapi.json']);
 
 function pathOf(url: string): string {
@@ -28,10 +31,18 @@ export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance
   });
 
   // Bodies are JSON whatever Content-Type says; anything unparsable is a 400 VALIDATION_ERROR.
+  // Invalid UTF-8 is refused rather than silently turned into U+FFFD inside the client's text.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => {
+    let text: string;
     try {
-      done(null, JSON.parse(body as string) as unknown);
+      text = strictUtf8.decode(body as Buffer);
+    } catch {
+      done(new RequestError('VALIDATION_ERROR', 'The body is not valid UTF-8.', [{ field: '', message: 'must be UTF-8 encoded JSON' }]), undefined);
+      return;
+    }
+    try {
+      done(null, JSON.parse(text) as unknown);
     } catch {
       done(new RequestError('VALIDATION_ERROR', 'The body is not valid JSON.', [{ field: '', message: 'must be a JSON document' }]), undefined);
     }

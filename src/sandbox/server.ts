@@ -1,12 +1,27 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { SimContext } from './sim-context.js';
 import { registerAnswerEngineA } from './routes/perplexity.js';
+import { registerChatbotA } from './routes/openai.js';
+import { registerAssistantA } from './routes/gemini.js';
+import { registerBing } from './routes/bing.js';
+import { registerCopilot } from './routes/copilot.js';
+import { registerWeb } from './routes/web.js';
+import { registerNaverBlog, registerNaverSearch } from './routes/naver.js';
+import { registerSearchEngineA } from './routes/google.js';
 
 /** A simulated upstream family: registers its routes under its prefix. */
 export type SimRoutes = (app: FastifyInstance, sim: SimContext) => void;
 
 const FAMILIES: ReadonlyArray<[prefix: string, routes: SimRoutes]> = [
   ['/perplexity', registerAnswerEngineA],
+  ['/openai', registerChatbotA],
+  ['/gemini', registerAssistantA],
+  ['/bing', registerBing],
+  ['/copilot', registerCopilot],
+  ['/web', registerWeb],
+  ['/naver', registerNaverSearch],
+  ['/naver-blog', registerNaverBlog],
+  ['/google', registerSearchEngineA],
 ];
 
 export interface Simulator {

@@ -20,6 +20,15 @@ export interface SourceInfluenceInput {
   webhook?: { url: string };
 }
 
+function knownCitation(c: CitationInput): CitationInput {
+  const out: CitationInput = { url: c.url };
+  if (c.title !== undefined) out.title = c.title;
+  if (c.snippet !== undefined) out.snippet = c.snippet;
+  if (c.position !== undefined) out.position = c.position;
+  if (c.label !== undefined) out.label = c.label;
+  return out;
+}
+
 /** What a SOURCE_INFLUENCE task carries to its worker. */
 export interface SourceInfluencePayload {
   answer: string;
@@ -34,7 +43,8 @@ export function sourceInfluenceTask(input: SourceInfluenceInput, ctx: Submission
   if (input.citations.length < min) {
     throw validationError([{ field: 'citations', message: 'must have 1 to 25 items (0 to 25 with analysis.version = 1)' }]);
   }
-  const citations = input.citations.map((c) => (typeof c === 'string' ? { url: c } : c));
+  // Known members only: unknown ones are ignored, and must not reach the stored payload (they can be arbitrarily deep).
+  const citations = input.citations.map((c): CitationInput => (typeof c === 'string' ? { url: c } : knownCitation(c)));
   const payload: SourceInfluencePayload = {
     answer: input.answer,
     prompt: input.prompt ?? null,

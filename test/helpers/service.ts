@@ -7,13 +7,47 @@ import { createLogger } from '../../src/ops/logger.js';
 
 export const TEST_KEY = 'test-key-0123456789';
 
+export interface CallResult {
+  status: number;
+  body: any;
+  headers: Headers;
+}
+
 export interface RunningService {
   app: App;
   url: string;
   dataDir: string;
   /** fetch() against the service with the bearer key. */
-  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<CallResult>;
+  /** fetch() with the body sent as given (bytes or text) and exactly the headers given (no key added). */
+  raw(method: string, path: string, body?: string | Uint8Array, headers?: Record<string, string>): Promise<CallResult>;
   stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Clock of the service (tests move it forward instead of sleeping). */
+  now?: () => number;
+}
+
+/** A clock that runs with real time but can be moved forward. */
+export function movableClock(): { now: () => number; advance(ms: number): void } {
+  let offset = 0;
+  return {
+    now: () => Date.now() + offset,
+    advance(ms: number) {
+      offset += ms;
+    },
+  };
+}
+
+/** Parses a response body as JSON when it is JSON, else returns the text. */
+export async function readBody(res: Response): Promise<unknown> {
+  const text = await res.text();
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
 }
 
 export function tempDir(prefix = 'aeq-test-'): string {
@@ -31,7 +65,7 @@ export function writeConfig(dir: string, config: unknown): string {
  * Starts the real service in this process on a free loopback port, with its own data dir.
  * `env` is layered over a test default (sandbox on, fixed key, private targets allowed).
  */
-export async function startService(env: Record<string, string> = {}): Promise<RunningService> {
+export async function startService(env: Record<string, string> = {}, opts: StartOptions = {}): Promise<RunningService> {
   const dataDir = env.AEQ_DATA_DIR ?? tempDir();
   const settings = loadSettings({
     AEQ_SANDBOX: '1',
@@ -42,7 +76,7 @@ export async function startService(env: Record<string, string> = {}): Promise<Ru
     AEQ_LOG_LEVEL: process.env.AEQ_TEST_LOG ?? 'silent',
     ...env,
   });
-  const app = await createApp(settings, { log: createLogger(settings.logLevel) });
+  const app = await createApp(settings, { log: createLogger(settings.logLevel), ...(opts.now ? { now: opts.now } : {}) });
   const url = await app.listen();
   return {
     app,
@@ -55,14 +89,13 @@ export async function startService(env: Record<string, string> = {}): Promise<Ru
         (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
       }
       const res = await fetch(url + p, init);
-      const text = await res.text();
-      let parsed: unknown = text;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        // not JSON
-      }
-      return { status: res.status, body: parsed, headers: res.headers };
+      return { status: res.status, body: await readBody(res), headers: res.headers };
+    },
+    async raw(method, p, body, headers = {}) {
+      const init: RequestInit = { method, headers };
+      if (body !== undefined) init.body = typeof body === 'string' ? body : Buffer.from(body);
+      const res = await fetch(url + p, init);
+      return { status: res.status, body: await readBody(res), headers: res.headers };
     },
     stop: () => app.stop(1000),
   };
@@ -84,4 +117,61 @@ export async function runTask(svc: RunningService, envelope: unknown, timeoutMs?
   const r = await svc.call('POST', '/v1/async/task', envelope);
   if (r.status !== 202) throw new Error(`submit failed: ${r.status} ${JSON.stringify(r.body)}`);
   return waitTerminal(svc, r.body.task.id, timeoutMs);
+}
+
+/** Polls a task until `accept` says yes (or the deadline passes); returns the last polling view. */
+export async function waitFor(svc: RunningService, id: string, accept: (view: any) => boolean, timeoutMs = 20_000): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const r = await svc.call('GET', `/v1/async/task/${id}`);
+    if (accept(r.body)) return r.body;
+    if (Date.now() > deadline) throw new Error(`task ${id}: condition not met after ${timeoutMs} ms: ${JSON.stringify(r.body)}`);
+    await new Promise((res) => setTimeout(res, 25));
+  }
+}
+
+/** Submits one task and returns its id (throws unless 202). */
+export async function submit(svc: RunningService, envelope: unknown): Promise<string> {
+  const r = await svc.call('POST', '/v1/async/task', envelope);
+  if (r.status !== 202) throw new Error(`submit failed: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.task.id as string;
+}
+
+/**
+ * An AEQ_CONFIG for fast tests: short retry waits and cooldowns, plus per-engine overrides.
+ * `paused` engines never start a task, so contract tests observe queued tasks without running them.
+ */
+export function fastConfig(dir: string, o: { paused?: string[]; engines?: Record<string, unknown>; scheduler?: Record<string, number> } = {}): string {
+  const engines: Record<string, Record<string, unknown>> = {};
+  for (const t of o.paused ?? []) engines[t] = { paused: true };
+  for (const [t, e] of Object.entries(o.engines ?? {})) engines[t] = { ...engines[t], ...(e as Record<string, unknown>) };
+  return writeConfig(dir, {
+    scheduler: { retryBaseMs: 20, retryMaxMs: 100, exitCooldownMs: 100, pollMs: 50, ...o.scheduler },
+    engines,
+  });
+}
+
+/** Every engine task type, for configs that pause them all. */
+export const ALL_ENGINES = [
+  'CHATBOT_A',
+  'ANSWER_ENGINE_A',
+  'ASSISTANT_A',
+  'AIMODE',
+  'SEARCH_A',
+  'SEARCH_A_SERP',
+  'SEARCH_B_AI_BRIEF',
+  'SEARCH_B_AI_TAB',
+  'SEARCH_B_SERP',
+  'SEARCH_C_SEARCH',
+  'SEARCH_C_ASSISTANT',
+  'FORUM',
+  'WEB_SCRAPE',
+  'SOURCE_INFLUENCE',
+  'PROMPT_RESEARCH',
+] as const;
+
+/** A service whose engines never run: submitted tasks stay QUEUED (for contract tests). */
+export async function startIdleService(env: Record<string, string> = {}, opts: StartOptions = {}): Promise<RunningService> {
+  const dir = tempDir();
+  return startService({ AEQ_CONFIG: fastConfig(dir, { paused: [...ALL_ENGINES] }), ...env }, opts);
 }

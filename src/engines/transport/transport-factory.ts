@@ -20,15 +20,23 @@ export class TransportFactory {
 
   forExit(exit: ExitAddressConfig, taskType: TaskType): HttpTransport {
     const guard = CLIENT_URL_ENGINES.has(taskType) && !this.opts.allowPrivate;
+    const base = new UndiciTransport(exit.id, this.dispatcher(exit, guard), guard);
+    if (CLIENT_URL_ENGINES.has(taskType) && this.opts.sandboxWebBase) {
+      // The simulator itself listens on loopback: only the client's own URL is subject to the guard.
+      const simulator = guard ? new UndiciTransport(exit.id, this.dispatcher(exit, false), false) : base;
+      return new SandboxWebTransport(base, simulator, this.opts.sandboxWebBase);
+    }
+    return base;
+  }
+
+  private dispatcher(exit: ExitAddressConfig, guard: boolean): Dispatcher {
     const key = `${exit.id}|${guard ? 'guarded' : 'open'}`;
     let d = this.dispatchers.get(key);
     if (!d) {
       d = dispatcherFor(exit, guard);
       this.dispatchers.set(key, d);
     }
-    const base = new UndiciTransport(exit.id, d, guard);
-    if (CLIENT_URL_ENGINES.has(taskType) && this.opts.sandboxWebBase) return new SandboxWebTransport(base, this.opts.sandboxWebBase);
-    return base;
+    return d;
   }
 
   async close(): Promise<void> {
@@ -44,6 +52,7 @@ export class TransportFactory {
 class SandboxWebTransport implements HttpTransport {
   constructor(
     private readonly inner: HttpTransport,
+    private readonly simulator: HttpTransport,
     private readonly webBase: string,
   ) {}
 
@@ -55,7 +64,7 @@ class SandboxWebTransport implements HttpTransport {
     const u = new URL(req.url);
     if (isLoopbackHost(u.hostname)) return this.inner.request(req);
     const routed = `${this.webBase}/${u.protocol.replace(':', '')}/${u.host}${u.pathname}${u.search}`;
-    const res = await this.inner.request({ ...req, url: routed });
+    const res = await this.simulator.request({ ...req, url: routed });
     return { ...res, url: res.url.startsWith(this.webBase) ? req.url : res.url };
   }
 }

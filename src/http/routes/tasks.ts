@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifySchemaValidationError } from 'fastify';
 import type {} from '@fastify/swagger';
 import { Ajv } from 'ajv';
 import { RequestError, errorObject, validationError, type ErrorObject } from '../../domain/request-errors.js';
@@ -62,6 +62,8 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: HttpContext): void
     '/v1/async/task/batch',
     {
       bodyLimit: BATCH_MAX_BYTES,
+      // The schema documents the items; validating them here would refuse the whole batch for one bad item.
+      validatorCompiler: () => arrayBody,
       schema: {
         summary: 'Submit 1 to 500 tasks of mixed engines',
         body: batchSchema,
@@ -116,6 +118,18 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: HttpContext): void
     },
   );
 }
+
+/** Validator of the batch body: an array, whatever its items (they are validated one by one). */
+const arrayBody = Object.assign(
+  (data: unknown): boolean => {
+    if (Array.isArray(data)) return true;
+    arrayBody.errors = [
+      { instancePath: '', schemaPath: '#/type', keyword: 'type', message: 'must be an array of submission envelopes', params: { type: 'array' } },
+    ];
+    return false;
+  },
+  { errors: [] as FastifySchemaValidationError[] },
+);
 
 function failure(index: number, e: unknown, now: Date): { success: false; index: number; error: ErrorObject } {
   const err = e instanceof RequestError ? e : new RequestError('ENQUEUE_ERROR');

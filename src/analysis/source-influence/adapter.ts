@@ -1,0 +1,83 @@
+import { UpstreamFailure } from '../../domain/engine-errors.js';
+import type { AttemptContext, EngineAdapter, EngineResult } from '../../engines/adapter.js';
+import { TtlCache } from '../common/async.js';
+import { ANALYSIS_DEFAULTS, type AnalysisConfig } from '../config.js';
+import { norm, detectLanguage } from '../text/norm.js';
+import { analyzeSourceInfluence } from './analyze.js';
+import { prepareTargets } from './core.js';
+import { fetchAll } from './fetch.js';
+import type { CitationIn, Entity, FetchRecord, FetchedPage, SourceInfluenceInput } from './types.js';
+
+/**
+ * SOURCE_INFLUENCE as an engine adapter: reads the cited pages through the attempt's transport,
+ * then runs the lexical analysis of analysis-methods.md §2. A source that cannot be read never
+ * fails the task; it is reported in `sources[].fetch` and `warnings`.
+ */
+export interface SourceInfluenceAdapterOptions {
+  config?: Readonly<AnalysisConfig>;
+  /** Page cache shared by the tasks of this process; null disables caching. */
+  cache?: TtlCache<FetchedPage> | null;
+  now?: () => number;
+}
+
+function isObj(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Narrows the stored payload (SourceInfluencePayload of the submission layer). */
+export function parseSourceInfluencePayload(p: unknown): SourceInfluenceInput {
+  if (!isObj(p) || typeof p.answer !== 'string' || !Array.isArray(p.citations)) {
+    throw new UpstreamFailure('BAD_PAYLOAD', 'SOURCE_INFLUENCE payload without answer/citations', { clientMessage: 'answer and citations are required.' });
+  }
+  const citations: CitationIn[] = p.citations.map((c) => {
+    const o = typeof c === 'string' ? { url: c } : isObj(c) ? c : {};
+    const out: CitationIn = { url: typeof o.url === 'string' ? o.url : '' };
+    if (typeof o.title === 'string') out.title = o.title;
+    if (typeof o.snippet === 'string') out.snippet = o.snippet;
+    if (typeof o.position === 'number') out.position = o.position;
+    if (typeof o.label === 'string') out.label = o.label;
+    return out;
+  });
+  const a = p.analysis;
+  let analysis: SourceInfluenceInput['analysis'] = null;
+  if (isObj(a) && a.version === 1) {
+    const entities: Entity[] = (Array.isArray(a.entities) ? a.entities : []).filter(isObj).map((e, i) => ({
+      id: typeof e.id === 'string' ? e.id : `e${i + 1}`,
+      name: typeof e.name === 'string' ? e.name : '',
+      role: typeof e.role === 'string' ? e.role : 'brand',
+    }));
+    analysis = { version: 1, entities };
+  }
+  return { answer: p.answer, prompt: typeof p.prompt === 'string' ? p.prompt : null, citations, analysis };
+}
+
+export function createSourceInfluenceAdapter(opts: SourceInfluenceAdapterOptions = {}): EngineAdapter {
+  const config = opts.config ?? ANALYSIS_DEFAULTS;
+  const now = opts.now ?? Date.now;
+  const cache = opts.cache === undefined ? new TtlCache<FetchedPage>(config.si.fetch.cacheTtlMs, 2_000, now) : opts.cache;
+  return {
+    taskType: 'SOURCE_INFLUENCE',
+    needsAccount: false,
+    async run(ctx: AttemptContext): Promise<EngineResult> {
+      const input = parseSourceInfluencePayload(ctx.payload as unknown);
+      const targets = prepareTargets(input);
+      const toFetch = targets.map((t, i) => ({ i, url: t.normalizedUrl })).filter(({ i }) => targets[i]?.canonical === i);
+      const lang = detectLanguage(norm(input.answer));
+      const fetched = await fetchAll(
+        toFetch.map((f) => f.url),
+        lang,
+        { http: ctx.http, signal: ctx.signal, config: config.si, cache, now },
+      );
+      const records: Array<FetchRecord | null> = input.citations.map(() => null);
+      toFetch.forEach((f, k) => {
+        records[f.i] = fetched[k] ?? null;
+      });
+      const result = analyzeSourceInfluence(input, records, config.si);
+      ctx.log.info(
+        { sources: toFetch.length, fetched: fetched.filter((r) => r.page.status === 'ok').length, extended: input.analysis !== null },
+        'source influence analysed',
+      );
+      return { text: '', markdown: '', sources: [], raw: null, extra: result };
+    },
+  };
+}

@@ -1,0 +1,139 @@
+import { hostOf, normalizeCitationUrl } from '../common/urls.js';
+import type { SourceInfluenceConfig } from '../config.js';
+import { detectLanguage, norm, type Language } from '../text/norm.js';
+import { Aligner, type UnitAlignment } from './align.js';
+import { mapCitations, type CitationMapping, type CitationTarget } from './citations.js';
+import { answerMetrics, attributionWeights, sourceMetrics, type AnswerRaw, type SourceRaw, type UnitFacts } from './metrics.js';
+import { buildPassages, featuresOf, type Passage, type SourceTextInput } from './passages.js';
+import type { FetchRecord, SourceInfluenceInput, TextInfo } from './types.js';
+import { segmentAnswer, type SegmentedAnswer } from './units.js';
+
+/**
+ * The deterministic heart of SOURCE_INFLUENCE: from the request and the fetched pages to units,
+ * alignments, attribution weights and raw metrics. No I/O, so the same inputs always give the
+ * same numbers (§0 determinism); the result is assembled and rounded in result.ts.
+ */
+export interface PreparedSource {
+  sourceId: string;
+  inputIndex: number;
+  url: string;
+  normalizedUrl: string;
+  /** Index of the first citation with the same normalised URL. */
+  canonical: number;
+  duplicateOf: string | null;
+  record: FetchRecord | null;
+  text: TextInfo;
+  title: string | null;
+}
+
+export interface AnalysisCore {
+  language: Language;
+  segmented: SegmentedAnswer;
+  sources: PreparedSource[];
+  mapping: CitationMapping;
+  passages: Passage[];
+  aligner: Aligner;
+  units: UnitFacts[];
+  alignments: UnitAlignment[];
+  weights: number[][];
+  raw: SourceRaw[];
+  answer: AnswerRaw;
+  anyValidCitation: boolean;
+}
+
+export function prepareTargets(input: SourceInfluenceInput): CitationTarget[] {
+  const seen = new Map<string, number>();
+  return input.citations.map((c, i) => {
+    const normalizedUrl = normalizeCitationUrl(c.url);
+    const canonical = seen.get(normalizedUrl) ?? i;
+    if (!seen.has(normalizedUrl)) seen.set(normalizedUrl, i);
+    return { normalizedUrl, position: Number.isInteger(c.position) ? c.position : undefined, canonical };
+  });
+}
+
+function sourceText(input: SourceInfluenceInput, i: number, record: FetchRecord | null, answerLang: Language): { text: SourceTextInput; info: Omit<TextInfo, 'passages'> } {
+  const c = input.citations[i];
+  const title = c?.title?.trim() || c?.label?.trim() || '';
+  const snippet = c?.snippet?.trim() || '';
+  const snippetText = snippet ? norm(`${title} ${snippet}`) : '';
+  const pageText = record?.page.status === 'ok' ? record.page.text : null;
+  if (pageText) {
+    const lang = detectLanguage(pageText);
+    return {
+      text: { text: pageText, snippetText: snippetText || null, language: lang === 'und' ? answerLang : lang },
+      info: { source: record?.page.textSource ?? 'extracted', chars: pageText.length, truncated: record?.page.truncated ?? false, language: lang },
+    };
+  }
+  const fallback = snippetText || norm(title);
+  const lang = fallback ? detectLanguage(fallback) : 'und';
+  return {
+    text: { text: null, snippetText: fallback || null, language: lang === 'und' ? answerLang : lang },
+    info: { source: snippetText ? 'snippet' : title ? 'title' : 'none', chars: fallback.length, truncated: false, language: lang },
+  };
+}
+
+function textInfo(info: Omit<TextInfo, 'passages'> | undefined, passages: number): TextInfo {
+  const i = info ?? { source: 'none', chars: 0, truncated: false, language: 'und' };
+  return { source: i.source, chars: i.chars, passages, truncated: i.truncated, language: i.language };
+}
+
+export function analyzeCore(input: SourceInfluenceInput, records: ReadonlyArray<FetchRecord | null>, cfg: SourceInfluenceConfig): AnalysisCore {
+  const targets = prepareTargets(input);
+  const segmented = segmentAnswer(input.answer);
+  const language = segmented.language;
+  const mapping = mapCitations(targets, segmented.units, segmented.references);
+
+  const texts = input.citations.map((_, i) => {
+    const isDuplicate = targets[i]?.canonical !== i;
+    if (isDuplicate) return { text: { text: null, snippetText: null, language } as SourceTextInput, info: { source: 'none' as const, chars: 0, truncated: false, language: 'und' as const } };
+    return sourceText(input, i, records[i] ?? null, language);
+  });
+  const { passages, perSource } = buildPassages(texts.map((t) => t.text), cfg.passage);
+  const sources: PreparedSource[] = input.citations.map((c, i) => {
+    const t = targets[i] as CitationTarget;
+    const meta = records[i]?.page.metadata;
+    return {
+      sourceId: `c${i + 1}`,
+      inputIndex: i,
+      url: c.url,
+      normalizedUrl: t.normalizedUrl,
+      canonical: t.canonical,
+      duplicateOf: t.canonical === i ? null : `c${t.canonical + 1}`,
+      record: records[i] ?? null,
+      text: textInfo(texts[i]?.info, perSource[i]?.length ?? 0),
+      title: c.title?.trim() || meta?.ogTitle || meta?.title || c.label?.trim() || null,
+    };
+  });
+
+  const aligner = new Aligner(passages, perSource, cfg);
+  const alignments: UnitAlignment[] = [];
+  const units: UnitFacts[] = segmented.units.map((u, ui) => {
+    const features = featuresOf(u.plainText, language);
+    const cited = mapping.cited[ui] ?? new Set<number>();
+    const alignment = aligner.align({ features, cited });
+    alignments.push(alignment);
+    return { index: u.index, words: u.words, geoWords: u.geoWords, cited, occurrences: mapping.occurrences[ui] ?? [], alignment };
+  });
+  const weights = attributionWeights(units, input.citations.length, cfg);
+  const raw = sourceMetrics(units, weights, input.citations.length, cfg);
+  const anyValidCitation = units.some((u) => u.cited.size > 0);
+  return {
+    language,
+    segmented,
+    sources,
+    mapping,
+    passages,
+    aligner,
+    units,
+    alignments,
+    weights,
+    raw,
+    answer: answerMetrics(units, anyValidCitation, cfg),
+    anyValidCitation,
+  };
+}
+
+/** Host of the page actually read (redirects to another domain are classified by the final URL). */
+export function finalHost(s: PreparedSource): string {
+  return hostOf(s.record?.page.finalUrl ?? s.normalizedUrl) || hostOf(s.normalizedUrl);
+}

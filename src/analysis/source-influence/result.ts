@@ -1,0 +1,226 @@
+import { registrableDomain } from '../common/urls.js';
+import type { SourceInfluenceConfig } from '../config.js';
+import { excerpt, round4, roundPartition } from '../text/norm.js';
+import { finalHost, type AnalysisCore, type PreparedSource } from './core.js';
+import { level } from './metrics.js';
+import { featuresOf, type Passage } from './passages.js';
+import { SI_METHOD_VERSION, type SourceFetchUsage, type SourceInfluenceInput, type Warning } from './types.js';
+
+/** Assembles the §2.12 result (legacy shape, without `analysis`) from the analysis core. */
+
+const nullable = (x: number | null) => (x === null ? null : round4(x));
+
+function supportLevel(s: number, cfg: SourceInfluenceConfig): 'full' | 'partial' | 'none' {
+  return s >= cfg.tauFull ? 'full' : s >= cfg.tauPartial ? 'partial' : 'none';
+}
+
+export function rankSources(core: AnalysisCore): Map<number, number> {
+  const order = core.sources
+    .map((s, j) => ({ j, share: core.raw[j]?.share ?? 0, count: core.raw[j]?.count ?? 0, first: core.raw[j]?.firstCitedUnit ?? null, input: s.inputIndex }))
+    .sort(
+      (a, b) =>
+        b.share - a.share || b.count - a.count || (a.first ?? Number.MAX_SAFE_INTEGER) - (b.first ?? Number.MAX_SAFE_INTEGER) || a.input - b.input,
+    );
+  return new Map(order.map((o, i) => [o.j, i + 1]));
+}
+
+function evidence(core: AnalysisCore, j: number, cfg: SourceInfluenceConfig): unknown[] {
+  return core.units
+    .map((u, ui) => ({ ui, weight: (core.weights[ui]?.[j] ?? 0) * u.words }))
+    .filter((e) => e.weight > 0)
+    .sort((a, b) => b.weight - a.weight || a.ui - b.ui)
+    .slice(0, 3)
+    .map(({ ui }) => {
+      const unit = core.segmented.units[ui];
+      const al = core.alignments[ui];
+      const s = al?.support[j] ?? 0;
+      const bestIdx = al?.best[j] ?? null;
+      const passage: Passage | undefined = bestIdx === null ? undefined : core.passages[bestIdx];
+      return {
+        unitIndex: ui,
+        answerExcerpt: excerpt(unit?.plainText ?? '', 240),
+        sourceExcerpt: passage ? excerpt(passage.text, 300) : null,
+        support: round4(s),
+        level: supportLevel(s, cfg),
+        cited: core.units[ui]?.cited.has(j) ?? false,
+      };
+    });
+}
+
+export function warningsOf(core: AnalysisCore, input: SourceInfluenceInput): Warning[] {
+  const w: Warning[] = [];
+  for (const s of core.sources) {
+    if (s.duplicateOf) {
+      w.push({ code: 'DUPLICATE_CITATION', sourceId: s.sourceId, message: `Same URL as ${s.duplicateOf}; its markers count for ${s.duplicateOf}.` });
+      continue;
+    }
+    const page = s.record?.page;
+    if (page && page.status !== 'ok') {
+      w.push({ code: 'SOURCE_FETCH_FAILED', sourceId: s.sourceId, message: `Page not read (${page.status}${page.detail ? `: ${page.detail}` : ''}).` });
+    }
+    if (s.text.source === 'snippet' || s.text.source === 'title') {
+      w.push({ code: 'SOURCE_SNIPPET_ONLY', sourceId: s.sourceId, message: `Aligned against the citation's ${s.text.source} only.` });
+    }
+    if (s.text.truncated) w.push({ code: 'SOURCE_TEXT_TRUNCATED', sourceId: s.sourceId, message: `Page text cut at ${s.text.chars} characters.` });
+  }
+  if (core.mapping.invalidMarkers.length > 0) {
+    w.push({ code: 'INVALID_CITATION_MARKER', message: `${core.mapping.invalidMarkers.length} marker(s) point to no citation; they are ignored.` });
+  }
+  if (input.citations.length > 0 && core.mapping.markerCount === 0) {
+    w.push({ code: 'NO_CITATION_MARKERS', message: 'The answer has no citation markers; influence comes from content alignment only.' });
+  }
+  if (input.citations.length > 0 && core.passages.length === 0) {
+    w.push({ code: 'NO_SOURCE_TEXT', message: 'No source text, snippet or title was available to align against.' });
+  }
+  if (core.units.every((u) => u.alignment.trivial)) {
+    w.push({ code: 'ANSWER_TRIVIAL', message: 'The answer has no unit with at least 3 content words.' });
+  }
+  return w;
+}
+
+export function fetchUsage(sources: readonly PreparedSource[]): SourceFetchUsage {
+  const u: SourceFetchUsage = { attempted: 0, succeeded: 0, failed: 0, retries: 0, cacheHits: 0, bytes: 0 };
+  for (const s of sources) {
+    const r = s.record;
+    if (!r || s.duplicateOf) continue;
+    if (r.fromCache) u.cacheHits++;
+    if (!r.attempted) continue;
+    u.attempted++;
+    if (r.page.status === 'ok') u.succeeded++;
+    else u.failed++;
+    u.retries += r.retries;
+    u.bytes += r.page.bytes;
+  }
+  return u;
+}
+
+/** Influence shares of every source plus the unattributed rest, rounded so they sum to exactly 1. */
+export function roundedShares(core: AnalysisCore): { shares: number[]; unattributed: number } {
+  const raw = core.raw.map((r) => r.share);
+  const rest = Math.max(0, 1 - raw.reduce((a, b) => a + b, 0));
+  const parts = roundPartition([...raw, rest]);
+  return { shares: parts.slice(0, raw.length), unattributed: parts[raw.length] ?? 1 };
+}
+
+export function buildResult(core: AnalysisCore, input: SourceInfluenceInput, cfg: SourceInfluenceConfig): Record<string, unknown> {
+  const { shares, unattributed } = roundedShares(core);
+  const attributedTotal = core.raw.reduce((a, r) => a + r.share, 0);
+  const ranks = rankSources(core);
+  const totalCount = core.raw.reduce((a, r) => a + r.count, 0);
+  const geoSum = core.raw.reduce((a, r) => a + r.geoWordCount, 0);
+  const geoPosSum = core.raw.reduce((a, r) => a + r.geoPositionAdjusted, 0);
+  const geoNorm = roundPartition(core.raw.map((r) => r.geoWordCount));
+  const geoPosNorm = roundPartition(core.raw.map((r) => r.geoPositionAdjusted));
+  const promptFeatures = input.prompt ? featuresOf(input.prompt, core.language) : null;
+
+  const sources = core.sources.map((s, j) => {
+    const r = core.raw[j];
+    const page = s.record?.page;
+    const share = shares[j] ?? 0;
+    const finalUrl = page?.finalUrl ?? s.normalizedUrl;
+    return {
+      sourceId: s.sourceId,
+      inputIndex: s.inputIndex,
+      position: input.citations[j]?.position ?? null,
+      url: s.url,
+      finalUrl,
+      host: finalHost(s),
+      registrableDomain: registrableDomain(finalHost(s)),
+      title: s.title,
+      duplicateOf: s.duplicateOf,
+      fetch: {
+        status: s.duplicateOf ? 'duplicate' : (page?.status ?? 'not_fetched'),
+        httpStatus: page?.httpStatus ?? null,
+        contentType: page?.contentType ?? null,
+        bytes: page?.bytes ?? 0,
+        durationMs: s.record?.durationMs ?? 0,
+        fromCache: s.record?.fromCache ?? false,
+      },
+      text: s.text,
+      influence: {
+        share,
+        shareOfAttributed: attributedTotal > 0 ? round4((r?.share ?? 0) / attributedTotal) : null,
+        score: Math.round(100 * share),
+        rank: ranks.get(j) ?? j + 1,
+        level: level(r?.share ?? 0, cfg),
+      },
+      geo: core.anyValidCitation
+        ? {
+            wordCount: round4(r?.geoWordCount ?? 0),
+            positionAdjustedWordCount: round4(r?.geoPositionAdjusted ?? 0),
+            normalizedWordCount: geoSum > 0 ? (geoNorm[j] ?? 0) : 0,
+            normalizedPositionAdjustedWordCount: geoPosSum > 0 ? (geoPosNorm[j] ?? 0) : 0,
+          }
+        : { wordCount: null, positionAdjustedWordCount: null, normalizedWordCount: null, normalizedPositionAdjustedWordCount: null },
+      citations: {
+        count: r?.count ?? 0,
+        citedUnits: r?.citedUnits ?? 0,
+        firstCitedUnit: r?.firstCitedUnit ?? null,
+        citationShare: totalCount > 0 ? round4((r?.count ?? 0) / totalCount) : null,
+      },
+      content: {
+        supportedUnits: r?.supportedUnits ?? 0,
+        partialUnits: r?.partialUnits ?? 0,
+        bestSupport: round4(r?.bestSupport ?? 0),
+        uniqueSupportShare: round4(r?.uniqueSupportShare ?? 0),
+        usedWithoutCitation: r?.usedWithoutCitation ?? false,
+        relevanceToPrompt: promptFeatures ? round4(core.aligner.relevance(promptFeatures, j)) : null,
+      },
+      evidence: evidence(core, j, cfg),
+    };
+  });
+
+  const distinct = core.sources.filter((s) => !s.duplicateOf);
+  const top = [...ranks].find(([, rank]) => rank === 1)?.[0];
+  return {
+    resultVersion: 2,
+    methodVersion: SI_METHOD_VERSION,
+    language: core.language,
+    answer: {
+      chars: input.answer.length,
+      units: core.units.length,
+      words: core.units.reduce((a, u) => a + u.words, 0),
+      citationMarkers: core.mapping.markerCount,
+      invalidMarkers: core.mapping.invalidMarkers,
+      unmatchedLinks: core.mapping.unmatchedLinks,
+      referencesBlock: core.segmented.referencesBlock,
+    },
+    summary: {
+      sources: distinct.length,
+      sourcesWithText: distinct.filter((s) => s.text.source === 'extracted' || s.text.source === 'body_fallback').length,
+      sourcesSnippetOnly: distinct.filter((s) => s.text.source === 'snippet' || s.text.source === 'title').length,
+      sourcesWithoutText: distinct.filter((s) => s.text.source === 'none').length,
+      attributedShare: round4(1 - unattributed),
+      unattributedShare: unattributed,
+      citationCoverage: nullable(core.answer.citationCoverage),
+      citationRecall: nullable(core.answer.citationRecall),
+      citationPrecision: nullable(core.answer.citationPrecision),
+      groundedShare: nullable(core.answer.groundedShare),
+      alignmentMethod: 'lexical',
+      topSourceId: top !== undefined && (core.raw[top]?.share ?? 0) > 0 ? (core.sources[top]?.sourceId ?? null) : null,
+    },
+    sources,
+    domains: domainsOf(core, sources.map((s) => ({ share: s.influence.share, count: s.citations.count }))),
+    warnings: warningsOf(core, input),
+    usage: {
+      modelTokens: { input: 0, output: 0, estimated: false, calls: [] },
+      sourceFetches: fetchUsage(core.sources),
+    },
+  };
+}
+
+function domainsOf(core: AnalysisCore, figures: ReadonlyArray<{ share: number; count: number }>): unknown[] {
+  const groups = new Map<string, { sourceIds: string[]; urls: Set<string>; share: number; count: number }>();
+  core.sources.forEach((s, j) => {
+    const d = registrableDomain(finalHost(s));
+    const g = groups.get(d) ?? { sourceIds: [], urls: new Set<string>(), share: 0, count: 0 };
+    g.sourceIds.push(s.sourceId);
+    g.urls.add(s.normalizedUrl);
+    g.share += figures[j]?.share ?? 0;
+    g.count += figures[j]?.count ?? 0;
+    groups.set(d, g);
+  });
+  return [...groups]
+    .map(([registrableDomain, g]) => ({ registrableDomain, sourceIds: g.sourceIds, urls: g.urls.size, influenceShare: round4(g.share), citationCount: g.count }))
+    .sort((a, b) => b.influenceShare - a.influenceShare || b.citationCount - a.citationCount || a.registrableDomain.localeCompare(b.registrableDomain, 'en'));
+}

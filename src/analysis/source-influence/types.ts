@@ -1,0 +1,107 @@
+import type { Language } from '../text/norm.js';
+
+/** Result shape of analysis-methods.md §2.12 (resultVersion 2) and the fetcher's output. */
+
+export const SI_METHOD_VERSION = 'source-influence/1.0.0';
+
+export type FetchStatus =
+  | 'ok'
+  | 'http_error'
+  | 'timeout'
+  | 'blocked'
+  | 'unsupported_content_type'
+  | 'too_large'
+  | 'invalid_url'
+  | 'ssrf_refused'
+  | 'network_error'
+  | 'empty_content'
+  | 'duplicate'
+  | 'not_fetched';
+
+export type TextSource = 'extracted' | 'body_fallback' | 'snippet' | 'title' | 'none';
+
+/** What the page reader keeps for §2.11.3. */
+export interface PageMetadata {
+  title: string | null;
+  ogTitle: string | null;
+  siteName: string | null;
+  htmlLang: string | null;
+  canonical: string | null;
+  jsonLd: unknown[];
+  /** `name`/`property`/`itemprop` (lower-cased) → first content value. */
+  meta: Record<string, string>;
+  /** `datetime` of `<time>` elements in document order (first few). */
+  timeElements: string[];
+  /** `rel=author`, `[itemprop=author]`, `.byline` texts. */
+  htmlAuthors: string[];
+  readabilityByline: string | null;
+  readabilityPublishedTime: string | null;
+}
+
+export interface FetchedPage {
+  status: FetchStatus;
+  httpStatus: number | null;
+  contentType: string | null;
+  bytes: number;
+  finalUrl: string;
+  text: string | null;
+  textSource: 'extracted' | 'body_fallback' | null;
+  truncated: boolean;
+  metadata: PageMetadata | null;
+  /** Fetch time (ms since epoch): upper bound for dates found on the page. */
+  fetchedAt: number;
+  /** Short reason for logs and warnings (never contains secrets). */
+  detail: string | null;
+}
+
+export interface FetchRecord {
+  page: FetchedPage;
+  attempted: boolean;
+  fromCache: boolean;
+  retries: number;
+  durationMs: number;
+}
+
+export interface CitationIn {
+  url: string;
+  title?: string;
+  snippet?: string;
+  position?: number;
+  label?: string;
+}
+
+export interface Entity {
+  id: string;
+  name: string;
+  role: string;
+}
+
+export interface SourceInfluenceInput {
+  answer: string;
+  prompt: string | null;
+  citations: CitationIn[];
+  analysis: { version: 1; entities: Entity[] } | null;
+}
+
+export interface Warning {
+  code: string;
+  message: string;
+  sourceId?: string;
+}
+
+export interface SourceFetchUsage {
+  attempted: number;
+  succeeded: number;
+  failed: number;
+  retries: number;
+  cacheHits: number;
+  bytes: number;
+}
+
+export interface TextInfo {
+  source: TextSource;
+  chars: number;
+  passages: number;
+  truncated: boolean;
+  language: Language;
+}

@@ -1,0 +1,76 @@
+import { UpstreamFailure } from '../../domain/engine-errors.js';
+import type { AttemptContext, EngineAdapter, EngineResult } from '../adapter.js';
+import { promptOf } from '../common/upstream-status.js';
+import { assertOpenAiOk } from './openai-errors.js';
+import { parseResponsesObject } from './openai-responses-parser.js';
+import { finalFromStream } from './openai-stream.js';
+import { redactSecrets } from './secret-redaction.js';
+import { decodeSse } from './sse-decoder.js';
+import { approximateLocation } from './user-location.js';
+
+/**
+ * CHATBOT_A: OpenAI Responses API with the hosted `web_search` tool (upstreams.md 6.1).
+ *
+ * `needsAccount` is static, but the runner leases an account only when the engine's mode is
+ * `account`; in `api` mode no account comes and the adapter authenticates with `upstream.apiKey`.
+ */
+export const chatbotA: EngineAdapter = {
+  taskType: 'CHATBOT_A',
+  needsAccount: true,
+  async run(ctx: AttemptContext): Promise<EngineResult> {
+    const { upstream } = ctx.config;
+    const key = ctx.account?.secret ?? upstream.apiKey;
+    if (!key) throw new UpstreamFailure('AUTH_FAILED', 'CHATBOT_A: no account leased and no upstream.apiKey configured');
+    const stream = upstream.options.stream !== false;
+    const res = await ctx.http.request({
+      method: 'POST',
+      url: `${upstream.baseUrl}/v1/responses`,
+      headers: {
+        ...upstream.headers,
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        accept: stream ? 'text/event-stream' : 'application/json',
+      },
+      body: JSON.stringify(responsesRequest(promptOf(ctx.payload), ctx.country, upstream.options, stream)),
+      signal: ctx.signal,
+    });
+    assertOpenAiOk(res, 'CHATBOT_A');
+    const result = parseResponsesPayload(res.headers['content-type'], res.body);
+    return { ...result, raw: redactSecrets(result.raw, [key, upstream.apiKey]) };
+  },
+};
+
+export function responsesRequest(prompt: string, country: string, options: Record<string, string | number | boolean>, stream: boolean): Record<string, unknown> {
+  return {
+    model: String(options.model ?? 'gpt-5-mini'),
+    input: prompt,
+    tools: [
+      {
+        type: 'web_search',
+        search_context_size: String(options.searchContextSize ?? 'medium'),
+        user_location: approximateLocation(country),
+      },
+    ],
+    include: ['web_search_call.action.sources'],
+    stream,
+  };
+}
+
+/**
+ * One parser for both transports: an event stream is read to its `response.completed` object, a
+ * JSON body is that object already. The content type decides, so a proxy that buffers the stream
+ * into JSON (or an upstream ignoring `stream`) still parses.
+ */
+export function parseResponsesPayload(contentType: string | undefined, body: Buffer): EngineResult {
+  if ((contentType ?? '').toLowerCase().includes('text/event-stream')) {
+    const { final, diagnostics } = finalFromStream(decodeSse([body]));
+    return parseResponsesObject(final, diagnostics);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new UpstreamFailure('UPSTREAM_ERROR', 'CHATBOT_A answered malformed JSON');
+  }
+  return parseResponsesObject(json, { transport: 'json' });
+}

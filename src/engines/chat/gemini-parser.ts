@@ -1,0 +1,167 @@
+import { UpstreamFailure } from '../../domain/engine-errors.js';
+import type { EngineResult, Source } from '../adapter.js';
+import { markdownToText } from '../common/markdown-text.js';
+import { hostOf, normalizeSourceUrl } from '../common/urls.js';
+import { codePointAtByte, codePointsOf, insertAtCodePoints, markerString, utf8Starts } from './text-offsets.js';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export interface GroundingChunk {
+  index: number;
+  /** Usually a `grounding-api-redirect` URL, not the publisher's. */
+  uri: string | null;
+  /** Usually only the publisher's domain. */
+  title: string | null;
+}
+
+/** Where one grounding support's markers go: a code-point index into the answer. */
+export interface Placement {
+  support: number;
+  at: number;
+  chunks: number[];
+  /** `byte-offset`: the segment's bytes matched its text; `segment-text`: found by searching the text. */
+  tier: 'byte-offset' | 'segment-text';
+}
+
+export interface GeminiAnswer {
+  answer: string;
+  chunks: GroundingChunk[];
+  placements: Placement[];
+  /** Supports whose segment could be placed neither by offsets nor by text. */
+  unplaced: number[];
+  /** Chunk indices in order of first use in the answer (by placement), then the uncited ones. */
+  chunkOrder: number[];
+  finishReason: string | null;
+  response: Obj;
+}
+
+/** How a chunk's URI became a publisher URL (kept in `raw`; the redirect links expire). */
+export interface ResolvedChunk {
+  url: string;
+  resolution: 'redirect' | 'direct' | 'title-fallback' | 'unresolved';
+  status?: number;
+  error?: string;
+}
+
+/**
+ * Parses a Gemini `generateContent` answer with Search grounding (upstreams.md 8.1). Segment
+ * offsets are UTF-8 byte offsets (a missing `startIndex` is 0 — proto3 omits zeros), checked
+ * against the segment's own text and found by that text when the offsets disagree.
+ */
+export function parseGemini(body: unknown): GeminiAnswer {
+  if (!isObj(body)) throw new UpstreamFailure('LAYOUT_CHANGED', 'gemini: body is not an object');
+  const candidates = body.candidates;
+  if (!Array.isArray(candidates) || candidates.length === 0) {
+    const feedback = isObj(body.promptFeedback) ? body.promptFeedback : {};
+    if (typeof feedback.blockReason === 'string') throw new UpstreamFailure('NO_ANSWER', `gemini: prompt blocked (${feedback.blockReason})`);
+    throw new UpstreamFailure('LAYOUT_CHANGED', 'gemini: no candidates');
+  }
+  const cand = candidates[0];
+  if (!isObj(cand)) throw new UpstreamFailure('LAYOUT_CHANGED', 'gemini: candidates[0] is not an object');
+  const finishReason = typeof cand.finishReason === 'string' ? cand.finishReason : null;
+  const parts = isObj(cand.content) && Array.isArray(cand.content.parts) ? cand.content.parts : null;
+  if (parts === null && finishReason === null) throw new UpstreamFailure('LAYOUT_CHANGED', 'gemini: candidate without content.parts or finishReason');
+
+  // Byte offset of each answer part inside the concatenated answer (thought parts are skipped).
+  const partBase = new Map<number, number>();
+  let answer = '';
+  (parts ?? []).forEach((p, i) => {
+    if (!isObj(p) || typeof p.text !== 'string' || p.thought === true) return;
+    partBase.set(i, Buffer.byteLength(answer, 'utf8'));
+    answer += p.text;
+  });
+  if (answer.trim() === '') throw new UpstreamFailure('NO_ANSWER', `gemini: no answer text (finishReason ${finishReason ?? 'absent'})`);
+
+  const gm = isObj(cand.groundingMetadata) ? cand.groundingMetadata : {};
+  const chunks: GroundingChunk[] = (Array.isArray(gm.groundingChunks) ? gm.groundingChunks : []).map((c, index) => {
+    const web = isObj(c) ? (isObj(c.web) ? c.web : isObj(c.retrievedContext) ? c.retrievedContext : {}) : {};
+    return { index, uri: typeof web.uri === 'string' ? web.uri : null, title: typeof web.title === 'string' ? web.title : null };
+  });
+  const { placements, unplaced } = placeSupports(answer, partBase, Array.isArray(gm.groundingSupports) ? gm.groundingSupports : [], chunks.length);
+
+  const chunkOrder: number[] = [];
+  for (const p of placements) for (const c of p.chunks) if (!chunkOrder.includes(c)) chunkOrder.push(c);
+  for (const c of chunks) if (!chunkOrder.includes(c.index)) chunkOrder.push(c.index);
+  return { answer, chunks, placements, unplaced, chunkOrder, finishReason, response: body };
+}
+
+function placeSupports(answer: string, partBase: ReadonlyMap<number, number>, supports: unknown[], chunkCount: number): { placements: Placement[]; unplaced: number[] } {
+  const bytes = Buffer.from(answer, 'utf8');
+  const starts = utf8Starts(codePointsOf(answer));
+  const placements: Placement[] = [];
+  const unplaced: number[] = [];
+  supports.forEach((s, support) => {
+    if (!isObj(s) || !isObj(s.segment)) return void unplaced.push(support);
+    const seg = s.segment;
+    const chunks = (Array.isArray(s.groundingChunkIndices) ? s.groundingChunkIndices : []).filter(
+      (i): i is number => typeof i === 'number' && Number.isInteger(i) && i >= 0 && i < chunkCount,
+    );
+    if (chunks.length === 0) return;
+    const segText = typeof seg.text === 'string' ? seg.text : null;
+    const base = partBase.get(typeof seg.partIndex === 'number' ? seg.partIndex : 0) ?? (typeof seg.partIndex === 'number' ? null : 0);
+    const start = typeof seg.startIndex === 'number' ? seg.startIndex : 0;
+    const end = typeof seg.endIndex === 'number' ? seg.endIndex : null;
+    if (base !== null && end !== null && end >= start) {
+      const slice = bytes.subarray(base + start, base + end).toString('utf8');
+      if (segText === null || slice.trim() === segText.trim()) {
+        placements.push({ support, at: codePointAtByte(starts, base + end), chunks, tier: 'byte-offset' });
+        return;
+      }
+    }
+    // Offsets disagree with the text (another unit, another part numbering): find the text instead.
+    const found = segText ? answer.indexOf(segText.trim()) : -1;
+    if (found === -1) return void unplaced.push(support);
+    const at = codePointsOf(answer.slice(0, found + (segText as string).trim().length)).length;
+    placements.push({ support, at, chunks, tier: 'segment-text' });
+  });
+  placements.sort((a, b) => a.at - b.at || a.support - b.support);
+  return { placements, unplaced };
+}
+
+/**
+ * Turns a parsed answer plus the resolved chunk URLs into the normalised result: sources numbered
+ * by first use and de-duplicated by publisher URL, `[n]` after each supported segment.
+ */
+export function buildGeminiResult(a: GeminiAnswer, resolved: ReadonlyMap<number, ResolvedChunk>): EngineResult {
+  const positionOfUrl = new Map<string, number>();
+  const positionOfChunk = new Map<number, number>();
+  const sources: Source[] = [];
+  for (const idx of a.chunkOrder) {
+    const chunk = a.chunks[idx];
+    const r = resolved.get(idx);
+    if (!chunk || !r) continue;
+    const url = normalizeSourceUrl(r.url);
+    let pos = positionOfUrl.get(url);
+    if (pos === undefined) {
+      pos = sources.length + 1;
+      positionOfUrl.set(url, pos);
+      sources.push({ position: pos, url, label: chunk.title ?? hostOf(url) });
+    }
+    positionOfChunk.set(idx, pos);
+  }
+  const byAt = new Map<number, number[]>();
+  for (const p of a.placements) {
+    const list = byAt.get(p.at) ?? [];
+    for (const c of p.chunks) {
+      const pos = positionOfChunk.get(c);
+      if (pos !== undefined) list.push(pos);
+    }
+    byAt.set(p.at, list);
+  }
+  const inserts = new Map<number, string>();
+  for (const [at, positions] of byAt) if (positions.length > 0) inserts.set(at, markerString(positions));
+  return {
+    text: markdownToText(a.answer),
+    markdown: insertAtCodePoints(codePointsOf(a.answer), inserts),
+    sources,
+    raw: {
+      response: a.response,
+      groundingChunks: a.chunks.map((c) => ({ ...c, ...resolved.get(c.index) })),
+      placements: a.placements.map((p) => ({ support: p.support, tier: p.tier })),
+      ...(a.unplaced.length > 0 ? { unplacedSupports: a.unplaced } : {}),
+      offsetUnit: 'utf8_byte',
+      finishReason: a.finishReason,
+    },
+  };
+}

@@ -1,0 +1,165 @@
+import { UpstreamFailure } from '../../domain/engine-errors.js';
+import type { EngineResult, Source } from '../adapter.js';
+import { markdownToText } from '../common/markdown-text.js';
+import { hostOf, normalizeSourceUrl } from '../common/urls.js';
+import { codePointsOf, insertAtCodePoints, markerString } from './text-offsets.js';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A `url_citation` placed on the whole answer (code-point offsets). */
+interface Citation {
+  start: number;
+  end: number;
+  url: string;
+  title: string | null;
+}
+
+interface Answer {
+  text: string;
+  citations: Citation[];
+  refusal: string | null;
+}
+
+/** Diagnostics the caller adds to `raw` (transport used, stream event counts). */
+export type ResponsesDiagnostics = Record<string, unknown>;
+
+/**
+ * Parses a final OpenAI Responses API object (upstreams.md 6.1) — the non-streaming body, or the
+ * `response` of a `response.completed` / `response.incomplete` stream event. Annotation offsets
+ * are taken as Unicode code points; `[n]` markers go at each citation's end.
+ */
+export function parseResponsesObject(body: unknown, diagnostics: ResponsesDiagnostics = {}): EngineResult {
+  if (!isObj(body)) throw new UpstreamFailure('LAYOUT_CHANGED', 'responses: body is not an object');
+  const status = body.status;
+  if (status === 'failed') throw new UpstreamFailure('UPSTREAM_ERROR', `responses: status failed (${errorCodeOf(body.error)})`);
+  if (status === 'in_progress' || status === 'queued' || status === 'cancelled') {
+    throw new UpstreamFailure('UPSTREAM_ERROR', `responses: final object has status ${status}`);
+  }
+  if (!Array.isArray(body.output)) throw new UpstreamFailure('LAYOUT_CHANGED', 'responses: no output array');
+  const incomplete = status === 'incomplete' ? incompleteReason(body) : null;
+
+  const answer = collectAnswer(body.output, incomplete);
+  if (answer.text.trim() === '') {
+    const why = answer.refusal !== null ? 'refusal' : incomplete !== null ? `incomplete (${incomplete})` : 'empty output_text';
+    throw new UpstreamFailure('NO_ANSWER', `responses: no answer text: ${why}`);
+  }
+
+  const cps = codePointsOf(answer.text);
+  const { sources, positionOf } = numberSources(answer.citations);
+  const markers = new Map<number, number[]>();
+  const warnings: string[] = [];
+  for (const c of answer.citations) {
+    if (c.end > cps.length) warnings.push(`annotation end ${c.end} past the text end ${cps.length}`);
+    const at = Math.min(Math.max(c.end, 0), cps.length);
+    const list = markers.get(at) ?? [];
+    list.push(positionOf.get(normalizeSourceUrl(c.url)) as number);
+    markers.set(at, list);
+  }
+  const inserts = new Map<number, string>();
+  for (const [at, positions] of markers) inserts.set(at, markerString(positions));
+  const markdown = stripOpenAiTracking(insertAtCodePoints(cps, inserts));
+
+  return {
+    text: markdownToText(stripOpenAiTracking(answer.text)),
+    markdown,
+    sources,
+    raw: {
+      response: body,
+      consultedSources: consultedSources(body.output),
+      offsetUnit: 'code_point',
+      ...(incomplete !== null ? { incomplete } : {}),
+      ...(warnings.length > 0 ? { warnings } : {}),
+      ...diagnostics,
+    },
+  };
+}
+
+function collectAnswer(output: unknown[], incomplete: string | null): Answer {
+  let text = '';
+  let offset = 0; // code points already in `text`
+  const citations: Citation[] = [];
+  let refusal: string | null = null;
+  let messageCount = 0;
+  for (const item of output) {
+    if (!isObj(item) || item.type !== 'message') continue;
+    if (!Array.isArray(item.content)) throw new UpstreamFailure('LAYOUT_CHANGED', 'responses: message item without a content array');
+    if (messageCount > 0 && text !== '') {
+      text += '\n\n';
+      offset += 2;
+    }
+    messageCount++;
+    for (const part of item.content) {
+      if (!isObj(part)) continue;
+      if (part.type === 'refusal') {
+        refusal = typeof part.refusal === 'string' ? part.refusal : '';
+        continue;
+      }
+      if (part.type !== 'output_text') continue;
+      if (typeof part.text !== 'string') throw new UpstreamFailure('LAYOUT_CHANGED', 'responses: output_text without a text string');
+      for (const a of Array.isArray(part.annotations) ? part.annotations : []) {
+        const c = citationOf(a);
+        if (c) citations.push({ ...c, start: c.start + offset, end: c.end + offset });
+      }
+      text += part.text;
+      offset += codePointsOf(part.text).length;
+    }
+  }
+  if (messageCount === 0) {
+    // A cut-short run can end before any message; a completed one without a message has drifted.
+    if (incomplete !== null) throw new UpstreamFailure('NO_ANSWER', `responses: incomplete (${incomplete}) before any message`);
+    throw new UpstreamFailure('LAYOUT_CHANGED', 'responses: no message item in output');
+  }
+  return { text, citations, refusal };
+}
+
+function citationOf(a: unknown): Citation | null {
+  if (!isObj(a) || a.type !== 'url_citation' || typeof a.url !== 'string') return null;
+  const start = typeof a.start_index === 'number' ? a.start_index : 0;
+  const end = typeof a.end_index === 'number' ? a.end_index : start;
+  return { start, end, url: a.url, title: typeof a.title === 'string' && a.title.trim() !== '' ? a.title : null };
+}
+
+/** Distinct normalised URLs, numbered in order of first `start_index`. */
+function numberSources(citations: readonly Citation[]): { sources: Source[]; positionOf: Map<string, number> } {
+  const positionOf = new Map<string, number>();
+  const sources: Source[] = [];
+  const ordered = [...citations].sort((a, b) => a.start - b.start || a.end - b.end);
+  for (const c of ordered) {
+    const url = normalizeSourceUrl(c.url);
+    if (positionOf.has(url)) continue;
+    const position = sources.length + 1;
+    positionOf.set(url, position);
+    sources.push({ position, url, label: c.title ?? hostOf(url) });
+  }
+  return { sources, positionOf };
+}
+
+/** Every URL the web_search calls consulted (`include: ["web_search_call.action.sources"]`), distinct, in order. */
+function consultedSources(output: unknown[]): string[] {
+  const seen = new Set<string>();
+  for (const item of output) {
+    if (!isObj(item) || item.type !== 'web_search_call' || !isObj(item.action)) continue;
+    const { action } = item;
+    if (typeof action.url === 'string') seen.add(action.url);
+    for (const s of Array.isArray(action.sources) ? action.sources : []) {
+      if (isObj(s) && typeof s.url === 'string') seen.add(s.url);
+    }
+  }
+  return [...seen];
+}
+
+/** The model appends `([site](https://…?utm_source=openai))` to cited spans; drop the tracking tag. */
+export function stripOpenAiTracking(md: string): string {
+  return md.replace(/([?&])utm_source=openai(&|(?=[)\s#"\]>]|$))/g, (_m, sep: string, after: string) => (after === '&' ? sep : ''));
+}
+
+function incompleteReason(body: Obj): string {
+  const d = body.incomplete_details;
+  return isObj(d) && typeof d.reason === 'string' ? d.reason : 'unknown';
+}
+
+function errorCodeOf(e: unknown): string {
+  if (!isObj(e)) return 'no error object';
+  return typeof e.code === 'string' ? e.code : 'no code';
+}

@@ -1,0 +1,61 @@
+import { UpstreamFailure } from '../../domain/engine-errors.js';
+import type { HttpResponse } from '../transport/http-transport.js';
+import { asObject, str } from './reddit-things.js';
+
+/** Subreddit access reasons Reddit gives in its 403/404 JSON (upstreams.md 9.3). */
+const UNAVAILABLE_REASONS = new Set(['private', 'banned', 'quarantined', 'gold_only', 'gated']);
+
+/** The "Blocked" page of upstreams.md 9.1 that Reddit serves to unwelcome anonymous clients. */
+export function isBlockedPage(html: string): boolean {
+  return /<title>\s*Blocked\s*<\/title>/i.test(html) || /whoa there,? pardner/i.test(html) || /blocked due to a network policy/i.test(html);
+}
+
+/**
+ * Classifies a Reddit API answer before parsing, in the order of upstreams.md 0: block page,
+ * rate limit, credentials, subreddit/post unavailable (a legitimate absence), server errors, and
+ * HTML where JSON was expected. Returns the JSON body of a usable answer.
+ */
+export function redditJson(res: HttpResponse, access: 'oauth' | 'anonymous'): unknown {
+  const html = /text\/html/i.test(res.headers['content-type'] ?? '');
+  const text = html ? res.text() : '';
+  if (html && isBlockedPage(text)) throw new UpstreamFailure('UPSTREAM_BLOCKED', `reddit network-policy block page (HTTP ${res.status}, ${access})`);
+  if (res.status === 429) throw new UpstreamFailure('RATE_LIMITED', `reddit answered 429 (${access})`, retryAfter(res.headers));
+  if (res.status === 401) throw new UpstreamFailure('AUTH_FAILED', `reddit answered 401 (${access})`);
+  if (res.status === 403 || res.status === 404) {
+    const reason = str(asObject(safeJson(res))?.reason);
+    if (reason && UNAVAILABLE_REASONS.has(reason)) throw new UpstreamFailure('NO_ANSWER', `reddit: the subreddit is ${reason} (HTTP ${res.status})`);
+    if (res.status === 404) throw new UpstreamFailure('NO_ANSWER', 'reddit: not found (HTTP 404), no such post, subreddit or user');
+    // A bare 403: a scope problem with a token, a network block without the page otherwise.
+    if (access === 'oauth') throw new UpstreamFailure('AUTH_FAILED', 'reddit answered 403 to the OAuth client');
+    throw new UpstreamFailure('UPSTREAM_BLOCKED', 'reddit answered 403 to the anonymous client');
+  }
+  if (res.status < 200 || res.status >= 300) throw new UpstreamFailure('UPSTREAM_ERROR', `reddit answered HTTP ${res.status}`);
+  if (html) throw new UpstreamFailure('LAYOUT_CHANGED', `reddit answered HTML where JSON was expected (${res.url.replace(/\?.*$/, '')})`);
+  try {
+    return res.json();
+  } catch {
+    throw new UpstreamFailure('UPSTREAM_ERROR', 'reddit answered malformed JSON');
+  }
+}
+
+/** Rate-limit state Reddit reports on every answer, kept in `raw` for diagnosis. */
+export function rateLimitOf(headers: Record<string, string>): { used: number | null; remaining: number | null; resetSeconds: number | null } {
+  const n = (k: string) => {
+    const v = Number(headers[k]);
+    return headers[k] !== undefined && Number.isFinite(v) ? v : null;
+  };
+  return { used: n('x-ratelimit-used'), remaining: n('x-ratelimit-remaining'), resetSeconds: n('x-ratelimit-reset') };
+}
+
+function retryAfter(headers: Record<string, string>): { retryAfterMs?: number } {
+  const s = Number(headers['retry-after'] ?? headers['x-ratelimit-reset']);
+  return Number.isFinite(s) && s > 0 ? { retryAfterMs: s * 1000 } : {};
+}
+
+function safeJson(res: HttpResponse): unknown {
+  try {
+    return res.json();
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,82 @@
+import { load, type Cheerio, type CheerioAPI } from 'cheerio';
+import type { Element } from 'domhandler';
+import { UpstreamFailure } from '../../domain/engine-errors.js';
+import type { EngineResult } from '../adapter.js';
+import { collectSources } from './answer-sources.js';
+import { collapse, dropLinkGroups, renderAnswer } from './answer-render.js';
+import { hasNoResultsNotice, resultRoot } from './organic-parser.js';
+import { assertHttpOk, assertNoDailyLimit, assertNotWalled, type FetchedPage } from './page-signals.js';
+
+/** Answer container markers, most stable first (upstreams.md 3.2). */
+const CONTAINER_TIERS: ReadonlyArray<[tier: string, selector: string]> = [
+  ['data-subtree=aimc', '[data-subtree="aimc"]'],
+  ['data-aimmrs', '[data-aimmrs="true"]'],
+];
+
+export interface AiModeDiagnostics {
+  servedLanguage: string | null;
+  tiers: { container: string; prose: string };
+  /** The user query as the turn heading shows it. */
+  turnQuery: string | null;
+}
+
+/**
+ * Reads a Google AI Mode page (udm=50). Order: blocked, consent, daily limit, HTTP faults; then a
+ * page without the answer container but with a normal SERP is NO_ANSWER (AI Mode unavailable there),
+ * and neither is LAYOUT_CHANGED. A container without content is an answer that never arrived: TIMEOUT.
+ */
+export function parseAiModePage(page: FetchedPage): Omit<EngineResult, 'raw'> & { diagnostics: AiModeDiagnostics } {
+  const $ = load(page.html);
+  const found = findContainer($);
+  const serpPresent = resultRoot($) !== null || hasNoResultsNotice($);
+  assertNotWalled($, page, found !== null || serpPresent);
+  assertNoDailyLimit($, found ? found.selector : 'body');
+  assertHttpOk(page);
+  if (!found) {
+    if (serpPresent) throw new UpstreamFailure('NO_ANSWER', 'google: ai_mode_unavailable (plain results page without the AI Mode answer)');
+    throw new UpstreamFailure('LAYOUT_CHANGED', 'google: neither an AI Mode container nor a results page');
+  }
+  const { el, tier } = found;
+  const mainCol = el.find('[data-container-id="main-col"]').first();
+  const prose = mainCol.length > 0 ? mainCol : el;
+  const rendered = renderAnswer($, prose, page.finalUrl, (clone) => {
+    // The turn heading repeats the question; without a main column the source cards sit in the container too.
+    clone.find('[data-scope-id="turn"] > [role="heading"], [role="heading"][aria-level="2"]').remove();
+    if (mainCol.length === 0) dropLinkGroups($, clone);
+  });
+  const sources = collectSources(
+    $,
+    [
+      { el: prose, kind: 'inline' },
+      { el: el.find('[role="dialog"]'), kind: 'cards' },
+      { el, kind: 'cards' },
+    ],
+    page.finalUrl,
+  );
+  if ((rendered.text.match(/[\p{L}\p{N}]/gu) ?? []).length < 20 && sources.length === 0) {
+    throw new UpstreamFailure('TIMEOUT', 'google: AI Mode container present but the answer never arrived');
+  }
+  const turnHeading = el.closest('[data-scope-id="turn"]').find('[role="heading"][aria-level="2"]').first();
+  return {
+    text: rendered.text,
+    markdown: rendered.markdown,
+    sources,
+    diagnostics: {
+      servedLanguage: $('html').attr('lang') ?? null,
+      tiers: { container: tier, prose: mainCol.length > 0 ? 'main-col' : 'container' },
+      turnQuery: turnHeading.length > 0 ? collapse(turnHeading.text()) : null,
+    },
+  };
+}
+
+/** The last turn's container: a page with follow-ups holds one per turn and the newest answers the query. */
+function findContainer($: CheerioAPI): { el: Cheerio<Element>; tier: string; selector: string } | null {
+  for (const [tier, selector] of CONTAINER_TIERS) {
+    // Outermost containers only: a nested marker is part of the same answer.
+    const el = $(selector)
+      .filter((_, e): e is Element => e.type === 'tag' && $(e).parents(selector).length === 0)
+      .last();
+    if (el.length > 0) return { el, tier, selector };
+  }
+  return null;
+}

@@ -1,0 +1,66 @@
+import type { Cheerio, CheerioAPI } from 'cheerio';
+import type { Element } from 'domhandler';
+import type { Source } from '../adapter.js';
+import { hostOf } from '../common/urls.js';
+import { collapse } from './answer-render.js';
+import { publisherUrl } from './google-links.js';
+
+/** Where links are read from: prose (inline phrase links) or source cards (titles worth keeping). */
+export interface SourceScope {
+  el: Cheerio<Element>;
+  kind: 'inline' | 'cards';
+}
+
+/**
+ * Citation sources of an AI answer: publisher links of the scopes, in first-appearance order,
+ * de-duplicated by normalised URL (upstreams.md 0.1). A later source card for an inline link only
+ * improves its label (a card title beats the linked phrase); the position stays.
+ */
+export function collectSources($: CheerioAPI, scopes: SourceScope[], pageUrl: string): Source[] {
+  const sources: Source[] = [];
+  const byUrl = new Map<string, { source: Source; fromCard: boolean }>();
+  // Scopes may nest (prose inside the container): each anchor counts once, in its first scope.
+  const visited = new Set<Element>();
+  for (const scope of scopes) {
+    scope.el.find('a[href]').each((_, el) => {
+      if (visited.has(el)) return;
+      visited.add(el);
+      const a = $(el);
+      const url = publisherUrl(a.attr('href'), pageUrl);
+      if (!url) return;
+      const fromCard = scope.kind === 'cards';
+      const known = byUrl.get(url);
+      if (known) {
+        if (fromCard && !known.fromCard) {
+          known.source.label = labelOf($, a, url);
+          known.fromCard = true;
+        }
+        return;
+      }
+      const source = { position: sources.length + 1, url, label: labelOf($, a, url) };
+      sources.push(source);
+      byUrl.set(url, { source, fromCard });
+    });
+  }
+  return sources;
+}
+
+const HOST_LIKE = /^[\w.-]+\.[a-z]{2,}(\s*›.*)?$/i;
+
+function labelOf($: CheerioAPI, a: Cheerio<Element>, url: string): string {
+  const heading = collapse(a.find('[role="heading"], h3, h4').first().text());
+  if (heading) return heading;
+  // A source card is "<title><span>site</span>": the anchor's own text is the title.
+  const own = collapse(
+    a
+      .contents()
+      .filter((_, n) => n.type === 'text')
+      .text(),
+  );
+  if (own) return own;
+  for (const el of a.find('*').toArray()) {
+    const t = collapse($(el).text());
+    if (t && !HOST_LIKE.test(t)) return t;
+  }
+  return hostOf(url);
+}

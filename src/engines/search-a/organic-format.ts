@@ -1,0 +1,22 @@
+import type { Source } from '../adapter.js';
+import type { OrganicResult } from './organic-parser.js';
+
+/** `n. title — url — snippet`, one result a line (upstreams.md 2, normalisation). */
+export function organicText(results: OrganicResult[]): string {
+  return results.map((r) => [`${r.position}. ${r.title}`, r.url, r.snippet].filter(Boolean).join(' — ')).join('\n');
+}
+
+/** The same list in Markdown, titles linked; numbering keeps the global positions. */
+export function organicMarkdown(results: OrganicResult[]): string {
+  return results
+    .map((r) => {
+      const link = `${r.position}. [${r.title.replace(/[[\]]/g, '\\$&')}](${r.url.replace(/[()]/g, (c) => encodeURIComponent(c))})`;
+      return r.snippet ? `${link} — ${r.snippet}` : link;
+    })
+    .join('\n');
+}
+
+/** Organic results as sources, in rank order, labelled by title. */
+export function organicSources(results: OrganicResult[]): Source[] {
+  return results.map((r) => ({ position: r.position, url: r.url, label: r.title || r.site }));
+}

@@ -1,0 +1,26 @@
+import type { AttemptContext, EngineAdapter, EngineResult } from '../adapter.js';
+import { organicMarkdown, organicSources, organicText } from './organic-format.js';
+import { parseResultsPage } from './results-page.js';
+import { buildSearchRequest, fetchSearchPage, requestDiagnostics } from './search-request.js';
+
+/**
+ * SEARCH_A_SERP: one Google results page (`payload.page` 1..10, `start=(page-1)*10`) as organic
+ * results with global positions (upstreams.md 2). The AI Overview is not read.
+ */
+export const searchASerp: EngineAdapter = {
+  taskType: 'SEARCH_A_SERP',
+  needsAccount: false,
+  async run(ctx: AttemptContext): Promise<EngineResult> {
+    const pageNo = Math.min(10, Math.max(1, Math.trunc(ctx.payload.page ?? 1)));
+    const req = buildSearchRequest(ctx, { page: pageNo });
+    const page = await fetchSearchPage(ctx, req);
+    const parsed = parseResultsPage(page, { page: pageNo, readAio: false });
+    return {
+      text: organicText(parsed.organic),
+      markdown: organicMarkdown(parsed.organic),
+      sources: organicSources(parsed.organic),
+      raw: { request: requestDiagnostics(req), page: pageNo, status: page.status, finalUrl: page.finalUrl, ...parsed.diagnostics, html: page.html },
+      extra: { page: pageNo, organic: parsed.organic },
+    };
+  },
+};

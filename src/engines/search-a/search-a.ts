@@ -1,0 +1,26 @@
+import type { AttemptContext, EngineAdapter, EngineResult } from '../adapter.js';
+import { organicMarkdown, organicSources, organicText } from './organic-format.js';
+import { parseResultsPage } from './results-page.js';
+import { buildSearchRequest, fetchSearchPage, requestDiagnostics } from './search-request.js';
+
+/**
+ * SEARCH_A: one Google results page with its AI Overview (upstreams.md 1). The answer is the AI
+ * Overview when the page has one, else the organic list; `aioverview` is null when absent.
+ */
+export const searchA: EngineAdapter = {
+  taskType: 'SEARCH_A',
+  needsAccount: false,
+  async run(ctx: AttemptContext): Promise<EngineResult> {
+    const req = buildSearchRequest(ctx);
+    const page = await fetchSearchPage(ctx, req);
+    const parsed = parseResultsPage(page, { page: 1, readAio: true });
+    const aio = parsed.aioverview;
+    return {
+      text: aio ? aio.text : organicText(parsed.organic),
+      markdown: aio ? aio.markdown : organicMarkdown(parsed.organic),
+      sources: aio ? aio.sources : organicSources(parsed.organic),
+      raw: { request: requestDiagnostics(req), status: page.status, finalUrl: page.finalUrl, ...parsed.diagnostics, html: page.html },
+      extra: { aioverview: aio, organic: parsed.organic },
+    };
+  },
+};

@@ -1,0 +1,68 @@
+import type { AttemptContext } from '../adapter.js';
+import { UpstreamFailure } from '../../domain/engine-errors.js';
+import { promptOf } from '../common/upstream-status.js';
+import type { FetchedPage } from './page-signals.js';
+import { regionLanguage, type RegionLanguage } from './region-language.js';
+
+/**
+ * A current desktop Chrome on Windows: the most common real client, so the least conspicuous.
+ * Overridable per deployment through `upstream.headers['user-agent']`.
+ */
+export const DESKTOP_USER_AGENT =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/147.0.0.0 Safari/537.36';
+
+export interface SearchRequestOptions {
+  /** `50` = AI Mode. */
+  udm?: number;
+  /** 1-based results page; sent as `start=(page-1)*10`. */
+  page?: number;
+}
+
+export interface SearchRequest {
+  url: string;
+  headers: Record<string, string>;
+  region: RegionLanguage;
+  query: string;
+}
+
+/** Builds `GET {baseUrl}/search?q=…&hl=…&gl=…` (upstreams.md 1.2, 2, 3.1). */
+export function buildSearchRequest(ctx: Pick<AttemptContext, 'payload' | 'country' | 'config'>, opts: SearchRequestOptions = {}): SearchRequest {
+  const query = promptOf(ctx.payload);
+  if (!query) throw new UpstreamFailure('BAD_PAYLOAD', 'empty query', { clientMessage: 'payload.prompt or payload.query must not be empty.' });
+  const region = regionLanguage(ctx.country);
+  const params = new URLSearchParams({ q: query, hl: region.hl, gl: region.gl });
+  if (opts.udm !== undefined) params.set('udm', String(opts.udm));
+  if (opts.page !== undefined && opts.page > 1) params.set('start', String((opts.page - 1) * 10));
+  params.set('pws', '0');
+  const base = ctx.config.upstream.baseUrl.replace(/\/+$/, '');
+  return {
+    url: `${base}/search?${params.toString()}`,
+    headers: {
+      'user-agent': DESKTOP_USER_AGENT,
+      accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8',
+      'accept-language': region.acceptLanguage,
+      // Without a consent cookie an EU exit lands on consent.google.<tld> (upstreams.md 1.2).
+      cookie: 'CONSENT=YES+',
+      ...lowerKeys(ctx.config.upstream.headers),
+    },
+    region,
+    query,
+  };
+}
+
+/** Fetches one page through the attempt's exit address (redirects followed, so a sorry page shows in `finalUrl`). */
+export async function fetchSearchPage(ctx: AttemptContext, req: SearchRequest): Promise<FetchedPage> {
+  const res = await ctx.http.request({ method: 'GET', url: req.url, headers: req.headers, signal: ctx.signal });
+  return { html: res.text(), status: res.status, finalUrl: res.url };
+}
+
+/** Request facts for `raw` (no headers: a deployment may put a cookie there). */
+export function requestDiagnostics(req: SearchRequest): { url: string; hl: string; gl: string } {
+  return { url: req.url, hl: req.region.hl, gl: req.region.gl };
+}
+
+function lowerKeys(h: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) out[k.toLowerCase()] = v;
+  return out;
+}

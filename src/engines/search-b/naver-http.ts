@@ -1,0 +1,54 @@
+import { UpstreamFailure } from '../../domain/engine-errors.js';
+import type { AttemptContext } from '../adapter.js';
+
+/** Desktop Chrome for search.naver.com; the mobile blog host gets a phone UA (upstreams.md 4.1). */
+const DESKTOP_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/138.0.0.0 Safari/537.36';
+const MOBILE_UA =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 18_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.5 Mobile/15E148 Safari/604.1';
+
+export interface FetchedPage {
+  html: string;
+  status: number;
+  /** URL after redirects. */
+  finalUrl: string;
+}
+
+export interface NaverFetchOptions {
+  /** Name for logs and failure details. */
+  label: string;
+  mobile?: boolean;
+  referer?: string;
+  /** What a 404/410 means on this host (a missing post is not an upstream fault). */
+  onGone?: () => never;
+}
+
+/** `{base}/search.naver?<params>`; the base is the configured upstream (the sandbox in sandbox mode). */
+export function naverSearchUrl(baseUrl: string, params: Record<string, string>): string {
+  return `${baseUrl.replace(/\/+$/, '')}/search.naver?${new URLSearchParams(params).toString()}`;
+}
+
+/**
+ * GETs a Naver HTML page through the attempt's exit address with Korean browser headers, mapping
+ * HTTP failures to kinds: 403 is Naver's anti-crawling answer (blocked), 429 rate limited.
+ */
+export async function fetchNaverPage(ctx: AttemptContext, url: string, opts: NaverFetchOptions): Promise<FetchedPage> {
+  const headers: Record<string, string> = {
+    accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+    'accept-language': 'ko-KR,ko;q=0.9',
+    'user-agent': opts.mobile ? MOBILE_UA : DESKTOP_UA,
+    referer: opts.referer ?? 'https://www.naver.com/',
+  };
+  // Configured headers win; keys are lower-cased so an override replaces rather than duplicates.
+  for (const [k, v] of Object.entries(ctx.config.upstream.headers)) headers[k.toLowerCase()] = v;
+
+  const res = await ctx.http.request({ method: 'GET', url, headers, signal: ctx.signal });
+  if (res.status === 429) {
+    const retryAfter = Number(res.headers['retry-after']);
+    const hint = Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfterMs: retryAfter * 1000 } : {};
+    throw new UpstreamFailure('RATE_LIMITED', `${opts.label} answered 429`, hint);
+  }
+  if (res.status === 403) throw new UpstreamFailure('UPSTREAM_BLOCKED', `${opts.label} answered 403`);
+  if ((res.status === 404 || res.status === 410) && opts.onGone) opts.onGone();
+  if (res.status < 200 || res.status >= 300) throw new UpstreamFailure('UPSTREAM_ERROR', `${opts.label} answered HTTP ${res.status}`);
+  return { html: res.text(), status: res.status, finalUrl: res.url };
+}

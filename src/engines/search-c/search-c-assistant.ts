@@ -1,0 +1,64 @@
+import type { AttemptContext, EngineAdapter, EngineResult } from '../adapter.js';
+import { promptOf } from '../common/upstream-status.js';
+import { foldCopilotEvents } from './copilot-events.js';
+import { createConversation, fetchCopilotUser, type CopilotCall } from './copilot-http.js';
+import { collectChatEvents, socketUrl } from './copilot-socket.js';
+
+/** Wait after `done` for late citations (upstreams.md 5.5 observes ~3 s); `options.doneGraceMs` overrides. */
+const DEFAULT_DONE_GRACE_MS = 3000;
+const CHAT_MODES = new Set(['chat', 'reasoning', 'smart']);
+
+/**
+ * SEARCH_C_ASSISTANT: Copilot's chat protocol (upstreams.md 5.5) —
+ * GET /c/api/user, POST /c/api/conversations, then one `send` frame on the chat WebSocket and the
+ * server's events until `done`.
+ */
+export const searchCAssistant: EngineAdapter = {
+  taskType: 'SEARCH_C_ASSISTANT',
+  needsAccount: false,
+  async run(ctx: AttemptContext): Promise<EngineResult> {
+    const { upstream } = ctx.config;
+    const origin = new URL(upstream.baseUrl).origin;
+    const token = ctx.account?.secret ?? null;
+    const headers: Record<string, string> = {
+      'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/138.0.0.0 Safari/537.36 Edg/138.0.0.0',
+      'accept-language': acceptLanguage(ctx.country),
+      origin,
+      referer: `${origin}/`,
+      ...upstream.headers,
+    };
+    if (token) headers.authorization = `Bearer ${token}`;
+    const call: CopilotCall = { http: ctx.http, baseUrl: upstream.baseUrl, headers, signal: ctx.signal };
+
+    const user = await fetchCopilotUser(call);
+    const conversationId = await createConversation(call);
+    const mode = String(upstream.options.mode ?? 'chat');
+    const frame = {
+      event: 'send',
+      conversationId,
+      mode: CHAT_MODES.has(mode) ? mode : 'chat',
+      content: [{ type: 'text', text: promptOf(ctx.payload) }],
+    };
+    const query: Record<string, string> = { 'api-version': '2' };
+    if (token) query.accessToken = token;
+    const graceOption = Number(upstream.options.doneGraceMs);
+    const transcript = await collectChatEvents({
+      url: socketUrl(upstream.baseUrl, '/c/api/chat', query),
+      headers,
+      firstFrame: JSON.stringify(frame),
+      signal: ctx.signal,
+      graceMs: Number.isFinite(graceOption) && graceOption >= 0 ? graceOption : DEFAULT_DONE_GRACE_MS,
+    });
+    const result = foldCopilotEvents(transcript.events);
+    return {
+      ...result,
+      raw: { ...(result.raw as Record<string, unknown>), conversationId, signedIn: user.signedIn, userStatus: user.status, endedBy: transcript.endedBy, closeCode: transcript.closeCode },
+    };
+  },
+};
+
+/** Copilot has no region parameter; the browser language is the only region signal it reads. */
+function acceptLanguage(country: string): string {
+  const lang: Record<string, string> = { KR: 'ko-KR,ko;q=0.9', JP: 'ja-JP,ja;q=0.9', DE: 'de-DE,de;q=0.9', FR: 'fr-FR,fr;q=0.9', GB: 'en-GB,en;q=0.9' };
+  return lang[country.toUpperCase()] ?? 'en-US,en;q=0.9';
+}

@@ -1,0 +1,165 @@
+import { Readability } from '@mozilla/readability';
+import { JSDOM, VirtualConsole } from 'jsdom';
+import { UpstreamFailure } from '../../domain/engine-errors.js';
+import { appShellEvidence } from './app-shell.js';
+import { normalizeTables, sanitize } from './html-cleanup.js';
+import { leadImage, mergeImages, resolveArticleImages, type PageImage } from './page-images.js';
+import { toMarkdown, toPlainText } from './page-markdown.js';
+
+/** Readability output shorter than this is checked against the structural fallback. */
+const MIN_ARTICLE_CHARS = 250;
+/** Boilerplate removed on the fallback path (upstreams.md 10.2). */
+const FALLBACK_DROP = 'nav, header, footer, aside, script, style, noscript, template, [role="navigation"], [role="banner"], [role="contentinfo"], [role="complementary"]';
+
+export interface MainContent {
+  title: string;
+  byline: string | null;
+  excerpt: string | null;
+  publishedTime: string | null;
+  language: string | null;
+  canonicalUrl: string | null;
+  /** The document base: the final URL, or `<base href>` when the page sets one. */
+  baseUrl: string;
+  markdown: string;
+  text: string;
+  images: PageImage[];
+  /** Which extraction path produced the content (recorded in `raw` so drift shows in logs). */
+  tier: string;
+}
+
+/**
+ * The main content of an HTML page as Markdown and text with its images (upstreams.md 10.2-10.4):
+ * jsdom with the page URL as document URL (so `<base href>` and relative URLs resolve),
+ * Readability on a clone, and a structural fallback when Readability finds nothing or little.
+ */
+export function extractMainContent(html: string, pageUrl: string): MainContent {
+  // A silent console: page CSS and markup errors are not ours to log.
+  const dom = new JSDOM(html, { url: pageUrl, virtualConsole: new VirtualConsole() });
+  try {
+    const doc = dom.window.document;
+    const shell = appShellEvidence(doc);
+    if (shell) throw new UpstreamFailure('CONTENT_UNREADABLE', `JavaScript-only app shell (${shell})`);
+
+    const meta = pageMetadata(doc);
+    const lead = leadImage(doc);
+    const article = new Readability(doc.cloneNode(true) as Document, { charThreshold: 500 }).parse();
+
+    let container: Element | null = null;
+    let tier = 'readability';
+    const articleText = article?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
+    if (article?.content && articleText.length > 0) {
+      container = doc.createElement('div');
+      container.innerHTML = article.content;
+    }
+    if (!container || articleText.length < MIN_ARTICLE_CHARS) {
+      const fb = fallbackContainer(doc);
+      if (fb && (!container || textLength(fb.root) > articleText.length)) {
+        container = fb.root;
+        tier = `fallback:${fb.anchor}`;
+      }
+    }
+    if (!container) throw new UpstreamFailure('CONTENT_UNREADABLE', 'no readable content in the page');
+
+    sanitize(container);
+    normalizeTables(container);
+    absolutizeLinks(container, doc.baseURI);
+    const images = mergeImages(lead, resolveArticleImages(container, doc.baseURI));
+    const body = { markdown: toMarkdown(container.innerHTML), text: toPlainText(container) };
+    if (!body.text) throw new UpstreamFailure('CONTENT_UNREADABLE', `no readable text (${tier})`);
+
+    const title = (article?.title?.trim() || meta.title || '').replace(/\s+/g, ' ');
+    return {
+      title,
+      byline: article?.byline?.trim() || meta.byline,
+      excerpt: article?.excerpt?.trim() || meta.excerpt,
+      publishedTime: article?.publishedTime?.trim() || meta.publishedTime,
+      language: meta.language ?? (article?.lang?.trim() || null),
+      canonicalUrl: meta.canonicalUrl,
+      baseUrl: doc.baseURI,
+      markdown: withTitleHeading(body.markdown, title),
+      text: withTitleLine(body.text, title),
+      images,
+      tier,
+    };
+  } finally {
+    dom.window.close();
+  }
+}
+
+interface PageMetadata {
+  title: string | null;
+  byline: string | null;
+  excerpt: string | null;
+  publishedTime: string | null;
+  language: string | null;
+  canonicalUrl: string | null;
+}
+
+function pageMetadata(doc: Document): PageMetadata {
+  const content = (sel: string) => doc.querySelector(sel)?.getAttribute('content')?.trim() || null;
+  const canonical = doc.querySelector('link[rel~="canonical"][href]')?.getAttribute('href');
+  return {
+    title: content('meta[property="og:title"]') ?? (doc.title.trim() || doc.querySelector('h1')?.textContent?.trim() || null),
+    byline: content('meta[name="author"]'),
+    excerpt: content('meta[name="description"]') ?? content('meta[property="og:description"]'),
+    publishedTime: content('meta[property="article:published_time"]') ?? doc.querySelector('time[datetime]')?.getAttribute('datetime') ?? null,
+    language: doc.documentElement.getAttribute('lang')?.trim() || content('meta[http-equiv="content-language" i]') || null,
+    canonicalUrl: canonical ? absoluteHttpUrl(canonical, doc.baseURI) : null,
+  };
+}
+
+/** `<main>`, `<article>`, `[role=main]`, then `<body>`, minus page chrome and small forms. */
+function fallbackContainer(doc: Document): { root: Element; anchor: string } | null {
+  for (const anchor of ['main', 'article', '[role="main"]', 'body']) {
+    const el = doc.querySelector(anchor);
+    if (!el) continue;
+    const root = el.cloneNode(true) as Element;
+    for (const n of [...root.querySelectorAll(FALLBACK_DROP)]) n.remove();
+    // Search boxes and newsletter forms; a form wrapping the whole page (ASP.NET) stays.
+    for (const f of [...root.querySelectorAll('form')]) if (textLength(f) < 200) f.remove();
+    if (textLength(root) > 0) return { root, anchor: anchor.replace(/[[\]"=]/g, '') };
+  }
+  return null;
+}
+
+function absolutizeLinks(root: Element, base: string): void {
+  for (const a of root.querySelectorAll('a[href]')) {
+    const href = a.getAttribute('href') ?? '';
+    if (href.startsWith('#')) continue;
+    const abs = absoluteHttpUrl(href, base);
+    if (abs) a.setAttribute('href', abs);
+    else a.removeAttribute('href');
+  }
+}
+
+function absoluteHttpUrl(raw: string, base: string): string | null {
+  try {
+    const u = new URL(raw.trim(), base);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.toString() : null;
+  } catch {
+    return null;
+  }
+}
+
+function textLength(el: Element): number {
+  return (el.textContent ?? '').replace(/\s+/g, ' ').trim().length;
+}
+
+/** Readability usually leaves the title out of the content; the Markdown starts with it once. */
+function withTitleHeading(markdown: string, title: string): string {
+  if (!title) return markdown;
+  const firstHeading = /^#{1,6}\s+(.+)$/m.exec(markdown.split('\n').slice(0, 3).join('\n'))?.[1];
+  if (firstHeading && sameText(firstHeading, title)) return markdown;
+  return `# ${title}\n\n${markdown}`;
+}
+
+function withTitleLine(text: string, title: string): string {
+  if (!title) return text;
+  const first = text.split('\n', 1)[0] ?? '';
+  return sameText(first, title) ? text : `${title}\n\n${text}`;
+}
+
+function sameText(a: string, b: string): boolean {
+  const norm = (s: string) => s.replace(/\\(.)/g, '$1').replace(/[\s*_#]+/g, ' ').trim().toLowerCase();
+  return norm(a) === norm(b);
+}

@@ -1,0 +1,164 @@
+import type { SimContext } from '../../sim-context.js';
+import { fakeAnswerCitations, fakeFacts, fakeResults, type PageLocale } from './content.js';
+
+/**
+ * HTML of the simulated Google pages, in the shapes of the hand-made fixtures in
+ * test/fixtures/search-a (upstreams.md 1.3, 1.5, 1.6, 3.3). Generated from the query only.
+ */
+export function esc(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+function documentShell(locale: PageLocale, title: string, body: string): string {
+  return `<!doctype html>
+<html itemscope="" itemtype="http://schema.org/SearchResultsPage" lang="${esc(locale.hl)}">
+<head><meta charset="UTF-8"><meta content="origin" name="referrer"><title>${esc(title)}</title>
+<style>.MjjYud{margin:0 0 30px}.VwiC3b{line-height:1.58}</style></head>
+<body class="srp">
+<div id="searchform"><form action="/search" role="search"><textarea name="q" aria-label="Search">${esc(title)}</textarea></form></div>
+${body}
+<footer id="footcnt"><a href="https://policies.google.com/privacy?hl=${esc(locale.hl)}">Privacy</a></footer>
+</body>
+</html>
+`;
+}
+
+export interface SerpOptions {
+  query: string;
+  topic: string;
+  page: number;
+  locale: PageLocale;
+  withAio: boolean;
+}
+
+/** A results page: ads, optional AI Overview (page 1), organic results, People-also-ask, pagination. */
+export function serpPage(sim: SimContext, o: SerpOptions): string {
+  const results = fakeResults(sim, o.topic, o.page, o.locale);
+  const blocks = results.map((r, i) => {
+    // Some results come wrapped in Google's redirector, as in the legacy layouts.
+    const href = sim.hash(o.topic, `wrap${i}${o.page}`) % 4 === 0 ? `/url?q=${encodeURIComponent(r.url)}&sa=U&ved=2ahUKEw${i}` : r.url;
+    return `<div class="MjjYud"><div class="g tF2Cxc" data-hveid="CA${i}QAA">
+  <div class="yuRUbf"><a jsname="UWckNb" href="${esc(href)}"><h3 class="LC20lb MBeuO">${esc(r.title)}</h3><span class="VuuXrf">${esc(r.siteName)}</span><cite>${esc(r.displayUrl)}</cite></a></div>
+  <div class="VwiC3b" data-sncf="1"><span>${esc(r.snippet)}</span></div>
+</div></div>`;
+  });
+  if (o.page === 1) {
+    blocks.splice(2, 0, peopleAlsoAsk(o.topic), `<div class="MjjYud"><div class="g"><a href="/search?q=${encodeURIComponent(o.topic)}&amp;udm=2"><h3>Images: ${esc(o.topic)}</h3></a></div></div>`);
+  }
+  const aio = o.withAio && o.page === 1 ? aiOverview(sim, o.topic, o.locale) : '';
+  const next = o.page < 10 ? `<a id="pnnext" href="/search?q=${encodeURIComponent(o.query)}&amp;start=${o.page * 10}" aria-label="${esc(o.locale.nextAria)}"><span>${esc(o.locale.nextLabel)}</span></a>` : '';
+  const ads = o.page === 1 ? `<div id="tads" aria-label="Ads"><div data-text-ad="1"><span>Sponsored</span><a href="https://ads.example.com/landing"><h3>${esc(o.topic)} — Official Store</h3></a></div></div>` : '';
+  const body = `<div id="main"><div id="cnt"><div id="center_col" role="main">
+  <div id="taw">${ads}</div>
+  <div id="res" role="main"><div id="topstuff"></div>
+  <div id="search"><div data-hveid="CAEQAA"><h1 class="bNg8Rb">${esc(o.locale.resultsHeading)}</h1>
+  <div id="rso">
+${aio}
+${blocks.join('\n')}
+  </div></div></div></div>
+  <div id="botstuff"><div role="navigation"><table class="AaVjTc"><tr><td class="YyVfkd">${o.page}</td><td>${next}</td></tr></table></div></div>
+</div></div></div>`;
+  return documentShell(o.locale, `${o.query} - ${o.locale.titleSuffix}`, body);
+}
+
+function peopleAlsoAsk(topic: string): string {
+  return `<div class="MjjYud"><div jsname="Cpkphb" aria-label="People also ask">
+  <div role="heading" aria-level="2"><span>People also ask</span></div>
+  <div class="related-question-pair"><span>What is ${esc(topic)}?</span></div>
+  <div class="related-question-pair"><span>Is ${esc(topic)} worth it?</span></div>
+</div></div>`;
+}
+
+function aiOverview(sim: SimContext, topic: string, locale: PageLocale): string {
+  const facts = fakeFacts(sim, topic, 4, locale);
+  const cites = fakeAnswerCitations(sim, topic, 3);
+  const [c1, c2, c3] = cites as [(typeof cites)[0], (typeof cites)[0], (typeof cites)[0]];
+  return `<div data-attrid="AIOverview" jsname="N760b" data-hveid="CAIQAA">
+  <div role="heading" aria-level="2"><strong>${esc(locale.aioLabel)}</strong></div>
+  <div data-container-id="main-col">
+    <div><span>${esc(facts[0] ?? '')} <a class="H23r4e" href="${esc(c1.url)}#:~:text=${encodeURIComponent(topic)}">${esc(c1.host)}</a></span>
+      <span jscontroller="udAs2b"><button data-amic="true" aria-label="View related links, +1"></button></span></div>
+    <ul>
+      <li><span>${esc(facts[1] ?? '')}</span></li>
+      <li><span>${esc(facts[2] ?? '')}</span><span jscontroller="udAs2b"><button data-amic="true" aria-label="View related links"></button></span></li>
+    </ul>
+    <div><span>${esc(facts[3] ?? '')}</span></div>
+  </div>
+  <div jsname="HtgYJd" aria-label="View related links">
+    <a href="${esc(c1.url)}">${esc(c1.title)}<span>${esc(c1.host)}</span></a>
+    <a href="${esc(c2.url)}?utm_source=google">${esc(c2.title)}<span>${esc(c2.host)}</span></a>
+    <a href="${esc(c3.url)}">${esc(c3.title)}<span>${esc(c3.host)}</span></a>
+  </div>
+  <div aria-label="Show more AI Overview" role="button"><span>Show more</span></div>
+  <div><span>${esc(locale.mistakes)}</span> <a href="https://support.google.com/websearch?p=ai_overviews">${esc(locale.learnMore)}</a></div>
+</div>`;
+}
+
+/** AI Mode (udm=50): one turn with the answer container, a sources dialog and action buttons. */
+export function aiModePage(sim: SimContext, query: string, topic: string, locale: PageLocale): string {
+  const facts = fakeFacts(sim, topic, 5, locale);
+  const cites = fakeAnswerCitations(sim, topic, 2 + (sim.hash(topic, 'aimcites') % 3));
+  const first = cites[0] as (typeof cites)[0];
+  const withTable = sim.hash(topic, 'table') % 2 === 0;
+  const table = withTable
+    ? `<h3>${esc(locale.comparison)}</h3>
+        <table><tr><th>${locale.korean ? '항목' : 'Aspect'}</th><th>${locale.korean ? '요약' : 'Summary'}</th></tr>
+          <tr><td>${locale.korean ? '가격' : 'Price'}</td><td>${esc(facts[3] ?? '')}</td></tr>
+          <tr><td>${locale.korean ? '품질' : 'Quality'}</td><td>${esc(facts[4] ?? '')}</td></tr></table>`
+    : '';
+  const body = `<div id="main"><div class="aim-page" role="main">
+  <div data-scope-id="turn">
+    <span role="heading" aria-level="2">${esc(topic)}</span>
+    <div data-subtree="aimc">
+      <div data-container-id="main-col">
+        <p>${esc(facts[0] ?? '')} <span jscontroller="udAs2b"><button data-amic="true" aria-label="Sources, +${cites.length - 1}"></button></span></p>
+        <p>${esc(facts[1] ?? '')} <a class="H23r4e" href="${esc(first.url)}#:~:text=${encodeURIComponent(topic)}">${esc(first.host)}</a></p>
+        <h3>${esc(locale.keyPoints)}</h3>
+        <ol>${facts
+          .slice(2, 5)
+          .map((f) => `<li>${esc(f)}</li>`)
+          .join('')}</ol>
+        ${table}
+      </div>
+      <button>${esc(locale.sitesButton(cites.length))}</button>
+      <div role="dialog" aria-modal="true" hidden>
+        ${cites.map((c) => `<a href="${esc(c.url)}">${esc(c.title)}<span>${esc(c.host)}</span></a>`).join('\n        ')}
+      </div>
+      <button aria-label="Copy text"></button>
+      <div data-subtree="aimba"><span>${esc(locale.mistakes)}</span><a href="https://support.google.com/websearch?p=aimode">${esc(locale.learnMore)}</a></div>
+    </div>
+  </div>
+  <div class="follow-up"><textarea aria-label="Ask a follow up" placeholder="Ask anything"></textarea></div>
+</div></div>`;
+  return documentShell(locale, `${query} - ${locale.titleSuffix}`, body);
+}
+
+/** A query without hits: the notice in #topstuff and an empty #rso (upstreams.md 1.4). */
+export function noResultsPage(query: string, locale: PageLocale): string {
+  const body = `<div id="main"><div id="cnt"><div id="center_col" role="main"><div id="res" role="main">
+  <div id="topstuff"><div class="card-section" role="heading" aria-level="3"><p>${locale.noResults(esc(query))}</p></div></div>
+  <div id="search"><div data-hveid="CAEQAA"><div id="rso"></div></div></div>
+</div></div></div></div>`;
+  return documentShell(locale, `${query} - ${locale.titleSuffix}`, body);
+}
+
+/** The sorry page (upstreams.md 1.6), served with HTTP 429. */
+export function sorryPage(continueUrl: string): string {
+  return `<html>
+<head><meta http-equiv="content-type" content="text/html; charset=utf-8"><title>${esc(continueUrl)}</title></head>
+<body><div style="max-width:400px;">
+<form id="captcha-form" action="index" method="post">
+<script src="https://www.google.com/recaptcha/api.js" async defer></script>
+<div id="recaptcha" class="g-recaptcha" data-sitekey="6LfwuyUTAAAAAOAmoS0fdqijC2PbbdH4kjq62Y1b" data-s="sandbox"></div>
+<input type="hidden" name="q" value="EgQKz7KjGKKc0bIGIjB"><input type="hidden" name="continue" value="${esc(continueUrl)}">
+</form>
+<div style="font-size:13px;"><b>About this page</b><br><br>Our systems have detected unusual traffic from your computer network. This page checks to see if it's really you sending the requests, and not a robot.<br><br>
+IP address: 203.0.113.7<br>Time: 2026-07-01T10:00:00Z<br>URL: ${esc(continueUrl)}<br></div>
+</div></body></html>
+`;
+}
+
+/** Google's terse 5xx page. */
+export function serverErrorPage(code: number): string {
+  return `<!DOCTYPE html><html lang=en><meta charset=utf-8><title>Error ${code} (Server Error)!!1</title><p><b>${code}.</b> <ins>That's an error.</ins><p>The server encountered a temporary error and could not complete your request.<p>Please try again in 30 seconds. <ins>That's all we know.</ins></html>`;
+}

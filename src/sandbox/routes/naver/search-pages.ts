@@ -1,0 +1,155 @@
+import type { SimContext } from '../../sim-context.js';
+import { fakeCitations, fakeSentences } from '../../text-gen.js';
+import { esc, searchShell } from './html.js';
+
+/**
+ * Deterministic Naver result pages (upstreams.md 4.2-4.4): the same query and offset always give
+ * the same documents. The AI briefing and AI tab markup follow the designs the parsers assume
+ * (their real markup is an unverified gap), so the sandbox exercises the heading-text anchors.
+ */
+
+export interface SimDoc {
+  url: string;
+  host: string;
+  title: string;
+  snippet: string;
+}
+
+const SITES = ['example.com', 'example.org', 'news.example.co.kr', 'magazine.example.net', 'docs.example.dev', 'guide.example.kr'];
+const BLOGGERS = ['seoul_foodie', 'tripnote', 'dailycook', 'hanriver_eats', 'campinglife'];
+const TITLE_WORDS = ['총정리', '완벽 가이드', '추천 모음', '솔직 후기', '비교 분석', '자주 묻는 질문', '최신 동향', '초보자 안내'];
+
+/** A blog logNo that never ends in 0000 or 9999 (those serve the private and sign-in pages). */
+export function simLogNo(sim: SimContext, seed: string): string {
+  const n = (sim.hash(seed, 'logNo') % 900_000_000) + 100_000_000;
+  const s = `223${n}`;
+  return /(0000|9999)$/.test(s) ? `${s.slice(0, -1)}5` : s;
+}
+
+/** The web document ranked `n` (1-based) for a query: about a third are Naver blog posts. */
+export function simDoc(sim: SimContext, topic: string, n: number): SimDoc {
+  const h = sim.hash(topic, `doc${n}`);
+  const title = `${topic} ${TITLE_WORDS[h % TITLE_WORDS.length] as string} ${n}`;
+  const snippet = fakeSentences(sim, topic, 4)[n % 4] as string;
+  if (h % 3 === 0) {
+    const blogId = BLOGGERS[(h >>> 3) % BLOGGERS.length] as string;
+    return { url: `https://blog.naver.com/${blogId}/${simLogNo(sim, `${topic}#${n}`)}`, host: 'blog.naver.com', title, snippet };
+  }
+  const host = SITES[(h >>> 3) % SITES.length] as string;
+  const slug = encodeURIComponent(topic.toLowerCase().replace(/\s+/g, '-').slice(0, 40)) || 'topic';
+  return { url: `https://${host}/${slug}/${n}`, host, title, snippet };
+}
+
+/** Naver's click tracker around a result link. */
+function tracked(url: string, n: number): string {
+  return `https://search.naver.com/p/crd/rd?m=1&px=512&py=340&ie=utf8&a=web_gen*w.tit&r=${n}&u=${encodeURIComponent(url)}`;
+}
+
+function webDocItem(doc: SimDoc, n: number): string {
+  // Every third title link goes through the click tracker, as on the real page.
+  const href = esc(n % 3 === 2 ? tracked(doc.url, n) : doc.url);
+  return `      <div class="fds-web-doc-root fds-web-normal-doc-root" data-url="${esc(doc.url)}">
+        <div class="sds-comps-profile">
+          <a href="https://${doc.host}"><span class="sds-comps-text sds-comps-text-type-body2">${doc.host}</span></a>
+          <a href="https://keep.naver.com/?svcCode=web&amp;url=${encodeURIComponent(doc.url)}">Keep에 저장</a>
+        </div>
+        <a href="${href}" nocr="1"><span class="sds-comps-text sds-comps-text-type-headline1">${esc(doc.title)}</span></a>
+        <a href="${href}"><span class="sds-comps-text sds-comps-text-type-body1">${esc(doc.snippet)}</span></a>
+      </div>`;
+}
+
+const POWERLINK = `    <section class="sc_new sp_power" id="power_link_body">
+      <h2 class="api_title">파워링크</h2>
+      <ul class="lst_type"><li><a href="https://ader.naver.com/v1/sandbox?u=https%3A%2F%2Fad.example.com%2F">광고 · 지금 가입하면 첫 달 무료</a></li></ul>
+    </section>`;
+
+/** The web documents tab: 15 results from `start` (1, 16, 31, ...), a power-link ad block on top. */
+export function webTabPage(sim: SimContext, topic: string, start: number): string {
+  const items = Array.from({ length: 15 }, (_, i) => webDocItem(simDoc(sim, topic, start + i), start + i)).join('\n');
+  const next = `?ssc=tab.web.all&amp;query=${encodeURIComponent(topic)}&amp;start=${start + 15}`;
+  return searchShell(
+    topic,
+    'web',
+    `${POWERLINK}
+    <section class="sc_new sp_nweb"><h2 class="api_title">웹문서</h2><div class="fds-web-list">
+${items}
+    </div></section>
+    <div class="sc_page"><a href="${next}" class="btn_next">다음페이지</a></div>`,
+  );
+}
+
+/** Navigational queries (a site's name or address) get no briefing on the real page either. */
+export function wantsBriefing(topic: string): boolean {
+  return !/(홈페이지|바로가기|로그인)$/.test(topic) && !/^[\w-]+(\.[\w-]+)+$/.test(topic);
+}
+
+interface Cite {
+  url: string;
+  title: string;
+}
+
+/** A Naver blog post plus three outside pages, cited by the generated answers. */
+function cites(sim: SimContext, topic: string): Cite[] {
+  const h = sim.hash(topic, 'cited-blog');
+  const blogId = BLOGGERS[h % BLOGGERS.length] as string;
+  const blog = { url: `https://blog.naver.com/${blogId}/${simLogNo(sim, topic)}`, title: `${topic} ${TITLE_WORDS[h % TITLE_WORDS.length] as string}` };
+  return [blog, ...fakeCitations(sim, topic, 3)];
+}
+
+function citeLink(c: Cite, n: number, tracker: boolean): string {
+  const href = tracker ? `https://search.naver.com/p/crd/rd?m=1&a=ai.cite&u=${encodeURIComponent(c.url)}` : c.url;
+  return `<a class="fds-cite" href="${esc(href)}"><span class="blind">출처</span>${n}</a>`;
+}
+
+function sourceCards(list: Cite[]): string {
+  return list
+    .map((c) => `<a href="${esc(c.url)}"><span class="sds-comps-text sds-comps-text-type-headline2">${esc(c.title)}</span></a>`)
+    .join('\n          ');
+}
+
+/** Integrated search: an AI briefing (for informational queries) above a few web results. */
+export function integratedPage(sim: SimContext, topic: string): string {
+  const web = [1, 2, 3].map((n) => webDocItem(simDoc(sim, topic, n), n)).join('\n');
+  const webSection = `    <section class="sc_new sp_nweb"><h2 class="api_title">웹문서</h2>\n${web}\n    </section>`;
+  if (!wantsBriefing(topic)) return searchShell(topic, 'nexearch', webSection);
+  const c = cites(sim, topic);
+  const [s1, s2, s3] = fakeSentences(sim, topic, 3) as [string, string, string];
+  const brief = `    <section class="sc_new sp_ai_briefing">
+      <div class="api_subject_bx">
+        <div class="fds-header"><h2 class="sds-comps-text sds-comps-text-type-headline1">AI 브리핑</h2>
+          <span class="sds-comps-text sds-comps-text-type-body2">HyperCLOVA X 기반으로 생성된 답변입니다</span></div>
+        <div class="fds-summary-body">
+          <p class="sds-comps-text sds-comps-text-type-body1">${esc(s1)}${citeLink(c[0] as Cite, 1, true)}</p>
+          <p class="sds-comps-text sds-comps-text-type-body1">${esc(s2)}${citeLink(c[1] as Cite, 2, false)}${citeLink(c[2] as Cite, 3, true)}</p>
+          <ul><li>${esc(s3)}${citeLink(c[0] as Cite, 1, false)}</li></ul>
+        </div>
+        <div class="fds-source-list"><strong class="sds-comps-text">출처</strong>
+          ${sourceCards(c)}
+          <a href="https://keep.naver.com/?svcCode=ai_brief">Keep에 저장</a>
+        </div>
+      </div>
+    </section>`;
+  return searchShell(topic, 'nexearch', `${brief}\n${webSection}`);
+}
+
+/** The AI tab (designed markup, see src/engines/search-b/ai-tab-parser.ts): a question and an answer turn. */
+export function aiTabPage(sim: SimContext, topic: string): string {
+  const c = cites(sim, topic);
+  const [s1, s2, s3, s4] = fakeSentences(sim, topic, 4) as [string, string, string, string];
+  const answer = `    <section class="fds-ai-tab-root" data-tab="ai"><div class="fds-ai-tab-thread">
+      <div class="fds-ai-tab-turn" data-turn-role="user"><p class="fds-ai-tab-question">${esc(topic)}</p></div>
+      <div class="fds-ai-tab-turn" data-turn-role="assistant">
+        <div class="fds-ai-tab-answer-head"><h2 class="sds-comps-text sds-comps-text-type-headline1">AI 답변</h2><span class="sds-comps-text">HyperCLOVA X</span></div>
+        <div class="fds-ai-tab-answer-body">
+          <p>${esc(s1)}${citeLink(c[1] as Cite, 1, true)}</p>
+          <h3>핵심 정리</h3>
+          <ol><li>${esc(s2)}${citeLink(c[0] as Cite, 2, false)}</li><li>${esc(s3)}${citeLink(c[1] as Cite, 1, false)}</li></ol>
+          <p>${esc(s4)}${citeLink(c[2] as Cite, 3, false)}</p>
+        </div>
+        <div class="fds-ai-tab-references"><strong class="sds-comps-text">참고 자료</strong>
+          ${sourceCards(c)}
+        </div>
+      </div>
+    </div></section>`;
+  return searchShell(topic, 'ai', answer);
+}

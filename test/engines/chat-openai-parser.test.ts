@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest';
+import { parseResponsesPayload, responsesRequest } from '../../src/engines/chat/chatbot-a.js';
+import { assertOpenAiOk } from '../../src/engines/chat/openai-errors.js';
+import { parseResponsesObject, stripOpenAiTracking } from '../../src/engines/chat/openai-responses-parser.js';
+import { sliceCodePoints } from '../../src/engines/chat/text-offsets.js';
+import { failureOf, fixtureBytes, fixtureJson, responseFrom } from '../fixtures/chat/load.js';
+
+describe('OpenAI Responses parser (final object)', () => {
+  it('builds markdown with [n] at annotation ends and sources by first start_index', () => {
+    const r = parseResponsesObject(fixtureJson('openai-responses-happy.json'));
+    expect(r.sources).toEqual([
+      { position: 1, url: 'https://docs.pydantic.dev/latest/', label: 'Pydantic' },
+      { position: 2, url: 'https://github.com/pydantic/pydantic/releases', label: 'Releases · pydantic/pydantic' },
+      { position: 3, url: 'https://docs.pydantic.dev/latest/migration/?lang=en', label: 'Migration Guide - Pydantic' },
+    ]);
+    expect(r.markdown).toBe(
+      'Pydantic v2 was released in June 2023 and rewrote its validation core in Rust ([docs.pydantic.dev](https://docs.pydantic.dev/latest/))[1].' +
+        ' Several methods were renamed, for example `parse_obj` became `model_validate` ([github.com](https://github.com/pydantic/pydantic/releases))[2].' +
+        ' The **migration guide** lists every change ([docs.pydantic.dev](https://docs.pydantic.dev/latest/migration/?lang=en))[1][3].',
+    );
+    expect(r.text).toBe(
+      'Pydantic v2 was released in June 2023 and rewrote its validation core in Rust (docs.pydantic.dev).' +
+        ' Several methods were renamed, for example parse_obj became model_validate (github.com).' +
+        ' The migration guide lists every change (docs.pydantic.dev).',
+    );
+    expect(r.text).not.toMatch(/\[\d\]|utm_source/);
+  });
+
+  it('keeps the whole response and the consulted sources in raw', () => {
+    const body = fixtureJson('openai-responses-happy.json');
+    const raw = parseResponsesObject(body, { transport: 'json' }).raw as Record<string, unknown>;
+    expect(raw.response).toBe(body);
+    expect(raw.offsetUnit).toBe('code_point');
+    expect(raw.transport).toBe('json');
+    expect(raw.consultedSources).toEqual([
+      'https://docs.pydantic.dev/latest/',
+      'https://github.com/pydantic/pydantic/releases',
+      'https://docs.pydantic.dev/latest/migration/',
+      'https://www.reddit.com/r/Python/comments/14abc/pydantic_v2/',
+    ]);
+  });
+
+  it('counts annotation offsets in code points (emoji and Korean)', () => {
+    const body = fixtureJson('openai-responses-emoji-korean.json') as { output: Array<{ content?: Array<{ text: string }> }> };
+    const text = body.output[1]?.content?.[0]?.text as string;
+    // The fixture's second span is [20, 38) in code points; as UTF-16 units it would start inside "👍".
+    expect(sliceCodePoints(text, 20, 38)).toBe('😀👍 1889년에 완공되었습니다.');
+    expect(text.slice(20, 38)).not.toBe('😀👍 1889년에 완공되었습니다.');
+
+    const r = parseResponsesObject(body);
+    expect(r.markdown).toBe('🗼 에펠탑은 높이가 330m입니다.[1] 😀👍 1889년에 완공되었습니다.[1][2] 🇫🇷 파리의 상징입니다.[2]');
+    expect(r.text).toBe(text);
+    expect(r.sources.map((s) => [s.position, s.url, s.label])).toEqual([
+      [1, 'https://www.toureiffel.paris/ko', '에펠탑 공식 사이트'],
+      [2, 'https://ko.wikipedia.org/wiki/%EC%97%90%ED%8E%A0%ED%83%91', '에펠탑 - 위키백과'],
+    ]);
+    expect((r.raw as { warnings?: unknown }).warnings).toBeUndefined();
+  });
+
+  it('accepts an answer without citations as a valid answer with zero sources', () => {
+    const r = parseResponsesObject(fixtureJson('openai-responses-no-citations.json'));
+    expect(r.sources).toEqual([]);
+    expect(r.markdown).toBe('Two plus two is **4**.');
+    expect(r.text).toBe('Two plus two is 4.');
+    expect((r.raw as { consultedSources: unknown }).consultedSources).toEqual([]);
+  });
+
+  it('returns the partial text of an incomplete response and says so in raw', () => {
+    const r = parseResponsesObject(fixtureJson('openai-responses-incomplete.json'));
+    expect(r.markdown).toBe('Pydantic v2 rewrote its core in Rust ([docs.pydantic.dev](https://docs.pydantic.dev/latest/))[1] and');
+    expect(r.sources).toHaveLength(1);
+    expect((r.raw as { incomplete: unknown }).incomplete).toBe('max_output_tokens');
+  });
+
+  it('an incomplete response that never reached a message is NO_ANSWER', () => {
+    const f = failureOf(() => parseResponsesObject(fixtureJson('openai-responses-incomplete-no-message.json')), 'NO_ANSWER');
+    expect(f.message).toMatch(/max_output_tokens/);
+  });
+
+  it('an empty output_text is NO_ANSWER, a drifted shape is LAYOUT_CHANGED', () => {
+    failureOf(() => parseResponsesObject(fixtureJson('openai-responses-empty-text.json')), 'NO_ANSWER');
+    failureOf(() => parseResponsesObject(fixtureJson('openai-responses-drifted.json')), 'LAYOUT_CHANGED');
+    failureOf(() => parseResponsesObject('not an object'), 'LAYOUT_CHANGED');
+  });
+
+  it('parses a JSON body by content type with the same parser', () => {
+    const viaPayload = parseResponsesPayload('application/json', fixtureBytes('openai-responses-happy.json'));
+    const direct = parseResponsesObject(fixtureJson('openai-responses-happy.json'));
+    expect(viaPayload.markdown).toBe(direct.markdown);
+    expect(viaPayload.sources).toEqual(direct.sources);
+    failureOf(() => parseResponsesPayload('application/json', Buffer.from('{"output": [')), 'UPSTREAM_ERROR');
+  });
+
+  it('strips utm_source=openai wherever it sits in a query', () => {
+    expect(stripOpenAiTracking('[a](https://x.test/p?utm_source=openai)')).toBe('[a](https://x.test/p)');
+    expect(stripOpenAiTracking('[a](https://x.test/p?utm_source=openai&k=1)')).toBe('[a](https://x.test/p?k=1)');
+    expect(stripOpenAiTracking('[a](https://x.test/p?k=1&utm_source=openai)')).toBe('[a](https://x.test/p?k=1)');
+    expect(stripOpenAiTracking('[a](https://x.test/p?k=1&utm_source=openai&j=2)')).toBe('[a](https://x.test/p?k=1&j=2)');
+  });
+});
+
+describe('OpenAI HTTP errors', () => {
+  it('429 rate_limit_exceeded is RATE_LIMITED with the Retry-After hint', () => {
+    const f = failureOf(() => assertOpenAiOk(responseFrom(429, 'openai-error-rate-limit.json', { 'retry-after': '2' }), 'CHATBOT_A'), 'RATE_LIMITED');
+    expect(f.retryAfterMs).toBe(2000);
+    expect(f.message).toMatch(/rate_limit_exceeded/);
+  });
+
+  it('429 insufficient_quota is AUTH_FAILED and says no retry helps', () => {
+    const f = failureOf(() => assertOpenAiOk(responseFrom(429, 'openai-error-insufficient-quota.json'), 'CHATBOT_A'), 'AUTH_FAILED');
+    expect(f.message).toMatch(/insufficient_quota/);
+    expect(f.message).toMatch(/no retry/);
+  });
+
+  it('401 is AUTH_FAILED without quoting the masked key', () => {
+    const f = failureOf(() => assertOpenAiOk(responseFrom(401, 'openai-error-401.json'), 'CHATBOT_A'), 'AUTH_FAILED');
+    expect(f.message).toMatch(/invalid_api_key/);
+    expect(f.message).not.toMatch(/sk-|Xy9Z/);
+  });
+
+  it('403 is AUTH_FAILED, 5xx and non-JSON bodies are UPSTREAM_ERROR', () => {
+    failureOf(() => assertOpenAiOk(responseFrom(403, 'openai-error-401.json'), 'CHATBOT_A'), 'AUTH_FAILED');
+    failureOf(() => assertOpenAiOk(responseFrom(503, 'openai-stream-error.sse'), 'CHATBOT_A'), 'UPSTREAM_ERROR');
+    expect(() => assertOpenAiOk(responseFrom(200, 'openai-responses-happy.json'), 'CHATBOT_A')).not.toThrow();
+  });
+});
+
+describe('OpenAI request', () => {
+  it('asks for web_search with the country, city and time zone, consulted sources and a stream', () => {
+    const body = responsesRequest('what is new', 'KR', { model: 'gpt-test', searchContextSize: 'high' }, true);
+    expect(body).toEqual({
+      model: 'gpt-test',
+      input: 'what is new',
+      tools: [{ type: 'web_search', search_context_size: 'high', user_location: { type: 'approximate', country: 'KR', city: 'Seoul', region: 'Seoul', timezone: 'Asia/Seoul' } }],
+      include: ['web_search_call.action.sources'],
+      stream: true,
+    });
+    const unknown = responsesRequest('q', 'IS', {}, false) as { tools: Array<{ user_location: unknown }> };
+    expect(unknown.tools[0]?.user_location).toEqual({ type: 'approximate', country: 'IS' });
+  });
+});

@@ -1,0 +1,203 @@
+import fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { UpstreamFailure, type UpstreamFailureKind } from '../../src/domain/engine-errors.js';
+import { parseAiModePage } from '../../src/engines/search-a/aimode-parser.js';
+import type { FetchedPage } from '../../src/engines/search-a/page-signals.js';
+import { parseResultsPage } from '../../src/engines/search-a/results-page.js';
+
+const SEARCH_URL = 'https://www.google.com/search?q=test&hl=en&gl=us&pws=0';
+
+function fixture(name: string, over: Partial<FetchedPage> = {}): FetchedPage {
+  const html = fs.readFileSync(new URL(`../fixtures/search-a/${name}`, import.meta.url), 'utf8');
+  return { html, status: 200, finalUrl: SEARCH_URL, ...over };
+}
+
+function failureKind(fn: () => unknown): UpstreamFailureKind {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof UpstreamFailure) return e.kind;
+    throw e;
+  }
+  throw new Error('expected an UpstreamFailure');
+}
+
+const serp = (p: FetchedPage, page = 1) => parseResultsPage(p, { page, readAio: true });
+
+describe('Google results page parser', () => {
+  it('reads organic results: h3 links inside #search, redirector unwrapped, ads/PAA/internal/duplicates dropped', () => {
+    const r = serp(fixture('serp-aio.html'));
+    expect(r.organic.map((o) => o.url)).toEqual([
+      'https://docs.pydantic.dev/latest/migration/',
+      'https://realpython.com/python-pydantic/',
+      'https://github.com/pydantic/bump-pydantic',
+      'https://medium.com/@dev/pydantic-v2-in-production-4c1a',
+      'https://www.reddit.com/r/Python/comments/14abc/pydantic_v2_is_out/',
+    ]);
+    expect(r.organic.map((o) => o.position)).toEqual([1, 2, 3, 4, 5]);
+    expect(r.organic[1]).toEqual({
+      position: 2,
+      url: 'https://realpython.com/python-pydantic/',
+      title: 'Pydantic: Simplifying Data Validation in Python',
+      snippet: "Mar 4, 2026 — In this tutorial, you'll learn how to model your data with Pydantic v2, including the new validators.",
+      site: 'Real Python',
+    });
+    expect(r.organic[3]?.snippet).toMatch(/^We migrated 40 services/);
+    expect(r.diagnostics.tiers).toMatchObject({ root: '#search', link: 'a:has(h3)', aio: 'data-attrid', snippet: { 'div.VwiC3b': 4, 'div.IsZvec': 1 } });
+    expect(r.diagnostics.skipped).toEqual({ internal: 2, duplicate: 1 });
+  });
+
+  it('reads the AI Overview: prose of the main column, citations in first-appearance order, highlights stripped', () => {
+    const aio = serp(fixture('serp-aio.html')).aioverview;
+    expect(aio).not.toBeNull();
+    expect(aio?.markdown).toBe(
+      [
+        'Pydantic v2 was released in June 2023 and rewrote the core validation logic in Rust as [pydantic-core](https://github.com/pydantic/pydantic-core).',
+        '',
+        'Migrating mostly means renaming methods and validators:',
+        '',
+        '- **Speed:** validation is 5–50× faster than in v1.',
+        '- `.dict()` becomes `.model_dump()` and `@validator` becomes `@field_validator`.',
+        '- The `bump-pydantic` codemod automates most renames.',
+      ].join('\n'),
+    );
+    expect(aio?.text).toContain('rewrote the core validation logic in Rust as pydantic-core.');
+    expect(aio?.text).toContain('- .dict() becomes .model_dump() and @validator becomes @field_validator.');
+    expect(aio?.text).not.toMatch(/AI Overview|Show more|may include mistakes|\*\*|`/);
+    expect(aio?.sources).toEqual([
+      { position: 1, url: 'https://github.com/pydantic/pydantic-core', label: 'pydantic/pydantic-core: Core validation logic' },
+      { position: 2, url: 'https://docs.pydantic.dev/latest/migration/', label: 'Migration Guide - Pydantic' },
+      { position: 3, url: 'https://example.org/guide?id=7', label: 'Pydantic v2 upgrade guide' },
+    ]);
+  });
+
+  it('gives aioverview null on a page without one, keeping snippets per result (never a neighbour’s)', () => {
+    const r = serp(fixture('serp-no-aio.html'));
+    expect(r.aioverview).toBeNull();
+    expect(r.diagnostics.aioStatus).toBe('absent');
+    expect(r.organic).toHaveLength(5);
+    expect(r.organic[2]).toMatchObject({ site: 'reddit.com', snippet: expect.stringMatching(/^Altra Lone Peak/) });
+    expect(r.organic[3]).toMatchObject({ title: 'Best Hiking Boots of 2026 | Switchback Travel', snippet: '' });
+    expect(r.diagnostics.tiers.snippet).toEqual({ 'div.VwiC3b': 1, '[data-sncf="1"]': 1, 'span.aCOpRe': 1, none: 1, 'div.s3v9rd': 1 });
+  });
+
+  it('numbers organic results globally from the page offset', () => {
+    const r = serp(fixture('serp-no-aio.html'), 3);
+    expect(r.organic.map((o) => o.position)).toEqual([21, 22, 23, 24, 25]);
+  });
+
+  it('falls back to the jsname link tier when titles are not h3', () => {
+    const r = serp(fixture('serp-jsname-tier.html'));
+    expect(r.diagnostics.tiers).toMatchObject({ root: '#rso', link: 'a[jsname=UWckNb]' });
+    expect(r.organic.map((o) => o.title)).toEqual(['Tokio - An asynchronous Rust runtime', 'async_std - Rust']);
+  });
+
+  it('anchors a Korean AI Overview on its "AI 개요" heading and keeps the served language', () => {
+    const r = serp(fixture('serp-aio-ko.html'));
+    expect(r.diagnostics.servedLanguage).toBe('ko');
+    expect(r.diagnostics.tiers.aio).toBe('heading-label');
+    expect(r.aioverview?.markdown).toBe(
+      [
+        '2026년 전기차 구매 보조금은 국비와 지방비를 합쳐 지급되며, 차량 가격과 성능에 따라 금액이 달라집니다.',
+        '',
+        '주요 기준은 다음과 같습니다.',
+        '',
+        '1. 차량 가격 5,300만 원 미만이면 보조금 100%를 받을 수 있습니다.',
+        '2. 주행거리와 충전 속도가 높을수록 성능 보조금이 늘어납니다.',
+      ].join('\n'),
+    );
+    expect(r.aioverview?.sources).toEqual([
+      { position: 1, url: 'https://www.ev.or.kr/portal/buyersGuide/incenTive', label: '무공해차 통합누리집 - 구매보조금 안내' },
+      { position: 2, url: 'https://news.example.co.kr/article/2026/01/ev-subsidy', label: '2026 전기차 보조금 총정리' },
+    ]);
+    expect(r.organic).toHaveLength(2);
+  });
+
+  it('treats a lazy "Searching" AI Overview shell as no overview, and says so in the diagnostics', () => {
+    const r = serp(fixture('serp-aio-placeholder.html'));
+    expect(r.aioverview).toBeNull();
+    expect(r.diagnostics.aioStatus).toBe('placeholder');
+    expect(r.organic).toHaveLength(1);
+  });
+
+  it('classifies walls, empties and drift in the documented order', () => {
+    expect(failureKind(() => serp(fixture('no-results.html')))).toBe('NO_ANSWER');
+    expect(failureKind(() => serp(fixture('sorry.html', { status: 429, finalUrl: 'https://www.google.com/sorry/index?continue=x' })))).toBe('UPSTREAM_BLOCKED');
+    // The sorry page is recognised by its captcha form even when status and URL say nothing.
+    expect(failureKind(() => serp(fixture('sorry.html')))).toBe('UPSTREAM_BLOCKED');
+    expect(failureKind(() => serp(fixture('inline-captcha.html')))).toBe('UPSTREAM_BLOCKED');
+    expect(failureKind(() => serp(fixture('enablejs.html')))).toBe('UPSTREAM_BLOCKED');
+    expect(failureKind(() => serp(fixture('consent.html', { finalUrl: 'https://consent.google.com/ml?continue=x' })))).toBe('CONSENT_REQUIRED');
+    expect(failureKind(() => serp(fixture('consent.html')))).toBe('CONSENT_REQUIRED');
+    expect(failureKind(() => serp(fixture('consent-dialog.html')))).toBe('CONSENT_REQUIRED');
+    expect(failureKind(() => serp(fixture('drifted.html')))).toBe('LAYOUT_CHANGED');
+  });
+
+  it('reports a 5xx answer without block markers as an upstream error', () => {
+    expect(failureKind(() => serp(fixture('serp-no-aio.html', { status: 503 })))).toBe('UPSTREAM_ERROR');
+  });
+});
+
+describe('Google AI Mode parser', () => {
+  it('reads the answer with inline links, bullets and the dialog sources', () => {
+    const r = parseAiModePage(fixture('aimode-answer.html'));
+    expect(r.markdown).toContain('A **Roth IRA** is funded with after-tax money');
+    expect(r.markdown).toContain('as the [IRS overview](https://www.irs.gov/retirement-plans/roth-iras) explains.');
+    expect(r.markdown).toContain('\n- **Income limits:** Roth contributions phase out');
+    expect(r.text).not.toMatch(/\*\*|\]\(|Copy text|Good response|may include mistakes|3 sites/);
+    expect(r.sources).toEqual([
+      { position: 1, url: 'https://www.irs.gov/retirement-plans/roth-iras', label: 'Roth IRAs | Internal Revenue Service' },
+      { position: 2, url: 'https://www.investopedia.example/roth-vs-traditional-ira', label: 'Roth IRA vs. Traditional IRA: Key Differences' },
+      {
+        position: 3,
+        url: 'https://www.nerdwallet.example/article/investing/roth-or-traditional-ira-account',
+        label: 'Roth vs. Traditional IRA: Which Is Right for You?',
+      },
+    ]);
+    expect(r.diagnostics).toEqual({
+      servedLanguage: 'en',
+      tiers: { container: 'data-subtree=aimc', prose: 'main-col' },
+      turnQuery: 'what is the difference between a roth ira and a traditional ira',
+    });
+  });
+
+  it('keeps headings, the ordered list and the table as GFM in markdown, flattened in text', () => {
+    const r = parseAiModePage(fixture('aimode-table-list.html'));
+    expect(r.markdown).toBe(
+      [
+        'Pydantic v2 was released in June 2023 and rewrote the core in Rust.',
+        '',
+        '### Steps',
+        '',
+        '1. Run the bump-pydantic codemod.',
+        '2. Replace `validator` with `field_validator`.',
+        '3. Re-run your test suite and fix the remaining `Config` classes.',
+        '',
+        '### Renamed methods',
+        '',
+        '| v1 | v2 |',
+        '| --- | --- |',
+        '| .dict() | .model_dump() |',
+        '| .parse_obj() | .model_validate() |',
+      ].join('\n'),
+    );
+    expect(r.text).toContain('Steps\n\n1. Run the bump-pydantic codemod.');
+    expect(r.text).toContain('v1 | v2\n.dict() | .model_dump()\n.parse_obj() | .model_validate()');
+    expect(r.sources.map((s) => [s.position, s.url])).toEqual([
+      [1, 'https://docs.pydantic.dev/latest/migration/'],
+      [2, 'https://github.com/pydantic/bump-pydantic'],
+      [3, 'https://example.org/guide?id=7'],
+    ]);
+  });
+
+  it('classifies AI Mode outcomes: unavailable, daily limit, still generating, walls, drift', () => {
+    expect(failureKind(() => parseAiModePage(fixture('aimode-unavailable.html')))).toBe('NO_ANSWER');
+    expect(failureKind(() => parseAiModePage(fixture('no-results.html')))).toBe('NO_ANSWER');
+    expect(failureKind(() => parseAiModePage(fixture('aimode-daily-limit.html')))).toBe('RATE_LIMITED');
+    expect(failureKind(() => parseAiModePage(fixture('aimode-pending.html')))).toBe('TIMEOUT');
+    expect(failureKind(() => parseAiModePage(fixture('sorry.html', { status: 429 })))).toBe('UPSTREAM_BLOCKED');
+    expect(failureKind(() => parseAiModePage(fixture('enablejs.html')))).toBe('UPSTREAM_BLOCKED');
+    expect(failureKind(() => parseAiModePage(fixture('consent.html')))).toBe('CONSENT_REQUIRED');
+    expect(failureKind(() => parseAiModePage(fixture('drifted.html')))).toBe('LAYOUT_CHANGED');
+  });
+});

@@ -1,0 +1,170 @@
+import fs from 'node:fs';
+import zlib from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { UpstreamFailure } from '../../src/domain/engine-errors.js';
+import { decompress, type FetchedPage } from '../../src/engines/web/page-fetch.js';
+import { parseSrcset } from '../../src/engines/web/page-images.js';
+import { interpretPage } from '../../src/engines/web/page-reader.js';
+
+const fixture = (name: string) => fs.readFileSync(new URL(`../fixtures/web/${name}`, import.meta.url));
+
+function page(name: string, url: string, opts: Partial<FetchedPage> = {}): FetchedPage {
+  return {
+    requestedUrl: url,
+    finalUrl: url,
+    status: 200,
+    headers: { 'content-type': 'text/html; charset=utf-8' },
+    body: fixture(name),
+    ...opts,
+  };
+}
+
+function failureOf(fn: () => unknown): UpstreamFailure {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof UpstreamFailure) return e;
+    throw e;
+  }
+  throw new Error('expected an UpstreamFailure');
+}
+
+describe('WEB_SCRAPE page reader over fixtures', () => {
+  it('reads an article: main content only, absolute images from srcset and lazy attributes, metadata', () => {
+    const r = interpretPage(page('article.html', 'https://outdoors.example.com/guides/trail-shoes?ref=home'));
+    expect(r.markdown.startsWith('# Choosing a Trail Running Shoe\n')).toBe(true);
+    expect(r.markdown).toContain('## Grip and lug depth');
+    expect(r.markdown).toContain('- Rocky mountain trails: rock plate, protective toe cap.');
+    expect(r.markdown).toContain('[sock guide](https://outdoors.example.com/guides/sock-guide)');
+    expect(r.markdown).not.toMatch(/Related|Road shoes|© 2026|Shop/);
+    expect(r.markdown).not.toContain('data:image');
+    expect(r.text).toContain('Lugs of four to five millimetres bite into mud');
+    expect(r.text).not.toMatch(/[#*\]]/);
+    expect(r.sources).toEqual([{ position: 1, url: 'https://outdoors.example.com/guides/trail-shoes?ref=home', label: 'Choosing a Trail Running Shoe' }]);
+
+    const extra = r.extra as Record<string, unknown>;
+    expect(extra).toMatchObject({
+      title: 'Choosing a Trail Running Shoe',
+      language: 'en',
+      canonicalUrl: 'https://outdoors.example.com/guides/trail-running-shoes',
+      finalUrl: 'https://outdoors.example.com/guides/trail-shoes?ref=home',
+      byline: 'Dana Whitfield',
+      excerpt: 'How cushioning, drop and grip decide which trail shoe suits you.',
+      publishedTime: '2026-03-14T08:30:00Z',
+    });
+    expect(extra.images).toEqual([
+      { url: 'https://outdoors.example.com/media/lead-trail-shoes.jpg', alt: '', width: 1200, height: 630, source: 'og' },
+      { url: 'https://outdoors.example.com/media/outsole-1600.jpg', alt: 'Outsole lugs compared', width: 1600, height: 1067, source: 'article' },
+      { url: 'https://outdoors.example.com/guides/images/rock-plate.png', alt: 'A rock plate cut in half', source: 'article' },
+      { url: 'https://cdn.example.com/fit-1600.webp', alt: 'Checking the fit at the toe box', source: 'article' },
+    ]);
+    expect(r.raw).toMatchObject({ tier: 'readability', status: 200, charset: 'utf-8' });
+  });
+
+  it('resolves relative images and links against <base href>, not the page URL', () => {
+    const r = interpretPage(page('base-href.html', 'https://www.example.org/help/widget'));
+    const images = (r.extra as { images: Array<{ url: string }> }).images.map((i) => i.url);
+    expect(images).toEqual(['https://cdn.example.org/docs/v2/diagrams/overview.svg.png', 'https://cdn.example.org/shared/logo-large.png']);
+    expect(r.markdown).toContain('[the settings reference](https://cdn.example.org/docs/v2/reference/settings.html)');
+    expect(r.sources[0]?.url).toBe('https://www.example.org/help/widget');
+    expect(r.raw).toMatchObject({ baseUrl: 'https://cdn.example.org/docs/v2/' });
+    expect((r.extra as { language: string }).language).toBe('en-GB');
+  });
+
+  it('decodes an EUC-KR page (CP949 syllables included) from its meta charset', () => {
+    const body = fixture('korean-euc-kr.html');
+    expect(body.includes(Buffer.from('겨울', 'utf8'))).toBe(false);
+    const r = interpretPage(page('korean-euc-kr.html', 'http://news.example.co.kr/article/view.php?id=1', { headers: { 'content-type': 'text/html' } }));
+    expect(r.text).toContain('겨울 산행은 짧은 해와 낮은 기온 때문에');
+    expect(r.text).toContain('똠방각하');
+    expect(r.markdown).toContain('![아이젠을 착용한 등산화](http://news.example.co.kr/photo/2026/01/crampons.jpg)');
+    expect(r.extra).toMatchObject({ language: 'ko', title: '겨울철 등산 안전 수칙 - 예제 뉴스' });
+    expect(r.raw).toMatchObject({ charset: 'euc-kr' });
+  });
+
+  it('falls back to <main> when Readability only sees the modal over an aria-hidden page', () => {
+    const r = interpretPage(page('readability-hostile.html', 'https://gazette.example.com/local/cycle-lanes'));
+    expect(r.raw).toMatchObject({ tier: 'fallback:main' });
+    expect(r.text).toContain('eleven kilometres of protected cycle lanes');
+    expect(r.text).toContain('most serious injuries to cyclists');
+    expect(r.markdown).not.toMatch(/Riverside Gazette|Most read|Never miss a story/);
+    expect(r.markdown.startsWith('# City Council Approves New Cycle Lanes')).toBe(true);
+  });
+
+  it('converts tables to GFM tables with a header row, one line per row', () => {
+    const r = interpretPage(page('table-heavy.html', 'https://energy.example.co.uk/tariffs'));
+    expect(r.markdown).toContain(
+      [
+        '| Supplier | Unit rate (p/kWh) | Standing charge (p/day) | Yearly cost |',
+        '| --- | --- | --- | --- |',
+        '| Northwind Energy | 24.50 | 53.35 | £954 |',
+        '| Contoso Power | 23.90 | 60.10 (rising in April) | £960 |',
+        '| Fabrikam \\| Green | 26.10 | 48.00 | £984 |',
+      ].join('\n'),
+    );
+    // The second table has no <th>: its first row becomes the header.
+    expect(r.markdown).toContain('| Offer | Term | Exit fee |\n| --- | --- | --- |\n| Northwind Fix 12 | 12 months | £75 |');
+    expect(r.markdown).not.toContain('<table');
+    expect(r.text).toContain('Contoso Power\t23.90\t60.10 (rising in April)\t£960');
+  });
+
+  it('classifies a Cloudflare challenge as UPSTREAM_BLOCKED, with or without the cf-mitigated header', () => {
+    const withHeader = failureOf(() =>
+      interpretPage(page('cloudflare-challenge.html', 'https://www.example-shop.com/p/1', { status: 403, headers: { 'content-type': 'text/html; charset=UTF-8', server: 'cloudflare', 'cf-mitigated': 'challenge' } })),
+    );
+    expect(withHeader.kind).toBe('UPSTREAM_BLOCKED');
+    const fromBody = failureOf(() =>
+      interpretPage(page('cloudflare-challenge.html', 'https://www.example-shop.com/p/1', { status: 503, headers: { 'content-type': 'text/html', server: 'cloudflare' } })),
+    );
+    expect(fromBody.kind).toBe('UPSTREAM_BLOCKED');
+    expect(fromBody.message).toContain('Just a moment');
+  });
+
+  it('does not treat a page that embeds reCAPTCHA and Cloudflare scripts in a form as blocked', () => {
+    const r = interpretPage(page('recaptcha-form.html', 'https://software.example.com/contact', { headers: { 'content-type': 'text/html', server: 'cloudflare', 'cf-ray': '1-ICN' } }));
+    expect(r.text).toContain('Our support team answers every request within one business day.');
+    expect(r.markdown).not.toMatch(/Send|textarea|g-recaptcha/);
+  });
+
+  it('reports a JavaScript-only app shell as CONTENT_UNREADABLE', () => {
+    const f = failureOf(() => interpretPage(page('app-shell.html', 'https://app.example.com/dashboard')));
+    expect(f.kind).toBe('CONTENT_UNREADABLE');
+    expect(f.message).toMatch(/app shell/);
+  });
+
+  it('maps HTTP failures and unsupported types to their kinds', () => {
+    const html = { 'content-type': 'text/html' };
+    const kind = (opts: Partial<FetchedPage>) => failureOf(() => interpretPage(page('article.html', 'https://x.example.com/a', opts))).kind;
+    expect(kind({ status: 404, headers: html })).toBe('NO_ANSWER');
+    expect(kind({ status: 410, headers: html })).toBe('NO_ANSWER');
+    expect(kind({ status: 502, headers: html })).toBe('UPSTREAM_ERROR');
+    expect(kind({ status: 429, headers: { ...html, 'retry-after': '30' } })).toBe('RATE_LIMITED');
+    expect(kind({ headers: { 'content-type': 'application/pdf' }, body: Buffer.from('%PDF-1.7\n') })).toBe('CONTENT_UNREADABLE');
+    const pdf = failureOf(() => interpretPage(page('article.html', 'https://x.example.com/a.pdf', { headers: { 'content-type': 'application/pdf' } })));
+    expect(pdf.message).toContain('application/pdf');
+    expect(kind({ finalUrl: 'https://x.example.com/account/login?next=%2Fa', headers: html })).toBe('CONSENT_REQUIRED');
+    expect(kind({ status: 200, headers: html, body: Buffer.from('<html><body>   </body></html>') })).toBe('CONTENT_UNREADABLE');
+  });
+
+  it('accepts application/xhtml+xml and HTML without a content type', () => {
+    expect(interpretPage(page('base-href.html', 'https://x.example.com/a', { headers: { 'content-type': 'application/xhtml+xml' } })).text).toContain('widget server');
+    expect(interpretPage(page('base-href.html', 'https://x.example.com/a', { headers: {} })).text).toContain('widget server');
+  });
+
+  it('parses srcset candidates whose URLs contain commas and picks by descriptor', () => {
+    expect(parseSrcset('https://img.example.com/c_fill,w_400/a.jpg 400w, https://img.example.com/c_fill,w_800/a.jpg 800w')).toEqual([
+      { url: 'https://img.example.com/c_fill,w_400/a.jpg', w: 400 },
+      { url: 'https://img.example.com/c_fill,w_800/a.jpg', w: 800 },
+    ]);
+    expect(parseSrcset('a.jpg, b.jpg 2x')).toEqual([{ url: 'a.jpg' }, { url: 'b.jpg', x: 2 }]);
+  });
+
+  it('undoes gzip, deflate and br content encodings', () => {
+    const html = fixture('article.html');
+    expect(decompress(zlib.gzipSync(html), 'gzip').equals(html)).toBe(true);
+    expect(decompress(zlib.deflateSync(html), 'deflate').equals(html)).toBe(true);
+    expect(decompress(zlib.deflateRawSync(html), 'deflate').equals(html)).toBe(true);
+    expect(decompress(zlib.brotliCompressSync(html), 'br').equals(html)).toBe(true);
+    expect(failureOf(() => decompress(Buffer.from('not gzip'), 'gzip')).kind).toBe('UPSTREAM_ERROR');
+  });
+});

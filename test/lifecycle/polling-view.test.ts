@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fastConfig, startService, submit, tempDir, waitFor, type RunningService } from '../helpers/service.js';
+
+const TERMINAL = new Set(['COMPLETED', 'FAILED']);
+
+/** Polls a task until terminal, checking every intermediate view on the way. */
+async function pollChecking(svc: RunningService, id: string): Promise<{ final: any; seen: Set<string> }> {
+  const seen = new Set<string>();
+  for (;;) {
+    const r = await svc.call('GET', `/v1/async/task/${id}`);
+    expect(r.status).toBe(200);
+    const v = r.body;
+    seen.add(v.task.status);
+    if (!TERMINAL.has(v.task.status)) {
+      expect(v).not.toHaveProperty('response');
+      expect(v).not.toHaveProperty('error');
+      expect(v.credits).toEqual({ creditsToCharge: 0, creditsCharged: 0 });
+    } else {
+      return { final: v, seen };
+    }
+    await new Promise((res) => setTimeout(res, 20));
+  }
+}
+
+describe('the polling view through a task lifecycle', () => {
+  let svc: RunningService;
+  beforeAll(async () => {
+    svc = await startService({ AEQ_CONFIG: fastConfig(tempDir()), AEQ_ENGINE_TIMEOUT_MS: '2000' });
+  });
+  afterAll(() => svc.stop());
+
+  it('QUEUED/PROCESSING show no response and no error and credits 0/0; COMPLETED shows response only, with the engine cost', async () => {
+    const id = await submit(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'slowish sandbox:delay=600' } });
+    await waitFor(svc, id, (v) => v.task.status === 'PROCESSING');
+    const { final, seen } = await pollChecking(svc, id);
+    expect(seen.has('PROCESSING')).toBe(true);
+    expect(final.task.status).toBe('COMPLETED');
+    expect(final).toHaveProperty('response');
+    expect(final).not.toHaveProperty('error');
+    expect(Object.keys(final).sort()).toEqual(['credits', 'response', 'success', 'task']);
+    expect(final.credits).toEqual({ creditsToCharge: 2, creditsCharged: 2 });
+  });
+
+  it('FAILED shows error only (a string), with 0 charged', async () => {
+    const id = await submit(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'will fail sandbox:delay=300 sandbox:error' } });
+    const { final } = await pollChecking(svc, id);
+    expect(final.task.status).toBe('FAILED');
+    expect(final).not.toHaveProperty('response');
+    expect(typeof final.error).toBe('string');
+    expect(final.error).toMatch(/^ENGINE_FAILED: /);
+    expect(Object.keys(final).sort()).toEqual(['credits', 'error', 'success', 'task']);
+    expect(final.credits).toEqual({ creditsToCharge: 2, creditsCharged: 0 });
+  });
+
+  it('a retried task that finally completes shows no error from its failed attempts', async () => {
+    const id = await submit(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'retry then fine sandbox:flaky=1' } });
+    const { final } = await pollChecking(svc, id);
+    expect(final.task.status).toBe('COMPLETED');
+    expect(final).not.toHaveProperty('error');
+  });
+
+  it('terminal views are stable: polling again gives the same body', async () => {
+    const id = await submit(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'stable view' } });
+    const { final } = await pollChecking(svc, id);
+    const again = await svc.call('GET', `/v1/async/task/${id}`);
+    expect(again.body).toEqual(final);
+  });
+
+  it('the task metadata never changes except its status', async () => {
+    const key = `meta-${Date.now()}`;
+    const r = await svc.call('POST', '/v1/async/task', { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'meta' }, priority: 7, idempotencyKey: key });
+    const { final } = await pollChecking(svc, r.body.task.id);
+    expect({ ...final.task, status: 'QUEUED' }).toEqual(r.body.task);
+  });
+});
