@@ -74,9 +74,9 @@ export function taskCodeFor(kind: UpstreamFailureKind): TaskErrorCode {
   }
 }
 
-/** Failures that no retry can fix. */
+/** Failures that no retry can fix (a PDF stays a PDF; an absent answer stays absent). */
 export function isPermanent(kind: UpstreamFailureKind): boolean {
-  return kind === 'BAD_PAYLOAD' || kind === 'PAGE_UNAVAILABLE' || kind === 'NO_ANSWER';
+  return kind === 'BAD_PAYLOAD' || kind === 'PAGE_UNAVAILABLE' || kind === 'NO_ANSWER' || kind === 'CONTENT_UNREADABLE';
 }
 
 /** Failures that mean the exit address (or account) should rest before it is used again. */
