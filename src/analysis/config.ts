@@ -42,7 +42,6 @@ export interface PromptResearchConfig {
   monitor: { lambda: number; intentBonus: number; maxSim: number; demandWeight: number; fitWeight: number; pool: number };
   /** Google suggest client: `firefox` (rank only), `chrome` (types and relevance) or `gws-wiz`. */
   googleClient: 'firefox' | 'chrome' | 'gws-wiz';
-  bingEnabled: boolean;
   /** Autocomplete response cache by (provider, country, language, query); 0 disables it. */
   cacheTtlMs: number;
 }
@@ -87,7 +86,6 @@ export const ANALYSIS_DEFAULTS: Readonly<AnalysisConfig> = deepFreeze({
     dedup: { jaccardEn: 0.85, jaccardKo: 0.8 },
     monitor: { lambda: 0.7, intentBonus: 0.1, maxSim: 0.8, demandWeight: 0.6, fitWeight: 0.4, pool: 200 },
     googleClient: 'firefox',
-    bingEnabled: false,
     cacheTtlMs: DAY_MS,
   },
 });

@@ -1,3 +1,4 @@
+import { createPromptResearchAdapter } from '../analysis/prompt-research/adapter.js';
 import { createSourceInfluenceAdapter } from '../analysis/source-influence/adapter.js';
 import { answerEngineA } from './chat/answer-engine-a.js';
 import { assistantA } from './chat/assistant-a.js';
@@ -12,8 +13,9 @@ import { searchBSerp } from './search-b/serp-adapter.js';
 import { searchCAssistant } from './search-c/search-c-assistant.js';
 import { searchCSearch } from './search-c/search-c-search.js';
 import { webScrape } from './web/web-scrape.js';
+import { forum } from './forum/forum.js';
 
 /** Every adapter the service ships, by canonical task type. */
 export function defaultRegistry(): EngineRegistry {
-  return new EngineRegistry().register(answerEngineA).register(chatbotA).register(assistantA).register(searchCSearch).register(searchCAssistant).register(webScrape).register(searchA).register(searchASerp).register(aiMode).register(searchBAiBrief).register(searchBAiTab).register(searchBSerp).register(createSourceInfluenceAdapter());
+  return new EngineRegistry().register(answerEngineA).register(chatbotA).register(assistantA).register(searchCSearch).register(searchCAssistant).register(webScrape).register(forum).register(searchA).register(searchASerp).register(aiMode).register(searchBAiBrief).register(searchBAiTab).register(searchBSerp).register(createSourceInfluenceAdapter()).register(createPromptResearchAdapter());
 }

@@ -1,4 +1,4 @@
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import { RequestError, errorObject } from '../domain/request-errors.js';
 import { bearerMatches } from './auth.js';
@@ -14,6 +14,16 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 const PUBLIC_PATHS = new Set(['/health', '/ready', '/metrics', '/openapi.json']);
 
+const TASK_PATH = '/v1/async/task/';
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
 function pathOf(url: string): string {
   const q = url.indexOf('?');
   return q === -1 ? url : url.slice(0, q);
@@ -28,6 +38,19 @@ export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false, useDefaults: false } },
     return503OnClosing: true,
+    // URLs the router refuses before any hook runs (over-long or badly encoded path parameters):
+    // answer with the error envelope, after the same key check as every other route.
+    frameworkErrors: (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+      const path = pathOf(req.url);
+      const authorized = PUBLIC_PATHS.has(path) || bearerMatches(req.headers.authorization, ctx.apiKey);
+      const taskId = path.startsWith(TASK_PATH) ? safeDecode(path.slice(TASK_PATH.length)) : null;
+      const e = !authorized
+        ? new RequestError('MISSING_API_KEY')
+        : taskId !== null && req.method === 'GET'
+          ? new RequestError('RESOURCE_NOT_FOUND', 'No task with this id (unknown or expired).', { id: taskId })
+          : new RequestError('VALIDATION_ERROR', err.message, [{ field: '', message: 'the URL path is not valid' }]);
+      void reply.code(e.status).send({ success: false, error: errorObject(e, new Date(ctx.now())) });
+    },
   });
 
   // Bodies are JSON whatever Content-Type says; anything unparsable is a 400 VALIDATION_ERROR.

@@ -37,6 +37,8 @@ export class Worker {
   private stopped = false;
   private readonly now: () => number;
   private readonly running = new Set<Promise<void>>();
+  /** Claims under way: stop() waits for them, since they can still launch tasks. */
+  private readonly claims = new Set<Promise<void>>();
 
   constructor(private readonly d: WorkerDeps) {
     this.now = d.now ?? Date.now;
@@ -60,7 +62,13 @@ export class Worker {
     for (const t of Object.keys(this.d.config.engines) as TaskType[]) void this.claim(t);
   }
 
-  private async claim(taskType: TaskType): Promise<void> {
+  private claim(taskType: TaskType): Promise<void> {
+    const p = this.claimRound(taskType).finally(() => this.claims.delete(p));
+    this.claims.add(p);
+    return p;
+  }
+
+  private async claimRound(taskType: TaskType): Promise<void> {
     const engine = this.d.config.engines[taskType];
     if (engine.paused || this.stopped) return;
     // One claim per engine at a time; a wake-up during a claim triggers another round after it.
@@ -164,6 +172,8 @@ export class Worker {
   async stop(graceMs: number): Promise<void> {
     this.stopped = true;
     for (const t of this.timers) clearInterval(t);
+    // A claim that was already under way may still launch tasks; they must be drained like the others.
+    await Promise.allSettled([...this.claims]);
     const all = Promise.allSettled([...this.running]);
     const timer = new Promise((r) => setTimeout(r, graceMs).unref());
     await Promise.race([all, timer]);

@@ -6,8 +6,11 @@ import { registerAssistantA } from './routes/gemini.js';
 import { registerBing } from './routes/bing.js';
 import { registerCopilot } from './routes/copilot.js';
 import { registerWeb } from './routes/web.js';
+import { registerReddit } from './routes/reddit.js';
 import { registerNaverBlog, registerNaverSearch } from './routes/naver.js';
 import { registerSearchEngineA } from './routes/google.js';
+import { registerGoogleSuggest } from './routes/suggest.js';
+import { registerNaverAc } from './routes/naver-ac.js';
 
 /** A simulated upstream family: registers its routes under its prefix. */
 export type SimRoutes = (app: FastifyInstance, sim: SimContext) => void;
@@ -19,9 +22,12 @@ const FAMILIES: ReadonlyArray<[prefix: string, routes: SimRoutes]> = [
   ['/bing', registerBing],
   ['/copilot', registerCopilot],
   ['/web', registerWeb],
+  ['/reddit', registerReddit],
   ['/naver', registerNaverSearch],
   ['/naver-blog', registerNaverBlog],
   ['/google', registerSearchEngineA],
+  ['/google-suggest', registerGoogleSuggest],
+  ['/naver-ac', registerNaverAc],
 ];
 
 export interface Simulator {

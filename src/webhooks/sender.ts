@@ -11,6 +11,15 @@ export function nextWebhookDelayMs(attemptJustFailed: number, baseMs: number): n
   return baseMs * 2 ** (attemptJustFailed - 1);
 }
 
+/**
+ * How long a claimed delivery stays with its sender: one attempt lasts at most the request timeout
+ * plus two store writes, so twice the timeout and a second covers stalls. A sender that died
+ * mid-attempt leaves its delivery due again after this (about a minute by default).
+ */
+export function deliveryLeaseMs(timeoutMs: number): number {
+  return 2 * timeoutMs + 1_000;
+}
+
 export interface WebhookSenderOptions {
   retryBaseMs: number;
   timeoutMs: number;
@@ -27,6 +36,11 @@ export interface WebhookSenderOptions {
 export class WebhookSender {
   private readonly dispatcher: Dispatcher;
   private timer: NodeJS.Timeout | null = null;
+  /** Fires when the earliest scheduled retry becomes due, so retries keep their 2-4-8-16 spacing. */
+  private retryTimer: NodeJS.Timeout | null = null;
+  private retryTimerAt = Infinity;
+  /** The claim round in progress, so stop() can wait for deliveries it is about to start. */
+  private tick: Promise<number> | null = null;
   private ticking = false;
   private again = false;
   private stopped = false;
@@ -53,7 +67,22 @@ export class WebhookSender {
       this.again = true;
       return;
     }
-    void this.runOnce();
+    this.tick = this.runOnce();
+  }
+
+  /** Wakes the sender at `at` (the earliest pending retry wins); the poll still covers other processes' rows. */
+  private wakeAt(at: number): void {
+    if (this.stopped || at >= this.retryTimerAt) return;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimerAt = at;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.retryTimerAt = Infinity;
+      // Timers may fire a millisecond early by the wall clock; a claim then would find nothing due.
+      if (this.now() < at) this.wakeAt(at);
+      else this.wake();
+    }, Math.max(0, at - this.now()));
+    this.retryTimer.unref();
   }
 
   /** Claims and sends every due delivery (tests call this directly instead of waiting). */
@@ -65,12 +94,14 @@ export class WebhookSender {
         this.again = false;
         const room = this.opts.concurrency - this.inFlight.size;
         if (room <= 0) break;
-        const due = await this.store.claimDueDeliveries(this.now(), room, this.opts.timeoutMs + 30_000);
+        const due = await this.store.claimDueDeliveries(this.now(), room, deliveryLeaseMs(this.opts.timeoutMs));
         for (const d of due) {
-          const p = this.deliver(d).finally(() => {
-            this.inFlight.delete(p);
-            this.wake();
-          });
+          const p = this.deliver(d)
+            .catch((e: unknown) => this.log.error({ err: e, taskId: d.taskId }, 'webhook delivery crashed; it is retried when its lease expires'))
+            .finally(() => {
+              this.inFlight.delete(p);
+              this.wake();
+            });
           this.inFlight.add(p);
         }
         sent += due.length;
@@ -111,6 +142,7 @@ export class WebhookSender {
     if (outcome.kind === 'delivered') log.info({ httpStatus: outcome.httpStatus }, 'webhook delivered');
     else log.warn({ error: outcome.error, next: outcome.kind === 'retry' ? new Date(outcome.at).toISOString() : 'abandoned' }, 'webhook attempt failed');
     await this.store.finishDeliveryAttempt(d.taskId, d.leaseToken, attempt, outcome, this.now());
+    if (outcome.kind === 'retry') this.wakeAt(outcome.at);
   }
 
   private failure(attempt: number, error: string, httpStatus: number | null): DeliveryOutcome {
@@ -136,6 +168,9 @@ export class WebhookSender {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    // A claim round may still start deliveries: let it, then wait for them.
+    await this.tick;
     await this.idle();
     await this.dispatcher.close();
   }

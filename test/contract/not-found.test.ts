@@ -31,6 +31,23 @@ describe('GET /v1/async/task/{id} for tasks that do not exist', () => {
     });
   }
 
+  for (const [label, raw, id] of [
+    ['an over-long id', 'a'.repeat(150), 'a'.repeat(150)],
+    ['a very long id', 'b'.repeat(5000), 'b'.repeat(5000)],
+    ['a badly percent-encoded id', '%E0%A4%A', '%E0%A4%A'],
+  ]) {
+    it(`${label} -> 404 RESOURCE_NOT_FOUND in the error envelope`, async () => {
+      const r = await svc.call('GET', `/v1/async/task/${raw}`);
+      expectNotFound(r, id as string);
+    });
+  }
+
+  it('an over-long id without a key is still 401', async () => {
+    const r = await svc.raw('GET', `/v1/async/task/${'a'.repeat(150)}`);
+    expect(r.status).toBe(401);
+    expect(r.body.error.code).toBe('MISSING_API_KEY');
+  });
+
   it('an existing id is found whatever the case of its hex digits', async () => {
     const id = await submit(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'case' } });
     const r = await svc.call('GET', `/v1/async/task/${id.toUpperCase()}`);

@@ -120,6 +120,14 @@ describe('WEB_SCRAPE page reader over fixtures', () => {
     expect(fromBody.message).toContain('Just a moment');
   });
 
+  it('treats an origin error behind Cloudflare as an upstream error, not a challenge', () => {
+    const maintenance = Buffer.from(
+      '<html><head><title>Down for maintenance</title><script src="/cdn-cgi/challenge-platform/scripts/jsd/main.js"></script></head><body><h1>We will be back soon</h1></body></html>',
+    );
+    const f = failureOf(() => interpretPage(page('article.html', 'https://shop.example.com/', { status: 503, headers: { 'content-type': 'text/html', server: 'cloudflare', 'cf-ray': '1-ICN' }, body: maintenance })));
+    expect(f.kind).toBe('UPSTREAM_ERROR');
+  });
+
   it('does not treat a page that embeds reCAPTCHA and Cloudflare scripts in a form as blocked', () => {
     const r = interpretPage(page('recaptcha-form.html', 'https://software.example.com/contact', { headers: { 'content-type': 'text/html', server: 'cloudflare', 'cf-ray': '1-ICN' } }));
     expect(r.text).toContain('Our support team answers every request within one business day.');

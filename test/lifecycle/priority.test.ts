@@ -1,9 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fastConfig, movableClock, startService, submit, tempDir, waitFor, type RunningService } from '../helpers/service.js';
+import { fastConfig, movableClock, startService, submit, tempDir, type RunningService } from '../helpers/service.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 
 const AGING_MS = 60_000;
+const INTERNAL_TOKEN = 'internal-test-token';
 
+/**
+ * Priority among tasks waiting for a slot. The engine is paused while the queue is built (through
+ * the operator route), then resumed with one slot (concurrency 1): the order in which the tasks
+ * then run shows up as the order of their webhook deliveries.
+ */
 describe('priority ordering with one slot (concurrency 1)', () => {
   const clock = movableClock();
   let svc: RunningService;
@@ -12,6 +18,7 @@ describe('priority ordering with one slot (concurrency 1)', () => {
     hooks = await startReceiver();
     svc = await startService(
       {
+        AEQ_INTERNAL_TOKEN: INTERNAL_TOKEN,
         AEQ_CONFIG: fastConfig(tempDir(), {
           engines: { ANSWER_ENGINE_A: { concurrency: 1 } },
           // Leases far longer than the clock jumps below, so moving the clock never looks like a dead worker.
@@ -26,59 +33,75 @@ describe('priority ordering with one slot (concurrency 1)', () => {
     await hooks.close();
   });
 
+  const engine = async (op: 'pause' | 'resume') => {
+    const r = await svc.call('POST', `/internal/engines/ANSWER_ENGINE_A/${op}`, undefined, { authorization: `Bearer ${INTERNAL_TOKEN}` });
+    expect(r.status).toBe(200);
+  };
+
+  const ids = new Map<string, string>();
+
   /** Submits a task that reports its completion to the receiver under `label`. */
-  const task = (label: string, priority: number, delayMs: number) =>
-    submit(svc, {
+  const task = async (label: string, priority: number) => {
+    const id = await submit(svc, {
       taskType: 'ANSWER_ENGINE_A',
-      payload: { prompt: `${label} sandbox:delay=${delayMs}` },
+      payload: { prompt: `${label} sandbox:delay=30` },
       priority,
       idempotencyKey: `${label}-${Date.now()}`,
       webhook: { url: `${hooks.url}/${label}` },
     });
+    ids.set(label, id);
+  };
 
-  const order = (labels: string[]) =>
-    hooks.received.map((r) => r.path.slice(1)).filter((p) => labels.includes(p));
+  /**
+   * Resumes the engine and returns the labels in the order their tasks finished. With one slot each
+   * task starts only after the previous one finished, and each takes at least the sandbox delay, so
+   * finish times are strictly ordered (webhook arrival order could be shuffled by the network).
+   */
+  const runAll = async (labels: string[]) => {
+    await engine('resume');
+    await hooks.waitUntil((all) => labels.every((l) => all.some((r) => r.path === `/${l}`)), 20_000, 'all deliveries');
+    const finished = await Promise.all(labels.map(async (l) => [l, (await svc.app.store.getTask(ids.get(l) ?? '', 0))?.finishedAt ?? NaN] as const));
+    return [...finished].sort((a, b) => a[1] - b[1]).map(([l]) => l);
+  };
 
-  it('a high-priority task submitted last starts before older low-priority ones', async () => {
-    const blocker = await task('blocker', 1, 600);
-    await waitFor(svc, blocker, (v) => v.task.status === 'PROCESSING');
+  it('a high-priority task submitted last runs before older low-priority ones', async () => {
+    await engine('pause');
     const lows: string[] = [];
     for (let i = 0; i < 5; i++) {
-      await task(`low${i}`, 1, 60);
+      await task(`low${i}`, 1);
       lows.push(`low${i}`);
+      clock.advance(10);
     }
-    await task('high', 10, 60);
-    const labels = ['blocker', 'high', ...lows];
-    await hooks.waitUntil(() => order(labels).length === labels.length, 20_000, 'all deliveries');
-    const seen = order(labels);
-    expect(seen[0]).toBe('blocker');
-    expect(seen[1]).toBe('high');
-    expect(seen.slice(2).sort()).toEqual([...lows].sort());
+    await task('high', 10);
+    const seen = await runAll(['high', ...lows]);
+    expect(seen).toEqual(['high', ...lows]);
   });
 
   it('age raises effective priority: a low task that waited long enough goes before a new high one', async () => {
-    const blocker = await task('blocker2', 1, 600);
-    await waitFor(svc, blocker, (v) => v.task.status === 'PROCESSING');
-    await task('old-low', 1, 60);
+    await engine('pause');
+    await task('old-low', 1);
     // Ten priority levels' worth of waiting, and a bit more.
     clock.advance(10 * AGING_MS + 5_000);
-    await task('new-high', 10, 60);
-    const labels = ['blocker2', 'old-low', 'new-high'];
-    await hooks.waitUntil(() => order(labels).length === 3, 20_000, 'all deliveries');
-    expect(order(labels)).toEqual(['blocker2', 'old-low', 'new-high']);
+    await task('new-high', 10);
+    expect(await runAll(['old-low', 'new-high'])).toEqual(['old-low', 'new-high']);
+  });
+
+  it('a task that waited less than that still yields to a higher priority', async () => {
+    await engine('pause');
+    await task('older-low', 1);
+    clock.advance(5 * AGING_MS);
+    await task('newer-high', 10);
+    expect(await runAll(['older-low', 'newer-high'])).toEqual(['newer-high', 'older-low']);
   });
 
   it('with equal priority, older tasks go first', async () => {
-    const blocker = await task('blocker3', 1, 600);
-    await waitFor(svc, blocker, (v) => v.task.status === 'PROCESSING');
-    const labels = ['blocker3'];
+    await engine('pause');
+    const labels: string[] = [];
     for (let i = 0; i < 4; i++) {
-      await task(`same${i}`, 5, 60);
+      await task(`same${i}`, 5);
       labels.push(`same${i}`);
-      // Distinct creation times (millisecond resolution).
       clock.advance(10);
     }
-    await hooks.waitUntil(() => order(labels).length === labels.length, 20_000, 'all deliveries');
-    expect(order(labels)).toEqual(labels);
+    expect(await runAll(labels)).toEqual(labels);
   });
 });

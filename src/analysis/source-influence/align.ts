@@ -72,16 +72,18 @@ export class Aligner {
     const support = new Array<number>(nSources).fill(0);
     const best = new Array<number | null>(nSources).fill(null);
     const trivial = u.features.words.length < 3;
-    const scores = this.index.scores(u.features.tokens);
-    const ranked = [...scores].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-    const candidates = new Set(ranked.slice(0, this.cfg.retrieval.topK).map(([doc]) => doc));
-    for (const j of u.cited) {
-      const own = this.perSource[j] ?? [];
-      if (own.length === 0) continue;
-      let top = own[0] as number;
-      for (const p of own) if ((scores.get(p) ?? 0) > (scores.get(top) ?? 0)) top = p;
-      candidates.add(top);
-    }
+    const candidates = this.index.withScores(u.features.tokens, (scores) => {
+      const chosen = new Set(scores.top(this.cfg.retrieval.topK));
+      // The best passage of every cited source is scored too, so cited sources always get a value.
+      for (const j of u.cited) {
+        const own = this.perSource[j] ?? [];
+        if (own.length === 0) continue;
+        let top = own[0] as number;
+        for (const p of own) if (scores.get(p) > scores.get(top)) top = p;
+        chosen.add(top);
+      }
+      return chosen;
+    });
     for (const pi of [...candidates].sort((a, b) => a - b)) {
       const p = this.passages[pi] as Passage;
       const s = this.lex(u.features, [p]);
@@ -107,3 +109,4 @@ export class Aligner {
     return containment(prompt.tokenSet, set, this.idf);
   }
 }
+

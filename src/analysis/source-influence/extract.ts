@@ -28,6 +28,10 @@ function blockText(root: Node): string {
       parts.push(n.textContent ?? '');
       return;
     }
+    if (n.nodeType === 11 || n.nodeType === 9) {
+      for (const c of Array.from(n.childNodes)) walk(c); // fragment or document root
+      return;
+    }
     if (n.nodeType !== 1) return;
     const tag = (n as Element).tagName;
     if (tag === 'SCRIPT' || tag === 'STYLE' || tag === 'NOSCRIPT' || tag === 'TEMPLATE') return;

@@ -1,6 +1,6 @@
 import type { SourceInfluenceConfig } from '../config.js';
 import { detectLanguage, type Language } from '../text/norm.js';
-import { sentences, words } from '../text/segment.js';
+import { fastWords, sentences } from '../text/segment.js';
 import { charNgrams, tokenize, wordNgrams } from '../text/tokens.js';
 import { counts } from '../text/similarity.js';
 
@@ -29,7 +29,7 @@ export interface Passage extends Features {
 export function featuresOf(text: string, fallback: Language): Features {
   const detected = detectLanguage(text);
   const language = detected === 'und' ? fallback : detected;
-  const t = tokenize(text, language);
+  const t = tokenize(text);
   return {
     language,
     tokens: t.tokens,
@@ -70,7 +70,7 @@ export function windows(text: string, lang: Language, cfg: SourceInfluenceConfig
   const sents: Array<{ text: string; size: number }> = [];
   for (const line of text.split('\n')) {
     for (const s of sentences(line, lang)) {
-      for (const p of pieces(s.text, lang, cfg)) sents.push({ text: p, size: lang === 'ko' ? p.length : words(p, lang).length });
+      for (const p of pieces(s.text, lang, cfg)) sents.push({ text: p, size: lang === 'ko' ? p.length : fastWords(p).length });
     }
   }
   const limit = lang === 'ko' ? cfg.maxCharsKo : cfg.maxWordsEn;

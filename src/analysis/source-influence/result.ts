@@ -1,6 +1,8 @@
 import { registrableDomain } from '../common/urls.js';
 import type { SourceInfluenceConfig } from '../config.js';
-import { excerpt, round4, roundPartition } from '../text/norm.js';
+import { excerpt, round4, roundPartition, type Language } from '../text/norm.js';
+import { sentences } from '../text/segment.js';
+import { tokenize } from '../text/tokens.js';
 import { finalHost, type AnalysisCore, type PreparedSource } from './core.js';
 import { level } from './metrics.js';
 import { featuresOf, type Passage } from './passages.js';
@@ -24,6 +26,21 @@ export function rankSources(core: AnalysisCore): Map<number, number> {
   return new Map(order.map((o, i) => [o.j, i + 1]));
 }
 
+/** Up to 300 characters of the passage, starting at the sentence that shares most tokens with the unit. */
+function focusedExcerpt(passageText: string, unitText: string, lang: Language): string {
+  const unitTokens = new Set(tokenize(unitText).tokens);
+  let bestStart = 0;
+  let bestHits = -1;
+  for (const s of sentences(passageText, lang)) {
+    const hits = new Set(tokenize(s.text).tokens.filter((t) => unitTokens.has(t))).size;
+    if (hits > bestHits) {
+      bestHits = hits;
+      bestStart = s.start;
+    }
+  }
+  return excerpt(passageText.slice(bestStart), 300);
+}
+
 function evidence(core: AnalysisCore, j: number, cfg: SourceInfluenceConfig): unknown[] {
   return core.units
     .map((u, ui) => ({ ui, weight: (core.weights[ui]?.[j] ?? 0) * u.words }))
@@ -39,7 +56,7 @@ function evidence(core: AnalysisCore, j: number, cfg: SourceInfluenceConfig): un
       return {
         unitIndex: ui,
         answerExcerpt: excerpt(unit?.plainText ?? '', 240),
-        sourceExcerpt: passage ? excerpt(passage.text, 300) : null,
+        sourceExcerpt: passage ? focusedExcerpt(passage.text, unit?.plainText ?? '', passage.language) : null,
         support: round4(s),
         level: supportLevel(s, cfg),
         cited: core.units[ui]?.cited.has(j) ?? false,

@@ -1,5 +1,4 @@
-import type { Language } from './norm.js';
-import { words } from './segment.js';
+import { fastWords } from './segment.js';
 import { stemEnglish } from './stemmer.js';
 import { ENGLISH_STOPWORDS } from './stopwords.js';
 
@@ -30,10 +29,10 @@ export interface Tokens {
   numbers: string[];
 }
 
-export function tokenize(text: string, lang: Language = 'en'): Tokens {
+export function tokenize(text: string): Tokens {
   const tokens: string[] = [];
   const contentWords: string[] = [];
-  for (const raw of words(text, lang)) {
+  for (const raw of fastWords(text)) {
     const w = raw.toLowerCase().replace(/[\d.,]+/g, '').replace(/^'+|'+$/g, '');
     if (w === '') continue;
     if (HANGUL_WORD.test(w)) {

@@ -22,8 +22,11 @@ export const forum: EngineAdapter = {
     const access = await redditAccess(ctx);
     const res = await ctx.http.request({ method: 'GET', url: callUrl(access.base, access.suffix, call), headers: access.headers, signal: ctx.signal });
     if (res.status === 401) access.invalidate();
+    const finalPath = new URL(res.url).pathname;
     // An unknown subreddit redirects to the subreddit search instead of answering 404.
-    if (/\/subreddits\/search/.test(new URL(res.url).pathname)) throw new UpstreamFailure('NO_ANSWER', `reddit: ${call.what}: no such subreddit`);
+    if (/\/subreddits\/search/.test(finalPath)) throw new UpstreamFailure('NO_ANSWER', `reddit: ${call.what}: no such subreddit`);
+    // NSFW and quarantined content sends anonymous clients to an age gate or the login page.
+    if (/^\/(over18|login|account\/login)\b/.test(finalPath)) throw new UpstreamFailure('CONSENT_REQUIRED', `reddit: ${call.what}: redirected to ${finalPath}`);
     const body = redditJson(res, access.mode);
     const result = call.shape === 'thread' ? parseThread(body) : parseListing(body, call.what);
     return {

@@ -39,6 +39,8 @@ export interface ForumComment {
   deleted: boolean;
   replies: ForumComment[];
   moreReplies: number;
+  /** Replies go deeper than the page shows ("continue this thread"). */
+  threadContinues: boolean;
 }
 
 export type Json = Record<string, unknown>;
@@ -97,7 +99,7 @@ export function toPost(d: Json): ForumPost {
   };
 }
 
-export function toComment(d: Json): Omit<ForumComment, 'replies' | 'moreReplies'> {
+export function toComment(d: Json): Omit<ForumComment, 'replies' | 'moreReplies' | 'threadContinues'> {
   const id = str(d.id);
   const body = str(d.body);
   if (!id || body === null) throw new UpstreamFailure('LAYOUT_CHANGED', 'reddit: comment (t1) without id or body');

@@ -60,9 +60,14 @@ export function parseThread(body: unknown): EngineResult {
   };
 }
 
-function commentTree(children: Array<{ kind: string; data: Json }>, more: MoreStats, where: string): { comments: ForumComment[]; moreCount: number } {
-  const comments: ForumComment[] = [];
-  let moreCount = 0;
+interface CommentLevel {
+  comments: ForumComment[];
+  moreCount: number;
+  continues: boolean;
+}
+
+function commentTree(children: Array<{ kind: string; data: Json }>, more: MoreStats, where: string): CommentLevel {
+  const level: CommentLevel = { comments: [], moreCount: 0, continues: false };
   for (const { kind, data } of children) {
     if (kind === 'more') {
       const ids = Array.isArray(data.children) ? data.children.filter((x): x is string => typeof x === 'string') : [];
@@ -70,22 +75,23 @@ function commentTree(children: Array<{ kind: string; data: Json }>, more: MoreSt
       more.stubs++;
       more.count += count;
       more.ids.push(...ids);
-      if (str(data.id) === '_' || (num(data.count) ?? 0) === 0) more.continueThread++;
-      moreCount += count;
+      // `id: "_"` with count 0 is the "continue this thread" link, not a fetchable stub.
+      if (str(data.id) === '_' || count === 0) {
+        more.continueThread++;
+        level.continues = true;
+      }
+      level.moreCount += count;
       continue;
     }
     if (kind !== 't1') continue;
     const base = toComment(data);
-    let replies: ForumComment[] = [];
-    let moreReplies = 0;
+    let sub: CommentLevel = { comments: [], moreCount: 0, continues: false };
     if (data.replies !== '' && data.replies !== undefined && data.replies !== null) {
-      const sub = commentTree(listingChildren(data.replies, `${where} replies of ${base.id}`), more, where);
-      replies = sub.comments;
-      moreReplies = sub.moreCount;
+      sub = commentTree(listingChildren(data.replies, `${where} replies of ${base.id}`), more, where);
     }
-    comments.push({ ...base, replies, moreReplies });
+    level.comments.push({ ...base, replies: sub.comments, moreReplies: sub.moreCount, threadContinues: sub.continues });
   }
-  return { comments, moreCount };
+  return level;
 }
 
 function renderComments(list: ForumComment[], level: number, md: string[], txt: string[]): void {
@@ -101,6 +107,9 @@ function renderComments(list: ForumComment[], level: number, md: string[], txt: 
       const n = `${c.moreReplies} more ${c.moreReplies === 1 ? 'reply' : 'replies'}`;
       md.push(`${indent}  - _${n}_`);
       txt.push(`${indent}  - ${n}`);
+    } else if (c.threadContinues) {
+      md.push(`${indent}  - _thread continues_`);
+      txt.push(`${indent}  - thread continues`);
     }
   }
 }

@@ -40,7 +40,9 @@ export function detectBlock(p: PageSignals): BlockEvidence | null {
   const challengeStatus = CHALLENGE_STATUS.has(p.status);
   const tiny = visible < TINY_TEXT;
 
-  const cfScript = /\/cdn-cgi\/challenge-platform\/|_cf_chl_opt|cf-chl-/i.test(head);
+  // Challenge pages load `/cdn-cgi/challenge-platform/h/…` (orchestrate); normal pages behind
+  // Cloudflare often carry `/cdn-cgi/challenge-platform/scripts/jsd/main.js`, which proves nothing.
+  const cfScript = /\/cdn-cgi\/challenge-platform\/(h|orchestrate)\/|_cf_chl_opt|cf-chl-/i.test(head);
   const cfTitle = /^(just a moment|attention required|checking your browser)/i.test(title);
   const cfServer = /cloudflare/i.test(h.server ?? '') || 'cf-ray' in h;
   if (cfTitle && (cfScript || cfServer)) return { vendor: 'cloudflare', evidence: `title "${title}"` };

@@ -60,12 +60,13 @@ function articlePage(sim: SimContext, pageUrl: string, decoded: string): string 
   const topic = topicOf(u);
   const ko = isKorean(topic);
   const h = sim.hash(pageUrl);
-  const paragraphs = [0, 1, 2, 3].map((i) => fakeSentences(sim, `${topic}${i === 0 ? '' : ` ${i}`}`, 3).map(stripIndex(topic, i)).join(' '));
+  const sentences = fakeSentences(sim, topic, 15);
+  const paragraphs = [0, 1, 2, 3].map((i) => sentences.slice(i * 3, i * 3 + 3).join(' '));
   const slug = u.pathname.split('/').filter(Boolean).pop() ?? 'index';
   const author = ['Alex Morgan', 'Sam Lee', 'Jordan Kim', 'Riley Chen'][h % 4] as string;
   const day = String((h % 28) + 1).padStart(2, '0');
   const imgBase = `/images/${encodeURIComponent(slug)}`;
-  const bullets = fakeSentences(sim, `${topic} tips`, 3).map(stripIndex(topic, 0));
+  const bullets = sentences.slice(12, 15);
   return `<!DOCTYPE html>
 <html lang="${ko ? 'ko' : 'en'}">
 <head>
@@ -106,11 +107,6 @@ function topicOf(u: URL): string {
   const words = safeDecode(last ?? '').replace(/\.[a-z0-9]+$/i, '').replace(/[-_+]+/g, ' ').trim();
   const topic = words || u.hostname.replace(/^www\./, '');
   return topic.charAt(0).toUpperCase() + topic.slice(1);
-}
-
-// fakeSentences numbers nothing, but the suffix we add to vary paragraphs must not show.
-function stripIndex(topic: string, i: number): (s: string) => string {
-  return (s) => (i === 0 ? s : s.replace(`${topic} ${i}`, topic));
 }
 
 function parseUrl(s: string): URL | null {

@@ -70,11 +70,11 @@ export function requirementHints(prompt: string): Array<{ type: RequirementType;
 
 export function questionRequirements(core: AnalysisCore, prompt: string, cfg: SourceInfluenceConfig): { items: RequirementItem[]; coverageRate: number | null } {
   const items = requirementHints(prompt).map((h, i): RequirementItem => {
-    const t = tokenize(h.quote, core.language);
+    const t = tokenize(h.quote);
     const reqTokens = new Set([...t.tokens, ...t.numbers]);
     const scored = core.segmented.units
       .map((u, ui) => {
-        const ut = tokenize(u.plainText, core.language);
+        const ut = tokenize(u.plainText);
         const unitSet = new Set([...ut.tokens, ...ut.numbers]);
         return { ui, c: containment(reqTokens, unitSet, core.aligner.idf) };
       })

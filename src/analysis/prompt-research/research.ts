@@ -1,0 +1,194 @@
+import type { PromptResearchConfig } from '../config.js';
+import { round4 } from '../text/norm.js';
+import { filterCandidates, type FilterStats } from './candidates.js';
+import { buildClusters, type Cluster, type EvidenceWeights } from './clustering.js';
+import type { RequestResult } from './collector.js';
+import { relativeDemand } from './demand.js';
+import { TermFilter } from './filters.js';
+import { lexicalFit } from './fit.js';
+import { selectMonitorSet } from './monitor.js';
+import type { ProviderName } from './providers.js';
+import { INTENT_ORDER, classifyIntent, questionText, type Intent } from './questions.js';
+import { PR_METHOD_VERSION, type PrWarning, type PromptResearchInput, type ProviderReport } from './types.js';
+
+/**
+ * From collected autocomplete answers to the §3.13 result: filters, clusters, demand, question
+ * text, intent, fit, ranking and the monitor set. Pure: the same answers give the same result.
+ */
+export interface ResearchRun {
+  input: PromptResearchInput;
+  results: readonly RequestResult[];
+  providers: readonly ProviderReport[];
+  /** Providers with at least one answer, for weight renormalisation. */
+  answered: readonly ProviderName[];
+  providerOrder: readonly ProviderName[];
+  requestsSent: number;
+  autocompleteRequests: { google: number; naver: number; bing: number };
+  cacheHits: number;
+  warnings: PrWarning[];
+}
+
+export function marketLanguage(country: 'KR' | 'US'): 'ko' | 'en' {
+  return country === 'KR' ? 'ko' : 'en';
+}
+
+export function evidenceWeights(country: 'KR' | 'US', answered: readonly ProviderName[], order: readonly ProviderName[], cfg: PromptResearchConfig): EvidenceWeights {
+  const base: Record<string, number> = country === 'KR' ? { ...cfg.weights.provider.KR } : { ...cfg.weights.provider.US };
+  const total = answered.reduce((a, p) => a + (base[p] ?? 0), 0);
+  const provider = new Map<ProviderName, number>();
+  for (const p of answered) provider.set(p, total > 0 ? (base[p] ?? 0) / total : 0);
+  return { provider, prefix: cfg.weights.prefix, order };
+}
+
+export function termFilter(input: PromptResearchInput): TermFilter {
+  return new TermFilter(input.brand ? [input.brand, ...input.brandAliases] : [], input.exclude);
+}
+
+interface Ranked {
+  cluster: Cluster;
+  text: string;
+  origin: 'observed' | 'templated';
+  intent: Intent;
+  modifier: string | null;
+  demand: { score: number; tier: number };
+  fit: number | null;
+}
+
+function ranking(lang: 'ko' | 'en') {
+  return (a: Ranked, b: Ranked) =>
+    b.demand.score - a.demand.score ||
+    b.cluster.evidence.autocompleteScore - a.cluster.evidence.autocompleteScore ||
+    (b.fit ?? -1) - (a.fit ?? -1) ||
+    a.text.length - b.text.length ||
+    a.text.localeCompare(b.text, lang);
+}
+
+export function assembleResearch(run: ResearchRun, cfg: PromptResearchConfig): Record<string, unknown> {
+  const { input } = run;
+  const lang = marketLanguage(input.country);
+  const weights = evidenceWeights(input.country, run.answered, run.providerOrder, cfg);
+  const candidates = filterCandidates(run.results, { country: input.country, seed: input.seed, terms: termFilter(input) });
+  const questionClusters = buildClusters(candidates.questions, weights, cfg.dedup, false);
+  const backfillClusters = questionClusters.length < input.limit ? buildClusters(candidates.backfill, weights, cfg.dedup, true) : [];
+  const all = [...questionClusters, ...backfillClusters];
+  const eMax = Math.max(0, ...all.map((c) => c.evidence.autocompleteScore));
+  const fits = input.brandDescription ? lexicalFit(all.map((c) => c.query), input.brandDescription, input.seed, lang) : null;
+  const ranked: Ranked[] = all.map((cluster, i) => {
+    const q = questionText(cluster.query);
+    const { intent, modifier } = classifyIntent(cluster.query);
+    return { cluster, text: q.text, origin: q.origin, intent, modifier, demand: relativeDemand(cluster.evidence.autocompleteScore, eMax), fit: fits ? Math.round(100 * (fits[i] ?? 0)) : null };
+  });
+  const order = ranking(lang);
+  const questionsRanked = ranked.filter((r) => !r.cluster.backfill).sort(order);
+  const backfillRanked = ranked.filter((r) => r.cluster.backfill).sort(order);
+  const returned = [...questionsRanked, ...backfillRanked].slice(0, input.limit);
+  const ids = new Map(returned.map((r, i) => [r, `q${i + 1}`]));
+
+  const questions = returned.map((r, i) => ({
+    id: `q${i + 1}`,
+    rank: i + 1,
+    text: r.text,
+    textOrigin: r.origin,
+    query: r.cluster.query,
+    variants: r.cluster.variants,
+    intent: r.intent,
+    modifier: r.modifier,
+    demand: {
+      score: r.demand.score,
+      tier: r.demand.tier,
+      tierBasis: 'relative',
+      monthlyVolume: null,
+      volumeSource: null,
+      volumeIsEstimate: false,
+      lowVolume: false,
+      evidence: { ...r.cluster.evidence, autocompleteScore: round4(r.cluster.evidence.autocompleteScore) },
+    },
+    fit: r.fit === null ? null : { score: r.fit, method: 'lexical' },
+  }));
+
+  const monitorSet = buildMonitorSet(input, [...questionsRanked.slice(0, cfg.monitor.pool), ...backfillRanked.filter((r) => ids.has(r))], ids, cfg);
+  const warnings = [...run.warnings];
+  if (candidates.stats.suggestions === 0) warnings.push({ code: 'NO_SUGGESTIONS', message: 'No provider returned any suggestion; no question is invented.' });
+  if (questions.length < input.limit) warnings.push({ code: 'FEWER_THAN_LIMIT', message: `Only ${questions.length} of ${input.limit} questions are available.` });
+  if (monitorSet.size < input.monitorSize) warnings.push({ code: 'MONITOR_SET_SMALLER', message: `Only ${monitorSet.size} of ${input.monitorSize} monitor prompts are available.` });
+
+  return {
+    resultVersion: 1,
+    methodVersion: PR_METHOD_VERSION,
+    input: {
+      seed: input.seed,
+      country: input.country,
+      language: lang,
+      limit: input.limit,
+      exclude: input.exclude,
+      brand: input.brand,
+      brandAliases: input.brandAliases,
+      hasBrandDescription: input.brandDescription !== null && input.brandDescription.trim() !== '',
+      monitorSize: input.monitorSize,
+      engines: input.engines,
+    },
+    demandBasis: 'autocomplete',
+    questions,
+    monitorSet,
+    stats: { requests: run.requestsSent, ...statsOf(candidates.stats), clusters: questionClusters.length, returned: questions.length },
+    providers: run.providers,
+    warnings,
+    usage: {
+      autocompleteRequests: run.autocompleteRequests,
+      volumeRequests: { naverSearchad: 0, googleAds: 0 },
+      serpRequests: 0,
+      cacheHits: run.cacheHits,
+      modelTokens: { input: 0, output: 0, estimated: false, calls: [] },
+    },
+  };
+}
+
+function statsOf(s: FilterStats): FilterStats {
+  return {
+    suggestions: s.suggestions,
+    navigationalDropped: s.navigationalDropped,
+    scriptDropped: s.scriptDropped,
+    nonQuestionDropped: s.nonQuestionDropped,
+    excludedByBrand: s.excludedByBrand,
+    excludedByTerms: s.excludedByTerms,
+  };
+}
+
+function buildMonitorSet(input: PromptResearchInput, pool: readonly Ranked[], ids: ReadonlyMap<Ranked, string>, cfg: PromptResearchConfig) {
+  const m = cfg.monitor;
+  const withFit = input.brandDescription !== null && input.brandDescription.trim() !== '';
+  const value = (r: Ranked) => (withFit ? m.demandWeight * (r.demand.score / 100) + m.fitWeight * ((r.fit ?? 0) / 100) : r.demand.score / 100);
+  const picks = selectMonitorSet(
+    pool.map((r) => ({ grams: r.cluster.grams, intent: r.intent, value: value(r) })),
+    input.monitorSize,
+    m,
+  );
+  const items = picks.map((p, i) => {
+    const r = pool[p.poolIndex] as Ranked;
+    return {
+      order: i + 1,
+      questionId: ids.get(r) ?? null,
+      text: r.text,
+      intent: r.intent,
+      demandScore: r.demand.score,
+      fitScore: r.fit,
+      value: round4(value(r)),
+      maxSimilarityToSelected: round4(p.maxSimilarity),
+    };
+  });
+  const coverage: Record<string, number> = {};
+  for (const intent of INTENT_ORDER) {
+    const n = items.filter((it) => it.intent === intent).length;
+    if (n > 0) coverage[intent] = n;
+  }
+  return {
+    size: items.length,
+    requestedSize: input.monitorSize,
+    engines: input.engines,
+    plannedTasks: items.length * input.engines.length,
+    method: 'mmr',
+    parameters: { lambda: m.lambda, demandWeight: m.demandWeight, fitWeight: m.fitWeight, intentBonus: m.intentBonus, maxSimilarity: m.maxSim },
+    items,
+    intentCoverage: coverage,
+  };
+}

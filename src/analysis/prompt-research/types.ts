@@ -1,0 +1,41 @@
+/** Inputs of PROMPT_RESEARCH (the task payload of the submission layer) and the §3.13 enums. */
+
+export const PR_METHOD_VERSION = 'prompt-research/1.0.0';
+
+export interface PromptResearchInput {
+  seed: string;
+  country: 'KR' | 'US';
+  limit: number;
+  exclude: string[];
+  monitorSize: number;
+  engines: string[];
+  brand: string | null;
+  brandAliases: string[];
+  brandDescription: string | null;
+}
+
+export type ProviderStatus = 'ok' | 'partial' | 'rate_limited' | 'blocked' | 'error' | 'disabled' | 'not_configured';
+
+export type WarningCode =
+  | 'FEWER_THAN_LIMIT'
+  | 'MONITOR_SET_SMALLER'
+  | 'SEED_CONTAINS_BRAND'
+  | 'SEED_EXCLUDED'
+  | 'PROVIDER_RATE_LIMITED'
+  | 'PROVIDER_BLOCKED'
+  | 'PROVIDER_ERROR'
+  | 'NO_SUGGESTIONS'
+  | 'VOLUME_LOOKUP_FAILED';
+
+export interface PrWarning {
+  code: WarningCode;
+  message: string;
+  provider?: string;
+}
+
+export interface ProviderReport {
+  name: string;
+  status: ProviderStatus;
+  requests: number;
+  failures: number;
+}

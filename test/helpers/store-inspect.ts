@@ -1,0 +1,29 @@
+import { KyselyStore } from '../../src/store/kysely-store.js';
+import type { WebhookAttemptsTable, WebhookDeliveriesTable } from '../../src/store/schema.js';
+import type { RunningService } from './service.js';
+
+/** The in-process store's Kysely handle, to look at rows the API does not show (webhook outbox, attempts). */
+function dbOf(svc: RunningService): KyselyStore['db'] {
+  const store = svc.app.store;
+  if (!(store instanceof KyselyStore)) throw new Error('store inspection needs the Kysely store');
+  return store.db;
+}
+
+export async function deliveryRow(svc: RunningService, taskId: string): Promise<WebhookDeliveriesTable | undefined> {
+  return dbOf(svc).selectFrom('webhook_deliveries').selectAll().where('task_id', '=', taskId).executeTakeFirst();
+}
+
+export async function deliveryAttempts(svc: RunningService, taskId: string): Promise<WebhookAttemptsTable[]> {
+  return dbOf(svc).selectFrom('webhook_attempts').selectAll().where('task_id', '=', taskId).orderBy('attempt').execute();
+}
+
+/** Waits until a task's webhook delivery is DELIVERED or ABANDONED, and returns its row. */
+export async function settledDelivery(svc: RunningService, taskId: string, timeoutMs = 20_000): Promise<WebhookDeliveriesTable> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const row = await deliveryRow(svc, taskId);
+    if (row && (row.status === 'DELIVERED' || row.status === 'ABANDONED')) return row;
+    if (Date.now() > deadline) throw new Error(`delivery of ${taskId} still pending after ${timeoutMs} ms: ${JSON.stringify(row)}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

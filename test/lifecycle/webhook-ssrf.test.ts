@@ -1,0 +1,64 @@
+import dns from 'node:dns/promises';
+import os from 'node:os';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fastConfig, startService, submit, tempDir, waitTerminal, type RunningService } from '../helpers/service.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { deliveryAttempts, settledDelivery } from '../helpers/store-inspect.js';
+
+describe('webhook targets on private addresses are refused (AEQ_WEBHOOK_ALLOW_PRIVATE=0)', () => {
+  let svc: RunningService;
+  let hooks: Receiver;
+  let port: string;
+  /** A host name (not `localhost`) that resolves to a loopback address here, to exercise the check after resolution. */
+  let loopbackName: string | null = null;
+  beforeAll(async () => {
+    hooks = await startReceiver();
+    port = new URL(hooks.url).port;
+    const addrs = await dns.lookup(os.hostname(), { all: true }).catch(() => []);
+    if (addrs.length > 0 && addrs.every((a) => a.address.startsWith('127.') || a.address === '::1')) loopbackName = os.hostname();
+    svc = await startService({ AEQ_CONFIG: fastConfig(tempDir()), AEQ_WEBHOOK_ALLOW_PRIVATE: '0', AEQ_WEBHOOK_RETRY_BASE_MS: '20' });
+  });
+  afterAll(async () => {
+    await svc.stop();
+    await hooks.close();
+  });
+
+  const targets = () => [
+    ['the loopback address', `http://127.0.0.1:${port}/hook`],
+    ['localhost', `http://localhost:${port}/hook`],
+    ['a short IPv4 form', `http://127.1:${port}/hook`],
+    ['IPv6 loopback', `http://[::1]:${port}/hook`],
+    ['IPv4-mapped IPv6 loopback', `http://[::ffff:127.0.0.1]:${port}/hook`],
+    ['the unspecified address', `http://0.0.0.0:${port}/hook`],
+    ['a private network address', 'http://10.1.2.3/hook'],
+    ['the link-local metadata address', 'http://169.254.169.254/latest/meta-data/'],
+    ...(loopbackName ? [[`the host name ${loopbackName}, which resolves to loopback`, `http://${loopbackName}:${port}/hook`]] : []),
+  ];
+
+  it('each is refused on every attempt, recorded as a failure, abandoned after 5, and never reaches the receiver', async () => {
+    const ids = await Promise.all(
+      targets().map(async ([label, url]) => {
+        const id = await submit(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: `ssrf ${label}` }, webhook: { url } });
+        return [label, id] as const;
+      }),
+    );
+    for (const [label, id] of ids) {
+      const view = await waitTerminal(svc, id);
+      // The engine work is unaffected: status describes the task, not its notification.
+      expect(view.task.status, label).toBe('COMPLETED');
+      const row = await settledDelivery(svc, id);
+      expect(row.status, label).toBe('ABANDONED');
+      expect(row.last_error ?? '', label).toMatch(/private|loopback|link-local/);
+      const attempts = await deliveryAttempts(svc, id);
+      expect(attempts.map((a) => a.attempt), label).toEqual([1, 2, 3, 4, 5]);
+      expect(attempts.map((a) => a.outcome), label).toEqual(['retry', 'retry', 'retry', 'retry', 'abandoned']);
+      expect(attempts.every((a) => a.http_status === null), label).toBe(true);
+    }
+    expect(hooks.received).toHaveLength(0);
+  });
+
+  it('/stats counts them as abandoned', async () => {
+    const r = await svc.call('GET', '/stats');
+    expect(r.body.webhooks.abandoned).toBeGreaterThanOrEqual(targets().length);
+  });
+});
