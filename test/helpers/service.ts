@@ -27,6 +27,8 @@ export interface RunningService {
 export interface StartOptions {
   /** Clock of the service (tests move it forward instead of sleeping). */
   now?: () => number;
+  /** Collects every log line (JSON text) at level info and above, instead of discarding logs. */
+  logLines?: string[];
 }
 
 /** A clock that runs with real time but can be moved forward. */
@@ -76,7 +78,11 @@ export async function startService(env: Record<string, string> = {}, opts: Start
     AEQ_LOG_LEVEL: process.env.AEQ_TEST_LOG ?? 'silent',
     ...env,
   });
-  const app = await createApp(settings, { log: createLogger(settings.logLevel), ...(opts.now ? { now: opts.now } : {}) });
+  const lines = opts.logLines;
+  const log = lines
+    ? createLogger('info', { write: (chunk: string) => void lines.push(...chunk.split('\n').filter(Boolean)) })
+    : createLogger(settings.logLevel);
+  const app = await createApp(settings, { log, ...(opts.now ? { now: opts.now } : {}) });
   const url = await app.listen();
   return {
     app,
