@@ -117,11 +117,6 @@ function withKey(endpoint: string, key: string): unknown {
   return Array.isArray(v) ? v.map((x) => ({ ...(x as object), idempotencyKey: key })) : { ...(v as object), idempotencyKey: key };
 }
 
-function withExtra(v: unknown, extra: unknown, webhook?: unknown): unknown {
-  const add = (x: unknown) => ({ ...(x as object), ...(extra === undefined ? {} : { extra }), ...(webhook === undefined ? {} : { webhook }) });
-  return Array.isArray(v) ? v.map(add) : add(v);
-}
-
 function refused(endpoint: string, r: CallResult): boolean {
   if (r.status >= 400 && r.status < 500) return r.body?.success === false && typeof r.body?.error?.code === 'string';
   // A well-formed batch answers 200 even when every item failed.

@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { UpstreamFailure } from '../../src/domain/engine-errors.js';
 import { planForumCall, readTarget } from '../../src/engines/forum/forum-request.js';
 import { parseListing } from '../../src/engines/forum/listing-parser.js';
 import { redditJson } from '../../src/engines/forum/reddit-status.js';
@@ -8,6 +7,7 @@ import type { ForumComment, ForumPost } from '../../src/engines/forum/reddit-thi
 import { postRefFromUrl } from '../../src/engines/forum/reddit-urls.js';
 import { parseThread } from '../../src/engines/forum/thread-parser.js';
 import type { HttpResponse } from '../../src/engines/transport/http-transport.js';
+import { failureOf } from '../helpers/failures.js';
 
 const raw = (name: string) => fs.readFileSync(new URL(`../fixtures/forum/${name}`, import.meta.url));
 const json = (name: string): unknown => JSON.parse(raw(name).toString('utf8'));
@@ -23,15 +23,6 @@ function response(status: number, contentType: string, body: Buffer, headers: Re
   };
 }
 
-function failureOf(fn: () => unknown): UpstreamFailure {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof UpstreamFailure) return e;
-    throw e;
-  }
-  throw new Error('expected an UpstreamFailure');
-}
 
 describe('FORUM listing parser', () => {
   it('turns a site-wide search listing into a numbered list with permalinks as sources', () => {

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { UpstreamFailure, type UpstreamFailureKind } from '../../src/domain/engine-errors.js';
 import { parseAiModePage } from '../../src/engines/search-a/aimode-parser.js';
 import type { FetchedPage } from '../../src/engines/search-a/page-signals.js';
 import { parseResultsPage } from '../../src/engines/search-a/results-page.js';
+import { failureKind } from '../helpers/failures.js';
 
 const SEARCH_URL = 'https://www.google.com/search?q=test&hl=en&gl=us&pws=0';
 
@@ -12,15 +12,6 @@ function fixture(name: string, over: Partial<FetchedPage> = {}): FetchedPage {
   return { html, status: 200, finalUrl: SEARCH_URL, ...over };
 }
 
-function failureKind(fn: () => unknown): UpstreamFailureKind {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof UpstreamFailure) return e.kind;
-    throw e;
-  }
-  throw new Error('expected an UpstreamFailure');
-}
 
 const serp = (p: FetchedPage, page = 1) => parseResultsPage(p, { page, readAio: true });
 

@@ -1,24 +1,16 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { UpstreamFailure, type UpstreamFailureKind } from '../../src/domain/engine-errors.js';
+import type { UpstreamFailureKind } from '../../src/domain/engine-errors.js';
 import { parseAiBriefing } from '../../src/engines/search-b/ai-brief-parser.js';
 import { parseAiTab } from '../../src/engines/search-b/ai-tab-parser.js';
 import { parseBlogPost } from '../../src/engines/search-b/blog-post-parser.js';
 import { parseNaverPageUrl } from '../../src/engines/search-b/naver-page-url.js';
 import { serpResult } from '../../src/engines/search-b/serp-adapter.js';
 import { parseWebResults } from '../../src/engines/search-b/web-results-parser.js';
+import { failureOf } from '../helpers/failures.js';
 
 const fixture = (name: string) => fs.readFileSync(new URL(`../fixtures/search-b/${name}`, import.meta.url), 'utf8');
 
-function failureOf(fn: () => unknown): UpstreamFailure {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof UpstreamFailure) return e;
-    throw e;
-  }
-  throw new Error('expected an UpstreamFailure');
-}
 const kindOf = (fn: () => unknown): UpstreamFailureKind => failureOf(fn).kind;
 
 describe('Naver web results parser', () => {

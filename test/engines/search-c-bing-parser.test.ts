@@ -1,22 +1,13 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { UpstreamFailure, type UpstreamFailureKind } from '../../src/domain/engine-errors.js';
 import { unwrapBingLink } from '../../src/engines/search-c/bing-links.js';
 import { bingRegion, regionHeaders, regionParams } from '../../src/engines/search-c/bing-region.js';
 import { parseResultCount } from '../../src/engines/search-c/bing-result-count.js';
 import { parseBingSerp } from '../../src/engines/search-c/bing-serp-parser.js';
+import { failureKind } from '../helpers/failures.js';
 
 const fixture = (name: string) => fs.readFileSync(new URL(`../fixtures/search-c/${name}`, import.meta.url), 'utf8');
 
-function failureKind(fn: () => unknown): UpstreamFailureKind {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof UpstreamFailure) return e.kind;
-    throw e;
-  }
-  throw new Error('expected an UpstreamFailure');
-}
 
 describe('Bing SERP parser over fixtures', () => {
   it('extracts page 1: ads excluded, /ck/a unwrapped, snippet without the slug, duplicates dropped', () => {

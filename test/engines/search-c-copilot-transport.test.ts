@@ -5,10 +5,10 @@ import { Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { EngineConfig } from '../../src/config/engine-config.js';
-import { UpstreamFailure } from '../../src/domain/engine-errors.js';
 import type { AttemptContext, LeasedAccount } from '../../src/engines/adapter.js';
 import { searchCAssistant } from '../../src/engines/search-c/search-c-assistant.js';
 import { UndiciTransport } from '../../src/engines/transport/undici-transport.js';
+import { asyncFailureOf } from '../helpers/failures.js';
 
 /**
  * The Copilot adapter against a small local upstream whose answers each test chooses: the wire
@@ -91,15 +91,7 @@ function context(opts: { signal?: AbortSignal; account?: LeasedAccount; graceMs?
   };
 }
 
-async function failureKind(ctx: AttemptContext): Promise<string> {
-  try {
-    await searchCAssistant.run(ctx);
-  } catch (e) {
-    if (e instanceof UpstreamFailure) return e.kind;
-    throw e;
-  }
-  throw new Error('expected an UpstreamFailure');
-}
+const failureKind = async (ctx: AttemptContext): Promise<string> => (await asyncFailureOf(() => searchCAssistant.run(ctx))).kind;
 
 const send = (ws: WebSocket, e: Record<string, unknown>) => ws.send(JSON.stringify(e));
 

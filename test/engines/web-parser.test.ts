@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { UpstreamFailure } from '../../src/domain/engine-errors.js';
 import { decompress, type FetchedPage } from '../../src/engines/web/page-fetch.js';
 import { parseSrcset } from '../../src/engines/web/page-images.js';
 import { interpretPage } from '../../src/engines/web/page-reader.js';
+import { failureOf } from '../helpers/failures.js';
 
 const fixture = (name: string) => fs.readFileSync(new URL(`../fixtures/web/${name}`, import.meta.url));
 
@@ -19,15 +19,6 @@ function page(name: string, url: string, opts: Partial<FetchedPage> = {}): Fetch
   };
 }
 
-function failureOf(fn: () => unknown): UpstreamFailure {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof UpstreamFailure) return e;
-    throw e;
-  }
-  throw new Error('expected an UpstreamFailure');
-}
 
 describe('WEB_SCRAPE page reader over fixtures', () => {
   it('reads an article: main content only, absolute images from srcset and lazy attributes, metadata', () => {

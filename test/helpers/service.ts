@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { createApp, type App } from '../../src/app.js';
 import { loadSettings } from '../../src/config/settings.js';
+import { ALL_TASK_TYPES } from '../../src/domain/task-types.js';
+import type { EngineRegistry } from '../../src/engines/registry.js';
 import { createLogger } from '../../src/ops/logger.js';
 
 export const TEST_KEY = 'test-key-0123456789';
@@ -29,6 +31,8 @@ export interface StartOptions {
   now?: () => number;
   /** Collects every log line (JSON text) at level info and above, instead of discarding logs. */
   logLines?: string[];
+  /** Engine adapters to run instead of the default registry. */
+  registry?: EngineRegistry;
 }
 
 /** A clock that runs with real time but can be moved forward. */
@@ -82,7 +86,7 @@ export async function startService(env: Record<string, string> = {}, opts: Start
   const log = lines
     ? createLogger('info', { write: (chunk: string) => void lines.push(...chunk.split('\n').filter(Boolean)) })
     : createLogger(settings.logLevel);
-  const app = await createApp(settings, { log, ...(opts.now ? { now: opts.now } : {}) });
+  const app = await createApp(settings, { log, ...(opts.now ? { now: opts.now } : {}), ...(opts.registry ? { registry: opts.registry } : {}) });
   const url = await app.listen();
   return {
     app,
@@ -158,23 +162,7 @@ export function fastConfig(dir: string, o: { paused?: string[]; engines?: Record
 }
 
 /** Every engine task type, for configs that pause them all. */
-export const ALL_ENGINES = [
-  'CHATBOT_A',
-  'ANSWER_ENGINE_A',
-  'ASSISTANT_A',
-  'AIMODE',
-  'SEARCH_A',
-  'SEARCH_A_SERP',
-  'SEARCH_B_AI_BRIEF',
-  'SEARCH_B_AI_TAB',
-  'SEARCH_B_SERP',
-  'SEARCH_C_SEARCH',
-  'SEARCH_C_ASSISTANT',
-  'FORUM',
-  'WEB_SCRAPE',
-  'SOURCE_INFLUENCE',
-  'PROMPT_RESEARCH',
-] as const;
+export const ALL_ENGINES = ALL_TASK_TYPES;
 
 /** A service whose engines never run: submitted tasks stay QUEUED (for contract tests). */
 export async function startIdleService(env: Record<string, string> = {}, opts: StartOptions = {}): Promise<RunningService> {

@@ -1,18 +1,10 @@
 /** Inputs of PROMPT_RESEARCH (the task payload of the submission layer) and the §3.13 enums. */
+import type { PromptResearchPayload } from '../../submission/analysis-requests.js';
 
 export const PR_METHOD_VERSION = 'prompt-research/1.0.0';
 
-export interface PromptResearchInput {
-  seed: string;
-  country: 'KR' | 'US';
-  limit: number;
-  exclude: string[];
-  monitorSize: number;
-  engines: string[];
-  brand: string | null;
-  brandAliases: string[];
-  brandDescription: string | null;
-}
+/** The task payload the submission layer stores (one definition for both layers). */
+export type PromptResearchInput = PromptResearchPayload;
 
 export type ProviderStatus = 'ok' | 'partial' | 'rate_limited' | 'blocked' | 'error' | 'disabled' | 'not_configured';
 
