@@ -98,32 +98,43 @@ export class KyselyStore implements Store {
     };
   }
 
-  async insertTasks(tasks: NewTask[]): Promise<InsertOutcome[]> {
+  async insertTasks(tasks: NewTask[], notBefore = 0): Promise<InsertOutcome[]> {
     if (tasks.length === 0) return [];
     return this.db.transaction().execute(async (trx) => {
       const out: InsertOutcome[] = [];
       for (const t of tasks) {
         const row = this.toRow(t);
         // ON CONFLICT DO NOTHING makes two concurrent submits with one key race-safe: exactly one row wins.
-        const inserted = await trx
-          .insertInto('tasks')
-          .values(row)
-          .onConflict((oc) => oc.column('idempotency_key').doNothing())
-          .returning('id')
-          .executeTakeFirst();
-        if (inserted) {
-          out.push({ ok: true, task: taskFromRow(row) });
-          continue;
+        const insert = () =>
+          trx.insertInto('tasks').values(row).onConflict((oc) => oc.column('idempotency_key').doNothing()).returning('id').executeTakeFirst();
+        let inserted = await insert();
+        if (!inserted) {
+          const existing = await trx
+            .selectFrom('tasks')
+            .select(['id', 'created_at'])
+            .where('idempotency_key', '=', t.idempotencyKey)
+            .executeTakeFirst();
+          if (existing && Number(existing.created_at) < notBefore) {
+            // The holder of the key has expired but is not swept yet: the key is free again.
+            await this.deleteTasks(trx, [existing.id]);
+            inserted = await insert();
+          }
+          if (!inserted) {
+            out.push({ ok: false, reason: 'DUPLICATE_KEY', existingId: existing?.id ?? '' });
+            continue;
+          }
         }
-        const existing = await trx
-          .selectFrom('tasks')
-          .select('id')
-          .where('idempotency_key', '=', t.idempotencyKey)
-          .executeTakeFirst();
-        out.push({ ok: false, reason: 'DUPLICATE_KEY', existingId: existing?.id ?? '' });
+        out.push({ ok: true, task: taskFromRow(row) });
       }
       return out;
     });
+  }
+
+  private async deleteTasks(trx: Kysely<Database>, ids: string[]): Promise<number> {
+    await trx.deleteFrom('webhook_attempts').where('task_id', 'in', ids).execute();
+    await trx.deleteFrom('webhook_deliveries').where('task_id', 'in', ids).execute();
+    const r = await trx.deleteFrom('tasks').where('id', 'in', ids).executeTakeFirst();
+    return Number(r.numDeletedRows);
   }
 
   async getTask(id: string, notBefore: number): Promise<TaskRecord | undefined> {
@@ -303,10 +314,7 @@ export class KyselyStore implements Store {
         await trx.selectFrom('tasks').select('id').where('created_at', '<', before).limit(limit).execute()
       ).map((r) => r.id);
       if (ids.length === 0) return 0;
-      await trx.deleteFrom('webhook_attempts').where('task_id', 'in', ids).execute();
-      await trx.deleteFrom('webhook_deliveries').where('task_id', 'in', ids).execute();
-      const r = await trx.deleteFrom('tasks').where('id', 'in', ids).executeTakeFirst();
-      return Number(r.numDeletedRows);
+      return this.deleteTasks(trx, ids);
     });
   }
 

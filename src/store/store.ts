@@ -64,7 +64,8 @@ export interface Store {
   isReady(): Promise<boolean>;
   close(): Promise<void>;
 
-  insertTasks(tasks: NewTask[]): Promise<InsertOutcome[]>;
+  /** Inserts in one transaction; a key held only by a task older than `notBefore` (expired) is taken over. */
+  insertTasks(tasks: NewTask[], notBefore?: number): Promise<InsertOutcome[]>;
   getTask(id: string, notBefore: number): Promise<TaskRecord | undefined>;
 
   /** Claims up to `limit` due QUEUED tasks of one type, never letting PROCESSING exceed `concurrency`. */

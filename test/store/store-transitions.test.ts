@@ -64,6 +64,17 @@ for (const kind of ['sqlite', 'postgres'] as StoreKind[]) {
       expect(racers.filter(([o]) => o?.ok).length).toBe(1);
     });
 
+    it('frees the key of an expired task that is not swept yet', async () => {
+      const old = task({ idempotencyKey: 'k-old', createdAt: T0 - 100_000 });
+      await store.insertTasks([old]);
+      const [same] = await store.insertTasks([task({ idempotencyKey: 'k-old' })], T0 - 200_000);
+      expect(same).toEqual({ ok: false, reason: 'DUPLICATE_KEY', existingId: old.id });
+      const fresh = task({ idempotencyKey: 'k-old' });
+      const [taken] = await store.insertTasks([fresh], T0 - 50_000);
+      expect(taken?.ok).toBe(true);
+      expect(await store.getTask(old.id, 0)).toBeUndefined();
+    });
+
     it('claims no more than the engine concurrency, counting tasks already running', async () => {
       await store.insertTasks(Array.from({ length: 5 }, () => task()));
       expect(await store.claimTasks(claimArgs({ concurrency: 2 }))).toHaveLength(2);

@@ -20,7 +20,7 @@ const errorResponses = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 409
 
 /** Inserts one task and turns the store's outcome into the reply (409 on a taken key). */
 export async function insertOne(ctx: HttpContext, task: NewTask): Promise<{ success: true; task: ReturnType<typeof taskMetadata>; credits: ReturnType<typeof creditsView> }> {
-  const [outcome] = await ctx.store.insertTasks([task]);
+  const [outcome] = await ctx.store.insertTasks([task], ctx.now() - ctx.settings.retentionMs);
   return acceptedOrThrow(ctx, outcome);
 }
 
@@ -89,7 +89,10 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: HttpContext): void
       });
       let outcomes: InsertOutcome[];
       try {
-        outcomes = await ctx.store.insertTasks(toInsert.map((x) => x.task));
+        outcomes = await ctx.store.insertTasks(
+          toInsert.map((x) => x.task),
+          ctx.now() - ctx.settings.retentionMs,
+        );
       } catch (e) {
         req.log.error({ err: e }, 'batch insert failed');
         outcomes = toInsert.map(() => ({ ok: false, reason: 'STORE_ERROR', message: 'store unavailable' }));
