@@ -37,6 +37,16 @@ const STEPS: Step[] = [
   { label: 'prompt research', path: '/v1/prompt-research', body: { seed: 'running shoes', country: 'US', limit: 10, monitorSize: 5 }, expect: 'COMPLETED' },
 ];
 
+/** One line about a result: engine answers by their sources, analyses by their headline figures. */
+function describeResponse(r: Record<string, any> | undefined): string {
+  if (!r) return '';
+  if (Array.isArray(r.questions)) return `${r.questions.length} questions, monitor set of ${r.monitorSet?.size ?? 0} (${r.demandBasis})`;
+  if (r.summary && Array.isArray(r.sources) && 'resultVersion' in r) {
+    return `${r.sources.length} sources, top ${r.summary.topSourceId ?? 'none'}, attributed ${r.summary.attributedShare ?? 0}`;
+  }
+  return `${(r.sources ?? []).length} sources, ${String(r.text ?? '').length} chars`;
+}
+
 /**
  * `aeq demo`: runs the service in sandbox mode on a free port and walks through every engine and
  * the sandbox directives, with a local webhook receiver, printing progress and a summary.
@@ -73,7 +83,7 @@ export async function runDemo(out: NodeJS.WritableStream = process.stdout): Prom
   try {
     const ids: Array<{ step: Step; id: string | null; rejected?: string }> = [];
     for (const step of STEPS) {
-      const body = step.path === '/v1/async/task' ? { ...(step.body as object), webhook: { url: hookUrl } } : { ...(step.body as object), webhook: { url: hookUrl } };
+      const body = { ...(step.body as object), webhook: { url: hookUrl } };
       const r = await call('POST', step.path, body);
       ids.push(r.status === 202 ? { step, id: r.body.task.id } : { step, id: null, rejected: r.body.error?.code });
     }
@@ -88,7 +98,7 @@ export async function runDemo(out: NodeJS.WritableStream = process.stdout): Prom
           const r = await call('GET', `/v1/async/task/${entry.id}`);
           status = r.body.task.status;
           if (status === 'COMPLETED' || status === 'FAILED' || Date.now() > deadline) {
-            note = status === 'FAILED' ? String(r.body.error) : `${(r.body.response?.sources ?? []).length} sources, ${String(r.body.response?.text ?? '').length} chars`;
+            note = status === 'FAILED' ? String(r.body.error) : describeResponse(r.body.response);
             break;
           }
           await new Promise((res) => setTimeout(res, 100));
