@@ -20,6 +20,11 @@ export interface EngineResult {
   raw: unknown;
   /** Extra engine-specific members of the response (e.g. `aioverview`, `organic`, `images`). */
   extra?: Record<string, unknown>;
+  /**
+   * Metered charge of this task, for engines billed by actual usage (source influence: model tokens
+   * and source fetches). Absent: the engine's fixed cost from the config.
+   */
+  credits?: number;
 }
 
 /** The account leased for this attempt, for engines drawing on an account pool. */

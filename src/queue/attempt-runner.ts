@@ -10,7 +10,7 @@ import type { TransportFactory } from '../engines/transport/transport-factory.js
 import type { Metrics } from '../ops/metrics.js';
 
 export type AttemptOutcome =
-  | { kind: 'completed'; response: Record<string, unknown> }
+  | { kind: 'completed'; response: Record<string, unknown>; credits?: number }
   /** `retryable` false: no further attempt can help (bad payload, legitimate absence). */
   | { kind: 'failed'; code: TaskErrorCode; error: string; retryable: boolean };
 
@@ -68,7 +68,8 @@ export class AttemptRunner {
       // The adapter gets the signal, but a timeout must end the attempt even if an adapter ignores it.
       const result = await Promise.race([work, abortPromise(signal)]);
       this.metrics.engineLatency.observe({ engine: task.taskType, outcome: 'ok' }, (performance.now() - started) / 1000);
-      return { kind: 'completed', response: clientResponse(task.taskType, payload, result) };
+      const response = clientResponse(task.taskType, payload, result);
+      return result.credits === undefined ? { kind: 'completed', response } : { kind: 'completed', response, credits: result.credits };
     } catch (e) {
       this.metrics.engineLatency.observe({ engine: task.taskType, outcome: 'error' }, (performance.now() - started) / 1000);
       const failure = toFailure(e, timeout.aborted);

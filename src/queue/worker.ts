@@ -187,7 +187,7 @@ export class Worker {
 export function terminalWrite(task: TaskRecord, outcome: AttemptOutcome, credits: number): TerminalWrite {
   const base =
     outcome.kind === 'completed'
-      ? { status: 'COMPLETED' as const, result: outcome.response, error: null, creditsToCharge: credits, creditsCharged: credits }
+      ? { status: 'COMPLETED' as const, result: outcome.response, error: null, creditsToCharge: outcome.credits ?? credits, creditsCharged: outcome.credits ?? credits }
       : { status: 'FAILED' as const, result: undefined, error: outcome.error, creditsToCharge: credits, creditsCharged: 0 };
   return { ...base, webhook: task.webhookUrl ? { url: task.webhookUrl, payload: webhookPayload(task, base) } : null };
 }
