@@ -52,10 +52,16 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
   const now = opts.now ?? Date.now;
   const config = loadServiceConfig(settings);
   let simulator: Simulator | null = null;
+  let sandboxUrl: string | null = null;
   if (settings.sandbox) {
-    simulator = await startSimulator();
-    routeToSandbox(config, simulator.url);
-    log.info({ simulator: simulator.url }, 'sandbox upstreams started');
+    // Several processes can share one simulator (`aeq sandbox`); otherwise each starts its own.
+    if (settings.sandboxUrl) sandboxUrl = settings.sandboxUrl;
+    else {
+      simulator = await startSimulator();
+      sandboxUrl = simulator.url;
+      log.info({ simulator: sandboxUrl }, 'sandbox upstreams started');
+    }
+    routeToSandbox(config, sandboxUrl);
   }
   const store = settings.databaseUrl
     ? openPostgresStore(settings.databaseUrl, config.scheduler.agingMs, settings.pgPoolMax)
@@ -70,7 +76,7 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
   const runsHttp = settings.role !== 'worker';
   let webhooks: WebhookSender | null = null;
   let worker: Worker | null = null;
-  const transports = new TransportFactory({ allowPrivate: settings.webhookAllowPrivate, sandboxWebBase: simulator ? `${simulator.url}/web` : null });
+  const transports = new TransportFactory({ allowPrivate: settings.webhookAllowPrivate, sandboxWebBase: sandboxUrl ? `${sandboxUrl}/web` : null });
   if (runsWorkers) {
     webhooks = new WebhookSender(
       store,

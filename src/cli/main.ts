@@ -50,14 +50,28 @@ async function main(): Promise<void> {
 }
 
 const USAGE = `usage: aeq [serve]   run the service (API and/or workers, per AEQ_ROLE)
+       aeq sandbox   run only the upstream simulator on AEQ_SANDBOX_PORT (default 8090), for AEQ_SANDBOX_URL
        aeq demo      run the sandbox demo: every engine and directive end to end
 `;
+
+/** `aeq sandbox`: the simulator alone, shared by several service processes through AEQ_SANDBOX_URL. */
+async function sandbox(): Promise<void> {
+  const { startSimulator } = await import('../sandbox/server.js');
+  const settings = loadSettings();
+  const sim = await startSimulator({ host: settings.host, port: settings.sandboxPort });
+  process.stdout.write(`${JSON.stringify({ msg: 'aeq sandbox listening', url: sim.url })}\n`);
+  const stop = () => void sim.close().then(() => process.exit(0));
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
 
 const command = process.argv[2] ?? 'serve';
 const run =
   command === 'serve'
     ? main
-    : command === 'demo'
+    : command === 'sandbox'
+      ? sandbox
+      : command === 'demo'
       ? () => import('./demo.js').then(async (m) => process.exit(await m.runDemo()))
       : async () => {
           process.stderr.write(command === '--help' || command === 'help' ? USAGE : `aeq: unknown command ${command}\n${USAGE}`);

@@ -16,6 +16,10 @@ export interface Settings {
   role: 'all' | 'api' | 'worker';
   configPath: string | undefined;
   sandbox: boolean;
+  /** An already running simulator (`aeq sandbox`) to use instead of starting one in-process. */
+  sandboxUrl: string | undefined;
+  /** Port of `aeq sandbox` (the standalone simulator). */
+  sandboxPort: number;
   engineTimeoutMs: number | undefined;
   engineMaxAttempts: number | undefined;
   webhookRetryBaseMs: number;
@@ -70,6 +74,8 @@ export function loadSettings(env: Env = process.env, overrides: Partial<Settings
     role,
     configPath: env.AEQ_CONFIG || undefined,
     sandbox: flag(env, 'AEQ_SANDBOX'),
+    sandboxPort: int(env, 'AEQ_SANDBOX_PORT', 0, 65535) ?? 8090,
+    sandboxUrl: env.AEQ_SANDBOX_URL ? env.AEQ_SANDBOX_URL.replace(/\/+$/, '') : undefined,
     engineTimeoutMs: int(env, 'AEQ_ENGINE_TIMEOUT_MS', 1, 3_600_000),
     engineMaxAttempts: int(env, 'AEQ_ENGINE_MAX_ATTEMPTS', 1, 20),
     webhookRetryBaseMs: int(env, 'AEQ_WEBHOOK_RETRY_BASE_MS', 1, 86_400_000) ?? 120_000,

@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import { trackLoad } from './load-stats.js';
 import { SimContext } from './sim-context.js';
 import { registerAnswerEngineA } from './routes/perplexity.js';
 import { registerChatbotA } from './routes/openai.js';
@@ -45,6 +46,7 @@ export async function startSimulator(opts: { host?: string; port?: number } = {}
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
   const sim = new SimContext();
+  trackLoad(app);
   for (const [prefix, routes] of FAMILIES) {
     await app.register(async (scope) => routes(scope, sim), { prefix });
   }
