@@ -1,10 +1,54 @@
+import pg from 'pg';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * Two projects: every test on the embedded SQLite store, and the HTTP contract and lifecycle
+ * suites again on PostgreSQL (`AEQ_TEST_STORE=postgres` makes startService use a fresh schema).
+ * Without a reachable PostgreSQL the second project is left out and the reason is printed.
+ */
+const PG_URL = process.env.AEQ_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+async function postgresReachable(): Promise<string | null> {
+  const c = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await c.connect();
+    await c.query('select 1');
+    return null;
+  } catch (e) {
+    return (e as Error).message;
+  } finally {
+    await c.end().catch(() => undefined);
+  }
+}
+
+const pgProblem = await postgresReachable();
+if (pgProblem) {
+  console.warn(`\n[aeq] PostgreSQL suite SKIPPED: ${PG_URL} is not reachable (${pgProblem}). Start PostgreSQL or set AEQ_TEST_DATABASE_URL.\n`);
+}
+
+const common = { testTimeout: 30_000, hookTimeout: 60_000, pool: 'forks' as const };
+
+/** Lifecycle tests that drive a child process on the SQLite file stay SQLite-only. */
+const SQLITE_ONLY = ['test/lifecycle/crash-recovery.test.ts', 'test/lifecycle/sigterm-drain.test.ts'];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    pool: 'forks',
+    projects: [
+      { test: { ...common, name: 'sqlite', include: ['test/**/*.test.ts'] } },
+      ...(pgProblem
+        ? []
+        : [
+            {
+              test: {
+                ...common,
+                name: 'postgres',
+                include: ['test/contract/**/*.test.ts', 'test/lifecycle/**/*.test.ts'],
+                exclude: SQLITE_ONLY,
+                env: { AEQ_TEST_STORE: 'postgres' },
+                globalSetup: ['test/pg-global-setup.ts'],
+              },
+            },
+          ]),
+    ],
   },
 });

@@ -51,7 +51,14 @@ export class KyselyStore implements Store {
   }
 
   async migrate(): Promise<void> {
-    const migrator = new Migrator({ db: this.db, provider: { getMigrations: async () => MIGRATIONS } });
+    // Kysely looks for its migration tables across every schema; name ours, or a table of another
+    // schema in the same database (another deployment, a test) would be taken for it.
+    const schema = this.kind === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(this.db)).rows[0]?.s : undefined;
+    const migrator = new Migrator({
+      db: this.db,
+      provider: { getMigrations: async () => MIGRATIONS },
+      ...(schema ? { migrationTableSchema: schema } : {}),
+    });
     const { error } = await migrator.migrateToLatest();
     if (error) throw error instanceof Error ? error : new Error(String(error));
     this.migrated = true;

@@ -1,6 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
+import { inject } from 'vitest';
 import { createApp, type App } from '../../src/app.js';
 import { loadSettings } from '../../src/config/settings.js';
 import { ALL_TASK_TYPES } from '../../src/domain/task-types.js';
@@ -67,13 +70,37 @@ export function writeConfig(dir: string, config: unknown): string {
   return file;
 }
 
+const schemaByDataDir = new Map<string, string>();
+
+/**
+ * In the `postgres` test project, each data dir gets its own schema in the run's throwaway
+ * database (a restart on the same data dir finds the same schema); otherwise SQLite is used.
+ */
+async function testDatabaseUrl(dataDir: string): Promise<string | undefined> {
+  if (process.env.AEQ_TEST_STORE !== 'postgres') return undefined;
+  const known = schemaByDataDir.get(dataDir);
+  if (known) return known;
+  const base = inject('pgDatabaseUrl');
+  const schema = `t_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
+  const c = new pg.Client({ connectionString: base });
+  await c.connect();
+  await c.query(`create schema ${schema}`);
+  await c.end();
+  const u = new URL(base);
+  u.searchParams.set('options', `-c search_path=${schema}`);
+  schemaByDataDir.set(dataDir, u.toString());
+  return u.toString();
+}
+
 /**
  * Starts the real service in this process on a free loopback port, with its own data dir.
  * `env` is layered over a test default (sandbox on, fixed key, private targets allowed).
  */
 export async function startService(env: Record<string, string> = {}, opts: StartOptions = {}): Promise<RunningService> {
   const dataDir = env.AEQ_DATA_DIR ?? tempDir();
+  const databaseUrl = env.DATABASE_URL ?? (await testDatabaseUrl(dataDir));
   const settings = loadSettings({
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     AEQ_SANDBOX: '1',
     AEQ_API_KEY: TEST_KEY,
     AEQ_WEBHOOK_ALLOW_PRIVATE: '1',
