@@ -8,8 +8,10 @@ import type { TaskType } from './domain/task-types.js';
 import { defaultRegistry } from './engines/adapters.js';
 import type { EngineRegistry } from './engines/registry.js';
 import { TransportFactory } from './engines/transport/transport-factory.js';
+import { BrowserPool } from './engines/transport/browser/browser-pool.js';
 import { buildHttpServer } from './http/server.js';
 import { Metrics } from './ops/metrics.js';
+import type { LeaseLedger } from './pools/lease-ledger.js';
 import { Pools } from './pools/pools.js';
 import { AttemptRunner } from './queue/attempt-runner.js';
 import { RetentionSweeper } from './queue/retention-sweeper.js';
@@ -69,6 +71,15 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
   await store.migrate();
   const metrics = new Metrics();
   const pools = new Pools(config, now);
+  if (store.kind === 'postgres' && settings.role !== 'api') {
+    // Several workers share the exit addresses and accounts: leases are recorded in the store.
+    const ledger: LeaseLedger = {
+      acquire: (id, capacity, holdMs) => store.acquirePoolLease(id, capacity, now(), now() + holdMs),
+      release: (token) => store.releasePoolLease(token),
+    };
+    pools.exits.useLedger(ledger);
+    pools.accounts.useLedger(ledger);
+  }
   const { key: apiKey, generated } = resolveApiKey(settings.apiKey, settings.dataDir);
   if (generated) log.warn({ apiKeyFile: path.join(settings.dataDir, 'api-key') }, `generated API key (shown once): ${apiKey}`);
 
@@ -77,6 +88,7 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
   let webhooks: WebhookSender | null = null;
   let worker: Worker | null = null;
   const transports = new TransportFactory({ allowPrivate: settings.webhookAllowPrivate, sandboxWebBase: sandboxUrl ? `${sandboxUrl}/web` : null });
+  let browsers: BrowserPool | null = null;
   if (runsWorkers) {
     webhooks = new WebhookSender(
       store,
@@ -86,7 +98,14 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
       now,
     );
     const sender = webhooks;
-    const runner = new AttemptRunner(config, opts.registry ?? defaultRegistry(), pools, transports, metrics);
+    // Launched on first use only; in sandbox mode the browser may reach the simulator and nothing else.
+    browsers = new BrowserPool({
+      executablePath: settings.chromiumPath,
+      maxPages: settings.browserPages,
+      log: log.child({ component: 'browser' }),
+      ...(sandboxUrl ? { allowedOrigins: [new URL(sandboxUrl).origin] } : {}),
+    });
+    const runner = new AttemptRunner(config, opts.registry ?? defaultRegistry(), pools, transports, metrics, browsers);
     worker = new Worker({ store, config, runner, metrics, log: log.child({ component: 'worker' }), now, onWebhookQueued: () => sender.wake() });
   }
   const sweeper = new RetentionSweeper(store, settings.retentionMs, log.child({ component: 'retention' }), now);
@@ -132,6 +151,7 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
       if (webhooks) await webhooks.stop();
       await wake.close();
       await transports.close();
+      await browsers?.close();
       if (simulator) await simulator.close();
       await store.close();
     },

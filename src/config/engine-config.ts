@@ -6,6 +6,12 @@ import type { Settings } from './settings.js';
 /** How an engine reaches its upstream: anonymous via exit addresses, an account pool, an official API, or not configured. */
 export type EngineMode = 'anon' | 'account' | 'api' | 'off';
 
+/** How an engine loads its pages: plain HTTP, or a real browser for upstreams that render with JavaScript. */
+export type EngineTransport = 'http' | 'browser';
+
+/** Engines with a browser path (upstreams.md 1.1, 3, 4.3, 4.4); the others accept only `http`. */
+export const BROWSER_CAPABLE_ENGINES: ReadonlySet<TaskType> = new Set<TaskType>(['SEARCH_A', 'SEARCH_A_SERP', 'AIMODE', 'SEARCH_B_AI_BRIEF', 'SEARCH_B_AI_TAB']);
+
 export interface UpstreamConfig {
   baseUrl: string;
   headers: Record<string, string>;
@@ -25,6 +31,8 @@ export interface EngineConfig {
   neverServe: string[];
   upstream: UpstreamConfig;
   paused: boolean;
+  /** Absent means `http` (the loader always sets it). */
+  transport?: EngineTransport;
 }
 
 export interface AccountConfig {
@@ -78,6 +86,7 @@ const engineSchema = {
     credits: { type: 'integer', minimum: 1, maximum: 3 },
     neverServe: { type: 'array', items: country },
     paused: { type: 'boolean' },
+    transport: { enum: ['http', 'browser'] },
     upstream: {
       type: 'object',
       properties: {
@@ -136,6 +145,7 @@ interface RawEngine {
   credits?: number;
   neverServe?: string[];
   paused?: boolean;
+  transport?: EngineTransport;
   upstream?: Partial<UpstreamConfig>;
 }
 interface RawFile {
@@ -176,6 +186,10 @@ function sandboxPools(): Pick<ServiceConfig, 'accounts' | 'exitAddresses'> {
 const SANDBOX_API_KEYS: Partial<Record<TaskType, string>> = {
   ANSWER_ENGINE_A: 'pplx-sandbox-key',
   ASSISTANT_A: 'gemini-sandbox-key',
+  // The analysis model (OpenAI-compatible) of source influence.
+  SOURCE_INFLUENCE: 'sk-sandbox-analysis-model',
+  // Naver Search Ad credentials as `customerId:accessLicense:secretKey` (docs/analysis.md).
+  PROMPT_RESEARCH: '1234567:sandbox-access-license:sandbox-searchad-secret',
 };
 
 export function loadServiceConfig(settings: Settings): ServiceConfig {
@@ -195,6 +209,10 @@ export function loadServiceConfig(settings: Settings): ServiceConfig {
     if (apiKey) upstream.apiKey = apiKey;
     let mode: EngineMode = u.mode ?? d.mode ?? 'anon';
     if (mode === 'api' && !upstream.apiKey) mode = 'off';
+    const transport: EngineTransport = u.transport ?? d.transport ?? 'http';
+    if (transport === 'browser' && !BROWSER_CAPABLE_ENGINES.has(t)) {
+      throw new ConfigError(`engines.${t}.transport: "browser" is available only for ${[...BROWSER_CAPABLE_ENGINES].join(', ')}`);
+    }
     engines[t] = {
       mode,
       concurrency: u.concurrency ?? d.concurrency ?? 2,
@@ -203,6 +221,7 @@ export function loadServiceConfig(settings: Settings): ServiceConfig {
       credits: u.credits ?? d.credits ?? 1,
       neverServe: (u.neverServe ?? d.neverServe ?? []).map((c) => c.toUpperCase()),
       paused: u.paused ?? d.paused ?? false,
+      transport,
       upstream,
     };
   }

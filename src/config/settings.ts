@@ -28,6 +28,10 @@ export interface Settings {
   retentionMs: number;
   directCountry: string;
   logLevel: string;
+  /** Chromium for engines with `transport: "browser"` (Debian's `chromium` package). */
+  chromiumPath: string;
+  /** Browser pages open at once per worker process. */
+  browserPages: number;
 }
 
 export class SettingsError extends Error {
@@ -84,6 +88,8 @@ export function loadSettings(env: Env = process.env, overrides: Partial<Settings
     retentionMs: int(env, 'AEQ_RETENTION_MS', 1, 365 * 86_400_000) ?? 86_400_000,
     directCountry,
     logLevel: env.AEQ_LOG_LEVEL || 'info',
+    chromiumPath: env.AEQ_CHROMIUM_PATH || '/usr/bin/chromium',
+    browserPages: int(env, 'AEQ_BROWSER_PAGES', 1, 64) ?? 4,
     ...overrides,
   };
   return Object.freeze(settings);

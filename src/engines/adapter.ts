@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { EngineConfig } from '../config/engine-config.js';
 import type { TaskPayload } from '../domain/task.js';
 import type { TaskType } from '../domain/task-types.js';
+import type { BrowserTransport } from './transport/browser/browser-transport.js';
 import type { HttpTransport } from './transport/http-transport.js';
 
 /** One cited or listed source: 1-based position in first-appearance or rank order. */
@@ -44,6 +45,8 @@ export interface AttemptContext {
   config: EngineConfig;
   /** HTTP through the exit address leased for this attempt. */
   http: HttpTransport;
+  /** A browser through the same exit address, for engines configured with `transport: "browser"` (worker processes only). */
+  browser?: BrowserTransport;
   account: LeasedAccount | null;
   /** Aborted when the attempt times out or the worker drains; pass it on to every call. */
   signal: AbortSignal;

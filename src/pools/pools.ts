@@ -35,6 +35,11 @@ export class Pools {
     this.accounts.add(a.id, a.country, 1, { engine: a.engine, secret: a.secret });
   }
 
+  /** True when an exit address or an account already uses `id` (ids are unique across both pools). */
+  hasId(id: string): boolean {
+    return this.exits.get(id) !== undefined || this.accounts.get(id) !== undefined;
+  }
+
   hasIps(country: string): boolean {
     return this.exits.countFor(country) > 0;
   }

@@ -1,3 +1,5 @@
+import type { LeaseLedger } from './lease-ledger.js';
+
 /**
  * A pool of leasable resources (exit addresses or accounts). Each resource allows `capacity`
  * concurrent leases, can be disabled, and rests (cooldown with backoff) after a block or 429.
@@ -14,16 +16,22 @@ export interface PoolResource<T> {
   /** Consecutive failures that caused a cooldown; doubles the next one. */
   strikes: number;
   lastUsedAt: number;
+  /** Another process holds it to capacity (per the shared ledger): skip it until then. */
+  busyElsewhereUntil: number;
 }
 
 export interface Lease<T> {
   resource: PoolResource<T>;
-  release(outcome?: 'ok' | 'cooldown'): void;
+  release(outcome?: 'ok' | 'cooldown' | 'unused'): void;
 }
+
+/** How long a resource another process holds to capacity is skipped before asking again. */
+const LEDGER_RECHECK_MS = 100;
 
 export class ResourcePool<T> {
   private readonly resources = new Map<string, PoolResource<T>>();
   private waiters: Array<() => void> = [];
+  private ledger: LeaseLedger | null = null;
 
   constructor(
     private readonly baseCooldownMs: number,
@@ -31,7 +39,7 @@ export class ResourcePool<T> {
   ) {}
 
   add(id: string, country: string, capacity: number, value: T): void {
-    this.resources.set(id, { id, country: country.toUpperCase(), capacity, value, disabled: false, inUse: 0, coolUntil: 0, strikes: 0, lastUsedAt: 0 });
+    this.resources.set(id, { id, country: country.toUpperCase(), capacity, value, disabled: false, inUse: 0, coolUntil: 0, strikes: 0, lastUsedAt: 0, busyElsewhereUntil: 0 });
     this.wake();
   }
 
@@ -44,6 +52,28 @@ export class ResourcePool<T> {
       this.wake();
     }
     return true;
+  }
+
+  /**
+   * Takes a resource out of the pool. A lease already granted keeps its (now detached) resource and
+   * releases it normally, so an attempt in progress finishes; no new lease can pick it.
+   */
+  remove(id: string): PoolResource<T> | null {
+    const r = this.resources.get(id);
+    if (!r) return null;
+    this.resources.delete(id);
+    // Waiters re-check: the pool they wait on may now be empty for their country.
+    this.wake();
+    return r;
+  }
+
+  get(id: string): PoolResource<T> | undefined {
+    return this.resources.get(id);
+  }
+
+  /** Shares leases with other worker processes through the store (scale-out). */
+  useLedger(ledger: LeaseLedger): void {
+    this.ledger = ledger;
   }
 
   list(): PoolResource<T>[] {
@@ -61,7 +91,7 @@ export class ResourcePool<T> {
     const t = this.now();
     let best: PoolResource<T> | undefined;
     for (const r of this.resources.values()) {
-      if (r.disabled || r.inUse >= r.capacity || r.coolUntil > t || exclude.has(r.id) || !filter(r)) continue;
+      if (r.disabled || r.inUse >= r.capacity || r.coolUntil > t || r.busyElsewhereUntil > t || exclude.has(r.id) || !filter(r)) continue;
       if (country !== null && r.country !== country) continue;
       // Least-loaded first, then least recently used, so load spreads over the pool.
       if (!best || r.inUse < best.inUse || (r.inUse === best.inUse && r.lastUsedAt < best.lastUsedAt)) best = r;
@@ -77,17 +107,39 @@ export class ResourcePool<T> {
     country: string | null,
     waitMs: number,
     signal: AbortSignal,
-    opts: { exclude?: ReadonlySet<string>; filter?: (r: PoolResource<T>) => boolean } = {},
+    opts: { exclude?: ReadonlySet<string>; filter?: (r: PoolResource<T>) => boolean; holdMs?: number } = {},
   ): Promise<Lease<T> | null> {
     const filter = opts.filter ?? (() => true);
     const deadline = this.now() + waitMs;
     for (;;) {
       const r = this.pick(country, opts.exclude ?? new Set(), filter) ?? (opts.exclude?.size ? this.pick(country, new Set(), filter) : undefined);
-      if (r) return this.grant(r);
+      if (r) {
+        const lease = this.grant(r);
+        if (!this.ledger) return lease;
+        // Reserved here; now the other processes' leases decide.
+        const token = await this.ledger.acquire(r.id, r.capacity, opts.holdMs ?? 120_000).catch(() => null);
+        if (token) return this.withLedgerToken(lease, token);
+        lease.release('unused');
+        r.busyElsewhereUntil = this.now() + LEDGER_RECHECK_MS;
+        continue;
+      }
       const left = deadline - this.now();
       if (left <= 0 || signal.aborted) return null;
-      await this.waitForRelease(Math.min(left, this.nextCoolEnd(country) - this.now()), signal);
+      // Releases in other processes wake nobody here: with a ledger, look again soon.
+      const ceiling = this.ledger ? LEDGER_RECHECK_MS : Infinity;
+      await this.waitForRelease(Math.min(left, ceiling, this.nextCoolEnd(country) - this.now()), signal);
     }
+  }
+
+  private withLedgerToken(lease: Lease<T>, token: string): Lease<T> {
+    const ledger = this.ledger;
+    return {
+      resource: lease.resource,
+      release: (outcome) => {
+        lease.release(outcome);
+        void ledger?.release(token).catch(() => undefined);
+      },
+    };
   }
 
   private nextCoolEnd(country: string | null): number {
@@ -108,7 +160,9 @@ export class ResourcePool<T> {
         if (released) return;
         released = true;
         r.inUse--;
-        if (outcome === 'cooldown') {
+        if (outcome === 'unused') {
+          // Never used (the ledger refused it): no verdict on its health.
+        } else if (outcome === 'cooldown') {
           r.strikes++;
           r.coolUntil = this.now() + this.baseCooldownMs * 2 ** Math.min(r.strikes - 1, 6);
         } else {

@@ -7,6 +7,7 @@ import type { EngineRegistry } from '../engines/registry.js';
 import { clientResponse } from '../engines/response-shape.js';
 import type { Pools } from '../pools/pools.js';
 import type { TransportFactory } from '../engines/transport/transport-factory.js';
+import type { AttemptBrowser, BrowserPool } from '../engines/transport/browser/browser-pool.js';
 import type { Metrics } from '../ops/metrics.js';
 
 export type AttemptOutcome =
@@ -25,6 +26,8 @@ export class AttemptRunner {
     private readonly pools: Pools,
     private readonly transports: TransportFactory,
     private readonly metrics: Metrics,
+    /** Worker processes only; engines configured with `transport: "browser"` draw their pages from it. */
+    private readonly browsers: BrowserPool | null = null,
   ) {}
 
   async run(task: ClaimedTask, log: Logger, drain: AbortSignal): Promise<AttemptOutcome> {
@@ -36,12 +39,14 @@ export class AttemptRunner {
     const country = task.country ?? (REGION_BOUND_ENGINES.has(task.taskType) ? 'US' : null);
     const waitMs = this.config.scheduler.poolWaitMs;
 
-    const exit = await this.pools.exits.lease(country, waitMs, drain);
+    // A lease outlives the attempt only if its worker dies; then it expires on its own.
+    const holdMs = engine.timeoutMs + 30_000;
+    const exit = await this.pools.exits.lease(country, waitMs, drain, { holdMs });
     if (!exit) return this.fail('NO_IP_AVAILABLE', true, log, `no exit address for ${country ?? 'any country'}`);
     let account = null;
     // Accounts are leased only in `account` mode; an `api`-mode engine authenticates with its provider key.
     if (engine.mode === 'account') {
-      account = await this.pools.accounts.lease(country ?? 'US', waitMs, drain, { filter: (r) => r.value.engine === task.taskType });
+      account = await this.pools.accounts.lease(country ?? 'US', waitMs, drain, { filter: (r) => r.value.engine === task.taskType, holdMs });
       if (!account) {
         exit.release();
         return this.fail('NO_ACCOUNT_AVAILABLE', true, log, `no account for ${task.taskType} in ${country}`);
@@ -51,15 +56,19 @@ export class AttemptRunner {
     const signal = AbortSignal.any([timeout, drain]);
     const started = performance.now();
     let cooldown = false;
+    let browser: AttemptBrowser | null = null;
     try {
       const http = this.transports.forExit(exit.resource.value, task.taskType);
+      const attemptCountry = country ?? exit.resource.country;
+      if (engine.transport === 'browser' && this.browsers) browser = this.browsers.forAttempt({ exit: exit.resource.value, country: attemptCountry, signal });
       const work = adapter.run({
         taskId: task.id,
         taskType: task.taskType,
         payload,
-        country: country ?? exit.resource.country,
+        country: attemptCountry,
         config: engine,
         http,
+        ...(browser ? { browser } : {}),
         account: account ? { id: account.resource.id, country: account.resource.country, secret: account.resource.value.secret } : null,
         signal,
         log,
@@ -79,6 +88,8 @@ export class AttemptRunner {
       log.warn({ engine: task.taskType, kind: failure.kind, exit: exit.resource.id, detail: failure.message }, 'engine attempt failed');
       return { kind: 'failed', code, error: taskErrorString(code, failure.clientMessage), retryable: !isPermanent(failure.kind) };
     } finally {
+      // A page an adapter left open (it outran the timeout) must not outlive the attempt.
+      browser?.close();
       exit.release(cooldown ? 'cooldown' : 'ok');
       account?.release(cooldown ? 'cooldown' : 'ok');
     }

@@ -10,8 +10,12 @@ import { registerWeb } from './routes/web.js';
 import { registerReddit } from './routes/reddit.js';
 import { registerNaverBlog, registerNaverSearch } from './routes/naver.js';
 import { registerSearchEngineA } from './routes/google.js';
+import { registerGoogleScriptRoutes } from './routes/google/script-pages.js';
+import { registerNaverScriptRoutes } from './routes/naver/script-pages.js';
 import { registerGoogleSuggest } from './routes/suggest.js';
 import { registerNaverAc } from './routes/naver-ac.js';
+import { registerModel } from './routes/model.js';
+import { registerNaverSearchad } from './routes/naver-searchad.js';
 
 /** A simulated upstream family: registers its routes under its prefix. */
 export type SimRoutes = (app: FastifyInstance, sim: SimContext) => void;
@@ -25,10 +29,15 @@ const FAMILIES: ReadonlyArray<[prefix: string, routes: SimRoutes]> = [
   ['/web', registerWeb],
   ['/reddit', registerReddit],
   ['/naver', registerNaverSearch],
+  // Answer streams of the script-rendered pages (`sandbox:js`), fetched by the page's own script.
+  ['/naver', registerNaverScriptRoutes],
   ['/naver-blog', registerNaverBlog],
   ['/google', registerSearchEngineA],
+  ['/google', registerGoogleScriptRoutes],
   ['/google-suggest', registerGoogleSuggest],
   ['/naver-ac', registerNaverAc],
+  ['/model', registerModel],
+  ['/naver-searchad', registerNaverSearchad],
 ];
 
 export interface Simulator {

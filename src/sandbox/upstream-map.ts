@@ -25,6 +25,7 @@ const SANDBOX_OPTION_PREFIX: Readonly<Record<string, string>> = Object.freeze({
   blogBaseUrl: '/naver-blog',
   naverBaseUrl: '/naver-ac',
   modelBaseUrl: '/model',
+  searchadBaseUrl: '/naver-searchad',
 });
 
 /** Points every engine's upstream (and secondary hosts) at the simulator. */

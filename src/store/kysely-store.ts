@@ -4,6 +4,7 @@ import type { NewTask, TaskRecord } from '../domain/task.js';
 import type { Database, TasksTable } from './schema.js';
 import { claimedFromRow, taskFromRow } from './rows.js';
 import * as m001 from './migrations/001-initial.js';
+import * as m002 from './migrations/002-pool-leases.js';
 import type {
   DeliveryOutcome,
   DueDelivery,
@@ -15,7 +16,7 @@ import type {
   TerminalWrite,
 } from './store.js';
 
-const MIGRATIONS: Record<string, Migration> = { '001-initial': m001 };
+const MIGRATIONS: Record<string, Migration> = { '001-initial': m001, '002-pool-leases': m002 };
 
 /** Every tasks column, `id` qualified: claims join a CTE that also has an `id` (SQLite cannot RETURN `tasks.*`). */
 const TASK_COLUMNS = [
@@ -452,6 +453,28 @@ export class KyselyStore implements Store {
       .where('status', '=', 'PENDING')
       .executeTakeFirst();
     return r?.t === null || r?.t === undefined ? null : Number(r.t);
+  }
+
+  async acquirePoolLease(resourceId: string, capacity: number, now: number, expiresAt: number): Promise<string | null> {
+    // Serialised per resource (advisory lock on PostgreSQL), so the count cannot be raced.
+    return this.hooks.claimTransaction(this.db, `lease:${resourceId}`, async (trx) => {
+      const live = await trx
+        .selectFrom('pool_leases')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('resource_id', '=', resourceId)
+        .where('expires_at', '>', now)
+        .executeTakeFirstOrThrow();
+      if (Number(live.n) >= capacity) return null;
+      const token = randomUUID();
+      await trx.insertInto('pool_leases').values({ token, resource_id: resourceId, expires_at: expiresAt }).execute();
+      // Expired rows of this resource are garbage now.
+      await trx.deleteFrom('pool_leases').where('resource_id', '=', resourceId).where('expires_at', '<=', now).execute();
+      return token;
+    });
+  }
+
+  async releasePoolLease(token: string): Promise<void> {
+    await this.db.deleteFrom('pool_leases').where('token', '=', token).execute();
   }
 
   async getMeta(key: string): Promise<string | undefined> {

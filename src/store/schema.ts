@@ -49,6 +49,12 @@ export interface WebhookAttemptsTable {
   http_status: number | null;
 }
 
+export interface PoolLeasesTable {
+  token: string;
+  resource_id: string;
+  expires_at: number;
+}
+
 export interface MetaTable {
   key: string;
   value: string;
@@ -59,4 +65,5 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   aeq_meta: MetaTable;
+  pool_leases: PoolLeasesTable;
 }

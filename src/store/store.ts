@@ -97,6 +97,10 @@ export interface Store {
   finishDeliveryAttempt(taskId: string, leaseToken: string, attempt: number, outcome: DeliveryOutcome, now: number): Promise<void>;
   nextDeliveryAt(): Promise<number | null>;
 
+  /** Records a pool lease when the resource has fewer than `capacity` live leases in any process. */
+  acquirePoolLease(resourceId: string, capacity: number, now: number, expiresAt: number): Promise<string | null>;
+  releasePoolLease(token: string): Promise<void>;
+
   getMeta(key: string): Promise<string | undefined>;
   setMetaIfAbsent(key: string, value: string): Promise<string>;
 }

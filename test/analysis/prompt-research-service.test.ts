@@ -15,7 +15,7 @@ import { FAST_ANALYSIS, startAnalysisService, submitAnalysis } from './analysis-
 describe('PROMPT_RESEARCH through the service', () => {
   let svc: RunningService;
   beforeAll(async () => {
-    svc = await startAnalysisService();
+    svc = await startAnalysisService({ searchad: false });
   });
   afterAll(() => svc.stop());
 

@@ -1,6 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ANALYSIS_DEFAULTS } from '../../src/analysis/config.js';
 import { analyzeSourceInfluence } from '../../src/analysis/source-influence/analyze.js';
+import { analyzeCore, withSupportOverrides } from '../../src/analysis/source-influence/core.js';
+import { checkPairs } from '../../src/analysis/source-influence/model-check.js';
 import { findMarkers } from '../../src/analysis/source-influence/markers.js';
 import type { CitationIn, FetchRecord } from '../../src/analysis/source-influence/types.js';
 import { segmentAnswer } from '../../src/analysis/source-influence/units.js';
@@ -17,27 +19,32 @@ function okPage(text: string): FetchRecord {
   };
 }
 
-function analyze(answer: string, citations: CitationIn[], records: Array<FetchRecord | null>, prompt: string | null = null): any {
-  return analyzeSourceInfluence({ answer, prompt, citations, analysis: null }, records, cfg);
+async function analyze(answer: string, citations: CitationIn[], records: Array<FetchRecord | null>, prompt: string | null = null): Promise<any> {
+  return (await analyzeSourceInfluence({ answer, prompt, citations, analysis: null }, records, cfg)).result;
 }
 
 describe('worked example of §2.15', () => {
   // u0: 10 words citing [1]; u1: 6 words citing [1][2]; u2: 4 words, no citation; no source text.
   const answer = 'Alpha bravo charlie delta echo foxtrot golf hotel india juliet [1]. Kilo lima mike november oscar papa [1][2]. Quebec romeo sierra tango.';
-  const r = analyze(answer, [{ url: 'https://one.example.com/a' }, { url: 'https://two.example.org/b' }], [null, null]);
-  const [c1, c2] = r.sources;
+  let r: any;
+  let c1: any;
+  let c2: any;
+  beforeAll(async () => {
+    r = await analyze(answer, [{ url: 'https://one.example.com/a' }, { url: 'https://two.example.org/b' }], [null, null]);
+    [c1, c2] = r.sources;
+  });
 
-  it('segments three units with the stated word counts', () => {
+  it('segments three units with the stated word counts', async () => {
     expect(r.answer.units).toBe(3);
     expect(r.answer.words).toBe(20);
   });
 
-  it('reproduces the GEO word counts and their normalised values', () => {
+  it('reproduces the GEO word counts and their normalised values', async () => {
     expect(c1.geo).toEqual({ wordCount: 0.65, positionAdjustedWordCount: 0.591, normalizedWordCount: 0.8125, normalizedPositionAdjustedWordCount: 0.8666 });
     expect(c2.geo).toEqual({ wordCount: 0.15, positionAdjustedWordCount: 0.091, normalizedWordCount: 0.1875, normalizedPositionAdjustedWordCount: 0.1334 });
   });
 
-  it('reproduces the influence shares 0.7822 / 0.1204 and unattributed 0.0974', () => {
+  it('reproduces the influence shares 0.7822 / 0.1204 and unattributed 0.0974', async () => {
     expect(c1.influence.share).toBe(0.7822);
     expect(c2.influence.share).toBe(0.1204);
     expect(r.summary.unattributedShare).toBe(0.0974);
@@ -46,14 +53,14 @@ describe('worked example of §2.15', () => {
     expect(r.summary.topSourceId).toBe('c1');
   });
 
-  it('counts citations per source (Profound citation share within one answer)', () => {
+  it('counts citations per source (Profound citation share within one answer)', async () => {
     expect(c1.citations).toEqual({ count: 2, citedUnits: 2, firstCitedUnit: 0, citationShare: 0.6667 });
     expect(c2.citations).toEqual({ count: 1, citedUnits: 1, firstCitedUnit: 1, citationShare: 0.3333 });
   });
 });
 
 describe('marker grammar (§2.5)', () => {
-  it('expands lists and ranges, reads footnotes and lenticular markers', () => {
+  it('expands lists and ranges, reads footnotes and lenticular markers', async () => {
     const nums = (t: string) => findMarkers(t, false).flatMap((m) => m.numbers);
     expect(nums('a [1, 3] b')).toEqual([1, 3]);
     expect(nums('a [2-4] b [5–6]')).toEqual([2, 3, 4, 5, 6]);
@@ -62,19 +69,19 @@ describe('marker grammar (§2.5)', () => {
     expect(nums('see [the docs](https://x.test) [7]')).toEqual([7]);
   });
 
-  it('reads superscripts only when the answer has no bracketed markers', () => {
+  it('reads superscripts only when the answer has no bracketed markers', async () => {
     const sup = segmentAnswer('Foam absorbs most of the shock¹. Lugs grip well in mud².');
     expect(sup.units.map((u) => u.markers.flatMap((m) => m.numbers))).toEqual([[1], [2]]);
     const mixed = segmentAnswer('Foam absorbs most of the shock¹ [2]. Lugs grip well in mud.');
     expect(mixed.units[0]?.markers.flatMap((m) => m.numbers)).toEqual([2]);
   });
 
-  it('gives a marker standing after the period to the sentence before it', () => {
+  it('gives a marker standing after the period to the sentence before it', async () => {
     const s = segmentAnswer('Foam absorbs most of the shock in long runs. [1] Lugs grip well in deep mud. [2]');
     expect(s.units.map((u) => u.markers.flatMap((m) => m.numbers))).toEqual([[1], [2]]);
   });
 
-  it('keeps markers glued to a period with their sentence (footnote and lenticular forms)', () => {
+  it('keeps markers glued to a period with their sentence (footnote and lenticular forms)', async () => {
     const foot = segmentAnswer('Short answer.[^1] More text follows here for sure.[^2]\n\n[^1]: https://a.example.com/x\n[^2]: https://b.example.com/y');
     expect(foot.units.map((u) => [u.plainText, u.markers.flatMap((m) => m.numbers)])).toEqual([
       ['Short answer.', [1]],
@@ -85,38 +92,38 @@ describe('marker grammar (§2.5)', () => {
     expect(lent.units.map((u) => u.markers.flatMap((m) => m.numbers))).toEqual([[1], [2]]);
   });
 
-  it('detects a references block, maps markers through it and makes no units of it', () => {
+  it('detects a references block, maps markers through it and makes no units of it', async () => {
     const answer = 'Foam absorbs most of the shock in long runs [1].\nLugs grip well in deep mud [2].\n\nSources:\n[1] Foam study https://b.example.com/foam\n[2] Mud guide https://a.example.com/mud';
-    const r = analyze(answer, [{ url: 'https://a.example.com/mud' }, { url: 'https://b.example.com/foam' }], [null, null]);
+    const r = await analyze(answer, [{ url: 'https://a.example.com/mud' }, { url: 'https://b.example.com/foam' }], [null, null]);
     expect(r.answer.referencesBlock).toBe(true);
     expect(r.answer.units).toBe(2);
     expect(r.sources[0].citations.firstCitedUnit).toBe(1); // [2] → a.example.com/mud = c1
     expect(r.sources[1].citations.firstCitedUnit).toBe(0);
   });
 
-  it('uses distinct citation positions, reports invalid markers and unmatched links', () => {
+  it('uses distinct citation positions, reports invalid markers and unmatched links', async () => {
     const answer = 'Foam absorbs most of the shock in long runs [5]. Lugs grip well in deep mud [9]. Rock plates protect the foot ([guide](https://other.example.net/x)).';
-    const r = analyze(answer, [{ url: 'https://a.example.com/', position: 5 }, { url: 'https://b.example.com/', position: 6 }], [null, null]);
+    const r = await analyze(answer, [{ url: 'https://a.example.com/', position: 5 }, { url: 'https://b.example.com/', position: 6 }], [null, null]);
     expect(r.sources[0].citations.count).toBe(1);
     expect(r.answer.invalidMarkers).toEqual([{ marker: '[9]', unitIndex: 1 }]);
     expect(r.answer.unmatchedLinks).toEqual([{ url: 'https://other.example.net/x', unitIndex: 2 }]);
     expect(r.warnings.map((w: { code: string }) => w.code)).toContain('INVALID_CITATION_MARKER');
   });
 
-  it('treats markers as 0-based when they run from 0 to N−1', () => {
-    const r = analyze('Foam absorbs most of the shock in long runs [0]. Lugs grip well in deep mud [1].', [{ url: 'https://a.example.com/' }, { url: 'https://b.example.com/' }], [null, null]);
+  it('treats markers as 0-based when they run from 0 to N−1', async () => {
+    const r = await analyze('Foam absorbs most of the shock in long runs [0]. Lugs grip well in deep mud [1].', [{ url: 'https://a.example.com/' }, { url: 'https://b.example.com/' }], [null, null]);
     expect(r.sources.map((s: any) => s.citations.firstCitedUnit)).toEqual([0, 1]);
   });
 
-  it('merges duplicate URLs: the later one is a duplicate and its markers count for the first', () => {
-    const r = analyze('Foam absorbs most of the shock in long runs [2].', [{ url: 'https://a.example.com/x?utm_source=t' }, { url: 'https://a.example.com/x' }], [null, null]);
+  it('merges duplicate URLs: the later one is a duplicate and its markers count for the first', async () => {
+    const r = await analyze('Foam absorbs most of the shock in long runs [2].', [{ url: 'https://a.example.com/x?utm_source=t' }, { url: 'https://a.example.com/x' }], [null, null]);
     expect(r.sources[1].duplicateOf).toBe('c1');
     expect(r.sources[1].fetch.status).toBe('duplicate');
     expect(r.sources[0].citations.count).toBe(1);
     expect(r.summary.sources).toBe(1);
   });
 
-  it('makes each list item and table row a unit, excludes code and headings', () => {
+  it('makes each list item and table row a unit, excludes code and headings', async () => {
     const s = segmentAnswer('## Picks\n\n1. Acme Glide is light and fast [1]\n2. Brooks Ghost is soft and durable [2]\n\n| Model | Weight |\n|---|---|\n| Glide | 250 g |\n\n```\nconst x = 1;\n```');
     expect(s.units.map((u) => [u.kind, u.listItem])).toEqual([
       ['list_item', 1],
@@ -132,28 +139,60 @@ describe('ALCE-style citation precision with the lexical judge (§2.9)', () => {
   const S2 = 'Trail models add a rock plate that protects the foot on rocky terrain. Lugs grip mud well.';
   const S3 = 'Bananas are rich in potassium and are a popular snack among athletes.';
   const cites = [{ url: 'https://a.example.com/1' }, { url: 'https://b.example.com/2' }, { url: 'https://c.example.com/3' }];
-  const run = (answer: string) => analyze(answer, cites, [okPage(S1), okPage(S2), okPage(S3)]).summary;
+  const run = async (answer: string) => (await analyze(answer, cites, [okPage(S1), okPage(S2), okPage(S3)])).summary;
 
-  it('one citation that supports the statement is precise', () => {
-    expect(run('Cushioned running shoes reduce impact forces on the knees during long runs [1].')).toMatchObject({ citationRecall: 1, citationPrecision: 1 });
+  it('one citation that supports the statement is precise', async () => {
+    expect(await run('Cushioned running shoes reduce impact forces on the knees during long runs [1].')).toMatchObject({ citationRecall: 1, citationPrecision: 1 });
   });
 
-  it('one citation that does not support it is not', () => {
-    expect(run('Cushioned running shoes reduce impact forces on the knees during long runs [3].')).toMatchObject({ citationRecall: 0, citationPrecision: 0 });
+  it('one citation that does not support it is not', async () => {
+    expect(await run('Cushioned running shoes reduce impact forces on the knees during long runs [3].')).toMatchObject({ citationRecall: 0, citationPrecision: 0 });
   });
 
-  it('a redundant second citation is imprecise', () => {
-    expect(run('Cushioned running shoes reduce impact forces on the knees during long runs [1][3].')).toMatchObject({ citationRecall: 1, citationPrecision: 0.5 });
+  it('a redundant second citation is imprecise', async () => {
+    expect(await run('Cushioned running shoes reduce impact forces on the knees during long runs [1][3].')).toMatchObject({ citationRecall: 1, citationPrecision: 0.5 });
   });
 
-  it('joint-only support makes both citations precise', () => {
-    expect(run('Cushioned running shoes reduce impact on knees, and trail models add a rock plate for rocky terrain [1][2].')).toMatchObject({ citationRecall: 1, citationPrecision: 1 });
+  it('joint-only support makes both citations precise', async () => {
+    expect(await run('Cushioned running shoes reduce impact on knees, and trail models add a rock plate for rocky terrain [1][2].')).toMatchObject({ citationRecall: 1, citationPrecision: 1 });
   });
 
-  it('credits a source that supports an uncited statement (used without citation)', () => {
-    const r = analyze('Cushioned running shoes reduce impact forces on the knees during long runs [3].', cites, [okPage(S1), okPage(S2), okPage(S3)]);
+  it('credits a source that supports an uncited statement (used without citation)', async () => {
+    const r = await analyze('Cushioned running shoes reduce impact forces on the knees during long runs [3].', cites, [okPage(S1), okPage(S2), okPage(S3)]);
     expect(r.sources[0].content.usedWithoutCitation).toBe(true);
     expect(r.summary.groundedShare).toBe(1);
+  });
+});
+
+describe('model judgements replace lexical support (§2.10)', () => {
+  const page = 'Runners with a history of knee pain often choose cushioned shoes. A wide toe box helps runners with broad feet, and a firm heel counter keeps the foot stable.';
+  const answer = 'Runners who have knee pain often pick cushioned shoes, and a broad toe box suits wide feet [1].';
+  const input = { answer, prompt: null, citations: [{ url: 'https://a.example.com/knees' }], analysis: null };
+
+  it('a judged pair takes 0.9 / 0.45 / 0 and the metrics follow', () => {
+    const core = analyzeCore(input, [okPage(page)], cfg);
+    const lexical = core.alignments[0]?.support[0] ?? 0;
+    expect(lexical).toBeLessThan(cfg.tauFull);
+    expect(core.answer.citationRecall).toBe(0);
+    const judged = withSupportOverrides(core, new Map([[0, new Map([[0, 0.9]])]]), cfg);
+    expect(judged.alignments[0]?.support[0]).toBe(0.9);
+    expect(judged.alignments[0]?.joint).toBe(0.9);
+    expect(judged.answer).toMatchObject({ citationRecall: 1, citationPrecision: 1, groundedShare: 1 });
+    expect(judged.raw[0]?.supportedUnits).toBe(1);
+    const refuted = withSupportOverrides(core, new Map([[0, new Map([[0, 0]])]]), cfg);
+    expect(refuted.answer.citationPrecision).toBe(0);
+    expect(core.alignments[0]?.support[0]).toBe(lexical); // the lexical core is not modified
+  });
+
+  it('only near-boundary pairs are sent to the model, heaviest first', () => {
+    const core = analyzeCore(input, [okPage(page)], cfg);
+    const pairs = checkPairs(core, cfg);
+    const s = core.alignments[0]?.support[0] ?? 0;
+    expect(s).toBeGreaterThanOrEqual(Math.max(cfg.tauPartial - cfg.modelCheck.band, cfg.modelCheck.minSupport));
+    expect(s).toBeLessThan(cfg.tauFull + cfg.modelCheck.band);
+    expect(pairs.map((p) => [p.id, p.unit, p.source])).toEqual([['p1', 0, 0]]);
+    const unrelated = analyzeCore({ ...input, answer: 'Bananas are rich in potassium and popular with athletes [1].' }, [okPage(page)], cfg);
+    expect(checkPairs(unrelated, cfg)).toEqual([]);
   });
 });
 
@@ -187,11 +226,11 @@ function randomCase(seed: number): { answer: string; citations: CitationIn[]; re
 }
 
 describe('properties (§5)', () => {
-  it('shares stay in [0,1], influence plus unattributed sums to 1, normalised GEO sums to 1, output is stable', () => {
+  it('shares stay in [0,1], influence plus unattributed sums to 1, normalised GEO sums to 1, output is stable', async () => {
     for (let seed = 1; seed <= 150; seed++) {
       const c = randomCase(seed);
-      const a = analyze(c.answer, c.citations, c.records, 'foam shoe price');
-      const b = analyze(c.answer, c.citations, c.records, 'foam shoe price');
+      const a = await analyze(c.answer, c.citations, c.records, 'foam shoe price');
+      const b = await analyze(c.answer, c.citations, c.records, 'foam shoe price');
       expect(JSON.stringify(a)).toBe(JSON.stringify(b));
       let total = a.summary.unattributedShare;
       for (const s of a.sources) {

@@ -74,7 +74,7 @@ describe('SOURCE_INFLUENCE through the service', () => {
 
   beforeAll(async () => {
     pages = await startPages();
-    svc = await startAnalysisService();
+    svc = await startAnalysisService({ model: false });
     citations = [
       { url: `${pages.base}/en`, title: 'Cushioning and knees' },
       { url: `${pages.base}/ko` },
@@ -95,9 +95,11 @@ describe('SOURCE_INFLUENCE through the service', () => {
     const id = await submitAnalysis(svc, '/v1/source-influence', { answer: ANSWER, prompt: 'Which running shoes protect the knees?', citations });
     const view = await waitTerminal(svc, id, 30_000);
     expect(view.task).toMatchObject({ taskType: 'SOURCE_INFLUENCE', status: 'COMPLETED' });
-    expect(view.credits.creditsCharged).toBe(3);
+    // Metered: 8 billed fetches × 0.1 credit, no model tokens → 1 credit (hold: 25 k-token budget + 8 fetches → 2).
+    expect(view.credits).toEqual({ creditsToCharge: 1, creditsCharged: 1 });
+    expect(view.response.usage.credits).toEqual({ held: 2, charged: 1 });
     const r = view.response;
-    expect(r).toMatchObject({ resultVersion: 2, methodVersion: 'source-influence/1.0.0', language: 'en' });
+    expect(r).toMatchObject({ resultVersion: 2, methodVersion: 'source-influence/1.1.0', language: 'en' });
     expect(r).not.toHaveProperty('analysis');
     expect(r).not.toHaveProperty('text');
 

@@ -49,13 +49,12 @@ export async function spawnService(env: Record<string, string>, timeoutMs = 30_0
       pending = lines.pop() ?? '';
       for (const line of lines) {
         output.push(line);
-        if (!line.includes('aeq listening')) continue;
+        // An API (or all-in-one) process logs its URL; a worker-only process has none.
+        if (!line.includes('aeq listening') && !line.includes('aeq worker running')) continue;
         try {
           const rec = JSON.parse(line) as { url?: string };
-          if (rec.url) {
-            clearTimeout(timer);
-            resolve(rec.url);
-          }
+          clearTimeout(timer);
+          resolve(rec.url ?? '');
         } catch {
           // not a JSON log line
         }

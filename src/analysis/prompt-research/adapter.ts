@@ -8,15 +8,19 @@ import { topByEvidence } from './clustering.js';
 import { Collector, type ProviderRun } from './collector.js';
 import { expansionRequests, type ExpansionRequest } from './expansion.js';
 import { googleClient, naverClient, type ProviderClient, type ProviderName } from './providers.js';
-import { assembleResearch, evidenceWeights, marketLanguage, termFilter } from './research.js';
+import { assembleResearch, evidenceWeights, marketLanguage, termFilter, volumeCandidates } from './research.js';
+import { searchadCredentials } from './searchad.js';
+import { lookupVolumes, type VolumeLookup } from './volumes.js';
 import type { ParsedSuggestions } from './suggest-parsers.js';
 import type { PrWarning, PromptResearchInput, ProviderReport } from './types.js';
 
 /**
  * PROMPT_RESEARCH as an engine adapter (analysis-methods.md §3): expands the seed, reads Google
  * and (for KR) Naver autocomplete through the attempt's transport, and ranks the question-like
- * suggestions by autocomplete evidence. No keyword-volume key is configured, so `naver_searchad`
- * and `google_ads` report `not_configured` and demand is relative.
+ * suggestions by demand. In KR, when the engine's API key holds Naver Search Ad credentials
+ * (`customerId:accessLicense:secretKey`), the best clusters get monthly volumes from the keyword
+ * tool (`searchadBaseUrl`); otherwise demand is relative to autocomplete evidence. Google Ads is
+ * not wired (`not_configured`).
  */
 export interface PromptResearchAdapterOptions {
   config?: Readonly<AnalysisConfig>;
@@ -99,14 +103,33 @@ export function createPromptResearchAdapter(opts: PromptResearchAdapterOptions =
         const r = runs.get(p);
         return { name: REPORT_NAME[p], status: skip ? 'disabled' : (r?.status ?? 'error'), requests: r?.requests ?? 0, failures: r?.failures ?? 0 };
       });
-      if (input.country === 'KR') providers.push({ name: 'naver_searchad', status: 'not_configured', requests: 0, failures: 0 });
-      else providers.push({ name: 'bing_autocomplete', status: 'disabled', requests: 0, failures: 0 });
+      const results = collector.collected();
+      let volumes: VolumeLookup | null = null;
+      if (input.country === 'KR') {
+        const credentials = searchadCredentials(ctx.config.upstream.apiKey);
+        const base = String(ctx.config.upstream.options.searchadBaseUrl ?? 'https://api.searchad.naver.com');
+        const keys = skip || !credentials ? [] : volumeCandidates({ input, results, answered, providerOrder: order }, cfg);
+        if (credentials && keys.length > 0) {
+          volumes = await lookupVolumes(keys, { http: ctx.http, signal: ctx.signal, baseUrl: base, credentials, config: cfg, now: Date.now });
+          if (volumes.status !== 'ok') {
+            warnings.push({ code: 'VOLUME_LOOKUP_FAILED', provider: 'naver_searchad', message: `${volumes.failures} of the keyword-volume requests failed (${volumes.status}); questions without a volume rank on autocomplete evidence.` });
+          }
+        }
+        providers.push({
+          name: 'naver_searchad',
+          status: !credentials ? 'not_configured' : (volumes?.status ?? (skip ? 'disabled' : 'ok')),
+          requests: volumes?.requests ?? 0,
+          failures: volumes?.failures ?? 0,
+        });
+      } else providers.push({ name: 'bing_autocomplete', status: 'disabled', requests: 0, failures: 0 });
       providers.push({ name: 'google_ads', status: 'not_configured', requests: 0, failures: 0 });
 
       const result = assembleResearch(
         {
           input,
-          results: collector.collected(),
+          volumes: volumes?.volumes ?? null,
+          volumeRequests: volumes?.requests ?? 0,
+          results,
           providers,
           answered,
           providerOrder: order,

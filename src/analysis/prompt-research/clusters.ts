@@ -2,7 +2,7 @@ import type { PromptResearchConfig } from '../config.js';
 import { detectLanguage, norm } from '../text/norm.js';
 import { jaccard } from '../text/similarity.js';
 import { stemEnglish } from '../text/stemmer.js';
-import { numbersOf } from '../text/tokens.js';
+import { numbersOf, stripParticle } from '../text/tokens.js';
 import { intentWords } from './questions.js';
 
 /** Normalisation keys and near-duplicate merging of §3.6. */
@@ -13,10 +13,14 @@ export function candidateLanguage(text: string): KeyLanguage {
   return detectLanguage(text) === 'ko' ? 'ko' : 'en';
 }
 
-/** `norm`, lower case, punctuation and symbols removed; `ko`: no whitespace; `en`: articles dropped, stemmed. */
+/**
+ * `norm` (NFKC: decomposed Hangul is composed), lower case, punctuation and symbols removed; `ko`:
+ * one trailing particle stripped per word (`사료를` = `사료`, §1.2) and no whitespace, so spacing
+ * variants share a key; `en`: articles dropped, stemmed.
+ */
 export function clusterKey(text: string, lang: KeyLanguage = candidateLanguage(text)): string {
   const base = norm(text).toLowerCase().replace(/[\p{P}\p{S}]+/gu, ' ').replace(/\s+/g, ' ').trim();
-  if (lang === 'ko') return base.replace(/\s+/g, '');
+  if (lang === 'ko') return base.split(' ').map((w) => (/\p{Script=Hangul}/u.test(w) ? stripParticle(w) : w)).join('');
   return base
     .split(' ')
     .filter((w) => w !== '' && w !== 'a' && w !== 'an' && w !== 'the')

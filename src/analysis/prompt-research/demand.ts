@@ -70,3 +70,55 @@ export function relativeDemand(e: number, eMax: number): { score: number; tier: 
   const tier = score >= 80 ? 5 : score >= 60 ? 4 : score >= 40 ? 3 : score >= 20 ? 2 : 1;
   return { score, tier };
 }
+
+/** Absolute tier of §3.7: < 10 → 1, 10–99 → 2, 100–999 → 3, 1,000–9,999 → 4, ≥ 10,000 → 5. */
+export function volumeTier(v: number): number {
+  return v < 10 ? 1 : v < 100 ? 2 : v < 1_000 ? 3 : v < 10_000 ? 4 : 5;
+}
+
+/** Volume basis: score = round(100 · log10(1+V) / log10(1+V_max)). */
+export function volumeScore(v: number, vMax: number): number {
+  return vMax > 0 ? Math.round((100 * Math.log10(1 + v)) / Math.log10(1 + vMax)) : 0;
+}
+
+export interface Imputation {
+  a: number;
+  b: number;
+  r2: number;
+  points: number;
+}
+
+/**
+ * OLS fit of log10(V) = a + b·ln(1 + E) over clusters with an actual V ≥ 10 (§3.7). Returned only
+ * when there are at least `minPoints` of them, the slope is positive and R² ≥ `minR2`; otherwise
+ * no cluster gets an estimate.
+ */
+export function fitImputation(points: ReadonlyArray<{ e: number; v: number }>, minPoints: number, minR2: number): Imputation | null {
+  const usable = points.filter((p) => p.v >= 10);
+  if (usable.length < minPoints) return null;
+  const xs = usable.map((p) => Math.log(1 + p.e));
+  const ys = usable.map((p) => Math.log10(p.v));
+  const n = usable.length;
+  const mx = xs.reduce((a, b) => a + b, 0) / n;
+  const my = ys.reduce((a, b) => a + b, 0) / n;
+  let sxx = 0;
+  let sxy = 0;
+  let syy = 0;
+  for (let i = 0; i < n; i++) {
+    const dx = (xs[i] as number) - mx;
+    const dy = (ys[i] as number) - my;
+    sxx += dx * dx;
+    sxy += dx * dy;
+    syy += dy * dy;
+  }
+  if (sxx === 0) return null;
+  const b = sxy / sxx;
+  const a = my - b * mx;
+  const r2 = syy === 0 ? 0 : (sxy * sxy) / (sxx * syy);
+  if (!(b > 0) || r2 < minR2) return null;
+  return { a, b, r2, points: n };
+}
+
+export function imputedVolume(fit: Imputation, e: number): number {
+  return 10 ** (fit.a + fit.b * Math.log(1 + e));
+}

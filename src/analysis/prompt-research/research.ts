@@ -3,12 +3,13 @@ import { round4 } from '../text/norm.js';
 import { filterCandidates, type FilterStats } from './candidates.js';
 import { buildClusters, type Cluster, type EvidenceWeights } from './clustering.js';
 import type { RequestResult } from './collector.js';
-import { relativeDemand } from './demand.js';
+import { fitImputation, imputedVolume, relativeDemand, volumeScore, volumeTier } from './demand.js';
 import { TermFilter } from './filters.js';
 import { lexicalFit } from './fit.js';
 import { selectMonitorSet } from './monitor.js';
 import type { ProviderName } from './providers.js';
 import { INTENT_ORDER, classifyIntent, questionText, type Intent } from './questions.js';
+import { hintKeyword, type KeywordVolume } from './searchad.js';
 import { PR_METHOD_VERSION, type PrWarning, type PromptResearchInput, type ProviderReport } from './types.js';
 
 /**
@@ -26,6 +27,9 @@ export interface ResearchRun {
   autocompleteRequests: { google: number; naver: number; bing: number };
   cacheHits: number;
   warnings: PrWarning[];
+  /** Naver Search Ad volumes by hint-keyword key, or null when no lookup ran. */
+  volumes: ReadonlyMap<string, KeywordVolume> | null;
+  volumeRequests: number;
 }
 
 export function marketLanguage(country: 'KR' | 'US'): 'ko' | 'en' {
@@ -44,18 +48,30 @@ export function termFilter(input: PromptResearchInput): TermFilter {
   return new TermFilter(input.brand ? [input.brand, ...input.brandAliases] : [], input.exclude);
 }
 
+interface Demand {
+  score: number;
+  tier: number;
+  tierBasis: 'absolute' | 'relative';
+  monthlyVolume: number | null;
+  volumeSource: 'naver_searchad' | null;
+  volumeIsEstimate: boolean;
+  lowVolume: boolean;
+}
+
 interface Ranked {
   cluster: Cluster;
   text: string;
   origin: 'observed' | 'templated';
   intent: Intent;
   modifier: string | null;
-  demand: { score: number; tier: number };
+  demand: Demand;
   fit: number | null;
 }
 
+/** Clusters with a volume (actual or imputed) rank before those without (§3.7), then §3.11. */
 function ranking(lang: 'ko' | 'en') {
   return (a: Ranked, b: Ranked) =>
+    Number(b.demand.monthlyVolume !== null) - Number(a.demand.monthlyVolume !== null) ||
     b.demand.score - a.demand.score ||
     b.cluster.evidence.autocompleteScore - a.cluster.evidence.autocompleteScore ||
     (b.fit ?? -1) - (a.fit ?? -1) ||
@@ -71,12 +87,12 @@ export function assembleResearch(run: ResearchRun, cfg: PromptResearchConfig): R
   const questionClusters = buildClusters(candidates.questions, weights, cfg.dedup, false);
   const backfillClusters = questionClusters.length < input.limit ? buildClusters(candidates.backfill, weights, cfg.dedup, true) : [];
   const all = [...questionClusters, ...backfillClusters];
-  const eMax = Math.max(0, ...all.map((c) => c.evidence.autocompleteScore));
+  const demands = demandOf(all, run.volumes, cfg);
   const fits = input.brandDescription ? lexicalFit(all.map((c) => c.query), input.brandDescription, input.seed, lang) : null;
   const ranked: Ranked[] = all.map((cluster, i) => {
     const q = questionText(cluster.query);
     const { intent, modifier } = classifyIntent(cluster.query);
-    return { cluster, text: q.text, origin: q.origin, intent, modifier, demand: relativeDemand(cluster.evidence.autocompleteScore, eMax), fit: fits ? Math.round(100 * (fits[i] ?? 0)) : null };
+    return { cluster, text: q.text, origin: q.origin, intent, modifier, demand: demands[i] as Demand, fit: fits ? Math.round(100 * (fits[i] ?? 0)) : null };
   });
   const order = ranking(lang);
   const questionsRanked = ranked.filter((r) => !r.cluster.backfill).sort(order);
@@ -94,13 +110,7 @@ export function assembleResearch(run: ResearchRun, cfg: PromptResearchConfig): R
     intent: r.intent,
     modifier: r.modifier,
     demand: {
-      score: r.demand.score,
-      tier: r.demand.tier,
-      tierBasis: 'relative',
-      monthlyVolume: null,
-      volumeSource: null,
-      volumeIsEstimate: false,
-      lowVolume: false,
+      ...r.demand,
       evidence: { ...r.cluster.evidence, autocompleteScore: round4(r.cluster.evidence.autocompleteScore) },
     },
     fit: r.fit === null ? null : { score: r.fit, method: 'lexical' },
@@ -127,7 +137,7 @@ export function assembleResearch(run: ResearchRun, cfg: PromptResearchConfig): R
       monitorSize: input.monitorSize,
       engines: input.engines,
     },
-    demandBasis: 'autocomplete',
+    demandBasis: demandBasis(returned.map((r) => r.demand)),
     questions,
     monitorSet,
     stats: { requests: run.requestsSent, ...statsOf(candidates.stats), clusters: questionClusters.length, returned: questions.length },
@@ -135,7 +145,7 @@ export function assembleResearch(run: ResearchRun, cfg: PromptResearchConfig): R
     warnings,
     usage: {
       autocompleteRequests: run.autocompleteRequests,
-      volumeRequests: { naverSearchad: 0, googleAds: 0 },
+      volumeRequests: { naverSearchad: run.volumeRequests, googleAds: 0 },
       serpRequests: 0,
       cacheHits: run.cacheHits,
       modelTokens: { input: 0, output: 0, estimated: false, calls: [] },
@@ -191,4 +201,59 @@ function buildMonitorSet(input: PromptResearchInput, pool: readonly Ranked[], id
     items,
     intentCoverage: coverage,
   };
+}
+
+/** Clusters the volume lookup covers: the top `pool` by autocomplete evidence (§3.4). */
+export function volumeCandidates(run: Pick<ResearchRun, 'input' | 'results' | 'answered' | 'providerOrder'>, cfg: PromptResearchConfig): string[] {
+  const weights = evidenceWeights(run.input.country, run.answered, run.providerOrder, cfg);
+  const candidates = filterCandidates(run.results, { country: run.input.country, seed: run.input.seed, terms: termFilter(run.input) });
+  const clusters = [...buildClusters(candidates.questions, weights, cfg.dedup, false), ...buildClusters(candidates.backfill, weights, cfg.dedup, true)];
+  return clusters
+    .sort((a, b) => b.evidence.autocompleteScore - a.evidence.autocompleteScore || (a.query < b.query ? -1 : a.query > b.query ? 1 : 0))
+    .slice(0, cfg.searchad.pool)
+    .map((c) => c.query);
+}
+
+/**
+ * Demand of §3.7: V = Σ over the cluster's distinct keys of their volumes; volume-basis scores and
+ * absolute tiers where V is known or imputed, the autocomplete basis (relative tiers) elsewhere.
+ */
+function demandOf(clusters: readonly Cluster[], volumes: ReadonlyMap<string, KeywordVolume> | null, cfg: PromptResearchConfig): Demand[] {
+  const actual = clusters.map((c) => {
+    if (!volumes) return null;
+    const found = [...new Set([c.query, ...c.variants].map(hintKeyword))].map((k) => volumes.get(k)).filter((v): v is KeywordVolume => v !== undefined);
+    return found.length === 0 ? null : { v: found.reduce((a, x) => a + x.volume, 0), low: found.every((x) => x.low) };
+  });
+  const fit = fitImputation(
+    clusters.flatMap((c, i) => (actual[i] ? [{ e: c.evidence.autocompleteScore, v: actual[i].v }] : [])),
+    cfg.impute.minPoints,
+    cfg.impute.minR2,
+  );
+  const v = clusters.map((c, i) => actual[i]?.v ?? (fit ? imputedVolume(fit, c.evidence.autocompleteScore) : null));
+  const vMax = Math.max(0, ...v.map((x) => x ?? 0));
+  const eMax = Math.max(0, ...clusters.map((c) => c.evidence.autocompleteScore));
+  return clusters.map((c, i) => {
+    const vol = v[i];
+    if (vol === null || vol === undefined) {
+      const rel = relativeDemand(c.evidence.autocompleteScore, eMax);
+      return { ...rel, tierBasis: 'relative', monthlyVolume: null, volumeSource: null, volumeIsEstimate: false, lowVolume: false };
+    }
+    return {
+      score: volumeScore(vol, vMax),
+      tier: volumeTier(vol),
+      tierBasis: 'absolute',
+      monthlyVolume: Math.round(vol),
+      volumeSource: 'naver_searchad',
+      volumeIsEstimate: actual[i] === null,
+      lowVolume: actual[i]?.low ?? false,
+    };
+  });
+}
+
+/** `keyword_volume` when every returned question has an actual volume, `mixed` when some have one. */
+function demandBasis(demands: readonly Demand[]): 'keyword_volume' | 'mixed' | 'autocomplete' {
+  const withActual = demands.filter((d) => d.monthlyVolume !== null && !d.volumeIsEstimate).length;
+  const withAny = demands.filter((d) => d.monthlyVolume !== null).length;
+  if (demands.length > 0 && withActual === demands.length) return 'keyword_volume';
+  return withAny > 0 ? 'mixed' : 'autocomplete';
 }

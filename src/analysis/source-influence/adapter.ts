@@ -3,15 +3,21 @@ import type { AttemptContext, EngineAdapter, EngineResult } from '../../engines/
 import { TtlCache } from '../common/async.js';
 import { ANALYSIS_DEFAULTS, type AnalysisConfig } from '../config.js';
 import { norm, detectLanguage } from '../text/norm.js';
+import type { EngineConfig } from '../../config/engine-config.js';
+import type { ModelEndpoint } from '../model/chat-client.js';
+import { ModelSession } from '../model/session.js';
 import { analyzeSourceInfluence } from './analyze.js';
+import { tokenLimit } from './metering.js';
 import { prepareTargets } from './core.js';
 import { fetchAll } from './fetch.js';
 import type { CitationIn, Entity, FetchRecord, FetchedPage, SourceInfluenceInput } from './types.js';
 
 /**
  * SOURCE_INFLUENCE as an engine adapter: reads the cited pages through the attempt's transport,
- * then runs the lexical analysis of analysis-methods.md §2. A source that cannot be read never
- * fails the task; it is reported in `sources[].fetch` and `warnings`.
+ * then runs the analysis of analysis-methods.md §2 — lexical, plus the interpretation model when
+ * one is configured (`modelBaseUrl`, `model` and the engine's API key; `modelCheck` turns on the
+ * §2.10 check). A source that cannot be read never fails the task; it is reported in
+ * `sources[].fetch` and `warnings`. The charge is metered (§2.14) and returned as `credits`.
  */
 export interface SourceInfluenceAdapterOptions {
   config?: Readonly<AnalysisConfig>;
@@ -51,6 +57,15 @@ export function parseSourceInfluencePayload(p: unknown): SourceInfluenceInput {
   return { answer: p.answer, prompt: typeof p.prompt === 'string' ? p.prompt : null, citations, analysis };
 }
 
+/** The configured model endpoint, or null: a model needs a base URL, a model id and the engine's API key. */
+export function modelEndpoint(config: EngineConfig): ModelEndpoint | null {
+  const { options, apiKey, headers } = config.upstream;
+  const baseUrl = typeof options.modelBaseUrl === 'string' ? options.modelBaseUrl.trim() : '';
+  const model = typeof options.model === 'string' ? options.model.trim() : '';
+  if (!baseUrl || !model || !apiKey) return null;
+  return { baseUrl, model, apiKey, headers };
+}
+
 export function createSourceInfluenceAdapter(opts: SourceInfluenceAdapterOptions = {}): EngineAdapter {
   const config = opts.config ?? ANALYSIS_DEFAULTS;
   const now = opts.now ?? Date.now;
@@ -72,12 +87,35 @@ export function createSourceInfluenceAdapter(opts: SourceInfluenceAdapterOptions
       toFetch.forEach((f, k) => {
         records[f.i] = fetched[k] ?? null;
       });
-      const result = analyzeSourceInfluence(input, records, config.si);
+      const endpoint = modelEndpoint(ctx.config);
+      const session = endpoint
+        ? new ModelSession({
+            http: ctx.http,
+            signal: ctx.signal,
+            endpoint,
+            timeoutMs: config.si.model.timeoutMs,
+            tokenLimit: tokenLimit(input, config.si),
+            maxOutputTokens: config.si.model.maxOutputTokens,
+          })
+        : null;
+      const { result, credits } = await analyzeSourceInfluence(input, records, config.si, {
+        session,
+        modelCheck: ctx.config.upstream.options.modelCheck === true,
+        signal: ctx.signal,
+      });
       ctx.log.info(
-        { sources: toFetch.length, fetched: fetched.filter((r) => r.page.status === 'ok').length, extended: input.analysis !== null },
+        {
+          sources: toFetch.length,
+          fetched: fetched.filter((r) => r.page.status === 'ok').length,
+          fetchMs: fetched.map((r) => r.durationMs),
+          extended: input.analysis !== null,
+          model: endpoint?.model ?? null,
+          tokens: session?.meter.tokensUsed ?? 0,
+          credits: credits.charged,
+        },
         'source influence analysed',
       );
-      return { text: '', markdown: '', sources: [], raw: null, extra: result };
+      return { text: '', markdown: '', sources: [], raw: null, extra: result, credits: credits.charged };
     },
   };
 }

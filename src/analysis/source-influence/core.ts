@@ -133,6 +133,37 @@ export function analyzeCore(input: SourceInfluenceInput, records: ReadonlyArray<
   };
 }
 
+/**
+ * The core with some s_uj replaced by model judgements (§2.10), and everything that depends on
+ * them (joint support, weights, metrics) recomputed. Joint support may only grow from a judgement
+ * that one cited source supports the unit on its own; with a single cited source it is that
+ * source's judged support.
+ */
+export function withSupportOverrides(core: AnalysisCore, overrides: ReadonlyMap<number, ReadonlyMap<number, number>>, cfg: SourceInfluenceConfig): AnalysisCore {
+  if (overrides.size === 0) return core;
+  const alignments = core.alignments.map((al, ui) => {
+    const o = overrides.get(ui);
+    if (!o) return al;
+    const support = al.support.map((s, j) => o.get(j) ?? s);
+    const cited = [...(core.units[ui]?.cited ?? [])];
+    const jointOf = (set: number[], lexical: number) => (set.length === 1 ? (support[set[0] as number] ?? 0) : Math.max(lexical, ...set.map((j) => support[j] ?? 0)));
+    const joint = cited.length === 0 ? 0 : jointOf(cited, al.joint);
+    const jointWithout = new Map<number, number>();
+    for (const [j, lexical] of al.jointWithout) jointWithout.set(j, jointOf(cited.filter((k) => k !== j), lexical));
+    return { ...al, support, joint, jointWithout };
+  });
+  const units = core.units.map((u, ui) => ({ ...u, alignment: alignments[ui] as UnitAlignment }));
+  const weights = attributionWeights(units, core.sources.length, cfg);
+  return {
+    ...core,
+    alignments,
+    units,
+    weights,
+    raw: sourceMetrics(units, weights, core.sources.length, cfg),
+    answer: answerMetrics(units, core.anyValidCitation, cfg),
+  };
+}
+
 /** Host of the page actually read (redirects to another domain are classified by the final URL). */
 export function finalHost(s: PreparedSource): string {
   return hostOf(s.record?.page.finalUrl ?? s.normalizedUrl) || hostOf(s.normalizedUrl);

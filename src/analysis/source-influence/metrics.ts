@@ -28,7 +28,7 @@ export function attributionWeights(units: readonly UnitFacts[], nSources: number
       return a;
     }
     if (u.alignment.trivial) return a;
-    const supported = s.map((v, j) => ({ v, j })).filter((x) => x.v >= cfg.tauPartial);
+    const supported = s.map((v, j) => ({ v, j })).filter((x) => x.v >= cfg.uncitedMin);
     const den = supported.reduce((acc, x) => acc + x.v * x.v, 0);
     if (den > 0) for (const x of supported) a[x.j] = (x.v * x.v) / den;
     return a;

@@ -1,4 +1,5 @@
 import { registrableDomain } from '../common/urls.js';
+import { emptyModelTokens } from '../model/meter.js';
 import type { SourceInfluenceConfig } from '../config.js';
 import { excerpt, round4, roundPartition, type Language } from '../text/norm.js';
 import { sentences } from '../text/segment.js';
@@ -119,7 +120,13 @@ export function roundedShares(core: AnalysisCore): { shares: number[]; unattribu
   return { shares: parts.slice(0, raw.length), unattributed: parts[raw.length] ?? 1 };
 }
 
-export function buildResult(core: AnalysisCore, input: SourceInfluenceInput, cfg: SourceInfluenceConfig): Record<string, unknown> {
+export interface ResultOptions {
+  alignmentMethod: 'lexical' | 'lexical+model_check';
+  /** Warnings of steps outside the core (the model check). */
+  warnings: readonly Warning[];
+}
+
+export function buildResult(core: AnalysisCore, input: SourceInfluenceInput, cfg: SourceInfluenceConfig, opts: ResultOptions): Record<string, unknown> {
   const { shares, unattributed } = roundedShares(core);
   const attributedTotal = core.raw.reduce((a, r) => a + r.share, 0);
   const ranks = rankSources(core);
@@ -150,7 +157,7 @@ export function buildResult(core: AnalysisCore, input: SourceInfluenceInput, cfg
         httpStatus: page?.httpStatus ?? null,
         contentType: page?.contentType ?? null,
         bytes: page?.bytes ?? 0,
-        durationMs: s.record?.durationMs ?? 0,
+        // No durationMs: wall-clock time would make equal inputs give unequal results (§0); it is logged.
         fromCache: s.record?.fromCache ?? false,
       },
       text: s.text,
@@ -213,14 +220,14 @@ export function buildResult(core: AnalysisCore, input: SourceInfluenceInput, cfg
       citationRecall: nullable(core.answer.citationRecall),
       citationPrecision: nullable(core.answer.citationPrecision),
       groundedShare: nullable(core.answer.groundedShare),
-      alignmentMethod: 'lexical',
+      alignmentMethod: opts.alignmentMethod,
       topSourceId: top !== undefined && (core.raw[top]?.share ?? 0) > 0 ? (core.sources[top]?.sourceId ?? null) : null,
     },
     sources,
     domains: domainsOf(core, sources.map((s) => ({ share: s.influence.share, count: s.citations.count }))),
-    warnings: warningsOf(core, input),
+    warnings: [...warningsOf(core, input), ...opts.warnings],
     usage: {
-      modelTokens: { input: 0, output: 0, estimated: false, calls: [] },
+      modelTokens: emptyModelTokens(),
       sourceFetches: fetchUsage(core.sources),
     },
   };

@@ -1,6 +1,7 @@
 import type { AttemptContext, EngineAdapter, EngineResult } from '../adapter.js';
+import { settledOrTimeout } from '../transport/browser/engine-render.js';
 import { parseAiModePage } from './aimode-parser.js';
-import { buildSearchRequest, fetchSearchPage, requestDiagnostics } from './search-request.js';
+import { buildSearchRequest, fetchSearchPage, renderDiagnostics, requestDiagnostics } from './search-request.js';
 
 /** AIMODE: Google AI Mode (`udm=50`, upstreams.md 3), one turn: the answer with its sources. */
 export const aiMode: EngineAdapter = {
@@ -8,13 +9,14 @@ export const aiMode: EngineAdapter = {
   needsAccount: false,
   async run(ctx: AttemptContext): Promise<EngineResult> {
     const req = buildSearchRequest(ctx, { udm: 50 });
-    const page = await fetchSearchPage(ctx, req);
-    const { text, markdown, sources, diagnostics } = parseAiModePage(page);
+    // In the browser the answer streams in; the render waits for the container to be stable (upstreams.md 3.2).
+    const page = await fetchSearchPage(ctx, req, 'aimode');
+    const { text, markdown, sources, diagnostics } = settledOrTimeout(page.rendered?.complete ?? true, 'google AI Mode', () => parseAiModePage(page));
     return {
       text,
       markdown,
       sources,
-      raw: { request: requestDiagnostics(req), status: page.status, finalUrl: page.finalUrl, ...diagnostics, html: page.html },
+      raw: { request: requestDiagnostics(req), status: page.status, finalUrl: page.finalUrl, ...diagnostics, ...renderDiagnostics(page), html: page.html },
     };
   },
 };

@@ -1,5 +1,6 @@
 import type { CheerioAPI } from 'cheerio';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
+import type { RenderTimings } from '../transport/browser/browser-transport.js';
 
 /** A fetched Google page as the parsers see it. */
 export interface FetchedPage {
@@ -7,6 +8,8 @@ export interface FetchedPage {
   status: number;
   /** URL after redirects. */
   finalUrl: string;
+  /** Browser transport only: whether the page settled before the budget ran out, and how long it took. */
+  rendered?: { complete: boolean; timings: RenderTimings };
 }
 
 /** Phrases of the inline captcha / sorry page (upstreams.md 1.6); the wording around them varies. */

@@ -1,7 +1,8 @@
 import type { AttemptContext, EngineAdapter, EngineResult } from '../adapter.js';
+import { settledOrTimeout } from '../transport/browser/engine-render.js';
 import { organicMarkdown, organicSources, organicText } from './organic-format.js';
 import { parseResultsPage } from './results-page.js';
-import { buildSearchRequest, fetchSearchPage, requestDiagnostics } from './search-request.js';
+import { buildSearchRequest, fetchSearchPage, renderDiagnostics, requestDiagnostics } from './search-request.js';
 
 /**
  * SEARCH_A_SERP: one Google results page (`payload.page` 1..10, `start=(page-1)*10`) as organic
@@ -14,12 +15,12 @@ export const searchASerp: EngineAdapter = {
     const pageNo = Math.min(10, Math.max(1, Math.trunc(ctx.payload.page ?? 1)));
     const req = buildSearchRequest(ctx, { page: pageNo });
     const page = await fetchSearchPage(ctx, req);
-    const parsed = parseResultsPage(page, { page: pageNo, readAio: false });
+    const parsed = settledOrTimeout(page.rendered?.complete ?? true, 'google results page', () => parseResultsPage(page, { page: pageNo, readAio: false }));
     return {
       text: organicText(parsed.organic),
       markdown: organicMarkdown(parsed.organic),
       sources: organicSources(parsed.organic),
-      raw: { request: requestDiagnostics(req), page: pageNo, status: page.status, finalUrl: page.finalUrl, ...parsed.diagnostics, html: page.html },
+      raw: { request: requestDiagnostics(req), page: pageNo, status: page.status, finalUrl: page.finalUrl, ...parsed.diagnostics, ...renderDiagnostics(page), html: page.html },
       extra: { page: pageNo, organic: parsed.organic },
     };
   },

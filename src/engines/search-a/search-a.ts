@@ -1,7 +1,8 @@
 import type { AttemptContext, EngineAdapter, EngineResult } from '../adapter.js';
+import { settledOrTimeout } from '../transport/browser/engine-render.js';
 import { organicMarkdown, organicSources, organicText } from './organic-format.js';
 import { parseResultsPage } from './results-page.js';
-import { buildSearchRequest, fetchSearchPage, requestDiagnostics } from './search-request.js';
+import { buildSearchRequest, fetchSearchPage, renderDiagnostics, requestDiagnostics } from './search-request.js';
 
 /**
  * SEARCH_A: one Google results page with its AI Overview (upstreams.md 1). The answer is the AI
@@ -12,14 +13,14 @@ export const searchA: EngineAdapter = {
   needsAccount: false,
   async run(ctx: AttemptContext): Promise<EngineResult> {
     const req = buildSearchRequest(ctx);
-    const page = await fetchSearchPage(ctx, req);
-    const parsed = parseResultsPage(page, { page: 1, readAio: true });
+    const page = await fetchSearchPage(ctx, req, 'aioverview');
+    const parsed = settledOrTimeout(page.rendered?.complete ?? true, 'google results page', () => parseResultsPage(page, { page: 1, readAio: true }));
     const aio = parsed.aioverview;
     return {
       text: aio ? aio.text : organicText(parsed.organic),
       markdown: aio ? aio.markdown : organicMarkdown(parsed.organic),
       sources: aio ? aio.sources : organicSources(parsed.organic),
-      raw: { request: requestDiagnostics(req), status: page.status, finalUrl: page.finalUrl, ...parsed.diagnostics, html: page.html },
+      raw: { request: requestDiagnostics(req), status: page.status, finalUrl: page.finalUrl, ...parsed.diagnostics, ...renderDiagnostics(page), html: page.html },
       extra: { aioverview: aio, organic: parsed.organic },
     };
   },

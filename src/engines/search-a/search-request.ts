@@ -1,6 +1,8 @@
 import type { AttemptContext } from '../adapter.js';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import { promptOf } from '../common/upstream-status.js';
+import { usesBrowser } from '../transport/browser/engine-render.js';
+import { renderSearchPage, type GoogleSurface } from './browser-render.js';
 import type { FetchedPage } from './page-signals.js';
 import { regionLanguage, type RegionLanguage } from './region-language.js';
 
@@ -50,10 +52,19 @@ export function buildSearchRequest(ctx: Pick<AttemptContext, 'payload' | 'countr
   };
 }
 
-/** Fetches one page through the attempt's exit address (redirects followed, so a sorry page shows in `finalUrl`). */
-export async function fetchSearchPage(ctx: AttemptContext, req: SearchRequest): Promise<FetchedPage> {
+/**
+ * Fetches one page through the attempt's exit address (redirects followed, so a sorry page shows in
+ * `finalUrl`): over HTTP, or rendered in the browser when the engine's transport is `browser`.
+ */
+export async function fetchSearchPage(ctx: AttemptContext, req: SearchRequest, surface: GoogleSurface = 'serp'): Promise<FetchedPage> {
+  if (usesBrowser(ctx.config)) return renderSearchPage(ctx, req, surface);
   const res = await ctx.http.request({ method: 'GET', url: req.url, headers: req.headers, signal: ctx.signal });
   return { html: res.text(), status: res.status, finalUrl: res.url };
+}
+
+/** Browser transport only: `{ transport, complete, timings }` for `raw`; nothing over HTTP, so `raw` stays as it was. */
+export function renderDiagnostics(page: FetchedPage): Record<string, unknown> {
+  return page.rendered ? { transport: 'browser', render: page.rendered } : {};
 }
 
 /** Request facts for `raw` (no headers: a deployment may put a cookie there). */

@@ -1,7 +1,9 @@
 import type { AttemptContext, EngineAdapter, EngineResult } from '../adapter.js';
 import { promptOf } from '../common/upstream-status.js';
+import { settledOrTimeout } from '../transport/browser/engine-render.js';
 import { parseAiBriefing } from './ai-brief-parser.js';
-import { fetchNaverPage, naverSearchUrl } from './naver-http.js';
+import { loadNaverAnswerPage, renderDiagnostics } from './browser-render.js';
+import { naverSearchUrl } from './naver-http.js';
 
 /** SEARCH_B_AI_BRIEF: the AI briefing (AI 브리핑) on Naver's integrated search page. */
 export const searchBAiBrief: EngineAdapter = {
@@ -10,8 +12,8 @@ export const searchBAiBrief: EngineAdapter = {
   async run(ctx: AttemptContext): Promise<EngineResult> {
     // Integrated search (통합검색) as the search box submits it (upstreams.md 4.1).
     const url = naverSearchUrl(ctx.config.upstream.baseUrl, { where: 'nexearch', sm: 'top_hty', fbm: '0', ie: 'utf8', query: promptOf(ctx.payload) });
-    const page = await fetchNaverPage(ctx, url, { label: 'naver integrated search' });
-    const result = parseAiBriefing(page.html);
-    return { ...result, raw: { ...result.raw, status: page.status, finalUrl: page.finalUrl } };
+    const page = await loadNaverAnswerPage(ctx, url, 'ai-brief', 'naver integrated search');
+    const result = settledOrTimeout(page.rendered?.complete ?? true, 'naver AI briefing', () => parseAiBriefing(page.html));
+    return { ...result, raw: { ...result.raw, status: page.status, finalUrl: page.finalUrl, ...renderDiagnostics(page) } };
   },
 };

@@ -1,7 +1,9 @@
 import type { AttemptContext, EngineAdapter, EngineResult } from '../adapter.js';
 import { promptOf } from '../common/upstream-status.js';
+import { settledOrTimeout } from '../transport/browser/engine-render.js';
 import { AI_TAB_PARAMS, parseAiTab } from './ai-tab-parser.js';
-import { fetchNaverPage, naverSearchUrl } from './naver-http.js';
+import { loadNaverAnswerPage, renderDiagnostics } from './browser-render.js';
+import { naverSearchUrl } from './naver-http.js';
 
 /** SEARCH_B_AI_TAB: Naver's conversational AI tab (URL and markup are a documented assumption, see ai-tab-parser). */
 export const searchBAiTab: EngineAdapter = {
@@ -9,8 +11,8 @@ export const searchBAiTab: EngineAdapter = {
   needsAccount: false,
   async run(ctx: AttemptContext): Promise<EngineResult> {
     const url = naverSearchUrl(ctx.config.upstream.baseUrl, { ...AI_TAB_PARAMS, query: promptOf(ctx.payload) });
-    const page = await fetchNaverPage(ctx, url, { label: 'naver AI tab' });
-    const result = parseAiTab(page.html);
-    return { ...result, raw: { ...result.raw, status: page.status, finalUrl: page.finalUrl } };
+    const page = await loadNaverAnswerPage(ctx, url, 'ai-tab', 'naver AI tab');
+    const result = settledOrTimeout(page.rendered?.complete ?? true, 'naver AI tab', () => parseAiTab(page.html));
+    return { ...result, raw: { ...result.raw, status: page.status, finalUrl: page.finalUrl, ...renderDiagnostics(page) } };
   },
 };

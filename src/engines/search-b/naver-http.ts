@@ -1,5 +1,6 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { AttemptContext } from '../adapter.js';
+import type { RenderTimings } from '../transport/browser/browser-transport.js';
 
 /** Desktop Chrome for search.naver.com; the mobile blog host gets a phone UA (upstreams.md 4.1). */
 const DESKTOP_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/138.0.0.0 Safari/537.36';
@@ -11,6 +12,8 @@ export interface FetchedPage {
   status: number;
   /** URL after redirects. */
   finalUrl: string;
+  /** Browser transport only: whether the page settled before the budget ran out, and how long it took. */
+  rendered?: { complete: boolean; timings: RenderTimings };
 }
 
 export interface NaverFetchOptions {
@@ -42,13 +45,18 @@ export async function fetchNaverPage(ctx: AttemptContext, url: string, opts: Nav
   for (const [k, v] of Object.entries(ctx.config.upstream.headers)) headers[k.toLowerCase()] = v;
 
   const res = await ctx.http.request({ method: 'GET', url, headers, signal: ctx.signal });
-  if (res.status === 429) {
-    const retryAfter = Number(res.headers['retry-after']);
+  assertNaverStatus(res.status, res.headers['retry-after'], opts);
+  return { html: res.text(), status: res.status, finalUrl: res.url };
+}
+
+/** HTTP status of a Naver page, over HTTP or in the browser: 403 is Naver's anti-crawling answer, 429 rate limiting. */
+export function assertNaverStatus(status: number, retryAfterHeader: string | undefined, opts: Pick<NaverFetchOptions, 'label' | 'onGone'>): void {
+  if (status === 429) {
+    const retryAfter = Number(retryAfterHeader);
     const hint = Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfterMs: retryAfter * 1000 } : {};
     throw new UpstreamFailure('RATE_LIMITED', `${opts.label} answered 429`, hint);
   }
-  if (res.status === 403) throw new UpstreamFailure('UPSTREAM_BLOCKED', `${opts.label} answered 403`);
-  if ((res.status === 404 || res.status === 410) && opts.onGone) opts.onGone();
-  if (res.status < 200 || res.status >= 300) throw new UpstreamFailure('UPSTREAM_ERROR', `${opts.label} answered HTTP ${res.status}`);
-  return { html: res.text(), status: res.status, finalUrl: res.url };
+  if (status === 403) throw new UpstreamFailure('UPSTREAM_BLOCKED', `${opts.label} answered 403`);
+  if ((status === 404 || status === 410) && opts.onGone) opts.onGone();
+  if (status < 200 || status >= 300) throw new UpstreamFailure('UPSTREAM_ERROR', `${opts.label} answered HTTP ${status}`);
 }

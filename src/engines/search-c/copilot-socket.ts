@@ -1,5 +1,7 @@
+import type net from 'node:net';
 import WebSocket from 'ws';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
+import type { HttpTransport } from '../transport/http-transport.js';
 import { endsTurn, type CopilotEvent } from './copilot-events.js';
 
 export interface ChatSocketOptions {
@@ -11,6 +13,8 @@ export interface ChatSocketOptions {
   signal: AbortSignal;
   /** How long to keep listening after `done` for late `citation` / `suggestedFollowups` frames. */
   graceMs: number;
+  /** The attempt's transport: when it can open sockets, the chat socket leaves through the same exit address. */
+  http?: Pick<HttpTransport, 'openSocket'>;
 }
 
 export interface ChatTranscript {
@@ -38,8 +42,8 @@ export function socketUrl(baseUrl: string, path: string, query: Record<string, s
  * plus a short grace, or an error frame) or the server closes the socket. Folding the events into an
  * answer is left to the caller, so a cut stream is reported by the same code that reads transcripts.
  *
- * Note: this socket does not go through the attempt's exit address (HttpTransport covers HTTP only);
- * it connects from the host's own address until the transport grows WebSocket support.
+ * With `http` given, the socket is opened through the attempt's exit address (its proxy, if any);
+ * without it, from the host's own address.
  */
 export function collectChatEvents(opts: ChatSocketOptions): Promise<ChatTranscript> {
   return new Promise<ChatTranscript>((resolve, reject) => {
@@ -50,7 +54,8 @@ export function collectChatEvents(opts: ChatSocketOptions): Promise<ChatTranscri
     const events: CopilotEvent[] = [];
     let settled = false;
     let graceTimer: NodeJS.Timeout | null = null;
-    const ws = new WebSocket(opts.url, { headers: opts.headers, maxPayload: MAX_FRAME_BYTES });
+    const open = opts.http?.openSocket?.bind(opts.http);
+    const ws = new WebSocket(opts.url, { headers: opts.headers, maxPayload: MAX_FRAME_BYTES, ...(open ? { createConnection: connectThrough(open, opts.url) } : {}) });
 
     const settle = (outcome: { transcript: ChatTranscript } | { error: unknown }) => {
       if (settled) return;
@@ -98,8 +103,30 @@ export function collectChatEvents(opts: ChatSocketOptions): Promise<ChatTranscri
       }
     });
     ws.on('close', (code) => finish('server-close', code));
-    ws.on('error', (err) => settle({ error: new UpstreamFailure('UPSTREAM_ERROR', `copilot socket error: ${err.message}`) }));
+    ws.on('error', (err) =>
+      // A proxy failure keeps its kind (UPSTREAM_BLOCKED), so the exit address rests and the retry moves on.
+      settle({ error: err instanceof UpstreamFailure ? err : new UpstreamFailure('UPSTREAM_ERROR', `copilot socket error: ${err.message}`) }),
+    );
   });
+}
+
+/**
+ * A `createConnection` for the socket's HTTP upgrade request that opens the connection through the
+ * transport. Node's HTTP client accepts the socket later through the callback; ws's typings only
+ * describe the synchronous form, hence the cast.
+ */
+function connectThrough(open: NonNullable<HttpTransport['openSocket']>, url: string): typeof net.createConnection {
+  const u = new URL(url);
+  const secure = u.protocol === 'wss:';
+  const target = { host: u.hostname.replace(/^\[|\]$/g, ''), port: Number(u.port) || (secure ? 443 : 80), tls: secure };
+  const create = (_options: unknown, oncreate: (err: Error | null, socket?: net.Socket) => void): undefined => {
+    open(target).then(
+      (socket) => oncreate(null, socket),
+      (e: unknown) => oncreate(e instanceof Error ? e : new Error(String(e))),
+    );
+    return undefined;
+  };
+  return create as unknown as typeof net.createConnection;
 }
 
 function parseFrame(text: string | null): CopilotEvent | null {

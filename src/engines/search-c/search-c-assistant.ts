@@ -47,6 +47,8 @@ export const searchCAssistant: EngineAdapter = {
       headers,
       firstFrame: JSON.stringify(frame),
       signal: ctx.signal,
+      // Through the leased exit address, like the HTTP calls.
+      http: ctx.http,
       graceMs: Number.isFinite(graceOption) && graceOption >= 0 ? graceOption : DEFAULT_DONE_GRACE_MS,
     });
     const result = foldCopilotEvents(transcript.events);

@@ -3,6 +3,8 @@
  * request through the exit address leased for the attempt; the sandbox and the real upstreams
  * differ only in the base URLs of the engine config.
  */
+import type { Socket } from 'node:net';
+
 export interface HttpRequest {
   method?: 'GET' | 'POST' | 'HEAD';
   url: string;
@@ -27,8 +29,21 @@ export interface HttpResponse {
   json(): unknown;
 }
 
+/** A raw connection for a protocol other than plain HTTP requests (a WebSocket). */
+export interface SocketTarget {
+  host: string;
+  port: number;
+  /** Wrap the connection in TLS, checking the certificate against `host`. */
+  tls: boolean;
+}
+
 export interface HttpTransport {
   /** Identifier of the exit address in use (for logs and pool health). */
   readonly exitId: string;
   request(req: HttpRequest): Promise<HttpResponse>;
+  /**
+   * Opens a connection to `target` through the same exit address (its proxy, when it has one).
+   * Optional: transports that cannot do this leave it out, and callers connect directly.
+   */
+  openSocket?(target: SocketTarget): Promise<Socket>;
 }

@@ -2,7 +2,7 @@ import type { Dispatcher } from 'undici';
 import type { ExitAddressConfig } from '../../config/engine-config.js';
 import type { TaskType } from '../../domain/task-types.js';
 import type { HttpRequest, HttpResponse, HttpTransport } from './http-transport.js';
-import { UndiciTransport, dispatcherFor } from './undici-transport.js';
+import { UndiciTransport, dispatcherFor, socketOpenerFor } from './undici-transport.js';
 
 /** Engines that fetch URLs chosen by the client: their targets are checked against private addresses. */
 const CLIENT_URL_ENGINES: ReadonlySet<TaskType> = new Set<TaskType>(['WEB_SCRAPE', 'SOURCE_INFLUENCE']);
@@ -20,7 +20,7 @@ export class TransportFactory {
 
   forExit(exit: ExitAddressConfig, taskType: TaskType): HttpTransport {
     const guard = CLIENT_URL_ENGINES.has(taskType) && !this.opts.allowPrivate;
-    const base = new UndiciTransport(exit.id, this.dispatcher(exit, guard), guard);
+    const base = new UndiciTransport(exit.id, this.dispatcher(exit, guard), guard, socketOpenerFor(exit, guard));
     if (CLIENT_URL_ENGINES.has(taskType) && this.opts.sandboxWebBase) {
       // The simulator itself listens on loopback: only the client's own URL is subject to the guard.
       const simulator = guard ? new UndiciTransport(exit.id, this.dispatcher(exit, false), false) : base;
@@ -30,7 +30,9 @@ export class TransportFactory {
   }
 
   private dispatcher(exit: ExitAddressConfig, guard: boolean): Dispatcher {
-    const key = `${exit.id}|${guard ? 'guarded' : 'open'}`;
+    // The proxy URL is part of the key: an exit address removed and re-added under the same id
+    // (internal routes) may point at another proxy, and must not reuse the old connections.
+    const key = `${exit.id}|${exit.proxyUrl ?? 'direct'}|${guard ? 'guarded' : 'open'}`;
     let d = this.dispatchers.get(key);
     if (!d) {
       d = dispatcherFor(exit, guard);
@@ -62,6 +64,9 @@ class SandboxWebTransport implements HttpTransport {
 
   async request(req: HttpRequest): Promise<HttpResponse> {
     const u = new URL(req.url);
+    // The simulator's other upstreams (the source-influence model) come from the config, not from
+    // the client: they are reached unguarded, like any engine's upstream.
+    if (u.origin === new URL(this.webBase).origin) return this.simulator.request(req);
     if (isLoopbackHost(u.hostname)) return this.inner.request(req);
     const routed = `${this.webBase}/${u.protocol.replace(':', '')}/${u.host}${u.pathname}${u.search}`;
     const res = await this.simulator.request({ ...req, url: routed });

@@ -1,20 +1,34 @@
-import { Agent, ProxyAgent, type Dispatcher } from 'undici';
+import type { Socket } from 'node:net';
+import { Agent, type Dispatcher } from 'undici';
 import type { ExitAddressConfig } from '../../config/engine-config.js';
 import { assertPublicHost, guardedLookup } from '../../net/address-guard.js';
 import { decodeBody } from '../../net/charset.js';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
-import type { HttpRequest, HttpResponse, HttpTransport } from './http-transport.js';
+import type { HttpRequest, HttpResponse, HttpTransport, SocketTarget } from './http-transport.js';
+import { parseProxyUrl } from './proxy-endpoint.js';
+import { openSocket, tunnelConnector, type TunnelOptions } from './tunnel.js';
 
 const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
 
-/** One undici dispatcher per exit address (keep-alive pools are per address). */
-export function dispatcherFor(exit: ExitAddressConfig, guardPrivate: boolean): Dispatcher {
-  const connect = guardPrivate ? { lookup: guardedLookup } : {};
-  if (!exit.proxyUrl) return new Agent({ connect, connections: 64 });
-  if (exit.proxyUrl.startsWith('socks')) {
-    throw new Error(`exit ${exit.id}: SOCKS proxies are not supported yet`);
+/** Connection options beyond the exit address itself (private CAs, the tunnel's time bound). */
+export type ExitConnectOptions = Omit<TunnelOptions, 'guardPrivate'>;
+
+/**
+ * One undici dispatcher per exit address (keep-alive pools are per address): direct, or every
+ * connection tunnelled through the exit's HTTP(S) CONNECT or SOCKS5 proxy.
+ */
+export function dispatcherFor(exit: ExitAddressConfig, guardPrivate: boolean, opts: ExitConnectOptions = {}): Dispatcher {
+  if (!exit.proxyUrl) {
+    return new Agent({ connect: { ...opts.targetTls, ...(guardPrivate ? { lookup: guardedLookup } : {}) }, connections: 64 });
   }
-  return new ProxyAgent({ uri: exit.proxyUrl, connections: 64 });
+  const proxy = parseProxyUrl(exit.id, exit.proxyUrl);
+  return new Agent({ connect: tunnelConnector(proxy, { ...opts, guardPrivate }), connections: 64 });
+}
+
+/** Raw sockets through the same exit address, for the WebSocket engines. */
+export function socketOpenerFor(exit: ExitAddressConfig, guardPrivate: boolean, opts: ExitConnectOptions = {}): (t: SocketTarget) => Promise<Socket> {
+  const proxy = exit.proxyUrl ? parseProxyUrl(exit.id, exit.proxyUrl) : null;
+  return (target) => openSocket(proxy, target, { ...opts, guardPrivate });
 }
 
 function flattenHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
@@ -39,11 +53,16 @@ async function readCapped(body: Dispatcher.ResponseData['body'], maxBytes: numbe
 }
 
 export class UndiciTransport implements HttpTransport {
+  readonly openSocket?: (target: SocketTarget) => Promise<Socket>;
+
   constructor(
     readonly exitId: string,
     private readonly dispatcher: Dispatcher,
     private readonly guardPrivate: boolean,
-  ) {}
+    socketOpener?: (target: SocketTarget) => Promise<Socket>,
+  ) {
+    if (socketOpener) this.openSocket = socketOpener;
+  }
 
   async request(req: HttpRequest): Promise<HttpResponse> {
     const follow = req.followRedirects ?? true;

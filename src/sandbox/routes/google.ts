@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SimContext } from '../sim-context.js';
 import { pageLocale } from './google/content.js';
 import { aiModePage, noResultsPage, serpPage, serverErrorPage, sorryPage } from './google/pages.js';
+import { queryTopic, wantsScriptRender } from './google/query-topic.js';
+import { aiModeScriptPage } from './google/script-pages.js';
 
 const HTML = 'text/html; charset=UTF-8';
 const error5xx = (reply: FastifyReply) => reply.code(503).type(HTML).send(serverErrorPage(503));
@@ -9,13 +11,13 @@ const error5xx = (reply: FastifyReply) => reply.code(503).type(HTML).send(server
 /** `sandbox:aio` forces an AI Overview, `sandbox:noaio` forbids one; otherwise about half of queries get one. */
 const AIO_ON = /sandbox:aio\b/;
 const AIO_OFF = /sandbox:noaio\b/;
-const AIO_DIRECTIVES = /\s*sandbox:(no)?aio\b/g;
 
 /**
  * Google web search, AI Overview and AI Mode (upstreams.md 1–3): `GET /search` with `q`, `hl`,
  * `gl`, `start` and `udm=50`. Pages are generated from the query, in the fixtures' HTML shapes.
  * `sandbox:captcha` redirects to the sorry page (HTTP 429), `sandbox:empty` answers a no-results
- * page (AI Mode: a plain results page without the answer).
+ * page (AI Mode: a plain results page without the answer). `sandbox:js` serves AI Mode with its answer
+ * inserted by script (google/script-pages.ts), so only the browser transport sees it.
  */
 export function registerSearchEngineA(app: FastifyInstance, sim: SimContext): void {
   app.get('/search', async (req, reply) => {
@@ -30,13 +32,13 @@ export function registerSearchEngineA(app: FastifyInstance, sim: SimContext): vo
       const cont = `http://${req.headers.host ?? 'www.google.com'}${req.url}`;
       return reply.code(302).header('location', `sorry/index?continue=${encodeURIComponent(cont)}&q=EgQKz7KjGKKc0bIGIjB`).send();
     }
-    const topic = sim.clean(query.replace(AIO_DIRECTIVES, '')) || query;
+    const topic = queryTopic(sim, query);
     const locale = pageLocale(params.hl, topic);
     const start = Math.max(0, Math.min(90, Number(params.start ?? 0) || 0));
     const page = Math.floor(start / 10) + 1;
     reply.type(HTML);
     if (d.empty && !aiMode) return reply.send(noResultsPage(query, locale));
-    if (aiMode && !d.empty) return reply.send(aiModePage(sim, query, topic, locale));
+    if (aiMode && !d.empty) return reply.send(wantsScriptRender(query) ? aiModeScriptPage(sim, query, topic, locale) : aiModePage(sim, query, topic, locale));
     // AI Mode with `sandbox:empty` falls back to a plain results page, as where AI Mode is unavailable.
     const withAio = !aiMode && (AIO_ON.test(query) || (!AIO_OFF.test(query) && sim.hash(topic, 'aio') % 2 === 0));
     return reply.send(serpPage(sim, { query, topic, page, locale, withAio }));

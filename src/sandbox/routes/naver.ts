@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SimContext } from '../sim-context.js';
 import { blogPostPage, neighboursOnlyPage, privatePostPage } from './naver/blog-pages.js';
 import { blockPage, noResultsPage, serverErrorPage, type NaverTab } from './naver/html.js';
+import { integratedScriptPage, wantsScriptRender, withoutScriptDirective } from './naver/script-pages.js';
 import { aiTabPage, integratedPage, webTabPage } from './naver/search-pages.js';
 
 const html = (reply: FastifyReply, body: string, status = 200) => reply.code(status).type('text/html; charset=UTF-8').send(body);
@@ -19,7 +20,8 @@ function tabOf(q: Query): NaverTab {
 /**
  * Naver search (`/naver/search.naver`, upstreams.md 4.1-4.4): integrated search with the AI
  * briefing, the web documents tab (15 per page from `start`) and the AI tab (`ssc=tab.ai.all`,
- * an assumed URL). `sandbox:captcha` answers the block page, `sandbox:empty` the no-results page.
+ * an assumed URL). `sandbox:captcha` answers the block page, `sandbox:empty` the no-results page;
+ * `sandbox:js` loads the AI briefing by script (naver/script-pages.ts), so only a browser sees it.
  */
 export function registerNaverSearch(app: FastifyInstance, sim: SimContext): void {
   app.get('/search.naver', async (req, reply) => {
@@ -30,11 +32,11 @@ export function registerNaverSearch(app: FastifyInstance, sim: SimContext): void
     const d = await sim.gate(`naver:${tab}:${start}`, query, reply, error5xx);
     if (!d) return reply;
     if (d.captcha) return html(reply, blockPage());
-    const topic = sim.clean(query);
+    const topic = sim.clean(withoutScriptDirective(query));
     if (d.empty || topic === '') return html(reply, noResultsPage(topic, tab));
     if (tab === 'web') return html(reply, webTabPage(sim, topic, start));
     if (tab === 'ai') return html(reply, aiTabPage(sim, topic));
-    return html(reply, integratedPage(sim, topic));
+    return html(reply, wantsScriptRender(query) ? integratedScriptPage(sim, topic) : integratedPage(sim, topic));
   });
 }
 

@@ -7,7 +7,8 @@ import type { Entity } from '../types.js';
  * Brand decisions (§2.11.2). The deterministic fields (mentions, first mention, order, list rank,
  * share of voice) are computed for every entity. `decision` is `absent` exactly when the entity is
  * not mentioned; for a mentioned entity the decision, top pick, sentiment and reasons are model
- * judgements, so without a model they are null / empty and the component reports `partial`.
+ * judgements (model-brands.ts), so without a model they are null / empty and the component
+ * reports `partial`.
  */
 export interface BrandDecision {
   entityId: string;
@@ -19,13 +20,29 @@ export interface BrandDecision {
   mentionOrder: number | null;
   listRank: number | null;
   shareOfVoice: number | null;
-  decision: 'absent' | null;
+  decision: Decision | 'absent' | null;
   topPick: boolean | null;
   sentiment: number | null;
-  reasons: unknown[];
+  reasons: BrandReason[];
 }
 
-export function brandDecisions(core: AnalysisCore, entities: readonly Entity[]): { entities: BrandDecision[]; otherBrands: unknown[]; needsModel: boolean } {
+export type Decision = 'recommended' | 'mentioned' | 'not_recommended' | 'mixed';
+
+export interface BrandReason {
+  polarity: 'pro' | 'con';
+  summary: string;
+  quote: string;
+  unitIndex: number;
+  sourceIds: string[];
+}
+
+export interface OtherBrand {
+  name: string;
+  decision: Decision;
+  mentionCount: number;
+}
+
+export function brandDecisions(core: AnalysisCore, entities: readonly Entity[]): { entities: BrandDecision[]; otherBrands: OtherBrand[]; needsModel: boolean } {
   const found = entities.map((e) => {
     const m = nameMatcher(e.name);
     let count = 0;

@@ -5,11 +5,11 @@ import { tokenize } from '../../text/tokens.js';
 import type { AnalysisCore } from '../core.js';
 
 /**
- * Question requirements (§2.11.1) without a model: the deterministic hints (budget, location, time,
- * quantity, comparison) become the requirement items, and coverage is judged lexically — the five
- * units with the highest containment of the requirement, `addressed` at τ_full, `partial` at τ_part.
- * Open-ended requirements (topic, criteria, audience) need the model, so the component reports
- * `partial` when it ran without one.
+ * Question requirements (§2.11.1), deterministic part: the hints (budget, location, time, quantity,
+ * comparison) that are requirement items without a model and are passed to the model with one, and
+ * the lexical coverage judge — the five units with the highest containment of the requirement,
+ * `addressed` at τ_full, `partial` at τ_part. Open-ended requirements (topic, criteria, audience)
+ * need the model (model-requirements.ts); without one the component reports `partial`.
  */
 export type RequirementType = 'budget' | 'location' | 'time' | 'quantity' | 'comparison_set';
 
@@ -32,13 +32,16 @@ const HINTS: readonly Hint[] = [
   { type: 'comparison_set', re: /\bvs\.?\b|\bversus\b|\bcompared?\b|비교|차이|아니면/gi, label: 'comparison' },
 ];
 
+export type RequirementItemType = RequirementType | 'topic' | 'criterion' | 'audience' | 'format' | 'other';
+export type Coverage = 'addressed' | 'partial' | 'not_addressed';
+
 export interface RequirementItem {
   id: string;
   text: string;
   quote: string;
-  type: RequirementType;
+  type: RequirementItemType;
   mandatory: boolean;
-  coverage: 'addressed' | 'partial' | 'not_addressed';
+  coverage: Coverage;
   evidenceUnits: number[];
   supportingSourceIds: string[];
 }
@@ -68,23 +71,41 @@ export function requirementHints(prompt: string): Array<{ type: RequirementType;
     });
 }
 
+/** The k units with the highest C(requirement, u), best first (ties by unit index). */
+export function candidateUnits(core: AnalysisCore, requirement: string, k: number): Array<{ ui: number; c: number }> {
+  const t = tokenize(requirement);
+  const reqTokens = new Set([...t.tokens, ...t.numbers]);
+  return core.segmented.units
+    .map((u, ui) => {
+      const ut = tokenize(u.plainText);
+      return { ui, c: containment(reqTokens, new Set([...ut.tokens, ...ut.numbers]), core.aligner.idf) };
+    })
+    .sort((a, b) => b.c - a.c || a.ui - b.ui)
+    .slice(0, k);
+}
+
+/** Lexical judge: `addressed` at τ_full, `partial` at τ_part, evidence = candidates at τ_part or more. */
+export function lexicalCoverage(candidates: ReadonlyArray<{ ui: number; c: number }>, cfg: SourceInfluenceConfig): { coverage: Coverage; evidenceUnits: number[] } {
+  const best = candidates[0]?.c ?? 0;
+  const coverage: Coverage = best >= cfg.tauFull ? 'addressed' : best >= cfg.tauPartial ? 'partial' : 'not_addressed';
+  return { coverage, evidenceUnits: candidates.filter((s) => s.c >= cfg.tauPartial).map((s) => s.ui).sort((a, b) => a - b) };
+}
+
+/** Sources with a_uj > 0 on any of the units. */
+export function supportingSourceIds(core: AnalysisCore, units: readonly number[]): string[] {
+  const supporting = new Set<number>();
+  for (const ui of units) core.weights[ui]?.forEach((a, j) => a > 0 && supporting.add(j));
+  return [...supporting].sort((a, b) => a - b).map((j) => core.sources[j]?.sourceId ?? `c${j + 1}`);
+}
+
+export function coverageRate(items: ReadonlyArray<{ coverage: Coverage }>): number | null {
+  const score = items.reduce((acc, it) => acc + (it.coverage === 'addressed' ? 1 : it.coverage === 'partial' ? 0.5 : 0), 0);
+  return items.length === 0 ? null : Math.round((score / items.length) * 10_000) / 10_000;
+}
+
 export function questionRequirements(core: AnalysisCore, prompt: string, cfg: SourceInfluenceConfig): { items: RequirementItem[]; coverageRate: number | null } {
   const items = requirementHints(prompt).map((h, i): RequirementItem => {
-    const t = tokenize(h.quote);
-    const reqTokens = new Set([...t.tokens, ...t.numbers]);
-    const scored = core.segmented.units
-      .map((u, ui) => {
-        const ut = tokenize(u.plainText);
-        const unitSet = new Set([...ut.tokens, ...ut.numbers]);
-        return { ui, c: containment(reqTokens, unitSet, core.aligner.idf) };
-      })
-      .sort((a, b) => b.c - a.c || a.ui - b.ui)
-      .slice(0, 5);
-    const best = scored[0]?.c ?? 0;
-    const coverage = best >= cfg.tauFull ? 'addressed' : best >= cfg.tauPartial ? 'partial' : 'not_addressed';
-    const evidenceUnits = scored.filter((s) => s.c >= cfg.tauPartial).map((s) => s.ui).sort((a, b) => a - b);
-    const supporting = new Set<number>();
-    for (const ui of evidenceUnits) core.weights[ui]?.forEach((a, j) => a > 0 && supporting.add(j));
+    const { coverage, evidenceUnits } = lexicalCoverage(candidateUnits(core, h.quote, cfg.extended.coverageUnits), cfg);
     return {
       id: `r${i + 1}`,
       text: `${h.label}: ${h.quote}`.slice(0, 80),
@@ -94,9 +115,8 @@ export function questionRequirements(core: AnalysisCore, prompt: string, cfg: So
       mandatory: true,
       coverage,
       evidenceUnits,
-      supportingSourceIds: [...supporting].sort((a, b) => a - b).map((j) => core.sources[j]?.sourceId ?? `c${j + 1}`),
+      supportingSourceIds: supportingSourceIds(core, evidenceUnits),
     };
   });
-  const score = items.reduce((acc, it) => acc + (it.coverage === 'addressed' ? 1 : it.coverage === 'partial' ? 0.5 : 0), 0);
-  return { items, coverageRate: items.length === 0 ? null : Math.round((score / items.length) * 10_000) / 10_000 };
+  return { items, coverageRate: coverageRate(items) };
 }

@@ -7,7 +7,7 @@ import { pageAuthor, pageDates, publisherOf, typesOf } from './page-facts.js';
 /**
  * Source ownership and type (§2.11.3) by the deterministic rules: domain label, site name /
  * publisher, marketplace or social path; static domain lists, then structured data, then URL
- * patterns. The optional model fallback (rule 4) is not configured.
+ * patterns. The model fallback (rule 4) is in model-classification.ts.
  */
 export type SourceType =
   | 'institutional' | 'reference' | 'ugc_forum' | 'ugc_social' | 'review_site' | 'marketplace' | 'news' | 'editorial'
@@ -45,8 +45,25 @@ function structuredType(jsonLd: readonly unknown[]): SourceType | null {
 export interface Ownership {
   relation: 'owned' | 'not_owned' | 'unknown';
   entityId: string | null;
-  method: 'domain_label' | 'site_name' | 'publisher_jsonld' | 'path_segment' | null;
+  method: 'domain_label' | 'site_name' | 'publisher_jsonld' | 'path_segment' | 'model' | null;
   confidence: number | null;
+}
+
+export type TypeMethod = 'domain_list' | 'structured_data' | 'url_pattern' | 'model';
+
+export interface SourceMeta {
+  sourceId: string;
+  ownership: Ownership;
+  sourceType: SourceType;
+  mediaClass: MediaClass;
+  typeMethod: TypeMethod | null;
+  publishedAt: string | null;
+  modifiedAt: string | null;
+  dateSource: string;
+  author: ReturnType<typeof pageAuthor>;
+  publisher: string | null;
+  siteName: string | null;
+  language: string | null;
 }
 
 const compact = (s: string) => norm(s).toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, '');
@@ -77,7 +94,7 @@ function ownership(host: string, url: string, siteName: string | null, publisher
   return { relation: 'unknown', entityId: null, method: null, confidence: null };
 }
 
-function mediaClassOf(type: SourceType, owned: boolean): MediaClass {
+export function mediaClassOf(type: SourceType, owned: boolean): MediaClass {
   if (owned) return 'owned';
   if (['news', 'editorial', 'review_site', 'reference', 'institutional'].includes(type)) return 'earned';
   if (type === 'ugc_forum' || type === 'ugc_social') return 'ugc';
@@ -85,7 +102,7 @@ function mediaClassOf(type: SourceType, owned: boolean): MediaClass {
   return 'unknown';
 }
 
-export function sourceMetadata(s: PreparedSource, entities: readonly Entity[]): Record<string, unknown> & { sourceType: SourceType; mediaClass: MediaClass } {
+export function sourceMetadata(s: PreparedSource, entities: readonly Entity[]): SourceMeta {
   const page = s.record?.page ?? null;
   const meta = page?.metadata ?? null;
   const host = finalHost(s);
@@ -95,7 +112,7 @@ export function sourceMetadata(s: PreparedSource, entities: readonly Entity[]): 
   const own = ownership(host, finalUrl, siteName, publisher, entities);
 
   let sourceType: SourceType | null = domainType(host) ?? domainType(hostOf(s.normalizedUrl));
-  let typeMethod: 'domain_list' | 'structured_data' | 'url_pattern' | null = sourceType ? 'domain_list' : null;
+  let typeMethod: TypeMethod | null = sourceType ? 'domain_list' : null;
   if (!sourceType && meta) {
     sourceType = structuredType(meta.jsonLd);
     if (sourceType) typeMethod = 'structured_data';

@@ -94,8 +94,12 @@ function aiOverview(sim: SimContext, topic: string, locale: PageLocale): string 
 </div>`;
 }
 
-/** AI Mode (udm=50): one turn with the answer container, a sources dialog and action buttons. */
-export function aiModePage(sim: SimContext, query: string, topic: string, locale: PageLocale): string {
+/**
+ * The inside of the AI Mode answer container in two parts, as it streams in on the real page (the
+ * prose opening first, then the rest with the sources): the script-rendered variant sends them
+ * one after the other, the plain page has them joined.
+ */
+export function aiModeAnswerChunks(sim: SimContext, topic: string, locale: PageLocale): [opening: string, rest: string] {
   const facts = fakeFacts(sim, topic, 5, locale);
   const cites = fakeAnswerCitations(sim, topic, 2 + (sim.hash(topic, 'aimcites') % 3));
   const first = cites[0] as (typeof cites)[0];
@@ -106,13 +110,11 @@ export function aiModePage(sim: SimContext, query: string, topic: string, locale
           <tr><td>${locale.korean ? '가격' : 'Price'}</td><td>${esc(facts[3] ?? '')}</td></tr>
           <tr><td>${locale.korean ? '품질' : 'Quality'}</td><td>${esc(facts[4] ?? '')}</td></tr></table>`
     : '';
-  const body = `<div id="main"><div class="aim-page" role="main">
-  <div data-scope-id="turn">
-    <span role="heading" aria-level="2">${esc(topic)}</span>
-    <div data-subtree="aimc">
+  const opening = `
       <div data-container-id="main-col">
         <p>${esc(facts[0] ?? '')} <span jscontroller="udAs2b"><button data-amic="true" aria-label="Sources, +${cites.length - 1}"></button></span></p>
-        <p>${esc(facts[1] ?? '')} <a class="H23r4e" href="${esc(first.url)}#:~:text=${encodeURIComponent(topic)}">${esc(first.host)}</a></p>
+        <p>${esc(facts[1] ?? '')} <a class="H23r4e" href="${esc(first.url)}#:~:text=${encodeURIComponent(topic)}">${esc(first.host)}</a></p>`;
+  const rest = `
         <h3>${esc(locale.keyPoints)}</h3>
         <ol>${facts
           .slice(2, 5)
@@ -126,11 +128,25 @@ export function aiModePage(sim: SimContext, query: string, topic: string, locale
       </div>
       <button aria-label="Copy text"></button>
       <div data-subtree="aimba"><span>${esc(locale.mistakes)}</span><a href="https://support.google.com/websearch?p=aimode">${esc(locale.learnMore)}</a></div>
-    </div>
+    `;
+  return [opening, rest];
+}
+
+/** The AI Mode page around a given container content (`containerAttrs` and `afterTurn` for the script-rendered variant). */
+export function aiModeDocument(query: string, topic: string, locale: PageLocale, container: string, extra: { containerAttrs?: string; afterTurn?: string } = {}): string {
+  const body = `<div id="main"><div class="aim-page" role="main">
+  <div data-scope-id="turn">
+    <span role="heading" aria-level="2">${esc(topic)}</span>
+    <div data-subtree="aimc"${extra.containerAttrs ?? ''}>${container}</div>
   </div>
   <div class="follow-up"><textarea aria-label="Ask a follow up" placeholder="Ask anything"></textarea></div>
-</div></div>`;
+</div></div>${extra.afterTurn ?? ''}`;
   return documentShell(locale, `${query} - ${locale.titleSuffix}`, body);
+}
+
+/** AI Mode (udm=50): one turn with the answer container, a sources dialog and action buttons. */
+export function aiModePage(sim: SimContext, query: string, topic: string, locale: PageLocale): string {
+  return aiModeDocument(query, topic, locale, aiModeAnswerChunks(sim, topic, locale).join(''));
 }
 
 /** A query without hits: the notice in #topstuff and an empty #rso (upstreams.md 1.4). */

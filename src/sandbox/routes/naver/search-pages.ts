@@ -107,19 +107,20 @@ function sourceCards(list: Cite[]): string {
     .join('\n          ');
 }
 
-/** Integrated search: an AI briefing (for informational queries) above a few web results. */
-export function integratedPage(sim: SimContext, topic: string): string {
-  const web = [1, 2, 3].map((n) => webDocItem(simDoc(sim, topic, n), n)).join('\n');
-  const webSection = `    <section class="sc_new sp_nweb"><h2 class="api_title">웹문서</h2>\n${web}\n    </section>`;
-  if (!wantsBriefing(topic)) return searchShell(topic, 'nexearch', webSection);
+/**
+ * The inside of the AI briefing section in two parts, as it streams in (the heading and the first
+ * paragraph, then the rest with the sources); the plain page has them joined.
+ */
+export function briefingChunks(sim: SimContext, topic: string): [opening: string, rest: string] {
   const c = cites(sim, topic);
   const [s1, s2, s3] = fakeSentences(sim, topic, 3) as [string, string, string];
-  const brief = `    <section class="sc_new sp_ai_briefing">
+  const opening = `
       <div class="api_subject_bx">
         <div class="fds-header"><h2 class="sds-comps-text sds-comps-text-type-headline1">AI 브리핑</h2>
           <span class="sds-comps-text sds-comps-text-type-body2">HyperCLOVA X 기반으로 생성된 답변입니다</span></div>
         <div class="fds-summary-body">
-          <p class="sds-comps-text sds-comps-text-type-body1">${esc(s1)}${citeLink(c[0] as Cite, 1, true)}</p>
+          <p class="sds-comps-text sds-comps-text-type-body1">${esc(s1)}${citeLink(c[0] as Cite, 1, true)}</p>`;
+  const rest = `
           <p class="sds-comps-text sds-comps-text-type-body1">${esc(s2)}${citeLink(c[1] as Cite, 2, false)}${citeLink(c[2] as Cite, 3, true)}</p>
           <ul><li>${esc(s3)}${citeLink(c[0] as Cite, 1, false)}</li></ul>
         </div>
@@ -128,8 +129,27 @@ export function integratedPage(sim: SimContext, topic: string): string {
           <a href="https://keep.naver.com/?svcCode=ai_brief">Keep에 저장</a>
         </div>
       </div>
-    </section>`;
-  return searchShell(topic, 'nexearch', `${brief}\n${webSection}`);
+    `;
+  return [opening, rest];
+}
+
+/** The first web results of integrated search, below the briefing. */
+function integratedWebSection(sim: SimContext, topic: string): string {
+  const web = [1, 2, 3].map((n) => webDocItem(simDoc(sim, topic, n), n)).join('\n');
+  return `    <section class="sc_new sp_nweb"><h2 class="api_title">웹문서</h2>\n${web}\n    </section>`;
+}
+
+/** Integrated search with a given briefing section (`briefingSection` empty for queries without one). */
+export function integratedDocument(sim: SimContext, topic: string, briefingSection: string, afterMain = ''): string {
+  const webSection = integratedWebSection(sim, topic);
+  const page = searchShell(topic, 'nexearch', briefingSection ? `${briefingSection}\n${webSection}` : webSection);
+  return afterMain ? page.replace('</body>', `${afterMain}\n</body>`) : page;
+}
+
+/** Integrated search: an AI briefing (for informational queries) above a few web results. */
+export function integratedPage(sim: SimContext, topic: string): string {
+  if (!wantsBriefing(topic)) return integratedDocument(sim, topic, '');
+  return integratedDocument(sim, topic, `    <section class="sc_new sp_ai_briefing">${briefingChunks(sim, topic).join('')}</section>`);
 }
 
 /** The AI tab (designed markup, see src/engines/search-b/ai-tab-parser.ts): a question and an answer turn. */

@@ -1,0 +1,73 @@
+/**
+ * The narrow interface engines use to load a page in a real browser (upstreams.md 1.1, 3, 4.3,
+ * 4.4): pages whose answer is rendered by JavaScript, or streams in and must be waited for. Like
+ * the HTTP transport, it goes out through the exit address leased for the attempt; engines never
+ * see Playwright itself.
+ */
+
+/** Read-only view of the page while a render waits, for `RenderOptions.until`. */
+export interface PageProbe {
+  /** Whether any element matches the CSS selector. */
+  exists(selector: string): Promise<boolean>;
+  /** Text content and absolute link targets of the last element matching the CSS selector, or null. */
+  read(selector: string): Promise<{ text: string; links: string[] } | null>;
+  /** The URL the page shows now. */
+  url(): string;
+}
+
+export interface RenderOptions {
+  /** CSS selector(s): the render waits until one of them is in the DOM (walls and result markers alike). */
+  waitFor?: string | readonly string[];
+  /**
+   * Completion rule (upstreams.md 3.2): the text and links of `stableSelector` must stay unchanged
+   * this long (after `until` holds). 0 or absent: done as soon as `waitFor` / `until` hold.
+   */
+  stableMs?: number;
+  /**
+   * Region watched for stability; the first selector that matches is used. When none matches (a wall,
+   * a page of another kind) there is nothing to wait for. Absent: the whole `body`.
+   */
+  stableSelector?: string | readonly string[];
+  /** Extra readiness test polled after `waitFor` (e.g. "the answer container has prose"). */
+  until?: (page: PageProbe) => Promise<boolean>;
+  /** Overall budget of the render, navigation included. */
+  timeoutMs: number;
+  /** Poll interval of `until` and the stability check (default 250 ms). */
+  pollMs?: number;
+  /**
+   * Request headers as an adapter builds them: `user-agent` becomes the context's user agent,
+   * `cookie` becomes cookies of the target site, and `accept`-like headers the browser sets itself
+   * are dropped; the rest is sent with every request of the page.
+   */
+  headers?: Record<string, string>;
+}
+
+export interface RenderTimings {
+  navigationMs: number;
+  waitForMs: number;
+  settleMs: number;
+  totalMs: number;
+}
+
+export interface RenderedPage {
+  /** HTTP status of the last main-document response (after redirects). */
+  status: number;
+  /** URL of the page when it was read (after redirects and script navigations). */
+  url: string;
+  /** The serialised DOM as rendered. */
+  html: string;
+  /** False when the budget ran out before the completion rule held: the page as it was then. */
+  complete: boolean;
+  timings: RenderTimings;
+}
+
+export interface BrowserTransport {
+  /** Identifier of the exit address in use (for logs). */
+  readonly exitId: string;
+  /**
+   * Loads `url` in a fresh browser context and waits by the completion rule. Navigation failures
+   * are UpstreamFailures: a navigation timeout is TIMEOUT, network errors UPSTREAM_ERROR; an abort
+   * of the attempt's signal closes the page at once.
+   */
+  render(url: string, opts: RenderOptions): Promise<RenderedPage>;
+}

@@ -1,0 +1,44 @@
+import type { EngineConfig } from '../../../config/engine-config.js';
+import { UpstreamFailure } from '../../../domain/engine-errors.js';
+import type { AttemptContext } from '../../adapter.js';
+import type { BrowserTransport } from './browser-transport.js';
+
+/** Whether the engine is configured to load its pages in the browser. */
+export function usesBrowser(config: EngineConfig): boolean {
+  return config.transport === 'browser';
+}
+
+/** The attempt's browser; absent only where no pool was wired (an API-only process never runs attempts). */
+export function browserOf(ctx: Pick<AttemptContext, 'browser' | 'taskType'>): BrowserTransport {
+  if (!ctx.browser) throw new UpstreamFailure('UPSTREAM_ERROR', `${ctx.taskType}: transport "browser" configured but no browser pool in this process`);
+  return ctx.browser;
+}
+
+/**
+ * Budget of one render: most of the attempt, leaving time to parse and report before the
+ * attempt's own timeout fires, so a page that never settles is still classified by its parser.
+ */
+export function renderBudgetMs(config: EngineConfig): number {
+  return Math.max(1000, Math.min(config.timeoutMs - 1500, Math.floor(config.timeoutMs * 0.85)));
+}
+
+/** `upstream.options.browserStableMs` when set (a deployment tunes it to the real page), else the engine's default. */
+export function stableMsOf(config: EngineConfig, fallback: number): number {
+  const v = config.upstream.options.browserStableMs;
+  return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : fallback;
+}
+
+/**
+ * A page that did not settle in time is parsed all the same: walls, absent answers and layout
+ * drift keep their own kinds. Only an answer that was still changing is a TIMEOUT (upstreams.md 3.2).
+ */
+export function settledOrTimeout<T>(complete: boolean, label: string, parse: () => T): T {
+  const parsed = parse();
+  if (!complete) throw new UpstreamFailure('TIMEOUT', `${label}: the answer was still changing when the render budget ran out`);
+  return parsed;
+}
+
+/** Letters and digits of a text: the "has real content" measure of upstreams.md 3.2. */
+export function letterCount(s: string): number {
+  return (s.match(/[\p{L}\p{N}]/gu) ?? []).length;
+}
