@@ -13,6 +13,7 @@ import { buildHttpServer } from './http/server.js';
 import { Metrics } from './ops/metrics.js';
 import type { LeaseLedger } from './pools/lease-ledger.js';
 import { Pools } from './pools/pools.js';
+import { RuntimeChanges } from './pools/runtime-changes.js';
 import { AttemptRunner } from './queue/attempt-runner.js';
 import { RetentionSweeper } from './queue/retention-sweeper.js';
 import { InProcessWakeBus, PostgresWakeBus, type WakeBus } from './queue/wake-bus.js';
@@ -41,6 +42,9 @@ export interface App {
   listen(): Promise<string>;
   stop(graceMs?: number): Promise<void>;
 }
+
+/** How often a process re-reads operator changes made through another process. */
+const RUNTIME_SYNC_MS = 1000;
 
 export interface AppOptions {
   log: Logger;
@@ -114,8 +118,11 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
     : new InProcessWakeBus();
   const w = worker;
   if (w) wake.subscribe((t) => w.notify(t as TaskType));
+  const runtime = new RuntimeChanges(store, pools, config, log.child({ component: 'runtime-changes' }), now, (t) => wake.publish(t), settings.internalToken);
+  // Operator changes made before this start (or by other processes) apply before any claim or check.
+  await runtime.sync();
   const http = runsHttp
-    ? await buildHttpServer({ settings, config, store, pools, metrics, log, apiKey, now, notify: (t: TaskType) => wake.publish(t) })
+    ? await buildHttpServer({ settings, config, store, pools, runtime, metrics, log, apiKey, now, notify: (t: TaskType) => wake.publish(t) })
     : null;
 
   const app: App = {
@@ -135,6 +142,7 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
       worker?.start();
       webhooks?.start();
       sweeper.start(Math.min(60_000, Math.max(1000, Math.floor(settings.retentionMs / 10))));
+      runtime.start(RUNTIME_SYNC_MS);
       if (http) {
         const address = await http.listen({ host: settings.host, port: settings.port });
         app.url = address.replace('localhost', '127.0.0.1');
@@ -147,6 +155,7 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
     async stop(graceMs = 10_000) {
       if (http) await http.close();
       sweeper.stop();
+      runtime.stop();
       if (worker) await worker.stop(graceMs);
       if (webhooks) await webhooks.stop();
       await wake.close();

@@ -4,6 +4,7 @@ import type { Settings } from '../config/settings.js';
 import type { TaskType } from '../domain/task-types.js';
 import type { Metrics } from '../ops/metrics.js';
 import type { Pools } from '../pools/pools.js';
+import type { RuntimeChanges } from '../pools/runtime-changes.js';
 import type { Store } from '../store/store.js';
 
 /** What the HTTP layer needs from the rest of the service. */
@@ -12,6 +13,8 @@ export interface HttpContext {
   config: ServiceConfig;
   store: Store;
   pools: Pools;
+  /** Operator changes (internal routes), shared with every process through the store. */
+  runtime: RuntimeChanges;
   metrics: Metrics;
   log: Logger;
   apiKey: string;

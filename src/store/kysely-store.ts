@@ -5,6 +5,7 @@ import type { Database, TasksTable } from './schema.js';
 import { claimedFromRow, taskFromRow } from './rows.js';
 import * as m001 from './migrations/001-initial.js';
 import * as m002 from './migrations/002-pool-leases.js';
+import * as m003 from './migrations/003-runtime-changes.js';
 import type {
   DeliveryOutcome,
   DueDelivery,
@@ -16,7 +17,7 @@ import type {
   TerminalWrite,
 } from './store.js';
 
-const MIGRATIONS: Record<string, Migration> = { '001-initial': m001, '002-pool-leases': m002 };
+const MIGRATIONS: Record<string, Migration> = { '001-initial': m001, '002-pool-leases': m002, '003-runtime-changes': m003 };
 
 /** Every tasks column, `id` qualified: claims join a CTE that also has an `id` (SQLite cannot RETURN `tasks.*`). */
 const TASK_COLUMNS = [
@@ -475,6 +476,19 @@ export class KyselyStore implements Store {
 
   async releasePoolLease(token: string): Promise<void> {
     await this.db.deleteFrom('pool_leases').where('token', '=', token).execute();
+  }
+
+  async putRuntimeChange(key: string, state: string, now: number): Promise<void> {
+    await this.db
+      .insertInto('runtime_changes')
+      .values({ key, state, updated_at: now })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ state, updated_at: now }))
+      .execute();
+  }
+
+  async runtimeChanges(): Promise<Array<{ key: string; state: string; updatedAt: number }>> {
+    const rows = await this.db.selectFrom('runtime_changes').selectAll().orderBy('updated_at').orderBy('key').execute();
+    return rows.map((r) => ({ key: r.key, state: r.state, updatedAt: Number(r.updated_at) }));
   }
 
   async getMeta(key: string): Promise<string | undefined> {

@@ -55,6 +55,12 @@ export interface PoolLeasesTable {
   expires_at: number;
 }
 
+export interface RuntimeChangesTable {
+  key: string;
+  state: string;
+  updated_at: number;
+}
+
 export interface MetaTable {
   key: string;
   value: string;
@@ -66,4 +72,5 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   aeq_meta: MetaTable;
   pool_leases: PoolLeasesTable;
+  runtime_changes: RuntimeChangesTable;
 }

@@ -101,6 +101,10 @@ export interface Store {
   acquirePoolLease(resourceId: string, capacity: number, now: number, expiresAt: number): Promise<string | null>;
   releasePoolLease(token: string): Promise<void>;
 
+  /** Operator changes shared by every process (see src/pools/runtime-changes.ts). */
+  putRuntimeChange(key: string, state: string, now: number): Promise<void>;
+  runtimeChanges(): Promise<Array<{ key: string; state: string; updatedAt: number }>>;
+
   getMeta(key: string): Promise<string | undefined>;
   setMetaIfAbsent(key: string, value: string): Promise<string>;
 }

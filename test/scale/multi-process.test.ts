@@ -14,6 +14,7 @@ const CONCURRENCY = { ANSWER_ENGINE_A: 6, CHATBOT_A: 8, SEARCH_C_SEARCH: 5, ASSI
 /** An engine with one slot across every worker, to observe the claim order. */
 const ORDERED_ENGINE = 'SEARCH_B_SERP';
 const TOTAL = 2000;
+const INTERNAL = 'internal-token-scale';
 
 /**
  * Two API processes and three worker processes on one PostgreSQL, sharing one simulator: a few
@@ -38,7 +39,7 @@ describe.skipIf(skip !== null)('several API and worker processes on PostgreSQL',
         [ORDERED_ENGINE]: { concurrency: 1 },
       },
     });
-    const env = { DATABASE_URL: pgsrv.url, AEQ_SANDBOX_URL: sim.url, AEQ_CONFIG: config, AEQ_LOG_LEVEL: 'warn', AEQ_PG_POOL_MAX: '5' };
+    const env = { DATABASE_URL: pgsrv.url, AEQ_SANDBOX_URL: sim.url, AEQ_CONFIG: config, AEQ_LOG_LEVEL: 'warn', AEQ_PG_POOL_MAX: '5', AEQ_INTERNAL_TOKEN: INTERNAL };
     // Start one process first so migrations are applied once, then the rest together.
     apis.push(await spawnService({ ...env, AEQ_ROLE: 'api', AEQ_LOG_LEVEL: 'info' }, 90_000));
     const rest = await Promise.all([
@@ -133,6 +134,61 @@ describe.skipIf(skip !== null)('several API and worker processes on PostgreSQL',
       }
       const order = rows.map((x) => (highIds.has(x.id) ? 'H' : 'L')).join('');
       expect(order).toBe('HHHHLLLLLLLLLLLL');
+    } finally {
+      await db.end();
+    }
+  }, 120_000);
+
+  it('applies operator changes made through one API process in every process', async () => {
+    const internal = async (api: ChildService, method: string, p: string, body?: unknown) => {
+      const res = await fetch(api.url + p, {
+        method,
+        headers: { authorization: `Bearer ${INTERNAL}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    const submitKr = () => apis[1]!.call('POST', '/v1/async/task', { taskType: 'CHATBOT_A', payload: { prompt: 'op change', country: 'KR' } });
+    const eventually = async (check: () => Promise<boolean>, what: string) => {
+      const deadline = Date.now() + 15_000;
+      while (!(await check())) {
+        if (Date.now() > deadline) throw new Error(`not applied: ${what}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    };
+    // Disabling both KR accounts through API 0 makes API 1 refuse KR.
+    for (const id of ['sandbox-chatbot-a-kr-1', 'sandbox-chatbot-a-kr-2']) {
+      expect((await internal(apis[0]!, 'POST', `/internal/pools/accounts/${id}/disable`)).status).toBe(200);
+    }
+    await eventually(async () => (await submitKr()).status === 422, 'KR refused on the other API process');
+    // An account added through API 0 (secret sealed in the store) serves KR tasks on the workers.
+    const added = await internal(apis[0]!, 'POST', '/internal/pools/accounts', { id: 'kr-added', engine: 'CHATBOT_A', country: 'KR', secret: 'sk-added-at-run-time' });
+    expect(added.status).toBe(201);
+    let accepted: any;
+    await eventually(async () => (accepted = await submitKr()).status === 202, 'KR accepted again');
+    // Both API processes report the same capacity for KR (one account enabled of three).
+    await eventually(async () => {
+      const [c0, c1] = await Promise.all(apis.map((a) => a.call('GET', '/capacity')));
+      const kr = (c: any) => JSON.stringify(c.body.chatbot_a.countries.KR);
+      return kr(c0) === kr(c1) && c0!.body.chatbot_a.countries.KR.accounts === 1;
+    }, 'same capacity on both API processes');
+    const db = new pg.Client({ connectionString: pgsrv.url });
+    await db.connect();
+    try {
+      const stored = (await db.query("select state from runtime_changes where key = 'account:kr-added'")).rows[0] as { state: string };
+      expect(stored.state).not.toContain('sk-added-at-run-time');
+      await eventually(async () => {
+        const r = await apis[0]!.call('GET', `/v1/async/task/${accepted.body.task.id}`);
+        return r.body.task.status === 'COMPLETED';
+      }, 'KR task completed with the added account');
+      // Pausing an engine through API 1 stops every worker from claiming it.
+      expect((await internal(apis[1]!, 'POST', '/internal/engines/ASSISTANT_A/pause')).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 2500));
+      const q = await apis[0]!.call('POST', '/v1/async/task', { taskType: 'ASSISTANT_A', payload: { prompt: 'paused engine' } });
+      await new Promise((r) => setTimeout(r, 1500));
+      expect((await apis[0]!.call('GET', `/v1/async/task/${q.body.task.id}`)).body.task.status).toBe('QUEUED');
+      expect((await internal(apis[0]!, 'POST', '/internal/engines/ASSISTANT_A/resume')).status).toBe(200);
+      await eventually(async () => (await apis[0]!.call('GET', `/v1/async/task/${q.body.task.id}`)).body.task.status === 'COMPLETED', 'resumed engine runs');
     } finally {
       await db.end();
     }

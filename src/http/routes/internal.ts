@@ -46,8 +46,9 @@ const DEFAULT_MAX_CONCURRENT = 8;
 
 /**
  * Operator routes under /internal/* (separate token, not part of the client contract): list, add,
- * remove, disable or re-enable pool resources, pause or resume an engine. Changes apply at once to
- * the region checks and /capacity. Responses carry ids, countries, load and cooldown state, and the
+ * remove, disable or re-enable pool resources, pause or resume an engine. Changes are recorded in
+ * the store (every process applies them; they survive restarts) and apply at once to the region
+ * checks and /capacity of the process that received them. Responses carry ids, countries, load and cooldown state, and the
  * proxy scheme only: never an account secret or a proxy URL (which may hold a password).
  */
 export function registerInternalRoutes(app: FastifyInstance, ctx: HttpContext): void {
@@ -84,7 +85,7 @@ export function registerInternalRoutes(app: FastifyInstance, ctx: HttpContext): 
   app.post<{ Body: AccountBody }>('/internal/pools/accounts', { schema: { ...hide, body: accountBody } }, async (req, reply) => {
     const b = req.body;
     refuseDuplicate(b.id);
-    ctx.pools.addAccount({ id: b.id, engine: b.engine, country: b.country.toUpperCase(), secret: b.secret });
+    await ctx.runtime.addAccount({ id: b.id, engine: b.engine, country: b.country.toUpperCase(), secret: b.secret });
     const added = ctx.pools.accounts.get(b.id);
     if (!added) throw new RequestError('INTERNAL_ERROR');
     return reply.code(201).send({ ok: true, account: accountView(added) });
@@ -96,37 +97,40 @@ export function registerInternalRoutes(app: FastifyInstance, ctx: HttpContext): 
     refuseDuplicate(b.id);
     const x: ExitAddressConfig = { id: b.id, country: b.country.toUpperCase(), maxConcurrent: b.maxConcurrent ?? DEFAULT_MAX_CONCURRENT };
     if (b.proxyUrl !== undefined) x.proxyUrl = b.proxyUrl;
-    ctx.pools.addExit(x);
+    await ctx.runtime.addExit(x);
     const added = ctx.pools.exits.get(b.id);
     if (!added) throw new RequestError('INTERNAL_ERROR');
     return reply.code(201).send({ ok: true, exitAddress: exitView(added) });
   });
 
   const poolOf = (kind: string) => (kind === 'accounts' ? ctx.pools.accounts : kind === 'exit-addresses' ? ctx.pools.exits : null);
+  const kindOf = (kind: string) => (kind === 'accounts' ? 'account' : 'exit') as 'account' | 'exit';
 
   app.delete<{ Params: { kind: string; id: string } }>('/internal/pools/:kind/:id', { schema: hide }, async (req) => {
     const { kind, id: resourceId } = req.params;
     const pool = poolOf(kind);
     if (!pool) throw new RequestError('NOT_FOUND');
-    const removed = pool.remove(resourceId);
-    if (!removed) throw new RequestError('NOT_FOUND', `No ${kind} resource ${resourceId}.`);
-    // Attempts holding it finish normally; `inUse` says how many are still running.
-    return { ok: true, id: resourceId, removed: true, inUse: removed.inUse };
+    const existing = pool.get(resourceId);
+    if (!existing) throw new RequestError('NOT_FOUND', `No ${kind} resource ${resourceId}.`);
+    // Recorded in the store so every process drops it; attempts holding it finish normally.
+    await ctx.runtime.remove(kindOf(kind), resourceId);
+    return { ok: true, id: resourceId, removed: true, inUse: existing.inUse };
   });
 
   app.post<{ Params: { kind: string; id: string; op: string } }>('/internal/pools/:kind/:id/:op', { schema: hide }, async (req) => {
     const { kind, id: resourceId, op } = req.params;
     const pool = poolOf(kind);
     if (!pool || (op !== 'disable' && op !== 'enable')) throw new RequestError('NOT_FOUND');
-    if (!pool.setDisabled(resourceId, op === 'disable')) throw new RequestError('NOT_FOUND', `No ${kind} resource ${resourceId}.`);
+    if (!pool.get(resourceId)) throw new RequestError('NOT_FOUND', `No ${kind} resource ${resourceId}.`);
+    await ctx.runtime.setDisabled(kindOf(kind), resourceId, op === 'disable');
     return { ok: true, id: resourceId, disabled: op === 'disable' };
   });
 
   app.post<{ Params: { engine: string; op: string } }>('/internal/engines/:engine/:op', { schema: hide }, async (req) => {
     const t = req.params.engine.toUpperCase() as TaskType;
     if (!ALL_TASK_TYPES.includes(t) || (req.params.op !== 'pause' && req.params.op !== 'resume')) throw new RequestError('NOT_FOUND');
-    ctx.config.engines[t].paused = req.params.op === 'pause';
-    // A resumed engine claims its queue now rather than at the next poll.
+    // Recorded in the store so every worker process follows; a resumed engine is claimed at once.
+    await ctx.runtime.setPaused(t, req.params.op === 'pause');
     if (!ctx.config.engines[t].paused) ctx.notify(t);
     return { ok: true, engine: t, paused: ctx.config.engines[t].paused };
   });
