@@ -9,8 +9,19 @@ export type EngineMode = 'anon' | 'account' | 'api' | 'off';
 /** How an engine loads its pages: plain HTTP, or a real browser for upstreams that render with JavaScript. */
 export type EngineTransport = 'http' | 'browser';
 
-/** Engines with a browser path (upstreams.md 1.1, 3, 4.3, 4.4); the others accept only `http`. */
-export const BROWSER_CAPABLE_ENGINES: ReadonlySet<TaskType> = new Set<TaskType>(['SEARCH_A', 'SEARCH_A_SERP', 'AIMODE', 'SEARCH_B_AI_BRIEF', 'SEARCH_B_AI_TAB']);
+/**
+ * Engines with a browser path (upstreams.md 1.1, 3, 4.3, 4.4, 6.3): the search surfaces, and the web
+ * modes of the chat engines (their UI instead of the provider API); the others accept only `http`.
+ */
+export const BROWSER_CAPABLE_ENGINES: ReadonlySet<TaskType> = new Set<TaskType>([
+  'SEARCH_A',
+  'SEARCH_A_SERP',
+  'AIMODE',
+  'SEARCH_B_AI_BRIEF',
+  'SEARCH_B_AI_TAB',
+  'CHATBOT_A',
+  'ANSWER_ENGINE_A',
+]);
 
 export interface UpstreamConfig {
   baseUrl: string;

@@ -16,6 +16,8 @@ import { registerGoogleSuggest } from './routes/suggest.js';
 import { registerNaverAc } from './routes/naver-ac.js';
 import { registerModel } from './routes/model.js';
 import { registerNaverSearchad } from './routes/naver-searchad.js';
+import { registerChatGptWeb } from './routes/chatgpt.js';
+import { registerPerplexityWeb } from './routes/perplexity-web.js';
 
 /** A simulated upstream family: registers its routes under its prefix. */
 export type SimRoutes = (app: FastifyInstance, sim: SimContext) => void;
@@ -38,6 +40,9 @@ const FAMILIES: ReadonlyArray<[prefix: string, routes: SimRoutes]> = [
   ['/naver-ac', registerNaverAc],
   ['/model', registerModel],
   ['/naver-searchad', registerNaverSearchad],
+  // The chat engines' web UIs (their `transport: "browser"` mode).
+  ['/chatgpt', registerChatGptWeb],
+  ['/perplexity-web', registerPerplexityWeb],
 ];
 
 export interface Simulator {

@@ -28,11 +28,20 @@ const SANDBOX_OPTION_PREFIX: Readonly<Record<string, string>> = Object.freeze({
   searchadBaseUrl: '/naver-searchad',
 });
 
+/** Secondary hosts whose option name several engines share (the chat engines' web UIs), by engine. */
+const SANDBOX_ENGINE_OPTION_PREFIX: Readonly<Partial<Record<TaskType, Readonly<Record<string, string>>>>> = Object.freeze({
+  CHATBOT_A: { webBaseUrl: '/chatgpt' },
+  ANSWER_ENGINE_A: { webBaseUrl: '/perplexity-web' },
+});
+
 /** Points every engine's upstream (and secondary hosts) at the simulator. */
 export function routeToSandbox(config: ServiceConfig, sandboxUrl: string): void {
   for (const [t, e] of Object.entries(config.engines) as Array<[TaskType, ServiceConfig['engines'][TaskType]]>) {
     e.upstream.baseUrl = sandboxUrl + SANDBOX_PREFIX[t];
     for (const [opt, prefix] of Object.entries(SANDBOX_OPTION_PREFIX)) {
+      if (opt in e.upstream.options) e.upstream.options[opt] = sandboxUrl + prefix;
+    }
+    for (const [opt, prefix] of Object.entries(SANDBOX_ENGINE_OPTION_PREFIX[t] ?? {})) {
       if (opt in e.upstream.options) e.upstream.options[opt] = sandboxUrl + prefix;
     }
   }

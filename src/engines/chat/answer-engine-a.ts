@@ -1,13 +1,19 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { AttemptContext, EngineAdapter, EngineResult } from '../adapter.js';
 import { assertOk, jsonBody, promptOf } from '../common/upstream-status.js';
+import { usesBrowser } from '../transport/browser/engine-render.js';
+import { runPerplexityWeb } from './perplexity-web.js';
 import { parseSonar } from './sonar-parser.js';
 
-/** ANSWER_ENGINE_A: Perplexity's Sonar API (OpenAI-compatible chat completions), `api` mode. */
+/**
+ * ANSWER_ENGINE_A: Perplexity's Sonar API (OpenAI-compatible chat completions), `api` mode; with
+ * `transport: "browser"` the web mode, Perplexity's own search page.
+ */
 export const answerEngineA: EngineAdapter = {
   taskType: 'ANSWER_ENGINE_A',
   needsAccount: false,
   async run(ctx: AttemptContext): Promise<EngineResult> {
+    if (usesBrowser(ctx.config)) return runPerplexityWeb(ctx);
     const { upstream } = ctx.config;
     if (!upstream.apiKey) throw new UpstreamFailure('AUTH_FAILED', 'no API key configured for ANSWER_ENGINE_A');
     const body = {

@@ -1,6 +1,8 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { AttemptContext, EngineAdapter, EngineResult } from '../adapter.js';
 import { promptOf } from '../common/upstream-status.js';
+import { usesBrowser } from '../transport/browser/engine-render.js';
+import { runChatGptWeb } from './chatgpt-web.js';
 import { assertOpenAiOk } from './openai-errors.js';
 import { parseResponsesObject } from './openai-responses-parser.js';
 import { finalFromStream } from './openai-stream.js';
@@ -18,6 +20,7 @@ export const chatbotA: EngineAdapter = {
   taskType: 'CHATBOT_A',
   needsAccount: true,
   async run(ctx: AttemptContext): Promise<EngineResult> {
+    if (usesBrowser(ctx.config)) return runChatGptWeb(ctx);
     const { upstream } = ctx.config;
     const key = ctx.account?.secret ?? upstream.apiKey;
     if (!key) throw new UpstreamFailure('AUTH_FAILED', 'CHATBOT_A: no account leased and no upstream.apiKey configured');

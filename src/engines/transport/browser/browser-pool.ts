@@ -83,7 +83,7 @@ export class BrowserPool {
       await context.route('**/*', (route) => this.filter(route));
       const { cookies } = splitRequestHeaders(spec.headers);
       const cookieUrl = spec.cookieUrl;
-      if (cookies.length > 0 && cookieUrl) await context.addCookies(cookies.map((c) => ({ ...c, url: cookieUrl })));
+      if (cookies.length > 0 && cookieUrl) await context.addCookies(cookies.map((c) => cookieFor(c, cookieUrl)));
       const page = await context.newPage();
       await overrideLanguages(context, page, browser, options.userAgent ?? '', this.acceptLanguage(spec));
       return await fn(page);
@@ -269,4 +269,14 @@ function withoutKey(h: Record<string, string>, key: string): Record<string, stri
   const out = { ...h };
   delete out[key];
   return out;
+}
+
+/**
+ * A cookie of the target site. Names with the `__Secure-`/`__Host-` prefix (chatgpt.com's session)
+ * must carry the Secure flag or Chromium refuses them; Playwright derives that flag from the URL,
+ * so they are given host and path explicitly (the simulator's http://127.0.0.1 counts as secure).
+ */
+function cookieFor(c: { name: string; value: string }, url: string): { name: string; value: string; url: string } | { name: string; value: string; domain: string; path: string; secure: true } {
+  if (!/^__(Secure|Host)-/.test(c.name)) return { ...c, url };
+  return { ...c, domain: new URL(url).hostname, path: '/', secure: true };
 }

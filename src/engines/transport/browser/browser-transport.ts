@@ -15,9 +15,24 @@ export interface PageProbe {
   url(): string;
 }
 
+/**
+ * One step of an interaction (a chat composer): type into a field, press a key (on the focused
+ * element, or on `on`), or click. Selectors are CSS; the step waits for its element to be actionable.
+ */
+export type RenderAction = { fill: string; text: string } | { press: string; on?: string } | { click: string };
+
 export interface RenderOptions {
   /** CSS selector(s): the render waits until one of them is in the DOM (walls and result markers alike). */
   waitFor?: string | readonly string[];
+  /**
+   * Steps run in order after `waitFor` and before the completion rule. A step whose element never
+   * becomes actionable is LAYOUT_CHANGED.
+   */
+  actions?: readonly RenderAction[];
+  /** CSS selector(s) of walls: when one is on the page after `waitFor`, `actions` are skipped so the parser sees the wall. */
+  skipActionsIf?: string | readonly string[];
+  /** How long one action waits for its element (default 10 s, never beyond the budget). */
+  actionTimeoutMs?: number;
   /**
    * Completion rule (upstreams.md 3.2): the text and links of `stableSelector` must stay unchanged
    * this long (after `until` holds). 0 or absent: done as soon as `waitFor` / `until` hold.

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Page, Response } from 'playwright-core';
 import type { PageProbe, RenderOptions, RenderedPage } from './browser-transport.js';
 import { navigationFailure } from './navigation-failure.js';
+import { actionTimeout, runActions } from './render-actions.js';
 
 const DEFAULT_POLL_MS = 250;
 
@@ -79,6 +80,15 @@ export async function renderPage(page: Page, url: string, o: RenderOptions, sign
   const waitForMs = performance.now() - waitStarted;
 
   const probe = probeOf(page);
+  if (o.actions && o.actions.length > 0) {
+    let walled: boolean;
+    try {
+      walled = await anyPresent(probe, list(o.skipActionsIf));
+    } catch (e) {
+      throw navigationFailure(e, signal, 'look for walls');
+    }
+    if (!walled) await runActions(page, o.actions, () => actionTimeout(remaining(), o.actionTimeoutMs), signal);
+  }
   const stableMs = o.stableMs ?? 0;
   const named = list(o.stableSelector);
   const watched = named.length > 0 ? named : ['body'];
@@ -114,6 +124,11 @@ function probeOf(page: Page): PageProbe {
     read: (selector) => page.evaluate<{ text: string; links: string[] } | null>(`(${READ_JS})(${JSON.stringify(selector)})`),
     url: () => page.url(),
   };
+}
+
+async function anyPresent(probe: PageProbe, selectors: string[]): Promise<boolean> {
+  for (const sel of selectors) if (await probe.exists(sel)) return true;
+  return false;
 }
 
 /** Text plus links of the first watched region present (identical snapshots: nothing streamed in); null when none is. */

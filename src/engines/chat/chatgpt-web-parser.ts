@@ -1,0 +1,48 @@
+import * as cheerio from 'cheerio';
+import { UpstreamFailure } from '../../domain/engine-errors.js';
+import type { EngineResult } from '../adapter.js';
+import { letterCount } from '../transport/browser/engine-render.js';
+import { answerOf, assertNotCloudflare, type RenderedChatPage } from './web-answer.js';
+
+/** ChatGPT's UI (upstreams.md 6.3): composer, the assistant turns, and the banners that stop a turn. */
+export const CHATGPT_COMPOSER = '#prompt-textarea';
+export const CHATGPT_ANSWER = '[data-message-author-role="assistant"] .markdown';
+/** Error banners: the rate limit ("Too many requests in 1 hour") and generic failures. */
+export const CHATGPT_ALERTS = '[role="alert"], [class*="text-token-text-error"]';
+/** A login page: the app redirects there when the session cookie is missing or expired. */
+export const CHATGPT_LOGIN = ['[data-testid="login-button"]', 'form[action*="/auth/login"]', 'a[href*="/auth/login"]'];
+
+/**
+ * Reads the last assistant turn of a rendered ChatGPT conversation. Walls first: Cloudflare's
+ * challenge (UPSTREAM_BLOCKED), the rate-limit banner (RATE_LIMITED), a login page without the
+ * composer (CONSENT_REQUIRED: the account's session is not accepted). An assistant turn that stayed
+ * empty is NO_ANSWER; no turn at all while the composer is there means the answer never came.
+ */
+export function parseChatGptPage(page: RenderedChatPage): EngineResult {
+  const $ = cheerio.load(page.html);
+  assertNotCloudflare($, 'CHATBOT_A web');
+  const alert = $(CHATGPT_ALERTS).text().replace(/\s+/g, ' ').trim();
+  if (/too many requests|rate limit/i.test(alert)) throw new UpstreamFailure('RATE_LIMITED', 'CHATBOT_A web: "Too many requests" banner');
+  const hasComposer = $(CHATGPT_COMPOSER).length > 0;
+  if (!hasComposer && (isLoginUrl(page.url) || CHATGPT_LOGIN.some((sel) => $(sel).length > 0))) {
+    throw new UpstreamFailure('CONSENT_REQUIRED', 'CHATBOT_A web: login page (the account session was not accepted)');
+  }
+  const box = $(CHATGPT_ANSWER).last();
+  if (box.length === 0) {
+    if (alert) throw new UpstreamFailure('UPSTREAM_ERROR', `CHATBOT_A web: error banner: ${alert.slice(0, 120)}`);
+    if (hasComposer && !page.complete) throw new UpstreamFailure('TIMEOUT', 'CHATBOT_A web: no assistant turn before the render budget ran out');
+    throw new UpstreamFailure('LAYOUT_CHANGED', 'CHATBOT_A web: no assistant turn and no composer on the page');
+  }
+  const answer = answerOf($, box, page.url);
+  if (letterCount(answer.text) === 0) throw new UpstreamFailure('NO_ANSWER', 'CHATBOT_A web: the assistant turn stayed empty');
+  return { ...answer, raw: { status: page.status, finalUrl: page.url, complete: page.complete } };
+}
+
+function isLoginUrl(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return /(^|\.)auth\.openai\.com$/.test(u.hostname) || /\/(auth\/)?log-?in\b/.test(u.pathname);
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,49 @@
+import { UpstreamFailure } from '../../domain/engine-errors.js';
+import type { AttemptContext, EngineResult } from '../adapter.js';
+import { promptOf } from '../common/upstream-status.js';
+import type { PageProbe } from '../transport/browser/browser-transport.js';
+import { browserOf, letterCount, renderBudgetMs, settledOrTimeout, stableMsOf } from '../transport/browser/engine-render.js';
+import { CHATGPT_ALERTS, CHATGPT_ANSWER, CHATGPT_COMPOSER, CHATGPT_LOGIN, parseChatGptPage } from './chatgpt-web-parser.js';
+import { redactSecrets } from './secret-redaction.js';
+import { CLOUDFLARE_MARKERS } from './web-answer.js';
+
+/** The session cookie of chatgpt.com; the leased account's secret is its value. */
+const SESSION_COOKIE = '__Secure-next-auth.session-token';
+/** upstreams.md 6.3: the answer is complete once its text has not changed for ~2.5 s. */
+const DEFAULT_STABLE_MS = 2500;
+const WALLS = [...CLOUDFLARE_MARKERS, ...CHATGPT_LOGIN, CHATGPT_ALERTS];
+
+/**
+ * CHATBOT_A web mode (`transport: "browser"`): the ChatGPT UI with the account's session, the prompt
+ * typed into the composer, the last assistant turn read once stable.
+ */
+export async function runChatGptWeb(ctx: AttemptContext): Promise<EngineResult> {
+  const secret = ctx.account?.secret;
+  if (!secret) throw new UpstreamFailure('AUTH_FAILED', 'CHATBOT_A web mode needs a leased account (its session token)');
+  const { upstream } = ctx.config;
+  const base = String(upstream.options.webBaseUrl ?? 'https://chatgpt.com').replace(/\/+$/, '');
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(upstream.headers)) headers[k.toLowerCase()] = v;
+  headers.cookie = `${SESSION_COOKIE}=${secret}`;
+  const page = await browserOf(ctx).render(`${base}/`, {
+    waitFor: [CHATGPT_COMPOSER, ...WALLS],
+    skipActionsIf: WALLS,
+    actions: [{ fill: CHATGPT_COMPOSER, text: promptOf(ctx.payload) }, { press: 'Enter' }],
+    until: answerOrWall,
+    stableSelector: CHATGPT_ANSWER,
+    stableMs: stableMsOf(ctx.config, DEFAULT_STABLE_MS),
+    timeoutMs: renderBudgetMs(ctx.config),
+    headers,
+  });
+  const result = settledOrTimeout(page.complete, 'CHATBOT_A web', () => parseChatGptPage(page));
+  const raw = { ...(result.raw as Record<string, unknown>), transport: 'browser', render: page.timings, html: page.html };
+  return { ...result, raw: redactSecrets(raw, [secret]) };
+}
+
+/** The turn counts once it has text; a wall or a banner ends the wait at once (the parser classifies it). */
+async function answerOrWall(p: PageProbe): Promise<boolean> {
+  const answer = await p.read(CHATGPT_ANSWER);
+  if (answer && letterCount(answer.text) > 0) return true;
+  for (const sel of WALLS) if (await p.exists(sel)) return true;
+  return !(await p.exists(CHATGPT_COMPOSER));
+}
