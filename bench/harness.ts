@@ -1,0 +1,72 @@
+import os from 'node:os';
+import { benchConfig, type BenchConfig, type Figure, type Integrity } from './figures.js';
+import { LoadGenerator } from './load.js';
+import { runApiScenarios } from './scenarios/api.js';
+import { runDispatchScenario } from './scenarios/dispatch.js';
+import { runWebhookScenario } from './scenarios/webhooks.js';
+
+export const SCENARIOS = ['submit', 'batch', 'poll', 'dispatch', 'webhooks'] as const;
+export type ScenarioName = (typeof SCENARIOS)[number];
+
+export interface Machine {
+  nproc: number;
+  cpu: string;
+  memoryGiB: number;
+  node: string;
+  platform: string;
+}
+
+export interface BenchReport {
+  startedAt: Date;
+  seconds: number;
+  command: string;
+  config: BenchConfig;
+  machine: Machine;
+  figures: Figure[];
+  integrity: Integrity[];
+}
+
+export function machine(): Machine {
+  return {
+    nproc: os.availableParallelism(),
+    cpu: os.cpus()[0]?.model ?? 'unknown',
+    memoryGiB: Math.round((os.totalmem() / 1024 ** 3) * 10) / 10,
+    node: process.version,
+    platform: `${os.platform()} ${os.release()}`,
+  };
+}
+
+/** Runs the chosen scenarios and returns every figure; nothing is written here. */
+export async function runBench(o: { quick: boolean; baseline?: boolean; only?: readonly ScenarioName[]; command: string; log?: (s: string) => void }): Promise<BenchReport> {
+  const log = o.log ?? (() => undefined);
+  const config = benchConfig(o.quick, o.baseline ?? true);
+  const only = new Set(o.only ?? SCENARIOS);
+  const startedAt = new Date();
+  const t0 = performance.now();
+  const figures: Figure[] = [];
+  const integrity: Integrity[] = [];
+  const apiParts = new Set((['submit', 'batch', 'poll'] as const).filter((p) => only.has(p)));
+  if (apiParts.size > 0) {
+    const load = await LoadGenerator.start();
+    try {
+      const r = await runApiScenarios(load, config, log, apiParts);
+      figures.push(...r.figures);
+      integrity.push(...r.integrity);
+    } finally {
+      await load.stop();
+    }
+  }
+  if (only.has('dispatch')) {
+    // No bare dispatcher exists; the bare server's submit rate of this run is the machine-speed reference.
+    const bare = figures.find((f) => f.scenario === 'single submit' && f.baseline)?.baseline;
+    const r = await runDispatchScenario(config, log, bare ? { name: 'bare submit req/s', value: bare.value } : undefined);
+    figures.push(...r.figures);
+    integrity.push(...r.integrity);
+  }
+  if (only.has('webhooks')) {
+    const r = await runWebhookScenario(config, log);
+    figures.push(...r.figures);
+    integrity.push(...r.integrity);
+  }
+  return { startedAt, seconds: (performance.now() - t0) / 1000, command: o.command, config, machine: machine(), figures, integrity };
+}

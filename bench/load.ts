@@ -1,0 +1,73 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** One autocannon run: fixed request (or rotating paths) for a fixed duration. */
+export interface LoadJob {
+  url: string;
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: string;
+  connections: number;
+  durationS: number;
+  /** JSON file holding an array of paths to rotate over, instead of the URL's own path. */
+  pathsFile?: string;
+}
+
+export interface LoadResult {
+  requestsPerS: number;
+  total: number;
+  p50Ms: number;
+  p99Ms: number;
+  ok2xx: number;
+  non2xx: number;
+  errors: number;
+}
+
+type Reply = { id: number; result?: LoadResult; error?: string; ready?: boolean };
+
+/** A long-lived load-generator child process (started once per bench run). */
+export class LoadGenerator {
+  private seq = 0;
+  private readonly waiting = new Map<number, { resolve: (r: LoadResult) => void; reject: (e: Error) => void }>();
+
+  private constructor(private readonly child: ChildProcess) {
+    child.on('message', (m: Reply) => {
+      const w = this.waiting.get(m.id);
+      if (!w) return;
+      this.waiting.delete(m.id);
+      if (m.result) w.resolve(m.result);
+      else w.reject(new Error(m.error ?? 'load generator failed'));
+    });
+    child.on('exit', (code) => {
+      for (const w of this.waiting.values()) w.reject(new Error(`load generator exited (${code})`));
+      this.waiting.clear();
+    });
+  }
+
+  static async start(): Promise<LoadGenerator> {
+    const file = fileURLToPath(new URL('./load-client.ts', import.meta.url));
+    // Explicit execArgv: the child is never profiled along with the service (--cpu-prof on the parent).
+    const child = fork(file, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    await new Promise<void>((resolve, reject) => {
+      child.once('message', () => resolve());
+      child.once('error', reject);
+      child.once('exit', (code) => reject(new Error(`load generator exited at start (${code})`)));
+    });
+    return new LoadGenerator(child);
+  }
+
+  run(job: LoadJob): Promise<LoadResult> {
+    const id = ++this.seq;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      this.child.send({ id, job });
+    });
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.exitCode !== null) return;
+    const exited = new Promise((r) => this.child.once('exit', r));
+    this.child.kill();
+    await exited;
+  }
+}

@@ -1,0 +1,98 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createApp, type App } from '../src/app.js';
+import { loadSettings } from '../src/config/settings.js';
+import { ALL_TASK_TYPES, type TaskType } from '../src/domain/task-types.js';
+import type { EngineAdapter } from '../src/engines/adapter.js';
+import { EngineRegistry } from '../src/engines/registry.js';
+import { createLogger } from '../src/ops/logger.js';
+
+export const BENCH_KEY = 'bench-key-0123456789abcdef';
+/** The engine the no-op adapter stands in for in the dispatch and webhook scenarios. */
+export const NOOP_ENGINE: TaskType = 'SEARCH_A';
+
+export interface BenchService {
+  app: App;
+  url: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/** What the no-op adapter saw: when each task's attempt began (performance.now()) and how many attempts ran. */
+export interface AttemptLog {
+  started: Map<string, number>;
+  calls: number;
+}
+
+export function attemptLog(): AttemptLog {
+  return { started: new Map(), calls: 0 };
+}
+
+/** A no-op adapter: answers at once with an empty result, recording each attempt in `seen`. */
+export function noopAdapter(seen?: AttemptLog): EngineAdapter {
+  return {
+    taskType: NOOP_ENGINE,
+    needsAccount: false,
+    run: async (ctx) => {
+      if (seen) {
+        seen.calls++;
+        seen.started.set(ctx.taskId, performance.now());
+      }
+      return { text: '', markdown: '', sources: [], raw: null };
+    },
+  };
+}
+
+export interface ServiceOptions {
+  /** Run the no-op engine with this concurrency; without it every engine is paused (API-only scenarios). */
+  noopConcurrency?: number;
+  seen?: AttemptLog;
+}
+
+/** Starts the real service in this process: embedded SQLite in a temp dir, silent logs, no sandbox. */
+export async function startBenchService(o: ServiceOptions = {}): Promise<BenchService> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aeq-bench-'));
+  const engines: Record<string, unknown> = {};
+  for (const t of ALL_TASK_TYPES) engines[t] = { paused: true };
+  if (o.noopConcurrency) engines[NOOP_ENGINE] = { paused: false, mode: 'anon', concurrency: o.noopConcurrency };
+  const configPath = path.join(dataDir, 'config.json');
+  fs.writeFileSync(
+    configPath,
+    JSON.stringify({
+      scheduler: { pollMs: 250 },
+      engines,
+      // One exit address wide enough that the pool never limits the no-op engine.
+      exitAddresses: [{ id: 'bench-direct', country: 'US', maxConcurrent: 100_000 }],
+    }),
+  );
+  const settings = loadSettings({
+    AEQ_API_KEY: BENCH_KEY,
+    AEQ_WEBHOOK_ALLOW_PRIVATE: '1',
+    AEQ_DATA_DIR: dataDir,
+    AEQ_CONFIG: configPath,
+    AEQ_LOG_LEVEL: 'silent',
+    PORT: '0',
+  });
+  const registry = new EngineRegistry().register(noopAdapter(o.seen));
+  const app = await createApp(settings, { log: createLogger('silent'), registry });
+  const url = await app.listen();
+  return {
+    app,
+    url,
+    dataDir,
+    async stop() {
+      await app.stop(1000);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const AUTH = { authorization: `Bearer ${BENCH_KEY}`, 'content-type': 'application/json' };
+
+/** fetch() against a bench service (or the bare server) with the key. */
+export async function call(url: string, method: string, p: string, body?: unknown): Promise<{ status: number; body: unknown }> {
+  const res = await fetch(url + p, { method, headers: AUTH, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  const text = await res.text();
+  return { status: res.status, body: text ? (JSON.parse(text) as unknown) : null };
+}
