@@ -6,6 +6,7 @@ import { claimedFromRow, taskFromRow } from './rows.js';
 import * as m001 from './migrations/001-initial.js';
 import * as m002 from './migrations/002-pool-leases.js';
 import * as m003 from './migrations/003-runtime-changes.js';
+import * as m004 from './migrations/004-webhook-lease-index.js';
 import type {
   DeliveryOutcome,
   DueDelivery,
@@ -17,7 +18,13 @@ import type {
   TerminalWrite,
 } from './store.js';
 
-const MIGRATIONS: Record<string, Migration> = { '001-initial': m001, '002-pool-leases': m002, '003-runtime-changes': m003 };
+/** Migrations of both dialects; a dialect may add its own (DialectHooks.migrations), named in the same order. */
+const MIGRATIONS: Record<string, Migration> = {
+  '001-initial': m001,
+  '002-pool-leases': m002,
+  '003-runtime-changes': m003,
+  '004-webhook-lease-index': m004,
+};
 
 /** Every tasks column, `id` qualified: claims join a CTE that also has an `id` (SQLite cannot RETURN `tasks.*`). */
 const TASK_COLUMNS = [
@@ -33,10 +40,12 @@ export interface DialectHooks {
   claimTransaction<T>(db: Kysely<Database>, taskType: string, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T>;
   /** Suffix that locks the selected candidate rows (PostgreSQL: FOR UPDATE SKIP LOCKED). */
   lockCandidates: boolean;
+  /** Migrations only this dialect runs, merged with the shared ones by name. */
+  migrations?: Record<string, Migration>;
   destroy(): Promise<void>;
 }
 
-function emptyCounts(): StatusCounts {
+export function emptyCounts(): StatusCounts {
   return { QUEUED: 0, PROCESSING: 0, COMPLETED: 0, FAILED: 0 };
 }
 
@@ -47,7 +56,7 @@ export class KyselyStore implements Store {
   constructor(
     readonly db: Kysely<Database>,
     private readonly hooks: DialectHooks,
-    private readonly agingMs: number,
+    protected readonly agingMs: number,
   ) {
     this.kind = hooks.kind;
   }
@@ -58,7 +67,7 @@ export class KyselyStore implements Store {
     const schema = this.kind === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(this.db)).rows[0]?.s : undefined;
     const migrator = new Migrator({
       db: this.db,
-      provider: { getMigrations: async () => MIGRATIONS },
+      provider: { getMigrations: async () => ({ ...MIGRATIONS, ...this.hooks.migrations }) },
       ...(schema ? { migrationTableSchema: schema } : {}),
     });
     const { error } = await migrator.migrateToLatest();
@@ -80,7 +89,7 @@ export class KyselyStore implements Store {
     await this.hooks.destroy();
   }
 
-  private toRow(t: NewTask): TasksTable {
+  protected toRow(t: NewTask): TasksTable {
     return {
       id: t.id,
       task_type: t.taskType,
@@ -386,30 +395,42 @@ export class KyselyStore implements Store {
 
   async claimDueDeliveries(now: number, limit: number, leaseMs: number): Promise<DueDelivery[]> {
     return this.db.transaction().execute(async (trx) => {
-      let candidates = trx
-        .selectFrom('webhook_deliveries')
-        .select('task_id')
-        .where((eb) =>
-          eb.or([
-            eb.and([eb('status', '=', 'PENDING'), eb('next_attempt_at', '<=', now)]),
-            // A sender that died mid-attempt: its lease expired, the delivery is due again.
-            eb.and([eb('status', '=', 'SENDING'), eb('lease_expires_at', '<', now)]),
-          ]),
-        )
-        .orderBy('next_attempt_at')
-        .limit(limit);
-      if (this.hooks.lockCandidates) candidates = candidates.forUpdate().skipLocked();
       const token = randomUUID();
-      const rows = await trx
-        .with((cte) => cte('due').materialized(), () => candidates)
-        .updateTable('webhook_deliveries')
-        .from('due')
-        .set({ status: 'SENDING', lease_token: token, lease_expires_at: now + leaseMs, updated_at: now })
-        .whereRef('webhook_deliveries.task_id', '=', 'due.task_id')
-        .returning(['webhook_deliveries.task_id', 'url', 'payload', 'attempts', 'lease_token'])
-        .execute();
-      return rows.map((r) => ({ taskId: r.task_id, url: r.url, payload: r.payload, attempts: Number(r.attempts), leaseToken: r.lease_token ?? '' }));
+      const set = { token, leaseExpiresAt: now + leaseMs, now };
+      // Two index ranges rather than one OR: a sender that died mid-attempt (its lease expired)
+      // first, then the due ones. Each claim then costs the same whatever the outbox holds.
+      const stale = await this.claimDeliveries(trx, 'SENDING', 'lease_expires_at', '<', now, limit, set);
+      const due = stale.length < limit ? await this.claimDeliveries(trx, 'PENDING', 'next_attempt_at', '<=', now, limit - stale.length, set) : [];
+      return [...stale, ...due];
     });
+  }
+
+  private async claimDeliveries(
+    trx: Kysely<Database>,
+    status: 'SENDING' | 'PENDING',
+    timeColumn: 'lease_expires_at' | 'next_attempt_at',
+    op: '<' | '<=',
+    before: number,
+    limit: number,
+    set: { token: string; leaseExpiresAt: number; now: number },
+  ): Promise<DueDelivery[]> {
+    let candidates = trx
+      .selectFrom('webhook_deliveries')
+      .select('task_id')
+      .where('status', '=', status)
+      .where(timeColumn, op, before)
+      .orderBy(timeColumn)
+      .limit(limit);
+    if (this.hooks.lockCandidates) candidates = candidates.forUpdate().skipLocked();
+    const rows = await trx
+      .with((cte) => cte('due').materialized(), () => candidates)
+      .updateTable('webhook_deliveries')
+      .from('due')
+      .set({ status: 'SENDING', lease_token: set.token, lease_expires_at: set.leaseExpiresAt, updated_at: set.now })
+      .whereRef('webhook_deliveries.task_id', '=', 'due.task_id')
+      .returning(['webhook_deliveries.task_id', 'url', 'payload', 'attempts', 'lease_token'])
+      .execute();
+    return rows.map((r) => ({ taskId: r.task_id, url: r.url, payload: r.payload, attempts: Number(r.attempts), leaseToken: r.lease_token ?? '' }));
   }
 
   async startDeliveryAttempt(taskId: string, leaseToken: string, attempt: number, now: number): Promise<boolean> {

@@ -1,15 +1,208 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { randomUUID } from 'node:crypto';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
-import type { Database } from '../schema.js';
-import { KyselyStore } from '../kysely-store.js';
+import type { ClaimedTask, NewTask, TaskRecord } from '../../domain/task.js';
+import type { Database, TasksTable } from '../schema.js';
+import { KyselyStore, emptyCounts } from '../kysely-store.js';
+import { claimedFromRow, taskFromRow } from '../rows.js';
+import type { DeliveryOutcome, DueDelivery, InsertOutcome, Stats, StatusCounts, TerminalWrite } from '../store.js';
+import { GroupCommit } from './group-commit.js';
+import * as m005 from './migrations/005-status-counts.js';
+import { prepareStatements, type Statements } from './statements.js';
 
 /**
  * The embedded store: one SQLite file in WAL mode. SQLite serialises writers, so a claim inside a
  * transaction is already exclusive; nothing more is needed to keep per-engine concurrency.
+ *
+ * The hot paths (submit, poll, claim, finish, webhook delivery) bypass Kysely's per-call query
+ * compilation and statement preparation: they run statements prepared once, and their writes go
+ * through a group commit (one transaction per event-loop turn). The rest is the shared Kysely code.
  */
-export function openSqliteStore(file: string, agingMs: number): KyselyStore {
+export class SqliteStore extends KyselyStore {
+  private statements: Statements | null = null;
+  private readonly group: GroupCommit;
+
+  constructor(
+    db: Kysely<Database>,
+    private readonly raw: BetterSqlite3.Database,
+    agingMs: number,
+  ) {
+    super(
+      db,
+      {
+        kind: 'sqlite',
+        lockCandidates: false,
+        claimTransaction: (kdb, _taskType, fn) => kdb.transaction().execute(fn),
+        migrations: { '005-status-counts': m005 },
+        destroy: () => db.destroy(),
+      },
+      agingMs,
+    );
+    this.group = new GroupCommit(raw, (fn) => db.connection().execute(async () => fn()));
+  }
+
+  override async migrate(): Promise<void> {
+    await super.migrate();
+    this.statements = prepareStatements(this.raw);
+  }
+
+  /** Statements exist once the schema does (after migrate). */
+  private get s(): Statements {
+    if (!this.statements) throw new Error('store used before migrate()');
+    return this.statements;
+  }
+
+  override insertTasks(tasks: NewTask[], notBefore = 0): Promise<InsertOutcome[]> {
+    if (tasks.length === 0) return Promise.resolve([]);
+    const rows = tasks.map((t) => this.toRow(t));
+    return this.group.write(() => rows.map((row) => this.insertOne(row, notBefore)));
+  }
+
+  private insertOne(row: TasksTable, notBefore: number): InsertOutcome {
+    const s = this.s;
+    // ON CONFLICT DO NOTHING: of two submits with one idempotency key, exactly one row wins.
+    if (s.insertTask.run(row).changes === 1) return { ok: true, task: taskFromRow(row) };
+    const existing = s.taskByKey.get(row.idempotency_key) as { id: string; created_at: number } | undefined;
+    if (existing && existing.created_at < notBefore) {
+      // The holder of the key has expired but is not swept yet: the key is free again.
+      s.deleteAttempts.run(existing.id);
+      s.deleteDelivery.run(existing.id);
+      s.deleteTask.run(existing.id);
+      if (s.insertTask.run(row).changes === 1) return { ok: true, task: taskFromRow(row) };
+    }
+    return { ok: false, reason: 'DUPLICATE_KEY', existingId: existing?.id ?? '' };
+  }
+
+  override getTask(id: string, notBefore: number): Promise<TaskRecord | undefined> {
+    return this.group.read(() => {
+      const row = this.s.getTask.get(id, notBefore) as TasksTable | undefined;
+      return row ? taskFromRow(row) : undefined;
+    });
+  }
+
+  override claimTasks(a: { taskType: string; limit: number; concurrency: number; workerId: string; now: number; leaseMs: number }): Promise<ClaimedTask[]> {
+    return this.group.write(() => {
+      const running = (this.s.countProcessing.get(a.taskType) as { n: number }).n;
+      const room = Math.min(a.limit, a.concurrency - running);
+      if (room <= 0) return [];
+      const rows = this.s.claim.all({
+        token: randomUUID(),
+        expires: a.now + a.leaseMs,
+        worker: a.workerId,
+        now: a.now,
+        type: a.taskType,
+        room,
+      }) as TasksTable[];
+      return rows.sort((x, y) => x.sort_key - y.sort_key).map(claimedFromRow);
+    });
+  }
+
+  override heartbeat(leases: Array<{ id: string; leaseToken: string }>, leaseExpiresAt: number): Promise<number> {
+    if (leases.length === 0) return Promise.resolve(0);
+    return this.group.write(() => leases.reduce((n, l) => n + this.s.heartbeat.run(leaseExpiresAt, l.id, l.leaseToken).changes, 0));
+  }
+
+  override finishTask(id: string, leaseToken: string, w: TerminalWrite, now: number): Promise<boolean> {
+    const result = w.result === undefined ? null : JSON.stringify(w.result);
+    const payload = w.webhook ? JSON.stringify(w.webhook.payload) : null;
+    return this.group.write(() => {
+      const changed = this.s.finishTask.run({
+        status: w.status,
+        result,
+        error: w.error,
+        toCharge: w.creditsToCharge,
+        charged: w.creditsCharged,
+        now,
+        id,
+        token: leaseToken,
+      }).changes;
+      if (changed !== 1) return false;
+      if (w.webhook && payload !== null) this.s.insertDelivery.run(id, w.webhook.url, payload, now, now, now);
+      return true;
+    });
+  }
+
+  override retryTask(id: string, leaseToken: string, lastError: string, availableAt: number, now: number): Promise<boolean> {
+    return this.group.write(() => this.s.retryTask.run(lastError, availableAt, now, id, leaseToken).changes === 1);
+  }
+
+  override claimDueDeliveries(now: number, limit: number, leaseMs: number): Promise<DueDelivery[]> {
+    return this.group.write(() => {
+      const set = { token: randomUUID(), expires: now + leaseMs, now };
+      // Two index ranges (see the shared store): stale leases first, then due deliveries.
+      const stale = this.s.claimStaleDeliveries.all({ ...set, limit }) as DeliveryRow[];
+      const due = stale.length < limit ? (this.s.claimDueDeliveries.all({ ...set, limit: limit - stale.length }) as DeliveryRow[]) : [];
+      return [...stale, ...due].map((r) => ({ taskId: r.task_id, url: r.url, payload: r.payload, attempts: r.attempts, leaseToken: r.lease_token }));
+    });
+  }
+
+  override startDeliveryAttempt(taskId: string, leaseToken: string, attempt: number, now: number): Promise<boolean> {
+    return this.group.write(() => {
+      if (this.s.startDelivery.run(attempt, now, taskId, leaseToken, attempt - 1).changes !== 1) return false;
+      this.s.insertAttempt.run(taskId, attempt, now);
+      return true;
+    });
+  }
+
+  override finishDeliveryAttempt(taskId: string, leaseToken: string, attempt: number, o: DeliveryOutcome, now: number): Promise<void> {
+    return this.group.write(() => {
+      this.s.finishAttempt.run(now, o.kind, o.httpStatus, taskId, attempt);
+      const status = o.kind === 'delivered' ? 'DELIVERED' : o.kind === 'retry' ? 'PENDING' : 'ABANDONED';
+      const error = o.kind === 'delivered' ? null : o.error;
+      // A retry moves next_attempt_at; the other outcomes leave it as it was.
+      this.s.finishDelivery.run({ status, next: o.kind === 'retry' ? o.at : null, error, now, id: taskId, token: leaseToken });
+    });
+  }
+
+  /** From the trigger-kept counts, less the expired tasks the retention sweep has not deleted yet. */
+  override stats(notBefore: number): Promise<Stats> {
+    return this.group.read(() => {
+      const tasks = emptyCounts();
+      const byEngine: Record<string, StatusCounts> = {};
+      const add = (type: string, status: string, n: number) => {
+        if (!(status in tasks)) return;
+        const s = status as keyof StatusCounts;
+        tasks[s] += n;
+        (byEngine[type] ??= emptyCounts())[s] += n;
+      };
+      for (const r of this.s.taskCounts.all() as CountRow[]) add(r.task_type, r.status, r.n);
+      for (const r of this.s.expiredCounts.all(notBefore) as CountRow[]) add(r.task_type, r.status, -r.n);
+      for (const [type, c] of Object.entries(byEngine)) if (c.QUEUED + c.PROCESSING + c.COMPLETED + c.FAILED === 0) delete byEngine[type];
+      const webhooks = { pending: 0, delivered: 0, abandoned: 0 };
+      for (const r of this.s.deliveryCounts.all() as CountRow[]) {
+        if (r.status === 'DELIVERED') webhooks.delivered += r.n;
+        else if (r.status === 'ABANDONED') webhooks.abandoned += r.n;
+        else webhooks.pending += r.n;
+      }
+      return { tasks, byEngine, webhooks };
+    });
+  }
+
+  override async queuedAndRunning(notBefore: number): Promise<Record<string, { queued: number; processing: number }>> {
+    const s = await this.stats(notBefore);
+    const out: Record<string, { queued: number; processing: number }> = {};
+    for (const [type, c] of Object.entries(s.byEngine)) if (c.QUEUED + c.PROCESSING > 0) out[type] = { queued: c.QUEUED, processing: c.PROCESSING };
+    return out;
+  }
+}
+
+interface DeliveryRow {
+  task_id: string;
+  url: string;
+  payload: string;
+  attempts: number;
+  lease_token: string;
+}
+
+interface CountRow {
+  task_type: string;
+  status: string;
+  n: number;
+}
+
+export function openSqliteStore(file: string, agingMs: number): SqliteStore {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const raw = new BetterSqlite3(file);
   raw.pragma('journal_mode = WAL');
@@ -17,14 +210,5 @@ export function openSqliteStore(file: string, agingMs: number): KyselyStore {
   raw.pragma('busy_timeout = 5000');
   raw.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) });
-  return new KyselyStore(
-    db,
-    {
-      kind: 'sqlite',
-      lockCandidates: false,
-      claimTransaction: (kdb, _taskType, fn) => kdb.transaction().execute(fn),
-      destroy: () => db.destroy(),
-    },
-    agingMs,
-  );
+  return new SqliteStore(db, raw, agingMs);
 }

@@ -1,0 +1,94 @@
+import type BetterSqlite3 from 'better-sqlite3';
+
+interface Job {
+  fn: () => unknown;
+  resolve: (v: unknown) => void;
+  reject: (e: unknown) => void;
+}
+
+/**
+ * Group commit for the embedded store: the writes asked for during one turn of the event loop run
+ * in one SQLite transaction (one WAL commit instead of one per request), each in its own savepoint
+ * so that a write that throws rolls back alone and only its caller sees the error.
+ *
+ * better-sqlite3 is synchronous, so nothing interleaves with a flush. The one thing to respect is a
+ * Kysely transaction left open across an `await` (the reaper, the retention sweep): a flush that
+ * finds the connection inside one waits for Kysely's connection (`whenFree`) instead of writing
+ * into that transaction.
+ */
+export class GroupCommit {
+  private queue: Job[] = [];
+  private scheduled = false;
+  private readonly savepoint: (fn: () => unknown) => unknown;
+  private readonly transaction: (jobs: Job[], out: Array<{ ok: boolean; value: unknown }>) => void;
+
+  constructor(
+    private readonly raw: BetterSqlite3.Database,
+    private readonly whenFree: (fn: () => void) => Promise<void>,
+  ) {
+    // Nested better-sqlite3 transactions are savepoints.
+    this.savepoint = raw.transaction((fn: () => unknown) => fn());
+    this.transaction = raw.transaction((jobs: Job[], out: Array<{ ok: boolean; value: unknown }>) => {
+      for (const j of jobs) {
+        try {
+          out.push({ ok: true, value: this.savepoint(j.fn) });
+        } catch (e) {
+          out.push({ ok: false, value: e });
+        }
+      }
+    });
+  }
+
+  /** Runs `fn` in the next group transaction; resolves once that transaction has committed. */
+  write<T>(fn: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ fn, resolve: resolve as (v: unknown) => void, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  /** Runs a read at once, unless a Kysely transaction is open (it could see that transaction's uncommitted rows). */
+  read<T>(fn: () => T): Promise<T> {
+    if (!this.raw.inTransaction) {
+      try {
+        return Promise.resolve(fn());
+      } catch (e) {
+        return Promise.reject(e);
+      }
+    }
+    return new Promise<T>((resolve, reject) => {
+      this.whenFree(() => resolve(fn())).catch(reject);
+    });
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    const jobs = this.queue;
+    this.queue = [];
+    if (jobs.length === 0) return;
+    if (this.raw.inTransaction) {
+      this.whenFree(() => this.commit(jobs)).catch((e: unknown) => jobs.forEach((j) => j.reject(e)));
+      return;
+    }
+    this.commit(jobs);
+  }
+
+  private commit(jobs: Job[]): void {
+    const out: Array<{ ok: boolean; value: unknown }> = [];
+    try {
+      this.transaction(jobs, out);
+    } catch (e) {
+      // The commit itself failed (a full disk, a lock held past busy_timeout): nothing was written.
+      for (const j of jobs) j.reject(e);
+      return;
+    }
+    jobs.forEach((j, i) => {
+      const r = out[i]!;
+      if (r.ok) j.resolve(r.value);
+      else j.reject(r.value);
+    });
+  }
+}

@@ -1,0 +1,63 @@
+import type BetterSqlite3 from 'better-sqlite3';
+
+/**
+ * The hot-path statements of the embedded store, prepared once. They say in SQL what the shared
+ * Kysely code says with the query builder (src/store/kysely-store.ts); the store tests run both
+ * dialects through the same cases, so the two cannot drift apart unseen.
+ */
+export function prepareStatements(db: BetterSqlite3.Database) {
+  const p = (sql: string) => db.prepare(sql);
+  return {
+    insertTask: p(`insert into tasks (id, task_type, status, priority, sort_key, payload, idempotency_key, webhook_url, country,
+        created_at, updated_at, available_at, attempts, max_attempts, lease_token, lease_expires_at, worker_id, result, error,
+        credits_to_charge, credits_charged, finished_at)
+      values (@id, @task_type, @status, @priority, @sort_key, @payload, @idempotency_key, @webhook_url, @country,
+        @created_at, @updated_at, @available_at, @attempts, @max_attempts, @lease_token, @lease_expires_at, @worker_id, @result, @error,
+        @credits_to_charge, @credits_charged, @finished_at)
+      on conflict (idempotency_key) do nothing`),
+    taskByKey: p('select id, created_at from tasks where idempotency_key = ?'),
+    deleteAttempts: p('delete from webhook_attempts where task_id = ?'),
+    deleteDelivery: p('delete from webhook_deliveries where task_id = ?'),
+    deleteTask: p('delete from tasks where id = ?'),
+    getTask: p('select * from tasks where id = ? and created_at >= ?'),
+
+    countProcessing: p(`select count(*) as n from tasks where task_type = ? and status = 'PROCESSING'`),
+    // SQLite runs the IN-subquery once, so LIMIT bounds the claim (PostgreSQL needs the CTE form).
+    claim: p(`update tasks set status = 'PROCESSING', lease_token = @token, lease_expires_at = @expires, worker_id = @worker,
+        attempts = attempts + 1, updated_at = @now
+      where id in (select id from tasks where task_type = @type and status = 'QUEUED' and available_at <= @now order by sort_key limit @room)
+        and status = 'QUEUED'
+      returning *`),
+    heartbeat: p(`update tasks set lease_expires_at = ? where id = ? and lease_token = ? and status = 'PROCESSING'`),
+    finishTask: p(`update tasks set status = @status, result = @result, error = @error, credits_to_charge = @toCharge,
+        credits_charged = @charged, lease_token = null, lease_expires_at = null, finished_at = @now, updated_at = @now
+      where id = @id and status = 'PROCESSING' and lease_token = @token`),
+    retryTask: p(`update tasks set status = 'QUEUED', error = ?, available_at = ?, lease_token = null, lease_expires_at = null,
+        worker_id = null, updated_at = ?
+      where id = ? and status = 'PROCESSING' and lease_token = ?`),
+
+    insertDelivery: p(`insert into webhook_deliveries (task_id, url, payload, status, attempts, next_attempt_at, lease_token,
+        lease_expires_at, last_error, created_at, updated_at)
+      values (?, ?, ?, 'PENDING', 0, ?, null, null, null, ?, ?)`),
+    claimStaleDeliveries: p(`update webhook_deliveries set status = 'SENDING', lease_token = @token, lease_expires_at = @expires, updated_at = @now
+      where task_id in (select task_id from webhook_deliveries where status = 'SENDING' and lease_expires_at < @now
+        order by lease_expires_at limit @limit)
+      returning task_id, url, payload, attempts, lease_token`),
+    claimDueDeliveries: p(`update webhook_deliveries set status = 'SENDING', lease_token = @token, lease_expires_at = @expires, updated_at = @now
+      where task_id in (select task_id from webhook_deliveries where status = 'PENDING' and next_attempt_at <= @now
+        order by next_attempt_at limit @limit)
+      returning task_id, url, payload, attempts, lease_token`),
+    startDelivery: p('update webhook_deliveries set attempts = ?, updated_at = ? where task_id = ? and lease_token = ? and attempts = ?'),
+    insertAttempt: p('insert into webhook_attempts (task_id, attempt, started_at, finished_at, outcome, http_status) values (?, ?, ?, null, null, null)'),
+    finishAttempt: p('update webhook_attempts set finished_at = ?, outcome = ?, http_status = ? where task_id = ? and attempt = ?'),
+    finishDelivery: p(`update webhook_deliveries set status = @status, next_attempt_at = coalesce(@next, next_attempt_at), last_error = @error,
+        lease_token = null, lease_expires_at = null, updated_at = @now
+      where task_id = @id and lease_token = @token`),
+
+    taskCounts: p(`select task_type, status, n from status_counts where scope = 'task'`),
+    expiredCounts: p('select task_type, status, count(*) as n from tasks where created_at < ? group by task_type, status'),
+    deliveryCounts: p(`select status, n from status_counts where scope = 'delivery'`),
+  };
+}
+
+export type Statements = ReturnType<typeof prepareStatements>;
