@@ -2,10 +2,12 @@ import os from 'node:os';
 import { benchConfig, type BenchConfig, type Figure, type Integrity } from './figures.js';
 import { LoadGenerator } from './load.js';
 import { runApiScenarios } from './scenarios/api.js';
+import { runCompareScenario } from './scenarios/compare.js';
 import { runDispatchScenario } from './scenarios/dispatch.js';
+import { runGrowthScenario } from './scenarios/growth.js';
 import { runWebhookScenario } from './scenarios/webhooks.js';
 
-export const SCENARIOS = ['submit', 'batch', 'poll', 'dispatch', 'webhooks'] as const;
+export const SCENARIOS = ['submit', 'batch', 'poll', 'dispatch', 'webhooks', 'growth', 'compare'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 export interface Machine {
@@ -46,12 +48,19 @@ export async function runBench(o: { quick: boolean; baseline?: boolean; only?: r
   const figures: Figure[] = [];
   const integrity: Integrity[] = [];
   const apiParts = new Set((['submit', 'batch', 'poll'] as const).filter((p) => only.has(p)));
-  if (apiParts.size > 0) {
+  if (apiParts.size > 0 || only.has('growth')) {
     const load = await LoadGenerator.start();
     try {
-      const r = await runApiScenarios(load, config, log, apiParts);
-      figures.push(...r.figures);
-      integrity.push(...r.integrity);
+      if (apiParts.size > 0) {
+        const r = await runApiScenarios(load, config, log, apiParts);
+        figures.push(...r.figures);
+        integrity.push(...r.integrity);
+      }
+      if (only.has('growth')) {
+        const r = await runGrowthScenario(load, config, log);
+        figures.push(...r.figures);
+        integrity.push(...r.integrity);
+      }
     } finally {
       await load.stop();
     }
@@ -65,6 +74,11 @@ export async function runBench(o: { quick: boolean; baseline?: boolean; only?: r
   }
   if (only.has('webhooks')) {
     const r = await runWebhookScenario(config, log);
+    figures.push(...r.figures);
+    integrity.push(...r.integrity);
+  }
+  if (only.has('compare')) {
+    const r = await runCompareScenario(config, log);
     figures.push(...r.figures);
     integrity.push(...r.integrity);
   }

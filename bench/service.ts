@@ -48,9 +48,11 @@ export interface ServiceOptions {
   /** Run the no-op engine with this concurrency; without it every engine is paused (API-only scenarios). */
   noopConcurrency?: number;
   seen?: AttemptLog;
+  /** A postgres:// URL: the service uses the PostgreSQL store there instead of the embedded SQLite. */
+  databaseUrl?: string;
 }
 
-/** Starts the real service in this process: embedded SQLite in a temp dir, silent logs, no sandbox. */
+/** Starts the real service in this process: embedded SQLite in a temp dir (or `databaseUrl`), silent logs, no sandbox. */
 export async function startBenchService(o: ServiceOptions = {}): Promise<BenchService> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aeq-bench-'));
   const engines: Record<string, unknown> = {};
@@ -67,6 +69,7 @@ export async function startBenchService(o: ServiceOptions = {}): Promise<BenchSe
     }),
   );
   const settings = loadSettings({
+    ...(o.databaseUrl ? { DATABASE_URL: o.databaseUrl } : {}),
     AEQ_API_KEY: BENCH_KEY,
     AEQ_WEBHOOK_ALLOW_PRIVATE: '1',
     AEQ_DATA_DIR: dataDir,

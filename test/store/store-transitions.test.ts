@@ -191,5 +191,63 @@ for (const kind of ['sqlite', 'postgres'] as StoreKind[]) {
       const s = await store.stats(0);
       expect(s.tasks).toEqual({ QUEUED: 1, PROCESSING: 0, COMPLETED: 0, FAILED: 0 });
     });
+
+    it('counts by status and engine follow every transition, leaving out expired tasks not swept yet', async () => {
+      const a = task({ webhookUrl: 'https://example.com/h' });
+      const b = task();
+      const c = task({ taskType: 'FORUM' });
+      const expired = task({ createdAt: T0 - 100_000 });
+      await store.insertTasks([a, b, c]);
+      const claimed = await store.claimTasks(claimArgs({ limit: 2 }));
+      expect(claimed).toHaveLength(2);
+      await store.insertTasks([expired]);
+      await store.finishTask(claimed[0]!.id, claimed[0]!.leaseToken, completed({ url: 'https://example.com/h', payload: {} }), T0 + 2000);
+      await store.retryTask(claimed[1]!.id, claimed[1]!.leaseToken, 'x', T0 + 5000, T0 + 2000);
+      const s = await store.stats(T0 - 50_000);
+      expect(s.tasks).toEqual({ QUEUED: 2, PROCESSING: 0, COMPLETED: 1, FAILED: 0 });
+      expect(s.byEngine).toEqual({
+        ANSWER_ENGINE_A: { QUEUED: 1, PROCESSING: 0, COMPLETED: 1, FAILED: 0 },
+        FORUM: { QUEUED: 1, PROCESSING: 0, COMPLETED: 0, FAILED: 0 },
+      });
+      expect(s.webhooks).toEqual({ pending: 1, delivered: 0, abandoned: 0 });
+      expect((await store.stats(0)).tasks.QUEUED).toBe(3);
+      expect(await store.queuedAndRunning(T0 - 50_000)).toEqual({ ANSWER_ENGINE_A: { queued: 1, processing: 0 }, FORUM: { queued: 1, processing: 0 } });
+      // The same figures as an aggregate over the rows themselves.
+      const rows = await store.db.selectFrom('tasks').select(['status', (eb) => eb.fn.countAll<number>().as('n')]).where('created_at', '>=', T0 - 50_000).groupBy('status').execute();
+      expect(Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]))).toEqual({ QUEUED: 2, COMPLETED: 1 });
+      await store.deleteExpired(T0 - 50_000, 100);
+      expect((await store.stats(0)).tasks.QUEUED).toBe(2);
+    });
+
+    it('claims again a delivery whose sender died, once its lease has expired, and fences the old sender', async () => {
+      const t = task({ webhookUrl: 'https://example.com/h' });
+      await store.insertTasks([t]);
+      const [c] = await store.claimTasks(claimArgs());
+      await store.finishTask(t.id, c!.leaseToken, completed({ url: 'https://example.com/h', payload: {} }), T0 + 2000);
+      const [first] = await store.claimDueDeliveries(T0 + 2000, 10, 1000);
+      expect(await store.startDeliveryAttempt(t.id, first!.leaseToken, 1, T0 + 2000)).toBe(true);
+      expect(await store.claimDueDeliveries(T0 + 2500, 10, 1000)).toHaveLength(0);
+      const [again] = await store.claimDueDeliveries(T0 + 3500, 10, 1000);
+      expect(again).toMatchObject({ taskId: t.id, attempts: 1 });
+      expect(again!.leaseToken).not.toBe(first!.leaseToken);
+      expect(await store.startDeliveryAttempt(t.id, first!.leaseToken, 2, T0 + 3500)).toBe(false);
+      expect(await store.startDeliveryAttempt(t.id, again!.leaseToken, 2, T0 + 3500)).toBe(true);
+    });
+
+    it.skipIf(kind !== 'sqlite')('writes of one event-loop turn commit together, and one that fails rolls back alone', async () => {
+      const first = task();
+      await store.insertTasks([first]);
+      const ok = task();
+      const partner = task();
+      const results = await Promise.allSettled([
+        store.insertTasks([ok]),
+        // Same primary key as `first`: the insert throws, and `partner` (same call) must not stay.
+        store.insertTasks([partner, { ...task(), id: first.id }]),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected']);
+      expect(await store.getTask(ok.id, 0)).toBeDefined();
+      expect(await store.getTask(partner.id, 0)).toBeUndefined();
+      expect((await store.stats(0)).tasks.QUEUED).toBe(2);
+    });
   });
 }
