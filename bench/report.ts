@@ -22,9 +22,9 @@ export function renderResults(r: BenchReport): string {
   const lines = [
     `Run of ${r.startedAt.toISOString()} (${round(r.seconds, 0)} s), command \`${r.command}\`${r.config.quick ? ' (quick mode: small N, figures indicative only)' : ''}.`,
     '',
-    `Machine: nproc ${m.nproc} (${m.cpu}), memory ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}. Store: embedded SQLite. Load generator: autocannon in a separate process.`,
+    `Machine: nproc ${m.nproc} (${m.cpu}), memory ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}. Store: embedded SQLite unless the scenario says PostgreSQL. Load generator: autocannon in a separate process.`,
     '',
-    `Each figure is the median of ${r.config.runs} runs of ${r.config.durationS} s (HTTP scenarios; service and baseline interleaved) or of ${r.config.dispatchRuns} runs (dispatch, webhooks); the individual runs are listed.`,
+    `Each figure is the median of ${r.config.runs} runs of ${r.config.durationS} s (HTTP scenarios; service and baseline interleaved) or of ${r.config.dispatchRuns} runs (dispatch, webhooks, comparison: one round in quick mode); the individual runs are listed.`,
     '',
     '| Scenario | Metric | Median | Runs | Baseline (same run) | Ratio | Target | Verdict |',
     '|---|---|---:|---|---|---:|---|---|',

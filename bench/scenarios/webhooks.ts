@@ -46,9 +46,6 @@ export async function runWebhookScenario(cfg: BenchConfig, log: (s: string) => v
         const own = svc.app.webhooks;
         if (!own) throw new Error('the bench service has no webhook sender');
         await own.stop();
-        // WebhookSender.stop() is not idempotent (a second call throws UND_ERR_DESTROYED from undici),
-        // and app.stop() calls it again: it has already run here.
-        own.stop = async () => undefined;
         log(`webhooks run ${run + 1}/${cfg.dispatchRuns}: ${n} tasks to the outbox`);
         await (await submitAll(svc.url, n, { webhook: { url: receiver.url } }))();
         await waitCompleted(svc.app, n, 120_000 + n * 5);

@@ -7,6 +7,7 @@ import * as m001 from './migrations/001-initial.js';
 import * as m002 from './migrations/002-pool-leases.js';
 import * as m003 from './migrations/003-runtime-changes.js';
 import * as m004 from './migrations/004-webhook-lease-index.js';
+import * as m006 from './migrations/006-partial-task-indexes.js';
 import type {
   DeliveryOutcome,
   DueDelivery,
@@ -24,6 +25,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '002-pool-leases': m002,
   '003-runtime-changes': m003,
   '004-webhook-lease-index': m004,
+  '006-partial-task-indexes': m006,
 };
 
 /** Every tasks column, `id` qualified: claims join a CTE that also has an `id` (SQLite cannot RETURN `tasks.*`). */
@@ -32,6 +34,10 @@ const TASK_COLUMNS = [
   'created_at', 'updated_at', 'available_at', 'attempts', 'max_attempts', 'lease_token', 'lease_expires_at', 'worker_id',
   'result', 'error', 'credits_to_charge', 'credits_charged', 'finished_at',
 ] as const;
+
+/** Task states written into the SQL text rather than bound, so that the partial indexes on status can serve the query. */
+const QUEUED = sql.lit('QUEUED');
+const PROCESSING = sql.lit('PROCESSING');
 
 /** What differs between the SQLite and PostgreSQL stores; everything else is shared Kysely code. */
 export interface DialectHooks {
@@ -178,7 +184,7 @@ export class KyselyStore implements Store {
         .selectFrom('tasks')
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('task_type', '=', a.taskType)
-        .where('status', '=', 'PROCESSING')
+        .where('status', '=', PROCESSING)
         .executeTakeFirstOrThrow();
       const room = Math.min(a.limit, a.concurrency - Number(running.n));
       if (room <= 0) return [];
@@ -186,7 +192,7 @@ export class KyselyStore implements Store {
         .selectFrom('tasks')
         .select('id')
         .where('task_type', '=', a.taskType)
-        .where('status', '=', 'QUEUED')
+        .where('status', '=', QUEUED)
         .where('available_at', '<=', a.now)
         .orderBy('sort_key')
         .limit(room);
@@ -224,7 +230,7 @@ export class KyselyStore implements Store {
           .set({ lease_expires_at: leaseExpiresAt })
           .where('id', '=', l.id)
           .where('lease_token', '=', l.leaseToken)
-          .where('status', '=', 'PROCESSING')
+          .where('status', '=', PROCESSING)
           .executeTakeFirst();
         n += Number(r.numUpdatedRows);
       }
@@ -247,7 +253,7 @@ export class KyselyStore implements Store {
         updated_at: now,
       })
       .where('id', '=', id)
-      .where('status', '=', 'PROCESSING');
+      .where('status', '=', PROCESSING);
     q = leaseToken === null ? q.where('lease_token', 'is', null) : q.where('lease_token', '=', leaseToken);
     const r = await q.executeTakeFirst();
     if (Number(r.numUpdatedRows) !== 1) return false;
@@ -289,7 +295,7 @@ export class KyselyStore implements Store {
         updated_at: now,
       })
       .where('id', '=', id)
-      .where('status', '=', 'PROCESSING')
+      .where('status', '=', PROCESSING)
       .where('lease_token', '=', leaseToken)
       .executeTakeFirst();
     return Number(r.numUpdatedRows) === 1;
@@ -300,7 +306,7 @@ export class KyselyStore implements Store {
       const expired = await trx
         .selectFrom('tasks')
         .selectAll()
-        .where('status', '=', 'PROCESSING')
+        .where('status', '=', PROCESSING)
         .where('lease_expires_at', '<', now)
         .limit(500)
         .execute();
@@ -317,7 +323,7 @@ export class KyselyStore implements Store {
           .updateTable('tasks')
           .set({ status: 'QUEUED', lease_token: null, lease_expires_at: null, worker_id: null, available_at: now, updated_at: now })
           .where('id', '=', task.id)
-          .where('status', '=', 'PROCESSING');
+          .where('status', '=', PROCESSING);
         q = row.lease_token === null ? q.where('lease_token', 'is', null) : q.where('lease_token', '=', row.lease_token);
         const r = await q.executeTakeFirst();
         if (Number(r.numUpdatedRows) === 1) result.requeued.push(task.id);
@@ -341,7 +347,7 @@ export class KyselyStore implements Store {
       .selectFrom('tasks')
       .select((eb) => eb.fn.min('available_at').as('t'))
       .where('task_type', '=', taskType)
-      .where('status', '=', 'QUEUED')
+      .where('status', '=', QUEUED)
       .executeTakeFirst();
     return r?.t === null || r?.t === undefined ? null : Number(r.t);
   }

@@ -44,6 +44,7 @@ export class WebhookSender {
   private ticking = false;
   private again = false;
   private stopped = false;
+  private stopping: Promise<void> | null = null;
   private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
@@ -165,7 +166,13 @@ export class WebhookSender {
     return res.statusCode;
   }
 
-  async stop(): Promise<void> {
+  /** Idempotent: a second call (the app's shutdown after a test's own) waits for the first. */
+  stop(): Promise<void> {
+    this.stopping ??= this.shutdown();
+    return this.stopping;
+  }
+
+  private async shutdown(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     if (this.retryTimer) clearTimeout(this.retryTimer);

@@ -85,4 +85,11 @@ describe('webhook delivery payload', () => {
     expect(JSON.stringify(d?.body)).not.toMatch(/pplx-sandbox-key|sk-sandbox|gemini-sandbox-key/);
     expect(d?.headers.authorization).toBeUndefined();
   });
+
+  it('stopping the sender twice is harmless (the second call waits for the first)', async () => {
+    const sender = svc.app.webhooks;
+    expect(sender).not.toBeNull();
+    await expect(Promise.all([sender!.stop(), sender!.stop()])).resolves.toBeDefined();
+    await expect(sender!.stop()).resolves.toBeUndefined();
+  });
 });

@@ -209,6 +209,8 @@ export function openSqliteStore(file: string, agingMs: number): SqliteStore {
   raw.pragma('synchronous = NORMAL');
   raw.pragma('busy_timeout = 5000');
   raw.pragma('foreign_keys = ON');
+  // 32 MiB of page cache (the default is 2 MiB): the indexes of a million retained tasks stay hot.
+  raw.pragma('cache_size = -32768');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) });
   return new SqliteStore(db, raw, agingMs);
 }
