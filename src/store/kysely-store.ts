@@ -37,6 +37,8 @@ const TASK_COLUMNS = [
 
 /** Task states written into the SQL text rather than bound, so that the partial indexes on status can serve the query. */
 const QUEUED = sql.lit('QUEUED');
+/** Rows per multi-row insert: 22 columns each, well under PostgreSQL's 65,535 bind parameters. */
+const INSERT_CHUNK = 1000;
 const PROCESSING = sql.lit('PROCESSING');
 
 /** What differs between the SQLite and PostgreSQL stores; everything else is shared Kysely code. */
@@ -124,34 +126,33 @@ export class KyselyStore implements Store {
 
   async insertTasks(tasks: NewTask[], notBefore = 0): Promise<InsertOutcome[]> {
     if (tasks.length === 0) return [];
+    const rows = tasks.map((t) => this.toRow(t));
     return this.db.transaction().execute(async (trx) => {
-      const out: InsertOutcome[] = [];
-      for (const t of tasks) {
-        const row = this.toRow(t);
-        // ON CONFLICT DO NOTHING makes two concurrent submits with one key race-safe: exactly one row wins.
-        const insert = () =>
-          trx.insertInto('tasks').values(row).onConflict((oc) => oc.column('idempotency_key').doNothing()).returning('id').executeTakeFirst();
-        let inserted = await insert();
-        if (!inserted) {
-          const existing = await trx
-            .selectFrom('tasks')
-            .select(['id', 'created_at'])
-            .where('idempotency_key', '=', t.idempotencyKey)
-            .executeTakeFirst();
-          if (existing && Number(existing.created_at) < notBefore) {
-            // The holder of the key has expired but is not swept yet: the key is free again.
-            await this.deleteTasks(trx, [existing.id]);
-            inserted = await insert();
-          }
-          if (!inserted) {
-            out.push({ ok: false, reason: 'DUPLICATE_KEY', existingId: existing?.id ?? '' });
-            continue;
-          }
-        }
-        out.push({ ok: true, task: taskFromRow(row) });
+      // One multi-row statement per chunk (a round trip per chunk, not per task). ON CONFLICT DO
+      // NOTHING makes two submits with one key race-safe: exactly one row wins; the rows it skipped
+      // (a key already taken, or taken earlier in this batch) are settled one by one, in order.
+      const inserted = new Set<string>();
+      for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+        const chunk = rows.slice(i, i + INSERT_CHUNK);
+        const r = await trx.insertInto('tasks').values(chunk).onConflict((oc) => oc.column('idempotency_key').doNothing()).returning('id').execute();
+        for (const { id } of r) inserted.add(id);
       }
+      const out: InsertOutcome[] = [];
+      for (const row of rows) out.push(inserted.has(row.id) ? { ok: true, task: taskFromRow(row) } : await this.insertSkipped(trx, row, notBefore));
       return out;
     });
+  }
+
+  /** A row whose idempotency key was taken: refused, unless the holder has expired (then the key is free again). */
+  private async insertSkipped(trx: Kysely<Database>, row: TasksTable, notBefore: number): Promise<InsertOutcome> {
+    const existing = await trx.selectFrom('tasks').select(['id', 'created_at']).where('idempotency_key', '=', row.idempotency_key).executeTakeFirst();
+    if (existing && Number(existing.created_at) < notBefore) {
+      // Expired but not swept yet.
+      await this.deleteTasks(trx, [existing.id]);
+      const again = await trx.insertInto('tasks').values(row).onConflict((oc) => oc.column('idempotency_key').doNothing()).returning('id').executeTakeFirst();
+      if (again) return { ok: true, task: taskFromRow(row) };
+    }
+    return { ok: false, reason: 'DUPLICATE_KEY', existingId: existing?.id ?? '' };
   }
 
   private async deleteTasks(trx: Kysely<Database>, ids: string[]): Promise<number> {

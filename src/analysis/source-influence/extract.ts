@@ -1,5 +1,5 @@
-import { Readability } from '@mozilla/readability';
-import { JSDOM, VirtualConsole } from 'jsdom';
+import type { Readability } from '@mozilla/readability';
+import { jsdom, readability } from '../../engines/lazy-modules.js';
 import { detectLanguage } from '../text/norm.js';
 import type { PageMetadata } from './types.js';
 
@@ -105,13 +105,14 @@ function metadataOf(doc: Document): Omit<PageMetadata, 'readabilityByline' | 're
 }
 
 export function extractHtml(html: string, url: string, minCharsEn: number, minCharsKo: number): ExtractedPage {
+  const { JSDOM, VirtualConsole } = jsdom();
   const dom = new JSDOM(html, { url, virtualConsole: new VirtualConsole() });
   try {
     const doc = dom.window.document;
     const base = metadataOf(doc);
     let article: ReturnType<Readability['parse']> = null;
     try {
-      article = new Readability(doc.cloneNode(true) as Document, { charThreshold: 100 }).parse();
+      article = new (readability().Readability)(doc.cloneNode(true) as Document, { charThreshold: 100 }).parse();
     } catch {
       article = null; // Readability throws on some malformed documents; the body fallback still runs
     }

@@ -1,4 +1,4 @@
-import * as cheerio from 'cheerio';
+import { cheerio } from '../lazy-modules.js';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { EngineResult } from '../adapter.js';
 import { letterCount } from '../transport/browser/engine-render.js';
@@ -19,7 +19,7 @@ export const CHATGPT_LOGIN = ['[data-testid="login-button"]', 'form[action*="/au
  * empty is NO_ANSWER; no turn at all while the composer is there means the answer never came.
  */
 export function parseChatGptPage(page: RenderedChatPage): EngineResult {
-  const $ = cheerio.load(page.html);
+  const $ = cheerio().load(page.html);
   assertNotCloudflare($, 'CHATBOT_A web');
   const alert = $(CHATGPT_ALERTS).text().replace(/\s+/g, ' ').trim();
   if (/too many requests|rate limit/i.test(alert)) throw new UpstreamFailure('RATE_LIMITED', 'CHATBOT_A web: "Too many requests" banner');

@@ -1,4 +1,5 @@
-import * as cheerio from 'cheerio';
+import { cheerio } from '../lazy-modules.js';
+import type { CheerioAPI } from 'cheerio';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { EngineResult } from '../adapter.js';
 import { hostOf } from '../common/urls.js';
@@ -15,7 +16,7 @@ export const PERPLEXITY_SOURCE_CHIPS = '[data-testid="sources"] a[href]';
  * order of first appearance; when the answer cites nothing inline, the source chips are used.
  */
 export function parsePerplexityPage(page: RenderedChatPage): EngineResult {
-  const $ = cheerio.load(page.html);
+  const $ = cheerio().load(page.html);
   assertNotCloudflare($, 'ANSWER_ENGINE_A web');
   const selector = PERPLEXITY_ANSWER.find((sel) => $(sel).length > 0);
   if (!selector) {
@@ -28,7 +29,7 @@ export function parsePerplexityPage(page: RenderedChatPage): EngineResult {
   return { ...answer, sources, raw: { status: page.status, finalUrl: page.url, complete: page.complete } };
 }
 
-function chipSources($: cheerio.CheerioAPI, pageUrl: string): EngineResult['sources'] {
+function chipSources($: CheerioAPI, pageUrl: string): EngineResult['sources'] {
   const seen = new Set<string>();
   const out: EngineResult['sources'] = [];
   $(PERPLEXITY_SOURCE_CHIPS).each((_, el) => {

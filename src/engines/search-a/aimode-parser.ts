@@ -1,4 +1,5 @@
-import { load, type Cheerio, type CheerioAPI } from 'cheerio';
+import { cheerio } from '../lazy-modules.js';
+import type { Cheerio, CheerioAPI } from 'cheerio';
 import type { Element } from 'domhandler';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { EngineResult } from '../adapter.js';
@@ -26,7 +27,7 @@ export interface AiModeDiagnostics {
  * and neither is LAYOUT_CHANGED. A container without content is an answer that never arrived: TIMEOUT.
  */
 export function parseAiModePage(page: FetchedPage): Omit<EngineResult, 'raw'> & { diagnostics: AiModeDiagnostics } {
-  const $ = load(page.html);
+  const $ = cheerio().load(page.html);
   const found = findContainer($);
   const serpPresent = resultRoot($) !== null || hasNoResultsNotice($);
   assertNotWalled($, page, found !== null || serpPresent);

@@ -1,4 +1,4 @@
-import { load } from 'cheerio';
+import { cheerio } from '../lazy-modules.js';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import { parseAiOverview, type AiOverview } from './aio-parser.js';
 import { hasNoResultsNotice, parseOrganic, resultRoot, type OrganicResult } from './organic-parser.js';
@@ -24,7 +24,7 @@ export interface ResultsPage {
  * without one is LAYOUT_CHANGED.
  */
 export function parseResultsPage(page: FetchedPage, opts: { page: number; readAio: boolean }): ResultsPage {
-  const $ = load(page.html);
+  const $ = cheerio().load(page.html);
   const structurePresent = resultRoot($) !== null;
   assertNotWalled($, page, structurePresent || hasNoResultsNotice($));
   assertHttpOk(page);

@@ -1,4 +1,4 @@
-import { load } from 'cheerio';
+import { cheerio } from '../lazy-modules.js';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import { climbToAnswerSection, findLabelElements, readAnswerBlock, type NaverAnswer } from './answer-block.js';
 import { hasSearchContainer, isBlockPage, isNoResultsPage } from './naver-signals.js';
@@ -18,7 +18,7 @@ const ASSUMPTION = 'AI briefing markup unverified: anchored on the heading text 
  * result page without a briefing (NO_ANSWER); otherwise the layout moved.
  */
 export function parseAiBriefing(html: string): NaverAnswer {
-  const $ = load(html);
+  const $ = cheerio().load(html);
   if (isBlockPage($)) throw new UpstreamFailure('UPSTREAM_BLOCKED', 'naver integrated search: block/captcha page');
 
   const labels = findLabelElements($, AI_BRIEF_LABEL);

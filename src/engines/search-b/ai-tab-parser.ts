@@ -1,4 +1,5 @@
-import { load, type Cheerio, type CheerioAPI } from 'cheerio';
+import { cheerio } from '../lazy-modules.js';
+import type { Cheerio, CheerioAPI } from 'cheerio';
 import type { Element } from 'domhandler';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import { climbToAnswerSection, findLabelElements, readAnswerBlock, type AnswerBlock, type NaverAnswer } from './answer-block.js';
@@ -22,7 +23,7 @@ const ASSUMPTION = 'AI tab URL and markup unverified: ssc=tab.ai.all; assistant 
 
 /** Parses the AI tab page: block page, then the answer (two tiers), then no-results, else layout drift. */
 export function parseAiTab(html: string): NaverAnswer {
-  const $ = load(html);
+  const $ = cheerio().load(html);
   if (isBlockPage($)) throw new UpstreamFailure('UPSTREAM_BLOCKED', 'naver AI tab: block/captcha page');
 
   const turn = $('[data-turn-role="assistant"]').last();

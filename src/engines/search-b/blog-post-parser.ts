@@ -1,4 +1,5 @@
-import { load, type Cheerio, type CheerioAPI } from 'cheerio';
+import { cheerio } from '../lazy-modules.js';
+import type { Cheerio, CheerioAPI } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
 import TurndownService from 'turndown';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
@@ -34,7 +35,7 @@ const ZERO_WIDTH = /[\u200b\u200c\u200d\ufeff]/g;
  * a private/deleted or sign-in notice (PAGE_UNAVAILABLE); otherwise the layout moved.
  */
 export function parseBlogPost(html: string): ParsedBlogPost {
-  const $ = load(html);
+  const $ = cheerio().load(html);
   if (isBlockPage($)) throw new UpstreamFailure('UPSTREAM_BLOCKED', 'naver blog: block/captcha page');
 
   const seOne = $('.se-main-container').first();

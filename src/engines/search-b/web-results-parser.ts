@@ -1,4 +1,5 @@
-import { load, type Cheerio, type CheerioAPI } from 'cheerio';
+import { cheerio } from '../lazy-modules.js';
+import type { Cheerio, CheerioAPI } from 'cheerio';
 import type { Element } from 'domhandler';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import { isAdHref, sourceUrlOf } from './naver-links.js';
@@ -31,7 +32,7 @@ const AD_SECTION = '[class*="power"], [id*="power"], .sp_nkeyword, .ad_section';
  * moved. Results are ordered by the page's `data-url` sequence, de-duplicated by URL.
  */
 export function parseWebResults(html: string): ParsedWebResults {
-  const $ = load(html);
+  const $ = cheerio().load(html);
   if (isBlockPage($)) throw new UpstreamFailure('UPSTREAM_BLOCKED', 'naver web tab: block/captcha page');
 
   const fdsItems = topLevel($, $(FDS_ITEM), FDS_ITEM);

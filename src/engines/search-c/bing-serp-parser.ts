@@ -1,4 +1,5 @@
-import { load, type CheerioAPI } from 'cheerio';
+import { cheerio } from '../lazy-modules.js';
+import type { CheerioAPI } from 'cheerio';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import { hostOf } from '../common/urls.js';
 import { unwrapBingLink } from './bing-links.js';
@@ -31,7 +32,7 @@ const NO_RESULTS_TEXTS = ['There are no results for', 'No results found for', 'ì
  * absence, structure, page check, extraction. `first` is the 1-based rank the request asked for.
  */
 export function parseBingSerp(html: string, first: number): BingSerp {
-  const $ = load(html);
+  const $ = cheerio().load(html);
   const algos = $('ol#b_results > li.b_algo').not('.b_ad');
   if ($(CAPTCHA_SELECTOR).length > 0 && $('li.b_algo').length === 0) {
     throw new UpstreamFailure('UPSTREAM_BLOCKED', 'bing: captcha interstitial');

@@ -1,4 +1,4 @@
-import * as cheerio from 'cheerio';
+import { cheerio } from '../lazy-modules.js';
 
 /** Which anti-bot vendor answered, and what proved it was a challenge rather than a page. */
 export interface BlockEvidence {
@@ -33,7 +33,7 @@ export function detectBlock(p: PageSignals): BlockEvidence | null {
   if (!p.html) return null;
 
   const head = p.html.slice(0, SCAN_CHARS);
-  const $ = cheerio.load(head);
+  const $ = cheerio().load(head);
   const title = $('title').first().text().trim();
   $('script, style, noscript, template').remove();
   const visible = $('body').text().replace(/\s+/g, ' ').trim().length;

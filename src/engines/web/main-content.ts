@@ -1,10 +1,9 @@
-import { Readability } from '@mozilla/readability';
-import { JSDOM, VirtualConsole } from 'jsdom';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import { appShellEvidence } from './app-shell.js';
 import { normalizeTables, sanitize } from './html-cleanup.js';
 import { leadImage, mergeImages, resolveArticleImages, type PageImage } from './page-images.js';
 import { toMarkdown, toPlainText } from './page-markdown.js';
+import { jsdom, readability } from '../lazy-modules.js';
 
 /** Readability output shorter than this is checked against the structural fallback. */
 const MIN_ARTICLE_CHARS = 250;
@@ -34,6 +33,7 @@ export interface MainContent {
  */
 export function extractMainContent(html: string, pageUrl: string): MainContent {
   // A silent console: page CSS and markup errors are not ours to log.
+  const { JSDOM, VirtualConsole } = jsdom();
   const dom = new JSDOM(html, { url: pageUrl, virtualConsole: new VirtualConsole() });
   try {
     const doc = dom.window.document;
@@ -42,7 +42,7 @@ export function extractMainContent(html: string, pageUrl: string): MainContent {
 
     const meta = pageMetadata(doc);
     const lead = leadImage(doc);
-    const article = new Readability(doc.cloneNode(true) as Document, { charThreshold: 500 }).parse();
+    const article = new (readability().Readability)(doc.cloneNode(true) as Document, { charThreshold: 500 }).parse();
 
     let container: Element | null = null;
     let tier = 'readability';

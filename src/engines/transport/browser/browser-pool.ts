@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page, type Route } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page, Route } from 'playwright-core';
+import { playwright } from '../../lazy-modules.js';
 import type { ExitAddressConfig } from '../../../config/engine-config.js';
 import { UpstreamFailure } from '../../../domain/engine-errors.js';
 import type { BrowserTransport, RenderOptions, RenderedPage } from './browser-transport.js';
@@ -179,7 +180,7 @@ export class BrowserPool {
     this.launches++;
     let browser: Browser;
     try {
-      browser = await chromium.launch(chromiumLaunchOptions(this.opts.executablePath));
+      browser = await playwright().chromium.launch(chromiumLaunchOptions(this.opts.executablePath));
     } catch (e) {
       const why = (e instanceof Error ? e.message : String(e)).split('\n')[0] ?? '';
       this.opts.log.error({ executablePath: this.opts.executablePath, err: why }, 'chromium could not start');

@@ -1,4 +1,4 @@
-import { errors } from 'playwright-core';
+import { playwright } from '../../lazy-modules.js';
 import { UpstreamFailure } from '../../../domain/engine-errors.js';
 
 /** Chromium net errors that mean "no answer in time" rather than "refused" (net_error_list.h). */
@@ -11,7 +11,7 @@ const NET_TIMEOUTS = new Set(['ERR_TIMED_OUT', 'ERR_CONNECTION_TIMED_OUT', 'ERR_
 export function navigationFailure(e: unknown, signal: AbortSignal, step: string): UpstreamFailure {
   if (e instanceof UpstreamFailure) return e;
   if (signal.aborted) return new UpstreamFailure('TIMEOUT', `browser ${step} aborted with the attempt`);
-  if (e instanceof errors.TimeoutError) return new UpstreamFailure('TIMEOUT', `browser ${step} timed out`);
+  if (e instanceof playwright().errors.TimeoutError) return new UpstreamFailure('TIMEOUT', `browser ${step} timed out`);
   const message = e instanceof Error ? e.message : String(e);
   const net = /net::(ERR_[A-Z_]+)/.exec(message)?.[1];
   if (net) {

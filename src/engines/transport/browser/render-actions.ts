@@ -1,4 +1,5 @@
-import { errors, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { playwright } from '../../lazy-modules.js';
 import { UpstreamFailure } from '../../../domain/engine-errors.js';
 import type { RenderAction } from './browser-transport.js';
 import { navigationFailure } from './navigation-failure.js';
@@ -20,7 +21,7 @@ export async function runActions(page: Page, actions: readonly RenderAction[], t
       else if (action.on !== undefined) await page.locator(action.on).first().press(action.press, { timeout });
       else await page.keyboard.press(action.press);
     } catch (e) {
-      if (!signal.aborted && e instanceof errors.TimeoutError) {
+      if (!signal.aborted && e instanceof playwright().errors.TimeoutError) {
         throw new UpstreamFailure('LAYOUT_CHANGED', `browser action ${i + 1} (${describe(action)}): element never became actionable`);
       }
       throw navigationFailure(e, signal, `action ${i + 1}`);

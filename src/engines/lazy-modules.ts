@@ -1,0 +1,20 @@
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+
+/** A module loaded on the first call, synchronously (these packages ship CommonJS builds). */
+function onFirstUse<T>(id: string): () => T {
+  let loaded: T | undefined;
+  return () => (loaded ??= require(id) as T);
+}
+
+/**
+ * Heavy libraries load on first use rather than at start-up: playwright-core takes about 90 MB of
+ * memory, jsdom about 70 MB and cheerio about 30 MB, which an API process, or a worker whose
+ * engines never parse a page or drive a browser, would otherwise carry for nothing
+ * (docs/benchmarks.md, growth).
+ */
+export const jsdom = onFirstUse<typeof import('jsdom')>('jsdom');
+export const readability = onFirstUse<typeof import('@mozilla/readability')>('@mozilla/readability');
+export const cheerio = onFirstUse<typeof import('cheerio')>('cheerio');
+export const playwright = onFirstUse<typeof import('playwright-core')>('playwright-core');
