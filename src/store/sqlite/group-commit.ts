@@ -19,19 +19,19 @@ interface Job {
 export class GroupCommit {
   private queue: Job[] = [];
   private scheduled = false;
-  private readonly savepoint: (fn: () => unknown) => unknown;
+  /** A transaction of its own, or a savepoint when called inside one (better-sqlite3 nests them so). */
+  private readonly atomically: (fn: () => unknown) => unknown;
   private readonly transaction: (jobs: Job[], out: Array<{ ok: boolean; value: unknown }>) => void;
 
   constructor(
     private readonly raw: BetterSqlite3.Database,
     private readonly whenFree: (fn: () => void) => Promise<void>,
   ) {
-    // Nested better-sqlite3 transactions are savepoints.
-    this.savepoint = raw.transaction((fn: () => unknown) => fn());
+    this.atomically = raw.transaction((fn: () => unknown) => fn());
     this.transaction = raw.transaction((jobs: Job[], out: Array<{ ok: boolean; value: unknown }>) => {
       for (const j of jobs) {
         try {
-          out.push({ ok: true, value: this.savepoint(j.fn) });
+          out.push({ ok: true, value: this.atomically(j.fn) });
         } catch (e) {
           out.push({ ok: false, value: e });
         }
@@ -48,6 +48,20 @@ export class GroupCommit {
         setImmediate(() => this.flush());
       }
     });
+  }
+
+  /**
+   * For a write whose latency matters more than its grouping (a claim: an idle worker should start
+   * at once): when nothing is waiting and no Kysely transaction is open, it commits now, alone;
+   * otherwise it joins the group (after the writes already waiting, e.g. the finishes it follows).
+   */
+  writeNowIfIdle<T>(fn: () => T): Promise<T> {
+    if (this.queue.length > 0 || this.raw.inTransaction) return this.write(fn);
+    try {
+      return Promise.resolve(this.atomically(fn) as T);
+    } catch (e) {
+      return Promise.reject(e);
+    }
   }
 
   /** Runs a read at once, unless a Kysely transaction is open (it could see that transaction's uncommitted rows). */

@@ -83,7 +83,7 @@ export class SqliteStore extends KyselyStore {
   }
 
   override claimTasks(a: { taskType: string; limit: number; concurrency: number; workerId: string; now: number; leaseMs: number }): Promise<ClaimedTask[]> {
-    return this.group.write(() => {
+    return this.group.writeNowIfIdle(() => {
       const running = (this.s.countProcessing.get(a.taskType) as { n: number }).n;
       const room = Math.min(a.limit, a.concurrency - running);
       if (room <= 0) return [];
