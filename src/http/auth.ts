@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import crypto, { createHash, timingSafeEqual } from 'node:crypto';
 
 /**
  * Constant-time bearer check: both sides are hashed to a fixed length first, so neither the
@@ -12,8 +12,10 @@ export function bearerMatches(header: string | undefined, key: string): boolean 
   return timingSafeEqual(a, configuredDigest(key)) && presented.length > 0;
 }
 
+/** The one-shot `crypto.hash` (Node 20.12+) is several times cheaper than a Hash object per request. */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'buffer') => Buffer }).hash;
 function sha256(s: string): Buffer {
-  return createHash('sha256').update(s).digest();
+  return oneShot ? oneShot('sha256', s, 'buffer') : createHash('sha256').update(s).digest();
 }
 
 /** The configured keys (the API key, the internal token) are hashed once, not on every request. */

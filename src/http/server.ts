@@ -35,6 +35,9 @@ export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance
     loggerInstance: ctx.log as FastifyBaseLogger,
     // Per-request log lines cost more than the request on the hot paths; errors are still logged.
     logController: new LogController({ disableRequestLogging: true }),
+    // No child logger per request either (pino builds one with its redaction on every request): the
+    // few request-scoped lines (errors) carry the request id themselves.
+    childLoggerFactory: (logger) => logger,
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false, useDefaults: false } },
     return503OnClosing: true,
@@ -106,7 +109,7 @@ export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance
     } else if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
       e = new RequestError('VALIDATION_ERROR', err.message, undefined, err.statusCode === 415 ? 400 : err.statusCode);
     } else {
-      req.log.error({ err }, 'unhandled error');
+      req.log.error({ err, reqId: req.id }, 'unhandled error');
       e = new RequestError('INTERNAL_ERROR');
     }
     return reply.code(e.status).send({ success: false, error: errorObject(e, now) });

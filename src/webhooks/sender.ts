@@ -123,7 +123,9 @@ export class WebhookSender {
 
   private async deliver(d: DueDelivery): Promise<void> {
     const attempt = d.attempts + 1;
-    const log = this.log.child({ taskId: d.taskId, webhookAttempt: attempt });
+    // Fields on the lines themselves rather than a child logger: pino builds a child (with its
+    // redaction) eagerly, a cost paid per delivery even when the level drops the lines.
+    const about = { taskId: d.taskId, webhookAttempt: attempt };
     if (attempt > WEBHOOK_MAX_ATTEMPTS) {
       // The fifth attempt was started by a sender that died before recording its outcome.
       await this.store.finishDeliveryAttempt(d.taskId, d.leaseToken, attempt, { kind: 'abandoned', error: 'sender stopped during the last attempt', httpStatus: null }, this.now());
@@ -140,8 +142,8 @@ export class WebhookSender {
       outcome = this.failure(attempt, describe(e), null);
     }
     this.metrics.webhookOutcomes.inc({ outcome: outcome.kind });
-    if (outcome.kind === 'delivered') log.info({ httpStatus: outcome.httpStatus }, 'webhook delivered');
-    else log.warn({ error: outcome.error, next: outcome.kind === 'retry' ? new Date(outcome.at).toISOString() : 'abandoned' }, 'webhook attempt failed');
+    if (outcome.kind === 'delivered') this.log.info({ ...about, httpStatus: outcome.httpStatus }, 'webhook delivered');
+    else this.log.warn({ ...about, error: outcome.error, next: outcome.kind === 'retry' ? new Date(outcome.at).toISOString() : 'abandoned' }, 'webhook attempt failed');
     await this.store.finishDeliveryAttempt(d.taskId, d.leaseToken, attempt, outcome, this.now());
     if (outcome.kind === 'retry') this.wakeAt(outcome.at);
   }

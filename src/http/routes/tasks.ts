@@ -94,7 +94,7 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: HttpContext): void
           ctx.now() - ctx.settings.retentionMs,
         );
       } catch (e) {
-        req.log.error({ err: e }, 'batch insert failed');
+        req.log.error({ err: e, reqId: req.id }, 'batch insert failed');
         outcomes = toInsert.map(() => ({ ok: false, reason: 'STORE_ERROR', message: 'store unavailable' }));
       }
       toInsert.forEach(({ index }, i) => {

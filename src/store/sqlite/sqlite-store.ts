@@ -57,7 +57,14 @@ export class SqliteStore extends KyselyStore {
   override insertTasks(tasks: NewTask[], notBefore = 0): Promise<InsertOutcome[]> {
     if (tasks.length === 0) return Promise.resolve([]);
     const rows = tasks.map((t) => this.toRow(t));
-    return this.group.write(() => rows.map((row) => this.insertOne(row, notBefore)));
+    return this.group.write(() => {
+      const out = rows.map((row) => this.insertOne(row, notBefore));
+      // One count update per engine for the whole insert (see migrations/005-status-counts.ts).
+      const perType = new Map<string, number>();
+      for (const o of out) if (o.ok) perType.set(o.task.taskType, (perType.get(o.task.taskType) ?? 0) + 1);
+      for (const [type, n] of perType) this.s.countInserted.run(type, n);
+      return out;
+    });
   }
 
   private insertOne(row: TasksTable, notBefore: number): InsertOutcome {

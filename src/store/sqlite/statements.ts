@@ -54,6 +54,8 @@ export function prepareStatements(db: BetterSqlite3.Database) {
         lease_token = null, lease_expires_at = null, updated_at = @now
       where task_id = @id and lease_token = @token`),
 
+    countInserted: p(`insert into status_counts (scope, task_type, status, n) values ('task', ?, 'QUEUED', ?)
+      on conflict (scope, task_type, status) do update set n = n + excluded.n`),
     taskCounts: p(`select task_type, status, n from status_counts where scope = 'task'`),
     expiredCounts: p('select task_type, status, count(*) as n from tasks where created_at < ? group by task_type, status'),
     deliveryCounts: p(`select status, n from status_counts where scope = 'delivery'`),
