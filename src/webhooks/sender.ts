@@ -7,6 +7,9 @@ import type { DeliveryOutcome, DueDelivery, Store } from '../store/store.js';
 /** Five attempts: at 0, then base, 2x, 4x, 8x base after each failure (2, 4, 8, 16 minutes by default). */
 export const WEBHOOK_MAX_ATTEMPTS = 5;
 
+/** Free slots to gather (at most a quarter of the concurrency) before claiming again while deliveries are in flight. */
+const CLAIM_BUNCH = 16;
+
 export function nextWebhookDelayMs(attemptJustFailed: number, baseMs: number): number {
   return baseMs * 2 ** (attemptJustFailed - 1);
 }
@@ -94,7 +97,9 @@ export class WebhookSender {
       do {
         this.again = false;
         const room = this.opts.concurrency - this.inFlight.size;
-        if (room <= 0) break;
+        // While deliveries are in flight, claim in bunches rather than one row per finished
+        // delivery: each finish wakes the sender again, so nothing due waits for long.
+        if (room <= 0 || (this.inFlight.size > 0 && room < Math.min(CLAIM_BUNCH, Math.ceil(this.opts.concurrency / 4)))) break;
         const due = await this.store.claimDueDeliveries(this.now(), room, deliveryLeaseMs(this.opts.timeoutMs));
         for (const d of due) {
           const p = this.deliver(d)
