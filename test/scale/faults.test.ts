@@ -119,10 +119,14 @@ describe.skipIf(skip !== null)('faults on PostgreSQL', () => {
       await db.end();
     }
 
-    // Exactly one worker finished each task, the killed one included.
+    // No task was finished twice, the killed worker included. A task with no "task finished" line
+    // is one whose finish committed unlogged: the killed worker committed and died before the log
+    // line, or the PostgreSQL restart cut the connection after the commit but before its answer
+    // (the row is COMPLETED, checked above). At most what those two workers held at once (2 x 24).
     const counts = finishedCounts([workerA, workerB, workerC]);
     expect(held).toBeGreaterThanOrEqual(0);
-    expect(ids.filter((id) => counts.get(id) !== 1)).toEqual([]);
+    expect(ids.filter((id) => (counts.get(id) ?? 0) > 1)).toEqual([]);
+    expect(ids.filter((id) => !counts.has(id)).length).toBeLessThanOrEqual(48);
     // Every task's result reached the receiver (a delivery in flight at the kill is made again).
     const acked = new Set(rec.acknowledged().map((x) => (x.body as { task: { id: string } }).task.id));
     expect(ids.filter((id) => !acked.has(id))).toEqual([]);
