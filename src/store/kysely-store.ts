@@ -53,6 +53,17 @@ export interface DialectHooks {
   destroy(): Promise<void>;
 }
 
+/** Deliveries per outcome from counts per status (PENDING and SENDING are both pending). */
+export function webhookCounts(rows: Array<{ status: string; n: number | string | bigint }>): Stats['webhooks'] {
+  const out = { pending: 0, delivered: 0, abandoned: 0 };
+  for (const r of rows) {
+    if (r.status === 'DELIVERED') out.delivered += Number(r.n);
+    else if (r.status === 'ABANDONED') out.abandoned += Number(r.n);
+    else out.pending += Number(r.n);
+  }
+  return out;
+}
+
 export function emptyCounts(): StatusCounts {
   return { QUEUED: 0, PROCESSING: 0, COMPLETED: 0, FAILED: 0 };
 }
@@ -377,13 +388,7 @@ export class KyselyStore implements Store {
       .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
       .groupBy('status')
       .execute();
-    const webhooks = { pending: 0, delivered: 0, abandoned: 0 };
-    for (const h of hooks) {
-      if (h.status === 'DELIVERED') webhooks.delivered += Number(h.n);
-      else if (h.status === 'ABANDONED') webhooks.abandoned += Number(h.n);
-      else webhooks.pending += Number(h.n);
-    }
-    return { tasks, byEngine, webhooks };
+    return { tasks, byEngine, webhooks: webhookCounts(hooks) };
   }
 
   async queuedAndRunning(notBefore: number): Promise<Record<string, { queued: number; processing: number }>> {

@@ -56,6 +56,22 @@ function socketTracker(): { add(s: net.Socket): void; destroyAll(): void } {
   };
 }
 
+/** Listens on a free loopback port; close() also ends the tunnels the server no longer owns. */
+async function listening(server: net.Server, stats: ProxyStats, sockets: ReturnType<typeof socketTracker>): Promise<TestProxy> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    stats,
+    url: (scheme, creds) => proxyUrl(port, scheme, creds),
+    close: () =>
+      new Promise<void>((resolve) => {
+        sockets.destroyAll();
+        server.close(() => resolve());
+      }),
+  };
+}
+
 function splice(a: net.Socket, b: net.Socket): void {
   a.pipe(b);
   b.pipe(a);
@@ -136,18 +152,7 @@ export async function startHttpProxy(opts: { auth?: ProxyCredentials; tls?: { ke
     req.pipe(out);
   });
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    port,
-    stats,
-    url: (scheme, creds) => proxyUrl(port, scheme, creds),
-    close: () =>
-      new Promise<void>((resolve) => {
-        sockets.destroyAll();
-        server.close(() => resolve());
-      }),
-  };
+  return listening(server, stats, sockets);
 }
 
 /** Pulls exact byte counts off a socket (the server half of the SOCKS5 handshake). */
@@ -193,18 +198,7 @@ export async function startSocksProxy(opts: { auth?: ProxyCredentials } = {}): P
     client.on('error', () => client.destroy());
     serveSocks(client, opts.auth ?? null, stats, sockets.add).catch(() => client.destroy());
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    port,
-    stats,
-    url: (scheme, creds) => proxyUrl(port, scheme, creds),
-    close: () =>
-      new Promise<void>((resolve) => {
-        sockets.destroyAll();
-        server.close(() => resolve());
-      }),
-  };
+  return listening(server, stats, sockets);
 }
 
 const REPLY_OK = 0x00;

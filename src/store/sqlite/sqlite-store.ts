@@ -5,7 +5,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import type { ClaimedTask, NewTask, TaskRecord } from '../../domain/task.js';
 import type { Database, TasksTable } from '../schema.js';
-import { KyselyStore, emptyCounts } from '../kysely-store.js';
+import { KyselyStore, emptyCounts, webhookCounts } from '../kysely-store.js';
 import { claimedFromRow, taskFromRow } from '../rows.js';
 import type { DeliveryOutcome, DueDelivery, InsertOutcome, Stats, StatusCounts, TerminalWrite } from '../store.js';
 import { GroupCommit } from './group-commit.js';
@@ -177,13 +177,7 @@ export class SqliteStore extends KyselyStore {
       for (const r of this.s.taskCounts.all() as CountRow[]) add(r.task_type, r.status, r.n);
       for (const r of this.s.expiredCounts.all(notBefore) as CountRow[]) add(r.task_type, r.status, -r.n);
       for (const [type, c] of Object.entries(byEngine)) if (c.QUEUED + c.PROCESSING + c.COMPLETED + c.FAILED === 0) delete byEngine[type];
-      const webhooks = { pending: 0, delivered: 0, abandoned: 0 };
-      for (const r of this.s.deliveryCounts.all() as CountRow[]) {
-        if (r.status === 'DELIVERED') webhooks.delivered += r.n;
-        else if (r.status === 'ABANDONED') webhooks.abandoned += r.n;
-        else webhooks.pending += r.n;
-      }
-      return { tasks, byEngine, webhooks };
+      return { tasks, byEngine, webhooks: webhookCounts(this.s.deliveryCounts.all() as CountRow[]) };
     });
   }
 
