@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { newTaskId } from '../../src/domain/task-id.js';
 import type { NewTask } from '../../src/domain/task.js';
 import type { TaskType } from '../../src/domain/task-types.js';
 import { startBareServer, type CannedBodies } from '../bare-server.js';
@@ -62,7 +62,7 @@ async function prefill(svc: BenchService, n: number): Promise<string[]> {
   for (let start = 0; start < n; start += 5_000) {
     const chunk: NewTask[] = [];
     for (let i = start; i < Math.min(n, start + 5_000); i++) {
-      const id = randomUUID();
+      const id = newTaskId(now);
       ids.push(id);
       chunk.push({ id, taskType: types[i % types.length]!, payload: { prompt: `prefilled prompt ${i}` }, priority: 1, idempotencyKey: null, webhookUrl: null, country: 'US', maxAttempts: 3, creditsToCharge: 1, createdAt: now });
     }

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
+import { newTaskId } from '../../src/domain/task-id.js';
 import type { NewTask } from '../../src/domain/task.js';
 import type { TaskType } from '../../src/domain/task-types.js';
 import { taskErrorString } from '../../src/domain/engine-errors.js';
@@ -50,7 +50,7 @@ function newTask(i: number, createdAt: number): NewTask {
   const engine = ENGINES[i % ENGINES.length]!;
   const topic = TOPICS[(i >> 3) % TOPICS.length]!;
   const payload = engine === 'WEB_SCRAPE' ? { url: `https://example.com/articles/${i}` } : { prompt: `${topic} ${i}`, country: COUNTRIES[i % COUNTRIES.length]! };
-  return { id: randomUUID(), taskType: engine, payload, priority: i % 10 === 0 ? 5 : 1, idempotencyKey: null, webhookUrl: null, country: COUNTRIES[i % COUNTRIES.length]!, maxAttempts: 3, creditsToCharge: 1, createdAt };
+  return { id: newTaskId(createdAt), taskType: engine, payload, priority: i % 10 === 0 ? 5 : 1, idempotencyKey: null, webhookUrl: null, country: COUNTRIES[i % COUNTRIES.length]!, maxAttempts: 3, creditsToCharge: 1, createdAt };
 }
 
 export interface PrefillProgress {

@@ -1,4 +1,4 @@
-import type { TaskRecord, TaskStatus } from './task.js';
+import type { PolledTask, TaskStatus } from './task.js';
 import { TERMINAL_STATUSES } from './task.js';
 
 /** Task metadata as the contract shows it; `idempotencyKey` is omitted (not null) when none was given. */
@@ -16,14 +16,14 @@ export interface Credits {
   creditsCharged: number | null;
 }
 
-export function taskMetadata(t: TaskRecord, status: TaskStatus = t.status): TaskMetadata {
+export function taskMetadata(t: PolledTask, status: TaskStatus = t.status): TaskMetadata {
   const m: TaskMetadata = { id: t.id, taskType: t.taskType, status, priority: t.priority, createdAt: new Date(t.createdAt).toISOString() };
   if (t.idempotencyKey !== null) m.idempotencyKey = t.idempotencyKey;
   return m;
 }
 
 /** 0/0 until terminal; afterwards the persisted charge the webhook reported (decisions.md item 8). */
-export function creditsView(t: TaskRecord): Credits {
+export function creditsView(t: PolledTask): Credits {
   if (!TERMINAL_STATUSES.has(t.status)) return { creditsToCharge: 0, creditsCharged: 0 };
   return { creditsToCharge: t.creditsToCharge, creditsCharged: t.creditsCharged ?? 0 };
 }
@@ -36,7 +36,7 @@ export interface PollingView {
   error?: string;
 }
 
-export function pollingView(t: TaskRecord): PollingView {
+export function pollingView(t: PolledTask): PollingView {
   const v: PollingView = { success: true, task: taskMetadata(t), credits: creditsView(t) };
   if (t.status === 'COMPLETED') v.response = t.result ?? {};
   if (t.status === 'FAILED') v.error = t.error ?? '';
@@ -50,7 +50,7 @@ export interface WebhookPayload {
 }
 
 export function webhookPayload(
-  t: TaskRecord,
+  t: PolledTask,
   terminal: { status: 'COMPLETED' | 'FAILED'; result: unknown; error: string | null; creditsToCharge: number; creditsCharged: number },
 ): WebhookPayload {
   return {

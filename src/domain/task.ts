@@ -43,6 +43,9 @@ export interface TaskRecord extends NewTask {
   finishedAt: number | null;
 }
 
+/** What a poll shows of a task: the record without its payload and the workers' bookkeeping. */
+export type PolledTask = Pick<TaskRecord, 'id' | 'taskType' | 'status' | 'priority' | 'createdAt' | 'idempotencyKey' | 'result' | 'error' | 'creditsToCharge' | 'creditsCharged'>;
+
 /** A task held by a worker: the lease token fences every write the worker makes. */
 export interface ClaimedTask extends TaskRecord {
   leaseToken: string;

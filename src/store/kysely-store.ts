@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Migrator, sql, type Kysely, type Migration } from 'kysely';
-import type { NewTask, TaskRecord } from '../domain/task.js';
+import type { NewTask, PolledTask, TaskRecord } from '../domain/task.js';
 import type { Database, TasksTable } from './schema.js';
-import { claimedFromRow, taskFromRow } from './rows.js';
+import { POLL_COLUMNS, claimedFromRow, polledFromRow, taskFromRow } from './rows.js';
 import * as m001 from './migrations/001-initial.js';
 import * as m002 from './migrations/002-pool-leases.js';
 import * as m003 from './migrations/003-runtime-changes.js';
@@ -181,6 +181,11 @@ export class KyselyStore implements Store {
       .where('created_at', '>=', notBefore)
       .executeTakeFirst();
     return row ? taskFromRow(row) : undefined;
+  }
+
+  async pollTask(id: string, notBefore: number): Promise<PolledTask | undefined> {
+    const row = await this.db.selectFrom('tasks').select(POLL_COLUMNS).where('id', '=', id).where('created_at', '>=', notBefore).executeTakeFirst();
+    return row ? polledFromRow(row) : undefined;
   }
 
   async claimTasks(a: {

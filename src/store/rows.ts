@@ -1,4 +1,4 @@
-import type { ClaimedTask, TaskRecord, TaskStatus } from '../domain/task.js';
+import type { ClaimedTask, PolledTask, TaskRecord, TaskStatus } from '../domain/task.js';
 import type { TaskType } from '../domain/task-types.js';
 import type { TasksTable } from './schema.js';
 
@@ -23,6 +23,44 @@ export function taskFromRow(r: TasksTable): TaskRecord {
     creditsCharged: r.credits_charged === null ? null : Number(r.credits_charged),
     finishedAt: r.finished_at === null ? null : Number(r.finished_at),
   };
+}
+
+/** The columns a poll reads, in this order (the embedded store reads them as an array). */
+export const POLL_COLUMNS = ['id', 'task_type', 'status', 'priority', 'created_at', 'idempotency_key', 'result', 'error', 'credits_to_charge', 'credits_charged'] as const;
+
+type PollColumn = (typeof POLL_COLUMNS)[number];
+/** One poll row as values, in the order of POLL_COLUMNS. */
+export type PollValues = [
+  id: string,
+  taskType: string,
+  status: string,
+  priority: number,
+  createdAt: number,
+  idempotencyKey: string | null,
+  result: string | null,
+  error: string | null,
+  creditsToCharge: number,
+  creditsCharged: number | null,
+];
+
+export function polledFromValues(v: PollValues): PolledTask {
+  const [id, taskType, status, priority, createdAt, idempotencyKey, result, error, creditsToCharge, creditsCharged] = v;
+  return {
+    id,
+    taskType: taskType as TaskType,
+    status: status as TaskStatus,
+    priority: Number(priority),
+    createdAt: Number(createdAt),
+    idempotencyKey,
+    result: result === null ? undefined : (JSON.parse(result) as unknown),
+    error,
+    creditsToCharge: Number(creditsToCharge),
+    creditsCharged: creditsCharged === null ? null : Number(creditsCharged),
+  };
+}
+
+export function polledFromRow(r: Pick<TasksTable, PollColumn>): PolledTask {
+  return polledFromValues(POLL_COLUMNS.map((c) => r[c]) as unknown as PollValues);
 }
 
 export function claimedFromRow(r: TasksTable): ClaimedTask {

@@ -1,4 +1,4 @@
-import type { ClaimedTask, NewTask, TaskRecord, TaskStatus } from '../domain/task.js';
+import type { ClaimedTask, NewTask, PolledTask, TaskRecord, TaskStatus } from '../domain/task.js';
 
 /** Outcome of inserting one task: accepted, or refused because its idempotency key is taken. */
 export type InsertOutcome =
@@ -67,6 +67,8 @@ export interface Store {
   /** Inserts in one transaction; a key held only by a task older than `notBefore` (expired) is taken over. */
   insertTasks(tasks: NewTask[], notBefore?: number): Promise<InsertOutcome[]>;
   getTask(id: string, notBefore: number): Promise<TaskRecord | undefined>;
+  /** The poll's read: `getTask` without the payload and the bookkeeping columns. */
+  pollTask(id: string, notBefore: number): Promise<PolledTask | undefined>;
 
   /** Claims up to `limit` due QUEUED tasks of one type, never letting PROCESSING exceed `concurrency`. */
   claimTasks(args: {

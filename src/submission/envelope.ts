@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { ServiceConfig } from '../config/engine-config.js';
 import { RequestError, validationError, type FieldProblem } from '../domain/request-errors.js';
+import { newTaskId } from '../domain/task-id.js';
 import { clampPriority, type NewTask, type TaskPayload } from '../domain/task.js';
 import { REGION_BOUND_ENGINES, canonicalTaskType, isAnalysisTaskType, type EngineTaskType, type TaskType } from '../domain/task-types.js';
 import type { Pools } from '../pools/pools.js';
@@ -113,8 +113,9 @@ export function buildTask(
   o: { country: string | null; priority?: number | undefined; idempotencyKey?: string | undefined; webhookUrl?: string | undefined },
 ): NewTask {
   const engine = ctx.config.engines[taskType];
+  const createdAt = ctx.now();
   return {
-    id: randomUUID(),
+    id: newTaskId(createdAt),
     taskType,
     payload,
     priority: clampPriority(o.priority),
@@ -123,6 +124,6 @@ export function buildTask(
     country: o.country,
     maxAttempts: engine.maxAttempts,
     creditsToCharge: engine.credits,
-    createdAt: ctx.now(),
+    createdAt,
   };
 }

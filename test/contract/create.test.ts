@@ -37,6 +37,18 @@ describe('POST /v1/async/task', () => {
     expect(Date.parse(t.createdAt)).toBeGreaterThanOrEqual(before - 1000);
   });
 
+  it('assigns time-ordered ids (UUID version 7 carrying the creation millisecond)', async () => {
+    const first = await svc.call('POST', '/v1/async/task', { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'a' } });
+    await new Promise((r) => setTimeout(r, 3));
+    const second = await svc.call('POST', '/v1/async/task', { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'b' } });
+    for (const r of [first, second]) {
+      const { id, createdAt } = r.body.task as { id: string; createdAt: string };
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(parseInt(id.slice(0, 8) + id.slice(9, 13), 16)).toBe(Date.parse(createdAt));
+    }
+    expect((first.body.task.id as string) < (second.body.task.id as string)).toBe(true);
+  });
+
   it('omits idempotencyKey when none was given (not null), on submit and on polling', async () => {
     const r = await svc.call('POST', '/v1/async/task', { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'no key' } });
     expect(r.body.task).not.toHaveProperty('idempotencyKey');

@@ -120,6 +120,20 @@ for (const kind of ['sqlite', 'postgres'] as StoreKind[]) {
       expect(got.status).toBe('COMPLETED');
       expect(got.result).toEqual({ text: 'ok' });
       expect(got.creditsCharged).toBe(2);
+      // The poll's read shows the same fields as the whole record, without the payload.
+      const polled = await store.pollTask(t.id, 0);
+      expect(polled).toEqual({
+        id: t.id,
+        taskType: 'ANSWER_ENGINE_A',
+        status: 'COMPLETED',
+        priority: 1,
+        createdAt: T0,
+        idempotencyKey: null,
+        result: { text: 'ok' },
+        error: null,
+        creditsToCharge: 2,
+        creditsCharged: 2,
+      });
       // The delivery was written with the terminal state.
       const due = await store.claimDueDeliveries(T0 + 2000, 10, 60_000);
       expect(due.map((d) => d.taskId)).toEqual([t.id]);
@@ -186,6 +200,8 @@ for (const kind of ['sqlite', 'postgres'] as StoreKind[]) {
       await store.insertTasks([old, fresh]);
       expect(await store.getTask(old.id, T0 - 50_000)).toBeUndefined();
       expect(await store.getTask(fresh.id, T0 - 50_000)).toBeDefined();
+      expect(await store.pollTask(old.id, T0 - 50_000)).toBeUndefined();
+      expect(await store.pollTask(fresh.id, T0 - 50_000)).toMatchObject({ id: fresh.id, status: 'QUEUED', result: undefined, creditsCharged: null });
       expect(await store.deleteExpired(T0 - 50_000, 100)).toBe(1);
       expect(await store.getTask(old.id, 0)).toBeUndefined();
       const s = await store.stats(0);

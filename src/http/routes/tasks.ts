@@ -115,7 +115,7 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: HttpContext): void
     { schema: { summary: 'Poll a task', params: idParamsSchema, response: { 200: pollingSchema, 401: errorEnvelopeSchema, 404: errorEnvelopeSchema } } },
     async (req) => {
       const { id } = req.params;
-      const task = UUID_RE.test(id) ? await ctx.store.getTask(id.toLowerCase(), ctx.now() - ctx.settings.retentionMs) : undefined;
+      const task = UUID_RE.test(id) ? await ctx.store.pollTask(id.toLowerCase(), ctx.now() - ctx.settings.retentionMs) : undefined;
       if (!task) throw new RequestError('RESOURCE_NOT_FOUND', `No task with id ${JSON.stringify(id)} (unknown or expired).`, { id });
       return pollingView(task);
     },

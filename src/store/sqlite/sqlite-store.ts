@@ -3,10 +3,10 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
-import type { ClaimedTask, NewTask, TaskRecord } from '../../domain/task.js';
+import type { ClaimedTask, NewTask, PolledTask, TaskRecord } from '../../domain/task.js';
 import type { Database, TasksTable } from '../schema.js';
 import { KyselyStore, emptyCounts, webhookCounts } from '../kysely-store.js';
-import { claimedFromRow, taskFromRow } from '../rows.js';
+import { claimedFromRow, polledFromValues, taskFromRow, type PollValues } from '../rows.js';
 import type { DeliveryOutcome, DueDelivery, InsertOutcome, Stats, StatusCounts, TerminalWrite } from '../store.js';
 import { GroupCommit } from './group-commit.js';
 import * as m005 from './migrations/005-status-counts.js';
@@ -86,6 +86,13 @@ export class SqliteStore extends KyselyStore {
     return this.group.read(() => {
       const row = this.s.getTask.get(id, notBefore) as TasksTable | undefined;
       return row ? taskFromRow(row) : undefined;
+    });
+  }
+
+  override pollTask(id: string, notBefore: number): Promise<PolledTask | undefined> {
+    return this.group.read(() => {
+      const values = this.s.pollTask.get(id, notBefore) as PollValues | undefined;
+      return values ? polledFromValues(values) : undefined;
     });
   }
 
