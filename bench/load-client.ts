@@ -9,6 +9,7 @@ import type { LoadJob, LoadResult } from './load.js';
 async function runJob(job: LoadJob): Promise<LoadResult> {
   const paths = job.pathsFile ? (JSON.parse(fs.readFileSync(job.pathsFile, 'utf8')) as string[]) : null;
   let next = 0;
+  const cpuBefore = process.cpuUsage();
   const result = await autocannon({
     url: job.url,
     method: job.method,
@@ -30,7 +31,11 @@ async function runJob(job: LoadJob): Promise<LoadResult> {
         }
       : {}),
   });
+  const cpu = process.cpuUsage(cpuBefore);
   return {
+    loadCpuMs: (cpu.user + cpu.system) / 1000,
+    serverCpuMs: 0,
+    wallMs: 0,
     requestsPerS: result.requests.average,
     total: result.requests.total,
     p50Ms: result.latency.p50,

@@ -1,4 +1,5 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /** One autocannon run: fixed request (or rotating paths) for a fixed duration. */
@@ -14,6 +15,11 @@ export interface LoadJob {
 }
 
 export interface LoadResult {
+  /** CPU time of the server's process (user + system) during the run: the bench process itself, or the service's own process. */
+  serverCpuMs: number;
+  /** CPU time of the load generator's process during the run. */
+  loadCpuMs: number;
+  wallMs: number;
   requestsPerS: number;
   total: number;
   p50Ms: number;
@@ -24,6 +30,20 @@ export interface LoadResult {
 }
 
 type Reply = { id: number; result?: LoadResult; error?: string; ready?: boolean };
+
+const CLOCK_TICKS_PER_S = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+/** User + system CPU time of a process so far, from /proc (this process: process.cpuUsage, finer grained). */
+export function cpuMsOf(pid: number): number {
+  if (pid === process.pid) {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  }
+  // Fields after the parenthesised command name: utime and stime are the 12th and 13th.
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_S;
+}
 
 /** A long-lived load-generator child process (started once per bench run). */
 export class LoadGenerator {
@@ -56,12 +76,16 @@ export class LoadGenerator {
     return new LoadGenerator(child);
   }
 
-  run(job: LoadJob): Promise<LoadResult> {
+  /** Runs one load; `serverPid` is the process whose CPU time is charged to the server (default: this one, which hosts the in-process service and the bare server). */
+  async run(job: LoadJob, serverPid = process.pid): Promise<LoadResult> {
     const id = ++this.seq;
-    return new Promise((resolve, reject) => {
+    const cpuBefore = cpuMsOf(serverPid);
+    const t0 = performance.now();
+    const r = await new Promise<LoadResult>((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
       this.child.send({ id, job });
     });
+    return { ...r, serverCpuMs: cpuMsOf(serverPid) - cpuBefore, wallMs: performance.now() - t0 };
   }
 
   async stop(): Promise<void> {

@@ -45,6 +45,22 @@ async function pairedRuns(load: LoadGenerator, cfg: BenchConfig, job: (url: stri
   return out;
 }
 
+/**
+ * What the CPU time says of a paired load: requests per CPU-second of the server process, against
+ * bare's (a ratio that does not depend on whether the load generator or the server saturated first),
+ * and how busy each side was. The bench process hosts both servers, only one of them loaded at a time.
+ */
+export function cpuFigures(scenario: string, p: Pair): Figure[] {
+  const perCpuS = (rs: LoadResult[]) => rs.map((r) => r.total / (r.serverCpuMs / 1000));
+  const busy = (rs: LoadResult[], of: 'serverCpuMs' | 'loadCpuMs') => rs.map((r) => (100 * r[of]) / r.wallMs);
+  if (p.bare.length === 0) return [];
+  return [
+    figure({ scenario, metric: 'requests per CPU-second of the server process', unit: 'req/CPU-s', runs: perCpuS(p.service), baseline: { name: 'bare', value: median(perCpuS(p.bare)) } }),
+    figure({ scenario, metric: 'CPU of the server process, service runs (100% = one core)', unit: '%', runs: busy(p.service, 'serverCpuMs') }),
+    figure({ scenario, metric: 'CPU of the load generator, bare runs', unit: '%', runs: busy(p.bare, 'loadCpuMs') }),
+  ];
+}
+
 function failedOf(rs: LoadResult[]): number {
   return rs.reduce((n, r) => n + r.non2xx + r.errors, 0);
 }
@@ -99,6 +115,7 @@ export async function runApiScenarios(load: LoadGenerator, cfg: BenchConfig, log
           figure({ scenario: 'single submit', metric: 'requests/s', unit: 'req/s', runs: single.service.map((r) => r.requestsPerS), baseline: { name: 'bare', value: bareRps }, target: { op: 'ratio>=', value: 0.5 } }),
           figure({ scenario: 'single submit', metric: 'p99 latency', unit: 'ms', runs: single.service.map((r) => r.p99Ms), target: { op: '<', value: 25, unit: 'ms' } }),
           figure({ scenario: 'single submit (bare)', metric: 'p99 latency', unit: 'ms', runs: single.bare.map((r) => r.p99Ms) }),
+          ...cpuFigures('single submit', single),
         );
         integrity.push(integrityOf('single submit', single));
       }
@@ -137,6 +154,7 @@ export async function runApiScenarios(load: LoadGenerator, cfg: BenchConfig, log
             target: { op: 'ratio>=', value: 0.6 },
           }),
           figure({ scenario: `polling (${cfg.pollPrefill.toLocaleString('en-US')} tasks)`, metric: 'p99 latency', unit: 'ms', runs: polls.service.map((r) => r.p99Ms) }),
+          ...cpuFigures(`polling (${cfg.pollPrefill.toLocaleString('en-US')} tasks)`, polls),
         );
         integrity.push(integrityOf('polling', polls));
       }

@@ -265,5 +265,17 @@ for (const kind of ['sqlite', 'postgres'] as StoreKind[]) {
       expect(await store.getTask(partner.id, 0)).toBeUndefined();
       expect((await store.stats(0)).tasks.QUEUED).toBe(2);
     });
+
+    it.skipIf(kind !== 'sqlite')('reads of one turn are answered together once it ends, each with its own outcome', async () => {
+      const a = task();
+      await store.insertTasks([a]);
+      const answered: string[] = [];
+      const polls = [a.id, randomUUID(), a.id].map((id, i) => store.pollTask(id, 0).then((t) => answered.push(`${i}:${t?.status ?? 'none'}`)));
+      answered.push('turn goes on');
+      await Promise.resolve();
+      expect(answered).toEqual(['turn goes on']);
+      await Promise.all(polls);
+      expect(answered).toEqual(['turn goes on', '0:QUEUED', '1:none', '2:QUEUED']);
+    });
   });
 }
