@@ -71,7 +71,7 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
   }
   const store = settings.databaseUrl
     ? openPostgresStore(settings.databaseUrl, config.scheduler.agingMs, settings.pgPoolMax)
-    : openSqliteStore(path.join(settings.dataDir, 'aeq.sqlite'), config.scheduler.agingMs);
+    : openSqliteStore(path.join(settings.dataDir, 'aeq.sqlite'), config.scheduler.agingMs, settings.sqliteCacheMb);
   await store.migrate();
   const metrics = new Metrics();
   const pools = new Pools(config, now);

@@ -95,7 +95,10 @@ export async function startServiceProcess(cmd: ServiceCommand, env: Record<strin
   const base = { ...process.env };
   // The child must use the embedded SQLite store of `env`, 127.0.0.1 and plain node options, whatever the bench was started with.
   for (const k of Object.keys(base)) if (k.startsWith('AEQ_') || ['DATABASE_URL', 'HOST', 'NODE_OPTIONS'].includes(k)) delete base[k];
-  const child = spawn(process.execPath, cmd.args, { cwd: ROOT, env: { ...base, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Profiling the service processes (`AEQ_BENCH_CPU_PROF=dir`): each writes its profile into a folder named after its data dir when it exits.
+  const profDir = process.env.AEQ_BENCH_CPU_PROF;
+  const prof = profDir && env.AEQ_DATA_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profDir, path.basename(env.AEQ_DATA_DIR))}`] : [];
+  const child = spawn(process.execPath, [...prof, ...cmd.args], { cwd: ROOT, env: { ...base, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
   const output = tail(child);
   const exited = new Promise<string>((resolve) => {
     child.once('exit', (code, signal) => resolve(signal ?? `code ${code}`));

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,12 +20,22 @@ const STATS_WARMUPS = 3;
 const STATS_CALLS = 50;
 const RSS_EVERY_MS = 200;
 
-async function repeat(load: LoadGenerator, cfg: BenchConfig, job: LoadJob): Promise<LoadResult[]> {
-  if (cfg.warmupS > 0) await load.run({ ...job, durationS: cfg.warmupS });
-  // Quick mode: 1 run instead of 3, so that this scenario (4 measurements, 2 prefills, 2 service starts under tsx of ~2.5 s) stays under 15 s.
+/**
+ * The same load on the small and the large store's service, interleaved run by run (small, large,
+ * small, ...) after one warm-up of each, so that drift of a shared machine hits both alike.
+ */
+async function pairedRuns(load: LoadGenerator, cfg: BenchConfig, small: { job: LoadJob; pid: number }, large: { job: LoadJob; pid: number }): Promise<{ small: LoadResult[]; large: LoadResult[] }> {
+  if (cfg.warmupS > 0) {
+    await load.run({ ...small.job, durationS: cfg.warmupS }, small.pid);
+    await load.run({ ...large.job, durationS: cfg.warmupS }, large.pid);
+  }
+  // Quick mode: 1 run instead of 3, so that this scenario (2 prefills, 2 service starts under tsx of ~2.5 s) stays under 15 s.
   const runs = cfg.quick ? 1 : cfg.runs;
-  const out: LoadResult[] = [];
-  for (let i = 0; i < runs; i++) out.push(await load.run(job));
+  const out = { small: [] as LoadResult[], large: [] as LoadResult[] };
+  for (let i = 0; i < runs; i++) {
+    out.small.push(await load.run(small.job, small.pid));
+    out.large.push(await load.run(large.job, large.pid));
+  }
   return out;
 }
 
@@ -97,10 +108,12 @@ function loadIntegrity(scenario: string, rs: LoadResult[]): Integrity {
 }
 
 /**
- * Growth: single submit and polling on a nearly empty store (10,000 tasks), then the same loads
- * with `cfg.growthTasks` retained tasks; GET /stats; the service process's resident memory.
- * The service runs as its own process (`aeq serve`) on a data dir of this scenario; the prefills
- * write the same SQLite file from the bench while it is stopped.
+ * Growth: single submit and polling on a nearly empty store (10,000 tasks) and on one of
+ * `cfg.growthTasks` retained tasks, each served by its own service process (`aeq serve`, data dir
+ * of this scenario), both running, the loads interleaved between them; GET /stats and the resident
+ * memory of the large store's process. The prefills write the SQLite files from the bench before
+ * the services start, and are flushed to disk (`sync`) first, so that the kernel's writeback of a
+ * freshly written 2.6 GB file does not run during the measurements.
  */
 export async function runGrowthScenario(load: LoadGenerator, cfg: BenchConfig, log: (s: string) => void): Promise<ScenarioResult> {
   const cmd = serviceCommand(cfg.quick);
@@ -108,59 +121,67 @@ export async function runGrowthScenario(load: LoadGenerator, cfg: BenchConfig, l
     log('growth: building the service once (npm run build), to run node dist/cli/main.js');
     await buildService();
   }
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aeq-bench-growth-'));
-  const env = serviceEnv(dataDir);
-  let svc: ServiceProcess | null = null;
+  const dirs = [fs.mkdtempSync(path.join(os.tmpdir(), 'aeq-bench-growth-small-')), fs.mkdtempSync(path.join(os.tmpdir(), 'aeq-bench-growth-large-'))] as const;
+  const [smallEnv, largeEnv] = dirs.map(serviceEnv) as [Record<string, string>, Record<string, string>];
+  const running: ServiceProcess[] = [];
   try {
-    const sample = new IdSample(POLL_SAMPLE);
-    await prefillStopped(env, SMALL_STORE, sample, log);
-    log(`growth: starting the ${cmd.label}; submit and poll on the nearly empty store`);
-    svc = await startServiceProcess(cmd, env);
-    const probe = await call(svc.url, 'POST', '/v1/async/task', SINGLE);
-    if (probe.status !== 202) throw new Error(`growth: probe submit answered ${probe.status}`);
-    // The same sampling on the small store, so that what the large store adds can be told apart.
-    const memSmall = rssSampler(svc.pid, RSS_EVERY_MS);
-    const submitSmall = await repeat(load, cfg, submitJob(svc, cfg));
-    const pollSmall = await repeat(load, cfg, pollJob(svc, cfg, sample.ids, path.join(dataDir, 'poll-small.json')));
-    const small = memSmall.stop();
-    await svc.stop();
-    svc = null;
-
-    await prefillStopped(env, cfg.growthTasks, sample, log);
-    svc = await startServiceProcess(cmd, env);
-    const readyRssMb = memoryOf(svc.pid).rssMb;
-    const mem = rssSampler(svc.pid, RSS_EVERY_MS);
-    const retained = await retainedByService(svc);
-    log(`growth: GET /stats x ${STATS_CALLS}, then submit and poll over ${retained.toLocaleString('en-US')} tasks`);
-    const statsMs = await timeStats(svc);
-    const submitLarge = await repeat(load, cfg, submitJob(svc, cfg));
-    const pollLarge = await repeat(load, cfg, pollJob(svc, cfg, sample.ids, path.join(dataDir, 'poll-large.json')));
-    const large = mem.stop();
-    await svc.stop();
-    svc = null;
+    const smallSample = new IdSample(POLL_SAMPLE);
+    const largeSample = new IdSample(POLL_SAMPLE);
+    await prefillStopped(smallEnv, SMALL_STORE, smallSample, log);
+    await prefillStopped(largeEnv, cfg.growthTasks, largeSample, log);
+    log('growth: flushing the prefilled files to disk (sync)');
+    execFileSync('sync');
+    log(`growth: starting the ${cmd.label} twice: on the ${SMALL_STORE.toLocaleString('en-US')}-task store and on the ${cfg.growthTasks.toLocaleString('en-US')}-task store`);
+    const small = await startServiceProcess(cmd, smallEnv);
+    running.push(small);
+    const large = await startServiceProcess(cmd, largeEnv);
+    running.push(large);
+    const readyRssMb = memoryOf(large.pid).rssMb;
+    const memSmall = rssSampler(small.pid, RSS_EVERY_MS);
+    const mem = rssSampler(large.pid, RSS_EVERY_MS);
+    const retained = await retainedByService(large);
+    log(`growth: GET /stats x ${STATS_CALLS} over ${retained.toLocaleString('en-US')} tasks, then submit and poll, interleaved between the two stores`);
+    const statsMs = await timeStats(large);
+    for (const svc of running) {
+      const probe = await call(svc.url, 'POST', '/v1/async/task', SINGLE);
+      if (probe.status !== 202) throw new Error(`growth: probe submit answered ${probe.status}`);
+    }
+    const submits = await pairedRuns(load, cfg, { job: submitJob(small, cfg), pid: small.pid }, { job: submitJob(large, cfg), pid: large.pid });
+    const polls = await pairedRuns(
+      load,
+      cfg,
+      { job: pollJob(small, cfg, smallSample.ids, path.join(dirs[0], 'poll-paths.json')), pid: small.pid },
+      { job: pollJob(large, cfg, largeSample.ids, path.join(dirs[1], 'poll-paths.json')), pid: large.pid },
+    );
+    const smallMem = memSmall.stop();
+    const largeMem = mem.stop();
 
     const at = `growth (${cfg.growthTasks.toLocaleString('en-US')} tasks)`;
     const rps = (rs: LoadResult[]) => rs.map((r) => r.requestsPerS);
+    const perCpuS = (rs: LoadResult[]) => rs.map((r) => r.total / (r.serverCpuMs / 1000));
+    const smallName = 'same, 10,000-task store';
     const figures: Figure[] = [
-      figure({ scenario: `${at}: single submit`, metric: 'requests/s', unit: 'req/s', runs: rps(submitLarge), baseline: { name: 'same, 10,000-task store', value: median(rps(submitSmall)) }, target: { op: 'ratio>=', value: 0.8 } }),
-      figure({ scenario: `${at}: polling`, metric: 'requests/s', unit: 'req/s', runs: rps(pollLarge), baseline: { name: 'same, 10,000-task store', value: median(rps(pollSmall)) }, target: { op: 'ratio>=', value: 0.8 } }),
-      figure({ scenario: `${at}: memory`, metric: `max VmRSS of the ${cmd.label} during the large-store runs (/stats, submit, poll), read every ${RSS_EVERY_MS} ms`, unit: 'MB', runs: [large.maxRssMb], target: { op: '<', value: 300, unit: 'MB' } }),
-      figure({ scenario: `${at}: memory`, metric: 'VmHWM (peak RSS since its start) of the same process after the large-store runs', unit: 'MB', runs: [large.hwmMb] }),
+      figure({ scenario: `${at}: single submit`, metric: 'requests/s', unit: 'req/s', runs: rps(submits.large), baseline: { name: smallName, value: median(rps(submits.small)) }, target: { op: 'ratio>=', value: 0.8 } }),
+      figure({ scenario: `${at}: single submit`, metric: 'requests per CPU-second of the service process', unit: 'req/CPU-s', runs: perCpuS(submits.large), baseline: { name: smallName, value: median(perCpuS(submits.small)) } }),
+      figure({ scenario: `${at}: polling`, metric: 'requests/s', unit: 'req/s', runs: rps(polls.large), baseline: { name: smallName, value: median(rps(polls.small)) }, target: { op: 'ratio>=', value: 0.8 } }),
+      figure({ scenario: `${at}: polling`, metric: 'requests per CPU-second of the service process', unit: 'req/CPU-s', runs: perCpuS(polls.large), baseline: { name: smallName, value: median(perCpuS(polls.small)) } }),
+      figure({ scenario: `${at}: memory`, metric: `max VmRSS of the large store's ${cmd.label} from its first request to the end of the runs (/stats, submit, poll), read every ${RSS_EVERY_MS} ms`, unit: 'MB', runs: [largeMem.maxRssMb], target: { op: '<', value: 300, unit: 'MB' } }),
+      figure({ scenario: `${at}: memory`, metric: 'VmHWM (peak RSS since its start) of the same process after the runs', unit: 'MB', runs: [largeMem.hwmMb] }),
       figure({ scenario: `${at}: memory`, metric: 'VmRSS of the same process once ready, before its first request', unit: 'MB', runs: [readyRssMb] }),
-      figure({ scenario: `${at}: memory`, metric: 'max VmRSS of the service process of the 10,000-task runs (started the same way)', unit: 'MB', runs: [small.maxRssMb] }),
-      figure({ scenario: `${at}: memory`, metric: 'VmHWM of that process after the 10,000-task runs', unit: 'MB', runs: [small.hwmMb] }),
+      figure({ scenario: `${at}: memory`, metric: 'max VmRSS of the 10,000-task store\'s process (started the same way) over the same period', unit: 'MB', runs: [smallMem.maxRssMb] }),
+      figure({ scenario: `${at}: memory`, metric: 'VmHWM of that process after the runs', unit: 'MB', runs: [smallMem.hwmMb] }),
       figure({ scenario: `${at}: GET /stats`, metric: `p99 of ${STATS_CALLS} sequential calls`, unit: 'ms', runs: [percentile(statsMs, 99)], target: { op: '<', value: 50, unit: 'ms' } }),
       figure({ scenario: `${at}: GET /stats`, metric: `p50 of ${STATS_CALLS} sequential calls`, unit: 'ms', runs: [percentile(statsMs, 50)] }),
     ];
     const integrity: Integrity[] = [
-      // Every prefilled task (and every task accepted before the prefill) is still retained, as the restarted service counts them.
+      // Every prefilled task is retained, as the large store's service counts them before its loads.
       { scenario: 'growth prefill (retained tasks)', expected: cfg.growthTasks, observed: retained, failedRequests: 0, lost: Math.max(0, cfg.growthTasks - retained), duplicates: Math.max(0, retained - cfg.growthTasks) },
-      loadIntegrity('growth submit', [...submitSmall, ...submitLarge]),
-      loadIntegrity('growth polling', [...pollSmall, ...pollLarge]),
+      loadIntegrity('growth submit', [...submits.small, ...submits.large]),
+      loadIntegrity('growth polling', [...polls.small, ...polls.large]),
     ];
     return { figures, integrity };
   } finally {
-    await svc?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await Promise.all(running.map((svc) => svc.stop()));
+    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
   }
 }

@@ -13,6 +13,8 @@ export interface Settings {
   databaseUrl: string | undefined;
   /** Connections per process to PostgreSQL. */
   pgPoolMax: number;
+  /** Page cache of the embedded store, in MiB (part of the process's resident memory). */
+  sqliteCacheMb: number;
   role: 'all' | 'api' | 'worker';
   configPath: string | undefined;
   sandbox: boolean;
@@ -75,6 +77,7 @@ export function loadSettings(env: Env = process.env, overrides: Partial<Settings
     internalToken: env.AEQ_INTERNAL_TOKEN || undefined,
     databaseUrl,
     pgPoolMax: int(env, 'AEQ_PG_POOL_MAX', 1, 1000) ?? 10,
+    sqliteCacheMb: int(env, 'AEQ_SQLITE_CACHE_MB', 2, 65_536) ?? 64,
     role,
     configPath: env.AEQ_CONFIG || undefined,
     sandbox: flag(env, 'AEQ_SANDBOX'),
