@@ -1,4 +1,4 @@
-import { normalizeSourceUrl } from '../../engines/common/urls.js';
+import { normalizeSourceUrl, parseUrl } from '../../engines/common/urls.js';
 
 /**
  * URL helpers of analysis-methods.md §2.3 / upstreams.md §0.1. The registrable domain uses a small
@@ -15,11 +15,7 @@ const MULTI_LABEL_SUFFIXES: ReadonlySet<string> = new Set([
 ]);
 
 export function hostOf(url: string): string {
-  try {
-    return new URL(url).hostname.toLowerCase();
-  } catch {
-    return '';
-  }
+  return parseUrl(url)?.hostname.toLowerCase() ?? '';
 }
 
 /** eTLD+1 of a host (`news.example.co.kr` → `example.co.kr`); IP literals and single labels as is. */

@@ -6,7 +6,7 @@ import { tables } from 'turndown-plugin-gfm';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { EngineResult } from '../adapter.js';
 import { markdownToText } from '../common/markdown-text.js';
-import { hostOf, normalizeSourceUrl } from '../common/urls.js';
+import { hostOf, normalizeSourceUrl, parseUrl } from '../common/urls.js';
 
 /** What the chat web parsers read: the rendered page as the browser transport returns it. */
 export interface RenderedChatPage {
@@ -63,13 +63,8 @@ export function answerOf($: CheerioAPI, box: Cheerio<AnyNode>, pageUrl: string):
 
 /** Absolute http(s) URL of a link outside the UI's own host, normalised; null otherwise. */
 export function externalUrl(href: string | undefined, pageUrl: string, ownHost: string): string | null {
-  if (!href) return null;
-  let u: URL;
-  try {
-    u = new URL(href, pageUrl);
-  } catch {
-    return null;
-  }
+  const u = href ? parseUrl(href, pageUrl) : null;
+  if (!u) return null;
   if (!/^https?:$/.test(u.protocol) || hostOf(u.toString()) === ownHost) return null;
   return normalizeSourceUrl(u.toString());
 }

@@ -1,4 +1,4 @@
-import { normalizeSourceUrl } from '../common/urls.js';
+import { normalizeSourceUrl, parseUrl } from '../common/urls.js';
 
 /**
  * Google's own pages, never a result or a citation (upstreams.md 1.4): the search host itself and its
@@ -13,13 +13,8 @@ const INTERNAL_HOST =
  * or non-http links.
  */
 export function publisherUrl(href: string | undefined, pageUrl: string): string | null {
-  if (!href) return null;
-  let u: URL;
-  try {
-    u = new URL(href, pageUrl);
-  } catch {
-    return null;
-  }
+  const u = href ? parseUrl(href, pageUrl) : null;
+  if (!u) return null;
   if (u.pathname === '/url' && isGoogleOrPage(u, pageUrl)) {
     const target = u.searchParams.get('q') ?? u.searchParams.get('url');
     if (!target || !/^https?:\/\//i.test(target)) return null;
