@@ -250,6 +250,27 @@ for (const kind of ['sqlite', 'postgres'] as StoreKind[]) {
       expect(await store.startDeliveryAttempt(t.id, again!.leaseToken, 2, T0 + 3500)).toBe(true);
     });
 
+    it('pool leases hold a resource to its capacity under concurrent acquires, and free it on release or expiry', async () => {
+      const acquire = (capacity: number, now = T0, expires = T0 + 10_000) => store.acquirePoolLease('exit-1', capacity, now, expires);
+      const first = await Promise.all(Array.from({ length: 10 }, () => acquire(3)));
+      const held = first.filter((t): t is string => t !== null);
+      expect(held).toHaveLength(3);
+      expect(await acquire(3)).toBeNull();
+      await store.releasePoolLease(held[0]!);
+      expect(await acquire(3)).not.toBeNull();
+      expect(await acquire(3)).toBeNull();
+      // A raised capacity is usable at once; a lowered one admits nobody while it is exceeded.
+      expect(await acquire(5)).not.toBeNull();
+      expect(await acquire(5)).not.toBeNull();
+      expect(await acquire(5)).toBeNull();
+      expect(await acquire(2)).toBeNull();
+      // Another resource is counted apart.
+      expect(await store.acquirePoolLease('exit-2', 1, T0, T0 + 10_000)).not.toBeNull();
+      // Leases run out: at their expiry the whole capacity is free again.
+      const later = await Promise.all(Array.from({ length: 8 }, () => acquire(5, T0 + 10_000, T0 + 20_000)));
+      expect(later.filter((t) => t !== null)).toHaveLength(5);
+    });
+
     it.skipIf(kind !== 'sqlite')('writes of one event-loop turn commit together, and one that fails rolls back alone', async () => {
       const first = task();
       await store.insertTasks([first]);
