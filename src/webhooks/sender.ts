@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { assertPublicHost, guardedLookup } from '../net/address-guard.js';
 import type { Metrics } from '../ops/metrics.js';
 import type { DeliveryOutcome, DueDelivery, Store } from '../store/store.js';
+import { SharedDeadlines } from './deadlines.js';
 
 /** Five attempts: at 0, then base, 2x, 4x, 8x base after each failure (2, 4, 8, 16 minutes by default). */
 export const WEBHOOK_MAX_ATTEMPTS = 5;
@@ -16,7 +17,7 @@ export function nextWebhookDelayMs(attemptJustFailed: number, baseMs: number): n
 
 /**
  * How long a claimed delivery stays with its sender: one attempt lasts at most the request timeout
- * plus two store writes, so twice the timeout and a second covers stalls. A sender that died
+ * (and 100 ms, see deadlines.ts) plus two store writes, so twice the timeout and a second covers stalls. A sender that died
  * mid-attempt leaves its delivery due again after this (about a minute by default).
  */
 export function deliveryLeaseMs(timeoutMs: number): number {
@@ -49,6 +50,7 @@ export class WebhookSender {
   private stopped = false;
   private stopping: Promise<void> | null = null;
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly deadlines: SharedDeadlines;
 
   constructor(
     private readonly store: Store,
@@ -58,6 +60,7 @@ export class WebhookSender {
     private readonly now: () => number = Date.now,
   ) {
     this.dispatcher = new Agent({ connect: opts.allowPrivate ? {} : { lookup: guardedLookup }, connections: 128 });
+    this.deadlines = new SharedDeadlines(opts.timeoutMs);
   }
 
   start(): void {
@@ -167,7 +170,7 @@ export class WebhookSender {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'user-agent': 'aeq-webhook/1' },
       body: payload,
-      signal: AbortSignal.timeout(this.opts.timeoutMs),
+      signal: this.deadlines.forAttempt(),
     });
     await res.body.dump();
     return res.statusCode;

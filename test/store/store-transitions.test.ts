@@ -250,6 +250,20 @@ for (const kind of ['sqlite', 'postgres'] as StoreKind[]) {
       expect(await store.startDeliveryAttempt(t.id, again!.leaseToken, 2, T0 + 3500)).toBe(true);
     });
 
+    it('finishes of one turn each keep their own fence, and a task finished twice at once is finished once', async () => {
+      const ts = [task(), task(), task()];
+      await store.insertTasks(ts);
+      const claimed = new Map((await store.claimTasks(claimArgs())).map((c) => [c.id, c.leaseToken]));
+      const tokenOf = (i: number) => claimed.get(ts[i]!.id)!;
+      const results = await Promise.all(ts.map((t, i) => store.finishTask(t.id, i === 1 ? 'stale' : tokenOf(i), completed(), T0 + 2000)));
+      expect(results).toEqual([true, false, true]);
+      expect((await store.getTask(ts[0]!.id, 0))?.result).toEqual({ text: 'ok' });
+      expect((await store.getTask(ts[1]!.id, 0))?.status).toBe('PROCESSING');
+      const twice = await Promise.all([1, 2].map(() => store.finishTask(ts[1]!.id, tokenOf(1), completed(), T0 + 3000)));
+      expect(twice.filter(Boolean)).toHaveLength(1);
+      expect((await store.stats(0)).tasks).toEqual({ QUEUED: 0, PROCESSING: 0, COMPLETED: 3, FAILED: 0 });
+    });
+
     it('pool leases hold a resource to its capacity under concurrent acquires, and free it on release or expiry', async () => {
       const acquire = (capacity: number, now = T0, expires = T0 + 10_000) => store.acquirePoolLease('exit-1', capacity, now, expires);
       const first = await Promise.all(Array.from({ length: 10 }, () => acquire(3)));

@@ -4,8 +4,8 @@ import { sql, type Kysely } from 'kysely';
  * PostgreSQL only: pool leases as slots. A resource of capacity N has slot rows 0..N-1 (made as
  * needed, in growing chunks); a lease takes a free or expired slot with FOR UPDATE SKIP LOCKED and
  * writes its token there. Concurrent acquirers of one resource lock different rows instead of
- * queueing behind one advisory lock for a count (migration 005 measured 978 acquire + release pairs
- * a second on one resource, against 5,499 trivial queries). Capacity holds because a lease is a
+ * queueing behind one advisory lock for a count (that way measured 978 acquire + release pairs a
+ * second on one resource, against 5,499 trivial queries: docs/benchmarks.md). Capacity holds because a lease is a
  * row: two sessions cannot both hold a slot, and slots at or above a lowered capacity are never
  * taken again (leases held there run out). Unlogged and without a WAL flush, as before: after a
  * crash of PostgreSQL the slots are empty, and the leases of that moment are forgotten early.
