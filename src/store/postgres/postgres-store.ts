@@ -69,7 +69,6 @@ export class PostgresStore extends KyselyStore {
     const r = await sql<{ ok: boolean }>`select aeq_acquire_pool_slot(${token}, ${resourceId}, ${capacity}, ${now}, ${expiresAt}) as ok`.execute(this.db);
     return r.rows[0]?.ok ? token : null;
   }
-
 }
 
 interface Finish {
