@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import autocannon from 'autocannon';
-import type { LoadJob, LoadResult } from './load.js';
+import type { LoadClientResult, LoadJob } from './load.js';
 
 /**
  * The load generator, in its own process so that it does not share the service's event loop.
  * It receives jobs over IPC from bench/load.ts, runs autocannon, and answers with the figures.
  */
-async function runJob(job: LoadJob): Promise<LoadResult> {
+async function runJob(job: LoadJob): Promise<LoadClientResult> {
   const paths = job.pathsFile ? (JSON.parse(fs.readFileSync(job.pathsFile, 'utf8')) as string[]) : null;
   let next = 0;
   const cpuBefore = process.cpuUsage();
@@ -34,8 +34,6 @@ async function runJob(job: LoadJob): Promise<LoadResult> {
   const cpu = process.cpuUsage(cpuBefore);
   return {
     loadCpuMs: (cpu.user + cpu.system) / 1000,
-    serverCpuMs: 0,
-    wallMs: 0,
     requestsPerS: result.requests.average,
     total: result.requests.total,
     p50Ms: result.latency.p50,

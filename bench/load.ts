@@ -29,7 +29,15 @@ export interface LoadResult {
   errors: number;
 }
 
-type Reply = { id: number; result?: LoadResult; error?: string; ready?: boolean };
+/** What the load generator itself measures; the parent adds the server's CPU time and the wall time. */
+export type LoadClientResult = Omit<LoadResult, 'serverCpuMs' | 'wallMs'>;
+
+type Reply = { id: number; result?: LoadClientResult; error?: string; ready?: boolean };
+
+/** Requests per CPU-second of the server's process, run by run. */
+export function requestsPerCpuSecond(rs: LoadResult[]): number[] {
+  return rs.map((r) => r.total / (r.serverCpuMs / 1000));
+}
 
 const CLOCK_TICKS_PER_S = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 
@@ -48,7 +56,7 @@ export function cpuMsOf(pid: number): number {
 /** A long-lived load-generator child process (started once per bench run). */
 export class LoadGenerator {
   private seq = 0;
-  private readonly waiting = new Map<number, { resolve: (r: LoadResult) => void; reject: (e: Error) => void }>();
+  private readonly waiting = new Map<number, { resolve: (r: LoadClientResult) => void; reject: (e: Error) => void }>();
 
   private constructor(private readonly child: ChildProcess) {
     child.on('message', (m: Reply) => {
@@ -81,7 +89,7 @@ export class LoadGenerator {
     const id = ++this.seq;
     const cpuBefore = cpuMsOf(serverPid);
     const t0 = performance.now();
-    const r = await new Promise<LoadResult>((resolve, reject) => {
+    const r = await new Promise<LoadClientResult>((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
       this.child.send({ id, job });
     });

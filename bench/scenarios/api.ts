@@ -5,7 +5,7 @@ import type { NewTask } from '../../src/domain/task.js';
 import type { TaskType } from '../../src/domain/task-types.js';
 import { startBareServer, type CannedBodies } from '../bare-server.js';
 import { figure, type BenchConfig, type Figure, type Integrity, type ScenarioResult } from '../figures.js';
-import type { LoadGenerator, LoadJob, LoadResult } from '../load.js';
+import { requestsPerCpuSecond, type LoadGenerator, type LoadJob, type LoadResult } from '../load.js';
 import { median } from '../stats.js';
 import { AUTH, BENCH_KEY, call, startBenchService, type BenchService } from '../service.js';
 
@@ -51,11 +51,10 @@ async function pairedRuns(load: LoadGenerator, cfg: BenchConfig, job: (url: stri
  * and how busy each side was. The bench process hosts both servers, only one of them loaded at a time.
  */
 export function cpuFigures(scenario: string, p: Pair): Figure[] {
-  const perCpuS = (rs: LoadResult[]) => rs.map((r) => r.total / (r.serverCpuMs / 1000));
   const busy = (rs: LoadResult[], of: 'serverCpuMs' | 'loadCpuMs') => rs.map((r) => (100 * r[of]) / r.wallMs);
   if (p.bare.length === 0) return [];
   return [
-    figure({ scenario, metric: 'requests per CPU-second of the server process', unit: 'req/CPU-s', runs: perCpuS(p.service), baseline: { name: 'bare', value: median(perCpuS(p.bare)) } }),
+    figure({ scenario, metric: 'requests per CPU-second of the server process', unit: 'req/CPU-s', runs: requestsPerCpuSecond(p.service), baseline: { name: 'bare', value: median(requestsPerCpuSecond(p.bare)) } }),
     figure({ scenario, metric: 'CPU of the server process, service runs (100% = one core)', unit: '%', runs: busy(p.service, 'serverCpuMs') }),
     figure({ scenario, metric: 'CPU of the load generator, bare runs', unit: '%', runs: busy(p.bare, 'loadCpuMs') }),
   ];

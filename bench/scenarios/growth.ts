@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { figure, type BenchConfig, type Figure, type Integrity, type ScenarioResult } from '../figures.js';
-import type { LoadGenerator, LoadJob, LoadResult } from '../load.js';
+import { requestsPerCpuSecond, type LoadGenerator, type LoadJob, type LoadResult } from '../load.js';
 import { median, percentile } from '../stats.js';
 import type { Stats } from '../../src/store/store.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
@@ -158,13 +158,12 @@ export async function runGrowthScenario(load: LoadGenerator, cfg: BenchConfig, l
 
     const at = `growth (${cfg.growthTasks.toLocaleString('en-US')} tasks)`;
     const rps = (rs: LoadResult[]) => rs.map((r) => r.requestsPerS);
-    const perCpuS = (rs: LoadResult[]) => rs.map((r) => r.total / (r.serverCpuMs / 1000));
     const smallName = 'same, 10,000-task store';
     const figures: Figure[] = [
       figure({ scenario: `${at}: single submit`, metric: 'requests/s', unit: 'req/s', runs: rps(submits.large), baseline: { name: smallName, value: median(rps(submits.small)) }, target: { op: 'ratio>=', value: 0.8 } }),
-      figure({ scenario: `${at}: single submit`, metric: 'requests per CPU-second of the service process', unit: 'req/CPU-s', runs: perCpuS(submits.large), baseline: { name: smallName, value: median(perCpuS(submits.small)) } }),
+      figure({ scenario: `${at}: single submit`, metric: 'requests per CPU-second of the service process', unit: 'req/CPU-s', runs: requestsPerCpuSecond(submits.large), baseline: { name: smallName, value: median(requestsPerCpuSecond(submits.small)) } }),
       figure({ scenario: `${at}: polling`, metric: 'requests/s', unit: 'req/s', runs: rps(polls.large), baseline: { name: smallName, value: median(rps(polls.small)) }, target: { op: 'ratio>=', value: 0.8 } }),
-      figure({ scenario: `${at}: polling`, metric: 'requests per CPU-second of the service process', unit: 'req/CPU-s', runs: perCpuS(polls.large), baseline: { name: smallName, value: median(perCpuS(polls.small)) } }),
+      figure({ scenario: `${at}: polling`, metric: 'requests per CPU-second of the service process', unit: 'req/CPU-s', runs: requestsPerCpuSecond(polls.large), baseline: { name: smallName, value: median(requestsPerCpuSecond(polls.small)) } }),
       figure({ scenario: `${at}: memory`, metric: `max VmRSS of the large store's ${cmd.label} from its first request to the end of the runs (/stats, submit, poll), read every ${RSS_EVERY_MS} ms`, unit: 'MB', runs: [largeMem.maxRssMb], target: { op: '<', value: 300, unit: 'MB' } }),
       figure({ scenario: `${at}: memory`, metric: 'VmHWM (peak RSS since its start) of the same process after the runs', unit: 'MB', runs: [largeMem.hwmMb] }),
       figure({ scenario: `${at}: memory`, metric: 'VmRSS of the same process once ready, before its first request', unit: 'MB', runs: [readyRssMb] }),

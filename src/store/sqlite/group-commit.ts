@@ -97,8 +97,7 @@ export class GroupCommit {
         }
       }
     };
-    if (!this.raw.inTransaction) run();
-    else this.whenFree(run).catch((e: unknown) => jobs.forEach((j) => j.reject(e)));
+    this.outsideKyselyTransaction(jobs, run);
   }
 
   private flush(): void {
@@ -106,11 +105,13 @@ export class GroupCommit {
     const jobs = this.queue;
     this.queue = [];
     if (jobs.length === 0) return;
-    if (this.raw.inTransaction) {
-      this.whenFree(() => this.commit(jobs)).catch((e: unknown) => jobs.forEach((j) => j.reject(e)));
-      return;
-    }
-    this.commit(jobs);
+    this.outsideKyselyTransaction(jobs, () => this.commit(jobs));
+  }
+
+  /** Runs `run` now, or once Kysely's open transaction has ended (then a failure to wait rejects the jobs). */
+  private outsideKyselyTransaction(jobs: Job[], run: () => void): void {
+    if (!this.raw.inTransaction) run();
+    else this.whenFree(run).catch((e: unknown) => jobs.forEach((j) => j.reject(e)));
   }
 
   private commit(jobs: Job[]): void {
