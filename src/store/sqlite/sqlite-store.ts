@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import type { ClaimedTask, NewTask, PolledTask, TaskRecord } from '../../domain/task.js';
+import { taskIdKey } from '../../domain/task-id.js';
 import type { Database, TasksTable } from '../schema.js';
 import { KyselyStore, emptyCounts, webhookCounts } from '../kysely-store.js';
 import { claimedFromRow, polledFromValues, taskFromRow, type PollValues } from '../rows.js';
@@ -70,30 +71,47 @@ export class SqliteStore extends KyselyStore {
   private insertOne(row: TasksTable, notBefore: number): InsertOutcome {
     const s = this.s;
     // ON CONFLICT DO NOTHING: of two submits with one idempotency key, exactly one row wins.
-    if (s.insertTask.run(row).changes === 1) return { ok: true, task: taskFromRow(row) };
+    if (this.insertRow(row)) return { ok: true, task: taskFromRow(row) };
     const existing = s.taskByKey.get(row.idempotency_key) as { id: string; created_at: number } | undefined;
     if (existing && existing.created_at < notBefore) {
       // The holder of the key has expired but is not swept yet: the key is free again.
       s.deleteAttempts.run(existing.id);
       s.deleteDelivery.run(existing.id);
       s.deleteTask.run(existing.id);
-      if (s.insertTask.run(row).changes === 1) return { ok: true, task: taskFromRow(row) };
+      if (this.insertRow(row)) return { ok: true, task: taskFromRow(row) };
     }
     return { ok: false, reason: 'DUPLICATE_KEY', existingId: existing?.id ?? '' };
   }
 
+  /** Inserts under the id's own key as rowid; if another row holds that rowid, under one SQLite picks. False: the idempotency key is taken. */
+  private insertRow(row: TasksTable): boolean {
+    try {
+      return this.s.insertTask.run(taskIdKey(row.id), row).changes === 1;
+    } catch (e) {
+      if (!(e instanceof BetterSqlite3.SqliteError) || e.code !== 'SQLITE_CONSTRAINT_ROWID') throw e;
+      return this.s.insertTask.run(null, row).changes === 1;
+    }
+  }
+
   override getTask(id: string, notBefore: number): Promise<TaskRecord | undefined> {
     return this.group.read(() => {
-      const row = this.s.getTask.get(id, notBefore) as TasksTable | undefined;
+      const row = this.byKeyThenId<TasksTable>(this.s.getTaskByKey, this.s.getTask, id, notBefore);
       return row ? taskFromRow(row) : undefined;
     });
   }
 
   override pollTask(id: string, notBefore: number): Promise<PolledTask | undefined> {
     return this.group.read(() => {
-      const values = this.s.pollTask.get(id, notBefore) as PollValues | undefined;
+      const values = this.byKeyThenId<PollValues>(this.s.pollTaskByKey, this.s.pollTask, id, notBefore);
       return values ? polledFromValues(values) : undefined;
     });
+  }
+
+  /** A task's row by its rowid (where the id's key is the rowid, as for every task inserted since keys became rowids), else by the id index. */
+  private byKeyThenId<Row>(byKey: BetterSqlite3.Statement, byId: BetterSqlite3.Statement, id: string, notBefore: number): Row | undefined {
+    const key = taskIdKey(id);
+    const row = key === null ? undefined : (byKey.get(key, id, notBefore) as Row | undefined);
+    return row ?? (byId.get(id, notBefore) as Row | undefined);
   }
 
   override claimTasks(a: { taskType: string; limit: number; concurrency: number; workerId: string; now: number; leaseMs: number }): Promise<ClaimedTask[]> {
