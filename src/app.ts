@@ -16,11 +16,10 @@ import { Pools } from './pools/pools.js';
 import { RuntimeChanges } from './pools/runtime-changes.js';
 import { AttemptRunner } from './queue/attempt-runner.js';
 import { RetentionSweeper } from './queue/retention-sweeper.js';
-import { InProcessWakeBus, PostgresWakeBus, type WakeBus } from './queue/wake-bus.js';
+import { InProcessWakeBus, type WakeBus } from './queue/wake-bus.js';
 import { Worker } from './queue/worker.js';
 import { startSimulator, type Simulator } from './sandbox/server.js';
 import { routeToSandbox } from './sandbox/upstream-map.js';
-import { openPostgresStore } from './store/postgres/postgres-store.js';
 import { openSqliteStore } from './store/sqlite/sqlite-store.js';
 import type { Store } from './store/store.js';
 import { WebhookSender } from './webhooks/sender.js';
@@ -69,8 +68,9 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
     }
     routeToSandbox(config, sandboxUrl);
   }
+  // pg and the PostgreSQL modules load only when they are used (about 14 MB of memory otherwise).
   const store = settings.databaseUrl
-    ? openPostgresStore(settings.databaseUrl, config.scheduler.agingMs, settings.pgPoolMax)
+    ? (await import('./store/postgres/postgres-store.js')).openPostgresStore(settings.databaseUrl, config.scheduler.agingMs, settings.pgPoolMax)
     : openSqliteStore(path.join(settings.dataDir, 'aeq.sqlite'), config.scheduler.agingMs, settings.sqliteCacheMb);
   await store.migrate();
   const metrics = new Metrics();
@@ -114,7 +114,7 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
   }
   const sweeper = new RetentionSweeper(store, settings.retentionMs, log.child({ component: 'retention' }), now);
   const wake: WakeBus = settings.databaseUrl
-    ? new PostgresWakeBus(settings.databaseUrl, log.child({ component: 'wake' }), runsWorkers)
+    ? new (await import('./queue/postgres-wake-bus.js')).PostgresWakeBus(settings.databaseUrl, log.child({ component: 'wake' }), runsWorkers)
     : new InProcessWakeBus();
   const w = worker;
   if (w) wake.subscribe((t) => w.notify(t as TaskType));

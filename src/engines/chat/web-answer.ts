@@ -1,8 +1,7 @@
 import type { Cheerio, CheerioAPI } from 'cheerio';
 import type { AnyNode } from 'domhandler';
-import TurndownService from 'turndown';
-// Typed by src/engines/web/turndown-plugin-gfm.d.ts (the package ships no declarations).
-import { tables } from 'turndown-plugin-gfm';
+import type TurndownService from 'turndown';
+import { turndown, turndownGfm } from '../lazy-modules.js';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { EngineResult } from '../adapter.js';
 import { markdownToText } from '../common/markdown-text.js';
@@ -70,7 +69,7 @@ export function externalUrl(href: string | undefined, pageUrl: string, ownHost: 
 }
 
 function converter(): TurndownService {
-  const td = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
-  td.use(tables);
+  const td = new (turndown())({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
+  td.use(turndownGfm().tables);
   return td;
 }

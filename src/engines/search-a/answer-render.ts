@@ -1,8 +1,7 @@
 import type { Cheerio, CheerioAPI } from 'cheerio';
 import type { Element } from 'domhandler';
-import TurndownService from 'turndown';
-// Typed by src/engines/web/turndown-plugin-gfm.d.ts (the package ships no declarations).
-import { tables } from 'turndown-plugin-gfm';
+import type TurndownService from 'turndown';
+import { turndown as loadTurndown, turndownGfm } from '../lazy-modules.js';
 import { markdownToText } from '../common/markdown-text.js';
 import { publisherUrl } from './google-links.js';
 
@@ -88,10 +87,10 @@ let service: TurndownService | null = null;
 /** One configured converter: atx headings, `-` bullets, fenced code, GFM tables. */
 function turndown(): TurndownService {
   if (service) return service;
-  const s = new TurndownService({ headingStyle: 'atx', bulletListMarker: '-', codeBlockStyle: 'fenced', emDelimiter: '_' });
+  const s = new (loadTurndown())({ headingStyle: 'atx', bulletListMarker: '-', codeBlockStyle: 'fenced', emDelimiter: '_' });
   // Answer prose is text, not Markdown source: escaping would litter it with backslashes.
   s.escape = (text: string) => text;
-  s.use(tables);
+  s.use(turndownGfm().tables);
   s.addRule('compactListItem', { filter: 'li', replacement: listItem });
   service = s;
   return s;

@@ -1,7 +1,6 @@
-import { cheerio } from '../lazy-modules.js';
+import { cheerio, turndown as loadTurndown } from '../lazy-modules.js';
 import type { Cheerio, CheerioAPI } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
-import TurndownService from 'turndown';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import { blogImageOf, type BlogImage } from './blog-images.js';
 import { collapse, isBlockPage, unreadablePostReason } from './naver-signals.js';
@@ -209,7 +208,7 @@ function oldEditor($: CheerioAPI, container: Cheerio<Element>): { markdown: stri
   });
   // The title is reported separately; SmartEditor 2 keeps it inside the body wrapper.
   clone.find('script, style, .se_title').remove();
-  const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
+  const turndown = new (loadTurndown())({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
   const markdown = turndown
     .turndown(clone.html() ?? '')
     .replace(ZERO_WIDTH, '')

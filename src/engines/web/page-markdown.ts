@@ -1,9 +1,9 @@
-import TurndownService from 'turndown';
-import { gfm } from 'turndown-plugin-gfm';
+import type TurndownService from 'turndown';
+import { turndown, turndownGfm } from '../lazy-modules.js';
 
 /** Turndown as upstreams.md 10.3 configures it, with GFM tables, strikethrough and task lists. */
 function createTurndown(): TurndownService {
-  const td = new TurndownService({
+  const td = new (turndown())({
     headingStyle: 'atx',
     codeBlockStyle: 'fenced',
     bulletListMarker: '-',
@@ -11,7 +11,7 @@ function createTurndown(): TurndownService {
     strongDelimiter: '**',
     linkStyle: 'inlined',
   });
-  td.use(gfm);
+  td.use(turndownGfm().gfm);
   // Later rules win: GFM's cell rule lets block content (paragraphs, <br>) break the row.
   td.addRule('singleLineTableCell', {
     filter: ['th', 'td'],
