@@ -1,4 +1,4 @@
-import type { PolledTask, TaskStatus } from './task.js';
+import type { PolledTask, TaskStatus, TaskSummary } from './task.js';
 import { TERMINAL_STATUSES } from './task.js';
 
 /** Task metadata as the contract shows it; `idempotencyKey` is omitted (not null) when none was given. */
@@ -16,31 +16,30 @@ export interface Credits {
   creditsCharged: number | null;
 }
 
-export function taskMetadata(t: PolledTask, status: TaskStatus = t.status): TaskMetadata {
+export function taskMetadata(t: TaskSummary, status: TaskStatus = t.status): TaskMetadata {
   const m: TaskMetadata = { id: t.id, taskType: t.taskType, status, priority: t.priority, createdAt: new Date(t.createdAt).toISOString() };
   if (t.idempotencyKey !== null) m.idempotencyKey = t.idempotencyKey;
   return m;
 }
 
 /** 0/0 until terminal; afterwards the persisted charge the webhook reported (decisions.md item 8). */
-export function creditsView(t: PolledTask): Credits {
+export function creditsView(t: TaskSummary): Credits {
   if (!TERMINAL_STATUSES.has(t.status)) return { creditsToCharge: 0, creditsCharged: 0 };
   return { creditsToCharge: t.creditsToCharge, creditsCharged: t.creditsCharged ?? 0 };
 }
 
+/** The polling answer but its `response` (a COMPLETED task's result), which goes last as the stored JSON text. */
 export interface PollingView {
   success: true;
   task: TaskMetadata;
   credits: Credits;
-  response?: unknown;
   error?: string;
 }
 
-export function pollingView(t: PolledTask): PollingView {
-  const v: PollingView = { success: true, task: taskMetadata(t), credits: creditsView(t) };
-  if (t.status === 'COMPLETED') v.response = t.result ?? {};
-  if (t.status === 'FAILED') v.error = t.error ?? '';
-  return v;
+export function pollingView(t: PolledTask): { view: PollingView; responseJson: string | null } {
+  const view: PollingView = { success: true, task: taskMetadata(t), credits: creditsView(t) };
+  if (t.status === 'FAILED') view.error = t.error ?? '';
+  return { view, responseJson: t.status === 'COMPLETED' ? (t.resultJson ?? '{}') : null };
 }
 
 export interface WebhookPayload {
@@ -50,7 +49,7 @@ export interface WebhookPayload {
 }
 
 export function webhookPayload(
-  t: PolledTask,
+  t: TaskSummary,
   terminal: { status: 'COMPLETED' | 'FAILED'; result: unknown; error: string | null; creditsToCharge: number; creditsCharged: number },
 ): WebhookPayload {
   return {

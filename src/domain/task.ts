@@ -43,8 +43,15 @@ export interface TaskRecord extends NewTask {
   finishedAt: number | null;
 }
 
-/** What a poll shows of a task: the record without its payload and the workers' bookkeeping. */
-export type PolledTask = Pick<TaskRecord, 'id' | 'taskType' | 'status' | 'priority' | 'createdAt' | 'idempotencyKey' | 'result' | 'error' | 'creditsToCharge' | 'creditsCharged'>;
+/** What the task metadata and credits of an answer are made of. */
+export type TaskSummary = Pick<TaskRecord, 'id' | 'taskType' | 'status' | 'priority' | 'createdAt' | 'idempotencyKey' | 'creditsToCharge' | 'creditsCharged'>;
+
+/**
+ * What a poll shows of a task: the record without its payload and the workers' bookkeeping. The
+ * result stays the JSON text the store holds: the answer carries it as it is, never parsed and
+ * re-serialised (docs/benchmarks.md).
+ */
+export type PolledTask = TaskSummary & Pick<TaskRecord, 'error'> & { resultJson: string | null };
 
 /** A task held by a worker: the lease token fences every write the worker makes. */
 export interface ClaimedTask extends TaskRecord {

@@ -52,7 +52,7 @@ export function polledFromValues(v: PollValues): PolledTask {
     priority: Number(priority),
     createdAt: Number(createdAt),
     idempotencyKey,
-    result: result === null ? undefined : (JSON.parse(result) as unknown),
+    resultJson: result,
     error,
     creditsToCharge: Number(creditsToCharge),
     creditsCharged: creditsCharged === null ? null : Number(creditsCharged),

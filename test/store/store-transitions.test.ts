@@ -120,7 +120,7 @@ for (const kind of ['sqlite', 'postgres'] as StoreKind[]) {
       expect(got.status).toBe('COMPLETED');
       expect(got.result).toEqual({ text: 'ok' });
       expect(got.creditsCharged).toBe(2);
-      // The poll's read shows the same fields as the whole record, without the payload.
+      // The poll's read shows the same fields as the whole record, without the payload, and the result as the stored JSON text.
       const polled = await store.pollTask(t.id, 0);
       expect(polled).toEqual({
         id: t.id,
@@ -129,7 +129,7 @@ for (const kind of ['sqlite', 'postgres'] as StoreKind[]) {
         priority: 1,
         createdAt: T0,
         idempotencyKey: null,
-        result: { text: 'ok' },
+        resultJson: JSON.stringify({ text: 'ok' }),
         error: null,
         creditsToCharge: 2,
         creditsCharged: 2,
@@ -201,7 +201,7 @@ for (const kind of ['sqlite', 'postgres'] as StoreKind[]) {
       expect(await store.getTask(old.id, T0 - 50_000)).toBeUndefined();
       expect(await store.getTask(fresh.id, T0 - 50_000)).toBeDefined();
       expect(await store.pollTask(old.id, T0 - 50_000)).toBeUndefined();
-      expect(await store.pollTask(fresh.id, T0 - 50_000)).toMatchObject({ id: fresh.id, status: 'QUEUED', result: undefined, creditsCharged: null });
+      expect(await store.pollTask(fresh.id, T0 - 50_000)).toMatchObject({ id: fresh.id, status: 'QUEUED', resultJson: null, creditsCharged: null });
       expect(await store.deleteExpired(T0 - 50_000, 100)).toBe(1);
       expect(await store.getTask(old.id, 0)).toBeUndefined();
       const s = await store.stats(0);

@@ -113,11 +113,17 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: HttpContext): void
   app.get<{ Params: { id: string } }>(
     '/v1/async/task/:id',
     { schema: { summary: 'Poll a task', params: idParamsSchema, response: { 200: pollingSchema, 401: errorEnvelopeSchema, 404: errorEnvelopeSchema } } },
-    async (req) => {
+    async (req, reply) => {
       const { id } = req.params;
       const task = UUID_RE.test(id) ? await ctx.store.pollTask(id.toLowerCase(), ctx.now() - ctx.settings.retentionMs) : undefined;
       if (!task) throw new RequestError('RESOURCE_NOT_FOUND', `No task with id ${JSON.stringify(id)} (unknown or expired).`, { id });
-      return pollingView(task);
+      const { view, responseJson } = pollingView(task);
+      if (responseJson === null) return view;
+      // The schema's serialiser writes the rest; the stored result (JSON.stringify's own text, which is
+      // what the serialiser would make of it: `response` takes any properties) goes in as it is, last,
+      // as the schema orders it. Parsing and re-serialising 1-2 KB was a fifth of a poll's CPU.
+      const head = reply.serialize(view) as string;
+      return reply.type('application/json; charset=utf-8').send(`${head.slice(0, -1)},"response":${responseJson}}`);
     },
   );
 }
