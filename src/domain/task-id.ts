@@ -5,36 +5,49 @@ const SEQUENCE_SPAN = 4096;
 /** A millisecond's first id starts the count at random below this, leaving the rest for its later ids. */
 const SEQUENCE_START_SPAN = 2048;
 
-let lastMs = -1;
-let lastPrefix = '';
+/** The millisecond the last caller asked for. */
+let askedMs = -1;
+/** The millisecond written into the last id: the one asked for, or a later one after its count ran out. */
+let idMs = -1;
+let prefix = '';
 let sequence = 0;
+
+function startMillisecond(ms: number, first: number): void {
+  const hex = ms.toString(16).padStart(12, '0').slice(-12);
+  prefix = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-7`;
+  idMs = ms;
+  sequence = first;
+}
 
 /**
  * A task id: a UUID of version 7 (RFC 9562). The first 48 bits are the creation time in
  * milliseconds, the 12 bits after the version nibble a counter of the ids made in that millisecond
- * (starting at random), the remaining 62 bits random.
+ * (starting at random below 2,048, so at least 2,048 ids fit in one), the remaining 62 bits
+ * random. When a millisecond's count runs out (only a bulk load makes that many ids at once), the
+ * ids go on in the next millisecond, as RFC 9562 (6.2) allows, so that they stay distinct and
+ * ordered.
  *
  * Time-ordered ids make every new task's index entry land at the end of the id B-tree instead of
  * on a random page, which halved the store's cost of an insert; the counter makes the first 64 bits
  * unique among the ids of one process, so that the embedded store can use them as the row's key
- * (`taskIdKey`) and find a polled task in one B-tree instead of two (docs/benchmarks.md). More than
- * 2,048 ids in one millisecond, or a clock that steps back, can repeat a key: the store then gives
- * the row a key of its own and still finds it by id.
+ * (`taskIdKey`) and find a polled task in one B-tree instead of two (docs/benchmarks.md). A clock
+ * that steps back can repeat a key: the store then gives the row a key of its own and still finds
+ * it by id.
  *
  * Built on Node's `randomUUID` (version 4, from a cached entropy pool): its version nibble and
  * everything before it give way to the time and the counter. The `uuid` package's v7 took about
  * 4 µs an id here against well under 1 µs for this.
  */
 export function newTaskId(nowMs: number): string {
-  if (nowMs !== lastMs) {
-    const hex = Math.max(0, Math.floor(nowMs)).toString(16).padStart(12, '0').slice(-12);
-    lastPrefix = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-7`;
-    lastMs = nowMs;
-    sequence = Math.floor(Math.random() * SEQUENCE_START_SPAN);
+  const ms = Math.max(0, Math.floor(nowMs));
+  if (ms === askedMs || (ms > askedMs && ms <= idMs)) {
+    // The same millisecond, or the clock has not caught up with one the count ran into: count on.
+    if (++sequence === SEQUENCE_SPAN) startMillisecond(idMs + 1, 0);
   } else {
-    sequence = (sequence + 1) % SEQUENCE_SPAN;
+    startMillisecond(ms, Math.floor(Math.random() * SEQUENCE_START_SPAN));
   }
-  return lastPrefix + sequence.toString(16).padStart(3, '0') + randomUUID().slice(18);
+  askedMs = ms;
+  return prefix + sequence.toString(16).padStart(3, '0') + randomUUID().slice(18);
 }
 
 const V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-/;

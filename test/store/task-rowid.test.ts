@@ -26,6 +26,22 @@ describe('task id keys', () => {
     expect(next > keys.at(-1)!).toBe(true);
   });
 
+  it('go on into the next millisecond when one runs out of counts, so a bulk load keeps distinct, ordered keys', () => {
+    const ms = T0 + 234_567;
+    const ids = Array.from({ length: 10_000 }, () => newTaskId(ms));
+    const keys = ids.map((id) => taskIdKey(id) as number);
+    for (let i = 1; i < keys.length; i++) expect(keys[i]! > keys[i - 1]!).toBe(true);
+    const msOf = (id: string) => Number.parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
+    const idMs = ids.map(msOf);
+    expect(idMs[0]).toBe(ms);
+    expect(Math.max(...idMs)).toBeLessThanOrEqual(ms + 4);
+    // The clock catching up with a millisecond the count ran into goes on counting there.
+    const caughtUp = newTaskId(ms + 1);
+    expect(caughtUp > ids.at(-1)!).toBe(true);
+    // A clock that steps back starts over at its own millisecond.
+    expect(msOf(newTaskId(ms - 5))).toBe(ms - 5);
+  });
+
   it('are null for ids that are not version 7, and a bigint once the integer would pass 2^53', () => {
     expect(taskIdKey(randomUUID())).toBeNull();
     expect(taskIdKey('not-an-id')).toBeNull();
