@@ -137,25 +137,41 @@ export async function startServiceProcess(cmd: ServiceCommand, env: Record<strin
   return { pid: child.pid, url, stop };
 }
 
-/** VmRSS (resident now) and VmHWM (peak resident since the process started) from /proc/<pid>/status, in MB. */
-export function memoryOf(pid: number): { rssMb: number; hwmMb: number } {
+/**
+ * VmRSS (resident now), VmHWM (peak resident since the process started) and what VmRSS is made
+ * of: anonymous pages (heap, SQLite's page cache, the allocator's arenas) and file pages (the
+ * mapped binaries), from /proc/<pid>/status, in MB.
+ */
+export function memoryOf(pid: number): { rssMb: number; hwmMb: number; anonMb: number; fileMb: number } {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (field: string): number => {
     const m = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(status);
     if (!m) throw new Error(`/proc/${pid}/status has no ${field}`);
     return Number(m[1]);
   };
-  return { rssMb: kb('VmRSS') / 1024, hwmMb: kb('VmHWM') / 1024 };
+  return { rssMb: kb('VmRSS') / 1024, hwmMb: kb('VmHWM') / 1024, anonMb: kb('RssAnon') / 1024, fileMb: kb('RssFile') / 1024 };
 }
 
-/** Reads the process's VmRSS every `everyMs` until stopped; returns the max seen and the VmHWM at the stop. */
-export function rssSampler(pid: number, everyMs: number): { stop(): { maxRssMb: number; hwmMb: number } } {
-  let max = memoryOf(pid).rssMb;
+/** What rssSampler returns: the max VmRSS seen, its anonymous and file parts at that moment, and the VmHWM at the stop. */
+export interface RssPeak {
+  maxRssMb: number;
+  anonAtMaxMb: number;
+  fileAtMaxMb: number;
+  hwmMb: number;
+}
+
+/** Reads the process's memory every `everyMs` until stopped. */
+export function rssSampler(pid: number, everyMs: number): { stop(): RssPeak } {
+  let peak = memoryOf(pid);
   let failure: unknown = null;
+  const sample = () => {
+    const m = memoryOf(pid);
+    if (m.rssMb > peak.rssMb) peak = m;
+  };
   const timer = setInterval(() => {
     // A throw here would be uncaught: kept and raised by stop() (the process exited under load).
     try {
-      max = Math.max(max, memoryOf(pid).rssMb);
+      sample();
     } catch (e) {
       failure ??= e;
     }
@@ -164,8 +180,40 @@ export function rssSampler(pid: number, everyMs: number): { stop(): { maxRssMb: 
     stop() {
       clearInterval(timer);
       if (failure !== null) throw failure;
-      const now = memoryOf(pid);
-      return { maxRssMb: Math.max(max, now.rssMb), hwmMb: now.hwmMb };
+      sample();
+      return { maxRssMb: peak.rssMb, anonAtMaxMb: peak.anonMb, fileAtMaxMb: peak.fileMb, hwmMb: memoryOf(pid).hwmMb };
+    },
+  };
+}
+
+/**
+ * Reads the service's V8 heap (`nodejs_heap_size_total_bytes` of GET /metrics, which needs no key)
+ * every `everyMs` until stopped; returns the max seen, in MB. One small request a second beside a
+ * load of thousands: it tells whether a peak of VmRSS is the JavaScript heap or memory outside it.
+ */
+export function heapSampler(url: string, everyMs: number): { stop(): Promise<number> } {
+  let max = 0;
+  let failure: unknown = null;
+  let inFlight: Promise<void> = Promise.resolve();
+  const read = async () => {
+    const res = await fetch(`${url}/metrics`);
+    const text = await res.text();
+    const m = /^nodejs_heap_size_total_bytes (\d+)/m.exec(text);
+    if (res.status !== 200 || !m) throw new Error(`GET /metrics answered ${res.status} without nodejs_heap_size_total_bytes`);
+    max = Math.max(max, Number(m[1]) / 2 ** 20);
+  };
+  const timer = setInterval(() => {
+    inFlight = read().catch((e: unknown) => {
+      failure ??= e;
+    });
+  }, everyMs);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await inFlight;
+      await read();
+      if (failure !== null) throw failure;
+      return max;
     },
   };
 }

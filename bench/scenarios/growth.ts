@@ -9,7 +9,7 @@ import type { Stats } from '../../src/store/store.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { AUTH, call } from '../service.js';
 import { IdSample, prefillRetained } from './growth-prefill.js';
-import { buildService, memoryOf, rssSampler, serviceCommand, serviceEnv, startServiceProcess, storeOptionsOf, type ServiceProcess } from './growth-service.js';
+import { buildService, heapSampler, memoryOf, rssSampler, serviceCommand, serviceEnv, startServiceProcess, storeOptionsOf, type ServiceProcess } from './growth-service.js';
 
 /** The single-submit body of the api scenario (bench/scenarios/api.ts), so both measure the same request. */
 const SINGLE = { taskType: 'SEARCH_A', payload: { prompt: 'best trail running shoes for wide feet', country: 'US' } };
@@ -19,6 +19,7 @@ const POLL_SAMPLE = 20_000;
 const STATS_WARMUPS = 3;
 const STATS_CALLS = 50;
 const RSS_EVERY_MS = 200;
+const HEAP_EVERY_MS = 1000;
 
 /**
  * The same load on the small and the large store's service, interleaved run by run (small, large,
@@ -139,6 +140,8 @@ export async function runGrowthScenario(load: LoadGenerator, cfg: BenchConfig, l
     const readyRssMb = memoryOf(large.pid).rssMb;
     const memSmall = rssSampler(small.pid, RSS_EVERY_MS);
     const mem = rssSampler(large.pid, RSS_EVERY_MS);
+    const heapSmall = heapSampler(small.url, HEAP_EVERY_MS);
+    const heap = heapSampler(large.url, HEAP_EVERY_MS);
     const retained = await retainedByService(large);
     log(`growth: GET /stats x ${STATS_CALLS} over ${retained.toLocaleString('en-US')} tasks, then submit and poll, interleaved between the two stores`);
     const statsMs = await timeStats(large);
@@ -155,6 +158,8 @@ export async function runGrowthScenario(load: LoadGenerator, cfg: BenchConfig, l
     );
     const smallMem = memSmall.stop();
     const largeMem = mem.stop();
+    const smallHeapMb = await heapSmall.stop();
+    const largeHeapMb = await heap.stop();
 
     const at = `growth (${cfg.growthTasks.toLocaleString('en-US')} tasks)`;
     const rps = (rs: LoadResult[]) => rs.map((r) => r.requestsPerS);
@@ -166,9 +171,13 @@ export async function runGrowthScenario(load: LoadGenerator, cfg: BenchConfig, l
       figure({ scenario: `${at}: polling`, metric: 'requests per CPU-second of the service process', unit: 'req/CPU-s', runs: requestsPerCpuSecond(polls.large), baseline: { name: smallName, value: median(requestsPerCpuSecond(polls.small)) } }),
       figure({ scenario: `${at}: memory`, metric: `max VmRSS of the large store's ${cmd.label} from its first request to the end of the runs (/stats, submit, poll), read every ${RSS_EVERY_MS} ms`, unit: 'MB', runs: [largeMem.maxRssMb], target: { op: '<', value: 300, unit: 'MB' } }),
       figure({ scenario: `${at}: memory`, metric: 'VmHWM (peak RSS since its start) of the same process after the runs', unit: 'MB', runs: [largeMem.hwmMb] }),
+      figure({ scenario: `${at}: memory`, metric: 'of that max VmRSS: anonymous pages (RssAnon: heap, SQLite page cache, allocator)', unit: 'MB', runs: [largeMem.anonAtMaxMb] }),
+      figure({ scenario: `${at}: memory`, metric: 'of that max VmRSS: file pages (RssFile: mapped binaries)', unit: 'MB', runs: [largeMem.fileAtMaxMb] }),
+      figure({ scenario: `${at}: memory`, metric: `max V8 heap of the same process (nodejs_heap_size_total_bytes of GET /metrics, read every ${HEAP_EVERY_MS} ms)`, unit: 'MB', runs: [largeHeapMb] }),
       figure({ scenario: `${at}: memory`, metric: 'VmRSS of the same process once ready, before its first request', unit: 'MB', runs: [readyRssMb] }),
       figure({ scenario: `${at}: memory`, metric: 'max VmRSS of the 10,000-task store\'s process (started the same way) over the same period', unit: 'MB', runs: [smallMem.maxRssMb] }),
       figure({ scenario: `${at}: memory`, metric: 'VmHWM of that process after the runs', unit: 'MB', runs: [smallMem.hwmMb] }),
+      figure({ scenario: `${at}: memory`, metric: 'max V8 heap of that process', unit: 'MB', runs: [smallHeapMb] }),
       figure({ scenario: `${at}: GET /stats`, metric: `p99 of ${STATS_CALLS} sequential calls`, unit: 'ms', runs: [percentile(statsMs, 99)], target: { op: '<', value: 50, unit: 'ms' } }),
       figure({ scenario: `${at}: GET /stats`, metric: `p50 of ${STATS_CALLS} sequential calls`, unit: 'ms', runs: [percentile(statsMs, 50)] }),
     ];
