@@ -167,6 +167,7 @@ export function rssSampler(pid: number, everyMs: number): { stop(): RssPeak } {
   const sample = () => {
     const m = memoryOf(pid);
     if (m.rssMb > peak.rssMb) peak = m;
+    return m;
   };
   const timer = setInterval(() => {
     // A throw here would be uncaught: kept and raised by stop() (the process exited under load).
@@ -180,8 +181,8 @@ export function rssSampler(pid: number, everyMs: number): { stop(): RssPeak } {
     stop() {
       clearInterval(timer);
       if (failure !== null) throw failure;
-      sample();
-      return { maxRssMb: peak.rssMb, anonAtMaxMb: peak.anonMb, fileAtMaxMb: peak.fileMb, hwmMb: memoryOf(pid).hwmMb };
+      const last = sample();
+      return { maxRssMb: peak.rssMb, anonAtMaxMb: peak.anonMb, fileAtMaxMb: peak.fileMb, hwmMb: last.hwmMb };
     },
   };
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 
 /** The 12 bits after the version nibble count the ids of one millisecond (RFC 9562, method 1). */
-const SEQUENCE_SPAN = 4096;
+const SEQUENCE_BITS = 12;
+const SEQUENCE_SPAN = 2 ** SEQUENCE_BITS;
 /** A millisecond's first id starts the count at random below this, leaving the rest for its later ids. */
 const SEQUENCE_START_SPAN = 2048;
 
@@ -61,5 +62,5 @@ export function taskIdKey(id: string): number | bigint | null {
   const ms = Number.parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
   const seq = Number.parseInt(id.slice(15, 18), 16);
   const key = ms * SEQUENCE_SPAN + seq;
-  return Number.isSafeInteger(key) ? key : (BigInt(ms) << 12n) | BigInt(seq);
+  return Number.isSafeInteger(key) ? key : (BigInt(ms) << BigInt(SEQUENCE_BITS)) | BigInt(seq);
 }
