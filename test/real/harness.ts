@@ -1,0 +1,103 @@
+/**
+ * Shared pieces of the real-input corpus tests (test/fixtures/real): a loopback server that replays
+ * recorded upstream answers, the scores, and the table each test prints.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import zlib from 'node:zlib';
+
+/** One recorded upstream answer. `body` is the bytes as the upstream sent them (already decompressed). */
+export interface RecordedAnswer {
+  status?: number;
+  headers?: Record<string, string>;
+  body: Buffer | string;
+}
+
+export interface ReplayServer {
+  url: string;
+  /** Every request the server saw, in order (method, path with query, headers). */
+  seen: Array<{ method: string; url: string; headers: http.IncomingHttpHeaders; body: string }>;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves `answer(method, pathWithQuery, body)` on 127.0.0.1; an unknown request is a 599 so a
+ * test sees at once that it asked for something the recording does not hold.
+ */
+export async function startReplayServer(
+  answer: (req: { method: string; url: string; body: string }) => RecordedAnswer | undefined,
+): Promise<ReplayServer> {
+  const seen: ReplayServer['seen'] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const entry = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body };
+      seen.push(entry);
+      const a = answer(entry);
+      if (!a) {
+        res.writeHead(599, { 'content-type': 'text/plain' }).end(`no recording for ${entry.method} ${entry.url}`);
+        return;
+      }
+      res.writeHead(a.status ?? 200, a.headers ?? {}).end(a.body);
+    });
+  });
+  server.keepAliveTimeout = 1000;
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    seen,
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
+/** Reads a corpus file; `.gz` files are stored compressed and returned decompressed. */
+export function readCorpusFile(file: string | URL): Buffer {
+  const b = fs.readFileSync(file);
+  return String(file).endsWith('.gz') ? zlib.gunzipSync(b) : b;
+}
+
+/** Lower-cased word tokens (letters and digits of any script), as the article-extraction benchmarks count them. */
+export function words(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/** Bag-of-words precision, recall and F1 of `actual` against `expected` (multiset overlap). */
+export function bagOfWordsF1(expected: string, actual: string): { precision: number; recall: number; f1: number } {
+  const want = new Map<string, number>();
+  for (const w of words(expected)) want.set(w, (want.get(w) ?? 0) + 1);
+  const got = words(actual);
+  let hit = 0;
+  const left = new Map(want);
+  for (const w of got) {
+    const n = left.get(w) ?? 0;
+    if (n > 0) {
+      hit++;
+      left.set(w, n - 1);
+    }
+  }
+  const expectedCount = [...want.values()].reduce((a, b) => a + b, 0);
+  if (expectedCount === 0 && got.length === 0) return { precision: 1, recall: 1, f1: 1 };
+  const precision = got.length ? hit / got.length : 0;
+  const recall = expectedCount ? hit / expectedCount : 0;
+  const f1 = precision + recall ? (2 * precision * recall) / (precision + recall) : 0;
+  return { precision, recall, f1 };
+}
+
+/** Prints an aligned table (the corpus tests' report); numbers are shown with `digits` decimals. */
+export function printTable(title: string, rows: ReadonlyArray<Record<string, string | number>>, digits = 3): string {
+  const cols = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  const cell = (v: string | number | undefined) => (typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toFixed(digits)) : (v ?? ''));
+  const widths = cols.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
+  const line = (vals: string[]) => vals.map((v, i) => v.padEnd(widths[i] ?? 0)).join(' | ');
+  const out = [`\n${title}`, line(cols), widths.map((w) => '-'.repeat(w)).join('-|-'), ...rows.map((r) => line(cols.map((c) => cell(r[c]))))].join('\n');
+  console.log(out);
+  return out;
+}
