@@ -31,6 +31,8 @@ export const UPSTREAM_FAILURE_KINDS = [
   'CONSENT_REQUIRED',
   'RATE_LIMITED',
   'AUTH_FAILED',
+  /** The provider refused for a reason no retry fixes: quota or billing exhausted, the key invalid, the model unknown. */
+  'PROVIDER_REFUSED',
   'LAYOUT_CHANGED',
   'NO_ANSWER',
   'UPSTREAM_ERROR',
@@ -74,9 +76,9 @@ export function taskCodeFor(kind: UpstreamFailureKind): TaskErrorCode {
   }
 }
 
-/** Failures that no retry can fix (a PDF stays a PDF; an absent answer stays absent). */
+/** Failures that no retry can fix (a PDF stays a PDF; an absent answer stays absent; an exhausted quota stays exhausted). */
 export function isPermanent(kind: UpstreamFailureKind): boolean {
-  return kind === 'BAD_PAYLOAD' || kind === 'PAGE_UNAVAILABLE' || kind === 'NO_ANSWER' || kind === 'CONTENT_UNREADABLE';
+  return kind === 'BAD_PAYLOAD' || kind === 'PAGE_UNAVAILABLE' || kind === 'NO_ANSWER' || kind === 'CONTENT_UNREADABLE' || kind === 'PROVIDER_REFUSED';
 }
 
 /** Failures that mean the exit address (or account) should rest before it is used again. */

@@ -3,8 +3,21 @@ import type { LeaseLedger } from './lease-ledger.js';
 /**
  * A pool of leasable resources (exit addresses or accounts). Each resource allows `capacity`
  * concurrent leases, can be disabled, and rests (cooldown with backoff) after a block or 429.
+ * A rest is scoped to the upstream that refused: Google blocking an address says nothing about
+ * Bing on the same address, so a lease names its upstream and skips only the rests of that one.
  * Waiters are woken when a lease is released.
  */
+
+/** One upstream's rest of a resource. */
+export interface Cooldown {
+  until: number;
+  /** Consecutive refusals by this upstream; doubles the next rest. */
+  strikes: number;
+}
+
+/** The scope of a lease that names no upstream (and of rests it causes). */
+export const ANY_UPSTREAM = '*';
+
 export interface PoolResource<T> {
   id: string;
   country: string;
@@ -12,9 +25,11 @@ export interface PoolResource<T> {
   value: T;
   disabled: boolean;
   inUse: number;
-  coolUntil: number;
-  /** Consecutive failures that caused a cooldown; doubles the next one. */
-  strikes: number;
+  /**
+   * Rests by upstream scope (see `ResourcePool.lease`). An entry outlives its rest, so a repeated
+   * refusal doubles the next one; a successful lease for that upstream removes it.
+   */
+  cooldowns: Map<string, Cooldown>;
   lastUsedAt: number;
   /** Another process holds it to capacity (per the shared ledger): skip it until then. */
   busyElsewhereUntil: number;
@@ -39,7 +54,7 @@ export class ResourcePool<T> {
   ) {}
 
   add(id: string, country: string, capacity: number, value: T): void {
-    this.resources.set(id, { id, country: country.toUpperCase(), capacity, value, disabled: false, inUse: 0, coolUntil: 0, strikes: 0, lastUsedAt: 0, busyElsewhereUntil: 0 });
+    this.resources.set(id, { id, country: country.toUpperCase(), capacity, value, disabled: false, inUse: 0, cooldowns: new Map(), lastUsedAt: 0, busyElsewhereUntil: 0 });
     this.wake();
   }
 
@@ -48,7 +63,7 @@ export class ResourcePool<T> {
     if (!r) return false;
     r.disabled = disabled;
     if (!disabled) {
-      r.coolUntil = 0;
+      r.cooldowns.clear();
       this.wake();
     }
     return true;
@@ -80,6 +95,20 @@ export class ResourcePool<T> {
     return [...this.resources.values()];
   }
 
+  /** Until when `r` rests for `scope` (0 if it does not); without a scope, its latest rest for any upstream. */
+  coolingUntil(r: PoolResource<T>, scope?: string): number {
+    let t = 0;
+    if (scope !== undefined) t = restUntil(r, scope);
+    else for (const c of r.cooldowns.values()) t = Math.max(t, c.until);
+    return t > this.now() ? t : 0;
+  }
+
+  /** Rests still running, by upstream scope. */
+  activeCooldowns(r: PoolResource<T>): Array<{ scope: string; until: number; strikes: number }> {
+    const t = this.now();
+    return [...r.cooldowns].filter(([, c]) => c.until > t).map(([scope, c]) => ({ scope, until: c.until, strikes: c.strikes }));
+  }
+
   /** Resources that could serve `country` at some point (enabled), whatever their load. */
   countFor(country: string, filter: (r: PoolResource<T>) => boolean = () => true): number {
     let n = 0;
@@ -87,11 +116,11 @@ export class ResourcePool<T> {
     return n;
   }
 
-  private pick(country: string | null, exclude: ReadonlySet<string>, filter: (r: PoolResource<T>) => boolean): PoolResource<T> | undefined {
+  private pick(country: string | null, scope: string, exclude: ReadonlySet<string>, filter: (r: PoolResource<T>) => boolean): PoolResource<T> | undefined {
     const t = this.now();
     let best: PoolResource<T> | undefined;
     for (const r of this.resources.values()) {
-      if (r.disabled || r.inUse >= r.capacity || r.coolUntil > t || r.busyElsewhereUntil > t || exclude.has(r.id) || !filter(r)) continue;
+      if (r.disabled || r.inUse >= r.capacity || restUntil(r, scope) > t || r.busyElsewhereUntil > t || exclude.has(r.id) || !filter(r)) continue;
       if (country !== null && r.country !== country) continue;
       // Least-loaded first, then least recently used, so load spreads over the pool.
       if (!best || r.inUse < best.inUse || (r.inUse === best.inUse && r.lastUsedAt < best.lastUsedAt)) best = r;
@@ -102,19 +131,22 @@ export class ResourcePool<T> {
   /**
    * Leases a resource for `country` (any country when null), waiting up to `waitMs` for one to free.
    * Resources in `exclude` (those that just failed this task) are skipped while others exist.
+   * `scope` names the upstream the lease is for: resources resting for it are skipped, and a
+   * 'cooldown' release rests the resource for it alone.
    */
   async lease(
     country: string | null,
     waitMs: number,
     signal: AbortSignal,
-    opts: { exclude?: ReadonlySet<string>; filter?: (r: PoolResource<T>) => boolean; holdMs?: number } = {},
+    opts: { exclude?: ReadonlySet<string>; filter?: (r: PoolResource<T>) => boolean; holdMs?: number; scope?: string } = {},
   ): Promise<Lease<T> | null> {
     const filter = opts.filter ?? (() => true);
+    const scope = opts.scope ?? ANY_UPSTREAM;
     const deadline = this.now() + waitMs;
     for (;;) {
-      const r = this.pick(country, opts.exclude ?? new Set(), filter) ?? (opts.exclude?.size ? this.pick(country, new Set(), filter) : undefined);
+      const r = this.pick(country, scope, opts.exclude ?? new Set(), filter) ?? (opts.exclude?.size ? this.pick(country, scope, new Set(), filter) : undefined);
       if (r) {
-        const lease = this.grant(r);
+        const lease = this.grant(r, scope);
         if (!this.ledger) return lease;
         // Reserved here; now the other processes' leases decide.
         const token = await this.ledger.acquire(r.id, r.capacity, opts.holdMs ?? 120_000).catch(() => null);
@@ -127,7 +159,7 @@ export class ResourcePool<T> {
       if (left <= 0 || signal.aborted) return null;
       // Releases in other processes wake nobody here: with a ledger, look again soon.
       const ceiling = this.ledger ? LEDGER_RECHECK_MS : Infinity;
-      await this.waitForRelease(Math.min(left, ceiling, this.nextCoolEnd(country) - this.now()), signal);
+      await this.waitForRelease(Math.min(left, ceiling, this.nextCoolEnd(country, scope) - this.now()), signal);
     }
   }
 
@@ -142,15 +174,16 @@ export class ResourcePool<T> {
     };
   }
 
-  private nextCoolEnd(country: string | null): number {
+  private nextCoolEnd(country: string | null, scope: string): number {
     let t = Infinity;
     for (const r of this.resources.values()) {
-      if (!r.disabled && (country === null || r.country === country) && r.coolUntil > this.now()) t = Math.min(t, r.coolUntil);
+      const until = restUntil(r, scope);
+      if (!r.disabled && (country === null || r.country === country) && until > this.now()) t = Math.min(t, until);
     }
     return t;
   }
 
-  private grant(r: PoolResource<T>): Lease<T> {
+  private grant(r: PoolResource<T>, scope: string): Lease<T> {
     r.inUse++;
     r.lastUsedAt = this.now();
     let released = false;
@@ -163,10 +196,10 @@ export class ResourcePool<T> {
         if (outcome === 'unused') {
           // Never used (the ledger refused it): no verdict on its health.
         } else if (outcome === 'cooldown') {
-          r.strikes++;
-          r.coolUntil = this.now() + this.baseCooldownMs * 2 ** Math.min(r.strikes - 1, 6);
+          const strikes = (r.cooldowns.get(scope)?.strikes ?? 0) + 1;
+          r.cooldowns.set(scope, { strikes, until: this.now() + this.baseCooldownMs * 2 ** Math.min(strikes - 1, 6) });
         } else {
-          r.strikes = 0;
+          r.cooldowns.delete(scope);
         }
         this.wake();
       },
@@ -192,4 +225,10 @@ export class ResourcePool<T> {
     this.waiters = [];
     for (const f of w) f();
   }
+}
+
+/** When `r` stops resting for `scope`: a rest for that upstream, or one a scopeless lease caused. */
+function restUntil(r: PoolResource<unknown>, scope: string): number {
+  const own = r.cooldowns.get(scope)?.until ?? 0;
+  return scope === ANY_UPSTREAM ? own : Math.max(own, r.cooldowns.get(ANY_UPSTREAM)?.until ?? 0);
 }

@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import type { ServiceConfig } from '../config/engine-config.js';
 import { UpstreamFailure, coolsDownExit, taskCodeFor, taskErrorString, isPermanent, type TaskErrorCode } from '../domain/engine-errors.js';
+import { upstreamScope } from '../engines/upstream-scope.js';
+import { classifyAttemptError, type AttemptFailure } from './attempt-failure.js';
 import type { ClaimedTask, TaskPayload } from '../domain/task.js';
 import { REGION_BOUND_ENGINES } from '../domain/task-types.js';
 import type { EngineRegistry } from '../engines/registry.js';
@@ -41,12 +43,14 @@ export class AttemptRunner {
 
     // A lease outlives the attempt only if its worker dies; then it expires on its own.
     const holdMs = engine.timeoutMs + 30_000;
-    const exit = await this.pools.exits.lease(country, waitMs, drain, { holdMs });
+    // Rests are per upstream: an address Google refused still serves Bing.
+    const scope = upstreamScope(task.taskType, payload, engine);
+    const exit = await this.pools.exits.lease(country, waitMs, drain, { holdMs, scope });
     if (!exit) return this.fail('NO_IP_AVAILABLE', true, log, `no exit address for ${country ?? 'any country'}`);
     let account = null;
     // Accounts are leased only in `account` mode; an `api`-mode engine authenticates with its provider key.
     if (engine.mode === 'account') {
-      account = await this.pools.accounts.lease(country ?? 'US', waitMs, drain, { filter: (r) => r.value.engine === task.taskType, holdMs });
+      account = await this.pools.accounts.lease(country ?? 'US', waitMs, drain, { filter: (r) => r.value.engine === task.taskType, holdMs, scope });
       if (!account) {
         exit.release();
         return this.fail('NO_ACCOUNT_AVAILABLE', true, log, `no account for ${task.taskType} in ${country}`);
@@ -55,7 +59,7 @@ export class AttemptRunner {
     const timeout = AbortSignal.timeout(engine.timeoutMs);
     const signal = AbortSignal.any([timeout, drain]);
     const started = performance.now();
-    let cooldown = false;
+    let release: 'ok' | 'cooldown' | 'unused' = 'ok';
     let browser: AttemptBrowser | null = null;
     try {
       const http = this.transports.forExit(exit.resource.value, task.taskType);
@@ -81,17 +85,25 @@ export class AttemptRunner {
       return result.credits === undefined ? { kind: 'completed', response } : { kind: 'completed', response, credits: result.credits };
     } catch (e) {
       this.metrics.engineLatency.observe({ engine: task.taskType, outcome: 'error' }, (performance.now() - started) / 1000);
-      const failure = toFailure(e, timeout.aborted);
-      cooldown = coolsDownExit(failure.kind);
+      const classified = drain.aborted && !timeout.aborted ? interrupted() : classifyAttemptError(e, timeout.aborted);
+      if (classified.origin === 'internal') {
+        // Our own bug: no verdict on the exit address or account, and no retry (it would fail the same way).
+        release = 'unused';
+        this.metrics.internalErrors.inc({ engine: task.taskType });
+        log.error({ err: classified.error, engine: task.taskType, exit: exit.resource.id }, 'engine internal error');
+        return { kind: 'failed', code: 'ENGINE_FAILED', error: taskErrorString('ENGINE_FAILED'), retryable: false };
+      }
+      const failure = classified.failure;
+      if (coolsDownExit(failure.kind)) release = 'cooldown';
       this.metrics.upstreamFailures.inc({ engine: task.taskType, kind: failure.kind });
       const code = taskCodeFor(failure.kind);
-      log.warn({ engine: task.taskType, kind: failure.kind, exit: exit.resource.id, detail: failure.message }, 'engine attempt failed');
+      log.warn({ engine: task.taskType, kind: failure.kind, exit: exit.resource.id, upstream: scope, detail: failure.message }, 'engine attempt failed');
       return { kind: 'failed', code, error: taskErrorString(code, failure.clientMessage), retryable: !isPermanent(failure.kind) };
     } finally {
       // A page an adapter left open (it outran the timeout) must not outlive the attempt.
       browser?.close();
-      exit.release(cooldown ? 'cooldown' : 'ok');
-      account?.release(cooldown ? 'cooldown' : 'ok');
+      exit.release(release);
+      account?.release(release);
     }
   }
 
@@ -109,14 +121,7 @@ function abortPromise(signal: AbortSignal): Promise<never> {
   });
 }
 
-/** Any thrown value becomes an UpstreamFailure; aborts caused by the attempt timeout are TIMEOUT. */
-export function toFailure(e: unknown, timedOut: boolean): UpstreamFailure {
-  if (timedOut) return new UpstreamFailure('TIMEOUT', 'attempt timed out');
-  if (e instanceof UpstreamFailure) return e;
-  const err = e instanceof Error ? e : new Error(String(e));
-  const code = (err as { code?: unknown }).code;
-  if (code === 'PRIVATE_ADDRESS') {
-    return new UpstreamFailure('BAD_PAYLOAD', err.message, { clientMessage: 'payload.url must point to a public address.' });
-  }
-  return new UpstreamFailure('UPSTREAM_ERROR', `${err.name}: ${err.message}`);
+/** The worker is draining: whatever the abort made the adapter throw, the attempt was cut short, not failed. */
+function interrupted(): AttemptFailure {
+  return { origin: 'upstream', failure: new UpstreamFailure('UPSTREAM_ERROR', 'attempt interrupted by the worker draining') };
 }

@@ -49,8 +49,8 @@ describe('internal pool management (changes apply without a restart)', () => {
     const p = await pools();
     expect(p.accounts).toHaveLength(6);
     expect(p.exitAddresses).toHaveLength(15);
-    expect(p.accounts[0]).toEqual({ id: 'sandbox-chatbot-a-us-1', engine: 'CHATBOT_A', country: 'US', inUse: 0, disabled: false, coolingDownUntil: null });
-    expect(Object.keys(p.exitAddresses[0]).sort()).toEqual(['capacity', 'coolingDownUntil', 'country', 'disabled', 'id', 'inUse', 'proxy']);
+    expect(p.accounts[0]).toEqual({ id: 'sandbox-chatbot-a-us-1', engine: 'CHATBOT_A', country: 'US', inUse: 0, disabled: false, coolingDownUntil: null, coolingDownFor: {} });
+    expect(Object.keys(p.exitAddresses[0]).sort()).toEqual(['capacity', 'coolingDownFor', 'coolingDownUntil', 'country', 'disabled', 'id', 'inUse', 'proxy']);
     expect(JSON.stringify(p)).not.toContain('sk-sandbox');
   });
 
@@ -62,7 +62,7 @@ describe('internal pool management (changes apply without a restart)', () => {
 
     const added = await op('POST', '/internal/pools/accounts', { id: 'jp-chatbot-1', engine: 'CHATBOT_A', country: 'jp', secret: 'sk-jp-account-secret-1' });
     expect(added.status).toBe(201);
-    expect(added.body.account).toEqual({ id: 'jp-chatbot-1', engine: 'CHATBOT_A', country: 'JP', inUse: 0, disabled: false, coolingDownUntil: null });
+    expect(added.body.account).toEqual({ id: 'jp-chatbot-1', engine: 'CHATBOT_A', country: 'JP', inUse: 0, disabled: false, coolingDownUntil: null, coolingDownFor: {} });
     expect(JSON.stringify(added.body)).not.toContain('sk-jp-account-secret-1');
     expect(JSON.stringify(await pools())).not.toContain('sk-jp-account-secret-1');
 
@@ -76,7 +76,7 @@ describe('internal pool management (changes apply without a restart)', () => {
     expect((await svc.call('POST', '/v1/async/task', chatbot('FR'))).body.error.details).toEqual({ country: 'FR', serveable: false, hasIps: false });
     const added = await op('POST', '/internal/pools/exit-addresses', { id: 'fr-exit-1', country: 'FR', proxyUrl: 'http://user:fr-proxy-password@127.0.0.1:9/', maxConcurrent: 4 });
     expect(added.status).toBe(201);
-    expect(added.body.exitAddress).toEqual({ id: 'fr-exit-1', country: 'FR', capacity: 4, inUse: 0, disabled: false, coolingDownUntil: null, proxy: 'http' });
+    expect(added.body.exitAddress).toEqual({ id: 'fr-exit-1', country: 'FR', capacity: 4, inUse: 0, disabled: false, coolingDownUntil: null, coolingDownFor: {}, proxy: 'http' });
     expect(JSON.stringify(await pools())).not.toContain('fr-proxy-password');
     expect((await svc.call('POST', '/v1/async/task', chatbot('FR'))).body.error.details).toEqual({ country: 'FR', serveable: false, hasIps: true });
     expect((await capacity()).chatbot_a.countries.FR).toEqual({ serveable: false, accounts: 0, hasIps: true });

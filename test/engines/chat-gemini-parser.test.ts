@@ -102,9 +102,9 @@ describe('Gemini HTTP errors', () => {
   };
   it('maps RESOURCE_EXHAUSTED, bad keys and server errors', () => {
     failureOf(() => assertGeminiOk(res(429, { code: 429, status: 'RESOURCE_EXHAUSTED', message: 'quota' })), 'RATE_LIMITED');
-    failureOf(() => assertGeminiOk(res(403, { code: 403, status: 'PERMISSION_DENIED', message: 'denied' })), 'AUTH_FAILED');
+    failureOf(() => assertGeminiOk(res(403, { code: 403, status: 'PERMISSION_DENIED', message: 'denied' })), 'PROVIDER_REFUSED');
     const bad = res(400, { code: 400, status: 'INVALID_ARGUMENT', message: 'API key not valid. AIzaSyD-abcdefghijklmnop', details: [{ reason: 'API_KEY_INVALID' }] });
-    expect(failureOf(() => assertGeminiOk(bad), 'AUTH_FAILED').message).not.toMatch(/AIza/);
+    expect(failureOf(() => assertGeminiOk(bad), 'PROVIDER_REFUSED').message).not.toMatch(/AIza/);
     failureOf(() => assertGeminiOk(res(503, { code: 503, status: 'UNAVAILABLE', message: 'overloaded' })), 'UPSTREAM_ERROR');
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseResponsesPayload, responsesRequest } from '../../src/engines/chat/chatbot-a.js';
 import { assertOpenAiOk } from '../../src/engines/chat/openai-errors.js';
+import { coolsDownExit, isPermanent } from '../../src/domain/engine-errors.js';
 import { parseResponsesObject, stripOpenAiTracking } from '../../src/engines/chat/openai-responses-parser.js';
 import { sliceCodePoints } from '../../src/engines/chat/text-offsets.js';
 import { failureOf, fixtureBytes, fixtureJson, responseFrom } from '../fixtures/chat/load.js';
@@ -106,24 +107,38 @@ describe('OpenAI HTTP errors', () => {
     expect(f.message).toMatch(/rate_limit_exceeded/);
   });
 
-  it('429 insufficient_quota is AUTH_FAILED and says no retry helps', () => {
-    const f = failureOf(() => assertOpenAiOk(responseFrom(429, 'openai-error-insufficient-quota.json'), 'CHATBOT_A'), 'AUTH_FAILED');
+  it('429 insufficient_quota is PROVIDER_REFUSED (never retried) and says no retry helps', () => {
+    const f = failureOf(() => assertOpenAiOk(responseFrom(429, 'openai-error-insufficient-quota.json'), 'CHATBOT_A'), 'PROVIDER_REFUSED');
     expect(f.message).toMatch(/insufficient_quota/);
     expect(f.message).toMatch(/no retry/);
+    expect(isPermanent(f.kind)).toBe(true);
+    expect(coolsDownExit(f.kind)).toBe(false);
   });
 
-  it('401 is AUTH_FAILED without quoting the masked key', () => {
-    const f = failureOf(() => assertOpenAiOk(responseFrom(401, 'openai-error-401.json'), 'CHATBOT_A'), 'AUTH_FAILED');
+  it('401 is PROVIDER_REFUSED without quoting the masked key', () => {
+    const f = failureOf(() => assertOpenAiOk(responseFrom(401, 'openai-error-401.json'), 'CHATBOT_A'), 'PROVIDER_REFUSED');
     expect(f.message).toMatch(/invalid_api_key/);
     expect(f.message).not.toMatch(/sk-|Xy9Z/);
   });
 
-  it('403 is AUTH_FAILED, 5xx and non-JSON bodies are UPSTREAM_ERROR', () => {
-    failureOf(() => assertOpenAiOk(responseFrom(403, 'openai-error-401.json'), 'CHATBOT_A'), 'AUTH_FAILED');
+  it('an unknown model is PROVIDER_REFUSED; a 403 for region or permission is AUTH_FAILED, which another exit may pass', () => {
+    const model = inline(404, { error: { message: 'The model `gpt-9` does not exist or you do not have access to it.', type: 'invalid_request_error', param: null, code: 'model_not_found' } });
+    failureOf(() => assertOpenAiOk(model, 'CHATBOT_A'), 'PROVIDER_REFUSED');
+    const region = inline(403, { error: { message: 'Country, region, or territory not supported', type: 'request_forbidden', param: null, code: 'unsupported_country_region_territory' } });
+    failureOf(() => assertOpenAiOk(region, 'CHATBOT_A'), 'AUTH_FAILED');
+  });
+
+  it('5xx and non-JSON bodies are UPSTREAM_ERROR', () => {
     failureOf(() => assertOpenAiOk(responseFrom(503, 'openai-stream-error.sse'), 'CHATBOT_A'), 'UPSTREAM_ERROR');
     expect(() => assertOpenAiOk(responseFrom(200, 'openai-responses-happy.json'), 'CHATBOT_A')).not.toThrow();
   });
 });
+
+/** An answer whose JSON body is given inline. */
+function inline(status: number, body: unknown) {
+  const bytes = Buffer.from(JSON.stringify(body));
+  return { status, headers: { 'content-type': 'application/json' }, url: 'https://api.example.test/v1/responses', body: bytes, text: () => bytes.toString('utf8'), json: () => body };
+}
 
 describe('OpenAI request', () => {
   it('asks for web_search with the country, city and time zone, consulted sources and a stream', () => {

@@ -161,11 +161,20 @@ describe('FORUM answer classification', () => {
     expect(f.retryAfterMs).toBe(42_000);
   });
 
-  it('maps a private subreddit and an unknown post to NO_ANSWER with the reason', () => {
+  it('maps a closed subreddit to PAGE_UNAVAILABLE saying what to change, and an unknown post to NO_ANSWER', () => {
     const priv = failureOf(() => redditJson(response(403, 'application/json; charset=UTF-8', raw('private-subreddit.json')), 'anonymous'));
-    expect(priv.kind).toBe('NO_ANSWER');
+    expect(priv.kind).toBe('PAGE_UNAVAILABLE');
     expect(priv.message).toContain('private');
+    expect(priv.clientMessage).toMatch(/private.*Choose another community/);
+    const quarantined = Buffer.from('{"reason": "quarantined", "quarantine_message": "", "message": "Forbidden", "error": 403}');
+    expect(failureOf(() => redditJson(response(403, 'application/json', quarantined), 'anonymous')).clientMessage).toMatch(/quarantined/);
     expect(failureOf(() => redditJson(response(404, 'application/json', raw('not-found.json')), 'oauth')).kind).toBe('NO_ANSWER');
+  });
+
+  it('takes a JSON 403 to an anonymous reader for a refusal of that resource, not a block of the address', () => {
+    const f = failureOf(() => redditJson(response(403, 'application/json', Buffer.from('{"message": "Forbidden", "error": 403}')), 'anonymous'));
+    expect(f.kind).toBe('PAGE_UNAVAILABLE');
+    expect(f.clientMessage).toMatch(/choose another community or post/);
   });
 
   it('separates credentials, server errors and unexpected HTML', () => {

@@ -81,12 +81,20 @@ describe('FORUM end to end through the sandbox', () => {
     expect(r.error).toBe('ENGINE_FAILED: The engine request failed.');
   });
 
-  it('fails with ENGINE_NO_RESULT on an empty listing, a private community and an unknown post', async () => {
-    for (const payload of [{ query: 'nothing here sandbox:empty' }, { action: 'feed', community: 'private_club' }, { url: 'https://redd.it/0zzzz' }]) {
+  it('fails with ENGINE_NO_RESULT on an empty listing and an unknown post', async () => {
+    for (const payload of [{ query: 'nothing here sandbox:empty' }, { url: 'https://redd.it/0zzzz' }]) {
       const r = await forumTask(payload);
       expect(r.task.status).toBe('FAILED');
       expect(r.error).toMatch(/^ENGINE_NO_RESULT: /);
     }
+  });
+
+  it('fails a private community with PAGE_UNAVAILABLE saying what to change, once, without cooling the exit address', async () => {
+    const r = await forumTask({ action: 'feed', community: 'private_club' });
+    expect(r.task.status).toBe('FAILED');
+    expect(r.error).toBe('PAGE_UNAVAILABLE: This community is private: only its approved members can read it. Choose another community.');
+    expect((await svc.app.store.getTask(r.task.id, 0))?.attempts).toBe(1);
+    expect(svc.app.pools.exits.list().filter((x) => svc.app.pools.exits.coolingUntil(x) > 0)).toEqual([]);
   });
 
   it('fails a non-Reddit URL with BAD_PAYLOAD saying what to change', async () => {

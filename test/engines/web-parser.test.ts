@@ -135,6 +135,10 @@ describe('WEB_SCRAPE page reader over fixtures', () => {
     const html = { 'content-type': 'text/html' };
     const kind = (opts: Partial<FetchedPage>) => failureOf(() => interpretPage(page('article.html', 'https://x.example.com/a', opts))).kind;
     expect(kind({ status: 404, headers: html })).toBe('NO_ANSWER');
+    // A bare 403 refuses the page, not the exit address.
+    const forbidden = failureOf(() => interpretPage(page('article.html', 'https://x.example.com/a', { status: 403, headers: html })));
+    expect(forbidden.kind).toBe('PAGE_UNAVAILABLE');
+    expect(forbidden.clientMessage).toMatch(/HTTP 403 Forbidden/);
     expect(kind({ status: 410, headers: html })).toBe('NO_ANSWER');
     expect(kind({ status: 502, headers: html })).toBe('UPSTREAM_ERROR');
     expect(kind({ status: 429, headers: { ...html, 'retry-after': '30' } })).toBe('RATE_LIMITED');

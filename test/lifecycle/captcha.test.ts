@@ -10,7 +10,7 @@ describe('sandbox:captcha', () => {
   });
   afterAll(() => svc.stop());
 
-  const cooling = () => svc.app.pools.exits.list().filter((r) => r.coolUntil > Date.now());
+  const cooling = () => svc.app.pools.exits.list().filter((r) => svc.app.pools.exits.coolingUntil(r) > Date.now());
 
   it('cools each exit address it hits, retries on another one, and fails with ENGINE_FAILED once attempts run out', async () => {
     expect(cooling()).toHaveLength(0);

@@ -44,15 +44,48 @@ describe('ResourcePool', () => {
     x!.release();
     now = 100;
     const r = pool.list().find((p) => p.id === blocked)!;
-    expect(r.coolUntil).toBe(100);
+    expect(pool.coolingUntil(r)).toBe(0);
+    expect(r.cooldowns.get('*')?.until).toBe(100);
     // A second strike doubles the rest.
     const again = await pool.lease('US', 0, never, { filter: (p) => p.id === blocked });
     again!.release('cooldown');
-    expect(r.coolUntil).toBe(100 + 200);
+    expect(pool.coolingUntil(r)).toBe(100 + 200);
     now = 300;
     const ok = await pool.lease('US', 0, never, { filter: (p) => p.id === blocked });
     ok!.release('ok');
-    expect(r.strikes).toBe(0);
+    expect(r.cooldowns.size).toBe(0);
+  });
+
+  it('rests a resource only for the upstream that refused it', async () => {
+    let now = 0;
+    const pool = new ResourcePool<string>(100, () => now);
+    pool.add('a', 'US', 4, 'A');
+    const google = await pool.lease('US', 0, never, { scope: 'www.google.com' });
+    google!.release('cooldown');
+    // Google refused: the address rests for Google, and still serves Bing at once.
+    expect(await pool.lease('US', 0, never, { scope: 'www.google.com' })).toBeNull();
+    const bing = await pool.lease('US', 0, never, { scope: 'www.bing.com' });
+    expect(bing?.resource.id).toBe('a');
+    bing!.release('ok');
+    const r = pool.get('a')!;
+    expect(pool.coolingUntil(r, 'www.google.com')).toBe(100);
+    expect(pool.coolingUntil(r, 'www.bing.com')).toBe(0);
+    expect(pool.activeCooldowns(r)).toEqual([{ scope: 'www.google.com', until: 100, strikes: 1 }]);
+    // A Bing success leaves Google's strikes alone: the next Google refusal doubles the rest.
+    now = 100;
+    const again = await pool.lease('US', 0, never, { scope: 'www.google.com' });
+    again!.release('cooldown');
+    expect(pool.coolingUntil(r, 'www.google.com')).toBe(100 + 200);
+  });
+
+  it('a waiter for a resting upstream wakes when the rest ends', async () => {
+    let now = 0;
+    const pool = new ResourcePool<string>(30, () => now);
+    pool.add('a', 'US', 1, 'A');
+    (await pool.lease('US', 0, never, { scope: 'x' }))!.release('cooldown');
+    const waiting = pool.lease('US', 5_000, never, { scope: 'x' });
+    now = 30;
+    expect((await waiting)?.resource.id).toBe('a');
   });
 
   it('skips disabled resources and counts only enabled ones', async () => {

@@ -1,6 +1,7 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { AttemptContext, EngineAdapter, EngineResult } from '../adapter.js';
-import { assertOk, jsonBody, promptOf } from '../common/upstream-status.js';
+import { jsonBody, promptOf } from '../common/upstream-status.js';
+import { assertOpenAiOk } from './openai-errors.js';
 import { usesBrowser } from '../transport/browser/engine-render.js';
 import { runPerplexityWeb } from './perplexity-web.js';
 import { parseSonar } from './sonar-parser.js';
@@ -29,7 +30,8 @@ export const answerEngineA: EngineAdapter = {
       body: JSON.stringify(body),
       signal: ctx.signal,
     });
-    assertOk(res, 'ANSWER_ENGINE_A');
+    // Sonar answers errors in the OpenAI shape (upstreams.md 7.1).
+    assertOpenAiOk(res, 'ANSWER_ENGINE_A');
     return parseSonar(jsonBody(res, 'ANSWER_ENGINE_A'));
   },
 };

@@ -27,9 +27,25 @@ function retryAfterMs(res: HttpResponse): number | undefined {
 }
 
 /**
- * Maps a non-2xx OpenAI answer to a failure kind. 429 has two meanings: `rate_limit_exceeded`
- * (wait, cool the account down) and `insufficient_quota` (billing: waiting does not help). Details
- * carry the error code and a scrubbed message only — a 401 message quotes part of the key.
+ * Error codes and types of the OpenAI error shape (also Perplexity's) that no retry fixes
+ * (upstreams.md 6.1, 7.1): billing and quota, the key, the model name.
+ */
+const PERMANENT_CODES: ReadonlySet<string> = new Set([
+  'insufficient_quota',
+  'billing_not_active',
+  'billing_hard_limit_reached',
+  'invalid_api_key',
+  'account_deactivated',
+  'model_not_found',
+  'invalid_model',
+]);
+
+/**
+ * Maps a non-2xx answer in the OpenAI error shape to a failure kind. 429 has two meanings:
+ * `rate_limit_exceeded` (wait, cool the account down) and `insufficient_quota` (billing: waiting does
+ * not help, so no retry). 401 is the key itself; 402 is billing (Perplexity); 403 is region or
+ * permission, which another exit address may pass. Details carry the error code and a scrubbed
+ * message only: a 401 message quotes part of the key.
  */
 export function assertOpenAiOk(res: HttpResponse, upstream: string): void {
   if (res.status >= 200 && res.status < 300) return;
@@ -41,13 +57,14 @@ export function assertOpenAiOk(res: HttpResponse, upstream: string): void {
   }
   const info = openAiErrorInfo(body);
   const what = `${upstream} answered ${res.status}${info.code ? ` ${info.code}` : ''}${info.message ? `: ${info.message}` : ''}`;
+  const permanent = [info.code, info.type].some((c) => c !== null && PERMANENT_CODES.has(c));
+  if (permanent || res.status === 401 || res.status === 402) {
+    throw new UpstreamFailure('PROVIDER_REFUSED', `${what} (no retry helps until the key, billing or model is fixed)`);
+  }
   if (res.status === 429) {
-    if (info.code === 'insufficient_quota' || info.type === 'insufficient_quota') {
-      throw new UpstreamFailure('AUTH_FAILED', `${what} — the key's quota or billing is exhausted; no retry with this key helps until billing is fixed`);
-    }
     const after = retryAfterMs(res);
     throw new UpstreamFailure('RATE_LIMITED', what, after === undefined ? {} : { retryAfterMs: after });
   }
-  if (res.status === 401 || res.status === 403) throw new UpstreamFailure('AUTH_FAILED', what);
+  if (res.status === 403) throw new UpstreamFailure('AUTH_FAILED', what);
   throw new UpstreamFailure('UPSTREAM_ERROR', what);
 }

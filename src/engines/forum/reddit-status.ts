@@ -5,6 +5,23 @@ import { asObject, str } from './reddit-things.js';
 /** Subreddit access reasons Reddit gives in its 403/404 JSON (upstreams.md 9.3). */
 const UNAVAILABLE_REASONS = new Set(['private', 'banned', 'quarantined', 'gold_only', 'gated']);
 
+const REFUSED_MESSAGE =
+  'Reddit refuses this community or post to anonymous readers (it may be private, quarantined or removed); choose another community or post.';
+
+/** What a client can change when a community is closed to us (upstreams.md 9.3 reasons). */
+function unavailableMessage(reason: string): string {
+  switch (reason) {
+    case 'private':
+      return 'This community is private: only its approved members can read it. Choose another community.';
+    case 'quarantined':
+      return 'This community is quarantined: Reddit shows it only to signed-in users who opt in. Choose another community.';
+    case 'banned':
+      return 'This community is banned on Reddit and can no longer be read. Choose another community.';
+    default:
+      return `This community is ${reason.replace(/_/g, ' ')} and closed to anonymous readers. Choose another community.`;
+  }
+}
+
 /** The "Blocked" page of upstreams.md 9.1 that Reddit serves to unwelcome anonymous clients. */
 export function isBlockedPage(html: string): boolean {
   return /<title>\s*Blocked\s*<\/title>/i.test(html) || /whoa there,? pardner/i.test(html) || /blocked due to a network policy/i.test(html);
@@ -22,11 +39,18 @@ export function redditJson(res: HttpResponse, access: 'oauth' | 'anonymous'): un
   if (res.status === 429) throw new UpstreamFailure('RATE_LIMITED', `reddit answered 429 (${access})`, retryAfter(res.headers));
   if (res.status === 401) throw new UpstreamFailure('AUTH_FAILED', `reddit answered 401 (${access})`);
   if (res.status === 403 || res.status === 404) {
-    const reason = str(asObject(safeJson(res))?.reason);
-    if (reason && UNAVAILABLE_REASONS.has(reason)) throw new UpstreamFailure('NO_ANSWER', `reddit: the subreddit is ${reason} (HTTP ${res.status})`);
+    const body = html ? null : asObject(safeJson(res));
+    const reason = str(body?.reason);
+    // A refusal of one resource is about that community or post, not about the exit address: no
+    // cooldown, and the message says what to change.
+    if (reason && UNAVAILABLE_REASONS.has(reason)) {
+      throw new UpstreamFailure('PAGE_UNAVAILABLE', `reddit: the subreddit is ${reason} (HTTP ${res.status}, ${access})`, { clientMessage: unavailableMessage(reason) });
+    }
     if (res.status === 404) throw new UpstreamFailure('NO_ANSWER', 'reddit: not found (HTTP 404), no such post, subreddit or user');
-    // A bare 403: a scope problem with a token, a network block without the page otherwise.
+    // A JSON 403 without a reason: a scope problem of an OAuth token, or a resource refused to anonymous readers.
     if (access === 'oauth') throw new UpstreamFailure('AUTH_FAILED', 'reddit answered 403 to the OAuth client');
+    if (body) throw new UpstreamFailure('PAGE_UNAVAILABLE', 'reddit refused this resource (JSON 403, anonymous)', { clientMessage: REFUSED_MESSAGE });
+    // A 403 page that is neither JSON nor the block page: still a refusal of this address; another may pass.
     throw new UpstreamFailure('UPSTREAM_BLOCKED', 'reddit answered 403 to the anonymous client');
   }
   if (res.status < 200 || res.status >= 300) throw new UpstreamFailure('UPSTREAM_ERROR', `reddit answered HTTP ${res.status}`);

@@ -5,6 +5,7 @@ import { assertPublicHost, guardedLookup } from '../../net/address-guard.js';
 import { decodeBody } from '../../net/charset.js';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { HttpRequest, HttpResponse, HttpTransport, SocketTarget } from './http-transport.js';
+import { parseUrl } from '../common/urls.js';
 import { parseProxyUrl } from './proxy-endpoint.js';
 import { openSocket, tunnelConnector, type TunnelOptions } from './tunnel.js';
 
@@ -89,7 +90,10 @@ export class UndiciTransport implements HttpTransport {
       if (follow && location && res.statusCode >= 300 && res.statusCode < 400) {
         await res.body.dump();
         if (hop >= maxRedirects) throw new UpstreamFailure('UPSTREAM_ERROR', `more than ${maxRedirects} redirects`);
-        url = new URL(location, url).toString();
+        // A Location that does not parse is the upstream's fault, not ours.
+        const next = parseUrl(location, url);
+        if (!next) throw new UpstreamFailure('UPSTREAM_ERROR', `redirect to an unparseable Location (HTTP ${res.statusCode})`);
+        url = next.toString();
         if (res.statusCode === 303 || ((res.statusCode === 301 || res.statusCode === 302) && method === 'POST')) {
           method = 'GET';
           body = undefined;

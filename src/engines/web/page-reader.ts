@@ -25,8 +25,13 @@ export function interpretPage(page: FetchedPage): EngineResult {
   if (page.status === 404 || page.status === 410) throw new UpstreamFailure('NO_ANSWER', `page not found (HTTP ${page.status})`);
   if (page.status >= 500) throw new UpstreamFailure('UPSTREAM_ERROR', `HTTP ${page.status} from ${hostOf(page.finalUrl)}`);
   if (page.status === 401) throw new UpstreamFailure('CONSENT_REQUIRED', 'the page requires a login (HTTP 401)');
-  // A bare 403 without challenge markers is still a refusal of this address; another may pass.
-  if (page.status === 403) throw new UpstreamFailure('UPSTREAM_BLOCKED', `HTTP 403 from ${hostOf(page.finalUrl)} (access denied)`);
+  // A bare 403 without challenge markers refuses this page, not the exit address (challenges were
+  // caught above): no cooldown, and the client learns what to change.
+  if (page.status === 403) {
+    throw new UpstreamFailure('PAGE_UNAVAILABLE', `HTTP 403 from ${hostOf(page.finalUrl)} (access denied)`, {
+      clientMessage: 'The site refuses this page to anonymous readers (HTTP 403 Forbidden); use a public URL of the page, or another page.',
+    });
+  }
   if (page.status < 200 || page.status >= 300) throw new UpstreamFailure('UPSTREAM_ERROR', `HTTP ${page.status} from ${hostOf(page.finalUrl)}`);
   if (!htmlish) throw new UpstreamFailure('CONTENT_UNREADABLE', `unsupported content type ${mime || '(none)'}; only text/html and application/xhtml+xml pages are read`);
   if (page.finalUrl !== page.requestedUrl && LOGIN_PATH.test(pathOf(page.finalUrl)) && !LOGIN_PATH.test(pathOf(page.requestedUrl))) {

@@ -5,7 +5,7 @@ import { RequestError, validationError } from '../../domain/request-errors.js';
 import { ALL_TASK_TYPES, ENGINE_TASK_TYPES, type TaskType } from '../../domain/task-types.js';
 import { parseProxyUrl } from '../../engines/transport/proxy-endpoint.js';
 import type { AccountValue } from '../../pools/pools.js';
-import type { PoolResource } from '../../pools/resource-pool.js';
+import type { PoolResource, ResourcePool } from '../../pools/resource-pool.js';
 import type { HttpContext } from '../context.js';
 
 /** Ids end up in URL paths (disable, enable, delete): keep them to URL-safe characters. */
@@ -53,14 +53,19 @@ const DEFAULT_MAX_CONCURRENT = 8;
  */
 export function registerInternalRoutes(app: FastifyInstance, ctx: HttpContext): void {
   const hide = { hide: true };
-  const coolingUntil = (r: PoolResource<unknown>) => (r.coolUntil > ctx.now() ? new Date(r.coolUntil).toISOString() : null);
+  // A resource rests per upstream (resource-pool.ts): the latest rest, and each upstream's own.
+  const cooling = <T>(pool: ResourcePool<T>, r: PoolResource<T>) => {
+    const until = pool.coolingUntil(r);
+    const byUpstream = Object.fromEntries(pool.activeCooldowns(r).map((c) => [c.scope, new Date(c.until).toISOString()]));
+    return { coolingDownUntil: until ? new Date(until).toISOString() : null, coolingDownFor: byUpstream };
+  };
   const exitView = (r: PoolResource<ExitAddressConfig>) => ({
     id: r.id,
     country: r.country,
     capacity: r.capacity,
     inUse: r.inUse,
     disabled: r.disabled,
-    coolingDownUntil: coolingUntil(r),
+    ...cooling(ctx.pools.exits, r),
     proxy: r.value.proxyUrl ? proxyScheme(r.value.proxyUrl) : 'direct',
   });
   const accountView = (r: PoolResource<AccountValue>) => ({
@@ -69,7 +74,7 @@ export function registerInternalRoutes(app: FastifyInstance, ctx: HttpContext): 
     country: r.country,
     inUse: r.inUse,
     disabled: r.disabled,
-    coolingDownUntil: coolingUntil(r),
+    ...cooling(ctx.pools.accounts, r),
   });
   const refuseDuplicate = (resourceId: string) => {
     if (ctx.pools.hasId(resourceId)) {
