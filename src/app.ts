@@ -8,6 +8,7 @@ import type { TaskType } from './domain/task-types.js';
 import { defaultRegistry } from './engines/adapters.js';
 import type { EngineRegistry } from './engines/registry.js';
 import { TransportFactory } from './engines/transport/transport-factory.js';
+import { chromiumMissing, markBrowserEngines } from './engines/transport/browser/browser-availability.js';
 import { BrowserPool } from './engines/transport/browser/browser-pool.js';
 import { buildHttpServer } from './http/server.js';
 import { Metrics } from './ops/metrics.js';
@@ -67,6 +68,12 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
       log.info({ simulator: sandboxUrl }, 'sandbox upstreams started');
     }
     routeToSandbox(config, sandboxUrl);
+  }
+  // Said once, here: an engine that needs the browser cannot serve without Chromium (/capacity says so too).
+  const needsBrowser = Object.values(config.engines).some((e) => e.transport === 'browser' && e.mode !== 'off');
+  const cannotServe = markBrowserEngines(config, needsBrowser ? chromiumMissing(settings.chromiumPath) : null);
+  if (cannotServe.length > 0) {
+    log.warn({ engines: cannotServe, reason: config.engines[cannotServe[0] as TaskType].unavailable }, `engines that cannot serve on this machine: ${cannotServe.join(', ')}`);
   }
   // pg and the PostgreSQL modules load only when they are used (about 14 MB of memory otherwise).
   const store = settings.databaseUrl

@@ -44,6 +44,11 @@ export interface EngineConfig {
   paused: boolean;
   /** Absent means `http` (the loader always sets it). */
   transport?: EngineTransport;
+  /**
+   * Set at start-up when the engine cannot serve on this machine, with the reason (its transport is
+   * `browser` and Chromium is missing). Its tasks fail at once instead of being retried.
+   */
+  unavailable?: string;
 }
 
 export interface AccountConfig {
@@ -220,7 +225,9 @@ export function loadServiceConfig(settings: Settings): ServiceConfig {
     if (apiKey) upstream.apiKey = apiKey;
     let mode: EngineMode = u.mode ?? d.mode ?? 'anon';
     if (mode === 'api' && !upstream.apiKey) mode = 'off';
-    const transport: EngineTransport = u.transport ?? d.transport ?? 'http';
+    // The simulator's pages are complete without JavaScript (unless `sandbox:js`), so the sandbox
+    // keeps plain HTTP unless the config file asks for the browser; real Google needs the browser.
+    const transport: EngineTransport = u.transport ?? (settings.sandbox ? 'http' : d.transport) ?? 'http';
     if (transport === 'browser' && !BROWSER_CAPABLE_ENGINES.has(t)) {
       throw new ConfigError(`engines.${t}.transport: "browser" is available only for ${[...BROWSER_CAPABLE_ENGINES].join(', ')}`);
     }

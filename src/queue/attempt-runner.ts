@@ -37,6 +37,7 @@ export class AttemptRunner {
     const adapter = this.registry.get(task.taskType);
     if (!adapter) return this.fail('ENGINE_FAILED', false, log, `no adapter registered for ${task.taskType}`);
     if (engine.mode === 'off') return this.fail('ENGINE_FAILED', false, log, `engine ${task.taskType} is not configured (mode off)`);
+    if (engine.unavailable) return this.fail('ENGINE_FAILED', false, log, `engine ${task.taskType} cannot serve on this machine: ${engine.unavailable}`);
     const payload = (task.payload ?? {}) as TaskPayload;
     const country = task.country ?? (REGION_BOUND_ENGINES.has(task.taskType) ? 'US' : null);
     const waitMs = this.config.scheduler.poolWaitMs;

@@ -28,10 +28,14 @@ export function registerOpsRoutes(app: FastifyInstance, ctx: HttpContext): void 
       const perCountry: Record<string, unknown> = {};
       for (const c of countries) {
         if (e.neverServe.includes(c)) continue;
-        perCountry[c] = ctx.pools.regionCapacity(t, c, needsAccount);
+        const region = ctx.pools.regionCapacity(t, c, needsAccount);
+        perCountry[c] = e.unavailable ? { ...region, serveable: false } : region;
       }
       out[t.toLowerCase()] = {
         mode: e.mode,
+        transport: e.transport ?? 'http',
+        // Present only when the engine cannot serve on this machine, with the reason.
+        ...(e.unavailable ? { unavailable: e.unavailable } : {}),
         paused: e.paused,
         concurrency: e.concurrency,
         inFlight: depth[t]?.processing ?? 0,

@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fastConfig, runTask, startService, tempDir, type RunningService } from '../helpers/service.js';
+
+/** Issue 24 item 6: the engines that need a browser say so once when Chromium is missing. */
+
+const BROWSER_ENGINES = ['AIMODE', 'SEARCH_A', 'SEARCH_A_SERP', 'SEARCH_B_AI_BRIEF', 'SEARCH_B_AI_TAB'];
+
+describe('the default configuration against the real upstreams', () => {
+  let svc: RunningService;
+  const logLines: string[] = [];
+  beforeAll(async () => {
+    svc = await startService({ AEQ_SANDBOX: '0', AEQ_CHROMIUM_PATH: '/nonexistent/chromium' }, { logLines });
+  });
+  afterAll(() => svc.stop());
+
+  it('drives the engines whose real answers need JavaScript through the browser', () => {
+    for (const t of BROWSER_ENGINES) expect(svc.app.config.engines[t as 'SEARCH_A'].transport).toBe('browser');
+    expect(svc.app.config.engines.SEARCH_C_SEARCH.transport).toBe('http');
+    expect(svc.app.config.engines.WEB_SCRAPE.transport).toBe('http');
+  });
+
+  it('starts without Chromium and says once, at start-up, which engines cannot serve and why', () => {
+    const warnings = logLines.map((l) => JSON.parse(l) as { level: number; msg: string; engines?: string[]; reason?: string }).filter((l) => l.engines);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.level).toBe(40);
+    expect([...(warnings[0]?.engines ?? [])].sort()).toEqual(BROWSER_ENGINES);
+    expect(warnings[0]?.reason).toMatch(/Chromium not found at \/nonexistent\/chromium/);
+  });
+
+  it('/capacity shows the same, and the engines without a browser are unaffected', async () => {
+    const r = await svc.call('GET', '/capacity');
+    expect(r.status).toBe(200);
+    for (const t of BROWSER_ENGINES) {
+      const e = r.body[t.toLowerCase()];
+      expect(e.transport).toBe('browser');
+      expect(e.unavailable).toMatch(/Chromium not found at \/nonexistent\/chromium.*AEQ_CHROMIUM_PATH.*transport is "browser"/);
+      for (const c of Object.values(e.countries) as Array<{ serveable: boolean }>) expect(c.serveable).toBe(false);
+    }
+    expect(r.body.search_c_search.unavailable).toBeUndefined();
+    expect(r.body.search_c_search.countries.US.serveable).toBe(true);
+  });
+});
+
+describe('a task for an engine that cannot serve', () => {
+  let svc: RunningService;
+  beforeAll(async () => {
+    const config = fastConfig(tempDir(), { engines: { SEARCH_A: { transport: 'browser' } } });
+    svc = await startService({ AEQ_CONFIG: config, AEQ_CHROMIUM_PATH: '/nonexistent/chromium' });
+  });
+  afterAll(() => svc.stop());
+
+  it('fails at once with ENGINE_FAILED instead of being retried', async () => {
+    const r = await runTask(svc, { taskType: 'SEARCH_A', payload: { query: 'standing desks' } });
+    expect(r.task.status).toBe('FAILED');
+    expect(r.error).toBe('ENGINE_FAILED: The engine request failed.');
+    expect((await svc.app.store.getTask(r.task.id, 0))?.attempts).toBe(1);
+  });
+
+  it('the sandbox keeps plain HTTP for the other Google engines unless the config asks for the browser', () => {
+    expect(svc.app.config.engines.SEARCH_A.transport).toBe('browser');
+    expect(svc.app.config.engines.AIMODE.transport).toBe('http');
+    expect(svc.app.config.engines.AIMODE.unavailable).toBeUndefined();
+  });
+});
