@@ -171,3 +171,22 @@ describe('WEB_SCRAPE page reader over fixtures', () => {
     expect(failureOf(() => decompress(Buffer.from('not gzip'), 'gzip')).kind).toBe('UPSTREAM_ERROR');
   });
 });
+
+describe('WEB_SCRAPE extraction on markup seen in real pages', () => {
+  const html = (body: string, head = '') =>
+    `<!doctype html><html lang="en"><head><title>Release notes</title>${head}</head><body><article><h1>Release notes</h1>${body}</article></body></html>`;
+  const prose = '<p>This release changes how the service reads pages, and every change below was checked against saved pages from public test suites before it shipped.</p>';
+  const read = (doc: string) => interpretPage({ requestedUrl: 'https://docs.example.com/r', finalUrl: 'https://docs.example.com/r', status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: Buffer.from(doc) });
+
+  it('numbers ordered list items (Turndown runs on domino, whose children are not iterable)', () => {
+    const r = read(html(`${prose}<ol><li>Fetch the page with browser headers.</li><li>Find the main content.</li><li>Convert it to Markdown.</li></ol>${prose}<ol start="4"><li>Collect the images.</li><li>Return the result.</li></ol>`));
+    expect(r.markdown).toContain('1. Fetch the page with browser headers.\n2. Find the main content.\n3. Convert it to Markdown.');
+    expect(r.markdown).toContain('4. Collect the images.\n5. Return the result.');
+    expect(r.text).toContain('Find the main content.');
+  });
+
+  it('reads a page whose style sheet makes the CSS parser throw (style sheets are not parsed)', () => {
+    const r = read(html(`${prose}${prose}`, '<style>.spinner:after{border:inherit;border-color:transparent}</style>'));
+    expect(r.text).toContain('every change below was checked');
+  });
+});

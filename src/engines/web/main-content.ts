@@ -32,11 +32,14 @@ export interface MainContent {
  * Readability on a clone, and a structural fallback when Readability finds nothing or little.
  */
 export function extractMainContent(html: string, pageUrl: string): MainContent {
-  // A silent console: page CSS and markup errors are not ours to log.
+  // A silent console: page markup errors are not ours to log.
   const { JSDOM, VirtualConsole } = jsdom();
-  const dom = new JSDOM(html, { url: pageUrl, virtualConsole: new VirtualConsole() });
+  const dom = new JSDOM('', { url: pageUrl, virtualConsole: new VirtualConsole() });
   try {
-    const doc = dom.window.document;
+    // A DOMParser document takes the window's URL (so `<base href>` and relative URLs resolve) but
+    // has no browsing context, so jsdom does not parse the page's style sheets: we never use them,
+    // they cost time, and some real CSS makes jsdom's CSS parser throw.
+    const doc = new dom.window.DOMParser().parseFromString(html, 'text/html');
     const shell = appShellEvidence(doc);
     if (shell) throw new UpstreamFailure('CONTENT_UNREADABLE', `JavaScript-only app shell (${shell})`);
 

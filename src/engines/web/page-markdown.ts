@@ -34,7 +34,7 @@ function createTurndown(): TurndownService {
       let prefix = `${options.bulletListMarker ?? '-'} `;
       if (parent?.nodeName === 'OL') {
         const start = Number(parent.getAttribute('start') ?? '1');
-        prefix = `${(Number.isFinite(start) ? start : 1) + [...parent.children].indexOf(node as Element)}. `;
+        prefix = `${(Number.isFinite(start) ? start : 1) + precedingItems(node)}. `;
       }
       const body = content.replace(/^\n+/, '').replace(/\n+$/, '\n').replace(/\n/g, `\n${' '.repeat(prefix.length)}`);
       return prefix + body + (node.nextSibling && !/\n$/.test(body) ? '\n' : '');
@@ -42,6 +42,16 @@ function createTurndown(): TurndownService {
   });
   td.remove(['script', 'style', 'noscript', 'template']);
   return td;
+}
+
+/**
+ * How many `li` siblings come before this one. Turndown's DOM is domino, whose `children` is not
+ * iterable (spreading it threw on every ordered list), so the siblings are walked instead.
+ */
+function precedingItems(node: Node): number {
+  let n = 0;
+  for (let s = node.previousSibling; s; s = s.previousSibling) if (s.nodeName === 'LI') n++;
+  return n;
 }
 
 let shared: TurndownService | null = null;
