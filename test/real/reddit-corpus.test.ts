@@ -140,7 +140,7 @@ describe('FORUM real-input corpus (Reddit JSON)', () => {
       current = null;
       const requested = replay.seen.slice(seenBefore).map((s) => s.url.replace(/\?.*$/, ''));
       const failures: string[] = [];
-      const code = view.task.status === 'COMPLETED' ? 'COMPLETED' : String(view.error ?? '').split(':')[0];
+      const code = view.task.status === 'COMPLETED' ? 'COMPLETED' : (String(view.error ?? '').split(':')[0] ?? '');
       const kind = failureKind(logLines.slice(logsBefore));
       const row: Record<string, string | number> = { case: c.id, request: requested.join(' ') || '-', want: c.expect.code, got: code };
       if (code !== c.expect.code) failures.push(`code ${code}, want ${c.expect.code}${kind ? ` (kind ${kind})` : ''}`);
