@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertGeminiOk } from '../../src/engines/chat/assistant-a.js';
 import { buildGeminiResult, parseGemini, type ResolvedChunk } from '../../src/engines/chat/gemini-parser.js';
 import { resolveGroundingChunks } from '../../src/engines/chat/grounding-redirects.js';
+import { markdownLinkRanges } from '../../src/engines/chat/text-offsets.js';
 import { UndiciTransport } from '../../src/engines/transport/undici-transport.js';
 import { startSimulator, type Simulator } from '../../src/sandbox/server.js';
 import { failureOf, fixtureJson } from '../fixtures/chat/load.js';
@@ -92,6 +93,46 @@ describe('Gemini grounding parser', () => {
     expect(failureOf(() => parseGemini(fixtureJson('gemini-empty-other.json')), 'NO_ANSWER').message).toMatch(/OTHER/);
     failureOf(() => parseGemini(fixtureJson('gemini-no-candidates.json')), 'LAYOUT_CHANGED');
     failureOf(() => parseGemini([]), 'LAYOUT_CHANGED');
+  });
+
+  // Shapes of FirebaseExtended/vertexai-sdk-test-data googleai/unary-failure-*.json (test/fixtures/real/chat).
+  it('a SAFETY stop with the text written so far is NO_ANSWER, not a truncated answer', () => {
+    const body = { candidates: [{ content: { parts: [{ text: 'Safety error incoming in 5, 4, 3, 2...' }], role: 'model' }, finishReason: 'SAFETY' }] };
+    expect(failureOf(() => parseGemini(body), 'NO_ANSWER').message).toMatch(/stopped by SAFETY/);
+    const recitation = { candidates: [{ content: { parts: [{ text: 'The quoted lyrics go' }] }, finishReason: 'RECITATION' }] };
+    failureOf(() => parseGemini(recitation), 'NO_ANSWER');
+    // A length stop keeps its text: the answer is cut short, not refused.
+    const long = { candidates: [{ content: { parts: [{ text: 'A long answer that ran out of tokens' }] }, finishReason: 'MAX_TOKENS' }] };
+    expect(buildGeminiResult(parseGemini(long), new Map()).text).toBe('A long answer that ran out of tokens');
+  });
+
+  it('a segment ending inside a Markdown link gets its marker after the link (code points, not UTF-16)', () => {
+    const text = '🚀 Ruby 4.0.6 is current: [Downloads](https://www.ruby-lang.org/en/downloads/) and more.';
+    const cut = text.indexOf('/en/downloads');
+    const seg = text.slice(0, cut);
+    const body = {
+      candidates: [
+        {
+          content: { parts: [{ text }] },
+          finishReason: 'STOP',
+          groundingMetadata: {
+            groundingChunks: [{ web: { uri: 'https://www.ruby-lang.org/en/downloads/', title: 'ruby-lang.org' } }],
+            groundingSupports: [{ segment: { endIndex: Buffer.byteLength(seg), text: seg }, groundingChunkIndices: [0] }],
+          },
+        },
+      ],
+    };
+    const r = buildGeminiResult(parseGemini(body), new Map([[0, { url: 'https://www.ruby-lang.org/en/downloads/', resolution: 'direct' as const }]]));
+    expect(r.markdown).toBe('🚀 Ruby 4.0.6 is current: [Downloads](https://www.ruby-lang.org/en/downloads/)[1] and more.');
+    expect(markdownLinkRanges(Array.from('😀 ([a](https://x.test/b_(c))) [d](e)'))).toEqual([
+      [2, 29],
+      [30, 36],
+    ]);
+  });
+
+  it('empty candidates with prompt feedback but no blockReason is NO_ANSWER', () => {
+    const body = { candidates: [], promptFeedback: { blockReasonMessage: 'Message' }, modelVersion: 'gemini-2.0-flash' };
+    expect(failureOf(() => parseGemini(body), 'NO_ANSWER').message).toMatch(/no blockReason: Message/);
   });
 });
 

@@ -97,6 +97,42 @@ describe('OpenAI Responses parser (final object)', () => {
     expect(stripOpenAiTracking('[a](https://x.test/p?utm_source=openai&k=1)')).toBe('[a](https://x.test/p?k=1)');
     expect(stripOpenAiTracking('[a](https://x.test/p?k=1&utm_source=openai)')).toBe('[a](https://x.test/p?k=1)');
     expect(stripOpenAiTracking('[a](https://x.test/p?k=1&utm_source=openai&j=2)')).toBe('[a](https://x.test/p?k=1&j=2)');
+    // Followed by a marker, or ending a sentence in a bare URL; another value is left alone.
+    expect(stripOpenAiTracking('see https://x.test/p?utm_source=openai[1] and https://x.test/q?utm_source=openai.')).toBe('see https://x.test/p[1] and https://x.test/q.');
+    expect(stripOpenAiTracking('https://x.test/p?utm_source=openai.com')).toBe('https://x.test/p?utm_source=openai.com');
+  });
+
+  // A recorded answer whose cited span stopped inside the model's `([site](url))`: the marker went
+  // into the URL, which then kept its tracking tag.
+  const linkAnswer = (end: number) => ({
+    status: 'completed',
+    output: [
+      {
+        type: 'message',
+        content: [
+          {
+            type: 'output_text',
+            text: 'Tokyo has about 14 million people. ([en.wikipedia.org](https://en.wikipedia.org/wiki/Tokyo_(city)?utm_source=openai)) Next.',
+            annotations: [{ type: 'url_citation', start_index: 35, end_index: end, url: 'https://en.wikipedia.org/wiki/Tokyo_(city)?utm_source=openai', title: 'Tokyo' }],
+          },
+        ],
+      },
+    ],
+  });
+  const linkEnd = 35 + '([en.wikipedia.org](https://en.wikipedia.org/wiki/Tokyo_(city)?utm_source=openai))'.length;
+  const wantLinked = 'Tokyo has about 14 million people. ([en.wikipedia.org](https://en.wikipedia.org/wiki/Tokyo_(city)))[1] Next.';
+
+  it('a span ending at the link end puts the marker after it', () => {
+    expect(parseResponsesObject(linkAnswer(linkEnd)).markdown).toBe(wantLinked);
+  });
+
+  it('a span ending inside the link (URL, label, before the closing parenthesis) moves the marker after the link', () => {
+    for (const end of [linkEnd - 2, linkEnd - 1, linkEnd - 10, 40]) {
+      const r = parseResponsesObject(linkAnswer(end));
+      expect(r.markdown, `end_index ${end}`).toBe(wantLinked);
+      expect((r.raw as { warnings?: string[] }).warnings?.[0]).toMatch(/inside a Markdown link/);
+    }
+    expect(parseResponsesObject(linkAnswer(linkEnd - 2)).sources).toEqual([{ position: 1, url: 'https://en.wikipedia.org/wiki/Tokyo_(city)', label: 'Tokyo' }]);
   });
 });
 

@@ -2,7 +2,7 @@ import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { EngineResult, Source } from '../adapter.js';
 import { markdownToText } from '../common/markdown-text.js';
 import { hostOf, normalizeSourceUrl } from '../common/urls.js';
-import { codePointAtByte, codePointsOf, insertAtCodePoints, markerString, utf8Starts } from './text-offsets.js';
+import { codePointAtByte, codePointsOf, insertAtCodePoints, markdownLinkRanges, markerString, outsideLinks, utf8Starts } from './text-offsets.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -36,6 +36,14 @@ export interface GeminiAnswer {
   response: Obj;
 }
 
+/** finishReason values that mean a filter stopped the answer (a truncated text is not an answer). */
+const BLOCKED_FINISH_REASONS: ReadonlySet<string> = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY']);
+
+function feedbackReason(feedback: Obj): string {
+  if (typeof feedback.blockReason === 'string') return feedback.blockReason;
+  return typeof feedback.blockReasonMessage === 'string' ? `no blockReason: ${feedback.blockReasonMessage.slice(0, 80)}` : 'no blockReason';
+}
+
 /** How a chunk's URI became a publisher URL (kept in `raw`; the redirect links expire). */
 export interface ResolvedChunk {
   url: string;
@@ -53,8 +61,9 @@ export function parseGemini(body: unknown): GeminiAnswer {
   if (!isObj(body)) throw new UpstreamFailure('LAYOUT_CHANGED', 'gemini: body is not an object');
   const candidates = body.candidates;
   if (!Array.isArray(candidates) || candidates.length === 0) {
-    const feedback = isObj(body.promptFeedback) ? body.promptFeedback : {};
-    if (typeof feedback.blockReason === 'string') throw new UpstreamFailure('NO_ANSWER', `gemini: prompt blocked (${feedback.blockReason})`);
+    // Prompt feedback in place of candidates is Google refusing the prompt, even when it names no
+    // blockReason (only a blockReasonMessage): an answer that legitimately is not there.
+    if (isObj(body.promptFeedback)) throw new UpstreamFailure('NO_ANSWER', `gemini: prompt refused (${feedbackReason(body.promptFeedback)})`);
     throw new UpstreamFailure('LAYOUT_CHANGED', 'gemini: no candidates');
   }
   const cand = candidates[0];
@@ -72,6 +81,11 @@ export function parseGemini(body: unknown): GeminiAnswer {
     answer += p.text;
   });
   if (answer.trim() === '') throw new UpstreamFailure('NO_ANSWER', `gemini: no answer text (finishReason ${finishReason ?? 'absent'})`);
+  // A candidate stopped by a content filter may carry the text written before the stop; that is a
+  // cut-off fragment, not the answer (the Firebase SDKs raise ResponseStoppedException for it).
+  if (finishReason !== null && BLOCKED_FINISH_REASONS.has(finishReason)) {
+    throw new UpstreamFailure('NO_ANSWER', `gemini: answer stopped by ${finishReason} after ${codePointsOf(answer).length} characters`);
+  }
 
   const gm = isObj(cand.groundingMetadata) ? cand.groundingMetadata : {};
   const chunks: GroundingChunk[] = (Array.isArray(gm.groundingChunks) ? gm.groundingChunks : []).map((c, index) => {
@@ -88,7 +102,10 @@ export function parseGemini(body: unknown): GeminiAnswer {
 
 function placeSupports(answer: string, partBase: ReadonlyMap<number, number>, supports: unknown[], chunkCount: number): { placements: Placement[]; unplaced: number[] } {
   const bytes = Buffer.from(answer, 'utf8');
-  const starts = utf8Starts(codePointsOf(answer));
+  const cps = codePointsOf(answer);
+  const starts = utf8Starts(cps);
+  // A segment ending inside a Markdown link would split it with its marker: the marker goes after the link.
+  const links = markdownLinkRanges(cps);
   const placements: Placement[] = [];
   const unplaced: number[] = [];
   supports.forEach((s, support) => {
@@ -105,14 +122,14 @@ function placeSupports(answer: string, partBase: ReadonlyMap<number, number>, su
     if (base !== null && end !== null && end >= start) {
       const slice = bytes.subarray(base + start, base + end).toString('utf8');
       if (segText === null || slice.trim() === segText.trim()) {
-        placements.push({ support, at: codePointAtByte(starts, base + end), chunks, tier: 'byte-offset' });
+        placements.push({ support, at: outsideLinks(links, codePointAtByte(starts, base + end)), chunks, tier: 'byte-offset' });
         return;
       }
     }
     // Offsets disagree with the text (another unit, another part numbering): find the text instead.
     const found = segText ? answer.indexOf(segText.trim()) : -1;
     if (found === -1) return void unplaced.push(support);
-    const at = codePointsOf(answer.slice(0, found + (segText as string).trim().length)).length;
+    const at = outsideLinks(links, codePointsOf(answer.slice(0, found + (segText as string).trim().length)).length);
     placements.push({ support, at, chunks, tier: 'segment-text' });
   });
   placements.sort((a, b) => a.at - b.at || a.support - b.support);

@@ -2,7 +2,7 @@ import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { EngineResult, Source } from '../adapter.js';
 import { markdownToText } from '../common/markdown-text.js';
 import { hostOf, normalizeSourceUrl } from '../common/urls.js';
-import { codePointsOf, insertAtCodePoints, markerString } from './text-offsets.js';
+import { codePointsOf, insertAtCodePoints, markdownLinkRanges, markerString, outsideLinks } from './text-offsets.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -49,9 +49,14 @@ export function parseResponsesObject(body: unknown, diagnostics: ResponsesDiagno
   const { sources, positionOf } = numberSources(answer.citations);
   const markers = new Map<number, number[]>();
   const warnings: string[] = [];
+  const links = markdownLinkRanges(cps);
   for (const c of answer.citations) {
     if (c.end > cps.length) warnings.push(`annotation end ${c.end} past the text end ${cps.length}`);
-    const at = Math.min(Math.max(c.end, 0), cps.length);
+    const end = Math.min(Math.max(c.end, 0), cps.length);
+    // A span that stops inside the model's `([site](url))` would put the marker in the URL (and
+    // keep the tracking tag there): the marker goes after the link instead.
+    const at = outsideLinks(links, end);
+    if (at !== end) warnings.push(`annotation end ${c.end} inside a Markdown link; marker moved to ${at}`);
     const list = markers.get(at) ?? [];
     list.push(positionOf.get(normalizeSourceUrl(c.url)) as number);
     markers.set(at, list);
@@ -151,7 +156,9 @@ function consultedSources(output: unknown[]): string[] {
 
 /** The model appends `([site](https://…?utm_source=openai))` to cited spans; drop the tracking tag. */
 export function stripOpenAiTracking(md: string): string {
-  return md.replace(/([?&])utm_source=openai(&|(?=[)\s#"\]>]|$))/g, (_m, sep: string, after: string) => (after === '&' ? sep : ''));
+  // The parameter ends at `&` or at anything that cannot continue its value (a marker `[1]`, `)`,
+  // space, end of text, a sentence's final period).
+  return md.replace(/([?&])utm_source=openai(&|(?![\w%+~-]|\.\w))/g, (_m, sep: string, after: string) => (after === '&' ? sep : ''));
 }
 
 function incompleteReason(body: Obj): string {

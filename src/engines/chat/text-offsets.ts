@@ -71,3 +71,42 @@ export function markerString(positions: Iterable<number>): string {
     .map((p) => `[${p}]`)
     .join('');
 }
+
+/**
+ * Code-point ranges `[start, end)` of the Markdown inline links `[label](target)` in a text, each
+ * widened to the parentheses around it when the link is wrapped as OpenAI's answers write their
+ * citations: `([site](https://…))`. One level of parentheses inside a target is allowed
+ * (`/wiki/Foo_(bar)`).
+ */
+export function markdownLinkRanges(cps: readonly string[]): Array<[number, number]> {
+  const text = cps.join('');
+  // UTF-16 index -> code-point index, for the regex match positions.
+  const cpIndex = new Array<number>(text.length + 1);
+  let u = 0;
+  for (let k = 0; k < cps.length; k++) {
+    const len = (cps[k] as string).length;
+    for (let j = 0; j < len; j++) cpIndex[u + j] = k;
+    u += len;
+  }
+  cpIndex[text.length] = cps.length;
+  const ranges: Array<[number, number]> = [];
+  for (const m of text.matchAll(/(\()?\[[^\]\n]*\]\((?:[^()\s]|\([^()\s]*\))*\)(\))?/g)) {
+    let start = m.index;
+    let end = m.index + m[0].length;
+    // Only a matched pair of wrapping parentheses belongs to the link.
+    if (m[1] !== undefined && m[2] === undefined) start += 1;
+    if (m[1] === undefined && m[2] !== undefined) end -= 1;
+    ranges.push([cpIndex[start] as number, cpIndex[end] as number]);
+  }
+  return ranges;
+}
+
+/**
+ * Where a marker meant for code point `at` may go: a position strictly inside a link (its label,
+ * its target, or between the link and its wrapping parenthesis) is moved to the end of the link, so
+ * a citation span that stops short never splits a link or lands in its URL.
+ */
+export function outsideLinks(ranges: ReadonlyArray<readonly [number, number]>, at: number): number {
+  for (const [start, end] of ranges) if (at > start && at < end) return end;
+  return at;
+}

@@ -1,0 +1,260 @@
+/**
+ * The chat engines against real recorded answers (test/fixtures/real/chat, see PROVENANCE.md there):
+ * CHATBOT_A (OpenAI Responses API, JSON and event streams), ANSWER_ENGINE_A (Perplexity Sonar) and
+ * ASSISTANT_A (Gemini generateContent with Search grounding). A loopback server replays each
+ * recorded body for the request the real adapter makes; the task runs through the service over
+ * HTTP; text, sources and citation markers are scored against the values derived from the bodies
+ * and those the source projects assert.
+ *
+ * Every connection goes through a local CONNECT proxy (the exit address) that lets only the replay
+ * server through: Gemini's grounding redirect links (vertexaisearch.cloud.google.com) are refused,
+ * so their resolution fails the same way on every machine and the adapter's documented fallback
+ * (`https://<title>` for a domain-like title) is what is scored.
+ */
+import http from 'node:http';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bagOfWordsF1, printTable, readCorpusFile, startReplayServer, type ReplayServer } from './harness.js';
+import { runTask, startService, tempDir, writeConfig, type RunningService } from '../helpers/service.js';
+
+type Engine = 'CHATBOT_A' | 'ANSWER_ENGINE_A' | 'ASSISTANT_A';
+interface Source {
+  position: number;
+  url: string;
+  label: string;
+}
+interface Case {
+  id: string;
+  engine: Engine;
+  file: string;
+  status: number;
+  contentType: string;
+  payload: { prompt: string };
+  expect: {
+    code: string;
+    kind?: string;
+    text?: string;
+    sources?: Array<{ url: string; label: string; resolution?: string }>;
+    /** Responses: each cited span (tracking tag removed) and the position its marker must carry. */
+    markers?: Array<{ after: string; position?: number; positions?: number[] }>;
+    /** Sonar: markers that point at a source. */
+    markerCount?: number;
+  };
+  asserted?: { by: string; textContains?: string[]; chunkCount?: number; firstLabel?: string; sourcesCount?: number; minSources?: number };
+}
+
+const DIR = new URL('../fixtures/real/chat/', import.meta.url);
+const { cases } = JSON.parse(readCorpusFile(new URL('cases.json', DIR)).toString('utf8')) as { cases: Case[] };
+
+const ENDPOINT: Record<Engine, RegExp> = {
+  CHATBOT_A: /^\/v1\/responses$/,
+  ANSWER_ENGINE_A: /^\/chat\/completions$/,
+  ASSISTANT_A: /^\/v1beta\/models\/[^/]+:generateContent$/,
+};
+const unlink = (md: string) => md.replace(/\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)/g, '$1');
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+interface ConnectProxy {
+  url: string;
+  refused: string[];
+  close(): Promise<void>;
+}
+
+/** An HTTP CONNECT proxy that tunnels to `allowed` (host:port) only and answers 403 to anything else. */
+async function startConnectProxy(allowed: string): Promise<ConnectProxy> {
+  const refused: string[] = [];
+  const sockets = new Set<net.Socket>();
+  const server = http.createServer((_req, res) => res.writeHead(405).end());
+  server.on('connection', (s: net.Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  server.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
+    const target = req.url ?? '';
+    if (target !== allowed) {
+      refused.push(target);
+      client.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+      return;
+    }
+    const [host, port] = [target.slice(0, target.lastIndexOf(':')), Number(target.slice(target.lastIndexOf(':') + 1))];
+    const upstream = net.connect(port, host, () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      if (head.length > 0) upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    sockets.add(upstream);
+    upstream.on('close', () => sockets.delete(upstream));
+    upstream.on('error', () => client.destroy());
+    client.on('error', () => upstream.destroy());
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    refused,
+    close: () =>
+      new Promise((r) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => r());
+      }),
+  };
+}
+
+interface Outcome {
+  row: Record<string, string | number>;
+  failures: string[];
+}
+
+describe('chat engines real-input corpus (OpenAI Responses, Perplexity Sonar, Gemini)', () => {
+  let replay: ReplayServer;
+  let proxy: ConnectProxy;
+  let svc: RunningService;
+  let current: Case | null = null;
+  const logLines: string[] = [];
+  const outcomes: Outcome[] = [];
+
+  beforeAll(async () => {
+    replay = await startReplayServer(({ method, url }) => {
+      if (!current || method !== 'POST' || !ENDPOINT[current.engine].test(url.replace(/\?.*$/, ''))) return undefined;
+      return { status: current.status, headers: { 'content-type': current.contentType }, body: readCorpusFile(new URL(current.file, DIR)) };
+    });
+    proxy = await startConnectProxy(new URL(replay.url).host);
+    const config = writeConfig(tempDir(), {
+      scheduler: { retryBaseMs: 20, retryMaxMs: 100, exitCooldownMs: 100, pollMs: 50 },
+      engines: {
+        CHATBOT_A: { mode: 'account', upstream: { baseUrl: replay.url, options: { model: 'gpt-5-mini' } } },
+        ANSWER_ENGINE_A: { mode: 'api', upstream: { baseUrl: replay.url, apiKey: 'pplx-corpus-test-key' } },
+        ASSISTANT_A: { mode: 'api', upstream: { baseUrl: replay.url, apiKey: 'gemini-corpus-test-key' } },
+      },
+      accounts: [{ id: 'corpus-openai-us', engine: 'CHATBOT_A', country: 'US', secret: 'sk-corpus-test-key' }],
+      exitAddresses: [{ id: 'corpus-us', country: 'US', proxyUrl: proxy.url, maxConcurrent: 8 }],
+    });
+    svc = await startService({ AEQ_SANDBOX: '0', AEQ_CONFIG: config, AEQ_ENGINE_MAX_ATTEMPTS: '1', AEQ_ENGINE_TIMEOUT_MS: '15000' }, { logLines });
+  });
+  afterAll(async () => {
+    if (outcomes.length > 0) printTable('Chat engines corpus (recorded answers replayed through the real adapters)', outcomes.map((o) => o.row));
+    await svc?.stop();
+    await proxy?.close();
+    await replay?.close();
+  });
+
+  for (const c of cases) {
+    it(`${c.engine} ${c.id}`, async () => {
+      current = c;
+      const seenBefore = replay.seen.length;
+      const logsBefore = logLines.length;
+      const include = c.engine === 'ASSISTANT_A' ? { rawResponse: true } : undefined;
+      const view = await runTask(svc, { taskType: c.engine, payload: { prompt: c.payload.prompt, country: 'US', ...(include ? { include } : {}) } }, 20_000);
+      current = null;
+      const failures: string[] = [];
+      const code = view.task.status === 'COMPLETED' ? 'COMPLETED' : (String(view.error ?? '').split(':')[0] ?? '');
+      const kind = failureKind(logLines.slice(logsBefore));
+      const row: Record<string, string | number> = { engine: c.engine, case: c.id, calls: replay.seen.length - seenBefore, want: c.expect.code, got: code };
+      if (code !== c.expect.code) failures.push(`code ${code}, want ${c.expect.code}${kind ? ` (kind ${kind})` : ''}`);
+      if (c.expect.code !== 'COMPLETED') {
+        row.kind = `${kind ?? '-'}${kind === c.expect.kind ? '' : ` (want ${c.expect.kind})`}`;
+      } else if (code === 'COMPLETED') {
+        score(c, view.response as { text: string; markdown: string; sources: Source[]; rawResponse?: unknown }, row, failures);
+      }
+      // A provider key must never come back in a result or an error.
+      if (/corpus-test-key/.test(JSON.stringify(view))) failures.push('the API key leaked into the task view');
+      row.ok = failures.length === 0 ? 'yes' : 'NO';
+      outcomes.push({ row, failures });
+      expect(failures, failures.join('; ')).toEqual([]);
+    });
+  }
+
+  it('covers every input (the table above is the report)', () => {
+    expect(outcomes.length).toBe(cases.length);
+    expect(outcomes.filter((o) => o.failures.length > 0).map((o) => o.row.case)).toEqual([]);
+  });
+});
+
+function failureKind(lines: string[]): string | undefined {
+  for (const l of lines.reverse()) {
+    try {
+      const j = JSON.parse(l) as { msg?: string; kind?: string };
+      if (j.msg === 'engine attempt failed' && j.kind) return j.kind;
+    } catch {
+      // not a JSON log line
+    }
+  }
+  return undefined;
+}
+
+/** The Markdown with its `[n]` marker runs taken out, and which run stood at each offset of what is left. */
+function withoutMarkers(md: string): { plain: string; runAt: Map<number, string> } {
+  const runAt = new Map<number, string>();
+  let plain = '';
+  let last = 0;
+  for (const m of md.matchAll(/(?:\[\d+\])+/g)) {
+    plain += md.slice(last, m.index);
+    runAt.set(plain.length, m[0]);
+    last = (m.index ?? 0) + m[0].length;
+  }
+  plain += md.slice(last);
+  return { plain, runAt };
+}
+
+function score(c: Case, r: { text: string; markdown: string; sources: Source[]; rawResponse?: unknown }, row: Record<string, string | number>, failures: string[]): void {
+  const e = c.expect;
+  const want = e.sources ?? [];
+  let urlOk = 0;
+  let labelOk = 0;
+  want.forEach((w, i) => {
+    if (r.sources[i]?.url === w.url) urlOk++;
+    if (r.sources[i]?.label === w.label) labelOk++;
+  });
+  row.sources = `${r.sources.length}/${want.length}`;
+  row.urlAcc = want.length ? urlOk / want.length : 1;
+  row.labelAcc = want.length ? labelOk / want.length : 1;
+  if (r.sources.length !== want.length) failures.push(`${r.sources.length} sources, want ${want.length}`);
+  if (urlOk !== want.length) failures.push(`source URLs right ${urlOk}/${want.length}: ${JSON.stringify(r.sources.map((s) => s.url))}`);
+  if (labelOk !== want.length) failures.push(`source labels right ${labelOk}/${want.length}`);
+  if (r.sources.some((s, i) => s.position !== i + 1)) failures.push('source positions are not 1..n');
+
+  const f1 = bagOfWordsF1(unlink(e.text ?? ''), r.text);
+  row.textF1 = f1.f1;
+  if (f1.f1 < 0.97) failures.push(`text F1 ${f1.f1.toFixed(3)} (P ${f1.precision.toFixed(3)}, R ${f1.recall.toFixed(3)})`);
+  if (/\[\d+\]/.test(r.text) && c.engine !== 'ASSISTANT_A') failures.push('citation markers left in text');
+
+  // Markers: after the cited span, never inside a link target; no OpenAI tracking tag anywhere.
+  // Spans may overlap (a longer span holds an earlier span's marker), so spans are looked up in the
+  // Markdown without its marker runs, and the run found where the span ends is checked.
+  const { plain, runAt } = withoutMarkers(r.markdown);
+  let markersOk = 0;
+  const markers = e.markers ?? [];
+  for (const m of markers) {
+    const positions = m.positions ?? (m.position !== undefined ? [m.position] : []);
+    const ends = [...plain.matchAll(new RegExp(escapeRe(m.after), 'g'))].map((x) => (x.index ?? 0) + m.after.length);
+    if (ends.some((end) => positions.every((p) => (runAt.get(end) ?? '').includes(`[${p}]`)))) markersOk++;
+  }
+  if (markers.length > 0) {
+    row.markers = `${markersOk}/${markers.length}`;
+    if (markersOk !== markers.length) failures.push(`markers after their cited spans ${markersOk}/${markers.length}`);
+  }
+  if (e.markerCount !== undefined) {
+    const got = (r.markdown.match(/\[\d+\]/g) ?? []).length;
+    row.markers = `${got}/${e.markerCount}`;
+    if (got !== e.markerCount) failures.push(`${got} markers, want ${e.markerCount}`);
+    const beyond = (r.markdown.match(/\[(\d+)\]/g) ?? []).map((x) => Number(x.slice(1, -1))).filter((n) => n < 1 || n > r.sources.length);
+    if (beyond.length > 0) failures.push(`markers past the sources: ${beyond.join(',')}`);
+  }
+  if (/\]\([^)\s]*\[\d+\][^)]*\)/.test(r.markdown)) failures.push('a marker sits inside a link target');
+  if (/utm_source=openai/.test(JSON.stringify([r.text, r.markdown, r.sources]))) failures.push('utm_source=openai kept');
+
+  const raw = r.rawResponse as { groundingChunks?: Array<{ resolution?: string }> } | undefined;
+  if (raw?.groundingChunks) row.resolution = raw.groundingChunks.map((g) => (g.resolution ?? '-')[0]).join('');
+  const a = c.asserted;
+  if (!a) return;
+  const checks: Array<[boolean, string]> = [];
+  for (const t of a.textContains ?? []) checks.push([r.text.includes(t), `text contains "${t}"`]);
+  if (a.chunkCount !== undefined) checks.push([raw?.groundingChunks?.length === a.chunkCount, `${a.chunkCount} grounding chunks`]);
+  if (a.firstLabel !== undefined) checks.push([r.sources[0]?.label === a.firstLabel, `first source label ${a.firstLabel}`]);
+  if (a.sourcesCount !== undefined) checks.push([r.sources.length === a.sourcesCount, `${a.sourcesCount} sources`]);
+  if (a.minSources !== undefined) checks.push([r.sources.length >= a.minSources && r.sources.every((s) => /^https?:\/\//.test(s.url)), `at least ${a.minSources} source with a URL`]);
+  row.asserted = `${checks.filter(([p]) => p).length}/${checks.length}`;
+  for (const [pass, what] of checks) if (!pass) failures.push(`asserted by the source: ${what}`);
+}
