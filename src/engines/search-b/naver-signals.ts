@@ -21,9 +21,18 @@ export function isBlockPage($: CheerioAPI): boolean {
   return BLOCK_PHRASES.some((p) => text.includes(p));
 }
 
-/** The search's own "no results" message (a legitimate empty answer). */
+/**
+ * Elements the reader never sees. Result pages carry hidden templates with the same words as the
+ * empty-result notice (the review filter's "검색결과가 없습니다. 옵션을 재선택 하시거나…" sits in a
+ * `display: none` block on every VIEW section), so only visible text may say "no results".
+ */
+const HIDDEN = 'script, style, noscript, template, [hidden], [aria-hidden="true"], [style*="display:none"], [style*="display: none"]';
+
+/** The search's own "no results" message (a legitimate empty answer), in visible text only. */
 export function isNoResultsPage($: CheerioAPI): boolean {
-  const text = collapse($('body').text());
+  const body = $('body').clone();
+  body.find(HIDDEN).remove();
+  const text = collapse(body.text());
   return text.includes('검색결과가 없습니다') || /에 대한 검색결과가 없/.test(text);
 }
 

@@ -80,13 +80,20 @@ function fdsResult($: CheerioAPI, item: Cheerio<Element>): WebResult | null {
   return { url, title, snippet };
 }
 
+/**
+ * Title links of legacy items: `a.link_tit` in web-document lists, `a.total_tit` in the VIEW
+ * (blog/cafe) lists that share the `ul.lst_total > li.bx` markup. Knowledge-iN items have neither
+ * (a question, not a document) and are skipped.
+ */
+const LEGACY_TITLE_LINK = 'a.link_tit, a.total_tit';
+
 function legacyResult($: CheerioAPI, item: Cheerio<Element>): WebResult | null {
   if (isAd($, item)) return null;
-  const link = item.find('a.link_tit').first();
+  const link = item.find(LEGACY_TITLE_LINK).first();
   const title = collapse(link.text());
   const url = sourceUrlOf(link.attr('href'));
   if (!title || !url) return null;
-  const snippet = collapse(item.find('div.total_dsc_wrap a.api_txt_lines, .api_txt_lines.total_dsc, .total_dsc').first().text());
+  const snippet = collapse(item.find('div.total_dsc_wrap a.api_txt_lines, .api_txt_lines.total_dsc, .total_dsc, .api_txt_lines.dsc_txt').first().text());
   return { url, title, snippet };
 }
 
