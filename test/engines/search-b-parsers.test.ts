@@ -65,6 +65,15 @@ describe('Naver web results parser', () => {
     const html = fixture('web-page2.html').replace('서울 평양냉면 맛집 비교', '자동입력 방지 문자 우회 방법');
     expect(parseWebResults(html).results[0]?.title).toBe('자동입력 방지 문자 우회 방법');
   });
+
+  it('parses a page whose results are there despite a block marker outside them, and notes the marker', () => {
+    const clean = parseWebResults(fixture('web-page1.html'));
+    expect(clean.walls).toEqual([]);
+    const html = fixture('web-page1.html').replace('<body>', '<body><div class="notice">자동입력 방지 문자를 입력해 주세요</div>');
+    const marked = parseWebResults(html);
+    expect(marked.walls).toEqual(['block_marker']);
+    expect(marked.results).toEqual(clean.results);
+  });
 });
 
 describe('Naver AI briefing parser', () => {

@@ -40,11 +40,15 @@ const PERMANENT_CODES: ReadonlySet<string> = new Set([
   'invalid_model',
 ]);
 
+/** 400 codes that mean the prompt itself is too long for the model (OpenAI; Perplexity). */
+const PROMPT_TOO_LONG: ReadonlySet<string> = new Set(['context_length_exceeded', 'too_many_prompt_tokens', 'string_above_max_length']);
+
 /**
  * Maps a non-2xx answer in the OpenAI error shape to a failure kind. 429 has two meanings:
  * `rate_limit_exceeded` (wait, cool the account down) and `insufficient_quota` (billing: waiting does
  * not help, so no retry). 401 is the key itself; 402 is billing (Perplexity); 403 is region or
- * permission, which another exit address may pass. Details carry the error code and a scrubbed
+ * permission, which another exit address may pass; 400 is the request refused as it stands (a prompt
+ * too long for the model is the client's to shorten). Details carry the error code and a scrubbed
  * message only: a 401 message quotes part of the key.
  */
 export function assertOpenAiOk(res: HttpResponse, upstream: string): void {
@@ -66,5 +70,12 @@ export function assertOpenAiOk(res: HttpResponse, upstream: string): void {
     throw new UpstreamFailure('RATE_LIMITED', what, after === undefined ? {} : { retryAfterMs: after });
   }
   if (res.status === 403) throw new UpstreamFailure('AUTH_FAILED', what);
+  // 400 is this request refused as it stands: the same request fails the same way again.
+  if (res.status === 400) {
+    if ([info.code, info.type].some((c) => c !== null && PROMPT_TOO_LONG.has(c))) {
+      throw new UpstreamFailure('BAD_PAYLOAD', what, { clientMessage: 'payload.prompt is longer than the model accepts; shorten it.' });
+    }
+    throw new UpstreamFailure('PROVIDER_REFUSED', `${what} (the provider refused the request as it stands)`);
+  }
   throw new UpstreamFailure('UPSTREAM_ERROR', what);
 }

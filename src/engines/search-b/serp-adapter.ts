@@ -21,7 +21,7 @@ export const searchBSerp: EngineAdapter = {
     const url = naverSearchUrl(ctx.config.upstream.baseUrl, { ssc: 'tab.web.all', query: promptOf(ctx.payload), start: String(start) });
     const fetched = await fetchNaverPage(ctx, url, { label: 'naver web tab' });
     const parsed = parseWebResults(fetched.html);
-    return serpResult(parsed.results, page, { html: fetched.html, tier: parsed.tier, status: fetched.status, finalUrl: fetched.finalUrl, start });
+    return serpResult(parsed.results, page, { html: fetched.html, tier: parsed.tier, walls: parsed.walls, status: fetched.status, finalUrl: fetched.finalUrl, start });
   },
 };
 

@@ -17,6 +17,8 @@ export type WebResultsTier = 'fds' | 'legacy';
 export interface ParsedWebResults {
   tier: WebResultsTier;
   results: WebResult[];
+  /** Block or captcha markers on a page whose results are all there: noted, not fatal (issue 24 item 5). */
+  walls: string[];
 }
 
 /** 2025-2026 design-system markup (upstreams.md 4.2). */
@@ -27,13 +29,15 @@ const LEGACY_ITEM = 'ul.lst_total > li.bx';
 const AD_SECTION = '[class*="power"], [id*="power"], .sp_nkeyword, .ad_section';
 
 /**
- * Parses the web-documents tab (`ssc=tab.web.all`). Decision order: block page, then result
- * items (current markers, then legacy), then the legitimate "no results" text, else the layout
- * moved. Results are ordered by the page's `data-url` sequence, de-duplicated by URL.
+ * Parses the web-documents tab (`ssc=tab.web.all`). Decision order: result items (current
+ * markers, then legacy); without any, a block page, then the legitimate "no results" text, else the
+ * layout moved. A block marker beside results is noted in `walls`. Results are ordered by the page's `data-url` sequence, de-duplicated by URL.
  */
 export function parseWebResults(html: string): ParsedWebResults {
   const $ = cheerio().load(html);
-  if (isBlockPage($)) throw new UpstreamFailure('UPSTREAM_BLOCKED', 'naver web tab: block/captcha page');
+  // A block marker ends the attempt only when the page has no usable result.
+  const blocked = isBlockPage($);
+  const blockPage = () => new UpstreamFailure('UPSTREAM_BLOCKED', 'naver web tab: block/captcha page');
 
   const fdsItems = topLevel($, $(FDS_ITEM), FDS_ITEM);
   const legacyItems = $(LEGACY_ITEM);
@@ -46,14 +50,16 @@ export function parseWebResults(html: string): ParsedWebResults {
     tier = 'legacy';
     results = legacyItems.toArray().flatMap((el) => legacyResult($, $(el)) ?? []);
   } else {
+    if (blocked) throw blockPage();
     if (isNoResultsPage($)) throw new UpstreamFailure('NO_ANSWER', 'naver web tab: no results for the query');
     throw new UpstreamFailure('LAYOUT_CHANGED', 'naver web tab: no result items (fds-web-doc-root / lst_total) and no empty-result text');
   }
   if (results.length === 0) {
+    if (blocked) throw blockPage();
     if (isNoResultsPage($)) throw new UpstreamFailure('NO_ANSWER', 'naver web tab: no results for the query');
     throw new UpstreamFailure('LAYOUT_CHANGED', `naver web tab: ${tier} items present but none had a title and URL`);
   }
-  return { tier, results: orderByDataUrl($, dedupe(results)) };
+  return { tier, results: orderByDataUrl($, dedupe(results)), walls: blocked ? ['block_marker'] : [] };
 }
 
 /** Items nested inside another matched item would be counted twice. */
