@@ -144,3 +144,66 @@ describe("a provider's permanent error", () => {
     expect(svc.app.pools.exits.list().filter((x) => svc.app.pools.exits.coolingUntil(x) > 0)).toEqual([]);
   });
 });
+
+describe('recorded refusals with the default three attempts', () => {
+  const recorded = (p: string) => fs.readFileSync(new URL(`../fixtures/real/${p}`, import.meta.url));
+  let svc: RunningService;
+  let upstream: http.Server;
+  const calls = new Map<string, number>();
+  /** Which recorded answer each upstream path gives (test/fixtures/real/*\/PROVENANCE.md). */
+  const answers: Record<string, { status: number; body: Buffer }> = {
+    '/openai/v1/responses': { status: 401, body: recorded('chat/errors/openai-401-invalid-api-key-ruby-llm.json') },
+    '/perplexity/chat/completions': { status: 401, body: recorded('chat/errors/perplexity-401-invalid-api-key.json') },
+    '/gemini/v1beta/models/gemini-2.5-flash:generateContent': { status: 404, body: recorded('chat/errors/gemini-404-model-not-found.json') },
+    '/reddit/r/private_club/hot.json': { status: 403, body: recorded('reddit/errors/redditwarp-403-private.json') },
+    '/reddit/r/closed/hot.json': { status: 403, body: recorded('reddit/errors/ocaml-403-forbidden.json') },
+  };
+  beforeAll(async () => {
+    upstream = http.createServer((req, res) => {
+      const path = (req.url ?? '').split('?')[0] ?? '';
+      calls.set(path, (calls.get(path) ?? 0) + 1);
+      req.resume();
+      const a = answers[path];
+      if (!a) return void res.writeHead(599).end(`no recording for ${path}`);
+      res.writeHead(a.status, { 'content-type': 'application/json' }).end(a.body);
+    });
+    await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+    const config = fastConfig(tempDir(), {
+      engines: {
+        CHATBOT_A: { mode: 'api', upstream: { baseUrl: `${base}/openai`, apiKey: 'sk-test-key' } },
+        ANSWER_ENGINE_A: { upstream: { baseUrl: `${base}/perplexity`, apiKey: 'pplx-test-key' } },
+        ASSISTANT_A: { upstream: { baseUrl: `${base}/gemini`, apiKey: 'gemini-test-key' } },
+        FORUM: { upstream: { baseUrl: `${base}/reddit` } },
+      },
+    });
+    svc = await startService({ AEQ_SANDBOX: '0', AEQ_CONFIG: config });
+  });
+  afterAll(async () => {
+    await svc.stop();
+    await new Promise((r) => upstream.close(r));
+  });
+
+  it('an invalid key or an unknown model is asked once, and cools nothing', async () => {
+    for (const [taskType, path] of [
+      ['CHATBOT_A', '/openai/v1/responses'],
+      ['ANSWER_ENGINE_A', '/perplexity/chat/completions'],
+      ['ASSISTANT_A', '/gemini/v1beta/models/gemini-2.5-flash:generateContent'],
+    ] as const) {
+      const r = await runTask(svc, { taskType, payload: { prompt: 'best running shoes' } });
+      expect(r.error, taskType).toBe('ENGINE_FAILED: The engine request failed.');
+      expect(calls.get(path), taskType).toBe(1);
+    }
+    expect(svc.app.pools.exits.list().filter((x) => svc.app.pools.exits.coolingUntil(x) > 0)).toEqual([]);
+  });
+
+  it('a community refused with 403 is PAGE_UNAVAILABLE saying what to change, asked once, and cools nothing', async () => {
+    const priv = await runTask(svc, { taskType: 'FORUM', payload: { action: 'feed', community: 'private_club' } });
+    expect(priv.error).toBe('PAGE_UNAVAILABLE: This community is private: only its approved members can read it. Choose another community.');
+    const closed = await runTask(svc, { taskType: 'FORUM', payload: { action: 'feed', community: 'closed' } });
+    expect(closed.error).toMatch(/^PAGE_UNAVAILABLE: Reddit refuses this community or post to anonymous readers .*choose another community or post\.$/);
+    expect(calls.get('/reddit/r/private_club/hot.json')).toBe(1);
+    expect(calls.get('/reddit/r/closed/hot.json')).toBe(1);
+    expect(svc.app.pools.exits.list().filter((x) => svc.app.pools.exits.coolingUntil(x) > 0)).toEqual([]);
+  });
+});
