@@ -34,7 +34,8 @@ describe('Google results page parser', () => {
       site: 'Real Python',
     });
     expect(r.organic[3]?.snippet).toMatch(/^We migrated 40 services/);
-    expect(r.diagnostics.tiers).toMatchObject({ root: '#search', link: 'a:has(h3)', aio: 'data-attrid', snippet: { 'div.VwiC3b': 4, 'div.IsZvec': 1 } });
+    expect(r.diagnostics.tiers).toMatchObject({ root: '#search', link: 'a:has(h3)', aio: 'YzCcne[data-mcpr]', aioProse: 'main-col', snippet: { 'div.VwiC3b': 4, 'div.IsZvec': 1 } });
+    expect(r.diagnostics.walls).toEqual([]);
     expect(r.diagnostics.skipped).toEqual({ internal: 2, duplicate: 1 });
   });
 
@@ -54,7 +55,7 @@ describe('Google results page parser', () => {
     );
     expect(aio?.text).toContain('rewrote the core validation logic in Rust as pydantic-core.');
     expect(aio?.text).toContain('- .dict() becomes .model_dump() and @validator becomes @field_validator.');
-    expect(aio?.text).not.toMatch(/AI Overview|Show more|may include mistakes|\*\*|`/);
+    expect(aio?.text).not.toMatch(/AI Overview|Show more|may include mistakes|Learn more|not available|generate an AI overview|backwards compatible|\*\*|`/);
     expect(aio?.sources).toEqual([
       { position: 1, url: 'https://github.com/pydantic/pydantic-core', label: 'pydantic/pydantic-core: Core validation logic' },
       { position: 2, url: 'https://docs.pydantic.dev/latest/migration/', label: 'Migration Guide - Pydantic' },
@@ -120,8 +121,49 @@ describe('Google results page parser', () => {
     expect(failureKind(() => serp(fixture('enablejs.html')))).toBe('UPSTREAM_BLOCKED');
     expect(failureKind(() => serp(fixture('consent.html', { finalUrl: 'https://consent.google.com/ml?continue=x' })))).toBe('CONSENT_REQUIRED');
     expect(failureKind(() => serp(fixture('consent.html')))).toBe('CONSENT_REQUIRED');
-    expect(failureKind(() => serp(fixture('consent-dialog.html')))).toBe('CONSENT_REQUIRED');
     expect(failureKind(() => serp(fixture('drifted.html')))).toBe('LAYOUT_CHANGED');
+  });
+
+  it('parses a page whose results are there despite a consent dialog or captcha markers, and notes them in raw', () => {
+    const dialog = serp(fixture('consent-dialog.html'));
+    expect(dialog.organic.map((o) => o.url)).toEqual(['https://docs.pydantic.dev/']);
+    expect(dialog.diagnostics.walls).toEqual(['consent_dialog']);
+    const both = serp(fixture('serp-walls.html'));
+    expect(both.organic).toHaveLength(1);
+    expect(both.diagnostics.walls).toEqual(['captcha_form', 'consent_form']);
+  });
+
+  it('reads a no-results page as NO_ANSWER even with the consent dialog in its markup', () => {
+    expect(failureKind(() => serp(fixture('no-results-consent.html')))).toBe('NO_ANSWER');
+  });
+
+  it('never takes People also ask for the overview: a page with only People also ask has none', () => {
+    const r = serp(fixture('serp-paa-only.html'));
+    expect(r.aioverview).toBeNull();
+    expect(r.diagnostics.aioStatus).toBe('absent');
+    expect(r.organic.map((o) => o.url)).toEqual(['https://en.wikipedia.org/wiki/.243_Winchester', 'https://www.sportsmans.com/243-winchester-rifles']);
+  });
+
+  it('reads the late-2025 overview: aria-hidden headings and lists kept, hidden fallback lines and tooltips out, overlay cards titled', () => {
+    const r = serp(fixture('serp-aio-cards.html'));
+    expect(r.diagnostics.tiers).toMatchObject({ aio: 'YzCcne[data-mcpr]', aioProse: 'main-col' });
+    expect(r.aioverview?.markdown).toBe(
+      [
+        'To get a runny yolk with firm whites, boil fridge-cold eggs for **6 minutes**.',
+        '',
+        '### Cooling and Peeling',
+        '',
+        '- **Use an ice bath:** Prepare a bowl of cold water and ice cubes.',
+        '- **Peel gently:** Tap the cooled egg on a hard surface to crack the shell.',
+      ].join('\n'),
+    );
+    expect(r.aioverview?.text).not.toMatch(/AI Overview|Learn more|not available|generate an AI overview|Copy|Show more|mistakes|Six minutes/);
+    expect(r.aioverview?.sources).toEqual([
+      { position: 1, url: 'https://www.recipetineats.com/how-to-boil-eggs/', label: 'How to boil eggs - RecipeTin Eats' },
+      { position: 2, url: 'https://www.seriouseats.com/perfect-soft-boiled-eggs', label: 'Perfect Soft-Boiled Egg Recipe - Serious Eats' },
+      { position: 3, url: 'https://www.bbcgoodfood.com/howto/guide/how-boil-egg-perfectly', label: 'How long to boil an egg - BBC Good Food' },
+    ]);
+    expect(r.organic.map((o) => o.url)).toEqual(['https://www.bbcgoodfood.com/howto/guide/how-boil-egg-perfectly']);
   });
 
   it('reports a 5xx answer without block markers as an upstream error', () => {
@@ -149,6 +191,7 @@ describe('Google AI Mode parser', () => {
       servedLanguage: 'en',
       tiers: { container: 'data-subtree=aimc', prose: 'main-col' },
       turnQuery: 'what is the difference between a roth ira and a traditional ira',
+      walls: [],
     });
   });
 

@@ -4,14 +4,18 @@ import type { Element } from 'domhandler';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { EngineResult } from '../adapter.js';
 import { collectSources } from './answer-sources.js';
-import { collapse, dropLinkGroups, renderAnswer } from './answer-render.js';
+import { answerProse, collapse, dropLinkGroups, renderAnswer } from './answer-render.js';
 import { hasNoResultsNotice, resultRoot } from './organic-parser.js';
-import { assertHttpOk, assertNoDailyLimit, assertNotWalled, type FetchedPage } from './page-signals.js';
+import { assertHttpOk, assertNoDailyLimit, assertNotBlocked, assertNoWall, wallNotes, wallSignals, type FetchedPage } from './page-signals.js';
 
-/** Answer container markers, most stable first (upstreams.md 3.2). */
+/**
+ * Answer container markers, most stable first (upstreams.md 3.2). The inline async container's id
+ * holds the answer on 2026 pages whose data attributes a capture dropped.
+ */
 const CONTAINER_TIERS: ReadonlyArray<[tier: string, selector: string]> = [
   ['data-subtree=aimc', '[data-subtree="aimc"]'],
   ['data-aimmrs', '[data-aimmrs="true"]'],
+  ['#aim-chrome-initial-inline-async-container', '#aim-chrome-initial-inline-async-container'],
 ];
 
 export interface AiModeDiagnostics {
@@ -19,31 +23,38 @@ export interface AiModeDiagnostics {
   tiers: { container: string; prose: string };
   /** The user query as the turn heading shows it. */
   turnQuery: string | null;
+  /** Consent dialog or captcha markers on a page whose answer is there (upstreams.md 1.6). */
+  walls: string[];
 }
 
 /**
- * Reads a Google AI Mode page (udm=50). Order: blocked, consent, daily limit, HTTP faults; then a
- * page without the answer container but with a normal SERP is NO_ANSWER (AI Mode unavailable there),
- * and neither is LAYOUT_CHANGED. A container without content is an answer that never arrived: TIMEOUT.
+ * Reads a Google AI Mode page (udm=50). Order: pages that cannot hold an answer (sorry, enablejs,
+ * consent host, 429/403), the daily limit, HTTP faults; then a page without the answer container
+ * but with a normal SERP is NO_ANSWER (AI Mode unavailable there), a captcha or consent marker on a
+ * page with neither is that wall, and nothing at all is LAYOUT_CHANGED. A container without content
+ * is an answer that never arrived: TIMEOUT.
  */
 export function parseAiModePage(page: FetchedPage): Omit<EngineResult, 'raw'> & { diagnostics: AiModeDiagnostics } {
+  assertNotBlocked(page);
   const $ = cheerio().load(page.html);
+  const walls = wallSignals($, page);
   const found = findContainer($);
-  const serpPresent = resultRoot($) !== null || hasNoResultsNotice($);
-  assertNotWalled($, page, found !== null || serpPresent);
   assertNoDailyLimit($, found ? found.selector : 'body');
-  assertHttpOk(page);
+  assertHttpOk(page, walls);
   if (!found) {
-    if (serpPresent) throw new UpstreamFailure('NO_ANSWER', 'google: ai_mode_unavailable (plain results page without the AI Mode answer)');
+    if (walls.blocked) assertNoWall({ blocked: walls.blocked, consent: null }, page.status);
+    if (resultRoot($) !== null || hasNoResultsNotice($)) {
+      throw new UpstreamFailure('NO_ANSWER', 'google: ai_mode_unavailable (plain results page without the AI Mode answer)');
+    }
+    assertNoWall(walls, page.status);
     throw new UpstreamFailure('LAYOUT_CHANGED', 'google: neither an AI Mode container nor a results page');
   }
   const { el, tier } = found;
-  const mainCol = el.find('[data-container-id="main-col"]').first();
-  const prose = mainCol.length > 0 ? mainCol : el;
+  const { prose, tier: proseTier } = answerProse($, el);
   const rendered = renderAnswer($, prose, page.finalUrl, (clone) => {
-    // The turn heading repeats the question; without a main column the source cards sit in the container too.
+    // The turn heading repeats the question; without a prose column the source cards sit in the container too.
     clone.find('[data-scope-id="turn"] > [role="heading"], [role="heading"][aria-level="2"]').remove();
-    if (mainCol.length === 0) dropLinkGroups($, clone);
+    if (proseTier === 'container') dropLinkGroups($, clone);
   });
   const sources = collectSources(
     $,
@@ -64,8 +75,9 @@ export function parseAiModePage(page: FetchedPage): Omit<EngineResult, 'raw'> & 
     sources,
     diagnostics: {
       servedLanguage: $('html').attr('lang') ?? null,
-      tiers: { container: tier, prose: mainCol.length > 0 ? 'main-col' : 'container' },
+      tiers: { container: tier, prose: proseTier },
       turnQuery: turnHeading.length > 0 ? collapse(turnHeading.text()) : null,
+      walls: wallNotes(walls),
     },
   };
 }

@@ -2,7 +2,7 @@ import type { Cheerio, CheerioAPI } from 'cheerio';
 import type { Element } from 'domhandler';
 import type { Source } from '../adapter.js';
 import { collectSources } from './answer-sources.js';
-import { collapse, dropLinkGroups, renderAnswer } from './answer-render.js';
+import { answerProse, collapse, dropLinkGroups, isPeopleAlsoAsk, PEOPLE_ALSO_ASK, renderAnswer, visibleLetterCount } from './answer-render.js';
 
 export interface AiOverview {
   text: string;
@@ -11,21 +11,35 @@ export interface AiOverview {
 }
 
 export type AioParse =
-  | { status: 'present'; tier: string; container: Element; overview: AiOverview }
+  | { status: 'present'; tier: string; proseTier: string; container: Element; overview: AiOverview }
   /** The container is there but holds only the "Searching…" shell: the body streams in later via /async. */
   | { status: 'placeholder'; tier: string; container: Element }
   | { status: 'absent' };
 
 /** Localised AI Overview headings (upstreams.md 1.5): the most stable anchor there is. */
-export const AI_OVERVIEW_LABELS: ReadonlySet<string> = new Set(['AI Overview', 'AI 개요', 'AI による概要', 'Übersicht mit KI']);
+export const AI_OVERVIEW_LABELS: ReadonlySet<string> = new Set([
+  'AI Overview',
+  'AI 개요',
+  'AI による概要',
+  'Übersicht mit KI',
+  'Visão geral criada por IA',
+  'Vista creada con IA',
+  'Aperçu IA',
+  'Aperçu généré par l’IA',
+  'Panoramica IA',
+]);
 
-/** Container markers in order of trust; first match wins and is recorded as the tier. */
-const CONTAINER_TIERS: ReadonlyArray<[tier: string, selector: string]> = [
-  ['data-attrid', '[data-attrid="AIOverview"], [data-attrid*="overview" i]'],
-  ['jsname=N760b', 'div[jsname="N760b"]'],
-  ['#m-x-content', '#m-x-content'],
-  ['aria-label', '[aria-label*="AI Overview" i]:not([role="button"]):not(button)'],
-  ['data-subtree=aimc', '[data-subtree="aimc"]'],
+/**
+ * Container markers in order of trust (upstreams.md 1.5, corrected from real pages saved in late
+ * 2025); first match wins and is recorded as the tier. `jsname="N760b"` is People also ask on those
+ * pages and is no overview marker; a candidate inside or around People also ask is never taken.
+ */
+const CONTAINER_TIERS: ReadonlyArray<[tier: string, find: ($: CheerioAPI) => Cheerio<Element>]> = [
+  ['YzCcne[data-mcpr]', ($) => $('div.YzCcne[data-mcpr]').filter((_, e) => $(e).find('#m-x-content, [data-subtree="aimc"], [data-container-id="main-col"]').length > 0)],
+  ['#m-x-content', ($) => $('#m-x-content').map((_, e) => $(e).closest('[data-mcpr]').get(0) ?? e) as Cheerio<Element>],
+  ['data-subtree=aimc', ($) => $('[data-subtree="aimc"]')],
+  ['data-attrid', ($) => $('[data-attrid="AIOverview"], [data-attrid*="overview" i]')],
+  ['aria-label', ($) => $('[aria-label*="AI Overview" i]:not([role="button"]):not(button)')],
 ];
 const HEADINGS = 'h1, h2, h3, [role="heading"], strong';
 
@@ -35,32 +49,35 @@ export function parseAiOverview($: CheerioAPI, pageUrl: string): AioParse {
   if (!found) return { status: 'absent' };
   const { el, tier } = found;
   const container = el.get(0) as Element;
-  const mainCol = el.find('[data-container-id="main-col"]').first();
-  const prose = mainCol.length > 0 ? mainCol : el;
-  // Without a main column the container also holds the heading and the source cards: keep them out of the prose.
+  const { prose, tier: proseTier } = answerProse($, el);
+  // Without a prose column the container also holds the heading and the source cards: keep them out of the prose.
   const rendered = renderAnswer($, prose, pageUrl, (clone) => {
     labelHeadings($, clone).remove();
-    if (mainCol.length === 0) dropLinkGroups($, clone);
+    if (proseTier === 'container') dropLinkGroups($, clone);
   });
   const sources = collectSources($, [{ el: prose, kind: 'inline' }, { el, kind: 'cards' }], pageUrl);
   if (letterCount(rendered.text) < 20 && sources.length === 0) return { status: 'placeholder', tier, container };
-  return { status: 'present', tier, container, overview: { text: rendered.text, markdown: rendered.markdown, sources } };
+  return { status: 'present', tier, proseTier, container, overview: { text: rendered.text, markdown: rendered.markdown, sources } };
 }
 
 function findContainer($: CheerioAPI): { el: Cheerio<Element>; tier: string } | null {
-  for (const [tier, sel] of CONTAINER_TIERS) {
-    const el = $(sel)
-      .filter((_, e): e is Element => e.type === 'tag')
+  for (const [tier, find] of CONTAINER_TIERS) {
+    const el = find($)
+      .filter((_, e): e is Element => e.type === 'tag' && !isPeopleAlsoAsk($, e) && $(e).find(PEOPLE_ALSO_ASK).length === 0)
       .first();
     if (el.length > 0) return { el, tier };
   }
-  const heading = labelHeadings($).first();
+  const heading = labelHeadings($)
+    .filter((_, h) => !isPeopleAlsoAsk($, h))
+    .first();
   if (heading.length === 0) return null;
-  // Climb to the nearest ancestor that holds the answer: at least 3 text-bearing descendants.
+  // Climb to the nearest ancestor that shows an answer besides the heading: hidden fallback lines
+  // ("not available") and the heading itself do not count.
+  const labelLetters = letterCount(collapse(heading.text()));
   for (const anc of heading.parents().toArray()) {
     const a = $(anc);
-    if (a.is('body, #rso, #search')) break;
-    if (a.find('p, li, span, a').length >= 3) return { el: a, tier: 'heading-label' };
+    if (a.is('body, #rso, #search') || a.find(PEOPLE_ALSO_ASK).length > 0) break;
+    if (visibleLetterCount($, a) - labelLetters >= 20) return { el: a, tier: 'heading-label' };
   }
   return null;
 }

@@ -5,13 +5,95 @@ import { turndown as loadTurndown, turndownGfm } from '../lazy-modules.js';
 import { markdownToText } from '../common/markdown-text.js';
 import { publisherUrl } from './google-links.js';
 
-/** Elements that are chrome, not answer (upstreams.md 1.5 text hygiene, 3.2 secondary subtree). */
+/**
+ * Elements that are chrome, not answer (upstreams.md 1.5 text hygiene, 3.2 secondary subtree).
+ * Not `[aria-hidden]`: Google sets it on the overview's visible headings and lists. `.bNg8Rb` and
+ * `.MheKwc` are Google's visually hidden headings ("Web results", "AI Mode replied:"), seen on real
+ * pages of 2025-2026.
+ */
 const NOISE =
-  'style, script, template, noscript, svg, button, [role="button"], img[src^="data:"], [aria-hidden="true"], [data-subtree="aimba"], [role="dialog"]';
+  'style, script, template, noscript, svg, button, img[src^="data:"], [data-subtree="aimba"], [role="dialog"], [hidden], .bNg8Rb, .MheKwc';
+/** Not displayed: the hidden fallback lines of the overview block, folded source lists, data blobs. */
+const NOT_DISPLAYED = /(^|;)\s*(display\s*:\s*none|visibility\s*:\s*hidden)/i;
+/** Inline elements that carry words of the answer even when Google makes them clickable (entity chips). */
+const INLINE_TAGS: ReadonlySet<string> = new Set(['a', 'span', 'u', 'b', 'strong', 'em', 'i', 'mark', 'code']);
 
 /** Feedback and control boilerplate that surrounds AI answers (whole-element text). */
 const BOILERPLATE =
-  /^(AI responses may include mistakes\.?(\s*Learn more)?|Learn more|Thank you|Share more feedback|Report a problem|Show more|Show less|Show all|Generative AI is experimental\.?|AI 대답에 실수가 있을 수 있습니다\.?(\s*자세히 알아보기)?|자세히 알아보기|더보기)$/i;
+  /^(AI responses may include mistakes\.?(\s*Learn more)?|AI can make mistakes, so double-check responses|Use code with caution\.?|Learn more|Thank you|Share more feedback|Report a problem|Show more|Show less|Show all|Generative AI is experimental\.?|An AI Overview is not available for this search|Can't generate an AI overview right now\. Try again later\.|AI 대답에 실수가 있을 수 있습니다\.?(\s*자세히 알아보기)?|자세히 알아보기|더보기|Saiba mais|Mostrar mais|Mostrar menos)$/i;
+
+/** Google's help and policy pages: links to them are chrome ("Learn more"), not a citation. */
+const HELP_LINK = /^https?:\/\/(support|policies)\.google\.[a-z.]+\//i;
+
+/**
+ * People also ask (upstreams.md 1.5 corrections): the block, its questions and the answers it
+ * unfolds. Never an overview, never organic.
+ */
+export const PEOPLE_ALSO_ASK = '.related-question-pair, [jsname="N760b"], [jsname="Cpkphb"], [jsname="yEVEwb"], [aria-label*="People also ask" i]';
+
+export function isPeopleAlsoAsk($: CheerioAPI, el: Element): boolean {
+  return $(el).closest(PEOPLE_ALSO_ASK).length > 0;
+}
+
+/**
+ * Where the prose of an AI answer sits, most stable first: the main column, the answer body
+ * (`.mZJni`, 2026; attribute-stripped captures keep only the class), else the whole container.
+ */
+export function answerProse($: CheerioAPI, container: Cheerio<Element>): { prose: Cheerio<Element>; tier: 'main-col' | 'answer-body' | 'container' } {
+  const mainCol = container.find('[data-container-id="main-col"]').first();
+  if (mainCol.length > 0) return { prose: mainCol, tier: 'main-col' };
+  const body = container.find('.mZJni').first();
+  if (body.length > 0) return { prose: body, tier: 'answer-body' };
+  return { prose: container, tier: 'container' };
+}
+
+/** Letters and digits a reader sees in `el`: hidden and non-text elements left out. */
+export function visibleLetterCount($: CheerioAPI, el: Cheerio<Element>): number {
+  const clone = el.clone();
+  dropHidden($, clone);
+  clone.find('style, script, template, noscript, svg').remove();
+  return (clone.text().match(/[\p{L}\p{N}]/gu) ?? []).length;
+}
+
+/**
+ * A button's tooltip ("Copy", "Good response"): a short `aria-hidden` label beside the button. Other
+ * `aria-hidden` parts of an answer (its headings and lists) are shown and stay.
+ */
+function dropTooltips($: CheerioAPI, clone: Cheerio<Element>): void {
+  clone.find('[aria-hidden="true"]').each((_, el) => {
+    const tip = $(el);
+    if (tip.is('[role="heading"], h1, h2, h3, h4, ul, ol, li, p') || tip.find('p, li, h1, h2, h3, h4, [role="heading"]').length > 0) return;
+    if (collapse(tip.text()).length > 40) return;
+    // A tooltip shares its wrapper with the one control it labels.
+    const others = tip.siblings();
+    if (others.length === 1 && (others.is('button') || others.find('button').length > 0)) tip.remove();
+  });
+}
+
+/**
+ * Google's answer markup in the shapes Markdown knows: `role="heading"` with its level becomes a
+ * heading, a `div` inside a phrase (entity chips wrap words in one) stays inline, and the `div`
+ * wrappers Google puts between a list and its items go.
+ */
+function normaliseStructure($: CheerioAPI, clone: Cheerio<Element>): void {
+  clone.find('[role="heading"]').each((_, el) => {
+    const level = Math.min(6, Math.max(1, Number($(el).attr('aria-level')) || 3));
+    if (!/^h[1-6]$/.test(el.tagName)) el.tagName = `h${level}`;
+  });
+  clone.find('div').each((_, el) => {
+    if ($(el).parents('span, a, strong, b, em, i, u, mark, code, p').length > 0) el.tagName = 'span';
+  });
+  clone.find('ul > div, ol > div').each((_, el) => {
+    $(el).replaceWith($(el).contents());
+  });
+}
+
+function dropHidden($: CheerioAPI, clone: Cheerio<Element>): void {
+  clone.find('[style]').each((_, el) => {
+    if (NOT_DISPLAYED.test($(el).attr('style') ?? '')) $(el).remove();
+  });
+  clone.find('[hidden]').remove();
+}
 
 export interface RenderedAnswer {
   markdown: string;
@@ -25,7 +107,19 @@ export interface RenderedAnswer {
  */
 export function renderAnswer($: CheerioAPI, body: Cheerio<Element>, pageUrl: string, prune?: (clone: Cheerio<Element>) => void): RenderedAnswer {
   const clone = body.clone();
+  dropHidden($, clone);
+  dropTooltips($, clone);
   clone.find(NOISE).remove();
+  // Controls go; a clickable phrase (an entity chip, a linked term) keeps its words.
+  clone.find('[role="button"]').each((_, el) => {
+    if (!INLINE_TAGS.has(el.tagName)) $(el).remove();
+  });
+  clone.find('a[href]').each((_, el) => {
+    const a = $(el);
+    // Help links are chrome; an empty link is a citation chip's overlay, a source and not prose.
+    if (HELP_LINK.test(a.attr('href') ?? '') || (!collapse(a.text()) && a.find('img').length === 0)) a.remove();
+  });
+  normaliseStructure($, clone);
   prune?.(clone);
   clone.find('*').each((_, el) => {
     const node = $(el);
@@ -73,7 +167,7 @@ function splitRow(line: string): string[] {
 
 function tidyMarkdown(md: string): string {
   return md
-    .replace(/[ \t]+$/gm, '')
+    .replace(/[ \t\u00a0]+$/gm, '')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
 }

@@ -32,12 +32,12 @@ export function collectSources($: CheerioAPI, scopes: SourceScope[], pageUrl: st
       const known = byUrl.get(url);
       if (known) {
         if (fromCard && !known.fromCard) {
-          known.source.label = labelOf($, a, url);
+          known.source.label = labelOf($, a, url, pageUrl, true);
           known.fromCard = true;
         }
         return;
       }
-      const source = { position: sources.length + 1, url, label: labelOf($, a, url) };
+      const source = { position: sources.length + 1, url, label: labelOf($, a, url, pageUrl, fromCard) };
       sources.push(source);
       byUrl.set(url, { source, fromCard });
     });
@@ -46,8 +46,17 @@ export function collectSources($: CheerioAPI, scopes: SourceScope[], pageUrl: st
 }
 
 const HOST_LIKE = /^[\w.-]+\.[a-z]{2,}(\s*›.*)?$/i;
+/**
+ * Where a source card shows its title when the card's link is an empty overlay: a heading, else the
+ * title line of the 2025-2026 cards (`.gpZmoc`, a class: the last resort).
+ */
+const CARD_TITLE = '[role="heading"], h3, h4, .gpZmoc';
 
-function labelOf($: CheerioAPI, a: Cheerio<Element>, url: string): string {
+/**
+ * Label of a citation: the card title, or the linked phrase, or the host. A card whose link is an
+ * empty overlay has its title only in the anchor's `aria-label` or elsewhere in the card.
+ */
+function labelOf($: CheerioAPI, a: Cheerio<Element>, url: string, pageUrl: string, card: boolean): string {
   const heading = collapse(a.find('[role="heading"], h3, h4').first().text());
   if (heading) return heading;
   // A source card is "<title><span>site</span>": the anchor's own text is the title.
@@ -62,5 +71,26 @@ function labelOf($: CheerioAPI, a: Cheerio<Element>, url: string): string {
     const t = collapse($(el).text());
     if (t && !HOST_LIKE.test(t)) return t;
   }
+  const aria = collapse(a.attr('aria-label') ?? '');
+  if (aria && !HOST_LIKE.test(aria)) return aria;
+  if (card) {
+    const title = cardTitle($, a, url, pageUrl);
+    if (title) return title;
+  }
   return hostOf(url);
+}
+
+/** The title of the card an empty overlay link belongs to: the nearest ancestor that links nowhere else. */
+function cardTitle($: CheerioAPI, a: Cheerio<Element>, url: string, pageUrl: string): string {
+  for (const anc of a.parents().slice(0, 5).toArray()) {
+    const card = $(anc);
+    const elsewhere = card.find('a[href]').filter((_, x) => {
+      const other = publisherUrl($(x).attr('href'), pageUrl);
+      return other !== null && other !== url;
+    });
+    if (elsewhere.length > 0) return '';
+    const title = collapse(card.find(CARD_TITLE).first().text());
+    if (title) return title;
+  }
+  return '';
 }

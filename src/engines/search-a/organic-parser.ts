@@ -1,7 +1,7 @@
 import type { Cheerio, CheerioAPI } from 'cheerio';
 import type { Element } from 'domhandler';
 import { hostOf } from '../common/urls.js';
-import { collapse } from './answer-render.js';
+import { collapse, PEOPLE_ALSO_ASK } from './answer-render.js';
 import { publisherUrl } from './google-links.js';
 
 /** One organic result, as the client sees it in `organic`. */
@@ -30,9 +30,8 @@ const LINKS: ReadonlyArray<[tier: string, find: (root: Cheerio<Element>) => Chee
 ];
 const WRAPPERS = 'div.MjjYud, div.g, div.tF2Cxc, [data-hveid], [data-sokoban-container]';
 const SNIPPETS = ['div.VwiC3b', '[data-sncf="1"]', 'div.IsZvec', 'span.aCOpRe', 'div.s3v9rd'] as const;
-/** Blocks whose h3-links are not organic results: ads, People-also-ask, carousels, AI answers, side panel. */
-const NOT_ORGANIC =
-  '#tads, #tadsb, #bottomads, [aria-label="Ads"], [data-text-ad], [jsname="Cpkphb"], [aria-label*="People also ask" i], g-scrolling-carousel, #rhs, [data-attrid="AIOverview"], [data-subtree="aimc"], [jsname="N760b"]';
+/** Blocks whose h3-links are not organic results: ads, People also ask, carousels, AI answers, side panel. */
+const NOT_ORGANIC = `#tads, #tadsb, #bottomads, [aria-label="Ads"], [data-text-ad], ${PEOPLE_ALSO_ASK}, g-scrolling-carousel, #rhs, [data-attrid="AIOverview"], [data-subtree="aimc"], div.YzCcne[data-mcpr], #m-x-content`;
 
 /** "No results" notices in the languages the service serves most (upstreams.md 1.4). */
 const NO_RESULTS =

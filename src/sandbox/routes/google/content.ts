@@ -20,6 +20,11 @@ export interface PageLocale {
   sitesButton: (n: number) => string;
   keyPoints: string;
   comparison: string;
+  peopleAlsoAsk: string;
+  showMore: string;
+  /** The fallback lines that sit hidden in the overview block. */
+  aioUnavailableNow: string;
+  aioNotAvailable: string;
 }
 
 const EN: Omit<PageLocale, 'hl' | 'korean'> = {
@@ -34,6 +39,10 @@ const EN: Omit<PageLocale, 'hl' | 'korean'> = {
   sitesButton: (n) => `${n} sites`,
   keyPoints: 'Key points',
   comparison: 'At a glance',
+  peopleAlsoAsk: 'People also ask',
+  showMore: 'Show more',
+  aioUnavailableNow: "Can't generate an AI overview right now. Try again later.",
+  aioNotAvailable: 'An AI Overview is not available for this search',
 };
 const KO: Omit<PageLocale, 'hl' | 'korean'> = {
   aioLabel: 'AI 개요',
@@ -47,6 +56,10 @@ const KO: Omit<PageLocale, 'hl' | 'korean'> = {
   sitesButton: (n) => `사이트 ${n}개`,
   keyPoints: '핵심 요약',
   comparison: '한눈에 보기',
+  peopleAlsoAsk: '관련 질문',
+  showMore: '더보기',
+  aioUnavailableNow: '지금은 AI 개요를 생성할 수 없습니다. 나중에 다시 시도하세요.',
+  aioNotAvailable: '이 검색에는 AI 개요를 사용할 수 없습니다',
 };
 /** Only the AI Overview heading is localised for these; it is what the parser anchors on. */
 const AIO_LABEL_BY_LANGUAGE: Readonly<Record<string, string>> = { ja: 'AI による概要', de: 'Übersicht mit KI' };

@@ -43,9 +43,9 @@ export function serpPage(sim: SimContext, o: SerpOptions): string {
 </div></div>`;
   });
   if (o.page === 1) {
-    blocks.splice(2, 0, peopleAlsoAsk(o.topic), `<div class="MjjYud"><div class="g"><a href="/search?q=${encodeURIComponent(o.topic)}&amp;udm=2"><h3>Images: ${esc(o.topic)}</h3></a></div></div>`);
+    blocks.splice(2, 0, peopleAlsoAsk(sim, o.topic, o.locale), `<div class="MjjYud"><div class="g"><a href="/search?q=${encodeURIComponent(o.topic)}&amp;udm=2"><h3>Images: ${esc(o.topic)}</h3></a></div></div>`);
   }
-  const aio = o.withAio && o.page === 1 ? aiOverview(sim, o.topic, o.locale) : '';
+  const aio = o.withAio && o.page === 1 ? aiOverview(sim, o.query, o.topic, o.locale) : '';
   const next = o.page < 10 ? `<a id="pnnext" href="/search?q=${encodeURIComponent(o.query)}&amp;start=${o.page * 10}" aria-label="${esc(o.locale.nextAria)}"><span>${esc(o.locale.nextLabel)}</span></a>` : '';
   const ads = o.page === 1 ? `<div id="tads" aria-label="Ads"><div data-text-ad="1"><span>Sponsored</span><a href="https://ads.example.com/landing"><h3>${esc(o.topic)} — Official Store</h3></a></div></div>` : '';
   const body = `<div id="main"><div id="cnt"><div id="center_col" role="main">
@@ -61,37 +61,60 @@ ${blocks.join('\n')}
   return documentShell(o.locale, `${o.query} - ${o.locale.titleSuffix}`, body);
 }
 
-function peopleAlsoAsk(topic: string): string {
-  return `<div class="MjjYud"><div jsname="Cpkphb" aria-label="People also ask">
-  <div role="heading" aria-level="2"><span>People also ask</span></div>
-  <div class="related-question-pair"><span>What is ${esc(topic)}?</span></div>
-  <div class="related-question-pair"><span>Is ${esc(topic)} worth it?</span></div>
-</div></div>`;
+/**
+ * People also ask as on real pages of late 2025: `jsname="N760b"` around question pairs that unfold
+ * an answer with a linked h3 (upstreams.md 1.5 corrections). Neither an overview nor organic.
+ */
+function peopleAlsoAsk(sim: SimContext, topic: string, locale: PageLocale): string {
+  const facts = fakeFacts(sim, topic, 2, locale);
+  const cites = fakeAnswerCitations(sim, `${topic} paa`, 2);
+  const pair = (q: string, answer: string, cite: (typeof cites)[0]) => `<div class="related-question-pair" data-q="${esc(q)}"><div role="button" aria-expanded="false"><span>${esc(q)}</span></div>
+    <div jsname="yEVEwb" style="display:none"><span>${esc(answer)}</span><a href="${esc(cite.url)}"><h3>${esc(cite.title)}</h3></a></div></div>`;
+  return `<div class="MjjYud"><div jsname="N760b" class="Wt5Tfe"><div class="cUnQKe">
+  <div role="heading" aria-level="2"><span>${esc(locale.peopleAlsoAsk)}</span></div>
+  ${pair(locale.korean ? `${topic}란 무엇인가요?` : `What is ${topic}?`, facts[0] ?? '', cites[0] as (typeof cites)[0])}
+  ${pair(locale.korean ? `${topic}은 가치가 있나요?` : `Is ${topic} worth it?`, facts[1] ?? '', cites[1] as (typeof cites)[0])}
+</div></div></div>`;
 }
 
-function aiOverview(sim: SimContext, topic: string, locale: PageLocale): string {
+/**
+ * The AI Overview as on real pages of late 2025 (upstreams.md 1.5 corrections): `div.YzCcne[data-mcpr]`
+ * holding `#m-x-content` with the hidden fallback lines, the heading, `[data-subtree="aimc"]` with
+ * the prose in `[data-container-id="main-col"]` (its heading and list marked `aria-hidden`, as Google
+ * does), source cards whose link is an empty overlay titled by `aria-label`, and the chrome around.
+ */
+function aiOverview(sim: SimContext, query: string, topic: string, locale: PageLocale): string {
   const facts = fakeFacts(sim, topic, 4, locale);
   const cites = fakeAnswerCitations(sim, topic, 3);
   const [c1, c2, c3] = cites as [(typeof cites)[0], (typeof cites)[0], (typeof cites)[0]];
-  return `<div data-attrid="AIOverview" jsname="N760b" data-hveid="CAIQAA">
-  <div role="heading" aria-level="2"><strong>${esc(locale.aioLabel)}</strong></div>
-  <div data-container-id="main-col">
-    <div><span>${esc(facts[0] ?? '')} <a class="H23r4e" href="${esc(c1.url)}#:~:text=${encodeURIComponent(topic)}">${esc(c1.host)}</a></span>
-      <span jscontroller="udAs2b"><button data-amic="true" aria-label="View related links, +1"></button></span></div>
-    <ul>
-      <li><span>${esc(facts[1] ?? '')}</span></li>
-      <li><span>${esc(facts[2] ?? '')}</span><span jscontroller="udAs2b"><button data-amic="true" aria-label="View related links"></button></span></li>
-    </ul>
-    <div><span>${esc(facts[3] ?? '')}</span></div>
-  </div>
-  <div jsname="HtgYJd" aria-label="View related links">
-    <a href="${esc(c1.url)}">${esc(c1.title)}<span>${esc(c1.host)}</span></a>
-    <a href="${esc(c2.url)}?utm_source=google">${esc(c2.title)}<span>${esc(c2.host)}</span></a>
-    <a href="${esc(c3.url)}">${esc(c3.title)}<span>${esc(c3.host)}</span></a>
-  </div>
-  <div aria-label="Show more AI Overview" role="button"><span>Show more</span></div>
-  <div><span>${esc(locale.mistakes)}</span> <a href="https://support.google.com/websearch?p=ai_overviews">${esc(locale.learnMore)}</a></div>
-</div>`;
+  const card = (c: (typeof cites)[0], href: string) => `<li class="Ndm2cf"><div class="cRH23c"><a class="vIWmYe" href="${esc(href)}" aria-label="${esc(c.title)}"></a>
+        <div class="jdxGff"><span>${esc(c.host)}</span></div><div class="gpZmoc"><span>${esc(c.title)}</span></div></div></li>`;
+  return `<div class="YzCcne" data-mcpr="" data-mcp="18"><div class="q8sySb"><h1 class="VW3apb">${esc(locale.aioLabel)}</h1>
+  <div class="hdzaWe"><div jscontroller="EYwa3d" jsname="dEwkXc" data-aim="1" data-q="${esc(query)}">
+  <div class="D5ad8b" id="m-x-content">
+    <div jsname="txosbe" class="OZ9ddf">
+      <span class="YWpX0d" style="display:none"><span>${esc(locale.aioUnavailableNow)}</span><span style="display:none">${esc(locale.aioNotAvailable)}</span></span>
+      <div jsname="cUzNTd" class="Fzsovc" aria-level="2" role="heading"><strong>${esc(locale.aioLabel)}</strong></div>
+      <div class="ZKfmAf"><a class="NOo3C" href="https://support.google.com/websearch?p=ai_overviews&amp;hl=${esc(locale.hl)}">${esc(locale.learnMore)}</a></div>
+    </div>
+    <div data-subtree="aimc"><div data-container-id="main-col" class="mZJni">
+      <div class="n6owBd"><span>${esc(facts[0] ?? '')} <a class="H23r4e" href="${esc(c1.url)}#:~:text=${encodeURIComponent(topic)}">${esc(c1.host)}</a></span>
+        <span class="WBgIic"><a class="PMDqCb" href="${esc(c1.url)}"></a><button class="vDOt8c"><span>${esc(c1.host)}</span><span>&nbsp;+1</span></button></span></div>
+      <div class="otQkpb" role="heading" aria-level="3" aria-hidden="true">${esc(locale.keyPoints)}</div>
+      <ul class="KsbFXc" aria-hidden="true">
+        <li><span>${esc(facts[1] ?? '')}</span></li>
+        <li><span>${esc(facts[2] ?? '')}</span><span jscontroller="udAs2b"><button data-amic="true" aria-label="View related links"></button></span></li>
+      </ul>
+      <div class="n6owBd"><span>${esc(facts[3] ?? '')}</span></div>
+    </div>
+    <div class="ofHStc"><ul class="aajpme">
+      ${card(c1, c1.url)}
+      ${card(c2, `${c2.url}?utm_source=google`)}
+      ${card(c3, c3.url)}
+    </ul></div></div>
+    <div jsname="rPRdsc" role="button" aria-expanded="false" aria-controls="m-x-content"><span>${esc(locale.showMore)}</span></div>
+    <div class="DuQANe"><span>${esc(locale.mistakes)}</span></div>
+  </div></div></div></div></div>`;
 }
 
 /**
