@@ -1,0 +1,238 @@
+/**
+ * SEARCH_A, SEARCH_A_SERP and AIMODE against real saved Google pages (test/fixtures/real/google,
+ * PROVENANCE.md there): a loopback server answers `/search?q=…` with the page recorded for that
+ * query, each task runs through the service with the engines' `transport: "http"` (so the recorded
+ * HTML is parsed as it is), and the output is scored against the expected values: organic results
+ * by exact URL and title, the AI Overview / AI Mode answer by bag-of-words F1 of its visible text and
+ * by its cited sources in order with their card titles, and `aioverview: null` where there is none.
+ */
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bagOfWordsF1, printTable, readCorpusFile, startReplayServer, type ReplayServer } from './harness.js';
+import { runTask, startService, tempDir, writeConfig, type RunningService } from '../helpers/service.js';
+
+type Engine = 'SEARCH_A' | 'SEARCH_A_SERP' | 'AIMODE';
+
+interface ExpectedAnswer {
+  text: string;
+  paragraphs: number;
+  headings: number;
+  listItems: number;
+  sources: Array<{ url: string; label: string }>;
+}
+
+interface CorpusPage {
+  id: string;
+  source: string;
+  file: string;
+  /** Query the test submits; the replay server answers it with this page. */
+  query: string;
+  engines: Engine[];
+  organic: Array<{ url: string; title: string }>;
+  /** null: the page has no AI Overview and SEARCH_A must say so. */
+  aioverview: ExpectedAnswer | null;
+  aimode?: ExpectedAnswer;
+  provenance: Record<string, unknown>;
+}
+
+interface Served {
+  text?: string;
+  sources?: Array<{ position: number; url: string; label: string }>;
+  organic?: Array<{ url: string; title: string }>;
+  aioverview?: { text: string; sources: Array<{ position: number; url: string; label: string }> } | null;
+}
+
+const DIR = new URL('../fixtures/real/google/', import.meta.url);
+const pages = JSON.parse(fs.readFileSync(new URL('expected.json', DIR), 'utf8')) as CorpusPage[];
+
+const PARALLEL = 8;
+/** Share of expected organic results the service must return with exact URL and title. */
+const ORGANIC_TARGET = 0.95;
+/** Bag-of-words F1 of an answer's visible text against the expected text. */
+const F1_TARGET = 0.9;
+/** Share of expected citations whose label is the card title. */
+const LABEL_TARGET = 0.9;
+/** Text that is never part of an answer: People also ask, the hidden fallback lines, feedback chrome. */
+const NEVER_IN_ANSWER = /People also ask|not available for this search|generate an AI overview right now|AI can make mistakes|Show more|Good response/i;
+
+interface Run {
+  page: CorpusPage;
+  engine: Engine;
+  status: string;
+  error?: string;
+  served: Served;
+}
+
+interface AnswerScore {
+  f1: number;
+  precision: number;
+  recall: number;
+  sourcesInOrder: boolean;
+  labelsOk: number;
+  leaked: boolean;
+}
+
+const canonical = (u: string) => {
+  try {
+    return new URL(u).toString();
+  } catch {
+    return u;
+  }
+};
+const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+function organicFound(expected: CorpusPage['organic'], served: Served['organic'] = []): number {
+  const got = new Set(served.map((o) => `${canonical(o.url)}\n${squash(o.title)}`));
+  return expected.filter((e) => got.has(`${canonical(e.url)}\n${squash(e.title)}`)).length;
+}
+
+function scoreAnswer(expected: ExpectedAnswer, text: string, sources: Served['sources'] = []): AnswerScore {
+  const { f1, precision, recall } = bagOfWordsF1(expected.text, text);
+  const urls = sources.map((s) => canonical(s.url));
+  const sourcesInOrder = urls.length === expected.sources.length && expected.sources.every((s, i) => canonical(s.url) === urls[i]);
+  const labelOf = new Map(sources.map((s) => [canonical(s.url), squash(s.label)]));
+  const labelled = expected.sources.filter((s) => labelOf.get(canonical(s.url)) === squash(s.label)).length;
+  return { f1, precision, recall, sourcesInOrder, labelsOk: expected.sources.length ? labelled / expected.sources.length : 1, leaked: NEVER_IN_ANSWER.test(text) };
+}
+
+describe('Google engines on real saved result pages', () => {
+  let replay: ReplayServer;
+  let svc: RunningService;
+  const runs: Run[] = [];
+
+  beforeAll(async () => {
+    const byQuery = new Map(pages.map((p) => [p.query, p]));
+    replay = await startReplayServer(({ url }) => {
+      const u = new URL(url, 'http://replay');
+      if (u.pathname !== '/search') return undefined;
+      const page = byQuery.get(u.searchParams.get('q') ?? '');
+      if (!page || (u.searchParams.get('udm') === '50') !== page.engines.includes('AIMODE')) return undefined;
+      return { headers: { 'content-type': 'text/html; charset=UTF-8' }, body: readCorpusFile(new URL(page.file, DIR)) };
+    });
+    const engine = { transport: 'http', concurrency: PARALLEL, timeoutMs: 30_000, upstream: { baseUrl: replay.url } };
+    const config = writeConfig(tempDir(), {
+      scheduler: { retryBaseMs: 20, retryMaxMs: 100, exitCooldownMs: 100, pollMs: 50 },
+      engines: { SEARCH_A: engine, SEARCH_A_SERP: engine, AIMODE: engine },
+      exitAddresses: [{ id: 'direct', country: 'US', maxConcurrent: PARALLEL }],
+    });
+    svc = await startService({ AEQ_SANDBOX: '0', AEQ_CONFIG: config });
+
+    const queue = pages.flatMap((page) => page.engines.map((engine) => ({ page, engine })));
+    const worker = async () => {
+      for (let job = queue.shift(); job; job = queue.shift()) {
+        const r = await runTask(svc, { taskType: job.engine, payload: { query: job.page.query, country: 'US' } }, 60_000);
+        runs.push({ page: job.page, engine: job.engine, status: r.task.status, error: typeof r.error === 'string' ? r.error : undefined, served: r.response ?? {} });
+      }
+    };
+    await Promise.all(Array.from({ length: PARALLEL }, worker));
+    runs.sort((a, b) => a.page.id.localeCompare(b.page.id) || a.engine.localeCompare(b.engine));
+    report(runs);
+  }, 600_000);
+
+  afterAll(async () => {
+    await svc?.stop();
+    await replay?.close();
+  });
+
+  it('holds real pages with and without an AI Overview, organic-only pages and an AI Mode page', () => {
+    expect(pages.length).toBeGreaterThanOrEqual(50);
+    expect(new Set(pages.map((p) => p.query)).size).toBe(pages.length);
+    expect(pages.filter((p) => p.aioverview).length).toBeGreaterThanOrEqual(2);
+    expect(pages.filter((p) => p.engines.includes('SEARCH_A') && p.aioverview === null).length).toBeGreaterThanOrEqual(10);
+    expect(pages.filter((p) => p.aimode).length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('completes every task', () => {
+    expect(runs.filter((r) => r.status !== 'COMPLETED').map((r) => `${r.page.id} ${r.engine}: ${r.status} ${r.error ?? ''}`)).toEqual([]);
+  });
+
+  it(`finds at least ${ORGANIC_TARGET * 100}% of the expected organic results with exact URL and title`, () => {
+    for (const engine of ['SEARCH_A', 'SEARCH_A_SERP'] as const) {
+      const mine = runs.filter((r) => r.engine === engine);
+      const expected = mine.reduce((n, r) => n + r.page.organic.length, 0);
+      const found = mine.reduce((n, r) => n + organicFound(r.page.organic, r.served.organic), 0);
+      expect(found / expected, engine).toBeGreaterThanOrEqual(ORGANIC_TARGET);
+    }
+  });
+
+  it('reports aioverview: null on every page without an overview (People also ask is no overview)', () => {
+    const wrong = runs.filter((r) => r.engine === 'SEARCH_A' && r.page.aioverview === null && r.served.aioverview !== null).map((r) => r.page.id);
+    expect(wrong).toEqual([]);
+  });
+
+  it(`reads each AI Overview: visible text F1 >= ${F1_TARGET}, nothing from People also ask or the hidden lines, cited sources in order with their card titles`, () => {
+    const withAio = runs.filter((r) => r.engine === 'SEARCH_A' && r.page.aioverview);
+    expect(withAio.length).toBeGreaterThan(0);
+    for (const r of withAio) {
+      const expected = r.page.aioverview as ExpectedAnswer;
+      const served = r.served.aioverview;
+      expect(served, r.page.id).toBeTruthy();
+      const s = scoreAnswer(expected, served?.text ?? '', served?.sources);
+      expect(s.f1, r.page.id).toBeGreaterThanOrEqual(F1_TARGET);
+      expect(s.leaked, r.page.id).toBe(false);
+      expect(s.sourcesInOrder, r.page.id).toBe(true);
+      expect(s.labelsOk, r.page.id).toBeGreaterThanOrEqual(LABEL_TARGET);
+    }
+  });
+
+  it(`reads each AI Mode answer: visible text F1 >= ${F1_TARGET}, sources in order with their card titles`, () => {
+    const aimode = runs.filter((r) => r.engine === 'AIMODE');
+    expect(aimode.length).toBeGreaterThan(0);
+    for (const r of aimode) {
+      const s = scoreAnswer(r.page.aimode as ExpectedAnswer, r.served.text ?? '', r.served.sources);
+      expect(s.f1, r.page.id).toBeGreaterThanOrEqual(F1_TARGET);
+      expect(s.leaked, r.page.id).toBe(false);
+      expect(s.sourcesInOrder, r.page.id).toBe(true);
+      expect(s.labelsOk, r.page.id).toBeGreaterThanOrEqual(LABEL_TARGET);
+    }
+  });
+});
+
+function report(runs: Run[]): void {
+  const organicRow = (name: string, rs: Run[]) => {
+    const expected = rs.reduce((n, r) => n + r.page.organic.length, 0);
+    const found = rs.reduce((n, r) => n + organicFound(r.page.organic, r.served.organic), 0);
+    return {
+      rows: name,
+      runs: rs.length,
+      completed: rs.filter((r) => r.status === 'COMPLETED').length,
+      'organic expected': expected,
+      'organic found': found,
+      share: expected ? found / expected : 1,
+      'aio null ok': rs.filter((r) => r.engine === 'SEARCH_A' && r.page.aioverview === null && r.served.aioverview === null).length,
+      'aio null of': rs.filter((r) => r.engine === 'SEARCH_A' && r.page.aioverview === null).length,
+    };
+  };
+  const sources = [...new Set(runs.map((r) => r.page.source))];
+  const engines: Engine[] = ['SEARCH_A', 'SEARCH_A_SERP'];
+  printTable('Google corpus: organic results (exact URL and title) and aioverview null', [
+    ...sources.flatMap((s) => engines.map((e) => organicRow(`${s} ${e}`, runs.filter((r) => r.page.source === s && r.engine === e)))).filter((row) => row.runs > 0),
+    ...engines.map((e) => organicRow(`all ${e}`, runs.filter((r) => r.engine === e))),
+  ]);
+  const answers = runs.flatMap((r) => {
+    const expected = r.engine === 'AIMODE' ? r.page.aimode : r.engine === 'SEARCH_A' ? r.page.aioverview : null;
+    if (!expected) return [];
+    const served = r.engine === 'AIMODE' ? { text: r.served.text, sources: r.served.sources } : (r.served.aioverview ?? { text: '', sources: [] });
+    const s = scoreAnswer(expected, served.text ?? '', served.sources);
+    return [
+      {
+        page: r.page.id,
+        engine: r.engine,
+        status: r.error ? `${r.status} ${r.error.slice(0, 40)}` : r.status,
+        precision: s.precision,
+        recall: s.recall,
+        f1: s.f1,
+        'sources exp/got': `${expected.sources.length}/${served.sources?.length ?? 0}`,
+        'in order': s.sourcesInOrder ? 'yes' : 'no',
+        'card titles': s.labelsOk,
+        leaked: s.leaked ? 'yes' : 'no',
+      },
+    ];
+  });
+  printTable('Google corpus: AI Overview and AI Mode answers', answers);
+  const low = runs.filter((r) => r.page.organic.length > 0 && organicFound(r.page.organic, r.served.organic) < r.page.organic.length);
+  printTable(
+    `Pages missing expected organic results (${low.length})`,
+    low.map((r) => ({ page: r.page.id, engine: r.engine, status: r.status, expected: r.page.organic.length, found: organicFound(r.page.organic, r.served.organic) })),
+  );
+}
