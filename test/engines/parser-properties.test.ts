@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { UpstreamFailure } from '../../src/domain/engine-errors.js';
 import { parseResponsesPayload } from '../../src/engines/chat/chatbot-a.js';
 import { parseChatGptPage } from '../../src/engines/chat/chatgpt-web-parser.js';

@@ -12,7 +12,7 @@ import { assertHttpOk, assertNoDailyLimit, assertNotBlocked, assertNoWall, wallN
  * Answer container markers, most stable first (upstreams.md 3.2). The inline async container's id
  * holds the answer on 2026 pages whose data attributes a capture dropped.
  */
-const CONTAINER_TIERS: ReadonlyArray<[tier: string, selector: string]> = [
+export const AI_MODE_CONTAINER_TIERS: ReadonlyArray<[tier: string, selector: string]> = [
   ['data-subtree=aimc', '[data-subtree="aimc"]'],
   ['data-aimmrs', '[data-aimmrs="true"]'],
   ['#aim-chrome-initial-inline-async-container', '#aim-chrome-initial-inline-async-container'],
@@ -84,7 +84,7 @@ export function parseAiModePage(page: FetchedPage): Omit<EngineResult, 'raw'> & 
 
 /** The last turn's container: a page with follow-ups holds one per turn and the newest answers the query. */
 function findContainer($: CheerioAPI): { el: Cheerio<Element>; tier: string; selector: string } | null {
-  for (const [tier, selector] of CONTAINER_TIERS) {
+  for (const [tier, selector] of AI_MODE_CONTAINER_TIERS) {
     // Outermost containers only: a nested marker is part of the same answer.
     const el = $(selector)
       .filter((_, e): e is Element => e.type === 'tag' && $(e).parents(selector).length === 0)

@@ -1,6 +1,7 @@
 import type { AttemptContext } from '../adapter.js';
 import type { PageProbe, RenderOptions } from '../transport/browser/browser-transport.js';
 import { browserOf, letterCount, renderBudgetMs, stableMsOf } from '../transport/browser/engine-render.js';
+import { AI_MODE_CONTAINER_TIERS } from './aimode-parser.js';
 import type { FetchedPage } from './page-signals.js';
 import type { SearchRequest } from './search-request.js';
 
@@ -9,8 +10,13 @@ export type GoogleSurface = 'serp' | 'aioverview' | 'aimode';
 
 /** Markers that end the first wait on any Google page: results, no-results notice, sorry page, consent wall. */
 const PAGE_MARKERS = ['#search', '#rso', '#topstuff', '#botstuff', '#captcha-form', '.g-recaptcha', 'form[action*="consent.google."]', 'button#L2AGLb', 'button#W0wltc'];
-/** AI Mode answer containers, as the parser reads them (aimode-parser.ts). */
-const AIM_CONTAINERS = ['[data-subtree="aimc"]', '[data-aimmrs="true"]'];
+/** AI Mode answer containers, as the parser reads them. */
+const AIM_CONTAINERS = AI_MODE_CONTAINER_TIERS.map(([, selector]) => selector);
+/**
+ * The AI Overview streams in after the results (upstreams.md 1.5): its block is the region watched
+ * for stability when the page has one, else the results. These are the parser's first markers.
+ */
+const AIO_REGIONS = ['div.YzCcne[data-mcpr]', '#m-x-content', '#rso', '#search'];
 
 /**
  * Defaults of the stability window. AI Mode streams for seconds (median ~6-7 s) with pauses, so it
@@ -23,7 +29,7 @@ const DEFAULT_STABLE_MS: Readonly<Record<GoogleSurface, number>> = { serp: 500, 
 export async function renderSearchPage(ctx: AttemptContext, req: SearchRequest, surface: GoogleSurface): Promise<FetchedPage> {
   const opts: RenderOptions = {
     waitFor: surface === 'aimode' ? [...AIM_CONTAINERS, ...PAGE_MARKERS] : PAGE_MARKERS,
-    stableSelector: surface === 'aimode' ? AIM_CONTAINERS : ['#rso', '#search'],
+    stableSelector: surface === 'aimode' ? AIM_CONTAINERS : surface === 'aioverview' ? AIO_REGIONS : ['#rso', '#search'],
     stableMs: stableMsOf(ctx.config, DEFAULT_STABLE_MS[surface]),
     timeoutMs: renderBudgetMs(ctx.config),
     headers: browserHeaders(ctx, req),
