@@ -166,6 +166,29 @@ describe('Google results page parser', () => {
     expect(r.organic.map((o) => o.url)).toEqual(['https://www.bbcgoodfood.com/howto/guide/how-boil-egg-perfectly']);
   });
 
+  it('keeps a source panel inside the answer body out of the text, drops <hr> breaks, and names a chip without "Related results"', () => {
+    // The 2026 shapes of funkyfunc/fearch's real captures (test/fixtures/real/google/fearch), reduced.
+    const chip = (url: string, aria: string, site: string) =>
+      `<span class="WBgIic"><span class="NMq1me"><a class="PMDqCb" aria-label="${aria}" href="${url}"></a><button class="vDOt8c"><span class="QNca8b">${site}</span></button></span></span>`;
+    const card = (url: string, site: string, title: string) =>
+      `<div class="iaqvce" role="listitem"><div class="fSJHKf"><a class="POYEld" href="${url}"></a><div class="k9i3ge"><span>${site}</span></div><div aria-hidden="true" class="vFyWT">${title}</div><div class="BEwxRe"><span>A snippet of the page that is no answer…</span></div></div></div>`;
+    const html = `<html><body><div id="search"><div class="YzCcne" data-mcpr=""><div id="m-x-content"><div role="heading" aria-level="2">AI Overview</div>
+      <div class="mZJni"><div class="n6owBd">A REST API is a set of rules for two applications to talk over the internet.${chip('https://www.youtube.com/watch?v=abc', 'YouTube - Related results', 'YouTube')}</div>
+      <div class="WYczDe"><hr class="s6NV4e"></div><div class="WYczDe"><div role="heading" aria-level="3">Direct Comparison</div></div>
+      <div class="n6owBd">Every REST API is an API, but not every API is a REST API.${chip('https://codehooks.io/blog/api', 'Related results', 'codehooks.io')}</div>
+      <div class="AQisZb" aria-hidden="true"><div role="list">${card('https://codehooks.io/blog/api', 'codehooks.io', 'API vs REST API - codehooks.io')}${card('https://example.org/rest', 'Example', 'REST explained')}</div></div>
+      </div></div></div></div></body></html>`;
+    const r = serp({ html, status: 200, finalUrl: SEARCH_URL });
+    expect(r.aioverview?.text).toBe(
+      ['A REST API is a set of rules for two applications to talk over the internet.', 'Direct Comparison', 'Every REST API is an API, but not every API is a REST API.'].join('\n\n'),
+    );
+    expect(r.aioverview?.sources).toEqual([
+      { position: 1, url: 'https://www.youtube.com/watch?v=abc', label: 'YouTube' },
+      { position: 2, url: 'https://codehooks.io/blog/api', label: 'API vs REST API - codehooks.io' },
+      { position: 3, url: 'https://example.org/rest', label: 'REST explained' },
+    ]);
+  });
+
   it('reports a 5xx answer without block markers as an upstream error', () => {
     expect(failureKind(() => serp(fixture('serp-no-aio.html', { status: 503 })))).toBe('UPSTREAM_ERROR');
   });

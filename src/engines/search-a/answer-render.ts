@@ -108,6 +108,7 @@ export interface RenderedAnswer {
 export function renderAnswer($: CheerioAPI, body: Cheerio<Element>, pageUrl: string, prune?: (clone: Cheerio<Element>) => void): RenderedAnswer {
   const clone = body.clone();
   dropHidden($, clone);
+  dropSourceCardLists($, clone);
   dropTooltips($, clone);
   clone.find(NOISE).remove();
   // Controls go; a clickable phrase (an entity chip, a linked term) keeps its words.
@@ -136,6 +137,18 @@ export function renderAnswer($: CheerioAPI, body: Cheerio<Element>, pageUrl: str
   return { markdown, text: plainText(markdown) };
 }
 
+/**
+ * Source panels that Google puts inside the answer body (2026: `role="list"` of `role="listitem"`
+ * cards, each an overlay link with site, title and snippet): sources, read by collectSources, not
+ * prose. Answer lists are `ul`/`ol`, never these.
+ */
+function dropSourceCardLists($: CheerioAPI, clone: Cheerio<Element>): void {
+  clone.find('[role="list"]').each((_, el) => {
+    const items = $(el).find('[role="listitem"]');
+    if (items.length > 0 && items.toArray().every((item) => $(item).find('a[href]').length > 0)) $(el).remove();
+  });
+}
+
 /** Removes blocks made only of links (source-card groups), which are sources, not prose. */
 export function dropLinkGroups($: CheerioAPI, clone: Cheerio<Element>): void {
   clone.find('div, ul, ol').each((_, el) => {
@@ -152,6 +165,8 @@ export function plainText(markdown: string): string {
   const flattened = markdown
     .split('\n')
     .filter((line) => !/^\s*\|?(\s*:?-{3,}:?\s*\|)+\s*:?-{0,}:?\s*$/.test(line))
+    // A thematic break (`* * *`, Google's <hr> between sections) is layout, not words.
+    .filter((line) => !/^\s*([-*_]\s*){3,}$/.test(line))
     .map((line) => (/^\s*\|.*\|\s*$/.test(line) ? splitRow(line).join(' | ') : line))
     .join('\n');
   return markdownToText(flattened);

@@ -28,7 +28,8 @@ export function collectSources($: CheerioAPI, scopes: SourceScope[], pageUrl: st
       const a = $(el);
       const url = publisherUrl(a.attr('href'), pageUrl);
       if (!url) return;
-      const fromCard = scope.kind === 'cards';
+      // A source panel can sit inside the prose (2026): its `role="listitem"` cards are still cards.
+      const fromCard = scope.kind === 'cards' || a.closest('[role="listitem"]').length > 0;
       const known = byUrl.get(url);
       if (known) {
         if (fromCard && !known.fromCard) {
@@ -47,10 +48,16 @@ export function collectSources($: CheerioAPI, scopes: SourceScope[], pageUrl: st
 
 const HOST_LIKE = /^[\w.-]+\.[a-z]{2,}(\s*›.*)?$/i;
 /**
- * Where a source card shows its title when the card's link is an empty overlay: a heading, else the
- * title line of the 2025-2026 cards (`.gpZmoc`, a class: the last resort).
+ * 2026 citation chips label their overlay link "<site> - Related results" (or only "Related
+ * results" when the chip shows no site): the suffix is the chip's control name, not the source's.
  */
-const CARD_TITLE = '[role="heading"], h3, h4, .gpZmoc';
+const CHIP_ARIA_SUFFIX = /(^|\s+[-–]\s+)Related results$/i;
+/**
+ * Where a source card shows its title when the card's link is an empty overlay: a heading, else the
+ * title line of the 2025-2026 cards (classes, the last resort: `.gpZmoc` in the "Show all" dialog,
+ * `.vFyWT` in the source panel beside or inside the answer body).
+ */
+const CARD_TITLE = '[role="heading"], h3, h4, .gpZmoc, .vFyWT';
 
 /**
  * Label of a citation: the card title, or the linked phrase, or the host. A card whose link is an
@@ -71,7 +78,7 @@ function labelOf($: CheerioAPI, a: Cheerio<Element>, url: string, pageUrl: strin
     const t = collapse($(el).text());
     if (t && !HOST_LIKE.test(t)) return t;
   }
-  const aria = collapse(a.attr('aria-label') ?? '');
+  const aria = collapse(a.attr('aria-label') ?? '').replace(CHIP_ARIA_SUFFIX, '');
   if (aria && !HOST_LIKE.test(aria)) return aria;
   if (card) {
     const title = cardTitle($, a, url, pageUrl);
