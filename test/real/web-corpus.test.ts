@@ -40,14 +40,16 @@ interface Outcome {
 }
 
 /**
- * The service puts the page title on the first line of `text` when the content does not start
- * with it; every source's expected text is the article body without the headline, so that one
- * line is left out of the score.
+ * `text` starts with the headline: the page title the service puts first when the content does
+ * not start with it, or the content's own heading (the title without the site name the page adds).
+ * Every source's expected text is the article body without the headline, so that one line is
+ * left out of the score.
  */
 function bodyText(text: string, title: string | undefined): string {
-  if (!title) return text;
-  const [first, ...rest] = text.split('\n');
-  return first?.trim() === title.trim() ? rest.join('\n') : text;
+  const [first = '', ...rest] = text.split('\n');
+  const [line, head] = [norm(first), norm(title ?? '')];
+  const headline = line.length > 0 && (line === head || (line.length >= 10 && head.startsWith(line)));
+  return headline ? rest.join('\n') : text;
 }
 
 const norm = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();

@@ -19,7 +19,7 @@ export function sanitize(root: Element): void {
   // aria-hidden marks decorative icons, but also a whole page behind an open modal; drop only
   // small decorative nodes without images.
   for (const el of [...root.querySelectorAll('[aria-hidden="true"]')]) {
-    if (el.isConnected && el.tagName !== 'IMG' && !el.querySelector('img') && (el.textContent ?? '').trim().length < 80) el.remove();
+    if (root.contains(el) && el.tagName !== 'IMG' && !el.querySelector('img') && (el.textContent ?? '').trim().length < 80) el.remove();
   }
 }
 

@@ -1,5 +1,7 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import { appShellEvidence } from './app-shell.js';
+import { pruneBoilerplate } from './boilerplate.js';
+import { densestParagraphBlock } from './paragraph-block.js';
 import { normalizeTables, sanitize } from './html-cleanup.js';
 import { leadImage, mergeImages, resolveArticleImages, type PageImage } from './page-images.js';
 import { toMarkdown, toPlainText } from './page-markdown.js';
@@ -45,23 +47,27 @@ export function extractMainContent(html: string, pageUrl: string): MainContent {
 
     const meta = pageMetadata(doc);
     const lead = leadImage(doc);
-    const article = new (readability().Readability)(doc.cloneNode(true) as Document, { charThreshold: 500 }).parse();
+    const article = new (readability().Readability)(doc.cloneNode(true) as Document, { charThreshold: 500, keepClasses: true }).parse();
 
     let container: Element | null = null;
     let tier = 'readability';
-    const articleText = article?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
-    if (article?.content && articleText.length > 0) {
+    if (article?.content) {
       container = doc.createElement('div');
       container.innerHTML = article.content;
+      pruneBoilerplate(container);
     }
-    if (!container || articleText.length < MIN_ARTICLE_CHARS) {
+    // Readability found nothing, or only a footer or a caption: look for the page's own
+    // paragraphs instead, and keep whichever reads longer.
+    const found = container ? textLength(container) : 0;
+    if (found < MIN_ARTICLE_CHARS) {
       const fb = fallbackContainer(doc);
-      if (fb && (!container || textLength(fb.root) > articleText.length)) {
+      if (fb) pruneBoilerplate(fb.root);
+      if (fb && textLength(fb.root) > found) {
         container = fb.root;
         tier = `fallback:${fb.anchor}`;
       }
     }
-    if (!container) throw new UpstreamFailure('CONTENT_UNREADABLE', 'no readable content in the page');
+    if (!container || textLength(container) === 0) throw new UpstreamFailure('CONTENT_UNREADABLE', 'no readable content in the page');
 
     sanitize(container);
     normalizeTables(container);
@@ -111,18 +117,24 @@ function pageMetadata(doc: Document): PageMetadata {
   };
 }
 
-/** `<main>`, `<article>`, `[role=main]`, then `<body>`, minus page chrome and small forms. */
+/**
+ * The block holding the page's densest paragraphs, widened to `<main>`, `<article>` or
+ * `[role=main]` when one of them contains it; without paragraphs, those anchors or `<body>`.
+ * Page chrome and small forms are removed from the copy.
+ */
 function fallbackContainer(doc: Document): { root: Element; anchor: string } | null {
-  for (const anchor of ['main', 'article', '[role="main"]', 'body']) {
-    const el = doc.querySelector(anchor);
-    if (!el) continue;
-    const root = el.cloneNode(true) as Element;
-    for (const n of [...root.querySelectorAll(FALLBACK_DROP)]) n.remove();
-    // Search boxes and newsletter forms; a form wrapping the whole page (ASP.NET) stays.
-    for (const f of [...root.querySelectorAll('form')]) if (textLength(f) < 200) f.remove();
-    if (textLength(root) > 0) return { root, anchor: anchor.replace(/[[\]"=]/g, '') };
-  }
-  return null;
+  const dense = densestParagraphBlock(doc);
+  const anchors = ['main', 'article', '[role="main"]'];
+  const choice =
+    (dense && anchors.map((a) => ({ el: doc.querySelector(a), anchor: a })).find((c) => c.el?.contains(dense))) ??
+    (dense ? { el: dense, anchor: 'paragraphs' } : null) ??
+    [...anchors, 'body'].map((a) => ({ el: doc.querySelector(a), anchor: a })).find((c) => c.el && textLength(c.el) > 0);
+  if (!choice?.el) return null;
+  const root = choice.el.cloneNode(true) as Element;
+  for (const n of [...root.querySelectorAll(FALLBACK_DROP)]) n.remove();
+  // Search boxes and newsletter forms; a form wrapping the whole page (ASP.NET) stays.
+  for (const f of [...root.querySelectorAll('form')]) if (textLength(f) < 200) f.remove();
+  return textLength(root) > 0 ? { root, anchor: choice.anchor.replace(/[[\]"=]/g, '') } : null;
 }
 
 function absolutizeLinks(root: Element, base: string): void {
@@ -162,7 +174,11 @@ function withTitleLine(text: string, title: string): string {
   return sameText(first, title) ? text : `${title}\n\n${text}`;
 }
 
+/** The same title, allowing for the site name one of them adds ("Title | Site", "Title - Site"). */
 function sameText(a: string, b: string): boolean {
   const norm = (s: string) => s.replace(/\\(.)/g, '$1').replace(/[\s*_#]+/g, ' ').trim().toLowerCase();
-  return norm(a) === norm(b);
+  const [x, y] = [norm(a), norm(b)];
+  if (x === y) return true;
+  const [short, long] = x.length < y.length ? [x, y] : [y, x];
+  return short.length >= 10 && long.startsWith(short) && /^\s*[|\-–—:·•»]/.test(long.slice(short.length));
 }
