@@ -3,7 +3,9 @@ import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { decompress, type FetchedPage } from '../../src/engines/web/page-fetch.js';
 import { parseSrcset } from '../../src/engines/web/page-images.js';
+import { densestParagraphBlock } from '../../src/engines/web/paragraph-block.js';
 import { interpretPage } from '../../src/engines/web/page-reader.js';
+import { jsdom } from '../../src/engines/lazy-modules.js';
 import { failureOf } from '../helpers/failures.js';
 
 const fixture = (name: string) => fs.readFileSync(new URL(`../fixtures/web/${name}`, import.meta.url));
@@ -183,6 +185,54 @@ describe('WEB_SCRAPE extraction on markup seen in real pages', () => {
     expect(r.markdown).toContain('1. Fetch the page with browser headers.\n2. Find the main content.\n3. Convert it to Markdown.');
     expect(r.markdown).toContain('4. Collect the images.\n5. Return the result.');
     expect(r.text).toContain('Find the main content.');
+  });
+
+  it('drops the page furniture Readability keeps inside an article, and keeps its images', () => {
+    const para = (s: string) => `<p>${s} The council will publish the full plan, with maps of every route and a timetable for the works, next month.</p>`;
+    const r = read(`<!doctype html><html><head><title>Council approves cycle lanes | Riverside Gazette</title></head><body>
+      <article><h1>Council approves cycle lanes</h1>
+      <div class="byline">By Dana Reyes</div><div>Updated 10:01 pm, Tuesday, November 19, 2019</div>
+      <ul class="menu-strip"><li><a href="/news">News</a></li><li><a href="/sport">Sport</a></li><li><a href="/weather">Weather</a></li></ul>
+      ${para('The city council approved eleven kilometres of protected cycle lanes on Tuesday.')}
+      <figure><img src="/img/lane.jpg" alt="A protected lane"><figcaption>A protected lane on Mill Road. (Photo: Riverside Gazette)</figcaption></figure>
+      <div class="ad-slot"><p>Advertisement</p></div>
+      ${para('Cyclists had asked for separated lanes since a series of crashes on the ring road in 2022.')}
+      <p><a href="/news/ring-road">READ MORE: Ring road crashes prompt safety review</a></p>
+      ${para('Shop owners on Mill Road worried about deliveries; the plan keeps loading bays at both ends.')}
+      <div class="share-tools"><a href="https://facebook.com/sharer">Facebook</a> <a href="https://twitter.com/share">Twitter</a></div>
+      <h3>Related stories</h3><ul><li><a href="/a">Bridge repairs start in May</a></li><li><a href="/b">New bus routes for the east side</a></li></ul>
+      <p>This website uses cookies to improve your experience. We'll assume you're ok with this.</p>
+      <p>© 2024 Riverside Gazette. All rights reserved.</p></article>
+      <article><h2><a href="/c">Market hall reopens</a></h2><p>The market hall reopens on Saturday.</p></article>
+      </body></html>`);
+    expect(r.text).toContain('approved eleven kilometres');
+    expect(r.text).toContain('keeps loading bays at both ends');
+    for (const furniture of ['Dana Reyes', 'Updated', 'Weather', 'Mill Road. (Photo', 'Advertisement', 'READ MORE', 'Facebook', 'Related', 'Bridge repairs', 'cookies', '©', 'Market hall']) {
+      expect(r.text).not.toContain(furniture);
+    }
+    expect(r.markdown).toContain('![A protected lane](https://docs.example.com/img/lane.jpg)');
+  });
+
+  it('keeps an article that is mostly a list of links', () => {
+    const links = Array.from({ length: 8 }, (_, i) => `<li><a href="/guide/${i}">Chapter ${i + 1}: how the reader finds the main content of a page and converts it</a></li>`).join('');
+    const r = read(html(`<p>The guide has eight chapters.</p><ul>${links}</ul>`));
+    expect(r.text).toContain('Chapter 1: how the reader finds');
+    expect(r.text).toContain('Chapter 8: how the reader finds');
+  });
+
+  it('finds the block holding the most paragraph text, not comments or link lists', () => {
+    const { JSDOM } = jsdom();
+    const doc = new JSDOM(`<body><div id="menu"><p><a href="/a">A long link that is only a link and never a paragraph of the story</a></p></div>
+      <div id="story"><p>${'The story has one paragraph of plain prose, long enough to count. '.repeat(3)}</p><p>And a second paragraph.  ${'More prose. '.repeat(5)}</p></div>
+      <div class="comments"><p>${'A reader comment that runs on and on, longer than the story. '.repeat(6)}</p></div></body>`).window.document;
+    expect(densestParagraphBlock(doc)?.id).toBe('story');
+  });
+
+  it('does not repeat the headline when the page title adds the site name', () => {
+    const r = read(`<!doctype html><html><head><title>Quad squad born in Utah | Watch News Videos Online</title><meta property="og:title" content="Quad squad born in Utah | Watch News Videos Online"></head><body><main>
+      <h1>Quad squad born in Utah</h1><p>After a six-month ride, the couple celebrated the arrival of their quadruplets on Sunday.</p></main></body></html>`);
+    expect(r.markdown.match(/Quad squad born in Utah/g)).toHaveLength(1);
+    expect(r.text.match(/Quad squad born in Utah/g)).toHaveLength(1);
   });
 
   it('reads a page whose style sheet makes the CSS parser throw (style sheets are not parsed)', () => {
