@@ -76,7 +76,7 @@ export function extractMainContent(html: string, pageUrl: string): MainContent {
     const body = { markdown: toMarkdown(container.innerHTML), text: toPlainText(container) };
     if (!body.text) throw new UpstreamFailure('CONTENT_UNREADABLE', `no readable text (${tier})`);
 
-    const title = (article?.title?.trim() || meta.title || '').replace(/\s+/g, ' ');
+    const title = withoutSiteName((article?.title?.trim() || meta.title || '').replace(/\s+/g, ' '), doc);
     return {
       title,
       byline: article?.byline?.trim() || meta.byline,
@@ -172,6 +172,12 @@ function withTitleLine(text: string, title: string): string {
   if (!title) return text;
   const first = text.split('\n', 1)[0] ?? '';
   return sameText(first, title) ? text : `${title}\n\n${text}`;
+}
+
+/** The page's own headline when the title is that headline plus the site name ("Headline -- Site"). */
+function withoutSiteName(title: string, doc: Document): string {
+  const h1 = doc.querySelector('h1')?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
+  return h1 && h1.length < title.length && sameText(h1, title) ? h1 : title;
 }
 
 /** The same title, allowing for the site name one of them adds ("Title | Site", "Title - Site"). */
