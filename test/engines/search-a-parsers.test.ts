@@ -189,6 +189,17 @@ describe('Google results page parser', () => {
     ]);
   });
 
+  it('falls back to the answer body when a capture kept neither markers nor heading, and drops a code widget’s language label', () => {
+    const html = `<html><body><div id="search"><div class="jloFI"><section><div class="FkX2oe"><h3 class="MheKwc">AI Mode reply for vitest timers</h3>
+      <div class="pWvJNd"><div class="mZJni"><div class="n6owBd">Fake timers stand still until you advance them yourself.</div>
+      <div class="WYczDe"><div class="r1PmQe"><div><div class="pHpOfb"><div class="z0e9Qd"><div class="vVRw1d">typescript</div></div><div class="pCTyYe"><pre><code>vi.advanceTimersByTime(2000);</code></pre></div></div><div class="LIBz9e"><div class="P8PNlb">Use code with caution.</div></div></div></div></div>
+      </div></div><div class="ofHStc"><ul><li class="Ndm2cf"><div class="cRH23c"><a class="vIWmYe" href="https://vitest.dev/guide/mocking/timers"></a><div class="gpZmoc"><span>Timers | Vitest</span></div></div></li></ul></div></div></section></div></div></body></html>`;
+    const r = serp({ html, status: 200, finalUrl: SEARCH_URL });
+    expect(r.diagnostics.tiers).toMatchObject({ aio: 'answer-body', aioProse: 'answer-body' });
+    expect(r.aioverview?.markdown).toBe(['Fake timers stand still until you advance them yourself.', '', '```', 'vi.advanceTimersByTime(2000);', '```'].join('\n'));
+    expect(r.aioverview?.sources).toEqual([{ position: 1, url: 'https://vitest.dev/guide/mocking/timers', label: 'Timers | Vitest' }]);
+  });
+
   it('reports a 5xx answer without block markers as an upstream error', () => {
     expect(failureKind(() => serp(fixture('serp-no-aio.html', { status: 503 })))).toBe('UPSTREAM_ERROR');
   });

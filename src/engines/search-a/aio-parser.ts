@@ -41,6 +41,15 @@ const CONTAINER_TIERS: ReadonlyArray<[tier: string, find: ($: CheerioAPI) => Che
   ['data-attrid', ($) => $('[data-attrid="AIOverview"], [data-attrid*="overview" i]')],
   ['aria-label', ($) => $('[aria-label*="AI Overview" i]:not([role="button"]):not(button)')],
 ];
+/**
+ * Last resort after the heading (upstreams.md 1.5): the 2026 answer body class, for captures that
+ * kept neither the data attributes nor the "AI Overview" heading. The container is the answer's
+ * `<section>` (it also holds the source list beside the body), else the body itself.
+ */
+const ANSWER_BODY_TIER: [tier: string, find: ($: CheerioAPI) => Cheerio<Element>] = [
+  'answer-body',
+  ($) => $('.mZJni').map((_, e) => $(e).closest('section').get(0) ?? e) as Cheerio<Element>,
+];
 const HEADINGS = 'h1, h2, h3, [role="heading"], strong';
 
 /** Finds and reads the AI Overview of a results page; absence is a normal outcome. */
@@ -70,7 +79,7 @@ function findContainer($: CheerioAPI): { el: Cheerio<Element>; tier: string } | 
   const heading = labelHeadings($)
     .filter((_, h) => !isPeopleAlsoAsk($, h))
     .first();
-  if (heading.length === 0) return null;
+  if (heading.length === 0) return answerBody($);
   // Climb to the nearest ancestor that shows an answer besides the heading: hidden fallback lines
   // ("not available") and the heading itself do not count.
   const labelLetters = letterCount(collapse(heading.text()));
@@ -79,7 +88,15 @@ function findContainer($: CheerioAPI): { el: Cheerio<Element>; tier: string } | 
     if (a.is('body, #rso, #search') || a.find(PEOPLE_ALSO_ASK).length > 0) break;
     if (visibleLetterCount($, a) - labelLetters >= 20) return { el: a, tier: 'heading-label' };
   }
-  return null;
+  return answerBody($);
+}
+
+function answerBody($: CheerioAPI): { el: Cheerio<Element>; tier: string } | null {
+  const [tier, find] = ANSWER_BODY_TIER;
+  const el = find($)
+    .filter((_, e): e is Element => e.type === 'tag' && !isPeopleAlsoAsk($, e) && $(e).find(PEOPLE_ALSO_ASK).length === 0)
+    .first();
+  return el.length > 0 ? { el, tier } : null;
 }
 
 /** Heading elements whose whole text is a localised "AI Overview" label. */

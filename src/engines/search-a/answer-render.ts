@@ -109,6 +109,7 @@ export function renderAnswer($: CheerioAPI, body: Cheerio<Element>, pageUrl: str
   const clone = body.clone();
   dropHidden($, clone);
   dropSourceCardLists($, clone);
+  dropCodeLabels($, clone);
   dropTooltips($, clone);
   clone.find(NOISE).remove();
   // Controls go; a clickable phrase (an entity chip, a linked term) keeps its words.
@@ -146,6 +147,20 @@ function dropSourceCardLists($: CheerioAPI, clone: Cheerio<Element>): void {
   clone.find('[role="list"]').each((_, el) => {
     const items = $(el).find('[role="listitem"]');
     if (items.length > 0 && items.toArray().every((item) => $(item).find('a[href]').length > 0)) $(el).remove();
+  });
+}
+
+/**
+ * A code widget (2026) frames its `<pre>` alone in a box and shows the language ("typescript") in a
+ * sibling above it: widget chrome, not answer.
+ */
+function dropCodeLabels($: CheerioAPI, clone: Cheerio<Element>): void {
+  clone.find('pre').each((_, pre) => {
+    const frame = $(pre).parent();
+    if (!frame.is('div') || frame.children().length !== 1) return;
+    frame.prevAll('div').each((_, label) => {
+      if ($(label).find('pre').length === 0 && /^[\w#+.-]{1,20}$/.test(collapse($(label).text()))) $(label).remove();
+    });
   });
 }
 
