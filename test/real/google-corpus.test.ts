@@ -137,7 +137,7 @@ describe('Google engines on real saved result pages', () => {
   it('holds real pages with and without an AI Overview, organic-only pages and an AI Mode page', () => {
     expect(pages.length).toBeGreaterThanOrEqual(50);
     expect(new Set(pages.map((p) => p.query)).size).toBe(pages.length);
-    expect(pages.filter((p) => p.aioverview).length).toBeGreaterThanOrEqual(4);
+    expect(pages.filter((p) => p.aioverview).length).toBeGreaterThanOrEqual(5);
     expect(pages.filter((p) => p.engines.includes('SEARCH_A') && p.aioverview === null).length).toBeGreaterThanOrEqual(10);
     expect(pages.filter((p) => p.aimode).length).toBeGreaterThanOrEqual(1);
   });
