@@ -12,7 +12,7 @@
 
 /** Class or id fragments of furniture blocks (matched anywhere, as Readability matches its own). */
 const FURNITURE_FRAGMENT =
-  /caption|credit|comment(?!ary)|related|recommend|newsletter|promo|share|sharing|social|breadcrumb|byline|dateline|timestamp|author-?(?:bio|details|info|box)|subscribe|signup|sign-up|cookie|consent|advert|sponsor|outbrain|taboola|read-?more|more-?stories/i;
+  /caption|credit|comment(?!ary)|related|recommend|newsletter|promo|share|sharing|social|breadcrumb|byline|dateline|timestamp|author-?(?:bio|details|info|box)|subscribe|signup|sign-up|cookie-?(?:banner|notice|bar|consent|policy)|consent|gdpr|advert|sponsor|outbrain|taboola|read-?more|more-?stories/i;
 /** Whole class tokens that hide a block, mark an ad slot or a call to action. */
 const FURNITURE_TOKEN = /^(?:ads?|hidden|hide|is-hidden|d-none|invisible|sr-only|visually-hidden|screen-reader-text|offscreen|cta(?:[-_].*)?)$/i;
 /** Image galleries: their images stay, their captions, counters and controls go. */
@@ -86,7 +86,7 @@ function prune(root: Element, total: number): void {
     if (
       UI_LABEL.test(text) ||
       BARE_ADDRESS.test(text) ||
-      (words <= 15 && DATELINE.test(text)) ||
+      (words <= 15 && DATELINE.test(text) && (DATE_MARK.test(text) || /\bago\b/i.test(text))) ||
       (words <= 8 && isDateline(el, text)) ||
       (words <= 12 && BYLINE.test(text) && !/[.!?]$/.test(text)) ||
       (words <= 40 && COPYRIGHT.test(text)) ||
