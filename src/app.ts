@@ -6,6 +6,7 @@ import { loadServiceConfig, type ServiceConfig } from './config/engine-config.js
 import type { Settings } from './config/settings.js';
 import type { TaskType } from './domain/task-types.js';
 import { defaultRegistry } from './engines/adapters.js';
+import { ParsePool } from './engines/parse-pool/pool.js';
 import type { EngineRegistry } from './engines/registry.js';
 import { TransportFactory } from './engines/transport/transport-factory.js';
 import { chromiumMissing, markBrowserEngines } from './engines/transport/browser/browser-availability.js';
@@ -100,6 +101,7 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
   let worker: Worker | null = null;
   const transports = new TransportFactory({ allowPrivate: settings.webhookAllowPrivate, sandboxWebBase: sandboxUrl ? `${sandboxUrl}/web` : null });
   let browsers: BrowserPool | null = null;
+  let parser: ParsePool | null = null;
   if (runsWorkers) {
     webhooks = new WebhookSender(
       store,
@@ -116,7 +118,9 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
       log: log.child({ component: 'browser' }),
       ...(sandboxUrl ? { allowedOrigins: [new URL(sandboxUrl).origin] } : {}),
     });
-    const runner = new AttemptRunner(config, opts.registry ?? defaultRegistry(), pools, transports, metrics, browsers);
+    // Its threads start on the first parse and leave when idle (an API-only process has no pool at all).
+    parser = new ParsePool({ threads: settings.parseThreads });
+    const runner = new AttemptRunner(config, opts.registry ?? defaultRegistry(), pools, transports, metrics, browsers, parser);
     worker = new Worker({ store, config, runner, metrics, log: log.child({ component: 'worker' }), now, onWebhookQueued: () => sender.wake() });
   }
   const sweeper = new RetentionSweeper(store, settings.retentionMs, log.child({ component: 'retention' }), now);
@@ -168,6 +172,7 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
       await wake.close();
       await transports.close();
       await browsers?.close();
+      await parser?.close();
       if (simulator) await simulator.close();
       await store.close();
     },

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 
 /**
@@ -34,6 +35,8 @@ export interface Settings {
   chromiumPath: string;
   /** Browser pages open at once per worker process. */
   browserPages: number;
+  /** Worker threads that parse upstream pages, per worker process; 0 parses on the event loop. */
+  parseThreads: number;
 }
 
 export class SettingsError extends Error {
@@ -93,6 +96,7 @@ export function loadSettings(env: Env = process.env, overrides: Partial<Settings
     logLevel: env.AEQ_LOG_LEVEL || 'info',
     chromiumPath: env.AEQ_CHROMIUM_PATH || '/usr/bin/chromium',
     browserPages: int(env, 'AEQ_BROWSER_PAGES', 1, 64) ?? 4,
+    parseThreads: int(env, 'AEQ_PARSE_THREADS', 0, 256) ?? os.availableParallelism(),
     ...overrides,
   };
   return Object.freeze(settings);

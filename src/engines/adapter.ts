@@ -3,6 +3,7 @@ import type { EngineConfig } from '../config/engine-config.js';
 import type { TaskPayload } from '../domain/task.js';
 import type { TaskType } from '../domain/task-types.js';
 import type { BrowserTransport } from './transport/browser/browser-transport.js';
+import type { Parse } from './parse-pool/parsers.js';
 import type { HttpTransport } from './transport/http-transport.js';
 
 /** One cited or listed source: 1-based position in first-appearance or rank order. */
@@ -50,6 +51,11 @@ export interface AttemptContext {
   account: LeasedAccount | null;
   /** Aborted when the attempt times out or the worker drains; pass it on to every call. */
   signal: AbortSignal;
+  /**
+   * Runs a registered parse (src/engines/parse-pool/parsers.ts) off the event loop, under `signal`:
+   * adapters fetch here and hand DOM parsing, Readability, Markdown conversion and large JSON to it.
+   */
+  parse: Parse;
   log: Logger;
   /** 1-based attempt number. */
   attempt: number;

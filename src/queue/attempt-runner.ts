@@ -10,6 +10,7 @@ import { clientResponse } from '../engines/response-shape.js';
 import type { Pools } from '../pools/pools.js';
 import type { TransportFactory } from '../engines/transport/transport-factory.js';
 import type { AttemptBrowser, BrowserPool } from '../engines/transport/browser/browser-pool.js';
+import { ParsePool } from '../engines/parse-pool/pool.js';
 import type { Metrics } from '../ops/metrics.js';
 
 export type AttemptOutcome =
@@ -30,6 +31,8 @@ export class AttemptRunner {
     private readonly metrics: Metrics,
     /** Worker processes only; engines configured with `transport: "browser"` draw their pages from it. */
     private readonly browsers: BrowserPool | null = null,
+    /** Where adapters' parsing runs (worker threads; inline when none is given). */
+    private readonly parser: ParsePool = new ParsePool({ threads: 0 }),
   ) {}
 
   async run(task: ClaimedTask, log: Logger, drain: AbortSignal): Promise<AttemptOutcome> {
@@ -76,6 +79,7 @@ export class AttemptRunner {
         ...(browser ? { browser } : {}),
         account: account ? { id: account.resource.id, country: account.resource.country, secret: account.resource.value.secret } : null,
         signal,
+        parse: this.parser.bind(signal),
         log,
         attempt: task.attempts,
       });

@@ -10,6 +10,7 @@ import { createLogger } from '../../src/ops/logger.js';
 import { startSimulator, type Simulator } from '../../src/sandbox/server.js';
 import { waitTerminal, type RunningService } from '../helpers/service.js';
 import { FAST_ANALYSIS, startAnalysisService, submitAnalysis } from './analysis-service.js';
+import { inlineParse } from '../../src/engines/parse-pool/pool.js';
 
 /** PROMPT_RESEARCH end to end against the sandbox autocomplete simulators (Google suggest, Naver ac). */
 describe('PROMPT_RESEARCH through the service', () => {
@@ -128,7 +129,7 @@ describe('PROMPT_RESEARCH adapter against the autocomplete simulators', () => {
     const payload = { seed, country, limit: 5, exclude: [], monitorSize: 3, engines: ['CHATBOT_A'], brand: null, brandAliases: [], brandDescription: null };
     return {
       taskId: 't', taskType: 'PROMPT_RESEARCH', payload: payload as unknown as TaskPayload, country, config,
-      http: new UndiciTransport('test', agent, false), account: null, signal: new AbortController().signal, log: createLogger('silent'), attempt: 1,
+      http: new UndiciTransport('test', agent, false), account: null, signal: new AbortController().signal, parse: inlineParse(), log: createLogger('silent'), attempt: 1,
     };
   }
   const adapter = createPromptResearchAdapter({ config: FAST_ANALYSIS, cache: null });

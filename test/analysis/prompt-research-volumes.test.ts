@@ -16,6 +16,7 @@ import { startSimulator, type Simulator } from '../../src/sandbox/server.js';
 import { waitTerminal, type RunningService } from '../helpers/service.js';
 import { failureKind } from '../helpers/failures.js';
 import { FAST_ANALYSIS, startAnalysisService, submitAnalysis } from './analysis-service.js';
+import { inlineParse } from '../../src/engines/parse-pool/pool.js';
 
 /** Naver Search Ad volumes (§3.1, §3.4, §3.7) and the Korean text rules of prompt research. */
 const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`../fixtures/analysis/${name}`, import.meta.url), 'utf8')) as unknown;
@@ -166,7 +167,7 @@ describe('a rate-limited keyword tool', () => {
     const payload = { seed: '강아지 사료', country: 'KR', limit: 5, exclude: [], monitorSize: 3, engines: ['CHATBOT_A'], brand: null, brandAliases: [], brandDescription: null };
     const ctx: AttemptContext = {
       taskId: 't', taskType: 'PROMPT_RESEARCH', payload: payload as unknown as TaskPayload, country: 'KR', config,
-      http: new UndiciTransport('test', agent, false), account: null, signal: new AbortController().signal, log: createLogger('silent'), attempt: 1,
+      http: new UndiciTransport('test', agent, false), account: null, signal: new AbortController().signal, parse: inlineParse(), log: createLogger('silent'), attempt: 1,
     };
     const r = (await createPromptResearchAdapter({ config: FAST_ANALYSIS, cache: null }).run(ctx)).extra as any;
     expect(hits).toBe(1);

@@ -7,6 +7,7 @@ import { UndiciTransport, dispatcherFor } from '../../src/engines/transport/undi
 import { createLogger } from '../../src/ops/logger.js';
 import { startSimulator, type Simulator } from '../../src/sandbox/server.js';
 import { runTask, startService, tempDir, writeConfig, type RunningService } from '../helpers/service.js';
+import { inlineParse } from '../../src/engines/parse-pool/pool.js';
 
 const fastRetries = () => writeConfig(tempDir(), { scheduler: { retryBaseMs: 20, retryMaxMs: 100, exitCooldownMs: 100 } });
 
@@ -136,7 +137,7 @@ describe('FORUM adapter with OAuth app credentials', () => {
       paused: false,
       upstream: { baseUrl: `${sim.url}/reddit`, headers: {}, options: { userAgent: 'test:aeq:0.1.0 (by /u/aeq-tests)', ...options } },
     };
-    return forum.run({ taskId: 't', taskType: 'FORUM', payload, country: 'US', config, http, account: null, signal: AbortSignal.timeout(5000), log, attempt: 1 });
+    return forum.run({ taskId: 't', taskType: 'FORUM', payload, country: 'US', config, http, account: null, signal: AbortSignal.timeout(5000), parse: inlineParse(), log, attempt: 1 });
   }
 
   it('gets an app-only token once, then calls the OAuth paths without .json', async () => {

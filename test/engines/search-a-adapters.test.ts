@@ -12,6 +12,7 @@ import { buildSearchRequest } from '../../src/engines/search-a/search-request.js
 import { UndiciTransport } from '../../src/engines/transport/undici-transport.js';
 import { createLogger } from '../../src/ops/logger.js';
 import { startSimulator, type Simulator } from '../../src/sandbox/server.js';
+import { inlineParse } from '../../src/engines/parse-pool/pool.js';
 
 function engineConfig(baseUrl: string): EngineConfig {
   return { mode: 'anon', concurrency: 1, timeoutMs: 5000, maxAttempts: 1, credits: 1, neverServe: [], paused: false, upstream: { baseUrl, headers: {}, options: {} } };
@@ -75,6 +76,7 @@ describe('Google adapters against the sandbox upstream', () => {
       http: new UndiciTransport('test-exit', agent, false),
       account: null,
       signal: AbortSignal.timeout(5000),
+      parse: inlineParse(),
       log: createLogger('silent'),
       attempt: 1,
     });

@@ -11,6 +11,7 @@ import { searchBAiTab } from '../../src/engines/search-b/ai-tab-adapter.js';
 import { searchBSerp } from '../../src/engines/search-b/serp-adapter.js';
 import { UndiciTransport, dispatcherFor } from '../../src/engines/transport/undici-transport.js';
 import { createLogger } from '../../src/ops/logger.js';
+import { inlineParse } from '../../src/engines/parse-pool/pool.js';
 
 interface Seen {
   url: string;
@@ -64,6 +65,7 @@ describe('SEARCH_B requests', () => {
       http: transport,
       account: null,
       signal: AbortSignal.timeout(5000),
+      parse: inlineParse(),
       log: createLogger('silent'),
       attempt: 1,
     };

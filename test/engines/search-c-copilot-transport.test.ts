@@ -9,6 +9,7 @@ import type { AttemptContext, LeasedAccount } from '../../src/engines/adapter.js
 import { searchCAssistant } from '../../src/engines/search-c/search-c-assistant.js';
 import { UndiciTransport } from '../../src/engines/transport/undici-transport.js';
 import { asyncFailureOf } from '../helpers/failures.js';
+import { inlineParse } from '../../src/engines/parse-pool/pool.js';
 
 /**
  * The Copilot adapter against a small local upstream whose answers each test chooses: the wire
@@ -86,6 +87,7 @@ function context(opts: { signal?: AbortSignal; account?: LeasedAccount; graceMs?
     http: new UndiciTransport('test-exit', agent, false),
     account: opts.account ?? null,
     signal: opts.signal ?? new AbortController().signal,
+    parse: inlineParse(),
     log: pino({ level: 'silent' }),
     attempt: 1,
   };

@@ -81,7 +81,7 @@ export function createSourceInfluenceAdapter(opts: SourceInfluenceAdapterOptions
       const fetched = await fetchAll(
         toFetch.map((f) => f.url),
         lang,
-        { http: ctx.http, signal: ctx.signal, config: config.si, cache, now },
+        { http: ctx.http, signal: ctx.signal, parse: ctx.parse, config: config.si, cache, now },
       );
       const records: Array<FetchRecord | null> = input.citations.map(() => null);
       toFetch.forEach((f, k) => {

@@ -1,10 +1,10 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
+import type { Parse } from '../../engines/parse-pool/parsers.js';
 import type { HttpResponse, HttpTransport } from '../../engines/transport/http-transport.js';
 import { KeyedSemaphore, mapLimit, sleep, type TtlCache } from '../common/async.js';
 import { fetchableUrl, hostOf } from '../common/urls.js';
 import type { SourceInfluenceConfig } from '../config.js';
 import type { Language } from '../text/norm.js';
-import { extractHtml } from './extract.js';
 import { decodePage, isWallPage } from './page-decode.js';
 import type { FetchRecord, FetchStatus, FetchedPage } from './types.js';
 
@@ -17,6 +17,8 @@ import type { FetchRecord, FetchStatus, FetchedPage } from './types.js';
 export interface FetchDeps {
   http: HttpTransport;
   signal: AbortSignal;
+  /** The attempt's parse pool: page extraction (jsdom + Readability) runs there. */
+  parse: Parse;
   config: SourceInfluenceConfig;
   cache: TtlCache<FetchedPage> | null;
   now: () => number;
@@ -120,7 +122,7 @@ async function requestOnce(url: string, lang: Language, deps: FetchDeps): Promis
   }
   const minEn = deps.config.text.minCharsEn;
   const minKo = deps.config.text.minCharsKo;
-  const extracted = isHtml ? extractHtml(text, base.finalUrl, minEn, minKo) : { text: text.trim() || null, textSource: 'extracted' as const, metadata: null };
+  const extracted = isHtml ? await deps.parse('sourceInfluence.page', { html: text, url: base.finalUrl, minCharsEn: minEn, minCharsKo: minKo }) : { text: text.trim() || null, textSource: 'extracted' as const, metadata: null };
   if (!extracted.text) return { page: page('empty_content', url, now, { ...base, metadata: extracted.metadata, detail: 'no readable text' }), retryAfterMs: null };
   const max = deps.config.text.maxCharsPerSource;
   const truncated = extracted.text.length > max;

@@ -38,7 +38,7 @@ export const chatbotA: EngineAdapter = {
       signal: ctx.signal,
     });
     assertOpenAiOk(res, 'CHATBOT_A');
-    const result = parseResponsesPayload(res.headers['content-type'], res.body);
+    const result = await ctx.parse('chat.openaiResponses', { contentType: res.headers['content-type'], body: res.body });
     return { ...result, raw: redactSecrets(result.raw, [key, upstream.apiKey]) };
   },
 };

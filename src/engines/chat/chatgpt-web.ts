@@ -3,7 +3,7 @@ import type { AttemptContext, EngineResult } from '../adapter.js';
 import { promptOf } from '../common/upstream-status.js';
 import type { PageProbe } from '../transport/browser/browser-transport.js';
 import { browserOf, letterCount, renderBudgetMs, settledOrTimeout, stableMsOf } from '../transport/browser/engine-render.js';
-import { CHATGPT_ALERTS, CHATGPT_ANSWER, CHATGPT_COMPOSER, CHATGPT_LOGIN, parseChatGptPage } from './chatgpt-web-parser.js';
+import { CHATGPT_ALERTS, CHATGPT_ANSWER, CHATGPT_COMPOSER, CHATGPT_LOGIN } from './chatgpt-web-parser.js';
 import { redactSecrets } from './secret-redaction.js';
 import { CLOUDFLARE_MARKERS } from './web-answer.js';
 
@@ -35,7 +35,7 @@ export async function runChatGptWeb(ctx: AttemptContext): Promise<EngineResult> 
     timeoutMs: renderBudgetMs(ctx.config),
     headers,
   });
-  const result = settledOrTimeout(page.complete, 'CHATBOT_A web', () => parseChatGptPage(page));
+  const result = await settledOrTimeout(page.complete, 'CHATBOT_A web', () => ctx.parse('chat.chatgptWeb', { html: page.html, url: page.url, status: page.status, complete: page.complete }));
   const raw = { ...(result.raw as Record<string, unknown>), transport: 'browser', render: page.timings, html: page.html };
   return { ...result, raw: redactSecrets(raw, [secret]) };
 }

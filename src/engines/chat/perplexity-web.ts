@@ -2,7 +2,7 @@ import type { AttemptContext, EngineResult } from '../adapter.js';
 import { promptOf } from '../common/upstream-status.js';
 import type { PageProbe } from '../transport/browser/browser-transport.js';
 import { browserOf, letterCount, renderBudgetMs, settledOrTimeout, stableMsOf } from '../transport/browser/engine-render.js';
-import { PERPLEXITY_ANSWER, parsePerplexityPage } from './perplexity-web-parser.js';
+import { PERPLEXITY_ANSWER } from './perplexity-web-parser.js';
 import { CLOUDFLARE_MARKERS } from './web-answer.js';
 
 /** The answer streams for several seconds with pauses between sections (upstreams.md 3.2 window). */
@@ -22,7 +22,7 @@ export async function runPerplexityWeb(ctx: AttemptContext): Promise<EngineResul
     timeoutMs: renderBudgetMs(ctx.config),
     headers,
   });
-  const result = settledOrTimeout(page.complete, 'ANSWER_ENGINE_A web', () => parsePerplexityPage(page));
+  const result = await settledOrTimeout(page.complete, 'ANSWER_ENGINE_A web', () => ctx.parse('chat.perplexityWeb', { html: page.html, url: page.url, status: page.status, complete: page.complete }));
   return { ...result, raw: { ...(result.raw as Record<string, unknown>), transport: 'browser', render: page.timings, html: page.html } };
 }
 

@@ -1,11 +1,10 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { AttemptContext, EngineAdapter, EngineResult } from '../adapter.js';
+import { snapshotOf } from '../parse-pool/bytes.js';
 import { callUrl, planForumCall, readTarget } from './forum-request.js';
-import { parseListing } from './listing-parser.js';
 import { redditAccess } from './reddit-access.js';
-import { isBlockedPage, rateLimitOf, redditJson } from './reddit-status.js';
+import { isBlockedPage, rateLimitOf } from './reddit-status.js';
 import { postRefFromUrl, type PostRef } from './reddit-urls.js';
-import { parseThread } from './thread-parser.js';
 
 /**
  * FORUM: Reddit (upstreams.md 9). Searches posts, reads one post with its first page of comments,
@@ -27,8 +26,8 @@ export const forum: EngineAdapter = {
     if (/\/subreddits\/search/.test(finalPath)) throw new UpstreamFailure('NO_ANSWER', `reddit: ${call.what}: no such subreddit`);
     // NSFW and quarantined content sends anonymous clients to an age gate or the login page.
     if (/^\/(over18|login|account\/login)\b/.test(finalPath)) throw new UpstreamFailure('CONSENT_REQUIRED', `reddit: ${call.what}: redirected to ${finalPath}`);
-    const body = redditJson(res, access.mode);
-    const result = call.shape === 'thread' ? parseThread(body) : parseListing(body, call.what);
+    // Classifying the answer and reading its JSON (a thread can run to megabytes) run in the parse pool.
+    const result = await ctx.parse('forum.answer', { response: snapshotOf(res), access: access.mode, shape: call.shape, what: call.what });
     return {
       ...result,
       raw: {

@@ -1,6 +1,5 @@
 import type { AttemptContext, EngineAdapter, EngineResult } from '../adapter.js';
 import { settledOrTimeout } from '../transport/browser/engine-render.js';
-import { parseAiModePage } from './aimode-parser.js';
 import { buildSearchRequest, fetchSearchPage, renderDiagnostics, requestDiagnostics } from './search-request.js';
 
 /** AIMODE: Google AI Mode (`udm=50`, upstreams.md 3), one turn: the answer with its sources. */
@@ -11,7 +10,7 @@ export const aiMode: EngineAdapter = {
     const req = buildSearchRequest(ctx, { udm: 50 });
     // In the browser the answer streams in; the render waits for the container to be stable (upstreams.md 3.2).
     const page = await fetchSearchPage(ctx, req, 'aimode');
-    const { text, markdown, sources, diagnostics } = settledOrTimeout(page.rendered?.complete ?? true, 'google AI Mode', () => parseAiModePage(page));
+    const { text, markdown, sources, diagnostics } = await settledOrTimeout(page.rendered?.complete ?? true, 'google AI Mode', () => ctx.parse('google.aiMode', page));
     return {
       text,
       markdown,

@@ -1,7 +1,6 @@
 import type { AttemptContext, EngineAdapter, EngineResult } from '../adapter.js';
 import { settledOrTimeout } from '../transport/browser/engine-render.js';
 import { organicMarkdown, organicSources, organicText } from './organic-format.js';
-import { parseResultsPage } from './results-page.js';
 import { buildSearchRequest, fetchSearchPage, renderDiagnostics, requestDiagnostics } from './search-request.js';
 
 /**
@@ -15,7 +14,7 @@ export const searchASerp: EngineAdapter = {
     const pageNo = Math.min(10, Math.max(1, Math.trunc(ctx.payload.page ?? 1)));
     const req = buildSearchRequest(ctx, { page: pageNo });
     const page = await fetchSearchPage(ctx, req);
-    const parsed = settledOrTimeout(page.rendered?.complete ?? true, 'google results page', () => parseResultsPage(page, { page: pageNo, readAio: false }));
+    const parsed = await settledOrTimeout(page.rendered?.complete ?? true, 'google results page', () => ctx.parse('google.results', { page, opts: { page: pageNo, readAio: false } }));
     return {
       text: organicText(parsed.organic),
       markdown: organicMarkdown(parsed.organic),

@@ -1,7 +1,6 @@
 import type { AttemptContext, EngineAdapter, EngineResult } from '../adapter.js';
 import { settledOrTimeout } from '../transport/browser/engine-render.js';
 import { organicMarkdown, organicSources, organicText } from './organic-format.js';
-import { parseResultsPage } from './results-page.js';
 import { buildSearchRequest, fetchSearchPage, renderDiagnostics, requestDiagnostics } from './search-request.js';
 
 /**
@@ -14,7 +13,7 @@ export const searchA: EngineAdapter = {
   async run(ctx: AttemptContext): Promise<EngineResult> {
     const req = buildSearchRequest(ctx);
     const page = await fetchSearchPage(ctx, req, 'aioverview');
-    const parsed = settledOrTimeout(page.rendered?.complete ?? true, 'google results page', () => parseResultsPage(page, { page: 1, readAio: true }));
+    const parsed = await settledOrTimeout(page.rendered?.complete ?? true, 'google results page', () => ctx.parse('google.results', { page, opts: { page: 1, readAio: true } }));
     const aio = parsed.aioverview;
     return {
       text: aio ? aio.text : organicText(parsed.organic),

@@ -1,7 +1,6 @@
 import type { AttemptContext, EngineAdapter, EngineResult } from '../adapter.js';
 import { promptOf } from '../common/upstream-status.js';
 import { settledOrTimeout } from '../transport/browser/engine-render.js';
-import { parseAiBriefing } from './ai-brief-parser.js';
 import { loadNaverAnswerPage, renderDiagnostics } from './browser-render.js';
 import { naverSearchUrl } from './naver-http.js';
 
@@ -13,7 +12,7 @@ export const searchBAiBrief: EngineAdapter = {
     // Integrated search (통합검색) as the search box submits it (upstreams.md 4.1).
     const url = naverSearchUrl(ctx.config.upstream.baseUrl, { where: 'nexearch', sm: 'top_hty', fbm: '0', ie: 'utf8', query: promptOf(ctx.payload) });
     const page = await loadNaverAnswerPage(ctx, url, 'ai-brief', 'naver integrated search');
-    const result = settledOrTimeout(page.rendered?.complete ?? true, 'naver AI briefing', () => parseAiBriefing(page.html));
+    const result = await settledOrTimeout(page.rendered?.complete ?? true, 'naver AI briefing', () => ctx.parse('naver.aiBriefing', page.html));
     return { ...result, raw: { ...result.raw, status: page.status, finalUrl: page.finalUrl, ...renderDiagnostics(page) } };
   },
 };

@@ -1,7 +1,7 @@
 import type { AttemptContext, EngineAdapter, EngineResult } from '../adapter.js';
 import { promptOf } from '../common/upstream-status.js';
 import { settledOrTimeout } from '../transport/browser/engine-render.js';
-import { AI_TAB_PARAMS, parseAiTab } from './ai-tab-parser.js';
+import { AI_TAB_PARAMS } from './ai-tab-parser.js';
 import { loadNaverAnswerPage, renderDiagnostics } from './browser-render.js';
 import { naverSearchUrl } from './naver-http.js';
 
@@ -12,7 +12,7 @@ export const searchBAiTab: EngineAdapter = {
   async run(ctx: AttemptContext): Promise<EngineResult> {
     const url = naverSearchUrl(ctx.config.upstream.baseUrl, { ...AI_TAB_PARAMS, query: promptOf(ctx.payload) });
     const page = await loadNaverAnswerPage(ctx, url, 'ai-tab', 'naver AI tab');
-    const result = settledOrTimeout(page.rendered?.complete ?? true, 'naver AI tab', () => parseAiTab(page.html));
+    const result = await settledOrTimeout(page.rendered?.complete ?? true, 'naver AI tab', () => ctx.parse('naver.aiTab', page.html));
     return { ...result, raw: { ...result.raw, status: page.status, finalUrl: page.finalUrl, ...renderDiagnostics(page) } };
   },
 };

@@ -1,7 +1,6 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { AttemptContext, EngineResult } from '../adapter.js';
 import { markdownToText } from '../common/markdown-text.js';
-import { parseBlogPost } from './blog-post-parser.js';
 import { fetchNaverPage } from './naver-http.js';
 import { parseNaverPageUrl } from './naver-page-url.js';
 
@@ -30,7 +29,7 @@ export async function readNaverPage(ctx: AttemptContext, clientUrl: string): Pro
   });
   if (isSignInUrl(page.finalUrl)) throw new UpstreamFailure('PAGE_UNAVAILABLE', 'naver blog redirected to sign-in', { clientMessage: LOGIN_MESSAGE });
 
-  const parsed = parseBlogPost(page.html);
+  const parsed = await ctx.parse('naver.blogPost', page.html);
   const title = parsed.title || `${post.blogId}/${post.logNo}`;
   const markdown = `# ${title}\n\n${parsed.bodyMarkdown}`.trim();
   const extra: Record<string, unknown> = { title, images: parsed.images };

@@ -2,7 +2,7 @@ import type { AttemptContext, EngineAdapter, EngineResult } from '../adapter.js'
 import { promptOf } from '../common/upstream-status.js';
 import { fetchNaverPage, naverSearchUrl } from './naver-http.js';
 import { readNaverPage } from './page-reader.js';
-import { parseWebResults, type WebResult } from './web-results-parser.js';
+import type { WebResult } from './web-results-parser.js';
 
 /** Naver's web-documents tab shows 15 results per page (upstreams.md 4.1). */
 export const RESULTS_PER_PAGE = 15;
@@ -20,7 +20,7 @@ export const searchBSerp: EngineAdapter = {
     const start = (page - 1) * RESULTS_PER_PAGE + 1;
     const url = naverSearchUrl(ctx.config.upstream.baseUrl, { ssc: 'tab.web.all', query: promptOf(ctx.payload), start: String(start) });
     const fetched = await fetchNaverPage(ctx, url, { label: 'naver web tab' });
-    const parsed = parseWebResults(fetched.html);
+    const parsed = await ctx.parse('naver.webResults', fetched.html);
     return serpResult(parsed.results, page, { html: fetched.html, tier: parsed.tier, walls: parsed.walls, status: fetched.status, finalUrl: fetched.finalUrl, start });
   },
 };

@@ -3,7 +3,7 @@ import type { AttemptContext, EngineAdapter, EngineResult } from '../adapter.js'
 import { promptOf } from '../common/upstream-status.js';
 import type { HttpResponse } from '../transport/http-transport.js';
 import { bingRegion, regionHeaders, regionParams } from './bing-region.js';
-import { parseBingSerp, type BingResult } from './bing-serp-parser.js';
+import type { BingResult } from './bing-serp-parser.js';
 
 const RESULTS_PER_PAGE = 10;
 const MAX_PAGE = 10;
@@ -41,7 +41,7 @@ export const searchCSearch: EngineAdapter = {
     });
     assertSerpStatus(res);
     const html = res.text();
-    const serp = parseBingSerp(html, first);
+    const serp = await ctx.parse('bing.serp', { html, first });
     return {
       ...renderResults(serp.results),
       sources: serp.results.map((r) => ({ position: r.position, url: r.url, label: r.title })),

@@ -52,14 +52,26 @@ export async function fetchPage(
   headers: Record<string, string>,
   signal: AbortSignal,
 ): Promise<FetchedPage> {
+  return decodedPage(await fetchRawPage(http, url, headers, signal));
+}
+
+/**
+ * The same GET with the body as sent (still compressed): the parse pool decompresses it off the
+ * event loop (`decodedPage`), since inflating a large page is CPU work like parsing it.
+ */
+export async function fetchRawPage(
+  http: HttpTransport,
+  url: string,
+  headers: Record<string, string>,
+  signal: AbortSignal,
+): Promise<FetchedPage> {
   const res = await http.request({ method: 'GET', url, headers, followRedirects: true, maxRedirects: 10, maxBytes: MAX_PAGE_BYTES, signal });
-  return {
-    requestedUrl: url,
-    finalUrl: res.url,
-    status: res.status,
-    headers: res.headers,
-    body: decompress(res.body, res.headers['content-encoding']),
-  };
+  return { requestedUrl: url, finalUrl: res.url, status: res.status, headers: res.headers, body: res.body };
+}
+
+/** A page of `fetchRawPage` with its body decompressed per its Content-Encoding. */
+export function decodedPage(page: FetchedPage): FetchedPage {
+  return { ...page, body: decompress(page.body, page.headers['content-encoding']) };
 }
 
 /**

@@ -1,7 +1,6 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { AttemptContext, EngineAdapter, EngineResult } from '../adapter.js';
-import { browserHeaders, fetchPage } from './page-fetch.js';
-import { interpretPage } from './page-reader.js';
+import { browserHeaders, fetchRawPage } from './page-fetch.js';
 
 /**
  * WEB_SCRAPE: reads any page by `payload.url` and returns its main content as Markdown with its
@@ -14,8 +13,9 @@ export const webScrape: EngineAdapter = {
   async run(ctx: AttemptContext): Promise<EngineResult> {
     const url = pageUrl(ctx.payload.url);
     const headers = browserHeaders(ctx.country, ctx.config.upstream.headers);
-    const page = await fetchPage(ctx.http, url, headers, ctx.signal);
-    return interpretPage(page);
+    // Decompressing, decoding and extracting run in the parse pool (`web.page`).
+    const page = await fetchRawPage(ctx.http, url, headers, ctx.signal);
+    return ctx.parse('web.page', page);
   },
 };
 

@@ -32,8 +32,8 @@ export function stableMsOf(config: EngineConfig, fallback: number): number {
  * A page that did not settle in time is parsed all the same: walls, absent answers and layout
  * drift keep their own kinds. Only an answer that was still changing is a TIMEOUT (upstreams.md 3.2).
  */
-export function settledOrTimeout<T>(complete: boolean, label: string, parse: () => T): T {
-  const parsed = parse();
+export async function settledOrTimeout<T>(complete: boolean, label: string, parse: () => T | Promise<T>): Promise<T> {
+  const parsed = await parse();
   if (!complete) throw new UpstreamFailure('TIMEOUT', `${label}: the answer was still changing when the render budget ran out`);
   return parsed;
 }

@@ -1,0 +1,121 @@
+import type { Piscina } from 'piscina';
+import type { Parse, ParserInput, ParserOutput, Parsers, ParserTable } from './parsers.js';
+import { fromWireError, type ParseReply, type ParseTask } from './wire.js';
+import type { ParseWorkerData } from './worker.js';
+
+export interface ParsePoolOptions {
+  /** Worker threads; 0 parses inline, on the event loop (`AEQ_PARSE_THREADS=0`). */
+  threads: number;
+  /** How long an idle thread lives before it exits and frees its memory (each holds its own jsdom, cheerio, turndown). */
+  idleTimeoutMs?: number;
+  /** A module exporting another `PARSERS` table (file URL); tests only. */
+  parsersUrl?: URL;
+}
+
+/** An idle thread keeps its loaded libraries for this long, so steady traffic never pays their load again. */
+const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+
+/**
+ * Runs the CPU-heavy part of an attempt (registered in `parsers.ts`) in a pool of worker threads,
+ * so that DOM parsing, Readability and Markdown conversion never hold the event loop that serves
+ * the HTTP API, the claim loop and every other attempt. The threads start on the first parse (an
+ * API-only process never starts any) and leave when idle.
+ *
+ * Each parse carries the attempt's AbortSignal: a parse still queued is dropped, and a running one
+ * ends with its thread, which piscina terminates (and replaces) when the signal fires, so a
+ * timed-out attempt stops using the CPU. The rejection is the signal's reason, as for any other
+ * aborted call of the attempt.
+ */
+export class ParsePool<T extends ParserTable = Parsers> {
+  private pool: Piscina | null = null;
+  private starting: Promise<Piscina> | null = null;
+  private inlineTable: Promise<T> | null = null;
+  private closed = false;
+
+  constructor(private readonly opts: ParsePoolOptions) {}
+
+  get threads(): number {
+    return this.opts.threads;
+  }
+
+  async run<N extends keyof T & string>(name: N, input: ParserInput<T, N>, signal?: AbortSignal): Promise<ParserOutput<T, N>> {
+    signal?.throwIfAborted();
+    if (this.closed) throw new Error('the parse pool is closed');
+    if (this.opts.threads === 0) return this.runInline(name, input);
+    const pool = await this.piscina();
+    const task: ParseTask = { name, input };
+    let reply: ParseReply<ParserOutput<T, N>>;
+    try {
+      reply = (await pool.run(task, signal ? { signal } : {})) as ParseReply<ParserOutput<T, N>>;
+    } catch (e) {
+      // piscina's AbortError says only "aborted": the signal's reason says why (timeout, drain).
+      if (signal?.aborted) throw signal.reason;
+      throw e;
+    }
+    if (!reply.ok) throw fromWireError(reply.error);
+    return reply.value;
+  }
+
+  /** The `parse` of one attempt: every call carries the attempt's signal. */
+  bind(signal: AbortSignal): Parse {
+    const self = this as unknown as ParsePool;
+    return (name, input) => self.run(name, input, signal);
+  }
+
+  /** Live worker threads (0 before the first parse and after idle ones left). */
+  liveThreads(): number {
+    return this.pool?.threads.length ?? 0;
+  }
+
+  /** Stops every thread; parses still running or queued are rejected. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const pool = this.pool ?? (this.starting ? await this.starting : null);
+    this.pool = null;
+    if (pool) await pool.destroy();
+  }
+
+  private async runInline<N extends keyof T & string>(name: N, input: ParserInput<T, N>): Promise<ParserOutput<T, N>> {
+    const table = await (this.inlineTable ??= loadTable<T>(this.opts.parsersUrl));
+    const parse = table[name];
+    if (!parse) throw new Error(`no parser named ${name}`);
+    return (await parse(input as never)) as ParserOutput<T, N>;
+  }
+
+  private piscina(): Promise<Piscina> {
+    if (this.pool) return Promise.resolve(this.pool);
+    this.starting ??= (async () => {
+      // piscina itself loads only in a process that parses.
+      const { Piscina } = await import('piscina');
+      const workerData: ParseWorkerData = this.opts.parsersUrl ? { parsers: this.opts.parsersUrl.href } : {};
+      this.pool = new Piscina({
+        filename: workerEntry().href,
+        minThreads: 0,
+        maxThreads: this.opts.threads,
+        idleTimeout: this.opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+        workerData,
+      });
+      return this.pool;
+    })();
+    return this.starting;
+  }
+}
+
+async function loadTable<T extends ParserTable>(url: URL | undefined): Promise<T> {
+  const mod = (url ? await import(url.href) : await import('./parsers.js')) as { PARSERS: T };
+  return mod.PARSERS;
+}
+
+/**
+ * The worker's module: the compiled `worker.js` beside this file in dist/, or, when this file is
+ * the TypeScript source (vitest, tsx), a small loader that registers tsx in the worker first.
+ */
+export function workerEntry(): URL {
+  const fromSource = import.meta.url.endsWith('.ts');
+  return new URL(fromSource ? './worker-tsx.mjs' : './worker.js', import.meta.url);
+}
+
+/** Parsing on the event loop, for attempt contexts built outside the runner (tests, tools). */
+export function inlineParse(signal: AbortSignal = new AbortController().signal): Parse {
+  return new ParsePool({ threads: 0 }).bind(signal);
+}
