@@ -1,0 +1,28 @@
+import { threadId } from 'node:worker_threads';
+import { UpstreamFailure } from '../../../src/domain/engine-errors.js';
+
+/**
+ * A parse table for the pool's own tests, loaded by its workers instead of the service's
+ * (`ParsePool({ parsersUrl })`). Slots of `spin`'s shared flag: 0 = started, 1 = the thread's id,
+ * 2 = set by the test to let an inline spin end.
+ */
+export const PARSERS = {
+  'test.echo': (i: { text: string; bytes: Uint8Array }) => ({ text: i.text.toUpperCase(), length: i.bytes.byteLength, threadId }),
+  'test.threadId': (_: null) => threadId,
+  'test.rateLimited': (_: null): never => {
+    throw new UpstreamFailure('RATE_LIMITED', 'upstream said slow down', { retryAfterMs: 30_000 });
+  },
+  'test.unavailable': (_: null): never => {
+    throw new UpstreamFailure('PAGE_UNAVAILABLE', 'post deleted', { clientMessage: 'The post was deleted; pass the URL of an existing post.' });
+  },
+  'test.bug': (i: { value: unknown }) => (i.value as { deref: { x: number } }).deref.x,
+  /** A parse that never ends by itself: it says it has started, then runs until its thread is terminated. */
+  'test.spin': (flag: Int32Array) => {
+    Atomics.store(flag, 1, threadId);
+    Atomics.store(flag, 0, 1);
+    Atomics.notify(flag, 0);
+    let turns = 0;
+    while (Atomics.load(flag, 2) === 0) turns++;
+    return turns;
+  },
+};
