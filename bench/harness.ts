@@ -5,9 +5,10 @@ import { runApiScenarios } from './scenarios/api.js';
 import { runCompareScenario } from './scenarios/compare.js';
 import { runDispatchScenario } from './scenarios/dispatch.js';
 import { runGrowthScenario } from './scenarios/growth.js';
+import { runParseIsolationScenario } from './scenarios/parse-isolation.js';
 import { runWebhookScenario } from './scenarios/webhooks.js';
 
-export const SCENARIOS = ['submit', 'batch', 'poll', 'dispatch', 'webhooks', 'growth', 'compare'] as const;
+export const SCENARIOS = ['submit', 'batch', 'poll', 'dispatch', 'webhooks', 'growth', 'parse', 'compare'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 export interface Machine {
@@ -74,6 +75,11 @@ export async function runBench(o: { quick: boolean; baseline?: boolean; only?: r
   }
   if (only.has('webhooks')) {
     const r = await runWebhookScenario(config, log);
+    figures.push(...r.figures);
+    integrity.push(...r.integrity);
+  }
+  if (only.has('parse')) {
+    const r = await runParseIsolationScenario(config, log);
     figures.push(...r.figures);
     integrity.push(...r.integrity);
   }

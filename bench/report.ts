@@ -8,7 +8,8 @@ export const END_MARK = '<!-- bench:results:end -->';
 
 function fmt(n: number, unit: string): string {
   if (!Number.isFinite(n)) return 'n/a';
-  return unit === 'ms' ? round(n, 2).toString() : Math.round(n).toLocaleString('en-US');
+  // Small rates (pages/s) keep their decimals.
+  return unit === 'ms' || Math.abs(n) < 10 ? round(n, 2).toString() : Math.round(n).toLocaleString('en-US');
 }
 
 function verdict(f: Figure): string {

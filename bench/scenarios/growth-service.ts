@@ -32,8 +32,15 @@ export function serviceCommand(quick: boolean): ServiceCommand {
     : { args: ['dist/cli/main.js', 'serve'], label: 'service process (node dist/cli/main.js)' };
 }
 
-/** `npm run build` (tsc -p tsconfig.build.json) once, so that the full run measures dist/ as deployed. */
-export async function buildService(): Promise<void> {
+let built: Promise<void> | null = null;
+
+/** `npm run build` (tsc -p tsconfig.build.json) once per bench run, so that the full run measures dist/ as deployed. */
+export function buildService(): Promise<void> {
+  built ??= runBuild();
+  return built;
+}
+
+async function runBuild(): Promise<void> {
   const child = spawn('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   const output = tail(child);
   const code = await new Promise<number | null>((resolve, reject) => {

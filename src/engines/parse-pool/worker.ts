@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { workerData } from 'node:worker_threads';
 import type { ParserTable } from './parsers.js';
 import { toWireError, type ParseReply, type ParseTask } from './wire.js';
@@ -12,7 +15,25 @@ export interface ParseWorkerData {
  * thrown value (see wire.ts). Loaded by piscina from dist/ as compiled, or through
  * `worker-tsx.mjs` from the TypeScript sources.
  */
+lowerPriority();
 const table = await loadTable((workerData as ParseWorkerData | null)?.parsers);
+
+/**
+ * Parsing yields the CPU to the event loop: this thread runs at the lowest priority (nice 19), so
+ * that when the loop wakes (a request, a claim, a finished fetch) the kernel runs it at once even
+ * with every core parsing, while parsing still gets all the CPU the loop leaves idle. Linux keeps
+ * a nice value per thread; `/proc/thread-self` names this thread's id (piscina's `niceIncrement`
+ * does the same through an optional native module). Elsewhere the thread keeps the process's
+ * priority.
+ */
+function lowerPriority(): void {
+  try {
+    const tid = Number(path.basename(fs.readlinkSync('/proc/thread-self')));
+    if (Number.isInteger(tid) && tid > 0) os.setPriority(tid, 19);
+  } catch {
+    // not Linux, or not permitted: parsing competes with the loop on equal terms
+  }
+}
 
 async function loadTable(url: string | undefined): Promise<ParserTable> {
   const mod = (url ? await import(url) : await import('./parsers.js')) as { PARSERS: ParserTable };

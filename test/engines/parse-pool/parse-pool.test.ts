@@ -12,8 +12,8 @@ type TestTable = typeof TEST_PARSERS;
 const TEST_TABLE = new URL('./test-parsers.ts', import.meta.url);
 
 const pools: Array<{ close(): Promise<void> }> = [];
-function testPool(threads: number): ParsePool<TestTable> {
-  const pool = new ParsePool<TestTable>({ threads, parsersUrl: TEST_TABLE });
+function testPool(threads: number, maxHeapMb?: number): ParsePool<TestTable> {
+  const pool = new ParsePool<TestTable>({ threads, parsersUrl: TEST_TABLE, ...(maxHeapMb ? { maxHeapMb } : {}) });
   pools.push(pool);
   return pool;
 }
@@ -112,6 +112,17 @@ describe('parse pool', () => {
     await rejectionOf(first);
   });
 
+  it('fails the parse of a thread that runs out of memory or exits, and goes on with a new thread', async () => {
+    const pool = testPool(1, 64);
+    const oom = await rejectionOf(pool.run('test.hog', null));
+    expect(oom).not.toBeInstanceOf(UpstreamFailure);
+    expect(oom).toMatchObject({ code: 'ERR_WORKER_OUT_OF_MEMORY' });
+    const exited = await rejectionOf(pool.run('test.exit', null));
+    expect(exited).toBeInstanceOf(Error);
+    expect(exited).not.toBeInstanceOf(UpstreamFailure);
+    expect(await pool.run('test.echo', { text: 'after', bytes: new Uint8Array(1) })).toMatchObject({ text: 'AFTER' });
+  });
+
   it('refuses a parse whose signal has already fired', async () => {
     const pool = testPool(1);
     const reason = new Error('too late');
@@ -138,8 +149,8 @@ describe('parse pool', () => {
 });
 
 describe('AEQ_PARSE_THREADS', () => {
-  it('defaults to the cores available, accepts 0 (inline) and refuses what is not a count', () => {
-    expect(loadSettings({}).parseThreads).toBe(os.availableParallelism());
+  it('defaults to one thread per core but the event loop\'s (at least one), accepts 0 (inline) and refuses what is not a count', () => {
+    expect(loadSettings({}).parseThreads).toBe(Math.max(1, os.availableParallelism() - 1));
     expect(loadSettings({ AEQ_PARSE_THREADS: '0' }).parseThreads).toBe(0);
     expect(loadSettings({ AEQ_PARSE_THREADS: '3' }).parseThreads).toBe(3);
     expect(() => loadSettings({ AEQ_PARSE_THREADS: '-1' })).toThrow(SettingsError);

@@ -16,6 +16,12 @@ export const PARSERS = {
     throw new UpstreamFailure('PAGE_UNAVAILABLE', 'post deleted', { clientMessage: 'The post was deleted; pass the URL of an existing post.' });
   },
   'test.bug': (i: { value: unknown }) => (i.value as { deref: { x: number } }).deref.x,
+  /** A parse whose memory grows without end (the heap limit ends it). */
+  'test.hog': (_: null) => {
+    const kept: string[][] = [];
+    for (;;) kept.push(Array.from({ length: 100_000 }, (_, i) => `row ${i} of ${kept.length}`));
+  },
+  'test.exit': (_: null) => process.exit(3),
   /** A parse that never ends by itself: it says it has started, then runs until its thread is terminated. */
   'test.spin': (flag: Int32Array) => {
     Atomics.store(flag, 1, threadId);
