@@ -195,7 +195,7 @@ export async function runParseIsolationScenario(cfg: BenchConfig, log: (s: strin
   try {
     for (let i = 0; i < cfg.parseRuns; i++) {
       for (const mode of ['inline', 'pool'] as const) {
-        log(`parse isolation: run ${i + 1}/${cfg.parseRuns}, ${mode === 'pool' ? `parse pool (AEQ_PARSE_THREADS unset: ${Math.max(1, os.availableParallelism() - 1)} thread(s))` : 'inline parsing (AEQ_PARSE_THREADS=0)'}`);
+        log(`parse isolation: run ${i + 1}/${cfg.parseRuns}, ${mode === 'pool' ? `parse pool (AEQ_PARSE_THREADS unset: ${os.availableParallelism()} threads)` : 'inline parsing (AEQ_PARSE_THREADS=0)'}`);
         runs[mode].push(await runMode(mode, cfg, site, log));
       }
     }

@@ -35,10 +35,7 @@ export interface Settings {
   chromiumPath: string;
   /** Browser pages open at once per worker process. */
   browserPages: number;
-  /**
-   * Worker threads that parse upstream pages, per worker process; 0 parses on the event loop.
-   * Default: one core less than the machine has (at least 1), the other being the event loop's.
-   */
+  /** Worker threads that parse upstream pages, per worker process (default: one per core); 0 parses on the event loop. */
   parseThreads: number;
 }
 
@@ -99,7 +96,7 @@ export function loadSettings(env: Env = process.env, overrides: Partial<Settings
     logLevel: env.AEQ_LOG_LEVEL || 'info',
     chromiumPath: env.AEQ_CHROMIUM_PATH || '/usr/bin/chromium',
     browserPages: int(env, 'AEQ_BROWSER_PAGES', 1, 64) ?? 4,
-    parseThreads: int(env, 'AEQ_PARSE_THREADS', 0, 256) ?? Math.max(1, os.availableParallelism() - 1),
+    parseThreads: int(env, 'AEQ_PARSE_THREADS', 0, 256) ?? os.availableParallelism(),
     ...overrides,
   };
   return Object.freeze(settings);

@@ -101,6 +101,10 @@ export class ParsePool<T extends ParserTable = Parsers> {
         minThreads: 0,
         maxThreads: this.opts.threads,
         idleTimeout: this.opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+        // Tasks arrive as messages, so the thread's event loop turns between them: jsdom releases a
+        // page's window only from a timer it queued, and with piscina's default (a thread waiting in
+        // Atomics.wait takes the next task at once) a busy thread kept every page it had read.
+        atomics: 'disabled',
         workerData,
         ...(this.opts.maxHeapMb ? { resourceLimits: { maxOldGenerationSizeMb: this.opts.maxHeapMb } } : {}),
       });

@@ -149,8 +149,8 @@ describe('parse pool', () => {
 });
 
 describe('AEQ_PARSE_THREADS', () => {
-  it('defaults to one thread per core but the event loop\'s (at least one), accepts 0 (inline) and refuses what is not a count', () => {
-    expect(loadSettings({}).parseThreads).toBe(Math.max(1, os.availableParallelism() - 1));
+  it('defaults to one thread per core, accepts 0 (inline) and refuses what is not a count', () => {
+    expect(loadSettings({}).parseThreads).toBe(os.availableParallelism());
     expect(loadSettings({ AEQ_PARSE_THREADS: '0' }).parseThreads).toBe(0);
     expect(loadSettings({ AEQ_PARSE_THREADS: '3' }).parseThreads).toBe(3);
     expect(() => loadSettings({ AEQ_PARSE_THREADS: '-1' })).toThrow(SettingsError);
