@@ -18,16 +18,17 @@ export interface BenchConfig {
   noopConcurrency: number;
   /** Retained tasks of the growth scenario's large store. */
   growthTasks: number;
-  /** Parse isolation: service runs per mode (pool, inline), idle probing and loaded window. */
+  /** Parse isolation: service runs per mode (pool, inline), page reads in flight, idle probing and loaded window. */
   parseRuns: number;
+  parseInFlight: number;
   parseIdleS: number;
   parseWindowS: number;
 }
 
 export function benchConfig(quick: boolean, baseline = true): BenchConfig {
   return quick
-    ? { quick, baseline, runs: 3, durationS: 1, warmupS: 0, connections: 50, batchItems: 500, pollPrefill: 10_000, dispatchTasks: 1_000, dispatchRuns: 2, idleSamples: 20, webhookDeliveries: 500, noopConcurrency: 256, growthTasks: 50_000, parseRuns: 1, parseIdleS: 1, parseWindowS: 2 }
-    : { quick, baseline, runs: 5, durationS: 5, warmupS: 2, connections: 50, batchItems: 500, pollPrefill: 100_000, dispatchTasks: 50_000, dispatchRuns: 3, idleSamples: 200, webhookDeliveries: 20_000, noopConcurrency: 256, growthTasks: 1_000_000, parseRuns: 2, parseIdleS: 5, parseWindowS: 20 };
+    ? { quick, baseline, runs: 3, durationS: 1, warmupS: 0, connections: 50, batchItems: 500, pollPrefill: 10_000, dispatchTasks: 1_000, dispatchRuns: 2, idleSamples: 20, webhookDeliveries: 500, noopConcurrency: 256, growthTasks: 50_000, parseRuns: 1, parseInFlight: 4, parseIdleS: 1, parseWindowS: 2 }
+    : { quick, baseline, runs: 5, durationS: 5, warmupS: 2, connections: 50, batchItems: 500, pollPrefill: 100_000, dispatchTasks: 50_000, dispatchRuns: 3, idleSamples: 200, webhookDeliveries: 20_000, noopConcurrency: 256, growthTasks: 1_000_000, parseRuns: 2, parseInFlight: 32, parseIdleS: 5, parseWindowS: 20 };
 }
 
 /** One reported figure: the median over the runs, the baseline's median, and the target verdict. */

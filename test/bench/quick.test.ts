@@ -11,7 +11,7 @@ describe('benchmark harness (quick mode)', () => {
     const report = await runBench({ quick: true, command: 'vitest test/bench/quick.test.ts' });
     const scenarios = report.figures.map((f) => f.scenario);
     for (const s of ['single submit', 'single submit (bare)', 'batch submit (500 mixed)', 'polling (10,000 tasks)', 'dispatch (1,000 no-op tasks)', 'dispatch, idle workers', 'webhooks (500 deliveries)',
-      'parse isolation (1 MB pages, 32 reads in flight)',
+      'parse isolation (1 MB pages, 4 reads in flight)',
       'growth (50,000 tasks): single submit', 'growth (50,000 tasks): polling', 'growth (50,000 tasks): memory', 'growth (50,000 tasks): GET /stats',
       'dispatch (1,000 no-op tasks, PostgreSQL)', '1,000 no-op jobs (BullMQ on Redis)', '1,000 no-op jobs (pg-boss on PostgreSQL)']) {
       expect(scenarios).toContain(s);
