@@ -94,7 +94,9 @@ describe('secrets never leave the service', () => {
       ],
     });
     svc = await startService(
-      { AEQ_CONFIG: config, AEQ_INTERNAL_TOKEN: INTERNAL_TOKEN, AEQ_ENGINE_TIMEOUT_MS: '1500', AEQ_ENGINE_MAX_ATTEMPTS: '2' },
+      // Parses inline: a parse thread's first start under tsx (it loads jsdom, cheerio and turndown)
+      // can take longer than this test's 1.5 s attempts; the parse pool has its own tests.
+      { AEQ_CONFIG: config, AEQ_INTERNAL_TOKEN: INTERNAL_TOKEN, AEQ_ENGINE_TIMEOUT_MS: '1500', AEQ_ENGINE_MAX_ATTEMPTS: '2', AEQ_PARSE_THREADS: '0' },
       { logLines },
     );
 
