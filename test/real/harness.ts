@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
+import { startService, tempDir, writeConfig, type RunningService } from '../helpers/service.js';
 
 /** One recorded upstream answer. `body` is the bytes as the upstream sent them (already decompressed). */
 export interface RecordedAnswer {
@@ -100,4 +101,31 @@ export function printTable(title: string, rows: ReadonlyArray<Record<string, str
   const out = [`\n${title}`, line(cols), widths.map((w) => '-'.repeat(w)).join('-|-'), ...rows.map((r) => line(cols.map((c) => cell(r[c]))))].join('\n');
   console.log(out);
   return out;
+}
+
+/** A saved page of a web corpus: served at `/<id>` with its recorded charset. */
+export interface SavedPage {
+  id: string;
+  file: string;
+  charset: string;
+}
+
+/** Serves each saved page of `dir` at `/<id>`, as the site it was saved from sent it. */
+export function startSavedPageServer(pages: readonly SavedPage[], dir: URL): Promise<ReplayServer> {
+  const byPath = new Map(pages.map((p) => [`/${p.id}`, p]));
+  return startReplayServer(({ url }) => {
+    const page = byPath.get(url.split('?', 1)[0] ?? '');
+    if (!page) return undefined;
+    return { headers: { 'content-type': `text/html; charset=${page.charset}` }, body: readCorpusFile(new URL(page.file, dir)) };
+  });
+}
+
+/** A service (sandbox off) whose WEB_SCRAPE reads `parallel` pages at a time through the host's own connection. */
+export function startWebScrapeService(parallel: number): Promise<RunningService> {
+  const config = writeConfig(tempDir(), {
+    scheduler: { retryBaseMs: 20, retryMaxMs: 100, exitCooldownMs: 100, pollMs: 50 },
+    engines: { WEB_SCRAPE: { concurrency: parallel, timeoutMs: 60_000 } },
+    exitAddresses: [{ id: 'direct', country: 'US', maxConcurrent: parallel }],
+  });
+  return startService({ AEQ_SANDBOX: '0', AEQ_CONFIG: config });
 }

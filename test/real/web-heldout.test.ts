@@ -12,8 +12,8 @@
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { printTable, readCorpusFile, startReplayServer, type ReplayServer } from './harness.js';
-import { runTask, startService, tempDir, writeConfig, type RunningService } from '../helpers/service.js';
+import { printTable, startSavedPageServer, startWebScrapeService, type ReplayServer } from './harness.js';
+import { runTask, type RunningService } from '../helpers/service.js';
 import { ENGINE_ERROR_SENTENCES } from '../../src/domain/engine-errors.js';
 
 interface HeldOutPage {
@@ -90,18 +90,8 @@ describe('WEB_SCRAPE held-out pages (trafilatura evaluation set)', () => {
 
   beforeAll(async () => {
     const started = Date.now();
-    const byPath = new Map(pages.map((p) => [`/${p.id}`, p]));
-    replay = await startReplayServer(({ url }) => {
-      const page = byPath.get(url.split('?', 1)[0] ?? '');
-      if (!page) return undefined;
-      return { headers: { 'content-type': `text/html; charset=${page.charset}` }, body: readCorpusFile(new URL(page.file, DIR)) };
-    });
-    const config = writeConfig(tempDir(), {
-      scheduler: { retryBaseMs: 20, retryMaxMs: 100, exitCooldownMs: 100, pollMs: 50 },
-      engines: { WEB_SCRAPE: { concurrency: PARALLEL, timeoutMs: 60_000 } },
-      exitAddresses: [{ id: 'direct', country: 'US', maxConcurrent: PARALLEL }],
-    });
-    svc = await startService({ AEQ_SANDBOX: '0', AEQ_CONFIG: config });
+    replay = await startSavedPageServer(pages, DIR);
+    svc = await startWebScrapeService(PARALLEL);
 
     const queue = [...pages];
     const worker = async () => {
