@@ -5,11 +5,15 @@
  * HTML is parsed as it is), and the output is scored against the expected values: organic results
  * by exact URL and title, the AI Overview / AI Mode answer by bag-of-words F1 of its visible text and
  * by its cited sources in order with their card titles, and `aioverview: null` where there is none.
+ * Pages that say the query matched nothing must end ENGINE_NO_RESULT; a bare consent interstitial
+ * CONSENT_REQUIRED; a consent dialog beside results must not stop the parse and is noted in raw.walls.
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bagOfWordsF1, printTable, readCorpusFile, startReplayServer, type ReplayServer } from './harness.js';
 import { runTask, startService, tempDir, writeConfig, type RunningService } from '../helpers/service.js';
+import { failureKinds } from './serp-corpus.js';
+import { parseResultsPage } from '../../src/engines/search-a/results-page.js';
 
 type Engine = 'SEARCH_A' | 'SEARCH_A_SERP' | 'AIMODE';
 
@@ -28,6 +32,10 @@ interface CorpusPage {
   /** Query the test submits; the replay server answers it with this page. */
   query: string;
   engines: Engine[];
+  /** `results` (the default): the task completes; `no_results`: the page says nothing matched (ENGINE_NO_RESULT); `consent_required`: a bare consent interstitial (kind CONSENT_REQUIRED). */
+  expect?: 'results' | 'no_results' | 'consent_required';
+  /** Wall markers the parser must note in raw.walls on a page that still holds its results. */
+  walls?: string[];
   organic: Array<{ url: string; title: string }>;
   /** null: the page has no AI Overview and SEARCH_A must say so. */
   aioverview: ExpectedAnswer | null;
@@ -60,7 +68,24 @@ interface Run {
   engine: Engine;
   status: string;
   error?: string;
+  /** Failure kind the adapter logged (FAILED tasks). */
+  kind?: string;
   served: Served;
+}
+
+const expectOf = (p: CorpusPage) => p.expect ?? 'results';
+const withResults = (r: Run) => expectOf(r.page) === 'results';
+
+/** Whether a run ended as its page says: completed, ENGINE_NO_RESULT, or a CONSENT_REQUIRED failure. */
+function endedAsExpected(r: Run): boolean {
+  switch (expectOf(r.page)) {
+    case 'results':
+      return r.status === 'COMPLETED';
+    case 'no_results':
+      return r.status === 'FAILED' && r.error?.split(':', 1)[0] === 'ENGINE_NO_RESULT';
+    case 'consent_required':
+      return r.status === 'FAILED' && r.kind === 'CONSENT_REQUIRED';
+  }
 }
 
 interface AnswerScore {
@@ -98,7 +123,7 @@ function scoreAnswer(expected: ExpectedAnswer, text: string, sources: Served['so
 describe('Google engines on real saved result pages', () => {
   let replay: ReplayServer;
   let svc: RunningService;
-  const runs: Run[] = [];
+  const runs: Array<Run & { taskId: string }> = [];
 
   beforeAll(async () => {
     const byQuery = new Map(pages.map((p) => [p.query, p]));
@@ -115,16 +140,19 @@ describe('Google engines on real saved result pages', () => {
       engines: { SEARCH_A: engine, SEARCH_A_SERP: engine, AIMODE: engine },
       exitAddresses: [{ id: 'direct', country: 'US', maxConcurrent: PARALLEL }],
     });
-    svc = await startService({ AEQ_SANDBOX: '0', AEQ_CONFIG: config });
+    const logLines: string[] = [];
+    svc = await startService({ AEQ_SANDBOX: '0', AEQ_CONFIG: config }, { logLines });
 
     const queue = pages.flatMap((page) => page.engines.map((engine) => ({ page, engine })));
     const worker = async () => {
       for (let job = queue.shift(); job; job = queue.shift()) {
         const r = await runTask(svc, { taskType: job.engine, payload: { query: job.page.query, country: 'US' } }, 60_000);
-        runs.push({ page: job.page, engine: job.engine, status: r.task.status, error: typeof r.error === 'string' ? r.error : undefined, served: r.response ?? {} });
+        runs.push({ page: job.page, engine: job.engine, status: r.task.status, error: typeof r.error === 'string' ? r.error : undefined, served: r.response ?? {}, taskId: r.task.id as string });
       }
     };
     await Promise.all(Array.from({ length: PARALLEL }, worker));
+    const kinds = failureKinds(logLines);
+    for (const r of runs) if (r.status === 'FAILED') r.kind = kinds.get(r.taskId) ?? 'unlogged';
     runs.sort((a, b) => a.page.id.localeCompare(b.page.id) || a.engine.localeCompare(b.engine));
     report(runs);
   }, 600_000);
@@ -140,15 +168,29 @@ describe('Google engines on real saved result pages', () => {
     expect(pages.filter((p) => p.aioverview).length).toBeGreaterThanOrEqual(5);
     expect(pages.filter((p) => p.engines.includes('SEARCH_A') && p.aioverview === null).length).toBeGreaterThanOrEqual(10);
     expect(pages.filter((p) => p.aimode).length).toBeGreaterThanOrEqual(1);
+    expect(pages.filter((p) => p.expect === 'no_results').length).toBeGreaterThanOrEqual(10);
+    expect(pages.filter((p) => expectOf(p) === 'results' && p.walls?.includes('consent_dialog')).length).toBeGreaterThanOrEqual(3);
+    expect(pages.filter((p) => p.expect !== undefined && p.expect !== 'results').every((p) => p.organic.length === 0 && p.aioverview === null)).toBe(true);
   });
 
-  it('completes every task', () => {
-    expect(runs.filter((r) => r.status !== 'COMPLETED').map((r) => `${r.page.id} ${r.engine}: ${r.status} ${r.error ?? ''}`)).toEqual([]);
+  it('completes every task on a page with results, and ends every other one in its code', () => {
+    expect(runs.filter((r) => !endedAsExpected(r)).map((r) => `${r.page.id} ${r.engine}: ${r.status} ${r.error ?? ''} ${r.kind ?? ''} (want ${expectOf(r.page)})`)).toEqual([]);
+  });
+
+  it('notes the consent dialog beside real results in raw.walls, and still returns the results', () => {
+    const walled = pages.filter((p) => p.walls);
+    expect(walled.length).toBeGreaterThan(0);
+    for (const p of walled) {
+      const html = readCorpusFile(new URL(p.file, DIR)).toString('utf8');
+      const parsed = parseResultsPage({ html, status: 200, finalUrl: `https://www.google.com/search?q=${encodeURIComponent(p.query)}` }, { page: 1, readAio: true });
+      expect(parsed.diagnostics.walls, p.id).toEqual(p.walls);
+      expect(parsed.organic.length, p.id).toBeGreaterThan(0);
+    }
   });
 
   it(`finds at least ${ORGANIC_TARGET * 100}% of the expected organic results with exact URL and title`, () => {
     for (const engine of ['SEARCH_A', 'SEARCH_A_SERP'] as const) {
-      const mine = runs.filter((r) => r.engine === engine);
+      const mine = runs.filter((r) => r.engine === engine && withResults(r));
       const expected = mine.reduce((n, r) => n + r.page.organic.length, 0);
       const found = mine.reduce((n, r) => n + organicFound(r.page.organic, r.served.organic), 0);
       expect(found / expected, engine).toBeGreaterThanOrEqual(ORGANIC_TARGET);
@@ -156,7 +198,7 @@ describe('Google engines on real saved result pages', () => {
   });
 
   it('reports aioverview: null on every page without an overview (People also ask is no overview)', () => {
-    const wrong = runs.filter((r) => r.engine === 'SEARCH_A' && r.page.aioverview === null && r.served.aioverview !== null).map((r) => r.page.id);
+    const wrong = runs.filter((r) => r.engine === 'SEARCH_A' && withResults(r) && r.page.aioverview === null && r.served.aioverview !== null).map((r) => r.page.id);
     expect(wrong).toEqual([]);
   });
 
@@ -189,7 +231,9 @@ describe('Google engines on real saved result pages', () => {
 });
 
 function report(runs: Run[]): void {
-  const organicRow = (name: string, rs: Run[]) => {
+  // Organic results and aioverview null are scored on the pages that hold results.
+  const organicRow = (name: string, all: Run[]) => {
+    const rs = all.filter(withResults);
     const expected = rs.reduce((n, r) => n + r.page.organic.length, 0);
     const found = rs.reduce((n, r) => n + organicFound(r.page.organic, r.served.organic), 0);
     return {
@@ -209,6 +253,16 @@ function report(runs: Run[]): void {
     ...sources.flatMap((s) => engines.map((e) => organicRow(`${s} ${e}`, runs.filter((r) => r.page.source === s && r.engine === e)))).filter((row) => row.runs > 0),
     ...engines.map((e) => organicRow(`all ${e}`, runs.filter((r) => r.engine === e))),
   ]);
+  const kinds = [...new Set(runs.map((r) => expectOf(r.page)))];
+  printTable(
+    'Google corpus: how each page ended (results completed; no-results ENGINE_NO_RESULT; consent interstitial CONSENT_REQUIRED)',
+    kinds.flatMap((k) =>
+      engines.map((e) => {
+        const rs = runs.filter((r) => expectOf(r.page) === k && r.engine === e);
+        return { pages: k, engine: e, runs: rs.length, 'as expected': rs.filter(endedAsExpected).length, 'with raw.walls noted': rs.filter((r) => r.page.walls).length };
+      }),
+    ),
+  );
   const answers = runs.flatMap((r) => {
     const expected = r.engine === 'AIMODE' ? r.page.aimode : r.engine === 'SEARCH_A' ? r.page.aioverview : null;
     if (!expected) return [];

@@ -35,7 +35,7 @@ const NOT_ORGANIC = `#tads, #tadsb, #bottomads, [aria-label="Ads"], [data-text-a
 
 /** "No results" notices in the languages the service serves most (upstreams.md 1.4). */
 const NO_RESULTS =
-  /did not match any documents|No results found for|일치하는 검색결과가 없습니다|에 대한 검색결과가 없습니다|に一致する情報は見つかりませんでした|ergab keine Treffer|keine mit deiner Suchanfrage übereinstimmenden/i;
+  /did not match any documents|No results found for|일치하는 검색결과가 없습니다|에 대한 검색결과가 없습니다|に一致する情報は見つかりませんでした|ergab keine Treffer|keine mit deiner Suchanfrage übereinstimmenden|matchade inte något dokument/i;
 
 export function resultRoot($: CheerioAPI): { root: Cheerio<Element>; tier: string } | null {
   for (const sel of ROOTS) {

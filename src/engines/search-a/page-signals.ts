@@ -85,7 +85,9 @@ function blockMarker($: CheerioAPI, page: FetchedPage): string | null {
 
 function consentMarker($: CheerioAPI): string | null {
   if ($('form[action*="consent.google."]').length > 0) return 'consent_form';
-  if ($('button#L2AGLb, button#W0wltc').length > 0) return 'consent_dialog';
+  // The dialog's heading (#S3BnEe) and its buttons: L2AGLb/W0wltc since mid-2021, zV9nZe ("I agree")
+  // on the early-2021 dialog, which has no form and no L2AGLb (real archived pages, test/real).
+  if ($('button#L2AGLb, button#W0wltc, button#zV9nZe, #S3BnEe').length > 0) return 'consent_dialog';
   return null;
 }
 
