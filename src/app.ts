@@ -119,7 +119,11 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
       ...(sandboxUrl ? { allowedOrigins: [new URL(sandboxUrl).origin] } : {}),
     });
     // Its threads start on the first parse and leave when idle (an API-only process has no pool at all).
-    parser = new ParsePool({ threads: settings.parseThreads, log: log.child({ component: 'parse-pool' }) });
+    parser = new ParsePool({
+      threads: settings.parseThreads,
+      ...(settings.parseHeapMb ? { maxHeapMb: settings.parseHeapMb } : {}),
+      log: log.child({ component: 'parse-pool' }),
+    });
     const runner = new AttemptRunner(config, opts.registry ?? defaultRegistry(), pools, transports, metrics, browsers, parser);
     worker = new Worker({ store, config, runner, metrics, log: log.child({ component: 'worker' }), now, onWebhookQueued: () => sender.wake() });
   }

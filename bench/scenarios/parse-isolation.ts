@@ -16,7 +16,13 @@ const RSS_EVERY_MS = 200;
 /** The scenario's name in the figures: the page reads in flight are WEB_SCRAPE's concurrency. */
 export const parseScenarioName = (cfg: BenchConfig) => `parse isolation (1 MB pages, ${cfg.parseInFlight} reads in flight)`;
 
-type Mode = 'pool' | 'inline';
+/** pool: the service's defaults; unbounded: the pool without its per-thread heap bound (AEQ_PARSE_HEAP_MB=0); inline: on the event loop. */
+type Mode = 'pool' | 'unbounded' | 'inline';
+const MODE_NAMES: Record<Mode, string> = {
+  pool: `parse pool (defaults: ${os.availableParallelism()} threads, heap bound of each)`,
+  unbounded: 'parse pool, heap unbounded (AEQ_PARSE_HEAP_MB=0)',
+  inline: 'inline parsing (AEQ_PARSE_THREADS=0)',
+};
 
 interface ModeRun {
   idleMs: number[];
@@ -27,6 +33,9 @@ interface ModeRun {
   completed: number;
   failedProbes: number;
 }
+
+/** Run order within a round: the baseline first, as before. */
+const MODES: readonly Mode[] = ['inline', 'unbounded', 'pool'];
 
 /** The page site (`page-site.ts`) in a child process: every path answers the same 1 MB article page; counts the reads. */
 export async function startPageServer(): Promise<{ url: string; reads(): Promise<number>; close(): Promise<void> }> {
@@ -66,6 +75,7 @@ export function parseEnv(dataDir: string, mode: Mode, inFlight: number): Record<
     // The page server listens on loopback.
     AEQ_WEBHOOK_ALLOW_PRIVATE: '1',
     ...(mode === 'inline' ? { AEQ_PARSE_THREADS: '0' } : {}),
+    ...(mode === 'unbounded' ? { AEQ_PARSE_HEAP_MB: '0' } : {}),
   };
 }
 
@@ -195,18 +205,19 @@ export async function runParseIsolationScenario(cfg: BenchConfig, log: (s: strin
     await buildService();
   }
   const site = await startPageServer();
-  const runs: Record<Mode, ModeRun[]> = { pool: [], inline: [] };
+  const runs: Record<Mode, ModeRun[]> = { pool: [], unbounded: [], inline: [] };
   try {
     for (let i = 0; i < cfg.parseRuns; i++) {
-      for (const mode of ['inline', 'pool'] as const) {
-        log(`parse isolation: run ${i + 1}/${cfg.parseRuns}, ${mode === 'pool' ? `parse pool (AEQ_PARSE_THREADS unset: ${os.availableParallelism()} threads)` : 'inline parsing (AEQ_PARSE_THREADS=0)'}`);
+      for (const mode of MODES) {
+        log(`parse isolation: run ${i + 1}/${cfg.parseRuns}, ${MODE_NAMES[mode]}`);
         runs[mode].push(await runMode(mode, cfg, site, log));
       }
     }
   } finally {
     await site.close();
   }
-  const inline = (f: (r: ModeRun) => number) => ({ name: 'inline parsing (AEQ_PARSE_THREADS=0)', value: median(runs.inline.map(f)) });
+  const inline = (f: (r: ModeRun) => number) => ({ name: MODE_NAMES.inline, value: median(runs.inline.map(f)) });
+  const unbounded = (f: (r: ModeRun) => number) => ({ name: MODE_NAMES.unbounded, value: median(runs.unbounded.map(f)) });
   const of = (f: (r: ModeRun) => number) => runs.pool.map(f);
   const p99 = (ms: number[]) => percentile(ms, 99);
   const max = (ms: number[]) => ms.reduce((a, b) => Math.max(a, b), 0);
@@ -218,8 +229,11 @@ export async function runParseIsolationScenario(cfg: BenchConfig, log: (s: strin
     figure({ scenario: SCENARIO, metric: 'probe max, loaded', unit: 'ms', runs: of((r) => max(r.loadedMs)), baseline: inline((r) => max(r.loadedMs)) }),
     figure({ scenario: SCENARIO, metric: 'pages/s read (submit to COMPLETED, over the loaded window)', unit: 'pages/s', runs: of((r) => r.pagesPerS), baseline: inline((r) => r.pagesPerS) }),
     figure({ scenario: SCENARIO, metric: `max VmRSS of the service process over the loaded window, read every ${RSS_EVERY_MS} ms`, unit: 'MB', runs: of((r) => r.maxRssMb), baseline: inline((r) => r.maxRssMb) }),
+    // What the per-thread heap bound costs and saves, against the same pool without it.
+    figure({ scenario: SCENARIO, metric: 'pages/s read, against the pool with its heap unbounded', unit: 'pages/s', runs: of((r) => r.pagesPerS), baseline: unbounded((r) => r.pagesPerS) }),
+    figure({ scenario: SCENARIO, metric: 'max VmRSS of the service process, against the pool with its heap unbounded', unit: 'MB', runs: of((r) => r.maxRssMb), baseline: unbounded((r) => r.maxRssMb) }),
   ];
-  const integrity: Integrity[] = (['inline', 'pool'] as const).flatMap((mode) =>
+  const integrity: Integrity[] = MODES.flatMap((mode) =>
     runs[mode].map((r, i) => ({
       scenario: `parse isolation, ${mode} run ${i + 1} (pages read in the window; probes)`,
       expected: r.finished,

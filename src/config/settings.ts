@@ -37,6 +37,8 @@ export interface Settings {
   browserPages: number;
   /** Worker threads that parse upstream pages, per worker process (default: one per core); 0 parses on the event loop. */
   parseThreads: number;
+  /** Old-generation heap limit of each parse thread, in MB; 0 leaves V8's default. */
+  parseHeapMb: number;
 }
 
 export class SettingsError extends Error {
@@ -52,6 +54,19 @@ function int(env: Env, name: string, min: number, max: number): number | undefin
   const n = Number(raw);
   if (n < min || n > max) throw new SettingsError(`${name} must be between ${min} and ${max}, got ${n}`);
   return n;
+}
+
+/**
+ * A parse thread's heap bound. Unbounded, V8 lets a busy thread's heap grow far past what one page
+ * needs before it collects (about 0.5 GB per thread at 1 MB pages); 320 MB holds the largest
+ * ordinary page with room (docs/benchmarks.md, Parse isolation).
+ */
+const DEFAULT_PARSE_HEAP_MB = 320;
+
+function parseHeapMb(env: Env): number {
+  const mb = int(env, 'AEQ_PARSE_HEAP_MB', 0, 65_536) ?? DEFAULT_PARSE_HEAP_MB;
+  if (mb !== 0 && mb < 64) throw new SettingsError(`AEQ_PARSE_HEAP_MB must be 0 (V8's default) or at least 64, got ${mb}`);
+  return mb;
 }
 
 function flag(env: Env, name: string): boolean {
@@ -97,6 +112,7 @@ export function loadSettings(env: Env = process.env, overrides: Partial<Settings
     chromiumPath: env.AEQ_CHROMIUM_PATH || '/usr/bin/chromium',
     browserPages: int(env, 'AEQ_BROWSER_PAGES', 1, 64) ?? 4,
     parseThreads: int(env, 'AEQ_PARSE_THREADS', 0, 256) ?? os.availableParallelism(),
+    parseHeapMb: parseHeapMb(env),
     ...overrides,
   };
   return Object.freeze(settings);

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { Piscina } from 'piscina';
 import type { Parse, ParserInput, ParserOutput, Parsers, ParserTable } from './parsers.js';
 import { fromWireError, type ParseReply, type ParseTask } from './wire.js';
@@ -10,8 +11,9 @@ export interface ParsePoolOptions {
   /** How long an idle thread lives before it exits and frees its memory (each holds its own jsdom, cheerio, turndown). */
   idleTimeoutMs?: number;
   /**
-   * Old-generation heap limit of each thread, in MB; unset, V8's default. The service leaves it
-   * unset: jsdom needs more than 256 MB for one 1 MB page, and 512 MB cost 40% of the throughput.
+   * Old-generation heap limit of each thread, in MB (`AEQ_PARSE_HEAP_MB`); unset, V8's default. A
+   * parse that needs more ends its thread and fails as CONTENT_UNREADABLE (the page is too large
+   * to read), not as our bug.
    */
   maxHeapMb?: number;
   /** Where a thread that dies (out of memory, a native fault) is reported. */
@@ -58,6 +60,9 @@ export class ParsePool<T extends ParserTable = Parsers> {
     } catch (e) {
       // piscina's AbortError says only "aborted": the signal's reason says why (timeout, drain).
       if (signal?.aborted) throw signal.reason;
+      if (isOutOfMemory(e)) {
+        throw new UpstreamFailure('CONTENT_UNREADABLE', `${name}: the answer needs more memory than a parse thread may use (${this.opts.maxHeapMb ?? 'default'} MB heap)`);
+      }
       throw e;
     }
     if (!reply.ok) throw fromWireError(reply.error);
@@ -115,6 +120,11 @@ export class ParsePool<T extends ParserTable = Parsers> {
     })();
     return this.starting;
   }
+}
+
+/** A thread ended by its heap limit: the input was too large for it, which no retry changes. */
+function isOutOfMemory(e: unknown): boolean {
+  return e instanceof Error && (e as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY';
 }
 
 async function loadTable<T extends ParserTable>(url: URL | undefined): Promise<T> {

@@ -112,11 +112,11 @@ describe('parse pool', () => {
     await rejectionOf(first);
   });
 
-  it('fails the parse of a thread that runs out of memory or exits, and goes on with a new thread', async () => {
+  it('fails the parse of a thread that runs out of memory (a typed CONTENT_UNREADABLE) or exits, and goes on with a new thread', async () => {
     const pool = testPool(1, 64);
     const oom = await rejectionOf(pool.run('test.hog', null));
-    expect(oom).not.toBeInstanceOf(UpstreamFailure);
-    expect(oom).toMatchObject({ code: 'ERR_WORKER_OUT_OF_MEMORY' });
+    expect(oom).toBeInstanceOf(UpstreamFailure);
+    expect(oom).toMatchObject({ kind: 'CONTENT_UNREADABLE', message: expect.stringContaining('64 MB heap') });
     const exited = await rejectionOf(pool.run('test.exit', null));
     expect(exited).toBeInstanceOf(Error);
     expect(exited).not.toBeInstanceOf(UpstreamFailure);
@@ -155,5 +155,15 @@ describe('AEQ_PARSE_THREADS', () => {
     expect(loadSettings({ AEQ_PARSE_THREADS: '3' }).parseThreads).toBe(3);
     expect(() => loadSettings({ AEQ_PARSE_THREADS: '-1' })).toThrow(SettingsError);
     expect(() => loadSettings({ AEQ_PARSE_THREADS: 'many' })).toThrow(SettingsError);
+  });
+});
+
+describe('AEQ_PARSE_HEAP_MB', () => {
+  it('bounds each thread by default, accepts 0 (V8 default) or a size of at least 64 MB, and refuses the rest', () => {
+    expect(loadSettings({}).parseHeapMb).toBe(320);
+    expect(loadSettings({ AEQ_PARSE_HEAP_MB: '0' }).parseHeapMb).toBe(0);
+    expect(loadSettings({ AEQ_PARSE_HEAP_MB: '512' }).parseHeapMb).toBe(512);
+    expect(() => loadSettings({ AEQ_PARSE_HEAP_MB: '32' })).toThrow(/at least 64/);
+    expect(() => loadSettings({ AEQ_PARSE_HEAP_MB: 'lots' })).toThrow(SettingsError);
   });
 });
