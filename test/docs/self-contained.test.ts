@@ -123,6 +123,14 @@ describe('docs and comments are self-contained', () => {
     expect(dangling).toEqual([]);
   });
 
+  it('every method section (§) the code and the docs cite is a section of docs/analysis.md', () => {
+    const methods = anchors.get('docs/analysis.md');
+    const code = ['src', 'test'].flatMap((d) => walk(join(ROOT, d))).filter((f) => f.endsWith('.ts'));
+    const cited = hits([...code, ...docsFiles], /§(\d+(?:\.\d+)*)/g);
+    const unknown = cited.filter((h) => !methods?.has(`s${h.text.slice(1).replace(/\./g, '-')}`));
+    expect(unknown.map((h) => `${h.file}:${h.line} ${h.text}`)).toEqual([]);
+  });
+
   it('every link between docs pages lands on an existing page and anchor', () => {
     const broken: string[] = [];
     for (const file of [...docsFiles, 'README.md']) {
