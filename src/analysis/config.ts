@@ -1,5 +1,5 @@
 /**
- * Defaults of analysis-methods.md §4 in one frozen object. Numbers marked *tunable* there are
+ * Defaults of docs/analysis.md#s4 in one frozen object. Numbers marked *tunable* there are
  * starting points; τ_full, τ_part and the lexical weights are calibrated on the labelled set of §5
  * (see SI_CALIBRATION below and docs/analysis.md). Adapters take an AnalysisConfig in their
  * constructor so tests can shorten waits without touching these defaults.

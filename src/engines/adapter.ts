@@ -13,7 +13,7 @@ export interface Source {
   label: string;
 }
 
-/** The one normalised shape every engine answer is turned into (upstreams.md). */
+/** The one normalised shape every engine answer is turned into (docs/engines.md). */
 export interface EngineResult {
   text: string;
   markdown: string;

@@ -7,7 +7,7 @@ import type { EngineResult } from './adapter.js';
  * engine's extra members. Engines that honour `include` flags add `rawResponse` / `html` on request
  * and drop `markdown` when `include.markdown` is false; other engines ignore the flags silently.
  * Analysis tasks (SOURCE_INFLUENCE, PROMPT_RESEARCH) answer with their own result shape
- * (analysis-methods.md §2.12 / §3.13), carried whole in `extra`.
+ * (docs/analysis.md#s2-12, #s3-13), carried whole in `extra`.
  */
 export function clientResponse(taskType: TaskType, payload: TaskPayload, r: EngineResult): Record<string, unknown> {
   if (isAnalysisTaskType(taskType)) return { ...r.extra };

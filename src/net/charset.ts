@@ -1,6 +1,6 @@
 import iconv from 'iconv-lite';
 
-/** Charset from Content-Type, then BOM, then an HTML meta tag; UTF-8 by default (upstreams.md 10.1). */
+/** Charset from Content-Type, then BOM, then an HTML meta tag; UTF-8 by default (docs/engines.md#page-fetch). */
 export function detectCharset(contentType: string | undefined, body: Buffer): string {
   const fromHeader = /charset\s*=\s*["']?([\w.:-]+)/i.exec(contentType ?? '')?.[1];
   if (fromHeader && iconv.encodingExists(fromHeader)) return fromHeader.toLowerCase();

@@ -1,6 +1,6 @@
 /**
- * Sandbox directives (decisions.md): test-card-like markers inside a prompt or query that make the
- * simulated upstream misbehave in a chosen way.
+ * Sandbox directives (docs/contract.md#sandbox-directives): test-card-like markers inside a prompt or query
+ * that make the simulated upstream misbehave in a chosen way.
  */
 export interface Directives {
   timeout: boolean;

@@ -51,8 +51,8 @@ export interface Simulator {
 }
 
 /**
- * The sandbox: local HTTP upstreams that answer in the real wire formats (upstreams.md), with the
- * directives of decisions.md. The real adapters run against it unchanged.
+ * The sandbox: local HTTP upstreams that answer in the real wire formats (docs/engines.md), with the
+ * directives of docs/contract.md#sandbox-directives. The real adapters run against it unchanged.
  */
 export async function startSimulator(opts: { host?: string; port?: number } = {}): Promise<Simulator> {
   const app = Fastify({ logger: false, bodyLimit: 16 * 1024 * 1024 });

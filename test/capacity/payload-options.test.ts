@@ -5,7 +5,7 @@ import { startTappedService, type TappedService } from './tapped-service.js';
 import type { TappedRequest } from './upstream-tap.js';
 
 /**
- * The documented payload options (interface.md "Known payload members", decisions.md item 17),
+ * The documented payload options (docs/contract.md#payload-members, #readers-by-url),
  * checked on what the upstream receives and on what the client gets back: `page` on the SERP
  * types, FORUM's `action` / `url` / `community` / `user`, SEARCH_B_SERP's `action=page`, the
  * `include` flags on engines that ignore them, and BAD_PAYLOAD strings that name the field.

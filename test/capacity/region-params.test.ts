@@ -5,7 +5,7 @@ import { startTappedService, type TappedService } from './tapped-service.js';
 import type { TappedRequest } from './upstream-tap.js';
 
 /**
- * `payload.country` on the wire, engine by engine (upstreams.md 0.2): what the simulator receives
+ * `payload.country` on the wire, engine by engine (docs/engines.md#region-parameters): what the simulator receives
  * for the same task in US and in KR, read through a recording tap. Engines whose upstream has a
  * region parameter must send KR's; engines whose upstream has none (Gemini grounding, Naver,
  * Reddit) must send the same request whatever the country.
@@ -89,7 +89,7 @@ describe('payload.country reaches each upstream as its region parameter', () => 
 
   it('upstreams without a region parameter get the same request whatever the country', async () => {
     const cases: Array<[EngineTaskType, Record<string, unknown>]> = [
-      // Gemini grounding has no region parameter (upstreams.md 0.2).
+      // Gemini grounding has no region parameter (docs/engines.md#region-parameters).
       ['ASSISTANT_A', { prompt: 'best hiking boots' }],
       // Naver is a Korea-only service: always Korean, for any country.
       ['SEARCH_B_AI_BRIEF', { query: '캠핑 장비' }],

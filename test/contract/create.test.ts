@@ -3,7 +3,7 @@ import { startIdleService, type RunningService } from '../helpers/service.js';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** Input alias -> canonical name echoed in responses (interface.md, Task type). */
+/** Input alias -> canonical name echoed in responses (docs/contract.md#task-types). */
 const ALIASES: Array<[alias: string, canonical: string]> = [
   ['SEARCH_A_AIMODE', 'AIMODE'],
   ['SEARCH_A_AIO', 'SEARCH_A'],

@@ -7,7 +7,7 @@ import { runTask, startService, tempDir, writeConfig, type RunningService } from
 
 const fixture = (name: string) => fs.readFileSync(new URL(`../fixtures/web/${name}`, import.meta.url));
 
-/** A real page server on loopback: the sandbox fetches loopback URLs as asked (decisions.md item 15). */
+/** A real page server on loopback: the sandbox fetches loopback URLs as asked (docs/contract.md#sandbox-scope). */
 async function startPageServer(): Promise<{ url: string; seen: http.IncomingHttpHeaders[]; close(): Promise<void> }> {
   const seen: http.IncomingHttpHeaders[] = [];
   const server = http.createServer((req, res) => {

@@ -121,7 +121,7 @@ describe("a provider's permanent error", () => {
     upstream = http.createServer((req, res) => {
       calls++;
       req.resume();
-      // OpenAI's billing answer (upstreams.md 6.1): a 429 that no wait fixes.
+      // OpenAI's billing answer (docs/engines.md#openai-responses): a 429 that no wait fixes.
       const body = { error: { message: 'You exceeded your current quota, please check your plan and billing details.', type: 'insufficient_quota', param: null, code: 'insufficient_quota' } };
       res.writeHead(429, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     });

@@ -1,7 +1,7 @@
 import { normalizeSourceUrl, parseUrl } from '../../engines/common/urls.js';
 
 /**
- * URL helpers of analysis-methods.md §2.3 / upstreams.md §0.1. The registrable domain uses a small
+ * URL helpers of docs/analysis.md#s2-3 / docs/engines.md#normalised-answer. The registrable domain uses a small
  * built-in list of multi-label public suffixes (the markets we serve); `tldts` would cover the full
  * Public Suffix List but is not a declared dependency.
  */

@@ -1,5 +1,5 @@
 /**
- * Token metering and the interpretation budget of analysis-methods.md §2.14. Every model call is
+ * Token metering and the interpretation budget of docs/analysis.md#s2-14. Every model call is
  * counted by purpose, with the provider's own usage when it reports one and an estimate otherwise;
  * a call is made only if its reservation (estimated input plus its `max_tokens`) still fits.
  */

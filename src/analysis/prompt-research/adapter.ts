@@ -15,7 +15,7 @@ import type { ParsedSuggestions } from './suggest-parsers.js';
 import type { PrWarning, PromptResearchInput, ProviderReport } from './types.js';
 
 /**
- * PROMPT_RESEARCH as an engine adapter (analysis-methods.md §3): expands the seed, reads Google
+ * PROMPT_RESEARCH as an engine adapter (docs/analysis.md#s3): expands the seed, reads Google
  * and (for KR) Naver autocomplete through the attempt's transport, and ranks the question-like
  * suggestions by demand. In KR, when the engine's API key holds Naver Search Ad credentials
  * (`customerId:accessLicense:secretKey`), the best clusters get monthly volumes from the keyword

@@ -1,4 +1,4 @@
-/** Expansion sets of analysis-methods.md §3.3: the seed, modifier families and alphabet prefixes. */
+/** Expansion sets of docs/analysis.md#s3-3: the seed, modifier families and alphabet prefixes. */
 
 export type PrefixClass = 'seed' | 'modifier' | 'alphabet' | 'depth2';
 

@@ -3,7 +3,7 @@ import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { HttpRequest, HttpResponse } from '../../engines/transport/http-transport.js';
 
 /**
- * Naver Search Ad keyword tool (analysis-methods.md §3.1): `GET /keywordstool?hintKeywords=…&showDetail=1`
+ * Naver Search Ad keyword tool (docs/analysis.md#s3-1): `GET /keywordstool?hintKeywords=…&showDetail=1`
  * signed with `X-Signature = base64(HMAC-SHA256(secret, "{timestamp}.{METHOD}.{path}"))` (path
  * without the query string), as Naver's public sample clients do. At most 5 hint keywords, spaces
  * removed; keywords come back space-free and upper-cased, so everything is matched on that key.

@@ -1,8 +1,8 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 
 /**
- * Autocomplete wire formats (§3.1, upstreams.md §1.7 and §4.8). A body without the required
- * structure is LAYOUT_CHANGED, never an empty success; an empty list is a legitimate answer.
+ * Autocomplete wire formats (§3.1, docs/engines.md#google-autocomplete, #naver-autocomplete). A body without
+ * the required structure is LAYOUT_CHANGED, never an empty success; an empty list is a legitimate answer.
  */
 export interface Suggestion {
   text: string;

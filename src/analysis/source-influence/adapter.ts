@@ -14,7 +14,7 @@ import type { CitationIn, Entity, FetchRecord, FetchedPage, SourceInfluenceInput
 
 /**
  * SOURCE_INFLUENCE as an engine adapter: reads the cited pages through the attempt's transport,
- * then runs the analysis of analysis-methods.md §2 — lexical, plus the interpretation model when
+ * then runs the analysis of docs/analysis.md#s2 — lexical, plus the interpretation model when
  * one is configured (`modelBaseUrl`, `model` and the engine's API key; `modelCheck` turns on the
  * §2.10 check). A source that cannot be read never fails the task; it is reported in
  * `sources[].fetch` and `warnings`. The charge is metered (§2.14) and returned as `credits`.

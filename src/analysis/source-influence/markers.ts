@@ -1,4 +1,4 @@
-/** Citation-marker grammar of analysis-methods.md §2.5 (applied to raw unit text). */
+/** Citation-marker grammar of docs/analysis.md#s2-5 (applied to raw unit text). */
 
 export type MarkerKind = 'bracket' | 'footnote' | 'lenticular' | 'superscript';
 

@@ -34,7 +34,10 @@ function replacementRatio(s: string): number {
   return bad / s.length;
 }
 
-/** Block/captcha/challenge pages (upstreams.md §0, §1.6, §4.6, §10.5), with evidence beyond a script tag. */
+/**
+ * Block/captcha/challenge pages (docs/engines.md#failure-order, #google-walls-and-blocks, #naver-blocks,
+ * #block-signatures), with evidence beyond a script tag.
+ */
 export function isWallPage(status: number, headers: Record<string, string>, text: string, finalUrl: string): boolean {
   if ((headers['cf-mitigated'] ?? '').includes('challenge')) return true;
   if ((headers['x-amzn-waf-action'] ?? '').includes('captcha')) return true;

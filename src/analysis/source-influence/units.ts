@@ -2,7 +2,7 @@ import { detectLanguage, norm, type Language } from '../text/norm.js';
 import { sentences, words } from '../text/segment.js';
 import { findLinks, findMarkers, hasBracketMarkers, leadingMarkerLength, stripMarkup, type LinkRef, type Marker } from './markers.js';
 
-/** Answer units of analysis-methods.md §2.5: blocks, then sentences of paragraph blocks. */
+/** Answer units of docs/analysis.md#s2-5: blocks, then sentences of paragraph blocks. */
 
 export type UnitKind = 'paragraph' | 'list_item' | 'table_row' | 'blockquote';
 

@@ -1,4 +1,4 @@
-/** Text normalisation and language detection of analysis-methods.md §0. */
+/** Text normalisation and language detection of docs/analysis.md#s0. */
 
 const ZERO_WIDTH = /[\u200B-\u200D\u2060\uFEFF]/g;
 

@@ -30,7 +30,7 @@ export const answerEngineA: EngineAdapter = {
       body: JSON.stringify(body),
       signal: ctx.signal,
     });
-    // Sonar answers errors in the OpenAI shape (upstreams.md 7.1).
+    // Sonar answers errors in the OpenAI shape (docs/engines.md#perplexity-sonar).
     assertOpenAiOk(res, 'ANSWER_ENGINE_A');
     return parseSonar(jsonBody(res, 'ANSWER_ENGINE_A'));
   },

@@ -6,7 +6,10 @@ import { buildGeminiResult, parseGemini } from './gemini-parser.js';
 import { resolveGroundingChunks } from './grounding-redirects.js';
 import { redactSecrets, scrubMessage } from './secret-redaction.js';
 
-/** ASSISTANT_A: Gemini `generateContent` with Grounding with Google Search (upstreams.md 8.1), `api` mode. */
+/**
+ * ASSISTANT_A: Gemini `generateContent` with Grounding with Google Search (docs/engines.md#gemini-grounding),
+ * `api` mode.
+ */
 export const assistantA: EngineAdapter = {
   taskType: 'ASSISTANT_A',
   needsAccount: false,
@@ -38,7 +41,7 @@ export const assistantA: EngineAdapter = {
   },
 };
 
-/** `{ error: { code, message, status, details } }` (upstreams.md 8.1) to a failure kind. */
+/** `{ error: { code, message, status, details } }` (docs/engines.md#gemini-grounding) to a failure kind. */
 export function assertGeminiOk(res: HttpResponse): void {
   if (res.status >= 200 && res.status < 300) return;
   let err: Record<string, unknown> = {};

@@ -4,7 +4,7 @@ import type { EngineResult } from '../adapter.js';
 import { letterCount } from '../transport/browser/engine-render.js';
 import { answerOf, assertNotCloudflare, type RenderedChatPage } from './web-answer.js';
 
-/** ChatGPT's UI (upstreams.md 6.3): composer, the assistant turns, and the banners that stop a turn. */
+/** ChatGPT's UI (docs/engines.md#chatgpt-web): composer, the assistant turns, and the banners that stop a turn. */
 export const CHATGPT_COMPOSER = '#prompt-textarea';
 export const CHATGPT_ANSWER = '[data-message-author-role="assistant"] .markdown';
 /** Error banners: the rate limit ("Too many requests in 1 hour") and generic failures. */

@@ -9,7 +9,7 @@ import { CLOUDFLARE_MARKERS } from './web-answer.js';
 
 /** The session cookie of chatgpt.com; the leased account's secret is its value. */
 const SESSION_COOKIE = '__Secure-next-auth.session-token';
-/** upstreams.md 6.3: the answer is complete once its text has not changed for ~2.5 s. */
+/** docs/engines.md#chatgpt-web: the answer is complete once its text has not changed for ~2.5 s. */
 const DEFAULT_STABLE_MS = 2500;
 const WALLS = [...CLOUDFLARE_MARKERS, ...CHATGPT_LOGIN, CHATGPT_ALERTS];
 

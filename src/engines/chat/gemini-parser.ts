@@ -53,7 +53,7 @@ export interface ResolvedChunk {
 }
 
 /**
- * Parses a Gemini `generateContent` answer with Search grounding (upstreams.md 8.1). Segment
+ * Parses a Gemini `generateContent` answer with Search grounding (docs/engines.md#gemini-grounding). Segment
  * offsets are UTF-8 byte offsets (a missing `startIndex` is 0 — proto3 omits zeros), checked
  * against the segment's own text and found by that text when the offsets disagree.
  */

@@ -5,7 +5,7 @@ const REDIRECT_PATH = '/grounding-api-redirect/';
 const DOMAIN_LIKE = /^(?=.{4,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
 
 /**
- * Resolves Gemini grounding chunk URIs to publisher URLs (upstreams.md 8.1). Redirect URIs are
+ * Resolves Gemini grounding chunk URIs to publisher URLs (docs/engines.md#gemini-grounding). Redirect URIs are
  * requested without following the redirect and their `Location` is read; the links expire, so this
  * happens at collection time. Whatever host the upstream names is used (the real one is
  * vertexaisearch.cloud.google.com; the sandbox names itself). No API key is sent to it.

@@ -2,7 +2,7 @@ import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { HttpResponse } from '../transport/http-transport.js';
 import { scrubMessage } from './secret-redaction.js';
 
-/** `{ error: { message, type, param, code } }` — the OpenAI error body (upstreams.md 6.1). */
+/** `{ error: { message, type, param, code } }` — the OpenAI error body (docs/engines.md#openai-responses). */
 export interface OpenAiErrorInfo {
   code: string | null;
   type: string | null;
@@ -28,7 +28,7 @@ function retryAfterMs(res: HttpResponse): number | undefined {
 
 /**
  * Error codes and types of the OpenAI error shape (also Perplexity's) that no retry fixes
- * (upstreams.md 6.1, 7.1): billing and quota, the key, the model name.
+ * (docs/engines.md#openai-responses, #perplexity-sonar): billing and quota, the key, the model name.
  */
 const PERMANENT_CODES: ReadonlySet<string> = new Set([
   'insufficient_quota',

@@ -25,7 +25,7 @@ interface Answer {
 export type ResponsesDiagnostics = Record<string, unknown>;
 
 /**
- * Parses a final OpenAI Responses API object (upstreams.md 6.1) — the non-streaming body, or the
+ * Parses a final OpenAI Responses API object (docs/engines.md#openai-responses) — the non-streaming body, or the
  * `response` of a `response.completed` / `response.incomplete` stream event. Annotation offsets
  * are taken as Unicode code points; `[n]` markers go at each citation's end.
  */

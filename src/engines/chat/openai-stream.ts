@@ -14,7 +14,7 @@ export interface StreamOutcome {
 }
 
 /**
- * Reads a Responses API event stream (upstreams.md 6.1). Deltas are only counted: the normalised
+ * Reads a Responses API event stream (docs/engines.md#openai-responses). Deltas are only counted: the normalised
  * result is built from the full object in `response.completed` (or `response.incomplete`), which
  * is simpler and cannot drift from what the deltas spelled. A stream that ends without either is
  * an upstream fault, never a partial success.

@@ -5,7 +5,10 @@ import { browserOf, letterCount, renderBudgetMs, settledOrTimeout, stableMsOf } 
 import { PERPLEXITY_ANSWER } from './perplexity-web-parser.js';
 import { CLOUDFLARE_MARKERS } from './web-answer.js';
 
-/** The answer streams for several seconds with pauses between sections (upstreams.md 3.2 window). */
+/**
+ * The answer streams for several seconds with pauses between sections (stable window:
+ * docs/engines.md#browser-completion-rule).
+ */
 const DEFAULT_STABLE_MS = 2000;
 
 /** ANSWER_ENGINE_A web mode (`transport: "browser"`): Perplexity's search page, read once the answer is stable. */

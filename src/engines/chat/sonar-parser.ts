@@ -14,7 +14,7 @@ interface SonarResponse {
 }
 
 /**
- * Parses a Perplexity Sonar chat completion (upstreams.md 7.1). Inline markers `[k]` are 1-based
+ * Parses a Perplexity Sonar chat completion (docs/engines.md#perplexity-sonar). Inline markers `[k]` are 1-based
  * indexes into `search_results` (fallback `citations`); sources are renumbered by first marker
  * appearance and the markers in `markdown` are rewritten to the new positions.
  */

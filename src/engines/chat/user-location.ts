@@ -1,5 +1,5 @@
 /**
- * Approximate user location for hosted web-search tools (OpenAI `web_search`, upstreams.md 6.1):
+ * Approximate user location for hosted web-search tools (OpenAI `web_search`, docs/engines.md#openai-responses):
  * the country alone biases results; a capital city and its IANA time zone make the answer read as a
  * local user's would (local currency, "today" in the right zone). Unknown countries send the code only.
  */

@@ -16,7 +16,7 @@ export interface RenderedChatPage {
   complete: boolean;
 }
 
-/** Cloudflare's interstitial ("Just a moment…"), in front of both chat UIs (upstreams.md 6.3). */
+/** Cloudflare's interstitial ("Just a moment…"), in front of both chat UIs (docs/engines.md#chatgpt-web). */
 export const CLOUDFLARE_MARKERS = ['#challenge-form', '#challenge-running', '#cf-challenge-running', 'script[src*="/cdn-cgi/challenge-platform/"]'];
 
 export function isCloudflareChallenge($: CheerioAPI): boolean {

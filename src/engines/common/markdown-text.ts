@@ -1,4 +1,4 @@
-/** Plain text from Markdown: the same content with markup removed (upstreams.md 0.1). */
+/** Plain text from Markdown: the same content with markup removed (docs/engines.md#normalised-answer). */
 export function markdownToText(md: string): string {
   return md
     .replace(/```[a-z]*\n([\s\S]*?)```/g, '$1')

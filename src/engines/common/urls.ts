@@ -8,7 +8,7 @@ export function parseUrl(raw: string, base?: string): URL | null {
 }
 
 /**
- * URL normalisation for sources (upstreams.md 0.1): drop `#:~:text=` highlight fragments and
+ * URL normalisation for sources (docs/engines.md#normalised-answer): drop `#:~:text=` highlight fragments and
  * tracking parameters (`utm_*`), keep scheme, host, path and the remaining query.
  */
 export function normalizeSourceUrl(raw: string): string {

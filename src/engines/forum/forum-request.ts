@@ -18,10 +18,10 @@ export interface ForumCall {
 const LISTING_LIMIT = '25';
 
 /**
- * Turns a FORUM payload into a call (upstreams.md 9.2; decisions.md item 17). `read` (or a `url`
- * without an action) reads one post; `feed` lists the front page or `community`'s hot posts;
- * `user_posts` lists `user`'s submissions; otherwise `query`/`prompt` is searched, inside
- * `community` when given.
+ * Turns a FORUM payload into a call (docs/engines.md#reddit-endpoints; docs/contract.md#readers-by-url).
+ * `read` (or a `url` without an action) reads one post; `feed` lists the front page or `community`'s hot
+ * posts; `user_posts` lists `user`'s submissions; otherwise `query`/`prompt` is searched, inside `community`
+ * when given.
  */
 export function planForumCall(p: TaskPayload, ref?: Extract<PostRef, { kind: 'post' }>): ForumCall {
   const action = p.action ?? (p.url ? 'read' : 'search');

@@ -7,7 +7,7 @@ import { isBlockedPage, rateLimitOf } from './reddit-status.js';
 import { postRefFromUrl, type PostRef } from './reddit-urls.js';
 
 /**
- * FORUM: Reddit (upstreams.md 9). Searches posts, reads one post with its first page of comments,
+ * FORUM: Reddit (docs/engines.md#reddit). Searches posts, reads one post with its first page of comments,
  * lists a feed or a user's submissions, through OAuth when app credentials are configured and
  * anonymously (`.json`) otherwise.
  */

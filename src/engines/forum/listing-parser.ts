@@ -3,13 +3,13 @@ import type { EngineResult, Source } from '../adapter.js';
 import { markdownToText } from '../common/markdown-text.js';
 import { asObject, listingChildren, str, toPost, type ForumPost } from './reddit-things.js';
 
-/** Selftext shown under each listed post (upstreams.md 9.5: "a trimmed selftext"). */
+/** Selftext shown under each listed post (docs/engines.md#reddit-normalisation: "a trimmed selftext"). */
 const SNIPPET_CHARS = 280;
 
 /**
  * Parses a Listing of posts (search, subreddit or front-page feed, user submissions) into a
  * numbered list: subreddit, score, comment count and a trimmed selftext per post; sources are
- * the permalinks in listing order (upstreams.md 9.5). An empty listing is NO_ANSWER.
+ * the permalinks in listing order (docs/engines.md#reddit-normalisation). An empty listing is NO_ANSWER.
  */
 export function parseListing(body: unknown, what: string): EngineResult {
   const children = listingChildren(body, `${what} listing`);

@@ -3,7 +3,7 @@ import type { AttemptContext } from '../adapter.js';
 import { asObject, num, str } from './reddit-things.js';
 
 /**
- * How this attempt reaches Reddit (upstreams.md 9.1). With `options.clientId` and
+ * How this attempt reaches Reddit (docs/engines.md#reddit-access). With `options.clientId` and
  * `options.clientSecret`: an app-only OAuth token and `oauth.reddit.com` paths without `.json`.
  * Without them: `baseUrl` anonymously with the `.json` suffix.
  *

@@ -2,13 +2,13 @@ import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { HttpResponse } from '../transport/http-transport.js';
 import { asObject, str } from './reddit-things.js';
 
-/** Subreddit access reasons Reddit gives in its 403/404 JSON (upstreams.md 9.3). */
+/** Subreddit access reasons Reddit gives in its 403/404 JSON (docs/engines.md#reddit-responses). */
 const UNAVAILABLE_REASONS = new Set(['private', 'banned', 'quarantined', 'gold_only', 'gated']);
 
 const REFUSED_MESSAGE =
   'Reddit refuses this community or post to anonymous readers (it may be private, quarantined or removed); choose another community or post.';
 
-/** What a client can change when a community is closed to us (upstreams.md 9.3 reasons). */
+/** What a client can change when a community is closed to us (docs/engines.md#reddit-responses reasons). */
 function unavailableMessage(reason: string): string {
   switch (reason) {
     case 'private':
@@ -22,13 +22,13 @@ function unavailableMessage(reason: string): string {
   }
 }
 
-/** The "Blocked" page of upstreams.md 9.1 that Reddit serves to unwelcome anonymous clients. */
+/** The "Blocked" page of docs/engines.md#reddit-access that Reddit serves to unwelcome anonymous clients. */
 export function isBlockedPage(html: string): boolean {
   return /<title>\s*Blocked\s*<\/title>/i.test(html) || /whoa there,? pardner/i.test(html) || /blocked due to a network policy/i.test(html);
 }
 
 /**
- * Classifies a Reddit API answer before parsing, in the order of upstreams.md 0: block page,
+ * Classifies a Reddit API answer before parsing, in the order of docs/engines.md#failure-order: block page,
  * rate limit, credentials, subreddit/post unavailable (a legitimate absence), server errors, and
  * HTML where JSON was expected. Returns the JSON body of a usable answer.
  */

@@ -13,7 +13,7 @@ const ID36 = /^[a-z0-9]{1,13}$/i;
 const POST_LINK_HINT = 'payload.url must be a Reddit post link such as https://www.reddit.com/r/<community>/comments/<id>/<title>/ or https://redd.it/<id>.';
 
 /**
- * Normalises a post URL (upstreams.md 9.2): www./old./new./np./m./sh. hosts, `redd.it/<id>` short
+ * Normalises a post URL (docs/engines.md#reddit-endpoints): www./old./new./np./m./sh. hosts, `redd.it/<id>` short
  * links, comment permalinks `/comments/<id>/<slug>/<commentId>/`, `/gallery/<id>` and share links.
  * Query strings and fragments are ignored. We never fetch the client's URL itself: the API path
  * is rebuilt from the post id, so the configured upstream (or the sandbox) is always the target.

@@ -16,7 +16,7 @@ interface MoreStats {
 
 /**
  * Parses a post with its first page of comments: the two-element array [post Listing, comments
- * Listing] of upstreams.md 9.3. Markdown is `# title`, a metadata line, the selftext, then the
+ * Listing] of docs/engines.md#reddit-responses. Markdown is `# title`, a metadata line, the selftext, then the
  * comments as nested bullets depth-first; sources[0] is the permalink, sources[1] the linked URL
  * of a link post. `more` stubs are counted into `raw`.
  */

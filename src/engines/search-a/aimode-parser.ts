@@ -9,7 +9,7 @@ import { hasNoResultsNotice, resultRoot } from './organic-parser.js';
 import { assertHttpOk, assertNoDailyLimit, assertNotBlocked, assertNoWall, wallNotes, wallSignals, type FetchedPage } from './page-signals.js';
 
 /**
- * Answer container markers, most stable first (upstreams.md 3.2). The inline async container's id
+ * Answer container markers, most stable first (docs/engines.md#google-ai-mode). The inline async container's id
  * holds the answer on 2026 pages whose data attributes a capture dropped.
  */
 export const AI_MODE_CONTAINER_TIERS: ReadonlyArray<[tier: string, selector: string]> = [
@@ -23,7 +23,7 @@ export interface AiModeDiagnostics {
   tiers: { container: string; prose: string };
   /** The user query as the turn heading shows it. */
   turnQuery: string | null;
-  /** Consent dialog or captcha markers on a page whose answer is there (upstreams.md 1.6). */
+  /** Consent dialog or captcha markers on a page whose answer is there (docs/engines.md#google-walls-and-blocks). */
   walls: string[];
 }
 

@@ -2,13 +2,14 @@ import type { AttemptContext, EngineAdapter, EngineResult } from '../adapter.js'
 import { settledOrTimeout } from '../transport/browser/engine-render.js';
 import { buildSearchRequest, fetchSearchPage, renderDiagnostics, requestDiagnostics } from './search-request.js';
 
-/** AIMODE: Google AI Mode (`udm=50`, upstreams.md 3), one turn: the answer with its sources. */
+/** AIMODE: Google AI Mode (`udm=50`, docs/engines.md#google-ai-mode), one turn: the answer with its sources. */
 export const aiMode: EngineAdapter = {
   taskType: 'AIMODE',
   needsAccount: false,
   async run(ctx: AttemptContext): Promise<EngineResult> {
     const req = buildSearchRequest(ctx, { udm: 50 });
-    // In the browser the answer streams in; the render waits for the container to be stable (upstreams.md 3.2).
+    // In the browser the answer streams in; the render waits for the container to be stable
+    // (docs/engines.md#browser-completion-rule).
     const page = await fetchSearchPage(ctx, req, 'aimode');
     const { text, markdown, sources, diagnostics } = await settledOrTimeout(page.rendered?.complete ?? true, 'google AI Mode', () => ctx.parse('google.aiMode', page));
     return {

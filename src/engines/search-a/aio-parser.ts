@@ -16,7 +16,7 @@ export type AioParse =
   | { status: 'placeholder'; tier: string; container: Element }
   | { status: 'absent' };
 
-/** Localised AI Overview headings (upstreams.md 1.5): the most stable anchor there is. */
+/** Localised AI Overview headings (docs/engines.md#google-ai-overview): the most stable anchor there is. */
 export const AI_OVERVIEW_LABELS: ReadonlySet<string> = new Set([
   'AI Overview',
   'AI 개요',
@@ -30,7 +30,7 @@ export const AI_OVERVIEW_LABELS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Container markers in order of trust (upstreams.md 1.5, corrected from real pages saved in late
+ * Container markers in order of trust (docs/engines.md#google-ai-overview, corrected from real pages saved in late
  * 2025); first match wins and is recorded as the tier. `jsname="N760b"` is People also ask on those
  * pages and is no overview marker; a candidate inside or around People also ask is never taken.
  */
@@ -42,7 +42,7 @@ const CONTAINER_TIERS: ReadonlyArray<[tier: string, find: ($: CheerioAPI) => Che
   ['aria-label', ($) => $('[aria-label*="AI Overview" i]:not([role="button"]):not(button)')],
 ];
 /**
- * Last resort after the heading (upstreams.md 1.5): the 2026 answer body class, for captures that
+ * Last resort after the heading (docs/engines.md#google-ai-overview): the 2026 answer body class, for captures that
  * kept neither the data attributes nor the "AI Overview" heading. The container is the answer's
  * `<section>` (it also holds the source list beside the body), else the body itself.
  */

@@ -6,7 +6,8 @@ import { markdownToText } from '../common/markdown-text.js';
 import { publisherUrl } from './google-links.js';
 
 /**
- * Elements that are chrome, not answer (upstreams.md 1.5 text hygiene, 3.2 secondary subtree).
+ * Elements that are chrome, not answer (docs/engines.md#google-ai-overview text hygiene,
+ * #google-ai-mode secondary subtree).
  * Not `[aria-hidden]`: Google sets it on the overview's visible headings and lists. `.bNg8Rb` and
  * `.MheKwc` are Google's visually hidden headings ("Web results", "AI Mode replied:"), seen on real
  * pages of 2025-2026.
@@ -26,7 +27,7 @@ const BOILERPLATE =
 const HELP_LINK = /^https?:\/\/(support|policies)\.google\.[a-z.]+\//i;
 
 /**
- * People also ask (upstreams.md 1.5 corrections): the block, its questions and the answers it
+ * People also ask (docs/engines.md#google-ai-overview corrections): the block, its questions and the answers it
  * unfolds. Never an overview, never organic.
  */
 export const PEOPLE_ALSO_ASK = '.related-question-pair, [jsname="N760b"], [jsname="Cpkphb"], [jsname="yEVEwb"], [aria-label*="People also ask" i]';

@@ -13,7 +13,7 @@ export interface SourceScope {
 
 /**
  * Citation sources of an AI answer: publisher links of the scopes, in first-appearance order,
- * de-duplicated by normalised URL (upstreams.md 0.1). A later source card for an inline link only
+ * de-duplicated by normalised URL (docs/engines.md#normalised-answer). A later source card for an inline link only
  * improves its label (a card title beats the linked phrase); the position stays.
  */
 export function collectSources($: CheerioAPI, scopes: SourceScope[], pageUrl: string): Source[] {

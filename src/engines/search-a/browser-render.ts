@@ -5,7 +5,10 @@ import { AI_MODE_CONTAINER_TIERS } from './aimode-parser.js';
 import type { FetchedPage } from './page-signals.js';
 import type { SearchRequest } from './search-request.js';
 
-/** Which Google page is loaded: the completion rule differs (upstreams.md 1.5, 2, 3.2). */
+/**
+ * Which Google page is loaded: the completion rule differs (docs/engines.md#google-ai-overview,
+ * #google-results-pages-1-10, #browser-completion-rule).
+ */
 export type GoogleSurface = 'serp' | 'aioverview' | 'aimode';
 
 /** Markers that end the first wait on any Google page: results, no-results notice, sorry page, consent wall. */
@@ -13,15 +16,15 @@ const PAGE_MARKERS = ['#search', '#rso', '#topstuff', '#botstuff', '#captcha-for
 /** AI Mode answer containers, as the parser reads them. */
 const AIM_CONTAINERS = AI_MODE_CONTAINER_TIERS.map(([, selector]) => selector);
 /**
- * The AI Overview streams in after the results (upstreams.md 1.5): its block is the region watched
+ * The AI Overview streams in after the results (docs/engines.md#google-ai-overview): its block is the region watched
  * for stability when the page has one, else the results. These are the parser's first markers.
  */
 const AIO_REGIONS = ['div.YzCcne[data-mcpr]', '#m-x-content', '#rso', '#search'];
 
 /**
  * Defaults of the stability window. AI Mode streams for seconds (median ~6-7 s) with pauses, so it
- * gets the 2 s of upstreams.md 3.2; an AI Overview arrives by one /async fetch after the first paint;
- * a plain results page is complete at DOMContentLoaded but may still be re-laid out.
+ * gets the 2 s of docs/engines.md#browser-completion-rule; an AI Overview arrives by one /async fetch after
+ * the first paint; a plain results page is complete at DOMContentLoaded but may still be re-laid out.
  */
 const DEFAULT_STABLE_MS: Readonly<Record<GoogleSurface, number>> = { serp: 500, aioverview: 1500, aimode: 2000 };
 

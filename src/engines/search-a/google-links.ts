@@ -1,8 +1,9 @@
 import { normalizeSourceUrl, parseUrl } from '../common/urls.js';
 
 /**
- * Google's own pages, never a result or a citation (upstreams.md 1.4): the search host itself and its
- * service hosts. Publisher sites on Google hosts (developers.google.com, cloud.google.com) stay.
+ * Google's own pages, never a result or a citation (docs/engines.md#google-organic-results): the search host
+ * itself and its service hosts. Publisher sites on Google hosts (developers.google.com, cloud.google.com)
+ * stay.
  */
 const INTERNAL_HOST =
   /^((www|accounts|support|policies|maps|consent|translate|webcache)\.)?google\.[a-z]{2,3}(\.[a-z]{2})?$|(^|\.)(gstatic\.com|googleusercontent\.com|googleadservices\.com|doubleclick\.net)$/i;

@@ -1,7 +1,7 @@
 import type { Source } from '../adapter.js';
 import type { OrganicResult } from './organic-parser.js';
 
-/** `n. title — url — snippet`, one result a line (upstreams.md 2, normalisation). */
+/** `n. title — url — snippet`, one result a line (docs/engines.md#google-results-pages-1-10, normalisation). */
 export function organicText(results: OrganicResult[]): string {
   return results.map((r) => [`${r.position}. ${r.title}`, r.url, r.snippet].filter(Boolean).join(' — ')).join('\n');
 }

@@ -21,7 +21,7 @@ export interface OrganicParse {
   skipped: { internal: number; duplicate: number };
 }
 
-/** Layered selectors, most stable first (upstreams.md 1.4). */
+/** Layered selectors, most stable first (docs/engines.md#google-organic-results). */
 const ROOTS = ['#search', '#rso'] as const;
 const LINKS: ReadonlyArray<[tier: string, find: (root: Cheerio<Element>) => Cheerio<Element>]> = [
   ['a:has(h3)', (root) => root.find('a[href]').filter((_, a) => a.tagName === 'a' && hasH3(a))],
@@ -33,7 +33,7 @@ const SNIPPETS = ['div.VwiC3b', '[data-sncf="1"]', 'div.IsZvec', 'span.aCOpRe', 
 /** Blocks whose h3-links are not organic results: ads, People also ask, carousels, AI answers, side panel. */
 const NOT_ORGANIC = `#tads, #tadsb, #bottomads, [aria-label="Ads"], [data-text-ad], ${PEOPLE_ALSO_ASK}, g-scrolling-carousel, #rhs, [data-attrid="AIOverview"], [data-subtree="aimc"], div.YzCcne[data-mcpr], #m-x-content`;
 
-/** "No results" notices in the languages the service serves most (upstreams.md 1.4). */
+/** "No results" notices in the languages the service serves most (docs/engines.md#google-organic-results). */
 const NO_RESULTS =
   /did not match any documents|No results found for|일치하는 검색결과가 없습니다|에 대한 검색결과가 없습니다|に一致する情報は見つかりませんでした|ergab keine Treffer|keine mit deiner Suchanfrage übereinstimmenden|matchade inte något dokument/i;
 

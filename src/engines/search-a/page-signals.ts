@@ -14,18 +14,21 @@ export interface FetchedPage {
 
 /**
  * Block and wall markers found in the markup. They end the attempt only when the page has nothing
- * usable (upstreams.md 1.6): real pages with all their results carry the EU consent dialog, and a
- * result may quote "not a robot". Otherwise they are noted in `raw`.
+ * usable (docs/engines.md#google-walls-and-blocks): real pages with all their results carry the EU consent
+ * dialog, and a result may quote "not a robot". Otherwise they are noted in `raw`.
  */
 export interface WallSignals {
   blocked: string | null;
   consent: string | null;
 }
 
-/** Phrases of the inline captcha / sorry page (upstreams.md 1.6); the wording around them varies. */
+/**
+ * Phrases of the inline captcha / sorry page (docs/engines.md#google-walls-and-blocks); the wording around
+ * them varies.
+ */
 const UNUSUAL_TRAFFIC = /unusual traffic|not a robot|systems have detected|비정상적인 트래픽|ungewöhnlichen Datenverkehr/i;
 const JS_REQUIRED_TEXT = /turn on javascript|enable javascript|javascript를 사용 설정|JavaScript を有効/i;
-/** AI Mode quota notice (upstreams.md 3.2). */
+/** AI Mode quota notice (docs/engines.md#google-walls-and-blocks). */
 const DAILY_LIMIT = /you(?:'|’)ve reached your daily limit|일일 한도에 도달/i;
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Country -> interface language for region-aware upstreams (upstreams.md 0.2). Google takes `hl`
+ * Country -> interface language for region-aware upstreams (docs/engines.md#region-parameters). Google takes `hl`
  * (UI language) and `gl` (country); `Accept-Language` must agree with `hl`, or the page mixes
  * languages and looks less like a real browser. Kept engine-neutral so other engines can reuse it.
  */

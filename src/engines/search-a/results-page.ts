@@ -15,16 +15,19 @@ export interface ResultsPage {
     aioStatus: 'present' | 'placeholder' | 'absent' | 'not-read';
     organicCount: number;
     skipped: { internal: number; duplicate: number };
-    /** Consent dialog or captcha markers on a page whose results are there (upstreams.md 1.6). */
+    /**
+     * Consent dialog or captcha markers on a page whose results are there
+     * (docs/engines.md#google-walls-and-blocks).
+     */
     walls: string[];
   };
 }
 
 /**
- * Reads a Google results page (upstreams.md 1 and 2): pages that cannot hold results (sorry page,
- * enablejs, consent host, 429/403) first, then the results. A consent dialog or captcha marker
- * ends the attempt only when nothing usable is on the page; zero results with a "did not match"
- * notice is NO_ANSWER; zero results with neither is LAYOUT_CHANGED.
+ * Reads a Google results page (docs/engines.md#google-search, #google-results-pages-1-10): pages that cannot
+ * hold results (sorry page, enablejs, consent host, 429/403) first, then the results. A consent dialog or
+ * captcha marker ends the attempt only when nothing usable is on the page; zero results with a "did not
+ * match" notice is NO_ANSWER; zero results with neither is LAYOUT_CHANGED.
  */
 export function parseResultsPage(page: FetchedPage, opts: { page: number; readAio: boolean }): ResultsPage {
   assertNotBlocked(page);

@@ -5,7 +5,7 @@ import { buildSearchRequest, fetchSearchPage, renderDiagnostics, requestDiagnost
 
 /**
  * SEARCH_A_SERP: one Google results page (`payload.page` 1..10, `start=(page-1)*10`) as organic
- * results with global positions (upstreams.md 2). The AI Overview is not read.
+ * results with global positions (docs/engines.md#google-results-pages-1-10). The AI Overview is not read.
  */
 export const searchASerp: EngineAdapter = {
   taskType: 'SEARCH_A_SERP',

@@ -4,7 +4,7 @@ import { organicMarkdown, organicSources, organicText } from './organic-format.j
 import { buildSearchRequest, fetchSearchPage, renderDiagnostics, requestDiagnostics } from './search-request.js';
 
 /**
- * SEARCH_A: one Google results page with its AI Overview (upstreams.md 1). The answer is the AI
+ * SEARCH_A: one Google results page with its AI Overview (docs/engines.md#google-search). The answer is the AI
  * Overview when the page has one, else the organic list; `aioverview` is null when absent.
  */
 export const searchA: EngineAdapter = {

@@ -27,7 +27,10 @@ export interface SearchRequest {
   query: string;
 }
 
-/** Builds `GET {baseUrl}/search?q=…&hl=…&gl=…` (upstreams.md 1.2, 2, 3.1). */
+/**
+ * Builds `GET {baseUrl}/search?q=…&hl=…&gl=…` (docs/engines.md#google-request, #google-results-pages-1-10,
+ * #google-ai-mode).
+ */
 export function buildSearchRequest(ctx: Pick<AttemptContext, 'payload' | 'country' | 'config'>, opts: SearchRequestOptions = {}): SearchRequest {
   const query = promptOf(ctx.payload);
   if (!query) throw new UpstreamFailure('BAD_PAYLOAD', 'empty query', { clientMessage: 'payload.prompt or payload.query must not be empty.' });
@@ -43,7 +46,7 @@ export function buildSearchRequest(ctx: Pick<AttemptContext, 'payload' | 'countr
       'user-agent': DESKTOP_USER_AGENT,
       accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8',
       'accept-language': region.acceptLanguage,
-      // Without a consent cookie an EU exit lands on consent.google.<tld> (upstreams.md 1.2).
+      // Without a consent cookie an EU exit lands on consent.google.<tld> (docs/engines.md#google-request).
       cookie: 'CONSENT=YES+',
       ...lowerKeys(ctx.config.upstream.headers),
     },

@@ -9,7 +9,7 @@ export const searchBAiBrief: EngineAdapter = {
   taskType: 'SEARCH_B_AI_BRIEF',
   needsAccount: false,
   async run(ctx: AttemptContext): Promise<EngineResult> {
-    // Integrated search (통합검색) as the search box submits it (upstreams.md 4.1).
+    // Integrated search (통합검색) as the search box submits it (docs/engines.md#naver-surfaces).
     const url = naverSearchUrl(ctx.config.upstream.baseUrl, { where: 'nexearch', sm: 'top_hty', fbm: '0', ie: 'utf8', query: promptOf(ctx.payload) });
     const page = await loadNaverAnswerPage(ctx, url, 'ai-brief', 'naver integrated search');
     const result = await settledOrTimeout(page.rendered?.complete ?? true, 'naver AI briefing', () => ctx.parse('naver.aiBriefing', page.html));

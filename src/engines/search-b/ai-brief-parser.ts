@@ -6,7 +6,7 @@ import { hasSearchContainer, isBlockPage, isNoResultsPage } from './naver-signal
 export const AI_BRIEF_LABEL = 'AI 브리핑';
 
 /**
- * ASSUMPTION (upstreams.md 4.3 is a gap): the AI briefing's markup is not verified. We anchor on
+ * ASSUMPTION (a gap in docs/engines.md#naver-ai-briefing): the AI briefing's markup is not verified. We anchor on
  * the visible heading text "AI 브리핑" and read the nearest enclosing section that holds prose and
  * at least one outbound link; class names are deliberately not relied on. Recorded in `raw`.
  */

@@ -6,7 +6,7 @@ import { climbToAnswerSection, findLabelElements, readAnswerBlock, type AnswerBl
 import { isBlockPage, isNoResultsPage } from './naver-signals.js';
 
 /**
- * ASSUMPTION (upstreams.md 4.4 is a gap: URL, DOM and transport of the AI tab, launched
+ * ASSUMPTION (a gap in docs/engines.md#naver-ai-tab: URL, DOM and transport of the AI tab, launched
  * 2026-06-25, are unverified). Designed here, following Naver's tab conventions:
  *   URL     GET /search.naver?ssc=tab.ai.all&query=<q>   (tabs are `ssc=tab.<name>.all`)
  *   markup  a conversation thread of turns; the answer turn is

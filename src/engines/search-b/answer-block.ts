@@ -8,9 +8,9 @@ import { collapse } from './naver-signals.js';
 
 /**
  * Reading a generated answer block (AI briefing, AI tab) from Naver HTML whose exact markup is not
- * verified (upstreams.md 4.3/4.4). The strategy is the documented heading-text anchor: find the
- * element whose text is exactly the block's label, climb to the nearest ancestor that holds prose
- * plus at least one outbound link, read prose blocks as the answer and links as sources.
+ * verified (docs/engines.md#naver-ai-briefing, #naver-ai-tab). The strategy is the documented heading-text
+ * anchor: find the element whose text is exactly the block's label, climb to the nearest ancestor that holds
+ * prose plus at least one outbound link, read prose blocks as the answer and links as sources.
  */
 
 /** Prose units of an answer: paragraphs, list items and sub-headings. */

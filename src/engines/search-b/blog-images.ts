@@ -19,7 +19,7 @@ interface LinkData {
 const BLUR_TYPE = /([?&]type=)w\d+_blur\b/;
 
 /**
- * The real image behind a SmartEditor `<img>` (upstreams.md 4.5): `src` is often a blurred
+ * The real image behind a SmartEditor `<img>` (docs/engines.md#naver-blog-posts): `src` is often a blurred
  * placeholder; the wrapping link's `data-linkdata` JSON and `data-lazy-src` carry the real URL.
  * Returns null for images without any usable http(s) URL (e.g. inline data: stickers).
  */

@@ -29,7 +29,7 @@ const PAGE_UNAVAILABLE_MESSAGES = {
 const ZERO_WIDTH = /[\u200b\u200c\u200d\ufeff]/g;
 
 /**
- * Parses a Naver blog post page (mobile or PostView form, upstreams.md 4.5). Decision order:
+ * Parses a Naver blog post page (mobile or PostView form, docs/engines.md#naver-blog-posts). Decision order:
  * block page; post body (SmartEditor ONE, then SmartEditor 2, then the old `#postViewArea`);
  * a private/deleted or sign-in notice (PAGE_UNAVAILABLE); otherwise the layout moved.
  */

@@ -10,7 +10,7 @@ const RESULT_CONTAINERS = ['#main_pack', '.main_pack'];
 const ASSISTANT_TURN = '[data-turn-role="assistant"]';
 
 /**
- * Stability windows. The briefing may load after the first paint (upstreams.md 4.3) and has no
+ * Stability windows. The briefing may load after the first paint (docs/engines.md#naver-ai-briefing) and has no
  * marker of its own that is safe to wait for (its markup is unverified), so the whole result
  * container must hold still; the AI tab streams like AI Mode and gets the same 2 s.
  */

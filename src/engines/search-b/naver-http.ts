@@ -2,7 +2,7 @@ import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { AttemptContext } from '../adapter.js';
 import type { RenderTimings } from '../transport/browser/browser-transport.js';
 
-/** Desktop Chrome for search.naver.com; the mobile blog host gets a phone UA (upstreams.md 4.1). */
+/** Desktop Chrome for search.naver.com; the mobile blog host gets a phone UA (docs/engines.md#naver-surfaces). */
 const DESKTOP_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/138.0.0.0 Safari/537.36';
 const MOBILE_UA =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 18_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.5 Mobile/15E148 Safari/604.1';

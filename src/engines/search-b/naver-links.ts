@@ -3,7 +3,7 @@ import { normalizeSourceUrl } from '../common/urls.js';
 /** Hosts whose links are never sources: bookmarks, ads, login, and Naver's own search pages. */
 const NON_SOURCE_HOSTS = new Set(['keep.naver.com', 'ader.naver.com', 'nid.naver.com', 'search.naver.com', 'm.search.naver.com']);
 
-/** Naver click trackers: `search.naver.com/p/crd/rd?...&u=<urlencoded target>` (upstreams.md 0.1). */
+/** Naver click trackers: `search.naver.com/p/crd/rd?...&u=<urlencoded target>` (docs/engines.md#normalised-answer). */
 function unwrapTracker(u: URL): URL {
   const isSearchHost = u.hostname === 'search.naver.com' || u.hostname === 'm.search.naver.com';
   if (isSearchHost && u.pathname.startsWith('/p/crd/rd')) {

@@ -18,7 +18,7 @@ const POST_FORM = 'https://blog.naver.com/<blogId>/<logNo>';
 
 /**
  * Reads `payload.url` for SEARCH_B_SERP action=page. Only the ids are kept: the fetch URL is
- * always built from the configured blog base, never from the client's host (upstreams.md 4.5).
+ * always built from the configured blog base, never from the client's host (docs/engines.md#naver-blog-posts).
  */
 export function parseNaverPageUrl(raw: string): BlogPostRef {
   let u: URL;

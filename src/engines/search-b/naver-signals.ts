@@ -1,8 +1,9 @@
 import type { CheerioAPI } from 'cheerio';
 
 /**
- * Page-level signals shared by every Naver surface (upstreams.md 4.2, 4.5, 4.6): block/captcha
- * pages, the legitimate "no results" message, and posts that cannot be read anonymously.
+ * Page-level signals shared by every Naver surface (docs/engines.md#naver-web-results, #naver-blog-posts,
+ * #naver-blocks): block/captcha pages, the legitimate "no results" message, and posts that cannot be read
+ * anonymously.
  */
 
 const BLOCK_PHRASES = ['비정상적인 검색', '비정상적인 접근', '자동입력 방지', '자동 입력 방지'];

@@ -4,7 +4,7 @@ import { fetchNaverPage, naverSearchUrl } from './naver-http.js';
 import { readNaverPage } from './page-reader.js';
 import type { WebResult } from './web-results-parser.js';
 
-/** Naver's web-documents tab shows 15 results per page (upstreams.md 4.1). */
+/** Naver's web-documents tab shows 15 results per page (docs/engines.md#naver-surfaces). */
 export const RESULTS_PER_PAGE = 15;
 
 /**
@@ -25,7 +25,7 @@ export const searchBSerp: EngineAdapter = {
   },
 };
 
-/** Numbered list with global positions: page 2 starts at 16 (upstreams.md 0.1). */
+/** Numbered list with global positions: page 2 starts at 16 (docs/engines.md#normalised-answer). */
 export function serpResult(results: WebResult[], page: number, raw: Record<string, unknown>): EngineResult {
   const offset = (page - 1) * RESULTS_PER_PAGE;
   const ranked = results.map((r, i) => ({ position: offset + i + 1, ...r }));

@@ -21,7 +21,7 @@ export interface ParsedWebResults {
   walls: string[];
 }
 
-/** 2025-2026 design-system markup (upstreams.md 4.2). */
+/** 2025-2026 design-system markup (docs/engines.md#naver-web-results). */
 const FDS_ITEM = 'div.fds-web-doc-root, div.fds-web-normal-doc-root';
 /** Pre-2025 markup, still served on some tabs and caches. */
 const LEGACY_ITEM = 'ul.lst_total > li.bx';
@@ -117,7 +117,7 @@ function dedupe(results: WebResult[]): WebResult[] {
 }
 
 /**
- * The sequence of `data-url` attributes is the most reliable page order (upstreams.md 4.2);
+ * The sequence of `data-url` attributes is the most reliable page order (docs/engines.md#naver-web-results);
  * results without one keep their document order after the ordered ones.
  */
 function orderByDataUrl($: CheerioAPI, results: WebResult[]): WebResult[] {

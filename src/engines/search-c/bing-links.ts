@@ -3,7 +3,7 @@ import { normalizeSourceUrl } from '../common/urls.js';
 const BING_ORIGIN = 'https://www.bing.com';
 
 /**
- * Turns a result link into the target URL (upstreams.md 5.2): Bing wraps organic links in
+ * Turns a result link into the target URL (docs/engines.md#bing-results): Bing wraps organic links in
  * `/ck/a?…&u=a1<base64url>`; the payload after the `a1` prefix is the target. Anything that does not
  * decode to an http(s) URL is kept as given, so a changed wrapper shows up as a bing.com URL
  * instead of a wrong one.

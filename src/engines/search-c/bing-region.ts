@@ -1,6 +1,6 @@
 /**
- * Bing region parameters (upstreams.md 5.1 and 0.2): `mkt` is Microsoft's preferred locale signal,
- * `cc` the country, `setlang` the UI language; the `_EDGE_CD` / `_EDGE_S` cookies and
+ * Bing region parameters (docs/engines.md#bing-request, #region-parameters): `mkt` is Microsoft's preferred
+ * locale signal, `cc` the country, `setlang` the UI language; the `_EDGE_CD` / `_EDGE_S` cookies and
  * `Accept-Language` must agree with them or Bing mixes locales.
  */
 export interface BingRegion {

@@ -23,7 +23,7 @@ export function parseResultCount(text: string): ResultCount {
 export type PageCheck = 'match' | 'unverified';
 
 /**
- * The page check of upstreams.md 5.2: past the end is a legitimate absence; another page than the one
+ * The page check of docs/engines.md#bing-results: past the end is a legitimate absence; another page than the one
  * asked for is Bing's soft rate limit (it quietly serves page 1).
  */
 export function checkRequestedPage(count: ResultCount | null, first: number): PageCheck {

@@ -22,14 +22,15 @@ export interface BingSerp {
   pageCheck: PageCheck;
 }
 
-/** Element selectors of the interstitial (upstreams.md 5.3); the bare word "captcha" is not a signal. */
+/** Element selectors of the interstitial (docs/engines.md#bing-blocks); the bare word "captcha" is not a signal. */
 const CAPTCHA_SELECTOR = 'div.captcha, #b_captcha, .b_captcha';
 /** Localised "There are no results for …" headings of the no-results page. */
 const NO_RESULTS_TEXTS = ['There are no results for', 'No results found for', '에 대한 검색 결과가 없습니다', '검색 결과가 없습니다'];
 
 /**
- * Parses a Bing results page (upstreams.md 5.2/5.3) in the order of section 0: blocked, legitimate
- * absence, structure, page check, extraction. `first` is the 1-based rank the request asked for.
+ * Parses a Bing results page (docs/engines.md#bing-results, #bing-blocks) in the order of
+ * docs/engines.md#failure-order: blocked, legitimate absence, structure, page check, extraction. `first` is
+ * the 1-based rank the request asked for.
  */
 export function parseBingSerp(html: string, first: number): BingSerp {
   const $ = cheerio().load(html);

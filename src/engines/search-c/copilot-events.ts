@@ -3,7 +3,7 @@ import type { EngineResult, Source } from '../adapter.js';
 import { markdownToText } from '../common/markdown-text.js';
 import { hostOf, normalizeSourceUrl } from '../common/urls.js';
 
-/** One server frame of the Copilot chat socket (upstreams.md 5.5): `event` plus its payload. */
+/** One server frame of the Copilot chat socket (docs/engines.md#copilot-chat): `event` plus its payload. */
 export type CopilotEvent = Record<string, unknown> & { event?: unknown };
 
 /** Error payloads that mean "prove you are human" rather than a server fault. */
@@ -23,7 +23,7 @@ export function endsTurn(e: CopilotEvent): boolean {
  * - `citation` events become sources in arrival order, de-duplicated by normalised URL. Inline
  *   markers `[k]` refer to the k-th citation event and are rewritten to that source's position;
  *   markers without a citation are dropped (and listed in `raw`).
- * - Failures, in the order of upstreams.md section 0: an `error`/`challenge` event (blocked when it
+ * - Failures, in the order of docs/engines.md#failure-order: an `error`/`challenge` event (blocked when it
  *   is a captcha-type challenge), a stream cut before `done`, then a `done` without any text.
  */
 export function foldCopilotEvents(events: readonly CopilotEvent[]): EngineResult {

@@ -11,7 +11,7 @@ function isChallengePage(res: HttpResponse): boolean {
   return CHALLENGE_MARKERS.some((re) => re.test(body)) || res.headers['cf-mitigated'] === 'challenge';
 }
 
-/** Shared status handling of the Copilot HTTP calls (upstreams.md 5.5 block signals). */
+/** Shared status handling of the Copilot HTTP calls (docs/engines.md#copilot-chat block signals). */
 function assertCopilotStatus(res: HttpResponse, call: string): void {
   if (isChallengePage(res) && (res.status === 200 || res.status === 403 || res.status === 503 || res.status === 429)) {
     throw new UpstreamFailure('UPSTREAM_BLOCKED', `copilot ${call}: challenge page (HTTP ${res.status})`);

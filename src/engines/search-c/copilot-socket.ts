@@ -139,7 +139,7 @@ function parseFrame(text: string | null): CopilotEvent | null {
   }
 }
 
-/** Upgrade refusals (upstreams.md 5.5): 403 is the block signal; 429 a rate limit; the rest faults. */
+/** Upgrade refusals (docs/engines.md#copilot-chat): 403 is the block signal; 429 a rate limit; the rest faults. */
 function upgradeRefused(status: number): UpstreamFailure {
   if (status === 403) return new UpstreamFailure('UPSTREAM_BLOCKED', 'copilot: socket upgrade refused with 403');
   if (status === 429) return new UpstreamFailure('RATE_LIMITED', 'copilot: socket upgrade refused with 429');

@@ -4,12 +4,15 @@ import { foldCopilotEvents } from './copilot-events.js';
 import { createConversation, fetchCopilotUser, type CopilotCall } from './copilot-http.js';
 import { collectChatEvents, socketUrl } from './copilot-socket.js';
 
-/** Wait after `done` for late citations (upstreams.md 5.5 observes ~3 s); `options.doneGraceMs` overrides. */
+/**
+ * Wait after `done` for late citations (~3 s observed: docs/engines.md#copilot-chat); `options.doneGraceMs`
+ * overrides.
+ */
 const DEFAULT_DONE_GRACE_MS = 3000;
 const CHAT_MODES = new Set(['chat', 'reasoning', 'smart']);
 
 /**
- * SEARCH_C_ASSISTANT: Copilot's chat protocol (upstreams.md 5.5) —
+ * SEARCH_C_ASSISTANT: Copilot's chat protocol (docs/engines.md#copilot-chat) —
  * GET /c/api/user, POST /c/api/conversations, then one `send` frame on the chat WebSocket and the
  * server's events until `done`.
  */

@@ -14,7 +14,10 @@ const BROWSER_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
 });
 
-/** SEARCH_C_SEARCH: Bing web results over plain HTTP (upstreams.md 5.1–5.3), pages 1 to 10. */
+/**
+ * SEARCH_C_SEARCH: Bing web results over plain HTTP (docs/engines.md#bing-request, #bing-results,
+ * #bing-blocks), pages 1 to 10.
+ */
 export const searchCSearch: EngineAdapter = {
   taskType: 'SEARCH_C_SEARCH',
   needsAccount: false,
@@ -51,7 +54,7 @@ export const searchCSearch: EngineAdapter = {
   },
 };
 
-/** Status handling of upstreams.md 5.3: 202 with an odd body is a block; 429/503 are rate limits. */
+/** Status handling of docs/engines.md#bing-blocks: 202 with an odd body is a block; 429/503 are rate limits. */
 function assertSerpStatus(res: HttpResponse): void {
   if (res.status === 200) return;
   if (res.status === 202) throw new UpstreamFailure('UPSTREAM_BLOCKED', 'bing answered 202 instead of a results page');

@@ -3,7 +3,7 @@ const SHELL_TEXT_LIMIT = 200;
 const MOUNT_POINTS = ['#root', '#__next', '#app', '#__nuxt', '#___gatsby', '#svelte', '[data-reactroot]', 'app-root', '[ng-app]', '[ng-version]'];
 
 /**
- * Recognises a JavaScript-only application shell (upstreams.md 10.5): almost no visible text, and
+ * Recognises a JavaScript-only application shell (docs/engines.md#block-signatures): almost no visible text, and
  * an empty framework mount point or a `<noscript>` asking for JavaScript. Returns the evidence, or
  * null for a page that has content (server-rendered apps fill their mount point and pass).
  */

@@ -20,7 +20,7 @@ const TINY_TEXT = 300;
 const CHALLENGE_STATUS = new Set([401, 403, 405, 429, 503]);
 
 /**
- * Block / challenge signatures of generic sites (upstreams.md 10.5). A provider script alone is
+ * Block / challenge signatures of generic sites (docs/engines.md#block-signatures). A provider script alone is
  * not enough: many normal pages load Cloudflare's or Incapsula's scripts, and forms embed
  * reCAPTCHA. Each rule requires challenge evidence too: a challenge status, a challenge title, a
  * vendor header that only challenges carry, or a page with almost no content.

@@ -1,5 +1,5 @@
 /**
- * Readability output is not sanitised (upstreams.md 10.2), and the fallback path takes page markup
+ * Readability output is not sanitised (docs/engines.md#main-content), and the fallback path takes page markup
  * as it is. Before conversion we drop active and invisible content and make tables convertible.
  */
 // Forms themselves stay: some sites (ASP.NET) wrap the whole page in one; only their controls go.

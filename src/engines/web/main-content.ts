@@ -9,7 +9,7 @@ import { jsdom, readability } from '../lazy-modules.js';
 
 /** Readability output shorter than this is checked against the structural fallback. */
 const MIN_ARTICLE_CHARS = 250;
-/** Boilerplate removed on the fallback path (upstreams.md 10.2). */
+/** Boilerplate removed on the fallback path (docs/engines.md#main-content). */
 const FALLBACK_DROP = 'nav, header, footer, aside, script, style, noscript, template, [role="navigation"], [role="banner"], [role="contentinfo"], [role="complementary"]';
 
 export interface MainContent {
@@ -29,9 +29,9 @@ export interface MainContent {
 }
 
 /**
- * The main content of an HTML page as Markdown and text with its images (upstreams.md 10.2-10.4):
- * jsdom with the page URL as document URL (so `<base href>` and relative URLs resolve),
- * Readability on a clone, and a structural fallback when Readability finds nothing or little.
+ * The main content of an HTML page as Markdown and text with its images (docs/engines.md#main-content,
+ * #markdown-conversion, #page-images): jsdom with the page URL as document URL (so `<base href>` and relative
+ * URLs resolve), Readability on a clone, and a structural fallback when Readability finds nothing or little.
  */
 export function extractMainContent(html: string, pageUrl: string): MainContent {
   // A silent console: page markup errors are not ours to log.

@@ -15,7 +15,7 @@ export interface FetchedPage {
   body: Buffer;
 }
 
-/** Transfer and decompressed-size cap (upstreams.md 10.1 suggests 5-10 MB). */
+/** Transfer and decompressed-size cap (5-10 MB is the usual range: docs/engines.md#page-fetch). */
 export const MAX_PAGE_BYTES = 10 * 1024 * 1024;
 
 // A current desktop Chrome: sites serve their full pages to it, and WAFs flag library defaults.

@@ -1,4 +1,4 @@
-/** One image of a read page (upstreams.md 10.4): `og` is the page's lead image, `article` one in the text. */
+/** One image of a read page (docs/engines.md#page-images): `og` is the page's lead image, `article` one in the text. */
 export interface PageImage {
   url: string;
   alt: string;

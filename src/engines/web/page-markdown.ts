@@ -1,7 +1,7 @@
 import type TurndownService from 'turndown';
 import { turndown, turndownGfm } from '../lazy-modules.js';
 
-/** Turndown as upstreams.md 10.3 configures it, with GFM tables, strikethrough and task lists. */
+/** Turndown as docs/engines.md#markdown-conversion configures it, with GFM tables, strikethrough and task lists. */
 function createTurndown(): TurndownService {
   const td = new (turndown())({
     headingStyle: 'atx',

@@ -10,7 +10,7 @@ const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 const LOGIN_PATH = /\/(log-?in|sign-?in|sign_in|signin|auth|sso|account\/login|accounts\/login|session\/new)(\/|$|\?|\.)/i;
 
 /**
- * Turns a fetched page into the WEB_SCRAPE result, deciding in the order of upstreams.md 0:
+ * Turns a fetched page into the WEB_SCRAPE result, deciding in the order of docs/engines.md#failure-order:
  * block/challenge, rate limit, HTTP failures, unsupported type, login wall, then extraction.
  */
 export function interpretPage(page: FetchedPage): EngineResult {

@@ -4,7 +4,7 @@ import { browserHeaders, fetchRawPage } from './page-fetch.js';
 
 /**
  * WEB_SCRAPE: reads any page by `payload.url` and returns its main content as Markdown with its
- * images (upstreams.md 10). The transport refuses private targets (SSRF) and, in the sandbox,
+ * images (docs/engines.md#web-pages). The transport refuses private targets (SSRF) and, in the sandbox,
  * routes non-loopback URLs to the simulator.
  */
 export const webScrape: EngineAdapter = {

@@ -7,7 +7,10 @@ const error5xx = (reply: FastifyReply) =>
 
 const PER_PAGE = 10;
 
-/** Bing `/search` (upstreams.md 5.1–5.3): deterministic results from `q`, honouring `first`, `cc` and `setlang`. */
+/**
+ * Bing `/search` (docs/engines.md#bing-request, #bing-results, #bing-blocks): deterministic results from `q`,
+ * honouring `first`, `cc` and `setlang`.
+ */
 export function registerBing(app: FastifyInstance, sim: SimContext): void {
   app.get('/search', async (req, reply) => {
     const params = req.query as Record<string, string | undefined>;

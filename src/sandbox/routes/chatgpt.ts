@@ -65,7 +65,7 @@ box.addEventListener('keydown', function (ev) {
 
 const error5xx = (reply: FastifyReply) => reply.code(500).type('application/json').send({ detail: 'Internal server error' });
 
-/** chatgpt.com (upstreams.md 6.3): the app page behind the session cookie and its conversation endpoint. */
+/** chatgpt.com (docs/engines.md#chatgpt-web): the app page behind the session cookie and its conversation endpoint. */
 export function registerChatGptWeb(app: FastifyInstance, sim: SimContext): void {
   app.get('/', async (req, reply) => {
     if (!hasSession(req.headers.cookie)) return reply.redirect('auth/login');

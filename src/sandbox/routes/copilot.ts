@@ -10,7 +10,7 @@ import { fakeCitations, fakeSentences } from '../text-gen.js';
 const MAX_CONVERSATIONS = 10_000;
 
 /**
- * Copilot (upstreams.md 5.5): GET /c/api/user, POST /c/api/conversations and the chat WebSocket
+ * Copilot (docs/engines.md#copilot-chat): GET /c/api/user, POST /c/api/conversations and the chat WebSocket
  * /c/api/chat. Fastify has no WebSocket support installed, so a `ws` server takes the HTTP upgrade
  * for the chat path under this family's prefix.
  *

@@ -3,7 +3,7 @@ import type { SimContext } from '../sim-context.js';
 import { fakeCitations, fakeSentences } from '../text-gen.js';
 
 /**
- * Gemini `POST /v1beta/models/<model>:generateContent` with Search grounding (upstreams.md 8.1).
+ * Gemini `POST /v1beta/models/<model>:generateContent` with Search grounding (docs/engines.md#gemini-grounding).
  * Segment offsets are UTF-8 bytes with the zero `startIndex` omitted, as proto3 JSON does; chunk
  * URIs are grounding redirects that point back at this simulator (the real host is
  * vertexaisearch.cloud.google.com) and answer 302 to the publisher URL.

@@ -13,11 +13,11 @@ const AIO_ON = /sandbox:aio\b/;
 const AIO_OFF = /sandbox:noaio\b/;
 
 /**
- * Google web search, AI Overview and AI Mode (upstreams.md 1–3): `GET /search` with `q`, `hl`,
- * `gl`, `start` and `udm=50`. Pages are generated from the query, in the fixtures' HTML shapes.
- * `sandbox:captcha` redirects to the sorry page (HTTP 429), `sandbox:empty` answers a no-results
- * page (AI Mode: a plain results page without the answer). `sandbox:js` serves AI Mode with its answer
- * inserted by script (google/script-pages.ts), so only the browser transport sees it.
+ * Google web search, AI Overview and AI Mode (docs/engines.md#google-search, #google-ai-mode): `GET /search`
+ * with `q`, `hl`, `gl`, `start` and `udm=50`. Pages are generated from the query, in the fixtures' HTML
+ * shapes. `sandbox:captcha` redirects to the sorry page (HTTP 429), `sandbox:empty` answers a no-results page
+ * (AI Mode: a plain results page without the answer). `sandbox:js` serves AI Mode with its answer inserted by
+ * script (google/script-pages.ts), so only the browser transport sees it.
  */
 export function registerSearchEngineA(app: FastifyInstance, sim: SimContext): void {
   app.get('/search', async (req, reply) => {

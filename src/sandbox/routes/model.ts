@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SimContext } from '../sim-context.js';
 
 /**
- * An OpenAI-compatible `POST /v1/chat/completions` for the analysis model (analysis-methods.md
- * §2.10, §2.11). The purpose comes from `response_format.json_schema.name`, the input from the first
+ * An OpenAI-compatible `POST /v1/chat/completions` for the analysis model (docs/analysis.md#s2-10,
+ * #s2-11). The purpose comes from `response_format.json_schema.name`, the input from the first
  * user message (a JSON object); answers are computed deterministically from it with small lexical
  * rules, in the purpose's schema, with provider-style `usage`. Directives anywhere in the messages
  * (§2.11.4), optionally scoped to purposes (`sandbox:analysis_error=brand_decisions,requirements`):

@@ -3,7 +3,7 @@ import type { SimContext } from '../sim-context.js';
 import { sandboxSuggestions, suggestLanguage } from './suggest.js';
 
 /**
- * Naver autocomplete `GET /nx/ac` (analysis-methods.md §3.1, upstreams.md §4.8):
+ * Naver autocomplete `GET /nx/ac` (docs/analysis.md#s3-1, docs/engines.md#naver-autocomplete):
  * `{"query": [q], "items": [[["suggestion", "0"], …]]}`, completions generated like the Google
  * simulator's (Latin-only ones included, which Korean users type for product names).
  * `sandbox:captcha` answers Naver's abnormal-search block page, `sandbox:empty` an empty list.

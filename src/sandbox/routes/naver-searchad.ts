@@ -3,8 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { SimContext } from '../sim-context.js';
 
 /**
- * Naver Search Ad keyword tool `GET /keywordstool?hintKeywords=a,b&showDetail=1` (analysis-methods.md
- * §3.1). The request must carry `X-API-KEY`, `X-Customer`, `X-Timestamp` and `X-Signature =
+ * Naver Search Ad keyword tool `GET /keywordstool?hintKeywords=a,b&showDetail=1` (docs/analysis.md#s3-1).
+ * The request must carry `X-API-KEY`, `X-Customer`, `X-Timestamp` and `X-Signature =
  * base64(HMAC-SHA256(secret, "{timestamp}.GET./keywordstool"))` for the sandbox license (the
  * sandbox credentials of `SANDBOX_API_KEYS`); a wrong signature is 403, an unknown license 401,
  * more than 5 hint keywords or one with a space 400. Volumes are derived from the keyword text (the

@@ -18,10 +18,11 @@ function tabOf(q: Query): NaverTab {
 }
 
 /**
- * Naver search (`/naver/search.naver`, upstreams.md 4.1-4.4): integrated search with the AI
- * briefing, the web documents tab (15 per page from `start`) and the AI tab (`ssc=tab.ai.all`,
- * an assumed URL). `sandbox:captcha` answers the block page, `sandbox:empty` the no-results page;
- * `sandbox:js` loads the AI briefing by script (naver/script-pages.ts), so only a browser sees it.
+ * Naver search (`/naver/search.naver`, docs/engines.md#naver-surfaces, #naver-web-results,
+ * #naver-ai-briefing, #naver-ai-tab): integrated search with the AI briefing, the web documents tab (15 per
+ * page from `start`) and the AI tab (`ssc=tab.ai.all`, an assumed URL). `sandbox:captcha` answers the block
+ * page, `sandbox:empty` the no-results page; `sandbox:js` loads the AI briefing by script
+ * (naver/script-pages.ts), so only a browser sees it.
  */
 export function registerNaverSearch(app: FastifyInstance, sim: SimContext): void {
   app.get('/search.naver', async (req, reply) => {

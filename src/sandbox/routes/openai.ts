@@ -3,7 +3,7 @@ import type { SimContext } from '../sim-context.js';
 import { fakeCitations, fakeSentences, type FakeCitation } from '../text-gen.js';
 
 /**
- * OpenAI Responses API `POST /v1/responses` with the hosted web_search tool (upstreams.md 6.1):
+ * OpenAI Responses API `POST /v1/responses` with the hosted web_search tool (docs/engines.md#openai-responses):
  * JSON, or an event stream when `stream` is true. Annotation offsets are in code points, and the
  * answer starts with an emoji so a parser counting UTF-16 units misplaces its markers. Besides the
  * common directives, `sandbox:cut` ends the stream before `response.completed`.
@@ -123,7 +123,7 @@ function buildResponse(sim: SimContext, topic: string, req: Json, empty: boolean
   };
 }
 
-/** The typical event order of upstreams.md 6.1, with annotations interleaved among the deltas. */
+/** The typical event order of docs/engines.md#openai-responses, with annotations interleaved among the deltas. */
 function streamEvents(response: Json): Json[] {
   const output = response.output as [Json, Json & { content: [{ text: string; annotations: Annotation[] }] }];
   const [search, message] = output;

@@ -5,7 +5,10 @@ import { fakeCitations, fakeSentences } from '../text-gen.js';
 const error5xx = (reply: FastifyReply) =>
   reply.code(503).send({ error: { message: 'Service temporarily unavailable', type: 'server_error', code: 'overloaded' } });
 
-/** Perplexity Sonar `/chat/completions` (upstreams.md 7.1), answering deterministically from the prompt. */
+/**
+ * Perplexity Sonar `/chat/completions` (docs/engines.md#perplexity-sonar), answering deterministically from
+ * the prompt.
+ */
 export function registerAnswerEngineA(app: FastifyInstance, sim: SimContext): void {
   app.post('/chat/completions', async (req, reply) => {
     if (!/^Bearer \S+/.test(String(req.headers.authorization ?? ''))) {

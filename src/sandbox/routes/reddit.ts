@@ -3,7 +3,7 @@ import type { SimContext } from '../sim-context.js';
 import { fakeSentences, isKorean } from '../text-gen.js';
 
 /**
- * Reddit (upstreams.md 9): `/api/v1/access_token`, and the API paths in both forms — anonymous
+ * Reddit (docs/engines.md#reddit): `/api/v1/access_token`, and the API paths in both forms — anonymous
  * with the `.json` suffix (www.reddit.com) and OAuth without it (oauth.reddit.com, bearer token
  * required). Content is deterministic from the query, community, user or post id. Directives in
  * a search query: captcha -> the 403 "Blocked" HTML page, empty -> an empty Listing. Communities
@@ -80,7 +80,7 @@ function privateSub(reply: FastifyReply): FastifyReply {
   return reply.code(403).send({ reason: 'private', message: 'Forbidden', error: 403 });
 }
 
-/** The network-policy block page of upstreams.md 9.1. */
+/** The network-policy block page of docs/engines.md#reddit-access. */
 function blocked(reply: FastifyReply): FastifyReply {
   return reply
     .code(403)

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SimContext } from '../sim-context.js';
 
 /**
- * Google autocomplete (analysis-methods.md §3.1, upstreams.md §1.7): `GET /complete/search` with
+ * Google autocomplete (docs/analysis.md#s3-1, docs/engines.md#google-autocomplete): `GET /complete/search` with
  * `client=firefox` (`[q, [s…], [], {…}]`), `client=chrome` (adds descriptions, suggest types and
  * relevance) and `client=gws-wiz` (`)]}'` + arrays with `<b>` markup). Completions are generated
  * deterministically from the typed prefix with small word lists, in popularity order, including a

@@ -3,7 +3,7 @@ import type { SimContext } from '../sim-context.js';
 import { fakeSentences, isKorean } from '../text-gen.js';
 
 /**
- * Arbitrary web pages for WEB_SCRAPE and page readers (decisions.md item 15): the transport sends
+ * Arbitrary web pages for WEB_SCRAPE and page readers (docs/contract.md#sandbox-scope): the transport sends
  * `https://host/path?q` here as `/web/https/host/path?q`. Any URL answers a deterministic article
  * derived from its path; `sandbox:*` directives may sit in the path or the query.
  */
@@ -35,7 +35,7 @@ function notFound(reply: FastifyReply): FastifyReply {
     .send('<!DOCTYPE html><html><head><title>404 Not Found</title></head><body><h1>Page not found</h1><p>The page you requested does not exist.</p></body></html>');
 }
 
-/** Cloudflare's managed-challenge interstitial as real sites serve it (upstreams.md 10.5). */
+/** Cloudflare's managed-challenge interstitial as real sites serve it (docs/engines.md#block-signatures). */
 function cloudflareChallenge(reply: FastifyReply, host: string): FastifyReply {
   const ray = '8f1a2b3c4d5e6f70';
   return reply

@@ -3,7 +3,8 @@ import { fakeAnswerCitations, fakeFacts, fakeResults, type PageLocale } from './
 
 /**
  * HTML of the simulated Google pages, in the shapes of the hand-made fixtures in
- * test/fixtures/search-a (upstreams.md 1.3, 1.5, 1.6, 3.3). Generated from the query only.
+ * test/fixtures/search-a (docs/engines.md#google-organic-results, #google-ai-overview,
+ * #google-walls-and-blocks, #google-ai-mode). Generated from the query only.
  */
 export function esc(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -63,7 +64,7 @@ ${blocks.join('\n')}
 
 /**
  * People also ask as on real pages of late 2025: `jsname="N760b"` around question pairs that unfold
- * an answer with a linked h3 (upstreams.md 1.5 corrections). Neither an overview nor organic.
+ * an answer with a linked h3 (docs/engines.md#google-ai-overview corrections). Neither an overview nor organic.
  */
 function peopleAlsoAsk(sim: SimContext, topic: string, locale: PageLocale): string {
   const facts = fakeFacts(sim, topic, 2, locale);
@@ -78,10 +79,11 @@ function peopleAlsoAsk(sim: SimContext, topic: string, locale: PageLocale): stri
 }
 
 /**
- * The AI Overview as on real pages of late 2025 (upstreams.md 1.5 corrections): `div.YzCcne[data-mcpr]`
- * holding `#m-x-content` with the hidden fallback lines, the heading, `[data-subtree="aimc"]` with
- * the prose in `[data-container-id="main-col"]` (its heading and list marked `aria-hidden`, as Google
- * does), source cards whose link is an empty overlay titled by `aria-label`, and the chrome around.
+ * The AI Overview as on real pages of late 2025 (docs/engines.md#google-ai-overview corrections):
+ * `div.YzCcne[data-mcpr]` holding `#m-x-content` with the hidden fallback lines, the heading,
+ * `[data-subtree="aimc"]` with the prose in `[data-container-id="main-col"]` (its heading and list marked
+ * `aria-hidden`, as Google does), source cards whose link is an empty overlay titled by `aria-label`, and the
+ * chrome around.
  */
 function aiOverview(sim: SimContext, query: string, topic: string, locale: PageLocale): string {
   const facts = fakeFacts(sim, topic, 4, locale);
@@ -172,7 +174,7 @@ export function aiModePage(sim: SimContext, query: string, topic: string, locale
   return aiModeDocument(query, topic, locale, aiModeAnswerChunks(sim, topic, locale).join(''));
 }
 
-/** A query without hits: the notice in #topstuff and an empty #rso (upstreams.md 1.4). */
+/** A query without hits: the notice in #topstuff and an empty #rso (docs/engines.md#google-organic-results). */
 export function noResultsPage(query: string, locale: PageLocale): string {
   const body = `<div id="main"><div id="cnt"><div id="center_col" role="main"><div id="res" role="main">
   <div id="topstuff"><div class="card-section" role="heading" aria-level="3"><p>${locale.noResults(esc(query))}</p></div></div>
@@ -181,7 +183,7 @@ export function noResultsPage(query: string, locale: PageLocale): string {
   return documentShell(locale, `${query} - ${locale.titleSuffix}`, body);
 }
 
-/** The sorry page (upstreams.md 1.6), served with HTTP 429. */
+/** The sorry page (docs/engines.md#google-walls-and-blocks), served with HTTP 429. */
 export function sorryPage(continueUrl: string): string {
   return `<html>
 <head><meta http-equiv="content-type" content="text/html; charset=utf-8"><title>${esc(continueUrl)}</title></head>

@@ -10,7 +10,7 @@ import { queryTopic } from './query-topic.js';
 export const STREAM_GAP_MS = 150;
 
 /**
- * AI Mode as the real page delivers it (upstreams.md 3.1): the HTML holds the turn with a
+ * AI Mode as the real page delivers it (docs/engines.md#google-ai-mode): the HTML holds the turn with a
  * "Thinking" placeholder, and a script fetches the answer from `/async/folwr` 200-400 ms after load
  * and inserts it as it streams in (two parts). A plain HTTP client sees only the placeholder, which
  * the parser reads as an answer that never arrived.

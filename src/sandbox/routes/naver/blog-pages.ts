@@ -3,7 +3,7 @@ import { fakeSentences } from '../../text-gen.js';
 import { esc } from './html.js';
 
 /**
- * Simulated mobile blog posts (m.blog.naver.com, upstreams.md 4.5) in SmartEditor ONE markup,
+ * Simulated mobile blog posts (m.blog.naver.com, docs/engines.md#naver-blog-posts) in SmartEditor ONE markup,
  * generated from the post ids, plus the "private or deleted" and sign-in notices.
  */
 

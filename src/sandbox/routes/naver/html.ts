@@ -1,5 +1,5 @@
 /**
- * Shared page chrome of the simulated Naver (upstreams.md 4): the search header and tab bar, the
+ * Shared page chrome of the simulated Naver (docs/engines.md#naver): the search header and tab bar, the
  * block/captcha page, the "no results" page and the 5xx page, in Naver's own wording.
  */
 

@@ -20,7 +20,7 @@ export function withoutScriptDirective(query: string): string {
 }
 
 /**
- * Integrated search with a lazily loaded AI briefing (upstreams.md 4.3: "it may load lazily after
+ * Integrated search with a lazily loaded AI briefing (docs/engines.md#naver-ai-briefing: "it may load lazily after
  * the first paint"): the HTML holds the results and an empty briefing slot; a script fetches the
  * briefing 200-400 ms after load and inserts it as it streams in (two parts). Over plain HTTP the
  * page has results but no briefing, which the parser reads as NO_ANSWER.

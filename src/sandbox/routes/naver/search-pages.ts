@@ -3,9 +3,10 @@ import { fakeCitations, fakeSentences } from '../../text-gen.js';
 import { esc, searchShell } from './html.js';
 
 /**
- * Deterministic Naver result pages (upstreams.md 4.2-4.4): the same query and offset always give
- * the same documents. The AI briefing and AI tab markup follow the designs the parsers assume
- * (their real markup is an unverified gap), so the sandbox exercises the heading-text anchors.
+ * Deterministic Naver result pages (docs/engines.md#naver-web-results, #naver-ai-briefing, #naver-ai-tab):
+ * the same query and offset always give the same documents. The AI briefing and AI tab markup follow the
+ * designs the parsers assume (their real markup is an unverified gap), so the sandbox exercises the
+ * heading-text anchors.
  */
 
 export interface SimDoc {
