@@ -151,6 +151,16 @@ describe('OpenAI HTTP errors', () => {
     expect(coolsDownExit(f.kind)).toBe(false);
   });
 
+  it('429 rate_limit_exceeded for one request over the per-minute token limit is BAD_PAYLOAD: no wait lets it through', () => {
+    const tooLarge = inline(429, {
+      error: { message: 'Request too large for gpt-5-nano in organization org-X on tokens per min (TPM): Limit 200000, Requested 250013.', type: 'tokens', param: null, code: 'rate_limit_exceeded' },
+    });
+    const f = failureOf(() => assertOpenAiOk(tooLarge, 'CHATBOT_A'), 'BAD_PAYLOAD');
+    expect(f.clientMessage).toMatch(/shorten/);
+    expect(isPermanent(f.kind)).toBe(true);
+    expect(coolsDownExit(f.kind)).toBe(false);
+  });
+
   it('401 is PROVIDER_REFUSED without quoting the masked key', () => {
     const f = failureOf(() => assertOpenAiOk(responseFrom(401, 'openai-error-401.json'), 'CHATBOT_A'), 'PROVIDER_REFUSED');
     expect(f.message).toMatch(/invalid_api_key/);

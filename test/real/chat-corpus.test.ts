@@ -30,10 +30,16 @@ interface Case {
   file: string;
   status: number;
   contentType: string;
+  /** Recorded response headers replayed with the body (rate-limit state, Retry-After). */
+  headers?: Record<string, string>;
   payload: { prompt: string };
   expect: {
     code: string;
     kind?: string;
+    /** Upstream calls the task makes (default: one, or every attempt for a kind that is retried). */
+    calls?: number;
+    /** Whether each attempt rests the exit address and account (default: by kind, see COOLED). */
+    cooldown?: boolean;
     text?: string;
     sources?: Array<{ url: string; label: string; resolution?: string }>;
     /** Responses: each cited span (tracking tag removed) and the position its marker must carry. */
@@ -45,6 +51,11 @@ interface Case {
 }
 
 const DIR = new URL('../fixtures/real/chat/', import.meta.url);
+/** Attempts a task gets here, so that "retried" and "not retried" differ in the number of upstream calls. */
+const MAX_ATTEMPTS = 3;
+/** Failure kinds a retry may fix (every other kind ends the task after one call), and those that rest the exit and account. */
+const RETRIED: ReadonlySet<string> = new Set(['RATE_LIMITED', 'UPSTREAM_BLOCKED', 'UPSTREAM_ERROR', 'AUTH_FAILED', 'LAYOUT_CHANGED', 'TIMEOUT']);
+const COOLED: ReadonlySet<string> = new Set(['RATE_LIMITED', 'UPSTREAM_BLOCKED']);
 const { cases } = JSON.parse(readCorpusFile(new URL('cases.json', DIR)).toString('utf8')) as { cases: Case[] };
 
 const ENDPOINT: Record<Engine, RegExp> = {
@@ -118,7 +129,7 @@ describe('chat engines real-input corpus (OpenAI Responses, Perplexity Sonar, Ge
   beforeAll(async () => {
     replay = await startReplayServer(({ method, url }) => {
       if (!current || method !== 'POST' || !ENDPOINT[current.engine].test(url.replace(/\?.*$/, ''))) return undefined;
-      return { status: current.status, headers: { 'content-type': current.contentType }, body: readCorpusFile(new URL(current.file, DIR)) };
+      return { status: current.status, headers: { ...current.headers, 'content-type': current.contentType }, body: readCorpusFile(new URL(current.file, DIR)) };
     });
     proxy = await startConnectProxy(new URL(replay.url).host);
     const config = writeConfig(tempDir(), {
@@ -131,7 +142,7 @@ describe('chat engines real-input corpus (OpenAI Responses, Perplexity Sonar, Ge
       accounts: [{ id: 'corpus-openai-us', engine: 'CHATBOT_A', country: 'US', secret: 'sk-corpus-test-key' }],
       exitAddresses: [{ id: 'corpus-us', country: 'US', proxyUrl: proxy.url, maxConcurrent: 8 }],
     });
-    svc = await startService({ AEQ_SANDBOX: '0', AEQ_CONFIG: config, AEQ_ENGINE_MAX_ATTEMPTS: '1', AEQ_ENGINE_TIMEOUT_MS: '15000' }, { logLines });
+    svc = await startService({ AEQ_SANDBOX: '0', AEQ_CONFIG: config, AEQ_ENGINE_MAX_ATTEMPTS: String(MAX_ATTEMPTS), AEQ_ENGINE_TIMEOUT_MS: '15000' }, { logLines });
   });
   afterAll(async () => {
     if (outcomes.length > 0) printTable('Chat engines corpus (recorded answers replayed through the real adapters)', outcomes.map((o) => o.row));
@@ -142,6 +153,8 @@ describe('chat engines real-input corpus (OpenAI Responses, Perplexity Sonar, Ge
 
   for (const c of cases) {
     it(`${c.engine} ${c.id}`, async () => {
+      // Each case starts with rested resources (re-enabling clears rests), so its own rests can be counted.
+      for (const pool of [svc.app.pools.exits, svc.app.pools.accounts]) for (const r of pool.list()) pool.setDisabled(r.id, false);
       current = c;
       const seenBefore = replay.seen.length;
       const logsBefore = logLines.length;
@@ -151,10 +164,19 @@ describe('chat engines real-input corpus (OpenAI Responses, Perplexity Sonar, Ge
       const failures: string[] = [];
       const code = view.task.status === 'COMPLETED' ? 'COMPLETED' : (String(view.error ?? '').split(':')[0] ?? '');
       const kind = failureKind(logLines.slice(logsBefore));
-      const row: Record<string, string | number> = { engine: c.engine, case: c.id, calls: replay.seen.length - seenBefore, want: c.expect.code, got: code };
+      const calls = replay.seen.length - seenBefore;
+      const row: Record<string, string | number> = { engine: c.engine, case: c.id, calls, want: c.expect.code, got: code };
       if (code !== c.expect.code) failures.push(`code ${code}, want ${c.expect.code}${kind ? ` (kind ${kind})` : ''}`);
       if (c.expect.code !== 'COMPLETED') {
         row.kind = `${kind ?? '-'}${kind === c.expect.kind ? '' : ` (want ${c.expect.kind})`}`;
+        // Retried or not: the number of upstream calls; rested or not: the strikes on the exit address and the account.
+        const wantCalls = c.expect.calls ?? (RETRIED.has(c.expect.kind ?? '') ? MAX_ATTEMPTS : 1);
+        if (calls !== wantCalls) failures.push(`${calls} upstream calls, want ${wantCalls}`);
+        const rests = restStrikes(svc);
+        const wantRests = (c.expect.cooldown ?? COOLED.has(c.expect.kind ?? '')) ? wantCalls : 0;
+        row.rests = `${rests.exit}/${rests.account}`;
+        if (rests.exit !== wantRests) failures.push(`exit address rested ${rests.exit} times, want ${wantRests}`);
+        if (c.engine === 'CHATBOT_A' && rests.account !== wantRests) failures.push(`account rested ${rests.account} times, want ${wantRests}`);
       } else if (code === 'COMPLETED') {
         score(c, view.response as { text: string; markdown: string; sources: Source[]; rawResponse?: unknown }, row, failures);
       }
@@ -171,6 +193,13 @@ describe('chat engines real-input corpus (OpenAI Responses, Perplexity Sonar, Ge
     expect(outcomes.filter((o) => o.failures.length > 0).map((o) => o.row.case)).toEqual([]);
   });
 });
+
+/** Consecutive rests (cooldown strikes) on the exit addresses and on the accounts, over every upstream. */
+function restStrikes(svc: RunningService): { exit: number; account: number } {
+  const strikes = (list: Array<{ cooldowns: Map<string, { strikes: number }> }>) =>
+    list.reduce((n, r) => n + [...r.cooldowns.values()].reduce((m, c) => m + c.strikes, 0), 0);
+  return { exit: strikes(svc.app.pools.exits.list()), account: strikes(svc.app.pools.accounts.list()) };
+}
 
 function failureKind(lines: string[]): string | undefined {
   for (const l of lines.reverse()) {

@@ -177,9 +177,10 @@ describe('Google engines on real saved result pages', () => {
     expect(runs.filter((r) => !endedAsExpected(r)).map((r) => `${r.page.id} ${r.engine}: ${r.status} ${r.error ?? ''} ${r.kind ?? ''} (want ${expectOf(r.page)})`)).toEqual([]);
   });
 
-  it('notes the consent dialog beside real results in raw.walls, and still returns the results', () => {
+  it('notes the consent dialog beside real results in raw.walls, nothing where there is none, and still returns the results', () => {
     const walled = pages.filter((p) => p.walls);
-    expect(walled.length).toBeGreaterThan(0);
+    expect(walled.filter((p) => p.walls?.length).length).toBeGreaterThan(0);
+    expect(walled.filter((p) => p.walls?.length === 0).length).toBeGreaterThan(0);
     for (const p of walled) {
       const html = readCorpusFile(new URL(p.file, DIR)).toString('utf8');
       const parsed = parseResultsPage({ html, status: 200, finalUrl: `https://www.google.com/search?q=${encodeURIComponent(p.query)}` }, { page: 1, readAio: true });
@@ -259,7 +260,7 @@ function report(runs: Run[]): void {
     kinds.flatMap((k) =>
       engines.map((e) => {
         const rs = runs.filter((r) => expectOf(r.page) === k && r.engine === e);
-        return { pages: k, engine: e, runs: rs.length, 'as expected': rs.filter(endedAsExpected).length, 'with raw.walls noted': rs.filter((r) => r.page.walls).length };
+        return { pages: k, engine: e, runs: rs.length, 'as expected': rs.filter(endedAsExpected).length, 'with raw.walls noted': rs.filter((r) => r.page.walls?.length).length };
       }),
     ),
   );

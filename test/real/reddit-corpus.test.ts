@@ -45,6 +45,10 @@ interface Case {
   expect: {
     code: string;
     kind?: string;
+    /** Upstream calls the task makes (default: one, or every attempt for a kind that is retried). */
+    calls?: number;
+    /** Whether each attempt rests the exit address (default: by kind, see COOLED). */
+    cooldown?: boolean;
     sources?: ExpectedSource[];
     after?: string | null;
     title?: string;
@@ -70,6 +74,11 @@ interface ForumComment {
 }
 
 const DIR = new URL('../fixtures/real/reddit/', import.meta.url);
+/** Attempts a task gets here, so that "retried" and "not retried" differ in the number of upstream calls. */
+const MAX_ATTEMPTS = 3;
+/** Failure kinds a retry may fix (every other kind ends the task after one call), and those that rest the exit address. */
+const RETRIED: ReadonlySet<string> = new Set(['RATE_LIMITED', 'UPSTREAM_BLOCKED', 'UPSTREAM_ERROR', 'AUTH_FAILED', 'LAYOUT_CHANGED', 'TIMEOUT']);
+const COOLED: ReadonlySet<string> = new Set(['RATE_LIMITED', 'UPSTREAM_BLOCKED']);
 const { cases } = JSON.parse(readCorpusFile(new URL('cases.json', DIR)).toString('utf8')) as { cases: Case[] };
 const body = (c: Case) => readCorpusFile(new URL(c.file, DIR));
 
@@ -123,7 +132,7 @@ describe('FORUM real-input corpus (Reddit JSON)', () => {
     const config = fastConfig(dir, {
       engines: { FORUM: { upstream: { baseUrl: replay.url, options: { userAgent: 'test:aeq-corpus:0.1.0 (by /u/aeq-tests)' } } } },
     });
-    svc = await startService({ AEQ_SANDBOX: '0', AEQ_CONFIG: config, AEQ_ENGINE_MAX_ATTEMPTS: '1', AEQ_ENGINE_TIMEOUT_MS: '10000' }, { logLines });
+    svc = await startService({ AEQ_SANDBOX: '0', AEQ_CONFIG: config, AEQ_ENGINE_MAX_ATTEMPTS: String(MAX_ATTEMPTS), AEQ_ENGINE_TIMEOUT_MS: '10000' }, { logLines });
   });
   afterAll(async () => {
     if (outcomes.length > 0) printTable('FORUM corpus (Reddit JSON replayed through the real adapter)', outcomes.map((o) => o.row));
@@ -133,6 +142,8 @@ describe('FORUM real-input corpus (Reddit JSON)', () => {
 
   for (const c of cases.filter((x) => x.replay !== false)) {
     it(`${c.id}`, async () => {
+      // Each case starts with rested exit addresses (re-enabling clears rests), so its own rests can be counted.
+      for (const r of svc.app.pools.exits.list()) svc.app.pools.exits.setDisabled(r.id, false);
       current = c;
       const seenBefore = replay.seen.length;
       const logsBefore = logLines.length;
@@ -146,6 +157,13 @@ describe('FORUM real-input corpus (Reddit JSON)', () => {
       if (code !== c.expect.code) failures.push(`code ${code}, want ${c.expect.code}${kind ? ` (kind ${kind})` : ''}`);
       if (c.expect.code !== 'COMPLETED') {
         row.kind = `${kind ?? '-'}${kind === c.expect.kind ? '' : ` (want ${c.expect.kind})`}`;
+        // Retried or not: the number of upstream calls; a refusal of one community never rests the exit address.
+        const wantCalls = c.expect.calls ?? (RETRIED.has(c.expect.kind ?? '') ? MAX_ATTEMPTS : 1);
+        if (requested.length !== wantCalls) failures.push(`${requested.length} upstream calls, want ${wantCalls}`);
+        const rests = exitRests(svc);
+        const wantRests = (c.expect.cooldown ?? COOLED.has(c.expect.kind ?? '')) ? wantCalls : 0;
+        row.rests = rests;
+        if (rests !== wantRests) failures.push(`exit address rested ${rests} times, want ${wantRests}`);
       } else if (code === 'COMPLETED') {
         const r = view.response as { text: string; markdown: string; sources: Source[]; posts?: ForumPost[]; after?: string | null; post?: ForumPost; comments?: ForumComment[]; moreComments?: number };
         if (c.shape === 'listing') scoreListing(c, r, row, failures);
@@ -162,6 +180,11 @@ describe('FORUM real-input corpus (Reddit JSON)', () => {
     expect(outcomes.filter((o) => o.failures.length > 0).map((o) => o.row.case)).toEqual([]);
   });
 });
+
+/** Consecutive rests (cooldown strikes) on the exit addresses, over every upstream. */
+function exitRests(svc: RunningService): number {
+  return svc.app.pools.exits.list().reduce((n, r) => n + [...r.cooldowns.values()].reduce((m, c) => m + c.strikes, 0), 0);
+}
 
 function failureKind(lines: string[]): string | undefined {
   for (const l of lines.reverse()) {

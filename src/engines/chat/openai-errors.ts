@@ -44,12 +44,20 @@ const PERMANENT_CODES: ReadonlySet<string> = new Set([
 const PROMPT_TOO_LONG: ReadonlySet<string> = new Set(['context_length_exceeded', 'too_many_prompt_tokens', 'string_above_max_length']);
 
 /**
- * Maps a non-2xx answer in the OpenAI error shape to a failure kind. 429 has two meanings:
- * `rate_limit_exceeded` (wait, cool the account down) and `insufficient_quota` (billing: waiting does
- * not help, so no retry). 401 is the key itself; 402 is billing (Perplexity); 403 is region or
- * permission, which another exit address may pass; 400 is the request refused as it stands (a prompt
- * too long for the model is the client's to shorten). Details carry the error code and a scrubbed
- * message only: a 401 message quotes part of the key.
+ * A 429 `rate_limit_exceeded` whose message starts "Request too large" asks for more tokens than the
+ * per-minute limit allows at all ("Limit 2000000, Requested 2500013", recorded by ruby_llm): no wait
+ * lets it through, and the account is not at fault.
+ */
+const REQUEST_TOO_LARGE = /^Request too large\b/i;
+
+/**
+ * Maps a non-2xx answer in the OpenAI error shape to a failure kind. 429 has three meanings:
+ * `rate_limit_exceeded` (wait, cool the account down), `insufficient_quota` (billing: waiting does
+ * not help, so no retry) and a single request over the per-minute token limit (the client's to
+ * shorten, like a prompt too long for the model). 401 is the key itself; 402 is billing (Perplexity);
+ * 403 is region or permission, which another exit address may pass; 400 is the request refused as
+ * it stands (a prompt too long for the model is the client's to shorten). Details carry the error
+ * code and a scrubbed message only: a 401 message quotes part of the key.
  */
 export function assertOpenAiOk(res: HttpResponse, upstream: string): void {
   if (res.status >= 200 && res.status < 300) return;
@@ -64,6 +72,11 @@ export function assertOpenAiOk(res: HttpResponse, upstream: string): void {
   const permanent = [info.code, info.type].some((c) => c !== null && PERMANENT_CODES.has(c));
   if (permanent || res.status === 401 || res.status === 402) {
     throw new UpstreamFailure('PROVIDER_REFUSED', `${what} (no retry helps until the key, billing or model is fixed)`);
+  }
+  if (res.status === 429 && REQUEST_TOO_LARGE.test(info.message)) {
+    throw new UpstreamFailure('BAD_PAYLOAD', `${what} (larger than the per-minute token limit; no retry helps)`, {
+      clientMessage: 'payload.prompt is larger than the provider accepts in one request; shorten it.',
+    });
   }
   if (res.status === 429) {
     const after = retryAfterMs(res);
