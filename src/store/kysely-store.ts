@@ -1,13 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { Migrator, sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { NewTask, PolledTask, TaskRecord } from '../domain/task.js';
 import type { Database, TasksTable } from './schema.js';
 import { POLL_COLUMNS, claimedFromRow, polledFromRow, taskFromRow } from './rows.js';
-import * as m001 from './migrations/001-initial.js';
-import * as m002 from './migrations/002-pool-leases.js';
-import * as m003 from './migrations/003-runtime-changes.js';
-import * as m004 from './migrations/004-webhook-lease-index.js';
-import * as m006 from './migrations/006-partial-task-indexes.js';
+import { serialised, type StoreDialect } from './dialect.js';
+import { migrateToLatest } from './migrate.js';
 import type {
   DeliveryOutcome,
   DueDelivery,
@@ -18,15 +15,6 @@ import type {
   Store,
   TerminalWrite,
 } from './store.js';
-
-/** Migrations of both dialects; a dialect may add its own (DialectHooks.migrations), named in the same order. */
-const MIGRATIONS: Record<string, Migration> = {
-  '001-initial': m001,
-  '002-pool-leases': m002,
-  '003-runtime-changes': m003,
-  '004-webhook-lease-index': m004,
-  '006-partial-task-indexes': m006,
-};
 
 /** Every tasks column, `id` qualified: claims join a CTE that also has an `id` (SQLite cannot RETURN `tasks.*`). */
 const TASK_COLUMNS = [
@@ -40,18 +28,6 @@ const QUEUED = sql.lit('QUEUED');
 /** Rows per multi-row insert: 22 columns each, well under PostgreSQL's 65,535 bind parameters. */
 const INSERT_CHUNK = 1000;
 const PROCESSING = sql.lit('PROCESSING');
-
-/** What differs between the SQLite and PostgreSQL stores; everything else is shared Kysely code. */
-export interface DialectHooks {
-  kind: 'sqlite' | 'postgres';
-  /** Runs `fn` in a transaction that serialises claims of one task type across processes. */
-  claimTransaction<T>(db: Kysely<Database>, taskType: string, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T>;
-  /** Suffix that locks the selected candidate rows (PostgreSQL: FOR UPDATE SKIP LOCKED). */
-  lockCandidates: boolean;
-  /** Migrations only this dialect runs, merged with the shared ones by name. */
-  migrations?: Record<string, Migration>;
-  destroy(): Promise<void>;
-}
 
 /** Deliveries per outcome from counts per status (PENDING and SENDING are both pending). */
 export function webhookCounts(rows: Array<{ status: string; n: number | string | bigint }>): Stats['webhooks'] {
@@ -74,23 +50,14 @@ export class KyselyStore implements Store {
 
   constructor(
     readonly db: Kysely<Database>,
-    private readonly hooks: DialectHooks,
+    protected readonly dialect: StoreDialect,
     protected readonly agingMs: number,
   ) {
-    this.kind = hooks.kind;
+    this.kind = dialect.kind;
   }
 
   async migrate(): Promise<void> {
-    // Kysely looks for its migration tables across every schema; name ours, or a table of another
-    // schema in the same database (another deployment, a test) would be taken for it.
-    const schema = this.kind === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(this.db)).rows[0]?.s : undefined;
-    const migrator = new Migrator({
-      db: this.db,
-      provider: { getMigrations: async () => ({ ...MIGRATIONS, ...this.hooks.migrations }) },
-      ...(schema ? { migrationTableSchema: schema } : {}),
-    });
-    const { error } = await migrator.migrateToLatest();
-    if (error) throw error instanceof Error ? error : new Error(String(error));
+    await migrateToLatest(this.db, this.dialect);
     this.migrated = true;
   }
 
@@ -104,8 +71,8 @@ export class KyselyStore implements Store {
     }
   }
 
-  async close(): Promise<void> {
-    await this.hooks.destroy();
+  close(): Promise<void> {
+    return this.db.destroy();
   }
 
   protected toRow(t: NewTask): TasksTable {
@@ -196,7 +163,7 @@ export class KyselyStore implements Store {
     now: number;
     leaseMs: number;
   }) {
-    return this.hooks.claimTransaction(this.db, a.taskType, async (trx) => {
+    return serialised(this.db, this.dialect, a.taskType, async (trx) => {
       const running = await trx
         .selectFrom('tasks')
         .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -213,7 +180,7 @@ export class KyselyStore implements Store {
         .where('available_at', '<=', a.now)
         .orderBy('sort_key')
         .limit(room);
-      if (this.hooks.lockCandidates) candidates = candidates.forUpdate().skipLocked();
+      if (this.dialect.supportsSkipLocked) candidates = candidates.forUpdate().skipLocked();
       const token = randomUUID();
       // A materialized CTE, not `id IN (subquery)`: PostgreSQL may run an IN-subquery with LIMIT
       // and SKIP LOCKED more than once and then claim more rows than the limit (seen in tests).
@@ -441,7 +408,7 @@ export class KyselyStore implements Store {
       .where(timeColumn, op, before)
       .orderBy(timeColumn)
       .limit(limit);
-    if (this.hooks.lockCandidates) candidates = candidates.forUpdate().skipLocked();
+    if (this.dialect.supportsSkipLocked) candidates = candidates.forUpdate().skipLocked();
     const rows = await trx
       .with((cte) => cte('due').materialized(), () => candidates)
       .updateTable('webhook_deliveries')
@@ -499,7 +466,7 @@ export class KyselyStore implements Store {
 
   async acquirePoolLease(resourceId: string, capacity: number, now: number, expiresAt: number): Promise<string | null> {
     // Serialised per resource (advisory lock on PostgreSQL), so the count cannot be raced.
-    return this.hooks.claimTransaction(this.db, `lease:${resourceId}`, async (trx) => {
+    return serialised(this.db, this.dialect, `lease:${resourceId}`, async (trx) => {
       const live = await trx
         .selectFrom('pool_leases')
         .select((eb) => eb.fn.countAll<number>().as('n'))

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { POSTGRES_DIALECT } from '../dialect.js';
 import type { Database } from '../schema.js';
 import type { TerminalWrite } from '../store.js';
 import { KyselyStore } from '../kysely-store.js';
-import * as m005 from './migrations/005-pool-lease-function.js';
-import * as m007 from './migrations/007-pool-slots.js';
 import { TurnBatch } from './turn-batch.js';
 
 /**
@@ -83,19 +82,5 @@ export function openPostgresStore(connectionString: string, agingMs: number, poo
   // A dropped connection must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return new PostgresStore(
-    db,
-    {
-      kind: 'postgres',
-      lockCandidates: true,
-      claimTransaction: (kdb, taskType, fn) =>
-        kdb.transaction().execute(async (trx) => {
-          await sql`select pg_advisory_xact_lock(hashtext(${`aeq:claim:${taskType}`}))`.execute(trx);
-          return fn(trx);
-        }),
-      migrations: { '005-pool-lease-function': m005, '007-pool-slots': m007 },
-      destroy: () => db.destroy(),
-    },
-    agingMs,
-  );
+  return new PostgresStore(db, POSTGRES_DIALECT, agingMs);
 }

@@ -5,12 +5,12 @@ import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import type { ClaimedTask, NewTask, PolledTask, TaskRecord } from '../../domain/task.js';
 import { taskIdKey } from '../../domain/task-id.js';
+import { SQLITE_DIALECT } from '../dialect.js';
 import type { Database, TasksTable } from '../schema.js';
 import { KyselyStore, emptyCounts, webhookCounts } from '../kysely-store.js';
 import { claimedFromRow, polledFromValues, taskFromRow, type PollValues } from '../rows.js';
 import type { DeliveryOutcome, DueDelivery, InsertOutcome, Stats, StatusCounts, TerminalWrite } from '../store.js';
 import { GroupCommit } from './group-commit.js';
-import * as m005 from './migrations/005-status-counts.js';
 import { prepareStatements, type Statements } from './statements.js';
 
 /**
@@ -30,17 +30,7 @@ export class SqliteStore extends KyselyStore {
     private readonly raw: BetterSqlite3.Database,
     agingMs: number,
   ) {
-    super(
-      db,
-      {
-        kind: 'sqlite',
-        lockCandidates: false,
-        claimTransaction: (kdb, _taskType, fn) => kdb.transaction().execute(fn),
-        migrations: { '005-status-counts': m005 },
-        destroy: () => db.destroy(),
-      },
-      agingMs,
-    );
+    super(db, SQLITE_DIALECT, agingMs);
     this.group = new GroupCommit(raw, (fn) => db.connection().execute(async () => fn()));
   }
 
