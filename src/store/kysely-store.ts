@@ -5,16 +5,11 @@ import type { Database, TasksTable } from './schema.js';
 import { POLL_COLUMNS, claimedFromRow, polledFromRow, taskFromRow } from './rows.js';
 import { serialised, type StoreDialect } from './dialect.js';
 import { migrateToLatest } from './migrate.js';
-import type {
-  DeliveryOutcome,
-  DueDelivery,
-  InsertOutcome,
-  ReapResult,
-  Stats,
-  StatusCounts,
-  Store,
-  TerminalWrite,
-} from './store.js';
+import * as deliveries from './outbox/deliveries.js';
+import * as poolLeases from './pool-leases.js';
+import * as runtimeState from './runtime-state.js';
+import * as counts from './stats.js';
+import type { DeliveryOutcome, DueDelivery, InsertOutcome, ReapResult, Stats, Store, TerminalWrite } from './store.js';
 
 /** Every tasks column, `id` qualified: claims join a CTE that also has an `id` (SQLite cannot RETURN `tasks.*`). */
 const TASK_COLUMNS = [
@@ -28,21 +23,6 @@ const QUEUED = sql.lit('QUEUED');
 /** Rows per multi-row insert: 22 columns each, well under PostgreSQL's 65,535 bind parameters. */
 const INSERT_CHUNK = 1000;
 const PROCESSING = sql.lit('PROCESSING');
-
-/** Deliveries per outcome from counts per status (PENDING and SENDING are both pending). */
-export function webhookCounts(rows: Array<{ status: string; n: number | string | bigint }>): Stats['webhooks'] {
-  const out = { pending: 0, delivered: 0, abandoned: 0 };
-  for (const r of rows) {
-    if (r.status === 'DELIVERED') out.delivered += Number(r.n);
-    else if (r.status === 'ABANDONED') out.abandoned += Number(r.n);
-    else out.pending += Number(r.n);
-  }
-  return out;
-}
-
-export function emptyCounts(): StatusCounts {
-  return { QUEUED: 0, PROCESSING: 0, COMPLETED: 0, FAILED: 0 };
-}
 
 export class KyselyStore implements Store {
   readonly kind: 'sqlite' | 'postgres';
@@ -241,24 +221,7 @@ export class KyselyStore implements Store {
     q = leaseToken === null ? q.where('lease_token', 'is', null) : q.where('lease_token', '=', leaseToken);
     const r = await q.executeTakeFirst();
     if (Number(r.numUpdatedRows) !== 1) return false;
-    if (w.webhook) {
-      await trx
-        .insertInto('webhook_deliveries')
-        .values({
-          task_id: id,
-          url: w.webhook.url,
-          payload: JSON.stringify(w.webhook.payload),
-          status: 'PENDING',
-          attempts: 0,
-          next_attempt_at: now,
-          lease_token: null,
-          lease_expires_at: null,
-          last_error: null,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
-    }
+    if (w.webhook) await deliveries.enqueueDelivery(trx, id, w.webhook, now);
     return true;
   }
 
@@ -339,173 +302,43 @@ export class KyselyStore implements Store {
     return r?.t === null || r?.t === undefined ? null : Number(r.t);
   }
 
-  async stats(notBefore: number): Promise<Stats> {
-    // One aggregate query, so every process sharing the store reports the same figures.
-    const rows = await this.db
-      .selectFrom('tasks')
-      .select(['task_type', 'status', (eb) => eb.fn.countAll<number>().as('n')])
-      .where('created_at', '>=', notBefore)
-      .groupBy(['task_type', 'status'])
-      .execute();
-    const tasks = emptyCounts();
-    const byEngine: Record<string, StatusCounts> = {};
-    for (const r of rows) {
-      const s = r.status as keyof StatusCounts;
-      const n = Number(r.n);
-      tasks[s] += n;
-      (byEngine[r.task_type] ??= emptyCounts())[s] += n;
-    }
-    const hooks = await this.db
-      .selectFrom('webhook_deliveries')
-      .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
-      .groupBy('status')
-      .execute();
-    return { tasks, byEngine, webhooks: webhookCounts(hooks) };
+  stats(notBefore: number): Promise<Stats> {
+    return counts.stats(this.db, notBefore);
+  }
+  queuedAndRunning(notBefore: number): Promise<Record<string, { queued: number; processing: number }>> {
+    return counts.queuedAndRunning(this.db, notBefore);
   }
 
-  async queuedAndRunning(notBefore: number): Promise<Record<string, { queued: number; processing: number }>> {
-    const rows = await this.db
-      .selectFrom('tasks')
-      .select(['task_type', 'status', (eb) => eb.fn.countAll<number>().as('n')])
-      .where('status', 'in', ['QUEUED', 'PROCESSING'])
-      .where('created_at', '>=', notBefore)
-      .groupBy(['task_type', 'status'])
-      .execute();
-    const out: Record<string, { queued: number; processing: number }> = {};
-    for (const r of rows) {
-      const e = (out[r.task_type] ??= { queued: 0, processing: 0 });
-      if (r.status === 'QUEUED') e.queued = Number(r.n);
-      else e.processing = Number(r.n);
-    }
-    return out;
+  claimDueDeliveries(now: number, limit: number, leaseMs: number): Promise<DueDelivery[]> {
+    return deliveries.claimDueDeliveries(this.db, this.dialect, now, limit, leaseMs);
+  }
+  startDeliveryAttempt(taskId: string, leaseToken: string, attempt: number, now: number): Promise<boolean> {
+    return deliveries.startDeliveryAttempt(this.db, taskId, leaseToken, attempt, now);
+  }
+  finishDeliveryAttempt(taskId: string, leaseToken: string, attempt: number, outcome: DeliveryOutcome, now: number): Promise<void> {
+    return deliveries.finishDeliveryAttempt(this.db, taskId, leaseToken, attempt, outcome, now);
+  }
+  nextDeliveryAt(): Promise<number | null> {
+    return deliveries.nextDeliveryAt(this.db);
   }
 
-  async claimDueDeliveries(now: number, limit: number, leaseMs: number): Promise<DueDelivery[]> {
-    return this.db.transaction().execute(async (trx) => {
-      const token = randomUUID();
-      const set = { token, leaseExpiresAt: now + leaseMs, now };
-      // Two index ranges rather than one OR: a sender that died mid-attempt (its lease expired)
-      // first, then the due ones. Each claim then costs the same whatever the outbox holds.
-      const stale = await this.claimDeliveries(trx, 'SENDING', 'lease_expires_at', '<', now, limit, set);
-      const due = stale.length < limit ? await this.claimDeliveries(trx, 'PENDING', 'next_attempt_at', '<=', now, limit - stale.length, set) : [];
-      return [...stale, ...due];
-    });
+  acquirePoolLease(resourceId: string, capacity: number, now: number, expiresAt: number): Promise<string | null> {
+    return poolLeases.acquirePoolLease(this.db, this.dialect, resourceId, capacity, now, expiresAt);
+  }
+  releasePoolLease(token: string): Promise<void> {
+    return poolLeases.releasePoolLease(this.db, token);
   }
 
-  private async claimDeliveries(
-    trx: Kysely<Database>,
-    status: 'SENDING' | 'PENDING',
-    timeColumn: 'lease_expires_at' | 'next_attempt_at',
-    op: '<' | '<=',
-    before: number,
-    limit: number,
-    set: { token: string; leaseExpiresAt: number; now: number },
-  ): Promise<DueDelivery[]> {
-    let candidates = trx
-      .selectFrom('webhook_deliveries')
-      .select('task_id')
-      .where('status', '=', status)
-      .where(timeColumn, op, before)
-      .orderBy(timeColumn)
-      .limit(limit);
-    if (this.dialect.supportsSkipLocked) candidates = candidates.forUpdate().skipLocked();
-    const rows = await trx
-      .with((cte) => cte('due').materialized(), () => candidates)
-      .updateTable('webhook_deliveries')
-      .from('due')
-      .set({ status: 'SENDING', lease_token: set.token, lease_expires_at: set.leaseExpiresAt, updated_at: set.now })
-      .whereRef('webhook_deliveries.task_id', '=', 'due.task_id')
-      .returning(['webhook_deliveries.task_id', 'url', 'payload', 'attempts', 'lease_token'])
-      .execute();
-    return rows.map((r) => ({ taskId: r.task_id, url: r.url, payload: r.payload, attempts: Number(r.attempts), leaseToken: r.lease_token ?? '' }));
+  putRuntimeChange(key: string, state: string, now: number): Promise<void> {
+    return runtimeState.putRuntimeChange(this.db, key, state, now);
   }
-
-  async startDeliveryAttempt(taskId: string, leaseToken: string, attempt: number, now: number): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
-      const r = await trx
-        .updateTable('webhook_deliveries')
-        .set({ attempts: attempt, updated_at: now })
-        .where('task_id', '=', taskId)
-        .where('lease_token', '=', leaseToken)
-        .where('attempts', '=', attempt - 1)
-        .executeTakeFirst();
-      if (Number(r.numUpdatedRows) !== 1) return false;
-      await trx.insertInto('webhook_attempts').values({ task_id: taskId, attempt, started_at: now, finished_at: null, outcome: null, http_status: null }).execute();
-      return true;
-    });
+  runtimeChanges(): Promise<Array<{ key: string; state: string; updatedAt: number }>> {
+    return runtimeState.runtimeChanges(this.db);
   }
-
-  async finishDeliveryAttempt(taskId: string, leaseToken: string, attempt: number, o: DeliveryOutcome, now: number): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      const httpStatus = o.httpStatus;
-      await trx
-        .updateTable('webhook_attempts')
-        .set({ finished_at: now, outcome: o.kind, http_status: httpStatus })
-        .where('task_id', '=', taskId)
-        .where('attempt', '=', attempt)
-        .execute();
-      const common = { lease_token: null, lease_expires_at: null, updated_at: now };
-      const set =
-        o.kind === 'delivered'
-          ? { ...common, status: 'DELIVERED', last_error: null }
-          : o.kind === 'retry'
-            ? { ...common, status: 'PENDING', next_attempt_at: o.at, last_error: o.error }
-            : { ...common, status: 'ABANDONED', last_error: o.error };
-      await trx.updateTable('webhook_deliveries').set(set).where('task_id', '=', taskId).where('lease_token', '=', leaseToken).execute();
-    });
+  getMeta(key: string): Promise<string | undefined> {
+    return runtimeState.getMeta(this.db, key);
   }
-
-  async nextDeliveryAt(): Promise<number | null> {
-    const r = await this.db
-      .selectFrom('webhook_deliveries')
-      .select((eb) => eb.fn.min('next_attempt_at').as('t'))
-      .where('status', '=', 'PENDING')
-      .executeTakeFirst();
-    return r?.t === null || r?.t === undefined ? null : Number(r.t);
-  }
-
-  async acquirePoolLease(resourceId: string, capacity: number, now: number, expiresAt: number): Promise<string | null> {
-    // Serialised per resource (advisory lock on PostgreSQL), so the count cannot be raced.
-    return serialised(this.db, this.dialect, `lease:${resourceId}`, async (trx) => {
-      const live = await trx
-        .selectFrom('pool_leases')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('resource_id', '=', resourceId)
-        .where('expires_at', '>', now)
-        .executeTakeFirstOrThrow();
-      if (Number(live.n) >= capacity) return null;
-      const token = randomUUID();
-      await trx.insertInto('pool_leases').values({ token, resource_id: resourceId, expires_at: expiresAt }).execute();
-      // Expired rows of this resource are garbage now.
-      await trx.deleteFrom('pool_leases').where('resource_id', '=', resourceId).where('expires_at', '<=', now).execute();
-      return token;
-    });
-  }
-
-  async releasePoolLease(token: string): Promise<void> {
-    await this.db.deleteFrom('pool_leases').where('token', '=', token).execute();
-  }
-
-  async putRuntimeChange(key: string, state: string, now: number): Promise<void> {
-    await this.db
-      .insertInto('runtime_changes')
-      .values({ key, state, updated_at: now })
-      .onConflict((oc) => oc.column('key').doUpdateSet({ state, updated_at: now }))
-      .execute();
-  }
-
-  async runtimeChanges(): Promise<Array<{ key: string; state: string; updatedAt: number }>> {
-    const rows = await this.db.selectFrom('runtime_changes').selectAll().orderBy('updated_at').orderBy('key').execute();
-    return rows.map((r) => ({ key: r.key, state: r.state, updatedAt: Number(r.updated_at) }));
-  }
-
-  async getMeta(key: string): Promise<string | undefined> {
-    const r = await this.db.selectFrom('aeq_meta').select('value').where('key', '=', key).executeTakeFirst();
-    return r?.value;
-  }
-
-  async setMetaIfAbsent(key: string, value: string): Promise<string> {
-    await this.db.insertInto('aeq_meta').values({ key, value }).onConflict((oc) => oc.column('key').doNothing()).execute();
-    return (await this.getMeta(key)) ?? value;
+  setMetaIfAbsent(key: string, value: string): Promise<string> {
+    return runtimeState.setMetaIfAbsent(this.db, key, value);
   }
 }

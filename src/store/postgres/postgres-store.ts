@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { POSTGRES_DIALECT } from '../dialect.js';
 import type { Database } from '../schema.js';
 import type { TerminalWrite } from '../store.js';
 import { KyselyStore } from '../kysely-store.js';
+import { acquirePoolLeasePostgres, postgresReleaser } from '../pool-leases.js';
 import { TurnBatch } from './turn-batch.js';
 
 /**
@@ -21,10 +21,6 @@ export class PostgresStore extends KyselyStore {
   private readonly finishes = new TurnBatch<Finish, boolean>(
     (fs) => this.finishAll(fs),
     (f) => this.finishOne(f),
-  );
-  private readonly releases = new TurnBatch<string, void>(
-    (tokens) => this.releaseAll(tokens),
-    (token) => this.releaseAll([token]).then(() => undefined),
   );
 
   override finishTask(id: string, leaseToken: string, write: TerminalWrite, now: number): Promise<boolean> {
@@ -54,19 +50,13 @@ export class PostgresStore extends KyselyStore {
     return fs.map((f) => done.has(f.id));
   }
 
+  private readonly release = postgresReleaser(this.db);
+
+  override acquirePoolLease(resourceId: string, capacity: number, now: number, expiresAt: number): Promise<string | null> {
+    return acquirePoolLeasePostgres(this.db, resourceId, capacity, now, expiresAt);
+  }
   override releasePoolLease(token: string): Promise<void> {
-    return this.releases.add(token);
-  }
-
-  private async releaseAll(tokens: string[]): Promise<void[]> {
-    await sql`update pool_slots set token = null, expires_at = null where token = any(${tokens}::text[])`.execute(this.db);
-    return tokens.map(() => undefined);
-  }
-
-  override async acquirePoolLease(resourceId: string, capacity: number, now: number, expiresAt: number): Promise<string | null> {
-    const token = randomUUID();
-    const r = await sql<{ ok: boolean }>`select aeq_acquire_pool_slot(${token}, ${resourceId}, ${capacity}, ${now}, ${expiresAt}) as ok`.execute(this.db);
-    return r.rows[0]?.ok ? token : null;
+    return this.release(token);
   }
 }
 

@@ -7,9 +7,11 @@ import type { ClaimedTask, NewTask, PolledTask, TaskRecord } from '../../domain/
 import { taskIdKey } from '../../domain/task-id.js';
 import { SQLITE_DIALECT } from '../dialect.js';
 import type { Database, TasksTable } from '../schema.js';
-import { KyselyStore, emptyCounts, webhookCounts } from '../kysely-store.js';
+import { KyselyStore } from '../kysely-store.js';
+import * as deliveries from '../outbox/deliveries.js';
 import { claimedFromRow, polledFromValues, taskFromRow, type PollValues } from '../rows.js';
-import type { DeliveryOutcome, DueDelivery, InsertOutcome, Stats, StatusCounts, TerminalWrite } from '../store.js';
+import * as counts from '../stats.js';
+import type { DeliveryOutcome, DueDelivery, InsertOutcome, Stats, TerminalWrite } from '../store.js';
 import { GroupCommit } from './group-commit.js';
 import { prepareStatements, type Statements } from './statements.js';
 
@@ -150,72 +152,22 @@ export class SqliteStore extends KyselyStore {
     return this.group.write(() => this.s.retryTask.run(lastError, availableAt, now, id, leaseToken).changes === 1);
   }
 
-  override claimDueDeliveries(now: number, limit: number, leaseMs: number): Promise<DueDelivery[]> {
-    return this.group.write(() => {
-      const set = { token: randomUUID(), expires: now + leaseMs, now };
-      // Two index ranges (see the shared store): stale leases first, then due deliveries.
-      const stale = this.s.claimStaleDeliveries.all({ ...set, limit }) as DeliveryRow[];
-      const due = stale.length < limit ? (this.s.claimDueDeliveries.all({ ...set, limit: limit - stale.length }) as DeliveryRow[]) : [];
-      return [...stale, ...due].map((r) => ({ taskId: r.task_id, url: r.url, payload: r.payload, attempts: r.attempts, leaseToken: r.lease_token }));
-    });
-  }
-
-  override startDeliveryAttempt(taskId: string, leaseToken: string, attempt: number, now: number): Promise<boolean> {
-    return this.group.write(() => {
-      if (this.s.startDelivery.run(attempt, now, taskId, leaseToken, attempt - 1).changes !== 1) return false;
-      this.s.insertAttempt.run(taskId, attempt, now);
-      return true;
-    });
-  }
-
-  override finishDeliveryAttempt(taskId: string, leaseToken: string, attempt: number, o: DeliveryOutcome, now: number): Promise<void> {
-    return this.group.write(() => {
-      this.s.finishAttempt.run(now, o.kind, o.httpStatus, taskId, attempt);
-      const status = o.kind === 'delivered' ? 'DELIVERED' : o.kind === 'retry' ? 'PENDING' : 'ABANDONED';
-      const error = o.kind === 'delivered' ? null : o.error;
-      // A retry moves next_attempt_at; the other outcomes leave it as it was.
-      this.s.finishDelivery.run({ status, next: o.kind === 'retry' ? o.at : null, error, now, id: taskId, token: leaseToken });
-    });
-  }
-
-  /** From the trigger-kept counts, less the expired tasks the retention sweep has not deleted yet. */
   override stats(notBefore: number): Promise<Stats> {
-    return this.group.read(() => {
-      const tasks = emptyCounts();
-      const byEngine: Record<string, StatusCounts> = {};
-      const add = (type: string, status: string, n: number) => {
-        if (!(status in tasks)) return;
-        const s = status as keyof StatusCounts;
-        tasks[s] += n;
-        (byEngine[type] ??= emptyCounts())[s] += n;
-      };
-      for (const r of this.s.taskCounts.all() as CountRow[]) add(r.task_type, r.status, r.n);
-      for (const r of this.s.expiredCounts.all(notBefore) as CountRow[]) add(r.task_type, r.status, -r.n);
-      for (const [type, c] of Object.entries(byEngine)) if (c.QUEUED + c.PROCESSING + c.COMPLETED + c.FAILED === 0) delete byEngine[type];
-      return { tasks, byEngine, webhooks: webhookCounts(this.s.deliveryCounts.all() as CountRow[]) };
-    });
+    return counts.statsSqlite(this.group, this.s.stats, notBefore);
+  }
+  override queuedAndRunning(notBefore: number): Promise<Record<string, { queued: number; processing: number }>> {
+    return counts.queuedAndRunningSqlite(this.group, this.s.stats, notBefore);
   }
 
-  override async queuedAndRunning(notBefore: number): Promise<Record<string, { queued: number; processing: number }>> {
-    const s = await this.stats(notBefore);
-    const out: Record<string, { queued: number; processing: number }> = {};
-    for (const [type, c] of Object.entries(s.byEngine)) if (c.QUEUED + c.PROCESSING > 0) out[type] = { queued: c.QUEUED, processing: c.PROCESSING };
-    return out;
+  override claimDueDeliveries(now: number, limit: number, leaseMs: number): Promise<DueDelivery[]> {
+    return deliveries.claimDueDeliveriesSqlite(this.group, this.s.deliveries, now, limit, leaseMs);
   }
-}
-
-interface DeliveryRow {
-  task_id: string;
-  url: string;
-  payload: string;
-  attempts: number;
-  lease_token: string;
-}
-
-interface CountRow {
-  task_type: string;
-  status: string;
-  n: number;
+  override startDeliveryAttempt(taskId: string, leaseToken: string, attempt: number, now: number): Promise<boolean> {
+    return deliveries.startDeliveryAttemptSqlite(this.group, this.s.deliveries, taskId, leaseToken, attempt, now);
+  }
+  override finishDeliveryAttempt(taskId: string, leaseToken: string, attempt: number, o: DeliveryOutcome, now: number): Promise<void> {
+    return deliveries.finishDeliveryAttemptSqlite(this.group, this.s.deliveries, taskId, leaseToken, attempt, o, now);
+  }
 }
 
 /** `cacheMb`: SQLite's page cache (its default is 2 MiB); polls over a large store miss it less the larger it is (docs/benchmarks.md, growth). */

@@ -1,5 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
+import { prepareDeliveries, prepareEnqueueDelivery } from '../outbox/deliveries.js';
 import { POLL_COLUMNS } from '../rows.js';
+import { prepareStats } from '../stats.js';
 
 /**
  * The hot-path statements of the embedded store, prepared once. They say in SQL what the shared
@@ -44,29 +46,12 @@ export function prepareStatements(db: BetterSqlite3.Database) {
         worker_id = null, updated_at = ?
       where id = ? and status = 'PROCESSING' and lease_token = ?`),
 
-    insertDelivery: p(`insert into webhook_deliveries (task_id, url, payload, status, attempts, next_attempt_at, lease_token,
-        lease_expires_at, last_error, created_at, updated_at)
-      values (?, ?, ?, 'PENDING', 0, ?, null, null, null, ?, ?)`),
-    claimStaleDeliveries: p(`update webhook_deliveries set status = 'SENDING', lease_token = @token, lease_expires_at = @expires, updated_at = @now
-      where task_id in (select task_id from webhook_deliveries where status = 'SENDING' and lease_expires_at < @now
-        order by lease_expires_at limit @limit)
-      returning task_id, url, payload, attempts, lease_token`),
-    claimDueDeliveries: p(`update webhook_deliveries set status = 'SENDING', lease_token = @token, lease_expires_at = @expires, updated_at = @now
-      where task_id in (select task_id from webhook_deliveries where status = 'PENDING' and next_attempt_at <= @now
-        order by next_attempt_at limit @limit)
-      returning task_id, url, payload, attempts, lease_token`),
-    startDelivery: p('update webhook_deliveries set attempts = ?, updated_at = ? where task_id = ? and lease_token = ? and attempts = ?'),
-    insertAttempt: p('insert into webhook_attempts (task_id, attempt, started_at, finished_at, outcome, http_status) values (?, ?, ?, null, null, null)'),
-    finishAttempt: p('update webhook_attempts set finished_at = ?, outcome = ?, http_status = ? where task_id = ? and attempt = ?'),
-    finishDelivery: p(`update webhook_deliveries set status = @status, next_attempt_at = coalesce(@next, next_attempt_at), last_error = @error,
-        lease_token = null, lease_expires_at = null, updated_at = @now
-      where task_id = @id and lease_token = @token`),
+    insertDelivery: prepareEnqueueDelivery(db),
+    deliveries: prepareDeliveries(db),
 
     countInserted: p(`insert into status_counts (scope, task_type, status, n) values ('task', ?, 'QUEUED', ?)
       on conflict (scope, task_type, status) do update set n = n + excluded.n`),
-    taskCounts: p(`select task_type, status, n from status_counts where scope = 'task'`),
-    expiredCounts: p('select task_type, status, count(*) as n from tasks where created_at < ? group by task_type, status'),
-    deliveryCounts: p(`select status, n from status_counts where scope = 'delivery'`),
+    stats: prepareStats(db),
   };
 }
 
