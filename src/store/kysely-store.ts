@@ -1,96 +1,41 @@
-import { randomUUID } from 'node:crypto';
-import { Migrator, sql, type Kysely, type Migration } from 'kysely';
-import type { NewTask, PolledTask, TaskRecord } from '../domain/task.js';
-import type { Database, TasksTable } from './schema.js';
-import { POLL_COLUMNS, claimedFromRow, polledFromRow, taskFromRow } from './rows.js';
-import * as m001 from './migrations/001-initial.js';
-import * as m002 from './migrations/002-pool-leases.js';
-import * as m003 from './migrations/003-runtime-changes.js';
-import * as m004 from './migrations/004-webhook-lease-index.js';
-import * as m006 from './migrations/006-partial-task-indexes.js';
-import type {
-  DeliveryOutcome,
-  DueDelivery,
-  InsertOutcome,
-  ReapResult,
-  Stats,
-  StatusCounts,
-  Store,
-  TerminalWrite,
-} from './store.js';
+import { sql, type Kysely } from 'kysely';
+import type { ClaimedTask, NewTask, PolledTask, TaskRecord } from '../domain/task.js';
+import type { StoreDialect } from './dialect.js';
+import { migrateToLatest } from './migrate.js';
+import * as deliveries from './outbox/deliveries.js';
+import * as poolLeases from './pool-leases.js';
+import * as runtimeState from './runtime-state.js';
+import type { Database } from './schema.js';
+import * as counts from './stats.js';
+import type { DeliveryOutcome, DueDelivery, InsertOutcome, ReapResult, Stats, Store, TerminalWrite } from './store.js';
+import { claimTasks } from './tasks/claim.js';
+import { deleteExpired } from './tasks/delete.js';
+import { finishTask } from './tasks/finish.js';
+import { heartbeat } from './tasks/heartbeat.js';
+import { insertTasks } from './tasks/insert.js';
+import { getTask, nextAvailableAt, pollTask } from './tasks/read.js';
+import { reapExpiredLeases } from './tasks/reap.js';
+import { retryTask } from './tasks/retry.js';
 
-/** Migrations of both dialects; a dialect may add its own (DialectHooks.migrations), named in the same order. */
-const MIGRATIONS: Record<string, Migration> = {
-  '001-initial': m001,
-  '002-pool-leases': m002,
-  '003-runtime-changes': m003,
-  '004-webhook-lease-index': m004,
-  '006-partial-task-indexes': m006,
-};
-
-/** Every tasks column, `id` qualified: claims join a CTE that also has an `id` (SQLite cannot RETURN `tasks.*`). */
-const TASK_COLUMNS = [
-  'tasks.id', 'task_type', 'status', 'priority', 'sort_key', 'payload', 'idempotency_key', 'webhook_url', 'country',
-  'created_at', 'updated_at', 'available_at', 'attempts', 'max_attempts', 'lease_token', 'lease_expires_at', 'worker_id',
-  'result', 'error', 'credits_to_charge', 'credits_charged', 'finished_at',
-] as const;
-
-/** Task states written into the SQL text rather than bound, so that the partial indexes on status can serve the query. */
-const QUEUED = sql.lit('QUEUED');
-/** Rows per multi-row insert: 22 columns each, well under PostgreSQL's 65,535 bind parameters. */
-const INSERT_CHUNK = 1000;
-const PROCESSING = sql.lit('PROCESSING');
-
-/** What differs between the SQLite and PostgreSQL stores; everything else is shared Kysely code. */
-export interface DialectHooks {
-  kind: 'sqlite' | 'postgres';
-  /** Runs `fn` in a transaction that serialises claims of one task type across processes. */
-  claimTransaction<T>(db: Kysely<Database>, taskType: string, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T>;
-  /** Suffix that locks the selected candidate rows (PostgreSQL: FOR UPDATE SKIP LOCKED). */
-  lockCandidates: boolean;
-  /** Migrations only this dialect runs, merged with the shared ones by name. */
-  migrations?: Record<string, Migration>;
-  destroy(): Promise<void>;
-}
-
-/** Deliveries per outcome from counts per status (PENDING and SENDING are both pending). */
-export function webhookCounts(rows: Array<{ status: string; n: number | string | bigint }>): Stats['webhooks'] {
-  const out = { pending: 0, delivered: 0, abandoned: 0 };
-  for (const r of rows) {
-    if (r.status === 'DELIVERED') out.delivered += Number(r.n);
-    else if (r.status === 'ABANDONED') out.abandoned += Number(r.n);
-    else out.pending += Number(r.n);
-  }
-  return out;
-}
-
-export function emptyCounts(): StatusCounts {
-  return { QUEUED: 0, PROCESSING: 0, COMPLETED: 0, FAILED: 0 };
-}
-
-export class KyselyStore implements Store {
+/**
+ * A store on a Kysely connection: each call runs the shared Kysely form of its operation (one file
+ * per operation under src/store), with the dialect's capabilities. The embedded and PostgreSQL
+ * stores extend it and wire their own form of an operation where they have one.
+ */
+export abstract class KyselyStore implements Store {
   readonly kind: 'sqlite' | 'postgres';
   private migrated = false;
 
   constructor(
     readonly db: Kysely<Database>,
-    private readonly hooks: DialectHooks,
+    protected readonly dialect: StoreDialect,
     protected readonly agingMs: number,
   ) {
-    this.kind = hooks.kind;
+    this.kind = dialect.kind;
   }
 
   async migrate(): Promise<void> {
-    // Kysely looks for its migration tables across every schema; name ours, or a table of another
-    // schema in the same database (another deployment, a test) would be taken for it.
-    const schema = this.kind === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(this.db)).rows[0]?.s : undefined;
-    const migrator = new Migrator({
-      db: this.db,
-      provider: { getMigrations: async () => ({ ...MIGRATIONS, ...this.hooks.migrations }) },
-      ...(schema ? { migrationTableSchema: schema } : {}),
-    });
-    const { error } = await migrator.migrateToLatest();
-    if (error) throw error instanceof Error ? error : new Error(String(error));
+    await migrateToLatest(this.db, this.dialect);
     this.migrated = true;
   }
 
@@ -104,441 +49,77 @@ export class KyselyStore implements Store {
     }
   }
 
-  async close(): Promise<void> {
-    await this.hooks.destroy();
+  close(): Promise<void> {
+    return this.db.destroy();
   }
 
-  protected toRow(t: NewTask): TasksTable {
-    return {
-      id: t.id,
-      task_type: t.taskType,
-      status: 'QUEUED',
-      priority: t.priority,
-      sort_key: t.createdAt - t.priority * this.agingMs,
-      payload: JSON.stringify(t.payload),
-      idempotency_key: t.idempotencyKey,
-      webhook_url: t.webhookUrl,
-      country: t.country,
-      created_at: t.createdAt,
-      updated_at: t.createdAt,
-      available_at: t.createdAt,
-      attempts: 0,
-      max_attempts: t.maxAttempts,
-      lease_token: null,
-      lease_expires_at: null,
-      worker_id: null,
-      result: null,
-      error: null,
-      credits_to_charge: t.creditsToCharge,
-      credits_charged: null,
-      finished_at: null,
-    };
+  insertTasks(tasks: NewTask[], notBefore = 0): Promise<InsertOutcome[]> {
+    return insertTasks(this.db, this.agingMs, tasks, notBefore);
+  }
+  getTask(id: string, notBefore: number): Promise<TaskRecord | undefined> {
+    return getTask(this.db, id, notBefore);
+  }
+  pollTask(id: string, notBefore: number): Promise<PolledTask | undefined> {
+    return pollTask(this.db, id, notBefore);
+  }
+  claimTasks(a: Parameters<Store['claimTasks']>[0]): Promise<ClaimedTask[]> {
+    return claimTasks(this.db, this.dialect, this.agingMs, a);
+  }
+  heartbeat(leases: Array<{ id: string; leaseToken: string }>, leaseExpiresAt: number): Promise<number> {
+    return heartbeat(this.db, leases, leaseExpiresAt);
+  }
+  finishTask(id: string, leaseToken: string, write: TerminalWrite, now: number): Promise<boolean> {
+    return finishTask(this.db, id, leaseToken, write, now);
+  }
+  retryTask(id: string, leaseToken: string, lastError: string, availableAt: number, now: number): Promise<boolean> {
+    return retryTask(this.db, id, leaseToken, lastError, availableAt, now);
+  }
+  reapExpiredLeases(now: number, failedWrite: (task: TaskRecord) => TerminalWrite): Promise<ReapResult> {
+    return reapExpiredLeases(this.db, now, failedWrite);
+  }
+  deleteExpired(before: number, limit: number): Promise<number> {
+    return deleteExpired(this.db, before, limit);
+  }
+  nextAvailableAt(taskType: string): Promise<number | null> {
+    return nextAvailableAt(this.db, taskType);
+  }
+  stats(notBefore: number): Promise<Stats> {
+    return counts.stats(this.db, notBefore);
+  }
+  queuedAndRunning(notBefore: number): Promise<Record<string, { queued: number; processing: number }>> {
+    return counts.queuedAndRunning(this.db, notBefore);
   }
 
-  async insertTasks(tasks: NewTask[], notBefore = 0): Promise<InsertOutcome[]> {
-    if (tasks.length === 0) return [];
-    const rows = tasks.map((t) => this.toRow(t));
-    return this.db.transaction().execute(async (trx) => {
-      // One multi-row statement per chunk (a round trip per chunk, not per task). ON CONFLICT DO
-      // NOTHING makes two submits with one key race-safe: exactly one row wins; the rows it skipped
-      // (a key already taken, or taken earlier in this batch) are settled one by one, in order.
-      const inserted = new Set<string>();
-      for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-        const chunk = rows.slice(i, i + INSERT_CHUNK);
-        const r = await trx.insertInto('tasks').values(chunk).onConflict((oc) => oc.column('idempotency_key').doNothing()).returning('id').execute();
-        for (const { id } of r) inserted.add(id);
-      }
-      const out: InsertOutcome[] = [];
-      for (const row of rows) out.push(inserted.has(row.id) ? { ok: true, task: taskFromRow(row) } : await this.insertSkipped(trx, row, notBefore));
-      return out;
-    });
+  claimDueDeliveries(now: number, limit: number, leaseMs: number): Promise<DueDelivery[]> {
+    return deliveries.claimDueDeliveries(this.db, this.dialect, now, limit, leaseMs);
+  }
+  startDeliveryAttempt(taskId: string, leaseToken: string, attempt: number, now: number): Promise<boolean> {
+    return deliveries.startDeliveryAttempt(this.db, taskId, leaseToken, attempt, now);
+  }
+  finishDeliveryAttempt(taskId: string, leaseToken: string, attempt: number, outcome: DeliveryOutcome, now: number): Promise<void> {
+    return deliveries.finishDeliveryAttempt(this.db, taskId, leaseToken, attempt, outcome, now);
+  }
+  nextDeliveryAt(): Promise<number | null> {
+    return deliveries.nextDeliveryAt(this.db);
   }
 
-  /** A row whose idempotency key was taken: refused, unless the holder has expired (then the key is free again). */
-  private async insertSkipped(trx: Kysely<Database>, row: TasksTable, notBefore: number): Promise<InsertOutcome> {
-    const existing = await trx.selectFrom('tasks').select(['id', 'created_at']).where('idempotency_key', '=', row.idempotency_key).executeTakeFirst();
-    if (existing && Number(existing.created_at) < notBefore) {
-      // Expired but not swept yet.
-      await this.deleteTasks(trx, [existing.id]);
-      const again = await trx.insertInto('tasks').values(row).onConflict((oc) => oc.column('idempotency_key').doNothing()).returning('id').executeTakeFirst();
-      if (again) return { ok: true, task: taskFromRow(row) };
-    }
-    return { ok: false, reason: 'DUPLICATE_KEY', existingId: existing?.id ?? '' };
+  acquirePoolLease(resourceId: string, capacity: number, now: number, expiresAt: number): Promise<string | null> {
+    return poolLeases.acquirePoolLease(this.db, this.dialect, resourceId, capacity, now, expiresAt);
+  }
+  releasePoolLease(token: string): Promise<void> {
+    return poolLeases.releasePoolLease(this.db, token);
   }
 
-  private async deleteTasks(trx: Kysely<Database>, ids: string[]): Promise<number> {
-    await trx.deleteFrom('webhook_attempts').where('task_id', 'in', ids).execute();
-    await trx.deleteFrom('webhook_deliveries').where('task_id', 'in', ids).execute();
-    const r = await trx.deleteFrom('tasks').where('id', 'in', ids).executeTakeFirst();
-    return Number(r.numDeletedRows);
+  putRuntimeChange(key: string, state: string, now: number): Promise<void> {
+    return runtimeState.putRuntimeChange(this.db, key, state, now);
   }
-
-  async getTask(id: string, notBefore: number): Promise<TaskRecord | undefined> {
-    const row = await this.db
-      .selectFrom('tasks')
-      .selectAll()
-      .where('id', '=', id)
-      .where('created_at', '>=', notBefore)
-      .executeTakeFirst();
-    return row ? taskFromRow(row) : undefined;
+  runtimeChanges(): Promise<Array<{ key: string; state: string; updatedAt: number }>> {
+    return runtimeState.runtimeChanges(this.db);
   }
-
-  async pollTask(id: string, notBefore: number): Promise<PolledTask | undefined> {
-    const row = await this.db.selectFrom('tasks').select(POLL_COLUMNS).where('id', '=', id).where('created_at', '>=', notBefore).executeTakeFirst();
-    return row ? polledFromRow(row) : undefined;
+  getMeta(key: string): Promise<string | undefined> {
+    return runtimeState.getMeta(this.db, key);
   }
-
-  async claimTasks(a: {
-    taskType: string;
-    limit: number;
-    concurrency: number;
-    workerId: string;
-    now: number;
-    leaseMs: number;
-  }) {
-    return this.hooks.claimTransaction(this.db, a.taskType, async (trx) => {
-      const running = await trx
-        .selectFrom('tasks')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('task_type', '=', a.taskType)
-        .where('status', '=', PROCESSING)
-        .executeTakeFirstOrThrow();
-      const room = Math.min(a.limit, a.concurrency - Number(running.n));
-      if (room <= 0) return [];
-      let candidates = trx
-        .selectFrom('tasks')
-        .select('id')
-        .where('task_type', '=', a.taskType)
-        .where('status', '=', QUEUED)
-        .where('available_at', '<=', a.now)
-        .orderBy('sort_key')
-        .limit(room);
-      if (this.hooks.lockCandidates) candidates = candidates.forUpdate().skipLocked();
-      const token = randomUUID();
-      // A materialized CTE, not `id IN (subquery)`: PostgreSQL may run an IN-subquery with LIMIT
-      // and SKIP LOCKED more than once and then claim more rows than the limit (seen in tests).
-      const rows = await trx
-        .with((cte) => cte('picked').materialized(), () => candidates)
-        .updateTable('tasks')
-        .from('picked')
-        .set((eb) => ({
-          status: 'PROCESSING',
-          lease_token: token,
-          lease_expires_at: a.now + a.leaseMs,
-          worker_id: a.workerId,
-          attempts: eb('tasks.attempts', '+', 1),
-          updated_at: a.now,
-        }))
-        .whereRef('tasks.id', '=', 'picked.id')
-        .where('tasks.status', '=', 'QUEUED')
-        .returning(TASK_COLUMNS)
-        .execute();
-      return rows.map(claimedFromRow).sort((x, y) => x.createdAt - x.priority * this.agingMs - (y.createdAt - y.priority * this.agingMs));
-    });
-  }
-
-  async heartbeat(leases: Array<{ id: string; leaseToken: string }>, leaseExpiresAt: number): Promise<number> {
-    if (leases.length === 0) return 0;
-    let n = 0;
-    await this.db.transaction().execute(async (trx) => {
-      for (const l of leases) {
-        const r = await trx
-          .updateTable('tasks')
-          .set({ lease_expires_at: leaseExpiresAt })
-          .where('id', '=', l.id)
-          .where('lease_token', '=', l.leaseToken)
-          .where('status', '=', PROCESSING)
-          .executeTakeFirst();
-        n += Number(r.numUpdatedRows);
-      }
-    });
-    return n;
-  }
-
-  private async writeTerminal(trx: Kysely<Database>, id: string, leaseToken: string | null, w: TerminalWrite, now: number): Promise<boolean> {
-    let q = trx
-      .updateTable('tasks')
-      .set({
-        status: w.status,
-        result: w.result === undefined ? null : JSON.stringify(w.result),
-        error: w.error,
-        credits_to_charge: w.creditsToCharge,
-        credits_charged: w.creditsCharged,
-        lease_token: null,
-        lease_expires_at: null,
-        finished_at: now,
-        updated_at: now,
-      })
-      .where('id', '=', id)
-      .where('status', '=', PROCESSING);
-    q = leaseToken === null ? q.where('lease_token', 'is', null) : q.where('lease_token', '=', leaseToken);
-    const r = await q.executeTakeFirst();
-    if (Number(r.numUpdatedRows) !== 1) return false;
-    if (w.webhook) {
-      await trx
-        .insertInto('webhook_deliveries')
-        .values({
-          task_id: id,
-          url: w.webhook.url,
-          payload: JSON.stringify(w.webhook.payload),
-          status: 'PENDING',
-          attempts: 0,
-          next_attempt_at: now,
-          lease_token: null,
-          lease_expires_at: null,
-          last_error: null,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
-    }
-    return true;
-  }
-
-  async finishTask(id: string, leaseToken: string, write: TerminalWrite, now: number): Promise<boolean> {
-    // Without a webhook the terminal write is one statement, atomic on its own: no transaction
-    // (on PostgreSQL, one round trip instead of three).
-    if (!write.webhook) return this.writeTerminal(this.db, id, leaseToken, write, now);
-    return this.db.transaction().execute((trx) => this.writeTerminal(trx, id, leaseToken, write, now));
-  }
-
-  async retryTask(id: string, leaseToken: string, lastError: string, availableAt: number, now: number): Promise<boolean> {
-    const r = await this.db
-      .updateTable('tasks')
-      .set({
-        status: 'QUEUED',
-        error: lastError,
-        available_at: availableAt,
-        lease_token: null,
-        lease_expires_at: null,
-        worker_id: null,
-        updated_at: now,
-      })
-      .where('id', '=', id)
-      .where('status', '=', PROCESSING)
-      .where('lease_token', '=', leaseToken)
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) === 1;
-  }
-
-  async reapExpiredLeases(now: number, failedWrite: (task: TaskRecord) => TerminalWrite): Promise<ReapResult> {
-    return this.db.transaction().execute(async (trx) => {
-      const expired = await trx
-        .selectFrom('tasks')
-        .selectAll()
-        .where('status', '=', PROCESSING)
-        .where('lease_expires_at', '<', now)
-        .limit(500)
-        .execute();
-      const result: ReapResult = { requeued: [], failed: [] };
-      for (const row of expired) {
-        const task = taskFromRow(row);
-        if (task.attempts >= task.maxAttempts) {
-          // Fence on the stale token so a worker that comes back cannot also finish it.
-          const ok = await this.writeTerminal(trx, task.id, row.lease_token, failedWrite(task), now);
-          if (ok) result.failed.push(task.id);
-          continue;
-        }
-        let q = trx
-          .updateTable('tasks')
-          .set({ status: 'QUEUED', lease_token: null, lease_expires_at: null, worker_id: null, available_at: now, updated_at: now })
-          .where('id', '=', task.id)
-          .where('status', '=', PROCESSING);
-        q = row.lease_token === null ? q.where('lease_token', 'is', null) : q.where('lease_token', '=', row.lease_token);
-        const r = await q.executeTakeFirst();
-        if (Number(r.numUpdatedRows) === 1) result.requeued.push(task.id);
-      }
-      return result;
-    });
-  }
-
-  async deleteExpired(before: number, limit: number): Promise<number> {
-    return this.db.transaction().execute(async (trx) => {
-      const ids = (
-        await trx.selectFrom('tasks').select('id').where('created_at', '<', before).limit(limit).execute()
-      ).map((r) => r.id);
-      if (ids.length === 0) return 0;
-      return this.deleteTasks(trx, ids);
-    });
-  }
-
-  async nextAvailableAt(taskType: string): Promise<number | null> {
-    const r = await this.db
-      .selectFrom('tasks')
-      .select((eb) => eb.fn.min('available_at').as('t'))
-      .where('task_type', '=', taskType)
-      .where('status', '=', QUEUED)
-      .executeTakeFirst();
-    return r?.t === null || r?.t === undefined ? null : Number(r.t);
-  }
-
-  async stats(notBefore: number): Promise<Stats> {
-    // One aggregate query, so every process sharing the store reports the same figures.
-    const rows = await this.db
-      .selectFrom('tasks')
-      .select(['task_type', 'status', (eb) => eb.fn.countAll<number>().as('n')])
-      .where('created_at', '>=', notBefore)
-      .groupBy(['task_type', 'status'])
-      .execute();
-    const tasks = emptyCounts();
-    const byEngine: Record<string, StatusCounts> = {};
-    for (const r of rows) {
-      const s = r.status as keyof StatusCounts;
-      const n = Number(r.n);
-      tasks[s] += n;
-      (byEngine[r.task_type] ??= emptyCounts())[s] += n;
-    }
-    const hooks = await this.db
-      .selectFrom('webhook_deliveries')
-      .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
-      .groupBy('status')
-      .execute();
-    return { tasks, byEngine, webhooks: webhookCounts(hooks) };
-  }
-
-  async queuedAndRunning(notBefore: number): Promise<Record<string, { queued: number; processing: number }>> {
-    const rows = await this.db
-      .selectFrom('tasks')
-      .select(['task_type', 'status', (eb) => eb.fn.countAll<number>().as('n')])
-      .where('status', 'in', ['QUEUED', 'PROCESSING'])
-      .where('created_at', '>=', notBefore)
-      .groupBy(['task_type', 'status'])
-      .execute();
-    const out: Record<string, { queued: number; processing: number }> = {};
-    for (const r of rows) {
-      const e = (out[r.task_type] ??= { queued: 0, processing: 0 });
-      if (r.status === 'QUEUED') e.queued = Number(r.n);
-      else e.processing = Number(r.n);
-    }
-    return out;
-  }
-
-  async claimDueDeliveries(now: number, limit: number, leaseMs: number): Promise<DueDelivery[]> {
-    return this.db.transaction().execute(async (trx) => {
-      const token = randomUUID();
-      const set = { token, leaseExpiresAt: now + leaseMs, now };
-      // Two index ranges rather than one OR: a sender that died mid-attempt (its lease expired)
-      // first, then the due ones. Each claim then costs the same whatever the outbox holds.
-      const stale = await this.claimDeliveries(trx, 'SENDING', 'lease_expires_at', '<', now, limit, set);
-      const due = stale.length < limit ? await this.claimDeliveries(trx, 'PENDING', 'next_attempt_at', '<=', now, limit - stale.length, set) : [];
-      return [...stale, ...due];
-    });
-  }
-
-  private async claimDeliveries(
-    trx: Kysely<Database>,
-    status: 'SENDING' | 'PENDING',
-    timeColumn: 'lease_expires_at' | 'next_attempt_at',
-    op: '<' | '<=',
-    before: number,
-    limit: number,
-    set: { token: string; leaseExpiresAt: number; now: number },
-  ): Promise<DueDelivery[]> {
-    let candidates = trx
-      .selectFrom('webhook_deliveries')
-      .select('task_id')
-      .where('status', '=', status)
-      .where(timeColumn, op, before)
-      .orderBy(timeColumn)
-      .limit(limit);
-    if (this.hooks.lockCandidates) candidates = candidates.forUpdate().skipLocked();
-    const rows = await trx
-      .with((cte) => cte('due').materialized(), () => candidates)
-      .updateTable('webhook_deliveries')
-      .from('due')
-      .set({ status: 'SENDING', lease_token: set.token, lease_expires_at: set.leaseExpiresAt, updated_at: set.now })
-      .whereRef('webhook_deliveries.task_id', '=', 'due.task_id')
-      .returning(['webhook_deliveries.task_id', 'url', 'payload', 'attempts', 'lease_token'])
-      .execute();
-    return rows.map((r) => ({ taskId: r.task_id, url: r.url, payload: r.payload, attempts: Number(r.attempts), leaseToken: r.lease_token ?? '' }));
-  }
-
-  async startDeliveryAttempt(taskId: string, leaseToken: string, attempt: number, now: number): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
-      const r = await trx
-        .updateTable('webhook_deliveries')
-        .set({ attempts: attempt, updated_at: now })
-        .where('task_id', '=', taskId)
-        .where('lease_token', '=', leaseToken)
-        .where('attempts', '=', attempt - 1)
-        .executeTakeFirst();
-      if (Number(r.numUpdatedRows) !== 1) return false;
-      await trx.insertInto('webhook_attempts').values({ task_id: taskId, attempt, started_at: now, finished_at: null, outcome: null, http_status: null }).execute();
-      return true;
-    });
-  }
-
-  async finishDeliveryAttempt(taskId: string, leaseToken: string, attempt: number, o: DeliveryOutcome, now: number): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      const httpStatus = o.httpStatus;
-      await trx
-        .updateTable('webhook_attempts')
-        .set({ finished_at: now, outcome: o.kind, http_status: httpStatus })
-        .where('task_id', '=', taskId)
-        .where('attempt', '=', attempt)
-        .execute();
-      const common = { lease_token: null, lease_expires_at: null, updated_at: now };
-      const set =
-        o.kind === 'delivered'
-          ? { ...common, status: 'DELIVERED', last_error: null }
-          : o.kind === 'retry'
-            ? { ...common, status: 'PENDING', next_attempt_at: o.at, last_error: o.error }
-            : { ...common, status: 'ABANDONED', last_error: o.error };
-      await trx.updateTable('webhook_deliveries').set(set).where('task_id', '=', taskId).where('lease_token', '=', leaseToken).execute();
-    });
-  }
-
-  async nextDeliveryAt(): Promise<number | null> {
-    const r = await this.db
-      .selectFrom('webhook_deliveries')
-      .select((eb) => eb.fn.min('next_attempt_at').as('t'))
-      .where('status', '=', 'PENDING')
-      .executeTakeFirst();
-    return r?.t === null || r?.t === undefined ? null : Number(r.t);
-  }
-
-  async acquirePoolLease(resourceId: string, capacity: number, now: number, expiresAt: number): Promise<string | null> {
-    // Serialised per resource (advisory lock on PostgreSQL), so the count cannot be raced.
-    return this.hooks.claimTransaction(this.db, `lease:${resourceId}`, async (trx) => {
-      const live = await trx
-        .selectFrom('pool_leases')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('resource_id', '=', resourceId)
-        .where('expires_at', '>', now)
-        .executeTakeFirstOrThrow();
-      if (Number(live.n) >= capacity) return null;
-      const token = randomUUID();
-      await trx.insertInto('pool_leases').values({ token, resource_id: resourceId, expires_at: expiresAt }).execute();
-      // Expired rows of this resource are garbage now.
-      await trx.deleteFrom('pool_leases').where('resource_id', '=', resourceId).where('expires_at', '<=', now).execute();
-      return token;
-    });
-  }
-
-  async releasePoolLease(token: string): Promise<void> {
-    await this.db.deleteFrom('pool_leases').where('token', '=', token).execute();
-  }
-
-  async putRuntimeChange(key: string, state: string, now: number): Promise<void> {
-    await this.db
-      .insertInto('runtime_changes')
-      .values({ key, state, updated_at: now })
-      .onConflict((oc) => oc.column('key').doUpdateSet({ state, updated_at: now }))
-      .execute();
-  }
-
-  async runtimeChanges(): Promise<Array<{ key: string; state: string; updatedAt: number }>> {
-    const rows = await this.db.selectFrom('runtime_changes').selectAll().orderBy('updated_at').orderBy('key').execute();
-    return rows.map((r) => ({ key: r.key, state: r.state, updatedAt: Number(r.updated_at) }));
-  }
-
-  async getMeta(key: string): Promise<string | undefined> {
-    const r = await this.db.selectFrom('aeq_meta').select('value').where('key', '=', key).executeTakeFirst();
-    return r?.value;
-  }
-
-  async setMetaIfAbsent(key: string, value: string): Promise<string> {
-    await this.db.insertInto('aeq_meta').values({ key, value }).onConflict((oc) => oc.column('key').doNothing()).execute();
-    return (await this.getMeta(key)) ?? value;
+  setMetaIfAbsent(key: string, value: string): Promise<string> {
+    return runtimeState.setMetaIfAbsent(this.db, key, value);
   }
 }

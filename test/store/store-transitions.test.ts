@@ -150,6 +150,10 @@ for (const kind of ['sqlite', 'postgres'] as StoreKind[]) {
       expect(await store.finishTask(t.id, c!.leaseToken, completed(), T0 + 2100)).toBe(false);
       const [c2] = await store.claimTasks(claimArgs({ now: T0 + 2200, workerId: 'w2' }));
       expect(c2?.id).toBe(t.id);
+      // Every write of the stale holder is fenced off while the new holder has the task.
+      expect(await store.heartbeat([{ id: t.id, leaseToken: c!.leaseToken }], T0 + 60_000)).toBe(0);
+      expect(await store.retryTask(t.id, c!.leaseToken, 'x', T0 + 2250, T0 + 2250)).toBe(false);
+      expect(await store.finishTask(t.id, c!.leaseToken, completed(), T0 + 2250)).toBe(false);
       expect(await store.finishTask(t.id, c2!.leaseToken, completed(), T0 + 2300)).toBe(true);
     });
 

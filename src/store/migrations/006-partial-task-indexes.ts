@@ -4,7 +4,7 @@ import { sql, type Kysely } from 'kysely';
  * Most retained tasks are terminal, yet the claim and lease indexes held every task: each submit and
  * each finish paid for entries no query reads. Partial indexes hold only the tasks a claim (QUEUED),
  * the concurrency count and the lease reaper (PROCESSING) look at. Queries must name the status as a
- * literal for the planner to choose them (kysely-store.ts and sqlite/statements.ts do).
+ * literal for the planner to choose them (src/store/tasks/status-literals.ts, and the statements written out in full).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex('tasks_claim').execute();

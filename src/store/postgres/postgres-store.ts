@@ -1,81 +1,32 @@
-import { randomUUID } from 'node:crypto';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { POSTGRES_DIALECT } from '../dialect.js';
+import { KyselyStore } from '../kysely-store.js';
+import { acquirePoolLeasePostgres, postgresReleaser } from '../pool-leases.js';
 import type { Database } from '../schema.js';
 import type { TerminalWrite } from '../store.js';
-import { KyselyStore } from '../kysely-store.js';
-import * as m005 from './migrations/005-pool-lease-function.js';
-import * as m007 from './migrations/007-pool-slots.js';
-import { TurnBatch } from './turn-batch.js';
+import { postgresFinisher } from '../tasks/finish.js';
 
 /**
- * The shared store for several API and worker processes. What differs from SQLite is confined to
- * here: claims of one task type are serialised by a transaction-scoped advisory lock (so the
- * per-engine concurrency count cannot be raced by two processes), candidate rows are locked
- * with FOR UPDATE SKIP LOCKED so concurrent claimers never wait on each other's rows, and a pool
- * lease is one call of a stored function that takes a free slot row the same way. The terminal
- * writes without a webhook and the lease releases asked for during one turn of the event loop go
- * to the server as one statement each (`turn-batch.ts`).
+ * The shared store for several API and worker processes: the shared Kysely form of every operation,
+ * with PostgreSQL's capabilities (src/store/dialect.ts: claims serialised per task type by an
+ * advisory lock, candidate rows locked with FOR UPDATE SKIP LOCKED). Its own forms: a pool lease is
+ * one call of a stored function, and the terminal writes without a webhook and the lease releases
+ * asked for during one turn of the event loop go to the server as one statement each.
  */
 export class PostgresStore extends KyselyStore {
-  /** Terminal writes without a webhook, one statement per turn (the others keep their transaction). */
-  private readonly finishes = new TurnBatch<Finish, boolean>(
-    (fs) => this.finishAll(fs),
-    (f) => this.finishOne(f),
-  );
-  private readonly releases = new TurnBatch<string, void>(
-    (tokens) => this.releaseAll(tokens),
-    (token) => this.releaseAll([token]).then(() => undefined),
-  );
+  private readonly finish = postgresFinisher(this.db);
+  private readonly release = postgresReleaser(this.db);
 
   override finishTask(id: string, leaseToken: string, write: TerminalWrite, now: number): Promise<boolean> {
-    if (write.webhook) return super.finishTask(id, leaseToken, write, now);
-    return this.finishes.add({ id, leaseToken, write, now });
+    return this.finish(id, leaseToken, write, now);
   }
-
-  private finishOne(f: Finish): Promise<boolean> {
-    return super.finishTask(f.id, f.leaseToken, f.write, f.now);
+  override acquirePoolLease(resourceId: string, capacity: number, now: number, expiresAt: number): Promise<string | null> {
+    return acquirePoolLeasePostgres(this.db, resourceId, capacity, now, expiresAt);
   }
-
-  /** The same write as the shared store's, for many tasks: each is fenced by its own lease token. */
-  private async finishAll(fs: Finish[]): Promise<boolean[]> {
-    // One row per task in VALUES; a task twice in one turn is left to the one-by-one path.
-    if (new Set(fs.map((f) => f.id)).size !== fs.length) throw new Error('a task finished twice in one turn');
-    const rows = fs.map(
-      ({ id, leaseToken, write: w, now }) =>
-        sql`(${id}::text, ${leaseToken}::text, ${w.status}::text, ${w.result === undefined ? null : JSON.stringify(w.result)}::text, ${w.error}::text, ${w.creditsToCharge}::integer, ${w.creditsCharged}::integer, ${now}::bigint)`,
-    );
-    const r = await sql<{ id: string }>`
-      update tasks as t set status = v.status, result = v.result, error = v.error, credits_to_charge = v.to_charge,
-        credits_charged = v.charged, lease_token = null, lease_expires_at = null, finished_at = v.now, updated_at = v.now
-      from (values ${sql.join(rows)}) as v (id, token, status, result, error, to_charge, charged, now)
-      where t.id = v.id and t.status = 'PROCESSING' and t.lease_token = v.token
-      returning t.id`.execute(this.db);
-    const done = new Set(r.rows.map((x) => x.id));
-    return fs.map((f) => done.has(f.id));
-  }
-
   override releasePoolLease(token: string): Promise<void> {
-    return this.releases.add(token);
+    return this.release(token);
   }
-
-  private async releaseAll(tokens: string[]): Promise<void[]> {
-    await sql`update pool_slots set token = null, expires_at = null where token = any(${tokens}::text[])`.execute(this.db);
-    return tokens.map(() => undefined);
-  }
-
-  override async acquirePoolLease(resourceId: string, capacity: number, now: number, expiresAt: number): Promise<string | null> {
-    const token = randomUUID();
-    const r = await sql<{ ok: boolean }>`select aeq_acquire_pool_slot(${token}, ${resourceId}, ${capacity}, ${now}, ${expiresAt}) as ok`.execute(this.db);
-    return r.rows[0]?.ok ? token : null;
-  }
-}
-
-interface Finish {
-  id: string;
-  leaseToken: string;
-  write: TerminalWrite;
-  now: number;
 }
 
 export function openPostgresStore(connectionString: string, agingMs: number, poolMax: number): PostgresStore {
@@ -83,19 +34,5 @@ export function openPostgresStore(connectionString: string, agingMs: number, poo
   // A dropped connection must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return new PostgresStore(
-    db,
-    {
-      kind: 'postgres',
-      lockCandidates: true,
-      claimTransaction: (kdb, taskType, fn) =>
-        kdb.transaction().execute(async (trx) => {
-          await sql`select pg_advisory_xact_lock(hashtext(${`aeq:claim:${taskType}`}))`.execute(trx);
-          return fn(trx);
-        }),
-      migrations: { '005-pool-lease-function': m005, '007-pool-slots': m007 },
-      destroy: () => db.destroy(),
-    },
-    agingMs,
-  );
+  return new PostgresStore(db, POSTGRES_DIALECT, agingMs);
 }

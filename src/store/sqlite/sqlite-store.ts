@@ -1,25 +1,46 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import type { ClaimedTask, NewTask, PolledTask, TaskRecord } from '../../domain/task.js';
-import { taskIdKey } from '../../domain/task-id.js';
-import type { Database, TasksTable } from '../schema.js';
-import { KyselyStore, emptyCounts, webhookCounts } from '../kysely-store.js';
-import { claimedFromRow, polledFromValues, taskFromRow, type PollValues } from '../rows.js';
-import type { DeliveryOutcome, DueDelivery, InsertOutcome, Stats, StatusCounts, TerminalWrite } from '../store.js';
+import { SQLITE_DIALECT } from '../dialect.js';
+import { KyselyStore } from '../kysely-store.js';
+import * as deliveries from '../outbox/deliveries.js';
+import type { Database } from '../schema.js';
+import * as counts from '../stats.js';
+import type { DeliveryOutcome, DueDelivery, InsertOutcome, Stats, Store, TerminalWrite } from '../store.js';
+import { claimTasksSqlite, prepareClaim } from '../tasks/claim.js';
+import { finishTaskSqlite, prepareFinish } from '../tasks/finish.js';
+import { heartbeatSqlite, prepareHeartbeat } from '../tasks/heartbeat.js';
+import { insertTasksSqlite, prepareInsert } from '../tasks/insert.js';
+import { getTaskSqlite, pollTaskSqlite, prepareRead } from '../tasks/read.js';
+import { prepareRetry, retryTaskSqlite } from '../tasks/retry.js';
 import { GroupCommit } from './group-commit.js';
-import * as m005 from './migrations/005-status-counts.js';
-import { prepareStatements, type Statements } from './statements.js';
+
+/** The hot-path statements of every operation, prepared once the schema exists. */
+function prepareStatements(raw: BetterSqlite3.Database) {
+  return {
+    insert: prepareInsert(raw),
+    read: prepareRead(raw),
+    claim: prepareClaim(raw),
+    heartbeat: prepareHeartbeat(raw),
+    finish: prepareFinish(raw),
+    retry: prepareRetry(raw),
+    deliveries: deliveries.prepareDeliveries(raw),
+    stats: counts.prepareStats(raw),
+  };
+}
+
+type Statements = ReturnType<typeof prepareStatements>;
 
 /**
  * The embedded store: one SQLite file in WAL mode. SQLite serialises writers, so a claim inside a
  * transaction is already exclusive; nothing more is needed to keep per-engine concurrency.
  *
- * The hot paths (submit, poll, claim, finish, webhook delivery) bypass Kysely's per-call query
- * compilation and statement preparation: they run statements prepared once, and their writes go
- * through a group commit (one transaction per event-loop turn). The rest is the shared Kysely code.
+ * The calls made per request or per task (submit, poll, claim, heartbeat, finish, retry, webhook
+ * delivery, stats) run the SQLite form of their operation: statements prepared once, writes through
+ * a group commit (one transaction per event-loop turn), reads answered together at the end of the
+ * turn. The rest (reaper, retention sweep, pool leases, runtime state) is the shared Kysely form.
  */
 export class SqliteStore extends KyselyStore {
   private statements: Statements | null = null;
@@ -30,17 +51,7 @@ export class SqliteStore extends KyselyStore {
     private readonly raw: BetterSqlite3.Database,
     agingMs: number,
   ) {
-    super(
-      db,
-      {
-        kind: 'sqlite',
-        lockCandidates: false,
-        claimTransaction: (kdb, _taskType, fn) => kdb.transaction().execute(fn),
-        migrations: { '005-status-counts': m005 },
-        destroy: () => db.destroy(),
-      },
-      agingMs,
-    );
+    super(db, SQLITE_DIALECT, agingMs);
     this.group = new GroupCommit(raw, (fn) => db.connection().execute(async () => fn()));
   }
 
@@ -56,176 +67,42 @@ export class SqliteStore extends KyselyStore {
   }
 
   override insertTasks(tasks: NewTask[], notBefore = 0): Promise<InsertOutcome[]> {
-    if (tasks.length === 0) return Promise.resolve([]);
-    const rows = tasks.map((t) => this.toRow(t));
-    return this.group.write(() => {
-      const out = rows.map((row) => this.insertOne(row, notBefore));
-      // One count update per engine for the whole insert (see migrations/005-status-counts.ts).
-      const perType = new Map<string, number>();
-      for (const o of out) if (o.ok) perType.set(o.task.taskType, (perType.get(o.task.taskType) ?? 0) + 1);
-      for (const [type, n] of perType) this.s.countInserted.run(type, n);
-      return out;
-    });
+    return insertTasksSqlite(this.group, this.s.insert, this.agingMs, tasks, notBefore);
   }
-
-  private insertOne(row: TasksTable, notBefore: number): InsertOutcome {
-    const s = this.s;
-    // ON CONFLICT DO NOTHING: of two submits with one idempotency key, exactly one row wins.
-    if (this.insertRow(row)) return { ok: true, task: taskFromRow(row) };
-    const existing = s.taskByKey.get(row.idempotency_key) as { id: string; created_at: number } | undefined;
-    if (existing && existing.created_at < notBefore) {
-      // The holder of the key has expired but is not swept yet: the key is free again.
-      s.deleteAttempts.run(existing.id);
-      s.deleteDelivery.run(existing.id);
-      s.deleteTask.run(existing.id);
-      if (this.insertRow(row)) return { ok: true, task: taskFromRow(row) };
-    }
-    return { ok: false, reason: 'DUPLICATE_KEY', existingId: existing?.id ?? '' };
-  }
-
-  /** Inserts under the id's own key as rowid; if another row holds that rowid, under one SQLite picks. False: the idempotency key is taken. */
-  private insertRow(row: TasksTable): boolean {
-    try {
-      return this.s.insertTask.run(taskIdKey(row.id), row).changes === 1;
-    } catch (e) {
-      if (!(e instanceof BetterSqlite3.SqliteError) || e.code !== 'SQLITE_CONSTRAINT_ROWID') throw e;
-      return this.s.insertTask.run(null, row).changes === 1;
-    }
-  }
-
   override getTask(id: string, notBefore: number): Promise<TaskRecord | undefined> {
-    return this.group.read(() => {
-      const row = this.byKeyThenId<TasksTable>(this.s.getTaskByKey, this.s.getTask, id, notBefore);
-      return row ? taskFromRow(row) : undefined;
-    });
+    return getTaskSqlite(this.group, this.s.read, id, notBefore);
   }
-
   override pollTask(id: string, notBefore: number): Promise<PolledTask | undefined> {
-    return this.group.read(() => {
-      const values = this.byKeyThenId<PollValues>(this.s.pollTaskByKey, this.s.pollTask, id, notBefore);
-      return values ? polledFromValues(values) : undefined;
-    });
+    return pollTaskSqlite(this.group, this.s.read, id, notBefore);
   }
-
-  /** A task's row by its rowid (where the id's key is the rowid, as for every task inserted since keys became rowids), else by the id index. */
-  private byKeyThenId<Row>(byKey: BetterSqlite3.Statement, byId: BetterSqlite3.Statement, id: string, notBefore: number): Row | undefined {
-    const key = taskIdKey(id);
-    const row = key === null ? undefined : (byKey.get(key, id, notBefore) as Row | undefined);
-    return row ?? (byId.get(id, notBefore) as Row | undefined);
+  override claimTasks(a: Parameters<Store['claimTasks']>[0]): Promise<ClaimedTask[]> {
+    return claimTasksSqlite(this.group, this.s.claim, a);
   }
-
-  override claimTasks(a: { taskType: string; limit: number; concurrency: number; workerId: string; now: number; leaseMs: number }): Promise<ClaimedTask[]> {
-    return this.group.writeNowIfIdle(() => {
-      const running = (this.s.countProcessing.get(a.taskType) as { n: number }).n;
-      const room = Math.min(a.limit, a.concurrency - running);
-      if (room <= 0) return [];
-      const rows = this.s.claim.all({
-        token: randomUUID(),
-        expires: a.now + a.leaseMs,
-        worker: a.workerId,
-        now: a.now,
-        type: a.taskType,
-        room,
-      }) as TasksTable[];
-      return rows.sort((x, y) => x.sort_key - y.sort_key).map(claimedFromRow);
-    });
-  }
-
   override heartbeat(leases: Array<{ id: string; leaseToken: string }>, leaseExpiresAt: number): Promise<number> {
-    if (leases.length === 0) return Promise.resolve(0);
-    return this.group.write(() => leases.reduce((n, l) => n + this.s.heartbeat.run(leaseExpiresAt, l.id, l.leaseToken).changes, 0));
+    return heartbeatSqlite(this.group, this.s.heartbeat, leases, leaseExpiresAt);
   }
-
   override finishTask(id: string, leaseToken: string, w: TerminalWrite, now: number): Promise<boolean> {
-    const result = w.result === undefined ? null : JSON.stringify(w.result);
-    const payload = w.webhook ? JSON.stringify(w.webhook.payload) : null;
-    return this.group.write(() => {
-      const changed = this.s.finishTask.run({
-        status: w.status,
-        result,
-        error: w.error,
-        toCharge: w.creditsToCharge,
-        charged: w.creditsCharged,
-        now,
-        id,
-        token: leaseToken,
-      }).changes;
-      if (changed !== 1) return false;
-      if (w.webhook && payload !== null) this.s.insertDelivery.run(id, w.webhook.url, payload, now, now, now);
-      return true;
-    });
+    return finishTaskSqlite(this.group, this.s.finish, id, leaseToken, w, now);
   }
-
   override retryTask(id: string, leaseToken: string, lastError: string, availableAt: number, now: number): Promise<boolean> {
-    return this.group.write(() => this.s.retryTask.run(lastError, availableAt, now, id, leaseToken).changes === 1);
+    return retryTaskSqlite(this.group, this.s.retry, id, leaseToken, lastError, availableAt, now);
+  }
+  override stats(notBefore: number): Promise<Stats> {
+    return counts.statsSqlite(this.group, this.s.stats, notBefore);
+  }
+  override queuedAndRunning(notBefore: number): Promise<Record<string, { queued: number; processing: number }>> {
+    return counts.queuedAndRunningSqlite(this.group, this.s.stats, notBefore);
   }
 
   override claimDueDeliveries(now: number, limit: number, leaseMs: number): Promise<DueDelivery[]> {
-    return this.group.write(() => {
-      const set = { token: randomUUID(), expires: now + leaseMs, now };
-      // Two index ranges (see the shared store): stale leases first, then due deliveries.
-      const stale = this.s.claimStaleDeliveries.all({ ...set, limit }) as DeliveryRow[];
-      const due = stale.length < limit ? (this.s.claimDueDeliveries.all({ ...set, limit: limit - stale.length }) as DeliveryRow[]) : [];
-      return [...stale, ...due].map((r) => ({ taskId: r.task_id, url: r.url, payload: r.payload, attempts: r.attempts, leaseToken: r.lease_token }));
-    });
+    return deliveries.claimDueDeliveriesSqlite(this.group, this.s.deliveries, now, limit, leaseMs);
   }
-
   override startDeliveryAttempt(taskId: string, leaseToken: string, attempt: number, now: number): Promise<boolean> {
-    return this.group.write(() => {
-      if (this.s.startDelivery.run(attempt, now, taskId, leaseToken, attempt - 1).changes !== 1) return false;
-      this.s.insertAttempt.run(taskId, attempt, now);
-      return true;
-    });
+    return deliveries.startDeliveryAttemptSqlite(this.group, this.s.deliveries, taskId, leaseToken, attempt, now);
   }
-
   override finishDeliveryAttempt(taskId: string, leaseToken: string, attempt: number, o: DeliveryOutcome, now: number): Promise<void> {
-    return this.group.write(() => {
-      this.s.finishAttempt.run(now, o.kind, o.httpStatus, taskId, attempt);
-      const status = o.kind === 'delivered' ? 'DELIVERED' : o.kind === 'retry' ? 'PENDING' : 'ABANDONED';
-      const error = o.kind === 'delivered' ? null : o.error;
-      // A retry moves next_attempt_at; the other outcomes leave it as it was.
-      this.s.finishDelivery.run({ status, next: o.kind === 'retry' ? o.at : null, error, now, id: taskId, token: leaseToken });
-    });
+    return deliveries.finishDeliveryAttemptSqlite(this.group, this.s.deliveries, taskId, leaseToken, attempt, o, now);
   }
-
-  /** From the trigger-kept counts, less the expired tasks the retention sweep has not deleted yet. */
-  override stats(notBefore: number): Promise<Stats> {
-    return this.group.read(() => {
-      const tasks = emptyCounts();
-      const byEngine: Record<string, StatusCounts> = {};
-      const add = (type: string, status: string, n: number) => {
-        if (!(status in tasks)) return;
-        const s = status as keyof StatusCounts;
-        tasks[s] += n;
-        (byEngine[type] ??= emptyCounts())[s] += n;
-      };
-      for (const r of this.s.taskCounts.all() as CountRow[]) add(r.task_type, r.status, r.n);
-      for (const r of this.s.expiredCounts.all(notBefore) as CountRow[]) add(r.task_type, r.status, -r.n);
-      for (const [type, c] of Object.entries(byEngine)) if (c.QUEUED + c.PROCESSING + c.COMPLETED + c.FAILED === 0) delete byEngine[type];
-      return { tasks, byEngine, webhooks: webhookCounts(this.s.deliveryCounts.all() as CountRow[]) };
-    });
-  }
-
-  override async queuedAndRunning(notBefore: number): Promise<Record<string, { queued: number; processing: number }>> {
-    const s = await this.stats(notBefore);
-    const out: Record<string, { queued: number; processing: number }> = {};
-    for (const [type, c] of Object.entries(s.byEngine)) if (c.QUEUED + c.PROCESSING > 0) out[type] = { queued: c.QUEUED, processing: c.PROCESSING };
-    return out;
-  }
-}
-
-interface DeliveryRow {
-  task_id: string;
-  url: string;
-  payload: string;
-  attempts: number;
-  lease_token: string;
-}
-
-interface CountRow {
-  task_type: string;
-  status: string;
-  n: number;
 }
 
 /** `cacheMb`: SQLite's page cache (its default is 2 MiB); polls over a large store miss it less the larger it is (docs/benchmarks.md, growth). */

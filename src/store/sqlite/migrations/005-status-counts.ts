@@ -24,7 +24,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     ['task', 'tasks', 'task_type'],
     ['delivery', 'webhook_deliveries', ''],
   ] as const) {
-    // New tasks are counted by the store, once per engine per insert (SqliteStore.insertTasks): a
+    // New tasks are counted by the store, once per engine per insert (src/store/tasks/insert.ts): a
     // row trigger here cost a third of a 500-task batch insert.
     if (table !== 'tasks') {
       await sql

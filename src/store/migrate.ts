@@ -1,0 +1,29 @@
+import { Migrator, sql, type Kysely, type Migration } from 'kysely';
+import type { StoreDialect } from './dialect.js';
+import type { Database } from './schema.js';
+import * as m001 from './migrations/001-initial.js';
+import * as m002 from './migrations/002-pool-leases.js';
+import * as m003 from './migrations/003-runtime-changes.js';
+import * as m004 from './migrations/004-webhook-lease-index.js';
+import * as m006 from './migrations/006-partial-task-indexes.js';
+
+/** Migrations of both dialects; a dialect may add its own (StoreDialect.migrations), named in the same order. */
+const MIGRATIONS: Record<string, Migration> = {
+  '001-initial': m001,
+  '002-pool-leases': m002,
+  '003-runtime-changes': m003,
+  '004-webhook-lease-index': m004,
+  '006-partial-task-indexes': m006,
+};
+
+/** Brings the schema to the latest migration of the dialect; throws what the migrator failed with. */
+export async function migrateToLatest(db: Kysely<Database>, dialect: StoreDialect): Promise<void> {
+  const schema = dialect.supportsSchemas ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s : undefined;
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => ({ ...MIGRATIONS, ...dialect.migrations }) },
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
+  const { error } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+}

@@ -1,0 +1,201 @@
+import { randomUUID } from 'node:crypto';
+import type BetterSqlite3 from 'better-sqlite3';
+import type { Kysely } from 'kysely';
+import type { StoreDialect } from '../dialect.js';
+import type { Database } from '../schema.js';
+import type { GroupCommit } from '../sqlite/group-commit.js';
+import type { DeliveryOutcome, DueDelivery, WebhookOutbox } from '../store.js';
+
+/**
+ * The webhook outbox. A delivery row is written in the transaction that makes its task terminal
+ * (tasks/finish.ts), so a crash cannot lose a webhook; the sender claims due rows under a lease of
+ * their own, records attempt n before sending (primary key (task_id, attempt): no attempt number
+ * twice), then settles the row. Writes by a sender are fenced by the delivery's lease token.
+ */
+
+/** Queues a task's webhook, due at once. */
+export async function enqueueDelivery(trx: Kysely<Database>, taskId: string, webhook: WebhookOutbox, now: number): Promise<void> {
+  await trx
+    .insertInto('webhook_deliveries')
+    .values({
+      task_id: taskId,
+      url: webhook.url,
+      payload: JSON.stringify(webhook.payload),
+      status: 'PENDING',
+      attempts: 0,
+      next_attempt_at: now,
+      lease_token: null,
+      lease_expires_at: null,
+      last_error: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+}
+
+/** Embedded store: `enqueueDelivery` as a prepared statement; run it with (task id, url, payload JSON, now, now, now). */
+export function prepareEnqueueDelivery(db: BetterSqlite3.Database) {
+  return db.prepare(`insert into webhook_deliveries (task_id, url, payload, status, attempts, next_attempt_at, lease_token,
+        lease_expires_at, last_error, created_at, updated_at)
+      values (?, ?, ?, 'PENDING', 0, ?, null, null, null, ?, ?)`);
+}
+
+interface DeliveryLease {
+  token: string;
+  leaseExpiresAt: number;
+  now: number;
+}
+
+/** Claims up to `limit` deliveries to send: those whose sender died mid-attempt (lease expired), then the due ones. */
+export function claimDueDeliveries(db: Kysely<Database>, dialect: StoreDialect, now: number, limit: number, leaseMs: number): Promise<DueDelivery[]> {
+  return db.transaction().execute(async (trx) => {
+    const lease = { token: randomUUID(), leaseExpiresAt: now + leaseMs, now };
+    // Two index ranges rather than one OR: stale leases first, then the due ones. Each claim then
+    // costs the same whatever the outbox holds.
+    const stale = await claimRange(trx, dialect, 'SENDING', 'lease_expires_at', '<', now, limit, lease);
+    const due = stale.length < limit ? await claimRange(trx, dialect, 'PENDING', 'next_attempt_at', '<=', now, limit - stale.length, lease) : [];
+    return [...stale, ...due];
+  });
+}
+
+async function claimRange(
+  trx: Kysely<Database>,
+  dialect: StoreDialect,
+  status: 'SENDING' | 'PENDING',
+  timeColumn: 'lease_expires_at' | 'next_attempt_at',
+  op: '<' | '<=',
+  before: number,
+  limit: number,
+  lease: DeliveryLease,
+): Promise<DueDelivery[]> {
+  let candidates = trx
+    .selectFrom('webhook_deliveries')
+    .select('task_id')
+    .where('status', '=', status)
+    .where(timeColumn, op, before)
+    .orderBy(timeColumn)
+    .limit(limit);
+  if (dialect.supportsSkipLocked) candidates = candidates.forUpdate().skipLocked();
+  const rows = await trx
+    .with((cte) => cte('due').materialized(), () => candidates)
+    .updateTable('webhook_deliveries')
+    .from('due')
+    .set({ status: 'SENDING', lease_token: lease.token, lease_expires_at: lease.leaseExpiresAt, updated_at: lease.now })
+    .whereRef('webhook_deliveries.task_id', '=', 'due.task_id')
+    .returning(['webhook_deliveries.task_id', 'url', 'payload', 'attempts', 'lease_token'])
+    .execute();
+  return rows.map((r) => ({ taskId: r.task_id, url: r.url, payload: r.payload, attempts: Number(r.attempts), leaseToken: r.lease_token ?? '' }));
+}
+
+/** Records that attempt `attempt` starts; false if it was already made (another sender got there first). */
+export function startDeliveryAttempt(db: Kysely<Database>, taskId: string, leaseToken: string, attempt: number, now: number): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const r = await trx
+      .updateTable('webhook_deliveries')
+      .set({ attempts: attempt, updated_at: now })
+      .where('task_id', '=', taskId)
+      .where('lease_token', '=', leaseToken)
+      .where('attempts', '=', attempt - 1)
+      .executeTakeFirst();
+    if (Number(r.numUpdatedRows) !== 1) return false;
+    await trx.insertInto('webhook_attempts').values({ task_id: taskId, attempt, started_at: now, finished_at: null, outcome: null, http_status: null }).execute();
+    return true;
+  });
+}
+
+/** Records how an attempt ended and settles the delivery: delivered, due again at `o.at`, or abandoned. */
+export async function finishDeliveryAttempt(db: Kysely<Database>, taskId: string, leaseToken: string, attempt: number, o: DeliveryOutcome, now: number): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('webhook_attempts')
+      .set({ finished_at: now, outcome: o.kind, http_status: o.httpStatus })
+      .where('task_id', '=', taskId)
+      .where('attempt', '=', attempt)
+      .execute();
+    const common = { lease_token: null, lease_expires_at: null, updated_at: now };
+    const set =
+      o.kind === 'delivered'
+        ? { ...common, status: 'DELIVERED', last_error: null }
+        : o.kind === 'retry'
+          ? { ...common, status: 'PENDING', next_attempt_at: o.at, last_error: o.error }
+          : { ...common, status: 'ABANDONED', last_error: o.error };
+    await trx.updateTable('webhook_deliveries').set(set).where('task_id', '=', taskId).where('lease_token', '=', leaseToken).execute();
+  });
+}
+
+/** Earliest time a PENDING delivery becomes due, for the sender's timer. */
+export async function nextDeliveryAt(db: Kysely<Database>): Promise<number | null> {
+  const r = await db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => eb.fn.min('next_attempt_at').as('t'))
+    .where('status', '=', 'PENDING')
+    .executeTakeFirst();
+  return r?.t === null || r?.t === undefined ? null : Number(r.t);
+}
+
+/** Embedded store: the sender's statements, prepared once. */
+export function prepareDeliveries(db: BetterSqlite3.Database) {
+  const p = (text: string) => db.prepare(text);
+  return {
+    claimStale: p(`update webhook_deliveries set status = 'SENDING', lease_token = @token, lease_expires_at = @expires, updated_at = @now
+      where task_id in (select task_id from webhook_deliveries where status = 'SENDING' and lease_expires_at < @now
+        order by lease_expires_at limit @limit)
+      returning task_id, url, payload, attempts, lease_token`),
+    claimDue: p(`update webhook_deliveries set status = 'SENDING', lease_token = @token, lease_expires_at = @expires, updated_at = @now
+      where task_id in (select task_id from webhook_deliveries where status = 'PENDING' and next_attempt_at <= @now
+        order by next_attempt_at limit @limit)
+      returning task_id, url, payload, attempts, lease_token`),
+    startDelivery: p('update webhook_deliveries set attempts = ?, updated_at = ? where task_id = ? and lease_token = ? and attempts = ?'),
+    insertAttempt: p('insert into webhook_attempts (task_id, attempt, started_at, finished_at, outcome, http_status) values (?, ?, ?, null, null, null)'),
+    finishAttempt: p('update webhook_attempts set finished_at = ?, outcome = ?, http_status = ? where task_id = ? and attempt = ?'),
+    finishDelivery: p(`update webhook_deliveries set status = @status, next_attempt_at = coalesce(@next, next_attempt_at), last_error = @error,
+        lease_token = null, lease_expires_at = null, updated_at = @now
+      where task_id = @id and lease_token = @token`),
+  };
+}
+
+type DeliveryStatements = ReturnType<typeof prepareDeliveries>;
+
+interface DeliveryRow {
+  task_id: string;
+  url: string;
+  payload: string;
+  attempts: number;
+  lease_token: string;
+}
+
+export function claimDueDeliveriesSqlite(group: GroupCommit, s: DeliveryStatements, now: number, limit: number, leaseMs: number): Promise<DueDelivery[]> {
+  return group.write(() => {
+    const set = { token: randomUUID(), expires: now + leaseMs, now };
+    // Two index ranges, as above: stale leases first, then due deliveries.
+    const stale = s.claimStale.all({ ...set, limit }) as DeliveryRow[];
+    const due = stale.length < limit ? (s.claimDue.all({ ...set, limit: limit - stale.length }) as DeliveryRow[]) : [];
+    return [...stale, ...due].map((r) => ({ taskId: r.task_id, url: r.url, payload: r.payload, attempts: r.attempts, leaseToken: r.lease_token }));
+  });
+}
+
+export function startDeliveryAttemptSqlite(group: GroupCommit, s: DeliveryStatements, taskId: string, leaseToken: string, attempt: number, now: number): Promise<boolean> {
+  return group.write(() => {
+    if (s.startDelivery.run(attempt, now, taskId, leaseToken, attempt - 1).changes !== 1) return false;
+    s.insertAttempt.run(taskId, attempt, now);
+    return true;
+  });
+}
+
+export function finishDeliveryAttemptSqlite(
+  group: GroupCommit,
+  s: DeliveryStatements,
+  taskId: string,
+  leaseToken: string,
+  attempt: number,
+  o: DeliveryOutcome,
+  now: number,
+): Promise<void> {
+  return group.write(() => {
+    s.finishAttempt.run(now, o.kind, o.httpStatus, taskId, attempt);
+    const status = o.kind === 'delivered' ? 'DELIVERED' : o.kind === 'retry' ? 'PENDING' : 'ABANDONED';
+    const error = o.kind === 'delivered' ? null : o.error;
+    // A retry moves next_attempt_at; the other outcomes leave it as it was.
+    s.finishDelivery.run({ status, next: o.kind === 'retry' ? o.at : null, error, now, id: taskId, token: leaseToken });
+  });
+}

@@ -1,0 +1,108 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type { Kysely } from 'kysely';
+import type { Database } from './schema.js';
+import type { GroupCommit } from './sqlite/group-commit.js';
+import type { Stats, StatusCounts } from './store.js';
+
+type QueueDepths = Record<string, { queued: number; processing: number }>;
+
+function emptyCounts(): StatusCounts {
+  return { QUEUED: 0, PROCESSING: 0, COMPLETED: 0, FAILED: 0 };
+}
+
+/** Deliveries per outcome from counts per status (PENDING and SENDING are both pending). */
+function webhookCounts(rows: Array<{ status: string; n: number | string | bigint }>): Stats['webhooks'] {
+  const out = { pending: 0, delivered: 0, abandoned: 0 };
+  for (const r of rows) {
+    if (r.status === 'DELIVERED') out.delivered += Number(r.n);
+    else if (r.status === 'ABANDONED') out.abandoned += Number(r.n);
+    else out.pending += Number(r.n);
+  }
+  return out;
+}
+
+/** Counts of tasks created since `notBefore` per status and engine, and of deliveries per outcome. */
+export async function stats(db: Kysely<Database>, notBefore: number): Promise<Stats> {
+  // One aggregate query, so every process sharing the store reports the same figures.
+  const rows = await db
+    .selectFrom('tasks')
+    .select(['task_type', 'status', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('created_at', '>=', notBefore)
+    .groupBy(['task_type', 'status'])
+    .execute();
+  const tasks = emptyCounts();
+  const byEngine: Record<string, StatusCounts> = {};
+  for (const r of rows) {
+    const s = r.status as keyof StatusCounts;
+    const n = Number(r.n);
+    tasks[s] += n;
+    (byEngine[r.task_type] ??= emptyCounts())[s] += n;
+  }
+  const hooks = await db
+    .selectFrom('webhook_deliveries')
+    .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+    .groupBy('status')
+    .execute();
+  return { tasks, byEngine, webhooks: webhookCounts(hooks) };
+}
+
+/** QUEUED and PROCESSING tasks per engine (engines with neither are left out). */
+export async function queuedAndRunning(db: Kysely<Database>, notBefore: number): Promise<QueueDepths> {
+  const rows = await db
+    .selectFrom('tasks')
+    .select(['task_type', 'status', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('status', 'in', ['QUEUED', 'PROCESSING'])
+    .where('created_at', '>=', notBefore)
+    .groupBy(['task_type', 'status'])
+    .execute();
+  const out: QueueDepths = {};
+  for (const r of rows) {
+    const e = (out[r.task_type] ??= { queued: 0, processing: 0 });
+    if (r.status === 'QUEUED') e.queued = Number(r.n);
+    else e.processing = Number(r.n);
+  }
+  return out;
+}
+
+/** Embedded store: the counts kept by triggers (sqlite/migrations/005-status-counts.ts), prepared once. */
+export function prepareStats(db: BetterSqlite3.Database) {
+  return {
+    taskCounts: db.prepare(`select task_type, status, n from status_counts where scope = 'task'`),
+    expiredCounts: db.prepare('select task_type, status, count(*) as n from tasks where created_at < ? group by task_type, status'),
+    deliveryCounts: db.prepare(`select status, n from status_counts where scope = 'delivery'`),
+  };
+}
+
+type StatsStatements = ReturnType<typeof prepareStats>;
+
+interface CountRow {
+  task_type: string;
+  status: string;
+  n: number;
+}
+
+/** Embedded store: from the trigger-kept counts, less the expired tasks the retention sweep has not deleted yet. */
+export function statsSqlite(group: GroupCommit, s: StatsStatements, notBefore: number): Promise<Stats> {
+  return group.read(() => {
+    const tasks = emptyCounts();
+    const byEngine: Record<string, StatusCounts> = {};
+    const add = (type: string, status: string, n: number) => {
+      if (!(status in tasks)) return;
+      const st = status as keyof StatusCounts;
+      tasks[st] += n;
+      (byEngine[type] ??= emptyCounts())[st] += n;
+    };
+    for (const r of s.taskCounts.all() as CountRow[]) add(r.task_type, r.status, r.n);
+    for (const r of s.expiredCounts.all(notBefore) as CountRow[]) add(r.task_type, r.status, -r.n);
+    for (const [type, c] of Object.entries(byEngine)) if (c.QUEUED + c.PROCESSING + c.COMPLETED + c.FAILED === 0) delete byEngine[type];
+    return { tasks, byEngine, webhooks: webhookCounts(s.deliveryCounts.all() as CountRow[]) };
+  });
+}
+
+/** Embedded store: `queuedAndRunning` from the same counts. */
+export async function queuedAndRunningSqlite(group: GroupCommit, s: StatsStatements, notBefore: number): Promise<QueueDepths> {
+  const st = await statsSqlite(group, s, notBefore);
+  const out: QueueDepths = {};
+  for (const [type, c] of Object.entries(st.byEngine)) if (c.QUEUED + c.PROCESSING > 0) out[type] = { queued: c.QUEUED, processing: c.PROCESSING };
+  return out;
+}

@@ -1,0 +1,34 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type { Kysely } from 'kysely';
+import type { Database } from '../schema.js';
+import type { GroupCommit } from '../sqlite/group-commit.js';
+import { heldUnderLease, leaseFenceSql } from './lease-fence.js';
+
+type Lease = { id: string; leaseToken: string };
+
+/** Extends the leases still held (behind the lease fence); returns how many were. */
+export async function heartbeat(db: Kysely<Database>, leases: Lease[], leaseExpiresAt: number): Promise<number> {
+  if (leases.length === 0) return 0;
+  let n = 0;
+  await db.transaction().execute(async (trx) => {
+    for (const l of leases) {
+      const r = await trx
+        .updateTable('tasks')
+        .set({ lease_expires_at: leaseExpiresAt })
+        .where((eb) => heldUnderLease(eb, l.id, l.leaseToken))
+        .executeTakeFirst();
+      n += Number(r.numUpdatedRows);
+    }
+  });
+  return n;
+}
+
+/** Embedded store: the heartbeat's statement, prepared once. */
+export function prepareHeartbeat(db: BetterSqlite3.Database) {
+  return db.prepare(`update tasks set lease_expires_at = ? where ${leaseFenceSql('?', '?')}`);
+}
+
+export function heartbeatSqlite(group: GroupCommit, s: ReturnType<typeof prepareHeartbeat>, leases: Lease[], leaseExpiresAt: number): Promise<number> {
+  if (leases.length === 0) return Promise.resolve(0);
+  return group.write(() => leases.reduce((n, l) => n + s.run(leaseExpiresAt, l.id, l.leaseToken).changes, 0));
+}

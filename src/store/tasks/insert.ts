@@ -1,0 +1,132 @@
+import BetterSqlite3 from 'better-sqlite3';
+import type { Kysely } from 'kysely';
+import type { NewTask } from '../../domain/task.js';
+import { taskIdKey } from '../../domain/task-id.js';
+import { taskFromRow } from '../rows.js';
+import type { Database, TasksTable } from '../schema.js';
+import type { GroupCommit } from '../sqlite/group-commit.js';
+import type { InsertOutcome } from '../store.js';
+import { deleteTaskSqlite, deleteTasks, prepareDeleteTask } from './delete.js';
+
+/** Rows per multi-row insert: 22 columns each, well under PostgreSQL's 65,535 bind parameters. */
+const INSERT_CHUNK = 1000;
+
+/** A new task's row: QUEUED, due now, its claim order (sort_key) fixed at insert. */
+function taskRow(t: NewTask, agingMs: number): TasksTable {
+  return {
+    id: t.id,
+    task_type: t.taskType,
+    status: 'QUEUED',
+    priority: t.priority,
+    sort_key: t.createdAt - t.priority * agingMs,
+    payload: JSON.stringify(t.payload),
+    idempotency_key: t.idempotencyKey,
+    webhook_url: t.webhookUrl,
+    country: t.country,
+    created_at: t.createdAt,
+    updated_at: t.createdAt,
+    available_at: t.createdAt,
+    attempts: 0,
+    max_attempts: t.maxAttempts,
+    lease_token: null,
+    lease_expires_at: null,
+    worker_id: null,
+    result: null,
+    error: null,
+    credits_to_charge: t.creditsToCharge,
+    credits_charged: null,
+    finished_at: null,
+  };
+}
+
+/**
+ * Inserts in one transaction. ON CONFLICT DO NOTHING makes two submits with one idempotency key
+ * race-safe: exactly one row wins. A key held only by a task older than `notBefore` (expired, not
+ * swept yet) is taken over.
+ */
+export async function insertTasks(db: Kysely<Database>, agingMs: number, tasks: NewTask[], notBefore: number): Promise<InsertOutcome[]> {
+  if (tasks.length === 0) return [];
+  const rows = tasks.map((t) => taskRow(t, agingMs));
+  return db.transaction().execute(async (trx) => {
+    // One multi-row statement per chunk (a round trip per chunk, not per task); the rows it skipped
+    // (a key already taken, or taken earlier in this batch) are settled one by one, in order.
+    const inserted = new Set<string>();
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      const chunk = rows.slice(i, i + INSERT_CHUNK);
+      const r = await trx.insertInto('tasks').values(chunk).onConflict((oc) => oc.column('idempotency_key').doNothing()).returning('id').execute();
+      for (const { id } of r) inserted.add(id);
+    }
+    const out: InsertOutcome[] = [];
+    for (const row of rows) out.push(inserted.has(row.id) ? { ok: true, task: taskFromRow(row) } : await insertSkipped(trx, row, notBefore));
+    return out;
+  });
+}
+
+/** A row whose idempotency key was taken: refused, unless the holder has expired (then the key is free again). */
+async function insertSkipped(trx: Kysely<Database>, row: TasksTable, notBefore: number): Promise<InsertOutcome> {
+  const existing = await trx.selectFrom('tasks').select(['id', 'created_at']).where('idempotency_key', '=', row.idempotency_key).executeTakeFirst();
+  if (existing && Number(existing.created_at) < notBefore) {
+    // Expired but not swept yet.
+    await deleteTasks(trx, [existing.id]);
+    const again = await trx.insertInto('tasks').values(row).onConflict((oc) => oc.column('idempotency_key').doNothing()).returning('id').executeTakeFirst();
+    if (again) return { ok: true, task: taskFromRow(row) };
+  }
+  return { ok: false, reason: 'DUPLICATE_KEY', existingId: existing?.id ?? '' };
+}
+
+/** Embedded store: the insert's statements, prepared once. */
+export function prepareInsert(db: BetterSqlite3.Database) {
+  return {
+    // The rowid is the id's time and counter (taskIdKey), or null for SQLite to choose one.
+    insertTask: db.prepare(`insert into tasks (rowid, id, task_type, status, priority, sort_key, payload, idempotency_key, webhook_url, country,
+        created_at, updated_at, available_at, attempts, max_attempts, lease_token, lease_expires_at, worker_id, result, error,
+        credits_to_charge, credits_charged, finished_at)
+      values (?, @id, @task_type, @status, @priority, @sort_key, @payload, @idempotency_key, @webhook_url, @country,
+        @created_at, @updated_at, @available_at, @attempts, @max_attempts, @lease_token, @lease_expires_at, @worker_id, @result, @error,
+        @credits_to_charge, @credits_charged, @finished_at)
+      on conflict (idempotency_key) do nothing`),
+    taskByKey: db.prepare('select id, created_at from tasks where idempotency_key = ?'),
+    deleteTask: prepareDeleteTask(db),
+    // New tasks are counted here, once per engine per insert (sqlite/migrations/005-status-counts.ts).
+    countInserted: db.prepare(`insert into status_counts (scope, task_type, status, n) values ('task', ?, 'QUEUED', ?)
+      on conflict (scope, task_type, status) do update set n = n + excluded.n`),
+  };
+}
+
+type InsertStatements = ReturnType<typeof prepareInsert>;
+
+/** Embedded store: the same insert on prepared statements, in the next group commit. */
+export function insertTasksSqlite(group: GroupCommit, s: InsertStatements, agingMs: number, tasks: NewTask[], notBefore: number): Promise<InsertOutcome[]> {
+  if (tasks.length === 0) return Promise.resolve([]);
+  const rows = tasks.map((t) => taskRow(t, agingMs));
+  return group.write(() => {
+    const out = rows.map((row) => insertOne(s, row, notBefore));
+    // One count update per engine for the whole insert.
+    const perType = new Map<string, number>();
+    for (const o of out) if (o.ok) perType.set(o.task.taskType, (perType.get(o.task.taskType) ?? 0) + 1);
+    for (const [type, n] of perType) s.countInserted.run(type, n);
+    return out;
+  });
+}
+
+function insertOne(s: InsertStatements, row: TasksTable, notBefore: number): InsertOutcome {
+  // ON CONFLICT DO NOTHING: of two submits with one idempotency key, exactly one row wins.
+  if (insertRow(s, row)) return { ok: true, task: taskFromRow(row) };
+  const existing = s.taskByKey.get(row.idempotency_key) as { id: string; created_at: number } | undefined;
+  if (existing && existing.created_at < notBefore) {
+    // The holder of the key has expired but is not swept yet: the key is free again.
+    deleteTaskSqlite(s.deleteTask, existing.id);
+    if (insertRow(s, row)) return { ok: true, task: taskFromRow(row) };
+  }
+  return { ok: false, reason: 'DUPLICATE_KEY', existingId: existing?.id ?? '' };
+}
+
+/** Inserts under the id's own key as rowid; if another row holds that rowid, under one SQLite picks. False: the idempotency key is taken. */
+function insertRow(s: InsertStatements, row: TasksTable): boolean {
+  try {
+    return s.insertTask.run(taskIdKey(row.id), row).changes === 1;
+  } catch (e) {
+    if (!(e instanceof BetterSqlite3.SqliteError) || e.code !== 'SQLITE_CONSTRAINT_ROWID') throw e;
+    return s.insertTask.run(null, row).changes === 1;
+  }
+}

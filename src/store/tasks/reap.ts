@@ -1,0 +1,37 @@
+import type { Kysely } from 'kysely';
+import type { TaskRecord } from '../../domain/task.js';
+import { taskFromRow } from '../rows.js';
+import type { Database } from '../schema.js';
+import type { ReapResult, TerminalWrite } from '../store.js';
+import { writeTerminal } from './finish.js';
+import { heldUnderLease } from './lease-fence.js';
+import { PROCESSING } from './status-literals.js';
+
+/** Expired leases handled per call; any more wait for the reaper's next run. */
+const REAP_BATCH = 500;
+
+/**
+ * Tasks whose lease expired (their worker died) go back to QUEUED, or FAILED when they have no
+ * attempt left. Both writes are fenced on the stale token the reaper read, so a worker that comes
+ * back cannot also finish the task, and a task claimed again meanwhile is left alone.
+ */
+export function reapExpiredLeases(db: Kysely<Database>, now: number, failedWrite: (task: TaskRecord) => TerminalWrite): Promise<ReapResult> {
+  return db.transaction().execute(async (trx) => {
+    const expired = await trx.selectFrom('tasks').selectAll().where('status', '=', PROCESSING).where('lease_expires_at', '<', now).limit(REAP_BATCH).execute();
+    const result: ReapResult = { requeued: [], failed: [] };
+    for (const row of expired) {
+      const task = taskFromRow(row);
+      if (task.attempts >= task.maxAttempts) {
+        if (await writeTerminal(trx, task.id, row.lease_token, failedWrite(task), now)) result.failed.push(task.id);
+        continue;
+      }
+      const r = await trx
+        .updateTable('tasks')
+        .set({ status: 'QUEUED', lease_token: null, lease_expires_at: null, worker_id: null, available_at: now, updated_at: now })
+        .where((eb) => heldUnderLease(eb, task.id, row.lease_token))
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) === 1) result.requeued.push(task.id);
+    }
+    return result;
+  });
+}

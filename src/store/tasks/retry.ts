@@ -1,0 +1,42 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type { Kysely } from 'kysely';
+import type { Database } from '../schema.js';
+import type { GroupCommit } from '../sqlite/group-commit.js';
+import { heldUnderLease, leaseFenceSql } from './lease-fence.js';
+
+/** Puts a held task back in the queue until `availableAt`, keeping the attempt's error. False if the lease was lost. */
+export async function retryTask(db: Kysely<Database>, id: string, leaseToken: string, lastError: string, availableAt: number, now: number): Promise<boolean> {
+  const r = await db
+    .updateTable('tasks')
+    .set({
+      status: 'QUEUED',
+      error: lastError,
+      available_at: availableAt,
+      lease_token: null,
+      lease_expires_at: null,
+      worker_id: null,
+      updated_at: now,
+    })
+    .where((eb) => heldUnderLease(eb, id, leaseToken))
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** Embedded store: the retry's statement, prepared once. */
+export function prepareRetry(db: BetterSqlite3.Database) {
+  return db.prepare(`update tasks set status = 'QUEUED', error = ?, available_at = ?, lease_token = null, lease_expires_at = null,
+        worker_id = null, updated_at = ?
+      where ${leaseFenceSql('?', '?')}`);
+}
+
+export function retryTaskSqlite(
+  group: GroupCommit,
+  s: ReturnType<typeof prepareRetry>,
+  id: string,
+  leaseToken: string,
+  lastError: string,
+  availableAt: number,
+  now: number,
+): Promise<boolean> {
+  return group.write(() => s.run(lastError, availableAt, now, id, leaseToken).changes === 1);
+}
