@@ -2,9 +2,9 @@ import type { Logger } from 'pino';
 import type { EngineConfig } from '../config/engine-config.js';
 import type { TaskPayload } from '../domain/task.js';
 import type { TaskType } from '../domain/task-types.js';
-import type { BrowserTransport } from './transport/browser/browser-transport.js';
+import type { BrowserTransport } from '../transport/browser/browser-transport.js';
 import type { Parse } from './parse-pool/parsers.js';
-import type { HttpTransport } from './transport/http-transport.js';
+import type { HttpTransport } from '../transport/http-transport.js';
 
 /** One cited or listed source: 1-based position in first-appearance or rank order. */
 export interface Source {

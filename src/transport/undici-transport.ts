@@ -1,11 +1,11 @@
 import type { Socket } from 'node:net';
 import { Agent, type Dispatcher } from 'undici';
-import type { ExitAddressConfig } from '../../config/engine-config.js';
-import { assertPublicHost, guardedLookup } from '../../net/address-guard.js';
-import { decodeBody } from '../../net/charset.js';
-import { UpstreamFailure } from '../../domain/engine-errors.js';
+import type { ExitAddressConfig } from '../config/engine-config.js';
+import { assertPublicHost, guardedLookup } from '../net/address-guard.js';
+import { decodeBody } from '../net/charset.js';
+import { UpstreamFailure } from '../domain/engine-errors.js';
 import type { HttpRequest, HttpResponse, HttpTransport, SocketTarget } from './http-transport.js';
-import { parseUrl } from '../common/urls.js';
+import { parseUrl } from '../engines/common/urls.js';
 import { parseProxyUrl } from './proxy-endpoint.js';
 import { openSocket, tunnelConnector, type TunnelOptions } from './tunnel.js';
 

@@ -19,7 +19,7 @@ import { parseBlogPost } from '../../src/engines/search-b/blog-post-parser.js';
 import { parseWebResults } from '../../src/engines/search-b/web-results-parser.js';
 import { foldCopilotEvents, type CopilotEvent } from '../../src/engines/search-c/copilot-events.js';
 import { parseBingSerp } from '../../src/engines/search-c/bing-serp-parser.js';
-import type { HttpResponse } from '../../src/engines/transport/http-transport.js';
+import type { HttpResponse } from '../../src/transport/http-transport.js';
 import { interpretPage } from '../../src/engines/web/page-reader.js';
 
 /**

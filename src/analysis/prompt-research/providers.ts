@@ -1,5 +1,5 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
-import type { HttpRequest, HttpResponse } from '../../engines/transport/http-transport.js';
+import type { HttpRequest, HttpResponse } from '../../transport/http-transport.js';
 import type { PromptResearchConfig } from '../config.js';
 import { parseGoogleChrome, parseGoogleFirefox, parseGoogleGwsWiz, parseNaverAc, type ParsedSuggestions } from './suggest-parsers.js';
 

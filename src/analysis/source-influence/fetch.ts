@@ -1,6 +1,6 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { Parse } from '../../engines/parse-pool/parsers.js';
-import type { HttpResponse, HttpTransport } from '../../engines/transport/http-transport.js';
+import type { HttpResponse, HttpTransport } from '../../transport/http-transport.js';
 import { KeyedSemaphore, mapLimit, sleep, type TtlCache } from '../common/async.js';
 import { fetchableUrl, hostOf } from '../common/urls.js';
 import type { SourceInfluenceConfig } from '../config.js';

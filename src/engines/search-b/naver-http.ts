@@ -1,6 +1,6 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { AttemptContext } from '../adapter.js';
-import type { RenderTimings } from '../transport/browser/browser-transport.js';
+import type { RenderTimings } from '../../transport/browser/browser-transport.js';
 
 /** Desktop Chrome for search.naver.com; the mobile blog host gets a phone UA (upstreams.md 4.1). */
 const DESKTOP_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/138.0.0.0 Safari/537.36';

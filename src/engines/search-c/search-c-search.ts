@@ -1,7 +1,7 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { AttemptContext, EngineAdapter, EngineResult } from '../adapter.js';
 import { promptOf } from '../common/upstream-status.js';
-import type { HttpResponse } from '../transport/http-transport.js';
+import type { HttpResponse } from '../../transport/http-transport.js';
 import { bingRegion, regionHeaders, regionParams } from './bing-region.js';
 import type { BingResult } from './bing-serp-parser.js';
 

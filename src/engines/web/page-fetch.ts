@@ -1,6 +1,6 @@
 import zlib from 'node:zlib';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
-import type { HttpTransport } from '../transport/http-transport.js';
+import type { HttpTransport } from '../../transport/http-transport.js';
 
 /** A fetched page before interpretation: what `interpretPage` needs, and what fixtures reproduce. */
 export interface FetchedPage {

@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import type { Browser, BrowserContext, BrowserContextOptions, Page, Route } from 'playwright-core';
-import { playwright } from '../../lazy-modules.js';
-import type { ExitAddressConfig } from '../../../config/engine-config.js';
-import { UpstreamFailure } from '../../../domain/engine-errors.js';
+import { playwright } from '../../engines/lazy-modules.js';
+import type { ExitAddressConfig } from '../../config/engine-config.js';
+import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { BrowserTransport, RenderOptions, RenderedPage } from './browser-transport.js';
 import { desktopUserAgent, desktopUserAgentMetadata, proxyForExit, regionOfContext, splitRequestHeaders, type ContextProxy } from './context-options.js';
 import { chromiumLaunchOptions } from './launch-options.js';

@@ -1,6 +1,6 @@
-import type { ExitAddressConfig } from '../../../config/engine-config.js';
-import { UpstreamFailure } from '../../../domain/engine-errors.js';
-import { regionLanguage } from '../../search-a/region-language.js';
+import type { ExitAddressConfig } from '../../config/engine-config.js';
+import { UpstreamFailure } from '../../domain/engine-errors.js';
+import { regionLanguage } from '../../engines/search-a/region-language.js';
 
 /** Playwright's per-context proxy settings. */
 export interface ContextProxy {
