@@ -1,7 +1,7 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { AttemptContext, EngineAdapter, EngineResult } from '../adapter.js';
 import { promptOf } from '../common/upstream-status.js';
-import { usesBrowser } from '../../transport/browser/engine-render.js';
+import { usesBrowser } from '../common/engine-render.js';
 import { runChatGptWeb } from './chatgpt-web.js';
 import { assertOpenAiOk } from './openai-errors.js';
 import { parseResponsesObject } from './openai-responses-parser.js';

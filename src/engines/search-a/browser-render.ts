@@ -1,6 +1,6 @@
 import type { AttemptContext } from '../adapter.js';
 import type { PageProbe, RenderOptions } from '../../transport/browser/browser-transport.js';
-import { browserOf, letterCount, renderBudgetMs, stableMsOf } from '../../transport/browser/engine-render.js';
+import { browserOf, letterCount, renderBudgetMs, stableMsOf } from '../common/engine-render.js';
 import { AI_MODE_CONTAINER_TIERS } from './aimode-parser.js';
 import type { FetchedPage } from './page-signals.js';
 import type { SearchRequest } from './search-request.js';

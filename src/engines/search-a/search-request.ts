@@ -1,7 +1,7 @@
 import type { AttemptContext } from '../adapter.js';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import { promptOf } from '../common/upstream-status.js';
-import { usesBrowser } from '../../transport/browser/engine-render.js';
+import { usesBrowser } from '../common/engine-render.js';
 import { renderSearchPage, type GoogleSurface } from './browser-render.js';
 import type { FetchedPage } from './page-signals.js';
 import { regionLanguage, type RegionLanguage } from './region-language.js';

@@ -1,6 +1,6 @@
 import type { AttemptContext } from '../adapter.js';
 import type { PageProbe, RenderOptions } from '../../transport/browser/browser-transport.js';
-import { browserOf, letterCount, renderBudgetMs, stableMsOf, usesBrowser } from '../../transport/browser/engine-render.js';
+import { browserOf, letterCount, renderBudgetMs, stableMsOf, usesBrowser } from '../common/engine-render.js';
 import { assertNaverStatus, fetchNaverPage, type FetchedPage } from './naver-http.js';
 
 /** Naver's generated answers: the AI briefing on integrated search, and the AI tab's conversation. */

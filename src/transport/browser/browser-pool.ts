@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Browser, BrowserContext, BrowserContextOptions, Page, Route } from 'playwright-core';
-import { playwright } from '../../engines/lazy-modules.js';
+import { playwright } from './playwright.js';
 import type { ExitAddressConfig } from '../../config/engine-config.js';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { BrowserTransport, RenderOptions, RenderedPage } from './browser-transport.js';

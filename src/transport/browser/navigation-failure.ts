@@ -1,4 +1,4 @@
-import { playwright } from '../../engines/lazy-modules.js';
+import { playwright } from './playwright.js';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 
 /** Chromium net errors that mean "no answer in time" rather than "refused" (net_error_list.h). */

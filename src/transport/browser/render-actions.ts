@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { playwright } from '../../engines/lazy-modules.js';
+import { playwright } from './playwright.js';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { RenderAction } from './browser-transport.js';
 import { navigationFailure } from './navigation-failure.js';

@@ -1,7 +1,7 @@
 import type { EngineConfig } from '../../config/engine-config.js';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
-import type { AttemptContext } from '../../engines/adapter.js';
-import type { BrowserTransport } from './browser-transport.js';
+import type { AttemptContext } from '../adapter.js';
+import type { BrowserTransport } from '../../transport/browser/browser-transport.js';
 
 /** Whether the engine is configured to load its pages in the browser. */
 export function usesBrowser(config: EngineConfig): boolean {
