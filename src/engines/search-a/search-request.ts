@@ -5,13 +5,7 @@ import { usesBrowser } from '../common/engine-render.js';
 import { renderSearchPage, type GoogleSurface } from './browser-render.js';
 import type { FetchedPage } from './page-signals.js';
 import { regionLanguage, type RegionLanguage } from './region-language.js';
-
-/**
- * A current desktop Chrome on Windows: the most common real client, so the least conspicuous.
- * Overridable per deployment through `upstream.headers['user-agent']`.
- */
-export const DESKTOP_USER_AGENT =
-  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/147.0.0.0 Safari/537.36';
+import { USER_AGENTS } from '../../transport/identity.js';
 
 export interface SearchRequestOptions {
   /** `50` = AI Mode. */
@@ -40,7 +34,8 @@ export function buildSearchRequest(ctx: Pick<AttemptContext, 'payload' | 'countr
   return {
     url: `${base}/search?${params.toString()}`,
     headers: {
-      'user-agent': DESKTOP_USER_AGENT,
+      // A desktop Chrome on Windows: the most common real client, so the least conspicuous.
+      'user-agent': USER_AGENTS.desktopChrome,
       accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8',
       'accept-language': region.acceptLanguage,
       // Without a consent cookie an EU exit lands on consent.google.<tld> (upstreams.md 1.2).

@@ -1,6 +1,5 @@
 import type { ExitAddressConfig } from '../../config/engine-config.js';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
-import { regionLanguage } from '../../engines/search-a/region-language.js';
 
 /** Playwright's per-context proxy settings. */
 export interface ContextProxy {
@@ -32,55 +31,6 @@ export function proxyForExit(exit: Pick<ExitAddressConfig, 'id' | 'proxyUrl'>): 
   return proxy;
 }
 
-/** IANA time zone per country (the capital's, or the most populous zone); UTC for unlisted ones. */
-const TIME_ZONES: Readonly<Record<string, string>> = Object.freeze({
-  US: 'America/New_York',
-  CA: 'America/Toronto',
-  MX: 'America/Mexico_City',
-  BR: 'America/Sao_Paulo',
-  AR: 'America/Argentina/Buenos_Aires',
-  GB: 'Europe/London',
-  IE: 'Europe/Dublin',
-  DE: 'Europe/Berlin',
-  AT: 'Europe/Vienna',
-  CH: 'Europe/Zurich',
-  FR: 'Europe/Paris',
-  BE: 'Europe/Brussels',
-  NL: 'Europe/Amsterdam',
-  ES: 'Europe/Madrid',
-  PT: 'Europe/Lisbon',
-  IT: 'Europe/Rome',
-  SE: 'Europe/Stockholm',
-  NO: 'Europe/Oslo',
-  DK: 'Europe/Copenhagen',
-  FI: 'Europe/Helsinki',
-  PL: 'Europe/Warsaw',
-  CZ: 'Europe/Prague',
-  TR: 'Europe/Istanbul',
-  UA: 'Europe/Kyiv',
-  IL: 'Asia/Jerusalem',
-  SA: 'Asia/Riyadh',
-  AE: 'Asia/Dubai',
-  IN: 'Asia/Kolkata',
-  TH: 'Asia/Bangkok',
-  VN: 'Asia/Ho_Chi_Minh',
-  ID: 'Asia/Jakarta',
-  SG: 'Asia/Singapore',
-  HK: 'Asia/Hong_Kong',
-  TW: 'Asia/Taipei',
-  KR: 'Asia/Seoul',
-  JP: 'Asia/Tokyo',
-  AU: 'Australia/Sydney',
-  NZ: 'Pacific/Auckland',
-  ZA: 'Africa/Johannesburg',
-});
-
-/** Locale, Accept-Language and time zone a real user in `country` would have. */
-export function regionOfContext(country: string): { locale: string; timezoneId: string; acceptLanguage: string } {
-  const region = regionLanguage(country);
-  return { locale: region.locale, timezoneId: TIME_ZONES[region.country] ?? 'UTC', acceptLanguage: region.acceptLanguage };
-}
-
 /** Headers the browser sets itself per request type; forcing them on every request would look odd. */
 const BROWSER_OWNED = new Set(['accept', 'accept-encoding', 'connection', 'content-length', 'host', 'upgrade-insecure-requests']);
 
@@ -110,36 +60,4 @@ function parseCookieHeader(value: string): Array<{ name: string; value: string }
     out.push({ name: part.slice(0, eq).trim(), value: part.slice(eq + 1).trim() });
   }
   return out;
-}
-
-/**
- * Headless Chromium announces itself as "HeadlessChrome"; a desktop Chrome string of the same
- * major version keeps the user agent consistent with the browser actually used (upstreams.md 1.2).
- */
-export function desktopUserAgent(browserVersion: string): string {
-  const major = /^(\d+)/.exec(browserVersion)?.[1] ?? '147';
-  return `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Safari/537.36`;
-}
-
-/** CDP `Emulation.UserAgentMetadata` (the members we set; playwright-core does not export its protocol types). */
-export interface UserAgentMetadata {
-  brands: Array<{ brand: string; version: string }>;
-  fullVersion: string;
-  platform: string;
-  platformVersion: string;
-  architecture: string;
-  bitness: string;
-  model: string;
-  mobile: boolean;
-}
-
-/** Client hints (Sec-CH-UA-*, `navigator.userAgentData`) that agree with `desktopUserAgent`. */
-export function desktopUserAgentMetadata(browserVersion: string): UserAgentMetadata {
-  const major = /^(\d+)/.exec(browserVersion)?.[1] ?? '147';
-  const brands = [
-    { brand: 'Chromium', version: major },
-    { brand: 'Google Chrome', version: major },
-    { brand: 'Not?A_Brand', version: '99' },
-  ];
-  return { brands, fullVersion: browserVersion, platform: 'Linux', platformVersion: '', architecture: 'x86', bitness: '64', model: '', mobile: false };
 }
