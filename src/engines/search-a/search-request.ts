@@ -52,7 +52,7 @@ export function buildSearchRequest(ctx: Pick<AttemptContext, 'payload' | 'countr
  * `finalUrl`): over HTTP, or rendered in the browser when the engine's transport is `browser`.
  */
 export async function fetchSearchPage(ctx: AttemptContext, req: SearchRequest, surface: GoogleSurface = 'serp'): Promise<FetchedPage> {
-  if (usesBrowser(ctx.config)) return renderSearchPage(ctx, req, surface);
+  if (usesBrowser(ctx.config)) return renderSearchPage(ctx, { url: req.url, acceptLanguage: req.region.acceptLanguage }, surface);
   const res = await ctx.http.request({ method: 'GET', url: req.url, headers: req.headers, signal: ctx.signal });
   return { html: res.text(), status: res.status, finalUrl: res.url };
 }
