@@ -5,7 +5,7 @@ import { resolveApiKey } from './config/api-key.js';
 import { loadServiceConfig, type ServiceConfig } from './config/engine-config.js';
 import type { Settings } from './config/settings.js';
 import type { TaskType } from './domain/task-types.js';
-import { defaultRegistry } from './engines/adapters.js';
+import { defaultRegistry } from './adapters.js';
 import { ParsePool } from './engines/parse-pool/pool.js';
 import type { EngineRegistry } from './engines/registry.js';
 import { TransportFactory } from './transport/transport-factory.js';
