@@ -1,4 +1,4 @@
-import { extractHtml } from '../../analysis/source-influence/extract.js';
+import { extractHtml } from '../common/page-extract.js';
 import type { EngineResult } from '../adapter.js';
 import { parseChatGptPage } from '../chat/chatgpt-web-parser.js';
 import { parseResponsesPayload } from '../chat/chatbot-a.js';
