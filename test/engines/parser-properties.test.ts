@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import { UpstreamFailure } from '../../src/domain/engine-errors.js';
-import { parseResponsesPayload } from '../../src/engines/chat/chatbot-a.js';
+import { parseResponsesPayload } from '../../src/engines/chat/openai-responses-parser.js';
 import { parseChatGptPage } from '../../src/engines/chat/chatgpt-web-parser.js';
 import { parseGemini } from '../../src/engines/chat/gemini-parser.js';
 import { parseResponsesObject } from '../../src/engines/chat/openai-responses-parser.js';

@@ -1,6 +1,6 @@
 import { cheerio } from '../lazy-modules.js';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
-import type { EngineResult } from '../adapter.js';
+import type { EngineResult } from '../engine-result.js';
 import { letterCount } from '../common/engine-render.js';
 import { answerOf, assertNotCloudflare, type RenderedChatPage } from './web-answer.js';
 
