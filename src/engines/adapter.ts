@@ -2,32 +2,13 @@ import type { Logger } from 'pino';
 import type { EngineConfig } from '../config/engine-config.js';
 import type { TaskPayload } from '../domain/task.js';
 import type { TaskType } from '../domain/task-types.js';
-import type { BrowserTransport } from './transport/browser/browser-transport.js';
+import type { BrowserTransport } from '../transport/browser/browser-transport.js';
 import type { Parse } from './parse-pool/parsers.js';
-import type { HttpTransport } from './transport/http-transport.js';
+import type { HttpTransport } from '../transport/http-transport.js';
+import type { EngineResult } from './engine-result.js';
 
-/** One cited or listed source: 1-based position in first-appearance or rank order. */
-export interface Source {
-  position: number;
-  url: string;
-  label: string;
-}
-
-/** The one normalised shape every engine answer is turned into (docs/engines.md). */
-export interface EngineResult {
-  text: string;
-  markdown: string;
-  sources: Source[];
-  /** The upstream payload plus diagnostics (final URL, status, selector tier). */
-  raw: unknown;
-  /** Extra engine-specific members of the response (e.g. `aioverview`, `organic`, `images`). */
-  extra?: Record<string, unknown>;
-  /**
-   * Metered charge of this task, for engines billed by actual usage (source influence: model tokens
-   * and source fetches). Absent: the engine's fixed cost from the config.
-   */
-  credits?: number;
-}
+// Parsers import these from engine-result.ts (not from here, which would close a cycle through the parse table).
+export type { EngineResult, Source } from './engine-result.js';
 
 /** The account leased for this attempt, for engines drawing on an account pool. */
 export interface LeasedAccount {

@@ -10,15 +10,14 @@ function onFirstUse<T>(id: string): () => T {
 }
 
 /**
- * Heavy libraries load on first use rather than at start-up: playwright-core takes about 90 MB of
- * memory, jsdom about 70 MB, cheerio about 30 MB and turndown (with its DOM, domino) about 9 MB,
- * which an API process, or a worker whose engines never parse a page or drive a browser, would
- * otherwise carry for nothing (docs/benchmarks.md, growth).
+ * Heavy libraries load on first use rather than at start-up: jsdom takes about 70 MB of memory,
+ * cheerio about 30 MB and turndown (with its DOM, domino) about 9 MB, which an API process, or a
+ * worker whose engines never parse a page, would otherwise carry for nothing (docs/benchmarks.md,
+ * growth). playwright-core (about 90 MB) loads the same way, in src/transport/browser/playwright.ts.
  */
 export const jsdom = onFirstUse<typeof import('jsdom')>('jsdom');
 export const readability = onFirstUse<typeof import('@mozilla/readability')>('@mozilla/readability');
 export const cheerio = onFirstUse<typeof import('cheerio')>('cheerio');
-export const playwright = onFirstUse<typeof import('playwright-core')>('playwright-core');
 /** Turndown's CommonJS build exports the class itself. */
 export const turndown = onFirstUse<typeof TurndownService>('turndown');
 export const turndownGfm = onFirstUse<typeof import('turndown-plugin-gfm')>('turndown-plugin-gfm');

@@ -8,8 +8,8 @@ import { REGION_BOUND_ENGINES } from '../domain/task-types.js';
 import type { EngineRegistry } from '../engines/registry.js';
 import { clientResponse } from '../engines/response-shape.js';
 import type { Pools } from '../pools/pools.js';
-import type { TransportFactory } from '../engines/transport/transport-factory.js';
-import type { AttemptBrowser, BrowserPool } from '../engines/transport/browser/browser-pool.js';
+import type { TransportFactory } from '../transport/transport-factory.js';
+import type { AttemptBrowser, BrowserPool } from '../transport/browser/browser-pool.js';
 import { ParsePool } from '../engines/parse-pool/pool.js';
 import type { Metrics } from '../ops/metrics.js';
 

@@ -1,7 +1,7 @@
 import { createPromptResearchAdapter } from '../../src/analysis/prompt-research/adapter.js';
 import { createSourceInfluenceAdapter } from '../../src/analysis/source-influence/adapter.js';
 import { analysisConfig, type AnalysisConfig } from '../../src/analysis/config.js';
-import { defaultRegistry } from '../../src/engines/adapters.js';
+import { defaultRegistry } from '../../src/adapters.js';
 import { startService, tempDir, writeConfig, type RunningService } from '../helpers/service.js';
 
 /**

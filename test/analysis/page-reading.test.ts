@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { extractHtml } from '../../src/analysis/source-influence/extract.js';
+import { extractHtml } from '../../src/engines/common/page-extract.js';
 import { pageAuthor, pageDates, toIsoDate } from '../../src/analysis/source-influence/extended/page-facts.js';
 import { decodePage, isWallPage } from '../../src/analysis/source-influence/page-decode.js';
 

@@ -10,7 +10,7 @@ import { hintKeyword, keywordToolRequest, parseKeywordTool, searchadCredentials,
 import type { EngineConfig } from '../../src/config/engine-config.js';
 import type { TaskPayload } from '../../src/domain/task.js';
 import type { AttemptContext } from '../../src/engines/adapter.js';
-import { UndiciTransport } from '../../src/engines/transport/undici-transport.js';
+import { UndiciTransport } from '../../src/transport/undici-transport.js';
 import { createLogger } from '../../src/ops/logger.js';
 import { startSimulator, type Simulator } from '../../src/sandbox/server.js';
 import { waitTerminal, type RunningService } from '../helpers/service.js';

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { UpstreamFailure } from '../../src/domain/engine-errors.js';
-import { BrowserPool } from '../../src/engines/transport/browser/browser-pool.js';
+import { BrowserPool } from '../../src/transport/browser/browser-pool.js';
 import { createLogger } from '../../src/ops/logger.js';
 import { asyncFailureOf } from '../helpers/failures.js';
 import { CHROMIUM_PATH, chromiumAvailable } from './chromium.js';

@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BrowserPool } from '../../src/engines/transport/browser/browser-pool.js';
-import type { BrowserTransport } from '../../src/engines/transport/browser/browser-transport.js';
+import { BrowserPool } from '../../src/transport/browser/browser-pool.js';
+import type { BrowserTransport } from '../../src/transport/browser/browser-transport.js';
 import { createLogger } from '../../src/ops/logger.js';
 import { asyncFailureOf } from '../helpers/failures.js';
 import { CHROMIUM_PATH, chromiumAvailable } from './chromium.js';

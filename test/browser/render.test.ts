@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BrowserPool } from '../../src/engines/transport/browser/browser-pool.js';
-import type { BrowserTransport, PageProbe } from '../../src/engines/transport/browser/browser-transport.js';
+import { BrowserPool } from '../../src/transport/browser/browser-pool.js';
+import type { BrowserTransport, PageProbe } from '../../src/transport/browser/browser-transport.js';
 import { createLogger } from '../../src/ops/logger.js';
 import { asyncFailureOf } from '../helpers/failures.js';
 import { CHROMIUM_PATH, chromiumAvailable } from './chromium.js';

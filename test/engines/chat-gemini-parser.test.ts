@@ -4,7 +4,7 @@ import { assertGeminiOk } from '../../src/engines/chat/assistant-a.js';
 import { buildGeminiResult, parseGemini, type ResolvedChunk } from '../../src/engines/chat/gemini-parser.js';
 import { resolveGroundingChunks } from '../../src/engines/chat/grounding-redirects.js';
 import { markdownLinkRanges } from '../../src/engines/chat/text-offsets.js';
-import { UndiciTransport } from '../../src/engines/transport/undici-transport.js';
+import { UndiciTransport } from '../../src/transport/undici-transport.js';
 import { startSimulator, type Simulator } from '../../src/sandbox/server.js';
 import { failureOf, fixtureJson } from '../fixtures/chat/load.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseResponsesPayload, responsesRequest } from '../../src/engines/chat/chatbot-a.js';
+import { responsesRequest } from '../../src/engines/chat/chatbot-a.js';
+import { parseResponsesPayload } from '../../src/engines/chat/openai-responses-parser.js';
 import { assertOpenAiOk } from '../../src/engines/chat/openai-errors.js';
 import { coolsDownExit, isPermanent } from '../../src/domain/engine-errors.js';
 import { parseResponsesObject, stripOpenAiTracking } from '../../src/engines/chat/openai-responses-parser.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseResponsesPayload } from '../../src/engines/chat/chatbot-a.js';
+import { parseResponsesPayload } from '../../src/engines/chat/openai-responses-parser.js';
 import { parseResponsesObject } from '../../src/engines/chat/openai-responses-parser.js';
 import { finalFromStream } from '../../src/engines/chat/openai-stream.js';
 import { SseDecoder, decodeSse, type SseEvent } from '../../src/engines/chat/sse-decoder.js';

@@ -6,7 +6,7 @@ import { redditJson } from '../../src/engines/forum/reddit-status.js';
 import type { ForumComment, ForumPost } from '../../src/engines/forum/reddit-things.js';
 import { postRefFromUrl } from '../../src/engines/forum/reddit-urls.js';
 import { parseThread } from '../../src/engines/forum/thread-parser.js';
-import type { HttpResponse } from '../../src/engines/transport/http-transport.js';
+import type { HttpResponse } from '../../src/transport/http-transport.js';
 import { failureOf } from '../helpers/failures.js';
 
 const raw = (name: string) => fs.readFileSync(new URL(`../fixtures/forum/${name}`, import.meta.url));

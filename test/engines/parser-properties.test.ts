@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import { UpstreamFailure } from '../../src/domain/engine-errors.js';
-import { parseResponsesPayload } from '../../src/engines/chat/chatbot-a.js';
+import { parseResponsesPayload } from '../../src/engines/chat/openai-responses-parser.js';
 import { parseChatGptPage } from '../../src/engines/chat/chatgpt-web-parser.js';
 import { parseGemini } from '../../src/engines/chat/gemini-parser.js';
 import { parseResponsesObject } from '../../src/engines/chat/openai-responses-parser.js';
@@ -19,7 +19,7 @@ import { parseBlogPost } from '../../src/engines/search-b/blog-post-parser.js';
 import { parseWebResults } from '../../src/engines/search-b/web-results-parser.js';
 import { foldCopilotEvents, type CopilotEvent } from '../../src/engines/search-c/copilot-events.js';
 import { parseBingSerp } from '../../src/engines/search-c/bing-serp-parser.js';
-import type { HttpResponse } from '../../src/engines/transport/http-transport.js';
+import type { HttpResponse } from '../../src/transport/http-transport.js';
 import { interpretPage } from '../../src/engines/web/page-reader.js';
 
 /**

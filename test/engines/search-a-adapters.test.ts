@@ -9,7 +9,7 @@ import { regionLanguage } from '../../src/engines/search-a/region-language.js';
 import { searchASerp } from '../../src/engines/search-a/search-a-serp.js';
 import { searchA } from '../../src/engines/search-a/search-a.js';
 import { buildSearchRequest } from '../../src/engines/search-a/search-request.js';
-import { UndiciTransport } from '../../src/engines/transport/undici-transport.js';
+import { UndiciTransport } from '../../src/transport/undici-transport.js';
 import { createLogger } from '../../src/ops/logger.js';
 import { startSimulator, type Simulator } from '../../src/sandbox/server.js';
 import { inlineParse } from '../../src/engines/parse-pool/pool.js';

@@ -9,7 +9,7 @@ import type { AttemptContext } from '../../src/engines/adapter.js';
 import { searchBAiBrief } from '../../src/engines/search-b/ai-brief-adapter.js';
 import { searchBAiTab } from '../../src/engines/search-b/ai-tab-adapter.js';
 import { searchBSerp } from '../../src/engines/search-b/serp-adapter.js';
-import { UndiciTransport, dispatcherFor } from '../../src/engines/transport/undici-transport.js';
+import { UndiciTransport, dispatcherFor } from '../../src/transport/undici-transport.js';
 import { createLogger } from '../../src/ops/logger.js';
 import { inlineParse } from '../../src/engines/parse-pool/pool.js';
 

@@ -7,7 +7,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { EngineConfig } from '../../src/config/engine-config.js';
 import type { AttemptContext, LeasedAccount } from '../../src/engines/adapter.js';
 import { searchCAssistant } from '../../src/engines/search-c/search-c-assistant.js';
-import { UndiciTransport } from '../../src/engines/transport/undici-transport.js';
+import { UndiciTransport } from '../../src/transport/undici-transport.js';
 import { asyncFailureOf } from '../helpers/failures.js';
 import { inlineParse } from '../../src/engines/parse-pool/pool.js';
 

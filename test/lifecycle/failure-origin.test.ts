@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EngineAdapter } from '../../src/engines/adapter.js';
-import { defaultRegistry } from '../../src/engines/adapters.js';
+import { defaultRegistry } from '../../src/adapters.js';
 import { webScrape } from '../../src/engines/web/web-scrape.js';
 import { fastConfig, runTask, startService, tempDir, type RunningService } from '../helpers/service.js';
 

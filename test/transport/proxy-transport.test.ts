@@ -6,7 +6,7 @@ import type { Dispatcher } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ExitAddressConfig } from '../../src/config/engine-config.js';
 import { UpstreamFailure } from '../../src/domain/engine-errors.js';
-import { UndiciTransport, dispatcherFor, socketOpenerFor, type ExitConnectOptions } from '../../src/engines/transport/undici-transport.js';
+import { UndiciTransport, dispatcherFor, socketOpenerFor, type ExitConnectOptions } from '../../src/transport/undici-transport.js';
 import { asyncFailureOf, failureOf } from '../helpers/failures.js';
 import { startHttpProxy, startSocksProxy, type ProxyCredentials, type TestProxy } from '../helpers/proxies.js';
 

@@ -6,7 +6,7 @@ import { WebSocketServer } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExitAddressConfig } from '../../src/config/engine-config.js';
 import { collectChatEvents } from '../../src/engines/search-c/copilot-socket.js';
-import { socketOpenerFor, type ExitConnectOptions } from '../../src/engines/transport/undici-transport.js';
+import { socketOpenerFor, type ExitConnectOptions } from '../../src/transport/undici-transport.js';
 import { asyncFailureOf } from '../helpers/failures.js';
 import { startHttpProxy, startSocksProxy, type ProxyCredentials, type TestProxy } from '../helpers/proxies.js';
 

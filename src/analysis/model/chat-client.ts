@@ -1,4 +1,4 @@
-import type { HttpResponse, HttpTransport } from '../../engines/transport/http-transport.js';
+import type { HttpResponse, HttpTransport } from '../../transport/http-transport.js';
 import { openAiErrorInfo } from '../../engines/chat/openai-errors.js';
 import type { TokenUsage } from './meter.js';
 

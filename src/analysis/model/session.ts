@@ -1,5 +1,5 @@
 import type { ValidateFunction } from 'ajv';
-import type { HttpTransport } from '../../engines/transport/http-transport.js';
+import type { HttpTransport } from '../../transport/http-transport.js';
 import { chatCompletion, type ChatMessage, type ModelEndpoint } from './chat-client.js';
 import { estimateTokens, TokenMeter, type ModelPurpose, type TokenUsage } from './meter.js';
 import { PURPOSE_SCHEMAS, validatorFor, wireSchema } from './schemas.js';

@@ -1,5 +1,5 @@
 import type { UpstreamFailureKind } from '../../domain/engine-errors.js';
-import type { HttpResponse, HttpTransport } from '../../engines/transport/http-transport.js';
+import type { HttpResponse, HttpTransport } from '../../transport/http-transport.js';
 import { sleep, type TtlCache } from '../common/async.js';
 import type { PromptResearchConfig } from '../config.js';
 import type { ExpansionRequest } from './expansion.js';

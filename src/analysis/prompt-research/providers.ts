@@ -1,7 +1,8 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
-import type { HttpRequest, HttpResponse } from '../../engines/transport/http-transport.js';
+import type { HttpRequest, HttpResponse } from '../../transport/http-transport.js';
 import type { PromptResearchConfig } from '../config.js';
 import { parseGoogleChrome, parseGoogleFirefox, parseGoogleGwsWiz, parseNaverAc, type ParsedSuggestions } from './suggest-parsers.js';
+import { acceptLanguage, USER_AGENTS } from '../../transport/identity.js';
 
 /** Autocomplete providers of §3.1 / §3.4: request building and answer classification. */
 
@@ -20,8 +21,6 @@ export interface ProviderClient {
   request(query: string): HttpRequest;
   classify(res: HttpResponse, query: string): ProviderOutcome;
 }
-
-const USER_AGENT = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 
 /** Same text after `norm`-like cleanup (the echo check catches mangled encodings, §3.4). */
 function sameQuery(a: string, b: string): boolean {
@@ -53,7 +52,7 @@ export function googleClient(baseUrl: string, country: 'KR' | 'US', format: Prom
       return {
         method: 'GET',
         url: `${baseUrl}/complete/search?client=${format}&q=${q}&hl=${hl}&gl=${gl}&ie=UTF-8&oe=UTF-8`,
-        headers: { 'user-agent': USER_AGENT, 'accept-language': country === 'KR' ? 'ko-KR,ko;q=0.9' : 'en-US,en;q=0.9' },
+        headers: { 'user-agent': USER_AGENTS.desktopChrome, 'accept-language': acceptLanguage(country === 'KR' ? 'ko-KR' : 'en-US') },
         followRedirects: false,
       };
     },
@@ -78,7 +77,7 @@ export function naverClient(baseUrl: string): ProviderClient {
       return {
         method: 'GET',
         url: `${baseUrl}/nx/ac?q=${q}&con=1&frm=nv&ans=2&r_format=json&r_enc=UTF-8&r_unicode=0&t_koreng=1&run=2&rev=4&q_enc=UTF-8&st=100`,
-        headers: { 'user-agent': USER_AGENT, referer: 'https://search.naver.com/', 'accept-language': 'ko-KR,ko;q=0.9' },
+        headers: { 'user-agent': USER_AGENTS.desktopChrome, referer: 'https://search.naver.com/', 'accept-language': acceptLanguage('ko-KR') },
         followRedirects: false,
       };
     },

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
-import type { HttpRequest, HttpResponse } from '../../engines/transport/http-transport.js';
+import type { HttpRequest, HttpResponse } from '../../transport/http-transport.js';
 
 /**
  * Naver Search Ad keyword tool (docs/analysis.md#s3-1): `GET /keywordstool?hintKeywords=…&showDetail=1`

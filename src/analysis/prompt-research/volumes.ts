@@ -1,4 +1,4 @@
-import type { HttpResponse, HttpTransport } from '../../engines/transport/http-transport.js';
+import type { HttpResponse, HttpTransport } from '../../transport/http-transport.js';
 import { sleep } from '../common/async.js';
 import type { PromptResearchConfig } from '../config.js';
 import type { ProviderStatus } from './types.js';

@@ -1,12 +1,13 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { Parse } from '../../engines/parse-pool/parsers.js';
-import type { HttpResponse, HttpTransport } from '../../engines/transport/http-transport.js';
+import type { HttpResponse, HttpTransport } from '../../transport/http-transport.js';
 import { KeyedSemaphore, mapLimit, sleep, type TtlCache } from '../common/async.js';
 import { fetchableUrl, hostOf } from '../common/urls.js';
 import type { SourceInfluenceConfig } from '../config.js';
 import type { Language } from '../text/norm.js';
 import { decodePage, isWallPage } from './page-decode.js';
 import type { FetchRecord, FetchStatus, FetchedPage } from './types.js';
+import { acceptLanguage, USER_AGENTS } from '../../transport/identity.js';
 
 /**
  * Fetches every distinct cited page through the attempt's transport (so SSRF rules and sandbox
@@ -23,8 +24,6 @@ export interface FetchDeps {
   cache: TtlCache<FetchedPage> | null;
   now: () => number;
 }
-
-const USER_AGENT = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 
 export async function fetchAll(urls: readonly string[], lang: Language, deps: FetchDeps): Promise<FetchRecord[]> {
   const perHost = new KeyedSemaphore(deps.config.fetch.perHost);
@@ -89,9 +88,9 @@ async function requestOnce(url: string, lang: Language, deps: FetchDeps): Promis
       method: 'GET',
       url: fetchableUrl(url),
       headers: {
-        'user-agent': USER_AGENT,
+        'user-agent': USER_AGENTS.desktopChrome,
         accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.5',
-        'accept-language': lang === 'ko' ? 'ko-KR,ko;q=0.9,en;q=0.6' : 'en-US,en;q=0.9',
+        'accept-language': acceptLanguage(lang === 'ko' ? 'ko-KR' : 'en-US', true),
       },
       maxRedirects: cfg.maxRedirects,
       maxBytes: cfg.maxBytes,

@@ -1,3 +1,4 @@
+import type { PageMetadata } from '../../engines/common/page-extract.js';
 import type { Language } from '../text/norm.js';
 
 /** Result shape of docs/analysis.md#s2-12 (resultVersion 2) and the fetcher's output. */
@@ -21,23 +22,8 @@ export type FetchStatus =
 
 export type TextSource = 'extracted' | 'body_fallback' | 'snippet' | 'title' | 'none';
 
-/** What the page reader keeps for §2.11.3. */
-export interface PageMetadata {
-  title: string | null;
-  ogTitle: string | null;
-  siteName: string | null;
-  htmlLang: string | null;
-  canonical: string | null;
-  jsonLd: unknown[];
-  /** `name`/`property`/`itemprop` (lower-cased) → first content value. */
-  meta: Record<string, string>;
-  /** `datetime` of `<time>` elements in document order (first few). */
-  timeElements: string[];
-  /** `rel=author`, `[itemprop=author]`, `.byline` texts. */
-  htmlAuthors: string[];
-  readabilityByline: string | null;
-  readabilityPublishedTime: string | null;
-}
+/** What the page reader keeps for §2.11.3 (defined beside the extractor, which runs in the parse pool). */
+export type { PageMetadata };
 
 export interface FetchedPage {
   status: FetchStatus;

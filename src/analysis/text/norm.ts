@@ -14,26 +14,8 @@ export function norm(s: string): string {
     .trim();
 }
 
-export type Language = 'ko' | 'en' | 'und';
-
-const HANGUL = /\p{Script=Hangul}/u;
-const HANGUL_G = /\p{Script=Hangul}/gu;
-const LATIN_G = /\p{Script=Latin}/gu;
-const LETTER_G = /\p{L}/gu;
-
-/** `ko` if Hangul letters are at least 20 % of all letters, `en` if Latin dominates, else `und`. */
-export function detectLanguage(text: string): Language {
-  const letters = text.match(LETTER_G)?.length ?? 0;
-  if (letters === 0) return 'und';
-  const hangul = text.match(HANGUL_G)?.length ?? 0;
-  if (hangul / letters >= 0.2) return 'ko';
-  const latin = text.match(LATIN_G)?.length ?? 0;
-  return latin / letters > 0.5 ? 'en' : 'und';
-}
-
-export function hasHangul(text: string): boolean {
-  return HANGUL.test(text);
-}
+// Language detection lives below the engines (page extraction uses it too); the analyses import it from here.
+export { detectLanguage, hasHangul, type Language } from '../../text/language.js';
 
 /** Rounds to 4 decimals (shares, §0). */
 export function round4(x: number): number {

@@ -2,7 +2,7 @@ import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { AttemptContext, EngineAdapter, EngineResult } from '../adapter.js';
 import { jsonBody, promptOf } from '../common/upstream-status.js';
 import { assertOpenAiOk } from './openai-errors.js';
-import { usesBrowser } from '../transport/browser/engine-render.js';
+import { usesBrowser } from '../common/engine-render.js';
 import { runPerplexityWeb } from './perplexity-web.js';
 import { parseSonar } from './sonar-parser.js';
 

@@ -1,7 +1,7 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { AttemptContext, EngineAdapter, EngineResult } from '../adapter.js';
 import { promptOf } from '../common/upstream-status.js';
-import type { HttpResponse } from '../transport/http-transport.js';
+import type { HttpResponse } from '../../transport/http-transport.js';
 import { buildGeminiResult, parseGemini } from './gemini-parser.js';
 import { resolveGroundingChunks } from './grounding-redirects.js';
 import { redactSecrets, scrubMessage } from './secret-redaction.js';

@@ -1,13 +1,10 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { AttemptContext, EngineAdapter, EngineResult } from '../adapter.js';
 import { promptOf } from '../common/upstream-status.js';
-import { usesBrowser } from '../transport/browser/engine-render.js';
+import { usesBrowser } from '../common/engine-render.js';
 import { runChatGptWeb } from './chatgpt-web.js';
 import { assertOpenAiOk } from './openai-errors.js';
-import { parseResponsesObject } from './openai-responses-parser.js';
-import { finalFromStream } from './openai-stream.js';
 import { redactSecrets } from './secret-redaction.js';
-import { decodeSse } from './sse-decoder.js';
 import { approximateLocation } from './user-location.js';
 
 /**
@@ -59,21 +56,3 @@ export function responsesRequest(prompt: string, country: string, options: Recor
   };
 }
 
-/**
- * One parser for both transports: an event stream is read to its `response.completed` object, a
- * JSON body is that object already. The content type decides, so a proxy that buffers the stream
- * into JSON (or an upstream ignoring `stream`) still parses.
- */
-export function parseResponsesPayload(contentType: string | undefined, body: Buffer): EngineResult {
-  if ((contentType ?? '').toLowerCase().includes('text/event-stream')) {
-    const { final, diagnostics } = finalFromStream(decodeSse([body]));
-    return parseResponsesObject(final, diagnostics);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(body.toString('utf8'));
-  } catch {
-    throw new UpstreamFailure('UPSTREAM_ERROR', 'CHATBOT_A answered malformed JSON');
-  }
-  return parseResponsesObject(json, { transport: 'json' });
-}

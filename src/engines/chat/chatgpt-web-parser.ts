@@ -1,7 +1,7 @@
 import { cheerio } from '../lazy-modules.js';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
-import type { EngineResult } from '../adapter.js';
-import { letterCount } from '../transport/browser/engine-render.js';
+import type { EngineResult } from '../engine-result.js';
+import { letterCount } from '../common/engine-render.js';
 import { answerOf, assertNotCloudflare, type RenderedChatPage } from './web-answer.js';
 
 /** ChatGPT's UI (docs/engines.md#chatgpt-web): composer, the assistant turns, and the banners that stop a turn. */

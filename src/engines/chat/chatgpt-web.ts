@@ -1,8 +1,8 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { AttemptContext, EngineResult } from '../adapter.js';
 import { promptOf } from '../common/upstream-status.js';
-import type { PageProbe } from '../transport/browser/browser-transport.js';
-import { browserOf, letterCount, renderBudgetMs, settledOrTimeout, stableMsOf } from '../transport/browser/engine-render.js';
+import type { PageProbe } from '../../transport/browser/browser-transport.js';
+import { browserOf, letterCount, renderBudgetMs, settledOrTimeout, stableMsOf } from '../common/engine-render.js';
 import { CHATGPT_ALERTS, CHATGPT_ANSWER, CHATGPT_COMPOSER, CHATGPT_LOGIN } from './chatgpt-web-parser.js';
 import { redactSecrets } from './secret-redaction.js';
 import { CLOUDFLARE_MARKERS } from './web-answer.js';

@@ -1,4 +1,4 @@
-import type { HttpTransport } from '../transport/http-transport.js';
+import type { HttpTransport } from '../../transport/http-transport.js';
 import type { GroundingChunk, ResolvedChunk } from './gemini-parser.js';
 
 const REDIRECT_PATH = '/grounding-api-redirect/';

@@ -1,5 +1,5 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
-import type { HttpResponse } from '../transport/http-transport.js';
+import type { HttpResponse } from '../../transport/http-transport.js';
 import { scrubMessage } from './secret-redaction.js';
 
 /** `{ error: { message, type, param, code } }` — the OpenAI error body (docs/engines.md#openai-responses). */

@@ -1,7 +1,9 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
-import type { EngineResult, Source } from '../adapter.js';
+import type { EngineResult, Source } from '../engine-result.js';
 import { markdownToText } from '../common/markdown-text.js';
 import { hostOf, normalizeSourceUrl } from '../common/urls.js';
+import { finalFromStream } from './openai-stream.js';
+import { decodeSse } from './sse-decoder.js';
 import { codePointsOf, insertAtCodePoints, markdownLinkRanges, markerString, outsideLinks } from './text-offsets.js';
 
 type Obj = Record<string, unknown>;
@@ -169,4 +171,23 @@ function incompleteReason(body: Obj): string {
 function errorCodeOf(e: unknown): string {
   if (!isObj(e)) return 'no error object';
   return typeof e.code === 'string' ? e.code : 'no code';
+}
+
+/**
+ * One parser for both transports: an event stream is read to its `response.completed` object, a
+ * JSON body is that object already. The content type decides, so a proxy that buffers the stream
+ * into JSON (or an upstream ignoring `stream`) still parses.
+ */
+export function parseResponsesPayload(contentType: string | undefined, body: Buffer): EngineResult {
+  if ((contentType ?? '').toLowerCase().includes('text/event-stream')) {
+    const { final, diagnostics } = finalFromStream(decodeSse([body]));
+    return parseResponsesObject(final, diagnostics);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new UpstreamFailure('UPSTREAM_ERROR', 'CHATBOT_A answered malformed JSON');
+  }
+  return parseResponsesObject(json, { transport: 'json' });
 }

@@ -1,9 +1,9 @@
 import { cheerio } from '../lazy-modules.js';
 import type { CheerioAPI } from 'cheerio';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
-import type { EngineResult } from '../adapter.js';
+import type { EngineResult } from '../engine-result.js';
 import { hostOf } from '../common/urls.js';
-import { letterCount } from '../transport/browser/engine-render.js';
+import { letterCount } from '../common/engine-render.js';
 import { answerOf, assertNotCloudflare, externalUrl, type RenderedChatPage } from './web-answer.js';
 
 /** Perplexity's answer container; the prose class is the fallback when the test id is gone. */

@@ -1,7 +1,7 @@
 import type { AttemptContext, EngineResult } from '../adapter.js';
 import { promptOf } from '../common/upstream-status.js';
-import type { PageProbe } from '../transport/browser/browser-transport.js';
-import { browserOf, letterCount, renderBudgetMs, settledOrTimeout, stableMsOf } from '../transport/browser/engine-render.js';
+import type { PageProbe } from '../../transport/browser/browser-transport.js';
+import { browserOf, letterCount, renderBudgetMs, settledOrTimeout, stableMsOf } from '../common/engine-render.js';
 import { PERPLEXITY_ANSWER } from './perplexity-web-parser.js';
 import { CLOUDFLARE_MARKERS } from './web-answer.js';
 

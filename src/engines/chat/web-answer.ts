@@ -3,7 +3,7 @@ import type { AnyNode } from 'domhandler';
 import type TurndownService from 'turndown';
 import { turndown, turndownGfm } from '../lazy-modules.js';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
-import type { EngineResult } from '../adapter.js';
+import type { EngineResult } from '../engine-result.js';
 import { markdownToText } from '../common/markdown-text.js';
 import { hostOf, normalizeSourceUrl, parseUrl } from '../common/urls.js';
 

@@ -1,5 +1,5 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
-import type { HttpResponse } from '../transport/http-transport.js';
+import type { HttpResponse } from '../../transport/http-transport.js';
 
 /** Parses a JSON body or fails as UPSTREAM_ERROR (malformed JSON is an upstream fault, not a result). */
 export function jsonBody(res: HttpResponse, upstream: string): unknown {

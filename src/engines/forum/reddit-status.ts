@@ -1,5 +1,5 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
-import type { HttpResponse } from '../transport/http-transport.js';
+import type { HttpResponse } from '../../transport/http-transport.js';
 import { asObject, str } from './reddit-things.js';
 
 /** Subreddit access reasons Reddit gives in its 403/404 JSON (docs/engines.md#reddit-responses). */

@@ -1,5 +1,5 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
-import type { EngineResult, Source } from '../adapter.js';
+import type { EngineResult, Source } from '../engine-result.js';
 import { markdownToText } from '../common/markdown-text.js';
 import { hostOf } from '../common/urls.js';
 import { escapeLinkText, metaLine, plural } from './listing-parser.js';

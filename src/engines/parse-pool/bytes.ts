@@ -1,5 +1,5 @@
 import { decodeBody } from '../../net/charset.js';
-import type { HttpResponse } from '../transport/http-transport.js';
+import type { HttpResponse } from '../../transport/http-transport.js';
 
 /**
  * A Buffer crosses the thread boundary as a plain Uint8Array (structured clone keeps the bytes, not

@@ -1,7 +1,7 @@
-import { extractHtml } from '../../analysis/source-influence/extract.js';
-import type { EngineResult } from '../adapter.js';
+import { extractHtml } from '../common/page-extract.js';
+import type { EngineResult } from '../engine-result.js';
 import { parseChatGptPage } from '../chat/chatgpt-web-parser.js';
-import { parseResponsesPayload } from '../chat/chatbot-a.js';
+import { parseResponsesPayload } from '../chat/openai-responses-parser.js';
 import { parsePerplexityPage } from '../chat/perplexity-web-parser.js';
 import type { RenderedChatPage } from '../chat/web-answer.js';
 import { parseListing } from '../forum/listing-parser.js';

@@ -2,7 +2,7 @@ import { cheerio } from '../lazy-modules.js';
 import type { Cheerio, CheerioAPI } from 'cheerio';
 import type { Element } from 'domhandler';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
-import type { EngineResult } from '../adapter.js';
+import type { EngineResult } from '../engine-result.js';
 import { collectSources } from './answer-sources.js';
 import { answerProse, collapse, dropLinkGroups, renderAnswer } from './answer-render.js';
 import { hasNoResultsNotice, resultRoot } from './organic-parser.js';

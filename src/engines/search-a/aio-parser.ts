@@ -1,6 +1,6 @@
 import type { Cheerio, CheerioAPI } from 'cheerio';
 import type { Element } from 'domhandler';
-import type { Source } from '../adapter.js';
+import type { Source } from '../engine-result.js';
 import { collectSources } from './answer-sources.js';
 import { answerProse, collapse, dropLinkGroups, isPeopleAlsoAsk, PEOPLE_ALSO_ASK, renderAnswer, visibleLetterCount } from './answer-render.js';
 

@@ -1,6 +1,6 @@
 import type { Cheerio, CheerioAPI } from 'cheerio';
 import type { Element } from 'domhandler';
-import type { Source } from '../adapter.js';
+import type { Source } from '../engine-result.js';
 import { hostOf } from '../common/urls.js';
 import { collapse } from './answer-render.js';
 import { publisherUrl } from './google-links.js';

@@ -1,9 +1,8 @@
 import type { AttemptContext } from '../adapter.js';
-import type { PageProbe, RenderOptions } from '../transport/browser/browser-transport.js';
-import { browserOf, letterCount, renderBudgetMs, stableMsOf } from '../transport/browser/engine-render.js';
+import type { PageProbe, RenderOptions } from '../../transport/browser/browser-transport.js';
+import { browserOf, letterCount, renderBudgetMs, stableMsOf } from '../common/engine-render.js';
 import { AI_MODE_CONTAINER_TIERS } from './aimode-parser.js';
 import type { FetchedPage } from './page-signals.js';
-import type { SearchRequest } from './search-request.js';
 
 /**
  * Which Google page is loaded: the completion rule differs (docs/engines.md#google-ai-overview,
@@ -28,17 +27,23 @@ const AIO_REGIONS = ['div.YzCcne[data-mcpr]', '#m-x-content', '#rso', '#search']
  */
 const DEFAULT_STABLE_MS: Readonly<Record<GoogleSurface, number>> = { serp: 500, aioverview: 1500, aimode: 2000 };
 
+/** What the browser loads: the search URL and the region's Accept-Language (from the search request). */
+export interface SearchPageTarget {
+  url: string;
+  acceptLanguage: string;
+}
+
 /** Loads a Google page in the attempt's browser and waits until it is complete for `surface`. */
-export async function renderSearchPage(ctx: AttemptContext, req: SearchRequest, surface: GoogleSurface): Promise<FetchedPage> {
+export async function renderSearchPage(ctx: AttemptContext, target: SearchPageTarget, surface: GoogleSurface): Promise<FetchedPage> {
   const opts: RenderOptions = {
     waitFor: surface === 'aimode' ? [...AIM_CONTAINERS, ...PAGE_MARKERS] : PAGE_MARKERS,
     stableSelector: surface === 'aimode' ? AIM_CONTAINERS : surface === 'aioverview' ? AIO_REGIONS : ['#rso', '#search'],
     stableMs: stableMsOf(ctx.config, DEFAULT_STABLE_MS[surface]),
     timeoutMs: renderBudgetMs(ctx.config),
-    headers: browserHeaders(ctx, req),
+    headers: browserHeaders(ctx, target.acceptLanguage),
   };
   if (surface === 'aimode') opts.until = aiModeAnswerStarted;
-  const page = await browserOf(ctx).render(req.url, opts);
+  const page = await browserOf(ctx).render(target.url, opts);
   return { html: page.html, status: page.status, finalUrl: page.url, rendered: { complete: page.complete, timings: page.timings } };
 }
 
@@ -46,8 +51,8 @@ export async function renderSearchPage(ctx: AttemptContext, req: SearchRequest, 
  * The browser sends its own user agent (a desktop Chrome of its real version) unless the deployment
  * configured one; the consent cookie and the configured headers go along as over HTTP.
  */
-function browserHeaders(ctx: AttemptContext, req: SearchRequest): Record<string, string> {
-  const headers: Record<string, string> = { 'accept-language': req.region.acceptLanguage, cookie: 'CONSENT=YES+' };
+function browserHeaders(ctx: AttemptContext, acceptLanguage: string): Record<string, string> {
+  const headers: Record<string, string> = { 'accept-language': acceptLanguage, cookie: 'CONSENT=YES+' };
   for (const [k, v] of Object.entries(ctx.config.upstream.headers)) headers[k.toLowerCase()] = v;
   return headers;
 }

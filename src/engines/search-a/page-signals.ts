@@ -1,6 +1,6 @@
 import type { CheerioAPI } from 'cheerio';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
-import type { RenderTimings } from '../transport/browser/browser-transport.js';
+import type { RenderTimings } from '../../transport/browser/browser-transport.js';
 
 /** A fetched Google page as the parsers see it. */
 export interface FetchedPage {

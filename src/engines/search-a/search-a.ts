@@ -1,5 +1,5 @@
 import type { AttemptContext, EngineAdapter, EngineResult } from '../adapter.js';
-import { settledOrTimeout } from '../transport/browser/engine-render.js';
+import { settledOrTimeout } from '../common/engine-render.js';
 import { organicMarkdown, organicSources, organicText } from './organic-format.js';
 import { buildSearchRequest, fetchSearchPage, renderDiagnostics, requestDiagnostics } from './search-request.js';
 

@@ -1,17 +1,11 @@
 import type { AttemptContext } from '../adapter.js';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import { promptOf } from '../common/upstream-status.js';
-import { usesBrowser } from '../transport/browser/engine-render.js';
+import { usesBrowser } from '../common/engine-render.js';
 import { renderSearchPage, type GoogleSurface } from './browser-render.js';
 import type { FetchedPage } from './page-signals.js';
 import { regionLanguage, type RegionLanguage } from './region-language.js';
-
-/**
- * A current desktop Chrome on Windows: the most common real client, so the least conspicuous.
- * Overridable per deployment through `upstream.headers['user-agent']`.
- */
-export const DESKTOP_USER_AGENT =
-  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/147.0.0.0 Safari/537.36';
+import { USER_AGENTS } from '../../transport/identity.js';
 
 export interface SearchRequestOptions {
   /** `50` = AI Mode. */
@@ -43,7 +37,8 @@ export function buildSearchRequest(ctx: Pick<AttemptContext, 'payload' | 'countr
   return {
     url: `${base}/search?${params.toString()}`,
     headers: {
-      'user-agent': DESKTOP_USER_AGENT,
+      // A desktop Chrome on Windows: the most common real client, so the least conspicuous.
+      'user-agent': USER_AGENTS.desktopChrome,
       accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8',
       'accept-language': region.acceptLanguage,
       // Without a consent cookie an EU exit lands on consent.google.<tld> (docs/engines.md#google-request).
@@ -60,7 +55,7 @@ export function buildSearchRequest(ctx: Pick<AttemptContext, 'payload' | 'countr
  * `finalUrl`): over HTTP, or rendered in the browser when the engine's transport is `browser`.
  */
 export async function fetchSearchPage(ctx: AttemptContext, req: SearchRequest, surface: GoogleSurface = 'serp'): Promise<FetchedPage> {
-  if (usesBrowser(ctx.config)) return renderSearchPage(ctx, req, surface);
+  if (usesBrowser(ctx.config)) return renderSearchPage(ctx, { url: req.url, acceptLanguage: req.region.acceptLanguage }, surface);
   const res = await ctx.http.request({ method: 'GET', url: req.url, headers: req.headers, signal: ctx.signal });
   return { html: res.text(), status: res.status, finalUrl: res.url };
 }

@@ -1,6 +1,6 @@
 import type { AttemptContext, EngineAdapter, EngineResult } from '../adapter.js';
 import { promptOf } from '../common/upstream-status.js';
-import { settledOrTimeout } from '../transport/browser/engine-render.js';
+import { settledOrTimeout } from '../common/engine-render.js';
 import { loadNaverAnswerPage, renderDiagnostics } from './browser-render.js';
 import { naverSearchUrl } from './naver-http.js';
 

@@ -1,6 +1,6 @@
 import type { Cheerio, CheerioAPI } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
-import type { Source } from '../adapter.js';
+import type { Source } from '../engine-result.js';
 import { markdownToText } from '../common/markdown-text.js';
 import { hostOf } from '../common/urls.js';
 import { sourceUrlOf } from './naver-links.js';

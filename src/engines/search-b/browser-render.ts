@@ -1,7 +1,7 @@
 import type { AttemptContext } from '../adapter.js';
-import type { PageProbe, RenderOptions } from '../transport/browser/browser-transport.js';
-import { browserOf, letterCount, renderBudgetMs, stableMsOf, usesBrowser } from '../transport/browser/engine-render.js';
-import { assertNaverStatus, fetchNaverPage, type FetchedPage } from './naver-http.js';
+import type { PageProbe, RenderOptions } from '../../transport/browser/browser-transport.js';
+import { browserOf, letterCount, renderBudgetMs, stableMsOf, usesBrowser } from '../common/engine-render.js';
+import { assertNaverStatus, fetchNaverPage, NAVER_ACCEPT_LANGUAGE, type FetchedPage } from './naver-http.js';
 
 /** Naver's generated answers: the AI briefing on integrated search, and the AI tab's conversation. */
 export type NaverAnswerSurface = 'ai-brief' | 'ai-tab';
@@ -33,7 +33,7 @@ export async function loadNaverAnswerPage(ctx: AttemptContext, url: string, surf
 
 /** Korean like the HTTP path; the browser keeps its own user agent unless the deployment set one. */
 function browserHeaders(ctx: AttemptContext): Record<string, string> {
-  const headers: Record<string, string> = { 'accept-language': 'ko-KR,ko;q=0.9' };
+  const headers: Record<string, string> = { 'accept-language': NAVER_ACCEPT_LANGUAGE };
   for (const [k, v] of Object.entries(ctx.config.upstream.headers)) headers[k.toLowerCase()] = v;
   return headers;
 }

@@ -1,11 +1,10 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { AttemptContext } from '../adapter.js';
-import type { RenderTimings } from '../transport/browser/browser-transport.js';
+import type { RenderTimings } from '../../transport/browser/browser-transport.js';
+import { acceptLanguage, USER_AGENTS } from '../../transport/identity.js';
 
-/** Desktop Chrome for search.naver.com; the mobile blog host gets a phone UA (docs/engines.md#naver-surfaces). */
-const DESKTOP_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/138.0.0.0 Safari/537.36';
-const MOBILE_UA =
-  'Mozilla/5.0 (iPhone; CPU iPhone OS 18_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.5 Mobile/15E148 Safari/604.1';
+/** Naver is a Korea-only service: always Korean, whatever the attempt's country. */
+export const NAVER_ACCEPT_LANGUAGE = acceptLanguage('ko-KR');
 
 export interface FetchedPage {
   html: string;
@@ -37,8 +36,9 @@ export function naverSearchUrl(baseUrl: string, params: Record<string, string>):
 export async function fetchNaverPage(ctx: AttemptContext, url: string, opts: NaverFetchOptions): Promise<FetchedPage> {
   const headers: Record<string, string> = {
     accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
-    'accept-language': 'ko-KR,ko;q=0.9',
-    'user-agent': opts.mobile ? MOBILE_UA : DESKTOP_UA,
+    'accept-language': NAVER_ACCEPT_LANGUAGE,
+    // Desktop Chrome for search.naver.com; the mobile blog host gets a phone UA (upstreams.md 4.1).
+    'user-agent': opts.mobile ? USER_AGENTS.mobileSafari : USER_AGENTS.desktopChrome,
     referer: opts.referer ?? 'https://www.naver.com/',
   };
   // Configured headers win; keys are lower-cased so an override replaces rather than duplicates.

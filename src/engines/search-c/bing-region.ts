@@ -1,3 +1,5 @@
+import { acceptLanguage } from '../../transport/identity.js';
+
 /**
  * Bing region parameters (docs/engines.md#bing-request, #region-parameters): `mkt` is Microsoft's preferred
  * locale signal, `cc` the country, `setlang` the UI language; the `_EDGE_CD` / `_EDGE_S` cookies and
@@ -64,7 +66,7 @@ export function regionParams(r: BingRegion): Record<string, string> {
 /** Headers carrying the region: locale cookies and a matching Accept-Language. */
 export function regionHeaders(r: BingRegion): Record<string, string> {
   return {
-    'accept-language': `${r.mkt},${r.lang};q=0.9`,
+    'accept-language': acceptLanguage(r.mkt),
     cookie: `_EDGE_CD=m=${r.mkt}&u=${r.lang}; _EDGE_S=mkt=${r.mkt}&ui=${r.lang}`,
   };
 }

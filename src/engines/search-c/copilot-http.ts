@@ -1,5 +1,5 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
-import type { HttpResponse, HttpTransport } from '../transport/http-transport.js';
+import type { HttpResponse, HttpTransport } from '../../transport/http-transport.js';
 
 /** Cloudflare-style and Microsoft challenge pages served instead of JSON. */
 const CHALLENGE_MARKERS = [/cf-chl-|challenge-platform|cf_chl_opt/i, /<title>\s*Just a moment/i, /CaptchaChallenge/i, /turnstile/i];

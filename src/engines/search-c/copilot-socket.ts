@@ -1,7 +1,7 @@
 import type net from 'node:net';
 import WebSocket from 'ws';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
-import type { HttpTransport } from '../transport/http-transport.js';
+import type { HttpTransport } from '../../transport/http-transport.js';
 import { endsTurn, type CopilotEvent } from './copilot-events.js';
 
 export interface ChatSocketOptions {

@@ -3,6 +3,7 @@ import { promptOf } from '../common/upstream-status.js';
 import { foldCopilotEvents } from './copilot-events.js';
 import { createConversation, fetchCopilotUser, type CopilotCall } from './copilot-http.js';
 import { collectChatEvents, socketUrl } from './copilot-socket.js';
+import { acceptLanguage, regionLocale, USER_AGENTS } from '../../transport/identity.js';
 
 /**
  * Wait after `done` for late citations (~3 s observed: docs/engines.md#copilot-chat); `options.doneGraceMs`
@@ -24,8 +25,9 @@ export const searchCAssistant: EngineAdapter = {
     const origin = new URL(upstream.baseUrl).origin;
     const token = ctx.account?.secret ?? null;
     const headers: Record<string, string> = {
-      'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/138.0.0.0 Safari/537.36 Edg/138.0.0.0',
-      'accept-language': acceptLanguage(ctx.country),
+      'user-agent': USER_AGENTS.desktopEdge,
+      // Copilot has no region parameter; the browser language is the only region signal it reads.
+      'accept-language': acceptLanguage(regionLocale(ctx.country).locale),
       origin,
       referer: `${origin}/`,
       ...upstream.headers,
@@ -61,9 +63,3 @@ export const searchCAssistant: EngineAdapter = {
     };
   },
 };
-
-/** Copilot has no region parameter; the browser language is the only region signal it reads. */
-function acceptLanguage(country: string): string {
-  const lang: Record<string, string> = { KR: 'ko-KR,ko;q=0.9', JP: 'ja-JP,ja;q=0.9', DE: 'de-DE,de;q=0.9', FR: 'fr-FR,fr;q=0.9', GB: 'en-GB,en;q=0.9' };
-  return lang[country.toUpperCase()] ?? 'en-US,en;q=0.9';
-}

@@ -1,16 +1,17 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { AttemptContext, EngineAdapter, EngineResult } from '../adapter.js';
 import { promptOf } from '../common/upstream-status.js';
-import type { HttpResponse } from '../transport/http-transport.js';
+import type { HttpResponse } from '../../transport/http-transport.js';
 import { bingRegion, regionHeaders, regionParams } from './bing-region.js';
 import type { BingResult } from './bing-serp-parser.js';
+import { USER_AGENTS } from '../../transport/identity.js';
 
 const RESULTS_PER_PAGE = 10;
 const MAX_PAGE = 10;
 
 /** A desktop browser's headers; Bing serves a degraded page to clients that look like scripts. */
 const BROWSER_HEADERS: Readonly<Record<string, string>> = Object.freeze({
-  'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/138.0.0.0 Safari/537.36 Edg/138.0.0.0',
+  'user-agent': USER_AGENTS.desktopEdge,
   accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
 });
 

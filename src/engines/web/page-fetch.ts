@@ -1,6 +1,7 @@
 import zlib from 'node:zlib';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
-import type { HttpTransport } from '../transport/http-transport.js';
+import type { HttpTransport } from '../../transport/http-transport.js';
+import { acceptLanguage, regionLocale, USER_AGENTS } from '../../transport/identity.js';
 
 /** A fetched page before interpretation: what `interpretPage` needs, and what fixtures reproduce. */
 export interface FetchedPage {
@@ -18,23 +19,12 @@ export interface FetchedPage {
 /** Transfer and decompressed-size cap (5-10 MB is the usual range: docs/engines.md#page-fetch). */
 export const MAX_PAGE_BYTES = 10 * 1024 * 1024;
 
-// A current desktop Chrome: sites serve their full pages to it, and WAFs flag library defaults.
-const BROWSER_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/146.0.0.0 Safari/537.36';
-
-const LANGUAGE_BY_COUNTRY: Readonly<Record<string, string>> = {
-  KR: 'ko-KR,ko;q=0.9,en-US;q=0.8,en;q=0.7',
-  JP: 'ja-JP,ja;q=0.9,en-US;q=0.8,en;q=0.7',
-  DE: 'de-DE,de;q=0.9,en-US;q=0.8,en;q=0.7',
-  FR: 'fr-FR,fr;q=0.9,en-US;q=0.8,en;q=0.7',
-  GB: 'en-GB,en;q=0.9',
-};
-
 /** Headers a browser sends for a top-level navigation; `Accept-Language` follows the attempt's country. */
 export function browserHeaders(country: string, overrides: Record<string, string> = {}): Record<string, string> {
   return {
-    'user-agent': BROWSER_UA,
+    'user-agent': USER_AGENTS.desktopChrome,
     accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8',
-    'accept-language': LANGUAGE_BY_COUNTRY[country] ?? 'en-US,en;q=0.9',
+    'accept-language': acceptLanguage(regionLocale(country).locale, true),
     'accept-encoding': 'gzip, deflate, br',
     'upgrade-insecure-requests': '1',
     'sec-fetch-dest': 'document',

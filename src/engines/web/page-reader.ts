@@ -1,6 +1,6 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import { detectCharset, decodeBody } from '../../net/charset.js';
-import type { EngineResult } from '../adapter.js';
+import type { EngineResult } from '../engine-result.js';
 import { hostOf } from '../common/urls.js';
 import { detectBlock } from './block-signatures.js';
 import { extractMainContent } from './main-content.js';

@@ -3,7 +3,7 @@ import type {} from '@fastify/swagger';
 import type { ExitAddressConfig } from '../../config/engine-config.js';
 import { RequestError, validationError } from '../../domain/request-errors.js';
 import { ALL_TASK_TYPES, ENGINE_TASK_TYPES, type TaskType } from '../../domain/task-types.js';
-import { parseProxyUrl } from '../../engines/transport/proxy-endpoint.js';
+import { parseProxyUrl } from '../../transport/proxy-endpoint.js';
 import type { AccountValue } from '../../pools/pools.js';
 import type { PoolResource, ResourcePool } from '../../pools/resource-pool.js';
 import type { HttpContext } from '../context.js';

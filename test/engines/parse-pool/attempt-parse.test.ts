@@ -5,7 +5,7 @@ import type { ClaimedTask } from '../../../src/domain/task.js';
 import type { AttemptContext, EngineAdapter } from '../../../src/engines/adapter.js';
 import { ParsePool } from '../../../src/engines/parse-pool/pool.js';
 import { EngineRegistry } from '../../../src/engines/registry.js';
-import { TransportFactory } from '../../../src/engines/transport/transport-factory.js';
+import { TransportFactory } from '../../../src/transport/transport-factory.js';
 import { createLogger } from '../../../src/ops/logger.js';
 import { Metrics } from '../../../src/ops/metrics.js';
 import { Pools } from '../../../src/pools/pools.js';

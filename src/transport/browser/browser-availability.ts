@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import type { ServiceConfig } from '../../../config/engine-config.js';
-import type { TaskType } from '../../../domain/task-types.js';
+import type { ServiceConfig } from '../../config/engine-config.js';
+import type { TaskType } from '../../domain/task-types.js';
 
 /**
  * Whether the browser the browser transport drives is on this machine. Checked once at start-up: an

@@ -1,4 +1,4 @@
-import { UpstreamFailure } from '../../domain/engine-errors.js';
+import { UpstreamFailure } from '../domain/engine-errors.js';
 
 export type ProxyScheme = 'http' | 'https' | 'socks5' | 'socks5h';
 

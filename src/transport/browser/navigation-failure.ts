@@ -1,5 +1,5 @@
-import { playwright } from '../../lazy-modules.js';
-import { UpstreamFailure } from '../../../domain/engine-errors.js';
+import { playwright } from './playwright.js';
+import { UpstreamFailure } from '../../domain/engine-errors.js';
 
 /** Chromium net errors that mean "no answer in time" rather than "refused" (net_error_list.h). */
 const NET_TIMEOUTS = new Set(['ERR_TIMED_OUT', 'ERR_CONNECTION_TIMED_OUT', 'ERR_PROXY_CONNECTION_TIMED_OUT']);

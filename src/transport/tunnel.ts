@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import net, { type Socket } from 'node:net';
 import tls, { type ConnectionOptions } from 'node:tls';
 import { buildConnector } from 'undici';
-import { assertPublicHost, guardedLookup } from '../../net/address-guard.js';
+import { assertPublicHost, guardedLookup } from '../net/address-guard.js';
 import { errorCode } from './handshake-reader.js';
 import { httpConnect } from './http-connect.js';
 import type { SocketTarget } from './http-transport.js';

@@ -1,17 +1,36 @@
 import type { Readability } from '@mozilla/readability';
-import { jsdom, readability } from '../../engines/lazy-modules.js';
-import { detectLanguage } from '../text/norm.js';
-import type { PageMetadata } from './types.js';
+import { jsdom, readability } from '../lazy-modules.js';
+import { detectLanguage } from '../../text/language.js';
 
 /**
- * Main text and metadata of an HTML page (§2.4): Readability over a jsdom document, accepted at
- * ≥ 200 characters (`en`) / ≥ 100 (`ko`); else the body without navigation and chrome; else none.
- * Written here rather than shared with WEB_SCRAPE so the two can evolve separately.
+ * Main text and metadata of an HTML page, for SOURCE_INFLUENCE's cited pages (analysis-methods.md
+ * §2.4): Readability over a jsdom document, accepted at ≥ 200 characters (`en`) / ≥ 100 (`ko`);
+ * else the body without navigation and chrome; else none. It runs in the parse pool, whose table
+ * sits in the engines layer, so it lives here rather than in src/analysis. Kept apart from
+ * WEB_SCRAPE's reader (src/engines/web/) so the two can evolve separately.
  */
 export interface ExtractedPage {
   text: string | null;
   textSource: 'extracted' | 'body_fallback' | null;
   metadata: PageMetadata;
+}
+
+/** What the page reader keeps for §2.11.3. */
+export interface PageMetadata {
+  title: string | null;
+  ogTitle: string | null;
+  siteName: string | null;
+  htmlLang: string | null;
+  canonical: string | null;
+  jsonLd: unknown[];
+  /** `name`/`property`/`itemprop` (lower-cased) → first content value. */
+  meta: Record<string, string>;
+  /** `datetime` of `<time>` elements in document order (first few). */
+  timeElements: string[];
+  /** `rel=author`, `[itemprop=author]`, `.byline` texts. */
+  htmlAuthors: string[];
+  readabilityByline: string | null;
+  readabilityPublishedTime: string | null;
 }
 
 const BLOCK_TAGS = new Set([

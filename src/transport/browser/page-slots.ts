@@ -1,4 +1,4 @@
-import { UpstreamFailure } from '../../../domain/engine-errors.js';
+import { UpstreamFailure } from '../../domain/engine-errors.js';
 
 /**
  * Counting semaphore for the pages a process keeps open at once: each page costs a renderer

@@ -1,11 +1,10 @@
 import type { Socket } from 'node:net';
 import { Agent, type Dispatcher } from 'undici';
-import type { ExitAddressConfig } from '../../config/engine-config.js';
-import { assertPublicHost, guardedLookup } from '../../net/address-guard.js';
-import { decodeBody } from '../../net/charset.js';
-import { UpstreamFailure } from '../../domain/engine-errors.js';
+import type { ExitAddressConfig } from '../config/engine-config.js';
+import { assertPublicHost, guardedLookup } from '../net/address-guard.js';
+import { decodeBody } from '../net/charset.js';
+import { UpstreamFailure } from '../domain/engine-errors.js';
 import type { HttpRequest, HttpResponse, HttpTransport, SocketTarget } from './http-transport.js';
-import { parseUrl } from '../common/urls.js';
 import { parseProxyUrl } from './proxy-endpoint.js';
 import { openSocket, tunnelConnector, type TunnelOptions } from './tunnel.js';
 
@@ -91,7 +90,7 @@ export class UndiciTransport implements HttpTransport {
         await res.body.dump();
         if (hop >= maxRedirects) throw new UpstreamFailure('UPSTREAM_ERROR', `more than ${maxRedirects} redirects`);
         // A Location that does not parse is the upstream's fault, not ours.
-        const next = parseUrl(location, url);
+        const next = URL.canParse(location, url) ? new URL(location, url) : null;
         if (!next) throw new UpstreamFailure('UPSTREAM_ERROR', `redirect to an unparseable Location (HTTP ${res.statusCode})`);
         url = next.toString();
         if (res.statusCode === 303 || ((res.statusCode === 301 || res.statusCode === 302) && method === 'POST')) {

@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
-import type { ExitAddressConfig } from '../../config/engine-config.js';
-import type { TaskType } from '../../domain/task-types.js';
+import type { ExitAddressConfig } from '../config/engine-config.js';
+import type { TaskType } from '../domain/task-types.js';
 import type { HttpRequest, HttpResponse, HttpTransport } from './http-transport.js';
 import { UndiciTransport, dispatcherFor, socketOpenerFor } from './undici-transport.js';
 

@@ -1,7 +1,7 @@
-import type { EngineConfig } from '../../../config/engine-config.js';
-import { UpstreamFailure } from '../../../domain/engine-errors.js';
-import type { AttemptContext } from '../../adapter.js';
-import type { BrowserTransport } from './browser-transport.js';
+import type { EngineConfig } from '../../config/engine-config.js';
+import { UpstreamFailure } from '../../domain/engine-errors.js';
+import type { TaskType } from '../../domain/task-types.js';
+import type { BrowserTransport } from '../../transport/browser/browser-transport.js';
 
 /** Whether the engine is configured to load its pages in the browser. */
 export function usesBrowser(config: EngineConfig): boolean {
@@ -9,7 +9,7 @@ export function usesBrowser(config: EngineConfig): boolean {
 }
 
 /** The attempt's browser; absent only where no pool was wired (an API-only process never runs attempts). */
-export function browserOf(ctx: Pick<AttemptContext, 'browser' | 'taskType'>): BrowserTransport {
+export function browserOf(ctx: { browser?: BrowserTransport; taskType: TaskType }): BrowserTransport {
   if (!ctx.browser) throw new UpstreamFailure('UPSTREAM_ERROR', `${ctx.taskType}: transport "browser" configured but no browser pool in this process`);
   return ctx.browser;
 }

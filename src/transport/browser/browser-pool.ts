@@ -1,10 +1,11 @@
 import type { Logger } from 'pino';
 import type { Browser, BrowserContext, BrowserContextOptions, Page, Route } from 'playwright-core';
-import { playwright } from '../../lazy-modules.js';
-import type { ExitAddressConfig } from '../../../config/engine-config.js';
-import { UpstreamFailure } from '../../../domain/engine-errors.js';
+import { playwright } from './playwright.js';
+import type { ExitAddressConfig } from '../../config/engine-config.js';
+import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { BrowserTransport, RenderOptions, RenderedPage } from './browser-transport.js';
-import { desktopUserAgent, desktopUserAgentMetadata, proxyForExit, regionOfContext, splitRequestHeaders, type ContextProxy } from './context-options.js';
+import { browserRegion, desktopUserAgent, desktopUserAgentMetadata } from '../identity.js';
+import { proxyForExit, splitRequestHeaders, type ContextProxy } from './context-options.js';
 import { chromiumLaunchOptions } from './launch-options.js';
 import { navigationFailure } from './navigation-failure.js';
 import { PageSlots } from './page-slots.js';
@@ -130,7 +131,7 @@ export class BrowserPool {
   }
 
   private contextOptions(spec: PageSpec, browser: Browser): BrowserContextOptions {
-    const region = regionOfContext(spec.country);
+    const region = browserRegion(spec.country);
     const headers = splitRequestHeaders(spec.headers);
     const options: BrowserContextOptions = {
       locale: region.locale,
@@ -148,7 +149,7 @@ export class BrowserPool {
 
   /** The adapter's Accept-Language when it sends one (Naver is Korean whatever the exit), else the country's. */
   private acceptLanguage(spec: PageSpec): string {
-    return splitRequestHeaders(spec.headers).extra['accept-language'] ?? regionOfContext(spec.country).acceptLanguage;
+    return splitRequestHeaders(spec.headers).extra['accept-language'] ?? browserRegion(spec.country).acceptLanguage;
   }
 
   private filter(route: Route): Promise<void> {

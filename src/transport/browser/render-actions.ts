@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
-import { playwright } from '../../lazy-modules.js';
-import { UpstreamFailure } from '../../../domain/engine-errors.js';
+import { playwright } from './playwright.js';
+import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { RenderAction } from './browser-transport.js';
 import { navigationFailure } from './navigation-failure.js';
 
