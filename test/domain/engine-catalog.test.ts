@@ -5,9 +5,9 @@ import {
   ENGINE_CATALOG,
   ENGINE_TASK_TYPES,
   canonicalTaskType,
-  catalogRow,
   isAnalysisTaskType,
   type AddressRule,
+  type CatalogRow,
 } from '../../src/domain/engine-catalog.js';
 
 const COMMON_KEYS = ['aliases', 'browser', 'credits', 'defaultCountry', 'kind', 'regionBound'];
@@ -28,7 +28,7 @@ describe('engine catalog', () => {
   it('has one row per task type, each with every fact of its kind and nothing else', () => {
     expect(ALL_TASK_TYPES.length).toBe(15);
     for (const t of ALL_TASK_TYPES) {
-      const row = catalogRow(t);
+      const row: CatalogRow = ENGINE_CATALOG[t];
       expect(Object.keys(row).sort(), t).toEqual(KEYS_BY_KIND[row.kind]);
       for (const [k, v] of Object.entries(row)) expect(v, `${t}.${k}`).not.toBeUndefined();
       expect([1, 2, 3], t).toContain(row.credits);
@@ -49,9 +49,9 @@ describe('engine catalog', () => {
   it('is frozen to its leaves', () => {
     expect(Object.isFrozen(ENGINE_CATALOG)).toBe(true);
     const forum = ENGINE_CATALOG.FORUM;
-    for (const v of [forum, forum.aliases, forum.includeFlags, forum.actions, forum.address, forum.address.anyOf, forum.address.problem]) {
-      expect(Object.isFrozen(v)).toBe(true);
-    }
+    const { aliases, includeFlags, actions, address } = forum;
+    const leaves = [forum, aliases, includeFlags, actions, actions.read, address.anyOf, address.problem];
+    for (const v of leaves) expect(Object.isFrozen(v)).toBe(true);
     expect(() => (ENGINE_CATALOG.CHATBOT_A.includeFlags as unknown as string[]).push('x')).toThrow(TypeError);
     expect(() => Object.assign(ENGINE_CATALOG.CHATBOT_A, { credits: 1 })).toThrow(TypeError);
   });
@@ -70,7 +70,9 @@ describe('engine catalog', () => {
     }
     expect(canonicalTaskType('SEARCH_B')).toBe('SEARCH_B_AI_BRIEF');
     expect(canonicalTaskType('CITATION_ATTRIBUTION')).toBe('SOURCE_INFLUENCE');
-    for (const n of ['chatbot_a', 'CHATBOT_B', '', 'toString', '__proto__']) expect(canonicalTaskType(n), n).toBeUndefined();
+    for (const n of ['chatbot_a', 'CHATBOT_B', '', 'toString', '__proto__']) {
+      expect(canonicalTaskType(n), n).toBeUndefined();
+    }
   });
 
   it('splits engine and analysis task types by row kind', () => {
