@@ -219,7 +219,8 @@ export function loadServiceConfig(settings: Settings): ServiceConfig {
     // Engines with a browser path: the search surfaces, and the web modes of the chat engines (their
     // UI instead of the provider API), as the catalog says; the others accept only `http`.
     if (transport === 'browser' && !row.browser) {
-      throw new ConfigError(`engines.${t}.transport: "browser" is available only for ${ALL_TASK_TYPES.filter((x) => ENGINE_CATALOG[x].browser).join(', ')}`);
+      const allowed = ALL_TASK_TYPES.filter((x) => ENGINE_CATALOG[x].browser);
+      throw new ConfigError(`engines.${t}.transport: "browser" is available only for ${allowed.join(', ')}`);
     }
     engines[t] = {
       mode,

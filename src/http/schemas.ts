@@ -12,7 +12,10 @@ const pageRanges = ALL_TASK_TYPES.flatMap((t) => {
   const row = ENGINE_CATALOG[t];
   return row.kind === 'engine' && row.pages ? [row.pages] : [];
 });
-const pageBounds = { minimum: Math.min(...pageRanges.map((r) => r.first)), maximum: Math.max(...pageRanges.map((r) => r.last)) };
+const pageBounds = {
+  minimum: Math.min(...pageRanges.map((r) => r.first)),
+  maximum: Math.max(...pageRanges.map((r) => r.last)),
+};
 
 const countryCode = { type: 'string', pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2, case-insensitive' } as const;
 const httpUrl = { type: 'string', minLength: 1, maxLength: 8192, pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' } as const;

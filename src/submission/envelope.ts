@@ -2,7 +2,14 @@ import type { ServiceConfig } from '../config/engine-config.js';
 import { RequestError, validationError, type FieldProblem } from '../domain/request-errors.js';
 import { newTaskId } from '../domain/task-id.js';
 import { clampPriority, type NewTask, type TaskPayload } from '../domain/task.js';
-import { ENGINE_CATALOG, canonicalTaskType, engineRow, isAnalysisTaskType, type AddressMember, type EngineRow } from '../domain/engine-catalog.js';
+import {
+  ENGINE_CATALOG,
+  canonicalTaskType,
+  engineRow,
+  isAnalysisTaskType,
+  type AddressMember,
+  type EngineRow,
+} from '../domain/engine-catalog.js';
 import type { TaskType } from '../domain/task-types.js';
 import type { Pools } from '../pools/pools.js';
 import { checkRegion } from './region-check.js';
@@ -47,7 +54,8 @@ function payloadProblems(t: TaskType, row: EngineRow, p: TaskPayload): FieldProb
   if (p.action !== undefined) {
     const allowed = Object.keys(row.actions);
     if (!Object.hasOwn(row.actions, p.action)) {
-      return [{ field: 'payload.action', message: allowed.length > 0 ? `must be one of ${allowed.join(', ')}` : `is not used by ${t}` }];
+      const message = allowed.length > 0 ? `must be one of ${allowed.join(', ')}` : `is not used by ${t}`;
+      return [{ field: 'payload.action', message }];
     }
     const forAction = row.actions[p.action];
     // null: the action needs nothing more (FORUM's `feed`).
@@ -71,7 +79,8 @@ export function envelopeToTask(input: EnvelopeInput, ctx: SubmissionContext): Ne
   const taskType = canonicalTaskType(input.taskType);
   if (!taskType) throw validationError([{ field: 'taskType', message: `unknown task type ${JSON.stringify(input.taskType)}` }]);
   if (isAnalysisTaskType(taskType)) {
-    throw new RequestError('USE_DEDICATED_ENDPOINT', `${input.taskType} tasks are created only via ${ENGINE_CATALOG[taskType].endpoint}.`);
+    const { endpoint } = ENGINE_CATALOG[taskType];
+    throw new RequestError('USE_DEDICATED_ENDPOINT', `${input.taskType} tasks are created only via ${endpoint}.`);
   }
   const row = engineRow(taskType);
   const rawCountry = typeof input.payload.country === 'string' ? input.payload.country.toUpperCase() : null;
