@@ -1,18 +1,16 @@
-import type { TaskPayload } from './task.js';
-import type { AnalysisTaskType, EngineTaskType, TaskType } from './task-types.js';
-
 /**
  * The engine catalog: one frozen row per task type, keyed by its canonical name, holding every fact
  * the service looks up by task type. Alias resolution, payload rules (src/submission), the JSON
  * schemas (src/http/schemas.ts), config defaults (src/config/engine-config.ts), /capacity and the
- * worker all read these rows; no other module keeps a table of these facts.
+ * worker all read these rows; no other module keeps a table of these facts. It imports nothing, so
+ * every layer can read it.
  */
 
-/** `include` flags a client may set; an engine honours those its row lists and ignores the rest. */
-export type IncludeFlag = keyof NonNullable<TaskPayload['include']>;
+/** `include` flags a client may set (`TaskPayload.include`); an engine honours those its row lists. */
+export type IncludeFlag = 'markdown' | 'rawResponse' | 'html';
 
-/** Payload members that can say what a request is about. */
-export type AddressMember = Extract<keyof TaskPayload, 'prompt' | 'query' | 'url' | 'user'>;
+/** Payload members (of `TaskPayload`) that can say what a request is about. */
+export type AddressMember = 'prompt' | 'query' | 'url' | 'user';
 
 /**
  * What must be present to address a request: any one of `anyOf` (`prompt` and `query` count only
@@ -292,6 +290,13 @@ const ROWS = {
     },
   },
 } as const satisfies Record<string, CatalogRow>;
+
+/** Canonical task type names: the catalog's keys. */
+export type TaskType = keyof typeof ROWS;
+/** Task types created by `POST /v1/async/task`. */
+export type EngineTaskType = { [K in TaskType]: (typeof ROWS)[K]['kind'] extends 'engine' ? K : never }[TaskType];
+/** Task types created only through their own endpoint. */
+export type AnalysisTaskType = Exclude<TaskType, EngineTaskType>;
 
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object') {
