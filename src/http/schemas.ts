@@ -17,6 +17,9 @@ const pageBounds = {
   maximum: Math.max(...pageRanges.map((r) => r.last)),
 };
 
+/** Spellings a prompt-research monitor accepts in `engines` (the PROMPT_RESEARCH row). */
+const MONITOR_ENGINES = ENGINE_CATALOG.PROMPT_RESEARCH.monitors.engines;
+
 const countryCode = { type: 'string', pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2, case-insensitive' } as const;
 const httpUrl = { type: 'string', minLength: 1, maxLength: 8192, pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' } as const;
 
@@ -123,7 +126,7 @@ export const promptResearchSchema = {
     limit: { type: 'integer', minimum: 1, maximum: 50 },
     exclude: { type: 'array', maxItems: 20, items: { type: 'string', minLength: 1, maxLength: 30 } },
     monitorSize: { type: 'integer', minimum: 1, maximum: 50 },
-    engines: { type: 'array', minItems: 1, maxItems: 12, items: { type: 'string', enum: [...ENGINE_CATALOG.PROMPT_RESEARCH.monitors.engines] } },
+    engines: { type: 'array', minItems: 1, maxItems: 12, items: { type: 'string', enum: [...MONITOR_ENGINES] } },
     brand: { type: 'string', minLength: 1, maxLength: 80 },
     brandAliases: { type: 'array', maxItems: 10, items: { type: 'string', minLength: 1, maxLength: 80 } },
     brandDescription: { type: 'string', maxLength: 500 },
