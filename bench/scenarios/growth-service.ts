@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadServiceConfig } from '../../src/config/engine-config.js';
 import { loadSettings } from '../../src/config/settings.js';
-import { ALL_TASK_TYPES } from '../../src/domain/task-types.js';
+import { ALL_TASK_TYPES } from '../../src/domain/engine-catalog.js';
 import { BENCH_KEY } from '../service.js';
 
 /**

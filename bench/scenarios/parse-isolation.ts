@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { ALL_TASK_TYPES } from '../../src/domain/task-types.js';
+import { ALL_TASK_TYPES } from '../../src/domain/engine-catalog.js';
 import { figure, type BenchConfig, type Figure, type Integrity, type ScenarioResult } from '../figures.js';
 import { median, percentile } from '../stats.js';
 import { AUTH, BENCH_KEY, call } from '../service.js';

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { Ajv } from 'ajv';
-import { ALL_TASK_TYPES, type TaskType } from '../domain/task-types.js';
+import { ALL_TASK_TYPES, ENGINE_CATALOG } from '../domain/engine-catalog.js';
+import type { TaskType } from '../domain/task-types.js';
 import type { Settings } from './settings.js';
 
 /** How an engine reaches its upstream: anonymous via exit addresses, an account pool, an official API, or not configured. */
@@ -8,20 +9,6 @@ export type EngineMode = 'anon' | 'account' | 'api' | 'off';
 
 /** How an engine loads its pages: plain HTTP, or a real browser for upstreams that render with JavaScript. */
 export type EngineTransport = 'http' | 'browser';
-
-/**
- * Engines with a browser path (upstreams.md 1.1, 3, 4.3, 4.4, 6.3): the search surfaces, and the web
- * modes of the chat engines (their UI instead of the provider API); the others accept only `http`.
- */
-export const BROWSER_CAPABLE_ENGINES: ReadonlySet<TaskType> = new Set<TaskType>([
-  'SEARCH_A',
-  'SEARCH_A_SERP',
-  'AIMODE',
-  'SEARCH_B_AI_BRIEF',
-  'SEARCH_B_AI_TAB',
-  'CHATBOT_A',
-  'ANSWER_ENGINE_A',
-]);
 
 export interface UpstreamConfig {
   baseUrl: string;
@@ -216,6 +203,7 @@ export function loadServiceConfig(settings: Settings): ServiceConfig {
   for (const t of ALL_TASK_TYPES) {
     const d = defaults.engines?.[t] ?? {};
     const u = user.engines?.[t] ?? {};
+    const row = ENGINE_CATALOG[t];
     const upstream: UpstreamConfig = {
       baseUrl: u.upstream?.baseUrl ?? d.upstream?.baseUrl ?? '',
       headers: { ...d.upstream?.headers, ...u.upstream?.headers },
@@ -228,15 +216,18 @@ export function loadServiceConfig(settings: Settings): ServiceConfig {
     // The simulator's pages are complete without JavaScript (unless `sandbox:js`), so the sandbox
     // keeps plain HTTP unless the config file asks for the browser; real Google needs the browser.
     const transport: EngineTransport = u.transport ?? (settings.sandbox ? 'http' : d.transport) ?? 'http';
-    if (transport === 'browser' && !BROWSER_CAPABLE_ENGINES.has(t)) {
-      throw new ConfigError(`engines.${t}.transport: "browser" is available only for ${[...BROWSER_CAPABLE_ENGINES].join(', ')}`);
+    // Engines with a browser path: the search surfaces, and the web modes of the chat engines (their
+    // UI instead of the provider API), as the catalog says; the others accept only `http`.
+    if (transport === 'browser' && !row.browser) {
+      const allowed = ALL_TASK_TYPES.filter((x) => ENGINE_CATALOG[x].browser);
+      throw new ConfigError(`engines.${t}.transport: "browser" is available only for ${allowed.join(', ')}`);
     }
     engines[t] = {
       mode,
       concurrency: u.concurrency ?? d.concurrency ?? 2,
       timeoutMs: settings.engineTimeoutMs ?? u.timeoutMs ?? d.timeoutMs ?? 60_000,
       maxAttempts: settings.engineMaxAttempts ?? u.maxAttempts ?? d.maxAttempts ?? 3,
-      credits: u.credits ?? d.credits ?? 1,
+      credits: u.credits ?? row.credits,
       neverServe: (u.neverServe ?? d.neverServe ?? []).map((c) => c.toUpperCase()),
       paused: u.paused ?? d.paused ?? false,
       transport,

@@ -1,4 +1,5 @@
-import { INCLUDE_FLAGS_BY_ENGINE, isAnalysisTaskType, type TaskType } from '../domain/task-types.js';
+import { engineRow, isAnalysisTaskType } from '../domain/engine-catalog.js';
+import type { TaskType } from '../domain/task-types.js';
 import type { TaskPayload } from '../domain/task.js';
 import type { EngineResult } from './adapter.js';
 
@@ -11,7 +12,7 @@ import type { EngineResult } from './adapter.js';
  */
 export function clientResponse(taskType: TaskType, payload: TaskPayload, r: EngineResult): Record<string, unknown> {
   if (isAnalysisTaskType(taskType)) return { ...r.extra };
-  const honoured = INCLUDE_FLAGS_BY_ENGINE[taskType] ?? [];
+  const honoured = engineRow(taskType).includeFlags;
   const inc = payload.include ?? {};
   const out: Record<string, unknown> = { text: r.text };
   if (!(honoured.includes('markdown') && inc.markdown === false)) out.markdown = r.markdown;

@@ -1,4 +1,4 @@
-import { ACCEPTED_TASK_TYPE_NAMES, MONITOR_ENGINE_NAMES } from '../domain/task-types.js';
+import { ACCEPTED_TASK_TYPE_NAMES, ALL_TASK_TYPES, ENGINE_CATALOG } from '../domain/engine-catalog.js';
 
 /**
  * JSON schemas of the HTTP edge. Fastify validates bodies with them and @fastify/swagger builds
@@ -6,6 +6,19 @@ import { ACCEPTED_TASK_TYPE_NAMES, MONITOR_ENGINE_NAMES } from '../domain/task-t
  * Unknown members are ignored (decisions.md item 5): no `additionalProperties: false` on inputs.
  */
 export const MAX_TEXT = 32_768;
+
+/** `payload.page` spans every engine's pages (engine catalog); an engine without pages ignores it. */
+const pageRanges = ALL_TASK_TYPES.flatMap((t) => {
+  const row = ENGINE_CATALOG[t];
+  return row.kind === 'engine' && row.pages ? [row.pages] : [];
+});
+const pageBounds = {
+  minimum: Math.min(...pageRanges.map((r) => r.first)),
+  maximum: Math.max(...pageRanges.map((r) => r.last)),
+};
+
+/** Spellings a prompt-research monitor accepts in `engines` (the PROMPT_RESEARCH row). */
+const MONITOR_ENGINES = ENGINE_CATALOG.PROMPT_RESEARCH.monitors.engines;
 
 const countryCode = { type: 'string', pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2, case-insensitive' } as const;
 const httpUrl = { type: 'string', minLength: 1, maxLength: 8192, pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' } as const;
@@ -22,7 +35,7 @@ export const payloadSchema = {
     prompt: { type: 'string', minLength: 1, maxLength: MAX_TEXT },
     query: { type: 'string', minLength: 1, maxLength: MAX_TEXT },
     country: countryCode,
-    page: { type: 'integer', minimum: 1, maximum: 10 },
+    page: { type: 'integer', ...pageBounds },
     action: { type: 'string', maxLength: 40 },
     url: httpUrl,
     community: { type: 'string', minLength: 1, maxLength: 100 },
@@ -113,7 +126,7 @@ export const promptResearchSchema = {
     limit: { type: 'integer', minimum: 1, maximum: 50 },
     exclude: { type: 'array', maxItems: 20, items: { type: 'string', minLength: 1, maxLength: 30 } },
     monitorSize: { type: 'integer', minimum: 1, maximum: 50 },
-    engines: { type: 'array', minItems: 1, maxItems: 12, items: { type: 'string', enum: [...MONITOR_ENGINE_NAMES] } },
+    engines: { type: 'array', minItems: 1, maxItems: 12, items: { type: 'string', enum: [...MONITOR_ENGINES] } },
     brand: { type: 'string', minLength: 1, maxLength: 80 },
     brandAliases: { type: 'array', maxItems: 10, items: { type: 'string', minLength: 1, maxLength: 80 } },
     brandDescription: { type: 'string', maxLength: 500 },

@@ -4,7 +4,7 @@ import { UpstreamFailure, coolsDownExit, taskCodeFor, taskErrorString, isPermane
 import { upstreamScope } from '../engines/upstream-scope.js';
 import { classifyAttemptError, type AttemptFailure } from './attempt-failure.js';
 import type { ClaimedTask, TaskPayload } from '../domain/task.js';
-import { REGION_BOUND_ENGINES } from '../domain/task-types.js';
+import { ENGINE_CATALOG } from '../domain/engine-catalog.js';
 import type { EngineRegistry } from '../engines/registry.js';
 import { clientResponse } from '../engines/response-shape.js';
 import type { Pools } from '../pools/pools.js';
@@ -42,7 +42,7 @@ export class AttemptRunner {
     if (engine.mode === 'off') return this.fail('ENGINE_FAILED', false, log, `engine ${task.taskType} is not configured (mode off)`);
     if (engine.unavailable) return this.fail('ENGINE_FAILED', false, log, `engine ${task.taskType} cannot serve on this machine: ${engine.unavailable}`);
     const payload = (task.payload ?? {}) as TaskPayload;
-    const country = task.country ?? (REGION_BOUND_ENGINES.has(task.taskType) ? 'US' : null);
+    const country = task.country ?? ENGINE_CATALOG[task.taskType].defaultCountry;
     const waitMs = this.config.scheduler.poolWaitMs;
 
     // A lease outlives the attempt only if its worker dies; then it expires on its own.

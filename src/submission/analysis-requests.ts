@@ -1,6 +1,6 @@
 import { RequestError, validationError, type FieldProblem } from '../domain/request-errors.js';
 import type { NewTask } from '../domain/task.js';
-import { canonicalTaskType } from '../domain/task-types.js';
+import { ENGINE_CATALOG, canonicalTaskType } from '../domain/engine-catalog.js';
 import { buildTask, type SubmissionContext } from './envelope.js';
 
 export interface CitationInput {
@@ -89,9 +89,8 @@ export interface PromptResearchPayload {
   brandDescription: string | null;
 }
 
-export const PROMPT_RESEARCH_DEFAULT_ENGINES = ['CHATBOT_A', 'ANSWER_ENGINE_A', 'AIMODE'] as const;
 /** A monitor runs at most this many prompt-by-engine tasks at a time. */
-export const MONITOR_MAX_TASKS = 200;
+const MONITOR_MAX_TASKS = 200;
 
 const SEED_RE = /^[\p{L}\p{N}]+( [\p{L}\p{N}]+)*$/u;
 
@@ -107,7 +106,8 @@ export function promptResearchTask(input: PromptResearchInput, ctx: SubmissionCo
   if (input.brandDescription !== undefined && input.brand === undefined) problems.push({ field: 'brandDescription', message: 'requires brand' });
   if (problems.length > 0) throw validationError(problems);
 
-  const country = (input.country ?? 'US').toUpperCase();
+  const facts = ENGINE_CATALOG.PROMPT_RESEARCH;
+  const country = (input.country ?? facts.defaultCountry).toUpperCase();
   if (country !== 'KR' && country !== 'US') {
     throw new RequestError('REGION_UNSUPPORTED', 'Prompt research serves only KR and US.', {
       taskType: 'PROMPT_RESEARCH',
@@ -116,7 +116,7 @@ export function promptResearchTask(input: PromptResearchInput, ctx: SubmissionCo
       retryable: false,
     });
   }
-  const engines = [...new Set((input.engines ?? PROMPT_RESEARCH_DEFAULT_ENGINES).map((e) => canonicalTaskType(e) ?? e))];
+  const engines = [...new Set((input.engines ?? facts.monitors.byDefault).map((e) => canonicalTaskType(e) ?? e))];
   const monitorSize = input.monitorSize ?? 10;
   if (monitorSize * engines.length > MONITOR_MAX_TASKS) {
     throw new RequestError(

@@ -2,7 +2,15 @@ import type { ServiceConfig } from '../config/engine-config.js';
 import { RequestError, validationError, type FieldProblem } from '../domain/request-errors.js';
 import { newTaskId } from '../domain/task-id.js';
 import { clampPriority, type NewTask, type TaskPayload } from '../domain/task.js';
-import { REGION_BOUND_ENGINES, canonicalTaskType, isAnalysisTaskType, type EngineTaskType, type TaskType } from '../domain/task-types.js';
+import {
+  ENGINE_CATALOG,
+  canonicalTaskType,
+  engineRow,
+  isAnalysisTaskType,
+  type AddressMember,
+  type EngineRow,
+} from '../domain/engine-catalog.js';
+import type { TaskType } from '../domain/task-types.js';
 import type { Pools } from '../pools/pools.js';
 import { checkRegion } from './region-check.js';
 
@@ -14,11 +22,6 @@ export interface EnvelopeInput {
   priority?: number;
   webhook?: { url: string };
 }
-
-const ACTIONS: Partial<Record<TaskType, readonly string[]>> = {
-  FORUM: ['search', 'read', 'feed', 'user_posts'],
-  SEARCH_B_SERP: ['search', 'page'],
-};
 
 /** Keeps the known payload members only (unknown ones are ignored, decisions.md item 5). */
 function knownPayload(p: Record<string, unknown>, country: string | null): TaskPayload {
@@ -38,41 +41,28 @@ function knownPayload(p: Record<string, unknown>, country: string | null): TaskP
   return out;
 }
 
-/** Per-engine payload rules that a JSON schema cannot say: what addresses the request. */
-function payloadProblems(t: EngineTaskType, p: TaskPayload): FieldProblem[] {
-  const problems: FieldProblem[] = [];
-  const hasText = !!(p.prompt?.trim() || p.query?.trim());
-  const allowed = ACTIONS[t];
-  if (p.action !== undefined && !allowed?.includes(p.action)) {
-    problems.push({ field: 'payload.action', message: allowed ? `must be one of ${allowed.join(', ')}` : `is not used by ${t}` });
-    return problems;
+function present(p: TaskPayload, m: AddressMember): boolean {
+  return m === 'prompt' || m === 'query' ? !!p[m]?.trim() : !!p[m];
+}
+
+/**
+ * Payload rules a JSON schema cannot say, read from the engine's catalog row: the action must be one
+ * the engine takes, and the request must be addressed by what that action (or no action) needs.
+ */
+function payloadProblems(t: TaskType, row: EngineRow, p: TaskPayload): FieldProblem[] {
+  let rule = row.address;
+  if (p.action !== undefined) {
+    const allowed = Object.keys(row.actions);
+    if (!Object.hasOwn(row.actions, p.action)) {
+      const message = allowed.length > 0 ? `must be one of ${allowed.join(', ')}` : `is not used by ${t}`;
+      return [{ field: 'payload.action', message }];
+    }
+    const forAction = row.actions[p.action];
+    // null: the action needs nothing more (FORUM's `feed`).
+    if (!forAction) return [];
+    rule = forAction;
   }
-  switch (t) {
-    case 'WEB_SCRAPE':
-      if (!p.url) problems.push({ field: 'payload.url', message: 'is required for WEB_SCRAPE (the page to read)' });
-      break;
-    case 'FORUM':
-      if (p.action === 'user_posts') {
-        if (!p.user) problems.push({ field: 'payload.user', message: 'is required with action user_posts' });
-      } else if (p.action === 'feed') {
-        // Optional community; front page without one.
-      } else if (p.action === 'read') {
-        if (!p.url) problems.push({ field: 'payload.url', message: 'is required with action read' });
-      } else if (!hasText && !p.url) {
-        problems.push({ field: 'payload.prompt', message: 'payload.prompt or payload.query (or payload.url to read a post) is required' });
-      }
-      break;
-    case 'SEARCH_B_SERP':
-      if (p.action === 'page') {
-        if (!p.url) problems.push({ field: 'payload.url', message: 'is required with action page' });
-      } else if (!hasText) {
-        problems.push({ field: 'payload.prompt', message: 'payload.prompt or payload.query is required' });
-      }
-      break;
-    default:
-      if (!hasText) problems.push({ field: 'payload.prompt', message: 'payload.prompt or payload.query is required' });
-  }
-  return problems;
+  return rule.anyOf.some((m) => present(p, m)) ? [] : [{ ...rule.problem }];
 }
 
 export interface SubmissionContext {
@@ -89,13 +79,14 @@ export function envelopeToTask(input: EnvelopeInput, ctx: SubmissionContext): Ne
   const taskType = canonicalTaskType(input.taskType);
   if (!taskType) throw validationError([{ field: 'taskType', message: `unknown task type ${JSON.stringify(input.taskType)}` }]);
   if (isAnalysisTaskType(taskType)) {
-    const endpoint = taskType === 'SOURCE_INFLUENCE' ? 'POST /v1/source-influence' : 'POST /v1/prompt-research';
+    const { endpoint } = ENGINE_CATALOG[taskType];
     throw new RequestError('USE_DEDICATED_ENDPOINT', `${input.taskType} tasks are created only via ${endpoint}.`);
   }
+  const row = engineRow(taskType);
   const rawCountry = typeof input.payload.country === 'string' ? input.payload.country.toUpperCase() : null;
-  const country = rawCountry ?? (REGION_BOUND_ENGINES.has(taskType) ? 'US' : null);
+  const country = rawCountry ?? row.defaultCountry;
   const payload = knownPayload(input.payload, country);
-  const problems = payloadProblems(taskType, payload);
+  const problems = payloadProblems(taskType, row, payload);
   if (problems.length > 0) throw validationError(problems);
   if (country) checkRegion(ctx.config, ctx.pools, taskType, country);
   return buildTask(ctx, taskType, payload, {

@@ -1,6 +1,7 @@
 import type { ServiceConfig } from '../config/engine-config.js';
 import { RequestError } from '../domain/request-errors.js';
-import { REGION_BOUND_ENGINES, type TaskType } from '../domain/task-types.js';
+import { ENGINE_CATALOG } from '../domain/engine-catalog.js';
+import type { TaskType } from '../domain/task-types.js';
 import type { Pools } from '../pools/pools.js';
 
 /**
@@ -18,7 +19,7 @@ export function checkRegion(config: ServiceConfig, pools: Pools, taskType: TaskT
       retryable: false,
     });
   }
-  if (!REGION_BOUND_ENGINES.has(taskType)) return;
+  if (!ENGINE_CATALOG[taskType].regionBound) return;
   const cap = pools.regionCapacity(taskType, country, engine.mode === 'account');
   if (!cap.serveable) {
     throw new RequestError('REGION_UNAVAILABLE', `No ${taskType} capacity for country ${country} at present; see GET /capacity.`, {

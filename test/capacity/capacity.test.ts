@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINE_TASK_TYPES } from '../../src/domain/task-types.js';
+import { ENGINE_TASK_TYPES } from '../../src/domain/engine-catalog.js';
 import { fastConfig, runTask, startService, submit, tempDir, waitFor, waitTerminal, writeConfig, type RunningService } from '../helpers/service.js';
 
 const TOKEN = 'capacity-internal-token';

@@ -1,6 +1,6 @@
 import { startSimulator, type Simulator } from '../../src/sandbox/server.js';
 import { SANDBOX_PREFIX } from '../../src/sandbox/upstream-map.js';
-import { ENGINE_TASK_TYPES } from '../../src/domain/task-types.js';
+import { ENGINE_TASK_TYPES } from '../../src/domain/engine-catalog.js';
 import { startService, tempDir, writeConfig, type RunningService } from '../helpers/service.js';
 import { startTap, type UpstreamTap } from './upstream-tap.js';
 

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { createApp, type App } from '../../src/app.js';
 import { loadSettings } from '../../src/config/settings.js';
-import { ALL_TASK_TYPES } from '../../src/domain/task-types.js';
+import { ALL_TASK_TYPES } from '../../src/domain/engine-catalog.js';
 import type { EngineRegistry } from '../../src/engines/registry.js';
 import { createLogger } from '../../src/ops/logger.js';
 

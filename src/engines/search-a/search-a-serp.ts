@@ -1,3 +1,4 @@
+import { ENGINE_CATALOG } from '../../domain/engine-catalog.js';
 import type { AttemptContext, EngineAdapter, EngineResult } from '../adapter.js';
 import { settledOrTimeout } from '../common/engine-render.js';
 import { organicMarkdown, organicSources, organicText } from './organic-format.js';
@@ -11,7 +12,8 @@ export const searchASerp: EngineAdapter = {
   taskType: 'SEARCH_A_SERP',
   needsAccount: false,
   async run(ctx: AttemptContext): Promise<EngineResult> {
-    const pageNo = Math.min(10, Math.max(1, Math.trunc(ctx.payload.page ?? 1)));
+    const { first, last } = ENGINE_CATALOG.SEARCH_A_SERP.pages;
+    const pageNo = Math.min(last, Math.max(first, Math.trunc(ctx.payload.page ?? 1)));
     const req = buildSearchRequest(ctx, { page: pageNo });
     const page = await fetchSearchPage(ctx, req);
     const parsed = await settledOrTimeout(page.rendered?.complete ?? true, 'google results page', () => ctx.parse('google.results', { page, opts: { page: pageNo, readAio: false } }));

@@ -1,4 +1,5 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
+import { ENGINE_CATALOG } from '../../domain/engine-catalog.js';
 import type { AttemptContext, EngineAdapter, EngineResult } from '../adapter.js';
 import { promptOf } from '../common/upstream-status.js';
 import type { HttpResponse } from '../../transport/http-transport.js';
@@ -7,7 +8,7 @@ import type { BingResult } from './bing-serp-parser.js';
 import { USER_AGENTS } from '../../transport/identity.js';
 
 const RESULTS_PER_PAGE = 10;
-const MAX_PAGE = 10;
+const MAX_PAGE = ENGINE_CATALOG.SEARCH_C_SEARCH.pages.last;
 
 /** A desktop browser's headers; Bing serves a degraded page to clients that look like scripts. */
 const BROWSER_HEADERS: Readonly<Record<string, string>> = Object.freeze({

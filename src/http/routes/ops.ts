@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type {} from '@fastify/swagger';
 import { RequestError } from '../../domain/request-errors.js';
-import { ALL_TASK_TYPES, REGION_BOUND_ENGINES } from '../../domain/task-types.js';
+import { ALL_TASK_TYPES, ENGINE_CATALOG } from '../../domain/engine-catalog.js';
 import type { HttpContext } from '../context.js';
 
 /** Liveness, readiness, queue statistics, capacity and Prometheus metrics. */
@@ -40,7 +40,7 @@ export function registerOpsRoutes(app: FastifyInstance, ctx: HttpContext): void 
         concurrency: e.concurrency,
         inFlight: depth[t]?.processing ?? 0,
         queued: depth[t]?.queued ?? 0,
-        regionBound: REGION_BOUND_ENGINES.has(t),
+        regionBound: ENGINE_CATALOG[t].regionBound,
         neverServe: e.neverServe,
         countries: perCountry,
       };
