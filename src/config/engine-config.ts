@@ -172,13 +172,13 @@ function readFile(pathOrUrl: string | URL, label: string): RawFile {
   return parsed as RawFile;
 }
 
-/** Sandbox pools (decisions.md): CHATBOT_A accounts US x4 and KR x2; exit addresses in US, KR, JP, GB, DE (three each). */
+/** Sandbox pools (docs/contract.md#sandbox-pools): CHATBOT_A accounts US x4 and KR x2; exit addresses in US, KR, JP, GB, DE (three each). */
 function sandboxPools(): Pick<ServiceConfig, 'accounts' | 'exitAddresses'> {
   const accounts: AccountConfig[] = [];
   for (const [c, n] of [['US', 4], ['KR', 2]] as const) {
     for (let i = 1; i <= n; i++) accounts.push({ id: `sandbox-chatbot-a-${c.toLowerCase()}-${i}`, engine: 'CHATBOT_A', country: c, secret: `sk-sandbox-${c.toLowerCase()}-${i}` });
   }
-  // Three exits per country, so a captcha on one can be retried on another (decisions.md directives).
+  // Three exits per country, so a captcha on one can be retried on another (docs/contract.md#sandbox-pools).
   const exitAddresses = ['US', 'KR', 'JP', 'GB', 'DE'].flatMap((c) =>
     [1, 2, 3].map((i) => ({ id: `sandbox-exit-${c.toLowerCase()}-${i}`, country: c, maxConcurrent: 64 })),
   );
@@ -241,7 +241,7 @@ export function loadServiceConfig(settings: Settings): ServiceConfig {
     country: x.country.toUpperCase(),
     maxConcurrent: x.maxConcurrent ?? 8,
   }));
-  // decisions.md item 14: with no exit address configured the host's own connection is one.
+  // docs/contract.md#direct-connection: with no exit address configured the host's own connection is one.
   if (exitAddresses.length === 0) exitAddresses = [{ id: 'direct', country: settings.directCountry, maxConcurrent: 64 }];
   const ids = new Set<string>();
   for (const r of [...accounts, ...exitAddresses]) {

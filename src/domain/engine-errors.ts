@@ -23,7 +23,7 @@ export function taskErrorString(code: TaskErrorCode, specific?: string): string 
 }
 
 /**
- * Failure kinds an adapter reports (upstreams.md section 0). The scheduler maps them to task codes
+ * Failure kinds an adapter reports (docs/engines.md#failure-order). The scheduler maps them to task codes
  * and decides what a retry needs (another exit address, a wait, nothing).
  */
 export const UPSTREAM_FAILURE_KINDS = [

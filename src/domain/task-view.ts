@@ -22,7 +22,7 @@ export function taskMetadata(t: TaskSummary, status: TaskStatus = t.status): Tas
   return m;
 }
 
-/** 0/0 until terminal; afterwards the persisted charge the webhook reported (decisions.md item 8). */
+/** 0/0 until terminal; afterwards the persisted charge the webhook reported (docs/contract.md#credits). */
 export function creditsView(t: TaskSummary): Credits {
   if (!TERMINAL_STATUSES.has(t.status)) return { creditsToCharge: 0, creditsCharged: 0 };
   return { creditsToCharge: t.creditsToCharge, creditsCharged: t.creditsCharged ?? 0 };

@@ -10,7 +10,7 @@ export interface Source {
   label: string;
 }
 
-/** The one normalised shape every engine answer is turned into (upstreams.md). */
+/** The one normalised shape every engine answer is turned into (docs/engines.md#normalised-answer). */
 export interface EngineResult {
   text: string;
   markdown: string;

@@ -3,7 +3,7 @@ import { ACCEPTED_TASK_TYPE_NAMES, ALL_TASK_TYPES, ENGINE_CATALOG } from '../dom
 /**
  * JSON schemas of the HTTP edge. Fastify validates bodies with them and @fastify/swagger builds
  * the OpenAPI document from the same objects, so the two cannot drift.
- * Unknown members are ignored (decisions.md item 5): no `additionalProperties: false` on inputs.
+ * Unknown members are ignored (docs/contract.md#unknown-members): no `additionalProperties: false` on inputs.
  */
 export const MAX_TEXT = 32_768;
 

@@ -23,7 +23,7 @@ export interface EnvelopeInput {
   webhook?: { url: string };
 }
 
-/** Keeps the known payload members only (unknown ones are ignored, decisions.md item 5). */
+/** Keeps the known payload members only (unknown ones are ignored, docs/contract.md#unknown-members). */
 function knownPayload(p: Record<string, unknown>, country: string | null): TaskPayload {
   const out: TaskPayload = {};
   for (const k of ['prompt', 'query', 'action', 'url', 'community', 'user'] as const) {

@@ -5,7 +5,7 @@ import type { TaskType } from '../domain/task-types.js';
 import type { Pools } from '../pools/pools.js';
 
 /**
- * Region checks before queueing (interface.md, Errors rule 2): a country the engine can never serve
+ * Region checks before queueing (docs/contract.md#region-checks): a country the engine can never serve
  * is REGION_UNSUPPORTED; for engines drawing on region-bound account pools, a country without
  * accounts or exit addresses right now is REGION_UNAVAILABLE. Other engines are not rejected for capacity.
  */

@@ -1,5 +1,5 @@
 /**
- * Language detection (analysis-methods.md §0): below the engines and the analyses, since page
+ * Language detection (docs/analysis.md#s0): below the engines and the analyses, since page
  * extraction (src/engines/common/page-extract.ts) and the analyses both decide by it.
  */
 

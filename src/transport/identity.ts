@@ -30,7 +30,7 @@ function majorOf(browserVersion: string): string {
 
 /**
  * Headless Chromium announces itself as "HeadlessChrome"; a desktop Chrome string of the same
- * major version keeps the user agent consistent with the browser actually used (upstreams.md 1.2).
+ * major version keeps the user agent consistent with the browser actually used (docs/engines.md#google-access).
  */
 export function desktopUserAgent(browserVersion: string): string {
   return `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${majorOf(browserVersion)}.0.0.0 Safari/537.36`;
@@ -59,7 +59,7 @@ export function desktopUserAgentMetadata(browserVersion: string): UserAgentMetad
   return { brands, fullVersion: browserVersion, platform: 'Linux', platformVersion: '', architecture: 'x86', bitness: '64', model: '', mobile: false };
 }
 
-/** The language of a country's users (upstreams.md 0.2). */
+/** The language of a country's users (docs/engines.md#region-parameters). */
 export interface RegionLocale {
   /** Upper-case ISO 3166-1 alpha-2 country. */
   country: string;

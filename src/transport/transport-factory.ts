@@ -48,7 +48,7 @@ export class TransportFactory {
 }
 
 /**
- * Sandbox routing for page readers (decisions.md item 15): loopback URLs are fetched as asked, so
+ * Sandbox routing for page readers (docs/contract.md#sandbox-scope): loopback URLs are fetched as asked, so
  * tests can serve real pages; any other URL is answered by the simulator's web route.
  */
 class SandboxWebTransport implements HttpTransport {

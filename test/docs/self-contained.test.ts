@@ -21,22 +21,6 @@ const OUTSIDE = new RegExp(
   'g',
 );
 
-/**
- * TEMPORARY: folders other branches of issue 13 were moving while the pointers were repointed. The lead
- * repoints them after merging and then empties this list (src/transport is where src/engines/transport goes).
- */
-const NOT_YET_REPOINTED = [
-  'src/store/',
-  'src/domain/',
-  'src/submission/',
-  'src/engines/transport/',
-  'src/transport/',
-  'src/queue/',
-  'src/webhooks/',
-  'src/config/engine-config.ts',
-  'src/http/schemas.ts',
-];
-
 const TEXT = /\.(ts|md|json|html)$/;
 
 function walk(dir: string, out: string[] = []): string[] {
@@ -94,7 +78,7 @@ const anchors = new Map(docsFiles.map((f) => [f, anchorsOf(readFileSync(join(ROO
 describe('docs and comments are self-contained', () => {
   it('no file under src/ or docs/, nor README.md, points at a document outside the repository', () => {
     const files = [...walk(join(ROOT, 'src')), ...docsFiles, 'README.md'];
-    const offending = hits(files, OUTSIDE).filter((h) => !NOT_YET_REPOINTED.some((p) => h.file.startsWith(p)));
+    const offending = hits(files, OUTSIDE);
     expect(offending.map((h) => `${h.file}:${h.line} ${h.text}`)).toEqual([]);
   });
 

@@ -30,7 +30,7 @@ export function stableMsOf(config: EngineConfig, fallback: number): number {
 
 /**
  * A page that did not settle in time is parsed all the same: walls, absent answers and layout
- * drift keep their own kinds. Only an answer that was still changing is a TIMEOUT (upstreams.md 3.2).
+ * drift keep their own kinds. Only an answer that was still changing is a TIMEOUT (docs/engines.md#browser-completion-rule).
  */
 export async function settledOrTimeout<T>(complete: boolean, label: string, parse: () => T | Promise<T>): Promise<T> {
   const parsed = await parse();
@@ -38,7 +38,7 @@ export async function settledOrTimeout<T>(complete: boolean, label: string, pars
   return parsed;
 }
 
-/** Letters and digits of a text: the "has real content" measure of upstreams.md 3.2. */
+/** Letters and digits of a text: the "has real content" measure of docs/engines.md#browser-completion-rule. */
 export function letterCount(s: string): number {
   return (s.match(/[\p{L}\p{N}]/gu) ?? []).length;
 }

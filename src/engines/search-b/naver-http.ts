@@ -37,7 +37,7 @@ export async function fetchNaverPage(ctx: AttemptContext, url: string, opts: Nav
   const headers: Record<string, string> = {
     accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
     'accept-language': NAVER_ACCEPT_LANGUAGE,
-    // Desktop Chrome for search.naver.com; the mobile blog host gets a phone UA (upstreams.md 4.1).
+    // Desktop Chrome for search.naver.com; the mobile blog host gets a phone UA (docs/engines.md#naver-surfaces).
     'user-agent': opts.mobile ? USER_AGENTS.mobileSafari : USER_AGENTS.desktopChrome,
     referer: opts.referer ?? 'https://www.naver.com/',
   };

@@ -1,8 +1,8 @@
 /**
- * The narrow interface engines use to load a page in a real browser (upstreams.md 1.1, 3, 4.3,
- * 4.4): pages whose answer is rendered by JavaScript, or streams in and must be waited for. Like
- * the HTTP transport, it goes out through the exit address leased for the attempt; engines never
- * see Playwright itself.
+ * The narrow interface engines use to load a page in a real browser (docs/engines.md#google-access,
+ * #google-ai-mode, #naver-ai-briefing, #naver-ai-tab): pages whose answer is rendered by
+ * JavaScript, or streams in and must be waited for. Like the HTTP transport, it goes out through
+ * the exit address leased for the attempt; engines never see Playwright itself.
  */
 
 /** Read-only view of the page while a render waits, for `RenderOptions.until`. */
@@ -34,7 +34,7 @@ export interface RenderOptions {
   /** How long one action waits for its element (default 10 s, never beyond the budget). */
   actionTimeoutMs?: number;
   /**
-   * Completion rule (upstreams.md 3.2): the text and links of `stableSelector` must stay unchanged
+   * Completion rule (docs/engines.md#browser-completion-rule): the text and links of `stableSelector` must stay unchanged
    * this long (after `until` holds). 0 or absent: done as soon as `waitFor` / `until` hold.
    */
   stableMs?: number;

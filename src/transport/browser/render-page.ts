@@ -26,7 +26,7 @@ function list(v: string | readonly string[] | undefined): string[] {
 }
 
 /**
- * Loads `url` in `page` and waits by the completion rule of upstreams.md 3.2: first a marker
+ * Loads `url` in `page` and waits by the completion rule of docs/engines.md#browser-completion-rule: first a marker
  * (`waitFor`), then readiness (`until`), then the watched region unchanged for `stableMs`. When the
  * budget runs out after navigation, the page is returned as it is with `complete: false`, so the
  * parser still tells a wall or an absent answer from an answer that never settled.
