@@ -6,6 +6,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { createApp, type App } from '../../src/app.js';
 import { loadSettings } from '../../src/config/settings.js';
+import type { Clock } from '../../src/domain/clock.js';
 import { ALL_TASK_TYPES } from '../../src/domain/task-types.js';
 import type { EngineRegistry } from '../../src/engines/registry.js';
 import { createLogger } from '../../src/ops/logger.js';
@@ -31,20 +32,39 @@ export interface RunningService {
 
 export interface StartOptions {
   /** Clock of the service (tests move it forward instead of sleeping). */
-  now?: () => number;
+  clock?: Clock;
   /** Collects every log line (JSON text) at level info and above, instead of discarding logs. */
   logLines?: string[];
   /** Engine adapters to run instead of the default registry. */
   registry?: EngineRegistry;
 }
 
+export interface TestClock extends Clock {
+  advance(ms: number): void;
+}
+
 /** A clock that runs with real time but can be moved forward. */
-export function movableClock(): { now: () => number; advance(ms: number): void } {
+export function movableClock(): TestClock {
   let offset = 0;
   return {
     now: () => Date.now() + offset,
     advance(ms: number) {
       offset += ms;
+    },
+  };
+}
+
+/**
+ * A clock that stands still until the test moves it: nothing scheduled for later (a webhook retry,
+ * a lease expiry, the retention window) becomes due on its own, so the test decides when it does
+ * and then calls the part's `runOnce()`.
+ */
+export function steppedClock(start = Date.now()): TestClock {
+  let t = start;
+  return {
+    now: () => t,
+    advance(ms: number) {
+      t += ms;
     },
   };
 }
@@ -113,7 +133,7 @@ export async function startService(env: Record<string, string> = {}, opts: Start
   const log = lines
     ? createLogger('info', { write: (chunk: string) => void lines.push(...chunk.split('\n').filter(Boolean)) })
     : createLogger(settings.logLevel);
-  const app = await createApp(settings, { log, ...(opts.now ? { now: opts.now } : {}), ...(opts.registry ? { registry: opts.registry } : {}) });
+  const app = await createApp(settings, { log, ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.registry ? { registry: opts.registry } : {}) });
   const url = await app.listen();
   return {
     app,

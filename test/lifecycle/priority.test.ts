@@ -25,7 +25,7 @@ describe('priority ordering with one slot (concurrency 1)', () => {
           scheduler: { agingMs: AGING_MS, leaseMs: 3_600_000, heartbeatMs: 1000 },
         }),
       },
-      { now: clock.now },
+      { clock },
     );
   });
   afterAll(async () => {

@@ -13,7 +13,7 @@ describe('retention (AEQ_RETENTION_MS)', () => {
     hooks = await startReceiver();
     svc = await startService(
       { AEQ_CONFIG: fastConfig(tempDir(), { scheduler: { leaseMs: 3_600_000 } }), AEQ_RETENTION_MS: String(RETENTION_MS) },
-      { now: clock.now },
+      { clock },
     );
   });
   afterAll(async () => {
