@@ -187,6 +187,27 @@ export async function waitFor(svc: RunningService, id: string, accept: (view: an
   }
 }
 
+/**
+ * One step of the service's webhook sender: claims what is due at the service clock's time and waits
+ * for the outcome of every attempt in flight (also those a wake-up started). Returns how many this step claimed.
+ */
+export async function deliverDue(svc: RunningService): Promise<number> {
+  const sender = svc.app.webhooks;
+  if (!sender) throw new Error('this service has no webhook sender');
+  const n = await sender.runOnce();
+  await sender.idle();
+  return n;
+}
+
+/** One step of the service's worker: claims what is due at the service clock's time and waits for those attempts. */
+export async function workDue(svc: RunningService): Promise<number> {
+  const worker = svc.app.worker;
+  if (!worker) throw new Error('this service has no worker');
+  const n = await worker.runOnce();
+  await worker.idle();
+  return n;
+}
+
 /** Submits one task and returns its id (throws unless 202). */
 export async function submit(svc: RunningService, envelope: unknown): Promise<string> {
   const r = await svc.call('POST', '/v1/async/task', envelope);
