@@ -45,7 +45,7 @@ describe('webhook retries (the service clock stepped through the retry schedule)
     expect(row?.status).toBe('PENDING');
     expect(row?.attempts).toBe(n);
     const delay = BASE_MS * 2 ** (n - 1);
-    expect((row?.next_attempt_at ?? 0) - clock.now(), `delay after attempt ${n}`).toBe(delay);
+    expect(Number(row?.next_attempt_at) - clock.now(), `delay after attempt ${n}`).toBe(delay);
     clock.advance(delay - 1);
     expect(await deliverDue(svc)).toBe(0);
     expect(at(path)).toHaveLength(n);
@@ -64,7 +64,7 @@ describe('webhook retries (the service clock stepped through the retry schedule)
     const seen = at('/four-failures');
     expect(seen.map((r) => r.answered)).toEqual([500, 500, 500, 500, 200]);
     // Each attempt was started on the service clock exactly base x 2^(n-1) after attempt n.
-    const started = (await deliveryAttempts(svc, id)).map((a) => a.started_at);
+    const started = (await deliveryAttempts(svc, id)).map((a) => Number(a.started_at));
     expect(started.slice(1).map((t, i) => t - (started[i] ?? 0))).toEqual([1, 2, 4, 8].map((k) => k * BASE_MS));
     // Every attempt carries the same payload.
     expect(new Set(seen.map((r) => JSON.stringify(r.body))).size).toBe(1);
