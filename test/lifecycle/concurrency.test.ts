@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fastConfig, startService, submit, tempDir, waitTerminal, type RunningService } from '../helpers/service.js';
+import { fastConfig, startService, submit, tempDir, waitTerminal, workDue, type RunningService } from '../helpers/service.js';
 
 describe('per-engine concurrency', () => {
   let svc: RunningService;
@@ -9,18 +9,19 @@ describe('per-engine concurrency', () => {
   afterAll(() => svc.stop());
 
   it('never runs more tasks of an engine at once than its concurrency', async () => {
-    const ids = await Promise.all(Array.from({ length: 8 }, (_, i) => submit(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: `c${i} sandbox:delay=250` } })));
-    let maxSeen = 0;
-    let sawQueued = false;
-    for (;;) {
-      const s = (await svc.call('GET', '/stats')).body.byEngine.ANSWER_ENGINE_A;
-      maxSeen = Math.max(maxSeen, s.PROCESSING);
-      if (s.QUEUED > 0 && s.PROCESSING === 2) sawQueued = true;
-      if (s.COMPLETED + s.FAILED === 8) break;
-      await new Promise((r) => setTimeout(r, 15));
-    }
-    expect(maxSeen).toBe(2);
-    expect(sawQueued).toBe(true);
+    const worker = svc.app.worker!;
+    const ids = await Promise.all(Array.from({ length: 8 }, (_, i) => submit(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: `c${i} sandbox:delay=600` } })));
+    // A claim step (after the claims the submits woke) fills the two slots and leaves six waiting...
+    await worker.runOnce();
+    expect(worker.inFlightCount()).toBe(2);
+    const during = (await svc.call('GET', '/stats')).body.byEngine.ANSWER_ENGINE_A;
+    expect(during).toMatchObject({ QUEUED: 6, PROCESSING: 2 });
+    // ...and while both run, another step claims nothing.
+    expect(await worker.runOnce()).toBe(0);
+    expect(worker.inFlightCount()).toBe(2);
+    // Each finish frees a slot and claims the next task: stepping until idle runs the queue out.
+    await workDue(svc);
+    expect((await svc.call('GET', '/stats')).body.byEngine.ANSWER_ENGINE_A).toMatchObject({ QUEUED: 0, PROCESSING: 0, COMPLETED: 8 });
     for (const id of ids) expect((await waitTerminal(svc, id)).task.status).toBe('COMPLETED');
     const cap = (await svc.call('GET', '/capacity')).body.answer_engine_a;
     expect(cap.concurrency).toBe(2);
