@@ -176,17 +176,6 @@ export async function runTask(svc: RunningService, envelope: unknown, timeoutMs?
   return waitTerminal(svc, r.body.task.id, timeoutMs);
 }
 
-/** Polls a task until `accept` says yes (or the deadline passes); returns the last polling view. */
-export async function waitFor(svc: RunningService, id: string, accept: (view: any) => boolean, timeoutMs = 20_000): Promise<any> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const r = await svc.call('GET', `/v1/async/task/${id}`);
-    if (accept(r.body)) return r.body;
-    if (Date.now() > deadline) throw new Error(`task ${id}: condition not met after ${timeoutMs} ms: ${JSON.stringify(r.body)}`);
-    await new Promise((res) => setTimeout(res, 25));
-  }
-}
-
 /**
  * One step of the service's webhook sender: claims what is due at the service clock's time and waits
  * for the outcome of every attempt in flight (also those a wake-up started). Returns how many this step claimed.
