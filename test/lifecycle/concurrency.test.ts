@@ -10,7 +10,8 @@ describe('per-engine concurrency', () => {
 
   it('never runs more tasks of an engine at once than its concurrency', async () => {
     const worker = svc.app.worker!;
-    const ids = await Promise.all(Array.from({ length: 8 }, (_, i) => submit(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: `c${i} sandbox:delay=600` } })));
+    const t0 = Date.now();
+    const ids = await Promise.all(Array.from({ length: 8 }, (_, i) => submit(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: `c${i} sandbox:delay=1000` } })));
     // A claim step (after the claims the submits woke) fills the two slots and leaves six waiting...
     await worker.runOnce();
     expect(worker.inFlightCount()).toBe(2);
@@ -23,6 +24,9 @@ describe('per-engine concurrency', () => {
     await workDue(svc);
     expect((await svc.call('GET', '/stats')).body.byEngine.ANSWER_ENGINE_A).toMatchObject({ QUEUED: 0, PROCESSING: 0, COMPLETED: 8 });
     for (const id of ids) expect((await waitTerminal(svc, id)).task.status).toBe('COMPLETED');
+    // Each attempt lasts a second, two at a time: the (2k+1)th and (2k+2)th finishes come k+1 seconds in at the earliest.
+    const finished = (await Promise.all(ids.map(async (id) => (await svc.app.store.getTask(id, 0))?.finishedAt ?? 0))).sort((a, b) => a - b);
+    finished.forEach((f, i) => expect(f - t0, `finish ${i + 1}`).toBeGreaterThanOrEqual((Math.floor(i / 2) + 1) * 1000 - 20));
     const cap = (await svc.call('GET', '/capacity')).body.answer_engine_a;
     expect(cap.concurrency).toBe(2);
     expect(cap.inFlight).toBe(0);
