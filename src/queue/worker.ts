@@ -33,7 +33,8 @@ export class Worker {
   readonly id = `worker-${randomUUID().slice(0, 8)}`;
   private readonly inFlight = new Map<string, ClaimedTask>();
   private readonly perEngine = new Map<TaskType, number>();
-  private readonly claiming = new Set<TaskType>();
+  /** Per engine, the store call of the claim under way (one at a time). */
+  private readonly claiming = new Map<TaskType, Promise<unknown>>();
   private readonly wanted = new Set<TaskType>();
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly drain = new AbortController();
@@ -64,14 +65,19 @@ export class Worker {
 
   /**
    * One step of the claim loop: for every engine, claims the due tasks it has room for and starts
-   * them. Claims already under way finish first, so a caller sees every task they started in
-   * `inFlightCount()`. Returns how many tasks this step claimed; `idle()` waits for their attempts.
+   * them. An engine's claim already under way finishes first (then this step claims again, as a
+   * wake-up during a claim does), so a caller sees every task started so far in `inFlightCount()`.
+   * Returns how many tasks this step claimed; `idle()` waits for their attempts.
    */
   async runOnce(): Promise<number> {
     if (this.stopped) return 0;
-    await Promise.allSettled([...this.claims]);
-    const counts = await Promise.all((Object.keys(this.d.config.engines) as TaskType[]).map((t) => this.claim(t)));
+    const counts = await Promise.all((Object.keys(this.d.config.engines) as TaskType[]).map((t) => this.claimAfterCurrent(t)));
     return counts.reduce((a, b) => a + b, 0);
+  }
+
+  private async claimAfterCurrent(taskType: TaskType): Promise<number> {
+    for (let current = this.claiming.get(taskType); current; current = this.claiming.get(taskType)) await current.catch(() => undefined);
+    return this.claim(taskType);
   }
 
   /** Attempts in flight in this worker. */
@@ -100,10 +106,9 @@ export class Worker {
     }
     const free = engine.concurrency - (this.perEngine.get(taskType) ?? 0);
     if (free <= 0) return 0;
-    this.claiming.add(taskType);
     let claimed = 0;
     try {
-      const tasks = await this.d.store.claimTasks({
+      const call = this.d.store.claimTasks({
         taskType,
         limit: free,
         concurrency: engine.concurrency,
@@ -111,6 +116,8 @@ export class Worker {
         now: this.clock.now(),
         leaseMs: this.d.config.scheduler.leaseMs,
       });
+      this.claiming.set(taskType, call);
+      const tasks = await call;
       for (const t of tasks) this.launch(t);
       claimed = tasks.length;
     } catch (e) {
