@@ -9,7 +9,7 @@ describe('the polling view through a task lifecycle', () => {
   const clock = steppedClock();
   let svc: RunningService;
   beforeAll(async () => {
-    svc = await startService({ AEQ_CONFIG: fastConfig(tempDir(), { scheduler: { retryMaxMs: RETRY_MAX_MS } }), AEQ_ENGINE_TIMEOUT_MS: '2000' }, { clock });
+    svc = await startService({ AEQ_CONFIG: fastConfig(tempDir(), { scheduler: { retryMaxMs: RETRY_MAX_MS } }), AEQ_ENGINE_TIMEOUT_MS: '5000' }, { clock });
   });
   afterAll(() => svc.stop());
 
@@ -48,7 +48,7 @@ describe('the polling view through a task lifecycle', () => {
   };
 
   it('QUEUED/PROCESSING show no response and no error and credits 0/0; COMPLETED shows response only, with the engine cost', async () => {
-    const id = await submit(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'slowish sandbox:delay=600' } });
+    const id = await submit(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'slowish sandbox:delay=1500' } });
     const { final, seen } = await pollChecking(id);
     expect(seen.has('PROCESSING')).toBe(true);
     expect(final.task.status).toBe('COMPLETED');
