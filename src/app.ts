@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { resolveApiKey } from './config/api-key.js';
 import { loadServiceConfig, type ServiceConfig } from './config/engine-config.js';
 import type { Settings } from './config/settings.js';
+import { systemClock, type Clock } from './domain/clock.js';
 import type { TaskType } from './domain/task-types.js';
 import { defaultRegistry } from './adapters.js';
 import { ParsePool } from './engines/parse-pool/pool.js';
@@ -49,14 +50,16 @@ const RUNTIME_SYNC_MS = 1000;
 
 export interface AppOptions {
   log: Logger;
-  now?: () => number;
+  /** Time for every part (the system clock unless a test passes one it steps). */
+  clock?: Clock;
   registry?: EngineRegistry;
 }
 
 /** Composition root: builds every part from the settings and wires them for the chosen role. */
 export async function createApp(settings: Readonly<Settings>, opts: AppOptions): Promise<App> {
   const log = opts.log;
-  const now = opts.now ?? Date.now;
+  const clock = opts.clock ?? systemClock;
+  const now = (): number => clock.now();
   const config = loadServiceConfig(settings);
   let simulator: Simulator | null = null;
   let sandboxUrl: string | null = null;
@@ -108,7 +111,7 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
       { retryBaseMs: settings.webhookRetryBaseMs, timeoutMs: settings.webhookTimeoutMs, allowPrivate: settings.webhookAllowPrivate, concurrency: 64, pollMs: 500 },
       metrics,
       log.child({ component: 'webhooks' }),
-      now,
+      clock,
     );
     const sender = webhooks;
     // Launched on first use only; in sandbox mode the browser may reach the simulator and nothing else.
@@ -125,9 +128,9 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
       log: log.child({ component: 'parse-pool' }),
     });
     const runner = new AttemptRunner(config, opts.registry ?? defaultRegistry(), pools, transports, metrics, browsers, parser);
-    worker = new Worker({ store, config, runner, metrics, log: log.child({ component: 'worker' }), now, onWebhookQueued: () => sender.wake() });
+    worker = new Worker({ store, config, runner, metrics, log: log.child({ component: 'worker' }), clock, onWebhookQueued: () => sender.wake() });
   }
-  const sweeper = new RetentionSweeper(store, settings.retentionMs, log.child({ component: 'retention' }), now);
+  const sweeper = new RetentionSweeper(store, settings.retentionMs, log.child({ component: 'retention' }), clock);
   const wake: WakeBus = settings.databaseUrl
     ? new (await import('./queue/postgres-wake-bus.js')).PostgresWakeBus(settings.databaseUrl, log.child({ component: 'wake' }), runsWorkers)
     : new InProcessWakeBus();

@@ -1,7 +1,11 @@
 import type { Logger } from 'pino';
+import { systemClock, type Clock } from '../domain/clock.js';
 import type { Store } from '../store/store.js';
 
-/** Deletes tasks older than the retention window in small batches, so the store stays responsive. */
+/**
+ * Deletes tasks older than the retention window in small batches, so the store stays responsive.
+ * The timer only calls `runOnce()`; tests call it after moving their clock past the window.
+ */
 export class RetentionSweeper {
   private timer: NodeJS.Timeout | null = null;
 
@@ -9,7 +13,7 @@ export class RetentionSweeper {
     private readonly store: Store,
     private readonly retentionMs: number,
     private readonly log: Logger,
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock = systemClock,
     private readonly batch = 1000,
   ) {}
 
@@ -18,11 +22,12 @@ export class RetentionSweeper {
     this.timer.unref();
   }
 
+  /** One sweep: deletes every expired task (and its webhook rows); returns how many tasks. */
   async runOnce(): Promise<number> {
     let total = 0;
     try {
       for (;;) {
-        const n = await this.store.deleteExpired(this.now() - this.retentionMs, this.batch);
+        const n = await this.store.deleteExpired(this.clock.now() - this.retentionMs, this.batch);
         total += n;
         if (n < this.batch) break;
       }

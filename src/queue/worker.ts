@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { ServiceConfig } from '../config/engine-config.js';
-import { taskErrorString } from '../domain/engine-errors.js';
-import type { ClaimedTask, TaskRecord } from '../domain/task.js';
+import { systemClock, type Clock } from '../domain/clock.js';
+import type { ClaimedTask } from '../domain/task.js';
 import type { TaskType } from '../domain/task-types.js';
-import { webhookPayload } from '../domain/task-view.js';
 import type { Metrics } from '../ops/metrics.js';
-import type { Store, TerminalWrite } from '../store/store.js';
+import type { Store } from '../store/store.js';
 import type { AttemptOutcome, AttemptRunner } from './attempt-runner.js';
+import { LeaseReaper } from './lease-reaper.js';
 import { retryDelayMs } from './retry-policy.js';
+import { terminalWrite } from './terminal-write.js';
 
 export interface WorkerDeps {
   store: Store;
@@ -16,7 +17,8 @@ export interface WorkerDeps {
   runner: AttemptRunner;
   metrics: Metrics;
   log: Logger;
-  now?: () => number;
+  /** The system clock unless a test passes one it steps. */
+  clock?: Clock;
   /** Called after a delivery is written, so the webhook sender wakes at once. */
   onWebhookQueued?: () => void;
 }
@@ -24,32 +26,36 @@ export interface WorkerDeps {
 /**
  * The worker: per engine, claims due tasks up to the engine's concurrency (the store enforces it
  * across processes), runs each attempt, and writes the outcome under the task's lease. Heartbeats
- * keep leases alive; the reaper returns tasks of dead workers to the queue.
+ * keep leases alive; the reaper returns tasks of dead workers to the queue. The timers only call
+ * `runOnce()` (claim) and `reaper.runOnce()`, which tests call directly.
  */
 export class Worker {
   readonly id = `worker-${randomUUID().slice(0, 8)}`;
   private readonly inFlight = new Map<string, ClaimedTask>();
   private readonly perEngine = new Map<TaskType, number>();
-  private readonly claiming = new Set<TaskType>();
+  /** Per engine, the store call of the claim under way (one at a time). */
+  private readonly claiming = new Map<TaskType, Promise<unknown>>();
   private readonly wanted = new Set<TaskType>();
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly drain = new AbortController();
   private stopped = false;
-  private readonly now: () => number;
+  private readonly clock: Clock;
+  readonly reaper: LeaseReaper;
   private readonly running = new Set<Promise<void>>();
   /** Claims under way: stop() waits for them, since they can still launch tasks. */
-  private readonly claims = new Set<Promise<void>>();
+  private readonly claims = new Set<Promise<number>>();
 
   constructor(private readonly d: WorkerDeps) {
-    this.now = d.now ?? Date.now;
+    this.clock = d.clock ?? systemClock;
+    this.reaper = new LeaseReaper(d.store, d.config, this.clock, d.log, d.onWebhookQueued);
   }
 
   start(): void {
     const s = this.d.config.scheduler;
-    this.timers.push(setInterval(() => this.pollAll(), s.pollMs));
+    this.timers.push(setInterval(() => void this.runOnce(), s.pollMs));
     this.timers.push(setInterval(() => void this.heartbeat(), s.heartbeatMs));
-    this.timers.push(setInterval(() => void this.reapOnce(), Math.max(250, Math.floor(s.leaseMs / 3))));
-    void this.reapOnce().then(() => this.pollAll());
+    this.timers.push(setInterval(() => void this.reaper.runOnce(), Math.max(250, Math.floor(s.leaseMs / 3))));
+    void this.reaper.runOnce().then(() => this.runOnce());
   }
 
   /** Wake-up after a submit in this process: claim without waiting for the next poll. */
@@ -57,44 +63,70 @@ export class Worker {
     if (!this.stopped) void this.claim(taskType);
   }
 
-  private pollAll(): void {
-    if (this.stopped) return;
-    for (const t of Object.keys(this.d.config.engines) as TaskType[]) void this.claim(t);
+  /**
+   * One step of the claim loop: for every engine, claims the due tasks it has room for and starts
+   * them. An engine's claim already under way finishes first (then this step claims again, as a
+   * wake-up during a claim does), so a caller sees every task started so far in `inFlightCount()`.
+   * Returns how many tasks this step claimed; `idle()` waits for their attempts.
+   */
+  async runOnce(): Promise<number> {
+    if (this.stopped) return 0;
+    const counts = await Promise.all((Object.keys(this.d.config.engines) as TaskType[]).map((t) => this.claimAfterCurrent(t)));
+    return counts.reduce((a, b) => a + b, 0);
   }
 
-  private claim(taskType: TaskType): Promise<void> {
+  private async claimAfterCurrent(taskType: TaskType): Promise<number> {
+    for (let current = this.claiming.get(taskType); current; current = this.claiming.get(taskType)) await current.catch(() => undefined);
+    return this.claim(taskType);
+  }
+
+  /** Attempts in flight in this worker. */
+  inFlightCount(): number {
+    return this.inFlight.size;
+  }
+
+  /** Waits for the attempts in flight (including any they lead to claiming). */
+  async idle(): Promise<void> {
+    while (this.running.size > 0 || this.claims.size > 0) await Promise.allSettled([...this.running, ...this.claims]);
+  }
+
+  private claim(taskType: TaskType): Promise<number> {
     const p = this.claimRound(taskType).finally(() => this.claims.delete(p));
     this.claims.add(p);
     return p;
   }
 
-  private async claimRound(taskType: TaskType): Promise<void> {
+  private async claimRound(taskType: TaskType): Promise<number> {
     const engine = this.d.config.engines[taskType];
-    if (engine.paused || this.stopped) return;
+    if (engine.paused || this.stopped) return 0;
     // One claim per engine at a time; a wake-up during a claim triggers another round after it.
     if (this.claiming.has(taskType)) {
       this.wanted.add(taskType);
-      return;
+      return 0;
     }
     const free = engine.concurrency - (this.perEngine.get(taskType) ?? 0);
-    if (free <= 0) return;
-    this.claiming.add(taskType);
+    if (free <= 0) return 0;
+    let claimed = 0;
     try {
-      const tasks = await this.d.store.claimTasks({
+      const call = this.d.store.claimTasks({
         taskType,
         limit: free,
         concurrency: engine.concurrency,
         workerId: this.id,
-        now: this.now(),
+        now: this.clock.now(),
         leaseMs: this.d.config.scheduler.leaseMs,
       });
+      this.claiming.set(taskType, call);
+      const tasks = await call;
       for (const t of tasks) this.launch(t);
+      claimed = tasks.length;
     } catch (e) {
       this.d.log.error({ err: e, engine: taskType }, 'claim failed');
     } finally {
       this.claiming.delete(taskType);
     }
     if (this.wanted.delete(taskType)) void this.claim(taskType);
+    return claimed;
   }
 
   private launch(task: ClaimedTask): void {
@@ -120,7 +152,7 @@ export class Worker {
   }
 
   private async record(task: ClaimedTask, outcome: AttemptOutcome, log: Logger): Promise<void> {
-    const now = this.now();
+    const now = this.clock.now();
     if (outcome.kind === 'failed') this.d.metrics.failures.inc({ engine: task.taskType, code: outcome.code });
     if (outcome.kind === 'failed' && outcome.retryable && task.attempts < task.maxAttempts && !this.stopped) {
       const s = this.d.config.scheduler;
@@ -151,20 +183,9 @@ export class Worker {
     if (this.inFlight.size === 0) return;
     const leases = [...this.inFlight.values()].map((t) => ({ id: t.id, leaseToken: t.leaseToken }));
     try {
-      await this.d.store.heartbeat(leases, this.now() + this.d.config.scheduler.leaseMs);
+      await this.d.store.heartbeat(leases, this.clock.now() + this.d.config.scheduler.leaseMs);
     } catch (e) {
       this.d.log.error({ err: e }, 'heartbeat failed');
-    }
-  }
-
-  /** Returns tasks of dead workers to the queue (or fails them when no attempt is left). */
-  async reapOnce(): Promise<void> {
-    try {
-      const r = await this.d.store.reapExpiredLeases(this.now(), (t) => expiredWrite(t, this.d.config.engines[t.taskType].credits));
-      if (r.requeued.length || r.failed.length) this.d.log.warn({ requeued: r.requeued.length, failed: r.failed.length }, 'expired leases reaped');
-      if (r.failed.length) this.d.onWebhookQueued?.();
-    } catch (e) {
-      this.d.log.error({ err: e }, 'lease reaper failed');
     }
   }
 
@@ -182,17 +203,4 @@ export class Worker {
       await Promise.allSettled([...this.running]);
     }
   }
-}
-
-export function terminalWrite(task: TaskRecord, outcome: AttemptOutcome, credits: number): TerminalWrite {
-  const base =
-    outcome.kind === 'completed'
-      ? { status: 'COMPLETED' as const, result: outcome.response, error: null, creditsToCharge: outcome.credits ?? credits, creditsCharged: outcome.credits ?? credits }
-      : { status: 'FAILED' as const, result: undefined, error: outcome.error, creditsToCharge: credits, creditsCharged: 0 };
-  return { ...base, webhook: task.webhookUrl ? { url: task.webhookUrl, payload: webhookPayload(task, base) } : null };
-}
-
-function expiredWrite(task: TaskRecord, credits: number): TerminalWrite {
-  const error = task.error ?? taskErrorString('ENGINE_TIMEOUT');
-  return terminalWrite(task, { kind: 'failed', code: 'ENGINE_TIMEOUT', error, retryable: false }, credits);
 }

@@ -1,5 +1,6 @@
 import { Agent, type Dispatcher } from 'undici';
 import type { Logger } from 'pino';
+import { systemClock, type Clock } from '../domain/clock.js';
 import { assertPublicHost, guardedLookup } from '../net/address-guard.js';
 import type { Metrics } from '../ops/metrics.js';
 import type { DeliveryOutcome, DueDelivery, Store } from '../store/store.js';
@@ -36,6 +37,8 @@ export interface WebhookSenderOptions {
  * Delivers webhook outbox rows. A delivery is claimed under a lease, each attempt is recorded
  * before it is sent (so an attempt number is never made twice), and the outcome schedules the
  * next attempt or ends the delivery. Pending rows survive restarts because they live in the store.
+ * Its timers (the poll, the earliest retry, wake-ups) only call `runOnce()`, which tests call directly
+ * after moving their clock to the next retry.
  */
 export class WebhookSender {
   private readonly dispatcher: Dispatcher;
@@ -43,7 +46,7 @@ export class WebhookSender {
   /** Fires when the earliest scheduled retry becomes due, so retries keep their 2-4-8-16 spacing. */
   private retryTimer: NodeJS.Timeout | null = null;
   private retryTimerAt = Infinity;
-  /** The claim round in progress, so stop() can wait for deliveries it is about to start. */
+  /** The last claim round asked for, so stop() and the next round can wait for it. */
   private tick: Promise<number> | null = null;
   private ticking = false;
   private again = false;
@@ -57,7 +60,7 @@ export class WebhookSender {
     private readonly opts: WebhookSenderOptions,
     private readonly metrics: Metrics,
     private readonly log: Logger,
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock = systemClock,
   ) {
     this.dispatcher = new Agent({ connect: opts.allowPrivate ? {} : { lookup: guardedLookup }, connections: 128 });
     this.deadlines = new SharedDeadlines(opts.timeoutMs);
@@ -74,7 +77,7 @@ export class WebhookSender {
       this.again = true;
       return;
     }
-    this.tick = this.runOnce();
+    void this.runOnce();
   }
 
   /** Wakes the sender at `at` (the earliest pending retry wins); the poll still covers other processes' rows. */
@@ -86,14 +89,27 @@ export class WebhookSender {
       this.retryTimer = null;
       this.retryTimerAt = Infinity;
       // Timers may fire a millisecond early by the wall clock; a claim then would find nothing due.
-      if (this.now() < at) this.wakeAt(at);
+      if (this.clock.now() < at) this.wakeAt(at);
       else this.wake();
-    }, Math.max(0, at - this.now()));
+    }, Math.max(0, at - this.clock.now()));
     this.retryTimer.unref();
   }
 
-  /** Claims and sends every due delivery (tests call this directly instead of waiting). */
-  async runOnce(): Promise<number> {
+  /**
+   * One step: claims every due delivery there is room for and starts sending them; returns how many
+   * it started (`idle()` waits for their outcomes). A round already under way finishes first, so
+   * after `await runOnce(); await idle()` every delivery due at the clock's time has been attempted.
+   */
+  runOnce(): Promise<number> {
+    const previous = this.tick;
+    const round = (previous ? previous.then(() => this.claimRound()) : this.claimRound()).finally(() => {
+      if (this.tick === round) this.tick = null;
+    });
+    this.tick = round;
+    return round;
+  }
+
+  private async claimRound(): Promise<number> {
     this.ticking = true;
     let sent = 0;
     try {
@@ -103,7 +119,7 @@ export class WebhookSender {
         // While deliveries are in flight, claim in bunches rather than one row per finished
         // delivery: each finish wakes the sender again, so nothing due waits for long.
         if (room <= 0 || (this.inFlight.size > 0 && room < Math.min(CLAIM_BUNCH, Math.ceil(this.opts.concurrency / 4)))) break;
-        const due = await this.store.claimDueDeliveries(this.now(), room, deliveryLeaseMs(this.opts.timeoutMs));
+        const due = await this.store.claimDueDeliveries(this.clock.now(), room, deliveryLeaseMs(this.opts.timeoutMs));
         for (const d of due) {
           const p = this.deliver(d)
             .catch((e: unknown) => this.log.error({ err: e, taskId: d.taskId }, 'webhook delivery crashed; it is retried when its lease expires'))
@@ -136,10 +152,10 @@ export class WebhookSender {
     const about = { taskId: d.taskId, webhookAttempt: attempt };
     if (attempt > WEBHOOK_MAX_ATTEMPTS) {
       // The fifth attempt was started by a sender that died before recording its outcome.
-      await this.store.finishDeliveryAttempt(d.taskId, d.leaseToken, attempt, { kind: 'abandoned', error: 'sender stopped during the last attempt', httpStatus: null }, this.now());
+      await this.store.finishDeliveryAttempt(d.taskId, d.leaseToken, attempt, { kind: 'abandoned', error: 'sender stopped during the last attempt', httpStatus: null }, this.clock.now());
       return;
     }
-    const started = await this.store.startDeliveryAttempt(d.taskId, d.leaseToken, attempt, this.now());
+    const started = await this.store.startDeliveryAttempt(d.taskId, d.leaseToken, attempt, this.clock.now());
     if (!started) return;
     let outcome: DeliveryOutcome;
     try {
@@ -152,13 +168,13 @@ export class WebhookSender {
     this.metrics.webhookOutcomes.inc({ outcome: outcome.kind });
     if (outcome.kind === 'delivered') this.log.info({ ...about, httpStatus: outcome.httpStatus }, 'webhook delivered');
     else this.log.warn({ ...about, error: outcome.error, next: outcome.kind === 'retry' ? new Date(outcome.at).toISOString() : 'abandoned' }, 'webhook attempt failed');
-    await this.store.finishDeliveryAttempt(d.taskId, d.leaseToken, attempt, outcome, this.now());
+    await this.store.finishDeliveryAttempt(d.taskId, d.leaseToken, attempt, outcome, this.clock.now());
     if (outcome.kind === 'retry') this.wakeAt(outcome.at);
   }
 
   private failure(attempt: number, error: string, httpStatus: number | null): DeliveryOutcome {
     if (attempt >= WEBHOOK_MAX_ATTEMPTS) return { kind: 'abandoned', error, httpStatus };
-    return { kind: 'retry', at: this.now() + nextWebhookDelayMs(attempt, this.opts.retryBaseMs), error, httpStatus };
+    return { kind: 'retry', at: this.clock.now() + nextWebhookDelayMs(attempt, this.opts.retryBaseMs), error, httpStatus };
   }
 
   private async post(url: string, payload: string): Promise<number> {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analysisConfig } from '../../src/analysis/config.js';
 import { guardComponent, topLevelStatus } from '../../src/analysis/source-influence/extended/components.js';
 import { startReceiver } from '../helpers/receiver.js';
-import { waitTerminal, type RunningService } from '../helpers/service.js';
+import { deliverDue, waitTerminal, type RunningService } from '../helpers/service.js';
 import { FAST_ANALYSIS, startAnalysisService, submitAnalysis } from './analysis-service.js';
 import { startPagesServer, type PagesServer } from './pages-server.js';
 
@@ -182,7 +182,8 @@ describe('SOURCE_INFLUENCE with the sandbox model', () => {
       const cites = Array.from({ length: 12 }, (_, i) => ({ url: `${pages.base}/copy/${i + 1}` }));
       const body = { answer: ANSWER, prompt: PROMPT, citations: cites, analysis: { version: 1, entities: ENTITIES }, webhook: { url: `${hooks.url}/hook` } };
       const view = await run(body);
-      await hooks.waitUntil((all) => all.length >= 1, 20_000, 'webhook');
+      await deliverDue(svc);
+      expect(hooks.received).toHaveLength(1);
       const r = view.response;
       const tokens = r.usage.modelTokens.input + r.usage.modelTokens.output;
       expect(r.usage.sourceFetches.attempted).toBe(12);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINE_TASK_TYPES } from '../../src/domain/engine-catalog.js';
-import { fastConfig, runTask, startService, submit, tempDir, waitFor, waitTerminal, writeConfig, type RunningService } from '../helpers/service.js';
+import { fastConfig, runTask, startService, submit, tempDir, waitTerminal, writeConfig, type RunningService } from '../helpers/service.js';
 
 const TOKEN = 'capacity-internal-token';
 const internal = { authorization: `Bearer ${TOKEN}` };
@@ -71,7 +71,9 @@ describe('GET /capacity in the sandbox', () => {
     // The upstream never answers and the engine's own timeout is long: the attempt stays in flight
     // until the service stops (the drain at stop ends it).
     const id = await submit(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'held question sandbox:timeout' } });
-    await waitFor(svc, id, (v) => v.task.status === 'PROCESSING');
+    // A claim step (after the one the submit woke) has the task running.
+    await svc.app.worker!.runOnce();
+    expect((await svc.call('GET', `/v1/async/task/${id}`)).body.task.status).toBe('PROCESSING');
     expect((await capacity()).answer_engine_a).toMatchObject({ inFlight: 1, queued: 0 });
   });
 

@@ -15,7 +15,7 @@ describe('GET /v1/async/task/{id} for tasks that do not exist', () => {
   const clock = movableClock();
   let svc: RunningService;
   beforeAll(async () => {
-    svc = await startIdleService({}, { now: clock.now });
+    svc = await startIdleService({}, { clock });
   });
   afterAll(() => svc.stop());
 

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { createApp, type App } from '../../src/app.js';
 import { loadSettings } from '../../src/config/settings.js';
+import type { Clock } from '../../src/domain/clock.js';
 import { ALL_TASK_TYPES } from '../../src/domain/engine-catalog.js';
 import type { EngineRegistry } from '../../src/engines/registry.js';
 import { createLogger } from '../../src/ops/logger.js';
@@ -31,20 +32,39 @@ export interface RunningService {
 
 export interface StartOptions {
   /** Clock of the service (tests move it forward instead of sleeping). */
-  now?: () => number;
+  clock?: Clock;
   /** Collects every log line (JSON text) at level info and above, instead of discarding logs. */
   logLines?: string[];
   /** Engine adapters to run instead of the default registry. */
   registry?: EngineRegistry;
 }
 
+export interface TestClock extends Clock {
+  advance(ms: number): void;
+}
+
 /** A clock that runs with real time but can be moved forward. */
-export function movableClock(): { now: () => number; advance(ms: number): void } {
+export function movableClock(): TestClock {
   let offset = 0;
   return {
     now: () => Date.now() + offset,
     advance(ms: number) {
       offset += ms;
+    },
+  };
+}
+
+/**
+ * A clock that stands still until the test moves it: nothing scheduled for later (a webhook retry,
+ * a lease expiry, the retention window) becomes due on its own, so the test decides when it does
+ * and then calls the part's `runOnce()`.
+ */
+export function steppedClock(start = Date.now()): TestClock {
+  let t = start;
+  return {
+    now: () => t,
+    advance(ms: number) {
+      t += ms;
     },
   };
 }
@@ -113,7 +133,7 @@ export async function startService(env: Record<string, string> = {}, opts: Start
   const log = lines
     ? createLogger('info', { write: (chunk: string) => void lines.push(...chunk.split('\n').filter(Boolean)) })
     : createLogger(settings.logLevel);
-  const app = await createApp(settings, { log, ...(opts.now ? { now: opts.now } : {}), ...(opts.registry ? { registry: opts.registry } : {}) });
+  const app = await createApp(settings, { log, ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.registry ? { registry: opts.registry } : {}) });
   const url = await app.listen();
   return {
     app,
@@ -156,15 +176,25 @@ export async function runTask(svc: RunningService, envelope: unknown, timeoutMs?
   return waitTerminal(svc, r.body.task.id, timeoutMs);
 }
 
-/** Polls a task until `accept` says yes (or the deadline passes); returns the last polling view. */
-export async function waitFor(svc: RunningService, id: string, accept: (view: any) => boolean, timeoutMs = 20_000): Promise<any> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const r = await svc.call('GET', `/v1/async/task/${id}`);
-    if (accept(r.body)) return r.body;
-    if (Date.now() > deadline) throw new Error(`task ${id}: condition not met after ${timeoutMs} ms: ${JSON.stringify(r.body)}`);
-    await new Promise((res) => setTimeout(res, 25));
-  }
+/**
+ * One step of the service's webhook sender: claims what is due at the service clock's time and waits
+ * for the outcome of every attempt in flight (also those a wake-up started). Returns how many this step claimed.
+ */
+export async function deliverDue(svc: RunningService): Promise<number> {
+  const sender = svc.app.webhooks;
+  if (!sender) throw new Error('this service has no webhook sender');
+  const n = await sender.runOnce();
+  await sender.idle();
+  return n;
+}
+
+/** One step of the service's worker: claims what is due at the service clock's time and waits for those attempts. */
+export async function workDue(svc: RunningService): Promise<number> {
+  const worker = svc.app.worker;
+  if (!worker) throw new Error('this service has no worker');
+  const n = await worker.runOnce();
+  await worker.idle();
+  return n;
 }
 
 /** Submits one task and returns its id (throws unless 202). */

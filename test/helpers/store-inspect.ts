@@ -16,14 +16,3 @@ export async function deliveryRow(svc: RunningService, taskId: string): Promise<
 export async function deliveryAttempts(svc: RunningService, taskId: string): Promise<WebhookAttemptsTable[]> {
   return dbOf(svc).selectFrom('webhook_attempts').selectAll().where('task_id', '=', taskId).orderBy('attempt').execute();
 }
-
-/** Waits until a task's webhook delivery is DELIVERED or ABANDONED, and returns its row. */
-export async function settledDelivery(svc: RunningService, taskId: string, timeoutMs = 20_000): Promise<WebhookDeliveriesTable> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const row = await deliveryRow(svc, taskId);
-    if (row && (row.status === 'DELIVERED' || row.status === 'ABANDONED')) return row;
-    if (Date.now() > deadline) throw new Error(`delivery of ${taskId} still pending after ${timeoutMs} ms: ${JSON.stringify(row)}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}

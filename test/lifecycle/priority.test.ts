@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fastConfig, movableClock, startService, submit, tempDir, type RunningService } from '../helpers/service.js';
-import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { fastConfig, movableClock, startService, submit, tempDir, workDue, type RunningService } from '../helpers/service.js';
 
 const AGING_MS = 60_000;
 const INTERNAL_TOKEN = 'internal-test-token';
@@ -8,14 +7,12 @@ const INTERNAL_TOKEN = 'internal-test-token';
 /**
  * Priority among tasks waiting for a slot. The engine is paused while the queue is built (through
  * the operator route), then resumed with one slot (concurrency 1): the order in which the tasks
- * then run shows up as the order of their webhook deliveries.
+ * then run shows up as the order of their finish times.
  */
 describe('priority ordering with one slot (concurrency 1)', () => {
   const clock = movableClock();
   let svc: RunningService;
-  let hooks: Receiver;
   beforeAll(async () => {
-    hooks = await startReceiver();
     svc = await startService(
       {
         AEQ_INTERNAL_TOKEN: INTERNAL_TOKEN,
@@ -25,13 +22,10 @@ describe('priority ordering with one slot (concurrency 1)', () => {
           scheduler: { agingMs: AGING_MS, leaseMs: 3_600_000, heartbeatMs: 1000 },
         }),
       },
-      { now: clock.now },
+      { clock },
     );
   });
-  afterAll(async () => {
-    await svc.stop();
-    await hooks.close();
-  });
+  afterAll(() => svc.stop());
 
   const engine = async (op: 'pause' | 'resume') => {
     const r = await svc.call('POST', `/internal/engines/ANSWER_ENGINE_A/${op}`, undefined, { authorization: `Bearer ${INTERNAL_TOKEN}` });
@@ -40,14 +34,13 @@ describe('priority ordering with one slot (concurrency 1)', () => {
 
   const ids = new Map<string, string>();
 
-  /** Submits a task that reports its completion to the receiver under `label`. */
+  /** Submits a task known by `label`. */
   const task = async (label: string, priority: number) => {
     const id = await submit(svc, {
       taskType: 'ANSWER_ENGINE_A',
       payload: { prompt: `${label} sandbox:delay=30` },
       priority,
       idempotencyKey: `${label}-${Date.now()}`,
-      webhook: { url: `${hooks.url}/${label}` },
     });
     ids.set(label, id);
   };
@@ -55,12 +48,14 @@ describe('priority ordering with one slot (concurrency 1)', () => {
   /**
    * Resumes the engine and returns the labels in the order their tasks finished. With one slot each
    * task starts only after the previous one finished, and each takes at least the sandbox delay, so
-   * finish times are strictly ordered (webhook arrival order could be shuffled by the network).
+   * finish times are strictly ordered. The worker is stepped until it has nothing left to run.
    */
   const runAll = async (labels: string[]) => {
     await engine('resume');
-    await hooks.waitUntil((all) => labels.every((l) => all.some((r) => r.path === `/${l}`)), 20_000, 'all deliveries');
-    const finished = await Promise.all(labels.map(async (l) => [l, (await svc.app.store.getTask(ids.get(l) ?? '', 0))?.finishedAt ?? NaN] as const));
+    await workDue(svc);
+    const tasks = await Promise.all(labels.map(async (l) => [l, await svc.app.store.getTask(ids.get(l) ?? '', 0)] as const));
+    for (const [l, t] of tasks) expect(t?.status, l).toBe('COMPLETED');
+    const finished = tasks.map(([l, t]) => [l, t?.finishedAt ?? NaN] as const);
     return [...finished].sort((a, b) => a[1] - b[1]).map(([l]) => l);
   };
 

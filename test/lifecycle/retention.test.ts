@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fastConfig, movableClock, startService, submit, tempDir, waitTerminal, type RunningService } from '../helpers/service.js';
+import { deliverDue, fastConfig, movableClock, startService, submit, tempDir, waitTerminal, type RunningService } from '../helpers/service.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
-import { deliveryAttempts, deliveryRow, settledDelivery } from '../helpers/store-inspect.js';
+import { deliveryAttempts, deliveryRow } from '../helpers/store-inspect.js';
 
 const RETENTION_MS = 60_000;
 
@@ -13,7 +13,7 @@ describe('retention (AEQ_RETENTION_MS)', () => {
     hooks = await startReceiver();
     svc = await startService(
       { AEQ_CONFIG: fastConfig(tempDir(), { scheduler: { leaseMs: 3_600_000 } }), AEQ_RETENTION_MS: String(RETENTION_MS) },
-      { now: clock.now },
+      { clock },
     );
   });
   afterAll(async () => {
@@ -24,7 +24,8 @@ describe('retention (AEQ_RETENTION_MS)', () => {
   it('a finished task answers 404 once it expires, and the sweeper deletes its rows', async () => {
     const done = await submit(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'keep me a while' }, webhook: { url: `${hooks.url}/r` } });
     await waitTerminal(svc, done);
-    await settledDelivery(svc, done);
+    await deliverDue(svc);
+    expect((await deliveryRow(svc, done))?.status).toBe('DELIVERED');
 
     clock.advance(RETENTION_MS - 5_000);
     expect((await svc.call('GET', `/v1/async/task/${done}`)).status).toBe(200);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINE_ERROR_SENTENCES } from '../../src/domain/engine-errors.js';
-import { fastConfig, startService, submit, tempDir, waitTerminal, type RunningService } from '../helpers/service.js';
+import { deliverDue, fastConfig, startService, submit, tempDir, waitTerminal, type RunningService } from '../helpers/service.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 
 describe('webhook delivery payload', () => {
@@ -15,8 +15,10 @@ describe('webhook delivery payload', () => {
     await hooks.close();
   });
 
+  /** Waits for the task over HTTP, then steps the sender: its first attempt has reached the receiver. */
   const deliveryFor = async (id: string) => {
-    await hooks.waitUntil((all) => all.some((r) => r.body?.task?.id === id), 20_000, `delivery for ${id}`);
+    await waitTerminal(svc, id);
+    await deliverDue(svc);
     return hooks.received.filter((r) => r.body?.task?.id === id);
   };
 
@@ -74,8 +76,7 @@ describe('webhook delivery payload', () => {
     const before = hooks.received.length;
     const id = await submit(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'poll only' } });
     await waitTerminal(svc, id);
-    await svc.app.webhooks?.runOnce();
-    await svc.app.webhooks?.idle();
+    expect(await deliverDue(svc)).toBe(0);
     expect(hooks.received.length).toBe(before);
   });
 

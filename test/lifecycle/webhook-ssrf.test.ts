@@ -1,11 +1,15 @@
 import dns from 'node:dns/promises';
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fastConfig, startService, submit, tempDir, waitTerminal, type RunningService } from '../helpers/service.js';
+import { deliverDue, fastConfig, startService, steppedClock, submit, tempDir, waitTerminal, type RunningService } from '../helpers/service.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
-import { deliveryAttempts, settledDelivery } from '../helpers/store-inspect.js';
+import { deliveryAttempts, deliveryRow } from '../helpers/store-inspect.js';
+
+/** The default retry base: the clock is stepped through the schedule. */
+const BASE_MS = 120_000;
 
 describe('webhook targets on private addresses are refused (AEQ_WEBHOOK_ALLOW_PRIVATE=0)', () => {
+  const clock = steppedClock();
   let svc: RunningService;
   let hooks: Receiver;
   let port: string;
@@ -16,7 +20,7 @@ describe('webhook targets on private addresses are refused (AEQ_WEBHOOK_ALLOW_PR
     port = new URL(hooks.url).port;
     const addrs = await dns.lookup(os.hostname(), { all: true }).catch(() => []);
     if (addrs.length > 0 && addrs.every((a) => a.address.startsWith('127.') || a.address === '::1')) loopbackName = os.hostname();
-    svc = await startService({ AEQ_CONFIG: fastConfig(tempDir()), AEQ_WEBHOOK_ALLOW_PRIVATE: '0', AEQ_WEBHOOK_RETRY_BASE_MS: '20' });
+    svc = await startService({ AEQ_CONFIG: fastConfig(tempDir()), AEQ_WEBHOOK_ALLOW_PRIVATE: '0' }, { clock });
   });
   afterAll(async () => {
     await svc.stop();
@@ -46,9 +50,17 @@ describe('webhook targets on private addresses are refused (AEQ_WEBHOOK_ALLOW_PR
       const view = await waitTerminal(svc, id);
       // The engine work is unaffected: status describes the task, not its notification.
       expect(view.task.status, label).toBe('COMPLETED');
-      const row = await settledDelivery(svc, id);
-      expect(row.status, label).toBe('ABANDONED');
-      expect(row.last_error ?? '', label).toMatch(/private|loopback|link-local/);
+    }
+    // The first attempt, then each retry when it is due.
+    await deliverDue(svc);
+    for (let n = 1; n <= 4; n++) {
+      clock.advance(BASE_MS * 2 ** (n - 1));
+      await deliverDue(svc);
+    }
+    for (const [label, id] of ids) {
+      const row = await deliveryRow(svc, id);
+      expect(row?.status, label).toBe('ABANDONED');
+      expect(row?.last_error ?? '', label).toMatch(/private|loopback|link-local/);
       const attempts = await deliveryAttempts(svc, id);
       expect(attempts.map((a) => a.attempt), label).toEqual([1, 2, 3, 4, 5]);
       expect(attempts.map((a) => a.outcome), label).toEqual(['retry', 'retry', 'retry', 'retry', 'abandoned']);
