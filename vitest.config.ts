@@ -23,7 +23,9 @@ async function postgresReachable(): Promise<string | null> {
 
 const pgProblem = await postgresReachable();
 if (pgProblem) {
-  console.warn(`\n[aeq] PostgreSQL suite SKIPPED: ${PG_URL} is not reachable (${pgProblem}). Start PostgreSQL or set AEQ_TEST_DATABASE_URL.\n`);
+  console.warn(
+    `\n[aeq] PostgreSQL suite SKIPPED: ${PG_URL} is not reachable (${pgProblem}). Start PostgreSQL or set AEQ_TEST_DATABASE_URL.\n`,
+  );
 }
 
 const common = { testTimeout: 30_000, hookTimeout: 60_000, pool: 'forks' as const };

@@ -1,7 +1,13 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Ajv } from 'ajv';
 import { bearerMatches } from '../src/http/auth.js';
-import { acceptedSchema, batchResponseSchema, envelopeSchema, idParamsSchema, pollingSchema } from '../src/http/schemas.js';
+import {
+  acceptedSchema,
+  batchResponseSchema,
+  envelopeSchema,
+  idParamsSchema,
+  pollingSchema,
+} from '../src/http/schemas.js';
 
 /**
  * The "bare" baseline: a Fastify server with the service's route schemas, body parsing and key
@@ -17,7 +23,10 @@ export interface CannedBodies {
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
-export async function startBareServer(apiKey: string, canned: CannedBodies): Promise<{ url: string; close(): Promise<void> }> {
+export async function startBareServer(
+  apiKey: string,
+  canned: CannedBodies,
+): Promise<{ url: string; close(): Promise<void> }> {
   const app: FastifyInstance = Fastify({
     logger: false,
     bodyLimit: 1024 * 1024,
@@ -39,18 +48,30 @@ export async function startBareServer(apiKey: string, canned: CannedBodies): Pro
   const ajv = new Ajv({ allErrors: true, coerceTypes: false, useDefaults: false });
   const validateItem = ajv.compile(envelopeSchema);
 
-  app.post('/v1/async/task', { schema: { body: envelopeSchema, response: { 202: acceptedSchema } } }, async (_req, reply) =>
-    reply.code(202).send(canned.accepted),
+  app.post(
+    '/v1/async/task',
+    { schema: { body: envelopeSchema, response: { 202: acceptedSchema } } },
+    async (_req, reply) => reply.code(202).send(canned.accepted),
   );
   app.post<{ Body: unknown[] }>(
     '/v1/async/task/batch',
-    { bodyLimit: 8 * 1024 * 1024, validatorCompiler: () => (d: unknown) => Array.isArray(d), schema: { body: { type: 'array' }, response: { 200: batchResponseSchema } } },
+    {
+      bodyLimit: 8 * 1024 * 1024,
+      validatorCompiler: () => (d: unknown) => Array.isArray(d),
+      schema: { body: { type: 'array' }, response: { 200: batchResponseSchema } },
+    },
     async (req) => {
-      const results = req.body.map((item, index) => (validateItem(item) ? { ...canned.batchItem, index } : { success: false, index }));
+      const results = req.body.map((item, index) =>
+        validateItem(item) ? { ...canned.batchItem, index } : { success: false, index },
+      );
       return { success: true, summary: { total: results.length, succeeded: results.length, failed: 0 }, results };
     },
   );
-  app.get('/v1/async/task/:id', { schema: { params: idParamsSchema, response: { 200: pollingSchema } } }, async () => canned.polling);
+  app.get(
+    '/v1/async/task/:id',
+    { schema: { params: idParamsSchema, response: { 200: pollingSchema } } },
+    async () => canned.polling,
+  );
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
   return { url: address.replace('localhost', '127.0.0.1'), close: () => app.close() };
 }

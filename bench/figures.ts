@@ -27,8 +27,46 @@ export interface BenchConfig {
 
 export function benchConfig(quick: boolean, baseline = true): BenchConfig {
   return quick
-    ? { quick, baseline, runs: 3, durationS: 1, warmupS: 0, connections: 50, batchItems: 500, pollPrefill: 10_000, dispatchTasks: 1_000, dispatchRuns: 2, idleSamples: 20, webhookDeliveries: 500, noopConcurrency: 256, growthTasks: 50_000, parseRuns: 1, parseInFlight: 4, parseIdleS: 1, parseWindowS: 2 }
-    : { quick, baseline, runs: 5, durationS: 5, warmupS: 2, connections: 50, batchItems: 500, pollPrefill: 100_000, dispatchTasks: 50_000, dispatchRuns: 3, idleSamples: 200, webhookDeliveries: 20_000, noopConcurrency: 256, growthTasks: 1_000_000, parseRuns: 2, parseInFlight: 32, parseIdleS: 5, parseWindowS: 20 };
+    ? {
+        quick,
+        baseline,
+        runs: 3,
+        durationS: 1,
+        warmupS: 0,
+        connections: 50,
+        batchItems: 500,
+        pollPrefill: 10_000,
+        dispatchTasks: 1_000,
+        dispatchRuns: 2,
+        idleSamples: 20,
+        webhookDeliveries: 500,
+        noopConcurrency: 256,
+        growthTasks: 50_000,
+        parseRuns: 1,
+        parseInFlight: 4,
+        parseIdleS: 1,
+        parseWindowS: 2,
+      }
+    : {
+        quick,
+        baseline,
+        runs: 5,
+        durationS: 5,
+        warmupS: 2,
+        connections: 50,
+        batchItems: 500,
+        pollPrefill: 100_000,
+        dispatchTasks: 50_000,
+        dispatchRuns: 3,
+        idleSamples: 200,
+        webhookDeliveries: 20_000,
+        noopConcurrency: 256,
+        growthTasks: 1_000_000,
+        parseRuns: 2,
+        parseInFlight: 32,
+        parseIdleS: 5,
+        parseWindowS: 20,
+      };
 }
 
 /** One reported figure: the median over the runs, the baseline's median, and the target verdict. */

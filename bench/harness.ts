@@ -40,7 +40,13 @@ export function machine(): Machine {
 }
 
 /** Runs the chosen scenarios and returns every figure; nothing is written here. */
-export async function runBench(o: { quick: boolean; baseline?: boolean; only?: readonly ScenarioName[]; command: string; log?: (s: string) => void }): Promise<BenchReport> {
+export async function runBench(o: {
+  quick: boolean;
+  baseline?: boolean;
+  only?: readonly ScenarioName[];
+  command: string;
+  log?: (s: string) => void;
+}): Promise<BenchReport> {
   const log = o.log ?? (() => undefined);
   const config = benchConfig(o.quick, o.baseline ?? true);
   const only = new Set(o.only ?? SCENARIOS);
@@ -69,7 +75,11 @@ export async function runBench(o: { quick: boolean; baseline?: boolean; only?: r
   if (only.has('dispatch')) {
     // No bare dispatcher exists; the bare server's submit rate of this run is the machine-speed reference.
     const bare = figures.find((f) => f.scenario === 'single submit' && f.baseline)?.baseline;
-    const r = await runDispatchScenario(config, log, bare ? { name: 'bare submit req/s', value: bare.value } : undefined);
+    const r = await runDispatchScenario(
+      config,
+      log,
+      bare ? { name: 'bare submit req/s', value: bare.value } : undefined,
+    );
     figures.push(...r.figures);
     integrity.push(...r.integrity);
   }
@@ -88,5 +98,13 @@ export async function runBench(o: { quick: boolean; baseline?: boolean; only?: r
     figures.push(...r.figures);
     integrity.push(...r.integrity);
   }
-  return { startedAt, seconds: (performance.now() - t0) / 1000, command: o.command, config, machine: machine(), figures, integrity };
+  return {
+    startedAt,
+    seconds: (performance.now() - t0) / 1000,
+    command: o.command,
+    config,
+    machine: machine(),
+    figures,
+    integrity,
+  };
 }

@@ -52,7 +52,8 @@ for (const [id, us] of selfUs) {
 const pct = (us: number) => `${((100 * us) / total).toFixed(1)}%`;
 const table = (title: string, m: Map<string, number>) => {
   console.log(`\n| ${title} | self time | share |\n|---|---:|---:|`);
-  for (const [k, us] of [...m].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`| ${k.replace(/\|/g, '\\|')} | ${(us / 1000).toFixed(0)} ms | ${pct(us)} |`);
+  for (const [k, us] of [...m].sort((a, b) => b[1] - a[1]).slice(0, top))
+    console.log(`| ${k.replace(/\|/g, '\\|')} | ${(us / 1000).toFixed(0)} ms | ${pct(us)} |`);
 };
 console.log(`Profile ${path.basename(file)}: ${(total / 1e6).toFixed(1)} s sampled`);
 table('Module', byModule);

@@ -51,7 +51,10 @@ export async function startCountingReceiver(): Promise<CountingReceiver> {
     waitFor(n, timeoutMs) {
       if (seen.size >= n) return Promise.resolve();
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`receiver saw ${seen.size} of ${n} deliveries after ${timeoutMs} ms`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`receiver saw ${seen.size} of ${n} deliveries after ${timeoutMs} ms`)),
+          timeoutMs,
+        );
         waiter = {
           n,
           resolve: () => {

@@ -36,8 +36,13 @@ export function renderResults(r: BenchReport): string {
       `| ${f.scenario} | ${f.metric} | ${fmt(f.value, f.unit)} ${f.unit} | ${f.runs.map((x) => fmt(x, f.unit)).join(', ')} | ${f.baseline ? `${f.baseline.name}: ${fmt(f.baseline.value, f.unit)}` : ''} | ${q === null ? '' : `${round(q * 100, 0)}%`} | ${targetLabel(f.target)} | ${verdict(f)} |`,
     );
   }
-  lines.push('', '| Integrity check | Expected | Observed | Failed requests | Lost | Duplicates |', '|---|---:|---:|---:|---:|---:|');
-  for (const i of r.integrity) lines.push(`| ${i.scenario} | ${i.expected} | ${i.observed} | ${i.failedRequests} | ${i.lost} | ${i.duplicates} |`);
+  lines.push(
+    '',
+    '| Integrity check | Expected | Observed | Failed requests | Lost | Duplicates |',
+    '|---|---:|---:|---:|---:|---:|',
+  );
+  for (const i of r.integrity)
+    lines.push(`| ${i.scenario} | ${i.expected} | ${i.observed} | ${i.failedRequests} | ${i.lost} | ${i.duplicates} |`);
   return lines.join('\n');
 }
 
@@ -47,6 +52,7 @@ export function writeResults(file: string, r: BenchReport): void {
   const old = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmarks\n';
   const a = old.indexOf(START_MARK);
   const b = old.indexOf(END_MARK);
-  const next = a !== -1 && b > a ? old.slice(0, a) + section + old.slice(b + END_MARK.length) : `${old.trimEnd()}\n\n${section}\n`;
+  const next =
+    a !== -1 && b > a ? old.slice(0, a) + section + old.slice(b + END_MARK.length) : `${old.trimEnd()}\n\n${section}\n`;
   fs.writeFileSync(file, next);
 }

@@ -11,12 +11,20 @@ const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const onlyArg = args.find((a) => a.startsWith('--only='))?.slice('--only='.length);
 const only = onlyArg ? (onlyArg.split(',') as ScenarioName[]) : undefined;
-for (const s of only ?? []) if (!SCENARIOS.includes(s)) throw new Error(`unknown scenario ${s}; known: ${SCENARIOS.join(', ')}`);
+for (const s of only ?? [])
+  if (!SCENARIOS.includes(s)) throw new Error(`unknown scenario ${s}; known: ${SCENARIOS.join(', ')}`);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const out = args.find((a) => a.startsWith('--out='))?.slice('--out='.length) ?? path.join(root, 'docs', 'benchmarks.md');
+const out =
+  args.find((a) => a.startsWith('--out='))?.slice('--out='.length) ?? path.join(root, 'docs', 'benchmarks.md');
 const command = ['npm run bench', ...(args.length ? ['--', ...args] : [])].join(' ');
 
-const report = await runBench({ quick, command, baseline: !args.includes('--no-baseline'), ...(only ? { only } : {}), log: (s) => console.error(`[bench] ${s}`) });
+const report = await runBench({
+  quick,
+  command,
+  baseline: !args.includes('--no-baseline'),
+  ...(only ? { only } : {}),
+  log: (s) => console.error(`[bench] ${s}`),
+});
 console.log(renderResults(report));
 if (!args.includes('--no-write')) {
   writeResults(out, report);

@@ -95,8 +95,17 @@ export async function startBenchService(o: ServiceOptions = {}): Promise<BenchSe
 export const AUTH = { authorization: `Bearer ${BENCH_KEY}`, 'content-type': 'application/json' };
 
 /** fetch() against a bench service (or the bare server) with the key. */
-export async function call(url: string, method: string, p: string, body?: unknown): Promise<{ status: number; body: unknown }> {
-  const res = await fetch(url + p, { method, headers: AUTH, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+export async function call(
+  url: string,
+  method: string,
+  p: string,
+  body?: unknown,
+): Promise<{ status: number; body: unknown }> {
+  const res = await fetch(url + p, {
+    method,
+    headers: AUTH,
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
   const text = await res.text();
   return { status: res.status, body: text ? (JSON.parse(text) as unknown) : null };
 }

@@ -20,5 +20,20 @@ import { forum } from './engines/forum/forum.js';
  * here, beside app.ts, because the engines layer sits below the analyses (docs/architecture.md).
  */
 export function defaultRegistry(): EngineRegistry {
-  return new EngineRegistry().register(answerEngineA).register(chatbotA).register(assistantA).register(searchCSearch).register(searchCAssistant).register(webScrape).register(forum).register(searchA).register(searchASerp).register(aiMode).register(searchBAiBrief).register(searchBAiTab).register(searchBSerp).register(createSourceInfluenceAdapter()).register(createPromptResearchAdapter());
+  return new EngineRegistry()
+    .register(answerEngineA)
+    .register(chatbotA)
+    .register(assistantA)
+    .register(searchCSearch)
+    .register(searchCAssistant)
+    .register(webScrape)
+    .register(forum)
+    .register(searchA)
+    .register(searchASerp)
+    .register(aiMode)
+    .register(searchBAiBrief)
+    .register(searchBAiTab)
+    .register(searchBSerp)
+    .register(createSourceInfluenceAdapter())
+    .register(createPromptResearchAdapter());
 }

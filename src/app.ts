@@ -77,11 +77,18 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
   const needsBrowser = Object.values(config.engines).some((e) => e.transport === 'browser' && e.mode !== 'off');
   const cannotServe = markBrowserEngines(config, needsBrowser ? chromiumMissing(settings.chromiumPath) : null);
   if (cannotServe.length > 0) {
-    log.warn({ engines: cannotServe, reason: config.engines[cannotServe[0] as TaskType].unavailable }, `engines that cannot serve on this machine: ${cannotServe.join(', ')}`);
+    log.warn(
+      { engines: cannotServe, reason: config.engines[cannotServe[0] as TaskType].unavailable },
+      `engines that cannot serve on this machine: ${cannotServe.join(', ')}`,
+    );
   }
   // pg and the PostgreSQL modules load only when they are used (about 14 MB of memory otherwise).
   const store = settings.databaseUrl
-    ? (await import('./store/postgres/postgres-store.js')).openPostgresStore(settings.databaseUrl, config.scheduler.agingMs, settings.pgPoolMax)
+    ? (await import('./store/postgres/postgres-store.js')).openPostgresStore(
+        settings.databaseUrl,
+        config.scheduler.agingMs,
+        settings.pgPoolMax,
+      )
     : openSqliteStore(path.join(settings.dataDir, 'aeq.sqlite'), config.scheduler.agingMs, settings.sqliteCacheMb);
   await store.migrate();
   const metrics = new Metrics();
@@ -96,19 +103,29 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
     pools.accounts.useLedger(ledger);
   }
   const { key: apiKey, generated } = resolveApiKey(settings.apiKey, settings.dataDir);
-  if (generated) log.warn({ apiKeyFile: path.join(settings.dataDir, 'api-key') }, `generated API key (shown once): ${apiKey}`);
+  if (generated)
+    log.warn({ apiKeyFile: path.join(settings.dataDir, 'api-key') }, `generated API key (shown once): ${apiKey}`);
 
   const runsWorkers = settings.role !== 'api';
   const runsHttp = settings.role !== 'worker';
   let webhooks: WebhookSender | null = null;
   let worker: Worker | null = null;
-  const transports = new TransportFactory({ allowPrivate: settings.webhookAllowPrivate, sandboxWebBase: sandboxUrl ? `${sandboxUrl}/web` : null });
+  const transports = new TransportFactory({
+    allowPrivate: settings.webhookAllowPrivate,
+    sandboxWebBase: sandboxUrl ? `${sandboxUrl}/web` : null,
+  });
   let browsers: BrowserPool | null = null;
   let parser: ParsePool | null = null;
   if (runsWorkers) {
     webhooks = new WebhookSender(
       store,
-      { retryBaseMs: settings.webhookRetryBaseMs, timeoutMs: settings.webhookTimeoutMs, allowPrivate: settings.webhookAllowPrivate, concurrency: 64, pollMs: 500 },
+      {
+        retryBaseMs: settings.webhookRetryBaseMs,
+        timeoutMs: settings.webhookTimeoutMs,
+        allowPrivate: settings.webhookAllowPrivate,
+        concurrency: 64,
+        pollMs: 500,
+      },
       metrics,
       log.child({ component: 'webhooks' }),
       clock,
@@ -127,20 +144,59 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
       ...(settings.parseHeapMb ? { maxHeapMb: settings.parseHeapMb } : {}),
       log: log.child({ component: 'parse-pool' }),
     });
-    const runner = new AttemptRunner(config, opts.registry ?? defaultRegistry(), pools, transports, metrics, browsers, parser);
-    worker = new Worker({ store, config, runner, metrics, log: log.child({ component: 'worker' }), clock, onWebhookQueued: () => sender.wake() });
+    const runner = new AttemptRunner(
+      config,
+      opts.registry ?? defaultRegistry(),
+      pools,
+      transports,
+      metrics,
+      browsers,
+      parser,
+    );
+    worker = new Worker({
+      store,
+      config,
+      runner,
+      metrics,
+      log: log.child({ component: 'worker' }),
+      clock,
+      onWebhookQueued: () => sender.wake(),
+    });
   }
   const sweeper = new RetentionSweeper(store, settings.retentionMs, log.child({ component: 'retention' }), clock);
   const wake: WakeBus = settings.databaseUrl
-    ? new (await import('./queue/postgres-wake-bus.js')).PostgresWakeBus(settings.databaseUrl, log.child({ component: 'wake' }), runsWorkers)
+    ? new (await import('./queue/postgres-wake-bus.js')).PostgresWakeBus(
+        settings.databaseUrl,
+        log.child({ component: 'wake' }),
+        runsWorkers,
+      )
     : new InProcessWakeBus();
   const w = worker;
   if (w) wake.subscribe((t) => w.notify(t as TaskType));
-  const runtime = new RuntimeChanges(store, pools, config, log.child({ component: 'runtime-changes' }), now, (t) => wake.publish(t), settings.internalToken);
+  const runtime = new RuntimeChanges(
+    store,
+    pools,
+    config,
+    log.child({ component: 'runtime-changes' }),
+    now,
+    (t) => wake.publish(t),
+    settings.internalToken,
+  );
   // Operator changes made before this start (or by other processes) apply before any claim or check.
   await runtime.sync();
   const http = runsHttp
-    ? await buildHttpServer({ settings, config, store, pools, runtime, metrics, log, apiKey, now, notify: (t: TaskType) => wake.publish(t) })
+    ? await buildHttpServer({
+        settings,
+        config,
+        store,
+        pools,
+        runtime,
+        metrics,
+        log,
+        apiKey,
+        now,
+        notify: (t: TaskType) => wake.publish(t),
+      })
     : null;
 
   const app: App = {

@@ -39,10 +39,19 @@ export async function runBullmqOnce(n: number, concurrency: number): Promise<Lib
     const bulks = chunks(n, (i) => ({ name: 'noop', data: { prompt: `dispatch ${i}` } }));
     const t0 = performance.now();
     await inTwoLanes(bulks, (b) => queue.addBulk(b));
-    await waitUntil(() => completed >= n, 60_000 + n * 5, () => `BullMQ: ${completed} of ${n} jobs completed`);
+    await waitUntil(
+      () => completed >= n,
+      60_000 + n * 5,
+      () => `BullMQ: ${completed} of ${n} jobs completed`,
+    );
     const seconds = (performance.now() - t0) / 1000;
     const counts = await queue.getJobCounts('completed', 'failed');
-    return { seconds, completed: counts.completed ?? 0, duplicates: handled.duplicates, failures: failures + (counts.failed ?? 0) };
+    return {
+      seconds,
+      completed: counts.completed ?? 0,
+      duplicates: handled.duplicates,
+      failures: failures + (counts.failed ?? 0),
+    };
   } finally {
     await worker.close();
     await queue.obliterate({ force: true });

@@ -39,14 +39,27 @@ export async function runPgBossOnce(n: number, concurrency: number): Promise<Lib
       for (const job of jobs) handled.record(job.id);
     });
     const completedInDb = async () =>
-      (await counter.query<{ n: number }>(`select count(*)::int as n from pgboss.job where name = $1 and state = 'completed'`, [QUEUE])).rows[0]?.n ?? 0;
+      (
+        await counter.query<{ n: number }>(
+          `select count(*)::int as n from pgboss.job where name = $1 and state = 'completed'`,
+          [QUEUE],
+        )
+      ).rows[0]?.n ?? 0;
     const inserts = chunks(n, (i) => ({ name: QUEUE, data: { prompt: `dispatch ${i}` } }));
     const t0 = performance.now();
     await inTwoLanes(inserts, (c) => boss.insert(c));
     const timeoutMs = 60_000 + n * 10;
-    await waitUntil(() => handled.ids.size >= n, timeoutMs, () => `pg-boss: handler saw ${handled.ids.size} of ${n} jobs`);
+    await waitUntil(
+      () => handled.ids.size >= n,
+      timeoutMs,
+      () => `pg-boss: handler saw ${handled.ids.size} of ${n} jobs`,
+    );
     let completed = 0;
-    await waitUntil(async () => (completed = await completedInDb()) >= n, timeoutMs, () => `pg-boss: ${completed} of ${n} jobs completed`);
+    await waitUntil(
+      async () => (completed = await completedInDb()) >= n,
+      timeoutMs,
+      () => `pg-boss: ${completed} of ${n} jobs completed`,
+    );
     const seconds = (performance.now() - t0) / 1000;
     return { seconds, completed, duplicates: handled.duplicates, failures };
   } finally {

@@ -17,7 +17,8 @@ export const CHUNK = 500;
 /** `n` items in chunks of CHUNK, built before timing starts. */
 export function chunks<T>(n: number, make: (i: number) => T): T[][] {
   const out: T[][] = [];
-  for (let start = 0; start < n; start += CHUNK) out.push(Array.from({ length: Math.min(CHUNK, n - start) }, (_, i) => make(start + i)));
+  for (let start = 0; start < n; start += CHUNK)
+    out.push(Array.from({ length: Math.min(CHUNK, n - start) }, (_, i) => make(start + i)));
   return out;
 }
 
@@ -31,7 +32,11 @@ export async function inTwoLanes<T>(all: readonly T[], send: (chunk: T) => Promi
 }
 
 /** Polls every 5 ms (as waitCompleted does for aeq, so the three share the same resolution). */
-export async function waitUntil(done: () => boolean | Promise<boolean>, timeoutMs: number, what: () => string): Promise<void> {
+export async function waitUntil(
+  done: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+  what: () => string,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await done())) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms: ${what()}`);

@@ -15,7 +15,11 @@ import { submitAll, waitCompleted } from './dispatch.js';
 const COMPARE_TASKS_CAP = 10_000;
 
 /** One run of the dispatch workload (bench/scenarios/dispatch.ts) with the service on a fresh PostgreSQL database. */
-async function aeqOnPostgresOnce(cfg: BenchConfig, n: number, run: number): Promise<{ rate: number; integrity: Integrity }> {
+async function aeqOnPostgresOnce(
+  cfg: BenchConfig,
+  n: number,
+  run: number,
+): Promise<{ rate: number; integrity: Integrity }> {
   const db = await createThrowawayDatabase('aeq_bench');
   try {
     const seen = attemptLog();
@@ -47,7 +51,14 @@ async function aeqOnPostgresOnce(cfg: BenchConfig, n: number, run: number): Prom
 }
 
 function libraryIntegrity(label: string, n: number, r: LibraryRun): Integrity {
-  return { scenario: label, expected: n, observed: r.completed, failedRequests: r.failures, lost: n - r.completed, duplicates: r.duplicates };
+  return {
+    scenario: label,
+    expected: n,
+    observed: r.completed,
+    failedRequests: r.failures,
+    lost: n - r.completed,
+    duplicates: r.duplicates,
+  };
 }
 
 /**
@@ -82,10 +93,32 @@ export async function runCompareScenario(cfg: BenchConfig, log: (s: string) => v
   const aeqScenario = `dispatch (${count} no-op tasks, PostgreSQL)`;
   const aeqMetric = 'tasks/s submit to COMPLETED';
   const figures = [
-    figure({ scenario: aeqScenario, metric: aeqMetric, unit: 'tasks/s', runs: aeq, baseline: { name: 'BullMQ', value: median(bullmq) } }),
-    figure({ scenario: aeqScenario, metric: aeqMetric, unit: 'tasks/s', runs: aeq, baseline: { name: 'pg-boss', value: median(pgBoss) } }),
-    figure({ scenario: `${count} no-op jobs (BullMQ on Redis)`, metric: 'jobs/s addBulk to completed', unit: 'tasks/s', runs: bullmq }),
-    figure({ scenario: `${count} no-op jobs (pg-boss on PostgreSQL)`, metric: 'jobs/s insert to completed', unit: 'tasks/s', runs: pgBoss }),
+    figure({
+      scenario: aeqScenario,
+      metric: aeqMetric,
+      unit: 'tasks/s',
+      runs: aeq,
+      baseline: { name: 'BullMQ', value: median(bullmq) },
+    }),
+    figure({
+      scenario: aeqScenario,
+      metric: aeqMetric,
+      unit: 'tasks/s',
+      runs: aeq,
+      baseline: { name: 'pg-boss', value: median(pgBoss) },
+    }),
+    figure({
+      scenario: `${count} no-op jobs (BullMQ on Redis)`,
+      metric: 'jobs/s addBulk to completed',
+      unit: 'tasks/s',
+      runs: bullmq,
+    }),
+    figure({
+      scenario: `${count} no-op jobs (pg-boss on PostgreSQL)`,
+      metric: 'jobs/s insert to completed',
+      unit: 'tasks/s',
+      runs: pgBoss,
+    }),
   ];
   return { figures, integrity };
 }

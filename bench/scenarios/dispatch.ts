@@ -13,17 +13,30 @@ export async function completedCount(app: App): Promise<number> {
 export async function waitCompleted(app: App, n: number, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while ((await completedCount(app)) < n) {
-    if (Date.now() > deadline) throw new Error(`only ${await completedCount(app)} of ${n} tasks completed after ${timeoutMs} ms`);
+    if (Date.now() > deadline)
+      throw new Error(`only ${await completedCount(app)} of ${n} tasks completed after ${timeoutMs} ms`);
     await sleep(5);
   }
 }
 
 /** Submits `n` no-op tasks in batches of 500, two batches in flight; bodies are built before timing starts. */
-export async function submitAll(url: string, n: number, extra: Record<string, unknown> = {}): Promise<() => Promise<number>> {
+export async function submitAll(
+  url: string,
+  n: number,
+  extra: Record<string, unknown> = {},
+): Promise<() => Promise<number>> {
   const bodies: string[] = [];
   for (let start = 0; start < n; start += 500) {
     const size = Math.min(500, n - start);
-    bodies.push(JSON.stringify(Array.from({ length: size }, (_, i) => ({ taskType: NOOP_ENGINE, payload: { prompt: `dispatch ${start + i}` }, ...extra }))));
+    bodies.push(
+      JSON.stringify(
+        Array.from({ length: size }, (_, i) => ({
+          taskType: NOOP_ENGINE,
+          payload: { prompt: `dispatch ${start + i}` },
+          ...extra,
+        })),
+      ),
+    );
   }
   return async () => {
     let next = 0;
@@ -41,7 +54,11 @@ export async function submitAll(url: string, n: number, extra: Record<string, un
 }
 
 /** Dispatch with the no-op engine: N tasks from submit to COMPLETED, and the idle submit-to-start latency. */
-export async function runDispatchScenario(cfg: BenchConfig, log: (s: string) => void, machineBaseline?: { name: string; value: number }): Promise<ScenarioResult> {
+export async function runDispatchScenario(
+  cfg: BenchConfig,
+  log: (s: string) => void,
+  machineBaseline?: { name: string; value: number },
+): Promise<ScenarioResult> {
   const rates: number[] = [];
   const latencies: number[] = [];
   const integrity: Integrity[] = [];
@@ -72,7 +89,10 @@ export async function runDispatchScenario(cfg: BenchConfig, log: (s: string) => 
         for (let i = 0; i < cfg.idleSamples; i++) {
           const done = await completedCount(svc.app);
           const t = performance.now();
-          const r = await call(svc.url, 'POST', '/v1/async/task', { taskType: NOOP_ENGINE, payload: { prompt: `idle ${i}` } });
+          const r = await call(svc.url, 'POST', '/v1/async/task', {
+            taskType: NOOP_ENGINE,
+            payload: { prompt: `idle ${i}` },
+          });
           const id = (r.body as { task: { id: string } }).task.id;
           while (!started.has(id)) await sleep(1);
           latencies.push(started.get(id)! - t);
@@ -84,9 +104,27 @@ export async function runDispatchScenario(cfg: BenchConfig, log: (s: string) => 
     }
   }
   const figures = [
-    figure({ scenario: `dispatch (${cfg.dispatchTasks.toLocaleString('en-US')} no-op tasks)`, metric: 'tasks/s submit to COMPLETED', unit: 'tasks/s', runs: rates, ...(machineBaseline ? { baseline: machineBaseline } : {}), target: { op: '>=', value: 3_000, unit: 'tasks/s' } }),
-    figure({ scenario: 'dispatch, idle workers', metric: 'submit to attempt start p50', unit: 'ms', runs: [percentile(latencies, 50)], target: { op: '<', value: 5, unit: 'ms' } }),
-    figure({ scenario: 'dispatch, idle workers', metric: 'submit to attempt start p99', unit: 'ms', runs: [percentile(latencies, 99)] }),
+    figure({
+      scenario: `dispatch (${cfg.dispatchTasks.toLocaleString('en-US')} no-op tasks)`,
+      metric: 'tasks/s submit to COMPLETED',
+      unit: 'tasks/s',
+      runs: rates,
+      ...(machineBaseline ? { baseline: machineBaseline } : {}),
+      target: { op: '>=', value: 3_000, unit: 'tasks/s' },
+    }),
+    figure({
+      scenario: 'dispatch, idle workers',
+      metric: 'submit to attempt start p50',
+      unit: 'ms',
+      runs: [percentile(latencies, 50)],
+      target: { op: '<', value: 5, unit: 'ms' },
+    }),
+    figure({
+      scenario: 'dispatch, idle workers',
+      metric: 'submit to attempt start p99',
+      unit: 'ms',
+      runs: [percentile(latencies, 99)],
+    }),
   ];
   return { figures, integrity };
 }

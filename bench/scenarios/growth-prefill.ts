@@ -12,8 +12,24 @@ const SPREAD_MS = 23 * 3_600_000;
 /** Stands for the task id in a result template; SQLite replaces it per row, so every result differs. */
 const ID_MARK = '__TASK_ID__';
 
-const ENGINES: readonly TaskType[] = ['SEARCH_A', 'AIMODE', 'SEARCH_B_AI_BRIEF', 'SEARCH_C_SEARCH', 'FORUM', 'WEB_SCRAPE', 'CHATBOT_A'];
-const TOPICS = ['trail running shoes', 'crm for startups', '노트북 추천', 'cheap flights to lisbon', 'mechanical keyboards', 'garden tools', 'budget espresso machines'];
+const ENGINES: readonly TaskType[] = [
+  'SEARCH_A',
+  'AIMODE',
+  'SEARCH_B_AI_BRIEF',
+  'SEARCH_C_SEARCH',
+  'FORUM',
+  'WEB_SCRAPE',
+  'CHATBOT_A',
+];
+const TOPICS = [
+  'trail running shoes',
+  'crm for startups',
+  '노트북 추천',
+  'cheap flights to lisbon',
+  'mechanical keyboards',
+  'garden tools',
+  'budget espresso machines',
+];
 const COUNTRIES = ['US', 'GB', 'DE', 'KR', 'FR'];
 
 /** Keeps a uniform random sample of every id seen (reservoir sampling), so that 1,000,000 ids are never held at once. */
@@ -49,8 +65,22 @@ function resultTemplate(engine: TaskType, variant: number): string {
 function newTask(i: number, createdAt: number): NewTask {
   const engine = ENGINES[i % ENGINES.length]!;
   const topic = TOPICS[(i >> 3) % TOPICS.length]!;
-  const payload = engine === 'WEB_SCRAPE' ? { url: `https://example.com/articles/${i}` } : { prompt: `${topic} ${i}`, country: COUNTRIES[i % COUNTRIES.length]! };
-  return { id: newTaskId(createdAt), taskType: engine, payload, priority: i % 10 === 0 ? 5 : 1, idempotencyKey: null, webhookUrl: null, country: COUNTRIES[i % COUNTRIES.length]!, maxAttempts: 3, creditsToCharge: 1, createdAt };
+  const payload =
+    engine === 'WEB_SCRAPE'
+      ? { url: `https://example.com/articles/${i}` }
+      : { prompt: `${topic} ${i}`, country: COUNTRIES[i % COUNTRIES.length]! };
+  return {
+    id: newTaskId(createdAt),
+    taskType: engine,
+    payload,
+    priority: i % 10 === 0 ? 5 : 1,
+    idempotencyKey: null,
+    webhookUrl: null,
+    country: COUNTRIES[i % COUNTRIES.length]!,
+    maxAttempts: 3,
+    creditsToCharge: 1,
+    createdAt,
+  };
 }
 
 export interface PrefillProgress {
@@ -66,7 +96,12 @@ export interface PrefillProgress {
  * That UPDATE is a bench-only shortcut through the Kysely handle of the store: the store has no
  * bulk terminal write, and claim + finish one task at a time would take minutes at 1,000,000.
  */
-export async function prefillRetained(store: Store, n: number, sample: IdSample, progress: (p: PrefillProgress) => void): Promise<void> {
+export async function prefillRetained(
+  store: Store,
+  n: number,
+  sample: IdSample,
+  progress: (p: PrefillProgress) => void,
+): Promise<void> {
   if (!(store instanceof KyselyStore)) throw new Error('growth prefill needs the Kysely store (embedded SQLite)');
   const db = store.db;
   const now = Date.now();
@@ -108,7 +143,15 @@ export async function prefillRetained(store: Store, n: number, sample: IdSample,
       if (failed.length > 0) {
         await trx
           .updateTable('tasks')
-          .set({ status: 'FAILED', error: taskErrorString('ENGINE_TIMEOUT'), attempts: 3, worker_id: 'bench-prefill', credits_charged: 0, finished_at: sql<number>`created_at + 600000`, updated_at: sql<number>`created_at + 600000` })
+          .set({
+            status: 'FAILED',
+            error: taskErrorString('ENGINE_TIMEOUT'),
+            attempts: 3,
+            worker_id: 'bench-prefill',
+            credits_charged: 0,
+            finished_at: sql<number>`created_at + 600000`,
+            updated_at: sql<number>`created_at + 600000`,
+          })
           .where('id', 'in', failed)
           .execute();
       }

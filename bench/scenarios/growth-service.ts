@@ -28,7 +28,10 @@ export interface ServiceCommand {
 
 export function serviceCommand(quick: boolean): ServiceCommand {
   return quick
-    ? { args: ['--import', 'tsx', 'src/cli/main.ts', 'serve'], label: 'service process (node --import tsx src/cli/main.ts; quick mode, so its RSS includes tsx)' }
+    ? {
+        args: ['--import', 'tsx', 'src/cli/main.ts', 'serve'],
+        label: 'service process (node --import tsx src/cli/main.ts; quick mode, so its RSS includes tsx)',
+      }
     : { args: ['dist/cli/main.js', 'serve'], label: 'service process (node dist/cli/main.js)' };
 }
 
@@ -56,14 +59,25 @@ export function serviceEnv(dataDir: string): Record<string, string> {
   for (const t of ALL_TASK_TYPES) engines[t] = { paused: true };
   const configPath = path.join(dataDir, 'config.json');
   // As startBenchService writes it (bench/service.ts), so that both services run the same configuration.
-  fs.writeFileSync(configPath, JSON.stringify({ scheduler: { pollMs: 250 }, engines, exitAddresses: [{ id: 'bench-direct', country: 'US', maxConcurrent: 100_000 }] }));
+  fs.writeFileSync(
+    configPath,
+    JSON.stringify({
+      scheduler: { pollMs: 250 },
+      engines,
+      exitAddresses: [{ id: 'bench-direct', country: 'US', maxConcurrent: 100_000 }],
+    }),
+  );
   return { AEQ_API_KEY: BENCH_KEY, AEQ_DATA_DIR: dataDir, AEQ_CONFIG: configPath, AEQ_LOG_LEVEL: 'warn' };
 }
 
 /** The settings and scheduler ageing the child will derive from `env`, for opening the same store from the bench. */
 export function storeOptionsOf(env: Record<string, string>): { file: string; agingMs: number; retentionMs: number } {
   const settings = loadSettings(env);
-  return { file: path.join(settings.dataDir, 'aeq.sqlite'), agingMs: loadServiceConfig(settings).scheduler.agingMs, retentionMs: settings.retentionMs };
+  return {
+    file: path.join(settings.dataDir, 'aeq.sqlite'),
+    agingMs: loadServiceConfig(settings).scheduler.agingMs,
+    retentionMs: settings.retentionMs,
+  };
 }
 
 /** A port that was free a moment ago (the OS picks it); the child binds it right after. */
@@ -101,11 +115,19 @@ export async function startServiceProcess(cmd: ServiceCommand, env: Record<strin
   const port = await freePort();
   const base = { ...process.env };
   // The child must use the embedded SQLite store of `env`, 127.0.0.1 and plain node options, whatever the bench was started with.
-  for (const k of Object.keys(base)) if (k.startsWith('AEQ_') || ['DATABASE_URL', 'HOST', 'NODE_OPTIONS'].includes(k)) delete base[k];
+  for (const k of Object.keys(base))
+    if (k.startsWith('AEQ_') || ['DATABASE_URL', 'HOST', 'NODE_OPTIONS'].includes(k)) delete base[k];
   // Profiling the service processes (`AEQ_BENCH_CPU_PROF=dir`): each writes its profile into a folder named after its data dir when it exits.
   const profDir = process.env.AEQ_BENCH_CPU_PROF;
-  const prof = profDir && env.AEQ_DATA_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profDir, path.basename(env.AEQ_DATA_DIR))}`] : [];
-  const child = spawn(process.execPath, [...prof, ...cmd.args], { cwd: ROOT, env: { ...base, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const prof =
+    profDir && env.AEQ_DATA_DIR
+      ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profDir, path.basename(env.AEQ_DATA_DIR))}`]
+      : [];
+  const child = spawn(process.execPath, [...prof, ...cmd.args], {
+    cwd: ROOT,
+    env: { ...base, ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const output = tail(child);
   const exited = new Promise<string>((resolve) => {
     child.once('exit', (code, signal) => resolve(signal ?? `code ${code}`));
@@ -128,7 +150,8 @@ export async function startServiceProcess(cmd: ServiceCommand, env: Record<strin
   try {
     for (;;) {
       if (gone) throw new Error(`the service exited before it was ready (${await exited}):\n${output()}`);
-      if (Date.now() > deadline) throw new Error(`the service was not ready within ${READY_TIMEOUT_MS / 1000} s:\n${output()}`);
+      if (Date.now() > deadline)
+        throw new Error(`the service was not ready within ${READY_TIMEOUT_MS / 1000} s:\n${output()}`);
       const status = await fetch(`${url}/ready`).then(
         (r) => r.text().then(() => r.status),
         () => 0,
@@ -156,7 +179,12 @@ export function memoryOf(pid: number): { rssMb: number; hwmMb: number; anonMb: n
     if (!m) throw new Error(`/proc/${pid}/status has no ${field}`);
     return Number(m[1]);
   };
-  return { rssMb: kb('VmRSS') / 1024, hwmMb: kb('VmHWM') / 1024, anonMb: kb('RssAnon') / 1024, fileMb: kb('RssFile') / 1024 };
+  return {
+    rssMb: kb('VmRSS') / 1024,
+    hwmMb: kb('VmHWM') / 1024,
+    anonMb: kb('RssAnon') / 1024,
+    fileMb: kb('RssFile') / 1024,
+  };
 }
 
 /** What rssSampler returns: the max VmRSS seen, its anonymous and file parts at that moment, and the VmHWM at the stop. */
@@ -207,7 +235,8 @@ export function heapSampler(url: string, everyMs: number): { stop(): Promise<num
     const res = await fetch(`${url}/metrics`);
     const text = await res.text();
     const m = /^nodejs_heap_size_total_bytes (\d+)/m.exec(text);
-    if (res.status !== 200 || !m) throw new Error(`GET /metrics answered ${res.status} without nodejs_heap_size_total_bytes`);
+    if (res.status !== 200 || !m)
+      throw new Error(`GET /metrics answered ${res.status} without nodejs_heap_size_total_bytes`);
     max = Math.max(max, Number(m[1]) / 2 ** 20);
   };
   const timer = setInterval(() => {

@@ -8,13 +8,20 @@ import { ALL_TASK_TYPES } from '../../src/domain/engine-catalog.js';
 import { figure, type BenchConfig, type Figure, type Integrity, type ScenarioResult } from '../figures.js';
 import { median, percentile } from '../stats.js';
 import { AUTH, BENCH_KEY, call } from '../service.js';
-import { buildService, rssSampler, serviceCommand, startServiceProcess, type ServiceProcess } from './growth-service.js';
+import {
+  buildService,
+  rssSampler,
+  serviceCommand,
+  startServiceProcess,
+  type ServiceProcess,
+} from './growth-service.js';
 
 /** A GET /health and a poll are sent every this many ms, whether or not the previous ones have answered. */
 const PROBE_EVERY_MS = 20;
 const RSS_EVERY_MS = 200;
 /** The scenario's name in the figures: the page reads in flight are WEB_SCRAPE's concurrency. */
-export const parseScenarioName = (cfg: BenchConfig) => `parse isolation (1 MB pages, ${cfg.parseInFlight} reads in flight)`;
+export const parseScenarioName = (cfg: BenchConfig) =>
+  `parse isolation (1 MB pages, ${cfg.parseInFlight} reads in flight)`;
 
 /** pool: the service's defaults; unbounded: the pool without its per-thread heap bound (AEQ_PARSE_HEAP_MB=0); inline: on the event loop. */
 type Mode = 'pool' | 'unbounded' | 'inline';
@@ -39,7 +46,10 @@ const MODES: readonly Mode[] = ['inline', 'unbounded', 'pool'];
 
 /** The page site (`page-site.ts`) in a child process: every path answers the same 1 MB article page; counts the reads. */
 export async function startPageServer(): Promise<{ url: string; reads(): Promise<number>; close(): Promise<void> }> {
-  const child = fork(fileURLToPath(new URL('./page-site.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(fileURLToPath(new URL('./page-site.ts', import.meta.url)), [], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     child.once('message', (m) => resolve((m as { url: string }).url));
     child.once('error', reject);
@@ -66,7 +76,14 @@ export function parseEnv(dataDir: string, mode: Mode, inFlight: number): Record<
   for (const t of ALL_TASK_TYPES) engines[t] = { paused: true };
   engines.WEB_SCRAPE = { paused: false, mode: 'anon', concurrency: inFlight, timeoutMs: 300_000, maxAttempts: 1 };
   const configPath = path.join(dataDir, 'config.json');
-  fs.writeFileSync(configPath, JSON.stringify({ scheduler: { pollMs: 250 }, engines, exitAddresses: [{ id: 'bench-direct', country: 'US', maxConcurrent: 100_000 }] }));
+  fs.writeFileSync(
+    configPath,
+    JSON.stringify({
+      scheduler: { pollMs: 250 },
+      engines,
+      exitAddresses: [{ id: 'bench-direct', country: 'US', maxConcurrent: 100_000 }],
+    }),
+  );
   return {
     AEQ_API_KEY: BENCH_KEY,
     AEQ_DATA_DIR: dataDir,
@@ -87,7 +104,11 @@ export function parseEnv(dataDir: string, mode: Mode, inFlight: number): Record<
  * correction): the figures are those of clients sending every 20 ms regardless. Runs until `until`
  * resolves.
  */
-export async function probe(url: string, taskId: string, until: Promise<unknown>): Promise<{ ms: number[]; failed: number }> {
+export async function probe(
+  url: string,
+  taskId: string,
+  until: Promise<unknown>,
+): Promise<{ ms: number[]; failed: number }> {
   const ms: number[] = [];
   let failed = 0;
   let stop = false;
@@ -133,7 +154,12 @@ async function waitFor(what: string, timeoutMs: number, ok: () => Promise<boolea
 }
 
 /** One service process: idle probes, then `cfg.parseInFlight` page reads in flight, probes and RSS over the loaded window. */
-async function runMode(mode: Mode, cfg: BenchConfig, site: { url: string; reads(): Promise<number> }, log: (s: string) => void): Promise<ModeRun> {
+async function runMode(
+  mode: Mode,
+  cfg: BenchConfig,
+  site: { url: string; reads(): Promise<number> },
+  log: (s: string) => void,
+): Promise<ModeRun> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `aeq-bench-parse-${mode}-`));
   let svc: ServiceProcess | null = null;
   try {
@@ -147,10 +173,18 @@ async function runMode(mode: Mode, cfg: BenchConfig, site: { url: string; reads(
 
     // Enough tasks that 32 stay in flight until the window ends; the rest are dropped with the service.
     const readsBefore = await site.reads();
-    const batch = Array.from({ length: 500 }, (_, i) => ({ taskType: 'WEB_SCRAPE', payload: { url: `${site.url}/article/${mode}/${i}` } }));
+    const batch = Array.from({ length: 500 }, (_, i) => ({
+      taskType: 'WEB_SCRAPE',
+      payload: { url: `${site.url}/article/${mode}/${i}` },
+    }));
     const sent = await call(url, 'POST', '/v1/async/task/batch', batch);
-    if (sent.status !== 200 && sent.status !== 202) throw new Error(`parse isolation: batch submit answered ${sent.status}`);
-    await waitFor(`${cfg.parseInFlight} page reads under way`, 60_000, async () => (await site.reads()) - readsBefore >= cfg.parseInFlight);
+    if (sent.status !== 200 && sent.status !== 202)
+      throw new Error(`parse isolation: batch submit answered ${sent.status}`);
+    await waitFor(
+      `${cfg.parseInFlight} page reads under way`,
+      60_000,
+      async () => (await site.reads()) - readsBefore >= cfg.parseInFlight,
+    );
     // Warm-up: the parsing libraries loaded (in each thread, or on the event loop) and pages finishing.
     await waitFor('first pages read', 120_000, async () => (await finishedCounts(url)).completed >= 2);
 
@@ -158,14 +192,22 @@ async function runMode(mode: Mode, cfg: BenchConfig, site: { url: string; reads(
     // parses every read that has arrived before it answers anything), and a window cut anywhere
     // else would count a burst it did not wait for.
     const before = await finishedCounts(url);
-    await waitFor('a page read before the window', 120_000, async () => (await finishedCounts(url)).completed > before.completed);
+    await waitFor(
+      'a page read before the window',
+      120_000,
+      async () => (await finishedCounts(url)).completed > before.completed,
+    );
     const start = await finishedCounts(url);
     const t0 = performance.now();
     const rss = rssSampler(svc.pid, RSS_EVERY_MS);
     const windowEnd = (async () => {
       await sleep(cfg.parseWindowS * 1000);
       // A window that saw no page finish would give no rate: it lasts until one has.
-      await waitFor('a page read in the window', 120_000, async () => (await finishedCounts(url)).completed > start.completed);
+      await waitFor(
+        'a page read in the window',
+        120_000,
+        async () => (await finishedCounts(url)).completed > start.completed,
+      );
     })();
     const loaded = await probe(url, taskId, windowEnd);
     const seconds = (performance.now() - t0) / 1000;
@@ -173,7 +215,9 @@ async function runMode(mode: Mode, cfg: BenchConfig, site: { url: string; reads(
     const end = await finishedCounts(url);
     const completed = end.completed - start.completed;
     const failed = end.failed - start.failed;
-    log(`parse isolation (${mode}): ${completed} pages in ${seconds.toFixed(1)} s, loaded p99 ${percentile(loaded.ms, 99).toFixed(1)} ms, max ${Math.max(...loaded.ms).toFixed(0)} ms, max RSS ${peak.maxRssMb.toFixed(0)} MB`);
+    log(
+      `parse isolation (${mode}): ${completed} pages in ${seconds.toFixed(1)} s, loaded p99 ${percentile(loaded.ms, 99).toFixed(1)} ms, max ${Math.max(...loaded.ms).toFixed(0)} ms, max RSS ${peak.maxRssMb.toFixed(0)} MB`,
+    );
     return {
       idleMs: idle.ms,
       loadedMs: loaded.ms,
@@ -217,21 +261,67 @@ export async function runParseIsolationScenario(cfg: BenchConfig, log: (s: strin
     await site.close();
   }
   const inline = (f: (r: ModeRun) => number) => ({ name: MODE_NAMES.inline, value: median(runs.inline.map(f)) });
-  const unbounded = (f: (r: ModeRun) => number) => ({ name: MODE_NAMES.unbounded, value: median(runs.unbounded.map(f)) });
+  const unbounded = (f: (r: ModeRun) => number) => ({
+    name: MODE_NAMES.unbounded,
+    value: median(runs.unbounded.map(f)),
+  });
   const of = (f: (r: ModeRun) => number) => runs.pool.map(f);
   const p99 = (ms: number[]) => percentile(ms, 99);
   const max = (ms: number[]) => ms.reduce((a, b) => Math.max(a, b), 0);
   const probes = `GET /health + a poll every ${PROBE_EVERY_MS} ms`;
   const SCENARIO = parseScenarioName(cfg);
   const figures: Figure[] = [
-    figure({ scenario: SCENARIO, metric: `probe p99, idle (${probes})`, unit: 'ms', runs: of((r) => p99(r.idleMs)), baseline: inline((r) => p99(r.idleMs)) }),
-    figure({ scenario: SCENARIO, metric: `probe p99, loaded (${probes})`, unit: 'ms', runs: of((r) => p99(r.loadedMs)), baseline: inline((r) => p99(r.loadedMs)), target: { op: '<', value: 50, unit: 'ms' } }),
-    figure({ scenario: SCENARIO, metric: 'probe max, loaded', unit: 'ms', runs: of((r) => max(r.loadedMs)), baseline: inline((r) => max(r.loadedMs)) }),
-    figure({ scenario: SCENARIO, metric: 'pages/s read (submit to COMPLETED, over the loaded window)', unit: 'pages/s', runs: of((r) => r.pagesPerS), baseline: inline((r) => r.pagesPerS) }),
-    figure({ scenario: SCENARIO, metric: `max VmRSS of the service process over the loaded window, read every ${RSS_EVERY_MS} ms`, unit: 'MB', runs: of((r) => r.maxRssMb), baseline: inline((r) => r.maxRssMb) }),
+    figure({
+      scenario: SCENARIO,
+      metric: `probe p99, idle (${probes})`,
+      unit: 'ms',
+      runs: of((r) => p99(r.idleMs)),
+      baseline: inline((r) => p99(r.idleMs)),
+    }),
+    figure({
+      scenario: SCENARIO,
+      metric: `probe p99, loaded (${probes})`,
+      unit: 'ms',
+      runs: of((r) => p99(r.loadedMs)),
+      baseline: inline((r) => p99(r.loadedMs)),
+      target: { op: '<', value: 50, unit: 'ms' },
+    }),
+    figure({
+      scenario: SCENARIO,
+      metric: 'probe max, loaded',
+      unit: 'ms',
+      runs: of((r) => max(r.loadedMs)),
+      baseline: inline((r) => max(r.loadedMs)),
+    }),
+    figure({
+      scenario: SCENARIO,
+      metric: 'pages/s read (submit to COMPLETED, over the loaded window)',
+      unit: 'pages/s',
+      runs: of((r) => r.pagesPerS),
+      baseline: inline((r) => r.pagesPerS),
+    }),
+    figure({
+      scenario: SCENARIO,
+      metric: `max VmRSS of the service process over the loaded window, read every ${RSS_EVERY_MS} ms`,
+      unit: 'MB',
+      runs: of((r) => r.maxRssMb),
+      baseline: inline((r) => r.maxRssMb),
+    }),
     // What the per-thread heap bound costs and saves, against the same pool without it.
-    figure({ scenario: SCENARIO, metric: 'pages/s read, against the pool with its heap unbounded', unit: 'pages/s', runs: of((r) => r.pagesPerS), baseline: unbounded((r) => r.pagesPerS) }),
-    figure({ scenario: SCENARIO, metric: 'max VmRSS of the service process, against the pool with its heap unbounded', unit: 'MB', runs: of((r) => r.maxRssMb), baseline: unbounded((r) => r.maxRssMb) }),
+    figure({
+      scenario: SCENARIO,
+      metric: 'pages/s read, against the pool with its heap unbounded',
+      unit: 'pages/s',
+      runs: of((r) => r.pagesPerS),
+      baseline: unbounded((r) => r.pagesPerS),
+    }),
+    figure({
+      scenario: SCENARIO,
+      metric: 'max VmRSS of the service process, against the pool with its heap unbounded',
+      unit: 'MB',
+      runs: of((r) => r.maxRssMb),
+      baseline: unbounded((r) => r.maxRssMb),
+    }),
   ];
   const integrity: Integrity[] = MODES.flatMap((mode) =>
     runs[mode].map((r, i) => ({

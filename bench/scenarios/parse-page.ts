@@ -6,9 +6,11 @@
  * where most of such a page's bytes are. (A megabyte of article markup alone takes jsdom,
  * Readability and Turndown about 12 s here: a different, pathological case.)
  */
-const WORDS = ('trail shoe grip lug depth cushioning stack height drop rock plate upper mesh heel counter toe box ' +
+const WORDS = (
+  'trail shoe grip lug depth cushioning stack height drop rock plate upper mesh heel counter toe box ' +
   'midsole outsole rubber compound traction mud scree wet granite durability miles weight fit width ' +
-  'stability pronation runner race ultra distance climb descent comfort breathability lacing gaiter').split(' ');
+  'stability pronation runner race ultra distance climb descent comfort breathability lacing gaiter'
+).split(' ');
 
 function words(seed: number, n: number): string {
   const out: string[] = [];
@@ -21,15 +23,18 @@ function words(seed: number, n: number): string {
 }
 
 function section(i: number): string {
-  const p = (k: number) => `<p>${words(i * 31 + k, 40)} <a href="/guides/${i}-${k}">${words(k, 3)}</a> <em>${words(i + k, 4)}</em> ${words(i * 7 + k, 30)}.</p>`;
+  const p = (k: number) =>
+    `<p>${words(i * 31 + k, 40)} <a href="/guides/${i}-${k}">${words(k, 3)}</a> <em>${words(i + k, 4)}</em> ${words(i * 7 + k, 30)}.</p>`;
   return [
     `<h2 id="s${i}">${words(i, 5)}</h2>`,
-    p(1), p(2),
+    p(1),
+    p(2),
     `<figure><img src="/img/${i}.jpg" srcset="/img/${i}-640.jpg 640w, /img/${i}-1280.jpg 1280w" alt="${words(i, 4)}" width="1280" height="720"><figcaption>${words(i + 3, 8)}</figcaption></figure>`,
     p(3),
     `<ul>${Array.from({ length: 6 }, (_, k) => `<li><strong>${words(i + k, 2)}</strong>: ${words(i * 3 + k, 12)}</li>`).join('')}</ul>`,
     `<table><thead><tr><th>model</th><th>drop</th><th>weight</th><th>notes</th></tr></thead><tbody>${Array.from({ length: 5 }, (_, k) => `<tr><td>${words(k + i, 2)}</td><td>${k + 4} mm</td><td>${250 + k * 10} g</td><td>${words(i * k + 1, 8)}</td></tr>`).join('')}</tbody></table>`,
-    p(4), p(5),
+    p(4),
+    p(5),
   ].join('\n');
 }
 
@@ -50,7 +55,15 @@ export function articlePage(targetBytes = 1024 * 1024, articleBytes = 100 * 1024
   parts.push(tail);
   // The page's state as a JSON script, up to the target size.
   const items: unknown[] = [];
-  for (let i = 0; size + JSON.stringify(items).length < targetBytes - 200; i++) items.push({ id: i, slug: words(i, 3).replace(/ /g, '-'), summary: words(i * 13, 20), tags: words(i, 4).split(' ') });
-  parts.push(`<script id="__NEXT_DATA__" type="application/json">${JSON.stringify({ props: { pageProps: { related: items } } })}</script></body></html>`);
+  for (let i = 0; size + JSON.stringify(items).length < targetBytes - 200; i++)
+    items.push({
+      id: i,
+      slug: words(i, 3).replace(/ /g, '-'),
+      summary: words(i * 13, 20),
+      tags: words(i, 4).split(' '),
+    });
+  parts.push(
+    `<script id="__NEXT_DATA__" type="application/json">${JSON.stringify({ props: { pageProps: { related: items } } })}</script></body></html>`,
+  );
   return parts.join('\n');
 }

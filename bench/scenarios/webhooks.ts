@@ -19,7 +19,13 @@ async function plainPosts(receiver: CountingReceiver, n: number, payload: string
   const lane = async () => {
     while (next < n) {
       const i = next++;
-      const res = await agent.request({ origin: u.origin, path: u.pathname, method: 'POST', headers: { 'content-type': 'application/json' }, body: payload.replace('__ID__', `plain-${i}`) });
+      const res = await agent.request({
+        origin: u.origin,
+        path: u.pathname,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: payload.replace('__ID__', `plain-${i}`),
+      });
       await res.body.dump();
     }
   };
@@ -75,7 +81,17 @@ export async function runWebhookScenario(cfg: BenchConfig, log: (s: string) => v
         await svc.stop();
       }
       receiver.reset();
-      plain.push(await plainPosts(receiver, n, JSON.stringify({ task: { id: '__ID__', status: 'COMPLETED' }, credits: { creditsToCharge: 1, creditsCharged: 1 }, response: { text: '' } })));
+      plain.push(
+        await plainPosts(
+          receiver,
+          n,
+          JSON.stringify({
+            task: { id: '__ID__', status: 'COMPLETED' },
+            credits: { creditsToCharge: 1, creditsCharged: 1 },
+            response: { text: '' },
+          }),
+        ),
+      );
     }
   } finally {
     await receiver.close();

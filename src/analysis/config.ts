@@ -38,7 +38,13 @@ export interface SourceInfluenceConfig {
     /** Per call; a timed-out call stops the model work of the task (the rest reports `timeout`). */
     timeoutMs: number;
     /** `max_tokens` per call by purpose: the output side of the budget reservation. */
-    maxOutputTokens: { model_check: number; requirements: number; requirement_coverage: number; brand_decisions: number; source_classification: number };
+    maxOutputTokens: {
+      model_check: number;
+      requirements: number;
+      requirement_coverage: number;
+      brand_decisions: number;
+      source_classification: number;
+    };
   };
   /**
    * §2.10: pairs with max(τ_part − band, minSupport) ≤ s < τ_full + band are judged, highest w·d
@@ -63,7 +69,14 @@ export interface PromptResearchConfig {
     provider: { KR: { naver: number; google: number }; US: { google: number; bing: number } };
   };
   dedup: { jaccardEn: number; jaccardKo: number };
-  monitor: { lambda: number; intentBonus: number; maxSim: number; demandWeight: number; fitWeight: number; pool: number };
+  monitor: {
+    lambda: number;
+    intentBonus: number;
+    maxSim: number;
+    demandWeight: number;
+    fitWeight: number;
+    pool: number;
+  };
   /** Google suggest client: `firefox` (rank only), `chrome` (types and relevance) or `gws-wiz`. */
   googleClient: 'firefox' | 'chrome' | 'gws-wiz';
   /** Autocomplete response cache by (provider, country, language, query); 0 disables it. */
@@ -109,7 +122,13 @@ export const ANALYSIS_DEFAULTS: Readonly<AnalysisConfig> = deepFreeze({
     budget: { maxTokens: 120_000 },
     model: {
       timeoutMs: 30_000,
-      maxOutputTokens: { model_check: 400, requirements: 900, requirement_coverage: 900, brand_decisions: 1_500, source_classification: 1_200 },
+      maxOutputTokens: {
+        model_check: 400,
+        requirements: 900,
+        requirement_coverage: 900,
+        brand_decisions: 1_500,
+        source_classification: 1_200,
+      },
     },
     modelCheck: { maxPairs: 40, pairsPerCall: 10, band: 0.1, minSupport: 0.2 },
     extended: { maxRequirements: 12, coverageUnits: 5, brandChunkTokens: 8_000, maxReasons: 5 },

@@ -16,31 +16,134 @@ interface Step {
 }
 
 const STEPS: Step[] = [
-  { label: 'answer engine', path: '/v1/async/task', body: { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'best running shoes for flat feet' } }, expect: 'COMPLETED' },
-  { label: 'chatbot (US account)', path: '/v1/async/task', body: { taskType: 'CHATBOT_A', payload: { prompt: 'best running shoes', country: 'US' } }, expect: 'COMPLETED' },
-  { label: 'chatbot (KR account)', path: '/v1/async/task', body: { taskType: 'CHATBOT_A', payload: { prompt: '러닝화 추천', country: 'KR' } }, expect: 'COMPLETED' },
-  { label: 'chatbot into JP', path: '/v1/async/task', body: { taskType: 'CHATBOT_A', payload: { prompt: 'x', country: 'JP' } }, expect: 'REJECTED', expectError: 'REGION_UNAVAILABLE' },
-  { label: 'assistant', path: '/v1/async/task', body: { taskType: 'ASSISTANT_A', payload: { prompt: 'how tall is the eiffel tower' } }, expect: 'COMPLETED' },
-  { label: 'search A + AI overview', path: '/v1/async/task', body: { taskType: 'SEARCH_A', payload: { query: 'pydantic v2 sandbox:aio' } }, expect: 'COMPLETED' },
-  { label: 'AI mode', path: '/v1/async/task', body: { taskType: 'AIMODE', payload: { query: 'how to migrate to pydantic v2' } }, expect: 'COMPLETED' },
-  { label: 'search A, page 2', path: '/v1/async/task', body: { taskType: 'SEARCH_A_SERP', payload: { query: 'pydantic', page: 2 } }, expect: 'COMPLETED' },
-  { label: 'search B AI brief', path: '/v1/async/task', body: { taskType: 'SEARCH_B_AI_BRIEF', payload: { query: '강아지 사료 추천' } }, expect: 'COMPLETED' },
-  { label: 'search B web', path: '/v1/async/task', body: { taskType: 'SEARCH_B_SERP', payload: { query: '서울 맛집' } }, expect: 'COMPLETED' },
-  { label: 'search C web', path: '/v1/async/task', body: { taskType: 'SEARCH_C_SEARCH', payload: { query: 'pydantic' } }, expect: 'COMPLETED' },
-  { label: 'search C assistant', path: '/v1/async/task', body: { taskType: 'SEARCH_C_ASSISTANT', payload: { prompt: 'what is pydantic' } }, expect: 'COMPLETED' },
-  { label: 'forum search', path: '/v1/async/task', body: { taskType: 'FORUM', payload: { query: 'pydantic v2', community: 'python' } }, expect: 'COMPLETED' },
-  { label: 'web page', path: '/v1/async/task', body: { taskType: 'WEB_SCRAPE', payload: { url: 'https://example.com/guide' } }, expect: 'COMPLETED' },
-  { label: 'flaky upstream (2 failures)', path: '/v1/async/task', body: { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'demo flaky sandbox:flaky=2' } }, expect: 'COMPLETED' },
-  { label: 'empty answer', path: '/v1/async/task', body: { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'demo sandbox:empty' } }, expect: 'FAILED', expectError: 'ENGINE_NO_RESULT' },
-  { label: 'captcha everywhere', path: '/v1/async/task', body: { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'demo sandbox:captcha' } }, expect: 'FAILED', expectError: 'ENGINE_FAILED' },
-  { label: 'source influence', path: '/v1/source-influence', body: { prompt: 'What changed in Pydantic v2?', answer: 'Pydantic v2 rewrote its core in Rust [1]. Validation is much faster [2].', citations: ['https://docs.example.dev/pydantic-v2', 'https://example.org/benchmarks'] }, expect: 'COMPLETED' },
-  { label: 'prompt research', path: '/v1/prompt-research', body: { seed: 'running shoes', country: 'US', limit: 10, monitorSize: 5 }, expect: 'COMPLETED' },
+  {
+    label: 'answer engine',
+    path: '/v1/async/task',
+    body: { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'best running shoes for flat feet' } },
+    expect: 'COMPLETED',
+  },
+  {
+    label: 'chatbot (US account)',
+    path: '/v1/async/task',
+    body: { taskType: 'CHATBOT_A', payload: { prompt: 'best running shoes', country: 'US' } },
+    expect: 'COMPLETED',
+  },
+  {
+    label: 'chatbot (KR account)',
+    path: '/v1/async/task',
+    body: { taskType: 'CHATBOT_A', payload: { prompt: '러닝화 추천', country: 'KR' } },
+    expect: 'COMPLETED',
+  },
+  {
+    label: 'chatbot into JP',
+    path: '/v1/async/task',
+    body: { taskType: 'CHATBOT_A', payload: { prompt: 'x', country: 'JP' } },
+    expect: 'REJECTED',
+    expectError: 'REGION_UNAVAILABLE',
+  },
+  {
+    label: 'assistant',
+    path: '/v1/async/task',
+    body: { taskType: 'ASSISTANT_A', payload: { prompt: 'how tall is the eiffel tower' } },
+    expect: 'COMPLETED',
+  },
+  {
+    label: 'search A + AI overview',
+    path: '/v1/async/task',
+    body: { taskType: 'SEARCH_A', payload: { query: 'pydantic v2 sandbox:aio' } },
+    expect: 'COMPLETED',
+  },
+  {
+    label: 'AI mode',
+    path: '/v1/async/task',
+    body: { taskType: 'AIMODE', payload: { query: 'how to migrate to pydantic v2' } },
+    expect: 'COMPLETED',
+  },
+  {
+    label: 'search A, page 2',
+    path: '/v1/async/task',
+    body: { taskType: 'SEARCH_A_SERP', payload: { query: 'pydantic', page: 2 } },
+    expect: 'COMPLETED',
+  },
+  {
+    label: 'search B AI brief',
+    path: '/v1/async/task',
+    body: { taskType: 'SEARCH_B_AI_BRIEF', payload: { query: '강아지 사료 추천' } },
+    expect: 'COMPLETED',
+  },
+  {
+    label: 'search B web',
+    path: '/v1/async/task',
+    body: { taskType: 'SEARCH_B_SERP', payload: { query: '서울 맛집' } },
+    expect: 'COMPLETED',
+  },
+  {
+    label: 'search C web',
+    path: '/v1/async/task',
+    body: { taskType: 'SEARCH_C_SEARCH', payload: { query: 'pydantic' } },
+    expect: 'COMPLETED',
+  },
+  {
+    label: 'search C assistant',
+    path: '/v1/async/task',
+    body: { taskType: 'SEARCH_C_ASSISTANT', payload: { prompt: 'what is pydantic' } },
+    expect: 'COMPLETED',
+  },
+  {
+    label: 'forum search',
+    path: '/v1/async/task',
+    body: { taskType: 'FORUM', payload: { query: 'pydantic v2', community: 'python' } },
+    expect: 'COMPLETED',
+  },
+  {
+    label: 'web page',
+    path: '/v1/async/task',
+    body: { taskType: 'WEB_SCRAPE', payload: { url: 'https://example.com/guide' } },
+    expect: 'COMPLETED',
+  },
+  {
+    label: 'flaky upstream (2 failures)',
+    path: '/v1/async/task',
+    body: { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'demo flaky sandbox:flaky=2' } },
+    expect: 'COMPLETED',
+  },
+  {
+    label: 'empty answer',
+    path: '/v1/async/task',
+    body: { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'demo sandbox:empty' } },
+    expect: 'FAILED',
+    expectError: 'ENGINE_NO_RESULT',
+  },
+  {
+    label: 'captcha everywhere',
+    path: '/v1/async/task',
+    body: { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'demo sandbox:captcha' } },
+    expect: 'FAILED',
+    expectError: 'ENGINE_FAILED',
+  },
+  {
+    label: 'source influence',
+    path: '/v1/source-influence',
+    body: {
+      prompt: 'What changed in Pydantic v2?',
+      answer: 'Pydantic v2 rewrote its core in Rust [1]. Validation is much faster [2].',
+      citations: ['https://docs.example.dev/pydantic-v2', 'https://example.org/benchmarks'],
+    },
+    expect: 'COMPLETED',
+  },
+  {
+    label: 'prompt research',
+    path: '/v1/prompt-research',
+    body: { seed: 'running shoes', country: 'US', limit: 10, monitorSize: 5 },
+    expect: 'COMPLETED',
+  },
 ];
 
 /** One line about a result: engine answers by their sources, analyses by their headline figures. */
 function describeResponse(r: Record<string, any> | undefined): string {
   if (!r) return '';
-  if (Array.isArray(r.questions)) return `${r.questions.length} questions, monitor set of ${r.monitorSet?.size ?? 0} (${r.demandBasis})`;
+  if (Array.isArray(r.questions))
+    return `${r.questions.length} questions, monitor set of ${r.monitorSet?.size ?? 0} (${r.demandBasis})`;
   if (r.summary && Array.isArray(r.sources) && 'resultVersion' in r) {
     return `${r.sources.length} sources, top ${r.summary.topSourceId ?? 'none'}, attributed ${r.summary.attributedShare ?? 0}`;
   }
@@ -65,8 +168,13 @@ export async function runDemo(out: NodeJS.WritableStream = process.stdout): Prom
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   const hookUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
   const settings = loadSettings({
-    AEQ_SANDBOX: '1', AEQ_API_KEY: 'demo-key', PORT: '0', AEQ_DATA_DIR: dataDir, AEQ_WEBHOOK_ALLOW_PRIVATE: '1',
-    AEQ_ENGINE_TIMEOUT_MS: '5000', AEQ_LOG_LEVEL: 'silent',
+    AEQ_SANDBOX: '1',
+    AEQ_API_KEY: 'demo-key',
+    PORT: '0',
+    AEQ_DATA_DIR: dataDir,
+    AEQ_WEBHOOK_ALLOW_PRIVATE: '1',
+    AEQ_ENGINE_TIMEOUT_MS: '5000',
+    AEQ_LOG_LEVEL: 'silent',
   });
   const app = await createApp(settings, { log: createLogger('silent') });
   const base = await app.listen();
@@ -106,7 +214,9 @@ export async function runDemo(out: NodeJS.WritableStream = process.stdout): Prom
       }
       const ok = status === entry.step.expect && (!entry.step.expectError || note.startsWith(entry.step.expectError));
       if (!ok) bad++;
-      out.write(`[${done}/${ids.length}] ${ok ? 'ok  ' : 'FAIL'} ${entry.step.label.padEnd(28)} ${status.padEnd(9)} ${note}\n`);
+      out.write(
+        `[${done}/${ids.length}] ${ok ? 'ok  ' : 'FAIL'} ${entry.step.label.padEnd(28)} ${status.padEnd(9)} ${note}\n`,
+      );
     }
     const deadline = Date.now() + 10_000;
     const expected = ids.filter((e) => e.id).length;
@@ -119,6 +229,10 @@ export async function runDemo(out: NodeJS.WritableStream = process.stdout): Prom
     await app.stop(1000);
     receiver.close();
   }
-  out.write(bad === 0 ? 'demo finished: every step ended as expected\n' : `demo finished: ${bad} step(s) did not end as expected\n`);
+  out.write(
+    bad === 0
+      ? 'demo finished: every step ended as expected\n'
+      : `demo finished: ${bad} step(s) did not end as expected\n`,
+  );
   return bad === 0 ? 0 : 1;
 }

@@ -72,11 +72,13 @@ const run =
     : command === 'sandbox'
       ? sandbox
       : command === 'demo'
-      ? () => import('./demo.js').then(async (m) => process.exit(await m.runDemo()))
-      : async () => {
-          process.stderr.write(command === '--help' || command === 'help' ? USAGE : `aeq: unknown command ${command}\n${USAGE}`);
-          process.exit(command === '--help' || command === 'help' ? 0 : 2);
-        };
+        ? () => import('./demo.js').then(async (m) => process.exit(await m.runDemo()))
+        : async () => {
+            process.stderr.write(
+              command === '--help' || command === 'help' ? USAGE : `aeq: unknown command ${command}\n${USAGE}`,
+            );
+            process.exit(command === '--help' || command === 'help' ? 0 : 2);
+          };
 
 run().catch((e: unknown) => {
   process.stderr.write(`aeq: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);

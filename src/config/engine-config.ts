@@ -115,7 +115,12 @@ const fileSchema = {
       items: {
         type: 'object',
         required: ['id', 'engine', 'country', 'secret'],
-        properties: { id: { type: 'string', minLength: 1 }, engine: { enum: [...ALL_TASK_TYPES] }, country, secret: { type: 'string' } },
+        properties: {
+          id: { type: 'string', minLength: 1 },
+          engine: { enum: [...ALL_TASK_TYPES] },
+          country,
+          secret: { type: 'string' },
+        },
         additionalProperties: false,
       },
     },
@@ -175,8 +180,17 @@ function readFile(pathOrUrl: string | URL, label: string): RawFile {
 /** Sandbox pools (docs/contract.md#sandbox-pools): CHATBOT_A accounts US x4 and KR x2; exit addresses in US, KR, JP, GB, DE (three each). */
 function sandboxPools(): Pick<ServiceConfig, 'accounts' | 'exitAddresses'> {
   const accounts: AccountConfig[] = [];
-  for (const [c, n] of [['US', 4], ['KR', 2]] as const) {
-    for (let i = 1; i <= n; i++) accounts.push({ id: `sandbox-chatbot-a-${c.toLowerCase()}-${i}`, engine: 'CHATBOT_A', country: c, secret: `sk-sandbox-${c.toLowerCase()}-${i}` });
+  for (const [c, n] of [
+    ['US', 4],
+    ['KR', 2],
+  ] as const) {
+    for (let i = 1; i <= n; i++)
+      accounts.push({
+        id: `sandbox-chatbot-a-${c.toLowerCase()}-${i}`,
+        engine: 'CHATBOT_A',
+        country: c,
+        secret: `sk-sandbox-${c.toLowerCase()}-${i}`,
+      });
   }
   // Three exits per country, so a captcha on one can be retried on another (docs/contract.md#sandbox-pools).
   const exitAddresses = ['US', 'KR', 'JP', 'GB', 'DE'].flatMap((c) =>
@@ -242,7 +256,8 @@ export function loadServiceConfig(settings: Settings): ServiceConfig {
     maxConcurrent: x.maxConcurrent ?? 8,
   }));
   // docs/contract.md#direct-connection: with no exit address configured the host's own connection is one.
-  if (exitAddresses.length === 0) exitAddresses = [{ id: 'direct', country: settings.directCountry, maxConcurrent: 64 }];
+  if (exitAddresses.length === 0)
+    exitAddresses = [{ id: 'direct', country: settings.directCountry, maxConcurrent: 64 }];
   const ids = new Set<string>();
   for (const r of [...accounts, ...exitAddresses]) {
     if (ids.has(r.id)) throw new ConfigError(`duplicate pool resource id ${JSON.stringify(r.id)}`);

@@ -65,7 +65,8 @@ const DEFAULT_PARSE_HEAP_MB = 320;
 
 function parseHeapMb(env: Env): number {
   const mb = int(env, 'AEQ_PARSE_HEAP_MB', 0, 65_536) ?? DEFAULT_PARSE_HEAP_MB;
-  if (mb !== 0 && mb < 64) throw new SettingsError(`AEQ_PARSE_HEAP_MB must be 0 (V8's default) or at least 64, got ${mb}`);
+  if (mb !== 0 && mb < 64)
+    throw new SettingsError(`AEQ_PARSE_HEAP_MB must be 0 (V8's default) or at least 64, got ${mb}`);
   return mb;
 }
 
@@ -82,7 +83,8 @@ export function loadSettings(env: Env = process.env, overrides: Partial<Settings
     throw new SettingsError(`AEQ_ROLE must be all, api or worker, got ${JSON.stringify(role)}`);
   }
   const directCountry = (env.AEQ_DIRECT_COUNTRY ?? 'US').toUpperCase();
-  if (!/^[A-Z]{2}$/.test(directCountry)) throw new SettingsError('AEQ_DIRECT_COUNTRY must be a two-letter country code');
+  if (!/^[A-Z]{2}$/.test(directCountry))
+    throw new SettingsError('AEQ_DIRECT_COUNTRY must be a two-letter country code');
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new SettingsError('DATABASE_URL must start with postgres:// (unset it for the embedded SQLite store)');

@@ -78,7 +78,13 @@ export function taskCodeFor(kind: UpstreamFailureKind): TaskErrorCode {
 
 /** Failures that no retry can fix (a PDF stays a PDF; an absent answer stays absent; an exhausted quota stays exhausted). */
 export function isPermanent(kind: UpstreamFailureKind): boolean {
-  return kind === 'BAD_PAYLOAD' || kind === 'PAGE_UNAVAILABLE' || kind === 'NO_ANSWER' || kind === 'CONTENT_UNREADABLE' || kind === 'PROVIDER_REFUSED';
+  return (
+    kind === 'BAD_PAYLOAD' ||
+    kind === 'PAGE_UNAVAILABLE' ||
+    kind === 'NO_ANSWER' ||
+    kind === 'CONTENT_UNREADABLE' ||
+    kind === 'PROVIDER_REFUSED'
+  );
 }
 
 /** Failures that mean the exit address (or account) should rest before it is used again. */

@@ -48,7 +48,8 @@ export class RequestError extends Error {
 
 export function validationError(problems: FieldProblem[], message?: string): RequestError {
   const first = problems[0];
-  const summary = message ?? (first ? `${first.field || 'body'}: ${first.message}` : REQUEST_ERRORS.VALIDATION_ERROR.message);
+  const summary =
+    message ?? (first ? `${first.field || 'body'}: ${first.message}` : REQUEST_ERRORS.VALIDATION_ERROR.message);
   return new RequestError('VALIDATION_ERROR', summary, problems);
 }
 

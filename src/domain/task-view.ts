@@ -17,7 +17,13 @@ export interface Credits {
 }
 
 export function taskMetadata(t: TaskSummary, status: TaskStatus = t.status): TaskMetadata {
-  const m: TaskMetadata = { id: t.id, taskType: t.taskType, status, priority: t.priority, createdAt: new Date(t.createdAt).toISOString() };
+  const m: TaskMetadata = {
+    id: t.id,
+    taskType: t.taskType,
+    status,
+    priority: t.priority,
+    createdAt: new Date(t.createdAt).toISOString(),
+  };
   if (t.idempotencyKey !== null) m.idempotencyKey = t.idempotencyKey;
   return m;
 }
@@ -50,7 +56,13 @@ export interface WebhookPayload {
 
 export function webhookPayload(
   t: TaskSummary,
-  terminal: { status: 'COMPLETED' | 'FAILED'; result: unknown; error: string | null; creditsToCharge: number; creditsCharged: number },
+  terminal: {
+    status: 'COMPLETED' | 'FAILED';
+    result: unknown;
+    error: string | null;
+    creditsToCharge: number;
+    creditsCharged: number;
+  },
 ): WebhookPayload {
   return {
     task: taskMetadata(t, terminal.status),

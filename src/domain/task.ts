@@ -44,7 +44,10 @@ export interface TaskRecord extends NewTask {
 }
 
 /** What the task metadata and credits of an answer are made of. */
-export type TaskSummary = Pick<TaskRecord, 'id' | 'taskType' | 'status' | 'priority' | 'createdAt' | 'idempotencyKey' | 'creditsToCharge' | 'creditsCharged'>;
+export type TaskSummary = Pick<
+  TaskRecord,
+  'id' | 'taskType' | 'status' | 'priority' | 'createdAt' | 'idempotencyKey' | 'creditsToCharge' | 'creditsCharged'
+>;
 
 /**
  * What a poll shows of a task: the record without its payload and the workers' bookkeeping. The

@@ -20,7 +20,11 @@ const pageBounds = {
 /** Spellings a prompt-research monitor accepts in `engines` (the PROMPT_RESEARCH row). */
 const MONITOR_ENGINES = ENGINE_CATALOG.PROMPT_RESEARCH.monitors.engines;
 
-const countryCode = { type: 'string', pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2, case-insensitive' } as const;
+const countryCode = {
+  type: 'string',
+  pattern: '^[A-Za-z]{2}$',
+  description: 'ISO 3166-1 alpha-2, case-insensitive',
+} as const;
 const httpUrl = { type: 'string', minLength: 1, maxLength: 8192, pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' } as const;
 
 export const webhookSchema = {
@@ -187,7 +191,10 @@ export const batchResponseSchema = {
   type: 'object',
   properties: {
     success: { type: 'boolean' },
-    summary: { type: 'object', properties: { total: { type: 'integer' }, succeeded: { type: 'integer' }, failed: { type: 'integer' } } },
+    summary: {
+      type: 'object',
+      properties: { total: { type: 'integer' }, succeeded: { type: 'integer' }, failed: { type: 'integer' } },
+    },
     results: {
       type: 'array',
       items: {

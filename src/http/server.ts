@@ -1,4 +1,11 @@
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import swagger from '@fastify/swagger';
 import { RequestError, errorObject } from '../domain/request-errors.js';
 import { bearerMatches } from './auth.js';
@@ -64,13 +71,23 @@ export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance
     try {
       text = strictUtf8.decode(body as Buffer);
     } catch {
-      done(new RequestError('VALIDATION_ERROR', 'The body is not valid UTF-8.', [{ field: '', message: 'must be UTF-8 encoded JSON' }]), undefined);
+      done(
+        new RequestError('VALIDATION_ERROR', 'The body is not valid UTF-8.', [
+          { field: '', message: 'must be UTF-8 encoded JSON' },
+        ]),
+        undefined,
+      );
       return;
     }
     try {
       done(null, JSON.parse(text) as unknown);
     } catch {
-      done(new RequestError('VALIDATION_ERROR', 'The body is not valid JSON.', [{ field: '', message: 'must be a JSON document' }]), undefined);
+      done(
+        new RequestError('VALIDATION_ERROR', 'The body is not valid JSON.', [
+          { field: '', message: 'must be a JSON document' },
+        ]),
+        undefined,
+      );
     }
   });
 
@@ -90,7 +107,8 @@ export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance
       // Without an internal token the internal routes do not exist.
       const token = ctx.settings.internalToken;
       if (!token) throw new RequestError('NOT_FOUND');
-      if (!bearerMatches(req.headers.authorization, token)) throw new RequestError('MISSING_API_KEY', 'Missing or invalid internal token.');
+      if (!bearerMatches(req.headers.authorization, token))
+        throw new RequestError('MISSING_API_KEY', 'Missing or invalid internal token.');
       return;
     }
     if (!bearerMatches(req.headers.authorization, ctx.apiKey)) throw new RequestError('MISSING_API_KEY');
@@ -103,9 +121,16 @@ export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance
     else if (err.validation) {
       const problems = ajvToProblems(err.validation);
       const first = problems[0];
-      e = new RequestError('VALIDATION_ERROR', first ? `${first.field || 'body'}: ${first.message}` : undefined, problems);
+      e = new RequestError(
+        'VALIDATION_ERROR',
+        first ? `${first.field || 'body'}: ${first.message}` : undefined,
+        problems,
+      );
     } else if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      e = new RequestError('PAYLOAD_TOO_LARGE', `The request body is over the ${req.routeOptions.bodyLimit ?? 1048576} byte limit of this endpoint.`);
+      e = new RequestError(
+        'PAYLOAD_TOO_LARGE',
+        `The request body is over the ${req.routeOptions.bodyLimit ?? 1048576} byte limit of this endpoint.`,
+      );
     } else if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
       e = new RequestError('VALIDATION_ERROR', err.message, undefined, err.statusCode === 415 ? 400 : err.statusCode);
     } else {

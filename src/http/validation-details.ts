@@ -43,5 +43,9 @@ export function ajvToProblems(errors: readonly AjvLikeError[], prefix = ''): Fie
   }
   // When anyOf failed, its branch errors only add noise: keep the summary line for that field.
   const anyOfFields = new Set(out.filter((p) => p.message.startsWith('must be a URL string')).map((p) => p.field));
-  return out.filter((p) => p.message.startsWith('must be a URL string') || ![...anyOfFields].some((f) => p.field === f || p.field.startsWith(`${f}.`)));
+  return out.filter(
+    (p) =>
+      p.message.startsWith('must be a URL string') ||
+      ![...anyOfFields].some((f) => p.field === f || p.field.startsWith(`${f}.`)),
+  );
 }

@@ -54,7 +54,17 @@ export class ResourcePool<T> {
   ) {}
 
   add(id: string, country: string, capacity: number, value: T): void {
-    this.resources.set(id, { id, country: country.toUpperCase(), capacity, value, disabled: false, inUse: 0, cooldowns: new Map(), lastUsedAt: 0, busyElsewhereUntil: 0 });
+    this.resources.set(id, {
+      id,
+      country: country.toUpperCase(),
+      capacity,
+      value,
+      disabled: false,
+      inUse: 0,
+      cooldowns: new Map(),
+      lastUsedAt: 0,
+      busyElsewhereUntil: 0,
+    });
     this.wake();
   }
 
@@ -106,7 +116,9 @@ export class ResourcePool<T> {
   /** Rests still running, by upstream scope. */
   activeCooldowns(r: PoolResource<T>): Array<{ scope: string; until: number; strikes: number }> {
     const t = this.now();
-    return [...r.cooldowns].filter(([, c]) => c.until > t).map(([scope, c]) => ({ scope, until: c.until, strikes: c.strikes }));
+    return [...r.cooldowns]
+      .filter(([, c]) => c.until > t)
+      .map(([scope, c]) => ({ scope, until: c.until, strikes: c.strikes }));
   }
 
   /** Resources that could serve `country` at some point (enabled), whatever their load. */
@@ -116,11 +128,24 @@ export class ResourcePool<T> {
     return n;
   }
 
-  private pick(country: string | null, scope: string, exclude: ReadonlySet<string>, filter: (r: PoolResource<T>) => boolean): PoolResource<T> | undefined {
+  private pick(
+    country: string | null,
+    scope: string,
+    exclude: ReadonlySet<string>,
+    filter: (r: PoolResource<T>) => boolean,
+  ): PoolResource<T> | undefined {
     const t = this.now();
     let best: PoolResource<T> | undefined;
     for (const r of this.resources.values()) {
-      if (r.disabled || r.inUse >= r.capacity || restUntil(r, scope) > t || r.busyElsewhereUntil > t || exclude.has(r.id) || !filter(r)) continue;
+      if (
+        r.disabled ||
+        r.inUse >= r.capacity ||
+        restUntil(r, scope) > t ||
+        r.busyElsewhereUntil > t ||
+        exclude.has(r.id) ||
+        !filter(r)
+      )
+        continue;
       if (country !== null && r.country !== country) continue;
       // Least-loaded first, then least recently used, so load spreads over the pool.
       if (!best || r.inUse < best.inUse || (r.inUse === best.inUse && r.lastUsedAt < best.lastUsedAt)) best = r;
@@ -138,13 +163,20 @@ export class ResourcePool<T> {
     country: string | null,
     waitMs: number,
     signal: AbortSignal,
-    opts: { exclude?: ReadonlySet<string>; filter?: (r: PoolResource<T>) => boolean; holdMs?: number; scope?: string } = {},
+    opts: {
+      exclude?: ReadonlySet<string>;
+      filter?: (r: PoolResource<T>) => boolean;
+      holdMs?: number;
+      scope?: string;
+    } = {},
   ): Promise<Lease<T> | null> {
     const filter = opts.filter ?? (() => true);
     const scope = opts.scope ?? ANY_UPSTREAM;
     const deadline = this.now() + waitMs;
     for (;;) {
-      const r = this.pick(country, scope, opts.exclude ?? new Set(), filter) ?? (opts.exclude?.size ? this.pick(country, scope, new Set(), filter) : undefined);
+      const r =
+        this.pick(country, scope, opts.exclude ?? new Set(), filter) ??
+        (opts.exclude?.size ? this.pick(country, scope, new Set(), filter) : undefined);
       if (r) {
         const lease = this.grant(r, scope);
         if (!this.ledger) return lease;

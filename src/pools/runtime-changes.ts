@@ -114,8 +114,13 @@ export class RuntimeChanges {
       delete spec[f];
     }
     if (Object.keys(secrets).length === 0) return state;
-    if (!this.secretKey) throw new Error('resources with secrets can be added at run time only with AEQ_INTERNAL_TOKEN set');
-    return { ...state, spec: spec as unknown as ResourceState['spec'], sealed: seal(JSON.stringify(secrets), this.secretKey) };
+    if (!this.secretKey)
+      throw new Error('resources with secrets can be added at run time only with AEQ_INTERNAL_TOKEN set');
+    return {
+      ...state,
+      spec: spec as unknown as ResourceState['spec'],
+      sealed: seal(JSON.stringify(secrets), this.secretKey),
+    };
   }
 
   /** The state with its secrets back, or null when this process cannot open them. */
@@ -123,7 +128,10 @@ export class RuntimeChanges {
     if (!state.sealed || !state.spec) return state;
     const opened = this.secretKey ? open(state.sealed, this.secretKey) : null;
     if (opened === null) {
-      this.log.warn({ resource: key }, 'a resource added at run time cannot be used here: AEQ_INTERNAL_TOKEN differs from the process that added it');
+      this.log.warn(
+        { resource: key },
+        'a resource added at run time cannot be used here: AEQ_INTERNAL_TOKEN differs from the process that added it',
+      );
       return null;
     }
     const secrets = JSON.parse(opened) as Record<string, string>;

@@ -6,14 +6,18 @@ import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } f
  * derived (HKDF-SHA-256) from the operator's internal token, which every process is given.
  */
 function keyFrom(token: string): Buffer {
-  return Buffer.from(hkdfSync('sha256', createHash('sha256').update(token).digest(), Buffer.alloc(0), 'aeq runtime secrets v1', 32));
+  return Buffer.from(
+    hkdfSync('sha256', createHash('sha256').update(token).digest(), Buffer.alloc(0), 'aeq runtime secrets v1', 32),
+  );
 }
 
 export function seal(plaintext: string, token: string): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', keyFrom(token), iv);
   const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join('.');
+  return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join(
+    '.',
+  );
 }
 
 /** The plaintext, or null when the token is not the one that sealed it (or the box is damaged). */

@@ -8,7 +8,8 @@ import { UpstreamFailure } from '../domain/engine-errors.js';
 export type AttemptFailure = { origin: 'upstream'; failure: UpstreamFailure } | { origin: 'internal'; error: Error };
 
 /** Error codes of the network, DNS and TLS layers and of undici: faults of the way to the upstream. */
-const NETWORK_CODE = /^(E(?!RR_)[A-Z0-9_]+|UND_ERR_[A-Z_]+|ERR_(TLS|SSL|SOCKET|HTTP2|STREAM_PREMATURE_CLOSE)[A-Z0-9_]*|HPE_[A-Z_]+|[A-Z_]*CERT[A-Z_]*|UNABLE_TO_[A-Z_]+)$/;
+const NETWORK_CODE =
+  /^(E(?!RR_)[A-Z0-9_]+|UND_ERR_[A-Z_]+|ERR_(TLS|SSL|SOCKET|HTTP2|STREAM_PREMATURE_CLOSE)[A-Z0-9_]*|HPE_[A-Z_]+|[A-Z_]*CERT[A-Z_]*|UNABLE_TO_[A-Z_]+)$/;
 /** Error names of aborts and of the proxy tunnel. */
 const NETWORK_NAMES = new Set(['AbortError', 'TimeoutError', 'ProxyFailure']);
 
@@ -23,9 +24,18 @@ export function classifyAttemptError(e: unknown, timedOut: boolean): AttemptFail
   const err = e instanceof Error ? e : new Error(String(e));
   const code = codeOf(err);
   if (code === 'PRIVATE_ADDRESS') {
-    return { origin: 'upstream', failure: new UpstreamFailure('BAD_PAYLOAD', err.message, { clientMessage: 'payload.url must point to a public address.' }) };
+    return {
+      origin: 'upstream',
+      failure: new UpstreamFailure('BAD_PAYLOAD', err.message, {
+        clientMessage: 'payload.url must point to a public address.',
+      }),
+    };
   }
-  if (isNetworkError(err)) return { origin: 'upstream', failure: new UpstreamFailure('UPSTREAM_ERROR', `${err.name}${code ? ` ${code}` : ''}: ${err.message}`) };
+  if (isNetworkError(err))
+    return {
+      origin: 'upstream',
+      failure: new UpstreamFailure('UPSTREAM_ERROR', `${err.name}${code ? ` ${code}` : ''}: ${err.message}`),
+    };
   return { origin: 'internal', error: err };
 }
 

@@ -1,6 +1,13 @@
 import type { Logger } from 'pino';
 import type { ServiceConfig } from '../config/engine-config.js';
-import { UpstreamFailure, coolsDownExit, taskCodeFor, taskErrorString, isPermanent, type TaskErrorCode } from '../domain/engine-errors.js';
+import {
+  UpstreamFailure,
+  coolsDownExit,
+  taskCodeFor,
+  taskErrorString,
+  isPermanent,
+  type TaskErrorCode,
+} from '../domain/engine-errors.js';
 import { upstreamScope } from '../engines/upstream-scope.js';
 import { classifyAttemptError, type AttemptFailure } from './attempt-failure.js';
 import type { ClaimedTask, TaskPayload } from '../domain/task.js';
@@ -39,8 +46,15 @@ export class AttemptRunner {
     const engine = this.config.engines[task.taskType];
     const adapter = this.registry.get(task.taskType);
     if (!adapter) return this.fail('ENGINE_FAILED', false, log, `no adapter registered for ${task.taskType}`);
-    if (engine.mode === 'off') return this.fail('ENGINE_FAILED', false, log, `engine ${task.taskType} is not configured (mode off)`);
-    if (engine.unavailable) return this.fail('ENGINE_FAILED', false, log, `engine ${task.taskType} cannot serve on this machine: ${engine.unavailable}`);
+    if (engine.mode === 'off')
+      return this.fail('ENGINE_FAILED', false, log, `engine ${task.taskType} is not configured (mode off)`);
+    if (engine.unavailable)
+      return this.fail(
+        'ENGINE_FAILED',
+        false,
+        log,
+        `engine ${task.taskType} cannot serve on this machine: ${engine.unavailable}`,
+      );
     const payload = (task.payload ?? {}) as TaskPayload;
     const country = task.country ?? ENGINE_CATALOG[task.taskType].defaultCountry;
     const waitMs = this.config.scheduler.poolWaitMs;
@@ -54,7 +68,11 @@ export class AttemptRunner {
     let account = null;
     // Accounts are leased only in `account` mode; an `api`-mode engine authenticates with its provider key.
     if (engine.mode === 'account') {
-      account = await this.pools.accounts.lease(country ?? 'US', waitMs, drain, { filter: (r) => r.value.engine === task.taskType, holdMs, scope });
+      account = await this.pools.accounts.lease(country ?? 'US', waitMs, drain, {
+        filter: (r) => r.value.engine === task.taskType,
+        holdMs,
+        scope,
+      });
       if (!account) {
         exit.release();
         return this.fail('NO_ACCOUNT_AVAILABLE', true, log, `no account for ${task.taskType} in ${country}`);
@@ -68,7 +86,8 @@ export class AttemptRunner {
     try {
       const http = this.transports.forExit(exit.resource.value, task.taskType);
       const attemptCountry = country ?? exit.resource.country;
-      if (engine.transport === 'browser' && this.browsers) browser = this.browsers.forAttempt({ exit: exit.resource.value, country: attemptCountry, signal });
+      if (engine.transport === 'browser' && this.browsers)
+        browser = this.browsers.forAttempt({ exit: exit.resource.value, country: attemptCountry, signal });
       const work = adapter.run({
         taskId: task.id,
         taskType: task.taskType,
@@ -77,7 +96,9 @@ export class AttemptRunner {
         config: engine,
         http,
         ...(browser ? { browser } : {}),
-        account: account ? { id: account.resource.id, country: account.resource.country, secret: account.resource.value.secret } : null,
+        account: account
+          ? { id: account.resource.id, country: account.resource.country, secret: account.resource.value.secret }
+          : null,
         signal,
         parse: this.parser.bind(signal),
         log,
@@ -85,11 +106,19 @@ export class AttemptRunner {
       });
       // The adapter gets the signal, but a timeout must end the attempt even if an adapter ignores it.
       const result = await Promise.race([work, abortPromise(signal)]);
-      this.metrics.engineLatency.observe({ engine: task.taskType, outcome: 'ok' }, (performance.now() - started) / 1000);
+      this.metrics.engineLatency.observe(
+        { engine: task.taskType, outcome: 'ok' },
+        (performance.now() - started) / 1000,
+      );
       const response = clientResponse(task.taskType, payload, result);
-      return result.credits === undefined ? { kind: 'completed', response } : { kind: 'completed', response, credits: result.credits };
+      return result.credits === undefined
+        ? { kind: 'completed', response }
+        : { kind: 'completed', response, credits: result.credits };
     } catch (e) {
-      this.metrics.engineLatency.observe({ engine: task.taskType, outcome: 'error' }, (performance.now() - started) / 1000);
+      this.metrics.engineLatency.observe(
+        { engine: task.taskType, outcome: 'error' },
+        (performance.now() - started) / 1000,
+      );
       const classified = drain.aborted && !timeout.aborted ? interrupted() : classifyAttemptError(e, timeout.aborted);
       if (classified.origin === 'internal') {
         // Our own bug: no verdict on the exit address or account, and no retry (it would fail the same way).
@@ -102,8 +131,16 @@ export class AttemptRunner {
       if (coolsDownExit(failure.kind)) release = 'cooldown';
       this.metrics.upstreamFailures.inc({ engine: task.taskType, kind: failure.kind });
       const code = taskCodeFor(failure.kind);
-      log.warn({ engine: task.taskType, kind: failure.kind, exit: exit.resource.id, upstream: scope, detail: failure.message }, 'engine attempt failed');
-      return { kind: 'failed', code, error: taskErrorString(code, failure.clientMessage), retryable: !isPermanent(failure.kind) };
+      log.warn(
+        { engine: task.taskType, kind: failure.kind, exit: exit.resource.id, upstream: scope, detail: failure.message },
+        'engine attempt failed',
+      );
+      return {
+        kind: 'failed',
+        code,
+        error: taskErrorString(code, failure.clientMessage),
+        retryable: !isPermanent(failure.kind),
+      };
     } finally {
       // A page an adapter left open (it outran the timeout) must not outlive the attempt.
       browser?.close();
@@ -128,5 +165,8 @@ function abortPromise(signal: AbortSignal): Promise<never> {
 
 /** The worker is draining: whatever the abort made the adapter throw, the attempt was cut short, not failed. */
 function interrupted(): AttemptFailure {
-  return { origin: 'upstream', failure: new UpstreamFailure('UPSTREAM_ERROR', 'attempt interrupted by the worker draining') };
+  return {
+    origin: 'upstream',
+    failure: new UpstreamFailure('UPSTREAM_ERROR', 'attempt interrupted by the worker draining'),
+  };
 }

@@ -26,7 +26,9 @@ export class LeaseReaper {
   /** One sweep over expired leases; a store error is logged and counts as nothing reaped. */
   async runOnce(): Promise<ReapCounts> {
     try {
-      const r = await this.store.reapExpiredLeases(this.clock.now(), (t) => expiredWrite(t, this.config.engines[t.taskType].credits));
+      const r = await this.store.reapExpiredLeases(this.clock.now(), (t) =>
+        expiredWrite(t, this.config.engines[t.taskType].credits),
+      );
       const counts = { requeued: r.requeued.length, failed: r.failed.length };
       if (counts.requeued || counts.failed) this.log.warn(counts, 'expired leases reaped');
       if (counts.failed) this.onWebhookQueued?.();

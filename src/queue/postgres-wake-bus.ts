@@ -35,7 +35,9 @@ export class PostgresWakeBus implements WakeBus {
       const types = [...this.pending];
       this.pending.clear();
       for (const t of types) {
-        this.publisher.query('select pg_notify($1, $2)', [CHANNEL, t]).catch((e: unknown) => this.log.warn({ err: e }, 'wake-up NOTIFY failed'));
+        this.publisher
+          .query('select pg_notify($1, $2)', [CHANNEL, t])
+          .catch((e: unknown) => this.log.warn({ err: e }, 'wake-up NOTIFY failed'));
       }
     });
   }

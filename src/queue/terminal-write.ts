@@ -8,8 +8,20 @@ import type { AttemptOutcome } from './attempt-runner.js';
 export function terminalWrite(task: TaskRecord, outcome: AttemptOutcome, credits: number): TerminalWrite {
   const base =
     outcome.kind === 'completed'
-      ? { status: 'COMPLETED' as const, result: outcome.response, error: null, creditsToCharge: outcome.credits ?? credits, creditsCharged: outcome.credits ?? credits }
-      : { status: 'FAILED' as const, result: undefined, error: outcome.error, creditsToCharge: credits, creditsCharged: 0 };
+      ? {
+          status: 'COMPLETED' as const,
+          result: outcome.response,
+          error: null,
+          creditsToCharge: outcome.credits ?? credits,
+          creditsCharged: outcome.credits ?? credits,
+        }
+      : {
+          status: 'FAILED' as const,
+          result: undefined,
+          error: outcome.error,
+          creditsToCharge: credits,
+          creditsCharged: 0,
+        };
   return { ...base, webhook: task.webhookUrl ? { url: task.webhookUrl, payload: webhookPayload(task, base) } : null };
 }
 

@@ -71,12 +71,15 @@ export class Worker {
    */
   async runOnce(): Promise<number> {
     if (this.stopped) return 0;
-    const counts = await Promise.all((Object.keys(this.d.config.engines) as TaskType[]).map((t) => this.claimAfterCurrent(t)));
+    const counts = await Promise.all(
+      (Object.keys(this.d.config.engines) as TaskType[]).map((t) => this.claimAfterCurrent(t)),
+    );
     return counts.reduce((a, b) => a + b, 0);
   }
 
   private async claimAfterCurrent(taskType: TaskType): Promise<number> {
-    for (let current = this.claiming.get(taskType); current; current = this.claiming.get(taskType)) await current.catch(() => undefined);
+    for (let current = this.claiming.get(taskType); current; current = this.claiming.get(taskType))
+      await current.catch(() => undefined);
     return this.claim(taskType);
   }
 
@@ -158,7 +161,10 @@ export class Worker {
       const s = this.d.config.scheduler;
       const at = now + retryDelayMs(task.attempts, s.retryBaseMs, s.retryMaxMs);
       const ok = await this.d.store.retryTask(task.id, task.leaseToken, outcome.error, at, now);
-      log.info({ retryAt: new Date(at).toISOString(), error: outcome.error, leaseHeld: ok }, 'attempt failed, retry scheduled');
+      log.info(
+        { retryAt: new Date(at).toISOString(), error: outcome.error, leaseHeld: ok },
+        'attempt failed, retry scheduled',
+      );
       return;
     }
     if (outcome.kind === 'failed' && outcome.retryable && this.stopped) {

@@ -43,7 +43,8 @@ export function trackLoad(app: FastifyInstance): void {
     credentials: Object.fromEntries(credentials),
   }));
   app.post('/__sim/reset', async () => {
-    for (const m of [families, credentials]) for (const [k, g] of m) m.set(k, { current: g.current, max: g.current, total: 0 });
+    for (const m of [families, credentials])
+      for (const [k, g] of m) m.set(k, { current: g.current, max: g.current, total: 0 });
     return { ok: true };
   });
 }

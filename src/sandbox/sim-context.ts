@@ -12,7 +12,12 @@ export class SimContext {
    * and flaky/error (5xx). Returns the parsed directives, or null when the reply was already handled.
    * `captcha` and `empty` are left to the route, which answers them in its own wire format.
    */
-  async gate(route: string, text: string, reply: FastifyReply, error5xx: (reply: FastifyReply) => FastifyReply): Promise<Directives | null> {
+  async gate(
+    route: string,
+    text: string,
+    reply: FastifyReply,
+    error5xx: (reply: FastifyReply) => FastifyReply,
+  ): Promise<Directives | null> {
     const d = parseDirectives(text);
     if (d.delayMs > 0) await sleep(d.delayMs);
     if (d.timeout) {
@@ -38,7 +43,10 @@ export class SimContext {
 
   /** Deterministic pseudo-random integer from a text (same prompt, same answer). */
   hash(text: string, salt = ''): number {
-    return createHash('sha256').update(salt + '\u0000' + text).digest().readUInt32BE(0);
+    return createHash('sha256')
+      .update(salt + '\u0000' + text)
+      .digest()
+      .readUInt32BE(0);
   }
 
   clean(text: string): string {

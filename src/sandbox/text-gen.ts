@@ -12,8 +12,20 @@ const EN = [
   'is covered in depth by independent reviewers',
   'has a small number of clear market leaders',
 ];
-const KO = ['에 대해 많은 사람들이 관심을 가지고 있습니다', '은 최근 2년 동안 크게 달라졌습니다', '은 예산과 용도에 따라 선택이 달라집니다', '은 가격, 품질, 지원으로 주로 비교됩니다'];
-const SITES = ['example.com', 'example.org', 'example.net', 'news.example.co.kr', 'blog.example.com', 'docs.example.dev'];
+const KO = [
+  '에 대해 많은 사람들이 관심을 가지고 있습니다',
+  '은 최근 2년 동안 크게 달라졌습니다',
+  '은 예산과 용도에 따라 선택이 달라집니다',
+  '은 가격, 품질, 지원으로 주로 비교됩니다',
+];
+const SITES = [
+  'example.com',
+  'example.org',
+  'example.net',
+  'news.example.co.kr',
+  'blog.example.com',
+  'docs.example.dev',
+];
 
 export function isKorean(text: string): boolean {
   return /\p{Script=Hangul}/u.test(text);

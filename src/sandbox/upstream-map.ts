@@ -29,10 +29,11 @@ const SANDBOX_OPTION_PREFIX: Readonly<Record<string, string>> = Object.freeze({
 });
 
 /** Secondary hosts whose option name several engines share (the chat engines' web UIs), by engine. */
-const SANDBOX_ENGINE_OPTION_PREFIX: Readonly<Partial<Record<TaskType, Readonly<Record<string, string>>>>> = Object.freeze({
-  CHATBOT_A: { webBaseUrl: '/chatgpt' },
-  ANSWER_ENGINE_A: { webBaseUrl: '/perplexity-web' },
-});
+const SANDBOX_ENGINE_OPTION_PREFIX: Readonly<Partial<Record<TaskType, Readonly<Record<string, string>>>>> =
+  Object.freeze({
+    CHATBOT_A: { webBaseUrl: '/chatgpt' },
+    ANSWER_ENGINE_A: { webBaseUrl: '/perplexity-web' },
+  });
 
 /** Points every engine's upstream (and secondary hosts) at the simulator. */
 export function routeToSandbox(config: ServiceConfig, sandboxUrl: string): void {

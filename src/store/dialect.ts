@@ -56,7 +56,12 @@ export const POSTGRES_DIALECT: StoreDialect = Object.freeze({
  * exclusive by itself. The lock's name is also taken by the stored pool-lease function
  * (postgres/migrations/005-pool-lease-function.ts), hence its `aeq:claim:` prefix for every key.
  */
-export function serialised<T>(db: Kysely<Database>, dialect: StoreDialect, key: string, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+export function serialised<T>(
+  db: Kysely<Database>,
+  dialect: StoreDialect,
+  key: string,
+  fn: (trx: Kysely<Database>) => Promise<T>,
+): Promise<T> {
   if (!dialect.supportsAdvisoryLocks) return db.transaction().execute(fn);
   return db.transaction().execute(async (trx) => {
     await sql`select pg_advisory_xact_lock(hashtext(${`aeq:claim:${key}`}))`.execute(trx);

@@ -96,7 +96,13 @@ export abstract class KyselyStore implements Store {
   startDeliveryAttempt(taskId: string, leaseToken: string, attempt: number, now: number): Promise<boolean> {
     return deliveries.startDeliveryAttempt(this.db, taskId, leaseToken, attempt, now);
   }
-  finishDeliveryAttempt(taskId: string, leaseToken: string, attempt: number, outcome: DeliveryOutcome, now: number): Promise<void> {
+  finishDeliveryAttempt(
+    taskId: string,
+    leaseToken: string,
+    attempt: number,
+    outcome: DeliveryOutcome,
+    now: number,
+  ): Promise<void> {
     return deliveries.finishDeliveryAttempt(this.db, taskId, leaseToken, attempt, outcome, now);
   }
   nextDeliveryAt(): Promise<number | null> {

@@ -18,7 +18,9 @@ const MIGRATIONS: Record<string, Migration> = {
 
 /** Brings the schema to the latest migration of the dialect; throws what the migrator failed with. */
 export async function migrateToLatest(db: Kysely<Database>, dialect: StoreDialect): Promise<void> {
-  const schema = dialect.supportsSchemas ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s : undefined;
+  const schema = dialect.supportsSchemas
+    ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s
+    : undefined;
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => ({ ...MIGRATIONS, ...dialect.migrations }) },

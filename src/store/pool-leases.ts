@@ -11,7 +11,14 @@ import type { Database } from './schema.js';
  */
 
 /** Records a lease in `pool_leases` when the resource has fewer than `capacity` live ones; null when full. */
-export function acquirePoolLease(db: Kysely<Database>, dialect: StoreDialect, resourceId: string, capacity: number, now: number, expiresAt: number): Promise<string | null> {
+export function acquirePoolLease(
+  db: Kysely<Database>,
+  dialect: StoreDialect,
+  resourceId: string,
+  capacity: number,
+  now: number,
+  expiresAt: number,
+): Promise<string | null> {
   // Serialised per resource, so the count cannot be raced.
   return serialised(db, dialect, `lease:${resourceId}`, async (trx) => {
     const live = await trx
@@ -37,9 +44,17 @@ export async function releasePoolLease(db: Kysely<Database>, token: string): Pro
  * PostgreSQL: a lease is one call of the stored function that takes a free or expired slot row of
  * the resource with FOR UPDATE SKIP LOCKED (postgres/migrations/007-pool-slots.ts).
  */
-export async function acquirePoolLeasePostgres(db: Kysely<Database>, resourceId: string, capacity: number, now: number, expiresAt: number): Promise<string | null> {
+export async function acquirePoolLeasePostgres(
+  db: Kysely<Database>,
+  resourceId: string,
+  capacity: number,
+  now: number,
+  expiresAt: number,
+): Promise<string | null> {
   const token = randomUUID();
-  const r = await sql<{ ok: boolean }>`select aeq_acquire_pool_slot(${token}, ${resourceId}, ${capacity}, ${now}, ${expiresAt}) as ok`.execute(db);
+  const r = await sql<{
+    ok: boolean;
+  }>`select aeq_acquire_pool_slot(${token}, ${resourceId}, ${capacity}, ${now}, ${expiresAt}) as ok`.execute(db);
   return r.rows[0]?.ok ? token : null;
 }
 

@@ -26,7 +26,18 @@ export function taskFromRow(r: TasksTable): TaskRecord {
 }
 
 /** The columns a poll reads, in this order (the embedded store reads them as an array). */
-export const POLL_COLUMNS = ['id', 'task_type', 'status', 'priority', 'created_at', 'idempotency_key', 'result', 'error', 'credits_to_charge', 'credits_charged'] as const;
+export const POLL_COLUMNS = [
+  'id',
+  'task_type',
+  'status',
+  'priority',
+  'created_at',
+  'idempotency_key',
+  'result',
+  'error',
+  'credits_to_charge',
+  'credits_charged',
+] as const;
 
 type PollColumn = (typeof POLL_COLUMNS)[number];
 /** One poll row as values, in the order of POLL_COLUMNS. */

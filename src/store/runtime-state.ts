@@ -10,7 +10,9 @@ export async function putRuntimeChange(db: Kysely<Database>, key: string, state:
     .execute();
 }
 
-export async function runtimeChanges(db: Kysely<Database>): Promise<Array<{ key: string; state: string; updatedAt: number }>> {
+export async function runtimeChanges(
+  db: Kysely<Database>,
+): Promise<Array<{ key: string; state: string; updatedAt: number }>> {
   const rows = await db.selectFrom('runtime_changes').selectAll().orderBy('updated_at').orderBy('key').execute();
   return rows.map((r) => ({ key: r.key, state: r.state, updatedAt: Number(r.updated_at) }));
 }
@@ -22,6 +24,10 @@ export async function getMeta(db: Kysely<Database>, key: string): Promise<string
 }
 
 export async function setMetaIfAbsent(db: Kysely<Database>, key: string, value: string): Promise<string> {
-  await db.insertInto('aeq_meta').values({ key, value }).onConflict((oc) => oc.column('key').doNothing()).execute();
+  await db
+    .insertInto('aeq_meta')
+    .values({ key, value })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
   return (await getMeta(db, key)) ?? value;
 }

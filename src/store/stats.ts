@@ -68,7 +68,9 @@ export async function queuedAndRunning(db: Kysely<Database>, notBefore: number):
 export function prepareStats(db: BetterSqlite3.Database) {
   return {
     taskCounts: db.prepare(`select task_type, status, n from status_counts where scope = 'task'`),
-    expiredCounts: db.prepare('select task_type, status, count(*) as n from tasks where created_at < ? group by task_type, status'),
+    expiredCounts: db.prepare(
+      'select task_type, status, count(*) as n from tasks where created_at < ? group by task_type, status',
+    ),
     deliveryCounts: db.prepare(`select status, n from status_counts where scope = 'delivery'`),
   };
 }
@@ -94,15 +96,21 @@ export function statsSqlite(group: GroupCommit, s: StatsStatements, notBefore: n
     };
     for (const r of s.taskCounts.all() as CountRow[]) add(r.task_type, r.status, r.n);
     for (const r of s.expiredCounts.all(notBefore) as CountRow[]) add(r.task_type, r.status, -r.n);
-    for (const [type, c] of Object.entries(byEngine)) if (c.QUEUED + c.PROCESSING + c.COMPLETED + c.FAILED === 0) delete byEngine[type];
+    for (const [type, c] of Object.entries(byEngine))
+      if (c.QUEUED + c.PROCESSING + c.COMPLETED + c.FAILED === 0) delete byEngine[type];
     return { tasks, byEngine, webhooks: webhookCounts(s.deliveryCounts.all() as CountRow[]) };
   });
 }
 
 /** Embedded store: `queuedAndRunning` from the same counts. */
-export async function queuedAndRunningSqlite(group: GroupCommit, s: StatsStatements, notBefore: number): Promise<QueueDepths> {
+export async function queuedAndRunningSqlite(
+  group: GroupCommit,
+  s: StatsStatements,
+  notBefore: number,
+): Promise<QueueDepths> {
   const st = await statsSqlite(group, s, notBefore);
   const out: QueueDepths = {};
-  for (const [type, c] of Object.entries(st.byEngine)) if (c.QUEUED + c.PROCESSING > 0) out[type] = { queued: c.QUEUED, processing: c.PROCESSING };
+  for (const [type, c] of Object.entries(st.byEngine))
+    if (c.QUEUED + c.PROCESSING > 0) out[type] = { queued: c.QUEUED, processing: c.PROCESSING };
   return out;
 }

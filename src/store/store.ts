@@ -96,7 +96,13 @@ export interface Store {
   claimDueDeliveries(now: number, limit: number, leaseMs: number): Promise<DueDelivery[]>;
   /** Records that attempt `attempt` starts; false if it was already made (another sender got there first). */
   startDeliveryAttempt(taskId: string, leaseToken: string, attempt: number, now: number): Promise<boolean>;
-  finishDeliveryAttempt(taskId: string, leaseToken: string, attempt: number, outcome: DeliveryOutcome, now: number): Promise<void>;
+  finishDeliveryAttempt(
+    taskId: string,
+    leaseToken: string,
+    attempt: number,
+    outcome: DeliveryOutcome,
+    now: number,
+  ): Promise<void>;
   nextDeliveryAt(): Promise<number | null>;
 
   /** Records a pool lease when the resource has fewer than `capacity` live leases in any process. */

@@ -41,7 +41,9 @@ export function sourceInfluenceTask(input: SourceInfluenceInput, ctx: Submission
   const extended = input.analysis?.version === 1;
   const min = extended ? 0 : 1;
   if (input.citations.length < min) {
-    throw validationError([{ field: 'citations', message: 'must have 1 to 25 items (0 to 25 with analysis.version = 1)' }]);
+    throw validationError([
+      { field: 'citations', message: 'must have 1 to 25 items (0 to 25 with analysis.version = 1)' },
+    ]);
   }
   // Known members only: unknown ones are ignored, and must not reach the stored payload (they can be arbitrarily deep).
   const citations = input.citations.map((c): CitationInput => (typeof c === 'string' ? { url: c } : knownCitation(c)));
@@ -52,7 +54,11 @@ export function sourceInfluenceTask(input: SourceInfluenceInput, ctx: Submission
     analysis: extended
       ? {
           version: 1,
-          entities: (input.analysis?.entities ?? []).map((e, i) => ({ id: e.id ?? `e${i + 1}`, name: e.name, role: e.role ?? 'brand' })),
+          entities: (input.analysis?.entities ?? []).map((e, i) => ({
+            id: e.id ?? `e${i + 1}`,
+            name: e.name,
+            role: e.role ?? 'brand',
+          })),
         }
       : null,
   };
@@ -97,13 +103,17 @@ const SEED_RE = /^[\p{L}\p{N}]+( [\p{L}\p{N}]+)*$/u;
 export function promptResearchTask(input: PromptResearchInput, ctx: SubmissionContext): NewTask {
   const problems: FieldProblem[] = [];
   const seed = input.seed.trim();
-  if (seed.length < 1 || seed.length > 30) problems.push({ field: 'seed', message: 'must be 1 to 30 characters after trimming' });
-  else if (!SEED_RE.test(seed)) problems.push({ field: 'seed', message: 'must contain only letters, digits and single spaces' });
+  if (seed.length < 1 || seed.length > 30)
+    problems.push({ field: 'seed', message: 'must be 1 to 30 characters after trimming' });
+  else if (!SEED_RE.test(seed))
+    problems.push({ field: 'seed', message: 'must contain only letters, digits and single spaces' });
   if (input.brand !== undefined && (input.brand.match(/[\p{L}\p{N}]/gu)?.length ?? 0) < 2) {
     problems.push({ field: 'brand', message: 'must contain at least two letters or digits' });
   }
-  if (input.brandAliases !== undefined && input.brand === undefined) problems.push({ field: 'brandAliases', message: 'requires brand' });
-  if (input.brandDescription !== undefined && input.brand === undefined) problems.push({ field: 'brandDescription', message: 'requires brand' });
+  if (input.brandAliases !== undefined && input.brand === undefined)
+    problems.push({ field: 'brandAliases', message: 'requires brand' });
+  if (input.brandDescription !== undefined && input.brand === undefined)
+    problems.push({ field: 'brandDescription', message: 'requires brand' });
   if (problems.length > 0) throw validationError(problems);
 
   const facts = ENGINE_CATALOG.PROMPT_RESEARCH;
@@ -122,7 +132,12 @@ export function promptResearchTask(input: PromptResearchInput, ctx: SubmissionCo
     throw new RequestError(
       'VALIDATION_ERROR',
       `monitorSize x engines must be at most ${MONITOR_MAX_TASKS} (got ${monitorSize} x ${engines.length}).`,
-      [{ field: 'monitorSize', message: `times the number of engines (${engines.length}) must be at most ${MONITOR_MAX_TASKS}` }],
+      [
+        {
+          field: 'monitorSize',
+          message: `times the number of engines (${engines.length}) must be at most ${MONITOR_MAX_TASKS}`,
+        },
+      ],
       422,
     );
   }

@@ -35,7 +35,8 @@ function knownPayload(p: Record<string, unknown>, country: string | null): TaskP
   const inc = p.include as Record<string, unknown> | undefined;
   if (inc && typeof inc === 'object') {
     const flags: NonNullable<TaskPayload['include']> = {};
-    for (const f of ['markdown', 'rawResponse', 'html'] as const) if (typeof inc[f] === 'boolean') flags[f] = inc[f] as boolean;
+    for (const f of ['markdown', 'rawResponse', 'html'] as const)
+      if (typeof inc[f] === 'boolean') flags[f] = inc[f] as boolean;
     out.include = flags;
   }
   return out;
@@ -77,7 +78,8 @@ export interface SubmissionContext {
  */
 export function envelopeToTask(input: EnvelopeInput, ctx: SubmissionContext): NewTask {
   const taskType = canonicalTaskType(input.taskType);
-  if (!taskType) throw validationError([{ field: 'taskType', message: `unknown task type ${JSON.stringify(input.taskType)}` }]);
+  if (!taskType)
+    throw validationError([{ field: 'taskType', message: `unknown task type ${JSON.stringify(input.taskType)}` }]);
   if (isAnalysisTaskType(taskType)) {
     const { endpoint } = ENGINE_CATALOG[taskType];
     throw new RequestError('USE_DEDICATED_ENDPOINT', `${input.taskType} tasks are created only via ${endpoint}.`);
@@ -101,7 +103,12 @@ export function buildTask(
   ctx: SubmissionContext,
   taskType: TaskType,
   payload: unknown,
-  o: { country: string | null; priority?: number | undefined; idempotencyKey?: string | undefined; webhookUrl?: string | undefined },
+  o: {
+    country: string | null;
+    priority?: number | undefined;
+    idempotencyKey?: string | undefined;
+    webhookUrl?: string | undefined;
+  },
 ): NewTask {
   const engine = ctx.config.engines[taskType];
   const createdAt = ctx.now();

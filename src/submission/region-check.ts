@@ -22,10 +22,14 @@ export function checkRegion(config: ServiceConfig, pools: Pools, taskType: TaskT
   if (!ENGINE_CATALOG[taskType].regionBound) return;
   const cap = pools.regionCapacity(taskType, country, engine.mode === 'account');
   if (!cap.serveable) {
-    throw new RequestError('REGION_UNAVAILABLE', `No ${taskType} capacity for country ${country} at present; see GET /capacity.`, {
-      country,
-      serveable: false,
-      hasIps: cap.hasIps,
-    });
+    throw new RequestError(
+      'REGION_UNAVAILABLE',
+      `No ${taskType} capacity for country ${country} at present; see GET /capacity.`,
+      {
+        country,
+        serveable: false,
+        hasIps: cap.hasIps,
+      },
+    );
   }
 }

@@ -45,7 +45,8 @@ export class HandshakeReader {
 
   private readonly onEnd = (): void => this.fail(new ProxyFailure('closed the connection during the handshake'));
 
-  private readonly onError = (e: Error): void => this.fail(new ProxyFailure(`connection failed during the handshake (${errorCode(e)})`));
+  private readonly onError = (e: Error): void =>
+    this.fail(new ProxyFailure(`connection failed during the handshake (${errorCode(e)})`));
 
   private fail(e: Error): void {
     this.failure ??= e;

@@ -10,13 +10,26 @@ import { ProxyFailure, type ProxyEndpoint } from './proxy-endpoint.js';
  * HTTP client parses the proxy's answer; the socket it hands over carries the target's bytes.
  * Basic credentials come from the proxy URL's userinfo (already percent-decoded).
  */
-export function httpConnect(proxy: ProxyEndpoint, authority: string, proxyTls: ConnectionOptions | undefined, timeoutMs: number): Promise<Socket> {
+export function httpConnect(
+  proxy: ProxyEndpoint,
+  authority: string,
+  proxyTls: ConnectionOptions | undefined,
+  timeoutMs: number,
+): Promise<Socket> {
   return new Promise<Socket>((resolve, reject) => {
     const headers: Record<string, string> = { host: authority };
     if (proxy.username !== null) {
-      headers['proxy-authorization'] = `Basic ${Buffer.from(`${proxy.username}:${proxy.password ?? ''}`, 'utf8').toString('base64')}`;
+      headers['proxy-authorization'] =
+        `Basic ${Buffer.from(`${proxy.username}:${proxy.password ?? ''}`, 'utf8').toString('base64')}`;
     }
-    const options: https.RequestOptions = { host: proxy.host, port: proxy.port, method: 'CONNECT', path: authority, headers, agent: false };
+    const options: https.RequestOptions = {
+      host: proxy.host,
+      port: proxy.port,
+      method: 'CONNECT',
+      path: authority,
+      headers,
+      agent: false,
+    };
     const req =
       proxy.scheme === 'https'
         ? https.request({ ...proxyTls, ...options, ...(net.isIP(proxy.host) ? {} : { servername: proxy.host }) })

@@ -56,7 +56,16 @@ export function desktopUserAgentMetadata(browserVersion: string): UserAgentMetad
     { brand: 'Google Chrome', version: major },
     { brand: 'Not?A_Brand', version: '99' },
   ];
-  return { brands, fullVersion: browserVersion, platform: 'Linux', platformVersion: '', architecture: 'x86', bitness: '64', model: '', mobile: false };
+  return {
+    brands,
+    fullVersion: browserVersion,
+    platform: 'Linux',
+    platformVersion: '',
+    architecture: 'x86',
+    bitness: '64',
+    model: '',
+    mobile: false,
+  };
 }
 
 /** The language of a country's users (docs/engines.md#region-parameters). */
@@ -175,5 +184,9 @@ const TIME_ZONES: Readonly<Record<string, string>> = Object.freeze({
 /** Locale, Accept-Language and time zone a real user in `country` would have (a browser context's settings). */
 export function browserRegion(country: string): { locale: string; timezoneId: string; acceptLanguage: string } {
   const region = regionLocale(country);
-  return { locale: region.locale, timezoneId: TIME_ZONES[region.country] ?? 'UTC', acceptLanguage: acceptLanguage(region.locale, true) };
+  return {
+    locale: region.locale,
+    timezoneId: TIME_ZONES[region.country] ?? 'UTC',
+    acceptLanguage: acceptLanguage(region.locale, true),
+  };
 }

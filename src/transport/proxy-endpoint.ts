@@ -13,7 +13,12 @@ export interface ProxyEndpoint {
   password: string | null;
 }
 
-const DEFAULT_PORTS: Readonly<Record<ProxyScheme, number>> = Object.freeze({ http: 80, https: 443, socks5: 1080, socks5h: 1080 });
+const DEFAULT_PORTS: Readonly<Record<ProxyScheme, number>> = Object.freeze({
+  http: 80,
+  https: 443,
+  socks5: 1080,
+  socks5h: 1080,
+});
 
 /**
  * A failure of the proxy itself (unreachable, refused credentials, refused tunnel). Its message

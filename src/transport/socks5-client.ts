@@ -54,7 +54,11 @@ export async function socks5Connect(socket: Socket, auth: SocksCredentials | nul
     if (method === METHOD_USER_PASS && auth) {
       await authenticate(socket, reader, auth);
     } else if (method === METHOD_NO_ACCEPTABLE) {
-      throw new ProxyFailure(auth ? 'accepts none of our authentication methods' : 'requires authentication and the exit address has no credentials');
+      throw new ProxyFailure(
+        auth
+          ? 'accepts none of our authentication methods'
+          : 'requires authentication and the exit address has no credentials',
+      );
     } else if (method !== METHOD_NONE) {
       throw new ProxyFailure(`chose authentication method ${method}, which we did not offer`);
     }
@@ -68,7 +72,8 @@ export async function socks5Connect(socket: Socket, auth: SocksCredentials | nul
 async function authenticate(socket: Socket, reader: HandshakeReader, auth: SocksCredentials): Promise<void> {
   const user = Buffer.from(auth.username, 'utf8');
   const pass = Buffer.from(auth.password, 'utf8');
-  if (user.length > 255 || pass.length > 255) throw new ProxyFailure('credentials are longer than SOCKS5 allows (255 bytes each)');
+  if (user.length > 255 || pass.length > 255)
+    throw new ProxyFailure('credentials are longer than SOCKS5 allows (255 bytes each)');
   socket.write(Buffer.concat([Buffer.from([AUTH_VERSION, user.length]), user, Buffer.from([pass.length]), pass]));
   const status = await reader.read(2);
   if (status.readUInt8(1) !== 0x00) throw new ProxyFailure('rejected the credentials (SOCKS5 username/password)');
@@ -95,7 +100,9 @@ async function readReply(reader: HandshakeReader, target: SocksTarget): Promise<
   if (head.readUInt8(0) !== VERSION) throw new ProxyFailure('sent a malformed SOCKS5 reply');
   const rep = head.readUInt8(1);
   if (rep !== 0x00) {
-    throw new ProxyFailure(`refused the connection to ${target.host}:${target.port} (${REPLY_MEANINGS[rep] ?? `reply ${rep}`})`);
+    throw new ProxyFailure(
+      `refused the connection to ${target.host}:${target.port} (${REPLY_MEANINGS[rep] ?? `reply ${rep}`})`,
+    );
   }
   const atyp = head.readUInt8(3);
   let addressLength: number;

@@ -14,9 +14,7 @@ const CLIENT_URL_ENGINES: ReadonlySet<TaskType> = new Set<TaskType>(['WEB_SCRAPE
 export class TransportFactory {
   private readonly dispatchers = new Map<string, Dispatcher>();
 
-  constructor(
-    private readonly opts: { allowPrivate: boolean; sandboxWebBase: string | null },
-  ) {}
+  constructor(private readonly opts: { allowPrivate: boolean; sandboxWebBase: string | null }) {}
 
   forExit(exit: ExitAddressConfig, taskType: TaskType): HttpTransport {
     const guard = CLIENT_URL_ENGINES.has(taskType) && !this.opts.allowPrivate;

@@ -28,7 +28,11 @@ export interface TunnelOptions {
  * itself becomes UPSTREAM_BLOCKED naming the exit address (so it rests and the retry goes
  * elsewhere); a guarded target that resolves privately is refused before the proxy is asked.
  */
-export async function openTunnel(proxy: ProxyEndpoint, target: { host: string; port: number }, opts: TunnelOptions): Promise<Socket> {
+export async function openTunnel(
+  proxy: ProxyEndpoint,
+  target: { host: string; port: number },
+  opts: TunnelOptions,
+): Promise<Socket> {
   const host = await addressForProxy(proxy, target.host, opts.guardPrivate);
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TUNNEL_TIMEOUT_MS;
   try {
@@ -72,7 +76,11 @@ function authority(host: string, port: number): string {
   return `${net.isIPv6(host) ? `[${host}]` : host}:${port}`;
 }
 
-async function socksTunnel(proxy: ProxyEndpoint, target: { host: string; port: number }, timeoutMs: number): Promise<Socket> {
+async function socksTunnel(
+  proxy: ProxyEndpoint,
+  target: { host: string; port: number },
+  timeoutMs: number,
+): Promise<Socket> {
   const socket = net.connect({ host: proxy.host, port: proxy.port });
   const auth = proxy.username === null ? null : { username: proxy.username, password: proxy.password ?? '' };
   const handshake = (async () => {
@@ -81,7 +89,10 @@ async function socksTunnel(proxy: ProxyEndpoint, target: { host: string; port: n
   })();
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ProxyFailure(`did not complete the SOCKS5 handshake within ${timeoutMs} ms`)), timeoutMs);
+    timer = setTimeout(
+      () => reject(new ProxyFailure(`did not complete the SOCKS5 handshake within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
   });
   handshake.catch(() => undefined); // the deadline may win the race; the loser's rejection is expected
   try {
@@ -96,7 +107,11 @@ async function socksTunnel(proxy: ProxyEndpoint, target: { host: string; port: n
 }
 
 /** Wraps a tunnel in TLS for an https (or wss) target, verifying the target's name. */
-export async function startTls(socket: Socket, host: string, targetTls: ConnectionOptions | undefined): Promise<tls.TLSSocket> {
+export async function startTls(
+  socket: Socket,
+  host: string,
+  targetTls: ConnectionOptions | undefined,
+): Promise<tls.TLSSocket> {
   const secure = tls.connect({ ...targetTls, socket, ...(net.isIP(host) ? {} : { servername: host }) });
   try {
     await once(secure, 'secureConnect');
@@ -122,13 +137,21 @@ export function tunnelConnector(proxy: ProxyEndpoint, opts: TunnelOptions): buil
 }
 
 /** A raw socket to `target` through the proxy, or directly when `proxy` is null (WebSockets use this). */
-export async function openSocket(proxy: ProxyEndpoint | null, target: SocketTarget, opts: TunnelOptions): Promise<Socket> {
+export async function openSocket(
+  proxy: ProxyEndpoint | null,
+  target: SocketTarget,
+  opts: TunnelOptions,
+): Promise<Socket> {
   let socket: Socket;
   if (proxy) {
     socket = await openTunnel(proxy, target, opts);
   } else {
     if (opts.guardPrivate) assertPublicHost(target.host);
-    socket = net.connect({ host: target.host, port: target.port, ...(opts.guardPrivate ? { lookup: guardedLookup } : {}) });
+    socket = net.connect({
+      host: target.host,
+      port: target.port,
+      ...(opts.guardPrivate ? { lookup: guardedLookup } : {}),
+    });
     try {
       await once(socket, 'connect');
     } catch (e) {

@@ -17,23 +17,35 @@ export type ExitConnectOptions = Omit<TunnelOptions, 'guardPrivate'>;
  * One undici dispatcher per exit address (keep-alive pools are per address): direct, or every
  * connection tunnelled through the exit's HTTP(S) CONNECT or SOCKS5 proxy.
  */
-export function dispatcherFor(exit: ExitAddressConfig, guardPrivate: boolean, opts: ExitConnectOptions = {}): Dispatcher {
+export function dispatcherFor(
+  exit: ExitAddressConfig,
+  guardPrivate: boolean,
+  opts: ExitConnectOptions = {},
+): Dispatcher {
   if (!exit.proxyUrl) {
-    return new Agent({ connect: { ...opts.targetTls, ...(guardPrivate ? { lookup: guardedLookup } : {}) }, connections: 64 });
+    return new Agent({
+      connect: { ...opts.targetTls, ...(guardPrivate ? { lookup: guardedLookup } : {}) },
+      connections: 64,
+    });
   }
   const proxy = parseProxyUrl(exit.id, exit.proxyUrl);
   return new Agent({ connect: tunnelConnector(proxy, { ...opts, guardPrivate }), connections: 64 });
 }
 
 /** Raw sockets through the same exit address, for the WebSocket engines. */
-export function socketOpenerFor(exit: ExitAddressConfig, guardPrivate: boolean, opts: ExitConnectOptions = {}): (t: SocketTarget) => Promise<Socket> {
+export function socketOpenerFor(
+  exit: ExitAddressConfig,
+  guardPrivate: boolean,
+  opts: ExitConnectOptions = {},
+): (t: SocketTarget) => Promise<Socket> {
   const proxy = exit.proxyUrl ? parseProxyUrl(exit.id, exit.proxyUrl) : null;
   return (target) => openSocket(proxy, target, { ...opts, guardPrivate });
 }
 
 function flattenHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  for (const [k, v] of Object.entries(h))
+    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
   return out;
 }
 
@@ -73,7 +85,9 @@ export class UndiciTransport implements HttpTransport {
     for (let hop = 0; ; hop++) {
       const target = new URL(url);
       if (target.protocol !== 'http:' && target.protocol !== 'https:') {
-        throw new UpstreamFailure('BAD_PAYLOAD', `unsupported URL scheme ${target.protocol}`, { clientMessage: 'payload.url must be an http or https URL.' });
+        throw new UpstreamFailure('BAD_PAYLOAD', `unsupported URL scheme ${target.protocol}`, {
+          clientMessage: 'payload.url must be an http or https URL.',
+        });
       }
       if (this.guardPrivate) assertPublicHost(target.hostname);
       const res = await this.dispatcher.request({
@@ -91,7 +105,8 @@ export class UndiciTransport implements HttpTransport {
         if (hop >= maxRedirects) throw new UpstreamFailure('UPSTREAM_ERROR', `more than ${maxRedirects} redirects`);
         // A Location that does not parse is the upstream's fault, not ours.
         const next = URL.canParse(location, url) ? new URL(location, url) : null;
-        if (!next) throw new UpstreamFailure('UPSTREAM_ERROR', `redirect to an unparseable Location (HTTP ${res.statusCode})`);
+        if (!next)
+          throw new UpstreamFailure('UPSTREAM_ERROR', `redirect to an unparseable Location (HTTP ${res.statusCode})`);
         url = next.toString();
         if (res.statusCode === 303 || ((res.statusCode === 301 || res.statusCode === 302) && method === 'POST')) {
           method = 'GET';

@@ -85,13 +85,16 @@ export class WebhookSender {
     if (this.stopped || at >= this.retryTimerAt) return;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimerAt = at;
-    this.retryTimer = setTimeout(() => {
-      this.retryTimer = null;
-      this.retryTimerAt = Infinity;
-      // Timers may fire a millisecond early by the wall clock; a claim then would find nothing due.
-      if (this.clock.now() < at) this.wakeAt(at);
-      else this.wake();
-    }, Math.max(0, at - this.clock.now()));
+    this.retryTimer = setTimeout(
+      () => {
+        this.retryTimer = null;
+        this.retryTimerAt = Infinity;
+        // Timers may fire a millisecond early by the wall clock; a claim then would find nothing due.
+        if (this.clock.now() < at) this.wakeAt(at);
+        else this.wake();
+      },
+      Math.max(0, at - this.clock.now()),
+    );
     this.retryTimer.unref();
   }
 
@@ -118,11 +121,17 @@ export class WebhookSender {
         const room = this.opts.concurrency - this.inFlight.size;
         // While deliveries are in flight, claim in bunches rather than one row per finished
         // delivery: each finish wakes the sender again, so nothing due waits for long.
-        if (room <= 0 || (this.inFlight.size > 0 && room < Math.min(CLAIM_BUNCH, Math.ceil(this.opts.concurrency / 4)))) break;
+        if (room <= 0 || (this.inFlight.size > 0 && room < Math.min(CLAIM_BUNCH, Math.ceil(this.opts.concurrency / 4))))
+          break;
         const due = await this.store.claimDueDeliveries(this.clock.now(), room, deliveryLeaseMs(this.opts.timeoutMs));
         for (const d of due) {
           const p = this.deliver(d)
-            .catch((e: unknown) => this.log.error({ err: e, taskId: d.taskId }, 'webhook delivery crashed; it is retried when its lease expires'))
+            .catch((e: unknown) =>
+              this.log.error(
+                { err: e, taskId: d.taskId },
+                'webhook delivery crashed; it is retried when its lease expires',
+              ),
+            )
             .finally(() => {
               this.inFlight.delete(p);
               this.wake();
@@ -152,7 +161,13 @@ export class WebhookSender {
     const about = { taskId: d.taskId, webhookAttempt: attempt };
     if (attempt > WEBHOOK_MAX_ATTEMPTS) {
       // The fifth attempt was started by a sender that died before recording its outcome.
-      await this.store.finishDeliveryAttempt(d.taskId, d.leaseToken, attempt, { kind: 'abandoned', error: 'sender stopped during the last attempt', httpStatus: null }, this.clock.now());
+      await this.store.finishDeliveryAttempt(
+        d.taskId,
+        d.leaseToken,
+        attempt,
+        { kind: 'abandoned', error: 'sender stopped during the last attempt', httpStatus: null },
+        this.clock.now(),
+      );
       return;
     }
     const started = await this.store.startDeliveryAttempt(d.taskId, d.leaseToken, attempt, this.clock.now());
@@ -167,14 +182,27 @@ export class WebhookSender {
     }
     this.metrics.webhookOutcomes.inc({ outcome: outcome.kind });
     if (outcome.kind === 'delivered') this.log.info({ ...about, httpStatus: outcome.httpStatus }, 'webhook delivered');
-    else this.log.warn({ ...about, error: outcome.error, next: outcome.kind === 'retry' ? new Date(outcome.at).toISOString() : 'abandoned' }, 'webhook attempt failed');
+    else
+      this.log.warn(
+        {
+          ...about,
+          error: outcome.error,
+          next: outcome.kind === 'retry' ? new Date(outcome.at).toISOString() : 'abandoned',
+        },
+        'webhook attempt failed',
+      );
     await this.store.finishDeliveryAttempt(d.taskId, d.leaseToken, attempt, outcome, this.clock.now());
     if (outcome.kind === 'retry') this.wakeAt(outcome.at);
   }
 
   private failure(attempt: number, error: string, httpStatus: number | null): DeliveryOutcome {
     if (attempt >= WEBHOOK_MAX_ATTEMPTS) return { kind: 'abandoned', error, httpStatus };
-    return { kind: 'retry', at: this.clock.now() + nextWebhookDelayMs(attempt, this.opts.retryBaseMs), error, httpStatus };
+    return {
+      kind: 'retry',
+      at: this.clock.now() + nextWebhookDelayMs(attempt, this.opts.retryBaseMs),
+      error,
+      httpStatus,
+    };
   }
 
   private async post(url: string, payload: string): Promise<number> {

@@ -46,11 +46,18 @@ export function startAnalysisService(opts: AnalysisServiceOptions = {}): Promise
     scheduler: { retryBaseMs: 20, retryMaxMs: 100, exitCooldownMs: 100 },
     engines: { SOURCE_INFLUENCE: { upstream: si }, PROMPT_RESEARCH: { upstream: pr } },
   });
-  return startService({ AEQ_CONFIG: file, ...opts.env }, opts.logLines ? { registry, logLines: opts.logLines } : { registry });
+  return startService(
+    { AEQ_CONFIG: file, ...opts.env },
+    opts.logLines ? { registry, logLines: opts.logLines } : { registry },
+  );
 }
 
 /** Submits to a dedicated analysis endpoint and returns the task id (throws unless 202). */
-export async function submitAnalysis(svc: RunningService, path: '/v1/source-influence' | '/v1/prompt-research', body: unknown): Promise<string> {
+export async function submitAnalysis(
+  svc: RunningService,
+  path: '/v1/source-influence' | '/v1/prompt-research',
+  body: unknown,
+): Promise<string> {
   const r = await svc.call('POST', path, body);
   if (r.status !== 202) throw new Error(`submit failed: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body.task.id as string;

@@ -16,7 +16,11 @@ describe('page reading for SOURCE_INFLUENCE (§2.4)', () => {
     expect(page.text).not.toContain('All rights reserved');
     expect(page.metadata.siteName).toBe('Daily Runner News');
     expect(page.metadata.htmlLang).toBe('en');
-    expect(pageDates(page.metadata, 'https://news.example.com/a', page.text, FETCHED_AT)).toEqual({ publishedAt: '2024-03-04', modifiedAt: '2024-03-06', dateSource: 'json_ld' });
+    expect(pageDates(page.metadata, 'https://news.example.com/a', page.text, FETCHED_AT)).toEqual({
+      publishedAt: '2024-03-04',
+      modifiedAt: '2024-03-06',
+      dateSource: 'json_ld',
+    });
     expect(pageAuthor(page.metadata, page.text)).toEqual({ name: 'Jane Miller', kind: 'person', source: 'json_ld' });
   });
 
@@ -24,12 +28,17 @@ describe('page reading for SOURCE_INFLUENCE (§2.4)', () => {
     const html = decodePage(fixture('page-ko-euckr.html'), 'text/html', 'pets.example.co.kr');
     const page = extractHtml(html, 'https://pets.example.co.kr/a', 200, 100);
     expect(page.text).toContain('소형견에게는 단백질 함량이 높은 강아지 사료가 적합합니다');
-    expect(pageDates(page.metadata, 'https://pets.example.co.kr/a', page.text, FETCHED_AT)).toMatchObject({ publishedAt: '2024-05-20', dateSource: 'text' });
+    expect(pageDates(page.metadata, 'https://pets.example.co.kr/a', page.text, FETCHED_AT)).toMatchObject({
+      publishedAt: '2024-05-20',
+      dateSource: 'text',
+    });
     expect(pageAuthor(page.metadata, page.text)).toEqual({ name: '김하늘', kind: 'person', source: 'text' });
   });
 
   it('retries EUC-KR for a .kr host when a page without charset labels decodes badly as UTF-8', () => {
-    const raw = fixture('page-ko-euckr.html').toString('latin1').replace(/<meta http-equiv[^>]+>/, '');
+    const raw = fixture('page-ko-euckr.html')
+      .toString('latin1')
+      .replace(/<meta http-equiv[^>]+>/, '');
     const html = decodePage(Buffer.from(raw, 'latin1'), 'text/html', 'pets.example.co.kr');
     expect(html).toContain('소형견 사료 고르는 법');
   });

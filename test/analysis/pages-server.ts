@@ -33,7 +33,9 @@ export function startPagesServer(): Promise<PagesServer> {
       return;
     }
     if (url.startsWith('/plain/') || url.startsWith('/copy/')) {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(plainPage(`Knee-friendly running shoes ${url.split('/').pop() ?? ''}`));
+      res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end(plainPage(`Knee-friendly running shoes ${url.split('/').pop() ?? ''}`));
       return;
     }
     res.writeHead(404, { 'content-type': 'text/html' }).end('<html><body><h1>Not found</h1></body></html>');

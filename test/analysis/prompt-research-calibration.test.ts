@@ -17,10 +17,20 @@ interface SeedCase {
   seed: string;
   country: 'KR' | 'US';
   expectedTop: string[];
-  requests: Array<{ provider: ProviderName; format: 'firefox' | 'naver'; query: string; cls: PrefixClass; body: string }>;
+  requests: Array<{
+    provider: ProviderName;
+    format: 'firefox' | 'naver';
+    query: string;
+    cls: PrefixClass;
+    body: string;
+  }>;
 }
 
-const cases = (JSON.parse(fs.readFileSync(new URL('../fixtures/analysis/calibration/prompt-research.json', import.meta.url), 'utf8')) as { cases: SeedCase[] }).cases;
+const cases = (
+  JSON.parse(
+    fs.readFileSync(new URL('../fixtures/analysis/calibration/prompt-research.json', import.meta.url), 'utf8'),
+  ) as { cases: SeedCase[] }
+).cases;
 
 function research(c: SeedCase): any {
   const results: RequestResult[] = c.requests.map((r, i) => ({
@@ -31,7 +41,17 @@ function research(c: SeedCase): any {
     order: [1, i],
   }));
   const providerOrder: ProviderName[] = c.country === 'KR' ? ['naver', 'google'] : ['google'];
-  const input = { seed: c.seed, country: c.country, limit: 10, exclude: [], monitorSize: 5, engines: ['CHATBOT_A'], brand: null, brandAliases: [], brandDescription: null };
+  const input = {
+    seed: c.seed,
+    country: c.country,
+    limit: 10,
+    exclude: [],
+    monitorSize: 5,
+    engines: ['CHATBOT_A'],
+    brand: null,
+    brandAliases: [],
+    brandDescription: null,
+  };
   return assembleResearch(
     {
       input,
@@ -67,7 +87,11 @@ describe('prompt-research calibration (§5)', () => {
     // walking` and `running shoes review 2025`: autocomplete alone cannot tell them apart, and the
     // §3.11 tie-breaks (shorter text first) put them 6th and 7th.
     expect(placements(c)).toEqual([1, 2, 3, null, null]);
-    expect(research(c).questions.slice(5, 7).map((q: any) => q.query)).toEqual(['best running shoes for women', 'running shoes vs walking shoes']);
+    expect(
+      research(c)
+        .questions.slice(5, 7)
+        .map((q: any) => q.query),
+    ).toEqual(['best running shoes for women', 'running shoes vs walking shoes']);
   });
 
   it('KR "강아지 사료": spacing and particle variants merged; four of five in the top five', () => {

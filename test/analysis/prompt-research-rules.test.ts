@@ -3,11 +3,21 @@ import { describe, expect, it } from 'vitest';
 import { ANALYSIS_DEFAULTS } from '../../src/analysis/config.js';
 import { charGrams, clusterKey, clusterTexts } from '../../src/analysis/prompt-research/clusters.js';
 import { evidenceOf, rankGain, relativeDemand, type Appearance } from '../../src/analysis/prompt-research/demand.js';
-import { TermFilter, isNavigational, isQuestionLike, passesScript } from '../../src/analysis/prompt-research/filters.js';
+import {
+  TermFilter,
+  isNavigational,
+  isQuestionLike,
+  passesScript,
+} from '../../src/analysis/prompt-research/filters.js';
 import { lexicalFit } from '../../src/analysis/prompt-research/fit.js';
 import { selectMonitorSet } from '../../src/analysis/prompt-research/monitor.js';
 import { classifyIntent, questionText } from '../../src/analysis/prompt-research/questions.js';
-import { parseGoogleChrome, parseGoogleFirefox, parseGoogleGwsWiz, parseNaverAc } from '../../src/analysis/prompt-research/suggest-parsers.js';
+import {
+  parseGoogleChrome,
+  parseGoogleFirefox,
+  parseGoogleGwsWiz,
+  parseNaverAc,
+} from '../../src/analysis/prompt-research/suggest-parsers.js';
 import { UpstreamFailure } from '../../src/domain/engine-errors.js';
 
 const cfg = ANALYSIS_DEFAULTS.pr;
@@ -15,12 +25,24 @@ const fixture = (name: string) => fs.readFileSync(new URL(`../fixtures/analysis/
 
 describe('near-duplicate merging (§3.6)', () => {
   it('merges spacing variants and keeps different years and intent words apart', () => {
-    const texts = ['강아지사료 추천', '강아지 사료 추천', '강아지 사료 추천 2024', '강아지 사료 추천 2025', '강아지 사료 비교', '강아지 사료추천'];
+    const texts = [
+      '강아지사료 추천',
+      '강아지 사료 추천',
+      '강아지 사료 추천 2024',
+      '강아지 사료 추천 2025',
+      '강아지 사료 비교',
+      '강아지 사료추천',
+    ];
     expect(clusterTexts(texts, cfg.dedup)).toEqual([[0, 1, 5], [2], [3], [4]]);
   });
 
   it('merges English inflections and articles but not price vs review', () => {
-    const texts = ['best running shoes for women', 'best running shoe for the women', 'running shoes price', 'running shoes review'];
+    const texts = [
+      'best running shoes for women',
+      'best running shoe for the women',
+      'running shoes price',
+      'running shoes review',
+    ];
     expect(clusterTexts(texts, cfg.dedup)).toEqual([[0, 1], [2], [3]]);
     expect(clusterKey('The Best Running Shoes!')).toBe('best run shoe');
     expect(clusterKey('강아지 사료, 추천?')).toBe('강아지사료추천');
@@ -111,7 +133,15 @@ describe('demand (§3.7)', () => {
       { provider: 'naver', requestId: 'naver:1:0', cls: 'seed', rank: 2, relevanceShare: null },
       { provider: 'google', requestId: 'google:1:3', cls: 'modifier', rank: 3, relevanceShare: null },
     ];
-    const e = evidenceOf(apps, new Map([['naver', 0.6], ['google', 0.4]]), cfg.weights.prefix, ['naver', 'google']);
+    const e = evidenceOf(
+      apps,
+      new Map([
+        ['naver', 0.6],
+        ['google', 0.4],
+      ]),
+      cfg.weights.prefix,
+      ['naver', 'google'],
+    );
     expect(e.autocompleteScore).toBeCloseTo(0.6 * 1 * 1 + 0.4 * 0.7 * 0.5, 10);
     expect(e).toMatchObject({ appearances: 2, providers: ['naver', 'google'], bestRank: 1, seenForSeed: true });
   });
@@ -119,7 +149,12 @@ describe('demand (§3.7)', () => {
 
 describe('fit and monitor set (§3.10, §3.12)', () => {
   it('lexical fit ignores the seed and scales by the best candidate', () => {
-    const fit = lexicalFit(['강아지 사료 추천 소형견', '강아지 사료 쿠팡', '강아지 사료 노견'], '소형견과 노견을 위한 프리미엄 사료', '강아지 사료', 'ko');
+    const fit = lexicalFit(
+      ['강아지 사료 추천 소형견', '강아지 사료 쿠팡', '강아지 사료 노견'],
+      '소형견과 노견을 위한 프리미엄 사료',
+      '강아지 사료',
+      'ko',
+    );
     expect(fit[0]).toBeGreaterThan(0);
     expect(Math.max(...fit)).toBe(1);
     expect(fit[1]).toBe(0);
@@ -157,12 +192,22 @@ describe('autocomplete parsers over saved bodies (§3.4)', () => {
 
   it('Google gws-wiz: anti-JSON prefix, <b> markup and entities stripped', () => {
     const p = parseGoogleGwsWiz(fixture('google-gws-wiz.txt'));
-    expect(p.suggestions.map((s) => s.text)).toEqual(['running shoes for women', 'running shoes & socks', 'best running shoes']);
+    expect(p.suggestions.map((s) => s.text)).toEqual([
+      'running shoes for women',
+      'running shoes & socks',
+      'best running shoes',
+    ]);
     expect(p.echo).toBe('running shoes');
   });
 
   it('Naver ac: items[0][i][0]; an empty list is a legitimate answer', () => {
-    expect(parseNaverAc(fixture('naver-ac.json')).suggestions.map((s) => s.text)).toEqual(['강아지 사료 추천', '강아지사료 추천', '강아지 사료 순위', 'royal canin mini', '강아지 사료 쿠팡']);
+    expect(parseNaverAc(fixture('naver-ac.json')).suggestions.map((s) => s.text)).toEqual([
+      '강아지 사료 추천',
+      '강아지사료 추천',
+      '강아지 사료 순위',
+      'royal canin mini',
+      '강아지 사료 쿠팡',
+    ]);
     expect(parseNaverAc(fixture('naver-ac-empty.json')).suggestions).toEqual([]);
   });
 

@@ -20,14 +20,28 @@ describe('PROMPT_RESEARCH through the service', () => {
   });
   afterAll(() => svc.stop());
 
-  const run = async (body: Record<string, unknown>) => waitTerminal(svc, await submitAnalysis(svc, '/v1/prompt-research', body), 30_000);
+  const run = async (body: Record<string, unknown>) =>
+    waitTerminal(svc, await submitAnalysis(svc, '/v1/prompt-research', body), 30_000);
 
   it('US "running shoes": ranked questions, canonical engines, planned tasks, filters applied', async () => {
-    const view = await run({ seed: 'running shoes', country: 'US', limit: 12, monitorSize: 5, engines: ['SEARCH_A_AIO', 'AIMODE', 'SEARCH_A_AIMODE', 'CHATBOT_A'] });
+    const view = await run({
+      seed: 'running shoes',
+      country: 'US',
+      limit: 12,
+      monitorSize: 5,
+      engines: ['SEARCH_A_AIO', 'AIMODE', 'SEARCH_A_AIMODE', 'CHATBOT_A'],
+    });
     expect(view.task).toMatchObject({ taskType: 'PROMPT_RESEARCH', status: 'COMPLETED' });
     const r = view.response;
     expect(r).toMatchObject({ resultVersion: 1, methodVersion: 'prompt-research/1.0.0', demandBasis: 'autocomplete' });
-    expect(r.input).toMatchObject({ seed: 'running shoes', country: 'US', language: 'en', limit: 12, brand: null, hasBrandDescription: false });
+    expect(r.input).toMatchObject({
+      seed: 'running shoes',
+      country: 'US',
+      language: 'en',
+      limit: 12,
+      brand: null,
+      hasBrandDescription: false,
+    });
     expect(r.providers).toEqual([
       { name: 'google_autocomplete', status: 'ok', requests: r.usage.autocompleteRequests.google, failures: 0 },
       { name: 'bing_autocomplete', status: 'disabled', requests: 0, failures: 0 },
@@ -47,7 +61,13 @@ describe('PROMPT_RESEARCH through the service', () => {
       expect(q.fit).toBeNull();
     }
     expect(r.stats.navigationalDropped + r.stats.scriptDropped + r.stats.nonQuestionDropped).toBeGreaterThan(0);
-    expect(r.monitorSet).toMatchObject({ engines: ['SEARCH_A', 'AIMODE', 'CHATBOT_A'], size: 5, requestedSize: 5, method: 'mmr', plannedTasks: 15 });
+    expect(r.monitorSet).toMatchObject({
+      engines: ['SEARCH_A', 'AIMODE', 'CHATBOT_A'],
+      size: 5,
+      requestedSize: 5,
+      method: 'mmr',
+      plannedTasks: 15,
+    });
     expect(r.monitorSet.items.map((i: any) => i.order)).toEqual([1, 2, 3, 4, 5]);
     expect(Object.values(r.monitorSet.intentCoverage).reduce((a: number, b) => a + (b as number), 0)).toBe(5);
   });
@@ -67,7 +87,14 @@ describe('PROMPT_RESEARCH through the service', () => {
     const view = await run(body);
     expect(view.task.status).toBe('COMPLETED');
     const r = view.response;
-    expect(r.input).toMatchObject({ country: 'KR', language: 'ko', brand: '로얄캐닌', brandAliases: ['Royal Canin'], hasBrandDescription: true, exclude: ['쿠팡'] });
+    expect(r.input).toMatchObject({
+      country: 'KR',
+      language: 'ko',
+      brand: '로얄캐닌',
+      brandAliases: ['Royal Canin'],
+      hasBrandDescription: true,
+      exclude: ['쿠팡'],
+    });
     expect(r.providers.map((p: any) => [p.name, p.status])).toEqual([
       ['naver_autocomplete', 'ok'],
       ['google_autocomplete', 'ok'],
@@ -79,7 +106,12 @@ describe('PROMPT_RESEARCH through the service', () => {
     expect(everything.some((s: string) => /로얄\s?캐닌|쿠팡/.test(s))).toBe(false);
     expect(r.stats.excludedByBrand).toBeGreaterThan(0);
     const recommend = r.questions.find((q: any) => q.query === '강아지 사료 추천');
-    expect(recommend).toMatchObject({ text: '강아지 사료 추천해줘', textOrigin: 'templated', intent: 'recommendation', modifier: '추천' });
+    expect(recommend).toMatchObject({
+      text: '강아지 사료 추천해줘',
+      textOrigin: 'templated',
+      intent: 'recommendation',
+      modifier: '추천',
+    });
     expect(recommend.variants).toContain('강아지사료 추천');
     expect(recommend.demand.evidence).toMatchObject({ providers: ['naver', 'google'], bestRank: 1, seenForSeed: true });
     // `2024` and `2025` never share a cluster.
@@ -103,7 +135,12 @@ describe('PROMPT_RESEARCH through the service', () => {
     const r = view.response;
     expect(r.questions).toEqual([]);
     expect(r.monitorSet).toMatchObject({ size: 0, items: [], plannedTasks: 0 });
-    expect(r.warnings.map((w: any) => w.code)).toEqual(['SEED_CONTAINS_BRAND', 'NO_SUGGESTIONS', 'FEWER_THAN_LIMIT', 'MONITOR_SET_SMALLER']);
+    expect(r.warnings.map((w: any) => w.code)).toEqual([
+      'SEED_CONTAINS_BRAND',
+      'NO_SUGGESTIONS',
+      'FEWER_THAN_LIMIT',
+      'MONITOR_SET_SMALLER',
+    ]);
     expect(r.usage.autocompleteRequests).toEqual({ google: 0, naver: 0, bing: 0 });
     expect(r.providers[0]).toMatchObject({ name: 'google_autocomplete', status: 'disabled' });
   });
@@ -123,13 +160,38 @@ describe('PROMPT_RESEARCH adapter against the autocomplete simulators', () => {
 
   function ctx(seed: string, country: 'KR' | 'US'): AttemptContext {
     const config: EngineConfig = {
-      mode: 'anon', concurrency: 2, timeoutMs: 30_000, maxAttempts: 1, credits: 3, neverServe: [], paused: false,
+      mode: 'anon',
+      concurrency: 2,
+      timeoutMs: 30_000,
+      maxAttempts: 1,
+      credits: 3,
+      neverServe: [],
+      paused: false,
       upstream: { baseUrl: `${sim.url}/google-suggest`, headers: {}, options: { naverBaseUrl: `${sim.url}/naver-ac` } },
     };
-    const payload = { seed, country, limit: 5, exclude: [], monitorSize: 3, engines: ['CHATBOT_A'], brand: null, brandAliases: [], brandDescription: null };
+    const payload = {
+      seed,
+      country,
+      limit: 5,
+      exclude: [],
+      monitorSize: 3,
+      engines: ['CHATBOT_A'],
+      brand: null,
+      brandAliases: [],
+      brandDescription: null,
+    };
     return {
-      taskId: 't', taskType: 'PROMPT_RESEARCH', payload: payload as unknown as TaskPayload, country, config,
-      http: new UndiciTransport('test', agent, false), account: null, signal: new AbortController().signal, parse: inlineParse(), log: createLogger('silent'), attempt: 1,
+      taskId: 't',
+      taskType: 'PROMPT_RESEARCH',
+      payload: payload as unknown as TaskPayload,
+      country,
+      config,
+      http: new UndiciTransport('test', agent, false),
+      account: null,
+      signal: new AbortController().signal,
+      parse: inlineParse(),
+      log: createLogger('silent'),
+      attempt: 1,
     };
   }
   const adapter = createPromptResearchAdapter({ config: FAST_ANALYSIS, cache: null });
@@ -142,7 +204,12 @@ describe('PROMPT_RESEARCH adapter against the autocomplete simulators', () => {
     expect(r.providers[0].requests).toBeLessThanOrEqual(FAST_ANALYSIS.pr.requests.perProviderConcurrency);
     expect(r.providers[0].failures).toBe(r.providers[0].requests);
     expect(r.questions).toEqual([]);
-    expect(r.warnings.map((w: any) => w.code)).toEqual(['PROVIDER_RATE_LIMITED', 'NO_SUGGESTIONS', 'FEWER_THAN_LIMIT', 'MONITOR_SET_SMALLER']);
+    expect(r.warnings.map((w: any) => w.code)).toEqual([
+      'PROVIDER_RATE_LIMITED',
+      'NO_SUGGESTIONS',
+      'FEWER_THAN_LIMIT',
+      'MONITOR_SET_SMALLER',
+    ]);
   });
 
   it('in KR a Naver block page stops Naver with status blocked', async () => {
@@ -176,7 +243,10 @@ describe('PROMPT_RESEARCH adapter against the autocomplete simulators', () => {
 
   it('reads the chrome and gws-wiz formats of the simulator too', async () => {
     for (const googleClient of ['chrome', 'gws-wiz'] as const) {
-      const a = createPromptResearchAdapter({ config: { ...FAST_ANALYSIS, pr: { ...FAST_ANALYSIS.pr, googleClient } }, cache: null });
+      const a = createPromptResearchAdapter({
+        config: { ...FAST_ANALYSIS, pr: { ...FAST_ANALYSIS.pr, googleClient } },
+        cache: null,
+      });
       const r = (await a.run(ctx('running shoes', 'US'))).extra as any;
       expect(r.providers[0].status).toBe('ok');
       expect(r.questions.length).toBe(5);

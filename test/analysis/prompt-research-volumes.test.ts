@@ -6,7 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPromptResearchAdapter } from '../../src/analysis/prompt-research/adapter.js';
 import { clusterKey, clusterTexts } from '../../src/analysis/prompt-research/clusters.js';
 import { fitImputation, imputedVolume, volumeScore, volumeTier } from '../../src/analysis/prompt-research/demand.js';
-import { hintKeyword, keywordToolRequest, parseKeywordTool, searchadCredentials, searchadKey, searchadSignature } from '../../src/analysis/prompt-research/searchad.js';
+import {
+  hintKeyword,
+  keywordToolRequest,
+  parseKeywordTool,
+  searchadCredentials,
+  searchadKey,
+  searchadSignature,
+} from '../../src/analysis/prompt-research/searchad.js';
 import type { EngineConfig } from '../../src/config/engine-config.js';
 import type { TaskPayload } from '../../src/domain/task.js';
 import type { AttemptContext } from '../../src/engines/adapter.js';
@@ -19,21 +26,38 @@ import { FAST_ANALYSIS, startAnalysisService, submitAnalysis } from './analysis-
 import { inlineParse } from '../../src/engines/parse-pool/pool.js';
 
 /** Naver Search Ad volumes (§3.1, §3.4, §3.7) and the Korean text rules of prompt research. */
-const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`../fixtures/analysis/${name}`, import.meta.url), 'utf8')) as unknown;
+const fixture = (name: string) =>
+  JSON.parse(fs.readFileSync(new URL(`../fixtures/analysis/${name}`, import.meta.url), 'utf8')) as unknown;
 
 describe('Naver Search Ad request signing and parsing', () => {
   it('signs "{timestamp}.{METHOD}.{path}" with HMAC-SHA256 and base64 (fixed timestamp and secret)', () => {
     // Reference values computed independently (Python hmac/hashlib/base64, as in Naver's sample client).
-    expect(searchadSignature('1700000000000', 'GET', '/keywordstool', 'test-secret-0123')).toBe('TYHXhdVaMY4gWvxf/AvtrPy23liFnwlrESbP9S6GJLs=');
-    expect(searchadSignature('1705312800000', 'GET', '/keywordstool', 'AQAAAABdb1Vf+DRB0kM8Y2hM6w==')).toBe('E9Qp6QOsbHjZB25aQw39q8RM3tdTKXmwVpnWkh2hVzs=');
+    expect(searchadSignature('1700000000000', 'GET', '/keywordstool', 'test-secret-0123')).toBe(
+      'TYHXhdVaMY4gWvxf/AvtrPy23liFnwlrESbP9S6GJLs=',
+    );
+    expect(searchadSignature('1705312800000', 'GET', '/keywordstool', 'AQAAAABdb1Vf+DRB0kM8Y2hM6w==')).toBe(
+      'E9Qp6QOsbHjZB25aQw39q8RM3tdTKXmwVpnWkh2hVzs=',
+    );
   });
 
   it('builds the request: path without query in the signature, spaces removed from hint keywords', () => {
     const creds = searchadCredentials('1234567:license-x:test-secret-0123');
     expect(creds).toEqual({ customerId: '1234567', accessLicense: 'license-x', secretKey: 'test-secret-0123' });
-    const req = keywordToolRequest('https://api.searchad.naver.com/', ['강아지사료추천', 'DOGFOOD'], creds!, '1700000000000');
-    expect(req.url).toBe(`https://api.searchad.naver.com/keywordstool?hintKeywords=${encodeURIComponent('강아지사료추천,DOGFOOD')}&showDetail=1`);
-    expect(req.headers).toMatchObject({ 'x-timestamp': '1700000000000', 'x-api-key': 'license-x', 'x-customer': '1234567', 'x-signature': 'TYHXhdVaMY4gWvxf/AvtrPy23liFnwlrESbP9S6GJLs=' });
+    const req = keywordToolRequest(
+      'https://api.searchad.naver.com/',
+      ['강아지사료추천', 'DOGFOOD'],
+      creds!,
+      '1700000000000',
+    );
+    expect(req.url).toBe(
+      `https://api.searchad.naver.com/keywordstool?hintKeywords=${encodeURIComponent('강아지사료추천,DOGFOOD')}&showDetail=1`,
+    );
+    expect(req.headers).toMatchObject({
+      'x-timestamp': '1700000000000',
+      'x-api-key': 'license-x',
+      'x-customer': '1234567',
+      'x-signature': 'TYHXhdVaMY4gWvxf/AvtrPy23liFnwlrESbP9S6GJLs=',
+    });
     expect(hintKeyword('강아지 사료 추천?')).toBe('강아지사료추천');
     expect(searchadKey('dog food')).toBe('DOGFOOD');
     expect(searchadCredentials('only-a-key')).toBeNull();
@@ -78,8 +102,17 @@ describe('Korean text in prompt research', () => {
   });
 
   it('particles and spacing do not split a cluster; intent words still do', () => {
-    const texts = ['강아지 사료를 추천', '강아지사료 추천', '강아지 사료 추천', '강아지 사료가 비교', '강아지 사료 비교'];
-    expect(clusterTexts(texts, FAST_ANALYSIS.pr.dedup)).toEqual([[0, 1, 2], [3, 4]]);
+    const texts = [
+      '강아지 사료를 추천',
+      '강아지사료 추천',
+      '강아지 사료 추천',
+      '강아지 사료가 비교',
+      '강아지 사료 비교',
+    ];
+    expect(clusterTexts(texts, FAST_ANALYSIS.pr.dedup)).toEqual([
+      [0, 1, 2],
+      [3, 4],
+    ]);
   });
 });
 
@@ -90,7 +123,8 @@ describe('PROMPT_RESEARCH with Naver Search Ad through the service', () => {
   });
   afterAll(() => svc.stop());
 
-  const run = async (body: Record<string, unknown>, on: RunningService = svc) => waitTerminal(on, await submitAnalysis(on, '/v1/prompt-research', body), 30_000);
+  const run = async (body: Record<string, unknown>, on: RunningService = svc) =>
+    waitTerminal(on, await submitAnalysis(on, '/v1/prompt-research', body), 30_000);
 
   it('KR with sandbox credentials: monthly volumes, absolute tiers, keyword_volume basis, metered requests', async () => {
     const view = await run({ seed: '강아지 사료', country: 'KR', limit: 10, monitorSize: 4 });
@@ -103,7 +137,11 @@ describe('PROMPT_RESEARCH with Naver Search Ad through the service', () => {
     expect(searchad.requests).toBeLessThanOrEqual(FAST_ANALYSIS.pr.searchad.maxRequests);
     expect(r.usage.volumeRequests).toEqual({ naverSearchad: searchad.requests, googleAds: 0 });
     for (const q of r.questions) {
-      expect(q.demand).toMatchObject({ tierBasis: 'absolute', volumeSource: 'naver_searchad', volumeIsEstimate: false });
+      expect(q.demand).toMatchObject({
+        tierBasis: 'absolute',
+        volumeSource: 'naver_searchad',
+        volumeIsEstimate: false,
+      });
       expect(q.demand.monthlyVolume).toEqual(expect.any(Number));
     }
     const volumes = r.questions.map((q: any) => q.demand.monthlyVolume);
@@ -120,7 +158,12 @@ describe('PROMPT_RESEARCH with Naver Search Ad through the service', () => {
     const other = await startAnalysisService({ searchad: '1234567:sandbox-access-license:not-the-secret' });
     try {
       const r = (await run({ seed: '강아지 사료', country: 'KR', limit: 5, monitorSize: 2 }, other)).response;
-      expect(r.providers.find((p: any) => p.name === 'naver_searchad')).toEqual({ name: 'naver_searchad', status: 'error', requests: 1, failures: 1 });
+      expect(r.providers.find((p: any) => p.name === 'naver_searchad')).toEqual({
+        name: 'naver_searchad',
+        status: 'error',
+        requests: 1,
+        failures: 1,
+      });
       expect(r.warnings.map((w: any) => w.code)).toContain('VOLUME_LOOKUP_FAILED');
       expect(r.demandBasis).toBe('autocomplete');
       expect(r.questions[0].demand).toMatchObject({ tierBasis: 'relative', monthlyVolume: null });
@@ -161,17 +204,52 @@ describe('a rate-limited keyword tool', () => {
 
   it('stops after the first 429 with status rate_limited and VOLUME_LOOKUP_FAILED', async () => {
     const config: EngineConfig = {
-      mode: 'anon', concurrency: 2, timeoutMs: 30_000, maxAttempts: 1, credits: 3, neverServe: [], paused: false,
-      upstream: { baseUrl: `${sim.url}/google-suggest`, headers: {}, options: { naverBaseUrl: `${sim.url}/naver-ac`, searchadBaseUrl: limitedBase }, apiKey: '1:l:s' },
+      mode: 'anon',
+      concurrency: 2,
+      timeoutMs: 30_000,
+      maxAttempts: 1,
+      credits: 3,
+      neverServe: [],
+      paused: false,
+      upstream: {
+        baseUrl: `${sim.url}/google-suggest`,
+        headers: {},
+        options: { naverBaseUrl: `${sim.url}/naver-ac`, searchadBaseUrl: limitedBase },
+        apiKey: '1:l:s',
+      },
     };
-    const payload = { seed: '강아지 사료', country: 'KR', limit: 5, exclude: [], monitorSize: 3, engines: ['CHATBOT_A'], brand: null, brandAliases: [], brandDescription: null };
+    const payload = {
+      seed: '강아지 사료',
+      country: 'KR',
+      limit: 5,
+      exclude: [],
+      monitorSize: 3,
+      engines: ['CHATBOT_A'],
+      brand: null,
+      brandAliases: [],
+      brandDescription: null,
+    };
     const ctx: AttemptContext = {
-      taskId: 't', taskType: 'PROMPT_RESEARCH', payload: payload as unknown as TaskPayload, country: 'KR', config,
-      http: new UndiciTransport('test', agent, false), account: null, signal: new AbortController().signal, parse: inlineParse(), log: createLogger('silent'), attempt: 1,
+      taskId: 't',
+      taskType: 'PROMPT_RESEARCH',
+      payload: payload as unknown as TaskPayload,
+      country: 'KR',
+      config,
+      http: new UndiciTransport('test', agent, false),
+      account: null,
+      signal: new AbortController().signal,
+      parse: inlineParse(),
+      log: createLogger('silent'),
+      attempt: 1,
     };
     const r = (await createPromptResearchAdapter({ config: FAST_ANALYSIS, cache: null }).run(ctx)).extra as any;
     expect(hits).toBe(1);
-    expect(r.providers.find((p: any) => p.name === 'naver_searchad')).toEqual({ name: 'naver_searchad', status: 'rate_limited', requests: 1, failures: 1 });
+    expect(r.providers.find((p: any) => p.name === 'naver_searchad')).toEqual({
+      name: 'naver_searchad',
+      status: 'rate_limited',
+      requests: 1,
+      failures: 1,
+    });
     expect(r.warnings.map((w: any) => w.code)).toContain('VOLUME_LOOKUP_FAILED');
     expect(r.questions.length).toBe(5);
   });

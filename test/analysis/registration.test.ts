@@ -12,7 +12,9 @@ describe('analysis adapters in the default registry', () => {
     svc = await startService();
     page = http.createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(`<html lang="en"><body><article><p>${'Trail running shoes need aggressive lugs for grip on wet rock. '.repeat(6)}</p></article></body></html>`);
+      res.end(
+        `<html lang="en"><body><article><p>${'Trail running shoes need aggressive lugs for grip on wet rock. '.repeat(6)}</p></article></body></html>`,
+      );
     });
     await new Promise<void>((r) => page.listen(0, '127.0.0.1', () => r()));
     base = `http://127.0.0.1:${(page.address() as AddressInfo).port}`;
@@ -23,7 +25,10 @@ describe('analysis adapters in the default registry', () => {
   });
 
   it('SOURCE_INFLUENCE completes with the analysis result shape', async () => {
-    const r = await svc.call('POST', '/v1/source-influence', { answer: 'Trail running shoes need aggressive lugs for grip on wet rock [1].', citations: [`${base}/trail`] });
+    const r = await svc.call('POST', '/v1/source-influence', {
+      answer: 'Trail running shoes need aggressive lugs for grip on wet rock [1].',
+      citations: [`${base}/trail`],
+    });
     expect(r.status).toBe(202);
     const view = await waitTerminal(svc, r.body.task.id, 30_000);
     expect(view.task.status).toBe('COMPLETED');
@@ -36,7 +41,11 @@ describe('analysis adapters in the default registry', () => {
     expect(r.status).toBe(202);
     const view = await waitTerminal(svc, r.body.task.id, 30_000);
     expect(view.task.status).toBe('COMPLETED');
-    expect(view.response).toMatchObject({ resultVersion: 1, questions: [], monitorSet: { engines: ['CHATBOT_A', 'ANSWER_ENGINE_A', 'AIMODE'] } });
+    expect(view.response).toMatchObject({
+      resultVersion: 1,
+      questions: [],
+      monitorSet: { engines: ['CHATBOT_A', 'ANSWER_ENGINE_A', 'AIMODE'] },
+    });
     expect(view.response.warnings[0].code).toBe('SEED_CONTAINS_BRAND');
   });
 });

@@ -15,22 +15,44 @@ function okPage(text: string): FetchRecord {
     fromCache: false,
     retries: 0,
     durationMs: 0,
-    page: { status: 'ok', httpStatus: 200, contentType: 'text/html', bytes: text.length, finalUrl: 'https://x.test/', text, textSource: 'extracted', truncated: false, metadata: null, fetchedAt: 0, detail: null },
+    page: {
+      status: 'ok',
+      httpStatus: 200,
+      contentType: 'text/html',
+      bytes: text.length,
+      finalUrl: 'https://x.test/',
+      text,
+      textSource: 'extracted',
+      truncated: false,
+      metadata: null,
+      fetchedAt: 0,
+      detail: null,
+    },
   };
 }
 
-async function analyze(answer: string, citations: CitationIn[], records: Array<FetchRecord | null>, prompt: string | null = null): Promise<any> {
+async function analyze(
+  answer: string,
+  citations: CitationIn[],
+  records: Array<FetchRecord | null>,
+  prompt: string | null = null,
+): Promise<any> {
   return (await analyzeSourceInfluence({ answer, prompt, citations, analysis: null }, records, cfg)).result;
 }
 
 describe('worked example of §2.15', () => {
   // u0: 10 words citing [1]; u1: 6 words citing [1][2]; u2: 4 words, no citation; no source text.
-  const answer = 'Alpha bravo charlie delta echo foxtrot golf hotel india juliet [1]. Kilo lima mike november oscar papa [1][2]. Quebec romeo sierra tango.';
+  const answer =
+    'Alpha bravo charlie delta echo foxtrot golf hotel india juliet [1]. Kilo lima mike november oscar papa [1][2]. Quebec romeo sierra tango.';
   let r: any;
   let c1: any;
   let c2: any;
   beforeAll(async () => {
-    r = await analyze(answer, [{ url: 'https://one.example.com/a' }, { url: 'https://two.example.org/b' }], [null, null]);
+    r = await analyze(
+      answer,
+      [{ url: 'https://one.example.com/a' }, { url: 'https://two.example.org/b' }],
+      [null, null],
+    );
     [c1, c2] = r.sources;
   });
 
@@ -40,8 +62,18 @@ describe('worked example of §2.15', () => {
   });
 
   it('reproduces the GEO word counts and their normalised values', async () => {
-    expect(c1.geo).toEqual({ wordCount: 0.65, positionAdjustedWordCount: 0.591, normalizedWordCount: 0.8125, normalizedPositionAdjustedWordCount: 0.8666 });
-    expect(c2.geo).toEqual({ wordCount: 0.15, positionAdjustedWordCount: 0.091, normalizedWordCount: 0.1875, normalizedPositionAdjustedWordCount: 0.1334 });
+    expect(c1.geo).toEqual({
+      wordCount: 0.65,
+      positionAdjustedWordCount: 0.591,
+      normalizedWordCount: 0.8125,
+      normalizedPositionAdjustedWordCount: 0.8666,
+    });
+    expect(c2.geo).toEqual({
+      wordCount: 0.15,
+      positionAdjustedWordCount: 0.091,
+      normalizedWordCount: 0.1875,
+      normalizedPositionAdjustedWordCount: 0.1334,
+    });
   });
 
   it('reproduces the influence shares 0.7822 / 0.1204 and unattributed 0.0974', async () => {
@@ -82,7 +114,9 @@ describe('marker grammar (§2.5)', () => {
   });
 
   it('keeps markers glued to a period with their sentence (footnote and lenticular forms)', async () => {
-    const foot = segmentAnswer('Short answer.[^1] More text follows here for sure.[^2]\n\n[^1]: https://a.example.com/x\n[^2]: https://b.example.com/y');
+    const foot = segmentAnswer(
+      'Short answer.[^1] More text follows here for sure.[^2]\n\n[^1]: https://a.example.com/x\n[^2]: https://b.example.com/y',
+    );
     expect(foot.units.map((u) => [u.plainText, u.markers.flatMap((m) => m.numbers)])).toEqual([
       ['Short answer.', [1]],
       ['More text follows here for sure.', [2]],
@@ -93,8 +127,13 @@ describe('marker grammar (§2.5)', () => {
   });
 
   it('detects a references block, maps markers through it and makes no units of it', async () => {
-    const answer = 'Foam absorbs most of the shock in long runs [1].\nLugs grip well in deep mud [2].\n\nSources:\n[1] Foam study https://b.example.com/foam\n[2] Mud guide https://a.example.com/mud';
-    const r = await analyze(answer, [{ url: 'https://a.example.com/mud' }, { url: 'https://b.example.com/foam' }], [null, null]);
+    const answer =
+      'Foam absorbs most of the shock in long runs [1].\nLugs grip well in deep mud [2].\n\nSources:\n[1] Foam study https://b.example.com/foam\n[2] Mud guide https://a.example.com/mud';
+    const r = await analyze(
+      answer,
+      [{ url: 'https://a.example.com/mud' }, { url: 'https://b.example.com/foam' }],
+      [null, null],
+    );
     expect(r.answer.referencesBlock).toBe(true);
     expect(r.answer.units).toBe(2);
     expect(r.sources[0].citations.firstCitedUnit).toBe(1); // [2] → a.example.com/mud = c1
@@ -102,8 +141,16 @@ describe('marker grammar (§2.5)', () => {
   });
 
   it('uses distinct citation positions, reports invalid markers and unmatched links', async () => {
-    const answer = 'Foam absorbs most of the shock in long runs [5]. Lugs grip well in deep mud [9]. Rock plates protect the foot ([guide](https://other.example.net/x)).';
-    const r = await analyze(answer, [{ url: 'https://a.example.com/', position: 5 }, { url: 'https://b.example.com/', position: 6 }], [null, null]);
+    const answer =
+      'Foam absorbs most of the shock in long runs [5]. Lugs grip well in deep mud [9]. Rock plates protect the foot ([guide](https://other.example.net/x)).';
+    const r = await analyze(
+      answer,
+      [
+        { url: 'https://a.example.com/', position: 5 },
+        { url: 'https://b.example.com/', position: 6 },
+      ],
+      [null, null],
+    );
     expect(r.sources[0].citations.count).toBe(1);
     expect(r.answer.invalidMarkers).toEqual([{ marker: '[9]', unitIndex: 1 }]);
     expect(r.answer.unmatchedLinks).toEqual([{ url: 'https://other.example.net/x', unitIndex: 2 }]);
@@ -111,12 +158,20 @@ describe('marker grammar (§2.5)', () => {
   });
 
   it('treats markers as 0-based when they run from 0 to N−1', async () => {
-    const r = await analyze('Foam absorbs most of the shock in long runs [0]. Lugs grip well in deep mud [1].', [{ url: 'https://a.example.com/' }, { url: 'https://b.example.com/' }], [null, null]);
+    const r = await analyze(
+      'Foam absorbs most of the shock in long runs [0]. Lugs grip well in deep mud [1].',
+      [{ url: 'https://a.example.com/' }, { url: 'https://b.example.com/' }],
+      [null, null],
+    );
     expect(r.sources.map((s: any) => s.citations.firstCitedUnit)).toEqual([0, 1]);
   });
 
   it('merges duplicate URLs: the later one is a duplicate and its markers count for the first', async () => {
-    const r = await analyze('Foam absorbs most of the shock in long runs [2].', [{ url: 'https://a.example.com/x?utm_source=t' }, { url: 'https://a.example.com/x' }], [null, null]);
+    const r = await analyze(
+      'Foam absorbs most of the shock in long runs [2].',
+      [{ url: 'https://a.example.com/x?utm_source=t' }, { url: 'https://a.example.com/x' }],
+      [null, null],
+    );
     expect(r.sources[1].duplicateOf).toBe('c1');
     expect(r.sources[1].fetch.status).toBe('duplicate');
     expect(r.sources[0].citations.count).toBe(1);
@@ -124,7 +179,9 @@ describe('marker grammar (§2.5)', () => {
   });
 
   it('makes each list item and table row a unit, excludes code and headings', async () => {
-    const s = segmentAnswer('## Picks\n\n1. Acme Glide is light and fast [1]\n2. Brooks Ghost is soft and durable [2]\n\n| Model | Weight |\n|---|---|\n| Glide | 250 g |\n\n```\nconst x = 1;\n```');
+    const s = segmentAnswer(
+      '## Picks\n\n1. Acme Glide is light and fast [1]\n2. Brooks Ghost is soft and durable [2]\n\n| Model | Weight |\n|---|---|\n| Glide | 250 g |\n\n```\nconst x = 1;\n```',
+    );
     expect(s.units.map((u) => [u.kind, u.listItem])).toEqual([
       ['list_item', 1],
       ['list_item', 2],
@@ -138,34 +195,55 @@ describe('ALCE-style citation precision with the lexical judge (§2.9)', () => {
   const S1 = 'Cushioned running shoes reduce impact forces on the knees during long runs. Foam midsoles absorb shock.';
   const S2 = 'Trail models add a rock plate that protects the foot on rocky terrain. Lugs grip mud well.';
   const S3 = 'Bananas are rich in potassium and are a popular snack among athletes.';
-  const cites = [{ url: 'https://a.example.com/1' }, { url: 'https://b.example.com/2' }, { url: 'https://c.example.com/3' }];
+  const cites = [
+    { url: 'https://a.example.com/1' },
+    { url: 'https://b.example.com/2' },
+    { url: 'https://c.example.com/3' },
+  ];
   const run = async (answer: string) => (await analyze(answer, cites, [okPage(S1), okPage(S2), okPage(S3)])).summary;
 
   it('one citation that supports the statement is precise', async () => {
-    expect(await run('Cushioned running shoes reduce impact forces on the knees during long runs [1].')).toMatchObject({ citationRecall: 1, citationPrecision: 1 });
+    expect(await run('Cushioned running shoes reduce impact forces on the knees during long runs [1].')).toMatchObject({
+      citationRecall: 1,
+      citationPrecision: 1,
+    });
   });
 
   it('one citation that does not support it is not', async () => {
-    expect(await run('Cushioned running shoes reduce impact forces on the knees during long runs [3].')).toMatchObject({ citationRecall: 0, citationPrecision: 0 });
+    expect(await run('Cushioned running shoes reduce impact forces on the knees during long runs [3].')).toMatchObject({
+      citationRecall: 0,
+      citationPrecision: 0,
+    });
   });
 
   it('a redundant second citation is imprecise', async () => {
-    expect(await run('Cushioned running shoes reduce impact forces on the knees during long runs [1][3].')).toMatchObject({ citationRecall: 1, citationPrecision: 0.5 });
+    expect(
+      await run('Cushioned running shoes reduce impact forces on the knees during long runs [1][3].'),
+    ).toMatchObject({ citationRecall: 1, citationPrecision: 0.5 });
   });
 
   it('joint-only support makes both citations precise', async () => {
-    expect(await run('Cushioned running shoes reduce impact on knees, and trail models add a rock plate for rocky terrain [1][2].')).toMatchObject({ citationRecall: 1, citationPrecision: 1 });
+    expect(
+      await run(
+        'Cushioned running shoes reduce impact on knees, and trail models add a rock plate for rocky terrain [1][2].',
+      ),
+    ).toMatchObject({ citationRecall: 1, citationPrecision: 1 });
   });
 
   it('credits a source that supports an uncited statement (used without citation)', async () => {
-    const r = await analyze('Cushioned running shoes reduce impact forces on the knees during long runs [3].', cites, [okPage(S1), okPage(S2), okPage(S3)]);
+    const r = await analyze('Cushioned running shoes reduce impact forces on the knees during long runs [3].', cites, [
+      okPage(S1),
+      okPage(S2),
+      okPage(S3),
+    ]);
     expect(r.sources[0].content.usedWithoutCitation).toBe(true);
     expect(r.summary.groundedShare).toBe(1);
   });
 });
 
 describe('model judgements replace lexical support (§2.10)', () => {
-  const page = 'Runners with a history of knee pain often choose cushioned shoes. A wide toe box helps runners with broad feet, and a firm heel counter keeps the foot stable.';
+  const page =
+    'Runners with a history of knee pain often choose cushioned shoes. A wide toe box helps runners with broad feet, and a firm heel counter keeps the foot stable.';
   const answer = 'Runners who have knee pain often pick cushioned shoes, and a broad toe box suits wide feet [1].';
   const input = { answer, prompt: null, citations: [{ url: 'https://a.example.com/knees' }], analysis: null };
 
@@ -191,7 +269,11 @@ describe('model judgements replace lexical support (§2.10)', () => {
     expect(s).toBeGreaterThanOrEqual(Math.max(cfg.tauPartial - cfg.modelCheck.band, cfg.modelCheck.minSupport));
     expect(s).toBeLessThan(cfg.tauFull + cfg.modelCheck.band);
     expect(pairs.map((p) => [p.id, p.unit, p.source])).toEqual([['p1', 0, 0]]);
-    const unrelated = analyzeCore({ ...input, answer: 'Bananas are rich in potassium and popular with athletes [1].' }, [okPage(page)], cfg);
+    const unrelated = analyzeCore(
+      { ...input, answer: 'Bananas are rich in potassium and popular with athletes [1].' },
+      [okPage(page)],
+      cfg,
+    );
     expect(checkPairs(unrelated, cfg)).toEqual([]);
   });
 });
@@ -208,7 +290,10 @@ function rng(seed: number): () => number {
   };
 }
 
-const VOCAB = 'foam knee shoe trail rock plate mud lug cushion runner marathon price weight heel toe drop sole mesh grip pace 사료 강아지 단백질 소형견 체중 성분'.split(' ');
+const VOCAB =
+  'foam knee shoe trail rock plate mud lug cushion runner marathon price weight heel toe drop sole mesh grip pace 사료 강아지 단백질 소형견 체중 성분'.split(
+    ' ',
+  );
 
 function randomCase(seed: number): { answer: string; citations: CitationIn[]; records: Array<FetchRecord | null> } {
   const r = rng(seed);
@@ -220,8 +305,17 @@ function randomCase(seed: number): { answer: string; citations: CitationIn[]; re
     const markers = Array.from({ length: Math.floor(r() * 3) }, () => `[${1 + Math.floor(r() * (n + 1))}]`).join('');
     sentencesOut.push(`${words[0]?.toUpperCase()}${words.slice(1)} ${Math.floor(r() * 100)}${markers}.`);
   }
-  const citations = Array.from({ length: n }, (_, i) => ({ url: `https://s${i % 3}.example.com/${i}`, title: r() < 0.5 ? `${pick()} ${pick()}` : undefined }) as CitationIn);
-  const records = citations.map(() => (r() < 0.7 ? okPage(Array.from({ length: 20 + Math.floor(r() * 60) }, pick).join(' ') + '.') : null));
+  const citations = Array.from(
+    { length: n },
+    (_, i) =>
+      ({
+        url: `https://s${i % 3}.example.com/${i}`,
+        title: r() < 0.5 ? `${pick()} ${pick()}` : undefined,
+      }) as CitationIn,
+  );
+  const records = citations.map(() =>
+    r() < 0.7 ? okPage(Array.from({ length: 20 + Math.floor(r() * 60) }, pick).join(' ') + '.') : null,
+  );
   return { answer: sentencesOut.join(' '), citations, records };
 }
 

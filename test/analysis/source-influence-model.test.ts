@@ -21,7 +21,10 @@ const ANSWER = [
   'Most runners replace their running shoes every 500 to 800 kilometres [1][2].',
 ].join('\n');
 const PROMPT = 'What are the best running shoes under $150 in 2025?';
-const ENTITIES = [{ id: 'acme', name: 'Acme', role: 'brand' }, { id: 'nike', name: 'Nike', role: 'competitor' }];
+const ENTITIES = [
+  { id: 'acme', name: 'Acme', role: 'brand' },
+  { id: 'nike', name: 'Nike', role: 'competitor' },
+];
 
 describe('SOURCE_INFLUENCE with the sandbox model', () => {
   let svc: RunningService;
@@ -58,7 +61,11 @@ describe('SOURCE_INFLUENCE with the sandbox model', () => {
     const view = await run(extended(PROMPT));
     const r = view.response;
     const a = r.analysis;
-    expect(a).toMatchObject({ status: 'ok', components: { questionRequirements: 'ok', brandDecisions: 'ok', sourceMetadata: 'ok' }, errors: [] });
+    expect(a).toMatchObject({
+      status: 'ok',
+      components: { questionRequirements: 'ok', brandDecisions: 'ok', sourceMetadata: 'ok' },
+      errors: [],
+    });
 
     const items = a.questionRequirements.items;
     expect(items.map((i: any) => [i.type, i.quote])).toEqual([
@@ -71,7 +78,14 @@ describe('SOURCE_INFLUENCE with the sandbox model', () => {
     expect(a.questionRequirements.coverageRate).toBeGreaterThan(0);
 
     const [acme, nike] = a.brandDecisions.entities;
-    expect(acme).toMatchObject({ entityId: 'acme', mentioned: true, decision: 'recommended', topPick: true, sentiment: 1, listRank: 1 });
+    expect(acme).toMatchObject({
+      entityId: 'acme',
+      mentioned: true,
+      decision: 'recommended',
+      topPick: true,
+      sentiment: 1,
+      listRank: 1,
+    });
     expect(acme.reasons[0]).toMatchObject({ polarity: 'pro', unitIndex: 0, sourceIds: ['c2'] });
     expect(ANSWER.replace(/ \[\d\]/g, '')).toContain(acme.reasons[0].quote.replace(/\.$/, ''));
     expect(nike).toMatchObject({ entityId: 'nike', decision: 'mixed', topPick: false });
@@ -101,7 +115,10 @@ describe('SOURCE_INFLUENCE with the sandbox model', () => {
 
   it('partial: requirement quotes that are not in the prompt are dropped; the rule-found constraints stay', async () => {
     const a = (await run(extended(`${PROMPT} sandbox:analysis_badquote=requirements`))).response.analysis;
-    expect(a).toMatchObject({ status: 'partial', components: { questionRequirements: 'partial', brandDecisions: 'ok', sourceMetadata: 'ok' } });
+    expect(a).toMatchObject({
+      status: 'partial',
+      components: { questionRequirements: 'partial', brandDecisions: 'ok', sourceMetadata: 'ok' },
+    });
     expect(a.errors).toEqual([expect.objectContaining({ component: 'questionRequirements', code: 'QUOTE_NOT_FOUND' })]);
     expect(a.questionRequirements.items.map((i: any) => i.type)).toEqual(['budget', 'time']);
   });
@@ -114,8 +131,15 @@ describe('SOURCE_INFLUENCE with the sandbox model', () => {
 
   it('model_error: the model answers 5xx; deterministic fields stay', async () => {
     const a = (await run(extended(`${PROMPT} sandbox:analysis_error`))).response.analysis;
-    expect(a).toMatchObject({ status: 'model_error', components: { questionRequirements: 'model_error', brandDecisions: 'model_error', sourceMetadata: 'model_error' } });
-    expect(a.errors.map((e: any) => `${e.component}:${e.code}`)).toEqual(['questionRequirements:MODEL_ERROR', 'brandDecisions:MODEL_ERROR', 'sourceMetadata:MODEL_ERROR']);
+    expect(a).toMatchObject({
+      status: 'model_error',
+      components: { questionRequirements: 'model_error', brandDecisions: 'model_error', sourceMetadata: 'model_error' },
+    });
+    expect(a.errors.map((e: any) => `${e.component}:${e.code}`)).toEqual([
+      'questionRequirements:MODEL_ERROR',
+      'brandDecisions:MODEL_ERROR',
+      'sourceMetadata:MODEL_ERROR',
+    ]);
     expect(a.questionRequirements.items.map((i: any) => i.type)).toEqual(['budget', 'time']);
     expect(a.brandDecisions.entities[0]).toMatchObject({ mentioned: true, mentionCount: 1, decision: null });
     expect(a.sourceMetadata[2]).toMatchObject({ sourceType: 'other', typeMethod: null });
@@ -123,13 +147,25 @@ describe('SOURCE_INFLUENCE with the sandbox model', () => {
 
   it('timeout: the first call times out and the model is not asked again in the task', async () => {
     const r = (await run(extended(`${PROMPT} sandbox:analysis_timeout`))).response;
-    expect(r.analysis).toMatchObject({ status: 'timeout', components: { questionRequirements: 'timeout', brandDecisions: 'timeout', sourceMetadata: 'timeout' } });
-    expect(r.usage.modelTokens.calls).toEqual([{ purpose: 'requirements', model: 'gpt-4.1-mini', count: 1, input: 0, output: 0 }]);
+    expect(r.analysis).toMatchObject({
+      status: 'timeout',
+      components: { questionRequirements: 'timeout', brandDecisions: 'timeout', sourceMetadata: 'timeout' },
+    });
+    expect(r.usage.modelTokens.calls).toEqual([
+      { purpose: 'requirements', model: 'gpt-4.1-mini', count: 1, input: 0, output: 0 },
+    ]);
   });
 
   it('invalid_output: prose instead of JSON, twice (one repair retry per step)', async () => {
     const r = (await run(extended(`${PROMPT} sandbox:analysis_invalid`))).response;
-    expect(r.analysis).toMatchObject({ status: 'invalid_output', components: { questionRequirements: 'invalid_output', brandDecisions: 'invalid_output', sourceMetadata: 'invalid_output' } });
+    expect(r.analysis).toMatchObject({
+      status: 'invalid_output',
+      components: {
+        questionRequirements: 'invalid_output',
+        brandDecisions: 'invalid_output',
+        sourceMetadata: 'invalid_output',
+      },
+    });
     expect(r.usage.modelTokens.calls.map((c: any) => [c.purpose, c.count])).toEqual([
       ['requirements', 2],
       ['brand_decisions', 2],
@@ -162,12 +198,22 @@ describe('SOURCE_INFLUENCE with the sandbox model', () => {
       citations: [...citations().slice(0, 2), { url: `${pages.base}/plain/x`, title: 'Notes sandbox:analysis_error' }],
     });
     const a = (await run(body)).response.analysis;
-    expect(a).toMatchObject({ status: 'insufficient_input', components: { questionRequirements: 'insufficient_input', brandDecisions: 'model_error', sourceMetadata: 'model_error' } });
+    expect(a).toMatchObject({
+      status: 'insufficient_input',
+      components: {
+        questionRequirements: 'insufficient_input',
+        brandDecisions: 'model_error',
+        sourceMetadata: 'model_error',
+      },
+    });
   });
 
   it('partial at top level when one component fails and the others succeed', async () => {
     const a = (await run(extended(`${PROMPT} sandbox:analysis_error=brand_decisions`))).response.analysis;
-    expect(a).toMatchObject({ status: 'partial', components: { questionRequirements: 'ok', brandDecisions: 'model_error', sourceMetadata: 'ok' } });
+    expect(a).toMatchObject({
+      status: 'partial',
+      components: { questionRequirements: 'ok', brandDecisions: 'model_error', sourceMetadata: 'ok' },
+    });
   });
 
   it('is deterministic: the same request, pages and model answers give a byte-identical result', async () => {
@@ -180,7 +226,13 @@ describe('SOURCE_INFLUENCE with the sandbox model', () => {
     const hooks = await startReceiver();
     try {
       const cites = Array.from({ length: 12 }, (_, i) => ({ url: `${pages.base}/copy/${i + 1}` }));
-      const body = { answer: ANSWER, prompt: PROMPT, citations: cites, analysis: { version: 1, entities: ENTITIES }, webhook: { url: `${hooks.url}/hook` } };
+      const body = {
+        answer: ANSWER,
+        prompt: PROMPT,
+        citations: cites,
+        analysis: { version: 1, entities: ENTITIES },
+        webhook: { url: `${hooks.url}/hook` },
+      };
       const view = await run(body);
       await deliverDue(svc);
       expect(hooks.received).toHaveLength(1);
@@ -217,14 +269,25 @@ describe('SOURCE_INFLUENCE model budget and model check', () => {
   afterAll(() => pages.close());
 
   it('budget_exceeded: no call fits a tiny token budget', async () => {
-    const svc = await startAnalysisService({ analysis: analysisConfig({ ...FAST_ANALYSIS, si: { ...FAST_ANALYSIS.si, budget: { maxTokens: 300 } } }) });
+    const svc = await startAnalysisService({
+      analysis: analysisConfig({ ...FAST_ANALYSIS, si: { ...FAST_ANALYSIS.si, budget: { maxTokens: 300 } } }),
+    });
     try {
-      const body = { answer: ANSWER, prompt: PROMPT, citations: [{ url: `${pages.base}/plain/a` }], analysis: { version: 1, entities: ENTITIES } };
+      const body = {
+        answer: ANSWER,
+        prompt: PROMPT,
+        citations: [{ url: `${pages.base}/plain/a` }],
+        analysis: { version: 1, entities: ENTITIES },
+      };
       const view = await waitTerminal(svc, await submitAnalysis(svc, '/v1/source-influence', body), 30_000);
       const r = view.response;
       expect(r.analysis).toMatchObject({
         status: 'budget_exceeded',
-        components: { questionRequirements: 'budget_exceeded', brandDecisions: 'budget_exceeded', sourceMetadata: 'budget_exceeded' },
+        components: {
+          questionRequirements: 'budget_exceeded',
+          brandDecisions: 'budget_exceeded',
+          sourceMetadata: 'budget_exceeded',
+        },
         budget: { tokenLimit: 300, tokensUsed: 0 },
       });
       expect(r.usage.modelTokens.calls).toEqual([]);
@@ -238,14 +301,17 @@ describe('SOURCE_INFLUENCE model budget and model check', () => {
     try {
       // A paraphrase: lexical support lands between the levels, which is what the model check is for.
       const answer = 'Runners who have knee pain often pick cushioned shoes, and a broad toe box suits wide feet [1].';
-      const submit = (prompt: string) => submitAnalysis(svc, '/v1/source-influence', { answer, prompt, citations: [`${pages.base}/plain/k`] });
+      const submit = (prompt: string) =>
+        submitAnalysis(svc, '/v1/source-influence', { answer, prompt, citations: [`${pages.base}/plain/k`] });
       const view = await waitTerminal(svc, await submit('Which shoes help knee pain?'), 30_000);
       const r = view.response;
       expect(r.summary.alignmentMethod).toBe('lexical+model_check');
       expect(r.usage.modelTokens.calls.map((c: any) => [c.purpose, c.count])).toEqual([['model_check', 1]]);
       expect([0.9, 0.45, 0]).toContain(r.sources[0].evidence[0].support);
 
-      const failed = (await waitTerminal(svc, await submit('Which shoes help knee pain? sandbox:analysis_error=model_check'), 30_000)).response;
+      const failed = (
+        await waitTerminal(svc, await submit('Which shoes help knee pain? sandbox:analysis_error=model_check'), 30_000)
+      ).response;
       expect(failed.summary.alignmentMethod).toBe('lexical');
       expect(failed.warnings.map((w: any) => w.code)).toContain('MODEL_CHECK_FAILED');
     } finally {
@@ -278,16 +344,38 @@ describe('SOURCE_INFLUENCE in the sandbox with private targets refused', () => {
 
 describe('component guard and top-level status (§2.11.4)', () => {
   it('an unexpected exception in a component is internal_error with the deterministic fallback', async () => {
-    const out = await guardComponent('brandDecisions', null, async () => {
-      throw new TypeError('bug');
-    }, () => ({ entities: [] }));
-    expect(out).toEqual({ status: 'internal_error', value: { entities: [] }, errors: [{ component: 'brandDecisions', code: 'INTERNAL_ERROR', message: expect.any(String) }] });
-    expect(topLevelStatus({ questionRequirements: 'internal_error', brandDecisions: 'model_error', sourceMetadata: 'timeout' })).toBe('internal_error');
+    const out = await guardComponent(
+      'brandDecisions',
+      null,
+      async () => {
+        throw new TypeError('bug');
+      },
+      () => ({ entities: [] }),
+    );
+    expect(out).toEqual({
+      status: 'internal_error',
+      value: { entities: [] },
+      errors: [{ component: 'brandDecisions', code: 'INTERNAL_ERROR', message: expect.any(String) }],
+    });
+    expect(
+      topLevelStatus({
+        questionRequirements: 'internal_error',
+        brandDecisions: 'model_error',
+        sourceMetadata: 'timeout',
+      }),
+    ).toBe('internal_error');
   });
 
   it('an aborting attempt is not a component failure', async () => {
     const ac = new AbortController();
     ac.abort();
-    await expect(guardComponent('sourceMetadata', ac.signal, async () => Promise.reject(new Error('aborted')), () => [])).rejects.toThrow('aborted');
+    await expect(
+      guardComponent(
+        'sourceMetadata',
+        ac.signal,
+        async () => Promise.reject(new Error('aborted')),
+        () => [],
+      ),
+    ).rejects.toThrow('aborted');
   });
 });

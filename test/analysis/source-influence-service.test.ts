@@ -29,7 +29,9 @@ function startPages(): Promise<{ base: string; close: () => Promise<void> }> {
         return;
       case '/huge':
         // Over the 5 MiB cap: the reader aborts the stream.
-        res.writeHead(200, { 'content-type': 'text/html' }).end(`<html><body><p>${'running shoes '.repeat(450_000)}</p></body></html>`);
+        res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end(`<html><body><p>${'running shoes '.repeat(450_000)}</p></body></html>`);
         return;
       case '/slow':
         res.writeHead(200, { 'content-type': 'text/html' }); // headers, then nothing: the page never finishes
@@ -78,7 +80,11 @@ describe('SOURCE_INFLUENCE through the service', () => {
     citations = [
       { url: `${pages.base}/en`, title: 'Cushioning and knees' },
       { url: `${pages.base}/ko` },
-      { url: `${pages.base}/missing`, title: 'Trail shoe guide', snippet: 'Trail models add a rock plate that protects the foot on rocky terrain.' },
+      {
+        url: `${pages.base}/missing`,
+        title: 'Trail shoe guide',
+        snippet: 'Trail models add a rock plate that protects the foot on rocky terrain.',
+      },
       { url: `${pages.base}/old` },
       `${pages.base}/spec.pdf`,
       { url: `${pages.base}/huge` },
@@ -92,7 +98,11 @@ describe('SOURCE_INFLUENCE through the service', () => {
   });
 
   it('completes the legacy shape with per-source fetch statuses, snippet fallback and metering', async () => {
-    const id = await submitAnalysis(svc, '/v1/source-influence', { answer: ANSWER, prompt: 'Which running shoes protect the knees?', citations });
+    const id = await submitAnalysis(svc, '/v1/source-influence', {
+      answer: ANSWER,
+      prompt: 'Which running shoes protect the knees?',
+      citations,
+    });
     const view = await waitTerminal(svc, id, 30_000);
     expect(view.task).toMatchObject({ taskType: 'SOURCE_INFLUENCE', status: 'COMPLETED' });
     // Metered: 8 billed fetches × 0.1 credit, no model tokens → 1 credit (hold: 25 k-token budget + 8 fetches → 2).
@@ -123,10 +133,23 @@ describe('SOURCE_INFLUENCE through the service', () => {
     expect(byId.c1.content.relevanceToPrompt).toBeGreaterThan(0);
 
     const codes = r.warnings.map((w: any) => `${w.code}:${w.sourceId ?? ''}`);
-    expect(codes).toEqual(expect.arrayContaining(['SOURCE_FETCH_FAILED:c3', 'SOURCE_SNIPPET_ONLY:c3', 'SOURCE_FETCH_FAILED:c5', 'SOURCE_FETCH_FAILED:c7']));
+    expect(codes).toEqual(
+      expect.arrayContaining([
+        'SOURCE_FETCH_FAILED:c3',
+        'SOURCE_SNIPPET_ONLY:c3',
+        'SOURCE_FETCH_FAILED:c5',
+        'SOURCE_FETCH_FAILED:c7',
+      ]),
+    );
     expect(r.usage.sourceFetches).toMatchObject({ attempted: 8, succeeded: 3, failed: 5, cacheHits: 0 });
     expect(r.usage.sourceFetches.bytes).toBeGreaterThan(1000);
-    expect(r.summary).toMatchObject({ sources: 8, sourcesWithText: 3, sourcesSnippetOnly: 2, sourcesWithoutText: 3, alignmentMethod: 'lexical' });
+    expect(r.summary).toMatchObject({
+      sources: 8,
+      sourcesWithText: 3,
+      sourcesSnippetOnly: 2,
+      sourcesWithoutText: 3,
+      alignmentMethod: 'lexical',
+    });
 
     const total = r.sources.reduce((a: number, s: any) => a + s.influence.share, r.summary.unattributedShare);
     expect(Math.abs(total - 1)).toBeLessThan(1e-9);
@@ -138,7 +161,13 @@ describe('SOURCE_INFLUENCE through the service', () => {
       answer: ANSWER,
       prompt: 'What are the best running shoes under $150 in 2025?',
       citations,
-      analysis: { version: 1, entities: [{ id: 'acme', name: 'Acme', role: 'brand' }, { name: 'Nike', role: 'competitor' }] },
+      analysis: {
+        version: 1,
+        entities: [
+          { id: 'acme', name: 'Acme', role: 'brand' },
+          { name: 'Nike', role: 'competitor' },
+        ],
+      },
     });
     const view = await waitTerminal(svc, id, 30_000);
     expect(view.task.status).toBe('COMPLETED');
@@ -149,37 +178,85 @@ describe('SOURCE_INFLUENCE through the service', () => {
       components: { questionRequirements: 'partial', brandDecisions: 'partial', sourceMetadata: 'ok' },
       budget: { tokensUsed: 0 },
     });
-    expect(a.errors.map((e: any) => `${e.component}:${e.code}`)).toEqual(['questionRequirements:MODEL_NOT_CONFIGURED', 'brandDecisions:MODEL_NOT_CONFIGURED']);
+    expect(a.errors.map((e: any) => `${e.component}:${e.code}`)).toEqual([
+      'questionRequirements:MODEL_NOT_CONFIGURED',
+      'brandDecisions:MODEL_NOT_CONFIGURED',
+    ]);
     expect(a.questionRequirements.items.map((i: any) => [i.type, i.quote])).toEqual([
       ['budget', 'under $150'],
       ['time', '2025'],
     ]);
     const [acme, nike] = a.brandDecisions.entities;
-    expect(acme).toMatchObject({ entityId: 'acme', mentioned: true, mentionCount: 1, mentionOrder: 1, shareOfVoice: 1, decision: null, firstMention: { unitIndex: 4 } });
-    expect(nike).toMatchObject({ entityId: 'e2', mentioned: false, mentionCount: 0, decision: 'absent', topPick: false });
+    expect(acme).toMatchObject({
+      entityId: 'acme',
+      mentioned: true,
+      mentionCount: 1,
+      mentionOrder: 1,
+      shareOfVoice: 1,
+      decision: null,
+      firstMention: { unitIndex: 4 },
+    });
+    expect(nike).toMatchObject({
+      entityId: 'e2',
+      mentioned: false,
+      mentionCount: 0,
+      decision: 'absent',
+      topPick: false,
+    });
 
     const meta = Object.fromEntries(a.sourceMetadata.map((m: any) => [m.sourceId, m]));
-    expect(meta.c1).toMatchObject({ sourceType: 'news', typeMethod: 'structured_data', mediaClass: 'earned', publishedAt: '2024-03-04', dateSource: 'json_ld', author: { name: 'Jane Miller', kind: 'person' } });
-    expect(meta.c2).toMatchObject({ publishedAt: '2024-05-20', author: { name: '김하늘', kind: 'person', source: 'text' }, language: 'ko' });
-    expect(meta.c4).toMatchObject({ ownership: { relation: 'owned', entityId: 'acme', method: 'site_name', confidence: 0.8 }, sourceType: 'vendor_page', mediaClass: 'owned' });
+    expect(meta.c1).toMatchObject({
+      sourceType: 'news',
+      typeMethod: 'structured_data',
+      mediaClass: 'earned',
+      publishedAt: '2024-03-04',
+      dateSource: 'json_ld',
+      author: { name: 'Jane Miller', kind: 'person' },
+    });
+    expect(meta.c2).toMatchObject({
+      publishedAt: '2024-05-20',
+      author: { name: '김하늘', kind: 'person', source: 'text' },
+      language: 'ko',
+    });
+    expect(meta.c4).toMatchObject({
+      ownership: { relation: 'owned', entityId: 'acme', method: 'site_name', confidence: 0.8 },
+      sourceType: 'vendor_page',
+      mediaClass: 'owned',
+    });
     expect(a.sourceTypeShares).toHaveProperty('unattributed', view.response.summary.unattributedShare);
     expect(a.budget.tokenLimit).toBeGreaterThan(2000);
   });
 
   it('accepts zero citations with analysis.version = 1', async () => {
-    const id = await submitAnalysis(svc, '/v1/source-influence', { answer: ANSWER, citations: [], analysis: { version: 1, entities: [] } });
+    const id = await submitAnalysis(svc, '/v1/source-influence', {
+      answer: ANSWER,
+      citations: [],
+      analysis: { version: 1, entities: [] },
+    });
     const view = await waitTerminal(svc, id, 30_000);
     expect(view.task.status).toBe('COMPLETED');
     expect(view.response.sources).toEqual([]);
-    expect(view.response.summary).toMatchObject({ sources: 0, attributedShare: 0, unattributedShare: 1, citationRecall: null });
-    expect(view.response.analysis).toMatchObject({ sourceMetadata: [], components: { questionRequirements: 'insufficient_input', brandDecisions: 'ok', sourceMetadata: 'ok' }, status: 'partial' });
+    expect(view.response.summary).toMatchObject({
+      sources: 0,
+      attributedShare: 0,
+      unattributedShare: 1,
+      citationRecall: null,
+    });
+    expect(view.response.analysis).toMatchObject({
+      sourceMetadata: [],
+      components: { questionRequirements: 'insufficient_input', brandDecisions: 'ok', sourceMetadata: 'ok' },
+      status: 'partial',
+    });
   });
 
   it('keeps the CITATION_ATTRIBUTION alias off the generic endpoint; polling shows the canonical type', async () => {
     const r = await svc.call('POST', '/v1/async/task', { taskType: 'CITATION_ATTRIBUTION', payload: { prompt: 'x' } });
     expect(r.status).toBe(400);
     expect(r.body.error.code).toBe('USE_DEDICATED_ENDPOINT');
-    const id = await submitAnalysis(svc, '/v1/source-influence', { answer: 'Foam absorbs shock in long runs [1].', citations: [`${pages.base}/en`] });
+    const id = await submitAnalysis(svc, '/v1/source-influence', {
+      answer: 'Foam absorbs shock in long runs [1].',
+      citations: [`${pages.base}/en`],
+    });
     const view = await svc.call('GET', `/v1/async/task/${id}`);
     expect(view.body.task.taskType).toBe('SOURCE_INFLUENCE');
     await waitTerminal(svc, id, 30_000);

@@ -24,8 +24,13 @@ describe('norm and language (§0)', () => {
 
 describe('segmentation (§1.1)', () => {
   it('keeps "Dr. Smith" in one sentence and merges marker-only segments into the previous one', () => {
-    const s = sentences('Dr. Smith studied running shoes for ten years. [1] Cushioned shoes reduce knee load in most runners.');
-    expect(s.map((x) => x.text)).toEqual(['Dr. Smith studied running shoes for ten years. [1]', 'Cushioned shoes reduce knee load in most runners.']);
+    const s = sentences(
+      'Dr. Smith studied running shoes for ten years. [1] Cushioned shoes reduce knee load in most runners.',
+    );
+    expect(s.map((x) => x.text)).toEqual([
+      'Dr. Smith studied running shoes for ten years. [1]',
+      'Cushioned shoes reduce knee load in most runners.',
+    ]);
   });
 
   it('splits Korean on question marks and merges a short segment into the previous one', () => {
@@ -55,8 +60,19 @@ describe('tokens (§1.2)', () => {
   });
 
   it('drops English stopwords and stems (Porter2)', () => {
-    expect(tokenize('The runners were running in the cushioned shoes').tokens).toEqual(['runner', 'run', 'cushion', 'shoe']);
-    expect(['generously', 'connection', 'reviews', 'happiness', 'agreed'].map(stemEnglish)).toEqual(['generous', 'connect', 'review', 'happi', 'agre']);
+    expect(tokenize('The runners were running in the cushioned shoes').tokens).toEqual([
+      'runner',
+      'run',
+      'cushion',
+      'shoe',
+    ]);
+    expect(['generously', 'connection', 'reviews', 'happiness', 'agreed'].map(stemEnglish)).toEqual([
+      'generous',
+      'connect',
+      'review',
+      'happi',
+      'agre',
+    ]);
   });
 
   it('normalises numbers: thousands separators removed, decimals kept', () => {
@@ -66,7 +82,11 @@ describe('tokens (§1.2)', () => {
 
 describe('similarity (§1.3)', () => {
   it('BM25 ranks the passage sharing rare tokens first and idf is never negative', () => {
-    const docs = [['shoe', 'foam', 'knee'], ['shoe', 'price'], ['shoe', 'lace']];
+    const docs = [
+      ['shoe', 'foam', 'knee'],
+      ['shoe', 'price'],
+      ['shoe', 'lace'],
+    ];
     const idx = new Bm25Index(docs);
     expect(idx.top(['foam', 'knee'], 2)[0]?.doc).toBe(0);
     expect(idx.idf('shoe')).toBeGreaterThan(0);
@@ -109,9 +129,13 @@ describe('name matching (§2.11.2, §3.5)', () => {
 
 describe('URLs (§2.3)', () => {
   it('unwraps redirectors, drops highlight fragments and utm parameters', () => {
-    expect(normalizeCitationUrl('https://www.google.com/url?q=https://Example.com/a?utm_source=x%26b=1')).toBe('https://example.com/a?b=1');
+    expect(normalizeCitationUrl('https://www.google.com/url?q=https://Example.com/a?utm_source=x%26b=1')).toBe(
+      'https://example.com/a?b=1',
+    );
     expect(normalizeCitationUrl('https://example.com/a#:~:text=foo')).toBe('https://example.com/a');
-    expect(normalizeCitationUrl('https://search.naver.com/p/crd/rd?m=1&u=https%3A%2F%2Fblog.naver.com%2Fx%2F1')).toBe('https://blog.naver.com/x/1');
+    expect(normalizeCitationUrl('https://search.naver.com/p/crd/rd?m=1&u=https%3A%2F%2Fblog.naver.com%2Fx%2F1')).toBe(
+      'https://blog.naver.com/x/1',
+    );
   });
 
   it('registrable domains honour two-label suffixes', () => {

@@ -16,7 +16,8 @@ export function sourceModules(srcDir: string): string[] {
     for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
       const p = path.join(dir, e.name);
       if (e.isDirectory()) walk(p);
-      else if (/\.(ts|mts|mjs)$/.test(e.name) && !e.name.endsWith('.d.ts')) out.push(path.relative(srcDir, p).split(path.sep).join('/'));
+      else if (/\.(ts|mts|mjs)$/.test(e.name) && !e.name.endsWith('.d.ts'))
+        out.push(path.relative(srcDir, p).split(path.sep).join('/'));
     }
   };
   walk(srcDir);
@@ -38,7 +39,9 @@ export function importEdges(srcDir: string): { edges: ImportEdge[]; unresolved: 
     for (const { fileName: spec } of ts.preProcessFile(text, true, true).importedFiles) {
       if (!spec.startsWith('.')) continue; // a package
       const target = path.posix.normalize(path.posix.join(path.posix.dirname(from), spec));
-      const to = [target, target.replace(/\.js$/, '.ts'), target.replace(/\.mjs$/, '.mts'), `${target}.ts`].find((c) => known.has(c));
+      const to = [target, target.replace(/\.js$/, '.ts'), target.replace(/\.mjs$/, '.mts'), `${target}.ts`].find((c) =>
+        known.has(c),
+      );
       if (to) edges.push({ from, to });
       else unresolved.push({ from, to: spec });
     }

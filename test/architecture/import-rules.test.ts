@@ -1,7 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { allowed, cycles, importEdges, layerViolations, sourceModules, undeclaredUnits, unitEdges } from './import-graph.js';
+import {
+  allowed,
+  cycles,
+  importEdges,
+  layerViolations,
+  sourceModules,
+  undeclaredUnits,
+  unitEdges,
+} from './import-graph.js';
 import { layerDiagram } from './layers.js';
 
 const SRC = path.resolve(import.meta.dirname, '../../src');
@@ -26,7 +34,7 @@ describe('import rules of src/', () => {
     expect(undeclaredUnits(sourceModules(SRC))).toEqual([]);
   });
 
-  it('no module imports from its own layer\'s other folders or from a layer above it', () => {
+  it("no module imports from its own layer's other folders or from a layer above it", () => {
     expect(layerViolations(edges)).toEqual([]);
   });
 
@@ -54,9 +62,9 @@ describe('the import-rule checker', () => {
     expect(allowed('sandbox', 'config')).toBe(true);
     expect(allowed('sandbox', 'engines')).toBe(false);
     expect(allowed('nowhere', 'domain')).toBe(false);
-    expect(layerViolations([{ from: 'transport/browser/context-options.ts', to: 'engines/search-a/region-language.ts' }])).toEqual([
-      'transport/browser/context-options.ts -> engines/search-a/region-language.ts (transport -> engines)',
-    ]);
+    expect(
+      layerViolations([{ from: 'transport/browser/context-options.ts', to: 'engines/search-a/region-language.ts' }]),
+    ).toEqual(['transport/browser/context-options.ts -> engines/search-a/region-language.ts (transport -> engines)']);
   });
 
   it('finds cycles, direct and through others, and nothing in a one-way graph', () => {
@@ -72,6 +80,12 @@ describe('the import-rule checker', () => {
       ['a', 'b', 'c'],
       ['e', 'f'],
     ]);
-    expect(cycles([{ from: 'a', to: 'b' }, { from: 'b', to: 'c' }, { from: 'a', to: 'c' }])).toEqual([]);
+    expect(
+      cycles([
+        { from: 'a', to: 'b' },
+        { from: 'b', to: 'c' },
+        { from: 'a', to: 'c' },
+      ]),
+    ).toEqual([]);
   });
 });

@@ -31,7 +31,15 @@ export const SIDE_UNITS: Readonly<Record<string, { imports: readonly string[]; i
  * unit imports only units on rows below its own.
  */
 export function layerDiagram(): string {
-  const rows = LAYERS.map((units, i) => `${String(i).padStart(2)}  ${units.map((u) => u.padEnd(12)).join('').trimEnd()}`).reverse();
-  const side = Object.entries(SIDE_UNITS).map(([u, s]) => `beside: ${u.padEnd(12)}imports ${s.imports.join(', ')}; imported only by ${s.importedBy.join(', ')}`);
+  const rows = LAYERS.map(
+    (units, i) =>
+      `${String(i).padStart(2)}  ${units
+        .map((u) => u.padEnd(12))
+        .join('')
+        .trimEnd()}`,
+  ).reverse();
+  const side = Object.entries(SIDE_UNITS).map(
+    ([u, s]) => `beside: ${u.padEnd(12)}imports ${s.imports.join(', ')}; imported only by ${s.importedBy.join(', ')}`,
+  );
   return [...rows, '', ...side].join('\n');
 }

@@ -10,10 +10,23 @@ describe('benchmark harness (quick mode)', () => {
   it('produces every figure and loses nothing', async () => {
     const report = await runBench({ quick: true, command: 'vitest test/bench/quick.test.ts' });
     const scenarios = report.figures.map((f) => f.scenario);
-    for (const s of ['single submit', 'single submit (bare)', 'batch submit (500 mixed)', 'polling (10,000 tasks)', 'dispatch (1,000 no-op tasks)', 'dispatch, idle workers', 'webhooks (500 deliveries)',
+    for (const s of [
+      'single submit',
+      'single submit (bare)',
+      'batch submit (500 mixed)',
+      'polling (10,000 tasks)',
+      'dispatch (1,000 no-op tasks)',
+      'dispatch, idle workers',
+      'webhooks (500 deliveries)',
       'parse isolation (1 MB pages, 4 reads in flight)',
-      'growth (50,000 tasks): single submit', 'growth (50,000 tasks): polling', 'growth (50,000 tasks): memory', 'growth (50,000 tasks): GET /stats',
-      'dispatch (1,000 no-op tasks, PostgreSQL)', '1,000 no-op jobs (BullMQ on Redis)', '1,000 no-op jobs (pg-boss on PostgreSQL)']) {
+      'growth (50,000 tasks): single submit',
+      'growth (50,000 tasks): polling',
+      'growth (50,000 tasks): memory',
+      'growth (50,000 tasks): GET /stats',
+      'dispatch (1,000 no-op tasks, PostgreSQL)',
+      '1,000 no-op jobs (BullMQ on Redis)',
+      '1,000 no-op jobs (pg-boss on PostgreSQL)',
+    ]) {
       expect(scenarios).toContain(s);
     }
     for (const f of report.figures) {
@@ -23,7 +36,13 @@ describe('benchmark harness (quick mode)', () => {
     }
     expect(report.integrity.length).toBeGreaterThanOrEqual(7);
     for (const i of report.integrity) {
-      expect({ scenario: i.scenario, observed: i.observed, failed: i.failedRequests, lost: i.lost, duplicates: i.duplicates }).toEqual({
+      expect({
+        scenario: i.scenario,
+        observed: i.observed,
+        failed: i.failedRequests,
+        lost: i.lost,
+        duplicates: i.duplicates,
+      }).toEqual({
         scenario: i.scenario,
         observed: i.expected,
         failed: 0,

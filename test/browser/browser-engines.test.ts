@@ -25,7 +25,10 @@ describe.skipIf(!chromiumAvailable())('browser transport engines through the ser
       scheduler: FAST,
       // A shorter stability window than the real pages need: the sandbox streams its two parts 150 ms apart.
       engines: Object.fromEntries(
-        ['AIMODE', 'SEARCH_B_AI_BRIEF', 'SEARCH_A', 'SEARCH_A_SERP', 'SEARCH_B_AI_TAB'].map((t) => [t, { transport: 'browser', upstream: { options: { browserStableMs: 700 } } }]),
+        ['AIMODE', 'SEARCH_B_AI_BRIEF', 'SEARCH_A', 'SEARCH_A_SERP', 'SEARCH_B_AI_TAB'].map((t) => [
+          t,
+          { transport: 'browser', upstream: { options: { browserStableMs: 700 } } },
+        ]),
       ),
     });
     [browserSvc, httpSvc] = await Promise.all([
@@ -38,7 +41,10 @@ describe.skipIf(!chromiumAvailable())('browser transport engines through the ser
   });
 
   it('AIMODE in the browser waits for the streamed answer and completes with its sources', async () => {
-    const r = await runTask(browserSvc, { taskType: 'AIMODE', payload: { prompt: 'how to descale a kettle sandbox:js', country: 'US' } });
+    const r = await runTask(browserSvc, {
+      taskType: 'AIMODE',
+      payload: { prompt: 'how to descale a kettle sandbox:js', country: 'US' },
+    });
     expect(r.task).toMatchObject({ taskType: 'AIMODE', status: 'COMPLETED' });
     const res = r.response;
     expect(res.text).not.toMatch(/Thinking/);
@@ -52,20 +58,29 @@ describe.skipIf(!chromiumAvailable())('browser transport engines through the ser
     expect(logLines.some((l) => l.includes('chromium launched'))).toBe(true);
 
     // The directive changes the delivery, not the answer: the plain page of the same prompt says the same.
-    const plain = await runTask(httpSvc, { taskType: 'AIMODE', payload: { prompt: 'how to descale a kettle', country: 'US' } });
+    const plain = await runTask(httpSvc, {
+      taskType: 'AIMODE',
+      payload: { prompt: 'how to descale a kettle', country: 'US' },
+    });
     expect(plain.task.status).toBe('COMPLETED');
     expect(res.text).toBe(plain.response.text);
     expect(res.sources).toEqual(plain.response.sources);
   });
 
   it('AIMODE over plain HTTP sees only the "Thinking" placeholder and ends ENGINE_TIMEOUT', async () => {
-    const r = await runTask(httpSvc, { taskType: 'AIMODE', payload: { prompt: 'how to descale a kettle sandbox:js', country: 'US' } });
+    const r = await runTask(httpSvc, {
+      taskType: 'AIMODE',
+      payload: { prompt: 'how to descale a kettle sandbox:js', country: 'US' },
+    });
     expect(r.task.status).toBe('FAILED');
     expect(r.error).toMatch(/^ENGINE_TIMEOUT: /);
   });
 
   it('SEARCH_B_AI_BRIEF in the browser reads the lazily loaded briefing with its sources', async () => {
-    const r = await runTask(browserSvc, { taskType: 'SEARCH_B_AI_BRIEF', payload: { prompt: '전기포트 세척 방법 sandbox:js' } });
+    const r = await runTask(browserSvc, {
+      taskType: 'SEARCH_B_AI_BRIEF',
+      payload: { prompt: '전기포트 세척 방법 sandbox:js' },
+    });
     expect(r.task).toMatchObject({ taskType: 'SEARCH_B_AI_BRIEF', status: 'COMPLETED' });
     expect(r.response.text).toMatch(/\p{Script=Hangul}/u);
     expect(r.response.markdown).toMatch(/\[2\]\[3\]/);
@@ -79,22 +94,33 @@ describe.skipIf(!chromiumAvailable())('browser transport engines through the ser
   });
 
   it('SEARCH_B_AI_BRIEF over plain HTTP finds results without a briefing: ENGINE_NO_RESULT', async () => {
-    const r = await runTask(httpSvc, { taskType: 'SEARCH_B_AI_BRIEF', payload: { prompt: '전기포트 세척 방법 sandbox:js' } });
+    const r = await runTask(httpSvc, {
+      taskType: 'SEARCH_B_AI_BRIEF',
+      payload: { prompt: '전기포트 세척 방법 sandbox:js' },
+    });
     expect(r.task.status).toBe('FAILED');
     expect(r.error).toMatch(/^ENGINE_NO_RESULT: /);
   });
 
   it('in the browser, a query without a briefing still ends ENGINE_NO_RESULT once the page is still', async () => {
-    const r = await runTask(browserSvc, { taskType: 'SEARCH_B_AI_BRIEF', payload: { prompt: '네이버 홈페이지 sandbox:js' } });
+    const r = await runTask(browserSvc, {
+      taskType: 'SEARCH_B_AI_BRIEF',
+      payload: { prompt: '네이버 홈페이지 sandbox:js' },
+    });
     expect(r.task.status).toBe('FAILED');
     expect(r.error).toMatch(/^ENGINE_NO_RESULT: /);
   });
 
   it('in the browser, the sorry page is a block: ENGINE_FAILED after every attempt met it', async () => {
-    const r = await runTask(browserSvc, { taskType: 'AIMODE', payload: { prompt: 'kettle limescale sandbox:captcha', country: 'US' } });
+    const r = await runTask(browserSvc, {
+      taskType: 'AIMODE',
+      payload: { prompt: 'kettle limescale sandbox:captcha', country: 'US' },
+    });
     expect(r.task.status).toBe('FAILED');
     expect(r.error).toMatch(/^ENGINE_FAILED: /);
-    expect(logLines.filter((l) => l.includes('engine attempt failed') && l.includes('UPSTREAM_BLOCKED')).length).toBeGreaterThanOrEqual(1);
+    expect(
+      logLines.filter((l) => l.includes('engine attempt failed') && l.includes('UPSTREAM_BLOCKED')).length,
+    ).toBeGreaterThanOrEqual(1);
   });
 
   it('SEARCH_A, SEARCH_A_SERP and SEARCH_B_AI_TAB read the same answers from the rendered pages as over HTTP', async () => {
@@ -103,7 +129,9 @@ describe.skipIf(!chromiumAvailable())('browser transport engines through the ser
       { taskType: 'SEARCH_A_SERP', payload: { query: 'cast iron skillet care', page: 2, country: 'KR' } },
       { taskType: 'SEARCH_B_AI_TAB', payload: { prompt: '무쇠 팬 관리법' } },
     ];
-    const results = await Promise.all(cases.map((envelope) => Promise.all([runTask(browserSvc, envelope), runTask(httpSvc, envelope)])));
+    const results = await Promise.all(
+      cases.map((envelope) => Promise.all([runTask(browserSvc, envelope), runTask(httpSvc, envelope)])),
+    );
     for (const [i, [viaBrowser, viaHttp]] of results.entries()) {
       const engine = cases[i]?.taskType;
       expect(viaBrowser.task.status, engine).toBe('COMPLETED');
@@ -113,6 +141,8 @@ describe.skipIf(!chromiumAvailable())('browser transport engines through the ser
 
   it('a config asking the browser for an engine without a browser path is refused at start-up', async () => {
     const config = writeConfig(tempDir(), { engines: { FORUM: { transport: 'browser' } } });
-    await expect(startService({ AEQ_CONFIG: config })).rejects.toThrow(/FORUM\.transport: "browser" is available only for/);
+    await expect(startService({ AEQ_CONFIG: config })).rejects.toThrow(
+      /FORUM\.transport: "browser" is available only for/,
+    );
   });
 });

@@ -7,7 +7,8 @@ import { CHROMIUM_PATH, chromiumAvailable } from './chromium.js';
 import { eventually, startAuthProxy, startTestSite, type TestSite } from './test-site.js';
 
 const DIRECT = { id: 'direct-test' };
-const newPool = (maxPages = 4) => new BrowserPool({ executablePath: CHROMIUM_PATH, maxPages, log: createLogger('silent') });
+const newPool = (maxPages = 4) =>
+  new BrowserPool({ executablePath: CHROMIUM_PATH, maxPages, log: createLogger('silent') });
 
 /** The pool against the real system Chromium and a local site over real sockets. */
 describe.skipIf(!chromiumAvailable())('browser pool', () => {
@@ -26,7 +27,9 @@ describe.skipIf(!chromiumAvailable())('browser pool', () => {
   it('launches Chromium lazily, on the first page', async () => {
     pool = newPool();
     expect(pool.stats()).toMatchObject({ launches: 0, connected: false });
-    const page = await pool.forAttempt({ exit: DIRECT, country: 'US', signal: new AbortController().signal }).render(`${site.url}/static`, { timeoutMs: 15_000 });
+    const page = await pool
+      .forAttempt({ exit: DIRECT, country: 'US', signal: new AbortController().signal })
+      .render(`${site.url}/static`, { timeoutMs: 15_000 });
     expect(page.status).toBe(200);
     expect(pool.stats()).toMatchObject({ launches: 1, connected: true });
   });
@@ -34,7 +37,11 @@ describe.skipIf(!chromiumAvailable())('browser pool', () => {
   it('keeps at most maxPages pages open; the next attempt waits for a free one', async () => {
     pool = newPool(2);
     const signal = new AbortController().signal;
-    const renders = ['a', 'b', 'c'].map((id) => pool!.forAttempt({ exit: DIRECT, country: 'US', signal }).render(`${site.url}/hold?id=${id}`, { timeoutMs: 20_000 }));
+    const renders = ['a', 'b', 'c'].map((id) =>
+      pool!
+        .forAttempt({ exit: DIRECT, country: 'US', signal })
+        .render(`${site.url}/hold?id=${id}`, { timeoutMs: 20_000 }),
+    );
     await eventually(() => site.held.size === 2, 'two requests held');
     // The third attempt is queued for a page slot, so its request cannot have been sent.
     await eventually(() => pool!.stats().waiting === 1, 'one attempt waiting');
@@ -52,9 +59,13 @@ describe.skipIf(!chromiumAvailable())('browser pool', () => {
   it('closes the context after every attempt, also after a failed one', async () => {
     pool = newPool();
     const signal = new AbortController().signal;
-    await pool.forAttempt({ exit: DIRECT, country: 'US', signal }).render(`${site.url}/dynamic`, { waitFor: '#answer p', timeoutMs: 15_000 });
+    await pool
+      .forAttempt({ exit: DIRECT, country: 'US', signal })
+      .render(`${site.url}/dynamic`, { waitFor: '#answer p', timeoutMs: 15_000 });
     expect(pool.stats().openContexts).toBe(0);
-    const failure = await asyncFailureOf(() => pool!.forAttempt({ exit: DIRECT, country: 'US', signal }).render(`${site.url}/never`, { timeoutMs: 1500 }));
+    const failure = await asyncFailureOf(() =>
+      pool!.forAttempt({ exit: DIRECT, country: 'US', signal }).render(`${site.url}/never`, { timeoutMs: 1500 }),
+    );
     expect(failure.kind).toBe('TIMEOUT');
     expect(pool.stats()).toMatchObject({ openContexts: 0, pagesInUse: 0, connected: true });
   });
@@ -62,7 +73,9 @@ describe.skipIf(!chromiumAvailable())('browser pool', () => {
   it('an aborted attempt closes its page at once and gives the slot back', async () => {
     pool = newPool(1);
     const attempt = new AbortController();
-    const render = pool.forAttempt({ exit: DIRECT, country: 'US', signal: attempt.signal }).render(`${site.url}/hold?id=abort`, { timeoutMs: 20_000 });
+    const render = pool
+      .forAttempt({ exit: DIRECT, country: 'US', signal: attempt.signal })
+      .render(`${site.url}/hold?id=abort`, { timeoutMs: 20_000 });
     const settled = render.catch((e: unknown) => e);
     await eventually(() => site.held.has('abort'), 'request held');
     attempt.abort(new Error('attempt timed out'));
@@ -72,7 +85,9 @@ describe.skipIf(!chromiumAvailable())('browser pool', () => {
     await eventually(() => site.abandoned.has('abort'), 'the browser dropped the held request');
     expect(pool.stats()).toMatchObject({ openContexts: 0, pagesInUse: 0 });
     // The one slot is free again.
-    const next = await pool.forAttempt({ exit: DIRECT, country: 'US', signal: new AbortController().signal }).render(`${site.url}/static`, { timeoutMs: 15_000 });
+    const next = await pool
+      .forAttempt({ exit: DIRECT, country: 'US', signal: new AbortController().signal })
+      .render(`${site.url}/static`, { timeoutMs: 15_000 });
     expect(next.status).toBe(200);
   });
 
@@ -88,11 +103,16 @@ describe.skipIf(!chromiumAvailable())('browser pool', () => {
 
   it('waiting for a page slot respects the attempt signal', async () => {
     pool = newPool(1);
-    const first = pool.forAttempt({ exit: DIRECT, country: 'US', signal: new AbortController().signal }).render(`${site.url}/hold?id=slot`, { timeoutMs: 20_000 });
+    const first = pool
+      .forAttempt({ exit: DIRECT, country: 'US', signal: new AbortController().signal })
+      .render(`${site.url}/hold?id=slot`, { timeoutMs: 20_000 });
     await eventually(() => site.held.has('slot'), 'first page open');
     const staticHits = site.hits.get('/static') ?? 0;
     const waiting = new AbortController();
-    const second = pool.forAttempt({ exit: DIRECT, country: 'US', signal: waiting.signal }).render(`${site.url}/static`, { timeoutMs: 20_000 }).catch((e: unknown) => e);
+    const second = pool
+      .forAttempt({ exit: DIRECT, country: 'US', signal: waiting.signal })
+      .render(`${site.url}/static`, { timeoutMs: 20_000 })
+      .catch((e: unknown) => e);
     await eventually(() => pool!.stats().waiting === 1, 'second attempt queued');
     waiting.abort();
     const e = await second;
@@ -111,7 +131,9 @@ describe.skipIf(!chromiumAvailable())('browser pool', () => {
     expect(pid).toEqual(expect.any(Number));
     process.kill(pid as number, 'SIGKILL');
     await eventually(() => !pool!.stats().connected, 'browser seen as disconnected');
-    const page = await pool.forAttempt({ exit: DIRECT, country: 'US', signal }).render(`${site.url}/dynamic`, { waitFor: '#answer p', timeoutMs: 15_000 });
+    const page = await pool
+      .forAttempt({ exit: DIRECT, country: 'US', signal })
+      .render(`${site.url}/dynamic`, { waitFor: '#answer p', timeoutMs: 15_000 });
     expect(page.html).toContain('First part of the answer.');
     expect(pool.stats()).toMatchObject({ launches: 2, connected: true });
     expect(await pool.browserPid()).not.toBe(pid);
@@ -123,12 +145,16 @@ describe.skipIf(!chromiumAvailable())('browser pool', () => {
       pool = newPool();
       const signal = new AbortController().signal;
       const exit = { id: 'proxied', proxyUrl: `${proxy.url.replace('http://', 'http://exit-user:p%40ss%20word@')}` };
-      const page = await pool.forAttempt({ exit, country: 'US', signal }).render(`${site.url}/static`, { timeoutMs: 15_000 });
+      const page = await pool
+        .forAttempt({ exit, country: 'US', signal })
+        .render(`${site.url}/static`, { timeoutMs: 15_000 });
       expect(page.html).toContain('Nothing will change here.');
       expect(proxy.relayed).toContain('/static');
       // Another attempt on the host's own connection does not touch the proxy.
       const before = proxy.relayed.length;
-      await pool.forAttempt({ exit: DIRECT, country: 'US', signal }).render(`${site.url}/static`, { timeoutMs: 15_000 });
+      await pool
+        .forAttempt({ exit: DIRECT, country: 'US', signal })
+        .render(`${site.url}/static`, { timeoutMs: 15_000 });
       expect(proxy.relayed.length).toBe(before);
     } finally {
       await proxy.close();
@@ -138,7 +164,11 @@ describe.skipIf(!chromiumAvailable())('browser pool', () => {
   it('refuses a SOCKS5 exit with credentials before opening anything, without echoing the password', async () => {
     pool = newPool();
     const exit = { id: 'socks-exit', proxyUrl: 'socks5://user:hunter2@127.0.0.1:1080' };
-    const failure = await asyncFailureOf(() => pool!.forAttempt({ exit, country: 'US', signal: new AbortController().signal }).render(`${site.url}/static`, { timeoutMs: 5000 }));
+    const failure = await asyncFailureOf(() =>
+      pool!
+        .forAttempt({ exit, country: 'US', signal: new AbortController().signal })
+        .render(`${site.url}/static`, { timeoutMs: 5000 }),
+    );
     expect(failure.kind).toBe('UPSTREAM_ERROR');
     expect(failure.message).toContain('socks-exit');
     expect(failure.message).not.toContain('hunter2');
@@ -147,10 +177,16 @@ describe.skipIf(!chromiumAvailable())('browser pool', () => {
 
   it('a closed pool closes the browser and refuses new pages', async () => {
     const p = newPool();
-    await p.forAttempt({ exit: DIRECT, country: 'US', signal: new AbortController().signal }).render(`${site.url}/static`, { timeoutMs: 15_000 });
+    await p
+      .forAttempt({ exit: DIRECT, country: 'US', signal: new AbortController().signal })
+      .render(`${site.url}/static`, { timeoutMs: 15_000 });
     await p.close();
     expect(p.stats().connected).toBe(false);
-    const failure = await asyncFailureOf(() => p.forAttempt({ exit: DIRECT, country: 'US', signal: new AbortController().signal }).render(`${site.url}/static`, { timeoutMs: 5000 }));
+    const failure = await asyncFailureOf(() =>
+      p
+        .forAttempt({ exit: DIRECT, country: 'US', signal: new AbortController().signal })
+        .render(`${site.url}/static`, { timeoutMs: 5000 }),
+    );
     expect(failure.kind).toBe('UPSTREAM_ERROR');
   });
 });

@@ -24,14 +24,20 @@ describe.skipIf(!chromiumAvailable())('chat engines in web mode', () => {
   beforeAll(async () => {
     const web = { transport: 'browser', upstream: { options: { browserStableMs: 600 } } };
     const config = writeConfig(tempDir(), { scheduler: FAST, engines: { CHATBOT_A: web, ANSWER_ENGINE_A: web } });
-    svc = await startService({ AEQ_CONFIG: config, AEQ_CHROMIUM_PATH: CHROMIUM_PATH, AEQ_BROWSER_PAGES: '2' }, { logLines });
+    svc = await startService(
+      { AEQ_CONFIG: config, AEQ_CHROMIUM_PATH: CHROMIUM_PATH, AEQ_BROWSER_PAGES: '2' },
+      { logLines },
+    );
   });
   afterAll(async () => {
     await svc?.stop();
   });
 
   it('CHATBOT_A types the prompt into ChatGPT and reads the streamed answer with its sources (US)', async () => {
-    const r = await runTask(svc, { taskType: 'CHATBOT_A', payload: { prompt: 'best trail running shoes', country: 'US', include: { rawResponse: true } } });
+    const r = await runTask(svc, {
+      taskType: 'CHATBOT_A',
+      payload: { prompt: 'best trail running shoes', country: 'US', include: { rawResponse: true } },
+    });
 
     expect(r.error ?? null).toBeNull();
     expect(r.task).toMatchObject({ taskType: 'CHATBOT_A', status: 'COMPLETED' });
@@ -55,7 +61,10 @@ describe.skipIf(!chromiumAvailable())('chat engines in web mode', () => {
   });
 
   it('ANSWER_ENGINE_A reads the Perplexity search page with its numbered sources (US and KR)', async () => {
-    const us = await runTask(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'how to descale a kettle', country: 'US' } });
+    const us = await runTask(svc, {
+      taskType: 'ANSWER_ENGINE_A',
+      payload: { prompt: 'how to descale a kettle', country: 'US' },
+    });
     expect(us.task).toMatchObject({ taskType: 'ANSWER_ENGINE_A', status: 'COMPLETED' });
     const sources = us.response.sources as Src[];
     expect(sources.map((s) => s.position)).toEqual([1, 2, 3]);
@@ -63,7 +72,10 @@ describe.skipIf(!chromiumAvailable())('chat engines in web mode', () => {
     expect(us.response.markdown).toMatch(/^how to descale a kettle .*\[2\]\(https:/);
     expect(us.response.text.split('\n\n')).toHaveLength(3);
 
-    const kr = await runTask(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: '전기포트 세척 방법', country: 'KR' } });
+    const kr = await runTask(svc, {
+      taskType: 'ANSWER_ENGINE_A',
+      payload: { prompt: '전기포트 세척 방법', country: 'KR' },
+    });
     expect(kr.task.status).toBe('COMPLETED');
     expect(kr.response.text).toMatch(/\p{Script=Hangul}{2,}/u);
     expect((kr.response.sources as Src[]).length).toBe(3);
@@ -72,7 +84,10 @@ describe.skipIf(!chromiumAvailable())('chat engines in web mode', () => {
   it('a Cloudflare challenge fails both engines ENGINE_FAILED without leaking the session', async () => {
     const [chat, pplx] = await Promise.all([
       runTask(svc, { taskType: 'CHATBOT_A', payload: { prompt: 'compare e-bikes sandbox:captcha', country: 'US' } }),
-      runTask(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'compare e-bikes sandbox:captcha', country: 'US' } }),
+      runTask(svc, {
+        taskType: 'ANSWER_ENGINE_A',
+        payload: { prompt: 'compare e-bikes sandbox:captcha', country: 'US' },
+      }),
     ]);
     for (const r of [chat, pplx]) {
       expect(r.task.status).toBe('FAILED');

@@ -20,10 +20,13 @@ describe.skipIf(!chromiumAvailable())('browser render actions', () => {
   let server: http.Server;
   let url: string;
   let pool: BrowserPool;
-  const browser = (): BrowserTransport => pool.forAttempt({ exit: { id: 'direct-test' }, country: 'US', signal: new AbortController().signal });
+  const browser = (): BrowserTransport =>
+    pool.forAttempt({ exit: { id: 'direct-test' }, country: 'US', signal: new AbortController().signal });
 
   beforeAll(async () => {
-    server = http.createServer((req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(req.url === '/wall' ? WALL : COMPOSER));
+    server = http.createServer((req, res) =>
+      res.writeHead(200, { 'content-type': 'text/html' }).end(req.url === '/wall' ? WALL : COMPOSER),
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     pool = new BrowserPool({ executablePath: CHROMIUM_PATH, maxPages: 2, log: createLogger('silent') });
@@ -57,13 +60,24 @@ describe.skipIf(!chromiumAvailable())('browser render actions', () => {
   });
 
   it('an element that never appears is LAYOUT_CHANGED', async () => {
-    const failure = await asyncFailureOf(() => browser().render(`${url}/wall`, { actions: [{ fill: '#prompt-textarea', text: 'x' }], actionTimeoutMs: 500, timeoutMs: 15_000 }));
+    const failure = await asyncFailureOf(() =>
+      browser().render(`${url}/wall`, {
+        actions: [{ fill: '#prompt-textarea', text: 'x' }],
+        actionTimeoutMs: 500,
+        timeoutMs: 15_000,
+      }),
+    );
     expect(failure.kind).toBe('LAYOUT_CHANGED');
     expect(failure.message).toMatch(/#prompt-textarea/);
   });
 
   it('a wall named in skipActionsIf skips the actions and returns the page', async () => {
-    const page = await browser().render(`${url}/wall`, { waitFor: ['#q', '#login'], skipActionsIf: '#login', actions: [{ fill: '#q', text: 'x' }], timeoutMs: 15_000 });
+    const page = await browser().render(`${url}/wall`, {
+      waitFor: ['#q', '#login'],
+      skipActionsIf: '#login',
+      actions: [{ fill: '#q', text: 'x' }],
+      timeoutMs: 15_000,
+    });
     expect(page.complete).toBe(true);
     expect(page.html).toContain('Log in');
   });

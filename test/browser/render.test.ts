@@ -10,7 +10,8 @@ import { startTestSite, type TestSite } from './test-site.js';
 describe.skipIf(!chromiumAvailable())('browser render', () => {
   let site: TestSite;
   let pool: BrowserPool;
-  const browser = (country = 'US'): BrowserTransport => pool.forAttempt({ exit: { id: 'direct-test' }, country, signal: new AbortController().signal });
+  const browser = (country = 'US'): BrowserTransport =>
+    pool.forAttempt({ exit: { id: 'direct-test' }, country, signal: new AbortController().signal });
 
   beforeAll(async () => {
     site = await startTestSite();
@@ -31,7 +32,13 @@ describe.skipIf(!chromiumAvailable())('browser render', () => {
   });
 
   it('with a stability window it waits until the streamed parts have all arrived', async () => {
-    const page = await browser().render(`${site.url}/dynamic`, { waitFor: '#answer p', stableSelector: '#answer', stableMs: 600, pollMs: 50, timeoutMs: 15_000 });
+    const page = await browser().render(`${site.url}/dynamic`, {
+      waitFor: '#answer p',
+      stableSelector: '#answer',
+      stableMs: 600,
+      pollMs: 50,
+      timeoutMs: 15_000,
+    });
     expect(page.complete).toBe(true);
     expect(page.html).toContain('First part of the answer.');
     expect(page.html).toContain('Second part, with a <a href="https://example.org/source">source</a>.');
@@ -61,7 +68,11 @@ describe.skipIf(!chromiumAvailable())('browser render', () => {
 
   it('a page without any of the watched regions (a wall, another kind of page) has nothing to wait for', async () => {
     // A stability window longer than the budget: only "nothing to watch" can make this complete.
-    const page = await browser().render(`${site.url}/static`, { stableSelector: ['#answer', '.answer'], stableMs: 60_000, timeoutMs: 10_000 });
+    const page = await browser().render(`${site.url}/static`, {
+      stableSelector: ['#answer', '.answer'],
+      stableMs: 60_000,
+      timeoutMs: 10_000,
+    });
     expect(page.complete).toBe(true);
   });
 
@@ -100,14 +111,21 @@ describe.skipIf(!chromiumAvailable())('browser render', () => {
       timeoutMs: 15_000,
       headers: { cookie: 'CONSENT=YES+; NID=abc', 'x-extra': 'kept', accept: 'text/html' },
     });
-    const headers = JSON.parse(decode(/<pre id="headers">(.*?)<\/pre>/s.exec(page.html)?.[1] ?? '{}')) as Record<string, string>;
+    const headers = JSON.parse(decode(/<pre id="headers">(.*?)<\/pre>/s.exec(page.html)?.[1] ?? '{}')) as Record<
+      string,
+      string
+    >;
     const intl = JSON.parse(decode(/<p id="intl">(.*?)<\/p>/s.exec(page.html)?.[1] ?? '{}')) as Record<string, unknown>;
     expect(headers['accept-language']).toMatch(/^ko-KR,ko;q=0\.9/);
     expect(headers.cookie).toBe('CONSENT=YES+; NID=abc');
     expect(headers['x-extra']).toBe('kept');
     expect(headers['user-agent']).toMatch(/Chrome\/\d+/);
     expect(headers['user-agent']).not.toMatch(/Headless/);
-    expect(intl).toMatchObject({ language: 'ko-KR', languages: ['ko-KR', 'ko', 'en-US', 'en'], timeZone: 'Asia/Seoul' });
+    expect(intl).toMatchObject({
+      language: 'ko-KR',
+      languages: ['ko-KR', 'ko', 'en-US', 'en'],
+      timeZone: 'Asia/Seoul',
+    });
     expect(intl.userAgent).toBe(headers['user-agent']);
     // Client hints agree with the user agent: no "HeadlessChrome" brand.
     expect(intl.brands).toContain('Google Chrome');
@@ -115,12 +133,20 @@ describe.skipIf(!chromiumAvailable())('browser render', () => {
   });
 
   it('a configured user agent replaces the default one', async () => {
-    const page = await browser('DE').render(`${site.url}/echo`, { waitFor: '#intl:not(:empty)', timeoutMs: 15_000, headers: { 'User-Agent': 'aeq-test-agent/1.0' } });
+    const page = await browser('DE').render(`${site.url}/echo`, {
+      waitFor: '#intl:not(:empty)',
+      timeoutMs: 15_000,
+      headers: { 'User-Agent': 'aeq-test-agent/1.0' },
+    });
     expect(page.html).toContain('"user-agent":"aeq-test-agent/1.0"');
     expect(page.html).toContain('Europe/Berlin');
   });
 });
 
 function decode(s: string): string {
-  return s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+  return s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&');
 }

@@ -19,7 +19,8 @@ export interface TestSite {
   close(): Promise<void>;
 }
 
-const page = (body: string, head = '') => `<!doctype html><html><head><meta charset="utf-8">${head}</head><body>${body}</body></html>`;
+const page = (body: string, head = '') =>
+  `<!doctype html><html><head><meta charset="utf-8">${head}</head><body>${body}</body></html>`;
 
 const ROUTES: Record<string, (req: http.IncomingMessage) => { status?: number; body: string }> = {
   // The answer arrives by script in two parts, after the document has loaded.
@@ -60,7 +61,9 @@ export async function startTestSite(): Promise<TestSite> {
         closed: false,
         release: () => {
           held.delete(id);
-          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(`<p id="released">${escapeHtml(id)}</p>`));
+          res
+            .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+            .end(page(`<p id="released">${escapeHtml(id)}</p>`));
         },
       };
       res.on('close', () => {
@@ -104,7 +107,10 @@ export async function startTestSite(): Promise<TestSite> {
 }
 
 /** A forward HTTP proxy that asks for Basic credentials and counts what it relays. */
-export async function startAuthProxy(user: string, password: string): Promise<{ url: string; relayed: string[]; refused: number; close(): Promise<void> }> {
+export async function startAuthProxy(
+  user: string,
+  password: string,
+): Promise<{ url: string; relayed: string[]; refused: number; close(): Promise<void> }> {
   const relayed: string[] = [];
   const state = { refused: 0 };
   const expected = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
@@ -119,10 +125,13 @@ export async function startAuthProxy(user: string, password: string): Promise<{ 
     const headers = { ...req.headers };
     delete headers['proxy-authorization'];
     delete headers['proxy-connection'];
-    const upstream = http.request({ host: target.hostname, port: target.port, path: target.pathname + target.search, method: req.method, headers }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
-    });
+    const upstream = http.request(
+      { host: target.hostname, port: target.port, path: target.pathname + target.search, method: req.method, headers },
+      (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      },
+    );
     upstream.on('error', () => res.writeHead(502).end());
     req.pipe(upstream);
   });

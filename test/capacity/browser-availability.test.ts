@@ -20,7 +20,9 @@ describe('the default configuration against the real upstreams', () => {
   });
 
   it('starts without Chromium and says once, at start-up, which engines cannot serve and why', () => {
-    const warnings = logLines.map((l) => JSON.parse(l) as { level: number; msg: string; engines?: string[]; reason?: string }).filter((l) => l.engines);
+    const warnings = logLines
+      .map((l) => JSON.parse(l) as { level: number; msg: string; engines?: string[]; reason?: string })
+      .filter((l) => l.engines);
     expect(warnings).toHaveLength(1);
     expect(warnings[0]?.level).toBe(40);
     expect([...(warnings[0]?.engines ?? [])].sort()).toEqual(BROWSER_ENGINES);
@@ -33,7 +35,9 @@ describe('the default configuration against the real upstreams', () => {
     for (const t of BROWSER_ENGINES) {
       const e = r.body[t.toLowerCase()];
       expect(e.transport).toBe('browser');
-      expect(e.unavailable).toMatch(/Chromium not found at \/nonexistent\/chromium.*AEQ_CHROMIUM_PATH.*transport is "browser"/);
+      expect(e.unavailable).toMatch(
+        /Chromium not found at \/nonexistent\/chromium.*AEQ_CHROMIUM_PATH.*transport is "browser"/,
+      );
       for (const c of Object.values(e.countries) as Array<{ serveable: boolean }>) expect(c.serveable).toBe(false);
     }
     expect(r.body.search_c_search.unavailable).toBeUndefined();

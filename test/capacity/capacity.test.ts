@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINE_TASK_TYPES } from '../../src/domain/engine-catalog.js';
-import { fastConfig, runTask, startService, submit, tempDir, waitTerminal, writeConfig, type RunningService } from '../helpers/service.js';
+import {
+  fastConfig,
+  runTask,
+  startService,
+  submit,
+  tempDir,
+  waitTerminal,
+  writeConfig,
+  type RunningService,
+} from '../helpers/service.js';
 
 const TOKEN = 'capacity-internal-token';
 const internal = { authorization: `Bearer ${TOKEN}` };
@@ -37,12 +46,27 @@ describe('GET /capacity in the sandbox', () => {
     for (const t of ENGINE_TASK_TYPES) {
       const e = c[t.toLowerCase()];
       expect(e, t).toBeDefined();
-      expect(e).toMatchObject({ mode: expect.any(String), concurrency: expect.any(Number), inFlight: expect.any(Number), queued: expect.any(Number) });
+      expect(e).toMatchObject({
+        mode: expect.any(String),
+        concurrency: expect.any(Number),
+        inFlight: expect.any(Number),
+        queued: expect.any(Number),
+      });
     }
     expect(c.chatbot_a.mode).toBe('account');
     expect(c.answer_engine_a.mode).toBe('api');
     expect(c.assistant_a.mode).toBe('api');
-    for (const t of ['aimode', 'search_a', 'search_a_serp', 'search_b_ai_brief', 'search_b_serp', 'search_c_search', 'forum', 'web_scrape']) expect(c[t].mode, t).toBe('anon');
+    for (const t of [
+      'aimode',
+      'search_a',
+      'search_a_serp',
+      'search_b_ai_brief',
+      'search_b_serp',
+      'search_c_search',
+      'forum',
+      'web_scrape',
+    ])
+      expect(c[t].mode, t).toBe('anon');
     expect(c.chatbot_a.concurrency).toBe(4);
     expect(c.answer_engine_a.concurrency).toBe(3);
   });
@@ -56,12 +80,21 @@ describe('GET /capacity in the sandbox', () => {
   });
 
   it('queued grows while an engine is paused through the internal route, and drains after resume', async () => {
-    expect((await op('/internal/engines/ANSWER_ENGINE_A/pause')).body).toEqual({ ok: true, engine: 'ANSWER_ENGINE_A', paused: true });
+    expect((await op('/internal/engines/ANSWER_ENGINE_A/pause')).body).toEqual({
+      ok: true,
+      engine: 'ANSWER_ENGINE_A',
+      paused: true,
+    });
     const ids = [];
-    for (const n of [1, 2, 3]) ids.push(await submit(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: `queued question ${n}` } }));
+    for (const n of [1, 2, 3])
+      ids.push(await submit(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: `queued question ${n}` } }));
     let c = await capacity();
     expect(c.answer_engine_a).toMatchObject({ paused: true, queued: 3, inFlight: 0 });
-    expect((await op('/internal/engines/answer_engine_a/resume')).body).toEqual({ ok: true, engine: 'ANSWER_ENGINE_A', paused: false });
+    expect((await op('/internal/engines/answer_engine_a/resume')).body).toEqual({
+      ok: true,
+      engine: 'ANSWER_ENGINE_A',
+      paused: false,
+    });
     for (const id of ids) expect((await waitTerminal(svc, id)).task.status).toBe('COMPLETED');
     c = await capacity();
     expect(c.answer_engine_a).toMatchObject({ paused: false, queued: 0, inFlight: 0 });
@@ -83,21 +116,43 @@ describe('GET /capacity in the sandbox', () => {
     expect(c.chatbot_a.neverServe).toEqual(['KR', 'CN']);
     expect(c.chatbot_a.countries.KR).toBeUndefined();
 
-    const fr = await svc.call('POST', '/v1/async/task', { taskType: 'ASSISTANT_A', payload: { prompt: 'x', country: 'FR' } });
+    const fr = await svc.call('POST', '/v1/async/task', {
+      taskType: 'ASSISTANT_A',
+      payload: { prompt: 'x', country: 'FR' },
+    });
     expect(fr.status).toBe(422);
-    expect(fr.body.error).toMatchObject({ code: 'REGION_UNSUPPORTED', details: { taskType: 'ASSISTANT_A', country: 'FR', retryable: false } });
+    expect(fr.body.error).toMatchObject({
+      code: 'REGION_UNSUPPORTED',
+      details: { taskType: 'ASSISTANT_A', country: 'FR', retryable: false },
+    });
     // CN is in the default list but not in the override: accepted (and left queued, the engine is paused).
-    expect((await svc.call('POST', '/v1/async/task', { taskType: 'ASSISTANT_A', payload: { prompt: 'x', country: 'CN' } })).status).toBe(202);
+    expect(
+      (await svc.call('POST', '/v1/async/task', { taskType: 'ASSISTANT_A', payload: { prompt: 'x', country: 'CN' } }))
+        .status,
+    ).toBe(202);
     // KR has accounts, but the engine may never serve it.
-    const kr = await svc.call('POST', '/v1/async/task', { taskType: 'CHATBOT_A', payload: { prompt: 'x', country: 'KR' } });
+    const kr = await svc.call('POST', '/v1/async/task', {
+      taskType: 'CHATBOT_A',
+      payload: { prompt: 'x', country: 'KR' },
+    });
     expect(kr.status).toBe(422);
     expect(kr.body.error.code).toBe('REGION_UNSUPPORTED');
   });
 
   it('a captcha cools the exit address it hit: /internal/pools shows it resting, the country keeps its IPs', async () => {
-    const gbExits = async () => ((await svc.call('GET', '/internal/pools', undefined, internal)).body.exitAddresses as Array<{ id: string; country: string; coolingDownUntil: string | null }>).filter((x) => x.country === 'GB');
+    const gbExits = async () =>
+      (
+        (await svc.call('GET', '/internal/pools', undefined, internal)).body.exitAddresses as Array<{
+          id: string;
+          country: string;
+          coolingDownUntil: string | null;
+        }>
+      ).filter((x) => x.country === 'GB');
     expect((await gbExits()).every((x) => x.coolingDownUntil === null)).toBe(true);
-    const r = await runTask(svc, { taskType: 'SEARCH_A_SERP', payload: { query: 'umbrellas sandbox:captcha', country: 'GB' } });
+    const r = await runTask(svc, {
+      taskType: 'SEARCH_A_SERP',
+      payload: { query: 'umbrellas sandbox:captcha', country: 'GB' },
+    });
     expect(r.task.status).toBe('FAILED');
     expect(r.error).toMatch(/^ENGINE_FAILED: /);
     const cooling = (await gbExits()).filter((x) => x.coolingDownUntil !== null);

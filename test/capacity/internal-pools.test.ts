@@ -49,8 +49,25 @@ describe('internal pool management (changes apply without a restart)', () => {
     const p = await pools();
     expect(p.accounts).toHaveLength(6);
     expect(p.exitAddresses).toHaveLength(15);
-    expect(p.accounts[0]).toEqual({ id: 'sandbox-chatbot-a-us-1', engine: 'CHATBOT_A', country: 'US', inUse: 0, disabled: false, coolingDownUntil: null, coolingDownFor: {} });
-    expect(Object.keys(p.exitAddresses[0]).sort()).toEqual(['capacity', 'coolingDownFor', 'coolingDownUntil', 'country', 'disabled', 'id', 'inUse', 'proxy']);
+    expect(p.accounts[0]).toEqual({
+      id: 'sandbox-chatbot-a-us-1',
+      engine: 'CHATBOT_A',
+      country: 'US',
+      inUse: 0,
+      disabled: false,
+      coolingDownUntil: null,
+      coolingDownFor: {},
+    });
+    expect(Object.keys(p.exitAddresses[0]).sort()).toEqual([
+      'capacity',
+      'coolingDownFor',
+      'coolingDownUntil',
+      'country',
+      'disabled',
+      'id',
+      'inUse',
+      'proxy',
+    ]);
     expect(JSON.stringify(p)).not.toContain('sk-sandbox');
   });
 
@@ -60,9 +77,22 @@ describe('internal pool management (changes apply without a restart)', () => {
     expect(before.body.error.code).toBe('REGION_UNAVAILABLE');
     expect((await capacity()).chatbot_a.countries.JP).toEqual({ serveable: false, accounts: 0, hasIps: true });
 
-    const added = await op('POST', '/internal/pools/accounts', { id: 'jp-chatbot-1', engine: 'CHATBOT_A', country: 'jp', secret: 'sk-jp-account-secret-1' });
+    const added = await op('POST', '/internal/pools/accounts', {
+      id: 'jp-chatbot-1',
+      engine: 'CHATBOT_A',
+      country: 'jp',
+      secret: 'sk-jp-account-secret-1',
+    });
     expect(added.status).toBe(201);
-    expect(added.body.account).toEqual({ id: 'jp-chatbot-1', engine: 'CHATBOT_A', country: 'JP', inUse: 0, disabled: false, coolingDownUntil: null, coolingDownFor: {} });
+    expect(added.body.account).toEqual({
+      id: 'jp-chatbot-1',
+      engine: 'CHATBOT_A',
+      country: 'JP',
+      inUse: 0,
+      disabled: false,
+      coolingDownUntil: null,
+      coolingDownFor: {},
+    });
     expect(JSON.stringify(added.body)).not.toContain('sk-jp-account-secret-1');
     expect(JSON.stringify(await pools())).not.toContain('sk-jp-account-secret-1');
 
@@ -73,21 +103,58 @@ describe('internal pool management (changes apply without a restart)', () => {
   });
 
   it('adding an exit address in a new country gives it IPs at once', async () => {
-    expect((await svc.call('POST', '/v1/async/task', chatbot('FR'))).body.error.details).toEqual({ country: 'FR', serveable: false, hasIps: false });
-    const added = await op('POST', '/internal/pools/exit-addresses', { id: 'fr-exit-1', country: 'FR', proxyUrl: 'http://user:fr-proxy-password@127.0.0.1:9/', maxConcurrent: 4 });
+    expect((await svc.call('POST', '/v1/async/task', chatbot('FR'))).body.error.details).toEqual({
+      country: 'FR',
+      serveable: false,
+      hasIps: false,
+    });
+    const added = await op('POST', '/internal/pools/exit-addresses', {
+      id: 'fr-exit-1',
+      country: 'FR',
+      proxyUrl: 'http://user:fr-proxy-password@127.0.0.1:9/',
+      maxConcurrent: 4,
+    });
     expect(added.status).toBe(201);
-    expect(added.body.exitAddress).toEqual({ id: 'fr-exit-1', country: 'FR', capacity: 4, inUse: 0, disabled: false, coolingDownUntil: null, coolingDownFor: {}, proxy: 'http' });
+    expect(added.body.exitAddress).toEqual({
+      id: 'fr-exit-1',
+      country: 'FR',
+      capacity: 4,
+      inUse: 0,
+      disabled: false,
+      coolingDownUntil: null,
+      coolingDownFor: {},
+      proxy: 'http',
+    });
     expect(JSON.stringify(await pools())).not.toContain('fr-proxy-password');
-    expect((await svc.call('POST', '/v1/async/task', chatbot('FR'))).body.error.details).toEqual({ country: 'FR', serveable: false, hasIps: true });
+    expect((await svc.call('POST', '/v1/async/task', chatbot('FR'))).body.error.details).toEqual({
+      country: 'FR',
+      serveable: false,
+      hasIps: true,
+    });
     expect((await capacity()).chatbot_a.countries.FR).toEqual({ serveable: false, accounts: 0, hasIps: true });
     // Nothing listens behind that proxy: take it out again so no task is sent through it.
-    expect((await op('DELETE', '/internal/pools/exit-addresses/fr-exit-1')).body).toEqual({ ok: true, id: 'fr-exit-1', removed: true, inUse: 0 });
-    expect((await svc.call('POST', '/v1/async/task', chatbot('FR'))).body.error.details).toEqual({ country: 'FR', serveable: false, hasIps: false });
+    expect((await op('DELETE', '/internal/pools/exit-addresses/fr-exit-1')).body).toEqual({
+      ok: true,
+      id: 'fr-exit-1',
+      removed: true,
+      inUse: 0,
+    });
+    expect((await svc.call('POST', '/v1/async/task', chatbot('FR'))).body.error.details).toEqual({
+      country: 'FR',
+      serveable: false,
+      hasIps: false,
+    });
     expect((await capacity()).chatbot_a.countries.FR).toBeUndefined();
   });
 
   it('validates the bodies with field details (400 VALIDATION_ERROR), without echoing a secret', async () => {
-    const bad = await op('POST', '/internal/pools/accounts', { id: '', engine: 'NOPE', country: 'Japan', secret: 5, extra: 'x' });
+    const bad = await op('POST', '/internal/pools/accounts', {
+      id: '',
+      engine: 'NOPE',
+      country: 'Japan',
+      secret: 5,
+      extra: 'x',
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe('VALIDATION_ERROR');
     const fields = (bad.body.error.details as Array<{ field: string }>).map((d) => d.field);
@@ -97,9 +164,16 @@ describe('internal pool management (changes apply without a restart)', () => {
     expect(missing.status).toBe(400);
     expect(missing.body.error.details).toEqual([{ field: 'secret', message: 'is required' }]);
 
-    const exit = await op('POST', '/internal/pools/exit-addresses', { id: 'bad id/with slash', country: 'DE', maxConcurrent: 0 });
+    const exit = await op('POST', '/internal/pools/exit-addresses', {
+      id: 'bad id/with slash',
+      country: 'DE',
+      maxConcurrent: 0,
+    });
     expect(exit.status).toBe(400);
-    expect((exit.body.error.details as Array<{ field: string }>).map((d) => d.field).sort()).toEqual(['id', 'maxConcurrent']);
+    expect((exit.body.error.details as Array<{ field: string }>).map((d) => d.field).sort()).toEqual([
+      'id',
+      'maxConcurrent',
+    ]);
 
     for (const proxyUrl of ['not a url with secret-pw', 'ftp://u:secret-pw@127.0.0.1/', 'http://u:secret-pw@/']) {
       const r = await op('POST', '/internal/pools/exit-addresses', { id: 'de-exit-x', country: 'DE', proxyUrl });
@@ -111,7 +185,11 @@ describe('internal pool management (changes apply without a restart)', () => {
   });
 
   it('lists a SOCKS5 exit address by its scheme only', async () => {
-    const added = await op('POST', '/internal/pools/exit-addresses', { id: 'de-socks-1', country: 'DE', proxyUrl: 'socks5h://u:socks-secret-pw@127.0.0.1:9' });
+    const added = await op('POST', '/internal/pools/exit-addresses', {
+      id: 'de-socks-1',
+      country: 'DE',
+      proxyUrl: 'socks5h://u:socks-secret-pw@127.0.0.1:9',
+    });
     expect(added.status).toBe(201);
     expect(added.body.exitAddress).toMatchObject({ id: 'de-socks-1', proxy: 'socks5h', capacity: 8 });
     expect(JSON.stringify(await pools())).not.toContain('socks-secret-pw');
@@ -120,28 +198,47 @@ describe('internal pool management (changes apply without a restart)', () => {
   });
 
   it('answers 409 RESOURCE_ALREADY_EXISTS on a duplicate id, across both pools', async () => {
-    const dupAccount = await op('POST', '/internal/pools/accounts', { id: 'sandbox-chatbot-a-us-1', engine: 'CHATBOT_A', country: 'US', secret: 'sk-other' });
+    const dupAccount = await op('POST', '/internal/pools/accounts', {
+      id: 'sandbox-chatbot-a-us-1',
+      engine: 'CHATBOT_A',
+      country: 'US',
+      secret: 'sk-other',
+    });
     expect(dupAccount.status).toBe(409);
-    expect(dupAccount.body.error).toMatchObject({ code: 'RESOURCE_ALREADY_EXISTS', details: { id: 'sandbox-chatbot-a-us-1' } });
+    expect(dupAccount.body.error).toMatchObject({
+      code: 'RESOURCE_ALREADY_EXISTS',
+      details: { id: 'sandbox-chatbot-a-us-1' },
+    });
     const dupExit = await op('POST', '/internal/pools/exit-addresses', { id: 'sandbox-chatbot-a-us-1', country: 'US' });
     expect(dupExit.status).toBe(409);
-    const dupOfExit = await op('POST', '/internal/pools/accounts', { id: 'sandbox-exit-us-1', engine: 'CHATBOT_A', country: 'US', secret: 'sk-other' });
+    const dupOfExit = await op('POST', '/internal/pools/accounts', {
+      id: 'sandbox-exit-us-1',
+      engine: 'CHATBOT_A',
+      country: 'US',
+      secret: 'sk-other',
+    });
     expect(dupOfExit.status).toBe(409);
   });
 
   it('disabling both KR accounts makes KR REGION_UNAVAILABLE with hasIps true; enabling one serves it again', async () => {
-    for (const n of [1, 2]) expect((await op('POST', `/internal/pools/accounts/sandbox-chatbot-a-kr-${n}/disable`)).status).toBe(200);
+    for (const n of [1, 2])
+      expect((await op('POST', `/internal/pools/accounts/sandbox-chatbot-a-kr-${n}/disable`)).status).toBe(200);
     const r = await svc.call('POST', '/v1/async/task', chatbot('KR'));
     expect(r.status).toBe(422);
     expect(r.body.error.details).toEqual({ country: 'KR', serveable: false, hasIps: true });
     expect((await capacity()).chatbot_a.countries.KR).toEqual({ serveable: false, accounts: 0, hasIps: true });
-    expect((await op('POST', '/internal/pools/accounts/sandbox-chatbot-a-kr-2/enable')).body).toEqual({ ok: true, id: 'sandbox-chatbot-a-kr-2', disabled: false });
+    expect((await op('POST', '/internal/pools/accounts/sandbox-chatbot-a-kr-2/enable')).body).toEqual({
+      ok: true,
+      id: 'sandbox-chatbot-a-kr-2',
+      disabled: false,
+    });
     expect((await svc.call('POST', '/v1/async/task', chatbot('KR'))).status).toBe(202);
     expect((await capacity()).chatbot_a.countries.KR).toEqual({ serveable: true, accounts: 1, hasIps: true });
   });
 
   it('disabling every exit address of a country makes hasIps false', async () => {
-    for (const n of [1, 2, 3]) expect((await op('POST', `/internal/pools/exit-addresses/sandbox-exit-us-${n}/disable`)).status).toBe(200);
+    for (const n of [1, 2, 3])
+      expect((await op('POST', `/internal/pools/exit-addresses/sandbox-exit-us-${n}/disable`)).status).toBe(200);
     const r = await svc.call('POST', '/v1/async/task', chatbot('US'));
     expect(r.status).toBe(422);
     expect(r.body.error.details).toEqual({ country: 'US', serveable: false, hasIps: false });
@@ -151,17 +248,27 @@ describe('internal pool management (changes apply without a restart)', () => {
   });
 
   it('removing an account in use lets its current attempt finish, then the region has no capacity', async () => {
-    const added = await op('POST', '/internal/pools/accounts', { id: 'gb-chatbot-1', engine: 'CHATBOT_A', country: 'GB', secret: 'sk-gb-account-secret-1' });
+    const added = await op('POST', '/internal/pools/accounts', {
+      id: 'gb-chatbot-1',
+      engine: 'CHATBOT_A',
+      country: 'GB',
+      secret: 'sk-gb-account-secret-1',
+    });
     expect(added.status).toBe(201);
     // The delay keeps the attempt running while the account is removed under it.
     const id = await submit(svc, chatbot('GB', 'london weather sandbox:delay=3000'));
-    const inUse = async () => ((await pools()).accounts as Array<{ id: string; inUse: number }>).find((a) => a.id === 'gb-chatbot-1')?.inUse;
+    const inUse = async () =>
+      ((await pools()).accounts as Array<{ id: string; inUse: number }>).find((a) => a.id === 'gb-chatbot-1')?.inUse;
     const deadline = Date.now() + 10_000;
     while ((await inUse()) !== 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     const removed = await op('DELETE', '/internal/pools/accounts/gb-chatbot-1');
     expect(removed.body).toEqual({ ok: true, id: 'gb-chatbot-1', removed: true, inUse: 1 });
     expect((await pools()).accounts.some((a: { id: string }) => a.id === 'gb-chatbot-1')).toBe(false);
-    expect((await svc.call('POST', '/v1/async/task', chatbot('GB'))).body.error.details).toEqual({ country: 'GB', serveable: false, hasIps: true });
+    expect((await svc.call('POST', '/v1/async/task', chatbot('GB'))).body.error.details).toEqual({
+      country: 'GB',
+      serveable: false,
+      hasIps: true,
+    });
     const done = await waitTerminal(svc, id);
     expect(done.task.status).toBe('COMPLETED');
     expect((await op('DELETE', '/internal/pools/accounts/gb-chatbot-1')).status).toBe(404);

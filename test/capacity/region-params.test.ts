@@ -24,8 +24,14 @@ describe('payload.country reaches each upstream as its region parameter', () => 
   afterAll(() => t.stop());
 
   /** The requests the upstream received for one task in `country`; the task must complete. */
-  const sent = async (taskType: EngineTaskType, payload: Record<string, unknown>, country: string): Promise<TappedRequest[]> => {
-    const { result, requests } = await t.tap.during(() => runTask(t.svc, { taskType, payload: { ...payload, country } }));
+  const sent = async (
+    taskType: EngineTaskType,
+    payload: Record<string, unknown>,
+    country: string,
+  ): Promise<TappedRequest[]> => {
+    const { result, requests } = await t.tap.during(() =>
+      runTask(t.svc, { taskType, payload: { ...payload, country } }),
+    );
     expect(result.task.status, `${taskType} ${country}: ${result.error ?? ''}`).toBe('COMPLETED');
     expect(requests.length).toBeGreaterThan(0);
     return requests;
@@ -41,7 +47,13 @@ describe('payload.country reaches each upstream as its region parameter', () => 
     const us = bodyOf(only(await sent('CHATBOT_A', { prompt: 'best hiking boots' }, 'US')));
     const kr = bodyOf(only(await sent('CHATBOT_A', { prompt: 'best hiking boots' }, 'KR')));
     expect(us.tools[0].user_location).toMatchObject({ type: 'approximate', country: 'US' });
-    expect(kr.tools[0].user_location).toEqual({ type: 'approximate', country: 'KR', city: 'Seoul', region: 'Seoul', timezone: 'Asia/Seoul' });
+    expect(kr.tools[0].user_location).toEqual({
+      type: 'approximate',
+      country: 'KR',
+      city: 'Seoul',
+      region: 'Seoul',
+      timezone: 'Asia/Seoul',
+    });
   });
 
   it('ANSWER_ENGINE_A: web_search_options.user_location.country', async () => {
@@ -98,12 +110,14 @@ describe('payload.country reaches each upstream as its region parameter', () => 
       // Reddit has none either.
       ['FORUM', { query: 'grinder' }],
     ];
-    const shape = (rs: TappedRequest[]) => rs.map((r) => ({ method: r.method, url: r.url, al: r.headers['accept-language'] ?? null, body: r.body }));
+    const shape = (rs: TappedRequest[]) =>
+      rs.map((r) => ({ method: r.method, url: r.url, al: r.headers['accept-language'] ?? null, body: r.body }));
     for (const [taskType, payload] of cases) {
       const us = await sent(taskType, payload, 'US');
       const kr = await sent(taskType, payload, 'KR');
       expect(shape(kr), taskType).toEqual(shape(us));
-      if (taskType.startsWith('SEARCH_B')) for (const r of kr) expect(r.headers['accept-language']).toBe('ko-KR,ko;q=0.9');
+      if (taskType.startsWith('SEARCH_B'))
+        for (const r of kr) expect(r.headers['accept-language']).toBe('ko-KR,ko;q=0.9');
     }
   });
 });

@@ -21,10 +21,13 @@ export async function startTappedService(env: Record<string, string> = {}): Prom
   const engines: Record<string, unknown> = {};
   for (const t of ENGINE_TASK_TYPES) engines[t] = { upstream: { baseUrl: tap.url + SANDBOX_PREFIX[t] } };
   // The simulator's pages need no JavaScript: the tap records plain HTTP (the browser path has its own tests).
-  for (const t of ['SEARCH_A', 'SEARCH_A_SERP', 'AIMODE', 'SEARCH_B_AI_BRIEF', 'SEARCH_B_AI_TAB']) engines[t] = { ...(engines[t] as object), transport: 'http' };
+  for (const t of ['SEARCH_A', 'SEARCH_A_SERP', 'AIMODE', 'SEARCH_B_AI_BRIEF', 'SEARCH_B_AI_TAB'])
+    engines[t] = { ...(engines[t] as object), transport: 'http' };
   engines.ANSWER_ENGINE_A = { upstream: { baseUrl: `${tap.url}/perplexity`, apiKey: 'pplx-tap-key-0001' } };
   engines.ASSISTANT_A = { upstream: { baseUrl: `${tap.url}/gemini`, apiKey: 'gemini-tap-key-0001' } };
-  engines.SEARCH_B_SERP = { upstream: { baseUrl: `${tap.url}/naver`, options: { blogBaseUrl: `${tap.url}/naver-blog` } } };
+  engines.SEARCH_B_SERP = {
+    upstream: { baseUrl: `${tap.url}/naver`, options: { blogBaseUrl: `${tap.url}/naver-blog` } },
+  };
   const config = writeConfig(tempDir(), {
     scheduler: { retryBaseMs: 20, retryMaxMs: 100, exitCooldownMs: 100, pollMs: 50 },
     engines,

@@ -38,9 +38,21 @@ export async function startTap(targetBase: string): Promise<UpstreamTap> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      seen.push({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body: body.toString('utf8'), upgrade: false });
+      seen.push({
+        method: req.method ?? 'GET',
+        url: req.url ?? '/',
+        headers: req.headers,
+        body: body.toString('utf8'),
+        upgrade: false,
+      });
       const out = http.request(
-        { host: target.hostname, port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } },
+        {
+          host: target.hostname,
+          port,
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, host: target.host },
+        },
         (up) => {
           res.writeHead(up.statusCode ?? 502, up.headers);
           up.pipe(res);

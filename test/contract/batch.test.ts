@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startIdleService, type RunningService } from '../helpers/service.js';
 
-const item = (taskType: string, extra: Record<string, unknown> = {}) => ({ taskType, payload: { prompt: `p ${taskType}` }, ...extra });
+const item = (taskType: string, extra: Record<string, unknown> = {}) => ({
+  taskType,
+  payload: { prompt: `p ${taskType}` },
+  ...extra,
+});
 
 describe('POST /v1/async/task/batch', () => {
   let svc: RunningService;
@@ -11,7 +15,14 @@ describe('POST /v1/async/task/batch', () => {
   afterAll(() => svc.stop());
 
   it('accepts mixed engines and reports one indexed result per item', async () => {
-    const items = [item('ANSWER_ENGINE_A'), item('SEARCH_A_AIO'), item('CHATBOT_A'), item('SEARCH_B'), item('FORUM'), item('SEARCH_C')];
+    const items = [
+      item('ANSWER_ENGINE_A'),
+      item('SEARCH_A_AIO'),
+      item('CHATBOT_A'),
+      item('SEARCH_B'),
+      item('FORUM'),
+      item('SEARCH_C'),
+    ];
     const r = await svc.call('POST', '/v1/async/task/batch', items);
     expect(r.status).toBe(200);
     expect(r.body.success).toBe(true);
@@ -64,7 +75,10 @@ describe('POST /v1/async/task/batch', () => {
   it('a key already used by an earlier task fails that item only', async () => {
     const key = `batch-prev-${Date.now()}`;
     const single = await svc.call('POST', '/v1/async/task', item('ANSWER_ENGINE_A', { idempotencyKey: key }));
-    const r = await svc.call('POST', '/v1/async/task/batch', [item('SEARCH_A'), item('ANSWER_ENGINE_A', { idempotencyKey: key })]);
+    const r = await svc.call('POST', '/v1/async/task/batch', [
+      item('SEARCH_A'),
+      item('ANSWER_ENGINE_A', { idempotencyKey: key }),
+    ]);
     expect(r.status).toBe(200);
     expect(r.body.results[0].success).toBe(true);
     expect(r.body.results[1].error.code).toBe('RESOURCE_ALREADY_EXISTS');
@@ -80,12 +94,9 @@ describe('POST /v1/async/task/batch', () => {
     ]);
     expect(r.status).toBe(200);
     expect(r.body.summary).toEqual({ total: 4, succeeded: 1, failed: 3 });
-    expect(r.body.results.map((x: { success: boolean; error?: { code: string } }) => (x.success ? 'ok' : x.error?.code))).toEqual([
-      'USE_DEDICATED_ENDPOINT',
-      'ok',
-      'USE_DEDICATED_ENDPOINT',
-      'USE_DEDICATED_ENDPOINT',
-    ]);
+    expect(
+      r.body.results.map((x: { success: boolean; error?: { code: string } }) => (x.success ? 'ok' : x.error?.code)),
+    ).toEqual(['USE_DEDICATED_ENDPOINT', 'ok', 'USE_DEDICATED_ENDPOINT', 'USE_DEDICATED_ENDPOINT']);
   });
 
   it('an invalid item fails alone (with dotted details) while the rest succeed, still 200', async () => {
@@ -130,10 +141,18 @@ describe('POST /v1/async/task/batch', () => {
   });
 
   it('500 items are accepted, 501 -> 400 VALIDATION_ERROR', async () => {
-    const ok = await svc.call('POST', '/v1/async/task/batch', Array.from({ length: 500 }, (_, i) => ({ taskType: 'SEARCH_A', payload: { query: `q${i}` } })));
+    const ok = await svc.call(
+      'POST',
+      '/v1/async/task/batch',
+      Array.from({ length: 500 }, (_, i) => ({ taskType: 'SEARCH_A', payload: { query: `q${i}` } })),
+    );
     expect(ok.status).toBe(200);
     expect(ok.body.summary).toEqual({ total: 500, succeeded: 500, failed: 0 });
-    const tooMany = await svc.call('POST', '/v1/async/task/batch', Array.from({ length: 501 }, (_, i) => ({ taskType: 'SEARCH_A', payload: { query: `q${i}` } })));
+    const tooMany = await svc.call(
+      'POST',
+      '/v1/async/task/batch',
+      Array.from({ length: 501 }, (_, i) => ({ taskType: 'SEARCH_A', payload: { query: `q${i}` } })),
+    );
     expect(tooMany.status).toBe(400);
     expect(tooMany.body.error.code).toBe('VALIDATION_ERROR');
   });
@@ -154,7 +173,11 @@ describe('POST /v1/async/task/batch', () => {
 
   it('nothing of a refused batch is queued', async () => {
     const before = (await svc.call('GET', '/stats')).body.tasks.QUEUED as number;
-    await svc.call('POST', '/v1/async/task/batch', Array.from({ length: 501 }, () => item('SEARCH_A')));
+    await svc.call(
+      'POST',
+      '/v1/async/task/batch',
+      Array.from({ length: 501 }, () => item('SEARCH_A')),
+    );
     const after = (await svc.call('GET', '/stats')).body.tasks.QUEUED as number;
     expect(after).toBe(before);
   });

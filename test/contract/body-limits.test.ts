@@ -15,10 +15,17 @@ interface StreamedResult {
  * POSTs a body streamed in chunks, stopping as soon as the server answers. `declaredLength` sends a
  * Content-Length header (possibly larger than what is ever written); without it the body is chunked.
  */
-function streamedPost(base: string, path: string, o: { declaredLength?: number; maxBytes: number; chunk: Buffer }): Promise<StreamedResult> {
+function streamedPost(
+  base: string,
+  path: string,
+  o: { declaredLength?: number; maxBytes: number; chunk: Buffer },
+): Promise<StreamedResult> {
   return new Promise((resolve, reject) => {
     const u = new URL(path, base);
-    const headers: Record<string, string | number> = { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' };
+    const headers: Record<string, string | number> = {
+      authorization: `Bearer ${TEST_KEY}`,
+      'content-type': 'application/json',
+    };
     if (o.declaredLength !== undefined) headers['content-length'] = o.declaredLength;
     const req = http.request({ host: u.hostname, port: u.port, path: u.pathname, method: 'POST', headers });
     let written = 0;
@@ -68,7 +75,11 @@ describe('body size limits', () => {
 
   it('a batch declaring a Content-Length over 8 MiB is refused with 413 before its body is sent', async () => {
     // Only 64 KiB of the declared 9 MiB are ever written: an answer proves the server did not wait for the rest.
-    const r = await streamedPost(svc.url, '/v1/async/task/batch', { declaredLength: 9 * MIB, maxBytes: 64 * 1024, chunk: Buffer.alloc(16 * 1024, 0x20) });
+    const r = await streamedPost(svc.url, '/v1/async/task/batch', {
+      declaredLength: 9 * MIB,
+      maxBytes: 64 * 1024,
+      chunk: Buffer.alloc(16 * 1024, 0x20),
+    });
     expect(r.status).toBe(413);
     expect(r.body.success).toBe(false);
     expect(r.body.error.code).toBe('PAYLOAD_TOO_LARGE');
@@ -77,7 +88,10 @@ describe('body size limits', () => {
 
   it('a chunked batch body is refused with 413 once it passes 8 MiB, without reading all of it', async () => {
     // Willing to send 64 MiB; the answer must come long before.
-    const r = await streamedPost(svc.url, '/v1/async/task/batch', { maxBytes: 64 * MIB, chunk: Buffer.alloc(64 * 1024, 0x20) });
+    const r = await streamedPost(svc.url, '/v1/async/task/batch', {
+      maxBytes: 64 * MIB,
+      chunk: Buffer.alloc(64 * 1024, 0x20),
+    });
     expect(r.status).toBe(413);
     expect(r.body.error.code).toBe('PAYLOAD_TOO_LARGE');
     expect(r.written).toBeLessThan(32 * MIB);
@@ -85,7 +99,10 @@ describe('body size limits', () => {
 
   it('a batch just under 8 MiB is accepted', async () => {
     // 500 items of ~16 000 characters: about 8 000 000 bytes, under 8 388 608.
-    const items = Array.from({ length: 500 }, (_, i) => ({ taskType: 'SEARCH_A', payload: { query: `${i} ${'x'.repeat(16_000)}` } }));
+    const items = Array.from({ length: 500 }, (_, i) => ({
+      taskType: 'SEARCH_A',
+      payload: { query: `${i} ${'x'.repeat(16_000)}` },
+    }));
     const body = JSON.stringify(items);
     expect(Buffer.byteLength(body)).toBeLessThan(8 * MIB);
     expect(Buffer.byteLength(body)).toBeGreaterThan(7.5 * MIB);
@@ -109,7 +126,11 @@ describe('body size limits', () => {
   });
 
   it('a source-influence body declaring over 1 MiB is refused before it is sent', async () => {
-    const r = await streamedPost(svc.url, '/v1/source-influence', { declaredLength: 2 * MIB, maxBytes: 16 * 1024, chunk: Buffer.alloc(8 * 1024, 0x20) });
+    const r = await streamedPost(svc.url, '/v1/source-influence', {
+      declaredLength: 2 * MIB,
+      maxBytes: 16 * 1024,
+      chunk: Buffer.alloc(8 * 1024, 0x20),
+    });
     expect(r.status).toBe(413);
     expect(r.body.error.code).toBe('PAYLOAD_TOO_LARGE');
   });
@@ -117,7 +138,10 @@ describe('body size limits', () => {
   it('a source-influence body just under 1 MiB is accepted', async () => {
     const body = JSON.stringify({
       answer: 'a'.repeat(200_000),
-      citations: Array.from({ length: 25 }, (_, i) => ({ url: `https://example.com/${i}`, snippet: 's'.repeat(20_000) })),
+      citations: Array.from({ length: 25 }, (_, i) => ({
+        url: `https://example.com/${i}`,
+        snippet: 's'.repeat(20_000),
+      })),
       filler: 'f'.repeat(300_000),
     });
     expect(Buffer.byteLength(body)).toBeLessThan(MIB);

@@ -22,7 +22,10 @@ describe('POST /v1/async/task', () => {
 
   it('answers 202 with {success, task, credits 0/0} in state QUEUED', async () => {
     const before = Date.now();
-    const r = await svc.call('POST', '/v1/async/task', { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'what is pydantic' } });
+    const r = await svc.call('POST', '/v1/async/task', {
+      taskType: 'ANSWER_ENGINE_A',
+      payload: { prompt: 'what is pydantic' },
+    });
     expect(r.status).toBe(202);
     expect(Object.keys(r.body).sort()).toEqual(['credits', 'success', 'task']);
     expect(r.body.success).toBe(true);
@@ -59,7 +62,11 @@ describe('POST /v1/async/task', () => {
 
   it('echoes idempotencyKey verbatim when given', async () => {
     const key = `Key with spaces/ünïcode ✓ ${Date.now()}`;
-    const r = await svc.call('POST', '/v1/async/task', { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'k' }, idempotencyKey: key });
+    const r = await svc.call('POST', '/v1/async/task', {
+      taskType: 'ANSWER_ENGINE_A',
+      payload: { prompt: 'k' },
+      idempotencyKey: key,
+    });
     expect(r.status).toBe(202);
     expect(r.body.task.idempotencyKey).toBe(key);
     const p = await svc.call('GET', `/v1/async/task/${r.body.task.id}`);
@@ -67,7 +74,11 @@ describe('POST /v1/async/task', () => {
   });
 
   it('polling a queued task shows the same metadata, credits 0/0, and neither response nor error', async () => {
-    const r = await svc.call('POST', '/v1/async/task', { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'poll me' }, priority: 4 });
+    const r = await svc.call('POST', '/v1/async/task', {
+      taskType: 'ANSWER_ENGINE_A',
+      payload: { prompt: 'poll me' },
+      priority: 4,
+    });
     const p = await svc.call('GET', `/v1/async/task/${r.body.task.id}`);
     expect(p.status).toBe(200);
     expect(p.body.success).toBe(true);
@@ -118,7 +129,11 @@ describe('POST /v1/async/task', () => {
   ];
   for (const [given, echoed] of clamps) {
     it(`clamps priority ${given} to ${echoed} and echoes it`, async () => {
-      const r = await svc.call('POST', '/v1/async/task', { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'p' }, priority: given });
+      const r = await svc.call('POST', '/v1/async/task', {
+        taskType: 'ANSWER_ENGINE_A',
+        payload: { prompt: 'p' },
+        priority: given,
+      });
       expect(r.status).toBe(202);
       expect(r.body.task.priority).toBe(echoed);
       const p = await svc.call('GET', `/v1/async/task/${r.body.task.id}`);

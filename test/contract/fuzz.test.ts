@@ -51,21 +51,45 @@ function mustReject(endpoint: string): Nasty[] {
     { label: 'arrays nested 100 000 deep', body: deepArray },
     { label: 'objects nested 100 000 deep', body: deepObject },
     { label: '__proto__ carrying the valid fields', body: `{"__proto__":${valid}}` },
-    { label: 'constructor.prototype pollution', body: '{"constructor":{"prototype":{"taskType":"ANSWER_ENGINE_A","seed":"x","answer":"a"}}}' },
+    {
+      label: 'constructor.prototype pollution',
+      body: '{"constructor":{"prototype":{"taskType":"ANSWER_ENGINE_A","seed":"x","answer":"a"}}}',
+    },
     { label: 'invalid UTF-8 in a key', body: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]) },
     { label: 'invalid UTF-8 inside a string value', body: withBytes([0xff]) },
     { label: 'overlong UTF-8 encoding of "/"', body: withBytes([0xc0, 0xaf]) },
     { label: 'UTF-8 encoded surrogate', body: withBytes([0xed, 0xa0, 0x80]) },
     { label: 'truncated UTF-8 sequence', body: withBytes([0xe2, 0x82]) },
-    { label: 'a form body', body: 'taskType=ANSWER_ENGINE_A&payload=x', contentType: 'application/x-www-form-urlencoded' },
-    { label: 'a multipart body', body: '--b\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--b--\r\n', contentType: 'multipart/form-data; boundary=b' },
+    {
+      label: 'a form body',
+      body: 'taskType=ANSWER_ENGINE_A&payload=x',
+      contentType: 'application/x-www-form-urlencoded',
+    },
+    {
+      label: 'a multipart body',
+      body: '--b\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--b--\r\n',
+      contentType: 'multipart/form-data; boundary=b',
+    },
     { label: 'XML', body: '<task><taskType>ANSWER_ENGINE_A</taskType></task>', contentType: 'application/xml' },
     { label: 'plain text', body: 'hello', contentType: 'text/plain' },
-    { label: 'a 2 MB string where a short one belongs', body: JSON.stringify(hugeField(endpoint, 'x'.repeat(2_000_000))) },
+    {
+      label: 'a 2 MB string where a short one belongs',
+      body: JSON.stringify(hugeField(endpoint, 'x'.repeat(2_000_000))),
+    },
     { label: 'a 100 000-item array where a short one belongs', body: JSON.stringify(hugeArray(endpoint)) },
     { label: 'a 10 000-character idempotencyKey', body: JSON.stringify(withKey(endpoint, 'k'.repeat(10_000))) },
-    { label: 'Infinity where an integer belongs', body: valid.replace(/^(\[?)\{/, '$1{"priority":1e999,"limit":1e999,"analysis":{"version":1e999},') },
-    { label: 'wrong types everywhere', body: JSON.stringify(endpoint.endsWith('batch') ? [[1], 2, 'x', null] : { taskType: [], payload: 1, answer: {}, citations: {}, seed: [], priority: {} }) },
+    {
+      label: 'Infinity where an integer belongs',
+      body: valid.replace(/^(\[?)\{/, '$1{"priority":1e999,"limit":1e999,"analysis":{"version":1e999},'),
+    },
+    {
+      label: 'wrong types everywhere',
+      body: JSON.stringify(
+        endpoint.endsWith('batch')
+          ? [[1], 2, 'x', null]
+          : { taskType: [], payload: 1, answer: {}, citations: {}, seed: [], priority: {} },
+      ),
+    },
   ];
 }
 
@@ -83,15 +107,39 @@ function mustNotCrash(endpoint: string): Nasty[] {
     { label: 'lone surrogate escapes', body: valid.replace(/"x"|"a"|"shoes"/, '"\\ud800x"') },
     { label: 'NUL escapes in strings', body: valid.replace(/"x"|"a"|"shoes"/, '"a\\u0000b"') },
     { label: 'duplicate keys', body: addTop('"taskType":"NOPE","seed":"??","answer":""') },
-    { label: 'a huge number of unknown keys', body: addTop(Array.from({ length: 50_000 }, (_, i) => `"k${i}":${i}`).join(',')) },
+    {
+      label: 'a huge number of unknown keys',
+      body: addTop(Array.from({ length: 50_000 }, (_, i) => `"k${i}":${i}`).join(',')),
+    },
     { label: 'an unknown member nested 100 000 deep', body: addTop(`"deep":${D}`) },
-    { label: 'a webhook with an unknown member nested 100 000 deep', body: addTop(`"webhook":{"deep":${D},"url":"https://example.com/h"}`) },
-    { label: 'a payload with an unknown member nested 100 000 deep', body: `{"taskType":"ANSWER_ENGINE_A","payload":{"deep":${D},"prompt":"x"}}` },
-    { label: 'a batch item with an unknown member nested 100 000 deep', body: `[{"taskType":"ANSWER_ENGINE_A","payload":{"deep":${D},"prompt":"x"}}]` },
-    { label: 'a citation with an unknown member nested 100 000 deep', body: `{"answer":"a","citations":[{"deep":${D},"url":"https://example.com/"}]}` },
-    { label: 'an entity with an unknown member nested 100 000 deep', body: `{"answer":"a","citations":[],"analysis":{"version":1,"deep":${D},"entities":[{"deep":${D},"name":"n"}]}}` },
-    { label: '__proto__ inside the payload', body: '{"taskType":"ANSWER_ENGINE_A","payload":{"__proto__":{"prompt":"p"},"prompt":"x"}}' },
-    { label: '__proto__ inside a citation', body: '{"answer":"a","citations":[{"__proto__":{"url":"https://example.com/"},"url":"https://example.com/"}]}' },
+    {
+      label: 'a webhook with an unknown member nested 100 000 deep',
+      body: addTop(`"webhook":{"deep":${D},"url":"https://example.com/h"}`),
+    },
+    {
+      label: 'a payload with an unknown member nested 100 000 deep',
+      body: `{"taskType":"ANSWER_ENGINE_A","payload":{"deep":${D},"prompt":"x"}}`,
+    },
+    {
+      label: 'a batch item with an unknown member nested 100 000 deep',
+      body: `[{"taskType":"ANSWER_ENGINE_A","payload":{"deep":${D},"prompt":"x"}}]`,
+    },
+    {
+      label: 'a citation with an unknown member nested 100 000 deep',
+      body: `{"answer":"a","citations":[{"deep":${D},"url":"https://example.com/"}]}`,
+    },
+    {
+      label: 'an entity with an unknown member nested 100 000 deep',
+      body: `{"answer":"a","citations":[],"analysis":{"version":1,"deep":${D},"entities":[{"deep":${D},"name":"n"}]}}`,
+    },
+    {
+      label: '__proto__ inside the payload',
+      body: '{"taskType":"ANSWER_ENGINE_A","payload":{"__proto__":{"prompt":"p"},"prompt":"x"}}',
+    },
+    {
+      label: '__proto__ inside a citation',
+      body: '{"answer":"a","citations":[{"__proto__":{"url":"https://example.com/"},"url":"https://example.com/"}]}',
+    },
     { label: 'control characters in strings', body: valid.replace(/"x"|"a"|"shoes"/, '"\\u001b[31m\\u0007\\r\\n"') },
     { label: 'emoji and RTL text', body: valid.replace(/"x"|"a"|"shoes"/, '"🙂 \u202eabc"') },
   ];
@@ -114,7 +162,9 @@ function hugeArray(endpoint: string): unknown {
 
 function withKey(endpoint: string, key: string): unknown {
   const v = VALID[endpoint];
-  return Array.isArray(v) ? v.map((x) => ({ ...(x as object), idempotencyKey: key })) : { ...(v as object), idempotencyKey: key };
+  return Array.isArray(v)
+    ? v.map((x) => ({ ...(x as object), idempotencyKey: key }))
+    : { ...(v as object), idempotencyKey: key };
 }
 
 function refused(endpoint: string, r: CallResult): boolean {
@@ -156,7 +206,11 @@ describe('bad input never gives a 500 or stops the server', () => {
   }
 
   it('__proto__ in a body pollutes nothing', async () => {
-    await svc.call('POST', '/v1/async/task', '{"taskType":"ANSWER_ENGINE_A","payload":{"prompt":"x","__proto__":{"polluted":1}},"__proto__":{"polluted":1}}');
+    await svc.call(
+      'POST',
+      '/v1/async/task',
+      '{"taskType":"ANSWER_ENGINE_A","payload":{"prompt":"x","__proto__":{"polluted":1}},"__proto__":{"polluted":1}}',
+    );
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.prototype).not.toHaveProperty('polluted');
   });

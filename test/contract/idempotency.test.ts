@@ -13,9 +13,17 @@ describe('idempotencyKey', () => {
 
   it('a duplicate key -> 409 RESOURCE_ALREADY_EXISTS with details {id} of the first task', async () => {
     const key = freshKey();
-    const first = await svc.call('POST', '/v1/async/task', { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'one' }, idempotencyKey: key });
+    const first = await svc.call('POST', '/v1/async/task', {
+      taskType: 'ANSWER_ENGINE_A',
+      payload: { prompt: 'one' },
+      idempotencyKey: key,
+    });
     expect(first.status).toBe(202);
-    const again = await svc.call('POST', '/v1/async/task', { taskType: 'SEARCH_A', payload: { query: 'other' }, idempotencyKey: key });
+    const again = await svc.call('POST', '/v1/async/task', {
+      taskType: 'SEARCH_A',
+      payload: { query: 'other' },
+      idempotencyKey: key,
+    });
     expect(again.status).toBe(409);
     expect(again.body.success).toBe(false);
     expect(again.body.error.code).toBe('RESOURCE_ALREADY_EXISTS');
@@ -25,7 +33,11 @@ describe('idempotencyKey', () => {
   it('keys are compared verbatim (case and spaces matter)', async () => {
     const key = freshKey();
     for (const k of [key, key.toUpperCase(), ` ${key}`]) {
-      const r = await svc.call('POST', '/v1/async/task', { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'x' }, idempotencyKey: k });
+      const r = await svc.call('POST', '/v1/async/task', {
+        taskType: 'ANSWER_ENGINE_A',
+        payload: { prompt: 'x' },
+        idempotencyKey: k,
+      });
       expect(r.status, k).toBe(202);
     }
   });
@@ -40,9 +52,17 @@ describe('idempotencyKey', () => {
 
   it('keys are unique across task kinds (dedicated endpoints share them)', async () => {
     const key = freshKey();
-    const si = await svc.call('POST', '/v1/source-influence', { answer: 'a', citations: ['https://example.com/'], idempotencyKey: key });
+    const si = await svc.call('POST', '/v1/source-influence', {
+      answer: 'a',
+      citations: ['https://example.com/'],
+      idempotencyKey: key,
+    });
     expect(si.status).toBe(202);
-    const generic = await svc.call('POST', '/v1/async/task', { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'x' }, idempotencyKey: key });
+    const generic = await svc.call('POST', '/v1/async/task', {
+      taskType: 'ANSWER_ENGINE_A',
+      payload: { prompt: 'x' },
+      idempotencyKey: key,
+    });
     expect(generic.status).toBe(409);
     expect(generic.body.error.details).toEqual({ id: si.body.task.id });
     const pr = await svc.call('POST', '/v1/prompt-research', { seed: 'shoes', idempotencyKey: key });
@@ -55,7 +75,11 @@ describe('idempotencyKey', () => {
     const key = freshKey();
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        svc.call('POST', '/v1/async/task', { taskType: 'ANSWER_ENGINE_A', payload: { prompt: `race ${i}` }, idempotencyKey: key }),
+        svc.call('POST', '/v1/async/task', {
+          taskType: 'ANSWER_ENGINE_A',
+          payload: { prompt: `race ${i}` },
+          idempotencyKey: key,
+        }),
       ),
     );
     const accepted = results.filter((r) => r.status === 202);
@@ -70,7 +94,9 @@ describe('idempotencyKey', () => {
     const key = freshKey();
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        svc.call('POST', '/v1/async/task/batch', [{ taskType: 'ANSWER_ENGINE_A', payload: { prompt: `batch race ${i}` }, idempotencyKey: key }]),
+        svc.call('POST', '/v1/async/task/batch', [
+          { taskType: 'ANSWER_ENGINE_A', payload: { prompt: `batch race ${i}` }, idempotencyKey: key },
+        ]),
       ),
     );
     for (const r of results) expect(r.status).toBe(200);

@@ -24,7 +24,14 @@ describe('GET /v1/async/task/{id} for tasks that do not exist', () => {
     expectNotFound(await svc.call('GET', `/v1/async/task/${id}`), id);
   });
 
-  for (const id of ['not-a-uuid', '12345', 'zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz', '3f2504e0-4f89-41d3-9a0c-0305e82c330', "1' OR '1'='1", '%00']) {
+  for (const id of [
+    'not-a-uuid',
+    '12345',
+    'zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz',
+    '3f2504e0-4f89-41d3-9a0c-0305e82c330',
+    "1' OR '1'='1",
+    '%00',
+  ]) {
     it(`a malformed id ${JSON.stringify(id)} -> 404 RESOURCE_NOT_FOUND with details {id}`, async () => {
       const r = await svc.call('GET', `/v1/async/task/${encodeURIComponent(id)}`);
       expectNotFound(r, decodeURIComponent(encodeURIComponent(id)));
@@ -65,6 +72,8 @@ describe('GET /v1/async/task/{id} for tasks that do not exist', () => {
     expectNotFound(expired, id);
     const unknown = await svc.call('GET', '/v1/async/task/3f2504e0-4f89-41d3-9a0c-0305e82c3302');
     expect(Object.keys(expired.body.error).sort()).toEqual(Object.keys(unknown.body.error).sort());
-    expect(expired.body.error.message.replace(id, '<id>')).toBe(unknown.body.error.message.replace('3f2504e0-4f89-41d3-9a0c-0305e82c3302', '<id>'));
+    expect(expired.body.error.message.replace(id, '<id>')).toBe(
+      unknown.body.error.message.replace('3f2504e0-4f89-41d3-9a0c-0305e82c3302', '<id>'),
+    );
   });
 });

@@ -64,7 +64,8 @@ describe('GET /openapi.json', () => {
       for (const [method, op] of Object.entries(item)) {
         if (!HTTP_METHODS.includes(method)) continue;
         expect(Object.keys(op.responses ?? {}).length, `${method} ${path}`).toBeGreaterThan(0);
-        for (const code of Object.keys(op.responses)) expect(code, `${method} ${path}`).toMatch(/^([1-5]\d\d|[1-5]XX|default)$/);
+        for (const code of Object.keys(op.responses))
+          expect(code, `${method} ${path}`).toMatch(/^([1-5]\d\d|[1-5]XX|default)$/);
         const declared = (op.parameters ?? item.parameters ?? []).filter((p: any) => p.in === 'path');
         expect(declared.map((p: any) => p.name).sort(), `${method} ${path}`).toEqual([...templated].sort());
         for (const p of declared) expect(p.required).toBe(true);
@@ -94,14 +95,28 @@ describe('GET /openapi.json', () => {
     const body = (p: string) => doc.paths[p].post.requestBody.content['application/json'].schema;
     const envelope = body('/v1/async/task');
     expect(envelope.required).toEqual(expect.arrayContaining(['taskType', 'payload']));
-    expect(envelope.properties.taskType.enum).toEqual(expect.arrayContaining(['ANSWER_ENGINE_A', 'SEARCH_A_AIO', 'CITATION_ATTRIBUTION']));
-    expect(Object.keys(envelope.properties)).toEqual(expect.arrayContaining(['taskType', 'payload', 'idempotencyKey', 'priority', 'webhook']));
+    expect(envelope.properties.taskType.enum).toEqual(
+      expect.arrayContaining(['ANSWER_ENGINE_A', 'SEARCH_A_AIO', 'CITATION_ATTRIBUTION']),
+    );
+    expect(Object.keys(envelope.properties)).toEqual(
+      expect.arrayContaining(['taskType', 'payload', 'idempotencyKey', 'priority', 'webhook']),
+    );
     const batch = body('/v1/async/task/batch');
     expect(batch.type).toBe('array');
     expect(batch.items.properties?.taskType).toBeDefined();
     expect(body('/v1/source-influence').required).toEqual(expect.arrayContaining(['answer']));
     expect(Object.keys(body('/v1/prompt-research').properties)).toEqual(
-      expect.arrayContaining(['seed', 'country', 'limit', 'exclude', 'monitorSize', 'engines', 'brand', 'brandAliases', 'brandDescription']),
+      expect.arrayContaining([
+        'seed',
+        'country',
+        'limit',
+        'exclude',
+        'monitorSize',
+        'engines',
+        'brand',
+        'brandAliases',
+        'brandDescription',
+      ]),
     );
   });
 

@@ -42,7 +42,9 @@ describe('operational endpoints', () => {
       const e = r.body[t.toLowerCase()];
       expect(e, t).toBeDefined();
       expect(MODES).toContain(e.mode);
-      for (const [country, c] of Object.entries(e.countries as Record<string, { serveable: unknown; accounts: unknown; hasIps: unknown }>)) {
+      for (const [country, c] of Object.entries(
+        e.countries as Record<string, { serveable: unknown; accounts: unknown; hasIps: unknown }>,
+      )) {
         expect(country).toMatch(/^[A-Z]{2}$/);
         expect(typeof c.serveable).toBe('boolean');
         expect(Number.isInteger(c.accounts)).toBe(true);

@@ -14,10 +14,28 @@ describe('GET /v1/async/task/{id} of a COMPLETED task', () => {
   let id: string;
   beforeAll(async () => {
     svc = await startIdleService();
-    id = await submit(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'poll me' }, idempotencyKey: 'poll-completed' });
+    id = await submit(svc, {
+      taskType: 'ANSWER_ENGINE_A',
+      payload: { prompt: 'poll me' },
+      idempotencyKey: 'poll-completed',
+    });
     const now = Date.now();
-    const [claimed] = await svc.app.store.claimTasks({ taskType: 'ANSWER_ENGINE_A', limit: 1, concurrency: 1, workerId: 'test', now, leaseMs: 60_000 });
-    const write = { status: 'COMPLETED' as const, result: RESULT, error: null, creditsToCharge: 2, creditsCharged: 2, webhook: null };
+    const [claimed] = await svc.app.store.claimTasks({
+      taskType: 'ANSWER_ENGINE_A',
+      limit: 1,
+      concurrency: 1,
+      workerId: 'test',
+      now,
+      leaseMs: 60_000,
+    });
+    const write = {
+      status: 'COMPLETED' as const,
+      result: RESULT,
+      error: null,
+      creditsToCharge: 2,
+      creditsCharged: 2,
+      webhook: null,
+    };
     expect(await svc.app.store.finishTask(id, claimed!.leaseToken, write, now)).toBe(true);
   });
   afterAll(() => svc.stop());
@@ -31,7 +49,12 @@ describe('GET /v1/async/task/{id} of a COMPLETED task', () => {
     expect(Object.keys(body)).toEqual(['success', 'task', 'credits', 'response']);
     expect(body.response).toEqual(RESULT);
     expect(body.credits).toEqual({ creditsToCharge: 2, creditsCharged: 2 });
-    expect(body.task).toMatchObject({ id, taskType: 'ANSWER_ENGINE_A', status: 'COMPLETED', idempotencyKey: 'poll-completed' });
+    expect(body.task).toMatchObject({
+      id,
+      taskType: 'ANSWER_ENGINE_A',
+      status: 'COMPLETED',
+      idempotencyKey: 'poll-completed',
+    });
     expect(text).toBe(JSON.stringify(body));
   });
 

@@ -1,7 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startIdleService, type RunningService } from '../helpers/service.js';
 
-const ENGINES_12 = ['CHATBOT_A', 'ASSISTANT_A', 'ANSWER_ENGINE_A', 'SEARCH_A', 'AIMODE', 'SEARCH_B_AI_BRIEF', 'SEARCH_B_AI_TAB', 'SEARCH_B', 'SEARCH_A_AIO', 'SEARCH_A_AIMODE', 'CHATBOT_A', 'AIMODE'];
+const ENGINES_12 = [
+  'CHATBOT_A',
+  'ASSISTANT_A',
+  'ANSWER_ENGINE_A',
+  'SEARCH_A',
+  'AIMODE',
+  'SEARCH_B_AI_BRIEF',
+  'SEARCH_B_AI_TAB',
+  'SEARCH_B',
+  'SEARCH_A_AIO',
+  'SEARCH_A_AIMODE',
+  'CHATBOT_A',
+  'AIMODE',
+];
 
 /** Request bodies that must be refused with 400 VALIDATION_ERROR naming `field`. */
 const INVALID: Array<[label: string, body: Record<string, unknown>, field: string]> = [
@@ -27,8 +40,16 @@ const INVALID: Array<[label: string, body: Record<string, unknown>, field: strin
   ['brandDescription without brand', { seed: 'shoes', brandDescription: 'sells shoes' }, 'brandDescription'],
   ['brand with fewer than two letters or digits', { seed: 'shoes', brand: 'a!' }, 'brand'],
   ['brand of 81 characters', { seed: 'shoes', brand: 'b'.repeat(81) }, 'brand'],
-  ['11 brand aliases', { seed: 'shoes', brand: 'Acme', brandAliases: Array.from({ length: 11 }, (_, i) => `acme${i}`) }, 'brandAliases'],
-  ['brand description of 501 characters', { seed: 'shoes', brand: 'Acme', brandDescription: 'd'.repeat(501) }, 'brandDescription'],
+  [
+    '11 brand aliases',
+    { seed: 'shoes', brand: 'Acme', brandAliases: Array.from({ length: 11 }, (_, i) => `acme${i}`) },
+    'brandAliases',
+  ],
+  [
+    'brand description of 501 characters',
+    { seed: 'shoes', brand: 'Acme', brandDescription: 'd'.repeat(501) },
+    'brandDescription',
+  ],
 ];
 
 describe('POST /v1/prompt-research', () => {
@@ -88,7 +109,11 @@ describe('POST /v1/prompt-research', () => {
       const r = await svc.call('POST', '/v1/prompt-research', { seed: 'shoes', country });
       expect(r.status, country).toBe(422);
       expect(r.body.error.code).toBe('REGION_UNSUPPORTED');
-      expect(r.body.error.details).toMatchObject({ taskType: 'PROMPT_RESEARCH', country: country.toUpperCase(), retryable: false });
+      expect(r.body.error.details).toMatchObject({
+        taskType: 'PROMPT_RESEARCH',
+        country: country.toUpperCase(),
+        retryable: false,
+      });
       expect(typeof r.body.error.details.cause).toBe('string');
     }
   });
@@ -100,11 +125,19 @@ describe('POST /v1/prompt-research', () => {
   });
 
   it('monitorSize x engines over 200 -> 422 VALIDATION_ERROR on monitorSize; exactly 200 is fine', async () => {
-    const over = await svc.call('POST', '/v1/prompt-research', { seed: 'shoes', monitorSize: 41, engines: ['CHATBOT_A', 'ASSISTANT_A', 'ANSWER_ENGINE_A', 'SEARCH_A', 'AIMODE'] });
+    const over = await svc.call('POST', '/v1/prompt-research', {
+      seed: 'shoes',
+      monitorSize: 41,
+      engines: ['CHATBOT_A', 'ASSISTANT_A', 'ANSWER_ENGINE_A', 'SEARCH_A', 'AIMODE'],
+    });
     expect(over.status).toBe(422);
     expect(over.body.error.code).toBe('VALIDATION_ERROR');
     expect(over.body.error.details[0].field).toBe('monitorSize');
-    const exact = await svc.call('POST', '/v1/prompt-research', { seed: 'shoes', monitorSize: 40, engines: ['CHATBOT_A', 'ASSISTANT_A', 'ANSWER_ENGINE_A', 'SEARCH_A', 'AIMODE'] });
+    const exact = await svc.call('POST', '/v1/prompt-research', {
+      seed: 'shoes',
+      monitorSize: 40,
+      engines: ['CHATBOT_A', 'ASSISTANT_A', 'ANSWER_ENGINE_A', 'SEARCH_A', 'AIMODE'],
+    });
     expect(exact.status).toBe(202);
   });
 
@@ -113,7 +146,20 @@ describe('POST /v1/prompt-research', () => {
   });
 
   it('engine aliases are accepted and count once with their canonical name', async () => {
-    const r = await svc.call('POST', '/v1/prompt-research', { seed: 'shoes', monitorSize: 50, engines: ['SEARCH_A_AIO', 'SEARCH_A', 'SEARCH_A_AIMODE', 'AIMODE', 'SEARCH_B', 'SEARCH_B_AI_BRIEF', 'CHATBOT_A', 'CHATBOT_A'] });
+    const r = await svc.call('POST', '/v1/prompt-research', {
+      seed: 'shoes',
+      monitorSize: 50,
+      engines: [
+        'SEARCH_A_AIO',
+        'SEARCH_A',
+        'SEARCH_A_AIMODE',
+        'AIMODE',
+        'SEARCH_B',
+        'SEARCH_B_AI_BRIEF',
+        'CHATBOT_A',
+        'CHATBOT_A',
+      ],
+    });
     // SEARCH_A, AIMODE, SEARCH_B_AI_BRIEF, CHATBOT_A: 4 engines x 50 = 200.
     expect(r.status).toBe(202);
   });
@@ -129,6 +175,8 @@ describe('POST /v1/prompt-research', () => {
   });
 
   it('unknown fields are ignored', async () => {
-    expect((await svc.call('POST', '/v1/prompt-research', { seed: 'shoes', language: 'en', extra: { a: 1 } })).status).toBe(202);
+    expect(
+      (await svc.call('POST', '/v1/prompt-research', { seed: 'shoes', language: 'en', extra: { a: 1 } })).status,
+    ).toBe(202);
   });
 });

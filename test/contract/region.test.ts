@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startIdleService, type RunningService } from '../helpers/service.js';
 
-const chatbot = (country?: string) => ({ taskType: 'CHATBOT_A', payload: country === undefined ? { prompt: 'hello' } : { prompt: 'hello', country } });
+const chatbot = (country?: string) => ({
+  taskType: 'CHATBOT_A',
+  payload: country === undefined ? { prompt: 'hello' } : { prompt: 'hello', country },
+});
 
 describe('region checks before queueing', () => {
   let svc: RunningService;
@@ -48,7 +51,10 @@ describe('region checks before queueing', () => {
   });
 
   it('engines without region-bound pools are not rejected for capacity', async () => {
-    const r = await svc.call('POST', '/v1/async/task', { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'x', country: 'FR' } });
+    const r = await svc.call('POST', '/v1/async/task', {
+      taskType: 'ANSWER_ENGINE_A',
+      payload: { prompt: 'x', country: 'FR' },
+    });
     expect(r.status).toBe(202);
   });
 

@@ -4,7 +4,11 @@ import { TEST_KEY, startIdleService, type RunningService } from '../helpers/serv
 /** Bodies that must be refused with 400 VALIDATION_ERROR, and the dotted fields `details` must name. */
 const CASES: Array<[label: string, body: unknown, fields: string[]]> = [
   ['unknown taskType', { taskType: 'NOT_AN_ENGINE', payload: { prompt: 'x' } }, ['taskType']],
-  ['CHATBOT_B (not accepted until it has an adapter)', { taskType: 'CHATBOT_B', payload: { prompt: 'x' } }, ['taskType']],
+  [
+    'CHATBOT_B (not accepted until it has an adapter)',
+    { taskType: 'CHATBOT_B', payload: { prompt: 'x' } },
+    ['taskType'],
+  ],
   ['taskType in lower case', { taskType: 'answer_engine_a', payload: { prompt: 'x' } }, ['taskType']],
   ['missing taskType', { payload: { prompt: 'x' } }, ['taskType']],
   ['taskType not a string', { taskType: 7, payload: { prompt: 'x' } }, ['taskType']],
@@ -24,16 +28,44 @@ const CASES: Array<[label: string, body: unknown, fields: string[]]> = [
   ['country not two letters', { taskType: 'CHATBOT_A', payload: { prompt: 'x', country: 'USA' } }, ['payload.country']],
   ['country not a string', { taskType: 'CHATBOT_A', payload: { prompt: 'x', country: 1 } }, ['payload.country']],
   ['include not an object', { taskType: 'CHATBOT_A', payload: { prompt: 'x', include: true } }, ['payload.include']],
-  ['include flag not a boolean', { taskType: 'CHATBOT_A', payload: { prompt: 'x', include: { markdown: 'yes' } } }, ['payload.include.markdown']],
+  [
+    'include flag not a boolean',
+    { taskType: 'CHATBOT_A', payload: { prompt: 'x', include: { markdown: 'yes' } } },
+    ['payload.include.markdown'],
+  ],
   ['priority not a number', { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'x' }, priority: 'high' }, ['priority']],
-  ['idempotencyKey not a string', { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'x' }, idempotencyKey: 12 }, ['idempotencyKey']],
-  ['empty idempotencyKey', { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'x' }, idempotencyKey: '' }, ['idempotencyKey']],
-  ['webhook not an object', { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'x' }, webhook: 'https://example.com' }, ['webhook']],
+  [
+    'idempotencyKey not a string',
+    { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'x' }, idempotencyKey: 12 },
+    ['idempotencyKey'],
+  ],
+  [
+    'empty idempotencyKey',
+    { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'x' }, idempotencyKey: '' },
+    ['idempotencyKey'],
+  ],
+  [
+    'webhook not an object',
+    { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'x' }, webhook: 'https://example.com' },
+    ['webhook'],
+  ],
   ['webhook without url', { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'x' }, webhook: {} }, ['webhook.url']],
-  ['webhook url not http(s)', { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'x' }, webhook: { url: 'ftp://example.com/x' } }, ['webhook.url']],
+  [
+    'webhook url not http(s)',
+    { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'x' }, webhook: { url: 'ftp://example.com/x' } },
+    ['webhook.url'],
+  ],
   ['WEB_SCRAPE without url', { taskType: 'WEB_SCRAPE', payload: {} }, ['payload.url']],
-  ['WEB_SCRAPE with a non-http url', { taskType: 'WEB_SCRAPE', payload: { url: 'file:///etc/passwd' } }, ['payload.url']],
-  ['an action the engine does not use', { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'x', action: 'feed' } }, ['payload.action']],
+  [
+    'WEB_SCRAPE with a non-http url',
+    { taskType: 'WEB_SCRAPE', payload: { url: 'file:///etc/passwd' } },
+    ['payload.url'],
+  ],
+  [
+    'an action the engine does not use',
+    { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'x', action: 'feed' } },
+    ['payload.action'],
+  ],
   [
     'several problems at once',
     { taskType: 'SEARCH_A_SERP', payload: { query: 5, page: 99 }, priority: 'x' },
@@ -82,7 +114,10 @@ describe('request validation', () => {
   });
 
   it('an empty body -> 400 VALIDATION_ERROR', async () => {
-    const r = await svc.raw('POST', '/v1/async/task', '', { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' });
+    const r = await svc.raw('POST', '/v1/async/task', '', {
+      authorization: `Bearer ${TEST_KEY}`,
+      'content-type': 'application/json',
+    });
     expect(r.status).toBe(400);
     expect(r.body.error.code).toBe('VALIDATION_ERROR');
   });

@@ -21,7 +21,10 @@ describe('chat engines through the sandbox', () => {
 
   describe('CHATBOT_A', () => {
     it('completes in the US with sources and [n] markers after each cited span', async () => {
-      const r = await runTask(svc, { taskType: 'CHATBOT_A', payload: { prompt: 'best trail running shoes', country: 'US' } });
+      const r = await runTask(svc, {
+        taskType: 'CHATBOT_A',
+        payload: { prompt: 'best trail running shoes', country: 'US' },
+      });
       expect(r.task.status).toBe('COMPLETED');
       const { markdown, text, sources } = r.response as { markdown: string; text: string; sources: Source[] };
       expect(sources.map((s) => s.position)).toEqual([1, 2, 3]);
@@ -53,7 +56,11 @@ describe('chat engines through the sandbox', () => {
       expect(r.task.status).toBe('COMPLETED');
       expect(r.response.markdown).toBeUndefined();
       expect(r.response.html).toMatch(/^<p>/);
-      const raw = r.response.rawResponse as { response: { object: string; status: string }; consultedSources: string[]; transport: string };
+      const raw = r.response.rawResponse as {
+        response: { object: string; status: string };
+        consultedSources: string[];
+        transport: string;
+      };
       expect(raw.response.object).toBe('response');
       expect(raw.response.status).toBe('completed');
       expect(raw.transport).toBe('sse');
@@ -92,15 +99,24 @@ describe('chat engines through the sandbox', () => {
     });
 
     it('rejects countries without accounts or addresses, and countries it never serves', async () => {
-      const jp = await svc.call('POST', '/v1/async/task', { taskType: 'CHATBOT_A', payload: { prompt: 'x', country: 'JP' } });
+      const jp = await svc.call('POST', '/v1/async/task', {
+        taskType: 'CHATBOT_A',
+        payload: { prompt: 'x', country: 'JP' },
+      });
       expect(jp.status).toBe(422);
       expect(jp.body.error.code).toBe('REGION_UNAVAILABLE');
       expect(jp.body.error.details).toEqual({ country: 'JP', serveable: false, hasIps: true });
-      const fr = await svc.call('POST', '/v1/async/task', { taskType: 'CHATBOT_A', payload: { prompt: 'x', country: 'fr' } });
+      const fr = await svc.call('POST', '/v1/async/task', {
+        taskType: 'CHATBOT_A',
+        payload: { prompt: 'x', country: 'fr' },
+      });
       expect(fr.status).toBe(422);
       expect(fr.body.error.code).toBe('REGION_UNAVAILABLE');
       expect(fr.body.error.details).toEqual({ country: 'FR', serveable: false, hasIps: false });
-      const cn = await svc.call('POST', '/v1/async/task', { taskType: 'CHATBOT_A', payload: { prompt: 'x', country: 'CN' } });
+      const cn = await svc.call('POST', '/v1/async/task', {
+        taskType: 'CHATBOT_A',
+        payload: { prompt: 'x', country: 'CN' },
+      });
       expect(cn.status).toBe(422);
       expect(cn.body.error.code).toBe('REGION_UNSUPPORTED');
     });
@@ -123,17 +139,25 @@ describe('chat engines through the sandbox', () => {
     it('places markers by UTF-8 byte offsets in a Korean answer', async () => {
       const r = await runTask(svc, { taskType: 'ASSISTANT_A', payload: { prompt: '에펠탑 높이' } });
       expect(r.task.status).toBe('COMPLETED');
-      expect(r.response.markdown).toMatch(/^에펠탑 높이[^[]+니다\.\[1\] 에펠탑 높이[^[]+니다\.\[2\]\[3\] 에펠탑 높이[^[]+니다\.\[1\]$/);
+      expect(r.response.markdown).toMatch(
+        /^에펠탑 높이[^[]+니다\.\[1\] 에펠탑 높이[^[]+니다\.\[2\]\[3\] 에펠탑 높이[^[]+니다\.\[1\]$/,
+      );
       // Long (Korean-slug) redirect tokens still resolve to the publisher page, not the title fallback.
-      for (const s of r.response.sources as Source[]) expect(s.url).toMatch(/^https:\/\/[a-z.]+\/(%[0-9A-F]{2})+-(%[0-9A-F]{2})+-\d$/);
+      for (const s of r.response.sources as Source[])
+        expect(s.url).toMatch(/^https:\/\/[a-z.]+\/(%[0-9A-F]{2})+-(%[0-9A-F]{2})+-\d$/);
     });
 
     it('honours rawResponse, ignores html, and keeps both redirect and publisher URL in raw', async () => {
-      const r = await runTask(svc, { taskType: 'ASSISTANT_A', payload: { prompt: 'louvre opening hours', include: { rawResponse: true, html: true } } });
+      const r = await runTask(svc, {
+        taskType: 'ASSISTANT_A',
+        payload: { prompt: 'louvre opening hours', include: { rawResponse: true, html: true } },
+      });
       expect(r.task.status).toBe('COMPLETED');
       expect(r.response.html).toBeUndefined();
       expect(typeof r.response.markdown).toBe('string');
-      const raw = r.response.rawResponse as { groundingChunks: Array<{ uri: string; url: string; resolution: string }> };
+      const raw = r.response.rawResponse as {
+        groundingChunks: Array<{ uri: string; url: string; resolution: string }>;
+      };
       expect(raw.groundingChunks).toHaveLength(3);
       for (const c of raw.groundingChunks) {
         expect(c.uri).toMatch(/\/grounding-api-redirect\//);
@@ -144,7 +168,10 @@ describe('chat engines through the sandbox', () => {
     });
 
     it('markdown:false drops markdown', async () => {
-      const r = await runTask(svc, { taskType: 'ASSISTANT_A', payload: { prompt: 'louvre opening hours', include: { markdown: false } } });
+      const r = await runTask(svc, {
+        taskType: 'ASSISTANT_A',
+        payload: { prompt: 'louvre opening hours', include: { markdown: false } },
+      });
       expect(r.task.status).toBe('COMPLETED');
       expect(r.response.markdown).toBeUndefined();
       expect(r.response.text.length).toBeGreaterThan(10);
@@ -178,14 +205,19 @@ describe('chat engines through the sandbox', () => {
 describe('CHATBOT_A in api mode', () => {
   let svc: RunningService;
   beforeAll(async () => {
-    const config = writeConfig(tempDir(), { engines: { CHATBOT_A: { mode: 'api', upstream: { apiKey: 'sk-api-mode-key-0123456789' } } } });
+    const config = writeConfig(tempDir(), {
+      engines: { CHATBOT_A: { mode: 'api', upstream: { apiKey: 'sk-api-mode-key-0123456789' } } },
+    });
     svc = await startService({ AEQ_CONFIG: config, AEQ_ENGINE_TIMEOUT_MS: '1500' });
   });
   afterAll(() => svc.stop());
 
   it('authenticates with upstream.apiKey (no account) and serves a country without accounts', async () => {
     // GB has exit addresses but no CHATBOT_A accounts: only servable because api mode needs none.
-    const r = await runTask(svc, { taskType: 'CHATBOT_A', payload: { prompt: 'uk train strikes', country: 'GB', include: { rawResponse: true } } });
+    const r = await runTask(svc, {
+      taskType: 'CHATBOT_A',
+      payload: { prompt: 'uk train strikes', country: 'GB', include: { rawResponse: true } },
+    });
     expect(r.task.status).toBe('COMPLETED');
     expect(r.response.sources).toHaveLength(3);
     expect(JSON.stringify(r)).not.toMatch(/sk-/);

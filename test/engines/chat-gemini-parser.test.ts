@@ -26,9 +26,15 @@ describe('Gemini grounding parser', () => {
       { position: 1, url: 'https://www.toureiffel.paris/en/the-monument', label: 'toureiffel.paris' },
       { position: 2, url: 'https://en.wikipedia.org/wiki/Eiffel_Tower', label: 'wikipedia.org' },
     ]);
-    const raw = r.raw as { groundingChunks: Array<{ uri: string; url: string }>; offsetUnit: string; response: { candidates: unknown[] } };
+    const raw = r.raw as {
+      groundingChunks: Array<{ uri: string; url: string }>;
+      offsetUnit: string;
+      response: { candidates: unknown[] };
+    };
     expect(raw.offsetUnit).toBe('utf8_byte');
-    expect(raw.groundingChunks[0]?.uri).toMatch(/^https:\/\/vertexaisearch\.cloud\.google\.com\/grounding-api-redirect\//);
+    expect(raw.groundingChunks[0]?.uri).toMatch(
+      /^https:\/\/vertexaisearch\.cloud\.google\.com\/grounding-api-redirect\//,
+    );
     expect(raw.groundingChunks[0]?.url).toBe('https://www.toureiffel.paris/en/the-monument');
     expect(JSON.stringify(raw.response)).toContain('searchEntryPoint');
   });
@@ -61,21 +67,39 @@ describe('Gemini grounding parser', () => {
   it('falls back to the segment text when the offsets do not match it', () => {
     const parsed = parseGemini(fixtureJson('gemini-utf16-offsets.json'));
     expect(parsed.placements.map((p) => p.tier)).toEqual(['segment-text', 'segment-text']);
-    const r = buildGeminiResult(parsed, new Map([[0, redirect('https://a.example/')], [1, redirect('https://b.example/')]]));
+    const r = buildGeminiResult(
+      parsed,
+      new Map([
+        [0, redirect('https://a.example/')],
+        [1, redirect('https://b.example/')],
+      ]),
+    );
     expect(r.markdown).toBe('에펠탑은 높이가 330m이다.[1] 1889년에 완공되었다.[2]');
   });
 
   it('de-duplicates chunks that resolve to the same publisher URL', () => {
     const parsed = parseGemini(fixtureJson('gemini-happy.json'));
     const same = redirect('https://www.toureiffel.paris/en?utm_source=x');
-    const r = buildGeminiResult(parsed, new Map([[0, same], [1, same]]));
+    const r = buildGeminiResult(
+      parsed,
+      new Map([
+        [0, same],
+        [1, same],
+      ]),
+    );
     expect(r.sources).toEqual([{ position: 1, url: 'https://www.toureiffel.paris/en', label: 'toureiffel.paris' }]);
     expect(r.markdown).toBe('The Eiffel Tower is 330 m tall.[1] It was completed in 1889.[1]');
   });
 
   it('skips thought parts and places markers in the answer part', () => {
     const parsed = parseGemini(fixtureJson('gemini-thought-parts.json'));
-    const r = buildGeminiResult(parsed, new Map([[0, redirect('https://a.example/')], [1, redirect('https://b.example/')]]));
+    const r = buildGeminiResult(
+      parsed,
+      new Map([
+        [0, redirect('https://a.example/')],
+        [1, redirect('https://b.example/')],
+      ]),
+    );
     expect(r.markdown).toBe("**Short answer:** 330 m.[1] The tower opened in 1889 🎉 for the World's Fair.[1][2]");
     expect(r.text).toBe("Short answer: 330 m. The tower opened in 1889 🎉 for the World's Fair.");
     expect(r.markdown).not.toMatch(/Considering/);
@@ -97,12 +121,25 @@ describe('Gemini grounding parser', () => {
 
   // Shapes of FirebaseExtended/vertexai-sdk-test-data googleai/unary-failure-*.json (test/fixtures/real/chat).
   it('a SAFETY stop with the text written so far is NO_ANSWER, not a truncated answer', () => {
-    const body = { candidates: [{ content: { parts: [{ text: 'Safety error incoming in 5, 4, 3, 2...' }], role: 'model' }, finishReason: 'SAFETY' }] };
+    const body = {
+      candidates: [
+        {
+          content: { parts: [{ text: 'Safety error incoming in 5, 4, 3, 2...' }], role: 'model' },
+          finishReason: 'SAFETY',
+        },
+      ],
+    };
     expect(failureOf(() => parseGemini(body), 'NO_ANSWER').message).toMatch(/stopped by SAFETY/);
-    const recitation = { candidates: [{ content: { parts: [{ text: 'The quoted lyrics go' }] }, finishReason: 'RECITATION' }] };
+    const recitation = {
+      candidates: [{ content: { parts: [{ text: 'The quoted lyrics go' }] }, finishReason: 'RECITATION' }],
+    };
     failureOf(() => parseGemini(recitation), 'NO_ANSWER');
     // A length stop keeps its text: the answer is cut short, not refused.
-    const long = { candidates: [{ content: { parts: [{ text: 'A long answer that ran out of tokens' }] }, finishReason: 'MAX_TOKENS' }] };
+    const long = {
+      candidates: [
+        { content: { parts: [{ text: 'A long answer that ran out of tokens' }] }, finishReason: 'MAX_TOKENS' },
+      ],
+    };
     expect(buildGeminiResult(parseGemini(long), new Map()).text).toBe('A long answer that ran out of tokens');
   });
 
@@ -117,13 +154,20 @@ describe('Gemini grounding parser', () => {
           finishReason: 'STOP',
           groundingMetadata: {
             groundingChunks: [{ web: { uri: 'https://www.ruby-lang.org/en/downloads/', title: 'ruby-lang.org' } }],
-            groundingSupports: [{ segment: { endIndex: Buffer.byteLength(seg), text: seg }, groundingChunkIndices: [0] }],
+            groundingSupports: [
+              { segment: { endIndex: Buffer.byteLength(seg), text: seg }, groundingChunkIndices: [0] },
+            ],
           },
         },
       ],
     };
-    const r = buildGeminiResult(parseGemini(body), new Map([[0, { url: 'https://www.ruby-lang.org/en/downloads/', resolution: 'direct' as const }]]));
-    expect(r.markdown).toBe('🚀 Ruby 4.0.6 is current: [Downloads](https://www.ruby-lang.org/en/downloads/)[1] and more.');
+    const r = buildGeminiResult(
+      parseGemini(body),
+      new Map([[0, { url: 'https://www.ruby-lang.org/en/downloads/', resolution: 'direct' as const }]]),
+    );
+    expect(r.markdown).toBe(
+      '🚀 Ruby 4.0.6 is current: [Downloads](https://www.ruby-lang.org/en/downloads/)[1] and more.',
+    );
     expect(markdownLinkRanges(Array.from('😀 ([a](https://x.test/b_(c))) [d](e)'))).toEqual([
       [2, 29],
       [30, 36],
@@ -131,7 +175,11 @@ describe('Gemini grounding parser', () => {
   });
 
   it('empty candidates with prompt feedback but no blockReason is NO_ANSWER', () => {
-    const body = { candidates: [], promptFeedback: { blockReasonMessage: 'Message' }, modelVersion: 'gemini-2.0-flash' };
+    const body = {
+      candidates: [],
+      promptFeedback: { blockReasonMessage: 'Message' },
+      modelVersion: 'gemini-2.0-flash',
+    };
     expect(failureOf(() => parseGemini(body), 'NO_ANSWER').message).toMatch(/no blockReason: Message/);
   });
 });
@@ -139,14 +187,35 @@ describe('Gemini grounding parser', () => {
 describe('Gemini HTTP errors', () => {
   const res = (status: number, error: unknown) => {
     const body = Buffer.from(JSON.stringify({ error }));
-    return { status, headers: {}, url: 'https://g.test', body, text: () => body.toString(), json: () => JSON.parse(body.toString()) as unknown };
+    return {
+      status,
+      headers: {},
+      url: 'https://g.test',
+      body,
+      text: () => body.toString(),
+      json: () => JSON.parse(body.toString()) as unknown,
+    };
   };
   it('maps RESOURCE_EXHAUSTED, bad keys and server errors', () => {
-    failureOf(() => assertGeminiOk(res(429, { code: 429, status: 'RESOURCE_EXHAUSTED', message: 'quota' })), 'RATE_LIMITED');
-    failureOf(() => assertGeminiOk(res(403, { code: 403, status: 'PERMISSION_DENIED', message: 'denied' })), 'PROVIDER_REFUSED');
-    const bad = res(400, { code: 400, status: 'INVALID_ARGUMENT', message: 'API key not valid. AIzaSyD-abcdefghijklmnop', details: [{ reason: 'API_KEY_INVALID' }] });
+    failureOf(
+      () => assertGeminiOk(res(429, { code: 429, status: 'RESOURCE_EXHAUSTED', message: 'quota' })),
+      'RATE_LIMITED',
+    );
+    failureOf(
+      () => assertGeminiOk(res(403, { code: 403, status: 'PERMISSION_DENIED', message: 'denied' })),
+      'PROVIDER_REFUSED',
+    );
+    const bad = res(400, {
+      code: 400,
+      status: 'INVALID_ARGUMENT',
+      message: 'API key not valid. AIzaSyD-abcdefghijklmnop',
+      details: [{ reason: 'API_KEY_INVALID' }],
+    });
     expect(failureOf(() => assertGeminiOk(bad), 'PROVIDER_REFUSED').message).not.toMatch(/AIza/);
-    failureOf(() => assertGeminiOk(res(503, { code: 503, status: 'UNAVAILABLE', message: 'overloaded' })), 'UPSTREAM_ERROR');
+    failureOf(
+      () => assertGeminiOk(res(503, { code: 503, status: 'UNAVAILABLE', message: 'overloaded' })),
+      'UPSTREAM_ERROR',
+    );
   });
 });
 
@@ -167,7 +236,10 @@ describe('grounding redirect resolution against the sandbox', () => {
       method: 'POST',
       url: `${sim.url}/gemini/v1beta/models/gemini-2.5-flash:generateContent`,
       headers: { 'x-goog-api-key': 'gemini-test-key', 'content-type': 'application/json' },
-      body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'eiffel tower height' }] }], tools: [{ google_search: {} }] }),
+      body: JSON.stringify({
+        contents: [{ role: 'user', parts: [{ text: 'eiffel tower height' }] }],
+        tools: [{ google_search: {} }],
+      }),
     });
     expect(res.status).toBe(200);
     const parsed = parseGemini(res.json());
@@ -175,7 +247,11 @@ describe('grounding redirect resolution against the sandbox', () => {
     const expired = { index: 3, uri: `${sim.url}/gemini/grounding-api-redirect/expired-token`, title: 'example.org' };
     const noTitle = { index: 4, uri: `${sim.url}/gemini/grounding-api-redirect/gone`, title: 'Some Site' };
     const direct = { index: 5, uri: 'https://publisher.example/page', title: null };
-    const resolved = await resolveGroundingChunks(http, [...parsed.chunks, expired, noTitle, direct], AbortSignal.timeout(5000));
+    const resolved = await resolveGroundingChunks(
+      http,
+      [...parsed.chunks, expired, noTitle, direct],
+      AbortSignal.timeout(5000),
+    );
     for (const c of parsed.chunks) {
       const r = resolved.get(c.index);
       expect(r?.resolution).toBe('redirect');

@@ -43,14 +43,18 @@ describe('OpenAI Responses parser (final object)', () => {
   });
 
   it('counts annotation offsets in code points (emoji and Korean)', () => {
-    const body = fixtureJson('openai-responses-emoji-korean.json') as { output: Array<{ content?: Array<{ text: string }> }> };
+    const body = fixtureJson('openai-responses-emoji-korean.json') as {
+      output: Array<{ content?: Array<{ text: string }> }>;
+    };
     const text = body.output[1]?.content?.[0]?.text as string;
     // The fixture's second span is [20, 38) in code points; as UTF-16 units it would start inside "👍".
     expect(sliceCodePoints(text, 20, 38)).toBe('😀👍 1889년에 완공되었습니다.');
     expect(text.slice(20, 38)).not.toBe('😀👍 1889년에 완공되었습니다.');
 
     const r = parseResponsesObject(body);
-    expect(r.markdown).toBe('🗼 에펠탑은 높이가 330m입니다.[1] 😀👍 1889년에 완공되었습니다.[1][2] 🇫🇷 파리의 상징입니다.[2]');
+    expect(r.markdown).toBe(
+      '🗼 에펠탑은 높이가 330m입니다.[1] 😀👍 1889년에 완공되었습니다.[1][2] 🇫🇷 파리의 상징입니다.[2]',
+    );
     expect(r.text).toBe(text);
     expect(r.sources.map((s) => [s.position, s.url, s.label])).toEqual([
       [1, 'https://www.toureiffel.paris/ko', '에펠탑 공식 사이트'],
@@ -69,13 +73,18 @@ describe('OpenAI Responses parser (final object)', () => {
 
   it('returns the partial text of an incomplete response and says so in raw', () => {
     const r = parseResponsesObject(fixtureJson('openai-responses-incomplete.json'));
-    expect(r.markdown).toBe('Pydantic v2 rewrote its core in Rust ([docs.pydantic.dev](https://docs.pydantic.dev/latest/))[1] and');
+    expect(r.markdown).toBe(
+      'Pydantic v2 rewrote its core in Rust ([docs.pydantic.dev](https://docs.pydantic.dev/latest/))[1] and',
+    );
     expect(r.sources).toHaveLength(1);
     expect((r.raw as { incomplete: unknown }).incomplete).toBe('max_output_tokens');
   });
 
   it('an incomplete response that never reached a message is NO_ANSWER', () => {
-    const f = failureOf(() => parseResponsesObject(fixtureJson('openai-responses-incomplete-no-message.json')), 'NO_ANSWER');
+    const f = failureOf(
+      () => parseResponsesObject(fixtureJson('openai-responses-incomplete-no-message.json')),
+      'NO_ANSWER',
+    );
     expect(f.message).toMatch(/max_output_tokens/);
   });
 
@@ -97,10 +106,16 @@ describe('OpenAI Responses parser (final object)', () => {
     expect(stripOpenAiTracking('[a](https://x.test/p?utm_source=openai)')).toBe('[a](https://x.test/p)');
     expect(stripOpenAiTracking('[a](https://x.test/p?utm_source=openai&k=1)')).toBe('[a](https://x.test/p?k=1)');
     expect(stripOpenAiTracking('[a](https://x.test/p?k=1&utm_source=openai)')).toBe('[a](https://x.test/p?k=1)');
-    expect(stripOpenAiTracking('[a](https://x.test/p?k=1&utm_source=openai&j=2)')).toBe('[a](https://x.test/p?k=1&j=2)');
+    expect(stripOpenAiTracking('[a](https://x.test/p?k=1&utm_source=openai&j=2)')).toBe(
+      '[a](https://x.test/p?k=1&j=2)',
+    );
     // Followed by a marker, or ending a sentence in a bare URL; another value is left alone.
-    expect(stripOpenAiTracking('see https://x.test/p?utm_source=openai[1] and https://x.test/q?utm_source=openai.')).toBe('see https://x.test/p[1] and https://x.test/q.');
-    expect(stripOpenAiTracking('https://x.test/p?utm_source=openai.com')).toBe('https://x.test/p?utm_source=openai.com');
+    expect(
+      stripOpenAiTracking('see https://x.test/p?utm_source=openai[1] and https://x.test/q?utm_source=openai.'),
+    ).toBe('see https://x.test/p[1] and https://x.test/q.');
+    expect(stripOpenAiTracking('https://x.test/p?utm_source=openai.com')).toBe(
+      'https://x.test/p?utm_source=openai.com',
+    );
   });
 
   // A recorded answer whose cited span stopped inside the model's `([site](url))`: the marker went
@@ -114,14 +129,23 @@ describe('OpenAI Responses parser (final object)', () => {
           {
             type: 'output_text',
             text: 'Tokyo has about 14 million people. ([en.wikipedia.org](https://en.wikipedia.org/wiki/Tokyo_(city)?utm_source=openai)) Next.',
-            annotations: [{ type: 'url_citation', start_index: 35, end_index: end, url: 'https://en.wikipedia.org/wiki/Tokyo_(city)?utm_source=openai', title: 'Tokyo' }],
+            annotations: [
+              {
+                type: 'url_citation',
+                start_index: 35,
+                end_index: end,
+                url: 'https://en.wikipedia.org/wiki/Tokyo_(city)?utm_source=openai',
+                title: 'Tokyo',
+              },
+            ],
           },
         ],
       },
     ],
   });
   const linkEnd = 35 + '([en.wikipedia.org](https://en.wikipedia.org/wiki/Tokyo_(city)?utm_source=openai))'.length;
-  const wantLinked = 'Tokyo has about 14 million people. ([en.wikipedia.org](https://en.wikipedia.org/wiki/Tokyo_(city)))[1] Next.';
+  const wantLinked =
+    'Tokyo has about 14 million people. ([en.wikipedia.org](https://en.wikipedia.org/wiki/Tokyo_(city)))[1] Next.';
 
   it('a span ending at the link end puts the marker after it', () => {
     expect(parseResponsesObject(linkAnswer(linkEnd)).markdown).toBe(wantLinked);
@@ -133,19 +157,27 @@ describe('OpenAI Responses parser (final object)', () => {
       expect(r.markdown, `end_index ${end}`).toBe(wantLinked);
       expect((r.raw as { warnings?: string[] }).warnings?.[0]).toMatch(/inside a Markdown link/);
     }
-    expect(parseResponsesObject(linkAnswer(linkEnd - 2)).sources).toEqual([{ position: 1, url: 'https://en.wikipedia.org/wiki/Tokyo_(city)', label: 'Tokyo' }]);
+    expect(parseResponsesObject(linkAnswer(linkEnd - 2)).sources).toEqual([
+      { position: 1, url: 'https://en.wikipedia.org/wiki/Tokyo_(city)', label: 'Tokyo' },
+    ]);
   });
 });
 
 describe('OpenAI HTTP errors', () => {
   it('429 rate_limit_exceeded is RATE_LIMITED with the Retry-After hint', () => {
-    const f = failureOf(() => assertOpenAiOk(responseFrom(429, 'openai-error-rate-limit.json', { 'retry-after': '2' }), 'CHATBOT_A'), 'RATE_LIMITED');
+    const f = failureOf(
+      () => assertOpenAiOk(responseFrom(429, 'openai-error-rate-limit.json', { 'retry-after': '2' }), 'CHATBOT_A'),
+      'RATE_LIMITED',
+    );
     expect(f.retryAfterMs).toBe(2000);
     expect(f.message).toMatch(/rate_limit_exceeded/);
   });
 
   it('429 insufficient_quota is PROVIDER_REFUSED (never retried) and says no retry helps', () => {
-    const f = failureOf(() => assertOpenAiOk(responseFrom(429, 'openai-error-insufficient-quota.json'), 'CHATBOT_A'), 'PROVIDER_REFUSED');
+    const f = failureOf(
+      () => assertOpenAiOk(responseFrom(429, 'openai-error-insufficient-quota.json'), 'CHATBOT_A'),
+      'PROVIDER_REFUSED',
+    );
     expect(f.message).toMatch(/insufficient_quota/);
     expect(f.message).toMatch(/no retry/);
     expect(isPermanent(f.kind)).toBe(true);
@@ -154,7 +186,13 @@ describe('OpenAI HTTP errors', () => {
 
   it('429 rate_limit_exceeded for one request over the per-minute token limit is BAD_PAYLOAD: no wait lets it through', () => {
     const tooLarge = inline(429, {
-      error: { message: 'Request too large for gpt-5-nano in organization org-X on tokens per min (TPM): Limit 200000, Requested 250013.', type: 'tokens', param: null, code: 'rate_limit_exceeded' },
+      error: {
+        message:
+          'Request too large for gpt-5-nano in organization org-X on tokens per min (TPM): Limit 200000, Requested 250013.',
+        type: 'tokens',
+        param: null,
+        code: 'rate_limit_exceeded',
+      },
     });
     const f = failureOf(() => assertOpenAiOk(tooLarge, 'CHATBOT_A'), 'BAD_PAYLOAD');
     expect(f.clientMessage).toMatch(/shorten/);
@@ -163,15 +201,32 @@ describe('OpenAI HTTP errors', () => {
   });
 
   it('401 is PROVIDER_REFUSED without quoting the masked key', () => {
-    const f = failureOf(() => assertOpenAiOk(responseFrom(401, 'openai-error-401.json'), 'CHATBOT_A'), 'PROVIDER_REFUSED');
+    const f = failureOf(
+      () => assertOpenAiOk(responseFrom(401, 'openai-error-401.json'), 'CHATBOT_A'),
+      'PROVIDER_REFUSED',
+    );
     expect(f.message).toMatch(/invalid_api_key/);
     expect(f.message).not.toMatch(/sk-|Xy9Z/);
   });
 
   it('an unknown model is PROVIDER_REFUSED; a 403 for region or permission is AUTH_FAILED, which another exit may pass', () => {
-    const model = inline(404, { error: { message: 'The model `gpt-9` does not exist or you do not have access to it.', type: 'invalid_request_error', param: null, code: 'model_not_found' } });
+    const model = inline(404, {
+      error: {
+        message: 'The model `gpt-9` does not exist or you do not have access to it.',
+        type: 'invalid_request_error',
+        param: null,
+        code: 'model_not_found',
+      },
+    });
     failureOf(() => assertOpenAiOk(model, 'CHATBOT_A'), 'PROVIDER_REFUSED');
-    const region = inline(403, { error: { message: 'Country, region, or territory not supported', type: 'request_forbidden', param: null, code: 'unsupported_country_region_territory' } });
+    const region = inline(403, {
+      error: {
+        message: 'Country, region, or territory not supported',
+        type: 'request_forbidden',
+        param: null,
+        code: 'unsupported_country_region_territory',
+      },
+    });
     failureOf(() => assertOpenAiOk(region, 'CHATBOT_A'), 'AUTH_FAILED');
   });
 
@@ -184,7 +239,14 @@ describe('OpenAI HTTP errors', () => {
 /** An answer whose JSON body is given inline. */
 function inline(status: number, body: unknown) {
   const bytes = Buffer.from(JSON.stringify(body));
-  return { status, headers: { 'content-type': 'application/json' }, url: 'https://api.example.test/v1/responses', body: bytes, text: () => bytes.toString('utf8'), json: () => body };
+  return {
+    status,
+    headers: { 'content-type': 'application/json' },
+    url: 'https://api.example.test/v1/responses',
+    body: bytes,
+    text: () => bytes.toString('utf8'),
+    json: () => body,
+  };
 }
 
 describe('OpenAI request', () => {
@@ -193,7 +255,13 @@ describe('OpenAI request', () => {
     expect(body).toEqual({
       model: 'gpt-test',
       input: 'what is new',
-      tools: [{ type: 'web_search', search_context_size: 'high', user_location: { type: 'approximate', country: 'KR', city: 'Seoul', region: 'Seoul', timezone: 'Asia/Seoul' } }],
+      tools: [
+        {
+          type: 'web_search',
+          search_context_size: 'high',
+          user_location: { type: 'approximate', country: 'KR', city: 'Seoul', region: 'Seoul', timezone: 'Asia/Seoul' },
+        },
+      ],
       include: ['web_search_call.action.sources'],
       stream: true,
     });

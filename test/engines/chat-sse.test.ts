@@ -52,7 +52,11 @@ describe('Responses API stream', () => {
     expect(r.markdown).toBe(json.markdown);
     expect(r.text).toBe(json.text);
     expect(r.sources).toEqual(json.sources);
-    const raw = r.raw as { transport: string; stream: { annotationEvents: number; eventTypes: Record<string, number> }; response: { id: string } };
+    const raw = r.raw as {
+      transport: string;
+      stream: { annotationEvents: number; eventTypes: Record<string, number> };
+      response: { id: string };
+    };
     expect(raw.transport).toBe('sse');
     expect(raw.response.id).toBe('resp_68a1c0ffee');
     expect(raw.stream.annotationEvents).toBe(4);
@@ -61,18 +65,29 @@ describe('Responses API stream', () => {
 
   it('keeps code-point offsets through a CRLF stream fed byte by byte', () => {
     const { final, diagnostics } = finalFromStream(decodeInPieces(fixtureBytes('openai-stream-emoji-korean.sse'), 1));
-    expect(parseResponsesObject(final, diagnostics).markdown).toBe('🗼 에펠탑은 높이가 330m입니다.[1] 😀👍 1889년에 완공되었습니다.[1][2] 🇫🇷 파리의 상징입니다.[2]');
+    expect(parseResponsesObject(final, diagnostics).markdown).toBe(
+      '🗼 에펠탑은 높이가 330m입니다.[1] 😀👍 1889년에 완공되었습니다.[1][2] 🇫🇷 파리의 상징입니다.[2]',
+    );
   });
 
   it('a stream cut before response.completed is UPSTREAM_ERROR, not a partial answer', () => {
-    const f = failureOf(() => parseResponsesPayload('text/event-stream', fixtureBytes('openai-stream-cut.sse')), 'UPSTREAM_ERROR');
+    const f = failureOf(
+      () => parseResponsesPayload('text/event-stream', fixtureBytes('openai-stream-cut.sse')),
+      'UPSTREAM_ERROR',
+    );
     expect(f.message).toMatch(/before response\.completed/);
   });
 
   it('response.failed and error events are UPSTREAM_ERROR', () => {
-    const failed = failureOf(() => parseResponsesPayload('text/event-stream', fixtureBytes('openai-stream-failed.sse')), 'UPSTREAM_ERROR');
+    const failed = failureOf(
+      () => parseResponsesPayload('text/event-stream', fixtureBytes('openai-stream-failed.sse')),
+      'UPSTREAM_ERROR',
+    );
     expect(failed.message).toMatch(/response\.failed \(server_error\)/);
-    const error = failureOf(() => parseResponsesPayload('text/event-stream', fixtureBytes('openai-stream-error.sse')), 'UPSTREAM_ERROR');
+    const error = failureOf(
+      () => parseResponsesPayload('text/event-stream', fixtureBytes('openai-stream-error.sse')),
+      'UPSTREAM_ERROR',
+    );
     expect(error.message).toMatch(/error event/);
   });
 

@@ -4,7 +4,12 @@ import { parsePerplexityPage } from '../../src/engines/chat/perplexity-web-parse
 import { fixtureBytes } from '../fixtures/chat/load.js';
 import { failureOf } from '../helpers/failures.js';
 
-const page = (name: string, url: string, complete = true) => ({ html: fixtureBytes(name).toString('utf8'), url, status: 200, complete });
+const page = (name: string, url: string, complete = true) => ({
+  html: fixtureBytes(name).toString('utf8'),
+  url,
+  status: 200,
+  complete,
+});
 const CHAT = 'https://chatgpt.com/';
 
 /** The web-mode parsers over saved rendered pages (the DOM as the browser transport returns it). */
@@ -21,7 +26,9 @@ describe('ChatGPT web parser', () => {
   });
 
   it('classifies walls and absences', () => {
-    expect(failureOf(() => parseChatGptPage(page('chatgpt-web-login.html', 'https://chatgpt.com/auth/login'))).kind).toBe('CONSENT_REQUIRED');
+    expect(
+      failureOf(() => parseChatGptPage(page('chatgpt-web-login.html', 'https://chatgpt.com/auth/login'))).kind,
+    ).toBe('CONSENT_REQUIRED');
     expect(failureOf(() => parseChatGptPage(page('chatgpt-web-rate-limit.html', CHAT))).kind).toBe('RATE_LIMITED');
     expect(failureOf(() => parseChatGptPage(page('chatgpt-web-empty-turn.html', CHAT, false))).kind).toBe('NO_ANSWER');
     expect(failureOf(() => parseChatGptPage(page('chatgpt-web-drifted.html', CHAT))).kind).toBe('LAYOUT_CHANGED');
@@ -36,6 +43,9 @@ describe('Perplexity web parser', () => {
   });
 
   it('a page without an answer container is LAYOUT_CHANGED', () => {
-    expect(failureOf(() => parsePerplexityPage(page('chatgpt-web-drifted.html', 'https://www.perplexity.ai/search?q=x'))).kind).toBe('LAYOUT_CHANGED');
+    expect(
+      failureOf(() => parsePerplexityPage(page('chatgpt-web-drifted.html', 'https://www.perplexity.ai/search?q=x')))
+        .kind,
+    ).toBe('LAYOUT_CHANGED');
   });
 });

@@ -9,7 +9,8 @@ import { startSimulator, type Simulator } from '../../src/sandbox/server.js';
 import { runTask, startService, tempDir, writeConfig, type RunningService } from '../helpers/service.js';
 import { inlineParse } from '../../src/engines/parse-pool/pool.js';
 
-const fastRetries = () => writeConfig(tempDir(), { scheduler: { retryBaseMs: 20, retryMaxMs: 100, exitCooldownMs: 100 } });
+const fastRetries = () =>
+  writeConfig(tempDir(), { scheduler: { retryBaseMs: 20, retryMaxMs: 100, exitCooldownMs: 100 } });
 
 describe('FORUM end to end through the sandbox', () => {
   let svc: RunningService;
@@ -25,8 +26,11 @@ describe('FORUM end to end through the sandbox', () => {
     expect(r.task.status).toBe('COMPLETED');
     expect(r.response.sources).toHaveLength(5);
     expect(r.response.sources.map((s: { position: number }) => s.position)).toEqual([1, 2, 3, 4, 5]);
-    for (const s of r.response.sources) expect(s.url).toMatch(/^https:\/\/www\.reddit\.com\/r\/\w+\/comments\/[a-z0-9]+\/\w+\/$/);
-    expect(r.response.markdown.split('\n')[0]).toMatch(/^1\. \*\*\[[^\]]*Mechanical keyboards[^\]]*\]\(https:\/\/www\.reddit\.com\/r\/.+\)\*\* — r\/\w+ · u\/\w+ · \d+ points? · \d+ comments?/);
+    for (const s of r.response.sources)
+      expect(s.url).toMatch(/^https:\/\/www\.reddit\.com\/r\/\w+\/comments\/[a-z0-9]+\/\w+\/$/);
+    expect(r.response.markdown.split('\n')[0]).toMatch(
+      /^1\. \*\*\[[^\]]*Mechanical keyboards[^\]]*\]\(https:\/\/www\.reddit\.com\/r\/.+\)\*\* — r\/\w+ · u\/\w+ · \d+ points? · \d+ comments?/,
+    );
     expect(r.response.posts).toHaveLength(5);
     expect(r.credits).toEqual({ creditsToCharge: 1, creditsCharged: 1 });
   });
@@ -93,7 +97,9 @@ describe('FORUM end to end through the sandbox', () => {
   it('fails a private community with PAGE_UNAVAILABLE saying what to change, once, without cooling the exit address', async () => {
     const r = await forumTask({ action: 'feed', community: 'private_club' });
     expect(r.task.status).toBe('FAILED');
-    expect(r.error).toBe('PAGE_UNAVAILABLE: This community is private: only its approved members can read it. Choose another community.');
+    expect(r.error).toBe(
+      'PAGE_UNAVAILABLE: This community is private: only its approved members can read it. Choose another community.',
+    );
     expect((await svc.app.store.getTask(r.task.id, 0))?.attempts).toBe(1);
     expect(svc.app.pools.exits.list().filter((x) => svc.app.pools.exits.coolingUntil(x) > 0)).toEqual([]);
   });
@@ -135,13 +141,31 @@ describe('FORUM adapter with OAuth app credentials', () => {
       credits: 1,
       neverServe: [],
       paused: false,
-      upstream: { baseUrl: `${sim.url}/reddit`, headers: {}, options: { userAgent: 'test:aeq:0.1.0 (by /u/aeq-tests)', ...options } },
+      upstream: {
+        baseUrl: `${sim.url}/reddit`,
+        headers: {},
+        options: { userAgent: 'test:aeq:0.1.0 (by /u/aeq-tests)', ...options },
+      },
     };
-    return forum.run({ taskId: 't', taskType: 'FORUM', payload, country: 'US', config, http, account: null, signal: AbortSignal.timeout(5000), parse: inlineParse(), log, attempt: 1 });
+    return forum.run({
+      taskId: 't',
+      taskType: 'FORUM',
+      payload,
+      country: 'US',
+      config,
+      http,
+      account: null,
+      signal: AbortSignal.timeout(5000),
+      parse: inlineParse(),
+      log,
+      attempt: 1,
+    });
   }
 
   it('gets an app-only token once, then calls the OAuth paths without .json', async () => {
-    const http = new CountingTransport(new UndiciTransport('test', dispatcherFor({ id: 'test', country: 'US', maxConcurrent: 4 }, false), false));
+    const http = new CountingTransport(
+      new UndiciTransport('test', dispatcherFor({ id: 'test', country: 'US', maxConcurrent: 4 }, false), false),
+    );
     const creds = { clientId: 'client-a', clientSecret: 'secret-a' };
     const first = await attempt({ query: 'home espresso' }, creds, http);
     const second = await attempt({ url: 'https://www.reddit.com/r/x/comments/1k9x2q7/t/' }, creds, http);
@@ -163,7 +187,9 @@ describe('FORUM adapter with OAuth app credentials', () => {
   });
 
   it('calls the anonymous .json paths without credentials', async () => {
-    const http = new CountingTransport(new UndiciTransport('test', dispatcherFor({ id: 'test', country: 'US', maxConcurrent: 4 }, false), false));
+    const http = new CountingTransport(
+      new UndiciTransport('test', dispatcherFor({ id: 'test', country: 'US', maxConcurrent: 4 }, false), false),
+    );
     const r = await attempt({ action: 'feed', community: 'rust' }, {}, http);
     expect(r.raw).toMatchObject({ request: { access: 'anonymous' }, rateLimit: { remaining: 99 } });
     expect(http.sent.map((s) => new URL(s.url).pathname)).toEqual(['/reddit/r/rust/hot.json']);

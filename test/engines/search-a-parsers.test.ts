@@ -12,7 +12,6 @@ function fixture(name: string, over: Partial<FetchedPage> = {}): FetchedPage {
   return { html, status: 200, finalUrl: SEARCH_URL, ...over };
 }
 
-
 const serp = (p: FetchedPage, page = 1) => parseResultsPage(p, { page, readAio: true });
 
 describe('Google results page parser', () => {
@@ -30,11 +29,18 @@ describe('Google results page parser', () => {
       position: 2,
       url: 'https://realpython.com/python-pydantic/',
       title: 'Pydantic: Simplifying Data Validation in Python',
-      snippet: "Mar 4, 2026 — In this tutorial, you'll learn how to model your data with Pydantic v2, including the new validators.",
+      snippet:
+        "Mar 4, 2026 — In this tutorial, you'll learn how to model your data with Pydantic v2, including the new validators.",
       site: 'Real Python',
     });
     expect(r.organic[3]?.snippet).toMatch(/^We migrated 40 services/);
-    expect(r.diagnostics.tiers).toMatchObject({ root: '#search', link: 'a:has(h3)', aio: 'YzCcne[data-mcpr]', aioProse: 'main-col', snippet: { 'div.VwiC3b': 4, 'div.IsZvec': 1 } });
+    expect(r.diagnostics.tiers).toMatchObject({
+      root: '#search',
+      link: 'a:has(h3)',
+      aio: 'YzCcne[data-mcpr]',
+      aioProse: 'main-col',
+      snippet: { 'div.VwiC3b': 4, 'div.IsZvec': 1 },
+    });
     expect(r.diagnostics.walls).toEqual([]);
     expect(r.diagnostics.skipped).toEqual({ internal: 2, duplicate: 1 });
   });
@@ -55,9 +61,15 @@ describe('Google results page parser', () => {
     );
     expect(aio?.text).toContain('rewrote the core validation logic in Rust as pydantic-core.');
     expect(aio?.text).toContain('- .dict() becomes .model_dump() and @validator becomes @field_validator.');
-    expect(aio?.text).not.toMatch(/AI Overview|Show more|may include mistakes|Learn more|not available|generate an AI overview|backwards compatible|\*\*|`/);
+    expect(aio?.text).not.toMatch(
+      /AI Overview|Show more|may include mistakes|Learn more|not available|generate an AI overview|backwards compatible|\*\*|`/,
+    );
     expect(aio?.sources).toEqual([
-      { position: 1, url: 'https://github.com/pydantic/pydantic-core', label: 'pydantic/pydantic-core: Core validation logic' },
+      {
+        position: 1,
+        url: 'https://github.com/pydantic/pydantic-core',
+        label: 'pydantic/pydantic-core: Core validation logic',
+      },
       { position: 2, url: 'https://docs.pydantic.dev/latest/migration/', label: 'Migration Guide - Pydantic' },
       { position: 3, url: 'https://example.org/guide?id=7', label: 'Pydantic v2 upgrade guide' },
     ]);
@@ -70,7 +82,13 @@ describe('Google results page parser', () => {
     expect(r.organic).toHaveLength(5);
     expect(r.organic[2]).toMatchObject({ site: 'reddit.com', snippet: expect.stringMatching(/^Altra Lone Peak/) });
     expect(r.organic[3]).toMatchObject({ title: 'Best Hiking Boots of 2026 | Switchback Travel', snippet: '' });
-    expect(r.diagnostics.tiers.snippet).toEqual({ 'div.VwiC3b': 1, '[data-sncf="1"]': 1, 'span.aCOpRe': 1, none: 1, 'div.s3v9rd': 1 });
+    expect(r.diagnostics.tiers.snippet).toEqual({
+      'div.VwiC3b': 1,
+      '[data-sncf="1"]': 1,
+      'span.aCOpRe': 1,
+      none: 1,
+      'div.s3v9rd': 1,
+    });
   });
 
   it('numbers organic results globally from the page offset', () => {
@@ -99,7 +117,11 @@ describe('Google results page parser', () => {
       ].join('\n'),
     );
     expect(r.aioverview?.sources).toEqual([
-      { position: 1, url: 'https://www.ev.or.kr/portal/buyersGuide/incenTive', label: '무공해차 통합누리집 - 구매보조금 안내' },
+      {
+        position: 1,
+        url: 'https://www.ev.or.kr/portal/buyersGuide/incenTive',
+        label: '무공해차 통합누리집 - 구매보조금 안내',
+      },
       { position: 2, url: 'https://news.example.co.kr/article/2026/01/ev-subsidy', label: '2026 전기차 보조금 총정리' },
     ]);
     expect(r.organic).toHaveLength(2);
@@ -114,12 +136,18 @@ describe('Google results page parser', () => {
 
   it('classifies walls, empties and drift in the documented order', () => {
     expect(failureKind(() => serp(fixture('no-results.html')))).toBe('NO_ANSWER');
-    expect(failureKind(() => serp(fixture('sorry.html', { status: 429, finalUrl: 'https://www.google.com/sorry/index?continue=x' })))).toBe('UPSTREAM_BLOCKED');
+    expect(
+      failureKind(() =>
+        serp(fixture('sorry.html', { status: 429, finalUrl: 'https://www.google.com/sorry/index?continue=x' })),
+      ),
+    ).toBe('UPSTREAM_BLOCKED');
     // The sorry page is recognised by its captcha form even when status and URL say nothing.
     expect(failureKind(() => serp(fixture('sorry.html')))).toBe('UPSTREAM_BLOCKED');
     expect(failureKind(() => serp(fixture('inline-captcha.html')))).toBe('UPSTREAM_BLOCKED');
     expect(failureKind(() => serp(fixture('enablejs.html')))).toBe('UPSTREAM_BLOCKED');
-    expect(failureKind(() => serp(fixture('consent.html', { finalUrl: 'https://consent.google.com/ml?continue=x' })))).toBe('CONSENT_REQUIRED');
+    expect(
+      failureKind(() => serp(fixture('consent.html', { finalUrl: 'https://consent.google.com/ml?continue=x' }))),
+    ).toBe('CONSENT_REQUIRED');
     expect(failureKind(() => serp(fixture('consent.html')))).toBe('CONSENT_REQUIRED');
     expect(failureKind(() => serp(fixture('drifted.html')))).toBe('LAYOUT_CHANGED');
   });
@@ -141,7 +169,10 @@ describe('Google results page parser', () => {
     const r = serp(fixture('serp-paa-only.html'));
     expect(r.aioverview).toBeNull();
     expect(r.diagnostics.aioStatus).toBe('absent');
-    expect(r.organic.map((o) => o.url)).toEqual(['https://en.wikipedia.org/wiki/.243_Winchester', 'https://www.sportsmans.com/243-winchester-rifles']);
+    expect(r.organic.map((o) => o.url)).toEqual([
+      'https://en.wikipedia.org/wiki/.243_Winchester',
+      'https://www.sportsmans.com/243-winchester-rifles',
+    ]);
   });
 
   it('reads the late-2025 overview: aria-hidden headings and lists kept, hidden fallback lines and tooltips out, overlay cards titled', () => {
@@ -157,11 +188,25 @@ describe('Google results page parser', () => {
         '- **Peel gently:** Tap the cooled egg on a hard surface to crack the shell.',
       ].join('\n'),
     );
-    expect(r.aioverview?.text).not.toMatch(/AI Overview|Learn more|not available|generate an AI overview|Copy|Show more|mistakes|Six minutes/);
+    expect(r.aioverview?.text).not.toMatch(
+      /AI Overview|Learn more|not available|generate an AI overview|Copy|Show more|mistakes|Six minutes/,
+    );
     expect(r.aioverview?.sources).toEqual([
-      { position: 1, url: 'https://www.recipetineats.com/how-to-boil-eggs/', label: 'How to boil eggs - RecipeTin Eats' },
-      { position: 2, url: 'https://www.seriouseats.com/perfect-soft-boiled-eggs', label: 'Perfect Soft-Boiled Egg Recipe - Serious Eats' },
-      { position: 3, url: 'https://www.bbcgoodfood.com/howto/guide/how-boil-egg-perfectly', label: 'How long to boil an egg - BBC Good Food' },
+      {
+        position: 1,
+        url: 'https://www.recipetineats.com/how-to-boil-eggs/',
+        label: 'How to boil eggs - RecipeTin Eats',
+      },
+      {
+        position: 2,
+        url: 'https://www.seriouseats.com/perfect-soft-boiled-eggs',
+        label: 'Perfect Soft-Boiled Egg Recipe - Serious Eats',
+      },
+      {
+        position: 3,
+        url: 'https://www.bbcgoodfood.com/howto/guide/how-boil-egg-perfectly',
+        label: 'How long to boil an egg - BBC Good Food',
+      },
     ]);
     expect(r.organic.map((o) => o.url)).toEqual(['https://www.bbcgoodfood.com/howto/guide/how-boil-egg-perfectly']);
   });
@@ -180,7 +225,11 @@ describe('Google results page parser', () => {
       </div></div></div></div></body></html>`;
     const r = serp({ html, status: 200, finalUrl: SEARCH_URL });
     expect(r.aioverview?.text).toBe(
-      ['A REST API is a set of rules for two applications to talk over the internet.', 'Direct Comparison', 'Every REST API is an API, but not every API is a REST API.'].join('\n\n'),
+      [
+        'A REST API is a set of rules for two applications to talk over the internet.',
+        'Direct Comparison',
+        'Every REST API is an API, but not every API is a REST API.',
+      ].join('\n\n'),
     );
     expect(r.aioverview?.sources).toEqual([
       { position: 1, url: 'https://www.youtube.com/watch?v=abc', label: 'YouTube' },
@@ -196,8 +245,18 @@ describe('Google results page parser', () => {
       </div></div><div class="ofHStc"><ul><li class="Ndm2cf"><div class="cRH23c"><a class="vIWmYe" href="https://vitest.dev/guide/mocking/timers"></a><div class="gpZmoc"><span>Timers | Vitest</span></div></div></li></ul></div></div></section></div></div></body></html>`;
     const r = serp({ html, status: 200, finalUrl: SEARCH_URL });
     expect(r.diagnostics.tiers).toMatchObject({ aio: 'answer-body', aioProse: 'answer-body' });
-    expect(r.aioverview?.markdown).toBe(['Fake timers stand still until you advance them yourself.', '', '```', 'vi.advanceTimersByTime(2000);', '```'].join('\n'));
-    expect(r.aioverview?.sources).toEqual([{ position: 1, url: 'https://vitest.dev/guide/mocking/timers', label: 'Timers | Vitest' }]);
+    expect(r.aioverview?.markdown).toBe(
+      [
+        'Fake timers stand still until you advance them yourself.',
+        '',
+        '```',
+        'vi.advanceTimersByTime(2000);',
+        '```',
+      ].join('\n'),
+    );
+    expect(r.aioverview?.sources).toEqual([
+      { position: 1, url: 'https://vitest.dev/guide/mocking/timers', label: 'Timers | Vitest' },
+    ]);
   });
 
   it('reports a 5xx answer without block markers as an upstream error', () => {
@@ -213,8 +272,16 @@ describe('Google AI Mode parser', () => {
     expect(r.markdown).toContain('\n- **Income limits:** Roth contributions phase out');
     expect(r.text).not.toMatch(/\*\*|\]\(|Copy text|Good response|may include mistakes|3 sites/);
     expect(r.sources).toEqual([
-      { position: 1, url: 'https://www.irs.gov/retirement-plans/roth-iras', label: 'Roth IRAs | Internal Revenue Service' },
-      { position: 2, url: 'https://www.investopedia.example/roth-vs-traditional-ira', label: 'Roth IRA vs. Traditional IRA: Key Differences' },
+      {
+        position: 1,
+        url: 'https://www.irs.gov/retirement-plans/roth-iras',
+        label: 'Roth IRAs | Internal Revenue Service',
+      },
+      {
+        position: 2,
+        url: 'https://www.investopedia.example/roth-vs-traditional-ira',
+        label: 'Roth IRA vs. Traditional IRA: Key Differences',
+      },
       {
         position: 3,
         url: 'https://www.nerdwallet.example/article/investing/roth-or-traditional-ira-account',

@@ -23,7 +23,10 @@ describe('search engine A (Google) through the service and the sandbox', () => {
   afterAll(() => svc.stop());
 
   it('SEARCH_A with an AI Overview answers with the overview, its citations and the organic results', async () => {
-    const r = await runTask(svc, { taskType: 'SEARCH_A', payload: { prompt: 'best budget laptops sandbox:aio', country: 'US' } });
+    const r = await runTask(svc, {
+      taskType: 'SEARCH_A',
+      payload: { prompt: 'best budget laptops sandbox:aio', country: 'US' },
+    });
     expect(r.task).toMatchObject({ taskType: 'SEARCH_A', status: 'COMPLETED' });
     const res = r.response;
     expect(res.aioverview).toMatchObject({ text: expect.any(String), markdown: expect.any(String) });
@@ -39,12 +42,16 @@ describe('search engine A (Google) through the service and the sandbox', () => {
     expect(new Set(urls).size).toBe(urls.length);
     // The ad above the results and the Google-internal "Images" link are not organic results.
     expect(urls.filter((u) => u.includes('ads.example.com') || u.includes('/search?'))).toEqual([]);
-    for (const o of res.organic as Organic[]) expect(o.title && o.snippet && o.site && /^https:\/\//.test(o.url)).toBeTruthy();
+    for (const o of res.organic as Organic[])
+      expect(o.title && o.snippet && o.site && /^https:\/\//.test(o.url)).toBeTruthy();
     expect(res.aioverview.text).not.toMatch(/AI Overview|Show more|may include mistakes/);
   });
 
   it('SEARCH_A without an AI Overview answers with a numbered organic list and aioverview null', async () => {
-    const r = await runTask(svc, { taskType: 'SEARCH_A_AIO', payload: { query: 'hiking boots for wide feet sandbox:noaio' } });
+    const r = await runTask(svc, {
+      taskType: 'SEARCH_A_AIO',
+      payload: { query: 'hiking boots for wide feet sandbox:noaio' },
+    });
     expect(r.task).toMatchObject({ taskType: 'SEARCH_A', status: 'COMPLETED' });
     const res = r.response;
     expect(res.aioverview).toBeNull();
@@ -55,7 +62,10 @@ describe('search engine A (Google) through the service and the sandbox', () => {
   });
 
   it('SEARCH_A_SERP page 3 gives global positions from 21 and no AI Overview', async () => {
-    const r = await runTask(svc, { taskType: 'SEARCH_A_SERP', payload: { query: 'espresso grinder sandbox:aio', page: 3 } });
+    const r = await runTask(svc, {
+      taskType: 'SEARCH_A_SERP',
+      payload: { query: 'espresso grinder sandbox:aio', page: 3 },
+    });
     expect(r.task.status).toBe('COMPLETED');
     const res = r.response;
     expect(res.page).toBe(3);
@@ -83,16 +93,27 @@ describe('search engine A (Google) through the service and the sandbox', () => {
     expect(res.markdown).toMatch(/^1\. /m);
     expect(res.text).not.toMatch(/###|\]\(/);
     expect(res.sources.length).toBeGreaterThanOrEqual(2);
-    expect(res.sources.map((s: SourceView) => s.position)).toEqual(res.sources.map((_: SourceView, i: number) => i + 1));
+    expect(res.sources.map((s: SourceView) => s.position)).toEqual(
+      res.sources.map((_: SourceView, i: number) => i + 1),
+    );
     expect(new Set(res.sources.map((s: SourceView) => s.url)).size).toBe(res.sources.length);
   });
 
   it('country KR sends hl=ko&gl=kr: the pages come back in Korean', async () => {
-    const kr = await runTask(svc, { taskType: 'SEARCH_A', payload: { prompt: 'best budget laptops sandbox:aio', country: 'KR' } });
-    const us = await runTask(svc, { taskType: 'SEARCH_A', payload: { prompt: 'best budget laptops sandbox:aio', country: 'US' } });
+    const kr = await runTask(svc, {
+      taskType: 'SEARCH_A',
+      payload: { prompt: 'best budget laptops sandbox:aio', country: 'KR' },
+    });
+    const us = await runTask(svc, {
+      taskType: 'SEARCH_A',
+      payload: { prompt: 'best budget laptops sandbox:aio', country: 'US' },
+    });
     expect(kr.response.aioverview.text).toMatch(/\p{Script=Hangul}/u);
     expect(us.response.aioverview.text).not.toMatch(/\p{Script=Hangul}/u);
-    const ai = await runTask(svc, { taskType: 'AIMODE', payload: { prompt: 'how to brew pour-over coffee', country: 'KR' } });
+    const ai = await runTask(svc, {
+      taskType: 'AIMODE',
+      payload: { prompt: 'how to brew pour-over coffee', country: 'KR' },
+    });
     expect(ai.response.text).toMatch(/\p{Script=Hangul}/u);
   });
 
@@ -118,7 +139,10 @@ describe('search engine A (Google) through the service and the sandbox', () => {
 
   it('sandbox:captcha cools the exit address down on every attempt and fails with ENGINE_FAILED', async () => {
     const before = await blockedCount(svc);
-    const r = await runTask(svc, { taskType: 'SEARCH_A', payload: { prompt: 'cheap flights sandbox:captcha', country: 'DE' } });
+    const r = await runTask(svc, {
+      taskType: 'SEARCH_A',
+      payload: { prompt: 'cheap flights sandbox:captcha', country: 'DE' },
+    });
     expect(r.task.status).toBe('FAILED');
     expect(r.error).toMatch(/^ENGINE_FAILED: /);
     expect((await blockedCount(svc)) - before).toBe(3);
@@ -132,5 +156,7 @@ describe('search engine A (Google) through the service and the sandbox', () => {
 
 async function blockedCount(svc: RunningService): Promise<number> {
   const m = await svc.app.metrics.upstreamFailures.get();
-  return m.values.filter((v) => v.labels.engine === 'SEARCH_A' && v.labels.kind === 'UPSTREAM_BLOCKED').reduce((n, v) => n + v.value, 0);
+  return m.values
+    .filter((v) => v.labels.engine === 'SEARCH_A' && v.labels.kind === 'UPSTREAM_BLOCKED')
+    .reduce((n, v) => n + v.value, 0);
 }

@@ -27,7 +27,9 @@ describe('Naver web results parser', () => {
     expect(results[1]?.url).toBe('https://blog.naver.com/seoul_foodie/223456789012');
     const urls = results.map((r) => r.url);
     expect(new Set(urls).size).toBe(15);
-    expect(urls.some((u) => /ader\.naver\.com|ad\.example\.com|keep\.naver\.com|search\.naver\.com/.test(u))).toBe(false);
+    expect(urls.some((u) => /ader\.naver\.com|ad\.example\.com|keep\.naver\.com|search\.naver\.com/.test(u))).toBe(
+      false,
+    );
     expect(results[14]?.title).toBe('서울 전통시장 먹거리 여행');
   });
 
@@ -36,10 +38,17 @@ describe('Naver web results parser', () => {
     expect(results).toHaveLength(15);
     const r = serpResult(results, 2, {});
     expect(r.sources.map((s) => s.position)).toEqual(Array.from({ length: 15 }, (_, i) => 16 + i));
-    expect(r.sources[0]).toEqual({ position: 16, url: 'https://www.example.net/seoul/cold-noodles', label: '서울 평양냉면 맛집 비교' });
+    expect(r.sources[0]).toEqual({
+      position: 16,
+      url: 'https://www.example.net/seoul/cold-noodles',
+      label: '서울 평양냉면 맛집 비교',
+    });
     expect(r.markdown.split('\n')[0]).toBe('16. [서울 평양냉면 맛집 비교](https://www.example.net/seoul/cold-noodles)');
     expect(r.text).toMatch(/^16\. 서울 평양냉면 맛집 비교 — https:\/\/www\.example\.net\/seoul\/cold-noodles\n/);
-    const extra = r.extra as { page: number; results: Array<{ position: number; url: string; title: string; snippet: string }> };
+    const extra = r.extra as {
+      page: number;
+      results: Array<{ position: number; url: string; title: string; snippet: string }>;
+    };
     expect(extra.page).toBe(2);
     expect(extra.results[14]).toMatchObject({ position: 30, title: '서울 숨은 맛집 10곳 (현지인 추천)' });
   });
@@ -69,7 +78,10 @@ describe('Naver web results parser', () => {
   it('parses a page whose results are there despite a block marker outside them, and notes the marker', () => {
     const clean = parseWebResults(fixture('web-page1.html'));
     expect(clean.walls).toEqual([]);
-    const html = fixture('web-page1.html').replace('<body>', '<body><div class="notice">자동입력 방지 문자를 입력해 주세요</div>');
+    const html = fixture('web-page1.html').replace(
+      '<body>',
+      '<body><div class="notice">자동입력 방지 문자를 입력해 주세요</div>',
+    );
     const marked = parseWebResults(html);
     expect(marked.walls).toEqual(['block_marker']);
     expect(marked.results).toEqual(clean.results);
@@ -113,7 +125,10 @@ describe('Naver AI briefing parser', () => {
   });
 
   it('is LAYOUT_CHANGED when the label is there but its prose is gone', () => {
-    const html = fixture('integrated-with-brief.html').replace(/<div class="fds-summary-body">[\s\S]*?<\/ul>\s*<\/div>/, '<div class="fds-summary-body"></div>');
+    const html = fixture('integrated-with-brief.html').replace(
+      /<div class="fds-summary-body">[\s\S]*?<\/ul>\s*<\/div>/,
+      '<div class="fds-summary-body"></div>',
+    );
     expect(kindOf(() => parseAiBriefing(html))).toBe('LAYOUT_CHANGED');
   });
 });
@@ -166,7 +181,12 @@ describe('Naver blog post parser', () => {
     expect(post.title).toBe('서울 맛집 정리');
     expect(post.publishedAt).toBe('2026-07-01T10:30:00+09:00');
     expect(post.images).toEqual([
-      { url: 'https://postfiles.pstatic.net/MjAyNjA3MDFfMTAw/abc.jpg?type=w773', caption: '을지로 골목 입구', width: 1200, height: 800 },
+      {
+        url: 'https://postfiles.pstatic.net/MjAyNjA3MDFfMTAw/abc.jpg?type=w773',
+        caption: '을지로 골목 입구',
+        width: 1200,
+        height: 800,
+      },
       { url: 'https://postfiles.pstatic.net/MjAyNjA3MDFfMjAw/def.jpg?type=w773', width: 900, height: 1200 },
       { url: 'https://postfiles.pstatic.net/MjAyNjA3MDFfMzAw/ghi.jpg?type=w773' },
     ]);
@@ -205,7 +225,9 @@ describe('Naver blog post parser', () => {
     expect(post.tier).toBe('smarteditor-2');
     expect(post.title).toBe('한강 자전거 코스');
     expect(post.bodyMarkdown).toContain('**한강 자전거**');
-    expect(post.images).toEqual([{ url: 'https://postfiles.pstatic.net/20180501_1/bike.jpg?type=w966', caption: '반포대교' }]);
+    expect(post.images).toEqual([
+      { url: 'https://postfiles.pstatic.net/20180501_1/bike.jpg?type=w966', caption: '반포대교' },
+    ]);
     expect(post.publishedAt).toBe('2018-05-01T09:05:00+09:00');
   });
 
@@ -227,11 +249,19 @@ describe('Naver blog post parser', () => {
 
 describe('Naver page URL', () => {
   it('accepts the desktop, mobile and PostView forms and keeps only the ids', () => {
-    const want = { blogId: 'seoul_foodie', logNo: '223456789012', canonicalUrl: 'https://blog.naver.com/seoul_foodie/223456789012' };
+    const want = {
+      blogId: 'seoul_foodie',
+      logNo: '223456789012',
+      canonicalUrl: 'https://blog.naver.com/seoul_foodie/223456789012',
+    };
     expect(parseNaverPageUrl('https://blog.naver.com/seoul_foodie/223456789012')).toEqual(want);
     expect(parseNaverPageUrl('https://m.blog.naver.com/seoul_foodie/223456789012?referrerCode=1')).toEqual(want);
-    expect(parseNaverPageUrl('https://blog.naver.com/PostView.naver?blogId=seoul_foodie&logNo=223456789012&redirect=Dlog')).toEqual(want);
-    expect(parseNaverPageUrl('http://blog.naver.com/PostView.nhn?blogId=seoul_foodie&logNo=223456789012')).toEqual(want);
+    expect(
+      parseNaverPageUrl('https://blog.naver.com/PostView.naver?blogId=seoul_foodie&logNo=223456789012&redirect=Dlog'),
+    ).toEqual(want);
+    expect(parseNaverPageUrl('http://blog.naver.com/PostView.nhn?blogId=seoul_foodie&logNo=223456789012')).toEqual(
+      want,
+    );
   });
 
   it('refuses other sites and non-post Naver URLs with BAD_PAYLOAD, and cafes with PAGE_UNAVAILABLE', () => {

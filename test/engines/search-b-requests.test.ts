@@ -82,7 +82,10 @@ describe('SEARCH_B requests', () => {
   }
 
   it('asks the web tab with ssc, query and start=(page-1)*15+1 and Korean desktop headers', async () => {
-    answer = { status: 200, body: '<html><body><div id="main_pack"><p>에 대한 검색결과가 없습니다</p></div></body></html>' };
+    answer = {
+      status: 200,
+      body: '<html><body><div id="main_pack"><p>에 대한 검색결과가 없습니다</p></div></body></html>',
+    };
     seen.length = 0;
     expect(await kindOf(searchBSerp.run(ctx('SEARCH_B_SERP', { query: '서울 맛집', page: 3 })))).toBe('NO_ANSWER');
     const u = new URL(seen[0]?.url ?? '', base);
@@ -96,7 +99,9 @@ describe('SEARCH_B requests', () => {
   it('asks integrated search for the briefing and ssc=tab.ai.all for the AI tab; configured headers win', async () => {
     answer = { status: 200, body: '<html><body><div id="main_pack"></div></body></html>' };
     seen.length = 0;
-    await kindOf(searchBAiBrief.run(ctx('SEARCH_B_AI_BRIEF', { prompt: '제주 여행' }, { 'User-Agent': 'custom-agent/1.0' })));
+    await kindOf(
+      searchBAiBrief.run(ctx('SEARCH_B_AI_BRIEF', { prompt: '제주 여행' }, { 'User-Agent': 'custom-agent/1.0' })),
+    );
     await kindOf(searchBAiTab.run(ctx('SEARCH_B_AI_TAB', { prompt: '제주 여행' })));
     const brief = new URL(seen[0]?.url ?? '', base);
     expect(brief.searchParams.get('where')).toBe('nexearch');
@@ -109,7 +114,14 @@ describe('SEARCH_B requests', () => {
   it('fetches a post from the configured mobile blog base, whatever host the client named', async () => {
     answer = { status: 404, body: 'not found' };
     seen.length = 0;
-    const kind = await kindOf(searchBSerp.run(ctx('SEARCH_B_SERP', { action: 'page', url: 'https://blog.naver.com/PostView.naver?blogId=abc_1&logNo=223000111222' })));
+    const kind = await kindOf(
+      searchBSerp.run(
+        ctx('SEARCH_B_SERP', {
+          action: 'page',
+          url: 'https://blog.naver.com/PostView.naver?blogId=abc_1&logNo=223000111222',
+        }),
+      ),
+    );
     expect(kind).toBe('PAGE_UNAVAILABLE');
     expect(seen[0]?.url).toBe('/mblog/abc_1/223000111222');
     expect(seen[0]?.headers['user-agent']).toMatch(/iPhone/);

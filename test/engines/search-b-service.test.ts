@@ -42,7 +42,10 @@ describe('SEARCH_B family through the sandbox', () => {
       const noBrief = await runTask(svc, { taskType: 'SEARCH_B_AI_BRIEF', payload: { prompt: '네이버 홈페이지' } });
       expect(noBrief.task.status).toBe('FAILED');
       expect(noBrief.error).toMatch(/^ENGINE_NO_RESULT: /);
-      const empty = await runTask(svc, { taskType: 'SEARCH_B_AI_BRIEF', payload: { prompt: '서울 맛집 sandbox:empty' } });
+      const empty = await runTask(svc, {
+        taskType: 'SEARCH_B_AI_BRIEF',
+        payload: { prompt: '서울 맛집 sandbox:empty' },
+      });
       expect(empty.error).toMatch(/^ENGINE_NO_RESULT: /);
       expect(empty.credits.creditsCharged).toBe(0);
     });
@@ -69,7 +72,10 @@ describe('SEARCH_B family through the sandbox', () => {
     it('ends ENGINE_NO_RESULT on an empty answer and recovers from a flaky upstream', async () => {
       const empty = await runTask(svc, { taskType: 'SEARCH_B_AI_TAB', payload: { prompt: 'anything sandbox:empty' } });
       expect(empty.error).toMatch(/^ENGINE_NO_RESULT: /);
-      const flaky = await runTask(svc, { taskType: 'SEARCH_B_AI_TAB', payload: { prompt: 'camping gear sandbox:flaky=1' } });
+      const flaky = await runTask(svc, {
+        taskType: 'SEARCH_B_AI_TAB',
+        payload: { prompt: 'camping gear sandbox:flaky=1' },
+      });
       expect(flaky.task.status).toBe('COMPLETED');
     });
   });
@@ -91,13 +97,18 @@ describe('SEARCH_B family through the sandbox', () => {
       expect(p2.response.markdown.split('\n')[0]).toMatch(/^16\. \[.+\]\(https:\/\/.+\)$/);
       // Page order differs between pages, ads, bookmarks and trackers never appear.
       expect(new Set([...s1, ...s2].map((s) => s.url)).size).toBe(30);
-      expect([...s1, ...s2].some((s) => /ader\.naver\.com|keep\.naver\.com|search\.naver\.com/.test(s.url))).toBe(false);
+      expect([...s1, ...s2].some((s) => /ader\.naver\.com|keep\.naver\.com|search\.naver\.com/.test(s.url))).toBe(
+        false,
+      );
     });
 
     it('ends ENGINE_NO_RESULT on the no-results page and ENGINE_FAILED on the block page', async () => {
       const empty = await runTask(svc, { taskType: 'SEARCH_B_SERP', payload: { query: 'x sandbox:empty' } });
       expect(empty.error).toMatch(/^ENGINE_NO_RESULT: /);
-      const blocked = await runTask(svc, { taskType: 'SEARCH_B_SERP', payload: { query: 'x sandbox:captcha', page: 3 } });
+      const blocked = await runTask(svc, {
+        taskType: 'SEARCH_B_SERP',
+        payload: { query: 'x sandbox:captcha', page: 3 },
+      });
       expect(blocked.error).toMatch(/^ENGINE_FAILED: /);
     });
   });
@@ -125,7 +136,10 @@ describe('SEARCH_B family through the sandbox', () => {
 
     it('accepts the PostView and mobile forms and reports the canonical URL', async () => {
       const canonical = 'https://blog.naver.com/campinglife/223512345678';
-      for (const url of ['https://blog.naver.com/PostView.naver?blogId=campinglife&logNo=223512345678', 'https://m.blog.naver.com/campinglife/223512345678']) {
+      for (const url of [
+        'https://blog.naver.com/PostView.naver?blogId=campinglife&logNo=223512345678',
+        'https://m.blog.naver.com/campinglife/223512345678',
+      ]) {
         const r = await runTask(svc, { taskType: 'SEARCH_B_SERP', payload: { action: 'page', url } });
         expect(r.task.status).toBe('COMPLETED');
         expect(r.response.sources[0].url).toBe(canonical);
@@ -133,21 +147,38 @@ describe('SEARCH_B family through the sandbox', () => {
     });
 
     it('fails PAGE_UNAVAILABLE, saying what to change, for private posts, sign-in walls and cafes', async () => {
-      const priv = await runTask(svc, { taskType: 'SEARCH_B_SERP', payload: { action: 'page', url: 'https://blog.naver.com/seoul_foodie/223456780000' } });
+      const priv = await runTask(svc, {
+        taskType: 'SEARCH_B_SERP',
+        payload: { action: 'page', url: 'https://blog.naver.com/seoul_foodie/223456780000' },
+      });
       expect(priv.task.status).toBe('FAILED');
-      expect(priv.error).toMatch(/^PAGE_UNAVAILABLE: The blog post is private or has been deleted.*pass the URL of a public post\.$/);
+      expect(priv.error).toMatch(
+        /^PAGE_UNAVAILABLE: The blog post is private or has been deleted.*pass the URL of a public post\.$/,
+      );
       expect(priv.credits.creditsCharged).toBe(0);
-      const neighbours = await runTask(svc, { taskType: 'SEARCH_B_SERP', payload: { action: 'page', url: 'https://blog.naver.com/seoul_foodie/223456789999' } });
+      const neighbours = await runTask(svc, {
+        taskType: 'SEARCH_B_SERP',
+        payload: { action: 'page', url: 'https://blog.naver.com/seoul_foodie/223456789999' },
+      });
       expect(neighbours.error).toMatch(/^PAGE_UNAVAILABLE: .*signed-in/);
-      const cafe = await runTask(svc, { taskType: 'SEARCH_B_SERP', payload: { action: 'page', url: 'https://cafe.naver.com/matjiptour/12345' } });
+      const cafe = await runTask(svc, {
+        taskType: 'SEARCH_B_SERP',
+        payload: { action: 'page', url: 'https://cafe.naver.com/matjiptour/12345' },
+      });
       expect(cafe.error).toMatch(/^PAGE_UNAVAILABLE: Naver cafe posts .*pass the URL of a public blog post/);
     });
 
     it('fails BAD_PAYLOAD with a message for URLs outside Naver or not naming a post', async () => {
-      const other = await runTask(svc, { taskType: 'SEARCH_B_SERP', payload: { action: 'page', url: 'https://example.com/post/1' } });
+      const other = await runTask(svc, {
+        taskType: 'SEARCH_B_SERP',
+        payload: { action: 'page', url: 'https://example.com/post/1' },
+      });
       expect(other.task.status).toBe('FAILED');
       expect(other.error).toMatch(/^BAD_PAYLOAD: payload\.url must be a page of Naver.*WEB_SCRAPE/);
-      const blogHome = await runTask(svc, { taskType: 'SEARCH_B_SERP', payload: { action: 'page', url: 'https://blog.naver.com/seoul_foodie' } });
+      const blogHome = await runTask(svc, {
+        taskType: 'SEARCH_B_SERP',
+        payload: { action: 'page', url: 'https://blog.naver.com/seoul_foodie' },
+      });
       expect(blogHome.error).toMatch(/^BAD_PAYLOAD: payload\.url must name one blog post/);
     });
   });

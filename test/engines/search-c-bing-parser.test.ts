@@ -8,7 +8,6 @@ import { failureKind } from '../helpers/failures.js';
 
 const fixture = (name: string) => fs.readFileSync(new URL(`../fixtures/search-c/${name}`, import.meta.url), 'utf8');
 
-
 describe('Bing SERP parser over fixtures', () => {
   it('extracts page 1: ads excluded, /ck/a unwrapped, snippet without the slug, duplicates dropped', () => {
     const serp = parseBingSerp(fixture('bing-serp-page1.html'), 1);
@@ -58,7 +57,11 @@ describe('Bing SERP parser over fixtures', () => {
   it('parses a results page about captchas normally', () => {
     const serp = parseBingSerp(fixture('bing-captcha-topic.html'), 1);
     expect(serp.results).toHaveLength(3);
-    expect(serp.results[0]).toMatchObject({ position: 1, url: 'https://en.wikipedia.org/wiki/CAPTCHA', title: 'CAPTCHA - Wikipedia' });
+    expect(serp.results[0]).toMatchObject({
+      position: 1,
+      url: 'https://en.wikipedia.org/wiki/CAPTCHA',
+      title: 'CAPTCHA - Wikipedia',
+    });
   });
 
   it('treats the "There are no results for" page as NO_ANSWER', () => {
@@ -77,8 +80,12 @@ describe('Bing SERP parser over fixtures', () => {
 
 describe('Bing helpers', () => {
   it('unwraps /ck/a links and keeps other links', () => {
-    expect(unwrapBingLink('https://www.bing.com/ck/a?!&&p=abc&u=a1aHR0cHM6Ly9leGFtcGxlLmNvbS9wYWdl&ntb=1')).toBe('https://example.com/page');
-    expect(unwrapBingLink('/ck/a?!&&p=abc&u=a1aHR0cHM6Ly9leGFtcGxlLmNvbS9wYWdl&ntb=1')).toBe('https://example.com/page');
+    expect(unwrapBingLink('https://www.bing.com/ck/a?!&&p=abc&u=a1aHR0cHM6Ly9leGFtcGxlLmNvbS9wYWdl&ntb=1')).toBe(
+      'https://example.com/page',
+    );
+    expect(unwrapBingLink('/ck/a?!&&p=abc&u=a1aHR0cHM6Ly9leGFtcGxlLmNvbS9wYWdl&ntb=1')).toBe(
+      'https://example.com/page',
+    );
     expect(unwrapBingLink('https://example.org/a?utm_source=x&id=1')).toBe('https://example.org/a?id=1');
     // A payload that does not decode to a URL is kept as it is.
     expect(unwrapBingLink('https://www.bing.com/ck/a?u=zzgarbage')).toBe('https://www.bing.com/ck/a?u=zzgarbage');
@@ -94,7 +101,10 @@ describe('Bing helpers', () => {
   it('derives market, language, cookies and Accept-Language from the country', () => {
     const kr = bingRegion('kr');
     expect(regionParams(kr)).toEqual({ cc: 'KR', setlang: 'ko', mkt: 'ko-KR' });
-    expect(regionHeaders(kr)).toEqual({ 'accept-language': 'ko-KR,ko;q=0.9', cookie: '_EDGE_CD=m=ko-KR&u=ko; _EDGE_S=mkt=ko-KR&ui=ko' });
+    expect(regionHeaders(kr)).toEqual({
+      'accept-language': 'ko-KR,ko;q=0.9',
+      cookie: '_EDGE_CD=m=ko-KR&u=ko; _EDGE_S=mkt=ko-KR&ui=ko',
+    });
     expect(regionParams(bingRegion('US'))).toEqual({ cc: 'US', setlang: 'en', mkt: 'en-US' });
     // A country without its own market keeps its cc and falls back to en-US.
     expect(regionParams(bingRegion('VN'))).toEqual({ cc: 'VN', setlang: 'en', mkt: 'en-US' });

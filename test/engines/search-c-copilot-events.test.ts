@@ -28,8 +28,16 @@ describe('Copilot event folding over transcripts', () => {
   it('builds the answer and numbers citations by arrival, late ones and duplicates included', () => {
     const r = foldCopilotEvents(transcript('copilot-happy.jsonl'));
     expect(r.sources).toEqual([
-      { position: 1, url: 'https://www.nytimes.com/wirecutter/reviews/best-ebook-reader/', label: 'The Best E-Reader | Wirecutter' },
-      { position: 2, url: 'https://www.theverge.com/23110025/best-e-reader', label: 'The best e-reader to buy right now' },
+      {
+        position: 1,
+        url: 'https://www.nytimes.com/wirecutter/reviews/best-ebook-reader/',
+        label: 'The Best E-Reader | Wirecutter',
+      },
+      {
+        position: 2,
+        url: 'https://www.theverge.com/23110025/best-e-reader',
+        label: 'The best e-reader to buy right now',
+      },
       // Arrived after `done`, without a title: labelled by host.
       { position: 3, url: 'https://help.kobo.com/hc/en-us/articles/360017763313', label: 'help.kobo.com' },
     ]);
@@ -48,7 +56,9 @@ describe('Copilot event folding over transcripts', () => {
 
   it('applies replaceText to its part, or to the part written last when it names none', () => {
     const r = foldCopilotEvents(transcript('copilot-replace.jsonl'));
-    expect(r.markdown).toBe('서울의 인구는 약 **940만 명**입니다 [1].\n\n수도권 전체 인구는 약 2,600만 명입니다 [2] 😊');
+    expect(r.markdown).toBe(
+      '서울의 인구는 약 **940만 명**입니다 [1].\n\n수도권 전체 인구는 약 2,600만 명입니다 [2] 😊',
+    );
     expect(r.text).toBe('서울의 인구는 약 940만 명입니다.\n\n수도권 전체 인구는 약 2,600만 명입니다 😊');
     expect(r.sources.map((s) => s.label)).toEqual(['KOSIS 국가통계포털', '수도권 - 위키백과']);
   });
@@ -68,7 +78,9 @@ describe('Copilot event folding over transcripts', () => {
   });
 
   it('keeps error details short and free of unrelated members', () => {
-    const f = failure([{ event: 'error', errorCode: 'internal-server-error', message: 'x'.repeat(500), accessToken: 'secret-token' }]);
+    const f = failure([
+      { event: 'error', errorCode: 'internal-server-error', message: 'x'.repeat(500), accessToken: 'secret-token' },
+    ]);
     expect(f.message).toContain('errorCode=internal-server-error');
     expect(f.message).not.toContain('secret-token');
     expect(f.message.length).toBeLessThan(300);
@@ -77,7 +89,11 @@ describe('Copilot event folding over transcripts', () => {
 
 describe('Copilot socket URL', () => {
   it('keeps host and path prefix and switches to ws(s)', () => {
-    expect(socketUrl('https://copilot.microsoft.com', '/c/api/chat', { 'api-version': '2' })).toBe('wss://copilot.microsoft.com/c/api/chat?api-version=2');
-    expect(socketUrl('http://127.0.0.1:4000/copilot/', '/c/api/chat', { 'api-version': '2' })).toBe('ws://127.0.0.1:4000/copilot/c/api/chat?api-version=2');
+    expect(socketUrl('https://copilot.microsoft.com', '/c/api/chat', { 'api-version': '2' })).toBe(
+      'wss://copilot.microsoft.com/c/api/chat?api-version=2',
+    );
+    expect(socketUrl('http://127.0.0.1:4000/copilot/', '/c/api/chat', { 'api-version': '2' })).toBe(
+      'ws://127.0.0.1:4000/copilot/c/api/chat?api-version=2',
+    );
   });
 });

@@ -24,8 +24,10 @@ interface Scenario {
 }
 
 const anonymousHttp: Scenario['http'] = (req, res) => {
-  if (req.url === '/c/api/user') return void res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"unauthorized"}');
-  if (req.url === '/c/api/conversations' && req.method === 'POST') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"conv-1"}');
+  if (req.url === '/c/api/user')
+    return void res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"unauthorized"}');
+  if (req.url === '/c/api/conversations' && req.method === 'POST')
+    return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"conv-1"}');
   res.writeHead(404).end();
 };
 
@@ -33,7 +35,10 @@ const CLOUDFLARE_PAGE =
   '<!DOCTYPE html><html><head><title>Just a moment...</title></head><body><div id="challenge-platform"></div><script src="/cdn-cgi/challenge-platform/h/g/orchestrate/chl_page/v1"></script></body></html>';
 
 let scenario: Scenario = { http: anonymousHttp };
-const seen: { upgradeUrls: string[]; authorization: Array<string | undefined> } = { upgradeUrls: [], authorization: [] };
+const seen: { upgradeUrls: string[]; authorization: Array<string | undefined> } = {
+  upgradeUrls: [],
+  authorization: [],
+};
 const server = http.createServer((req, res) => {
   seen.authorization.push(req.headers.authorization);
   scenario.http(req, res);
@@ -93,7 +98,8 @@ function context(opts: { signal?: AbortSignal; account?: LeasedAccount; graceMs?
   };
 }
 
-const failureKind = async (ctx: AttemptContext): Promise<string> => (await asyncFailureOf(() => searchCAssistant.run(ctx))).kind;
+const failureKind = async (ctx: AttemptContext): Promise<string> =>
+  (await asyncFailureOf(() => searchCAssistant.run(ctx))).kind;
 
 const send = (ws: WebSocket, e: Record<string, unknown>) => ws.send(JSON.stringify(e));
 
@@ -141,7 +147,9 @@ describe('SEARCH_C_ASSISTANT against a local Copilot-like upstream', () => {
 
   it('reports a challenge page on /c/api/user as UPSTREAM_BLOCKED, with 403 or with 200', async () => {
     for (const status of [403, 200]) {
-      scenario = { http: (_req, res) => void res.writeHead(status, { 'content-type': 'text/html' }).end(CLOUDFLARE_PAGE) };
+      scenario = {
+        http: (_req, res) => void res.writeHead(status, { 'content-type': 'text/html' }).end(CLOUDFLARE_PAGE),
+      };
       expect(await failureKind(context())).toBe('UPSTREAM_BLOCKED');
     }
   });
@@ -149,7 +157,9 @@ describe('SEARCH_C_ASSISTANT against a local Copilot-like upstream', () => {
   it('maps conversation failures: 503 to UPSTREAM_ERROR, 429 to RATE_LIMITED, a missing id to LAYOUT_CHANGED', async () => {
     const conversationAnswer = (status: number, body: string) => ({
       http: (req: http.IncomingMessage, res: http.ServerResponse) =>
-        req.url === '/c/api/conversations' ? void res.writeHead(status, { 'content-type': 'application/json' }).end(body) : anonymousHttp(req, res),
+        req.url === '/c/api/conversations'
+          ? void res.writeHead(status, { 'content-type': 'application/json' }).end(body)
+          : anonymousHttp(req, res),
     });
     scenario = conversationAnswer(503, '{"error":"unavailable"}');
     expect(await failureKind(context())).toBe('UPSTREAM_ERROR');
@@ -187,7 +197,10 @@ describe('SEARCH_C_ASSISTANT against a local Copilot-like upstream', () => {
   it('uses a signed-in session token on the HTTP calls and the socket, and keeps it out of the result', async () => {
     scenario = {
       http: (req, res) => {
-        if (req.url === '/c/api/user') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"firstName":"Ada","email":"ada@example.com"}');
+        if (req.url === '/c/api/user')
+          return void res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end('{"firstName":"Ada","email":"ada@example.com"}');
         return anonymousHttp(req, res);
       },
       chat(ws) {
@@ -196,7 +209,9 @@ describe('SEARCH_C_ASSISTANT against a local Copilot-like upstream', () => {
         ws.close(1000);
       },
     };
-    const r = await searchCAssistant.run(context({ account: { id: 'acct-1', country: 'US', secret: 'tok-secret-123' } }));
+    const r = await searchCAssistant.run(
+      context({ account: { id: 'acct-1', country: 'US', secret: 'tok-secret-123' } }),
+    );
     expect(seen.authorization.every((a) => a === 'Bearer tok-secret-123')).toBe(true);
     expect(seen.upgradeUrls[0]).toBe('/c/api/chat?api-version=2&accessToken=tok-secret-123');
     expect(r.raw).toMatchObject({ signedIn: true, endedBy: 'server-close' });

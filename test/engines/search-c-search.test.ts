@@ -18,7 +18,10 @@ describe('SEARCH_C_SEARCH through the sandbox', () => {
   afterAll(() => svc.stop());
 
   it('completes page 1 with ten ranked results as sources and a numbered list', async () => {
-    const r = await runTask(svc, { taskType: 'SEARCH_C_SEARCH', payload: { query: 'best running shoes', country: 'US' } });
+    const r = await runTask(svc, {
+      taskType: 'SEARCH_C_SEARCH',
+      payload: { query: 'best running shoes', country: 'US' },
+    });
     expect(r.task.status).toBe('COMPLETED');
     const results = r.response.results as Result[];
     expect(results.map((x) => x.position)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
@@ -37,7 +40,10 @@ describe('SEARCH_C_SEARCH through the sandbox', () => {
   });
 
   it('numbers page 2 from 11 to 20, in a Korean market as well', async () => {
-    const r = await runTask(svc, { taskType: 'SEARCH_C_SEARCH', payload: { query: '무선 이어폰 추천', country: 'KR', page: 2 } });
+    const r = await runTask(svc, {
+      taskType: 'SEARCH_C_SEARCH',
+      payload: { query: '무선 이어폰 추천', country: 'KR', page: 2 },
+    });
     expect(r.task.status).toBe('COMPLETED');
     expect((r.response.results as Result[]).map((x) => x.position)).toEqual([11, 12, 13, 14, 15, 16, 17, 18, 19, 20]);
     expect(r.response.sources[0].position).toBe(11);
@@ -46,38 +52,56 @@ describe('SEARCH_C_SEARCH through the sandbox', () => {
   });
 
   it('fails with ENGINE_NO_RESULT on the no-results page', async () => {
-    const r = await runTask(svc, { taskType: 'SEARCH_C_SEARCH', payload: { query: 'zxqv sandbox:empty', country: 'US' } });
+    const r = await runTask(svc, {
+      taskType: 'SEARCH_C_SEARCH',
+      payload: { query: 'zxqv sandbox:empty', country: 'US' },
+    });
     expect(r.task.status).toBe('FAILED');
     expect(r.error).toMatch(/^ENGINE_NO_RESULT: /);
   });
 
   it('fails with ENGINE_FAILED when every attempt meets the captcha interstitial', async () => {
-    const r = await runTask(svc, { taskType: 'SEARCH_C_SEARCH', payload: { query: 'shoes sandbox:captcha', country: 'US' } });
+    const r = await runTask(svc, {
+      taskType: 'SEARCH_C_SEARCH',
+      payload: { query: 'shoes sandbox:captcha', country: 'US' },
+    });
     expect(r.task.status).toBe('FAILED');
     expect(r.error).toMatch(/^ENGINE_FAILED: /);
   });
 
   it('completes after one 5xx with flaky=1', async () => {
-    const r = await runTask(svc, { taskType: 'SEARCH_C_SEARCH', payload: { query: 'hiking boots sandbox:flaky=1', country: 'US' } });
+    const r = await runTask(svc, {
+      taskType: 'SEARCH_C_SEARCH',
+      payload: { query: 'hiking boots sandbox:flaky=1', country: 'US' },
+    });
     expect(r.task.status).toBe('COMPLETED');
     expect(r.response.results).toHaveLength(10);
   });
 
   it('fails with ENGINE_FAILED when the upstream keeps answering 5xx', async () => {
-    const r = await runTask(svc, { taskType: 'SEARCH_C_SEARCH', payload: { query: 'boots sandbox:error', country: 'US' } });
+    const r = await runTask(svc, {
+      taskType: 'SEARCH_C_SEARCH',
+      payload: { query: 'boots sandbox:error', country: 'US' },
+    });
     expect(r.task.status).toBe('FAILED');
     expect(r.error).toMatch(/^ENGINE_FAILED: /);
   });
 
   it('fails with ENGINE_TIMEOUT when the upstream never answers', async () => {
-    const r = await runTask(svc, { taskType: 'SEARCH_C_SEARCH', payload: { query: 'slow sandbox:timeout', country: 'US' } });
+    const r = await runTask(svc, {
+      taskType: 'SEARCH_C_SEARCH',
+      payload: { query: 'slow sandbox:timeout', country: 'US' },
+    });
     expect(r.task.status).toBe('FAILED');
     expect(r.error).toMatch(/^ENGINE_TIMEOUT: /);
   });
 
-  it.each(['SEARCH_C', 'SEARCH_C_ASSISTANT_SEARCH'])('accepts the alias %s and echoes SEARCH_C_SEARCH', async (alias) => {
-    const r = await runTask(svc, { taskType: alias, payload: { prompt: 'trail shoes', country: 'GB' } });
-    expect(r.task.taskType).toBe('SEARCH_C_SEARCH');
-    expect(r.task.status).toBe('COMPLETED');
-  });
+  it.each(['SEARCH_C', 'SEARCH_C_ASSISTANT_SEARCH'])(
+    'accepts the alias %s and echoes SEARCH_C_SEARCH',
+    async (alias) => {
+      const r = await runTask(svc, { taskType: alias, payload: { prompt: 'trail shoes', country: 'GB' } });
+      expect(r.task.taskType).toBe('SEARCH_C_SEARCH');
+      expect(r.task.status).toBe('COMPLETED');
+    },
+  );
 });

@@ -21,7 +21,6 @@ function page(name: string, url: string, opts: Partial<FetchedPage> = {}): Fetch
   };
 }
 
-
 describe('WEB_SCRAPE page reader over fixtures', () => {
   it('reads an article: main content only, absolute images from srcset and lazy attributes, metadata', () => {
     const r = interpretPage(page('article.html', 'https://outdoors.example.com/guides/trail-shoes?ref=home'));
@@ -33,7 +32,13 @@ describe('WEB_SCRAPE page reader over fixtures', () => {
     expect(r.markdown).not.toContain('data:image');
     expect(r.text).toContain('Lugs of four to five millimetres bite into mud');
     expect(r.text).not.toMatch(/[#*\]]/);
-    expect(r.sources).toEqual([{ position: 1, url: 'https://outdoors.example.com/guides/trail-shoes?ref=home', label: 'Choosing a Trail Running Shoe' }]);
+    expect(r.sources).toEqual([
+      {
+        position: 1,
+        url: 'https://outdoors.example.com/guides/trail-shoes?ref=home',
+        label: 'Choosing a Trail Running Shoe',
+      },
+    ]);
 
     const extra = r.extra as Record<string, unknown>;
     expect(extra).toMatchObject({
@@ -46,9 +51,25 @@ describe('WEB_SCRAPE page reader over fixtures', () => {
       publishedTime: '2026-03-14T08:30:00Z',
     });
     expect(extra.images).toEqual([
-      { url: 'https://outdoors.example.com/media/lead-trail-shoes.jpg', alt: '', width: 1200, height: 630, source: 'og' },
-      { url: 'https://outdoors.example.com/media/outsole-1600.jpg', alt: 'Outsole lugs compared', width: 1600, height: 1067, source: 'article' },
-      { url: 'https://outdoors.example.com/guides/images/rock-plate.png', alt: 'A rock plate cut in half', source: 'article' },
+      {
+        url: 'https://outdoors.example.com/media/lead-trail-shoes.jpg',
+        alt: '',
+        width: 1200,
+        height: 630,
+        source: 'og',
+      },
+      {
+        url: 'https://outdoors.example.com/media/outsole-1600.jpg',
+        alt: 'Outsole lugs compared',
+        width: 1600,
+        height: 1067,
+        source: 'article',
+      },
+      {
+        url: 'https://outdoors.example.com/guides/images/rock-plate.png',
+        alt: 'A rock plate cut in half',
+        source: 'article',
+      },
       { url: 'https://cdn.example.com/fit-1600.webp', alt: 'Checking the fit at the toe box', source: 'article' },
     ]);
     expect(r.raw).toMatchObject({ tier: 'readability', status: 200, charset: 'utf-8' });
@@ -57,7 +78,10 @@ describe('WEB_SCRAPE page reader over fixtures', () => {
   it('resolves relative images and links against <base href>, not the page URL', () => {
     const r = interpretPage(page('base-href.html', 'https://www.example.org/help/widget'));
     const images = (r.extra as { images: Array<{ url: string }> }).images.map((i) => i.url);
-    expect(images).toEqual(['https://cdn.example.org/docs/v2/diagrams/overview.svg.png', 'https://cdn.example.org/shared/logo-large.png']);
+    expect(images).toEqual([
+      'https://cdn.example.org/docs/v2/diagrams/overview.svg.png',
+      'https://cdn.example.org/shared/logo-large.png',
+    ]);
     expect(r.markdown).toContain('[the settings reference](https://cdn.example.org/docs/v2/reference/settings.html)');
     expect(r.sources[0]?.url).toBe('https://www.example.org/help/widget');
     expect(r.raw).toMatchObject({ baseUrl: 'https://cdn.example.org/docs/v2/' });
@@ -67,7 +91,11 @@ describe('WEB_SCRAPE page reader over fixtures', () => {
   it('decodes an EUC-KR page (CP949 syllables included) from its meta charset', () => {
     const body = fixture('korean-euc-kr.html');
     expect(body.includes(Buffer.from('겨울', 'utf8'))).toBe(false);
-    const r = interpretPage(page('korean-euc-kr.html', 'http://news.example.co.kr/article/view.php?id=1', { headers: { 'content-type': 'text/html' } }));
+    const r = interpretPage(
+      page('korean-euc-kr.html', 'http://news.example.co.kr/article/view.php?id=1', {
+        headers: { 'content-type': 'text/html' },
+      }),
+    );
     expect(r.text).toContain('겨울 산행은 짧은 해와 낮은 기온 때문에');
     expect(r.text).toContain('똠방각하');
     expect(r.markdown).toContain('![아이젠을 착용한 등산화](http://news.example.co.kr/photo/2026/01/crampons.jpg)');
@@ -96,18 +124,30 @@ describe('WEB_SCRAPE page reader over fixtures', () => {
       ].join('\n'),
     );
     // The second table has no <th>: its first row becomes the header.
-    expect(r.markdown).toContain('| Offer | Term | Exit fee |\n| --- | --- | --- |\n| Northwind Fix 12 | 12 months | £75 |');
+    expect(r.markdown).toContain(
+      '| Offer | Term | Exit fee |\n| --- | --- | --- |\n| Northwind Fix 12 | 12 months | £75 |',
+    );
     expect(r.markdown).not.toContain('<table');
     expect(r.text).toContain('Contoso Power\t23.90\t60.10 (rising in April)\t£960');
   });
 
   it('classifies a Cloudflare challenge as UPSTREAM_BLOCKED, with or without the cf-mitigated header', () => {
     const withHeader = failureOf(() =>
-      interpretPage(page('cloudflare-challenge.html', 'https://www.example-shop.com/p/1', { status: 403, headers: { 'content-type': 'text/html; charset=UTF-8', server: 'cloudflare', 'cf-mitigated': 'challenge' } })),
+      interpretPage(
+        page('cloudflare-challenge.html', 'https://www.example-shop.com/p/1', {
+          status: 403,
+          headers: { 'content-type': 'text/html; charset=UTF-8', server: 'cloudflare', 'cf-mitigated': 'challenge' },
+        }),
+      ),
     );
     expect(withHeader.kind).toBe('UPSTREAM_BLOCKED');
     const fromBody = failureOf(() =>
-      interpretPage(page('cloudflare-challenge.html', 'https://www.example-shop.com/p/1', { status: 503, headers: { 'content-type': 'text/html', server: 'cloudflare' } })),
+      interpretPage(
+        page('cloudflare-challenge.html', 'https://www.example-shop.com/p/1', {
+          status: 503,
+          headers: { 'content-type': 'text/html', server: 'cloudflare' },
+        }),
+      ),
     );
     expect(fromBody.kind).toBe('UPSTREAM_BLOCKED');
     expect(fromBody.message).toContain('Just a moment');
@@ -117,12 +157,24 @@ describe('WEB_SCRAPE page reader over fixtures', () => {
     const maintenance = Buffer.from(
       '<html><head><title>Down for maintenance</title><script src="/cdn-cgi/challenge-platform/scripts/jsd/main.js"></script></head><body><h1>We will be back soon</h1></body></html>',
     );
-    const f = failureOf(() => interpretPage(page('article.html', 'https://shop.example.com/', { status: 503, headers: { 'content-type': 'text/html', server: 'cloudflare', 'cf-ray': '1-ICN' }, body: maintenance })));
+    const f = failureOf(() =>
+      interpretPage(
+        page('article.html', 'https://shop.example.com/', {
+          status: 503,
+          headers: { 'content-type': 'text/html', server: 'cloudflare', 'cf-ray': '1-ICN' },
+          body: maintenance,
+        }),
+      ),
+    );
     expect(f.kind).toBe('UPSTREAM_ERROR');
   });
 
   it('does not treat a page that embeds reCAPTCHA and Cloudflare scripts in a form as blocked', () => {
-    const r = interpretPage(page('recaptcha-form.html', 'https://software.example.com/contact', { headers: { 'content-type': 'text/html', server: 'cloudflare', 'cf-ray': '1-ICN' } }));
+    const r = interpretPage(
+      page('recaptcha-form.html', 'https://software.example.com/contact', {
+        headers: { 'content-type': 'text/html', server: 'cloudflare', 'cf-ray': '1-ICN' },
+      }),
+    );
     expect(r.text).toContain('Our support team answers every request within one business day.');
     expect(r.markdown).not.toMatch(/Send|textarea|g-recaptcha/);
   });
@@ -135,29 +187,48 @@ describe('WEB_SCRAPE page reader over fixtures', () => {
 
   it('maps HTTP failures and unsupported types to their kinds', () => {
     const html = { 'content-type': 'text/html' };
-    const kind = (opts: Partial<FetchedPage>) => failureOf(() => interpretPage(page('article.html', 'https://x.example.com/a', opts))).kind;
+    const kind = (opts: Partial<FetchedPage>) =>
+      failureOf(() => interpretPage(page('article.html', 'https://x.example.com/a', opts))).kind;
     expect(kind({ status: 404, headers: html })).toBe('NO_ANSWER');
     // A bare 403 refuses the page, not the exit address.
-    const forbidden = failureOf(() => interpretPage(page('article.html', 'https://x.example.com/a', { status: 403, headers: html })));
+    const forbidden = failureOf(() =>
+      interpretPage(page('article.html', 'https://x.example.com/a', { status: 403, headers: html })),
+    );
     expect(forbidden.kind).toBe('PAGE_UNAVAILABLE');
     expect(forbidden.clientMessage).toMatch(/HTTP 403 Forbidden/);
     expect(kind({ status: 410, headers: html })).toBe('NO_ANSWER');
     expect(kind({ status: 502, headers: html })).toBe('UPSTREAM_ERROR');
     expect(kind({ status: 429, headers: { ...html, 'retry-after': '30' } })).toBe('RATE_LIMITED');
-    expect(kind({ headers: { 'content-type': 'application/pdf' }, body: Buffer.from('%PDF-1.7\n') })).toBe('CONTENT_UNREADABLE');
-    const pdf = failureOf(() => interpretPage(page('article.html', 'https://x.example.com/a.pdf', { headers: { 'content-type': 'application/pdf' } })));
+    expect(kind({ headers: { 'content-type': 'application/pdf' }, body: Buffer.from('%PDF-1.7\n') })).toBe(
+      'CONTENT_UNREADABLE',
+    );
+    const pdf = failureOf(() =>
+      interpretPage(
+        page('article.html', 'https://x.example.com/a.pdf', { headers: { 'content-type': 'application/pdf' } }),
+      ),
+    );
     expect(pdf.message).toContain('application/pdf');
     expect(kind({ finalUrl: 'https://x.example.com/account/login?next=%2Fa', headers: html })).toBe('CONSENT_REQUIRED');
-    expect(kind({ status: 200, headers: html, body: Buffer.from('<html><body>   </body></html>') })).toBe('CONTENT_UNREADABLE');
+    expect(kind({ status: 200, headers: html, body: Buffer.from('<html><body>   </body></html>') })).toBe(
+      'CONTENT_UNREADABLE',
+    );
   });
 
   it('accepts application/xhtml+xml and HTML without a content type', () => {
-    expect(interpretPage(page('base-href.html', 'https://x.example.com/a', { headers: { 'content-type': 'application/xhtml+xml' } })).text).toContain('widget server');
-    expect(interpretPage(page('base-href.html', 'https://x.example.com/a', { headers: {} })).text).toContain('widget server');
+    expect(
+      interpretPage(
+        page('base-href.html', 'https://x.example.com/a', { headers: { 'content-type': 'application/xhtml+xml' } }),
+      ).text,
+    ).toContain('widget server');
+    expect(interpretPage(page('base-href.html', 'https://x.example.com/a', { headers: {} })).text).toContain(
+      'widget server',
+    );
   });
 
   it('parses srcset candidates whose URLs contain commas and picks by descriptor', () => {
-    expect(parseSrcset('https://img.example.com/c_fill,w_400/a.jpg 400w, https://img.example.com/c_fill,w_800/a.jpg 800w')).toEqual([
+    expect(
+      parseSrcset('https://img.example.com/c_fill,w_400/a.jpg 400w, https://img.example.com/c_fill,w_800/a.jpg 800w'),
+    ).toEqual([
       { url: 'https://img.example.com/c_fill,w_400/a.jpg', w: 400 },
       { url: 'https://img.example.com/c_fill,w_800/a.jpg', w: 800 },
     ]);
@@ -177,19 +248,35 @@ describe('WEB_SCRAPE page reader over fixtures', () => {
 describe('WEB_SCRAPE extraction on markup seen in real pages', () => {
   const html = (body: string, head = '') =>
     `<!doctype html><html lang="en"><head><title>Release notes</title>${head}</head><body><article><h1>Release notes</h1>${body}</article></body></html>`;
-  const prose = '<p>This release changes how the service reads pages, and every change below was checked against saved pages from public test suites before it shipped.</p>';
-  const read = (doc: string) => interpretPage({ requestedUrl: 'https://docs.example.com/r', finalUrl: 'https://docs.example.com/r', status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: Buffer.from(doc) });
+  const prose =
+    '<p>This release changes how the service reads pages, and every change below was checked against saved pages from public test suites before it shipped.</p>';
+  const read = (doc: string) =>
+    interpretPage({
+      requestedUrl: 'https://docs.example.com/r',
+      finalUrl: 'https://docs.example.com/r',
+      status: 200,
+      headers: { 'content-type': 'text/html; charset=utf-8' },
+      body: Buffer.from(doc),
+    });
 
   it('numbers ordered list items (Turndown runs on domino, whose children are not iterable)', () => {
-    const r = read(html(`${prose}<ol><li>Fetch the page with browser headers.</li><li>Find the main content.</li><li>Convert it to Markdown.</li></ol>${prose}<ol start="4"><li>Collect the images.</li><li>Return the result.</li></ol>`));
-    expect(r.markdown).toContain('1. Fetch the page with browser headers.\n2. Find the main content.\n3. Convert it to Markdown.');
+    const r = read(
+      html(
+        `${prose}<ol><li>Fetch the page with browser headers.</li><li>Find the main content.</li><li>Convert it to Markdown.</li></ol>${prose}<ol start="4"><li>Collect the images.</li><li>Return the result.</li></ol>`,
+      ),
+    );
+    expect(r.markdown).toContain(
+      '1. Fetch the page with browser headers.\n2. Find the main content.\n3. Convert it to Markdown.',
+    );
     expect(r.markdown).toContain('4. Collect the images.\n5. Return the result.');
     expect(r.text).toContain('Find the main content.');
   });
 
   it('drops the page furniture Readability keeps inside an article, and keeps its images', () => {
-    const para = (s: string) => `<p>${s} The council will publish the full plan, with maps of every route and a timetable for the works, next month.</p>`;
-    const r = read(`<!doctype html><html><head><title>Council approves cycle lanes | Riverside Gazette</title></head><body>
+    const para = (s: string) =>
+      `<p>${s} The council will publish the full plan, with maps of every route and a timetable for the works, next month.</p>`;
+    const r =
+      read(`<!doctype html><html><head><title>Council approves cycle lanes | Riverside Gazette</title></head><body>
       <article><h1>Council approves cycle lanes</h1>
       <div class="byline">By Dana Reyes</div><div>Updated 10:01 pm, Tuesday, November 19, 2019</div>
       <ul class="menu-strip"><li><a href="/news">News</a></li><li><a href="/sport">Sport</a></li><li><a href="/weather">Weather</a></li></ul>
@@ -207,14 +294,31 @@ describe('WEB_SCRAPE extraction on markup seen in real pages', () => {
       </body></html>`);
     expect(r.text).toContain('approved eleven kilometres');
     expect(r.text).toContain('keeps loading bays at both ends');
-    for (const furniture of ['Dana Reyes', 'Updated', 'Weather', 'Mill Road. (Photo', 'Advertisement', 'READ MORE', 'Facebook', 'Related', 'Bridge repairs', 'cookies', '©', 'Market hall']) {
+    for (const furniture of [
+      'Dana Reyes',
+      'Updated',
+      'Weather',
+      'Mill Road. (Photo',
+      'Advertisement',
+      'READ MORE',
+      'Facebook',
+      'Related',
+      'Bridge repairs',
+      'cookies',
+      '©',
+      'Market hall',
+    ]) {
       expect(r.text).not.toContain(furniture);
     }
     expect(r.markdown).toContain('![A protected lane](https://docs.example.com/img/lane.jpg)');
   });
 
   it('keeps an article that is mostly a list of links', () => {
-    const links = Array.from({ length: 8 }, (_, i) => `<li><a href="/guide/${i}">Chapter ${i + 1}: how the reader finds the main content of a page and converts it</a></li>`).join('');
+    const links = Array.from(
+      { length: 8 },
+      (_, i) =>
+        `<li><a href="/guide/${i}">Chapter ${i + 1}: how the reader finds the main content of a page and converts it</a></li>`,
+    ).join('');
     const r = read(html(`<p>The guide has eight chapters.</p><ul>${links}</ul>`));
     expect(r.text).toContain('Chapter 1: how the reader finds');
     expect(r.text).toContain('Chapter 8: how the reader finds');
@@ -222,14 +326,17 @@ describe('WEB_SCRAPE extraction on markup seen in real pages', () => {
 
   it('finds the block holding the most paragraph text, not comments or link lists', () => {
     const { JSDOM } = jsdom();
-    const doc = new JSDOM(`<body><div id="menu"><p><a href="/a">A long link that is only a link and never a paragraph of the story</a></p></div>
+    const doc =
+      new JSDOM(`<body><div id="menu"><p><a href="/a">A long link that is only a link and never a paragraph of the story</a></p></div>
       <div id="story"><p>${'The story has one paragraph of plain prose, long enough to count. '.repeat(3)}</p><p>And a second paragraph.  ${'More prose. '.repeat(5)}</p></div>
-      <div class="comments"><p>${'A reader comment that runs on and on, longer than the story. '.repeat(6)}</p></div></body>`).window.document;
+      <div class="comments"><p>${'A reader comment that runs on and on, longer than the story. '.repeat(6)}</p></div></body>`)
+        .window.document;
     expect(densestParagraphBlock(doc)?.id).toBe('story');
   });
 
   it('does not repeat the headline when the page title adds the site name', () => {
-    const r = read(`<!doctype html><html><head><title>Quad squad born in Utah | Watch News Videos Online</title><meta property="og:title" content="Quad squad born in Utah | Watch News Videos Online"></head><body><main>
+    const r =
+      read(`<!doctype html><html><head><title>Quad squad born in Utah | Watch News Videos Online</title><meta property="og:title" content="Quad squad born in Utah | Watch News Videos Online"></head><body><main>
       <h1>Quad squad born in Utah</h1><p>After a six-month ride, the couple celebrated the arrival of their quadruplets on Sunday.</p></main></body></html>`);
     expect(r.markdown.match(/Quad squad born in Utah/g)).toHaveLength(1);
     expect(r.text.match(/Quad squad born in Utah/g)).toHaveLength(1);

@@ -29,14 +29,23 @@ async function startPageServer(): Promise<{ url: string; seen: http.IncomingHttp
       case '/final/page': {
         const gzip = /gzip/.test(String(req.headers['accept-encoding']));
         const body = gzip ? zlib.gzipSync(fixture('base-href.html')) : fixture('base-href.html');
-        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...(gzip ? { 'content-encoding': 'gzip' } : {}) }).end(body);
+        res
+          .writeHead(200, {
+            'content-type': 'text/html; charset=utf-8',
+            ...(gzip ? { 'content-encoding': 'gzip' } : {}),
+          })
+          .end(body);
         return;
       }
       case '/report.pdf':
-        res.writeHead(200, { 'content-type': 'application/pdf' }).end(Buffer.from('%PDF-1.7\n%âãÏÓ\n1 0 obj\n<<>>\nendobj\n'));
+        res
+          .writeHead(200, { 'content-type': 'application/pdf' })
+          .end(Buffer.from('%PDF-1.7\n%âãÏÓ\n1 0 obj\n<<>>\nendobj\n'));
         return;
       default:
-        res.writeHead(404, { 'content-type': 'text/html' }).end('<html><head><title>Not Found</title></head><body><h1>Not Found</h1></body></html>');
+        res
+          .writeHead(404, { 'content-type': 'text/html' })
+          .end('<html><head><title>Not Found</title></head><body><h1>Not Found</h1></body></html>');
     }
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -44,7 +53,8 @@ async function startPageServer(): Promise<{ url: string; seen: http.IncomingHttp
   return { url: `http://127.0.0.1:${port}`, seen, close: () => new Promise((r) => server.close(() => r())) };
 }
 
-const fastRetries = () => writeConfig(tempDir(), { scheduler: { retryBaseMs: 20, retryMaxMs: 100, exitCooldownMs: 100 } });
+const fastRetries = () =>
+  writeConfig(tempDir(), { scheduler: { retryBaseMs: 20, retryMaxMs: 100, exitCooldownMs: 100 } });
 
 describe('WEB_SCRAPE end to end', () => {
   let svc: RunningService;
@@ -63,8 +73,16 @@ describe('WEB_SCRAPE end to end', () => {
     expect(r.task.status).toBe('COMPLETED');
     expect(r.response.title).toBe('Choosing a Trail Running Shoe');
     expect(r.response.markdown).toContain('## Protection and drop');
-    expect(r.response.sources).toEqual([{ position: 1, url: `${pages.url}/article`, label: 'Choosing a Trail Running Shoe' }]);
-    expect(r.response.images[0]).toEqual({ url: `${pages.url}/media/lead-trail-shoes.jpg`, alt: '', width: 1200, height: 630, source: 'og' });
+    expect(r.response.sources).toEqual([
+      { position: 1, url: `${pages.url}/article`, label: 'Choosing a Trail Running Shoe' },
+    ]);
+    expect(r.response.images[0]).toEqual({
+      url: `${pages.url}/media/lead-trail-shoes.jpg`,
+      alt: '',
+      width: 1200,
+      height: 630,
+      source: 'og',
+    });
     expect(r.response.finalUrl).toBe(`${pages.url}/article`);
     const headers = pages.seen.at(-1) ?? {};
     expect(headers['user-agent']).toMatch(/^Mozilla\/5\.0 .*Chrome\//);
@@ -86,7 +104,9 @@ describe('WEB_SCRAPE end to end', () => {
     expect(r.response.sources[0].url).toBe(`${pages.url}/final/page`);
     expect(r.response.text).toContain('The widget server reads its settings from a single file');
     // <base href> still wins over the final URL for relative images.
-    expect(r.response.images.map((i: { url: string }) => i.url)).toContain('https://cdn.example.org/docs/v2/diagrams/overview.svg.png');
+    expect(r.response.images.map((i: { url: string }) => i.url)).toContain(
+      'https://cdn.example.org/docs/v2/diagrams/overview.svg.png',
+    );
   });
 
   it('fails a PDF with ENGINE_FAILED', async () => {
@@ -107,7 +127,10 @@ describe('WEB_SCRAPE end to end', () => {
     expect(r.response.title).toBe('Guide');
     expect(r.response.sources).toEqual([{ position: 1, url: 'https://example.com/guide', label: 'Guide' }]);
     expect(r.response.canonicalUrl).toBe('https://example.com/guide');
-    expect(r.response.images.map((i: { url: string }) => i.url)).toEqual(['https://example.com/images/guide-lead.jpg', 'https://example.com/images/guide-1280.jpg']);
+    expect(r.response.images.map((i: { url: string }) => i.url)).toEqual([
+      'https://example.com/images/guide-lead.jpg',
+      'https://example.com/images/guide-1280.jpg',
+    ]);
     expect(r.response.markdown).toMatch(/^# Guide\n/);
     expect(r.response.markdown).not.toContain('pixel.gif');
     const again = await runTask(svc, { taskType: 'WEB_SCRAPE', payload: { url: 'https://example.com/guide' } });
@@ -121,13 +144,19 @@ describe('WEB_SCRAPE end to end', () => {
   });
 
   it('fails with ENGINE_NO_RESULT for sandbox:empty (the page does not exist)', async () => {
-    const r = await runTask(svc, { taskType: 'WEB_SCRAPE', payload: { url: 'https://example.com/sandbox:empty/page' } });
+    const r = await runTask(svc, {
+      taskType: 'WEB_SCRAPE',
+      payload: { url: 'https://example.com/sandbox:empty/page' },
+    });
     expect(r.task.status).toBe('FAILED');
     expect(r.error).toMatch(/^ENGINE_NO_RESULT: /);
   });
 
   it('recovers from sandbox:flaky=1 on the next attempt', async () => {
-    const r = await runTask(svc, { taskType: 'WEB_SCRAPE', payload: { url: 'https://example.com/flaky-news?sandbox:flaky=1' } });
+    const r = await runTask(svc, {
+      taskType: 'WEB_SCRAPE',
+      payload: { url: 'https://example.com/flaky-news?sandbox:flaky=1' },
+    });
     expect(r.task.status).toBe('COMPLETED');
     expect(r.response.title).toBe('Flaky news');
   });

@@ -41,7 +41,10 @@ export async function spawnService(env: Record<string, string>, timeoutMs = 30_0
     proc.once('exit', (code, signal) => resolve({ code, signal })),
   );
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`service did not start within ${timeoutMs} ms:\n${output.join('\n')}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`service did not start within ${timeoutMs} ms:\n${output.join('\n')}`)),
+      timeoutMs,
+    );
     let pending = '';
     const onData = (chunk: Buffer) => {
       pending += chunk.toString('utf8');

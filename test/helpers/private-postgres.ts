@@ -57,7 +57,9 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   const asRoot = process.getuid?.() === 0;
   if (asRoot) await run('chown', ['postgres:postgres', dir]);
   const pgCmd = (tool: string, args: string[]) =>
-    asRoot ? run('/usr/sbin/runuser', ['-u', 'postgres', '--', path.join(bin, tool), ...args]) : run(path.join(bin, tool), args);
+    asRoot
+      ? run('/usr/sbin/runuser', ['-u', 'postgres', '--', path.join(bin, tool), ...args])
+      : run(path.join(bin, tool), args);
   const data = path.join(dir, 'data');
   await pgCmd('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']);
   const port = await freePort();

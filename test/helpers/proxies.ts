@@ -57,7 +57,11 @@ function socketTracker(): { add(s: net.Socket): void; destroyAll(): void } {
 }
 
 /** Listens on a free loopback port; close() also ends the tunnels the server no longer owns. */
-async function listening(server: net.Server, stats: ProxyStats, sockets: ReturnType<typeof socketTracker>): Promise<TestProxy> {
+async function listening(
+  server: net.Server,
+  stats: ProxyStats,
+  sockets: ReturnType<typeof socketTracker>,
+): Promise<TestProxy> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {
@@ -88,10 +92,14 @@ function splitAuthority(a: string): { host: string; port: number } | null {
 }
 
 /** An HTTP proxy; with `tls`, an HTTPS proxy (TLS between client and proxy). */
-export async function startHttpProxy(opts: { auth?: ProxyCredentials; tls?: { key: string | Buffer; cert: string | Buffer } } = {}): Promise<TestProxy> {
+export async function startHttpProxy(
+  opts: { auth?: ProxyCredentials; tls?: { key: string | Buffer; cert: string | Buffer } } = {},
+): Promise<TestProxy> {
   const stats = newStats();
   const sockets = socketTracker();
-  const expected = opts.auth ? `Basic ${Buffer.from(`${opts.auth.username}:${opts.auth.password}`, 'utf8').toString('base64')}` : null;
+  const expected = opts.auth
+    ? `Basic ${Buffer.from(`${opts.auth.username}:${opts.auth.password}`, 'utf8').toString('base64')}`
+    : null;
   const authorized = (req: http.IncomingMessage): boolean => {
     if (expected === null || req.headers['proxy-authorization'] === expected) return true;
     stats.authFailures++;
@@ -105,7 +113,9 @@ export async function startHttpProxy(opts: { auth?: ProxyCredentials; tls?: { ke
     stats.requests++;
     client.on('error', () => client.destroy());
     if (!authorized(req)) {
-      client.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="test"\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+      client.end(
+        'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="test"\r\nContent-Length: 0\r\nConnection: close\r\n\r\n',
+      );
       return;
     }
     const target = splitAuthority(req.url ?? '');
@@ -116,7 +126,9 @@ export async function startHttpProxy(opts: { auth?: ProxyCredentials; tls?: { ke
     stats.targets.push(`${target.host}:${target.port}`);
     const upstream = net.connect({ host: target.host, port: target.port });
     sockets.add(upstream);
-    upstream.once('error', () => client.end('HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n'));
+    upstream.once('error', () =>
+      client.end('HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n'),
+    );
     upstream.once('connect', () => {
       stats.tunnels++;
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
@@ -212,7 +224,12 @@ function reply(client: net.Socket, rep: number): void {
   client.write(Buffer.from([0x05, rep, 0x00, 0x01, 0, 0, 0, 0, 0, 0]));
 }
 
-async function serveSocks(client: net.Socket, auth: ProxyCredentials | null, stats: ProxyStats, track: (s: net.Socket) => void): Promise<void> {
+async function serveSocks(
+  client: net.Socket,
+  auth: ProxyCredentials | null,
+  stats: ProxyStats,
+  track: (s: net.Socket) => void,
+): Promise<void> {
   const reader = byteReader(client);
   const read = reader.read;
   const greeting = await read(2);

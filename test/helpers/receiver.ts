@@ -88,7 +88,8 @@ export async function startReceiver(policy: (r: Received) => Reply = () => 200):
     async waitUntil(pred, timeoutMs = 20_000, what = 'receiver condition') {
       const deadline = Date.now() + timeoutMs;
       while (!pred(received)) {
-        if (Date.now() > deadline) throw new Error(`${what} not met after ${timeoutMs} ms (${received.length} requests seen)`);
+        if (Date.now() > deadline)
+          throw new Error(`${what} not met after ${timeoutMs} ms (${received.length} requests seen)`);
         await new Promise((r) => setTimeout(r, 20));
       }
     },

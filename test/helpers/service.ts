@@ -133,7 +133,11 @@ export async function startService(env: Record<string, string> = {}, opts: Start
   const log = lines
     ? createLogger('info', { write: (chunk: string) => void lines.push(...chunk.split('\n').filter(Boolean)) })
     : createLogger(settings.logLevel);
-  const app = await createApp(settings, { log, ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.registry ? { registry: opts.registry } : {}) });
+  const app = await createApp(settings, {
+    log,
+    ...(opts.clock ? { clock: opts.clock } : {}),
+    ...(opts.registry ? { registry: opts.registry } : {}),
+  });
   const url = await app.listen();
   return {
     app,
@@ -164,7 +168,8 @@ export async function waitTerminal(svc: RunningService, id: string, timeoutMs = 
   for (;;) {
     const r = await svc.call('GET', `/v1/async/task/${id}`);
     if (r.body?.task?.status === 'COMPLETED' || r.body?.task?.status === 'FAILED') return r.body;
-    if (Date.now() > deadline) throw new Error(`task ${id} not terminal after ${timeoutMs} ms: ${JSON.stringify(r.body)}`);
+    if (Date.now() > deadline)
+      throw new Error(`task ${id} not terminal after ${timeoutMs} ms: ${JSON.stringify(r.body)}`);
     await new Promise((res) => setTimeout(res, 50));
   }
 }
@@ -208,10 +213,14 @@ export async function submit(svc: RunningService, envelope: unknown): Promise<st
  * An AEQ_CONFIG for fast tests: short retry waits and cooldowns, plus per-engine overrides.
  * `paused` engines never start a task, so contract tests observe queued tasks without running them.
  */
-export function fastConfig(dir: string, o: { paused?: string[]; engines?: Record<string, unknown>; scheduler?: Record<string, number> } = {}): string {
+export function fastConfig(
+  dir: string,
+  o: { paused?: string[]; engines?: Record<string, unknown>; scheduler?: Record<string, number> } = {},
+): string {
   const engines: Record<string, Record<string, unknown>> = {};
   for (const t of o.paused ?? []) engines[t] = { paused: true };
-  for (const [t, e] of Object.entries(o.engines ?? {})) engines[t] = { ...engines[t], ...(e as Record<string, unknown>) };
+  for (const [t, e] of Object.entries(o.engines ?? {}))
+    engines[t] = { ...engines[t], ...(e as Record<string, unknown>) };
   return writeConfig(dir, {
     scheduler: { retryBaseMs: 20, retryMaxMs: 100, exitCooldownMs: 100, pollMs: 50, ...o.scheduler },
     engines,
@@ -222,7 +231,10 @@ export function fastConfig(dir: string, o: { paused?: string[]; engines?: Record
 export const ALL_ENGINES = ALL_TASK_TYPES;
 
 /** A service whose engines never run: submitted tasks stay QUEUED (for contract tests). */
-export async function startIdleService(env: Record<string, string> = {}, opts: StartOptions = {}): Promise<RunningService> {
+export async function startIdleService(
+  env: Record<string, string> = {},
+  opts: StartOptions = {},
+): Promise<RunningService> {
   const dir = tempDir();
   return startService({ AEQ_CONFIG: fastConfig(dir, { paused: [...ALL_ENGINES] }), ...env }, opts);
 }

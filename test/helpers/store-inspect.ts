@@ -14,5 +14,10 @@ export async function deliveryRow(svc: RunningService, taskId: string): Promise<
 }
 
 export async function deliveryAttempts(svc: RunningService, taskId: string): Promise<WebhookAttemptsTable[]> {
-  return dbOf(svc).selectFrom('webhook_attempts').selectAll().where('task_id', '=', taskId).orderBy('attempt').execute();
+  return dbOf(svc)
+    .selectFrom('webhook_attempts')
+    .selectAll()
+    .where('task_id', '=', taskId)
+    .orderBy('attempt')
+    .execute();
 }

@@ -51,7 +51,10 @@ export async function freshPostgresUrl(): Promise<{ url: string; drop: () => Pro
 export type StoreKind = 'sqlite' | 'postgres';
 
 /** Opens a migrated, empty store of the given kind; `close` also drops what it created. */
-export async function openTestStore(kind: StoreKind, agingMs = 60_000): Promise<{ store: KyselyStore; close: () => Promise<void> }> {
+export async function openTestStore(
+  kind: StoreKind,
+  agingMs = 60_000,
+): Promise<{ store: KyselyStore; close: () => Promise<void> }> {
   if (kind === 'sqlite') {
     const store = openSqliteStore(path.join(tempDir(), 'aeq.sqlite'), agingMs);
     await store.migrate();

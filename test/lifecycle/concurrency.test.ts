@@ -1,24 +1,45 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fastConfig, startService, submit, tempDir, waitTerminal, workDue, type RunningService } from '../helpers/service.js';
+import {
+  fastConfig,
+  startService,
+  submit,
+  tempDir,
+  waitTerminal,
+  workDue,
+  type RunningService,
+} from '../helpers/service.js';
 
 const DELAY_MS = 300;
 
 describe('per-engine concurrency', () => {
   let svc: RunningService;
   beforeAll(async () => {
-    svc = await startService({ AEQ_CONFIG: fastConfig(tempDir(), { engines: { ANSWER_ENGINE_A: { concurrency: 2 } } }), AEQ_ENGINE_TIMEOUT_MS: '120000' });
+    svc = await startService({
+      AEQ_CONFIG: fastConfig(tempDir(), { engines: { ANSWER_ENGINE_A: { concurrency: 2 } } }),
+      AEQ_ENGINE_TIMEOUT_MS: '120000',
+    });
   });
   afterAll(() => svc.stop());
 
   it('never runs more tasks of an engine at once than its concurrency', async () => {
-    const ids = await Promise.all(Array.from({ length: 8 }, (_, i) => submit(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: `c${i} sandbox:delay=${DELAY_MS}` } })));
+    const ids = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        submit(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: `c${i} sandbox:delay=${DELAY_MS}` } }),
+      ),
+    );
     // Each finish frees a slot and claims the next task: stepping until idle runs the queue out.
     await workDue(svc);
     for (const id of ids) expect((await waitTerminal(svc, id)).task.status).toBe('COMPLETED');
     // Each attempt lasts at least DELAY_MS. Had three run at once, three finishes would fall within DELAY_MS of each
     // other; with two slots, finish i+2 comes at least DELAY_MS after finish i (a slow machine only spreads them more).
-    const finished = (await Promise.all(ids.map(async (id) => (await svc.app.store.getTask(id, 0))?.finishedAt ?? 0))).sort((a, b) => a - b);
-    finished.slice(2).forEach((f, i) => expect(f - (finished[i] ?? 0), `finishes ${i + 1} and ${i + 3}`).toBeGreaterThanOrEqual(DELAY_MS - 5));
+    const finished = (
+      await Promise.all(ids.map(async (id) => (await svc.app.store.getTask(id, 0))?.finishedAt ?? 0))
+    ).sort((a, b) => a - b);
+    finished
+      .slice(2)
+      .forEach((f, i) =>
+        expect(f - (finished[i] ?? 0), `finishes ${i + 1} and ${i + 3}`).toBeGreaterThanOrEqual(DELAY_MS - 5),
+      );
     const cap = (await svc.call('GET', '/capacity')).body.answer_engine_a;
     expect(cap.concurrency).toBe(2);
     expect(cap.inFlight).toBe(0);
@@ -27,7 +48,11 @@ describe('per-engine concurrency', () => {
   it('a claim step fills the free slots and leaves the rest queued; with both held, another step claims nothing', async () => {
     const worker = svc.app.worker!;
     // The upstream never answers these (the engine timeout is two minutes): the attempts hold their slots until stop.
-    await Promise.all(Array.from({ length: 8 }, (_, i) => submit(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: `held ${i} sandbox:timeout` } })));
+    await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        submit(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: `held ${i} sandbox:timeout` } }),
+      ),
+    );
     // After the claims the submits woke, a step has both slots taken.
     await worker.runOnce();
     expect(worker.inFlightCount()).toBe(2);

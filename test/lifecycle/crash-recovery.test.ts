@@ -28,7 +28,10 @@ describe('crash recovery: kill -9 with tasks in flight, restart on the same data
     const env = {
       AEQ_DATA_DIR: dataDir,
       // Short leases so the restarted service reclaims the dead one's tasks quickly.
-      AEQ_CONFIG: fastConfig(tempDir(), { engines: { ANSWER_ENGINE_A: { concurrency: 64 } }, scheduler: { leaseMs: 1000, heartbeatMs: 300 } }),
+      AEQ_CONFIG: fastConfig(tempDir(), {
+        engines: { ANSWER_ENGINE_A: { concurrency: 64 } },
+        scheduler: { leaseMs: 1000, heartbeatMs: 300 },
+      }),
       AEQ_WEBHOOK_RETRY_BASE_MS: '50',
       AEQ_WEBHOOK_TIMEOUT_MS: '1000',
       AEQ_ENGINE_TIMEOUT_MS: '10000',
@@ -59,11 +62,15 @@ describe('crash recovery: kill -9 with tasks in flight, restart on the same data
     const ackedIds = () => new Set(hooks.acknowledged().map((r) => r.body.task.id as string));
     await until('every acknowledged delivery recorded as DELIVERED', () => {
       const acked = [...ackedIds()];
-      const delivered = db.prepare(`select task_id from webhook_deliveries where status = 'DELIVERED'`).all() as Array<{ task_id: string }>;
+      const delivered = db.prepare(`select task_id from webhook_deliveries where status = 'DELIVERED'`).all() as Array<{
+        task_id: string;
+      }>;
       const set = new Set(delivered.map((r) => r.task_id));
       return acked.every((id) => set.has(id));
     });
-    const processing = (db.prepare(`select count(*) as n from tasks where status = 'PROCESSING'`).get() as { n: number }).n;
+    const processing = (
+      db.prepare(`select count(*) as n from tasks where status = 'PROCESSING'`).get() as { n: number }
+    ).n;
     first.proc.kill('SIGKILL');
     await first.exited;
     expect(processing).toBeGreaterThan(0);
@@ -83,7 +90,11 @@ describe('crash recovery: kill -9 with tasks in flight, restart on the same data
       const v = await second.call('GET', `/v1/async/task/${id}`);
       expect(v.body.task.status, id).toBe('COMPLETED');
     }
-    await hooks.waitUntil(() => new Set(hooks.acknowledged().map((r) => r.body.task.id)).size === TASKS, 60_000, 'an acknowledged delivery per task');
+    await hooks.waitUntil(
+      () => new Set(hooks.acknowledged().map((r) => r.body.task.id)).size === TASKS,
+      60_000,
+      'an acknowledged delivery per task',
+    );
 
     // Exactly one acknowledged delivery per task id.
     const acks = new Map<string, number>();
@@ -93,7 +104,10 @@ describe('crash recovery: kill -9 with tasks in flight, restart on the same data
     for (const r of hooks.acknowledged()) expect(r.body.task.status).toBe('COMPLETED');
 
     // No attempt was sent twice: the requests a task's receiver saw never exceed the attempts recorded.
-    const attempts = db.prepare(`select task_id, count(*) as n from webhook_attempts group by task_id`).all() as Array<{ task_id: string; n: number }>;
+    const attempts = db.prepare(`select task_id, count(*) as n from webhook_attempts group by task_id`).all() as Array<{
+      task_id: string;
+      n: number;
+    }>;
     const recorded = new Map(attempts.map((a) => [a.task_id, a.n]));
     const seen = new Map<string, number>();
     for (const r of hooks.received) seen.set(r.body.task.id, (seen.get(r.body.task.id) ?? 0) + 1);

@@ -71,8 +71,14 @@ describe('sandbox directives reach their specified end state (ANSWER_ENGINE_A, 3
   });
 
   it('the same directive gives the same error string every time, whatever the prompt', async () => {
-    const errors = await Promise.all(['a sandbox:error', 'b sandbox:error', 'something else entirely sandbox:error'].map((p) => run(svc, p)));
-    expect(errors.map((e) => e.error)).toEqual([errorOf('ENGINE_FAILED'), errorOf('ENGINE_FAILED'), errorOf('ENGINE_FAILED')]);
+    const errors = await Promise.all(
+      ['a sandbox:error', 'b sandbox:error', 'something else entirely sandbox:error'].map((p) => run(svc, p)),
+    );
+    expect(errors.map((e) => e.error)).toEqual([
+      errorOf('ENGINE_FAILED'),
+      errorOf('ENGINE_FAILED'),
+      errorOf('ENGINE_FAILED'),
+    ]);
   });
 
   it('every error string has the form <CODE>: <fixed sentence>', () => {

@@ -29,10 +29,18 @@ async function pageServer(): Promise<{ url: string; hits: () => number; close():
   let hits = 0;
   const server = http.createServer((_req, res) => {
     hits++;
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<html><head><title>A page</title></head><body><article><h1>A page</h1><p>Some text long enough to be read as the article of this page, with a second sentence for good measure.</p></article></body></html>');
+    res
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      .end(
+        '<html><head><title>A page</title></head><body><article><h1>A page</h1><p>Some text long enough to be read as the article of this page, with a second sentence for good measure.</p></article></body></html>',
+      );
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/a`, hits: () => hits, close: () => new Promise((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/a`,
+    hits: () => hits,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
 }
 
 describe('an exception in our own code', () => {
@@ -92,23 +100,36 @@ describe('a refusal cools the exit address for that upstream only', () => {
     const config = fastConfig(dir, { scheduler: { exitCooldownMs: 600_000, poolWaitMs: 100 } });
     // One exit address in DE, so a cooldown for every engine would leave Bing nowhere to go.
     const file = JSON.parse(fs.readFileSync(config, 'utf8')) as Record<string, unknown>;
-    fs.writeFileSync(config, JSON.stringify({ ...file, exitAddresses: [{ id: 'de-only', country: 'DE', maxConcurrent: 8 }] }));
+    fs.writeFileSync(
+      config,
+      JSON.stringify({ ...file, exitAddresses: [{ id: 'de-only', country: 'DE', maxConcurrent: 8 }] }),
+    );
     svc = await startService({ AEQ_CONFIG: config });
   });
   afterAll(() => svc.stop());
 
   it('after Google refuses the address, Bing tasks still run on it at once', async () => {
-    const blocked = await runTask(svc, { taskType: 'SEARCH_A', payload: { query: 'cheap flights sandbox:captcha', country: 'DE' } });
+    const blocked = await runTask(svc, {
+      taskType: 'SEARCH_A',
+      payload: { query: 'cheap flights sandbox:captcha', country: 'DE' },
+    });
     expect(blocked.task.status).toBe('FAILED');
     const exit = svc.app.pools.exits.get('de-only');
     if (!exit) throw new Error('exit address missing');
     const rests = svc.app.pools.exits.activeCooldowns(exit);
     expect(rests.map((c) => c.scope)).toEqual([expect.stringMatching(/\/google$/)]);
 
-    const bing = await runTask(svc, { taskType: 'SEARCH_C_SEARCH', payload: { query: 'cheap flights', country: 'DE' } });
+    const bing = await runTask(svc, {
+      taskType: 'SEARCH_C_SEARCH',
+      payload: { query: 'cheap flights', country: 'DE' },
+    });
     expect(bing.task.status).toBe('COMPLETED');
     // Google is still resting on that address.
-    const google = await runTask(svc, { taskType: 'SEARCH_A', payload: { query: 'cheap flights', country: 'DE' } }, 30_000);
+    const google = await runTask(
+      svc,
+      { taskType: 'SEARCH_A', payload: { query: 'cheap flights', country: 'DE' } },
+      30_000,
+    );
     expect(google.error).toMatch(/^NO_IP_AVAILABLE: /);
   });
 });
@@ -122,12 +143,21 @@ describe("a provider's permanent error", () => {
       calls++;
       req.resume();
       // OpenAI's billing answer (docs/engines.md#openai-responses): a 429 that no wait fixes.
-      const body = { error: { message: 'You exceeded your current quota, please check your plan and billing details.', type: 'insufficient_quota', param: null, code: 'insufficient_quota' } };
+      const body = {
+        error: {
+          message: 'You exceeded your current quota, please check your plan and billing details.',
+          type: 'insufficient_quota',
+          param: null,
+          code: 'insufficient_quota',
+        },
+      };
       res.writeHead(429, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     });
     await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
     const base = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-    const config = fastConfig(tempDir(), { engines: { ANSWER_ENGINE_A: { upstream: { baseUrl: base, apiKey: 'pplx-test-key' } } } });
+    const config = fastConfig(tempDir(), {
+      engines: { ANSWER_ENGINE_A: { upstream: { baseUrl: base, apiKey: 'pplx-test-key' } } },
+    });
     svc = await startService({ AEQ_SANDBOX: '0', AEQ_CONFIG: config });
   });
   afterAll(async () => {
@@ -154,7 +184,10 @@ describe('recorded refusals with the default three attempts', () => {
   const answers: Record<string, { status: number; body: Buffer }> = {
     '/openai/v1/responses': { status: 401, body: recorded('chat/errors/openai-401-invalid-api-key-ruby-llm.json') },
     '/perplexity/chat/completions': { status: 401, body: recorded('chat/errors/perplexity-401-invalid-api-key.json') },
-    '/gemini/v1beta/models/gemini-2.5-flash:generateContent': { status: 404, body: recorded('chat/errors/gemini-404-model-not-found.json') },
+    '/gemini/v1beta/models/gemini-2.5-flash:generateContent': {
+      status: 404,
+      body: recorded('chat/errors/gemini-404-model-not-found.json'),
+    },
     '/reddit/r/private_club/hot.json': { status: 403, body: recorded('reddit/errors/redditwarp-403-private.json') },
     '/reddit/r/closed/hot.json': { status: 403, body: recorded('reddit/errors/ocaml-403-forbidden.json') },
   };
@@ -199,9 +232,13 @@ describe('recorded refusals with the default three attempts', () => {
 
   it('a community refused with 403 is PAGE_UNAVAILABLE saying what to change, asked once, and cools nothing', async () => {
     const priv = await runTask(svc, { taskType: 'FORUM', payload: { action: 'feed', community: 'private_club' } });
-    expect(priv.error).toBe('PAGE_UNAVAILABLE: This community is private: only its approved members can read it. Choose another community.');
+    expect(priv.error).toBe(
+      'PAGE_UNAVAILABLE: This community is private: only its approved members can read it. Choose another community.',
+    );
     const closed = await runTask(svc, { taskType: 'FORUM', payload: { action: 'feed', community: 'closed' } });
-    expect(closed.error).toMatch(/^PAGE_UNAVAILABLE: Reddit refuses this community or post to anonymous readers .*choose another community or post\.$/);
+    expect(closed.error).toMatch(
+      /^PAGE_UNAVAILABLE: Reddit refuses this community or post to anonymous readers .*choose another community or post\.$/,
+    );
     expect(calls.get('/reddit/r/private_club/hot.json')).toBe(1);
     expect(calls.get('/reddit/r/closed/hot.json')).toBe(1);
     expect(svc.app.pools.exits.list().filter((x) => svc.app.pools.exits.coolingUntil(x) > 0)).toEqual([]);

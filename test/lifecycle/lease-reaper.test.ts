@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINE_ERROR_SENTENCES } from '../../src/domain/engine-errors.js';
 import type { LeaseReaper } from '../../src/queue/lease-reaper.js';
-import { ALL_ENGINES, deliverDue, fastConfig, startService, steppedClock, submit, tempDir, type RunningService } from '../helpers/service.js';
+import {
+  ALL_ENGINES,
+  deliverDue,
+  fastConfig,
+  startService,
+  steppedClock,
+  submit,
+  tempDir,
+  type RunningService,
+} from '../helpers/service.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 
 /** An hour: the reaper's own timer (every third of a lease) never fires during the test, so only its steps reap. */
@@ -19,7 +28,11 @@ describe('lease reaper (runOnce on a stepped clock)', () => {
   let reaper: LeaseReaper;
   beforeAll(async () => {
     hooks = await startReceiver();
-    const config = fastConfig(tempDir(), { paused: [...ALL_ENGINES], engines: { ANSWER_ENGINE_A: { maxAttempts: 2 } }, scheduler: { leaseMs: LEASE_MS } });
+    const config = fastConfig(tempDir(), {
+      paused: [...ALL_ENGINES],
+      engines: { ANSWER_ENGINE_A: { maxAttempts: 2 } },
+      scheduler: { leaseMs: LEASE_MS },
+    });
     svc = await startService({ AEQ_CONFIG: config }, { clock });
     reaper = svc.app.worker!.reaper;
   });
@@ -30,13 +43,24 @@ describe('lease reaper (runOnce on a stepped clock)', () => {
 
   /** Claims the task as a worker that then dies: the lease is never renewed or released. */
   const claimAndDie = async (id: string) => {
-    const [claimed] = await svc.app.store.claimTasks({ taskType: 'ANSWER_ENGINE_A', limit: 1, concurrency: 1, workerId: 'dead-worker', now: clock.now(), leaseMs: LEASE_MS });
+    const [claimed] = await svc.app.store.claimTasks({
+      taskType: 'ANSWER_ENGINE_A',
+      limit: 1,
+      concurrency: 1,
+      workerId: 'dead-worker',
+      now: clock.now(),
+      leaseMs: LEASE_MS,
+    });
     expect(claimed?.id).toBe(id);
   };
   const status = async (id: string) => (await svc.call('GET', `/v1/async/task/${id}`)).body;
 
   it('leaves a live lease alone, requeues the task once the lease expired, and fails it when no attempt is left', async () => {
-    const id = await submit(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'orphaned' }, webhook: { url: `${hooks.url}/reaped` } });
+    const id = await submit(svc, {
+      taskType: 'ANSWER_ENGINE_A',
+      payload: { prompt: 'orphaned' },
+      webhook: { url: `${hooks.url}/reaped` },
+    });
     await claimAndDie(id);
     expect((await status(id)).task.status).toBe('PROCESSING');
 
@@ -62,6 +86,8 @@ describe('lease reaper (runOnce on a stepped clock)', () => {
 
     // The failure's webhook was written with it and goes out on the sender's next step.
     await deliverDue(svc);
-    expect(hooks.received.map((r) => [r.path, r.body.task.id, r.body.task.status])).toEqual([['/reaped', id, 'FAILED']]);
+    expect(hooks.received.map((r) => [r.path, r.body.task.id, r.body.task.status])).toEqual([
+      ['/reaped', id, 'FAILED'],
+    ]);
   });
 });

@@ -9,7 +9,10 @@ describe('the polling view through a task lifecycle', () => {
   const clock = steppedClock();
   let svc: RunningService;
   beforeAll(async () => {
-    svc = await startService({ AEQ_CONFIG: fastConfig(tempDir(), { scheduler: { retryMaxMs: RETRY_MAX_MS } }), AEQ_ENGINE_TIMEOUT_MS: '5000' }, { clock });
+    svc = await startService(
+      { AEQ_CONFIG: fastConfig(tempDir(), { scheduler: { retryMaxMs: RETRY_MAX_MS } }), AEQ_ENGINE_TIMEOUT_MS: '5000' },
+      { clock },
+    );
   });
   afterAll(() => svc.stop());
 
@@ -59,7 +62,10 @@ describe('the polling view through a task lifecycle', () => {
   });
 
   it('FAILED shows error only (a string), with 0 charged', async () => {
-    const id = await submit(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'will fail sandbox:delay=300 sandbox:error' } });
+    const id = await submit(svc, {
+      taskType: 'ANSWER_ENGINE_A',
+      payload: { prompt: 'will fail sandbox:delay=300 sandbox:error' },
+    });
     const { final } = await pollChecking(id);
     expect(final.task.status).toBe('FAILED');
     expect(final).not.toHaveProperty('response');
@@ -70,7 +76,10 @@ describe('the polling view through a task lifecycle', () => {
   });
 
   it('a retried task that finally completes shows no error from its failed attempts', async () => {
-    const id = await submit(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'retry then fine sandbox:flaky=1' } });
+    const id = await submit(svc, {
+      taskType: 'ANSWER_ENGINE_A',
+      payload: { prompt: 'retry then fine sandbox:flaky=1' },
+    });
     const { final } = await pollChecking(id);
     expect(final.task.status).toBe('COMPLETED');
     expect(final).not.toHaveProperty('error');
@@ -85,7 +94,12 @@ describe('the polling view through a task lifecycle', () => {
 
   it('the task metadata never changes except its status', async () => {
     const key = `meta-${Date.now()}`;
-    const r = await svc.call('POST', '/v1/async/task', { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'meta' }, priority: 7, idempotencyKey: key });
+    const r = await svc.call('POST', '/v1/async/task', {
+      taskType: 'ANSWER_ENGINE_A',
+      payload: { prompt: 'meta' },
+      priority: 7,
+      idempotencyKey: key,
+    });
     const { final } = await pollChecking(r.body.task.id);
     expect({ ...final.task, status: 'QUEUED' }).toEqual(r.body.task);
   });

@@ -18,19 +18,26 @@ describe('pool exhaustion', () => {
 
   it('fails with NO_ACCOUNT_AVAILABLE when every account of the country stays busy', async () => {
     // KR has two sandbox accounts, each serving one conversation at a time.
-    const slow = (i: number) => ({ taskType: 'CHATBOT_A', payload: { prompt: `slow ${i} sandbox:delay=1500`, country: 'KR' } });
+    const slow = (i: number) => ({
+      taskType: 'CHATBOT_A',
+      payload: { prompt: `slow ${i} sandbox:delay=1500`, country: 'KR' },
+    });
     const results = await Promise.all([0, 1, 2].map((i) => runTask(svc, slow(i))));
     const statuses = results.map((r) => r.task.status).sort();
     expect(statuses).toEqual(['COMPLETED', 'COMPLETED', 'FAILED']);
     const failed = results.find((r) => r.task.status === 'FAILED');
-    expect(failed.error).toBe('NO_ACCOUNT_AVAILABLE: No account for the requested country became free in time; retrying later often works.');
+    expect(failed.error).toBe(
+      'NO_ACCOUNT_AVAILABLE: No account for the requested country became free in time; retrying later often works.',
+    );
   });
 
   it('fails with NO_IP_AVAILABLE when the country has no exit address', async () => {
     // Not a region-bound engine, so it is accepted, but nothing can carry it to FR.
     const r = await runTask(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'bonjour', country: 'FR' } });
     expect(r.task.status).toBe('FAILED');
-    expect(r.error).toBe('NO_IP_AVAILABLE: No exit address for the requested country became free in time; retrying later often works.');
+    expect(r.error).toBe(
+      'NO_IP_AVAILABLE: No exit address for the requested country became free in time; retrying later often works.',
+    );
   });
 });
 
@@ -40,7 +47,10 @@ describe('task logs', () => {
     const svc = await startService({}, { logLines: lines });
     try {
       const ok = await runTask(svc, { taskType: 'CHATBOT_A', payload: { prompt: 'log me', country: 'US' } });
-      const flaky = await runTask(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'log flaky sandbox:flaky=1' } });
+      const flaky = await runTask(svc, {
+        taskType: 'ANSWER_ENGINE_A',
+        payload: { prompt: 'log flaky sandbox:flaky=1' },
+      });
       expect(ok.task.status).toBe('COMPLETED');
       expect(flaky.task.status).toBe('COMPLETED');
       const parsed = lines.map((l) => JSON.parse(l) as Record<string, unknown>);

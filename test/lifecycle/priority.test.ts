@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fastConfig, movableClock, startService, submit, tempDir, workDue, type RunningService } from '../helpers/service.js';
+import {
+  fastConfig,
+  movableClock,
+  startService,
+  submit,
+  tempDir,
+  workDue,
+  type RunningService,
+} from '../helpers/service.js';
 
 const AGING_MS = 60_000;
 const INTERNAL_TOKEN = 'internal-test-token';
@@ -28,7 +36,9 @@ describe('priority ordering with one slot (concurrency 1)', () => {
   afterAll(() => svc.stop());
 
   const engine = async (op: 'pause' | 'resume') => {
-    const r = await svc.call('POST', `/internal/engines/ANSWER_ENGINE_A/${op}`, undefined, { authorization: `Bearer ${INTERNAL_TOKEN}` });
+    const r = await svc.call('POST', `/internal/engines/ANSWER_ENGINE_A/${op}`, undefined, {
+      authorization: `Bearer ${INTERNAL_TOKEN}`,
+    });
     expect(r.status).toBe(200);
   };
 
@@ -53,7 +63,9 @@ describe('priority ordering with one slot (concurrency 1)', () => {
   const runAll = async (labels: string[]) => {
     await engine('resume');
     await workDue(svc);
-    const tasks = await Promise.all(labels.map(async (l) => [l, await svc.app.store.getTask(ids.get(l) ?? '', 0)] as const));
+    const tasks = await Promise.all(
+      labels.map(async (l) => [l, await svc.app.store.getTask(ids.get(l) ?? '', 0)] as const),
+    );
     for (const [l, t] of tasks) expect(t?.status, l).toBe('COMPLETED');
     const finished = tasks.map(([l, t]) => [l, t?.finishedAt ?? NaN] as const);
     return [...finished].sort((a, b) => a[1] - b[1]).map(([l]) => l);

@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deliverDue, fastConfig, movableClock, startService, submit, tempDir, waitTerminal, type RunningService } from '../helpers/service.js';
+import {
+  deliverDue,
+  fastConfig,
+  movableClock,
+  startService,
+  submit,
+  tempDir,
+  waitTerminal,
+  type RunningService,
+} from '../helpers/service.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { deliveryAttempts, deliveryRow } from '../helpers/store-inspect.js';
 
@@ -12,7 +21,10 @@ describe('retention (AEQ_RETENTION_MS)', () => {
   beforeAll(async () => {
     hooks = await startReceiver();
     svc = await startService(
-      { AEQ_CONFIG: fastConfig(tempDir(), { scheduler: { leaseMs: 3_600_000 } }), AEQ_RETENTION_MS: String(RETENTION_MS) },
+      {
+        AEQ_CONFIG: fastConfig(tempDir(), { scheduler: { leaseMs: 3_600_000 } }),
+        AEQ_RETENTION_MS: String(RETENTION_MS),
+      },
       { clock },
     );
   });
@@ -22,7 +34,11 @@ describe('retention (AEQ_RETENTION_MS)', () => {
   });
 
   it('a finished task answers 404 once it expires, and the sweeper deletes its rows', async () => {
-    const done = await submit(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'keep me a while' }, webhook: { url: `${hooks.url}/r` } });
+    const done = await submit(svc, {
+      taskType: 'ANSWER_ENGINE_A',
+      payload: { prompt: 'keep me a while' },
+      webhook: { url: `${hooks.url}/r` },
+    });
     await waitTerminal(svc, done);
     await deliverDue(svc);
     expect((await deliveryRow(svc, done))?.status).toBe('DELIVERED');
@@ -61,13 +77,29 @@ describe('retention (AEQ_RETENTION_MS)', () => {
 
   it('an expired idempotency key can be used again once the sweeper deleted the old task', async () => {
     const key = `retained-${Date.now()}`;
-    const first = await svc.call('POST', '/v1/async/task', { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'k' }, idempotencyKey: key });
+    const first = await svc.call('POST', '/v1/async/task', {
+      taskType: 'ANSWER_ENGINE_A',
+      payload: { prompt: 'k' },
+      idempotencyKey: key,
+    });
     expect(first.status).toBe(202);
-    expect((await svc.call('POST', '/v1/async/task', { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'k' }, idempotencyKey: key })).status).toBe(409);
+    expect(
+      (
+        await svc.call('POST', '/v1/async/task', {
+          taskType: 'ANSWER_ENGINE_A',
+          payload: { prompt: 'k' },
+          idempotencyKey: key,
+        })
+      ).status,
+    ).toBe(409);
     await waitTerminal(svc, first.body.task.id);
     clock.advance(RETENTION_MS + 1_000);
     await svc.app.sweeper.runOnce();
-    const again = await svc.call('POST', '/v1/async/task', { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'k' }, idempotencyKey: key });
+    const again = await svc.call('POST', '/v1/async/task', {
+      taskType: 'ANSWER_ENGINE_A',
+      payload: { prompt: 'k' },
+      idempotencyKey: key,
+    });
     expect(again.status).toBe(202);
     expect(again.body.task.id).not.toBe(first.body.task.id);
   });

@@ -19,7 +19,11 @@ describe('SIGTERM drains the service', () => {
   it('exits 0 leaving every task terminal or back in QUEUED, none stuck PROCESSING', async () => {
     const dataDir = tempDir();
     // Default (long) leases: after the restart no lease has expired, so the reaper cannot hide a task left PROCESSING.
-    const env = { AEQ_DATA_DIR: dataDir, AEQ_CONFIG: fastConfig(tempDir(), { engines: { ANSWER_ENGINE_A: { concurrency: 4 } } }), AEQ_ENGINE_TIMEOUT_MS: '60000' };
+    const env = {
+      AEQ_DATA_DIR: dataDir,
+      AEQ_CONFIG: fastConfig(tempDir(), { engines: { ANSWER_ENGINE_A: { concurrency: 4 } } }),
+      AEQ_ENGINE_TIMEOUT_MS: '60000',
+    };
     const svc = await spawnService(env);
     children.push(svc);
 
@@ -31,7 +35,11 @@ describe('SIGTERM drains the service', () => {
     // In flight past the drain grace period: must be handed back to the queue.
     const stuck = await submit('never answers sandbox:timeout');
     // In flight, finishing during the drain.
-    const finishing = [await submit('a sandbox:delay=1500'), await submit('b sandbox:delay=1500'), await submit('c sandbox:delay=1500')];
+    const finishing = [
+      await submit('a sandbox:delay=1500'),
+      await submit('b sandbox:delay=1500'),
+      await submit('c sandbox:delay=1500'),
+    ];
     await until('four tasks in flight', async () => (await svc.call('GET', '/stats')).body.tasks.PROCESSING === 4);
     // Waiting for a slot.
     const waiting: string[] = [];
@@ -43,11 +51,14 @@ describe('SIGTERM drains the service', () => {
 
     const db = openStoreFile(dataDir);
     try {
-      const status = (id: string) => (db.prepare('select status from tasks where id = ?').get(id) as { status: string }).status;
+      const status = (id: string) =>
+        (db.prepare('select status from tasks where id = ?').get(id) as { status: string }).status;
       expect(status(stuck)).toBe('QUEUED');
       for (const id of finishing) expect(status(id)).toBe('COMPLETED');
       for (const id of waiting) expect(['QUEUED', 'COMPLETED']).toContain(status(id));
-      const processing = db.prepare(`select count(*) as n from tasks where status = 'PROCESSING'`).get() as { n: number };
+      const processing = db.prepare(`select count(*) as n from tasks where status = 'PROCESSING'`).get() as {
+        n: number;
+      };
       expect(processing.n).toBe(0);
     } finally {
       db.close();

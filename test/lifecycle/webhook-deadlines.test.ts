@@ -15,7 +15,9 @@ describe('webhook attempt deadlines', () => {
     const onWarning = (w: Error) => warnings.push(w);
     process.on('warning', onWarning);
     for (let i = 0; i < 50; i++) a.addEventListener('abort', () => undefined);
-    const fired = await new Promise<number>((resolve) => a.addEventListener('abort', () => resolve(performance.now() - t0)));
+    const fired = await new Promise<number>((resolve) =>
+      a.addEventListener('abort', () => resolve(performance.now() - t0)),
+    );
     process.off('warning', onWarning);
     expect(fired).toBeGreaterThanOrEqual(150);
     expect(fired).toBeLessThan(1_000);

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINE_ERROR_SENTENCES } from '../../src/domain/engine-errors.js';
-import { deliverDue, fastConfig, startService, submit, tempDir, waitTerminal, type RunningService } from '../helpers/service.js';
+import {
+  deliverDue,
+  fastConfig,
+  startService,
+  submit,
+  tempDir,
+  waitTerminal,
+  type RunningService,
+} from '../helpers/service.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 
 describe('webhook delivery payload', () => {
@@ -53,7 +61,12 @@ describe('webhook delivery payload', () => {
 
   it('FAILED: task status FAILED, creditsCharged 0, response {error: <CODE>: <sentence>}', async () => {
     const key = `wh-fail-${Date.now()}`;
-    const id = await submit(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'nothing sandbox:empty' }, idempotencyKey: key, webhook: { url: `${hooks.url}/failed` } });
+    const id = await submit(svc, {
+      taskType: 'ANSWER_ENGINE_A',
+      payload: { prompt: 'nothing sandbox:empty' },
+      idempotencyKey: key,
+      webhook: { url: `${hooks.url}/failed` },
+    });
     const [d] = await deliveryFor(id);
     const body = d?.body;
     expect(body.task.status).toBe('FAILED');
@@ -66,7 +79,11 @@ describe('webhook delivery payload', () => {
   });
 
   it('a task without a key delivers task metadata without idempotencyKey', async () => {
-    const id = await submit(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'no key here' }, webhook: { url: `${hooks.url}/nokey` } });
+    const id = await submit(svc, {
+      taskType: 'ANSWER_ENGINE_A',
+      payload: { prompt: 'no key here' },
+      webhook: { url: `${hooks.url}/nokey` },
+    });
     const [d] = await deliveryFor(id);
     expect(d?.body.task).not.toHaveProperty('idempotencyKey');
     expect(d?.body.task.id).toBe(id);
@@ -81,7 +98,11 @@ describe('webhook delivery payload', () => {
   });
 
   it('carries no secret: no provider key, account secret or authorization header', async () => {
-    const id = await submit(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'secrets?' }, webhook: { url: `${hooks.url}/secrets` } });
+    const id = await submit(svc, {
+      taskType: 'ANSWER_ENGINE_A',
+      payload: { prompt: 'secrets?' },
+      webhook: { url: `${hooks.url}/secrets` },
+    });
     const [d] = await deliveryFor(id);
     expect(JSON.stringify(d?.body)).not.toMatch(/pplx-sandbox-key|sk-sandbox|gemini-sandbox-key/);
     expect(d?.headers.authorization).toBeUndefined();

@@ -1,5 +1,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { deliverDue, fastConfig, startService, steppedClock, submit, tempDir, waitTerminal } from '../helpers/service.js';
+import {
+  deliverDue,
+  fastConfig,
+  startService,
+  steppedClock,
+  submit,
+  tempDir,
+  waitTerminal,
+} from '../helpers/service.js';
 import { startReceiver } from '../helpers/receiver.js';
 import { deliveryAttempts, deliveryRow } from '../helpers/store-inspect.js';
 
@@ -21,7 +29,11 @@ describe('pending webhook attempts survive a restart', () => {
     const clock = steppedClock();
 
     const first = await startService(env, { clock });
-    const id = await submit(first, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'survive restart' }, webhook: { url: `${hooks.url}/h` } });
+    const id = await submit(first, {
+      taskType: 'ANSWER_ENGINE_A',
+      payload: { prompt: 'survive restart' },
+      webhook: { url: `${hooks.url}/h` },
+    });
     await waitTerminal(first, id);
     // The first attempt fails and its retry is scheduled; then the service stops.
     await deliverDue(first);

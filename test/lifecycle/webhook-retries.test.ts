@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deliverDue, fastConfig, startService, steppedClock, submit, tempDir, waitTerminal, type RunningService } from '../helpers/service.js';
+import {
+  deliverDue,
+  fastConfig,
+  startService,
+  steppedClock,
+  submit,
+  tempDir,
+  waitTerminal,
+  type RunningService,
+} from '../helpers/service.js';
 import { startReceiver, type Receiver, type Reply } from '../helpers/receiver.js';
 import { deliveryAttempts, deliveryRow } from '../helpers/store-inspect.js';
 
@@ -29,7 +38,11 @@ describe('webhook retries (the service clock stepped through the retry schedule)
 
   /** Submits a task with a webhook, waits for it over HTTP, and makes the first delivery attempt. */
   const submitWithHook = async (path: string) => {
-    const id = await submit(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: `hook ${path}` }, webhook: { url: `${hooks.url}${path}` } });
+    const id = await submit(svc, {
+      taskType: 'ANSWER_ENGINE_A',
+      payload: { prompt: `hook ${path}` },
+      webhook: { url: `${hooks.url}${path}` },
+    });
     await waitTerminal(svc, id);
     await deliverDue(svc);
     expect(at(path)).toHaveLength(1);
@@ -76,7 +89,13 @@ describe('webhook retries (the service clock stepped through the retry schedule)
     for (let n = 1; n <= 4; n++) await stepToNextAttempt(id, '/always-fails', n);
     const row = await deliveryRow(svc, id);
     expect(row?.status).toBe('ABANDONED');
-    expect((await deliveryAttempts(svc, id)).map((a) => a.outcome)).toEqual(['retry', 'retry', 'retry', 'retry', 'abandoned']);
+    expect((await deliveryAttempts(svc, id)).map((a) => a.outcome)).toEqual([
+      'retry',
+      'retry',
+      'retry',
+      'retry',
+      'abandoned',
+    ]);
     // Well past when a 6th attempt would have been due: still five.
     clock.advance(BASE_MS * 2 ** 5);
     expect(await deliverDue(svc)).toBe(0);

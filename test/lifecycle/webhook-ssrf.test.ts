@@ -1,7 +1,16 @@
 import dns from 'node:dns/promises';
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deliverDue, fastConfig, startService, steppedClock, submit, tempDir, waitTerminal, type RunningService } from '../helpers/service.js';
+import {
+  deliverDue,
+  fastConfig,
+  startService,
+  steppedClock,
+  submit,
+  tempDir,
+  waitTerminal,
+  type RunningService,
+} from '../helpers/service.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { deliveryAttempts, deliveryRow } from '../helpers/store-inspect.js';
 
@@ -19,7 +28,8 @@ describe('webhook targets on private addresses are refused (AEQ_WEBHOOK_ALLOW_PR
     hooks = await startReceiver();
     port = new URL(hooks.url).port;
     const addrs = await dns.lookup(os.hostname(), { all: true }).catch(() => []);
-    if (addrs.length > 0 && addrs.every((a) => a.address.startsWith('127.') || a.address === '::1')) loopbackName = os.hostname();
+    if (addrs.length > 0 && addrs.every((a) => a.address.startsWith('127.') || a.address === '::1'))
+      loopbackName = os.hostname();
     svc = await startService({ AEQ_CONFIG: fastConfig(tempDir()), AEQ_WEBHOOK_ALLOW_PRIVATE: '0' }, { clock });
   });
   afterAll(async () => {
@@ -36,13 +46,19 @@ describe('webhook targets on private addresses are refused (AEQ_WEBHOOK_ALLOW_PR
     ['the unspecified address', `http://0.0.0.0:${port}/hook`],
     ['a private network address', 'http://10.1.2.3/hook'],
     ['the link-local metadata address', 'http://169.254.169.254/latest/meta-data/'],
-    ...(loopbackName ? [[`the host name ${loopbackName}, which resolves to loopback`, `http://${loopbackName}:${port}/hook`]] : []),
+    ...(loopbackName
+      ? [[`the host name ${loopbackName}, which resolves to loopback`, `http://${loopbackName}:${port}/hook`]]
+      : []),
   ];
 
   it('each is refused on every attempt, recorded as a failure, abandoned after 5, and never reaches the receiver', async () => {
     const ids = await Promise.all(
       targets().map(async ([label, url]) => {
-        const id = await submit(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: `ssrf ${label}` }, webhook: { url } });
+        const id = await submit(svc, {
+          taskType: 'ANSWER_ENGINE_A',
+          payload: { prompt: `ssrf ${label}` },
+          webhook: { url },
+        });
         return [label, id] as const;
       }),
     );
@@ -62,9 +78,18 @@ describe('webhook targets on private addresses are refused (AEQ_WEBHOOK_ALLOW_PR
       expect(row?.status, label).toBe('ABANDONED');
       expect(row?.last_error ?? '', label).toMatch(/private|loopback|link-local/);
       const attempts = await deliveryAttempts(svc, id);
-      expect(attempts.map((a) => a.attempt), label).toEqual([1, 2, 3, 4, 5]);
-      expect(attempts.map((a) => a.outcome), label).toEqual(['retry', 'retry', 'retry', 'retry', 'abandoned']);
-      expect(attempts.every((a) => a.http_status === null), label).toBe(true);
+      expect(
+        attempts.map((a) => a.attempt),
+        label,
+      ).toEqual([1, 2, 3, 4, 5]);
+      expect(
+        attempts.map((a) => a.outcome),
+        label,
+      ).toEqual(['retry', 'retry', 'retry', 'retry', 'abandoned']);
+      expect(
+        attempts.every((a) => a.http_status === null),
+        label,
+      ).toBe(true);
     }
     expect(hooks.received).toHaveLength(0);
   });

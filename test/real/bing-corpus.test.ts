@@ -6,7 +6,16 @@
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asExpected, foundShare, queryKey, reportSerpCorpus, runSerpCorpus, type CorpusSerp, type SerpCorpusRun, type SerpOutcome } from './serp-corpus.js';
+import {
+  asExpected,
+  foundShare,
+  queryKey,
+  reportSerpCorpus,
+  runSerpCorpus,
+  type CorpusSerp,
+  type SerpCorpusRun,
+  type SerpOutcome,
+} from './serp-corpus.js';
 
 const DIR = new URL('../fixtures/real/bing/', import.meta.url);
 const pages = JSON.parse(fs.readFileSync(new URL('expected.json', DIR), 'utf8')) as CorpusSerp[];
@@ -27,7 +36,10 @@ describe('SEARCH_C_SEARCH on real saved Bing pages', () => {
       dir: DIR,
       pages,
       keyOfPage: (p) => keyOf(p.query, firstOf(p.page)),
-      keyOfRequest: (u) => (u.pathname === '/search' ? keyOf(u.searchParams.get('q') ?? '', Number(u.searchParams.get('first') ?? '1')) : undefined),
+      keyOfRequest: (u) =>
+        u.pathname === '/search'
+          ? keyOf(u.searchParams.get('q') ?? '', Number(u.searchParams.get('first') ?? '1'))
+          : undefined,
       payload: (p) => ({ query: p.query, page: p.page, country: 'US' }),
       parallel: 8,
     });
@@ -43,7 +55,9 @@ describe('SEARCH_C_SEARCH on real saved Bing pages', () => {
     expect(pages.length).toBeGreaterThanOrEqual(60);
     expect(new Set(pages.map((p) => p.id)).size).toBe(pages.length);
     expect(new Set(pages.map((p) => keyOf(p.query, firstOf(p.page)))).size).toBe(pages.length);
-    expect(pages.filter((p) => p.expect === 'results').reduce((n, p) => n + (p.results?.length ?? 0), 0)).toBeGreaterThanOrEqual(250);
+    expect(
+      pages.filter((p) => p.expect === 'results').reduce((n, p) => n + (p.results?.length ?? 0), 0),
+    ).toBeGreaterThanOrEqual(250);
     expect(outcomes).toHaveLength(pages.length);
   });
 
@@ -59,12 +73,16 @@ describe('SEARCH_C_SEARCH on real saved Bing pages', () => {
   });
 
   it('ends every page that says "no results" in ENGINE_NO_RESULT (kind NO_ANSWER)', () => {
-    const wrong = outcomes.filter((o) => o.page.expect === 'no_answer' && !(asExpected(o) && o.code === 'ENGINE_NO_RESULT'));
+    const wrong = outcomes.filter(
+      (o) => o.page.expect === 'no_answer' && !(asExpected(o) && o.code === 'ENGINE_NO_RESULT'),
+    );
     expect(wrong.map((o) => `${o.page.id}: ${o.status} ${o.code ?? ''} ${o.kind ?? ''}`)).toEqual([]);
   });
 
   it('ends every block page and every out-of-scope page in its failure kind, never an empty success', () => {
     const wrong = outcomes.filter((o) => o.page.expect === 'failure' && !asExpected(o));
-    expect(wrong.map((o) => `${o.page.id}: ${o.status} ${o.code ?? ''} ${o.kind ?? ''} (want ${o.page.expectedKind})`)).toEqual([]);
+    expect(
+      wrong.map((o) => `${o.page.id}: ${o.status} ${o.code ?? ''} ${o.kind ?? ''} (want ${o.page.expectedKind})`),
+    ).toEqual([]);
   });
 });

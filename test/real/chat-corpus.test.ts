@@ -47,14 +47,28 @@ interface Case {
     /** Sonar: markers that point at a source. */
     markerCount?: number;
   };
-  asserted?: { by: string; textContains?: string[]; chunkCount?: number; firstLabel?: string; sourcesCount?: number; minSources?: number };
+  asserted?: {
+    by: string;
+    textContains?: string[];
+    chunkCount?: number;
+    firstLabel?: string;
+    sourcesCount?: number;
+    minSources?: number;
+  };
 }
 
 const DIR = new URL('../fixtures/real/chat/', import.meta.url);
 /** Attempts a task gets here, so that "retried" and "not retried" differ in the number of upstream calls. */
 const MAX_ATTEMPTS = 3;
 /** Failure kinds a retry may fix (every other kind ends the task after one call), and those that rest the exit and account. */
-const RETRIED: ReadonlySet<string> = new Set(['RATE_LIMITED', 'UPSTREAM_BLOCKED', 'UPSTREAM_ERROR', 'AUTH_FAILED', 'LAYOUT_CHANGED', 'TIMEOUT']);
+const RETRIED: ReadonlySet<string> = new Set([
+  'RATE_LIMITED',
+  'UPSTREAM_BLOCKED',
+  'UPSTREAM_ERROR',
+  'AUTH_FAILED',
+  'LAYOUT_CHANGED',
+  'TIMEOUT',
+]);
 const COOLED: ReadonlySet<string> = new Set(['RATE_LIMITED', 'UPSTREAM_BLOCKED']);
 const { cases } = JSON.parse(readCorpusFile(new URL('cases.json', DIR)).toString('utf8')) as { cases: Case[] };
 
@@ -129,7 +143,11 @@ describe('chat engines real-input corpus (OpenAI Responses, Perplexity Sonar, Ge
   beforeAll(async () => {
     replay = await startReplayServer(({ method, url }) => {
       if (!current || method !== 'POST' || !ENDPOINT[current.engine].test(url.replace(/\?.*$/, ''))) return undefined;
-      return { status: current.status, headers: { ...current.headers, 'content-type': current.contentType }, body: readCorpusFile(new URL(current.file, DIR)) };
+      return {
+        status: current.status,
+        headers: { ...current.headers, 'content-type': current.contentType },
+        body: readCorpusFile(new URL(current.file, DIR)),
+      };
     });
     proxy = await startConnectProxy(new URL(replay.url).host);
     const config = writeConfig(tempDir(), {
@@ -142,10 +160,22 @@ describe('chat engines real-input corpus (OpenAI Responses, Perplexity Sonar, Ge
       accounts: [{ id: 'corpus-openai-us', engine: 'CHATBOT_A', country: 'US', secret: 'sk-corpus-test-key' }],
       exitAddresses: [{ id: 'corpus-us', country: 'US', proxyUrl: proxy.url, maxConcurrent: 8 }],
     });
-    svc = await startService({ AEQ_SANDBOX: '0', AEQ_CONFIG: config, AEQ_ENGINE_MAX_ATTEMPTS: String(MAX_ATTEMPTS), AEQ_ENGINE_TIMEOUT_MS: '15000' }, { logLines });
+    svc = await startService(
+      {
+        AEQ_SANDBOX: '0',
+        AEQ_CONFIG: config,
+        AEQ_ENGINE_MAX_ATTEMPTS: String(MAX_ATTEMPTS),
+        AEQ_ENGINE_TIMEOUT_MS: '15000',
+      },
+      { logLines },
+    );
   });
   afterAll(async () => {
-    if (outcomes.length > 0) printTable('Chat engines corpus (recorded answers replayed through the real adapters)', outcomes.map((o) => o.row));
+    if (outcomes.length > 0)
+      printTable(
+        'Chat engines corpus (recorded answers replayed through the real adapters)',
+        outcomes.map((o) => o.row),
+      );
     await svc?.stop();
     await proxy?.close();
     await replay?.close();
@@ -154,18 +184,29 @@ describe('chat engines real-input corpus (OpenAI Responses, Perplexity Sonar, Ge
   for (const c of cases) {
     it(`${c.engine} ${c.id}`, async () => {
       // Each case starts with rested resources (re-enabling clears rests), so its own rests can be counted.
-      for (const pool of [svc.app.pools.exits, svc.app.pools.accounts]) for (const r of pool.list()) pool.setDisabled(r.id, false);
+      for (const pool of [svc.app.pools.exits, svc.app.pools.accounts])
+        for (const r of pool.list()) pool.setDisabled(r.id, false);
       current = c;
       const seenBefore = replay.seen.length;
       const logsBefore = logLines.length;
       const include = c.engine === 'ASSISTANT_A' ? { rawResponse: true } : undefined;
-      const view = await runTask(svc, { taskType: c.engine, payload: { prompt: c.payload.prompt, country: 'US', ...(include ? { include } : {}) } }, 20_000);
+      const view = await runTask(
+        svc,
+        { taskType: c.engine, payload: { prompt: c.payload.prompt, country: 'US', ...(include ? { include } : {}) } },
+        20_000,
+      );
       current = null;
       const failures: string[] = [];
       const code = view.task.status === 'COMPLETED' ? 'COMPLETED' : (String(view.error ?? '').split(':')[0] ?? '');
       const kind = failureKind(logLines.slice(logsBefore));
       const calls = replay.seen.length - seenBefore;
-      const row: Record<string, string | number> = { engine: c.engine, case: c.id, calls, want: c.expect.code, got: code };
+      const row: Record<string, string | number> = {
+        engine: c.engine,
+        case: c.id,
+        calls,
+        want: c.expect.code,
+        got: code,
+      };
       if (code !== c.expect.code) failures.push(`code ${code}, want ${c.expect.code}${kind ? ` (kind ${kind})` : ''}`);
       if (c.expect.code !== 'COMPLETED') {
         row.kind = `${kind ?? '-'}${kind === c.expect.kind ? '' : ` (want ${c.expect.kind})`}`;
@@ -176,9 +217,15 @@ describe('chat engines real-input corpus (OpenAI Responses, Perplexity Sonar, Ge
         const wantRests = (c.expect.cooldown ?? COOLED.has(c.expect.kind ?? '')) ? wantCalls : 0;
         row.rests = `${rests.exit}/${rests.account}`;
         if (rests.exit !== wantRests) failures.push(`exit address rested ${rests.exit} times, want ${wantRests}`);
-        if (c.engine === 'CHATBOT_A' && rests.account !== wantRests) failures.push(`account rested ${rests.account} times, want ${wantRests}`);
+        if (c.engine === 'CHATBOT_A' && rests.account !== wantRests)
+          failures.push(`account rested ${rests.account} times, want ${wantRests}`);
       } else if (code === 'COMPLETED') {
-        score(c, view.response as { text: string; markdown: string; sources: Source[]; rawResponse?: unknown }, row, failures);
+        score(
+          c,
+          view.response as { text: string; markdown: string; sources: Source[]; rawResponse?: unknown },
+          row,
+          failures,
+        );
       }
       // A provider key must never come back in a result or an error.
       if (/corpus-test-key/.test(JSON.stringify(view))) failures.push('the API key leaked into the task view');
@@ -227,7 +274,12 @@ function withoutMarkers(md: string): { plain: string; runAt: Map<number, string>
   return { plain, runAt };
 }
 
-function score(c: Case, r: { text: string; markdown: string; sources: Source[]; rawResponse?: unknown }, row: Record<string, string | number>, failures: string[]): void {
+function score(
+  c: Case,
+  r: { text: string; markdown: string; sources: Source[]; rawResponse?: unknown },
+  row: Record<string, string | number>,
+  failures: string[],
+): void {
   const e = c.expect;
   const want = e.sources ?? [];
   let urlOk = 0;
@@ -240,13 +292,15 @@ function score(c: Case, r: { text: string; markdown: string; sources: Source[]; 
   row.urlAcc = want.length ? urlOk / want.length : 1;
   row.labelAcc = want.length ? labelOk / want.length : 1;
   if (r.sources.length !== want.length) failures.push(`${r.sources.length} sources, want ${want.length}`);
-  if (urlOk !== want.length) failures.push(`source URLs right ${urlOk}/${want.length}: ${JSON.stringify(r.sources.map((s) => s.url))}`);
+  if (urlOk !== want.length)
+    failures.push(`source URLs right ${urlOk}/${want.length}: ${JSON.stringify(r.sources.map((s) => s.url))}`);
   if (labelOk !== want.length) failures.push(`source labels right ${labelOk}/${want.length}`);
   if (r.sources.some((s, i) => s.position !== i + 1)) failures.push('source positions are not 1..n');
 
   const f1 = bagOfWordsF1(unlink(e.text ?? ''), r.text);
   row.textF1 = f1.f1;
-  if (f1.f1 < 0.97) failures.push(`text F1 ${f1.f1.toFixed(3)} (P ${f1.precision.toFixed(3)}, R ${f1.recall.toFixed(3)})`);
+  if (f1.f1 < 0.97)
+    failures.push(`text F1 ${f1.f1.toFixed(3)} (P ${f1.precision.toFixed(3)}, R ${f1.recall.toFixed(3)})`);
   if (/\[\d+\]/.test(r.text) && c.engine !== 'ASSISTANT_A') failures.push('citation markers left in text');
 
   // Markers: after the cited span, never inside a link target; no OpenAI tracking tag anywhere.
@@ -268,11 +322,14 @@ function score(c: Case, r: { text: string; markdown: string; sources: Source[]; 
     const got = (r.markdown.match(/\[\d+\]/g) ?? []).length;
     row.markers = `${got}/${e.markerCount}`;
     if (got !== e.markerCount) failures.push(`${got} markers, want ${e.markerCount}`);
-    const beyond = (r.markdown.match(/\[(\d+)\]/g) ?? []).map((x) => Number(x.slice(1, -1))).filter((n) => n < 1 || n > r.sources.length);
+    const beyond = (r.markdown.match(/\[(\d+)\]/g) ?? [])
+      .map((x) => Number(x.slice(1, -1)))
+      .filter((n) => n < 1 || n > r.sources.length);
     if (beyond.length > 0) failures.push(`markers past the sources: ${beyond.join(',')}`);
   }
   if (/\]\([^)\s]*\[\d+\][^)]*\)/.test(r.markdown)) failures.push('a marker sits inside a link target');
-  if (/utm_source=openai/.test(JSON.stringify([r.text, r.markdown, r.sources]))) failures.push('utm_source=openai kept');
+  if (/utm_source=openai/.test(JSON.stringify([r.text, r.markdown, r.sources])))
+    failures.push('utm_source=openai kept');
 
   const raw = r.rawResponse as { groundingChunks?: Array<{ resolution?: string }> } | undefined;
   if (raw?.groundingChunks) row.resolution = raw.groundingChunks.map((g) => (g.resolution ?? '-')[0]).join('');
@@ -280,10 +337,16 @@ function score(c: Case, r: { text: string; markdown: string; sources: Source[]; 
   if (!a) return;
   const checks: Array<[boolean, string]> = [];
   for (const t of a.textContains ?? []) checks.push([r.text.includes(t), `text contains "${t}"`]);
-  if (a.chunkCount !== undefined) checks.push([raw?.groundingChunks?.length === a.chunkCount, `${a.chunkCount} grounding chunks`]);
-  if (a.firstLabel !== undefined) checks.push([r.sources[0]?.label === a.firstLabel, `first source label ${a.firstLabel}`]);
+  if (a.chunkCount !== undefined)
+    checks.push([raw?.groundingChunks?.length === a.chunkCount, `${a.chunkCount} grounding chunks`]);
+  if (a.firstLabel !== undefined)
+    checks.push([r.sources[0]?.label === a.firstLabel, `first source label ${a.firstLabel}`]);
   if (a.sourcesCount !== undefined) checks.push([r.sources.length === a.sourcesCount, `${a.sourcesCount} sources`]);
-  if (a.minSources !== undefined) checks.push([r.sources.length >= a.minSources && r.sources.every((s) => /^https?:\/\//.test(s.url)), `at least ${a.minSources} source with a URL`]);
+  if (a.minSources !== undefined)
+    checks.push([
+      r.sources.length >= a.minSources && r.sources.every((s) => /^https?:\/\//.test(s.url)),
+      `at least ${a.minSources} source with a URL`,
+    ]);
   row.asserted = `${checks.filter(([p]) => p).length}/${checks.length}`;
   for (const [pass, what] of checks) if (!pass) failures.push(`asserted by the source: ${what}`);
 }

@@ -61,7 +61,8 @@ const F1_TARGET = 0.9;
 /** Share of expected citations whose label is the card title. */
 const LABEL_TARGET = 0.9;
 /** Text that is never part of an answer: People also ask, the hidden fallback lines, feedback chrome. */
-const NEVER_IN_ANSWER = /People also ask|not available for this search|generate an AI overview right now|AI can make mistakes|Show more|Good response/i;
+const NEVER_IN_ANSWER =
+  /People also ask|not available for this search|generate an AI overview right now|AI can make mistakes|Show more|Good response/i;
 
 interface Run {
   page: CorpusPage;
@@ -114,10 +115,18 @@ function organicFound(expected: CorpusPage['organic'], served: Served['organic']
 function scoreAnswer(expected: ExpectedAnswer, text: string, sources: Served['sources'] = []): AnswerScore {
   const { f1, precision, recall } = bagOfWordsF1(expected.text, text);
   const urls = sources.map((s) => canonical(s.url));
-  const sourcesInOrder = urls.length === expected.sources.length && expected.sources.every((s, i) => canonical(s.url) === urls[i]);
+  const sourcesInOrder =
+    urls.length === expected.sources.length && expected.sources.every((s, i) => canonical(s.url) === urls[i]);
   const labelOf = new Map(sources.map((s) => [canonical(s.url), squash(s.label)]));
   const labelled = expected.sources.filter((s) => labelOf.get(canonical(s.url)) === squash(s.label)).length;
-  return { f1, precision, recall, sourcesInOrder, labelsOk: expected.sources.length ? labelled / expected.sources.length : 1, leaked: NEVER_IN_ANSWER.test(text) };
+  return {
+    f1,
+    precision,
+    recall,
+    sourcesInOrder,
+    labelsOk: expected.sources.length ? labelled / expected.sources.length : 1,
+    leaked: NEVER_IN_ANSWER.test(text),
+  };
 }
 
 describe('Google engines on real saved result pages', () => {
@@ -146,8 +155,19 @@ describe('Google engines on real saved result pages', () => {
     const queue = pages.flatMap((page) => page.engines.map((engine) => ({ page, engine })));
     const worker = async () => {
       for (let job = queue.shift(); job; job = queue.shift()) {
-        const r = await runTask(svc, { taskType: job.engine, payload: { query: job.page.query, country: 'US' } }, 60_000);
-        runs.push({ page: job.page, engine: job.engine, status: r.task.status, error: typeof r.error === 'string' ? r.error : undefined, served: r.response ?? {}, taskId: r.task.id as string });
+        const r = await runTask(
+          svc,
+          { taskType: job.engine, payload: { query: job.page.query, country: 'US' } },
+          60_000,
+        );
+        runs.push({
+          page: job.page,
+          engine: job.engine,
+          status: r.task.status,
+          error: typeof r.error === 'string' ? r.error : undefined,
+          served: r.response ?? {},
+          taskId: r.task.id as string,
+        });
       }
     };
     await Promise.all(Array.from({ length: PARALLEL }, worker));
@@ -166,15 +186,29 @@ describe('Google engines on real saved result pages', () => {
     expect(pages.length).toBeGreaterThanOrEqual(50);
     expect(new Set(pages.map((p) => p.query)).size).toBe(pages.length);
     expect(pages.filter((p) => p.aioverview).length).toBeGreaterThanOrEqual(5);
-    expect(pages.filter((p) => p.engines.includes('SEARCH_A') && p.aioverview === null).length).toBeGreaterThanOrEqual(10);
+    expect(pages.filter((p) => p.engines.includes('SEARCH_A') && p.aioverview === null).length).toBeGreaterThanOrEqual(
+      10,
+    );
     expect(pages.filter((p) => p.aimode).length).toBeGreaterThanOrEqual(1);
     expect(pages.filter((p) => p.expect === 'no_results').length).toBeGreaterThanOrEqual(10);
-    expect(pages.filter((p) => expectOf(p) === 'results' && p.walls?.includes('consent_dialog')).length).toBeGreaterThanOrEqual(3);
-    expect(pages.filter((p) => p.expect !== undefined && p.expect !== 'results').every((p) => p.organic.length === 0 && p.aioverview === null)).toBe(true);
+    expect(
+      pages.filter((p) => expectOf(p) === 'results' && p.walls?.includes('consent_dialog')).length,
+    ).toBeGreaterThanOrEqual(3);
+    expect(
+      pages
+        .filter((p) => p.expect !== undefined && p.expect !== 'results')
+        .every((p) => p.organic.length === 0 && p.aioverview === null),
+    ).toBe(true);
   });
 
   it('completes every task on a page with results, and ends every other one in its code', () => {
-    expect(runs.filter((r) => !endedAsExpected(r)).map((r) => `${r.page.id} ${r.engine}: ${r.status} ${r.error ?? ''} ${r.kind ?? ''} (want ${expectOf(r.page)})`)).toEqual([]);
+    expect(
+      runs
+        .filter((r) => !endedAsExpected(r))
+        .map(
+          (r) => `${r.page.id} ${r.engine}: ${r.status} ${r.error ?? ''} ${r.kind ?? ''} (want ${expectOf(r.page)})`,
+        ),
+    ).toEqual([]);
   });
 
   it('notes the consent dialog beside real results in raw.walls, nothing where there is none, and still returns the results', () => {
@@ -183,7 +217,10 @@ describe('Google engines on real saved result pages', () => {
     expect(walled.filter((p) => p.walls?.length === 0).length).toBeGreaterThan(0);
     for (const p of walled) {
       const html = readCorpusFile(new URL(p.file, DIR)).toString('utf8');
-      const parsed = parseResultsPage({ html, status: 200, finalUrl: `https://www.google.com/search?q=${encodeURIComponent(p.query)}` }, { page: 1, readAio: true });
+      const parsed = parseResultsPage(
+        { html, status: 200, finalUrl: `https://www.google.com/search?q=${encodeURIComponent(p.query)}` },
+        { page: 1, readAio: true },
+      );
       expect(parsed.diagnostics.walls, p.id).toEqual(p.walls);
       expect(parsed.organic.length, p.id).toBeGreaterThan(0);
     }
@@ -199,7 +236,11 @@ describe('Google engines on real saved result pages', () => {
   });
 
   it('reports aioverview: null on every page without an overview (People also ask is no overview)', () => {
-    const wrong = runs.filter((r) => r.engine === 'SEARCH_A' && withResults(r) && r.page.aioverview === null && r.served.aioverview !== null).map((r) => r.page.id);
+    const wrong = runs
+      .filter(
+        (r) => r.engine === 'SEARCH_A' && withResults(r) && r.page.aioverview === null && r.served.aioverview !== null,
+      )
+      .map((r) => r.page.id);
     expect(wrong).toEqual([]);
   });
 
@@ -244,15 +285,31 @@ function report(runs: Run[]): void {
       'organic expected': expected,
       'organic found': found,
       share: expected ? found / expected : 1,
-      'aio null ok': rs.filter((r) => r.engine === 'SEARCH_A' && r.page.aioverview === null && r.served.aioverview === null).length,
+      'aio null ok': rs.filter(
+        (r) => r.engine === 'SEARCH_A' && r.page.aioverview === null && r.served.aioverview === null,
+      ).length,
       'aio null of': rs.filter((r) => r.engine === 'SEARCH_A' && r.page.aioverview === null).length,
     };
   };
   const sources = [...new Set(runs.map((r) => r.page.source))];
   const engines: Engine[] = ['SEARCH_A', 'SEARCH_A_SERP'];
   printTable('Google corpus: organic results (exact URL and title) and aioverview null', [
-    ...sources.flatMap((s) => engines.map((e) => organicRow(`${s} ${e}`, runs.filter((r) => r.page.source === s && r.engine === e)))).filter((row) => row.runs > 0),
-    ...engines.map((e) => organicRow(`all ${e}`, runs.filter((r) => r.engine === e))),
+    ...sources
+      .flatMap((s) =>
+        engines.map((e) =>
+          organicRow(
+            `${s} ${e}`,
+            runs.filter((r) => r.page.source === s && r.engine === e),
+          ),
+        ),
+      )
+      .filter((row) => row.runs > 0),
+    ...engines.map((e) =>
+      organicRow(
+        `all ${e}`,
+        runs.filter((r) => r.engine === e),
+      ),
+    ),
   ]);
   const kinds = [...new Set(runs.map((r) => expectOf(r.page)))];
   printTable(
@@ -260,14 +317,23 @@ function report(runs: Run[]): void {
     kinds.flatMap((k) =>
       engines.map((e) => {
         const rs = runs.filter((r) => expectOf(r.page) === k && r.engine === e);
-        return { pages: k, engine: e, runs: rs.length, 'as expected': rs.filter(endedAsExpected).length, 'with raw.walls noted': rs.filter((r) => r.page.walls?.length).length };
+        return {
+          pages: k,
+          engine: e,
+          runs: rs.length,
+          'as expected': rs.filter(endedAsExpected).length,
+          'with raw.walls noted': rs.filter((r) => r.page.walls?.length).length,
+        };
       }),
     ),
   );
   const answers = runs.flatMap((r) => {
     const expected = r.engine === 'AIMODE' ? r.page.aimode : r.engine === 'SEARCH_A' ? r.page.aioverview : null;
     if (!expected) return [];
-    const served = r.engine === 'AIMODE' ? { text: r.served.text, sources: r.served.sources } : (r.served.aioverview ?? { text: '', sources: [] });
+    const served =
+      r.engine === 'AIMODE'
+        ? { text: r.served.text, sources: r.served.sources }
+        : (r.served.aioverview ?? { text: '', sources: [] });
     const s = scoreAnswer(expected, served.text ?? '', served.sources);
     return [
       {
@@ -285,9 +351,17 @@ function report(runs: Run[]): void {
     ];
   });
   printTable('Google corpus: AI Overview and AI Mode answers', answers);
-  const low = runs.filter((r) => r.page.organic.length > 0 && organicFound(r.page.organic, r.served.organic) < r.page.organic.length);
+  const low = runs.filter(
+    (r) => r.page.organic.length > 0 && organicFound(r.page.organic, r.served.organic) < r.page.organic.length,
+  );
   printTable(
     `Pages missing expected organic results (${low.length})`,
-    low.map((r) => ({ page: r.page.id, engine: r.engine, status: r.status, expected: r.page.organic.length, found: organicFound(r.page.organic, r.served.organic) })),
+    low.map((r) => ({
+      page: r.page.id,
+      engine: r.engine,
+      status: r.status,
+      expected: r.page.organic.length,
+      found: organicFound(r.page.organic, r.served.organic),
+    })),
   );
 }

@@ -95,10 +95,16 @@ export function bagOfWordsF1(expected: string, actual: string): { precision: num
 /** Prints an aligned table (the corpus tests' report); numbers are shown with `digits` decimals. */
 export function printTable(title: string, rows: ReadonlyArray<Record<string, string | number>>, digits = 3): string {
   const cols = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-  const cell = (v: string | number | undefined) => (typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toFixed(digits)) : (v ?? ''));
+  const cell = (v: string | number | undefined) =>
+    typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toFixed(digits)) : (v ?? '');
   const widths = cols.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
   const line = (vals: string[]) => vals.map((v, i) => v.padEnd(widths[i] ?? 0)).join(' | ');
-  const out = [`\n${title}`, line(cols), widths.map((w) => '-'.repeat(w)).join('-|-'), ...rows.map((r) => line(cols.map((c) => cell(r[c]))))].join('\n');
+  const out = [
+    `\n${title}`,
+    line(cols),
+    widths.map((w) => '-'.repeat(w)).join('-|-'),
+    ...rows.map((r) => line(cols.map((c) => cell(r[c])))),
+  ].join('\n');
   console.log(out);
   return out;
 }
@@ -116,7 +122,10 @@ export function startSavedPageServer(pages: readonly SavedPage[], dir: URL): Pro
   return startReplayServer(({ url }) => {
     const page = byPath.get(url.split('?', 1)[0] ?? '');
     if (!page) return undefined;
-    return { headers: { 'content-type': `text/html; charset=${page.charset}` }, body: readCorpusFile(new URL(page.file, dir)) };
+    return {
+      headers: { 'content-type': `text/html; charset=${page.charset}` },
+      body: readCorpusFile(new URL(page.file, dir)),
+    };
   });
 }
 

@@ -6,7 +6,16 @@
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asExpected, foundShare, queryKey, reportSerpCorpus, runSerpCorpus, type CorpusSerp, type SerpCorpusRun, type SerpOutcome } from './serp-corpus.js';
+import {
+  asExpected,
+  foundShare,
+  queryKey,
+  reportSerpCorpus,
+  runSerpCorpus,
+  type CorpusSerp,
+  type SerpCorpusRun,
+  type SerpOutcome,
+} from './serp-corpus.js';
 
 const DIR = new URL('../fixtures/real/naver/', import.meta.url);
 const pages = JSON.parse(fs.readFileSync(new URL('expected.json', DIR), 'utf8')) as CorpusSerp[];
@@ -39,7 +48,9 @@ describe('SEARCH_B_SERP on real saved Naver pages', () => {
     expect(pages.length).toBeGreaterThanOrEqual(10);
     expect(new Set(pages.map((p) => p.id)).size).toBe(pages.length);
     expect(new Set(pages.map((p) => queryKey(p.query))).size).toBe(pages.length);
-    expect(pages.filter((p) => p.expect === 'results').reduce((n, p) => n + (p.results?.length ?? 0), 0)).toBeGreaterThanOrEqual(45);
+    expect(
+      pages.filter((p) => p.expect === 'results').reduce((n, p) => n + (p.results?.length ?? 0), 0),
+    ).toBeGreaterThanOrEqual(45);
     expect(outcomes).toHaveLength(pages.length);
   });
 
@@ -56,12 +67,16 @@ describe('SEARCH_B_SERP on real saved Naver pages', () => {
     for (const o of pagesWithAsserted) {
       const want = o.page.results?.filter((r) => r.from === 'asserted').length ?? 0;
       const missed = o.match?.missing.filter((m) => m.want.from === 'asserted').length ?? want;
-      expect(want - missed, `${o.page.id}: asserted results found`).toBeGreaterThanOrEqual(Math.ceil(want * FOUND_TARGET));
+      expect(want - missed, `${o.page.id}: asserted results found`).toBeGreaterThanOrEqual(
+        Math.ceil(want * FOUND_TARGET),
+      );
     }
   });
 
   it('ends every out-of-scope page in its failure kind, never an empty success or a false "no results"', () => {
     const wrong = outcomes.filter((o) => o.page.expect !== 'results' && !asExpected(o));
-    expect(wrong.map((o) => `${o.page.id}: ${o.status} ${o.code ?? ''} ${o.kind ?? ''} (want ${o.page.expectedKind})`)).toEqual([]);
+    expect(
+      wrong.map((o) => `${o.page.id}: ${o.status} ${o.code ?? ''} ${o.kind ?? ''} (want ${o.page.expectedKind})`),
+    ).toEqual([]);
   });
 });

@@ -77,14 +77,24 @@ const DIR = new URL('../fixtures/real/reddit/', import.meta.url);
 /** Attempts a task gets here, so that "retried" and "not retried" differ in the number of upstream calls. */
 const MAX_ATTEMPTS = 3;
 /** Failure kinds a retry may fix (every other kind ends the task after one call), and those that rest the exit address. */
-const RETRIED: ReadonlySet<string> = new Set(['RATE_LIMITED', 'UPSTREAM_BLOCKED', 'UPSTREAM_ERROR', 'AUTH_FAILED', 'LAYOUT_CHANGED', 'TIMEOUT']);
+const RETRIED: ReadonlySet<string> = new Set([
+  'RATE_LIMITED',
+  'UPSTREAM_BLOCKED',
+  'UPSTREAM_ERROR',
+  'AUTH_FAILED',
+  'LAYOUT_CHANGED',
+  'TIMEOUT',
+]);
 const COOLED: ReadonlySet<string> = new Set(['RATE_LIMITED', 'UPSTREAM_BLOCKED']);
 const { cases } = JSON.parse(readCorpusFile(new URL('cases.json', DIR)).toString('utf8')) as { cases: Case[] };
 const body = (c: Case) => readCorpusFile(new URL(c.file, DIR));
 
 /** Expected text of a thread: title, selftext and every loaded comment body, link targets removed (words only are compared). */
 function threadWords(json: unknown): string {
-  const [post, comments] = json as [{ data: { children: Array<{ kind: string; data: Record<string, unknown> }> } }, { data: { children: unknown[] } }];
+  const [post, comments] = json as [
+    { data: { children: Array<{ kind: string; data: Record<string, unknown> }> } },
+    { data: { children: unknown[] } },
+  ];
   const p = post.data.children.find((c) => c.kind === 't3')?.data ?? {};
   const out: string[] = [String(p.title ?? ''), String(p.selftext ?? '')];
   const walk = (children: unknown[]) => {
@@ -130,12 +140,26 @@ describe('FORUM real-input corpus (Reddit JSON)', () => {
     });
     const dir = tempDir();
     const config = fastConfig(dir, {
-      engines: { FORUM: { upstream: { baseUrl: replay.url, options: { userAgent: 'test:aeq-corpus:0.1.0 (by /u/aeq-tests)' } } } },
+      engines: {
+        FORUM: { upstream: { baseUrl: replay.url, options: { userAgent: 'test:aeq-corpus:0.1.0 (by /u/aeq-tests)' } } },
+      },
     });
-    svc = await startService({ AEQ_SANDBOX: '0', AEQ_CONFIG: config, AEQ_ENGINE_MAX_ATTEMPTS: String(MAX_ATTEMPTS), AEQ_ENGINE_TIMEOUT_MS: '10000' }, { logLines });
+    svc = await startService(
+      {
+        AEQ_SANDBOX: '0',
+        AEQ_CONFIG: config,
+        AEQ_ENGINE_MAX_ATTEMPTS: String(MAX_ATTEMPTS),
+        AEQ_ENGINE_TIMEOUT_MS: '10000',
+      },
+      { logLines },
+    );
   });
   afterAll(async () => {
-    if (outcomes.length > 0) printTable('FORUM corpus (Reddit JSON replayed through the real adapter)', outcomes.map((o) => o.row));
+    if (outcomes.length > 0)
+      printTable(
+        'FORUM corpus (Reddit JSON replayed through the real adapter)',
+        outcomes.map((o) => o.row),
+      );
     await svc?.stop();
     await replay?.close();
   });
@@ -153,7 +177,12 @@ describe('FORUM real-input corpus (Reddit JSON)', () => {
       const failures: string[] = [];
       const code = view.task.status === 'COMPLETED' ? 'COMPLETED' : (String(view.error ?? '').split(':')[0] ?? '');
       const kind = failureKind(logLines.slice(logsBefore));
-      const row: Record<string, string | number> = { case: c.id, request: requested.join(' ') || '-', want: c.expect.code, got: code };
+      const row: Record<string, string | number> = {
+        case: c.id,
+        request: requested.join(' ') || '-',
+        want: c.expect.code,
+        got: code,
+      };
       if (code !== c.expect.code) failures.push(`code ${code}, want ${c.expect.code}${kind ? ` (kind ${kind})` : ''}`);
       if (c.expect.code !== 'COMPLETED') {
         row.kind = `${kind ?? '-'}${kind === c.expect.kind ? '' : ` (want ${c.expect.kind})`}`;
@@ -165,7 +194,16 @@ describe('FORUM real-input corpus (Reddit JSON)', () => {
         row.rests = rests;
         if (rests !== wantRests) failures.push(`exit address rested ${rests} times, want ${wantRests}`);
       } else if (code === 'COMPLETED') {
-        const r = view.response as { text: string; markdown: string; sources: Source[]; posts?: ForumPost[]; after?: string | null; post?: ForumPost; comments?: ForumComment[]; moreComments?: number };
+        const r = view.response as {
+          text: string;
+          markdown: string;
+          sources: Source[];
+          posts?: ForumPost[];
+          after?: string | null;
+          post?: ForumPost;
+          comments?: ForumComment[];
+          moreComments?: number;
+        };
         if (c.shape === 'listing') scoreListing(c, r, row, failures);
         else scoreThread(c, r, row, failures);
       }
@@ -183,7 +221,9 @@ describe('FORUM real-input corpus (Reddit JSON)', () => {
 
 /** Consecutive rests (cooldown strikes) on the exit addresses, over every upstream. */
 function exitRests(svc: RunningService): number {
-  return svc.app.pools.exits.list().reduce((n, r) => n + [...r.cooldowns.values()].reduce((m, c) => m + c.strikes, 0), 0);
+  return svc.app.pools.exits
+    .list()
+    .reduce((n, r) => n + [...r.cooldowns.values()].reduce((m, c) => m + c.strikes, 0), 0);
 }
 
 function failureKind(lines: string[]): string | undefined {
@@ -198,7 +238,12 @@ function failureKind(lines: string[]): string | undefined {
   return undefined;
 }
 
-function scoreSources(want: ExpectedSource[], got: Source[], row: Record<string, string | number>, failures: string[]): void {
+function scoreSources(
+  want: ExpectedSource[],
+  got: Source[],
+  row: Record<string, string | number>,
+  failures: string[],
+): void {
   let urlOk = 0;
   let labelOk = 0;
   want.forEach((w, i) => {
@@ -215,7 +260,12 @@ function scoreSources(want: ExpectedSource[], got: Source[], row: Record<string,
   if (got.some((s, i) => s.position !== i + 1)) failures.push('source positions are not 1..n');
 }
 
-function scoreListing(c: Case, r: { text: string; sources: Source[]; posts?: ForumPost[]; after?: string | null }, row: Record<string, string | number>, failures: string[]): void {
+function scoreListing(
+  c: Case,
+  r: { text: string; sources: Source[]; posts?: ForumPost[]; after?: string | null },
+  row: Record<string, string | number>,
+  failures: string[],
+): void {
   const want = c.expect.sources ?? [];
   scoreSources(want, r.sources, row, failures);
   const titles = bagOfWordsF1(want.map((s) => s.label ?? '').join('\n'), r.text);
@@ -232,19 +282,30 @@ function scoreListing(c: Case, r: { text: string; sources: Source[]; posts?: For
   if (a.firstTitle) checks.push([r.sources[0]?.label === a.firstTitle, 'first title']);
   if (a.count !== undefined) checks.push([r.sources.length === a.count, `${a.count} posts`]);
   if (a.minCount !== undefined) checks.push([r.sources.length >= a.minCount, `at least ${a.minCount} posts`]);
-  if (a.allSubreddit) checks.push([posts.length > 0 && posts.every((p) => p.subreddit === a.allSubreddit), `every post in r/${a.allSubreddit}`]);
-  if (a.allDomain) checks.push([posts.length > 0 && posts.every((p) => p.domain === a.allDomain), `every post links ${a.allDomain}`]);
+  if (a.allSubreddit)
+    checks.push([
+      posts.length > 0 && posts.every((p) => p.subreddit === a.allSubreddit),
+      `every post in r/${a.allSubreddit}`,
+    ]);
+  if (a.allDomain)
+    checks.push([posts.length > 0 && posts.every((p) => p.domain === a.allDomain), `every post links ${a.allDomain}`]);
   assertedRow(checks, row, failures);
 }
 
-function scoreThread(c: Case, r: { text: string; sources: Source[]; post?: ForumPost; comments?: ForumComment[]; moreComments?: number }, row: Record<string, string | number>, failures: string[]): void {
+function scoreThread(
+  c: Case,
+  r: { text: string; sources: Source[]; post?: ForumPost; comments?: ForumComment[]; moreComments?: number },
+  row: Record<string, string | number>,
+  failures: string[],
+): void {
   const e = c.expect;
   scoreSources(e.sources ?? [], r.sources, row, failures);
   const comments = r.comments ?? [];
   const got = countComments(comments);
   row.comments = `${got}/${e.comments}`;
   if (got !== e.comments) failures.push(`${got} comments, want ${e.comments}`);
-  if (JSON.stringify(comments.map((x) => x.id)) !== JSON.stringify(e.topLevelIds)) failures.push('top-level comment ids differ');
+  if (JSON.stringify(comments.map((x) => x.id)) !== JSON.stringify(e.topLevelIds))
+    failures.push('top-level comment ids differ');
   if (r.moreComments !== e.moreComments) failures.push(`${r.moreComments} unloaded comments, want ${e.moreComments}`);
   if (r.post?.title !== e.title) failures.push('post title differs');
   if ((r.post?.author ?? null) !== (e.author ?? null)) failures.push(`author ${r.post?.author}, want ${e.author}`);
@@ -254,7 +315,8 @@ function scoreThread(c: Case, r: { text: string; sources: Source[]; post?: Forum
   const a = c.asserted;
   if (!a) return;
   const checks: Array<[boolean, string]> = [];
-  if (a.topLevelIds) checks.push([JSON.stringify(comments.map((x) => x.id)) === JSON.stringify(a.topLevelIds), 'top-level comment ids']);
+  if (a.topLevelIds)
+    checks.push([JSON.stringify(comments.map((x) => x.id)) === JSON.stringify(a.topLevelIds), 'top-level comment ids']);
   if (a.titlePrefix) checks.push([r.post?.title.startsWith(a.titlePrefix) === true, 'title prefix']);
   if (a.author) checks.push([r.post?.author === a.author, 'author']);
   if (a.firstCommentAuthor) checks.push([comments[0]?.author === a.firstCommentAuthor, 'first comment author']);

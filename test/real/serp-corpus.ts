@@ -146,7 +146,9 @@ export async function runSerpCorpus(o: SerpCorpusOptions): Promise<SerpCorpusRun
   });
   const config = writeConfig(tempDir(), {
     scheduler: { retryBaseMs: 20, retryMaxMs: 100, exitCooldownMs: 50, pollMs: 50 },
-    engines: { [o.taskType]: { concurrency: o.parallel, timeoutMs: 30_000, maxAttempts: 1, upstream: { baseUrl: replay.url } } },
+    engines: {
+      [o.taskType]: { concurrency: o.parallel, timeoutMs: 30_000, maxAttempts: 1, upstream: { baseUrl: replay.url } },
+    },
     exitAddresses: [{ id: 'direct', country: 'US', maxConcurrent: o.parallel }],
   });
   const logLines: string[] = [];
@@ -184,11 +186,16 @@ export async function runSerpCorpus(o: SerpCorpusOptions): Promise<SerpCorpusRun
 
 /** Whether a page ended as its entry says: results completed, or a failure of the expected kind. */
 export function asExpected(x: SerpOutcome): boolean {
-  return x.page.expect === 'results' ? x.status === 'COMPLETED' : x.status === 'FAILED' && x.kind === x.page.expectedKind;
+  return x.page.expect === 'results'
+    ? x.status === 'COMPLETED'
+    : x.status === 'FAILED' && x.kind === x.page.expectedKind;
 }
 
 /** Share of the expected results found with the exact URL and title, over the pages `filter` keeps. */
-export function foundShare(outcomes: SerpOutcome[], filter: (x: SerpOutcome) => boolean = () => true): { expected: number; exact: number; share: number } {
+export function foundShare(
+  outcomes: SerpOutcome[],
+  filter: (x: SerpOutcome) => boolean = () => true,
+): { expected: number; exact: number; share: number } {
   const scored = outcomes.filter((x) => x.match && filter(x));
   const expected = scored.reduce((n, x) => n + (x.page.results?.length ?? 0), 0);
   const exact = scored.reduce((n, x) => n + (x.match?.exact ?? 0), 0);
@@ -211,10 +218,24 @@ export function reportSerpCorpus(title: string, outcomes: SerpOutcome[]): void {
   };
   const sources = [...new Set(outcomes.map((x) => x.page.source))];
   printTable(title, [
-    ...sources.map((s) => row(`${s}: results`, outcomes.filter((x) => x.page.source === s && x.page.expect === 'results'))),
-    row('no-results pages', outcomes.filter((x) => x.page.expect === 'no_answer')),
-    row('block pages', outcomes.filter((x) => x.page.expect === 'failure' && !x.page.outOfScope)),
-    row('out of scope', outcomes.filter((x) => x.page.outOfScope)),
+    ...sources.map((s) =>
+      row(
+        `${s}: results`,
+        outcomes.filter((x) => x.page.source === s && x.page.expect === 'results'),
+      ),
+    ),
+    row(
+      'no-results pages',
+      outcomes.filter((x) => x.page.expect === 'no_answer'),
+    ),
+    row(
+      'block pages',
+      outcomes.filter((x) => x.page.expect === 'failure' && !x.page.outOfScope),
+    ),
+    row(
+      'out of scope',
+      outcomes.filter((x) => x.page.outOfScope),
+    ),
     row('all', outcomes),
   ]);
   const off = outcomes.filter((x) => !asExpected(x) || (x.match?.missing.length ?? 0) > 0);
@@ -226,7 +247,9 @@ export function reportSerpCorpus(title: string, outcomes: SerpOutcome[]): void {
       status: x.code ? `${x.status} ${x.code} ${x.kind ?? ''}` : x.status,
       served: x.served,
       missing: x.match?.missing.length ?? 0,
-      first: x.match?.missing[0] ? `${x.match.missing[0].want.url.slice(0, 60)} (got ${x.match.missing[0].gotTitle ?? 'no url'})` : '',
+      first: x.match?.missing[0]
+        ? `${x.match.missing[0].want.url.slice(0, 60)} (got ${x.match.missing[0].gotTitle ?? 'no url'})`
+        : '',
     })),
   );
 }

@@ -68,7 +68,10 @@ describe('WEB_SCRAPE on real saved pages', () => {
       for (let page = queue.shift(); page; page = queue.shift()) {
         const r = await runTask(svc, { taskType: 'WEB_SCRAPE', payload: { url: `${replay.url}/${page.id}` } }, 120_000);
         const text: string = r.response?.text ?? '';
-        const score = r.task.status === 'COMPLETED' ? bagOfWordsF1(page.expectedText, bodyText(text, r.response?.title)) : { precision: 0, recall: 0, f1: 0 };
+        const score =
+          r.task.status === 'COMPLETED'
+            ? bagOfWordsF1(page.expectedText, bodyText(text, r.response?.title))
+            : { precision: 0, recall: 0, f1: 0 };
         outcomes.push({
           page,
           status: r.task.status,
@@ -91,11 +94,17 @@ describe('WEB_SCRAPE on real saved pages', () => {
   it('holds a corpus of at least 130 real pages', () => {
     expect(pages.length).toBeGreaterThanOrEqual(130);
     expect(new Set(pages.map((p) => p.id)).size).toBe(pages.length);
-    for (const id of Object.keys(outOfScope)) expect(pages.some((p) => p.id === id), id).toBe(true);
+    for (const id of Object.keys(outOfScope))
+      expect(
+        pages.some((p) => p.id === id),
+        id,
+      ).toBe(true);
   });
 
   it('completes every page', () => {
-    const failed = outcomes.filter((o) => o.status !== 'COMPLETED').map((o) => `${o.page.id}: ${o.status} ${o.code ?? ''}`);
+    const failed = outcomes
+      .filter((o) => o.status !== 'COMPLETED')
+      .map((o) => `${o.page.id}: ${o.status} ${o.code ?? ''}`);
     expect(failed).toEqual([]);
     expect(outcomes).toHaveLength(pages.length);
   });
@@ -125,9 +134,17 @@ function report(outcomes: Outcome[]): void {
   const inScope = outcomes.filter((o) => !outOfScope[o.page.id]);
   const sources = [...new Set(outcomes.map((o) => o.page.source))];
   printTable('WEB_SCRAPE real-page corpus (in scope)', [
-    ...sources.map((s) => row(s, inScope.filter((o) => o.page.source === s))),
+    ...sources.map((s) =>
+      row(
+        s,
+        inScope.filter((o) => o.page.source === s),
+      ),
+    ),
     row('all', inScope),
-    row('out of scope', outcomes.filter((o) => outOfScope[o.page.id])),
+    row(
+      'out of scope',
+      outcomes.filter((o) => outOfScope[o.page.id]),
+    ),
   ]);
   const low = outcomes.filter((o) => o.f1 < F1_PASS);
   printTable(

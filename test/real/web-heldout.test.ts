@@ -65,7 +65,11 @@ function afterHeadline(text: string, title: string | undefined): string {
   return headline ? rest.join('\n') : text;
 }
 
-function score(page: HeldOutPage, text: string, title: string | undefined): Pick<Outcome, 'withFound' | 'withoutAbsent' | 'withoutAbsentRaw' | 'missing' | 'leaked'> {
+function score(
+  page: HeldOutPage,
+  text: string,
+  title: string | undefined,
+): Pick<Outcome, 'withFound' | 'withoutAbsent' | 'withoutAbsentRaw' | 'missing' | 'leaked'> {
   const [all, body] = [fold(text), fold(afterHeadline(text, title))];
   const missing = page.with.filter((s) => !all.includes(fold(s)));
   const leaked = page.without.filter((s) => body.includes(fold(s)));
@@ -125,7 +129,9 @@ describe('WEB_SCRAPE held-out pages (trafilatura evaluation set)', () => {
     expect(outcomes).toHaveLength(pages.length);
     const codes = new Set(Object.keys(ENGINE_ERROR_SENTENCES));
     const unclear = outcomes
-      .filter((o) => o.status !== 'COMPLETED' && !(o.status === 'FAILED' && codes.has((o.code ?? '').split(':', 1)[0] ?? '')))
+      .filter(
+        (o) => o.status !== 'COMPLETED' && !(o.status === 'FAILED' && codes.has((o.code ?? '').split(':', 1)[0] ?? '')),
+      )
       .map((o) => `${o.page.id}: ${o.status} ${o.code ?? ''}`);
     expect(unclear).toEqual([]);
   });

@@ -56,7 +56,10 @@ describe.skipIf(skip !== null)('faults on PostgreSQL', () => {
     receiver = rec;
     const config = writeConfig(tempDir(), {
       scheduler: { leaseMs: 2000, heartbeatMs: 400, pollMs: 100, retryBaseMs: 50, retryMaxMs: 200 },
-      engines: { ANSWER_ENGINE_A: { concurrency: 16, maxAttempts: 10 }, SEARCH_C_SEARCH: { concurrency: 8, maxAttempts: 10 } },
+      engines: {
+        ANSWER_ENGINE_A: { concurrency: 16, maxAttempts: 10 },
+        SEARCH_C_SEARCH: { concurrency: 8, maxAttempts: 10 },
+      },
     });
     const env = {
       DATABASE_URL: pgsrv.url,

@@ -39,7 +39,14 @@ describe.skipIf(skip !== null)('several API and worker processes on PostgreSQL',
         [ORDERED_ENGINE]: { concurrency: 1 },
       },
     });
-    const env = { DATABASE_URL: pgsrv.url, AEQ_SANDBOX_URL: sim.url, AEQ_CONFIG: config, AEQ_LOG_LEVEL: 'warn', AEQ_PG_POOL_MAX: '5', AEQ_INTERNAL_TOKEN: INTERNAL };
+    const env = {
+      DATABASE_URL: pgsrv.url,
+      AEQ_SANDBOX_URL: sim.url,
+      AEQ_CONFIG: config,
+      AEQ_LOG_LEVEL: 'warn',
+      AEQ_PG_POOL_MAX: '5',
+      AEQ_INTERNAL_TOKEN: INTERNAL,
+    };
     // Start one process first so migrations are applied once, then the rest together.
     apis.push(await spawnService({ ...env, AEQ_ROLE: 'api', AEQ_LOG_LEVEL: 'info' }, 90_000));
     const rest = await Promise.all([
@@ -66,7 +73,11 @@ describe.skipIf(skip !== null)('several API and worker processes on PostgreSQL',
         const n = b * 500 + i;
         const taskType = engines[n % engines.length]!;
         const country = taskType === 'CHATBOT_A' ? (n % 3 === 0 ? 'KR' : 'US') : undefined;
-        return { taskType, payload: { prompt: `scale task ${n} sandbox:delay=15`, ...(country ? { country } : {}) }, webhook: { url: receiver.url } };
+        return {
+          taskType,
+          payload: { prompt: `scale task ${n} sandbox:delay=15`, ...(country ? { country } : {}) },
+          webhook: { url: receiver.url },
+        };
       });
       const api = apis[b % 2]!;
       const r = await api.call('POST', '/v1/async/task/batch', items);
@@ -115,8 +126,16 @@ describe.skipIf(skip !== null)('several API and worker processes on PostgreSQL',
 
   it('serves higher priority first across processes', async () => {
     // One batch commits at once, so every worker sees the whole queue when it claims.
-    const low = Array.from({ length: 12 }, (_, i) => ({ taskType: ORDERED_ENGINE, priority: 1, payload: { query: `low ${i} sandbox:delay=30` } }));
-    const high = Array.from({ length: 4 }, (_, i) => ({ taskType: ORDERED_ENGINE, priority: 9, payload: { query: `high ${i} sandbox:delay=30` } }));
+    const low = Array.from({ length: 12 }, (_, i) => ({
+      taskType: ORDERED_ENGINE,
+      priority: 1,
+      payload: { query: `low ${i} sandbox:delay=30` },
+    }));
+    const high = Array.from({ length: 4 }, (_, i) => ({
+      taskType: ORDERED_ENGINE,
+      priority: 9,
+      payload: { query: `high ${i} sandbox:delay=30` },
+    }));
     const r = await apis[1]!.call('POST', '/v1/async/task/batch', [...low, ...high]);
     expect(r.body.summary.succeeded).toBe(16);
     const ids: string[] = r.body.results.map((x: { task: { id: string } }) => x.task.id);
@@ -127,7 +146,8 @@ describe.skipIf(skip !== null)('several API and worker processes on PostgreSQL',
       const deadline = Date.now() + 60_000;
       let rows: Array<{ id: string; finished_at: string | null }> = [];
       for (;;) {
-        rows = (await db.query('select id, finished_at from tasks where id = any($1) order by finished_at', [ids])).rows;
+        rows = (await db.query('select id, finished_at from tasks where id = any($1) order by finished_at', [ids]))
+          .rows;
         if (rows.every((x) => x.finished_at !== null)) break;
         if (Date.now() > deadline) throw new Error('ordered tasks not finished');
         await new Promise((res) => setTimeout(res, 200));
@@ -143,12 +163,19 @@ describe.skipIf(skip !== null)('several API and worker processes on PostgreSQL',
     const internal = async (api: ChildService, method: string, p: string, body?: unknown) => {
       const res = await fetch(api.url + p, {
         method,
-        headers: { authorization: `Bearer ${INTERNAL}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: `Bearer ${INTERNAL}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
       return { status: res.status, body: (await res.json()) as any };
     };
-    const submitKr = () => apis[1]!.call('POST', '/v1/async/task', { taskType: 'CHATBOT_A', payload: { prompt: 'op change', country: 'KR' } });
+    const submitKr = () =>
+      apis[1]!.call('POST', '/v1/async/task', {
+        taskType: 'CHATBOT_A',
+        payload: { prompt: 'op change', country: 'KR' },
+      });
     const eventually = async (check: () => Promise<boolean>, what: string) => {
       const deadline = Date.now() + 15_000;
       while (!(await check())) {
@@ -162,7 +189,12 @@ describe.skipIf(skip !== null)('several API and worker processes on PostgreSQL',
     }
     await eventually(async () => (await submitKr()).status === 422, 'KR refused on the other API process');
     // An account added through API 0 (secret sealed in the store) serves KR tasks on the workers.
-    const added = await internal(apis[0]!, 'POST', '/internal/pools/accounts', { id: 'kr-added', engine: 'CHATBOT_A', country: 'KR', secret: 'sk-added-at-run-time' });
+    const added = await internal(apis[0]!, 'POST', '/internal/pools/accounts', {
+      id: 'kr-added',
+      engine: 'CHATBOT_A',
+      country: 'KR',
+      secret: 'sk-added-at-run-time',
+    });
     expect(added.status).toBe(201);
     let accepted: any;
     await eventually(async () => (accepted = await submitKr()).status === 202, 'KR accepted again');
@@ -175,7 +207,9 @@ describe.skipIf(skip !== null)('several API and worker processes on PostgreSQL',
     const db = new pg.Client({ connectionString: pgsrv.url });
     await db.connect();
     try {
-      const stored = (await db.query("select state from runtime_changes where key = 'account:kr-added'")).rows[0] as { state: string };
+      const stored = (await db.query("select state from runtime_changes where key = 'account:kr-added'")).rows[0] as {
+        state: string;
+      };
       expect(stored.state).not.toContain('sk-added-at-run-time');
       await eventually(async () => {
         const r = await apis[0]!.call('GET', `/v1/async/task/${accepted.body.task.id}`);
@@ -184,11 +218,17 @@ describe.skipIf(skip !== null)('several API and worker processes on PostgreSQL',
       // Pausing an engine through API 1 stops every worker from claiming it.
       expect((await internal(apis[1]!, 'POST', '/internal/engines/ASSISTANT_A/pause')).status).toBe(200);
       await new Promise((r) => setTimeout(r, 2500));
-      const q = await apis[0]!.call('POST', '/v1/async/task', { taskType: 'ASSISTANT_A', payload: { prompt: 'paused engine' } });
+      const q = await apis[0]!.call('POST', '/v1/async/task', {
+        taskType: 'ASSISTANT_A',
+        payload: { prompt: 'paused engine' },
+      });
       await new Promise((r) => setTimeout(r, 1500));
       expect((await apis[0]!.call('GET', `/v1/async/task/${q.body.task.id}`)).body.task.status).toBe('QUEUED');
       expect((await internal(apis[0]!, 'POST', '/internal/engines/ASSISTANT_A/resume')).status).toBe(200);
-      await eventually(async () => (await apis[0]!.call('GET', `/v1/async/task/${q.body.task.id}`)).body.task.status === 'COMPLETED', 'resumed engine runs');
+      await eventually(
+        async () => (await apis[0]!.call('GET', `/v1/async/task/${q.body.task.id}`)).body.task.status === 'COMPLETED',
+        'resumed engine runs',
+      );
     } finally {
       await db.end();
     }

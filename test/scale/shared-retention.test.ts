@@ -25,10 +25,16 @@ describe.skipIf(skip !== null)('retention across processes', () => {
     const env = { DATABASE_URL: pgsrv.url, AEQ_SANDBOX_URL: sim.url, AEQ_RETENTION_MS: '4000' };
     const apiA = await spawnService({ ...env, AEQ_ROLE: 'api' }, 90_000);
     procs.push(apiA);
-    const [apiB, worker] = await Promise.all([spawnService({ ...env, AEQ_ROLE: 'api' }, 90_000), spawnService({ ...env, AEQ_ROLE: 'worker' }, 90_000)]);
+    const [apiB, worker] = await Promise.all([
+      spawnService({ ...env, AEQ_ROLE: 'api' }, 90_000),
+      spawnService({ ...env, AEQ_ROLE: 'worker' }, 90_000),
+    ]);
     procs.push(apiB!, worker!);
 
-    const items = Array.from({ length: 20 }, (_, i) => ({ taskType: 'ANSWER_ENGINE_A', payload: { prompt: `retained ${i}` } }));
+    const items = Array.from({ length: 20 }, (_, i) => ({
+      taskType: 'ANSWER_ENGINE_A',
+      payload: { prompt: `retained ${i}` },
+    }));
     const r = await apiA.call('POST', '/v1/async/task/batch', items);
     const ids: string[] = r.body.results.map((x: { task: { id: string } }) => x.task.id);
     const deadline = Date.now() + 30_000;
@@ -41,7 +47,12 @@ describe.skipIf(skip !== null)('retention across processes', () => {
     await new Promise((res) => setTimeout(res, 4500));
     for (const api of [apiA, apiB!]) {
       expect((await api.call('GET', `/v1/async/task/${ids[0]}`)).status).toBe(404);
-      expect((await api.call('GET', '/stats')).body.tasks).toEqual({ QUEUED: 0, PROCESSING: 0, COMPLETED: 0, FAILED: 0 });
+      expect((await api.call('GET', '/stats')).body.tasks).toEqual({
+        QUEUED: 0,
+        PROCESSING: 0,
+        COMPLETED: 0,
+        FAILED: 0,
+      });
     }
     const db = new pg.Client({ connectionString: pgsrv.url });
     await db.connect();

@@ -3,7 +3,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimContext } from '../../src/sandbox/sim-context.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
-import { deliverDue, startService, submit, tempDir, waitTerminal, writeConfig, type RunningService } from '../helpers/service.js';
+import {
+  deliverDue,
+  startService,
+  submit,
+  tempDir,
+  waitTerminal,
+  writeConfig,
+  type RunningService,
+} from '../helpers/service.js';
 
 /**
  * No secret ever leaves the service: account secrets, provider API keys, the forum's OAuth client
@@ -29,8 +37,14 @@ const PROXY_USER = 'aeq-proxy';
 /** Every form a secret could take on the way out. */
 function secretForms(): Array<[label: string, text: string]> {
   const forms: Array<[string, string]> = Object.entries(SECRETS).map(([k, v]) => [k, v]);
-  forms.push(['forum basic credentials (base64)', Buffer.from(`${SECRETS.forumClientId}:${SECRETS.forumClientSecret}`).toString('base64')]);
-  forms.push(['proxy basic credentials (base64)', Buffer.from(`${PROXY_USER}:${SECRETS.proxyPassword}`).toString('base64')]);
+  forms.push([
+    'forum basic credentials (base64)',
+    Buffer.from(`${SECRETS.forumClientId}:${SECRETS.forumClientSecret}`).toString('base64'),
+  ]);
+  forms.push([
+    'proxy basic credentials (base64)',
+    Buffer.from(`${PROXY_USER}:${SECRETS.proxyPassword}`).toString('base64'),
+  ]);
   // The simulator's OAuth token for this client id (the same derivation the sandbox route uses).
   forms.push(['forum access token', `sim-${new SimContext().hash(SECRETS.forumClientId, 'token').toString(36)}`]);
   // Any fragment of a planted secret is a leak too.
@@ -43,7 +57,9 @@ const asInternal = { authorization: `Bearer ${INTERNAL_TOKEN}` };
 const include = { rawResponse: true, html: true, markdown: true };
 
 /** Prompt- and query-addressed engines: one normal task and one per failure directive. */
-const TEXT_ENGINES: Array<[taskType: string, field: 'prompt' | 'query', text: string, extra?: Record<string, unknown>]> = [
+const TEXT_ENGINES: Array<
+  [taskType: string, field: 'prompt' | 'query', text: string, extra?: Record<string, unknown>]
+> = [
   ['CHATBOT_A', 'prompt', 'best trail running shoes', { country: 'US' }],
   ['ANSWER_ENGINE_A', 'prompt', 'what is pydantic'],
   ['ASSISTANT_A', 'prompt', 'louvre opening hours'],
@@ -90,46 +106,78 @@ describe('secrets never leave the service', () => {
         ...usExits,
         ...krExits,
         // Nothing listens on port 9: a task sent through it fails at the proxy, with its password in hand.
-        { id: 'exit-nl-proxy', country: 'NL', proxyUrl: `http://${PROXY_USER}:${SECRETS.proxyPassword}@127.0.0.1:9`, maxConcurrent: 4 },
+        {
+          id: 'exit-nl-proxy',
+          country: 'NL',
+          proxyUrl: `http://${PROXY_USER}:${SECRETS.proxyPassword}@127.0.0.1:9`,
+          maxConcurrent: 4,
+        },
       ],
     });
     svc = await startService(
       // Parses inline: a parse thread's first start under tsx (it loads jsdom, cheerio and turndown)
       // can take longer than this test's 1.5 s attempts; the parse pool has its own tests.
-      { AEQ_CONFIG: config, AEQ_INTERNAL_TOKEN: INTERNAL_TOKEN, AEQ_ENGINE_TIMEOUT_MS: '1500', AEQ_ENGINE_MAX_ATTEMPTS: '2', AEQ_PARSE_THREADS: '0' },
+      {
+        AEQ_CONFIG: config,
+        AEQ_INTERNAL_TOKEN: INTERNAL_TOKEN,
+        AEQ_ENGINE_TIMEOUT_MS: '1500',
+        AEQ_ENGINE_MAX_ATTEMPTS: '2',
+        AEQ_PARSE_THREADS: '0',
+      },
       { logLines },
     );
 
     const webhook = { url: `${hooks.url}/hook` };
     const envelopes: unknown[] = [];
     for (const [taskType, field, text, extra] of TEXT_ENGINES) {
-      for (const d of DIRECTIVES) envelopes.push({ taskType, payload: { [field]: text + d, include, ...extra }, webhook });
+      for (const d of DIRECTIVES)
+        envelopes.push({ taskType, payload: { [field]: text + d, include, ...extra }, webhook });
     }
     envelopes.push({ taskType: 'CHATBOT_A', payload: { prompt: '서울 맛집 추천', country: 'KR', include }, webhook });
     for (const d of ['', 'sandbox:error/', 'sandbox:captcha/', 'sandbox:timeout/']) {
       envelopes.push({ taskType: 'WEB_SCRAPE', payload: { url: `https://example.com/${d}guide`, include }, webhook });
     }
-    for (const payload of [{ action: 'read', url: 'https://redd.it/1k9x2q7' }, { action: 'feed', community: 'rust' }, { action: 'user_posts', user: 'spez' }]) {
+    for (const payload of [
+      { action: 'read', url: 'https://redd.it/1k9x2q7' },
+      { action: 'feed', community: 'rust' },
+      { action: 'user_posts', user: 'spez' },
+    ]) {
       envelopes.push({ taskType: 'FORUM', payload: { ...payload, include }, webhook });
     }
 
     // The proxy exit address leads nowhere: the listing must show its scheme only, then it rests
     // disabled while the other tasks run (tasks without a country may use any exit address).
     const listed = await svc.call('GET', '/internal/pools', undefined, asInternal);
-    expect(listed.body.exitAddresses.find((x: { id: string }) => x.id === 'exit-nl-proxy')).toMatchObject({ country: 'NL', proxy: 'http', disabled: false });
+    expect(listed.body.exitAddresses.find((x: { id: string }) => x.id === 'exit-nl-proxy')).toMatchObject({
+      country: 'NL',
+      proxy: 'http',
+      disabled: false,
+    });
     seen.push(['/internal/pools (proxy enabled)', JSON.stringify(listed.body)]);
-    const proxyExit = (op: 'enable' | 'disable') => svc.call('POST', `/internal/pools/exit-addresses/exit-nl-proxy/${op}`, undefined, asInternal);
+    const proxyExit = (op: 'enable' | 'disable') =>
+      svc.call('POST', `/internal/pools/exit-addresses/exit-nl-proxy/${op}`, undefined, asInternal);
     expect((await proxyExit('disable')).status).toBe(200);
 
     const ids = await Promise.all(envelopes.map((e) => submit(svc, e)));
-    ids.push(await analysis('/v1/source-influence', { answer: 'Foam absorbs shock [1].', prompt: 'shoes?', citations: ['https://example.com/foam-review'], webhook }));
+    ids.push(
+      await analysis('/v1/source-influence', {
+        answer: 'Foam absorbs shock [1].',
+        prompt: 'shoes?',
+        citations: ['https://example.com/foam-review'],
+        webhook,
+      }),
+    );
     ids.push(await analysis('/v1/prompt-research', { seed: 'running shoes', webhook }));
     for (const id of ids) views.push(await waitTerminal(svc, id, 45_000));
 
     // Then one task through the proxy, alone, so its connection failure (with the password in the
     // proxy URL and its Proxy-Authorization header) is logged and recorded; then it is disabled again.
     expect((await proxyExit('enable')).status).toBe(200);
-    const viaProxy = await submit(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'via the proxy', country: 'NL', include }, webhook });
+    const viaProxy = await submit(svc, {
+      taskType: 'ANSWER_ENGINE_A',
+      payload: { prompt: 'via the proxy', country: 'NL', include },
+      webhook,
+    });
     views.push(await waitTerminal(svc, viaProxy, 20_000));
     ids.push(viaProxy);
     expect((await proxyExit('disable')).status).toBe(200);
@@ -156,7 +204,11 @@ describe('secrets never leave the service', () => {
       byType.set(v.task.taskType, (byType.get(v.task.taskType) ?? new Set()).add(outcome));
     }
     for (const [taskType] of TEXT_ENGINES) {
-      expect([...(byType.get(taskType) ?? [])].sort(), taskType).toEqual(['COMPLETED', 'ENGINE_FAILED', 'ENGINE_TIMEOUT']);
+      expect([...(byType.get(taskType) ?? [])].sort(), taskType).toEqual([
+        'COMPLETED',
+        'ENGINE_FAILED',
+        'ENGINE_TIMEOUT',
+      ]);
     }
     expect(byType.get('WEB_SCRAPE')).toEqual(new Set(['COMPLETED', 'ENGINE_FAILED', 'ENGINE_TIMEOUT']));
     expect(byType.get('SOURCE_INFLUENCE')).toEqual(new Set(['COMPLETED']));
@@ -174,28 +226,58 @@ describe('secrets never leave the service', () => {
 
   it('shows the proxy scheme but not its password in /internal/pools, and refuses operator mistakes without echoing secrets', async () => {
     const after = await svc.call('GET', '/internal/pools', undefined, asInternal);
-    expect(after.body.exitAddresses.find((x: { id: string }) => x.id === 'exit-nl-proxy')).toMatchObject({ proxy: 'http', disabled: true });
+    expect(after.body.exitAddresses.find((x: { id: string }) => x.id === 'exit-nl-proxy')).toMatchObject({
+      proxy: 'http',
+      disabled: true,
+    });
     seen.push(['/internal/pools (proxy disabled)', JSON.stringify(after.body)]);
-    const dup = await svc.call('POST', '/internal/pools/accounts', { id: 'acct-chatbot-us-1', engine: 'CHATBOT_A', country: 'US', secret: SECRETS.accountUs1 }, asInternal);
+    const dup = await svc.call(
+      'POST',
+      '/internal/pools/accounts',
+      { id: 'acct-chatbot-us-1', engine: 'CHATBOT_A', country: 'US', secret: SECRETS.accountUs1 },
+      asInternal,
+    );
     expect(dup.status).toBe(409);
     seen.push(['409 on a duplicate account', JSON.stringify(dup.body)]);
-    const badProxy = await svc.call('POST', '/internal/pools/exit-addresses', { id: 'x', country: 'NL', proxyUrl: `ftp://${PROXY_USER}:${SECRETS.proxyPassword}@127.0.0.1:21` }, asInternal);
+    const badProxy = await svc.call(
+      'POST',
+      '/internal/pools/exit-addresses',
+      { id: 'x', country: 'NL', proxyUrl: `ftp://${PROXY_USER}:${SECRETS.proxyPassword}@127.0.0.1:21` },
+      asInternal,
+    );
     expect(badProxy.status).toBe(400);
     seen.push(['400 on an unusable proxy URL', JSON.stringify(badProxy.body)]);
     // Added at run time (disabled at once, nothing listens there): listed by scheme only.
-    const socks = await svc.call('POST', '/internal/pools/exit-addresses', { id: 'exit-nl-socks', country: 'NL', proxyUrl: `socks5://${PROXY_USER}:${SECRETS.proxyPassword}@127.0.0.1:9` }, asInternal);
+    const socks = await svc.call(
+      'POST',
+      '/internal/pools/exit-addresses',
+      { id: 'exit-nl-socks', country: 'NL', proxyUrl: `socks5://${PROXY_USER}:${SECRETS.proxyPassword}@127.0.0.1:9` },
+      asInternal,
+    );
     expect(socks.status).toBe(201);
     await svc.call('POST', '/internal/pools/exit-addresses/exit-nl-socks/disable', undefined, asInternal);
     seen.push(['201 on a SOCKS proxy', JSON.stringify(socks.body)]);
-    seen.push(['/internal/pools (socks added)', JSON.stringify((await svc.call('GET', '/internal/pools', undefined, asInternal)).body)]);
-    const badSecret = await svc.call('POST', '/internal/pools/accounts', { id: 'y', engine: 'NOPE', country: 'US', secret: SECRETS.accountUs2, extra: SECRETS.accountUs2 }, asInternal);
+    seen.push([
+      '/internal/pools (socks added)',
+      JSON.stringify((await svc.call('GET', '/internal/pools', undefined, asInternal)).body),
+    ]);
+    const badSecret = await svc.call(
+      'POST',
+      '/internal/pools/accounts',
+      { id: 'y', engine: 'NOPE', country: 'US', secret: SECRETS.accountUs2, extra: SECRETS.accountUs2 },
+      asInternal,
+    );
     expect(badSecret.status).toBe(400);
     seen.push(['400 on a bad account', JSON.stringify(badSecret.body)]);
   });
 
   it('no secret in polling views, webhook bodies and headers, logs, endpoints or the SQLite files', async () => {
     for (const v of views) seen.push([`polling ${v.task.taskType} ${v.task.id}`, JSON.stringify(v)]);
-    for (const r of hooks.received) seen.push([`webhook ${r.body?.task?.taskType} ${r.body?.task?.id}`, JSON.stringify({ headers: r.headers, body: r.body })]);
+    for (const r of hooks.received)
+      seen.push([
+        `webhook ${r.body?.task?.taskType} ${r.body?.task?.id}`,
+        JSON.stringify({ headers: r.headers, body: r.body }),
+      ]);
     for (const p of ['/metrics', '/capacity', '/stats', '/openapi.json', '/health', '/ready']) {
       const r = await svc.call('GET', p);
       expect(r.status, p).toBe(200);

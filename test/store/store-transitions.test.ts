@@ -60,7 +60,9 @@ for (const kind of ['sqlite', 'postgres'] as StoreKind[]) {
       expect(a?.ok).toBe(true);
       const [b] = await store.insertTasks([task({ idempotencyKey: 'k1' })]);
       expect(b).toEqual({ ok: false, reason: 'DUPLICATE_KEY', existingId: first.id });
-      const racers = await Promise.all(Array.from({ length: 20 }, () => store.insertTasks([task({ idempotencyKey: 'race' })])));
+      const racers = await Promise.all(
+        Array.from({ length: 20 }, () => store.insertTasks([task({ idempotencyKey: 'race' })])),
+      );
       expect(racers.filter(([o]) => o?.ok).length).toBe(1);
     });
 
@@ -113,8 +115,22 @@ for (const kind of ['sqlite', 'postgres'] as StoreKind[]) {
       const [c] = await store.claimTasks(claimArgs());
       expect(c?.status).toBe('PROCESSING');
       expect(await store.finishTask(t.id, 'not-the-token', completed(), T0 + 2000)).toBe(false);
-      expect(await store.finishTask(t.id, c!.leaseToken, completed({ url: 'https://example.com/hook', payload: { a: 1 } }), T0 + 2000)).toBe(true);
-      expect(await store.finishTask(t.id, c!.leaseToken, { ...completed(), status: 'FAILED', error: 'x', creditsCharged: 0 }, T0 + 3000)).toBe(false);
+      expect(
+        await store.finishTask(
+          t.id,
+          c!.leaseToken,
+          completed({ url: 'https://example.com/hook', payload: { a: 1 } }),
+          T0 + 2000,
+        ),
+      ).toBe(true);
+      expect(
+        await store.finishTask(
+          t.id,
+          c!.leaseToken,
+          { ...completed(), status: 'FAILED', error: 'x', creditsCharged: 0 },
+          T0 + 3000,
+        ),
+      ).toBe(false);
       expect(await store.retryTask(t.id, c!.leaseToken, 'x', T0, T0 + 3000)).toBe(false);
       const got = (await store.getTask(t.id, 0)) as TaskRecord;
       expect(got.status).toBe('COMPLETED');
@@ -144,7 +160,12 @@ for (const kind of ['sqlite', 'postgres'] as StoreKind[]) {
       const t = task();
       await store.insertTasks([t]);
       const [c] = await store.claimTasks(claimArgs({ leaseMs: 1000 }));
-      const fail = (): TerminalWrite => ({ ...completed(), status: 'FAILED', error: 'ENGINE_TIMEOUT: x', creditsCharged: 0 });
+      const fail = (): TerminalWrite => ({
+        ...completed(),
+        status: 'FAILED',
+        error: 'ENGINE_TIMEOUT: x',
+        creditsCharged: 0,
+      });
       expect(await store.reapExpiredLeases(T0 + 1500, fail)).toEqual({ requeued: [], failed: [] });
       expect(await store.reapExpiredLeases(T0 + 2001, fail)).toEqual({ requeued: [t.id], failed: [] });
       expect(await store.finishTask(t.id, c!.leaseToken, completed(), T0 + 2100)).toBe(false);
@@ -178,7 +199,15 @@ for (const kind of ['sqlite', 'postgres'] as StoreKind[]) {
       const t = task();
       await store.insertTasks([t]);
       const [c] = await store.claimTasks(claimArgs({ leaseMs: 1000 }));
-      expect(await store.heartbeat([{ id: t.id, leaseToken: c!.leaseToken }, { id: t.id, leaseToken: 'stale' }], T0 + 10_000)).toBe(1);
+      expect(
+        await store.heartbeat(
+          [
+            { id: t.id, leaseToken: c!.leaseToken },
+            { id: t.id, leaseToken: 'stale' },
+          ],
+          T0 + 10_000,
+        ),
+      ).toBe(1);
       const fail = (): TerminalWrite => ({ ...completed(), status: 'FAILED', error: 'x', creditsCharged: 0 });
       expect((await store.reapExpiredLeases(T0 + 5000, fail)).requeued).toEqual([]);
     });
@@ -191,7 +220,13 @@ for (const kind of ['sqlite', 'postgres'] as StoreKind[]) {
       const [d] = await store.claimDueDeliveries(T0 + 2000, 10, 60_000);
       expect(await store.startDeliveryAttempt(t.id, d!.leaseToken, 1, T0 + 2000)).toBe(true);
       expect(await store.startDeliveryAttempt(t.id, d!.leaseToken, 1, T0 + 2000)).toBe(false);
-      await store.finishDeliveryAttempt(t.id, d!.leaseToken, 1, { kind: 'retry', at: T0 + 10_000, error: 'HTTP 500', httpStatus: 500 }, T0 + 2100);
+      await store.finishDeliveryAttempt(
+        t.id,
+        d!.leaseToken,
+        1,
+        { kind: 'retry', at: T0 + 10_000, error: 'HTTP 500', httpStatus: 500 },
+        T0 + 2100,
+      );
       expect(await store.claimDueDeliveries(T0 + 9000, 10, 60_000)).toHaveLength(0);
       const [d2] = await store.claimDueDeliveries(T0 + 10_000, 10, 60_000);
       expect(d2?.attempts).toBe(1);
@@ -205,7 +240,12 @@ for (const kind of ['sqlite', 'postgres'] as StoreKind[]) {
       expect(await store.getTask(old.id, T0 - 50_000)).toBeUndefined();
       expect(await store.getTask(fresh.id, T0 - 50_000)).toBeDefined();
       expect(await store.pollTask(old.id, T0 - 50_000)).toBeUndefined();
-      expect(await store.pollTask(fresh.id, T0 - 50_000)).toMatchObject({ id: fresh.id, status: 'QUEUED', resultJson: null, creditsCharged: null });
+      expect(await store.pollTask(fresh.id, T0 - 50_000)).toMatchObject({
+        id: fresh.id,
+        status: 'QUEUED',
+        resultJson: null,
+        creditsCharged: null,
+      });
       expect(await store.deleteExpired(T0 - 50_000, 100)).toBe(1);
       expect(await store.getTask(old.id, 0)).toBeUndefined();
       const s = await store.stats(0);
@@ -221,7 +261,12 @@ for (const kind of ['sqlite', 'postgres'] as StoreKind[]) {
       const claimed = await store.claimTasks(claimArgs({ limit: 2 }));
       expect(claimed).toHaveLength(2);
       await store.insertTasks([expired]);
-      await store.finishTask(claimed[0]!.id, claimed[0]!.leaseToken, completed({ url: 'https://example.com/h', payload: {} }), T0 + 2000);
+      await store.finishTask(
+        claimed[0]!.id,
+        claimed[0]!.leaseToken,
+        completed({ url: 'https://example.com/h', payload: {} }),
+        T0 + 2000,
+      );
       await store.retryTask(claimed[1]!.id, claimed[1]!.leaseToken, 'x', T0 + 5000, T0 + 2000);
       const s = await store.stats(T0 - 50_000);
       expect(s.tasks).toEqual({ QUEUED: 2, PROCESSING: 0, COMPLETED: 1, FAILED: 0 });
@@ -231,9 +276,17 @@ for (const kind of ['sqlite', 'postgres'] as StoreKind[]) {
       });
       expect(s.webhooks).toEqual({ pending: 1, delivered: 0, abandoned: 0 });
       expect((await store.stats(0)).tasks.QUEUED).toBe(3);
-      expect(await store.queuedAndRunning(T0 - 50_000)).toEqual({ ANSWER_ENGINE_A: { queued: 1, processing: 0 }, FORUM: { queued: 1, processing: 0 } });
+      expect(await store.queuedAndRunning(T0 - 50_000)).toEqual({
+        ANSWER_ENGINE_A: { queued: 1, processing: 0 },
+        FORUM: { queued: 1, processing: 0 },
+      });
       // The same figures as an aggregate over the rows themselves.
-      const rows = await store.db.selectFrom('tasks').select(['status', (eb) => eb.fn.countAll<number>().as('n')]).where('created_at', '>=', T0 - 50_000).groupBy('status').execute();
+      const rows = await store.db
+        .selectFrom('tasks')
+        .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+        .where('created_at', '>=', T0 - 50_000)
+        .groupBy('status')
+        .execute();
       expect(Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]))).toEqual({ QUEUED: 2, COMPLETED: 1 });
       await store.deleteExpired(T0 - 50_000, 100);
       expect((await store.stats(0)).tasks.QUEUED).toBe(2);
@@ -259,17 +312,22 @@ for (const kind of ['sqlite', 'postgres'] as StoreKind[]) {
       await store.insertTasks(ts);
       const claimed = new Map((await store.claimTasks(claimArgs())).map((c) => [c.id, c.leaseToken]));
       const tokenOf = (i: number) => claimed.get(ts[i]!.id)!;
-      const results = await Promise.all(ts.map((t, i) => store.finishTask(t.id, i === 1 ? 'stale' : tokenOf(i), completed(), T0 + 2000)));
+      const results = await Promise.all(
+        ts.map((t, i) => store.finishTask(t.id, i === 1 ? 'stale' : tokenOf(i), completed(), T0 + 2000)),
+      );
       expect(results).toEqual([true, false, true]);
       expect((await store.getTask(ts[0]!.id, 0))?.result).toEqual({ text: 'ok' });
       expect((await store.getTask(ts[1]!.id, 0))?.status).toBe('PROCESSING');
-      const twice = await Promise.all([1, 2].map(() => store.finishTask(ts[1]!.id, tokenOf(1), completed(), T0 + 3000)));
+      const twice = await Promise.all(
+        [1, 2].map(() => store.finishTask(ts[1]!.id, tokenOf(1), completed(), T0 + 3000)),
+      );
       expect(twice.filter(Boolean)).toHaveLength(1);
       expect((await store.stats(0)).tasks).toEqual({ QUEUED: 0, PROCESSING: 0, COMPLETED: 3, FAILED: 0 });
     });
 
     it('pool leases hold a resource to its capacity under concurrent acquires, and free it on release or expiry', async () => {
-      const acquire = (capacity: number, now = T0, expires = T0 + 10_000) => store.acquirePoolLease('exit-1', capacity, now, expires);
+      const acquire = (capacity: number, now = T0, expires = T0 + 10_000) =>
+        store.acquirePoolLease('exit-1', capacity, now, expires);
       const first = await Promise.all(Array.from({ length: 10 }, () => acquire(3)));
       const held = first.filter((t): t is string => t !== null);
       expect(held).toHaveLength(3);
@@ -289,32 +347,40 @@ for (const kind of ['sqlite', 'postgres'] as StoreKind[]) {
       expect(later.filter((t) => t !== null)).toHaveLength(5);
     });
 
-    it.skipIf(kind !== 'sqlite')('writes of one event-loop turn commit together, and one that fails rolls back alone', async () => {
-      const first = task();
-      await store.insertTasks([first]);
-      const ok = task();
-      const partner = task();
-      const results = await Promise.allSettled([
-        store.insertTasks([ok]),
-        // Same primary key as `first`: the insert throws, and `partner` (same call) must not stay.
-        store.insertTasks([partner, { ...task(), id: first.id }]),
-      ]);
-      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected']);
-      expect(await store.getTask(ok.id, 0)).toBeDefined();
-      expect(await store.getTask(partner.id, 0)).toBeUndefined();
-      expect((await store.stats(0)).tasks.QUEUED).toBe(2);
-    });
+    it.skipIf(kind !== 'sqlite')(
+      'writes of one event-loop turn commit together, and one that fails rolls back alone',
+      async () => {
+        const first = task();
+        await store.insertTasks([first]);
+        const ok = task();
+        const partner = task();
+        const results = await Promise.allSettled([
+          store.insertTasks([ok]),
+          // Same primary key as `first`: the insert throws, and `partner` (same call) must not stay.
+          store.insertTasks([partner, { ...task(), id: first.id }]),
+        ]);
+        expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected']);
+        expect(await store.getTask(ok.id, 0)).toBeDefined();
+        expect(await store.getTask(partner.id, 0)).toBeUndefined();
+        expect((await store.stats(0)).tasks.QUEUED).toBe(2);
+      },
+    );
 
-    it.skipIf(kind !== 'sqlite')('reads of one turn are answered together once it ends, each with its own outcome', async () => {
-      const a = task();
-      await store.insertTasks([a]);
-      const answered: string[] = [];
-      const polls = [a.id, randomUUID(), a.id].map((id, i) => store.pollTask(id, 0).then((t) => answered.push(`${i}:${t?.status ?? 'none'}`)));
-      answered.push('turn goes on');
-      await Promise.resolve();
-      expect(answered).toEqual(['turn goes on']);
-      await Promise.all(polls);
-      expect(answered).toEqual(['turn goes on', '0:QUEUED', '1:none', '2:QUEUED']);
-    });
+    it.skipIf(kind !== 'sqlite')(
+      'reads of one turn are answered together once it ends, each with its own outcome',
+      async () => {
+        const a = task();
+        await store.insertTasks([a]);
+        const answered: string[] = [];
+        const polls = [a.id, randomUUID(), a.id].map((id, i) =>
+          store.pollTask(id, 0).then((t) => answered.push(`${i}:${t?.status ?? 'none'}`)),
+        );
+        answered.push('turn goes on');
+        await Promise.resolve();
+        expect(answered).toEqual(['turn goes on']);
+        await Promise.all(polls);
+        expect(answered).toEqual(['turn goes on', '0:QUEUED', '1:none', '2:QUEUED']);
+      },
+    );
   });
 }

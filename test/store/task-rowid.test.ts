@@ -9,7 +9,19 @@ import { openTestStore } from '../helpers/stores.js';
 const T0 = 1_800_000_000_000;
 
 function task(id: string, over: Partial<NewTask> = {}): NewTask {
-  return { id, taskType: 'SEARCH_A', payload: { query: 'q' }, priority: 1, idempotencyKey: null, webhookUrl: null, country: null, maxAttempts: 3, creditsToCharge: 1, createdAt: T0, ...over };
+  return {
+    id,
+    taskType: 'SEARCH_A',
+    payload: { query: 'q' },
+    priority: 1,
+    idempotencyKey: null,
+    webhookUrl: null,
+    country: null,
+    maxAttempts: 3,
+    creditsToCharge: 1,
+    createdAt: T0,
+    ...over,
+  };
 }
 
 describe('task id keys', () => {
@@ -58,7 +70,8 @@ describe('embedded store rows keyed by the task id', () => {
   });
   afterEach(() => close());
 
-  const rowidOf = async (id: string) => (await sql<{ rowid: number | bigint }>`select rowid from tasks where id = ${id}`.execute(store.db)).rows[0]?.rowid;
+  const rowidOf = async (id: string) =>
+    (await sql<{ rowid: number | bigint }>`select rowid from tasks where id = ${id}`.execute(store.db)).rows[0]?.rowid;
 
   it("stores a v7 task under its id's key, and finds it by that key", async () => {
     const id = newTaskId(T0);

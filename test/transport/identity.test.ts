@@ -1,7 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { acceptLanguage, browserRegion, desktopUserAgent, desktopUserAgentMetadata, regionLocale, USER_AGENTS } from '../../src/transport/identity.js';
+import {
+  acceptLanguage,
+  browserRegion,
+  desktopUserAgent,
+  desktopUserAgentMetadata,
+  regionLocale,
+  USER_AGENTS,
+} from '../../src/transport/identity.js';
 
 const SRC = path.resolve(import.meta.dirname, '../../src');
 
@@ -22,9 +29,15 @@ describe('browser identity (src/transport/identity.ts)', () => {
   });
 
   it('the headless browser claims a desktop Chrome of its own major version, with matching client hints', () => {
-    expect(desktopUserAgent('131.0.6778.33')).toBe('Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36');
+    expect(desktopUserAgent('131.0.6778.33')).toBe(
+      'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+    );
     const hints = desktopUserAgentMetadata('131.0.6778.33');
-    expect(hints.brands.map((b) => `${b.brand}/${b.version}`)).toEqual(['Chromium/131', 'Google Chrome/131', 'Not?A_Brand/99']);
+    expect(hints.brands.map((b) => `${b.brand}/${b.version}`)).toEqual([
+      'Chromium/131',
+      'Google Chrome/131',
+      'Not?A_Brand/99',
+    ]);
     expect(hints.fullVersion).toBe('131.0.6778.33');
   });
 
@@ -35,7 +48,11 @@ describe('browser identity (src/transport/identity.ts)', () => {
     expect(acceptLanguage('ko-KR')).toBe('ko-KR,ko;q=0.9');
     expect(acceptLanguage('ko-KR', true)).toBe('ko-KR,ko;q=0.9,en-US;q=0.8,en;q=0.6');
     expect(acceptLanguage('en-GB', true)).toBe('en-GB,en;q=0.9');
-    expect(browserRegion('JP')).toEqual({ locale: 'ja-JP', timezoneId: 'Asia/Tokyo', acceptLanguage: 'ja-JP,ja;q=0.9,en-US;q=0.8,en;q=0.6' });
+    expect(browserRegion('JP')).toEqual({
+      locale: 'ja-JP',
+      timezoneId: 'Asia/Tokyo',
+      acceptLanguage: 'ja-JP,ja;q=0.9,en-US;q=0.8,en;q=0.6',
+    });
     expect(browserRegion('KE').timezoneId).toBe('UTC');
   });
 

@@ -87,7 +87,9 @@ describe('exit addresses are real proxies (end to end, sandbox on)', () => {
         ['kr-socks-1', 'socks5'],
       ]);
       const metrics = await svc.raw('GET', '/metrics');
-      expectNoPasswords(JSON.stringify(exits) + JSON.stringify(us) + JSON.stringify(kr) + String(metrics.body) + logLines.join('\n'));
+      expectNoPasswords(
+        JSON.stringify(exits) + JSON.stringify(us) + JSON.stringify(kr) + String(metrics.body) + logLines.join('\n'),
+      );
     } finally {
       await svc.stop();
     }
@@ -115,7 +117,9 @@ describe('exit addresses are real proxies (end to end, sandbox on)', () => {
       expect(exits.find((x) => x.id === 'us-dead')?.coolingDownUntil).not.toBeNull();
       expect(exits.find((x) => x.id === 'us-live')?.coolingDownUntil).toBeNull();
 
-      const failure = logLines.map((l) => JSON.parse(l) as { msg?: string; exit?: string; kind?: string; detail?: string }).find((l) => l.msg === 'engine attempt failed');
+      const failure = logLines
+        .map((l) => JSON.parse(l) as { msg?: string; exit?: string; kind?: string; detail?: string })
+        .find((l) => l.msg === 'engine attempt failed');
       expect(failure).toMatchObject({
         exit: 'us-dead',
         kind: 'UPSTREAM_BLOCKED',

@@ -63,7 +63,14 @@ describe('the Copilot chat socket leaves through the exit address', () => {
   };
 
   const chat = (url: string, transport: ReturnType<typeof via>) =>
-    collectChatEvents({ url, headers: {}, firstFrame: JSON.stringify({ event: 'send', text: 'hello' }), signal: new AbortController().signal, graceMs: 0, http: transport });
+    collectChatEvents({
+      url,
+      headers: {},
+      firstFrame: JSON.stringify({ event: 'send', text: 'hello' }),
+      signal: new AbortController().signal,
+      graceMs: 0,
+      http: transport,
+    });
 
   it('ws:// through an HTTP CONNECT proxy with credentials', async () => {
     const t = await chat(`ws://127.0.0.1:${plainPort}/c/api/chat`, via(httpProxy.url('http', CREDS)));
@@ -72,15 +79,22 @@ describe('the Copilot chat socket leaves through the exit address', () => {
   });
 
   it('wss:// through SOCKS5 with credentials (TLS to the chat host over the tunnel)', async () => {
-    const t = await chat(`wss://localhost:${securePort}/c/api/chat`, via(socks.url('socks5h', CREDS), { targetTls: { ca: CERT } }));
+    const t = await chat(
+      `wss://localhost:${securePort}/c/api/chat`,
+      via(socks.url('socks5h', CREDS), { targetTls: { ca: CERT } }),
+    );
     expect(t.events.map((e) => e.event)).toEqual(['appendText', 'done']);
     expect(socks.stats.targets).toContain(`[domain] localhost:${securePort}`);
   });
 
   it('a proxy failure keeps its kind, so the exit address rests', async () => {
     const wrong = { username: CREDS.username, password: 'not-the-password' };
-    const f = await asyncFailureOf(() => chat(`ws://127.0.0.1:${plainPort}/c/api/chat`, via(socks.url('socks5', wrong))));
+    const f = await asyncFailureOf(() =>
+      chat(`ws://127.0.0.1:${plainPort}/c/api/chat`, via(socks.url('socks5', wrong))),
+    );
     expect(f.kind).toBe('UPSTREAM_BLOCKED');
-    expect(f.message).toBe(`exit address ws-exit: proxy socks5://127.0.0.1:${socks.port} rejected the credentials (SOCKS5 username/password)`);
+    expect(f.message).toBe(
+      `exit address ws-exit: proxy socks5://127.0.0.1:${socks.port} rejected the credentials (SOCKS5 username/password)`,
+    );
   });
 });

@@ -6,12 +6,64 @@ import { normalizeSourceUrl, parseUrl } from '../../engines/common/urls.js';
  * Public Suffix List but is not a declared dependency.
  */
 const MULTI_LABEL_SUFFIXES: ReadonlySet<string> = new Set([
-  'co.kr', 'or.kr', 'go.kr', 'ac.kr', 'ne.kr', 're.kr', 'pe.kr', 'mil.kr', 'hs.kr', 'ms.kr', 'es.kr', 'sc.kr', 'kg.kr',
-  'seoul.kr', 'busan.kr', 'co.uk', 'org.uk', 'ac.uk', 'gov.uk', 'ltd.uk', 'plc.uk', 'me.uk', 'net.uk', 'nhs.uk',
-  'co.jp', 'ne.jp', 'or.jp', 'ac.jp', 'go.jp', 'com.au', 'net.au', 'org.au', 'edu.au', 'gov.au', 'com.cn', 'net.cn',
-  'org.cn', 'gov.cn', 'com.tw', 'com.hk', 'com.sg', 'com.my', 'com.ph', 'com.vn', 'co.id', 'co.in', 'co.nz',
-  'co.za', 'com.br', 'com.mx', 'com.ar', 'com.tr', 'github.io', 'blogspot.com', 'herokuapp.com', 'vercel.app',
-  'netlify.app', 'pages.dev',
+  'co.kr',
+  'or.kr',
+  'go.kr',
+  'ac.kr',
+  'ne.kr',
+  're.kr',
+  'pe.kr',
+  'mil.kr',
+  'hs.kr',
+  'ms.kr',
+  'es.kr',
+  'sc.kr',
+  'kg.kr',
+  'seoul.kr',
+  'busan.kr',
+  'co.uk',
+  'org.uk',
+  'ac.uk',
+  'gov.uk',
+  'ltd.uk',
+  'plc.uk',
+  'me.uk',
+  'net.uk',
+  'nhs.uk',
+  'co.jp',
+  'ne.jp',
+  'or.jp',
+  'ac.jp',
+  'go.jp',
+  'com.au',
+  'net.au',
+  'org.au',
+  'edu.au',
+  'gov.au',
+  'com.cn',
+  'net.cn',
+  'org.cn',
+  'gov.cn',
+  'com.tw',
+  'com.hk',
+  'com.sg',
+  'com.my',
+  'com.ph',
+  'com.vn',
+  'co.id',
+  'co.in',
+  'co.nz',
+  'co.za',
+  'com.br',
+  'com.mx',
+  'com.ar',
+  'com.tr',
+  'github.io',
+  'blogspot.com',
+  'herokuapp.com',
+  'vercel.app',
+  'netlify.app',
+  'pages.dev',
 ]);
 
 export function hostOf(url: string): string {
@@ -20,7 +72,10 @@ export function hostOf(url: string): string {
 
 /** eTLD+1 of a host (`news.example.co.kr` → `example.co.kr`); IP literals and single labels as is. */
 export function registrableDomain(host: string): string {
-  const h = host.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  const h = host
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
   if (/^[\d.]+$/.test(h) || h.includes(':')) return h;
   const labels = h.split('.');
   if (labels.length <= 2) return h;

@@ -43,7 +43,9 @@ function usageOf(body: unknown): TokenUsage | null {
   const o = u as Record<string, unknown>;
   const input = o.prompt_tokens;
   const output = o.completion_tokens;
-  return typeof input === 'number' && typeof output === 'number' && input >= 0 && output >= 0 ? { input, output } : null;
+  return typeof input === 'number' && typeof output === 'number' && input >= 0 && output >= 0
+    ? { input, output }
+    : null;
 }
 
 function contentOf(body: unknown): { content: string | null; refusal: boolean } {
@@ -52,7 +54,10 @@ function contentOf(body: unknown): { content: string | null; refusal: boolean } 
   const message = typeof first === 'object' && first !== null ? (first as { message?: unknown }).message : undefined;
   if (typeof message !== 'object' || message === null) return { content: null, refusal: false };
   const m = message as Record<string, unknown>;
-  return { content: typeof m.content === 'string' ? m.content : null, refusal: typeof m.refusal === 'string' && m.refusal !== '' };
+  return {
+    content: typeof m.content === 'string' ? m.content : null,
+    refusal: typeof m.refusal === 'string' && m.refusal !== '',
+  };
 }
 
 function parseJson(res: HttpResponse): unknown {
@@ -63,7 +68,13 @@ function parseJson(res: HttpResponse): unknown {
   }
 }
 
-export async function chatCompletion(http: HttpTransport, signal: AbortSignal, endpoint: ModelEndpoint, req: ChatRequest, timeoutMs: number): Promise<ChatOutcome> {
+export async function chatCompletion(
+  http: HttpTransport,
+  signal: AbortSignal,
+  endpoint: ModelEndpoint,
+  req: ChatRequest,
+  timeoutMs: number,
+): Promise<ChatOutcome> {
   const timeout = AbortSignal.timeout(timeoutMs);
   const body = {
     model: endpoint.model,
@@ -91,7 +102,11 @@ export async function chatCompletion(http: HttpTransport, signal: AbortSignal, e
   if (res.status < 200 || res.status >= 300) {
     // Error code only: provider messages can quote a masked key.
     const info = openAiErrorInfo(json);
-    return { kind: 'model_error', detail: `model endpoint answered HTTP ${res.status}${info.code ? ` (${info.code})` : ''}`, usage: null };
+    return {
+      kind: 'model_error',
+      detail: `model endpoint answered HTTP ${res.status}${info.code ? ` (${info.code})` : ''}`,
+      usage: null,
+    };
   }
   const usage = usageOf(json);
   const { content, refusal } = contentOf(json);

@@ -3,10 +3,21 @@
  * counted by purpose, with the provider's own usage when it reports one and an estimate otherwise;
  * a call is made only if its reservation (estimated input plus its `max_tokens`) still fits.
  */
-export type ModelPurpose = 'model_check' | 'requirements' | 'requirement_coverage' | 'brand_decisions' | 'source_classification';
+export type ModelPurpose =
+  | 'model_check'
+  | 'requirements'
+  | 'requirement_coverage'
+  | 'brand_decisions'
+  | 'source_classification';
 
 /** Fixed report order of the purposes (pipeline order), so `calls` never depends on timing. */
-export const PURPOSE_ORDER: readonly ModelPurpose[] = ['model_check', 'requirements', 'requirement_coverage', 'brand_decisions', 'source_classification'];
+export const PURPOSE_ORDER: readonly ModelPurpose[] = [
+  'model_check',
+  'requirements',
+  'requirement_coverage',
+  'brand_decisions',
+  'source_classification',
+];
 
 export interface TokenUsage {
   input: number;
@@ -65,7 +76,9 @@ export class TokenMeter {
   }
 
   report(): ModelTokensReport {
-    const calls = PURPOSE_ORDER.map((p) => this.byPurpose.get(p)).filter((c): c is PurposeCalls => c !== undefined).map((c) => ({ ...c }));
+    const calls = PURPOSE_ORDER.map((p) => this.byPurpose.get(p))
+      .filter((c): c is PurposeCalls => c !== undefined)
+      .map((c) => ({ ...c }));
     return {
       input: calls.reduce((a, c) => a + c.input, 0),
       output: calls.reduce((a, c) => a + c.output, 0),

@@ -8,13 +8,38 @@ import type { ModelPurpose } from './meter.js';
  * counts, ranges) are checked here but left out of the wire copy: OpenAI's strict mode has refused
  * some of those keywords, and a refused schema would fail every call.
  */
-const obj = (properties: Record<string, unknown>) => ({ type: 'object', properties, required: Object.keys(properties), additionalProperties: false });
+const obj = (properties: Record<string, unknown>) => ({
+  type: 'object',
+  properties,
+  required: Object.keys(properties),
+  additionalProperties: false,
+});
 const arr = (items: unknown, maxItems = 100) => ({ type: 'array', items, maxItems });
 const str = (maxLength = 1000) => ({ type: 'string', maxLength });
 
-export const REQUIREMENT_TYPES = ['topic', 'criterion', 'budget', 'location', 'time', 'quantity', 'comparison_set', 'audience', 'format', 'other'] as const;
+export const REQUIREMENT_TYPES = [
+  'topic',
+  'criterion',
+  'budget',
+  'location',
+  'time',
+  'quantity',
+  'comparison_set',
+  'audience',
+  'format',
+  'other',
+] as const;
 export const SOURCE_TYPES = [
-  'institutional', 'reference', 'ugc_forum', 'ugc_social', 'review_site', 'marketplace', 'news', 'editorial', 'vendor_page', 'other',
+  'institutional',
+  'reference',
+  'ugc_forum',
+  'ugc_social',
+  'review_site',
+  'marketplace',
+  'news',
+  'editorial',
+  'vendor_page',
+  'other',
 ] as const;
 
 export interface ModelCheckOutput {
@@ -49,12 +74,29 @@ export interface ClassificationOutput {
 const DECISIONS = ['recommended', 'mentioned', 'not_recommended', 'mixed'];
 
 export const PURPOSE_SCHEMAS: Readonly<Record<ModelPurpose, Record<string, unknown>>> = {
-  model_check: obj({ judgements: arr(obj({ id: str(20), label: { type: 'string', enum: ['supported', 'partial', 'unsupported'] } }), 50) }),
+  model_check: obj({
+    judgements: arr(obj({ id: str(20), label: { type: 'string', enum: ['supported', 'partial', 'unsupported'] } }), 50),
+  }),
   requirements: obj({
-    items: arr(obj({ text: str(80), quote: str(500), type: { type: 'string', enum: [...REQUIREMENT_TYPES] }, mandatory: { type: 'boolean' } }), 30),
+    items: arr(
+      obj({
+        text: str(80),
+        quote: str(500),
+        type: { type: 'string', enum: [...REQUIREMENT_TYPES] },
+        mandatory: { type: 'boolean' },
+      }),
+      30,
+    ),
   }),
   requirement_coverage: obj({
-    results: arr(obj({ id: str(20), coverage: { type: 'string', enum: ['addressed', 'partial', 'not_addressed'] }, unitIndexes: arr({ type: 'integer', minimum: 0 }, 20) }), 50),
+    results: arr(
+      obj({
+        id: str(20),
+        coverage: { type: 'string', enum: ['addressed', 'partial', 'not_addressed'] },
+        unitIndexes: arr({ type: 'integer', minimum: 0 }, 20),
+      }),
+      50,
+    ),
   }),
   brand_decisions: obj({
     entities: arr(
@@ -63,7 +105,15 @@ export const PURPOSE_SCHEMAS: Readonly<Record<ModelPurpose, Record<string, unkno
         decision: { type: 'string', enum: DECISIONS },
         topPick: { type: 'boolean' },
         sentiment: { type: 'number', minimum: -1, maximum: 1 },
-        reasons: arr(obj({ polarity: { type: 'string', enum: ['pro', 'con'] }, summary: str(200), quote: str(500), unitIndex: { type: 'integer', minimum: 0 } }), 20),
+        reasons: arr(
+          obj({
+            polarity: { type: 'string', enum: ['pro', 'con'] },
+            summary: str(200),
+            quote: str(500),
+            unitIndex: { type: 'integer', minimum: 0 },
+          }),
+          20,
+        ),
       }),
       60,
     ),

@@ -56,22 +56,51 @@ export class ModelSession {
     const repair: ChatMessage[] = [
       ...messages,
       { role: 'assistant', content: first.value.slice(0, 20_000) },
-      { role: 'user', content: `That reply is not valid (${checked.message}). Reply again with only the JSON object that matches the schema.` },
+      {
+        role: 'user',
+        content: `That reply is not valid (${checked.message}). Reply again with only the JSON object that matches the schema.`,
+      },
     ];
     const second = await this.once(purpose, repair);
     if (!second.ok) return second;
     const again = check(second.value, validate);
-    return again.ok ? again : { ok: false, status: 'invalid_output', message: `${purpose}: output still invalid after one repair (${again.message})` };
+    return again.ok
+      ? again
+      : {
+          ok: false,
+          status: 'invalid_output',
+          message: `${purpose}: output still invalid after one repair (${again.message})`,
+        };
   }
 
   private async once(purpose: ModelPurpose, messages: ChatMessage[]): Promise<ModelResult<string>> {
-    if (this.timedOut) return { ok: false, status: 'timeout', message: `${purpose}: not asked after an earlier model timeout in this task` };
+    if (this.timedOut)
+      return {
+        ok: false,
+        status: 'timeout',
+        message: `${purpose}: not asked after an earlier model timeout in this task`,
+      };
     const maxOutput = this.opts.maxOutputTokens[purpose];
     const inputEstimate = messages.reduce((a, m) => a + estimateTokens(m.content), 0) + 20;
     if (!this.meter.fits(inputEstimate + maxOutput)) {
-      return { ok: false, status: 'budget_exceeded', message: `${purpose}: the call would exceed the token budget (${this.meter.tokensUsed} of ${this.meter.tokenLimit} used)` };
+      return {
+        ok: false,
+        status: 'budget_exceeded',
+        message: `${purpose}: the call would exceed the token budget (${this.meter.tokensUsed} of ${this.meter.tokenLimit} used)`,
+      };
     }
-    const out = await chatCompletion(this.opts.http, this.opts.signal, this.opts.endpoint, { messages, schemaName: purpose, schema: wireSchema(PURPOSE_SCHEMAS[purpose]) as Record<string, unknown>, maxOutputTokens: maxOutput }, this.opts.timeoutMs);
+    const out = await chatCompletion(
+      this.opts.http,
+      this.opts.signal,
+      this.opts.endpoint,
+      {
+        messages,
+        schemaName: purpose,
+        schema: wireSchema(PURPOSE_SCHEMAS[purpose]) as Record<string, unknown>,
+        maxOutputTokens: maxOutput,
+      },
+      this.opts.timeoutMs,
+    );
     if (out.kind === 'timeout') {
       this.timedOut = true;
       this.meter.record(purpose, { input: 0, output: 0 }, { input: 0, output: 0 });
@@ -94,7 +123,11 @@ function check<T>(content: string, validate: ValidateFunction<T>): ModelResult<T
   }
   if (!validate(parsed)) {
     const first = validate.errors?.[0];
-    return { ok: false, status: 'invalid_output', message: `schema: ${first?.instancePath || '/'} ${first?.message ?? 'invalid'}`.slice(0, 200) };
+    return {
+      ok: false,
+      status: 'invalid_output',
+      message: `schema: ${first?.instancePath || '/'} ${first?.message ?? 'invalid'}`.slice(0, 200),
+    };
   }
   return { ok: true, value: parsed };
 }

@@ -36,7 +36,9 @@ const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is
 /** Narrows the stored payload (PromptResearchPayload of the submission layer). */
 export function parsePromptResearchPayload(p: unknown): PromptResearchInput {
   if (!isObj(p) || typeof p.seed !== 'string' || (p.country !== 'KR' && p.country !== 'US')) {
-    throw new UpstreamFailure('BAD_PAYLOAD', 'PROMPT_RESEARCH payload without seed/country', { clientMessage: 'seed and country (KR or US) are required.' });
+    throw new UpstreamFailure('BAD_PAYLOAD', 'PROMPT_RESEARCH payload without seed/country', {
+      clientMessage: 'seed and country (KR or US) are required.',
+    });
   }
   return {
     seed: norm(p.seed),
@@ -51,16 +53,34 @@ export function parsePromptResearchPayload(p: unknown): PromptResearchInput {
   };
 }
 
-const REPORT_NAME: Readonly<Record<ProviderName, string>> = { google: 'google_autocomplete', naver: 'naver_autocomplete' };
+const REPORT_NAME: Readonly<Record<ProviderName, string>> = {
+  google: 'google_autocomplete',
+  naver: 'naver_autocomplete',
+};
 
 function providerWarnings(order: readonly ProviderName[], runs: ReadonlyMap<ProviderName, ProviderRun>): PrWarning[] {
   const out: PrWarning[] = [];
   for (const p of order) {
     const r = runs.get(p);
     const provider = REPORT_NAME[p];
-    if (r?.status === 'rate_limited') out.push({ code: 'PROVIDER_RATE_LIMITED', provider, message: `${provider} answered 429; it was not asked again in this task.` });
-    if (r?.status === 'blocked') out.push({ code: 'PROVIDER_BLOCKED', provider, message: `${provider} answered with a block page; it was not asked again in this task.` });
-    if (r?.status === 'error' || r?.status === 'partial') out.push({ code: 'PROVIDER_ERROR', provider, message: `${r.failures} of ${r.failures + r.answered} ${provider} requests failed.` });
+    if (r?.status === 'rate_limited')
+      out.push({
+        code: 'PROVIDER_RATE_LIMITED',
+        provider,
+        message: `${provider} answered 429; it was not asked again in this task.`,
+      });
+    if (r?.status === 'blocked')
+      out.push({
+        code: 'PROVIDER_BLOCKED',
+        provider,
+        message: `${provider} answered with a block page; it was not asked again in this task.`,
+      });
+    if (r?.status === 'error' || r?.status === 'partial')
+      out.push({
+        code: 'PROVIDER_ERROR',
+        provider,
+        message: `${r.failures} of ${r.failures + r.answered} ${provider} requests failed.`,
+      });
   }
   return out;
 }
@@ -77,14 +97,33 @@ export function createPromptResearchAdapter(opts: PromptResearchAdapterOptions =
       const lang = marketLanguage(input.country);
       const order: ProviderName[] = input.country === 'KR' ? ['naver', 'google'] : ['google'];
       const naverBase = String(ctx.config.upstream.options.naverBaseUrl ?? 'https://ac.search.naver.com');
-      const clients: ProviderClient[] = order.map((p) => (p === 'naver' ? naverClient(naverBase) : googleClient(ctx.config.upstream.baseUrl, input.country, cfg.googleClient)));
-      const collector = new Collector(clients, { http: ctx.http, signal: ctx.signal, config: cfg, cache, cacheScope: `${input.country}\u0000${lang}` });
+      const clients: ProviderClient[] = order.map((p) =>
+        p === 'naver'
+          ? naverClient(naverBase)
+          : googleClient(ctx.config.upstream.baseUrl, input.country, cfg.googleClient),
+      );
+      const collector = new Collector(clients, {
+        http: ctx.http,
+        signal: ctx.signal,
+        config: cfg,
+        cache,
+        cacheScope: `${input.country}\u0000${lang}`,
+      });
 
       const terms = termFilter(input);
       const warnings: PrWarning[] = [];
       // Every suggestion contains the seed, so a seed that is excluded would exclude them all.
-      if (terms.hasBrand(input.seed)) warnings.push({ code: 'SEED_CONTAINS_BRAND', message: 'The seed contains the brand or an alias; every suggestion would be left out, so no provider was asked.' });
-      else if (terms.hasExcluded(input.seed)) warnings.push({ code: 'SEED_EXCLUDED', message: 'The seed contains an exclude term; every suggestion would be left out, so no provider was asked.' });
+      if (terms.hasBrand(input.seed))
+        warnings.push({
+          code: 'SEED_CONTAINS_BRAND',
+          message:
+            'The seed contains the brand or an alias; every suggestion would be left out, so no provider was asked.',
+        });
+      else if (terms.hasExcluded(input.seed))
+        warnings.push({
+          code: 'SEED_EXCLUDED',
+          message: 'The seed contains an exclude term; every suggestion would be left out, so no provider was asked.',
+        });
       const skip = warnings.length > 0;
 
       if (!skip) {
@@ -101,18 +140,35 @@ export function createPromptResearchAdapter(opts: PromptResearchAdapterOptions =
       }
       const providers: ProviderReport[] = order.map((p) => {
         const r = runs.get(p);
-        return { name: REPORT_NAME[p], status: skip ? 'disabled' : (r?.status ?? 'error'), requests: r?.requests ?? 0, failures: r?.failures ?? 0 };
+        return {
+          name: REPORT_NAME[p],
+          status: skip ? 'disabled' : (r?.status ?? 'error'),
+          requests: r?.requests ?? 0,
+          failures: r?.failures ?? 0,
+        };
       });
       const results = collector.collected();
       let volumes: VolumeLookup | null = null;
       if (input.country === 'KR') {
         const credentials = searchadCredentials(ctx.config.upstream.apiKey);
         const base = String(ctx.config.upstream.options.searchadBaseUrl ?? 'https://api.searchad.naver.com');
-        const keys = skip || !credentials ? [] : volumeCandidates({ input, results, answered, providerOrder: order }, cfg);
+        const keys =
+          skip || !credentials ? [] : volumeCandidates({ input, results, answered, providerOrder: order }, cfg);
         if (credentials && keys.length > 0) {
-          volumes = await lookupVolumes(keys, { http: ctx.http, signal: ctx.signal, baseUrl: base, credentials, config: cfg, now: Date.now });
+          volumes = await lookupVolumes(keys, {
+            http: ctx.http,
+            signal: ctx.signal,
+            baseUrl: base,
+            credentials,
+            config: cfg,
+            now: Date.now,
+          });
           if (volumes.status !== 'ok') {
-            warnings.push({ code: 'VOLUME_LOOKUP_FAILED', provider: 'naver_searchad', message: `${volumes.failures} of the keyword-volume requests failed (${volumes.status}); questions without a volume rank on autocomplete evidence.` });
+            warnings.push({
+              code: 'VOLUME_LOOKUP_FAILED',
+              provider: 'naver_searchad',
+              message: `${volumes.failures} of the keyword-volume requests failed (${volumes.status}); questions without a volume rank on autocomplete evidence.`,
+            });
           }
         }
         providers.push({
@@ -134,7 +190,11 @@ export function createPromptResearchAdapter(opts: PromptResearchAdapterOptions =
           answered,
           providerOrder: order,
           requestsSent: collector.requestsSent,
-          autocompleteRequests: { google: runs.get('google')?.requests ?? 0, naver: runs.get('naver')?.requests ?? 0, bing: 0 },
+          autocompleteRequests: {
+            google: runs.get('google')?.requests ?? 0,
+            naver: runs.get('naver')?.requests ?? 0,
+            bing: 0,
+          },
           cacheHits: [...runs.values()].reduce((a, r) => a + r.cacheHits, 0),
           warnings: [...warnings, ...providerWarnings(order, runs)],
         },
@@ -147,7 +207,14 @@ export function createPromptResearchAdapter(opts: PromptResearchAdapterOptions =
 }
 
 /** Optional depth-2 pass (§3.3): the best first-pass suggestions become prefixes while budget remains. */
-async function depthTwo(collector: Collector, input: PromptResearchInput, order: readonly ProviderName[], firstPass: readonly ExpansionRequest[], n: number, config: Readonly<AnalysisConfig>): Promise<void> {
+async function depthTwo(
+  collector: Collector,
+  input: PromptResearchInput,
+  order: readonly ProviderName[],
+  firstPass: readonly ExpansionRequest[],
+  n: number,
+  config: Readonly<AnalysisConfig>,
+): Promise<void> {
   const active = collector.active();
   let budget = collector.budgetLeft;
   if (n <= 0 || active.length === 0 || budget <= 0) return;
@@ -156,7 +223,9 @@ async function depthTwo(collector: Collector, input: PromptResearchInput, order:
   const weights = evidenceWeights(input.country, answered, order, config.pr);
   const cands = filterCandidates(results, { country: input.country, seed: input.seed, terms: termFilter(input) });
   const asked = new Set(firstPass.map((r) => r.query.toLowerCase()));
-  const prefixes = topByEvidence([cands.questions, cands.backfill], weights, n).filter((t) => !asked.has(t.toLowerCase()));
+  const prefixes = topByEvidence([cands.questions, cands.backfill], weights, n).filter(
+    (t) => !asked.has(t.toLowerCase()),
+  );
   const plan = new Map<ProviderName, ExpansionRequest[]>(active.map((p) => [p, []]));
   // Allocated prefix by prefix in a fixed order, so the plan never depends on answer timing.
   for (const query of prefixes) {

@@ -39,7 +39,14 @@ export function filterCandidates(results: readonly RequestResult[], ctx: FilterC
   const out: Candidates = {
     questions: new Map(),
     backfill: new Map(),
-    stats: { suggestions: 0, navigationalDropped: 0, scriptDropped: 0, nonQuestionDropped: 0, excludedByBrand: 0, excludedByTerms: 0 },
+    stats: {
+      suggestions: 0,
+      navigationalDropped: 0,
+      scriptDropped: 0,
+      nonQuestionDropped: 0,
+      excludedByBrand: 0,
+      excludedByTerms: 0,
+    },
   };
   for (const r of results) {
     const requestText = norm(r.request.query).toLowerCase();

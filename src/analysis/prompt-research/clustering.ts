@@ -25,16 +25,30 @@ function hasSpace(s: string): number {
   return /\s/.test(s) ? 1 : 0;
 }
 
-export function buildClusters(candidates: ReadonlyMap<string, Appearance[]>, weights: EvidenceWeights, cfg: PromptResearchConfig['dedup'], backfill: boolean): Cluster[] {
+export function buildClusters(
+  candidates: ReadonlyMap<string, Appearance[]>,
+  weights: EvidenceWeights,
+  cfg: PromptResearchConfig['dedup'],
+  backfill: boolean,
+): Cluster[] {
   const texts = [...candidates.keys()];
   const groups = clusterTexts(texts, cfg);
   return groups.map((members) => {
     const scored = members.map((i) => {
       const text = texts[i] as string;
-      return { text, e: evidenceOf(candidates.get(text) ?? [], weights.provider, weights.prefix, weights.order).autocompleteScore };
+      return {
+        text,
+        e: evidenceOf(candidates.get(text) ?? [], weights.provider, weights.prefix, weights.order).autocompleteScore,
+      };
     });
     // Representative: highest evidence; ties → contains spaces (Korean readability) → shorter → lexicographic.
-    scored.sort((a, b) => b.e - a.e || hasSpace(b.text) - hasSpace(a.text) || a.text.length - b.text.length || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
+    scored.sort(
+      (a, b) =>
+        b.e - a.e ||
+        hasSpace(b.text) - hasSpace(a.text) ||
+        a.text.length - b.text.length ||
+        (a.text < b.text ? -1 : a.text > b.text ? 1 : 0),
+    );
     const rep = (scored[0] as { text: string }).text;
     const key = clusterKey(rep);
     const apps = members.flatMap((i) => candidates.get(texts[i] as string) ?? []);
@@ -50,9 +64,15 @@ export function buildClusters(candidates: ReadonlyMap<string, Appearance[]>, wei
 }
 
 /** Distinct suggestion texts ordered by their own evidence (depth-2 prefixes, §3.3). */
-export function topByEvidence(candidates: ReadonlyArray<ReadonlyMap<string, Appearance[]>>, weights: EvidenceWeights, n: number): string[] {
+export function topByEvidence(
+  candidates: ReadonlyArray<ReadonlyMap<string, Appearance[]>>,
+  weights: EvidenceWeights,
+  n: number,
+): string[] {
   const scored: Array<{ text: string; e: number }> = [];
-  for (const m of candidates) for (const [text, apps] of m) scored.push({ text, e: evidenceOf(apps, weights.provider, weights.prefix, weights.order).autocompleteScore });
+  for (const m of candidates)
+    for (const [text, apps] of m)
+      scored.push({ text, e: evidenceOf(apps, weights.provider, weights.prefix, weights.order).autocompleteScore });
   return scored
     .sort((a, b) => b.e - a.e || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0))
     .slice(0, n)

@@ -19,8 +19,16 @@ export function candidateLanguage(text: string): KeyLanguage {
  * variants share a key; `en`: articles dropped, stemmed.
  */
 export function clusterKey(text: string, lang: KeyLanguage = candidateLanguage(text)): string {
-  const base = norm(text).toLowerCase().replace(/[\p{P}\p{S}]+/gu, ' ').replace(/\s+/g, ' ').trim();
-  if (lang === 'ko') return base.split(' ').map((w) => (/\p{Script=Hangul}/u.test(w) ? stripParticle(w) : w)).join('');
+  const base = norm(text)
+    .toLowerCase()
+    .replace(/[\p{P}\p{S}]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (lang === 'ko')
+    return base
+      .split(' ')
+      .map((w) => (/\p{Script=Hangul}/u.test(w) ? stripParticle(w) : w))
+      .join('');
   return base
     .split(' ')
     .filter((w) => w !== '' && w !== 'a' && w !== 'an' && w !== 'the')
@@ -82,7 +90,8 @@ export function clusterTexts(texts: readonly string[], cfg: PromptResearchConfig
       const same =
         x.lang === 'ko'
           ? jaccard(x.grams, y.grams) >= cfg.jaccardKo
-          : (x.tokens.size === y.tokens.size && [...x.tokens].every((t) => y.tokens.has(t))) || jaccard(x.grams, y.grams) >= cfg.jaccardEn;
+          : (x.tokens.size === y.tokens.size && [...x.tokens].every((t) => y.tokens.has(t))) ||
+            jaccard(x.grams, y.grams) >= cfg.jaccardEn;
       if (same) {
         const ra = find(a);
         const rb = find(b);

@@ -58,7 +58,16 @@ export class Collector {
     private readonly clients: readonly ProviderClient[],
     private readonly deps: CollectorDeps,
   ) {
-    for (const c of clients) this.runs.set(c.name, { status: 'ok', requests: 0, failures: 0, answered: 0, cacheHits: 0, lastFailure: null, stopped: false });
+    for (const c of clients)
+      this.runs.set(c.name, {
+        status: 'ok',
+        requests: 0,
+        failures: 0,
+        answered: 0,
+        cacheHits: 0,
+        lastFailure: null,
+        stopped: false,
+      });
   }
 
   get requestsSent(): number {
@@ -82,10 +91,17 @@ export class Collector {
   /** Results in plan order (independent of which answer came back first). */
   collected(): RequestResult[] {
     const rank = new Map(this.clients.map((c, i) => [c.name, i]));
-    return [...this.results].sort((a, b) => a.order[0] - b.order[0] || (rank.get(a.provider) ?? 0) - (rank.get(b.provider) ?? 0) || a.order[1] - b.order[1]);
+    return [...this.results].sort(
+      (a, b) =>
+        a.order[0] - b.order[0] || (rank.get(a.provider) ?? 0) - (rank.get(b.provider) ?? 0) || a.order[1] - b.order[1],
+    );
   }
 
-  private async providerPass(client: ProviderClient, pass: number, requests: readonly ExpansionRequest[]): Promise<void> {
+  private async providerPass(
+    client: ProviderClient,
+    pass: number,
+    requests: readonly ExpansionRequest[],
+  ): Promise<void> {
     const run = this.runs.get(client.name);
     if (!run) return;
     let next = 0;
@@ -95,7 +111,11 @@ export class Collector {
         const req = requests[i];
         if (!req || run.stopped) return;
         const networked = await this.one(client, run, req, pass, i);
-        if (networked) await sleep(this.deps.config.requests.delayMs + jitter(req.query, this.deps.config.requests.jitterMs), this.deps.signal);
+        if (networked)
+          await sleep(
+            this.deps.config.requests.delayMs + jitter(req.query, this.deps.config.requests.jitterMs),
+            this.deps.signal,
+          );
       }
     };
     const n = Math.max(1, Math.min(this.deps.config.requests.perProviderConcurrency, requests.length));
@@ -103,13 +123,25 @@ export class Collector {
   }
 
   /** One logical request (with its single retry). Returns whether the network was used. */
-  private async one(client: ProviderClient, run: ProviderRun & { stopped: boolean }, req: ExpansionRequest, pass: number, index: number): Promise<boolean> {
+  private async one(
+    client: ProviderClient,
+    run: ProviderRun & { stopped: boolean },
+    req: ExpansionRequest,
+    pass: number,
+    index: number,
+  ): Promise<boolean> {
     const key = `${client.name}\u0000${this.deps.cacheScope}\u0000${req.query}`;
     const cached = this.deps.cache?.get(key);
     if (cached) {
       run.cacheHits++;
       run.answered++;
-      this.results.push({ provider: client.name, requestId: `${client.name}:${pass}:${index}`, request: req, suggestions: cached.suggestions, order: [pass, index] });
+      this.results.push({
+        provider: client.name,
+        requestId: `${client.name}:${pass}:${index}`,
+        request: req,
+        suggestions: cached.suggestions,
+        order: [pass, index],
+      });
       return false;
     }
     if (this.budgetLeft <= 0 || run.stopped) return false; // skipped, not failed
@@ -125,7 +157,13 @@ export class Collector {
       case 'ok':
         run.answered++;
         this.deps.cache?.set(key, outcome.parsed);
-        this.results.push({ provider: client.name, requestId: `${client.name}:${pass}:${index}`, request: req, suggestions: outcome.parsed.suggestions, order: [pass, index] });
+        this.results.push({
+          provider: client.name,
+          requestId: `${client.name}:${pass}:${index}`,
+          request: req,
+          suggestions: outcome.parsed.suggestions,
+          order: [pass, index],
+        });
         break;
       case 'rate_limited':
       case 'blocked':
@@ -150,7 +188,10 @@ export class Collector {
     const timeout = AbortSignal.timeout(this.deps.config.requests.timeoutMs);
     let res: HttpResponse;
     try {
-      res = await this.deps.http.request({ ...client.request(query), signal: AbortSignal.any([this.deps.signal, timeout]) });
+      res = await this.deps.http.request({
+        ...client.request(query),
+        signal: AbortSignal.any([this.deps.signal, timeout]),
+      });
     } catch (e) {
       if (this.deps.signal.aborted) throw e; // the attempt itself is ending
       return { kind: 'retryable', detail: timeout.aborted ? 'timeout' : 'network error' };
@@ -164,7 +205,14 @@ export class Collector {
     for (const [name, r] of this.runs) {
       let status = r.status;
       if (!r.stopped) status = r.failures === 0 ? 'ok' : r.answered === 0 ? 'error' : 'partial';
-      out.set(name, { status, requests: r.requests, failures: r.failures, answered: r.answered, cacheHits: r.cacheHits, lastFailure: r.lastFailure });
+      out.set(name, {
+        status,
+        requests: r.requests,
+        failures: r.failures,
+        answered: r.answered,
+        cacheHits: r.cacheHits,
+        lastFailure: r.lastFailure,
+      });
     }
     return out;
   }

@@ -48,7 +48,9 @@ export function evidenceOf(
   let bestRank = Number.MAX_SAFE_INTEGER;
   const providers = new Set<ProviderName>();
   let seenForSeed = false;
-  for (const a of [...bestPerRequest.values()].sort((x, y) => (x.requestId < y.requestId ? -1 : x.requestId > y.requestId ? 1 : 0))) {
+  for (const a of [...bestPerRequest.values()].sort((x, y) =>
+    x.requestId < y.requestId ? -1 : x.requestId > y.requestId ? 1 : 0,
+  )) {
     const g = a.relevanceShare ?? rankGain(a.rank);
     e += (providerWeight.get(a.provider) ?? 0) * prefixWeight[a.cls] * g;
     bestRank = Math.min(bestRank, a.rank);
@@ -93,7 +95,11 @@ export interface Imputation {
  * when there are at least `minPoints` of them, the slope is positive and R² ≥ `minR2`; otherwise
  * no cluster gets an estimate.
  */
-export function fitImputation(points: ReadonlyArray<{ e: number; v: number }>, minPoints: number, minR2: number): Imputation | null {
+export function fitImputation(
+  points: ReadonlyArray<{ e: number; v: number }>,
+  minPoints: number,
+  minR2: number,
+): Imputation | null {
   const usable = points.filter((p) => p.v >= 10);
   if (usable.length < minPoints) return null;
   const xs = usable.map((p) => Math.log(1 + p.e));

@@ -20,7 +20,11 @@ export interface Pick {
   maxSimilarity: number;
 }
 
-export function selectMonitorSet(pool: readonly PoolItem[], size: number, cfg: PromptResearchConfig['monitor']): Pick[] {
+export function selectMonitorSet(
+  pool: readonly PoolItem[],
+  size: number,
+  cfg: PromptResearchConfig['monitor'],
+): Pick[] {
   const chosen: Pick[] = [];
   const taken = new Set<number>();
   const intents = new Set<Intent>();

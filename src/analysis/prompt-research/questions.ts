@@ -4,15 +4,35 @@ import { isInterrogative } from './filters.js';
 /** Question text (§3.8) and intent (§3.9), deterministic. */
 
 export type Intent = 'comparison' | 'recommendation' | 'transactional' | 'definition' | 'how_to' | 'problem' | 'other';
-export const INTENT_ORDER: readonly Intent[] = ['comparison', 'recommendation', 'transactional', 'definition', 'how_to', 'problem', 'other'];
+export const INTENT_ORDER: readonly Intent[] = [
+  'comparison',
+  'recommendation',
+  'transactional',
+  'definition',
+  'how_to',
+  'problem',
+  'other',
+];
 
 const INTENT_WORDS: ReadonlyArray<[Intent, readonly string[], readonly string[]]> = [
   ['comparison', ['vs', 'versus', 'or', 'compare', 'difference', 'better than'], ['비교', '차이', 'vs', '아니면']],
-  ['recommendation', ['best', 'top', 'recommend', 'review', 'reviews', 'alternatives', 'worth it'], ['추천', '순위', '후기', '리뷰', '가성비', '좋은', '인기']],
-  ['transactional', ['price', 'cost', 'cheap', 'buy', 'discount', 'coupon', 'near me', 'where to buy'], ['가격', '비용', '얼마', '구매', '할인', '쿠폰', '최저가', '파는곳', '근처']],
+  [
+    'recommendation',
+    ['best', 'top', 'recommend', 'review', 'reviews', 'alternatives', 'worth it'],
+    ['추천', '순위', '후기', '리뷰', '가성비', '좋은', '인기'],
+  ],
+  [
+    'transactional',
+    ['price', 'cost', 'cheap', 'buy', 'discount', 'coupon', 'near me', 'where to buy'],
+    ['가격', '비용', '얼마', '구매', '할인', '쿠폰', '최저가', '파는곳', '근처'],
+  ],
   ['definition', ['what is', 'meaning', 'definition'], ['뜻', '의미', '이란', '뭐야']],
   ['how_to', ['how to', 'how do', 'steps', 'guide'], ['방법', '하는법', '사용법', '어떻게']],
-  ['problem', ['why', 'problem', 'side effects', 'not working', 'safe'], ['왜', '부작용', '문제', '안됨', '원인', '위험']],
+  [
+    'problem',
+    ['why', 'problem', 'side effects', 'not working', 'safe'],
+    ['왜', '부작용', '문제', '안됨', '원인', '위험'],
+  ],
 ];
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -33,7 +53,8 @@ export function classifyIntent(query: string): { intent: Intent; modifier: strin
 /** Every intent word a text contains (near-duplicates with different intent words never merge, §3.6). */
 export function intentWords(query: string): string[] {
   const out = new Set<string>();
-  for (const m of MATCHERS) for (const { w, re } of m.words) if (re.test(query)) out.add(w === 'reviews' ? 'review' : w);
+  for (const m of MATCHERS)
+    for (const { w, re } of m.words) if (re.test(query)) out.add(w === 'reviews' ? 'review' : w);
   return [...out].sort();
 }
 
@@ -73,7 +94,11 @@ export function questionText(query: string): { text: string; origin: 'observed' 
   const templates = lang === 'ko' ? KO_TEMPLATES : EN_TEMPLATES;
   for (const [re, build] of templates) {
     const m = re.exec(query.trim());
-    if (m && (m[1] ?? '').trim() !== '') return { text: lang === 'en' ? capitaliseFirstLatin(build(m)) : build(m), origin: 'templated' };
+    if (m && (m[1] ?? '').trim() !== '')
+      return { text: lang === 'en' ? capitaliseFirstLatin(build(m)) : build(m), origin: 'templated' };
   }
-  return { text: lang === 'ko' ? `${query.trim()}에 대해 알려줘` : `What should I know about ${query.trim()}?`, origin: 'templated' };
+  return {
+    text: lang === 'ko' ? `${query.trim()}에 대해 알려줘` : `What should I know about ${query.trim()}?`,
+    origin: 'templated',
+  };
 }

@@ -36,8 +36,14 @@ export function marketLanguage(country: 'KR' | 'US'): 'ko' | 'en' {
   return country === 'KR' ? 'ko' : 'en';
 }
 
-export function evidenceWeights(country: 'KR' | 'US', answered: readonly ProviderName[], order: readonly ProviderName[], cfg: PromptResearchConfig): EvidenceWeights {
-  const base: Record<string, number> = country === 'KR' ? { ...cfg.weights.provider.KR } : { ...cfg.weights.provider.US };
+export function evidenceWeights(
+  country: 'KR' | 'US',
+  answered: readonly ProviderName[],
+  order: readonly ProviderName[],
+  cfg: PromptResearchConfig,
+): EvidenceWeights {
+  const base: Record<string, number> =
+    country === 'KR' ? { ...cfg.weights.provider.KR } : { ...cfg.weights.provider.US };
   const total = answered.reduce((a, p) => a + (base[p] ?? 0), 0);
   const provider = new Map<ProviderName, number>();
   for (const p of answered) provider.set(p, total > 0 ? (base[p] ?? 0) / total : 0);
@@ -83,16 +89,36 @@ export function assembleResearch(run: ResearchRun, cfg: PromptResearchConfig): R
   const { input } = run;
   const lang = marketLanguage(input.country);
   const weights = evidenceWeights(input.country, run.answered, run.providerOrder, cfg);
-  const candidates = filterCandidates(run.results, { country: input.country, seed: input.seed, terms: termFilter(input) });
+  const candidates = filterCandidates(run.results, {
+    country: input.country,
+    seed: input.seed,
+    terms: termFilter(input),
+  });
   const questionClusters = buildClusters(candidates.questions, weights, cfg.dedup, false);
-  const backfillClusters = questionClusters.length < input.limit ? buildClusters(candidates.backfill, weights, cfg.dedup, true) : [];
+  const backfillClusters =
+    questionClusters.length < input.limit ? buildClusters(candidates.backfill, weights, cfg.dedup, true) : [];
   const all = [...questionClusters, ...backfillClusters];
   const demands = demandOf(all, run.volumes, cfg);
-  const fits = input.brandDescription ? lexicalFit(all.map((c) => c.query), input.brandDescription, input.seed, lang) : null;
+  const fits = input.brandDescription
+    ? lexicalFit(
+        all.map((c) => c.query),
+        input.brandDescription,
+        input.seed,
+        lang,
+      )
+    : null;
   const ranked: Ranked[] = all.map((cluster, i) => {
     const q = questionText(cluster.query);
     const { intent, modifier } = classifyIntent(cluster.query);
-    return { cluster, text: q.text, origin: q.origin, intent, modifier, demand: demands[i] as Demand, fit: fits ? Math.round(100 * (fits[i] ?? 0)) : null };
+    return {
+      cluster,
+      text: q.text,
+      origin: q.origin,
+      intent,
+      modifier,
+      demand: demands[i] as Demand,
+      fit: fits ? Math.round(100 * (fits[i] ?? 0)) : null,
+    };
   });
   const order = ranking(lang);
   const questionsRanked = ranked.filter((r) => !r.cluster.backfill).sort(order);
@@ -116,11 +142,25 @@ export function assembleResearch(run: ResearchRun, cfg: PromptResearchConfig): R
     fit: r.fit === null ? null : { score: r.fit, method: 'lexical' },
   }));
 
-  const monitorSet = buildMonitorSet(input, [...questionsRanked.slice(0, cfg.monitor.pool), ...backfillRanked.filter((r) => ids.has(r))], ids, cfg);
+  const monitorSet = buildMonitorSet(
+    input,
+    [...questionsRanked.slice(0, cfg.monitor.pool), ...backfillRanked.filter((r) => ids.has(r))],
+    ids,
+    cfg,
+  );
   const warnings = [...run.warnings];
-  if (candidates.stats.suggestions === 0) warnings.push({ code: 'NO_SUGGESTIONS', message: 'No provider returned any suggestion; no question is invented.' });
-  if (questions.length < input.limit) warnings.push({ code: 'FEWER_THAN_LIMIT', message: `Only ${questions.length} of ${input.limit} questions are available.` });
-  if (monitorSet.size < input.monitorSize) warnings.push({ code: 'MONITOR_SET_SMALLER', message: `Only ${monitorSet.size} of ${input.monitorSize} monitor prompts are available.` });
+  if (candidates.stats.suggestions === 0)
+    warnings.push({ code: 'NO_SUGGESTIONS', message: 'No provider returned any suggestion; no question is invented.' });
+  if (questions.length < input.limit)
+    warnings.push({
+      code: 'FEWER_THAN_LIMIT',
+      message: `Only ${questions.length} of ${input.limit} questions are available.`,
+    });
+  if (monitorSet.size < input.monitorSize)
+    warnings.push({
+      code: 'MONITOR_SET_SMALLER',
+      message: `Only ${monitorSet.size} of ${input.monitorSize} monitor prompts are available.`,
+    });
 
   return {
     resultVersion: 1,
@@ -140,7 +180,12 @@ export function assembleResearch(run: ResearchRun, cfg: PromptResearchConfig): R
     demandBasis: demandBasis(returned.map((r) => r.demand)),
     questions,
     monitorSet,
-    stats: { requests: run.requestsSent, ...statsOf(candidates.stats), clusters: questionClusters.length, returned: questions.length },
+    stats: {
+      requests: run.requestsSent,
+      ...statsOf(candidates.stats),
+      clusters: questionClusters.length,
+      returned: questions.length,
+    },
     providers: run.providers,
     warnings,
     usage: {
@@ -164,10 +209,16 @@ function statsOf(s: FilterStats): FilterStats {
   };
 }
 
-function buildMonitorSet(input: PromptResearchInput, pool: readonly Ranked[], ids: ReadonlyMap<Ranked, string>, cfg: PromptResearchConfig) {
+function buildMonitorSet(
+  input: PromptResearchInput,
+  pool: readonly Ranked[],
+  ids: ReadonlyMap<Ranked, string>,
+  cfg: PromptResearchConfig,
+) {
   const m = cfg.monitor;
   const withFit = input.brandDescription !== null && input.brandDescription.trim() !== '';
-  const value = (r: Ranked) => (withFit ? m.demandWeight * (r.demand.score / 100) + m.fitWeight * ((r.fit ?? 0) / 100) : r.demand.score / 100);
+  const value = (r: Ranked) =>
+    withFit ? m.demandWeight * (r.demand.score / 100) + m.fitWeight * ((r.fit ?? 0) / 100) : r.demand.score / 100;
   const picks = selectMonitorSet(
     pool.map((r) => ({ grams: r.cluster.grams, intent: r.intent, value: value(r) })),
     input.monitorSize,
@@ -197,19 +248,39 @@ function buildMonitorSet(input: PromptResearchInput, pool: readonly Ranked[], id
     engines: input.engines,
     plannedTasks: items.length * input.engines.length,
     method: 'mmr',
-    parameters: { lambda: m.lambda, demandWeight: m.demandWeight, fitWeight: m.fitWeight, intentBonus: m.intentBonus, maxSimilarity: m.maxSim },
+    parameters: {
+      lambda: m.lambda,
+      demandWeight: m.demandWeight,
+      fitWeight: m.fitWeight,
+      intentBonus: m.intentBonus,
+      maxSimilarity: m.maxSim,
+    },
     items,
     intentCoverage: coverage,
   };
 }
 
 /** Clusters the volume lookup covers: the top `pool` by autocomplete evidence (§3.4). */
-export function volumeCandidates(run: Pick<ResearchRun, 'input' | 'results' | 'answered' | 'providerOrder'>, cfg: PromptResearchConfig): string[] {
+export function volumeCandidates(
+  run: Pick<ResearchRun, 'input' | 'results' | 'answered' | 'providerOrder'>,
+  cfg: PromptResearchConfig,
+): string[] {
   const weights = evidenceWeights(run.input.country, run.answered, run.providerOrder, cfg);
-  const candidates = filterCandidates(run.results, { country: run.input.country, seed: run.input.seed, terms: termFilter(run.input) });
-  const clusters = [...buildClusters(candidates.questions, weights, cfg.dedup, false), ...buildClusters(candidates.backfill, weights, cfg.dedup, true)];
+  const candidates = filterCandidates(run.results, {
+    country: run.input.country,
+    seed: run.input.seed,
+    terms: termFilter(run.input),
+  });
+  const clusters = [
+    ...buildClusters(candidates.questions, weights, cfg.dedup, false),
+    ...buildClusters(candidates.backfill, weights, cfg.dedup, true),
+  ];
   return clusters
-    .sort((a, b) => b.evidence.autocompleteScore - a.evidence.autocompleteScore || (a.query < b.query ? -1 : a.query > b.query ? 1 : 0))
+    .sort(
+      (a, b) =>
+        b.evidence.autocompleteScore - a.evidence.autocompleteScore ||
+        (a.query < b.query ? -1 : a.query > b.query ? 1 : 0),
+    )
     .slice(0, cfg.searchad.pool)
     .map((c) => c.query);
 }
@@ -218,10 +289,16 @@ export function volumeCandidates(run: Pick<ResearchRun, 'input' | 'results' | 'a
  * Demand of §3.7: V = Σ over the cluster's distinct keys of their volumes; volume-basis scores and
  * absolute tiers where V is known or imputed, the autocomplete basis (relative tiers) elsewhere.
  */
-function demandOf(clusters: readonly Cluster[], volumes: ReadonlyMap<string, KeywordVolume> | null, cfg: PromptResearchConfig): Demand[] {
+function demandOf(
+  clusters: readonly Cluster[],
+  volumes: ReadonlyMap<string, KeywordVolume> | null,
+  cfg: PromptResearchConfig,
+): Demand[] {
   const actual = clusters.map((c) => {
     if (!volumes) return null;
-    const found = [...new Set([c.query, ...c.variants].map(hintKeyword))].map((k) => volumes.get(k)).filter((v): v is KeywordVolume => v !== undefined);
+    const found = [...new Set([c.query, ...c.variants].map(hintKeyword))]
+      .map((k) => volumes.get(k))
+      .filter((v): v is KeywordVolume => v !== undefined);
     return found.length === 0 ? null : { v: found.reduce((a, x) => a + x.volume, 0), low: found.every((x) => x.low) };
   });
   const fit = fitImputation(
@@ -236,7 +313,14 @@ function demandOf(clusters: readonly Cluster[], volumes: ReadonlyMap<string, Key
     const vol = v[i];
     if (vol === null || vol === undefined) {
       const rel = relativeDemand(c.evidence.autocompleteScore, eMax);
-      return { ...rel, tierBasis: 'relative', monthlyVolume: null, volumeSource: null, volumeIsEstimate: false, lowVolume: false };
+      return {
+        ...rel,
+        tierBasis: 'relative',
+        monthlyVolume: null,
+        volumeSource: null,
+        volumeIsEstimate: false,
+        lowVolume: false,
+      };
     }
     return {
       score: volumeScore(vol, vMax),

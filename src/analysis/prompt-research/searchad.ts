@@ -40,7 +40,12 @@ export function hintKeyword(text: string): string {
 
 const PATH = '/keywordstool';
 
-export function keywordToolRequest(baseUrl: string, keywords: readonly string[], creds: SearchadCredentials, timestamp: string): HttpRequest {
+export function keywordToolRequest(
+  baseUrl: string,
+  keywords: readonly string[],
+  creds: SearchadCredentials,
+  timestamp: string,
+): HttpRequest {
   return {
     method: 'GET',
     url: `${baseUrl.replace(/\/+$/, '')}${PATH}?hintKeywords=${encodeURIComponent(keywords.join(','))}&showDetail=1`,
@@ -78,11 +83,13 @@ export function parseKeywordTool(body: unknown): Map<string, KeywordVolume> {
   if (!Array.isArray(list)) throw new UpstreamFailure('LAYOUT_CHANGED', 'naver searchad: keywordList missing');
   const out = new Map<string, KeywordVolume>();
   for (const row of list) {
-    if (typeof row !== 'object' || row === null) throw new UpstreamFailure('LAYOUT_CHANGED', 'naver searchad: keyword row is not an object');
+    if (typeof row !== 'object' || row === null)
+      throw new UpstreamFailure('LAYOUT_CHANGED', 'naver searchad: keyword row is not an object');
     const r = row as Record<string, unknown>;
     const pc = count(r.monthlyPcQcCnt);
     const mobile = count(r.monthlyMobileQcCnt);
-    if (typeof r.relKeyword !== 'string' || !pc || !mobile) throw new UpstreamFailure('LAYOUT_CHANGED', 'naver searchad: keyword row without relKeyword or counts');
+    if (typeof r.relKeyword !== 'string' || !pc || !mobile)
+      throw new UpstreamFailure('LAYOUT_CHANGED', 'naver searchad: keyword row without relKeyword or counts');
     const key = hintKeyword(r.relKeyword);
     if (key !== '' && !out.has(key)) out.set(key, { volume: pc.n + mobile.n, low: pc.low && mobile.low });
   }

@@ -37,7 +37,10 @@ function stringList(v: unknown, who: string): string[] {
 export function parseGoogleFirefox(text: string): ParsedSuggestions {
   const body = parseJson(text, 'google firefox');
   if (!Array.isArray(body) || typeof body[0] !== 'string') throw layout('google firefox: not [query, [suggestions]]');
-  return { echo: body[0], suggestions: stringList(body[1], 'google firefox').map((s) => ({ text: s, relevance: null, type: null })) };
+  return {
+    echo: body[0],
+    suggestions: stringList(body[1], 'google firefox').map((s) => ({ text: s, relevance: null, type: null })),
+  };
 }
 
 /** `client=chrome`: firefox shape plus `{google:suggestrelevance, google:suggesttype}` in element 4. */
@@ -46,7 +49,8 @@ export function parseGoogleChrome(text: string): ParsedSuggestions {
   if (!Array.isArray(body) || typeof body[0] !== 'string') throw layout('google chrome: not [query, [suggestions], …]');
   const list = stringList(body[1], 'google chrome');
   const meta = body[4];
-  const obj = typeof meta === 'object' && meta !== null && !Array.isArray(meta) ? (meta as Record<string, unknown>) : {};
+  const obj =
+    typeof meta === 'object' && meta !== null && !Array.isArray(meta) ? (meta as Record<string, unknown>) : {};
   const rel = Array.isArray(obj['google:suggestrelevance']) ? (obj['google:suggestrelevance'] as unknown[]) : [];
   const types = Array.isArray(obj['google:suggesttype']) ? (obj['google:suggesttype'] as unknown[]) : [];
   return {
@@ -59,7 +63,15 @@ export function parseGoogleChrome(text: string): ParsedSuggestions {
   };
 }
 
-const ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", '#x27': "'", apos: "'" };
+const ENTITIES: Readonly<Record<string, string>> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  '#39': "'",
+  '#x27': "'",
+  apos: "'",
+};
 
 export function stripTags(html: string): string {
   return html.replace(/<[^>]*>/g, '').replace(/&(amp|lt|gt|quot|#39|#x27|apos);/g, (_, e: string) => ENTITIES[e] ?? '');
@@ -74,7 +86,10 @@ export function parseGoogleGwsWiz(text: string): ParsedSuggestions {
     return { text: stripTags(entry[0]), relevance: null, type: null };
   });
   const tail = body[1];
-  const echo = typeof tail === 'object' && tail !== null && typeof (tail as Record<string, unknown>).i === 'string' ? ((tail as Record<string, unknown>).i as string) : null;
+  const echo =
+    typeof tail === 'object' && tail !== null && typeof (tail as Record<string, unknown>).i === 'string'
+      ? ((tail as Record<string, unknown>).i as string)
+      : null;
   return { echo, suggestions };
 }
 

@@ -2,7 +2,14 @@ import type { HttpResponse, HttpTransport } from '../../transport/http-transport
 import { sleep } from '../common/async.js';
 import type { PromptResearchConfig } from '../config.js';
 import type { ProviderStatus } from './types.js';
-import { classifyKeywordTool, hintKeyword, keywordToolRequest, type KeywordVolume, type SearchadCredentials, type SearchadOutcome } from './searchad.js';
+import {
+  classifyKeywordTool,
+  hintKeyword,
+  keywordToolRequest,
+  type KeywordVolume,
+  type SearchadCredentials,
+  type SearchadOutcome,
+} from './searchad.js';
 
 /**
  * Keyword volumes for the best clusters (§3.4): after de-duplication, the representatives of the

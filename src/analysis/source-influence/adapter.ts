@@ -33,7 +33,9 @@ function isObj(v: unknown): v is Record<string, unknown> {
 /** Narrows the stored payload (SourceInfluencePayload of the submission layer). */
 export function parseSourceInfluencePayload(p: unknown): SourceInfluenceInput {
   if (!isObj(p) || typeof p.answer !== 'string' || !Array.isArray(p.citations)) {
-    throw new UpstreamFailure('BAD_PAYLOAD', 'SOURCE_INFLUENCE payload without answer/citations', { clientMessage: 'answer and citations are required.' });
+    throw new UpstreamFailure('BAD_PAYLOAD', 'SOURCE_INFLUENCE payload without answer/citations', {
+      clientMessage: 'answer and citations are required.',
+    });
   }
   const citations: CitationIn[] = p.citations.map((c) => {
     const o = typeof c === 'string' ? { url: c } : isObj(c) ? c : {};
@@ -69,14 +71,17 @@ export function modelEndpoint(config: EngineConfig): ModelEndpoint | null {
 export function createSourceInfluenceAdapter(opts: SourceInfluenceAdapterOptions = {}): EngineAdapter {
   const config = opts.config ?? ANALYSIS_DEFAULTS;
   const now = opts.now ?? Date.now;
-  const cache = opts.cache === undefined ? new TtlCache<FetchedPage>(config.si.fetch.cacheTtlMs, 2_000, now) : opts.cache;
+  const cache =
+    opts.cache === undefined ? new TtlCache<FetchedPage>(config.si.fetch.cacheTtlMs, 2_000, now) : opts.cache;
   return {
     taskType: 'SOURCE_INFLUENCE',
     needsAccount: false,
     async run(ctx: AttemptContext): Promise<EngineResult> {
       const input = parseSourceInfluencePayload(ctx.payload as unknown);
       const targets = prepareTargets(input);
-      const toFetch = targets.map((t, i) => ({ i, url: t.normalizedUrl })).filter(({ i }) => targets[i]?.canonical === i);
+      const toFetch = targets
+        .map((t, i) => ({ i, url: t.normalizedUrl }))
+        .filter(({ i }) => targets[i]?.canonical === i);
       const lang = detectLanguage(norm(input.answer));
       const fetched = await fetchAll(
         toFetch.map((f) => f.url),

@@ -92,7 +92,11 @@ export class Aligner {
         best[p.source] = pi;
       }
     }
-    const bestOf = (js: Iterable<number>) => [...js].map((j) => best[j]).filter((x): x is number => x !== null && x !== undefined).map((i) => this.passages[i] as Passage);
+    const bestOf = (js: Iterable<number>) =>
+      [...js]
+        .map((j) => best[j])
+        .filter((x): x is number => x !== null && x !== undefined)
+        .map((i) => this.passages[i] as Passage);
     const joint = u.cited.size === 0 ? 0 : this.lex(u.features, bestOf(u.cited));
     const jointWithout = new Map<number, number>();
     if (u.cited.size >= 2) {
@@ -109,4 +113,3 @@ export class Aligner {
     return containment(prompt.tokenSet, set, this.idf);
   }
 }
-

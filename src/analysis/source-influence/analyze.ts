@@ -46,7 +46,15 @@ export async function analyzeSourceInfluence(
   const result = buildResult(core, input, cfg, { alignmentMethod, warnings });
   if (input.analysis?.version === 1) {
     const { shares, unattributed } = roundedShares(core);
-    result.analysis = await extendedAnalysis({ core, input, shares, unattributed, cfg, session, signal: opts.signal ?? null });
+    result.analysis = await extendedAnalysis({
+      core,
+      input,
+      shares,
+      unattributed,
+      cfg,
+      session,
+      signal: opts.signal ?? null,
+    });
   }
   const fetches = fetchUsage(core.sources);
   const tokens = session?.meter.report();

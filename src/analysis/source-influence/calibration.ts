@@ -44,7 +44,8 @@ export interface GridSpec {
   minGap: number;
 }
 
-const steps = (from: number, to: number, step: number) => Array.from({ length: Math.round((to - from) / step) + 1 }, (_, i) => Math.round((from + i * step) * 100) / 100);
+const steps = (from: number, to: number, step: number) =>
+  Array.from({ length: Math.round((to - from) / step) + 1 }, (_, i) => Math.round((from + i * step) * 100) / 100);
 
 export const DEFAULT_GRID: GridSpec = {
   tauFull: steps(0.4, 0.8, 0.05),
@@ -60,14 +61,36 @@ function page(url: string, text: string): FetchRecord {
     fromCache: false,
     retries: 0,
     durationMs: 0,
-    page: { status: 'ok', httpStatus: 200, contentType: 'text/html', bytes: Buffer.byteLength(text), finalUrl: url, text, textSource: 'extracted', truncated: false, metadata: null, fetchedAt: 0, detail: null },
+    page: {
+      status: 'ok',
+      httpStatus: 200,
+      contentType: 'text/html',
+      bytes: Buffer.byteLength(text),
+      finalUrl: url,
+      text,
+      textSource: 'extracted',
+      truncated: false,
+      metadata: null,
+      fetchedAt: 0,
+      detail: null,
+    },
   };
 }
 
 function coreOf(c: CalibrationCase, cfg: SourceInfluenceConfig) {
-  const input = { answer: c.answer, prompt: c.prompt, citations: c.sources.map((s) => ({ url: s.url, title: s.title })), analysis: null };
-  const core = analyzeCore(input, c.sources.map((s) => page(s.url, s.text)), cfg);
-  if (core.units.length !== c.labels.length) throw new Error(`${c.id}: ${core.units.length} units but ${c.labels.length} labelled`);
+  const input = {
+    answer: c.answer,
+    prompt: c.prompt,
+    citations: c.sources.map((s) => ({ url: s.url, title: s.title })),
+    analysis: null,
+  };
+  const core = analyzeCore(
+    input,
+    c.sources.map((s) => page(s.url, s.text)),
+    cfg,
+  );
+  if (core.units.length !== c.labels.length)
+    throw new Error(`${c.id}: ${core.units.length} units but ${c.labels.length} labelled`);
   return core;
 }
 
@@ -88,7 +111,10 @@ export function withDistractors(cases: readonly CalibrationCase[]): CalibrationC
     id: `${c.id}+distractors`,
     sources: c.sources.map((s) => ({
       ...s,
-      text: [s.text, ...cases.filter((o) => o.id !== c.id && o.language === c.language).flatMap((o) => o.sources.map((x) => x.text))].join('\n'),
+      text: [
+        s.text,
+        ...cases.filter((o) => o.id !== c.id && o.language === c.language).flatMap((o) => o.sources.map((x) => x.text)),
+      ].join('\n'),
     })),
   }));
 }
@@ -133,7 +159,10 @@ const r4 = (x: number) => Math.round(x * 10_000) / 10_000;
 
 function score(pairs: readonly Pair[], tauFull: number, tauPartial: number, lang?: 'en' | 'ko'): number {
   const sel = lang ? pairs.filter((p) => p.language === lang) : pairs;
-  return macroF1(sel.map((p) => p.label), sel.map((p) => levelOf(p.support, tauFull, tauPartial)));
+  return macroF1(
+    sel.map((p) => p.label),
+    sel.map((p) => levelOf(p.support, tauFull, tauPartial)),
+  );
 }
 
 function withLex(base: SourceInfluenceConfig, wContain: number, numBonus: number): SourceInfluenceConfig {
@@ -178,11 +207,22 @@ class PairTable {
  * current defaults (sum of absolute differences), so the outcome is unique and a tie never moves
  * a default for nothing.
  */
-export function gridSearch(cases: readonly CalibrationCase[], base: SourceInfluenceConfig, grid: GridSpec = DEFAULT_GRID, select: 'all' | 'en' | 'ko' = 'all'): GridPoint {
+export function gridSearch(
+  cases: readonly CalibrationCase[],
+  base: SourceInfluenceConfig,
+  grid: GridSpec = DEFAULT_GRID,
+  select: 'all' | 'en' | 'ko' = 'all',
+): GridPoint {
   return search(cases, new PairTable(cases, base), base, grid, select);
 }
 
-function search(cases: readonly CalibrationCase[], table: PairTable, base: SourceInfluenceConfig, grid: GridSpec, select: 'all' | 'en' | 'ko'): GridPoint {
+function search(
+  cases: readonly CalibrationCase[],
+  table: PairTable,
+  base: SourceInfluenceConfig,
+  grid: GridSpec,
+  select: 'all' | 'en' | 'ko',
+): GridPoint {
   let best: { point: GridPoint; objective: number; distance: number } | null = null;
   for (const wContain of grid.wContain) {
     for (const numBonus of grid.numBonus) {
@@ -200,8 +240,14 @@ function search(cases: readonly CalibrationCase[], table: PairTable, base: Sourc
             macroF1Ko: r4(score(pairs, tauFull, tauPartial, 'ko')),
           };
           const objective = select === 'en' ? point.macroF1En : select === 'ko' ? point.macroF1Ko : point.macroF1;
-          const distance = r4(Math.abs(tauFull - base.tauFull) + Math.abs(tauPartial - base.tauPartial) + Math.abs(wContain - base.lex.wContain) + Math.abs(numBonus - base.lex.numBonus));
-          if (!best || objective > best.objective || (objective === best.objective && distance < best.distance)) best = { point, objective, distance };
+          const distance = r4(
+            Math.abs(tauFull - base.tauFull) +
+              Math.abs(tauPartial - base.tauPartial) +
+              Math.abs(wContain - base.lex.wContain) +
+              Math.abs(numBonus - base.lex.numBonus),
+          );
+          if (!best || objective > best.objective || (objective === best.objective && distance < best.distance))
+            best = { point, objective, distance };
         }
       }
     }
@@ -215,7 +261,11 @@ function search(cases: readonly CalibrationCase[], table: PairTable, base: Sourc
  * its distractor variant), the grid search runs on the other answers and the chosen values label
  * the held-out pairs; macro-F1 is taken over all held-out predictions together.
  */
-export function crossValidate(cases: readonly CalibrationCase[], base: SourceInfluenceConfig, grid: GridSpec = DEFAULT_GRID): number {
+export function crossValidate(
+  cases: readonly CalibrationCase[],
+  base: SourceInfluenceConfig,
+  grid: GridSpec = DEFAULT_GRID,
+): number {
   const groupOf = (c: CalibrationCase) => c.id.replace(/\+distractors$/, '');
   const groups = [...new Set(cases.map(groupOf))];
   const table = new PairTable(cases, base);
@@ -224,7 +274,11 @@ export function crossValidate(cases: readonly CalibrationCase[], base: SourceInf
   for (const g of groups) {
     const train = cases.filter((c) => groupOf(c) !== g);
     const p = search(train, table, base, grid, 'all');
-    for (const pair of table.pairs(cases.filter((c) => groupOf(c) === g), p.wContain, p.numBonus)) {
+    for (const pair of table.pairs(
+      cases.filter((c) => groupOf(c) === g),
+      p.wContain,
+      p.numBonus,
+    )) {
       gold.push(pair.label);
       predicted.push(levelOf(pair.support, p.tauFull, p.tauPartial));
     }
@@ -240,7 +294,10 @@ export function influenceOrder(c: CalibrationCase, cfg: SourceInfluenceConfig): 
 }
 
 /** Share of cases ranked exactly as labelled, and share of source pairs ordered as labelled. */
-export function rankingAccuracy(cases: readonly CalibrationCase[], cfg: SourceInfluenceConfig): { exact: number; pairwise: number } {
+export function rankingAccuracy(
+  cases: readonly CalibrationCase[],
+  cfg: SourceInfluenceConfig,
+): { exact: number; pairwise: number } {
   let exact = 0;
   let agree = 0;
   let pairs = 0;

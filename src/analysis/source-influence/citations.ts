@@ -21,7 +21,11 @@ export interface CitationTarget {
   canonical: number;
 }
 
-function numberResolver(targets: readonly CitationTarget[], units: readonly AnswerUnit[], references: ReadonlyMap<number, string>): (n: number) => number | null {
+function numberResolver(
+  targets: readonly CitationTarget[],
+  units: readonly AnswerUnit[],
+  references: ReadonlyMap<number, string>,
+): (n: number) => number | null {
   const positions = targets.map((t) => t.position);
   const distinct = positions.every((p) => Number.isInteger(p)) && new Set(positions).size === positions.length;
   if (distinct && targets.length > 0) {

@@ -3,7 +3,14 @@ import type { SourceInfluenceConfig } from '../config.js';
 import { detectLanguage, norm, type Language } from '../text/norm.js';
 import { Aligner, type UnitAlignment } from './align.js';
 import { mapCitations, type CitationMapping, type CitationTarget } from './citations.js';
-import { answerMetrics, attributionWeights, sourceMetrics, type AnswerRaw, type SourceRaw, type UnitFacts } from './metrics.js';
+import {
+  answerMetrics,
+  attributionWeights,
+  sourceMetrics,
+  type AnswerRaw,
+  type SourceRaw,
+  type UnitFacts,
+} from './metrics.js';
 import { buildPassages, featuresOf, type Passage, type SourceTextInput } from './passages.js';
 import type { FetchRecord, SourceInfluenceInput, TextInfo } from './types.js';
 import { segmentAnswer, type SegmentedAnswer } from './units.js';
@@ -51,7 +58,12 @@ export function prepareTargets(input: SourceInfluenceInput): CitationTarget[] {
   });
 }
 
-function sourceText(input: SourceInfluenceInput, i: number, record: FetchRecord | null, answerLang: Language): { text: SourceTextInput; info: Omit<TextInfo, 'passages'> } {
+function sourceText(
+  input: SourceInfluenceInput,
+  i: number,
+  record: FetchRecord | null,
+  answerLang: Language,
+): { text: SourceTextInput; info: Omit<TextInfo, 'passages'> } {
   const c = input.citations[i];
   const title = c?.title?.trim() || c?.label?.trim() || '';
   const snippet = c?.snippet?.trim() || '';
@@ -61,14 +73,24 @@ function sourceText(input: SourceInfluenceInput, i: number, record: FetchRecord 
     const lang = detectLanguage(pageText);
     return {
       text: { text: pageText, snippetText: snippetText || null, language: lang === 'und' ? answerLang : lang },
-      info: { source: record?.page.textSource ?? 'extracted', chars: pageText.length, truncated: record?.page.truncated ?? false, language: lang },
+      info: {
+        source: record?.page.textSource ?? 'extracted',
+        chars: pageText.length,
+        truncated: record?.page.truncated ?? false,
+        language: lang,
+      },
     };
   }
   const fallback = snippetText || norm(title);
   const lang = fallback ? detectLanguage(fallback) : 'und';
   return {
     text: { text: null, snippetText: fallback || null, language: lang === 'und' ? answerLang : lang },
-    info: { source: snippetText ? 'snippet' : title ? 'title' : 'none', chars: fallback.length, truncated: false, language: lang },
+    info: {
+      source: snippetText ? 'snippet' : title ? 'title' : 'none',
+      chars: fallback.length,
+      truncated: false,
+      language: lang,
+    },
   };
 }
 
@@ -77,7 +99,11 @@ function textInfo(info: Omit<TextInfo, 'passages'> | undefined, passages: number
   return { source: i.source, chars: i.chars, passages, truncated: i.truncated, language: i.language };
 }
 
-export function analyzeCore(input: SourceInfluenceInput, records: ReadonlyArray<FetchRecord | null>, cfg: SourceInfluenceConfig): AnalysisCore {
+export function analyzeCore(
+  input: SourceInfluenceInput,
+  records: ReadonlyArray<FetchRecord | null>,
+  cfg: SourceInfluenceConfig,
+): AnalysisCore {
   const targets = prepareTargets(input);
   const segmented = segmentAnswer(input.answer);
   const language = segmented.language;
@@ -85,10 +111,17 @@ export function analyzeCore(input: SourceInfluenceInput, records: ReadonlyArray<
 
   const texts = input.citations.map((_, i) => {
     const isDuplicate = targets[i]?.canonical !== i;
-    if (isDuplicate) return { text: { text: null, snippetText: null, language } as SourceTextInput, info: { source: 'none' as const, chars: 0, truncated: false, language: 'und' as const } };
+    if (isDuplicate)
+      return {
+        text: { text: null, snippetText: null, language } as SourceTextInput,
+        info: { source: 'none' as const, chars: 0, truncated: false, language: 'und' as const },
+      };
     return sourceText(input, i, records[i] ?? null, language);
   });
-  const { passages, perSource } = buildPassages(texts.map((t) => t.text), cfg.passage);
+  const { passages, perSource } = buildPassages(
+    texts.map((t) => t.text),
+    cfg.passage,
+  );
   const sources: PreparedSource[] = input.citations.map((c, i) => {
     const t = targets[i] as CitationTarget;
     const meta = records[i]?.page.metadata;
@@ -112,7 +145,14 @@ export function analyzeCore(input: SourceInfluenceInput, records: ReadonlyArray<
     const cited = mapping.cited[ui] ?? new Set<number>();
     const alignment = aligner.align({ features, cited });
     alignments.push(alignment);
-    return { index: u.index, words: u.words, geoWords: u.geoWords, cited, occurrences: mapping.occurrences[ui] ?? [], alignment };
+    return {
+      index: u.index,
+      words: u.words,
+      geoWords: u.geoWords,
+      cited,
+      occurrences: mapping.occurrences[ui] ?? [],
+      alignment,
+    };
   });
   const weights = attributionWeights(units, input.citations.length, cfg);
   const raw = sourceMetrics(units, weights, input.citations.length, cfg);
@@ -139,17 +179,29 @@ export function analyzeCore(input: SourceInfluenceInput, records: ReadonlyArray<
  * that one cited source supports the unit on its own; with a single cited source it is that
  * source's judged support.
  */
-export function withSupportOverrides(core: AnalysisCore, overrides: ReadonlyMap<number, ReadonlyMap<number, number>>, cfg: SourceInfluenceConfig): AnalysisCore {
+export function withSupportOverrides(
+  core: AnalysisCore,
+  overrides: ReadonlyMap<number, ReadonlyMap<number, number>>,
+  cfg: SourceInfluenceConfig,
+): AnalysisCore {
   if (overrides.size === 0) return core;
   const alignments = core.alignments.map((al, ui) => {
     const o = overrides.get(ui);
     if (!o) return al;
     const support = al.support.map((s, j) => o.get(j) ?? s);
     const cited = [...(core.units[ui]?.cited ?? [])];
-    const jointOf = (set: number[], lexical: number) => (set.length === 1 ? (support[set[0] as number] ?? 0) : Math.max(lexical, ...set.map((j) => support[j] ?? 0)));
+    const jointOf = (set: number[], lexical: number) =>
+      set.length === 1 ? (support[set[0] as number] ?? 0) : Math.max(lexical, ...set.map((j) => support[j] ?? 0));
     const joint = cited.length === 0 ? 0 : jointOf(cited, al.joint);
     const jointWithout = new Map<number, number>();
-    for (const [j, lexical] of al.jointWithout) jointWithout.set(j, jointOf(cited.filter((k) => k !== j), lexical));
+    for (const [j, lexical] of al.jointWithout)
+      jointWithout.set(
+        j,
+        jointOf(
+          cited.filter((k) => k !== j),
+          lexical,
+        ),
+      );
     return { ...al, support, joint, jointWithout };
   });
   const units = core.units.map((u, ui) => ({ ...u, alignment: alignments[ui] as UnitAlignment }));

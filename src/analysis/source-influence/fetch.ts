@@ -27,7 +27,9 @@ export interface FetchDeps {
 
 export async function fetchAll(urls: readonly string[], lang: Language, deps: FetchDeps): Promise<FetchRecord[]> {
   const perHost = new KeyedSemaphore(deps.config.fetch.perHost);
-  return mapLimit(urls, deps.config.fetch.concurrency, (url) => perHost.run(hostOf(url), () => fetchOne(url, lang, deps)));
+  return mapLimit(urls, deps.config.fetch.concurrency, (url) =>
+    perHost.run(hostOf(url), () => fetchOne(url, lang, deps)),
+  );
 }
 
 function page(status: FetchStatus, url: string, now: number, extra: Partial<FetchedPage> = {}): FetchedPage {
@@ -56,7 +58,13 @@ async function fetchOne(url: string, lang: Language, deps: FetchDeps): Promise<F
     parsed = null;
   }
   if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
-    return { page: page('invalid_url', url, started, { detail: 'not an http(s) URL' }), attempted: false, fromCache: false, retries: 0, durationMs: 0 };
+    return {
+      page: page('invalid_url', url, started, { detail: 'not an http(s) URL' }),
+      attempted: false,
+      fromCache: false,
+      retries: 0,
+      durationMs: 0,
+    };
   }
   const cached = deps.cache?.get(url);
   if (cached) return { page: cached, attempted: false, fromCache: true, retries: 0, durationMs: 0 };
@@ -74,11 +82,21 @@ async function fetchOne(url: string, lang: Language, deps: FetchDeps): Promise<F
     break;
   }
   if (result.status !== 'timeout' && result.status !== 'network_error') deps.cache?.set(url, result);
-  return { page: result, attempted: true, fromCache: false, retries, durationMs: Math.max(0, Math.round(deps.now() - started)) };
+  return {
+    page: result,
+    attempted: true,
+    fromCache: false,
+    retries,
+    durationMs: Math.max(0, Math.round(deps.now() - started)),
+  };
 }
 
 /** One request (redirects followed by the transport). `retryAfterMs` non-null means "retry once after this wait". */
-async function requestOnce(url: string, lang: Language, deps: FetchDeps): Promise<{ page: FetchedPage; retryAfterMs: number | null }> {
+async function requestOnce(
+  url: string,
+  lang: Language,
+  deps: FetchDeps,
+): Promise<{ page: FetchedPage; retryAfterMs: number | null }> {
   const { fetch: cfg } = deps.config;
   const now = deps.now();
   const timeout = AbortSignal.timeout(cfg.timeoutMs);
@@ -98,31 +116,53 @@ async function requestOnce(url: string, lang: Language, deps: FetchDeps): Promis
     });
   } catch (e) {
     if (deps.signal.aborted) throw e; // the whole attempt is ending: let the runner report it
-    if (timeout.aborted) return { page: page('timeout', url, now, { detail: `no answer within ${cfg.timeoutMs} ms` }), retryAfterMs: null };
+    if (timeout.aborted)
+      return {
+        page: page('timeout', url, now, { detail: `no answer within ${cfg.timeoutMs} ms` }),
+        retryAfterMs: null,
+      };
     const status = failureStatus(e);
-    return { page: page(status.status, url, now, { detail: status.detail }), retryAfterMs: status.status === 'network_error' ? cfg.retryDelayMs : null };
+    return {
+      page: page(status.status, url, now, { detail: status.detail }),
+      retryAfterMs: status.status === 'network_error' ? cfg.retryDelayMs : null,
+    };
   }
   const contentType = res.headers['content-type']?.split(';')[0]?.trim().toLowerCase() ?? null;
   const base = { httpStatus: res.status, contentType, bytes: res.body.length, finalUrl: res.url || url };
   const host = hostOf(base.finalUrl);
-  const looksHtml = contentType === null && /^\s*<(!doctype html|html|head|body)/i.test(res.body.subarray(0, 512).toString('latin1'));
+  const looksHtml =
+    contentType === null && /^\s*<(!doctype html|html|head|body)/i.test(res.body.subarray(0, 512).toString('latin1'));
   const isHtml = contentType === 'text/html' || contentType === 'application/xhtml+xml' || looksHtml;
-  const text = isHtml || contentType === 'text/plain' || res.status >= 400 ? decodePage(res.body, res.headers['content-type'] ?? null, host) : '';
+  const text =
+    isHtml || contentType === 'text/plain' || res.status >= 400
+      ? decodePage(res.body, res.headers['content-type'] ?? null, host)
+      : '';
 
-  if (isWallPage(res.status, res.headers, text, base.finalUrl)) return { page: page('blocked', url, now, { ...base, detail: 'block or captcha page' }), retryAfterMs: null };
+  if (isWallPage(res.status, res.headers, text, base.finalUrl))
+    return { page: page('blocked', url, now, { ...base, detail: 'block or captcha page' }), retryAfterMs: null };
   if (res.status === 429 || res.status >= 500) {
     const ra = Number(res.headers['retry-after']);
     const wait = Number.isFinite(ra) && ra >= 0 ? ra * 1000 : cfg.retryDelayMs;
     return { page: page('http_error', url, now, { ...base, detail: `HTTP ${res.status}` }), retryAfterMs: wait };
   }
-  if (res.status < 200 || res.status >= 300) return { page: page('http_error', url, now, { ...base, detail: `HTTP ${res.status}` }), retryAfterMs: null };
+  if (res.status < 200 || res.status >= 300)
+    return { page: page('http_error', url, now, { ...base, detail: `HTTP ${res.status}` }), retryAfterMs: null };
   if (!isHtml && contentType !== 'text/plain') {
-    return { page: page('unsupported_content_type', url, now, { ...base, detail: `content type ${contentType ?? 'unknown'}` }), retryAfterMs: null };
+    return {
+      page: page('unsupported_content_type', url, now, { ...base, detail: `content type ${contentType ?? 'unknown'}` }),
+      retryAfterMs: null,
+    };
   }
   const minEn = deps.config.text.minCharsEn;
   const minKo = deps.config.text.minCharsKo;
-  const extracted = isHtml ? await deps.parse('sourceInfluence.page', { html: text, url: base.finalUrl, minCharsEn: minEn, minCharsKo: minKo }) : { text: text.trim() || null, textSource: 'extracted' as const, metadata: null };
-  if (!extracted.text) return { page: page('empty_content', url, now, { ...base, metadata: extracted.metadata, detail: 'no readable text' }), retryAfterMs: null };
+  const extracted = isHtml
+    ? await deps.parse('sourceInfluence.page', { html: text, url: base.finalUrl, minCharsEn: minEn, minCharsKo: minKo })
+    : { text: text.trim() || null, textSource: 'extracted' as const, metadata: null };
+  if (!extracted.text)
+    return {
+      page: page('empty_content', url, now, { ...base, metadata: extracted.metadata, detail: 'no readable text' }),
+      retryAfterMs: null,
+    };
   const max = deps.config.text.maxCharsPerSource;
   const truncated = extracted.text.length > max;
   return {
@@ -140,12 +180,14 @@ async function requestOnce(url: string, lang: Language, deps: FetchDeps): Promis
 function failureStatus(e: unknown): { status: FetchStatus; detail: string } {
   const chain: unknown[] = [];
   for (let cur: unknown = e; cur && chain.length < 5; cur = (cur as { cause?: unknown }).cause) chain.push(cur);
-  if (chain.some((c) => (c as { code?: unknown }).code === 'PRIVATE_ADDRESS')) return { status: 'ssrf_refused', detail: 'target resolves to a private address' };
+  if (chain.some((c) => (c as { code?: unknown }).code === 'PRIVATE_ADDRESS'))
+    return { status: 'ssrf_refused', detail: 'target resolves to a private address' };
   if (e instanceof UpstreamFailure) {
     if (e.kind === 'CONTENT_UNREADABLE') return { status: 'too_large', detail: 'body over the size cap' };
     if (e.kind === 'BAD_PAYLOAD') return { status: 'invalid_url', detail: 'redirect to a non-http(s) URL' };
     if (/redirect/i.test(e.message)) return { status: 'http_error', detail: 'too many redirects' };
   }
-  const code = (chain.find((c) => typeof (c as { code?: unknown }).code === 'string') as { code?: string } | undefined)?.code;
+  const code = (chain.find((c) => typeof (c as { code?: unknown }).code === 'string') as { code?: string } | undefined)
+    ?.code;
   return { status: 'network_error', detail: code ? `network error ${code}` : 'network error' };
 }

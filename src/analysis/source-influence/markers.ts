@@ -23,7 +23,18 @@ const SUPERSCRIPT = /[⁰¹²³⁴⁵⁶⁷⁸⁹]+/g;
 const MD_LINK = /\[([^\]\n]*)\]\((https?:\/\/[^\s)]+)\)/g;
 const BARE_URL = /https?:\/\/[^\s)\]>"'<]+/g;
 
-const SUPER_DIGITS: Readonly<Record<string, string>> = { '⁰': '0', '¹': '1', '²': '2', '³': '3', '⁴': '4', '⁵': '5', '⁶': '6', '⁷': '7', '⁸': '8', '⁹': '9' };
+const SUPER_DIGITS: Readonly<Record<string, string>> = {
+  '⁰': '0',
+  '¹': '1',
+  '²': '2',
+  '³': '3',
+  '⁴': '4',
+  '⁵': '5',
+  '⁶': '6',
+  '⁷': '7',
+  '⁸': '8',
+  '⁹': '9',
+};
 
 /** Expands `1, 3-5` into [1, 3, 4, 5]; ranges longer than 50 are kept as their ends only. */
 function expand(list: string): number[] {
@@ -40,14 +51,21 @@ function expand(list: string): number[] {
 
 /** Whether an answer uses bracketed, footnote or lenticular markers anywhere (superscripts are then ignored). */
 export function hasBracketMarkers(text: string): boolean {
-  return new RegExp(BRACKET.source).test(text) || new RegExp(FOOTNOTE.source).test(text) || new RegExp(LENTICULAR.source).test(text);
+  return (
+    new RegExp(BRACKET.source).test(text) ||
+    new RegExp(FOOTNOTE.source).test(text) ||
+    new RegExp(LENTICULAR.source).test(text)
+  );
 }
 
 export function findMarkers(text: string, allowSuperscript: boolean): Marker[] {
   const out: Marker[] = [];
-  for (const m of text.matchAll(BRACKET)) out.push({ kind: 'bracket', raw: m[0], numbers: expand(m[1] ?? ''), start: m.index });
-  for (const m of text.matchAll(FOOTNOTE)) out.push({ kind: 'footnote', raw: m[0], numbers: [Number(m[1])], start: m.index });
-  for (const m of text.matchAll(LENTICULAR)) out.push({ kind: 'lenticular', raw: m[0], numbers: [Number(m[1])], start: m.index });
+  for (const m of text.matchAll(BRACKET))
+    out.push({ kind: 'bracket', raw: m[0], numbers: expand(m[1] ?? ''), start: m.index });
+  for (const m of text.matchAll(FOOTNOTE))
+    out.push({ kind: 'footnote', raw: m[0], numbers: [Number(m[1])], start: m.index });
+  for (const m of text.matchAll(LENTICULAR))
+    out.push({ kind: 'lenticular', raw: m[0], numbers: [Number(m[1])], start: m.index });
   if (allowSuperscript) {
     for (const m of text.matchAll(SUPERSCRIPT)) {
       const n = Number([...m[0]].map((c) => SUPER_DIGITS[c] ?? '').join(''));

@@ -9,7 +9,12 @@ import type { SourceInfluenceInput } from './types.js';
  */
 export function tokenLimit(input: SourceInfluenceInput, cfg: SourceInfluenceConfig): number {
   const entities = input.analysis?.entities.length ?? 0;
-  const raw = 2_000 + 1.5 * estimateTokens(input.answer) + 2 * estimateTokens(input.prompt) + 800 * entities + 1_500 * input.citations.length;
+  const raw =
+    2_000 +
+    1.5 * estimateTokens(input.answer) +
+    2 * estimateTokens(input.prompt) +
+    800 * entities +
+    1_500 * input.citations.length;
   return Math.min(cfg.budget.maxTokens, Math.ceil(raw));
 }
 
@@ -28,7 +33,12 @@ function toCredits(micro: number, cfg: SourceInfluenceConfig): number {
   return Math.min(cfg.credits.max, Math.max(cfg.credits.min, Math.ceil(micro / MICRO)));
 }
 
-export function credits(input: SourceInfluenceInput, billedFetches: number, tokensUsed: number, cfg: SourceInfluenceConfig): CreditReport {
+export function credits(
+  input: SourceInfluenceInput,
+  billedFetches: number,
+  tokensUsed: number,
+  cfg: SourceInfluenceConfig,
+): CreditReport {
   const holdMicro = tokenLimit(input, cfg) * cfg.credits.tokenMicro + input.citations.length * cfg.credits.fetchMicro;
   const meteredMicro = tokensUsed * cfg.credits.tokenMicro + billedFetches * cfg.credits.fetchMicro;
   const held = toCredits(holdMicro, cfg);

@@ -18,7 +18,11 @@ export function decay(index: number, n: number): number {
 }
 
 /** a_uj for every unit and source (rows sum to 1, or to 0 for an unattributed unit). */
-export function attributionWeights(units: readonly UnitFacts[], nSources: number, cfg: SourceInfluenceConfig): number[][] {
+export function attributionWeights(
+  units: readonly UnitFacts[],
+  nSources: number,
+  cfg: SourceInfluenceConfig,
+): number[][] {
   return units.map((u) => {
     const a = new Array<number>(nSources).fill(0);
     const s = u.alignment.support;
@@ -49,15 +53,29 @@ export interface SourceRaw {
   usedWithoutCitation: boolean;
 }
 
-export function sourceMetrics(units: readonly UnitFacts[], a: readonly number[][], nSources: number, cfg: SourceInfluenceConfig): SourceRaw[] {
+export function sourceMetrics(
+  units: readonly UnitFacts[],
+  a: readonly number[][],
+  nSources: number,
+  cfg: SourceInfluenceConfig,
+): SourceRaw[] {
   const n = units.length;
   const z = units.reduce((acc, u) => acc + u.words * decay(u.index, n), 0);
   const geoTotal = units.reduce((acc, u) => acc + u.geoWords, 0);
   const out: SourceRaw[] = [];
   for (let j = 0; j < nSources; j++) {
     const r: SourceRaw = {
-      share: 0, geoWordCount: 0, geoPositionAdjusted: 0, count: 0, citedUnits: 0, firstCitedUnit: null,
-      supportedUnits: 0, partialUnits: 0, bestSupport: 0, uniqueSupportShare: 0, usedWithoutCitation: false,
+      share: 0,
+      geoWordCount: 0,
+      geoPositionAdjusted: 0,
+      count: 0,
+      citedUnits: 0,
+      firstCitedUnit: null,
+      supportedUnits: 0,
+      partialUnits: 0,
+      bestSupport: 0,
+      uniqueSupportShare: 0,
+      usedWithoutCitation: false,
     };
     units.forEach((u, ui) => {
       const d = decay(u.index, n);
@@ -94,12 +112,19 @@ export interface AnswerRaw {
 }
 
 /** ALCE-style recall/precision with the lexical judge, coverage and grounding over non-trivial units. */
-export function answerMetrics(units: readonly UnitFacts[], anyValidCitation: boolean, cfg: SourceInfluenceConfig): AnswerRaw {
+export function answerMetrics(
+  units: readonly UnitFacts[],
+  anyValidCitation: boolean,
+  cfg: SourceInfluenceConfig,
+): AnswerRaw {
   const main = units.filter((u) => !u.alignment.trivial);
   const totalWords = main.reduce((acc, u) => acc + u.words, 0);
-  const grounded = main.filter((u) => Math.max(0, ...u.alignment.support) >= cfg.tauFull).reduce((acc, u) => acc + u.words, 0);
+  const grounded = main
+    .filter((u) => Math.max(0, ...u.alignment.support) >= cfg.tauFull)
+    .reduce((acc, u) => acc + u.words, 0);
   const groundedShare = main.length === 0 ? null : totalWords > 0 ? grounded / totalWords : 0;
-  if (!anyValidCitation || main.length === 0) return { citationCoverage: null, citationRecall: null, citationPrecision: null, groundedShare };
+  if (!anyValidCitation || main.length === 0)
+    return { citationCoverage: null, citationRecall: null, citationPrecision: null, groundedShare };
   const citedWords = main.filter((u) => u.cited.size > 0).reduce((acc, u) => acc + u.words, 0);
   const jointFull = (u: UnitFacts) => u.cited.size > 0 && u.alignment.joint >= cfg.tauFull;
   let precise = 0;

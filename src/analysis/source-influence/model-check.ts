@@ -53,7 +53,12 @@ export interface ModelCheckOutcome {
   warning: Warning | null;
 }
 
-export async function runModelCheck(core: AnalysisCore, prompt: string | null, cfg: SourceInfluenceConfig, session: ModelSession): Promise<ModelCheckOutcome> {
+export async function runModelCheck(
+  core: AnalysisCore,
+  prompt: string | null,
+  cfg: SourceInfluenceConfig,
+  session: ModelSession,
+): Promise<ModelCheckOutcome> {
   const pairs = checkPairs(core, cfg);
   const overrides = new Map<number, Map<number, number>>();
   let judged = 0;
@@ -62,11 +67,18 @@ export async function runModelCheck(core: AnalysisCore, prompt: string | null, c
     const batch = pairs.slice(i, i + cfg.modelCheck.pairsPerCall);
     const input = {
       question: prompt,
-      pairs: batch.map((p) => ({ id: p.id, claim: core.segmented.units[p.unit]?.plainText ?? '', passage: p.passage.text })),
+      pairs: batch.map((p) => ({
+        id: p.id,
+        claim: core.segmented.units[p.unit]?.plainText ?? '',
+        passage: p.passage.text,
+      })),
     };
     const r = await session.call<ModelCheckOutput>('model_check', INSTRUCTIONS, input);
     if (!r.ok) {
-      warning = { code: 'MODEL_CHECK_FAILED', message: `Model check stopped (${r.status}); ${pairs.length - judged} pair(s) keep their lexical support.` };
+      warning = {
+        code: 'MODEL_CHECK_FAILED',
+        message: `Model check stopped (${r.status}); ${pairs.length - judged} pair(s) keep their lexical support.`,
+      };
       break;
     }
     const byId = new Map(batch.map((p) => [p.id, p]));

@@ -45,15 +45,33 @@ export function isWallPage(status: number, headers: Record<string, string>, text
   const challengeStatus = status === 403 || status === 429 || status === 503;
   const small = text.length < 15_000;
   const lower = text.toLowerCase();
-  const provider = ['/cdn-cgi/challenge-platform/', 'captcha-delivery.com', '_incapsula_resource', 'incapsula incident id', 'px-captcha'];
+  const provider = [
+    '/cdn-cgi/challenge-platform/',
+    'captcha-delivery.com',
+    '_incapsula_resource',
+    'incapsula incident id',
+    'px-captcha',
+  ];
   if (provider.some((p) => lower.includes(p)) && (challengeStatus || small)) return true;
   if (challengeStatus && /<title>\s*just a moment/i.test(text)) return true;
   if (challengeStatus && lower.includes('access denied') && lower.includes('reference #')) return true;
-  const captchaWords = ['unusual traffic', 'not a robot', '/sorry/index', '비정상적인 검색', '자동입력 방지', '자동 입력 방지', 'verify you are human'];
+  const captchaWords = [
+    'unusual traffic',
+    'not a robot',
+    '/sorry/index',
+    '비정상적인 검색',
+    '자동입력 방지',
+    '자동 입력 방지',
+    'verify you are human',
+  ];
   if (small && captchaWords.some((w) => lower.includes(w))) return true;
   try {
     const u = new URL(finalUrl);
-    if (/(^|\/)(login|signin|sign-in|nidlogin)(\.|\/|$)|\/accounts\/login/i.test(u.pathname) || u.hostname === 'nid.naver.com') return true;
+    if (
+      /(^|\/)(login|signin|sign-in|nidlogin)(\.|\/|$)|\/accounts\/login/i.test(u.pathname) ||
+      u.hostname === 'nid.naver.com'
+    )
+      return true;
   } catch {
     // not a URL
   }

@@ -70,7 +70,8 @@ export function windows(text: string, lang: Language, cfg: SourceInfluenceConfig
   const sents: Array<{ text: string; size: number }> = [];
   for (const line of text.split('\n')) {
     for (const s of sentences(line, lang)) {
-      for (const p of pieces(s.text, lang, cfg)) sents.push({ text: p, size: lang === 'ko' ? p.length : fastWords(p).length });
+      for (const p of pieces(s.text, lang, cfg))
+        sents.push({ text: p, size: lang === 'ko' ? p.length : fastWords(p).length });
     }
   }
   const limit = lang === 'ko' ? cfg.maxCharsKo : cfg.maxWordsEn;
@@ -83,7 +84,12 @@ export function windows(text: string, lang: Language, cfg: SourceInfluenceConfig
       size += sents[end]?.size ?? 0;
       end++;
     }
-    out.push(sents.slice(start, end).map((s) => s.text).join(' '));
+    out.push(
+      sents
+        .slice(start, end)
+        .map((s) => s.text)
+        .join(' '),
+    );
     if (end >= sents.length) break;
     start += Math.max(1, Math.floor((end - start) / 2));
   }
@@ -98,7 +104,10 @@ export interface SourceTextInput {
   language: Language;
 }
 
-export function buildPassages(sources: readonly SourceTextInput[], cfg: SourceInfluenceConfig['passage']): { passages: Passage[]; perSource: number[][] } {
+export function buildPassages(
+  sources: readonly SourceTextInput[],
+  cfg: SourceInfluenceConfig['passage'],
+): { passages: Passage[]; perSource: number[][] } {
   const passages: Passage[] = [];
   const perSource: number[][] = sources.map(() => []);
   const add = (source: number, text: string, fromSnippet: boolean, lang: Language) => {

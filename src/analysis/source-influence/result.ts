@@ -19,10 +19,19 @@ function supportLevel(s: number, cfg: SourceInfluenceConfig): 'full' | 'partial'
 
 export function rankSources(core: AnalysisCore): Map<number, number> {
   const order = core.sources
-    .map((s, j) => ({ j, share: core.raw[j]?.share ?? 0, count: core.raw[j]?.count ?? 0, first: core.raw[j]?.firstCitedUnit ?? null, input: s.inputIndex }))
+    .map((s, j) => ({
+      j,
+      share: core.raw[j]?.share ?? 0,
+      count: core.raw[j]?.count ?? 0,
+      first: core.raw[j]?.firstCitedUnit ?? null,
+      input: s.inputIndex,
+    }))
     .sort(
       (a, b) =>
-        b.share - a.share || b.count - a.count || (a.first ?? Number.MAX_SAFE_INTEGER) - (b.first ?? Number.MAX_SAFE_INTEGER) || a.input - b.input,
+        b.share - a.share ||
+        b.count - a.count ||
+        (a.first ?? Number.MAX_SAFE_INTEGER) - (b.first ?? Number.MAX_SAFE_INTEGER) ||
+        a.input - b.input,
     );
   return new Map(order.map((o, i) => [o.j, i + 1]));
 }
@@ -69,23 +78,46 @@ export function warningsOf(core: AnalysisCore, input: SourceInfluenceInput): War
   const w: Warning[] = [];
   for (const s of core.sources) {
     if (s.duplicateOf) {
-      w.push({ code: 'DUPLICATE_CITATION', sourceId: s.sourceId, message: `Same URL as ${s.duplicateOf}; its markers count for ${s.duplicateOf}.` });
+      w.push({
+        code: 'DUPLICATE_CITATION',
+        sourceId: s.sourceId,
+        message: `Same URL as ${s.duplicateOf}; its markers count for ${s.duplicateOf}.`,
+      });
       continue;
     }
     const page = s.record?.page;
     if (page && page.status !== 'ok') {
-      w.push({ code: 'SOURCE_FETCH_FAILED', sourceId: s.sourceId, message: `Page not read (${page.status}${page.detail ? `: ${page.detail}` : ''}).` });
+      w.push({
+        code: 'SOURCE_FETCH_FAILED',
+        sourceId: s.sourceId,
+        message: `Page not read (${page.status}${page.detail ? `: ${page.detail}` : ''}).`,
+      });
     }
     if (s.text.source === 'snippet' || s.text.source === 'title') {
-      w.push({ code: 'SOURCE_SNIPPET_ONLY', sourceId: s.sourceId, message: `Aligned against the citation's ${s.text.source} only.` });
+      w.push({
+        code: 'SOURCE_SNIPPET_ONLY',
+        sourceId: s.sourceId,
+        message: `Aligned against the citation's ${s.text.source} only.`,
+      });
     }
-    if (s.text.truncated) w.push({ code: 'SOURCE_TEXT_TRUNCATED', sourceId: s.sourceId, message: `Page text cut at ${s.text.chars} characters.` });
+    if (s.text.truncated)
+      w.push({
+        code: 'SOURCE_TEXT_TRUNCATED',
+        sourceId: s.sourceId,
+        message: `Page text cut at ${s.text.chars} characters.`,
+      });
   }
   if (core.mapping.invalidMarkers.length > 0) {
-    w.push({ code: 'INVALID_CITATION_MARKER', message: `${core.mapping.invalidMarkers.length} marker(s) point to no citation; they are ignored.` });
+    w.push({
+      code: 'INVALID_CITATION_MARKER',
+      message: `${core.mapping.invalidMarkers.length} marker(s) point to no citation; they are ignored.`,
+    });
   }
   if (input.citations.length > 0 && core.mapping.markerCount === 0) {
-    w.push({ code: 'NO_CITATION_MARKERS', message: 'The answer has no citation markers; influence comes from content alignment only.' });
+    w.push({
+      code: 'NO_CITATION_MARKERS',
+      message: 'The answer has no citation markers; influence comes from content alignment only.',
+    });
   }
   if (input.citations.length > 0 && core.passages.length === 0) {
     w.push({ code: 'NO_SOURCE_TEXT', message: 'No source text, snippet or title was available to align against.' });
@@ -126,7 +158,12 @@ export interface ResultOptions {
   warnings: readonly Warning[];
 }
 
-export function buildResult(core: AnalysisCore, input: SourceInfluenceInput, cfg: SourceInfluenceConfig, opts: ResultOptions): Record<string, unknown> {
+export function buildResult(
+  core: AnalysisCore,
+  input: SourceInfluenceInput,
+  cfg: SourceInfluenceConfig,
+  opts: ResultOptions,
+): Record<string, unknown> {
   const { shares, unattributed } = roundedShares(core);
   const attributedTotal = core.raw.reduce((a, r) => a + r.share, 0);
   const ranks = rankSources(core);
@@ -175,7 +212,12 @@ export function buildResult(core: AnalysisCore, input: SourceInfluenceInput, cfg
             normalizedWordCount: geoSum > 0 ? (geoNorm[j] ?? 0) : 0,
             normalizedPositionAdjustedWordCount: geoPosSum > 0 ? (geoPosNorm[j] ?? 0) : 0,
           }
-        : { wordCount: null, positionAdjustedWordCount: null, normalizedWordCount: null, normalizedPositionAdjustedWordCount: null },
+        : {
+            wordCount: null,
+            positionAdjustedWordCount: null,
+            normalizedWordCount: null,
+            normalizedPositionAdjustedWordCount: null,
+          },
       citations: {
         count: r?.count ?? 0,
         citedUnits: r?.citedUnits ?? 0,
@@ -211,7 +253,8 @@ export function buildResult(core: AnalysisCore, input: SourceInfluenceInput, cfg
     },
     summary: {
       sources: distinct.length,
-      sourcesWithText: distinct.filter((s) => s.text.source === 'extracted' || s.text.source === 'body_fallback').length,
+      sourcesWithText: distinct.filter((s) => s.text.source === 'extracted' || s.text.source === 'body_fallback')
+        .length,
       sourcesSnippetOnly: distinct.filter((s) => s.text.source === 'snippet' || s.text.source === 'title').length,
       sourcesWithoutText: distinct.filter((s) => s.text.source === 'none').length,
       attributedShare: round4(1 - unattributed),
@@ -224,7 +267,10 @@ export function buildResult(core: AnalysisCore, input: SourceInfluenceInput, cfg
       topSourceId: top !== undefined && (core.raw[top]?.share ?? 0) > 0 ? (core.sources[top]?.sourceId ?? null) : null,
     },
     sources,
-    domains: domainsOf(core, sources.map((s) => ({ share: s.influence.share, count: s.citations.count }))),
+    domains: domainsOf(
+      core,
+      sources.map((s) => ({ share: s.influence.share, count: s.citations.count })),
+    ),
     warnings: [...warningsOf(core, input), ...opts.warnings],
     usage: {
       modelTokens: emptyModelTokens(),
@@ -245,6 +291,17 @@ function domainsOf(core: AnalysisCore, figures: ReadonlyArray<{ share: number; c
     groups.set(d, g);
   });
   return [...groups]
-    .map(([registrableDomain, g]) => ({ registrableDomain, sourceIds: g.sourceIds, urls: g.urls.size, influenceShare: round4(g.share), citationCount: g.count }))
-    .sort((a, b) => b.influenceShare - a.influenceShare || b.citationCount - a.citationCount || a.registrableDomain.localeCompare(b.registrableDomain, 'en'));
+    .map(([registrableDomain, g]) => ({
+      registrableDomain,
+      sourceIds: g.sourceIds,
+      urls: g.urls.size,
+      influenceShare: round4(g.share),
+      citationCount: g.count,
+    }))
+    .sort(
+      (a, b) =>
+        b.influenceShare - a.influenceShare ||
+        b.citationCount - a.citationCount ||
+        a.registrableDomain.localeCompare(b.registrableDomain, 'en'),
+    );
 }

@@ -1,6 +1,14 @@
 import { detectLanguage, norm, type Language } from '../text/norm.js';
 import { sentences, words } from '../text/segment.js';
-import { findLinks, findMarkers, hasBracketMarkers, leadingMarkerLength, stripMarkup, type LinkRef, type Marker } from './markers.js';
+import {
+  findLinks,
+  findMarkers,
+  hasBracketMarkers,
+  leadingMarkerLength,
+  stripMarkup,
+  type LinkRef,
+  type Marker,
+} from './markers.js';
 
 /** Answer units of docs/analysis.md#s2-5: blocks, then sentences of paragraph blocks. */
 
@@ -49,13 +57,16 @@ const HEADING = /^\s{0,3}#{1,6}\s/;
 const RULE = /^\s{0,3}([-*_])(\s*\1){2,}\s*$/;
 const LIST_ITEM = /^(\s*)([-*+]|(\d{1,3})[.)])\s+/;
 const TABLE_SEPARATOR = /^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$/;
-const REF_HEADING = /^\s*(?:#{1,6}\s*)?(?:\*\*)?\s*(sources|references|citations|출처|참고|참고\s?자료|참고\s?문헌)\s*:?\s*(?:\*\*)?\s*:?\s*$/i;
+const REF_HEADING =
+  /^\s*(?:#{1,6}\s*)?(?:\*\*)?\s*(sources|references|citations|출처|참고|참고\s?자료|참고\s?문헌)\s*:?\s*(?:\*\*)?\s*:?\s*$/i;
 const REF_LINE = /^\s*(?:[-*]\s*)?(?:\[\^?(\d{1,3})\]:?|(\d{1,3})[.)])\s*.*?(https?:\/\/[^\s)\]>]+)/;
 
 /** Masks fenced code blocks and inline code with spaces (offsets stay valid, code is not scored). */
 export function maskCode(text: string): string {
   const blank = (s: string) => s.replace(/[^\n]/g, ' ');
-  return text.replace(/(^|\n)(```|~~~)[^\n]*\n[\s\S]*?(\n\2[^\n]*(?=\n|$)|$)/g, (m) => blank(m)).replace(/`[^`\n]+`/g, (m) => blank(m));
+  return text
+    .replace(/(^|\n)(```|~~~)[^\n]*\n[\s\S]*?(\n\2[^\n]*(?=\n|$)|$)/g, (m) => blank(m))
+    .replace(/`[^`\n]+`/g, (m) => blank(m));
 }
 
 function splitLines(text: string): Line[] {
@@ -84,7 +95,10 @@ function referencesBlock(lines: Line[]): { from: number; refs: Map<number, strin
   for (let i = last; i >= 0; i--) {
     if (!REF_HEADING.test(lines[i]?.text ?? '')) continue;
     const after = lines.slice(i + 1, last + 1).filter((l) => l.text.trim() !== '');
-    if (after.length > 0 && after.every((l) => /https?:\/\//.test(l.text) || /^\s*(\[\^?\d+\]|\d+[.)]|[-*])/.test(l.text))) {
+    if (
+      after.length > 0 &&
+      after.every((l) => /https?:\/\//.test(l.text) || /^\s*(\[\^?\d+\]|\d+[.)]|[-*])/.test(l.text))
+    ) {
       collect(i + 1);
       return { from: i, refs };
     }
@@ -164,7 +178,8 @@ export function segmentAnswer(answer: string): SegmentedAnswer {
   for (const b of blocksOf(body)) {
     const text = masked.slice(b.start, b.end);
     if (b.kind === 'paragraph' || b.kind === 'blockquote') {
-      for (const s of sentences(text, language)) raw.push({ text: s.text, start: b.start + s.start, kind: b.kind, listItem: null });
+      for (const s of sentences(text, language))
+        raw.push({ text: s.text, start: b.start + s.start, kind: b.kind, listItem: null });
     } else {
       const lead = text.length - text.trimStart().length;
       raw.push({ text: text.trim(), start: b.start + lead, kind: b.kind, listItem: b.listItem });
@@ -178,13 +193,16 @@ export function segmentAnswer(answer: string): SegmentedAnswer {
     // A marker before the first word belongs to the previous unit (`sentence. [1] Next sentence`).
     const lead = leadingMarkerLength(text, allowSuperscript);
     if (lead > 0 && prev) {
-      for (const m of findMarkers(text.slice(0, lead), allowSuperscript)) prev.markers.push({ ...m, start: start + m.start - prev.start });
+      for (const m of findMarkers(text.slice(0, lead), allowSuperscript))
+        prev.markers.push({ ...m, start: start + m.start - prev.start });
       start += lead;
       text = text.slice(lead).trimStart();
     }
     const plainText = norm(stripMarkup(text, allowSuperscript));
     if (plainText === '' || !/[\p{L}\p{N}]/u.test(plainText)) {
-      if (prev) for (const m of findMarkers(text, allowSuperscript)) prev.markers.push({ ...m, start: start + m.start - prev.start });
+      if (prev)
+        for (const m of findMarkers(text, allowSuperscript))
+          prev.markers.push({ ...m, start: start + m.start - prev.start });
       continue;
     }
     const ws = words(plainText, language);

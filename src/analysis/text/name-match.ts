@@ -34,7 +34,8 @@ function latinFinder(name: string): (text: string) => NameMatch[] {
   // Short names (`LG`, `3M`) must stand alone; longer ones only need no Latin letter/digit around.
   const side = letters <= 2 ? '[\\p{L}\\p{N}]' : '[\\p{Script=Latin}\\p{N}]';
   const re = new RegExp(`(?<!${side})${body}(?!${side})`, 'giu');
-  return (text) => [...text.normalize('NFKC').matchAll(re)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
+  return (text) =>
+    [...text.normalize('NFKC').matchAll(re)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
 }
 
 function hangulFinder(name: string): (text: string) => NameMatch[] {

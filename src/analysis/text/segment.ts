@@ -3,8 +3,24 @@ import type { Language } from './norm.js';
 /** Segmentation of §1.1: Intl.Segmenter plus three post-processing merges. */
 
 const ABBREVIATIONS = [
-  'Mr.', 'Mrs.', 'Ms.', 'Dr.', 'Prof.', 'Inc.', 'Ltd.', 'Co.', 'Corp.', 'vs.', 'e.g.', 'i.e.', 'etc.',
-  'approx.', 'No.', 'U.S.', 'U.K.', 'St.',
+  'Mr.',
+  'Mrs.',
+  'Ms.',
+  'Dr.',
+  'Prof.',
+  'Inc.',
+  'Ltd.',
+  'Co.',
+  'Corp.',
+  'vs.',
+  'e.g.',
+  'i.e.',
+  'etc.',
+  'approx.',
+  'No.',
+  'U.S.',
+  'U.K.',
+  'St.',
 ];
 const ABBREV_END = new RegExp(`(?:^|[\\s(])(?:${ABBREVIATIONS.map((a) => a.replace(/\./g, '\\.')).join('|')})\\s*$`);
 
@@ -18,7 +34,10 @@ function segmentersFor(lang: Language): { sentence: Intl.Segmenter; word: Intl.S
   const locale = lang === 'ko' ? 'ko' : 'en';
   let s = segmenters.get(locale);
   if (!s) {
-    s = { sentence: new Intl.Segmenter(locale, { granularity: 'sentence' }), word: new Intl.Segmenter(locale, { granularity: 'word' }) };
+    s = {
+      sentence: new Intl.Segmenter(locale, { granularity: 'sentence' }),
+      word: new Intl.Segmenter(locale, { granularity: 'word' }),
+    };
     segmenters.set(locale, s);
   }
   return s;
@@ -58,7 +77,8 @@ export function sentences(text: string, lang: Language = 'en'): Segment[] {
   // glues `here.【1†x】Next` together; blanking keeps offsets and leaves markers with their sentence.
   const blanked = text.replace(MARKER_RUN, (m) => ' '.repeat(m.length));
   const raw: Segment[] = [];
-  for (const s of segmentersFor(lang).sentence.segment(blanked)) raw.push({ text: text.slice(s.index, s.index + s.segment.length), start: s.index });
+  for (const s of segmentersFor(lang).sentence.segment(blanked))
+    raw.push({ text: text.slice(s.index, s.index + s.segment.length), start: s.index });
 
   // Rule 2 first: an abbreviation at the end means the sentence did not end there.
   const joined: Segment[] = [];
@@ -75,7 +95,7 @@ export function sentences(text: string, lang: Language = 'en'): Segment[] {
     let s = seg;
     const prev = out[out.length - 1];
     // A marker before the first word belongs to the previous sentence (`… years. [1] Next …`).
-    const lead = prev ? LEADING_MARKERS.exec(s.text)?.[0] ?? '' : '';
+    const lead = prev ? (LEADING_MARKERS.exec(s.text)?.[0] ?? '') : '';
     if (prev && lead && lead.trim() !== s.text.trim()) {
       prev.text += lead;
       s = { text: s.text.slice(lead.length), start: s.start + lead.length };

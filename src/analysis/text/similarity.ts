@@ -41,7 +41,10 @@ export class Bm25Index {
       }
     });
     for (const [t, list] of lists) {
-      this.postings.set(t, { docs: Int32Array.from(list.map((x) => x[0])), weights: Float64Array.from(list.map((x) => x[1])) });
+      this.postings.set(t, {
+        docs: Int32Array.from(list.map((x) => x[0])),
+        weights: Float64Array.from(list.map((x) => x[1])),
+      });
     }
   }
 
@@ -90,7 +93,8 @@ export class Bm25Index {
 
 function topK(docs: readonly number[], score: Float64Array, k: number): number[] {
   const best: number[] = [];
-  const better = (a: number, b: number) => (score[a] as number) > (score[b] as number) || (score[a] === score[b] && a < b);
+  const better = (a: number, b: number) =>
+    (score[a] as number) > (score[b] as number) || (score[a] === score[b] && a < b);
   for (const d of docs) {
     if (best.length === k && !better(d, best[k - 1] as number)) continue;
     let i = best.length;
@@ -102,7 +106,11 @@ function topK(docs: readonly number[], score: Float64Array, k: number): number[]
 }
 
 /** IDF-weighted containment of a short text's token set in a passage's token set. */
-export function containment(unit: ReadonlySet<string>, passage: ReadonlySet<string>, idf: (t: string) => number): number {
+export function containment(
+  unit: ReadonlySet<string>,
+  passage: ReadonlySet<string>,
+  idf: (t: string) => number,
+): number {
   let num = 0;
   let den = 0;
   for (const t of unit) {

@@ -5,8 +5,40 @@ import { ENGLISH_STOPWORDS } from './stopwords.js';
 /** Tokens for matching (§1.2). Script decides per word, so mixed Korean/English text works. */
 
 const PARTICLES = [
-  '이라도', '에서', '에게', '한테', '으로', '까지', '부터', '이나', '이랑', '처럼', '보다', '조차', '마저', '라도',
-  '이란', '이며', '은', '는', '이', '가', '을', '를', '의', '에', '께', '로', '와', '과', '도', '만', '나', '랑', '란', '며',
+  '이라도',
+  '에서',
+  '에게',
+  '한테',
+  '으로',
+  '까지',
+  '부터',
+  '이나',
+  '이랑',
+  '처럼',
+  '보다',
+  '조차',
+  '마저',
+  '라도',
+  '이란',
+  '이며',
+  '은',
+  '는',
+  '이',
+  '가',
+  '을',
+  '를',
+  '의',
+  '에',
+  '께',
+  '로',
+  '와',
+  '과',
+  '도',
+  '만',
+  '나',
+  '랑',
+  '란',
+  '며',
 ].sort((a, b) => b.length - a.length);
 
 const HANGUL_WORD = /\p{Script=Hangul}/u;
@@ -33,7 +65,10 @@ export function tokenize(text: string): Tokens {
   const tokens: string[] = [];
   const contentWords: string[] = [];
   for (const raw of fastWords(text)) {
-    const w = raw.toLowerCase().replace(/[\d.,]+/g, '').replace(/^'+|'+$/g, '');
+    const w = raw
+      .toLowerCase()
+      .replace(/[\d.,]+/g, '')
+      .replace(/^'+|'+$/g, '');
     if (w === '') continue;
     if (HANGUL_WORD.test(w)) {
       const stem = stripParticle(w);

@@ -61,7 +61,13 @@ export function assertGeminiOk(res: HttpResponse): void {
     throw new UpstreamFailure('RATE_LIMITED', what, Number.isFinite(s) && s > 0 ? { retryAfterMs: s * 1000 } : {});
   }
   // An invalid key, a key without permission, or an unknown model: no retry with this key helps.
-  if (res.status === 401 || res.status === 403 || keyInvalid || status === 'PERMISSION_DENIED' || (res.status === 404 && status === 'NOT_FOUND')) {
+  if (
+    res.status === 401 ||
+    res.status === 403 ||
+    keyInvalid ||
+    status === 'PERMISSION_DENIED' ||
+    (res.status === 404 && status === 'NOT_FOUND')
+  ) {
     throw new UpstreamFailure('PROVIDER_REFUSED', `${what} (no retry helps until the key or model is fixed)`);
   }
   throw new UpstreamFailure('UPSTREAM_ERROR', what);

@@ -20,7 +20,8 @@ export const chatbotA: EngineAdapter = {
     if (usesBrowser(ctx.config)) return runChatGptWeb(ctx);
     const { upstream } = ctx.config;
     const key = ctx.account?.secret ?? upstream.apiKey;
-    if (!key) throw new UpstreamFailure('AUTH_FAILED', 'CHATBOT_A: no account leased and no upstream.apiKey configured');
+    if (!key)
+      throw new UpstreamFailure('AUTH_FAILED', 'CHATBOT_A: no account leased and no upstream.apiKey configured');
     const stream = upstream.options.stream !== false;
     const res = await ctx.http.request({
       method: 'POST',
@@ -35,12 +36,20 @@ export const chatbotA: EngineAdapter = {
       signal: ctx.signal,
     });
     assertOpenAiOk(res, 'CHATBOT_A');
-    const result = await ctx.parse('chat.openaiResponses', { contentType: res.headers['content-type'], body: res.body });
+    const result = await ctx.parse('chat.openaiResponses', {
+      contentType: res.headers['content-type'],
+      body: res.body,
+    });
     return { ...result, raw: redactSecrets(result.raw, [key, upstream.apiKey]) };
   },
 };
 
-export function responsesRequest(prompt: string, country: string, options: Record<string, string | number | boolean>, stream: boolean): Record<string, unknown> {
+export function responsesRequest(
+  prompt: string,
+  country: string,
+  options: Record<string, string | number | boolean>,
+  stream: boolean,
+): Record<string, unknown> {
   return {
     model: String(options.model ?? 'gpt-5-mini'),
     input: prompt,
@@ -55,4 +64,3 @@ export function responsesRequest(prompt: string, country: string, options: Recor
     stream,
   };
 }
-

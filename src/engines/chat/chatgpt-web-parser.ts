@@ -22,7 +22,8 @@ export function parseChatGptPage(page: RenderedChatPage): EngineResult {
   const $ = cheerio().load(page.html);
   assertNotCloudflare($, 'CHATBOT_A web');
   const alert = $(CHATGPT_ALERTS).text().replace(/\s+/g, ' ').trim();
-  if (/too many requests|rate limit/i.test(alert)) throw new UpstreamFailure('RATE_LIMITED', 'CHATBOT_A web: "Too many requests" banner');
+  if (/too many requests|rate limit/i.test(alert))
+    throw new UpstreamFailure('RATE_LIMITED', 'CHATBOT_A web: "Too many requests" banner');
   const hasComposer = $(CHATGPT_COMPOSER).length > 0;
   if (!hasComposer && (isLoginUrl(page.url) || CHATGPT_LOGIN.some((sel) => $(sel).length > 0))) {
     throw new UpstreamFailure('CONSENT_REQUIRED', 'CHATBOT_A web: login page (the account session was not accepted)');
@@ -30,11 +31,13 @@ export function parseChatGptPage(page: RenderedChatPage): EngineResult {
   const box = $(CHATGPT_ANSWER).last();
   if (box.length === 0) {
     if (alert) throw new UpstreamFailure('UPSTREAM_ERROR', `CHATBOT_A web: error banner: ${alert.slice(0, 120)}`);
-    if (hasComposer && !page.complete) throw new UpstreamFailure('TIMEOUT', 'CHATBOT_A web: no assistant turn before the render budget ran out');
+    if (hasComposer && !page.complete)
+      throw new UpstreamFailure('TIMEOUT', 'CHATBOT_A web: no assistant turn before the render budget ran out');
     throw new UpstreamFailure('LAYOUT_CHANGED', 'CHATBOT_A web: no assistant turn and no composer on the page');
   }
   const answer = answerOf($, box, page.url);
-  if (letterCount(answer.text) === 0) throw new UpstreamFailure('NO_ANSWER', 'CHATBOT_A web: the assistant turn stayed empty');
+  if (letterCount(answer.text) === 0)
+    throw new UpstreamFailure('NO_ANSWER', 'CHATBOT_A web: the assistant turn stayed empty');
   return { ...answer, raw: { status: page.status, finalUrl: page.url, complete: page.complete } };
 }
 

@@ -19,7 +19,8 @@ const WALLS = [...CLOUDFLARE_MARKERS, ...CHATGPT_LOGIN, CHATGPT_ALERTS];
  */
 export async function runChatGptWeb(ctx: AttemptContext): Promise<EngineResult> {
   const secret = ctx.account?.secret;
-  if (!secret) throw new UpstreamFailure('AUTH_FAILED', 'CHATBOT_A web mode needs a leased account (its session token)');
+  if (!secret)
+    throw new UpstreamFailure('AUTH_FAILED', 'CHATBOT_A web mode needs a leased account (its session token)');
   const { upstream } = ctx.config;
   const base = String(upstream.options.webBaseUrl ?? 'https://chatgpt.com').replace(/\/+$/, '');
   const headers: Record<string, string> = {};
@@ -35,8 +36,15 @@ export async function runChatGptWeb(ctx: AttemptContext): Promise<EngineResult> 
     timeoutMs: renderBudgetMs(ctx.config),
     headers,
   });
-  const result = await settledOrTimeout(page.complete, 'CHATBOT_A web', () => ctx.parse('chat.chatgptWeb', { html: page.html, url: page.url, status: page.status, complete: page.complete }));
-  const raw = { ...(result.raw as Record<string, unknown>), transport: 'browser', render: page.timings, html: page.html };
+  const result = await settledOrTimeout(page.complete, 'CHATBOT_A web', () =>
+    ctx.parse('chat.chatgptWeb', { html: page.html, url: page.url, status: page.status, complete: page.complete }),
+  );
+  const raw = {
+    ...(result.raw as Record<string, unknown>),
+    transport: 'browser',
+    render: page.timings,
+    html: page.html,
+  };
   return { ...result, raw: redactSecrets(raw, [secret]) };
 }
 

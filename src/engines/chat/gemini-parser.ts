@@ -2,7 +2,15 @@ import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { EngineResult, Source } from '../adapter.js';
 import { markdownToText } from '../common/markdown-text.js';
 import { hostOf, normalizeSourceUrl } from '../common/urls.js';
-import { codePointAtByte, codePointsOf, insertAtCodePoints, markdownLinkRanges, markerString, outsideLinks, utf8Starts } from './text-offsets.js';
+import {
+  codePointAtByte,
+  codePointsOf,
+  insertAtCodePoints,
+  markdownLinkRanges,
+  markerString,
+  outsideLinks,
+  utf8Starts,
+} from './text-offsets.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -37,11 +45,20 @@ export interface GeminiAnswer {
 }
 
 /** finishReason values that mean a filter stopped the answer (a truncated text is not an answer). */
-const BLOCKED_FINISH_REASONS: ReadonlySet<string> = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY']);
+const BLOCKED_FINISH_REASONS: ReadonlySet<string> = new Set([
+  'SAFETY',
+  'RECITATION',
+  'BLOCKLIST',
+  'PROHIBITED_CONTENT',
+  'SPII',
+  'IMAGE_SAFETY',
+]);
 
 function feedbackReason(feedback: Obj): string {
   if (typeof feedback.blockReason === 'string') return feedback.blockReason;
-  return typeof feedback.blockReasonMessage === 'string' ? `no blockReason: ${feedback.blockReasonMessage.slice(0, 80)}` : 'no blockReason';
+  return typeof feedback.blockReasonMessage === 'string'
+    ? `no blockReason: ${feedback.blockReasonMessage.slice(0, 80)}`
+    : 'no blockReason';
 }
 
 /** How a chunk's URI became a publisher URL (kept in `raw`; the redirect links expire). */
@@ -63,14 +80,16 @@ export function parseGemini(body: unknown): GeminiAnswer {
   if (!Array.isArray(candidates) || candidates.length === 0) {
     // Prompt feedback in place of candidates is Google refusing the prompt, even when it names no
     // blockReason (only a blockReasonMessage): an answer that legitimately is not there.
-    if (isObj(body.promptFeedback)) throw new UpstreamFailure('NO_ANSWER', `gemini: prompt refused (${feedbackReason(body.promptFeedback)})`);
+    if (isObj(body.promptFeedback))
+      throw new UpstreamFailure('NO_ANSWER', `gemini: prompt refused (${feedbackReason(body.promptFeedback)})`);
     throw new UpstreamFailure('LAYOUT_CHANGED', 'gemini: no candidates');
   }
   const cand = candidates[0];
   if (!isObj(cand)) throw new UpstreamFailure('LAYOUT_CHANGED', 'gemini: candidates[0] is not an object');
   const finishReason = typeof cand.finishReason === 'string' ? cand.finishReason : null;
   const parts = isObj(cand.content) && Array.isArray(cand.content.parts) ? cand.content.parts : null;
-  if (parts === null && finishReason === null) throw new UpstreamFailure('LAYOUT_CHANGED', 'gemini: candidate without content.parts or finishReason');
+  if (parts === null && finishReason === null)
+    throw new UpstreamFailure('LAYOUT_CHANGED', 'gemini: candidate without content.parts or finishReason');
 
   // Byte offset of each answer part inside the concatenated answer (thought parts are skipped).
   const partBase = new Map<number, number>();
@@ -80,19 +99,32 @@ export function parseGemini(body: unknown): GeminiAnswer {
     partBase.set(i, Buffer.byteLength(answer, 'utf8'));
     answer += p.text;
   });
-  if (answer.trim() === '') throw new UpstreamFailure('NO_ANSWER', `gemini: no answer text (finishReason ${finishReason ?? 'absent'})`);
+  if (answer.trim() === '')
+    throw new UpstreamFailure('NO_ANSWER', `gemini: no answer text (finishReason ${finishReason ?? 'absent'})`);
   // A candidate stopped by a content filter may carry the text written before the stop; that is a
   // cut-off fragment, not the answer (the Firebase SDKs raise ResponseStoppedException for it).
   if (finishReason !== null && BLOCKED_FINISH_REASONS.has(finishReason)) {
-    throw new UpstreamFailure('NO_ANSWER', `gemini: answer stopped by ${finishReason} after ${codePointsOf(answer).length} characters`);
+    throw new UpstreamFailure(
+      'NO_ANSWER',
+      `gemini: answer stopped by ${finishReason} after ${codePointsOf(answer).length} characters`,
+    );
   }
 
   const gm = isObj(cand.groundingMetadata) ? cand.groundingMetadata : {};
   const chunks: GroundingChunk[] = (Array.isArray(gm.groundingChunks) ? gm.groundingChunks : []).map((c, index) => {
     const web = isObj(c) ? (isObj(c.web) ? c.web : isObj(c.retrievedContext) ? c.retrievedContext : {}) : {};
-    return { index, uri: typeof web.uri === 'string' ? web.uri : null, title: typeof web.title === 'string' ? web.title : null };
+    return {
+      index,
+      uri: typeof web.uri === 'string' ? web.uri : null,
+      title: typeof web.title === 'string' ? web.title : null,
+    };
   });
-  const { placements, unplaced } = placeSupports(answer, partBase, Array.isArray(gm.groundingSupports) ? gm.groundingSupports : [], chunks.length);
+  const { placements, unplaced } = placeSupports(
+    answer,
+    partBase,
+    Array.isArray(gm.groundingSupports) ? gm.groundingSupports : [],
+    chunks.length,
+  );
 
   const chunkOrder: number[] = [];
   for (const p of placements) for (const c of p.chunks) if (!chunkOrder.includes(c)) chunkOrder.push(c);
@@ -100,7 +132,12 @@ export function parseGemini(body: unknown): GeminiAnswer {
   return { answer, chunks, placements, unplaced, chunkOrder, finishReason, response: body };
 }
 
-function placeSupports(answer: string, partBase: ReadonlyMap<number, number>, supports: unknown[], chunkCount: number): { placements: Placement[]; unplaced: number[] } {
+function placeSupports(
+  answer: string,
+  partBase: ReadonlyMap<number, number>,
+  supports: unknown[],
+  chunkCount: number,
+): { placements: Placement[]; unplaced: number[] } {
   const bytes = Buffer.from(answer, 'utf8');
   const cps = codePointsOf(answer);
   const starts = utf8Starts(cps);
@@ -116,13 +153,20 @@ function placeSupports(answer: string, partBase: ReadonlyMap<number, number>, su
     );
     if (chunks.length === 0) return;
     const segText = typeof seg.text === 'string' ? seg.text : null;
-    const base = partBase.get(typeof seg.partIndex === 'number' ? seg.partIndex : 0) ?? (typeof seg.partIndex === 'number' ? null : 0);
+    const base =
+      partBase.get(typeof seg.partIndex === 'number' ? seg.partIndex : 0) ??
+      (typeof seg.partIndex === 'number' ? null : 0);
     const start = typeof seg.startIndex === 'number' ? seg.startIndex : 0;
     const end = typeof seg.endIndex === 'number' ? seg.endIndex : null;
     if (base !== null && end !== null && end >= start) {
       const slice = bytes.subarray(base + start, base + end).toString('utf8');
       if (segText === null || slice.trim() === segText.trim()) {
-        placements.push({ support, at: outsideLinks(links, codePointAtByte(starts, base + end)), chunks, tier: 'byte-offset' });
+        placements.push({
+          support,
+          at: outsideLinks(links, codePointAtByte(starts, base + end)),
+          chunks,
+          tier: 'byte-offset',
+        });
         return;
       }
     }

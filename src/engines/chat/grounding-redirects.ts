@@ -27,10 +27,23 @@ export async function resolveGroundingChunks(
   return out;
 }
 
-async function resolveOne(http: HttpTransport, chunk: GroundingChunk, uri: string, signal: AbortSignal, headers: Record<string, string>): Promise<ResolvedChunk> {
+async function resolveOne(
+  http: HttpTransport,
+  chunk: GroundingChunk,
+  uri: string,
+  signal: AbortSignal,
+  headers: Record<string, string>,
+): Promise<ResolvedChunk> {
   if (!isRedirectUri(uri)) return { url: uri, resolution: 'direct' };
   try {
-    const res = await http.request({ method: 'GET', url: uri, headers, followRedirects: false, maxBytes: 256 * 1024, signal });
+    const res = await http.request({
+      method: 'GET',
+      url: uri,
+      headers,
+      followRedirects: false,
+      maxBytes: 256 * 1024,
+      signal,
+    });
     const location = res.headers.location;
     if (res.status >= 300 && res.status < 400 && location) {
       return { url: new URL(location, uri).toString(), resolution: 'redirect', status: res.status };

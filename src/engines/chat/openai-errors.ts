@@ -41,7 +41,11 @@ const PERMANENT_CODES: ReadonlySet<string> = new Set([
 ]);
 
 /** 400 codes that mean the prompt itself is too long for the model (OpenAI; Perplexity). */
-const PROMPT_TOO_LONG: ReadonlySet<string> = new Set(['context_length_exceeded', 'too_many_prompt_tokens', 'string_above_max_length']);
+const PROMPT_TOO_LONG: ReadonlySet<string> = new Set([
+  'context_length_exceeded',
+  'too_many_prompt_tokens',
+  'string_above_max_length',
+]);
 
 /**
  * A 429 `rate_limit_exceeded` whose message starts "Request too large" asks for more tokens than the
@@ -86,7 +90,9 @@ export function assertOpenAiOk(res: HttpResponse, upstream: string): void {
   // 400 is this request refused as it stands: the same request fails the same way again.
   if (res.status === 400) {
     if ([info.code, info.type].some((c) => c !== null && PROMPT_TOO_LONG.has(c))) {
-      throw new UpstreamFailure('BAD_PAYLOAD', what, { clientMessage: 'payload.prompt is longer than the model accepts; shorten it.' });
+      throw new UpstreamFailure('BAD_PAYLOAD', what, {
+        clientMessage: 'payload.prompt is longer than the model accepts; shorten it.',
+      });
     }
     throw new UpstreamFailure('PROVIDER_REFUSED', `${what} (the provider refused the request as it stands)`);
   }

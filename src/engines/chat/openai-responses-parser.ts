@@ -34,7 +34,8 @@ export type ResponsesDiagnostics = Record<string, unknown>;
 export function parseResponsesObject(body: unknown, diagnostics: ResponsesDiagnostics = {}): EngineResult {
   if (!isObj(body)) throw new UpstreamFailure('LAYOUT_CHANGED', 'responses: body is not an object');
   const status = body.status;
-  if (status === 'failed') throw new UpstreamFailure('UPSTREAM_ERROR', `responses: status failed (${errorCodeOf(body.error)})`);
+  if (status === 'failed')
+    throw new UpstreamFailure('UPSTREAM_ERROR', `responses: status failed (${errorCodeOf(body.error)})`);
   if (status === 'in_progress' || status === 'queued' || status === 'cancelled') {
     throw new UpstreamFailure('UPSTREAM_ERROR', `responses: final object has status ${status}`);
   }
@@ -43,7 +44,8 @@ export function parseResponsesObject(body: unknown, diagnostics: ResponsesDiagno
 
   const answer = collectAnswer(body.output, incomplete);
   if (answer.text.trim() === '') {
-    const why = answer.refusal !== null ? 'refusal' : incomplete !== null ? `incomplete (${incomplete})` : 'empty output_text';
+    const why =
+      answer.refusal !== null ? 'refusal' : incomplete !== null ? `incomplete (${incomplete})` : 'empty output_text';
     throw new UpstreamFailure('NO_ANSWER', `responses: no answer text: ${why}`);
   }
 
@@ -90,7 +92,8 @@ function collectAnswer(output: unknown[], incomplete: string | null): Answer {
   let messageCount = 0;
   for (const item of output) {
     if (!isObj(item) || item.type !== 'message') continue;
-    if (!Array.isArray(item.content)) throw new UpstreamFailure('LAYOUT_CHANGED', 'responses: message item without a content array');
+    if (!Array.isArray(item.content))
+      throw new UpstreamFailure('LAYOUT_CHANGED', 'responses: message item without a content array');
     if (messageCount > 0 && text !== '') {
       text += '\n\n';
       offset += 2;
@@ -103,7 +106,8 @@ function collectAnswer(output: unknown[], incomplete: string | null): Answer {
         continue;
       }
       if (part.type !== 'output_text') continue;
-      if (typeof part.text !== 'string') throw new UpstreamFailure('LAYOUT_CHANGED', 'responses: output_text without a text string');
+      if (typeof part.text !== 'string')
+        throw new UpstreamFailure('LAYOUT_CHANGED', 'responses: output_text without a text string');
       for (const a of Array.isArray(part.annotations) ? part.annotations : []) {
         const c = citationOf(a);
         if (c) citations.push({ ...c, start: c.start + offset, end: c.end + offset });
@@ -114,7 +118,8 @@ function collectAnswer(output: unknown[], incomplete: string | null): Answer {
   }
   if (messageCount === 0) {
     // A cut-short run can end before any message; a completed one without a message has drifted.
-    if (incomplete !== null) throw new UpstreamFailure('NO_ANSWER', `responses: incomplete (${incomplete}) before any message`);
+    if (incomplete !== null)
+      throw new UpstreamFailure('NO_ANSWER', `responses: incomplete (${incomplete}) before any message`);
     throw new UpstreamFailure('LAYOUT_CHANGED', 'responses: no message item in output');
   }
   return { text, citations, refusal };
@@ -160,7 +165,9 @@ function consultedSources(output: unknown[]): string[] {
 export function stripOpenAiTracking(md: string): string {
   // The parameter ends at `&` or at anything that cannot continue its value (a marker `[1]`, `)`,
   // space, end of text, a sentence's final period).
-  return md.replace(/([?&])utm_source=openai(&|(?![\w%+~-]|\.\w))/g, (_m, sep: string, after: string) => (after === '&' ? sep : ''));
+  return md.replace(/([?&])utm_source=openai(&|(?![\w%+~-]|\.\w))/g, (_m, sep: string, after: string) =>
+    after === '&' ? sep : '',
+  );
 }
 
 function incompleteReason(body: Obj): string {

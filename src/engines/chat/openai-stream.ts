@@ -9,7 +9,13 @@ export interface StreamOutcome {
   final: Obj;
   diagnostics: {
     transport: 'sse';
-    stream: { events: number; eventTypes: Record<string, number>; deltaChars: number; annotationEvents: number; lastSequenceNumber: number | null };
+    stream: {
+      events: number;
+      eventTypes: Record<string, number>;
+      deltaChars: number;
+      annotationEvents: number;
+      lastSequenceNumber: number | null;
+    };
   };
 }
 
@@ -38,7 +44,8 @@ export function finalFromStream(events: Iterable<SseEvent>): StreamOutcome {
     } catch {
       throw new UpstreamFailure('UPSTREAM_ERROR', `responses stream: malformed JSON in a ${ev.event} event`);
     }
-    if (!isObj(data)) throw new UpstreamFailure('UPSTREAM_ERROR', `responses stream: ${ev.event} event data is not an object`);
+    if (!isObj(data))
+      throw new UpstreamFailure('UPSTREAM_ERROR', `responses stream: ${ev.event} event data is not an object`);
     const type = typeof data.type === 'string' ? data.type : ev.event;
     count++;
     eventTypes[type] = (eventTypes[type] ?? 0) + 1;
@@ -53,19 +60,29 @@ export function finalFromStream(events: Iterable<SseEvent>): StreamOutcome {
         break;
       case 'response.completed':
       case 'response.incomplete':
-        if (!isObj(data.response)) throw new UpstreamFailure('LAYOUT_CHANGED', `responses stream: ${type} without a response object`);
+        if (!isObj(data.response))
+          throw new UpstreamFailure('LAYOUT_CHANGED', `responses stream: ${type} without a response object`);
         return { final: data.response, diagnostics: diagnostics() };
       case 'response.failed': {
         const err = isObj(data.response) ? data.response.error : undefined;
-        throw new UpstreamFailure('UPSTREAM_ERROR', `responses stream: response.failed (${codeOf(err)}) after ${count} events`);
+        throw new UpstreamFailure(
+          'UPSTREAM_ERROR',
+          `responses stream: response.failed (${codeOf(err)}) after ${count} events`,
+        );
       }
       case 'error':
-        throw new UpstreamFailure('UPSTREAM_ERROR', `responses stream: error event (${codeOf(data)}) after ${count} events`);
+        throw new UpstreamFailure(
+          'UPSTREAM_ERROR',
+          `responses stream: error event (${codeOf(data)}) after ${count} events`,
+        );
       default:
         break;
     }
   }
-  throw new UpstreamFailure('UPSTREAM_ERROR', `responses stream: ended before response.completed after ${count} events (${deltaChars} text chars)`);
+  throw new UpstreamFailure(
+    'UPSTREAM_ERROR',
+    `responses stream: ended before response.completed after ${count} events (${deltaChars} text chars)`,
+  );
 }
 
 function codeOf(e: unknown): string {

@@ -20,11 +20,13 @@ export function parsePerplexityPage(page: RenderedChatPage): EngineResult {
   assertNotCloudflare($, 'ANSWER_ENGINE_A web');
   const selector = PERPLEXITY_ANSWER.find((sel) => $(sel).length > 0);
   if (!selector) {
-    if (!page.complete) throw new UpstreamFailure('TIMEOUT', 'ANSWER_ENGINE_A web: no answer container before the render budget ran out');
+    if (!page.complete)
+      throw new UpstreamFailure('TIMEOUT', 'ANSWER_ENGINE_A web: no answer container before the render budget ran out');
     throw new UpstreamFailure('LAYOUT_CHANGED', 'ANSWER_ENGINE_A web: no answer container on the page');
   }
   const answer = answerOf($, $(selector).last(), page.url);
-  if (letterCount(answer.text) === 0) throw new UpstreamFailure('NO_ANSWER', 'ANSWER_ENGINE_A web: the answer stayed empty');
+  if (letterCount(answer.text) === 0)
+    throw new UpstreamFailure('NO_ANSWER', 'ANSWER_ENGINE_A web: the answer stayed empty');
   const sources = answer.sources.length > 0 ? answer.sources : chipSources($, page.url);
   return { ...answer, sources, raw: { status: page.status, finalUrl: page.url, complete: page.complete } };
 }

@@ -25,8 +25,13 @@ export async function runPerplexityWeb(ctx: AttemptContext): Promise<EngineResul
     timeoutMs: renderBudgetMs(ctx.config),
     headers,
   });
-  const result = await settledOrTimeout(page.complete, 'ANSWER_ENGINE_A web', () => ctx.parse('chat.perplexityWeb', { html: page.html, url: page.url, status: page.status, complete: page.complete }));
-  return { ...result, raw: { ...(result.raw as Record<string, unknown>), transport: 'browser', render: page.timings, html: page.html } };
+  const result = await settledOrTimeout(page.complete, 'ANSWER_ENGINE_A web', () =>
+    ctx.parse('chat.perplexityWeb', { html: page.html, url: page.url, status: page.status, complete: page.complete }),
+  );
+  return {
+    ...result,
+    raw: { ...(result.raw as Record<string, unknown>), transport: 'browser', render: page.timings, html: page.html },
+  };
 }
 
 async function answerOrWall(p: PageProbe): Promise<boolean> {

@@ -24,7 +24,8 @@ export function parseSonar(body: unknown): EngineResult {
     throw new UpstreamFailure('LAYOUT_CHANGED', 'sonar: no choices array in the response');
   }
   const content = r.choices[0]?.message?.content;
-  if (typeof content !== 'string') throw new UpstreamFailure('LAYOUT_CHANGED', 'sonar: choices[0].message.content is not a string');
+  if (typeof content !== 'string')
+    throw new UpstreamFailure('LAYOUT_CHANGED', 'sonar: choices[0].message.content is not a string');
   const answer = content.replace(/^\s*<think>[\s\S]*?<\/think>\s*/, '');
   if (answer.trim() === '') throw new UpstreamFailure('NO_ANSWER', 'sonar: empty answer');
 
@@ -61,5 +62,10 @@ export function parseSonar(body: unknown): EngineResult {
     }
     return `[${pos}]`;
   });
-  return { text: markdownToText(markdown.replace(/\[\d+\]/g, '')), markdown, sources, raw: { response: body, droppedMarkers: dropped } };
+  return {
+    text: markdownToText(markdown.replace(/\[\d+\]/g, '')),
+    markdown,
+    sources,
+    raw: { response: body, droppedMarkers: dropped },
+  };
 }

@@ -17,7 +17,12 @@ export interface RenderedChatPage {
 }
 
 /** Cloudflare's interstitial ("Just a moment…"), in front of both chat UIs (docs/engines.md#chatgpt-web). */
-export const CLOUDFLARE_MARKERS = ['#challenge-form', '#challenge-running', '#cf-challenge-running', 'script[src*="/cdn-cgi/challenge-platform/"]'];
+export const CLOUDFLARE_MARKERS = [
+  '#challenge-form',
+  '#challenge-running',
+  '#cf-challenge-running',
+  'script[src*="/cdn-cgi/challenge-platform/"]',
+];
 
 export function isCloudflareChallenge($: CheerioAPI): boolean {
   return /^\s*Just a moment/i.test($('title').text()) || CLOUDFLARE_MARKERS.some((sel) => $(sel).length > 0);
@@ -32,7 +37,11 @@ export function assertNotCloudflare($: CheerioAPI, engine: string): void {
  * first appearance (deduplicated after `utm_*` is stripped). Links back to the UI's own host are
  * navigation, not sources.
  */
-export function answerOf($: CheerioAPI, box: Cheerio<AnyNode>, pageUrl: string): Pick<EngineResult, 'text' | 'markdown' | 'sources'> {
+export function answerOf(
+  $: CheerioAPI,
+  box: Cheerio<AnyNode>,
+  pageUrl: string,
+): Pick<EngineResult, 'text' | 'markdown' | 'sources'> {
   const clone = box.clone();
   clone.find('script, style, template, noscript, svg, button').remove();
   const ownHost = hostOf(pageUrl);
@@ -57,7 +66,11 @@ export function answerOf($: CheerioAPI, box: Cheerio<AnyNode>, pageUrl: string):
     .replace(/^(\s*(?:-|\d+\.))\s{2,}/gm, '$1 ')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
-  return { markdown, text: markdownToText(markdown), sources: order.map((url, i) => ({ position: i + 1, url, label: labels.get(url) ?? hostOf(url) })) };
+  return {
+    markdown,
+    text: markdownToText(markdown),
+    sources: order.map((url, i) => ({ position: i + 1, url, label: labels.get(url) ?? hostOf(url) })),
+  };
 }
 
 /** Absolute http(s) URL of a link outside the UI's own host, normalised; null otherwise. */

@@ -10,7 +10,11 @@ export function usesBrowser(config: EngineConfig): boolean {
 
 /** The attempt's browser; absent only where no pool was wired (an API-only process never runs attempts). */
 export function browserOf(ctx: { browser?: BrowserTransport; taskType: TaskType }): BrowserTransport {
-  if (!ctx.browser) throw new UpstreamFailure('UPSTREAM_ERROR', `${ctx.taskType}: transport "browser" configured but no browser pool in this process`);
+  if (!ctx.browser)
+    throw new UpstreamFailure(
+      'UPSTREAM_ERROR',
+      `${ctx.taskType}: transport "browser" configured but no browser pool in this process`,
+    );
   return ctx.browser;
 }
 
@@ -34,7 +38,8 @@ export function stableMsOf(config: EngineConfig, fallback: number): number {
  */
 export async function settledOrTimeout<T>(complete: boolean, label: string, parse: () => T | Promise<T>): Promise<T> {
   const parsed = await parse();
-  if (!complete) throw new UpstreamFailure('TIMEOUT', `${label}: the answer was still changing when the render budget ran out`);
+  if (!complete)
+    throw new UpstreamFailure('TIMEOUT', `${label}: the answer was still changing when the render budget ran out`);
   return parsed;
 }
 

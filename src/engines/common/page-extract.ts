@@ -33,8 +33,38 @@ export interface PageMetadata {
 }
 
 const BLOCK_TAGS = new Set([
-  'ADDRESS', 'ARTICLE', 'ASIDE', 'BLOCKQUOTE', 'BR', 'DD', 'DIV', 'DL', 'DT', 'FIGCAPTION', 'FIGURE', 'FOOTER', 'H1', 'H2',
-  'H3', 'H4', 'H5', 'H6', 'HEADER', 'HR', 'LI', 'MAIN', 'NAV', 'OL', 'P', 'PRE', 'SECTION', 'TABLE', 'TD', 'TH', 'TR', 'UL',
+  'ADDRESS',
+  'ARTICLE',
+  'ASIDE',
+  'BLOCKQUOTE',
+  'BR',
+  'DD',
+  'DIV',
+  'DL',
+  'DT',
+  'FIGCAPTION',
+  'FIGURE',
+  'FOOTER',
+  'H1',
+  'H2',
+  'H3',
+  'H4',
+  'H5',
+  'H6',
+  'HEADER',
+  'HR',
+  'LI',
+  'MAIN',
+  'NAV',
+  'OL',
+  'P',
+  'PRE',
+  'SECTION',
+  'TABLE',
+  'TD',
+  'TH',
+  'TR',
+  'UL',
 ]);
 const CHROME_SELECTOR = 'nav, header, footer, aside, script, style, form, noscript, template, svg, iframe';
 
@@ -93,7 +123,9 @@ function jsonLdBlocks(doc: Document): unknown[] {
 function metadataOf(doc: Document): Omit<PageMetadata, 'readabilityByline' | 'readabilityPublishedTime'> {
   const meta: Record<string, string> = {};
   for (const m of Array.from(doc.querySelectorAll('meta'))) {
-    const key = (m.getAttribute('property') ?? m.getAttribute('name') ?? m.getAttribute('itemprop') ?? '').toLowerCase().trim();
+    const key = (m.getAttribute('property') ?? m.getAttribute('name') ?? m.getAttribute('itemprop') ?? '')
+      .toLowerCase()
+      .trim();
     const content = m.getAttribute('content');
     if (key && content && !(key in meta)) meta[key] = content.trim();
   }

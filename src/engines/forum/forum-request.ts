@@ -27,7 +27,10 @@ export function planForumCall(p: TaskPayload, ref?: Extract<PostRef, { kind: 'po
   const action = p.action ?? (p.url ? 'read' : 'search');
   switch (action) {
     case 'read': {
-      if (!ref) throw new UpstreamFailure('BAD_PAYLOAD', 'read without a resolved post', { clientMessage: 'payload.url is required to read a post.' });
+      if (!ref)
+        throw new UpstreamFailure('BAD_PAYLOAD', 'read without a resolved post', {
+          clientMessage: 'payload.url is required to read a post.',
+        });
       const params: Record<string, string> = { raw_json: '1' };
       if (ref.commentId) params.comment = ref.commentId;
       return { mode: 'read', shape: 'thread', path: `/comments/${ref.postId}`, params, what: `post ${ref.postId}` };
@@ -44,18 +47,43 @@ export function planForumCall(p: TaskPayload, ref?: Extract<PostRef, { kind: 'po
     }
     case 'user_posts': {
       const user = normalizeUser(p.user ?? '');
-      return { mode: 'user_posts', shape: 'listing', path: `/user/${user}/submitted`, params: { sort: 'new', limit: LISTING_LIMIT, raw_json: '1' }, what: `u/${user} posts` };
+      return {
+        mode: 'user_posts',
+        shape: 'listing',
+        path: `/user/${user}/submitted`,
+        params: { sort: 'new', limit: LISTING_LIMIT, raw_json: '1' },
+        what: `u/${user} posts`,
+      };
     }
     case 'search': {
       const q = promptOf(p);
-      if (!q) throw new UpstreamFailure('BAD_PAYLOAD', 'search without a query', { clientMessage: 'payload.query (or payload.prompt) is required to search; to read a post by payload.url use action "read".' });
+      if (!q)
+        throw new UpstreamFailure('BAD_PAYLOAD', 'search without a query', {
+          clientMessage:
+            'payload.query (or payload.prompt) is required to search; to read a post by payload.url use action "read".',
+        });
       const sub = p.community ? normalizeCommunity(p.community) : null;
-      const params: Record<string, string> = { q, sort: 'relevance', t: 'all', type: 'link', limit: LISTING_LIMIT, raw_json: '1' };
+      const params: Record<string, string> = {
+        q,
+        sort: 'relevance',
+        t: 'all',
+        type: 'link',
+        limit: LISTING_LIMIT,
+        raw_json: '1',
+      };
       if (sub) params.restrict_sr = '1';
-      return { mode: 'search', shape: 'listing', path: sub ? `/r/${sub}/search` : '/search', params, what: sub ? `search in r/${sub}` : 'search' };
+      return {
+        mode: 'search',
+        shape: 'listing',
+        path: sub ? `/r/${sub}/search` : '/search',
+        params,
+        what: sub ? `search in r/${sub}` : 'search',
+      };
     }
     default:
-      throw new UpstreamFailure('BAD_PAYLOAD', `unknown action ${action}`, { clientMessage: 'payload.action must be one of search, read, feed, user_posts.' });
+      throw new UpstreamFailure('BAD_PAYLOAD', `unknown action ${action}`, {
+        clientMessage: 'payload.action must be one of search, read, feed, user_posts.',
+      });
   }
 }
 
@@ -63,7 +91,10 @@ export function planForumCall(p: TaskPayload, ref?: Extract<PostRef, { kind: 'po
 export function readTarget(p: TaskPayload): PostRef | null {
   const action = p.action ?? (p.url ? 'read' : 'search');
   if (action !== 'read') return null;
-  if (!p.url) throw new UpstreamFailure('BAD_PAYLOAD', 'read without url', { clientMessage: 'payload.url is required to read a post.' });
+  if (!p.url)
+    throw new UpstreamFailure('BAD_PAYLOAD', 'read without url', {
+      clientMessage: 'payload.url is required to read a post.',
+    });
   return postRefFromUrl(p.url);
 }
 

@@ -19,15 +19,27 @@ export const forum: EngineAdapter = {
     const ref = target?.kind === 'share' ? await resolveShareLink(ctx, target) : (target ?? undefined);
     const call = planForumCall(ctx.payload, ref);
     const access = await redditAccess(ctx);
-    const res = await ctx.http.request({ method: 'GET', url: callUrl(access.base, access.suffix, call), headers: access.headers, signal: ctx.signal });
+    const res = await ctx.http.request({
+      method: 'GET',
+      url: callUrl(access.base, access.suffix, call),
+      headers: access.headers,
+      signal: ctx.signal,
+    });
     if (res.status === 401) access.invalidate();
     const finalPath = new URL(res.url).pathname;
     // An unknown subreddit redirects to the subreddit search instead of answering 404.
-    if (/\/subreddits\/search/.test(finalPath)) throw new UpstreamFailure('NO_ANSWER', `reddit: ${call.what}: no such subreddit`);
+    if (/\/subreddits\/search/.test(finalPath))
+      throw new UpstreamFailure('NO_ANSWER', `reddit: ${call.what}: no such subreddit`);
     // NSFW and quarantined content sends anonymous clients to an age gate or the login page.
-    if (/^\/(over18|login|account\/login)\b/.test(finalPath)) throw new UpstreamFailure('CONSENT_REQUIRED', `reddit: ${call.what}: redirected to ${finalPath}`);
+    if (/^\/(over18|login|account\/login)\b/.test(finalPath))
+      throw new UpstreamFailure('CONSENT_REQUIRED', `reddit: ${call.what}: redirected to ${finalPath}`);
     // Classifying the answer and reading its JSON (a thread can run to megabytes) run in the parse pool.
-    const result = await ctx.parse('forum.answer', { response: snapshotOf(res), access: access.mode, shape: call.shape, what: call.what });
+    const result = await ctx.parse('forum.answer', {
+      response: snapshotOf(res),
+      access: access.mode,
+      shape: call.shape,
+      what: call.what,
+    });
     return {
       ...result,
       raw: {
@@ -41,7 +53,10 @@ export const forum: EngineAdapter = {
 };
 
 /** `/r/<sub>/s/<token>` share links name no post: Reddit's redirect to the permalink does. */
-async function resolveShareLink(ctx: AttemptContext, share: Extract<PostRef, { kind: 'share' }>): Promise<Extract<PostRef, { kind: 'post' }>> {
+async function resolveShareLink(
+  ctx: AttemptContext,
+  share: Extract<PostRef, { kind: 'share' }>,
+): Promise<Extract<PostRef, { kind: 'post' }>> {
   const { upstream } = ctx.config;
   const ua = typeof upstream.options.userAgent === 'string' ? upstream.options.userAgent : 'server:aeq:0.1.0';
   const res = await ctx.http.request({
@@ -56,7 +71,8 @@ async function resolveShareLink(ctx: AttemptContext, share: Extract<PostRef, { k
     const ref = postRefFromUrl(new URL(location, 'https://www.reddit.com').toString());
     if (ref.kind === 'post') return ref;
   }
-  if (/text\/html/i.test(res.headers['content-type'] ?? '') && isBlockedPage(res.text())) throw new UpstreamFailure('UPSTREAM_BLOCKED', 'reddit block page on a share link');
+  if (/text\/html/i.test(res.headers['content-type'] ?? '') && isBlockedPage(res.text()))
+    throw new UpstreamFailure('UPSTREAM_BLOCKED', 'reddit block page on a share link');
   if (res.status === 429) throw new UpstreamFailure('RATE_LIMITED', 'reddit answered 429 on a share link');
   if (res.status === 404) throw new UpstreamFailure('NO_ANSWER', 'reddit: share link not found');
   throw new UpstreamFailure('UPSTREAM_ERROR', `reddit share link did not redirect to a post (HTTP ${res.status})`);

@@ -17,7 +17,10 @@ export function parseListing(body: unknown, what: string): EngineResult {
   const posts = children.filter((c) => c.kind === 't3').map((c) => toPost(c.data));
   if (posts.length === 0) {
     const kinds = [...new Set(children.map((c) => c.kind))].join(', ');
-    throw new UpstreamFailure('LAYOUT_CHANGED', `reddit: ${what} listing has ${children.length} children but no posts (kinds: ${kinds})`);
+    throw new UpstreamFailure(
+      'LAYOUT_CHANGED',
+      `reddit: ${what} listing has ${children.length} children but no posts (kinds: ${kinds})`,
+    );
   }
 
   const sources: Source[] = [];
@@ -50,7 +53,12 @@ export function parseListing(body: unknown, what: string): EngineResult {
 
 /** "r/python · u/alice · 42 points · 17 comments" (+ the linked domain for link posts). */
 export function metaLine(p: ForumPost): string {
-  const parts = [`r/${p.subreddit}`, p.author ? `u/${p.author}` : '[deleted]', plural(p.score, 'point'), plural(p.numComments, 'comment')];
+  const parts = [
+    `r/${p.subreddit}`,
+    p.author ? `u/${p.author}` : '[deleted]',
+    plural(p.score, 'point'),
+    plural(p.numComments, 'comment'),
+  ];
   if (p.flair) parts.push(p.flair);
   if (p.domain && !p.isSelf) parts.push(p.domain);
   return parts.join(' · ');

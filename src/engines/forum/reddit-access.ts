@@ -37,13 +37,15 @@ const tokens = new Map<string, CachedToken>();
 
 export async function redditAccess(ctx: AttemptContext, now: () => number = Date.now): Promise<RedditAccess> {
   const { upstream } = ctx.config;
-  const opt = (k: string) => (typeof upstream.options[k] === 'string' && upstream.options[k] !== '' ? String(upstream.options[k]) : null);
+  const opt = (k: string) =>
+    typeof upstream.options[k] === 'string' && upstream.options[k] !== '' ? String(upstream.options[k]) : null;
   const userAgent = opt('userAgent') ?? DEFAULT_USER_AGENT;
   const headers: Record<string, string> = { accept: 'application/json', ...upstream.headers, 'user-agent': userAgent };
   const clientId = opt('clientId');
   const clientSecret = opt('clientSecret');
   const baseUrl = upstream.baseUrl.replace(/\/+$/, '');
-  if (!clientId || !clientSecret) return { mode: 'anonymous', base: baseUrl, suffix: '.json', headers, invalidate: () => undefined };
+  if (!clientId || !clientSecret)
+    return { mode: 'anonymous', base: baseUrl, suffix: '.json', headers, invalidate: () => undefined };
 
   const authBase = (opt('authBaseUrl') ?? baseUrl).replace(/\/+$/, '');
   const oauthBase = (opt('oauthBaseUrl') ?? defaultOauthBase(baseUrl)).replace(/\/+$/, '');
@@ -70,7 +72,14 @@ function defaultOauthBase(baseUrl: string): string {
   }
 }
 
-async function fetchToken(ctx: AttemptContext, authBase: string, clientId: string, clientSecret: string, userAgent: string, now: () => number): Promise<CachedToken> {
+async function fetchToken(
+  ctx: AttemptContext,
+  authBase: string,
+  clientId: string,
+  clientSecret: string,
+  userAgent: string,
+  now: () => number,
+): Promise<CachedToken> {
   const res = await ctx.http.request({
     method: 'POST',
     url: `${authBase}/api/v1/access_token`,
@@ -86,8 +95,13 @@ async function fetchToken(ctx: AttemptContext, authBase: string, clientId: strin
   });
   // Never echo the body or the credentials: details go to logs.
   if (res.status === 429) throw new UpstreamFailure('RATE_LIMITED', 'reddit token endpoint answered 429');
-  if (res.status === 401 || res.status === 403) throw new UpstreamFailure('AUTH_FAILED', `reddit token endpoint refused the client credentials (HTTP ${res.status})`);
-  if (res.status < 200 || res.status >= 300) throw new UpstreamFailure('UPSTREAM_ERROR', `reddit token endpoint answered HTTP ${res.status}`);
+  if (res.status === 401 || res.status === 403)
+    throw new UpstreamFailure(
+      'AUTH_FAILED',
+      `reddit token endpoint refused the client credentials (HTTP ${res.status})`,
+    );
+  if (res.status < 200 || res.status >= 300)
+    throw new UpstreamFailure('UPSTREAM_ERROR', `reddit token endpoint answered HTTP ${res.status}`);
   let body: Record<string, unknown> | null;
   try {
     body = asObject(res.json());

@@ -24,7 +24,11 @@ function unavailableMessage(reason: string): string {
 
 /** The "Blocked" page of docs/engines.md#reddit-access that Reddit serves to unwelcome anonymous clients. */
 export function isBlockedPage(html: string): boolean {
-  return /<title>\s*Blocked\s*<\/title>/i.test(html) || /whoa there,? pardner/i.test(html) || /blocked due to a network policy/i.test(html);
+  return (
+    /<title>\s*Blocked\s*<\/title>/i.test(html) ||
+    /whoa there,? pardner/i.test(html) ||
+    /blocked due to a network policy/i.test(html)
+  );
 }
 
 /**
@@ -35,8 +39,10 @@ export function isBlockedPage(html: string): boolean {
 export function redditJson(res: HttpResponse, access: 'oauth' | 'anonymous'): unknown {
   const html = /text\/html/i.test(res.headers['content-type'] ?? '');
   const text = html ? res.text() : '';
-  if (html && isBlockedPage(text)) throw new UpstreamFailure('UPSTREAM_BLOCKED', `reddit network-policy block page (HTTP ${res.status}, ${access})`);
-  if (res.status === 429) throw new UpstreamFailure('RATE_LIMITED', `reddit answered 429 (${access})`, retryAfter(res.headers));
+  if (html && isBlockedPage(text))
+    throw new UpstreamFailure('UPSTREAM_BLOCKED', `reddit network-policy block page (HTTP ${res.status}, ${access})`);
+  if (res.status === 429)
+    throw new UpstreamFailure('RATE_LIMITED', `reddit answered 429 (${access})`, retryAfter(res.headers));
   if (res.status === 401) throw new UpstreamFailure('AUTH_FAILED', `reddit answered 401 (${access})`);
   if (res.status === 403 || res.status === 404) {
     const body = html ? null : asObject(safeJson(res));
@@ -44,17 +50,30 @@ export function redditJson(res: HttpResponse, access: 'oauth' | 'anonymous'): un
     // A refusal of one resource is about that community or post, not about the exit address: no
     // cooldown, and the message says what to change.
     if (reason && UNAVAILABLE_REASONS.has(reason)) {
-      throw new UpstreamFailure('PAGE_UNAVAILABLE', `reddit: the subreddit is ${reason} (HTTP ${res.status}, ${access})`, { clientMessage: unavailableMessage(reason) });
+      throw new UpstreamFailure(
+        'PAGE_UNAVAILABLE',
+        `reddit: the subreddit is ${reason} (HTTP ${res.status}, ${access})`,
+        { clientMessage: unavailableMessage(reason) },
+      );
     }
-    if (res.status === 404) throw new UpstreamFailure('NO_ANSWER', 'reddit: not found (HTTP 404), no such post, subreddit or user');
+    if (res.status === 404)
+      throw new UpstreamFailure('NO_ANSWER', 'reddit: not found (HTTP 404), no such post, subreddit or user');
     // A JSON 403 without a reason: a scope problem of an OAuth token, or a resource refused to anonymous readers.
     if (access === 'oauth') throw new UpstreamFailure('AUTH_FAILED', 'reddit answered 403 to the OAuth client');
-    if (body) throw new UpstreamFailure('PAGE_UNAVAILABLE', 'reddit refused this resource (JSON 403, anonymous)', { clientMessage: REFUSED_MESSAGE });
+    if (body)
+      throw new UpstreamFailure('PAGE_UNAVAILABLE', 'reddit refused this resource (JSON 403, anonymous)', {
+        clientMessage: REFUSED_MESSAGE,
+      });
     // A 403 page that is neither JSON nor the block page: still a refusal of this address; another may pass.
     throw new UpstreamFailure('UPSTREAM_BLOCKED', 'reddit answered 403 to the anonymous client');
   }
-  if (res.status < 200 || res.status >= 300) throw new UpstreamFailure('UPSTREAM_ERROR', `reddit answered HTTP ${res.status}`);
-  if (html) throw new UpstreamFailure('LAYOUT_CHANGED', `reddit answered HTML where JSON was expected (${res.url.replace(/\?.*$/, '')})`);
+  if (res.status < 200 || res.status >= 300)
+    throw new UpstreamFailure('UPSTREAM_ERROR', `reddit answered HTTP ${res.status}`);
+  if (html)
+    throw new UpstreamFailure(
+      'LAYOUT_CHANGED',
+      `reddit answered HTML where JSON was expected (${res.url.replace(/\?.*$/, '')})`,
+    );
   try {
     return res.json();
   } catch {
@@ -63,7 +82,11 @@ export function redditJson(res: HttpResponse, access: 'oauth' | 'anonymous'): un
 }
 
 /** Rate-limit state Reddit reports on every answer, kept in `raw` for diagnosis. */
-export function rateLimitOf(headers: Record<string, string>): { used: number | null; remaining: number | null; resetSeconds: number | null } {
+export function rateLimitOf(headers: Record<string, string>): {
+  used: number | null;
+  remaining: number | null;
+  resetSeconds: number | null;
+} {
   const n = (k: string) => {
     const v = Number(headers[k]);
     return headers[k] !== undefined && Number.isFinite(v) ? v : null;

@@ -77,7 +77,8 @@ export function toPost(d: Json): ForumPost {
   const id = str(d.id);
   const title = str(d.title);
   const permalink = str(d.permalink);
-  if (!id || title === null || !permalink) throw new UpstreamFailure('LAYOUT_CHANGED', 'reddit: post (t3) without id, title or permalink');
+  if (!id || title === null || !permalink)
+    throw new UpstreamFailure('LAYOUT_CHANGED', 'reddit: post (t3) without id, title or permalink');
   const isSelf = d.is_self === true;
   const url = str(d.url);
   const abs = absolutePermalink(permalink);

@@ -6,11 +6,21 @@ export type PostRef =
   /** `/r/<sub>/s/<token>` share link: only an HTTP redirect reveals the post. */
   | { kind: 'share'; community: string; token: string };
 
-const REDDIT_HOSTS = new Set(['reddit.com', 'www.reddit.com', 'old.reddit.com', 'new.reddit.com', 'np.reddit.com', 'm.reddit.com', 'sh.reddit.com', 'i.reddit.com']);
+const REDDIT_HOSTS = new Set([
+  'reddit.com',
+  'www.reddit.com',
+  'old.reddit.com',
+  'new.reddit.com',
+  'np.reddit.com',
+  'm.reddit.com',
+  'sh.reddit.com',
+  'i.reddit.com',
+]);
 const SHORT_HOSTS = new Set(['redd.it', 'www.redd.it']);
 const ID36 = /^[a-z0-9]{1,13}$/i;
 
-const POST_LINK_HINT = 'payload.url must be a Reddit post link such as https://www.reddit.com/r/<community>/comments/<id>/<title>/ or https://redd.it/<id>.';
+const POST_LINK_HINT =
+  'payload.url must be a Reddit post link such as https://www.reddit.com/r/<community>/comments/<id>/<title>/ or https://redd.it/<id>.';
 
 /**
  * Normalises a post URL (docs/engines.md#reddit-endpoints): www./old./new./np./m./sh. hosts, `redd.it/<id>` short
@@ -34,9 +44,14 @@ export function postRefFromUrl(raw: string): PostRef {
   const postId = at >= 0 ? segs[at + 1] : undefined;
   if (postId && ID36.test(postId)) {
     const commentId = segs[at + 3];
-    return { kind: 'post', postId: postId.toLowerCase(), commentId: commentId && ID36.test(commentId) ? commentId.toLowerCase() : null };
+    return {
+      kind: 'post',
+      postId: postId.toLowerCase(),
+      commentId: commentId && ID36.test(commentId) ? commentId.toLowerCase() : null,
+    };
   }
-  if (segs[0]?.toLowerCase() === 'gallery' && segs[1] && ID36.test(segs[1])) return { kind: 'post', postId: segs[1].toLowerCase(), commentId: null };
+  if (segs[0]?.toLowerCase() === 'gallery' && segs[1] && ID36.test(segs[1]))
+    return { kind: 'post', postId: segs[1].toLowerCase(), commentId: null };
   if (segs[0]?.toLowerCase() === 'r' && segs[2]?.toLowerCase() === 's' && segs[1] && segs[3]) {
     return { kind: 'share', community: normalizeCommunity(segs[1]), token: segs[3] };
   }
@@ -48,18 +63,30 @@ export function postRefFromUrl(raw: string): PostRef {
 
 /** "r/Python", "/r/python/" or "python" -> "python"-as-given; letters, digits and _ only. */
 export function normalizeCommunity(raw: string): string {
-  const name = raw.trim().replace(/^\/+|\/+$/g, '').replace(/^r\//i, '');
+  const name = raw
+    .trim()
+    .replace(/^\/+|\/+$/g, '')
+    .replace(/^r\//i, '');
   if (!/^[A-Za-z0-9][A-Za-z0-9_]{1,20}$/.test(name)) {
-    throw badPayload(`bad community ${JSON.stringify(raw.slice(0, 40))}`, 'payload.community must be a subreddit name such as python (letters, digits and _, with or without r/).');
+    throw badPayload(
+      `bad community ${JSON.stringify(raw.slice(0, 40))}`,
+      'payload.community must be a subreddit name such as python (letters, digits and _, with or without r/).',
+    );
   }
   return name;
 }
 
 /** "u/spez", "/user/spez" or "spez" -> "spez". */
 export function normalizeUser(raw: string): string {
-  const name = raw.trim().replace(/^\/+|\/+$/g, '').replace(/^(u|user)\//i, '');
+  const name = raw
+    .trim()
+    .replace(/^\/+|\/+$/g, '')
+    .replace(/^(u|user)\//i, '');
   if (!/^[A-Za-z0-9_-]{3,20}$/.test(name)) {
-    throw badPayload(`bad user ${JSON.stringify(raw.slice(0, 40))}`, 'payload.user must be a Reddit user name such as spez (3-20 letters, digits, - or _, with or without u/).');
+    throw badPayload(
+      `bad user ${JSON.stringify(raw.slice(0, 40))}`,
+      'payload.user must be a Reddit user name such as spez (3-20 letters, digits, - or _, with or without u/).',
+    );
   }
   return name;
 }

@@ -21,7 +21,8 @@ interface MoreStats {
  * of a link post. `more` stubs are counted into `raw`.
  */
 export function parseThread(body: unknown): EngineResult {
-  if (!Array.isArray(body) || body.length < 2) throw new UpstreamFailure('LAYOUT_CHANGED', 'reddit: thread is not a [post, comments] array');
+  if (!Array.isArray(body) || body.length < 2)
+    throw new UpstreamFailure('LAYOUT_CHANGED', 'reddit: thread is not a [post, comments] array');
   const postThing = listingChildren(body[0], 'thread post').find((c) => c.kind === 't3');
   if (!postThing) throw new UpstreamFailure('NO_ANSWER', 'reddit: the thread listing holds no post');
   const post = toPost(postThing.data);

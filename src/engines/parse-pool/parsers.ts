@@ -33,7 +33,8 @@ export const PARSERS = {
   /** WEB_SCRAPE: decompress, decode, classify (blocks, walls, HTTP faults) and extract the main content. */
   'web.page': (page: RawWebPage): EngineResult => interpretPage(decodedPage({ ...page, body: asBuffer(page.body) })),
   /** SEARCH_A and SEARCH_A_SERP: a Google results page (organic results, AI Overview). */
-  'google.results': (i: { page: GooglePage; opts: { page: number; readAio: boolean } }) => parseResultsPage(i.page, i.opts),
+  'google.results': (i: { page: GooglePage; opts: { page: number; readAio: boolean } }) =>
+    parseResultsPage(i.page, i.opts),
   /** AIMODE. */
   'google.aiMode': (page: GooglePage) => parseAiModePage(page),
   'naver.webResults': (html: string) => parseWebResults(html),
@@ -42,16 +43,23 @@ export const PARSERS = {
   'naver.blogPost': (html: string) => parseBlogPost(html),
   'bing.serp': (i: { html: string; first: number }) => parseBingSerp(i.html, i.first),
   /** FORUM: Reddit's answer classified (block page, status, JSON) and read as a thread or a listing. */
-  'forum.answer': (i: { response: ResponseSnapshot; access: 'oauth' | 'anonymous'; shape: 'thread' | 'listing'; what: string }): EngineResult => {
+  'forum.answer': (i: {
+    response: ResponseSnapshot;
+    access: 'oauth' | 'anonymous';
+    shape: 'thread' | 'listing';
+    what: string;
+  }): EngineResult => {
     const body = redditJson(responseOf(i.response), i.access);
     return i.shape === 'thread' ? parseThread(body) : parseListing(body, i.what);
   },
   /** CHATBOT_A over the API: a Responses event stream (or JSON body) can run to megabytes. */
-  'chat.openaiResponses': (i: { contentType: string | undefined; body: Uint8Array }) => parseResponsesPayload(i.contentType, asBuffer(i.body)),
+  'chat.openaiResponses': (i: { contentType: string | undefined; body: Uint8Array }) =>
+    parseResponsesPayload(i.contentType, asBuffer(i.body)),
   'chat.chatgptWeb': (page: RenderedChatPage) => parseChatGptPage(page),
   'chat.perplexityWeb': (page: RenderedChatPage) => parsePerplexityPage(page),
   /** SOURCE_INFLUENCE: main text and metadata of a cited page (jsdom + Readability). */
-  'sourceInfluence.page': (i: { html: string; url: string; minCharsEn: number; minCharsKo: number }) => extractHtml(i.html, i.url, i.minCharsEn, i.minCharsKo),
+  'sourceInfluence.page': (i: { html: string; url: string; minCharsEn: number; minCharsKo: number }) =>
+    extractHtml(i.html, i.url, i.minCharsEn, i.minCharsKo),
 };
 
 /** Any table of parse functions (the worker can be given another, in tests). */
@@ -62,4 +70,7 @@ export type ParserInput<T extends ParserTable, N extends keyof T> = Parameters<T
 export type ParserOutput<T extends ParserTable, N extends keyof T> = Awaited<ReturnType<T[N]>>;
 
 /** Runs one registered parse; what `AttemptContext.parse` offers, bound to the attempt's signal. */
-export type Parse = <N extends ParserName>(name: N, input: ParserInput<Parsers, N>) => Promise<ParserOutput<Parsers, N>>;
+export type Parse = <N extends ParserName>(
+  name: N,
+  input: ParserInput<Parsers, N>,
+) => Promise<ParserOutput<Parsers, N>>;

@@ -48,7 +48,11 @@ export class ParsePool<T extends ParserTable = Parsers> {
     return this.opts.threads;
   }
 
-  async run<N extends keyof T & string>(name: N, input: ParserInput<T, N>, signal?: AbortSignal): Promise<ParserOutput<T, N>> {
+  async run<N extends keyof T & string>(
+    name: N,
+    input: ParserInput<T, N>,
+    signal?: AbortSignal,
+  ): Promise<ParserOutput<T, N>> {
     signal?.throwIfAborted();
     if (this.closed) throw new Error('the parse pool is closed');
     if (this.opts.threads === 0) return this.runInline(name, input);
@@ -61,7 +65,10 @@ export class ParsePool<T extends ParserTable = Parsers> {
       // piscina's AbortError says only "aborted": the signal's reason says why (timeout, drain).
       if (signal?.aborted) throw signal.reason;
       if (isOutOfMemory(e)) {
-        throw new UpstreamFailure('CONTENT_UNREADABLE', `${name}: the answer needs more memory than a parse thread may use (${this.opts.maxHeapMb ?? 'default'} MB heap)`);
+        throw new UpstreamFailure(
+          'CONTENT_UNREADABLE',
+          `${name}: the answer needs more memory than a parse thread may use (${this.opts.maxHeapMb ?? 'default'} MB heap)`,
+        );
       }
       throw e;
     }

@@ -28,7 +28,12 @@ export function toWireError(e: unknown): WireError {
     };
   }
   const err = e instanceof Error ? e : new Error(String(e));
-  return { type: 'error', name: err.name, message: err.message, ...(err.stack !== undefined ? { stack: err.stack } : {}) };
+  return {
+    type: 'error',
+    name: err.name,
+    message: err.message,
+    ...(err.stack !== undefined ? { stack: err.stack } : {}),
+  };
 }
 
 /** The failure as the main thread throws it: an UpstreamFailure again, or an Error with the worker's name, message and stack. */

@@ -6,7 +6,15 @@ import type { EngineResult } from '../engine-result.js';
 import { collectSources } from './answer-sources.js';
 import { answerProse, collapse, dropLinkGroups, renderAnswer } from './answer-render.js';
 import { hasNoResultsNotice, resultRoot } from './organic-parser.js';
-import { assertHttpOk, assertNoDailyLimit, assertNotBlocked, assertNoWall, wallNotes, wallSignals, type FetchedPage } from './page-signals.js';
+import {
+  assertHttpOk,
+  assertNoDailyLimit,
+  assertNotBlocked,
+  assertNoWall,
+  wallNotes,
+  wallSignals,
+  type FetchedPage,
+} from './page-signals.js';
 
 /**
  * Answer container markers, most stable first (docs/engines.md#google-ai-mode). The inline async container's id
@@ -44,7 +52,10 @@ export function parseAiModePage(page: FetchedPage): Omit<EngineResult, 'raw'> & 
   if (!found) {
     if (walls.blocked) assertNoWall({ blocked: walls.blocked, consent: null }, page.status);
     if (resultRoot($) !== null || hasNoResultsNotice($)) {
-      throw new UpstreamFailure('NO_ANSWER', 'google: ai_mode_unavailable (plain results page without the AI Mode answer)');
+      throw new UpstreamFailure(
+        'NO_ANSWER',
+        'google: ai_mode_unavailable (plain results page without the AI Mode answer)',
+      );
     }
     assertNoWall(walls, page.status);
     throw new UpstreamFailure('LAYOUT_CHANGED', 'google: neither an AI Mode container nor a results page');

@@ -11,12 +11,23 @@ export const aiMode: EngineAdapter = {
     // In the browser the answer streams in; the render waits for the container to be stable
     // (docs/engines.md#browser-completion-rule).
     const page = await fetchSearchPage(ctx, req, 'aimode');
-    const { text, markdown, sources, diagnostics } = await settledOrTimeout(page.rendered?.complete ?? true, 'google AI Mode', () => ctx.parse('google.aiMode', page));
+    const { text, markdown, sources, diagnostics } = await settledOrTimeout(
+      page.rendered?.complete ?? true,
+      'google AI Mode',
+      () => ctx.parse('google.aiMode', page),
+    );
     return {
       text,
       markdown,
       sources,
-      raw: { request: requestDiagnostics(req), status: page.status, finalUrl: page.finalUrl, ...diagnostics, ...renderDiagnostics(page), html: page.html },
+      raw: {
+        request: requestDiagnostics(req),
+        status: page.status,
+        finalUrl: page.finalUrl,
+        ...diagnostics,
+        ...renderDiagnostics(page),
+        html: page.html,
+      },
     };
   },
 };

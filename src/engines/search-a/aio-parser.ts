@@ -2,7 +2,15 @@ import type { Cheerio, CheerioAPI } from 'cheerio';
 import type { Element } from 'domhandler';
 import type { Source } from '../engine-result.js';
 import { collectSources } from './answer-sources.js';
-import { answerProse, collapse, dropLinkGroups, isPeopleAlsoAsk, PEOPLE_ALSO_ASK, renderAnswer, visibleLetterCount } from './answer-render.js';
+import {
+  answerProse,
+  collapse,
+  dropLinkGroups,
+  isPeopleAlsoAsk,
+  PEOPLE_ALSO_ASK,
+  renderAnswer,
+  visibleLetterCount,
+} from './answer-render.js';
 
 export interface AiOverview {
   text: string;
@@ -35,7 +43,13 @@ export const AI_OVERVIEW_LABELS: ReadonlySet<string> = new Set([
  * pages and is no overview marker; a candidate inside or around People also ask is never taken.
  */
 const CONTAINER_TIERS: ReadonlyArray<[tier: string, find: ($: CheerioAPI) => Cheerio<Element>]> = [
-  ['YzCcne[data-mcpr]', ($) => $('div.YzCcne[data-mcpr]').filter((_, e) => $(e).find('#m-x-content, [data-subtree="aimc"], [data-container-id="main-col"]').length > 0)],
+  [
+    'YzCcne[data-mcpr]',
+    ($) =>
+      $('div.YzCcne[data-mcpr]').filter(
+        (_, e) => $(e).find('#m-x-content, [data-subtree="aimc"], [data-container-id="main-col"]').length > 0,
+      ),
+  ],
   ['#m-x-content', ($) => $('#m-x-content').map((_, e) => $(e).closest('[data-mcpr]').get(0) ?? e) as Cheerio<Element>],
   ['data-subtree=aimc', ($) => $('[data-subtree="aimc"]')],
   ['data-attrid', ($) => $('[data-attrid="AIOverview"], [data-attrid*="overview" i]')],
@@ -64,15 +78,30 @@ export function parseAiOverview($: CheerioAPI, pageUrl: string): AioParse {
     labelHeadings($, clone).remove();
     if (proseTier === 'container') dropLinkGroups($, clone);
   });
-  const sources = collectSources($, [{ el: prose, kind: 'inline' }, { el, kind: 'cards' }], pageUrl);
+  const sources = collectSources(
+    $,
+    [
+      { el: prose, kind: 'inline' },
+      { el, kind: 'cards' },
+    ],
+    pageUrl,
+  );
   if (letterCount(rendered.text) < 20 && sources.length === 0) return { status: 'placeholder', tier, container };
-  return { status: 'present', tier, proseTier, container, overview: { text: rendered.text, markdown: rendered.markdown, sources } };
+  return {
+    status: 'present',
+    tier,
+    proseTier,
+    container,
+    overview: { text: rendered.text, markdown: rendered.markdown, sources },
+  };
 }
 
 function findContainer($: CheerioAPI): { el: Cheerio<Element>; tier: string } | null {
   for (const [tier, find] of CONTAINER_TIERS) {
     const el = find($)
-      .filter((_, e): e is Element => e.type === 'tag' && !isPeopleAlsoAsk($, e) && $(e).find(PEOPLE_ALSO_ASK).length === 0)
+      .filter(
+        (_, e): e is Element => e.type === 'tag' && !isPeopleAlsoAsk($, e) && $(e).find(PEOPLE_ALSO_ASK).length === 0,
+      )
       .first();
     if (el.length > 0) return { el, tier };
   }
@@ -94,7 +123,9 @@ function findContainer($: CheerioAPI): { el: Cheerio<Element>; tier: string } | 
 function answerBody($: CheerioAPI): { el: Cheerio<Element>; tier: string } | null {
   const [tier, find] = ANSWER_BODY_TIER;
   const el = find($)
-    .filter((_, e): e is Element => e.type === 'tag' && !isPeopleAlsoAsk($, e) && $(e).find(PEOPLE_ALSO_ASK).length === 0)
+    .filter(
+      (_, e): e is Element => e.type === 'tag' && !isPeopleAlsoAsk($, e) && $(e).find(PEOPLE_ALSO_ASK).length === 0,
+    )
     .first();
   return el.length > 0 ? { el, tier } : null;
 }

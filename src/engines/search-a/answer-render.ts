@@ -30,7 +30,8 @@ const HELP_LINK = /^https?:\/\/(support|policies)\.google\.[a-z.]+\//i;
  * People also ask (docs/engines.md#google-ai-overview corrections): the block, its questions and the answers it
  * unfolds. Never an overview, never organic.
  */
-export const PEOPLE_ALSO_ASK = '.related-question-pair, [jsname="N760b"], [jsname="Cpkphb"], [jsname="yEVEwb"], [aria-label*="People also ask" i]';
+export const PEOPLE_ALSO_ASK =
+  '.related-question-pair, [jsname="N760b"], [jsname="Cpkphb"], [jsname="yEVEwb"], [aria-label*="People also ask" i]';
 
 export function isPeopleAlsoAsk($: CheerioAPI, el: Element): boolean {
   return $(el).closest(PEOPLE_ALSO_ASK).length > 0;
@@ -40,7 +41,10 @@ export function isPeopleAlsoAsk($: CheerioAPI, el: Element): boolean {
  * Where the prose of an AI answer sits, most stable first: the main column, the answer body
  * (`.mZJni`, 2026; attribute-stripped captures keep only the class), else the whole container.
  */
-export function answerProse($: CheerioAPI, container: Cheerio<Element>): { prose: Cheerio<Element>; tier: 'main-col' | 'answer-body' | 'container' } {
+export function answerProse(
+  $: CheerioAPI,
+  container: Cheerio<Element>,
+): { prose: Cheerio<Element>; tier: 'main-col' | 'answer-body' | 'container' } {
   const mainCol = container.find('[data-container-id="main-col"]').first();
   if (mainCol.length > 0) return { prose: mainCol, tier: 'main-col' };
   const body = container.find('.mZJni').first();
@@ -63,7 +67,11 @@ export function visibleLetterCount($: CheerioAPI, el: Cheerio<Element>): number 
 function dropTooltips($: CheerioAPI, clone: Cheerio<Element>): void {
   clone.find('[aria-hidden="true"]').each((_, el) => {
     const tip = $(el);
-    if (tip.is('[role="heading"], h1, h2, h3, h4, ul, ol, li, p') || tip.find('p, li, h1, h2, h3, h4, [role="heading"]').length > 0) return;
+    if (
+      tip.is('[role="heading"], h1, h2, h3, h4, ul, ol, li, p') ||
+      tip.find('p, li, h1, h2, h3, h4, [role="heading"]').length > 0
+    )
+      return;
     if (collapse(tip.text()).length > 40) return;
     // A tooltip shares its wrapper with the one control it labels.
     const others = tip.siblings();
@@ -106,7 +114,12 @@ export interface RenderedAnswer {
  * Works on a clone, so the caller's document keeps its source anchors; `prune` removes what the
  * caller knows is not answer (a heading, source cards) from that clone.
  */
-export function renderAnswer($: CheerioAPI, body: Cheerio<Element>, pageUrl: string, prune?: (clone: Cheerio<Element>) => void): RenderedAnswer {
+export function renderAnswer(
+  $: CheerioAPI,
+  body: Cheerio<Element>,
+  pageUrl: string,
+  prune?: (clone: Cheerio<Element>) => void,
+): RenderedAnswer {
   const clone = body.clone();
   dropHidden($, clone);
   dropSourceCardLists($, clone);
@@ -212,7 +225,12 @@ let service: TurndownService | null = null;
 /** One configured converter: atx headings, `-` bullets, fenced code, GFM tables. */
 function turndown(): TurndownService {
   if (service) return service;
-  const s = new (loadTurndown())({ headingStyle: 'atx', bulletListMarker: '-', codeBlockStyle: 'fenced', emDelimiter: '_' });
+  const s = new (loadTurndown())({
+    headingStyle: 'atx',
+    bulletListMarker: '-',
+    codeBlockStyle: 'fenced',
+    emDelimiter: '_',
+  });
   // Answer prose is text, not Markdown source: escaping would litter it with backslashes.
   s.escape = (text: string) => text;
   s.use(turndownGfm().tables);
@@ -236,6 +254,9 @@ function listItem(content: string, node: unknown): string {
     const start = Number(parent.getAttribute('start') ?? '1') || 1;
     prefix = `${start + Array.prototype.indexOf.call(parent.children, li)}. `;
   }
-  const item = content.replace(/^\n+/, '').replace(/\n+$/, '').replace(/\n/g, `\n${' '.repeat(prefix.length)}`);
+  const item = content
+    .replace(/^\n+/, '')
+    .replace(/\n+$/, '')
+    .replace(/\n/g, `\n${' '.repeat(prefix.length)}`);
   return prefix + item + (li.nextSibling ? '\n' : '');
 }

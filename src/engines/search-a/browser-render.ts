@@ -11,7 +11,17 @@ import type { FetchedPage } from './page-signals.js';
 export type GoogleSurface = 'serp' | 'aioverview' | 'aimode';
 
 /** Markers that end the first wait on any Google page: results, no-results notice, sorry page, consent wall. */
-const PAGE_MARKERS = ['#search', '#rso', '#topstuff', '#botstuff', '#captcha-form', '.g-recaptcha', 'form[action*="consent.google."]', 'button#L2AGLb', 'button#W0wltc'];
+const PAGE_MARKERS = [
+  '#search',
+  '#rso',
+  '#topstuff',
+  '#botstuff',
+  '#captcha-form',
+  '.g-recaptcha',
+  'form[action*="consent.google."]',
+  'button#L2AGLb',
+  'button#W0wltc',
+];
 /** AI Mode answer containers, as the parser reads them. */
 const AIM_CONTAINERS = AI_MODE_CONTAINER_TIERS.map(([, selector]) => selector);
 /**
@@ -34,17 +44,27 @@ export interface SearchPageTarget {
 }
 
 /** Loads a Google page in the attempt's browser and waits until it is complete for `surface`. */
-export async function renderSearchPage(ctx: AttemptContext, target: SearchPageTarget, surface: GoogleSurface): Promise<FetchedPage> {
+export async function renderSearchPage(
+  ctx: AttemptContext,
+  target: SearchPageTarget,
+  surface: GoogleSurface,
+): Promise<FetchedPage> {
   const opts: RenderOptions = {
     waitFor: surface === 'aimode' ? [...AIM_CONTAINERS, ...PAGE_MARKERS] : PAGE_MARKERS,
-    stableSelector: surface === 'aimode' ? AIM_CONTAINERS : surface === 'aioverview' ? AIO_REGIONS : ['#rso', '#search'],
+    stableSelector:
+      surface === 'aimode' ? AIM_CONTAINERS : surface === 'aioverview' ? AIO_REGIONS : ['#rso', '#search'],
     stableMs: stableMsOf(ctx.config, DEFAULT_STABLE_MS[surface]),
     timeoutMs: renderBudgetMs(ctx.config),
     headers: browserHeaders(ctx, target.acceptLanguage),
   };
   if (surface === 'aimode') opts.until = aiModeAnswerStarted;
   const page = await browserOf(ctx).render(target.url, opts);
-  return { html: page.html, status: page.status, finalUrl: page.url, rendered: { complete: page.complete, timings: page.timings } };
+  return {
+    html: page.html,
+    status: page.status,
+    finalUrl: page.url,
+    rendered: { complete: page.complete, timings: page.timings },
+  };
 }
 
 /**

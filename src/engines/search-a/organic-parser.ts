@@ -53,15 +53,26 @@ export function hasNoResultsNotice($: CheerioAPI): boolean {
  * Organic results of one page; `positionOffset` is `(page-1)*10`. `exclude` is a block already read
  * as something else (the AI Overview found by its heading, which no fixed selector names).
  */
-export function parseOrganic($: CheerioAPI, pageUrl: string, positionOffset: number, exclude: Element | null = null): OrganicParse {
+export function parseOrganic(
+  $: CheerioAPI,
+  pageUrl: string,
+  positionOffset: number,
+  exclude: Element | null = null,
+): OrganicParse {
   const found = resultRoot($);
   // Without #search/#rso the doc's last resort is the whole body, still filtered by the h3-link rule.
   const root = found?.root ?? $('body');
   const rootTier = found?.tier ?? 'body';
-  const out: OrganicParse = { results: [], tiers: { root: rootTier, link: null, snippet: {} }, skipped: { internal: 0, duplicate: 0 } };
+  const out: OrganicParse = {
+    results: [],
+    tiers: { root: rootTier, link: null, snippet: {} },
+    skipped: { internal: 0, duplicate: 0 },
+  };
   const seen = new Set<string>();
   for (const [tier, find] of LINKS) {
-    const anchors = find(root).filter((_, a) => $(a).closest(NOT_ORGANIC).length === 0 && !(exclude && $(a).parents().is(exclude)));
+    const anchors = find(root).filter(
+      (_, a) => $(a).closest(NOT_ORGANIC).length === 0 && !(exclude && $(a).parents().is(exclude)),
+    );
     if (anchors.length === 0) continue;
     out.tiers.link = tier;
     anchors.each((_, el) => {
@@ -78,7 +89,13 @@ export function parseOrganic($: CheerioAPI, pageUrl: string, positionOffset: num
       seen.add(url);
       const { snippet, tier: snippetTier } = snippetOf($, a);
       out.tiers.snippet[snippetTier] = (out.tiers.snippet[snippetTier] ?? 0) + 1;
-      out.results.push({ position: positionOffset + out.results.length + 1, url, title: titleOf(a), snippet, site: siteOf($, a, url) });
+      out.results.push({
+        position: positionOffset + out.results.length + 1,
+        url,
+        title: titleOf(a),
+        snippet,
+        site: siteOf($, a, url),
+      });
     });
     break;
   }
@@ -132,7 +149,9 @@ function snippetOf($: CheerioAPI, a: Cheerio<Element>): { snippet: string; tier:
 
 function siteOf($: CheerioAPI, a: Cheerio<Element>, url: string): string {
   const inWrapper = ownWrappers($, a)[0];
-  const name = collapse(a.find('span.VuuXrf').first().text()) || (inWrapper ? collapse($(inWrapper).find('span.VuuXrf').first().text()) : '');
+  const name =
+    collapse(a.find('span.VuuXrf').first().text()) ||
+    (inWrapper ? collapse($(inWrapper).find('span.VuuXrf').first().text()) : '');
   if (name) return name;
   return hostOf(url);
 }

@@ -26,7 +26,8 @@ export interface WallSignals {
  * Phrases of the inline captcha / sorry page (docs/engines.md#google-walls-and-blocks); the wording around
  * them varies.
  */
-const UNUSUAL_TRAFFIC = /unusual traffic|not a robot|systems have detected|비정상적인 트래픽|ungewöhnlichen Datenverkehr/i;
+const UNUSUAL_TRAFFIC =
+  /unusual traffic|not a robot|systems have detected|비정상적인 트래픽|ungewöhnlichen Datenverkehr/i;
 const JS_REQUIRED_TEXT = /turn on javascript|enable javascript|javascript를 사용 설정|JavaScript を有効/i;
 /** AI Mode quota notice (docs/engines.md#google-walls-and-blocks). */
 const DAILY_LIMIT = /you(?:'|’)ve reached your daily limit|일일 한도에 도달/i;
@@ -44,7 +45,8 @@ export function assertNotBlocked(page: FetchedPage): void {
   else if (page.status === 429) reason = 'http_429';
   else if (page.status === 403) reason = 'http_403';
   if (reason) throw new UpstreamFailure('UPSTREAM_BLOCKED', `google: ${reason} (HTTP ${page.status})`);
-  if (url?.hostname.startsWith('consent.google.')) throw new UpstreamFailure('CONSENT_REQUIRED', 'google: consent wall (consent_host)');
+  if (url?.hostname.startsWith('consent.google.'))
+    throw new UpstreamFailure('CONSENT_REQUIRED', 'google: consent wall (consent_host)');
 }
 
 /** Block and wall markers in the markup; whether they end the attempt depends on what else the page holds. */
@@ -78,7 +80,8 @@ export function assertHttpOk(page: FetchedPage, walls: WallSignals): void {
 }
 
 function blockMarker($: CheerioAPI, page: FetchedPage): string | null {
-  if ($('#captcha-form, .g-recaptcha, script[src*="recaptcha"], iframe[src*="recaptcha"]').length > 0) return 'captcha_form';
+  if ($('#captcha-form, .g-recaptcha, script[src*="recaptcha"], iframe[src*="recaptcha"]').length > 0)
+    return 'captcha_form';
   const text = $('body').text();
   if (UNUSUAL_TRAFFIC.test(text) && text.length < 2000) return 'unusual_traffic';
   if (page.html.length < 2048 && page.html.includes('/sorry/')) return 'sorry_page';

@@ -33,5 +33,12 @@ const GOOGLE_HL: Readonly<Record<string, string>> = Object.freeze({
 /** The country's locale (src/transport/identity.ts) with Google's `hl` and `gl` for it. */
 export function regionLanguage(countryCode: string): RegionLanguage {
   const { country, language, locale } = regionLocale(countryCode);
-  return { country, gl: country.toLowerCase(), hl: GOOGLE_HL[country] ?? language, language, locale, acceptLanguage: acceptLanguage(locale, true) };
+  return {
+    country,
+    gl: country.toLowerCase(),
+    hl: GOOGLE_HL[country] ?? language,
+    language,
+    locale,
+    acceptLanguage: acceptLanguage(locale, true),
+  };
 }

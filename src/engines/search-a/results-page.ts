@@ -2,7 +2,14 @@ import { cheerio } from '../lazy-modules.js';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import { parseAiOverview, type AiOverview } from './aio-parser.js';
 import { hasNoResultsNotice, parseOrganic, resultRoot, type OrganicResult } from './organic-parser.js';
-import { assertHttpOk, assertNoWall, assertNotBlocked, wallNotes, wallSignals, type FetchedPage } from './page-signals.js';
+import {
+  assertHttpOk,
+  assertNoWall,
+  assertNotBlocked,
+  wallNotes,
+  wallSignals,
+  type FetchedPage,
+} from './page-signals.js';
 
 export interface ResultsPage {
   organic: OrganicResult[];
@@ -11,7 +18,13 @@ export interface ResultsPage {
   /** Diagnostics for `raw`: selector tiers, counts and the language the page was served in. */
   diagnostics: {
     servedLanguage: string | null;
-    tiers: { root: string; link: string | null; snippet: Record<string, number>; aio: string | null; aioProse: string | null };
+    tiers: {
+      root: string;
+      link: string | null;
+      snippet: Record<string, number>;
+      aio: string | null;
+      aioProse: string | null;
+    };
     aioStatus: 'present' | 'placeholder' | 'absent' | 'not-read';
     organicCount: number;
     skipped: { internal: number; duplicate: number };
@@ -36,20 +49,34 @@ export function parseResultsPage(page: FetchedPage, opts: { page: number; readAi
   assertHttpOk(page, walls);
 
   const aio = opts.readAio ? parseAiOverview($, page.finalUrl) : null;
-  const organic = parseOrganic($, page.finalUrl, (opts.page - 1) * 10, aio && aio.status !== 'absent' ? aio.container : null);
+  const organic = parseOrganic(
+    $,
+    page.finalUrl,
+    (opts.page - 1) * 10,
+    aio && aio.status !== 'absent' ? aio.container : null,
+  );
   const aioverview = aio?.status === 'present' ? aio.overview : null;
   if (organic.results.length === 0 && !aioverview) {
     if (hasNoResultsNotice($)) throw new UpstreamFailure('NO_ANSWER', 'google: the query did not match any documents');
     assertNoWall(walls, page.status);
     const root = resultRoot($);
-    throw new UpstreamFailure('LAYOUT_CHANGED', root ? `google: ${organic.tiers.root} present but no result links matched` : 'google: no #search/#rso and no result links');
+    throw new UpstreamFailure(
+      'LAYOUT_CHANGED',
+      root
+        ? `google: ${organic.tiers.root} present but no result links matched`
+        : 'google: no #search/#rso and no result links',
+    );
   }
   return {
     organic: organic.results,
     aioverview,
     diagnostics: {
       servedLanguage: $('html').attr('lang') ?? null,
-      tiers: { ...organic.tiers, aio: aio && aio.status !== 'absent' ? aio.tier : null, aioProse: aio?.status === 'present' ? aio.proseTier : null },
+      tiers: {
+        ...organic.tiers,
+        aio: aio && aio.status !== 'absent' ? aio.tier : null,
+        aioProse: aio?.status === 'present' ? aio.proseTier : null,
+      },
       aioStatus: aio?.status ?? 'not-read',
       organicCount: organic.results.length,
       skipped: organic.skipped,

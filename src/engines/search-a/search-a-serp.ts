@@ -16,12 +16,22 @@ export const searchASerp: EngineAdapter = {
     const pageNo = Math.min(last, Math.max(first, Math.trunc(ctx.payload.page ?? 1)));
     const req = buildSearchRequest(ctx, { page: pageNo });
     const page = await fetchSearchPage(ctx, req);
-    const parsed = await settledOrTimeout(page.rendered?.complete ?? true, 'google results page', () => ctx.parse('google.results', { page, opts: { page: pageNo, readAio: false } }));
+    const parsed = await settledOrTimeout(page.rendered?.complete ?? true, 'google results page', () =>
+      ctx.parse('google.results', { page, opts: { page: pageNo, readAio: false } }),
+    );
     return {
       text: organicText(parsed.organic),
       markdown: organicMarkdown(parsed.organic),
       sources: organicSources(parsed.organic),
-      raw: { request: requestDiagnostics(req), page: pageNo, status: page.status, finalUrl: page.finalUrl, ...parsed.diagnostics, ...renderDiagnostics(page), html: page.html },
+      raw: {
+        request: requestDiagnostics(req),
+        page: pageNo,
+        status: page.status,
+        finalUrl: page.finalUrl,
+        ...parsed.diagnostics,
+        ...renderDiagnostics(page),
+        html: page.html,
+      },
       extra: { page: pageNo, organic: parsed.organic },
     };
   },

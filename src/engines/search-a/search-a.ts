@@ -13,13 +13,22 @@ export const searchA: EngineAdapter = {
   async run(ctx: AttemptContext): Promise<EngineResult> {
     const req = buildSearchRequest(ctx);
     const page = await fetchSearchPage(ctx, req, 'aioverview');
-    const parsed = await settledOrTimeout(page.rendered?.complete ?? true, 'google results page', () => ctx.parse('google.results', { page, opts: { page: 1, readAio: true } }));
+    const parsed = await settledOrTimeout(page.rendered?.complete ?? true, 'google results page', () =>
+      ctx.parse('google.results', { page, opts: { page: 1, readAio: true } }),
+    );
     const aio = parsed.aioverview;
     return {
       text: aio ? aio.text : organicText(parsed.organic),
       markdown: aio ? aio.markdown : organicMarkdown(parsed.organic),
       sources: aio ? aio.sources : organicSources(parsed.organic),
-      raw: { request: requestDiagnostics(req), status: page.status, finalUrl: page.finalUrl, ...parsed.diagnostics, ...renderDiagnostics(page), html: page.html },
+      raw: {
+        request: requestDiagnostics(req),
+        status: page.status,
+        finalUrl: page.finalUrl,
+        ...parsed.diagnostics,
+        ...renderDiagnostics(page),
+        html: page.html,
+      },
       extra: { aioverview: aio, organic: parsed.organic },
     };
   },

@@ -25,9 +25,15 @@ export interface SearchRequest {
  * Builds `GET {baseUrl}/search?q=…&hl=…&gl=…` (docs/engines.md#google-request, #google-results-pages-1-10,
  * #google-ai-mode).
  */
-export function buildSearchRequest(ctx: Pick<AttemptContext, 'payload' | 'country' | 'config'>, opts: SearchRequestOptions = {}): SearchRequest {
+export function buildSearchRequest(
+  ctx: Pick<AttemptContext, 'payload' | 'country' | 'config'>,
+  opts: SearchRequestOptions = {},
+): SearchRequest {
   const query = promptOf(ctx.payload);
-  if (!query) throw new UpstreamFailure('BAD_PAYLOAD', 'empty query', { clientMessage: 'payload.prompt or payload.query must not be empty.' });
+  if (!query)
+    throw new UpstreamFailure('BAD_PAYLOAD', 'empty query', {
+      clientMessage: 'payload.prompt or payload.query must not be empty.',
+    });
   const region = regionLanguage(ctx.country);
   const params = new URLSearchParams({ q: query, hl: region.hl, gl: region.gl });
   if (opts.udm !== undefined) params.set('udm', String(opts.udm));
@@ -54,8 +60,13 @@ export function buildSearchRequest(ctx: Pick<AttemptContext, 'payload' | 'countr
  * Fetches one page through the attempt's exit address (redirects followed, so a sorry page shows in
  * `finalUrl`): over HTTP, or rendered in the browser when the engine's transport is `browser`.
  */
-export async function fetchSearchPage(ctx: AttemptContext, req: SearchRequest, surface: GoogleSurface = 'serp'): Promise<FetchedPage> {
-  if (usesBrowser(ctx.config)) return renderSearchPage(ctx, { url: req.url, acceptLanguage: req.region.acceptLanguage }, surface);
+export async function fetchSearchPage(
+  ctx: AttemptContext,
+  req: SearchRequest,
+  surface: GoogleSurface = 'serp',
+): Promise<FetchedPage> {
+  if (usesBrowser(ctx.config))
+    return renderSearchPage(ctx, { url: req.url, acceptLanguage: req.region.acceptLanguage }, surface);
   const res = await ctx.http.request({ method: 'GET', url: req.url, headers: req.headers, signal: ctx.signal });
   return { html: res.text(), status: res.status, finalUrl: res.url };
 }

@@ -10,9 +10,20 @@ export const searchBAiBrief: EngineAdapter = {
   needsAccount: false,
   async run(ctx: AttemptContext): Promise<EngineResult> {
     // Integrated search (통합검색) as the search box submits it (docs/engines.md#naver-surfaces).
-    const url = naverSearchUrl(ctx.config.upstream.baseUrl, { where: 'nexearch', sm: 'top_hty', fbm: '0', ie: 'utf8', query: promptOf(ctx.payload) });
+    const url = naverSearchUrl(ctx.config.upstream.baseUrl, {
+      where: 'nexearch',
+      sm: 'top_hty',
+      fbm: '0',
+      ie: 'utf8',
+      query: promptOf(ctx.payload),
+    });
     const page = await loadNaverAnswerPage(ctx, url, 'ai-brief', 'naver integrated search');
-    const result = await settledOrTimeout(page.rendered?.complete ?? true, 'naver AI briefing', () => ctx.parse('naver.aiBriefing', page.html));
-    return { ...result, raw: { ...result.raw, status: page.status, finalUrl: page.finalUrl, ...renderDiagnostics(page) } };
+    const result = await settledOrTimeout(page.rendered?.complete ?? true, 'naver AI briefing', () =>
+      ctx.parse('naver.aiBriefing', page.html),
+    );
+    return {
+      ...result,
+      raw: { ...result.raw, status: page.status, finalUrl: page.finalUrl, ...renderDiagnostics(page) },
+    };
   },
 };

@@ -10,7 +10,8 @@ export const AI_BRIEF_LABEL = 'AI 브리핑';
  * the visible heading text "AI 브리핑" and read the nearest enclosing section that holds prose and
  * at least one outbound link; class names are deliberately not relied on. Recorded in `raw`.
  */
-const ASSUMPTION = 'AI briefing markup unverified: anchored on the heading text "AI 브리핑", nearest ancestor with prose and an outbound link';
+const ASSUMPTION =
+  'AI briefing markup unverified: anchored on the heading text "AI 브리핑", nearest ancestor with prose and an outbound link';
 
 /**
  * Parses the integrated search page for its AI briefing. Decision order: block page; briefing
@@ -24,7 +25,8 @@ export function parseAiBriefing(html: string): NaverAnswer {
   const labels = findLabelElements($, AI_BRIEF_LABEL);
   if (labels.length === 0) {
     if (isNoResultsPage($)) throw new UpstreamFailure('NO_ANSWER', 'naver integrated search: no results for the query');
-    if (hasSearchContainer($)) throw new UpstreamFailure('NO_ANSWER', 'naver integrated search: no AI briefing for this query');
+    if (hasSearchContainer($))
+      throw new UpstreamFailure('NO_ANSWER', 'naver integrated search: no AI briefing for this query');
     throw new UpstreamFailure('LAYOUT_CHANGED', 'naver integrated search: neither #main_pack nor an "AI 브리핑" label');
   }
   for (const label of labels) {
@@ -37,5 +39,8 @@ export function parseAiBriefing(html: string): NaverAnswer {
       raw: { html, tier: 'heading-text', label: AI_BRIEF_LABEL, assumption: ASSUMPTION },
     };
   }
-  throw new UpstreamFailure('LAYOUT_CHANGED', 'naver AI briefing: "AI 브리핑" label present but no section with prose and sources');
+  throw new UpstreamFailure(
+    'LAYOUT_CHANGED',
+    'naver AI briefing: "AI 브리핑" label present but no section with prose and sources',
+  );
 }

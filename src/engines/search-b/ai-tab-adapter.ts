@@ -12,7 +12,12 @@ export const searchBAiTab: EngineAdapter = {
   async run(ctx: AttemptContext): Promise<EngineResult> {
     const url = naverSearchUrl(ctx.config.upstream.baseUrl, { ...AI_TAB_PARAMS, query: promptOf(ctx.payload) });
     const page = await loadNaverAnswerPage(ctx, url, 'ai-tab', 'naver AI tab');
-    const result = await settledOrTimeout(page.rendered?.complete ?? true, 'naver AI tab', () => ctx.parse('naver.aiTab', page.html));
-    return { ...result, raw: { ...result.raw, status: page.status, finalUrl: page.finalUrl, ...renderDiagnostics(page) } };
+    const result = await settledOrTimeout(page.rendered?.complete ?? true, 'naver AI tab', () =>
+      ctx.parse('naver.aiTab', page.html),
+    );
+    return {
+      ...result,
+      raw: { ...result.raw, status: page.status, finalUrl: page.finalUrl, ...renderDiagnostics(page) },
+    };
   },
 };

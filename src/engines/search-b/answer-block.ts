@@ -51,7 +51,11 @@ export function findLabelElements($: CheerioAPI, label: string): Element[] {
         if (t.length > label.length) return;
       }
     });
-  return found.filter((el) => !['script', 'style', 'title'].includes(el.tagName) && $(el).closest('a, nav, [role="tab"], [role="tablist"]').length === 0);
+  return found.filter(
+    (el) =>
+      !['script', 'style', 'title'].includes(el.tagName) &&
+      $(el).closest('a, nav, [role="tab"], [role="tablist"]').length === 0,
+  );
 }
 
 /**
@@ -116,7 +120,13 @@ export function readAnswerBlock($: CheerioAPI, root: Cheerio<Element>, label: El
     const body = collapse(inline($, el, positionOf)).replace(/\s+(\[\d+\])/g, '$1');
     if (!body) continue;
     const isItem = el.tagName === 'li';
-    const prefix = isItem ? listPrefix($, el) : /^h[3-5]$/.test(el.tagName) ? '### ' : el.tagName === 'blockquote' ? '> ' : '';
+    const prefix = isItem
+      ? listPrefix($, el)
+      : /^h[3-5]$/.test(el.tagName)
+        ? '### '
+        : el.tagName === 'blockquote'
+          ? '> '
+          : '';
     if (lines.length > 0) lines.push(isItem && previousWasItem ? '\n' : '\n\n');
     lines.push(prefix + body);
     previousWasItem = isItem;

@@ -26,7 +26,13 @@ const BLUR_TYPE = /([?&]type=)w\d+_blur\b/;
 export function blogImageOf($: CheerioAPI, img: Cheerio<Element>): BlogImage | null {
   const link = img.closest('a[data-linkdata], a.se-module-image-link');
   const data = linkData(link.attr('data-linkdata'));
-  const candidates = [str(data?.src), img.attr('data-lazy-src'), img.attr('data-src'), img.attr('data-lazysrc'), img.attr('src')];
+  const candidates = [
+    str(data?.src),
+    img.attr('data-lazy-src'),
+    img.attr('data-src'),
+    img.attr('data-lazysrc'),
+    img.attr('src'),
+  ];
   const raw = candidates.find((c) => c && /^(https?:)?\/\//.test(c.trim()));
   if (!raw) return null;
   // A placeholder is all we have: ask for a readable rendition instead of the blur.

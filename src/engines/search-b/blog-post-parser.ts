@@ -21,8 +21,10 @@ export interface ParsedBlogPost {
 }
 
 const PAGE_UNAVAILABLE_MESSAGES = {
-  private_or_deleted: 'The blog post is private or has been deleted, so it cannot be read anonymously; pass the URL of a public post.',
-  login_required: 'The blog post is visible only to signed-in neighbours or members, so it cannot be read anonymously; pass the URL of a public post.',
+  private_or_deleted:
+    'The blog post is private or has been deleted, so it cannot be read anonymously; pass the URL of a public post.',
+  login_required:
+    'The blog post is visible only to signed-in neighbours or members, so it cannot be read anonymously; pass the URL of a public post.',
 } as const;
 
 /** Zero-width spaces SmartEditor puts into empty paragraphs. */
@@ -50,8 +52,14 @@ export function parseBlogPost(html: string): ParsedBlogPost {
     body = oldEditor($, se2.length > 0 ? se2 : legacy);
   } else {
     const reason = unreadablePostReason($);
-    if (reason) throw new UpstreamFailure('PAGE_UNAVAILABLE', `naver blog: ${reason}`, { clientMessage: PAGE_UNAVAILABLE_MESSAGES[reason] });
-    throw new UpstreamFailure('LAYOUT_CHANGED', 'naver blog: no post body (.se-main-container / .se_component_wrap / #postViewArea) and no notice');
+    if (reason)
+      throw new UpstreamFailure('PAGE_UNAVAILABLE', `naver blog: ${reason}`, {
+        clientMessage: PAGE_UNAVAILABLE_MESSAGES[reason],
+      });
+    throw new UpstreamFailure(
+      'LAYOUT_CHANGED',
+      'naver blog: no post body (.se-main-container / .se_component_wrap / #postViewArea) and no notice',
+    );
   }
   if (body.markdown.trim() === '' && body.images.length === 0) {
     throw new UpstreamFailure('CONTENT_UNREADABLE', `naver blog: ${tier} body holds no text or images`);
@@ -67,7 +75,9 @@ function titleOf($: CheerioAPI): string {
     $('.se-title-text').first().text(),
     $('.se_title .se_textarea, .pcol1, .htitle').first().text(),
     $('meta[property="og:title"]').attr('content') ?? '',
-    $('title').text().replace(/\s*:\s*네이버\s*블로그\s*$/, ''),
+    $('title')
+      .text()
+      .replace(/\s*:\s*네이버\s*블로그\s*$/, ''),
   ];
   return candidates.map((t) => collapse(t.replace(ZERO_WIDTH, ''))).find((t) => t !== '') ?? '';
 }

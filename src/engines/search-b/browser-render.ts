@@ -17,7 +17,12 @@ const ASSISTANT_TURN = '[data-turn-role="assistant"]';
 const DEFAULT_STABLE_MS: Readonly<Record<NaverAnswerSurface, number>> = { 'ai-brief': 1500, 'ai-tab': 2000 };
 
 /** Loads an AI answer page over HTTP, or in the browser when the engine's transport is `browser`. */
-export async function loadNaverAnswerPage(ctx: AttemptContext, url: string, surface: NaverAnswerSurface, label: string): Promise<FetchedPage> {
+export async function loadNaverAnswerPage(
+  ctx: AttemptContext,
+  url: string,
+  surface: NaverAnswerSurface,
+  label: string,
+): Promise<FetchedPage> {
   if (!usesBrowser(ctx.config)) return fetchNaverPage(ctx, url, { label });
   const opts: RenderOptions = {
     stableSelector: surface === 'ai-tab' ? [ASSISTANT_TURN, ...RESULT_CONTAINERS] : RESULT_CONTAINERS,
@@ -28,7 +33,12 @@ export async function loadNaverAnswerPage(ctx: AttemptContext, url: string, surf
   if (surface === 'ai-tab') opts.until = assistantTurnStarted;
   const page = await browserOf(ctx).render(url, opts);
   assertNaverStatus(page.status, undefined, { label });
-  return { html: page.html, status: page.status, finalUrl: page.url, rendered: { complete: page.complete, timings: page.timings } };
+  return {
+    html: page.html,
+    status: page.status,
+    finalUrl: page.url,
+    rendered: { complete: page.complete, timings: page.timings },
+  };
 }
 
 /** Korean like the HTTP path; the browser keeps its own user agent unless the deployment set one. */

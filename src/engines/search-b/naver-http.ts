@@ -50,7 +50,11 @@ export async function fetchNaverPage(ctx: AttemptContext, url: string, opts: Nav
 }
 
 /** HTTP status of a Naver page, over HTTP or in the browser: 403 is Naver's anti-crawling answer, 429 rate limiting. */
-export function assertNaverStatus(status: number, retryAfterHeader: string | undefined, opts: Pick<NaverFetchOptions, 'label' | 'onGone'>): void {
+export function assertNaverStatus(
+  status: number,
+  retryAfterHeader: string | undefined,
+  opts: Pick<NaverFetchOptions, 'label' | 'onGone'>,
+): void {
   if (status === 429) {
     const retryAfter = Number(retryAfterHeader);
     const hint = Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfterMs: retryAfter * 1000 } : {};
@@ -58,5 +62,6 @@ export function assertNaverStatus(status: number, retryAfterHeader: string | und
   }
   if (status === 403) throw new UpstreamFailure('UPSTREAM_BLOCKED', `${opts.label} answered 403`);
   if ((status === 404 || status === 410) && opts.onGone) opts.onGone();
-  if (status < 200 || status >= 300) throw new UpstreamFailure('UPSTREAM_ERROR', `${opts.label} answered HTTP ${status}`);
+  if (status < 200 || status >= 300)
+    throw new UpstreamFailure('UPSTREAM_ERROR', `${opts.label} answered HTTP ${status}`);
 }

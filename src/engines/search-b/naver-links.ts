@@ -1,7 +1,13 @@
 import { normalizeSourceUrl } from '../common/urls.js';
 
 /** Hosts whose links are never sources: bookmarks, ads, login, and Naver's own search pages. */
-const NON_SOURCE_HOSTS = new Set(['keep.naver.com', 'ader.naver.com', 'nid.naver.com', 'search.naver.com', 'm.search.naver.com']);
+const NON_SOURCE_HOSTS = new Set([
+  'keep.naver.com',
+  'ader.naver.com',
+  'nid.naver.com',
+  'search.naver.com',
+  'm.search.naver.com',
+]);
 
 /** Naver click trackers: `search.naver.com/p/crd/rd?...&u=<urlencoded target>` (docs/engines.md#normalised-answer). */
 function unwrapTracker(u: URL): URL {

@@ -32,7 +32,9 @@ export function parseNaverPageUrl(raw: string): BlogPostRef {
     throw badPayload(`payload.url must be an http(s) URL of a Naver blog post such as ${POST_FORM}.`);
   }
   if (host !== 'naver.com' && !host.endsWith('.naver.com')) {
-    throw badPayload(`payload.url must be a page of Naver (a blog post such as ${POST_FORM}); use WEB_SCRAPE for other sites.`);
+    throw badPayload(
+      `payload.url must be a page of Naver (a blog post such as ${POST_FORM}); use WEB_SCRAPE for other sites.`,
+    );
   }
   if (CAFE_HOSTS.has(host)) {
     // Cafe articles load through a signed-in member API inside an iframe; no anonymous HTML form exists.
@@ -41,10 +43,15 @@ export function parseNaverPageUrl(raw: string): BlogPostRef {
     });
   }
   if (!BLOG_HOSTS.has(host)) {
-    throw badPayload(`payload.url must be a Naver blog post (${POST_FORM} or blog.naver.com/PostView.naver?blogId=…&logNo=…); ${host} pages are not supported.`);
+    throw badPayload(
+      `payload.url must be a Naver blog post (${POST_FORM} or blog.naver.com/PostView.naver?blogId=…&logNo=…); ${host} pages are not supported.`,
+    );
   }
   const ids = blogIds(u);
-  if (!ids) throw badPayload(`payload.url must name one blog post: ${POST_FORM} or https://blog.naver.com/PostView.naver?blogId=<blogId>&logNo=<logNo>.`);
+  if (!ids)
+    throw badPayload(
+      `payload.url must name one blog post: ${POST_FORM} or https://blog.naver.com/PostView.naver?blogId=<blogId>&logNo=<logNo>.`,
+    );
   return { ...ids, canonicalUrl: `https://blog.naver.com/${ids.blogId}/${ids.logNo}` };
 }
 

@@ -12,7 +12,8 @@ const BLOCK_PHRASES = ['비정상적인 검색', '비정상적인 접근', '자�
  * Containers whose text is user content (results, snippets, posts). A query or a post about
  * captchas would otherwise look like a block page, so block phrases are looked for outside them.
  */
-const CONTENT_CONTAINERS = '#main_pack, .main_pack, .se-main-container, #postViewArea, .se_component_wrap, script, style, noscript';
+const CONTENT_CONTAINERS =
+  '#main_pack, .main_pack, .se-main-container, #postViewArea, .se_component_wrap, script, style, noscript';
 
 /** Block or captcha page served instead of the answer (UPSTREAM_BLOCKED). */
 export function isBlockPage($: CheerioAPI): boolean {
@@ -27,7 +28,8 @@ export function isBlockPage($: CheerioAPI): boolean {
  * empty-result notice (the review filter's "검색결과가 없습니다. 옵션을 재선택 하시거나…" sits in a
  * `display: none` block on every VIEW section), so only visible text may say "no results".
  */
-const HIDDEN = 'script, style, noscript, template, [hidden], [aria-hidden="true"], [style*="display:none"], [style*="display: none"]';
+const HIDDEN =
+  'script, style, noscript, template, [hidden], [aria-hidden="true"], [style*="display:none"], [style*="display: none"]';
 
 /** The search's own "no results" message (a legitimate empty answer), in visible text only. */
 export function isNoResultsPage($: CheerioAPI): boolean {
@@ -44,8 +46,24 @@ export function hasSearchContainer($: CheerioAPI): boolean {
 
 export type UnreadableReason = 'private_or_deleted' | 'login_required';
 
-const PRIVATE_PHRASES = ['존재하지 않는 게시물', '삭제되었거나', '삭제된 게시물', '비공개 글', '비공개 처리', '비공개 게시물', '접근 권한이 없'];
-const LOGIN_PHRASES = ['로그인이 필요', '로그인 후 이용', '멤버만 볼 수', '멤버에게만 공개', '멤버공개', '이웃공개', '서로이웃에게만'];
+const PRIVATE_PHRASES = [
+  '존재하지 않는 게시물',
+  '삭제되었거나',
+  '삭제된 게시물',
+  '비공개 글',
+  '비공개 처리',
+  '비공개 게시물',
+  '접근 권한이 없',
+];
+const LOGIN_PHRASES = [
+  '로그인이 필요',
+  '로그인 후 이용',
+  '멤버만 볼 수',
+  '멤버에게만 공개',
+  '멤버공개',
+  '이웃공개',
+  '서로이웃에게만',
+];
 
 /**
  * A Naver post page that says the post is private, deleted, or visible only after signing in.

@@ -6,8 +6,10 @@ import { parseNaverPageUrl } from './naver-page-url.js';
 
 const DEFAULT_BLOG_BASE = 'https://m.blog.naver.com';
 
-const GONE_MESSAGE = 'The blog post does not exist (it was deleted or never published); pass the URL of an existing public post.';
-const LOGIN_MESSAGE = 'The blog post redirects to the Naver sign-in page, so it cannot be read anonymously; pass the URL of a public post.';
+const GONE_MESSAGE =
+  'The blog post does not exist (it was deleted or never published); pass the URL of an existing public post.';
+const LOGIN_MESSAGE =
+  'The blog post redirects to the Naver sign-in page, so it cannot be read anonymously; pass the URL of a public post.';
 
 /**
  * SEARCH_B_SERP action=page: reads one Naver blog post. The post is fetched in its mobile form,
@@ -27,7 +29,8 @@ export async function readNaverPage(ctx: AttemptContext, clientUrl: string): Pro
       throw new UpstreamFailure('PAGE_UNAVAILABLE', 'naver blog answered 404', { clientMessage: GONE_MESSAGE });
     },
   });
-  if (isSignInUrl(page.finalUrl)) throw new UpstreamFailure('PAGE_UNAVAILABLE', 'naver blog redirected to sign-in', { clientMessage: LOGIN_MESSAGE });
+  if (isSignInUrl(page.finalUrl))
+    throw new UpstreamFailure('PAGE_UNAVAILABLE', 'naver blog redirected to sign-in', { clientMessage: LOGIN_MESSAGE });
 
   const parsed = await ctx.parse('naver.blogPost', page.html);
   const title = parsed.title || `${post.blogId}/${post.logNo}`;
@@ -38,7 +41,14 @@ export async function readNaverPage(ctx: AttemptContext, clientUrl: string): Pro
     text: markdownToText(markdown),
     markdown,
     sources: [{ position: 1, url: post.canonicalUrl, label: title }],
-    raw: { html: page.html, tier: parsed.tier, status: page.status, finalUrl: page.finalUrl, blogId: post.blogId, logNo: post.logNo },
+    raw: {
+      html: page.html,
+      tier: parsed.tier,
+      status: page.status,
+      finalUrl: page.finalUrl,
+      blogId: post.blogId,
+      logNo: post.logNo,
+    },
     extra,
   };
 }

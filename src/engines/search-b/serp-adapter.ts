@@ -18,10 +18,21 @@ export const searchBSerp: EngineAdapter = {
     if (ctx.payload.action === 'page') return readNaverPage(ctx, ctx.payload.url ?? '');
     const page = ctx.payload.page ?? 1;
     const start = (page - 1) * RESULTS_PER_PAGE + 1;
-    const url = naverSearchUrl(ctx.config.upstream.baseUrl, { ssc: 'tab.web.all', query: promptOf(ctx.payload), start: String(start) });
+    const url = naverSearchUrl(ctx.config.upstream.baseUrl, {
+      ssc: 'tab.web.all',
+      query: promptOf(ctx.payload),
+      start: String(start),
+    });
     const fetched = await fetchNaverPage(ctx, url, { label: 'naver web tab' });
     const parsed = await ctx.parse('naver.webResults', fetched.html);
-    return serpResult(parsed.results, page, { html: fetched.html, tier: parsed.tier, walls: parsed.walls, status: fetched.status, finalUrl: fetched.finalUrl, start });
+    return serpResult(parsed.results, page, {
+      html: fetched.html,
+      tier: parsed.tier,
+      walls: parsed.walls,
+      status: fetched.status,
+      finalUrl: fetched.finalUrl,
+      start,
+    });
   },
 };
 
@@ -32,13 +43,18 @@ export function serpResult(results: WebResult[], page: number, raw: Record<strin
   const markdown = ranked
     .map((r) => `${r.position}. [${escapeLinkText(r.title)}](${r.url})${r.snippet ? `\n   ${r.snippet}` : ''}`)
     .join('\n');
-  const text = ranked.map((r) => `${r.position}. ${r.title} — ${r.url}${r.snippet ? `\n   ${r.snippet}` : ''}`).join('\n');
+  const text = ranked
+    .map((r) => `${r.position}. ${r.title} — ${r.url}${r.snippet ? `\n   ${r.snippet}` : ''}`)
+    .join('\n');
   return {
     text,
     markdown,
     sources: ranked.map((r) => ({ position: r.position, url: r.url, label: r.title })),
     raw,
-    extra: { page, results: ranked.map((r) => ({ position: r.position, url: r.url, title: r.title, snippet: r.snippet })) },
+    extra: {
+      page,
+      results: ranked.map((r) => ({ position: r.position, url: r.url, title: r.title, snippet: r.snippet })),
+    },
   };
 }
 

@@ -52,7 +52,10 @@ export function parseWebResults(html: string): ParsedWebResults {
   } else {
     if (blocked) throw blockPage();
     if (isNoResultsPage($)) throw new UpstreamFailure('NO_ANSWER', 'naver web tab: no results for the query');
-    throw new UpstreamFailure('LAYOUT_CHANGED', 'naver web tab: no result items (fds-web-doc-root / lst_total) and no empty-result text');
+    throw new UpstreamFailure(
+      'LAYOUT_CHANGED',
+      'naver web tab: no result items (fds-web-doc-root / lst_total) and no empty-result text',
+    );
   }
   if (results.length === 0) {
     if (blocked) throw blockPage();
@@ -69,7 +72,10 @@ function topLevel($: CheerioAPI, items: Cheerio<Element>, selector: string): Che
 
 function isAd($: CheerioAPI, item: Cheerio<Element>): boolean {
   if (item.closest(AD_SECTION).length > 0) return true;
-  return item.find('a[href]').toArray().some((a) => isAdHref($(a).attr('href')));
+  return item
+    .find('a[href]')
+    .toArray()
+    .some((a) => isAdHref($(a).attr('href')));
 }
 
 function fdsResult($: CheerioAPI, item: Cheerio<Element>): WebResult | null {
@@ -99,7 +105,12 @@ function legacyResult($: CheerioAPI, item: Cheerio<Element>): WebResult | null {
   const title = collapse(link.text());
   const url = sourceUrlOf(link.attr('href'));
   if (!title || !url) return null;
-  const snippet = collapse(item.find('div.total_dsc_wrap a.api_txt_lines, .api_txt_lines.total_dsc, .total_dsc, .api_txt_lines.dsc_txt').first().text());
+  const snippet = collapse(
+    item
+      .find('div.total_dsc_wrap a.api_txt_lines, .api_txt_lines.total_dsc, .total_dsc, .api_txt_lines.dsc_txt')
+      .first()
+      .text(),
+  );
   return { url, title, snippet };
 }
 

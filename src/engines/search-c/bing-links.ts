@@ -29,4 +29,3 @@ function decodeA1(param: string | null): string | null {
   const decoded = Buffer.from(padded, 'base64').toString('utf8');
   return /^https?:\/\/[^\s]+$/i.test(decoded) ? decoded : null;
 }
-

@@ -14,7 +14,9 @@ export interface ResultCount {
  */
 export function parseResultCount(text: string): ResultCount {
   const range = /(\d[\d.,\u00a0\u202f]*)\s*[-–]\s*(\d[\d.,\u00a0\u202f]*)/.exec(text);
-  const numbers = [...text.matchAll(/\d[\d.,\u00a0\u202f]*/g)].map((m) => Number(m[0].replace(/\D/g, ''))).filter(Number.isFinite);
+  const numbers = [...text.matchAll(/\d[\d.,\u00a0\u202f]*/g)]
+    .map((m) => Number(m[0].replace(/\D/g, '')))
+    .filter(Number.isFinite);
   // The total is never below the range end, so the largest number printed is the total.
   const total = numbers.length > 0 ? Math.max(...numbers) : null;
   return { rangeStart: range?.[1] ? Number(range[1].replace(/\D/g, '')) : null, total };

@@ -25,7 +25,12 @@ export interface BingSerp {
 /** Element selectors of the interstitial (docs/engines.md#bing-blocks); the bare word "captcha" is not a signal. */
 const CAPTCHA_SELECTOR = 'div.captcha, #b_captcha, .b_captcha';
 /** Localised "There are no results for …" headings of the no-results page. */
-const NO_RESULTS_TEXTS = ['There are no results for', 'No results found for', '에 대한 검색 결과가 없습니다', '검색 결과가 없습니다'];
+const NO_RESULTS_TEXTS = [
+  'There are no results for',
+  'No results found for',
+  '에 대한 검색 결과가 없습니다',
+  '검색 결과가 없습니다',
+];
 
 /**
  * Parses a Bing results page (docs/engines.md#bing-results, #bing-blocks) in the order of

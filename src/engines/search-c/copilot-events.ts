@@ -50,7 +50,10 @@ export function foldCopilotEvents(events: readonly CopilotEvent[]): EngineResult
       parts.set(part, e.text);
       lastPart = part;
     } else if (e.event === 'citation' && typeof e.url === 'string' && e.url !== '') {
-      citations.push({ url: e.url, title: typeof e.title === 'string' && e.title.trim() !== '' ? e.title.trim() : null });
+      citations.push({
+        url: e.url,
+        title: typeof e.title === 'string' && e.title.trim() !== '' ? e.title.trim() : null,
+      });
     }
   }
   const answer = [...parts.values()].filter((p) => p.trim() !== '').join('\n\n');

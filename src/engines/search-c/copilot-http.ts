@@ -2,7 +2,12 @@ import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { HttpResponse, HttpTransport } from '../../transport/http-transport.js';
 
 /** Cloudflare-style and Microsoft challenge pages served instead of JSON. */
-const CHALLENGE_MARKERS = [/cf-chl-|challenge-platform|cf_chl_opt/i, /<title>\s*Just a moment/i, /CaptchaChallenge/i, /turnstile/i];
+const CHALLENGE_MARKERS = [
+  /cf-chl-|challenge-platform|cf_chl_opt/i,
+  /<title>\s*Just a moment/i,
+  /CaptchaChallenge/i,
+  /turnstile/i,
+];
 
 function isChallengePage(res: HttpResponse): boolean {
   const type = res.headers['content-type'] ?? '';
@@ -34,7 +39,8 @@ function jsonObject(res: HttpResponse, call: string): Record<string, unknown> {
   } catch {
     throw new UpstreamFailure('UPSTREAM_ERROR', `copilot ${call} answered malformed JSON`);
   }
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new UpstreamFailure('LAYOUT_CHANGED', `copilot ${call}: answer is not a JSON object`);
+  if (v === null || typeof v !== 'object' || Array.isArray(v))
+    throw new UpstreamFailure('LAYOUT_CHANGED', `copilot ${call}: answer is not a JSON object`);
   return v as Record<string, unknown>;
 }
 
@@ -50,7 +56,12 @@ export interface CopilotCall {
  * the caller continues; a challenge or 403 is a block. Returns whether the session is signed in.
  */
 export async function fetchCopilotUser(c: CopilotCall): Promise<{ signedIn: boolean; status: number }> {
-  const res = await c.http.request({ method: 'GET', url: `${c.baseUrl}/c/api/user`, headers: { ...c.headers, accept: 'application/json' }, signal: c.signal });
+  const res = await c.http.request({
+    method: 'GET',
+    url: `${c.baseUrl}/c/api/user`,
+    headers: { ...c.headers, accept: 'application/json' },
+    signal: c.signal,
+  });
   if (res.status === 401 && !isChallengePage(res)) return { signedIn: false, status: 401 };
   assertCopilotStatus(res, 'GET /c/api/user');
   const user = jsonObject(res, 'GET /c/api/user');
@@ -60,9 +71,15 @@ export async function fetchCopilotUser(c: CopilotCall): Promise<{ signedIn: bool
 
 /** POST /c/api/conversations → the conversation id the chat frame refers to. */
 export async function createConversation(c: CopilotCall): Promise<string> {
-  const res = await c.http.request({ method: 'POST', url: `${c.baseUrl}/c/api/conversations`, headers: { ...c.headers, accept: 'application/json' }, signal: c.signal });
+  const res = await c.http.request({
+    method: 'POST',
+    url: `${c.baseUrl}/c/api/conversations`,
+    headers: { ...c.headers, accept: 'application/json' },
+    signal: c.signal,
+  });
   assertCopilotStatus(res, 'POST /c/api/conversations');
   const body = jsonObject(res, 'POST /c/api/conversations');
-  if (typeof body.id !== 'string' || body.id === '') throw new UpstreamFailure('LAYOUT_CHANGED', 'copilot: conversation answer has no id');
+  if (typeof body.id !== 'string' || body.id === '')
+    throw new UpstreamFailure('LAYOUT_CHANGED', 'copilot: conversation answer has no id');
   return body.id;
 }

@@ -55,7 +55,11 @@ export function collectChatEvents(opts: ChatSocketOptions): Promise<ChatTranscri
     let settled = false;
     let graceTimer: NodeJS.Timeout | null = null;
     const open = opts.http?.openSocket?.bind(opts.http);
-    const ws = new WebSocket(opts.url, { headers: opts.headers, maxPayload: MAX_FRAME_BYTES, ...(open ? { createConnection: connectThrough(open, opts.url) } : {}) });
+    const ws = new WebSocket(opts.url, {
+      headers: opts.headers,
+      maxPayload: MAX_FRAME_BYTES,
+      ...(open ? { createConnection: connectThrough(open, opts.url) } : {}),
+    });
 
     const settle = (outcome: { transcript: ChatTranscript } | { error: unknown }) => {
       if (settled) return;
@@ -105,7 +109,12 @@ export function collectChatEvents(opts: ChatSocketOptions): Promise<ChatTranscri
     ws.on('close', (code) => finish('server-close', code));
     ws.on('error', (err) =>
       // A proxy failure keeps its kind (UPSTREAM_BLOCKED), so the exit address rests and the retry moves on.
-      settle({ error: err instanceof UpstreamFailure ? err : new UpstreamFailure('UPSTREAM_ERROR', `copilot socket error: ${err.message}`) }),
+      settle({
+        error:
+          err instanceof UpstreamFailure
+            ? err
+            : new UpstreamFailure('UPSTREAM_ERROR', `copilot socket error: ${err.message}`),
+      }),
     );
   });
 }
@@ -143,7 +152,8 @@ function parseFrame(text: string | null): CopilotEvent | null {
 function upgradeRefused(status: number): UpstreamFailure {
   if (status === 403) return new UpstreamFailure('UPSTREAM_BLOCKED', 'copilot: socket upgrade refused with 403');
   if (status === 429) return new UpstreamFailure('RATE_LIMITED', 'copilot: socket upgrade refused with 429');
-  if (status === 401) return new UpstreamFailure('CONSENT_REQUIRED', 'copilot: socket upgrade needs a signed-in session');
+  if (status === 401)
+    return new UpstreamFailure('CONSENT_REQUIRED', 'copilot: socket upgrade needs a signed-in session');
   return new UpstreamFailure('UPSTREAM_ERROR', `copilot: socket upgrade refused with HTTP ${status}`);
 }
 

@@ -59,7 +59,14 @@ export const searchCAssistant: EngineAdapter = {
     const result = foldCopilotEvents(transcript.events);
     return {
       ...result,
-      raw: { ...(result.raw as Record<string, unknown>), conversationId, signedIn: user.signedIn, userStatus: user.status, endedBy: transcript.endedBy, closeCode: transcript.closeCode },
+      raw: {
+        ...(result.raw as Record<string, unknown>),
+        conversationId,
+        signedIn: user.signedIn,
+        userStatus: user.status,
+        endedBy: transcript.endedBy,
+        closeCode: transcript.closeCode,
+      },
     };
   },
 };

@@ -28,7 +28,9 @@ export const searchCSearch: EngineAdapter = {
     const query = promptOf(ctx.payload);
     const page = ctx.payload.page ?? 1;
     if (!Number.isInteger(page) || page < 1 || page > MAX_PAGE) {
-      throw new UpstreamFailure('BAD_PAYLOAD', `bing: page ${page} out of range`, { clientMessage: `payload.page must be an integer from 1 to ${MAX_PAGE}.` });
+      throw new UpstreamFailure('BAD_PAYLOAD', `bing: page ${page} out of range`, {
+        clientMessage: `payload.page must be an integer from 1 to ${MAX_PAGE}.`,
+      });
     }
     const first = (page - 1) * RESULTS_PER_PAGE + 1;
     const region = bingRegion(ctx.country);
@@ -50,7 +52,16 @@ export const searchCSearch: EngineAdapter = {
     return {
       ...renderResults(serp.results),
       sources: serp.results.map((r) => ({ position: r.position, url: r.url, label: r.title })),
-      raw: { html, status: res.status, finalUrl: res.url, titleTier: serp.titleTier, resultCount: serp.count, pageCheck: serp.pageCheck, first, market: region.mkt },
+      raw: {
+        html,
+        status: res.status,
+        finalUrl: res.url,
+        titleTier: serp.titleTier,
+        resultCount: serp.count,
+        pageCheck: serp.pageCheck,
+        first,
+        market: region.mkt,
+      },
       extra: { results: serp.results, page },
     };
   },

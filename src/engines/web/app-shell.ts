@@ -1,6 +1,17 @@
 /** Below this much visible body text a page with app-shell markers is treated as JS-only. */
 const SHELL_TEXT_LIMIT = 200;
-const MOUNT_POINTS = ['#root', '#__next', '#app', '#__nuxt', '#___gatsby', '#svelte', '[data-reactroot]', 'app-root', '[ng-app]', '[ng-version]'];
+const MOUNT_POINTS = [
+  '#root',
+  '#__next',
+  '#app',
+  '#__nuxt',
+  '#___gatsby',
+  '#svelte',
+  '[data-reactroot]',
+  'app-root',
+  '[ng-app]',
+  '[ng-version]',
+];
 
 /**
  * Recognises a JavaScript-only application shell (docs/engines.md#block-signatures): almost no visible text, and
@@ -17,7 +28,11 @@ export function appShellEvidence(doc: Document): string | null {
     if (el && visibleTextLength(el) < SHELL_TEXT_LIMIT) return `empty mount point ${sel}`;
   }
   for (const ns of body.querySelectorAll('noscript')) {
-    if (/enable javascript|javascript (is )?(required|disabled)|requires javascript|need to enable javascript|turn on javascript/i.test(ns.textContent ?? '')) {
+    if (
+      /enable javascript|javascript (is )?(required|disabled)|requires javascript|need to enable javascript|turn on javascript/i.test(
+        ns.textContent ?? '',
+      )
+    ) {
       return 'noscript asks for JavaScript';
     }
   }

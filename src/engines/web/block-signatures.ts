@@ -46,7 +46,8 @@ export function detectBlock(p: PageSignals): BlockEvidence | null {
   const cfTitle = /^(just a moment|attention required|checking your browser)/i.test(title);
   const cfServer = /cloudflare/i.test(h.server ?? '') || 'cf-ray' in h;
   if (cfTitle && (cfScript || cfServer)) return { vendor: 'cloudflare', evidence: `title "${title}"` };
-  if (cfScript && cfServer && challengeStatus) return { vendor: 'cloudflare', evidence: `HTTP ${p.status} with challenge-platform script` };
+  if (cfScript && cfServer && challengeStatus)
+    return { vendor: 'cloudflare', evidence: `HTTP ${p.status} with challenge-platform script` };
 
   if (p.status === 403 && /access denied/i.test(title) && /Reference\s*(#|&#32;#)/i.test(head)) {
     return { vendor: 'akamai', evidence: 'Access Denied page with a reference number' };
@@ -55,14 +56,19 @@ export function detectBlock(p: PageSignals): BlockEvidence | null {
     return { vendor: 'datadome', evidence: 'captcha-delivery.com challenge' };
   }
   if ('x-datadome' in h && p.status === 403) return { vendor: 'datadome', evidence: 'HTTP 403 with x-datadome' };
-  if ((/px-captcha/i.test(head) || /press (&amp;|&) hold/i.test(head)) && (challengeStatus || /access to this page has been denied/i.test(title))) {
+  if (
+    (/px-captcha/i.test(head) || /press (&amp;|&) hold/i.test(head)) &&
+    (challengeStatus || /access to this page has been denied/i.test(title))
+  ) {
     return { vendor: 'perimeterx', evidence: 'px-captcha challenge' };
   }
   if (/Incapsula incident ID/i.test(head)) return { vendor: 'incapsula', evidence: 'Incapsula incident ID' };
   if (/_Incapsula_Resource/i.test(head) && (p.status >= 400 || tiny)) {
     return { vendor: 'incapsula', evidence: '_Incapsula_Resource on an empty or error page' };
   }
-  const captchaScript = /google\.com\/recaptcha|recaptcha\.net|hcaptcha\.com|challenges\.cloudflare\.com\/turnstile/i.test(head);
-  if (captchaScript && challengeStatus && tiny) return { vendor: 'captcha', evidence: `HTTP ${p.status} captcha page without content` };
+  const captchaScript =
+    /google\.com\/recaptcha|recaptcha\.net|hcaptcha\.com|challenges\.cloudflare\.com\/turnstile/i.test(head);
+  if (captchaScript && challengeStatus && tiny)
+    return { vendor: 'captcha', evidence: `HTTP ${p.status} captcha page without content` };
   return null;
 }

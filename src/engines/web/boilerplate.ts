@@ -14,7 +14,8 @@
 const FURNITURE_FRAGMENT =
   /caption|credit|comment(?!ary)|related|recommend|newsletter|promo|share|sharing|social|breadcrumb|byline|dateline|timestamp|author-?(?:bio|details|info|box)|subscribe|signup|sign-up|cookie-?(?:banner|notice|bar|consent|policy)|consent|gdpr|advert|sponsor|outbrain|taboola|read-?more|more-?stories/i;
 /** Whole class tokens that hide a block, mark an ad slot or a call to action. */
-const FURNITURE_TOKEN = /^(?:ads?|hidden|hide|is-hidden|d-none|invisible|sr-only|visually-hidden|screen-reader-text|offscreen|cta(?:[-_].*)?)$/i;
+const FURNITURE_TOKEN =
+  /^(?:ads?|hidden|hide|is-hidden|d-none|invisible|sr-only|visually-hidden|screen-reader-text|offscreen|cta(?:[-_].*)?)$/i;
 /** Image galleries: their images stay, their captions, counters and controls go. */
 const GALLERY_FRAGMENT = /gallery|slideshow|carousel|slider/i;
 
@@ -25,20 +26,25 @@ const UI_LABEL =
 const BARE_ADDRESS = /^(?:https?:\/\/\S+|(?:www\.|twitter\.com\/|instagram\.com\/)\S+|@\w+|[\w.+-]+@[\w-]+\.[\w.]+)$/i;
 
 /** Headings that introduce a block of links to other pages. */
-const LINKS_HEADING = /^(?:related|you (?:may|might) also like|don'?t miss|more (?:from|stories|on)|recommended|read (?:more|next)|latest|trending|popular|further reading)\b/i;
+const LINKS_HEADING =
+  /^(?:related|you (?:may|might) also like|don'?t miss|more (?:from|stories|on)|recommended|read (?:more|next)|latest|trending|popular|further reading)\b/i;
 
 /** A time of day, or a numeric date, or a year next to a day number: the marks of a dateline. */
-const DATE_MARK = /\b\d{1,2}:\d{2}\b|\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b|\b(?:19|20)\d{2}\b.*\b(?:[1-9]|[12]\d|3[01])\b|\b(?:[1-9]|[12]\d|3[01])\b.*\b(?:19|20)\d{2}\b/;
+const DATE_MARK =
+  /\b\d{1,2}:\d{2}\b|\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b|\b(?:19|20)\d{2}\b.*\b(?:[1-9]|[12]\d|3[01])\b|\b(?:[1-9]|[12]\d|3[01])\b.*\b(?:19|20)\d{2}\b/;
 const DATELINE = /^(?:published|updated|posted|last (?:updated|modified)|created)\b/i;
 const BYLINE = /^[Bb][Yy]:?\s+\p{Lu}[\p{L}.'’-]*(?:\s+\p{Lu}[\p{L}.'’-]*){0,3}/u;
 const COPYRIGHT = /©|\ball rights reserved\b|\bcopyright \d{4}\b/i;
 /** A photo credit line, or a caption that ends with its credit. */
-const CREDIT_LINE = /^\(?(?:photo(?:graph)?s?|images?|pictures?)(?: credit)?(?: by|:)|^(?:credit|getty images|ap photo)\b/i;
-const CREDIT_TAIL = /(?:\((?:image|photo|picture)s?(?: credit)?:[^)]*\)|\((?:AP|AFP|Reuters) Photo[^)]*\)|Credit: [^.]{2,60})$/i;
+const CREDIT_LINE =
+  /^\(?(?:photo(?:graph)?s?|images?|pictures?)(?: credit)?(?: by|:)|^(?:credit|getty images|ap photo)\b/i;
+const CREDIT_TAIL =
+  /(?:\((?:image|photo|picture)s?(?: credit)?:[^)]*\)|\((?:AP|AFP|Reuters) Photo[^)]*\)|Credit: [^.]{2,60})$/i;
 const COOKIE_NOTICE = /\b(?:uses?|using) cookies\b|\bcookie policy\b/i;
 
 const DATELINE_TAGS = new Set(['P', 'DIV', 'SECTION', 'SPAN', 'TIME', 'SMALL', 'LI', 'DD', 'DT', 'ADDRESS']);
-const BLOCKS = 'p, div, section, li, ul, ol, dl, dd, dt, h2, h3, h4, h5, h6, figure, table, blockquote, span, small, time, address';
+const BLOCKS =
+  'p, div, section, li, ul, ol, dl, dd, dt, h2, h3, h4, h5, h6, figure, table, blockquote, span, small, time, address';
 const LEAF_BLOCKS = 'p, li, h2, h3, h4, h5, h6, blockquote, dd, dt';
 
 export function pruneBoilerplate(root: Element): void {
@@ -62,7 +68,9 @@ function prune(root: Element, total: number): void {
     for (const a of articles) if (a !== main && textLength(a) < textLength(main) * 0.3) a.remove();
   }
 
-  for (const el of [...root.querySelectorAll('nav, [role="navigation"], [role="menu"], [role="menubar"], figcaption')]) {
+  for (const el of [
+    ...root.querySelectorAll('nav, [role="navigation"], [role="menu"], [role="menubar"], figcaption'),
+  ]) {
     if (inside(el) && small(el)) el.remove();
   }
   for (const el of [...root.querySelectorAll('[class], [id]')]) {
@@ -70,7 +78,8 @@ function prune(root: Element, total: number): void {
     const cls = el.getAttribute('class') ?? '';
     const name = `${cls} ${el.getAttribute('id') ?? ''}`;
     if (GALLERY_FRAGMENT.test(name) && el.querySelector('img, picture') && small(el)) keepOnlyImages(el);
-    else if ((FURNITURE_FRAGMENT.test(name) || cls.split(/\s+/).some((t) => FURNITURE_TOKEN.test(t))) && small(el)) el.remove();
+    else if ((FURNITURE_FRAGMENT.test(name) || cls.split(/\s+/).some((t) => FURNITURE_TOKEN.test(t))) && small(el))
+      el.remove();
   }
   for (const h of [...root.querySelectorAll('h2, h3, h4, h5, h6')]) {
     if (!inside(h) || !LINKS_HEADING.test(norm(h.textContent))) continue;
@@ -112,7 +121,9 @@ function prune(root: Element, total: number): void {
 
 /** A short line with a date or a time (not a table, heading or quoted post, which keep theirs). */
 function isDateline(el: Element, text: string): boolean {
-  return DATELINE_TAGS.has(el.tagName) && !el.closest('blockquote, table') && DATE_MARK.test(text) && !/[.!?]$/.test(text);
+  return (
+    DATELINE_TAGS.has(el.tagName) && !el.closest('blockquote, table') && DATE_MARK.test(text) && !/[.!?]$/.test(text)
+  );
 }
 
 /** A menu, a list of headlines, or a call to action: almost all of its text is link text. */
@@ -125,7 +136,9 @@ function isLinkBlock(el: Element, words: number): boolean {
 }
 
 function keepOnlyImages(el: Element): void {
-  const images = [...el.querySelectorAll('picture, img')].filter((img) => img.tagName === 'PICTURE' || !img.closest('picture'));
+  const images = [...el.querySelectorAll('picture, img')].filter(
+    (img) => img.tagName === 'PICTURE' || !img.closest('picture'),
+  );
   el.replaceChildren(...images);
 }
 

@@ -3,8 +3,20 @@
  * as it is. Before conversion we drop active and invisible content and make tables convertible.
  */
 // Forms themselves stay: some sites (ASP.NET) wrap the whole page in one; only their controls go.
-const DROP = 'script, style, iframe, frame, frameset, object, embed, applet, link, meta, template, noscript, svg, canvas, button, input, select, textarea, dialog';
-const URL_ATTRS = ['href', 'src', 'srcset', 'data-src', 'data-lazy-src', 'data-original', 'data-srcset', 'poster', 'action', 'formaction'];
+const DROP =
+  'script, style, iframe, frame, frameset, object, embed, applet, link, meta, template, noscript, svg, canvas, button, input, select, textarea, dialog';
+const URL_ATTRS = [
+  'href',
+  'src',
+  'srcset',
+  'data-src',
+  'data-lazy-src',
+  'data-original',
+  'data-srcset',
+  'poster',
+  'action',
+  'formaction',
+];
 
 export function sanitize(root: Element): void {
   for (const el of [...root.querySelectorAll(DROP)]) el.remove();
@@ -12,14 +24,21 @@ export function sanitize(root: Element): void {
     for (const attr of [...el.attributes]) {
       const name = attr.name.toLowerCase();
       if (name.startsWith('on') || name === 'style') el.removeAttribute(attr.name);
-      else if (URL_ATTRS.includes(name) && /^\s*(javascript|vbscript):/i.test(attr.value)) el.removeAttribute(attr.name);
+      else if (URL_ATTRS.includes(name) && /^\s*(javascript|vbscript):/i.test(attr.value))
+        el.removeAttribute(attr.name);
     }
   }
   for (const el of [...root.querySelectorAll('[hidden]')]) el.remove();
   // aria-hidden marks decorative icons, but also a whole page behind an open modal; drop only
   // small decorative nodes without images.
   for (const el of [...root.querySelectorAll('[aria-hidden="true"]')]) {
-    if (root.contains(el) && el.tagName !== 'IMG' && !el.querySelector('img') && (el.textContent ?? '').trim().length < 80) el.remove();
+    if (
+      root.contains(el) &&
+      el.tagName !== 'IMG' &&
+      !el.querySelector('img') &&
+      (el.textContent ?? '').trim().length < 80
+    )
+      el.remove();
   }
 }
 

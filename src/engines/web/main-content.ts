@@ -10,7 +10,8 @@ import { jsdom, readability } from '../lazy-modules.js';
 /** Readability output shorter than this is checked against the structural fallback. */
 const MIN_ARTICLE_CHARS = 250;
 /** Boilerplate removed on the fallback path (docs/engines.md#main-content). */
-const FALLBACK_DROP = 'nav, header, footer, aside, script, style, noscript, template, [role="navigation"], [role="banner"], [role="contentinfo"], [role="complementary"]';
+const FALLBACK_DROP =
+  'nav, header, footer, aside, script, style, noscript, template, [role="navigation"], [role="banner"], [role="contentinfo"], [role="complementary"]';
 
 export interface MainContent {
   title: string;
@@ -47,7 +48,10 @@ export function extractMainContent(html: string, pageUrl: string): MainContent {
 
     const meta = pageMetadata(doc);
     const lead = leadImage(doc);
-    const article = new (readability().Readability)(doc.cloneNode(true) as Document, { charThreshold: 500, keepClasses: true }).parse();
+    const article = new (readability().Readability)(doc.cloneNode(true) as Document, {
+      charThreshold: 500,
+      keepClasses: true,
+    }).parse();
 
     let container: Element | null = null;
     let tier = 'readability';
@@ -67,7 +71,8 @@ export function extractMainContent(html: string, pageUrl: string): MainContent {
         tier = `fallback:${fb.anchor}`;
       }
     }
-    if (!container || textLength(container) === 0) throw new UpstreamFailure('CONTENT_UNREADABLE', 'no readable content in the page');
+    if (!container || textLength(container) === 0)
+      throw new UpstreamFailure('CONTENT_UNREADABLE', 'no readable content in the page');
 
     sanitize(container);
     normalizeTables(container);
@@ -108,11 +113,17 @@ function pageMetadata(doc: Document): PageMetadata {
   const content = (sel: string) => doc.querySelector(sel)?.getAttribute('content')?.trim() || null;
   const canonical = doc.querySelector('link[rel~="canonical"][href]')?.getAttribute('href');
   return {
-    title: content('meta[property="og:title"]') ?? (doc.title.trim() || doc.querySelector('h1')?.textContent?.trim() || null),
+    title:
+      content('meta[property="og:title"]') ??
+      (doc.title.trim() || doc.querySelector('h1')?.textContent?.trim() || null),
     byline: content('meta[name="author"]'),
     excerpt: content('meta[name="description"]') ?? content('meta[property="og:description"]'),
-    publishedTime: content('meta[property="article:published_time"]') ?? doc.querySelector('time[datetime]')?.getAttribute('datetime') ?? null,
-    language: doc.documentElement.getAttribute('lang')?.trim() || content('meta[http-equiv="content-language" i]') || null,
+    publishedTime:
+      content('meta[property="article:published_time"]') ??
+      doc.querySelector('time[datetime]')?.getAttribute('datetime') ??
+      null,
+    language:
+      doc.documentElement.getAttribute('lang')?.trim() || content('meta[http-equiv="content-language" i]') || null,
     canonicalUrl: canonical ? absoluteHttpUrl(canonical, doc.baseURI) : null,
   };
 }
@@ -128,7 +139,9 @@ function fallbackContainer(doc: Document): { root: Element; anchor: string } | n
   const choice =
     (dense && anchors.map((a) => ({ el: doc.querySelector(a), anchor: a })).find((c) => c.el?.contains(dense))) ??
     (dense ? { el: dense, anchor: 'paragraphs' } : null) ??
-    [...anchors, 'body'].map((a) => ({ el: doc.querySelector(a), anchor: a })).find((c) => c.el && textLength(c.el) > 0);
+    [...anchors, 'body']
+      .map((a) => ({ el: doc.querySelector(a), anchor: a }))
+      .find((c) => c.el && textLength(c.el) > 0);
   if (!choice?.el) return null;
   const root = choice.el.cloneNode(true) as Element;
   for (const n of [...root.querySelectorAll(FALLBACK_DROP)]) n.remove();
@@ -182,7 +195,12 @@ function withoutSiteName(title: string, doc: Document): string {
 
 /** The same title, allowing for the site name one of them adds ("Title | Site", "Title - Site"). */
 function sameText(a: string, b: string): boolean {
-  const norm = (s: string) => s.replace(/\\(.)/g, '$1').replace(/[\s*_#]+/g, ' ').trim().toLowerCase();
+  const norm = (s: string) =>
+    s
+      .replace(/\\(.)/g, '$1')
+      .replace(/[\s*_#]+/g, ' ')
+      .trim()
+      .toLowerCase();
   const [x, y] = [norm(a), norm(b)];
   if (x === y) return true;
   const [short, long] = x.length < y.length ? [x, y] : [y, x];

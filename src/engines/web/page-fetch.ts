@@ -55,7 +55,15 @@ export async function fetchRawPage(
   headers: Record<string, string>,
   signal: AbortSignal,
 ): Promise<FetchedPage> {
-  const res = await http.request({ method: 'GET', url, headers, followRedirects: true, maxRedirects: 10, maxBytes: MAX_PAGE_BYTES, signal });
+  const res = await http.request({
+    method: 'GET',
+    url,
+    headers,
+    followRedirects: true,
+    maxRedirects: 10,
+    maxBytes: MAX_PAGE_BYTES,
+    signal,
+  });
   return { requestedUrl: url, finalUrl: res.url, status: res.status, headers: res.headers, body: res.body };
 }
 

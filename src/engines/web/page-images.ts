@@ -15,7 +15,12 @@ const NON_CONTENT_FILE = /(^|[/_.-])(pixel|spacer|blank|1x1|transparent|sprites?
 /** The page's lead image from `og:image` / `twitter:image`, resolved against the document base. */
 export function leadImage(doc: Document): PageImage | null {
   const content = (sel: string) => doc.querySelector(sel)?.getAttribute('content')?.trim() || null;
-  const raw = content('meta[property="og:image:secure_url"]') ?? content('meta[property="og:image"]') ?? content('meta[property="og:image:url"]') ?? content('meta[name="twitter:image"]') ?? content('meta[property="twitter:image"]');
+  const raw =
+    content('meta[property="og:image:secure_url"]') ??
+    content('meta[property="og:image"]') ??
+    content('meta[property="og:image:url"]') ??
+    content('meta[name="twitter:image"]') ??
+    content('meta[property="twitter:image"]');
   const url = raw ? absoluteImageUrl(raw, doc.baseURI) : null;
   if (!url) return null;
   const img: PageImage = { url, alt: content('meta[property="og:image:alt"]') ?? '', source: 'og' };
@@ -38,7 +43,12 @@ export function resolveArticleImages(root: Element, baseUri: string): PageImage[
     const url = picked?.url;
     let width = dimension(img.getAttribute('width'));
     let height = dimension(img.getAttribute('height'));
-    if (!url || (width !== undefined && width <= 1) || (height !== undefined && height <= 1) || NON_CONTENT_FILE.test(new URL(url).pathname)) {
+    if (
+      !url ||
+      (width !== undefined && width <= 1) ||
+      (height !== undefined && height <= 1) ||
+      NON_CONTENT_FILE.test(new URL(url).pathname)
+    ) {
       img.remove();
       continue;
     }
@@ -48,7 +58,8 @@ export function resolveArticleImages(root: Element, baseUri: string): PageImage[
       width = picked.w;
     }
     const alt = (img.getAttribute('alt') ?? '').replace(/\s+/g, ' ').trim();
-    for (const a of [...img.attributes]) if (!['alt', 'title', 'width', 'height'].includes(a.name)) img.removeAttribute(a.name);
+    for (const a of [...img.attributes])
+      if (!['alt', 'title', 'width', 'height'].includes(a.name)) img.removeAttribute(a.name);
     img.setAttribute('src', url);
     const entry: PageImage = { url, alt, source: 'article' };
     if (width !== undefined) entry.width = width;
@@ -74,7 +85,8 @@ function pickImageUrl(img: Element, baseUri: string): { url: string; w?: number 
   const candidates: SrcsetCandidate[] = [];
   const sets = SRCSET_ATTRS.map((a) => img.getAttribute(a));
   if (img.parentElement?.tagName === 'PICTURE') {
-    for (const s of img.parentElement.querySelectorAll('source')) sets.push(s.getAttribute('srcset') ?? s.getAttribute('data-srcset'));
+    for (const s of img.parentElement.querySelectorAll('source'))
+      sets.push(s.getAttribute('srcset') ?? s.getAttribute('data-srcset'));
   }
   const best = largestCandidate(sets.filter((s): s is string => !!s).flatMap(parseSrcset));
   if (best) candidates.push(best);
@@ -124,7 +136,9 @@ export function parseSrcset(srcset: string): SrcsetCandidate[] {
 function largestCandidate(cands: SrcsetCandidate[]): SrcsetCandidate | null {
   const usable = cands.filter((c) => !c.url.startsWith('data:'));
   if (usable.length === 0) return null;
-  const key = usable.some((c) => c.w !== undefined) ? (c: SrcsetCandidate) => c.w ?? 0 : (c: SrcsetCandidate) => c.x ?? 1;
+  const key = usable.some((c) => c.w !== undefined)
+    ? (c: SrcsetCandidate) => c.w ?? 0
+    : (c: SrcsetCandidate) => c.x ?? 1;
   return usable.reduce((a, b) => (key(b) > key(a) ? b : a));
 }
 

@@ -16,7 +16,10 @@ function createTurndown(): TurndownService {
   td.addRule('singleLineTableCell', {
     filter: ['th', 'td'],
     replacement: (content, node) => {
-      const cell = content.replace(/\s*\n+\s*/g, ' ').replace(/\|/g, '\\|').trim();
+      const cell = content
+        .replace(/\s*\n+\s*/g, ' ')
+        .replace(/\|/g, '\\|')
+        .trim();
       const first = node.parentNode?.firstChild === node;
       return `${first ? '| ' : ' '}${cell} |`;
     },
@@ -36,7 +39,10 @@ function createTurndown(): TurndownService {
         const start = Number(parent.getAttribute('start') ?? '1');
         prefix = `${(Number.isFinite(start) ? start : 1) + precedingItems(node)}. `;
       }
-      const body = content.replace(/^\n+/, '').replace(/\n+$/, '\n').replace(/\n/g, `\n${' '.repeat(prefix.length)}`);
+      const body = content
+        .replace(/^\n+/, '')
+        .replace(/\n+$/, '\n')
+        .replace(/\n/g, `\n${' '.repeat(prefix.length)}`);
       return prefix + body + (node.nextSibling && !/\n$/.test(body) ? '\n' : '');
     },
   });
@@ -67,9 +73,40 @@ export function toMarkdown(html: string): string {
 }
 
 const BLOCK = new Set([
-  'ADDRESS', 'ARTICLE', 'ASIDE', 'BLOCKQUOTE', 'BR', 'DD', 'DETAILS', 'DIV', 'DL', 'DT', 'FIELDSET', 'FIGCAPTION', 'FIGURE', 'FOOTER',
-  'FORM', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'HEADER', 'HR', 'LI', 'MAIN', 'NAV', 'OL', 'P', 'PRE', 'SECTION', 'SUMMARY', 'TABLE',
-  'TR', 'UL',
+  'ADDRESS',
+  'ARTICLE',
+  'ASIDE',
+  'BLOCKQUOTE',
+  'BR',
+  'DD',
+  'DETAILS',
+  'DIV',
+  'DL',
+  'DT',
+  'FIELDSET',
+  'FIGCAPTION',
+  'FIGURE',
+  'FOOTER',
+  'FORM',
+  'H1',
+  'H2',
+  'H3',
+  'H4',
+  'H5',
+  'H6',
+  'HEADER',
+  'HR',
+  'LI',
+  'MAIN',
+  'NAV',
+  'OL',
+  'P',
+  'PRE',
+  'SECTION',
+  'SUMMARY',
+  'TABLE',
+  'TR',
+  'UL',
 ]);
 
 const LINE_ONLY = new Set(['BR', 'DD', 'DT', 'LI', 'TR']);
@@ -111,7 +148,12 @@ export function toPlainText(root: Element): string {
   return parts
     .join('')
     .split('\n')
-    .map((l) => l.replace(/[ \t]+$/g, '').replace(/^ +/, '').replace(/\t +/g, '\t'))
+    .map((l) =>
+      l
+        .replace(/[ \t]+$/g, '')
+        .replace(/^ +/, '')
+        .replace(/\t +/g, '\t'),
+    )
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();

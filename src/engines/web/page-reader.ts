@@ -7,7 +7,8 @@ import { extractMainContent } from './main-content.js';
 import type { FetchedPage } from './page-fetch.js';
 
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
-const LOGIN_PATH = /\/(log-?in|sign-?in|sign_in|signin|auth|sso|account\/login|accounts\/login|session\/new)(\/|$|\?|\.)/i;
+const LOGIN_PATH =
+  /\/(log-?in|sign-?in|sign_in|signin|auth|sso|account\/login|accounts\/login|session\/new)(\/|$|\?|\.)/i;
 
 /**
  * Turns a fetched page into the WEB_SCRAPE result, deciding in the order of docs/engines.md#failure-order:
@@ -20,21 +21,35 @@ export function interpretPage(page: FetchedPage): EngineResult {
   const html = htmlish ? decodeBody(contentType, page.body) : '';
 
   const block = detectBlock({ status: page.status, headers: page.headers, html });
-  if (block) throw new UpstreamFailure('UPSTREAM_BLOCKED', `${block.vendor} challenge at ${page.finalUrl} (${block.evidence})`);
-  if (page.status === 429) throw new UpstreamFailure('RATE_LIMITED', `HTTP 429 from ${hostOf(page.finalUrl)}`, retryAfter(page.headers));
-  if (page.status === 404 || page.status === 410) throw new UpstreamFailure('NO_ANSWER', `page not found (HTTP ${page.status})`);
-  if (page.status >= 500) throw new UpstreamFailure('UPSTREAM_ERROR', `HTTP ${page.status} from ${hostOf(page.finalUrl)}`);
+  if (block)
+    throw new UpstreamFailure('UPSTREAM_BLOCKED', `${block.vendor} challenge at ${page.finalUrl} (${block.evidence})`);
+  if (page.status === 429)
+    throw new UpstreamFailure('RATE_LIMITED', `HTTP 429 from ${hostOf(page.finalUrl)}`, retryAfter(page.headers));
+  if (page.status === 404 || page.status === 410)
+    throw new UpstreamFailure('NO_ANSWER', `page not found (HTTP ${page.status})`);
+  if (page.status >= 500)
+    throw new UpstreamFailure('UPSTREAM_ERROR', `HTTP ${page.status} from ${hostOf(page.finalUrl)}`);
   if (page.status === 401) throw new UpstreamFailure('CONSENT_REQUIRED', 'the page requires a login (HTTP 401)');
   // A bare 403 without challenge markers refuses this page, not the exit address (challenges were
   // caught above): no cooldown, and the client learns what to change.
   if (page.status === 403) {
     throw new UpstreamFailure('PAGE_UNAVAILABLE', `HTTP 403 from ${hostOf(page.finalUrl)} (access denied)`, {
-      clientMessage: 'The site refuses this page to anonymous readers (HTTP 403 Forbidden); use a public URL of the page, or another page.',
+      clientMessage:
+        'The site refuses this page to anonymous readers (HTTP 403 Forbidden); use a public URL of the page, or another page.',
     });
   }
-  if (page.status < 200 || page.status >= 300) throw new UpstreamFailure('UPSTREAM_ERROR', `HTTP ${page.status} from ${hostOf(page.finalUrl)}`);
-  if (!htmlish) throw new UpstreamFailure('CONTENT_UNREADABLE', `unsupported content type ${mime || '(none)'}; only text/html and application/xhtml+xml pages are read`);
-  if (page.finalUrl !== page.requestedUrl && LOGIN_PATH.test(pathOf(page.finalUrl)) && !LOGIN_PATH.test(pathOf(page.requestedUrl))) {
+  if (page.status < 200 || page.status >= 300)
+    throw new UpstreamFailure('UPSTREAM_ERROR', `HTTP ${page.status} from ${hostOf(page.finalUrl)}`);
+  if (!htmlish)
+    throw new UpstreamFailure(
+      'CONTENT_UNREADABLE',
+      `unsupported content type ${mime || '(none)'}; only text/html and application/xhtml+xml pages are read`,
+    );
+  if (
+    page.finalUrl !== page.requestedUrl &&
+    LOGIN_PATH.test(pathOf(page.finalUrl)) &&
+    !LOGIN_PATH.test(pathOf(page.requestedUrl))
+  ) {
     throw new UpstreamFailure('CONSENT_REQUIRED', `redirected to a login page (${hostOf(page.finalUrl)})`);
   }
 

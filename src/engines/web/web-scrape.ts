@@ -21,7 +21,9 @@ export const webScrape: EngineAdapter = {
 
 function pageUrl(raw: string | undefined): string {
   const bad = (why: string) =>
-    new UpstreamFailure('BAD_PAYLOAD', `payload.url ${why}`, { clientMessage: 'payload.url must be an absolute http or https URL, such as https://example.com/article.' });
+    new UpstreamFailure('BAD_PAYLOAD', `payload.url ${why}`, {
+      clientMessage: 'payload.url must be an absolute http or https URL, such as https://example.com/article.',
+    });
   if (!raw?.trim()) throw bad('is missing');
   let u: URL;
   try {

@@ -1,6 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type {} from '@fastify/swagger';
-import { promptResearchTask, sourceInfluenceTask, type PromptResearchInput, type SourceInfluenceInput } from '../../submission/analysis-requests.js';
+import {
+  promptResearchTask,
+  sourceInfluenceTask,
+  type PromptResearchInput,
+  type SourceInfluenceInput,
+} from '../../submission/analysis-requests.js';
 import type { HttpContext } from '../context.js';
 import { acceptedSchema, errorEnvelopeSchema, promptResearchSchema, sourceInfluenceSchema } from '../schemas.js';
 import { insertOne } from './tasks.js';
@@ -8,14 +13,24 @@ import { insertOne } from './tasks.js';
 /** Source-influence bodies are capped at 1 MiB by the contract. */
 export const SOURCE_INFLUENCE_MAX_BYTES = 1024 * 1024;
 
-const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 409: errorEnvelopeSchema, 413: errorEnvelopeSchema, 422: errorEnvelopeSchema };
+const errors = {
+  400: errorEnvelopeSchema,
+  401: errorEnvelopeSchema,
+  409: errorEnvelopeSchema,
+  413: errorEnvelopeSchema,
+  422: errorEnvelopeSchema,
+};
 
 export function registerAnalysisRoutes(app: FastifyInstance, ctx: HttpContext): void {
   app.post<{ Body: SourceInfluenceInput }>(
     '/v1/source-influence',
     {
       bodyLimit: SOURCE_INFLUENCE_MAX_BYTES,
-      schema: { summary: 'Queue a source-influence analysis', body: sourceInfluenceSchema, response: { 202: acceptedSchema, ...errors } },
+      schema: {
+        summary: 'Queue a source-influence analysis',
+        body: sourceInfluenceSchema,
+        response: { 202: acceptedSchema, ...errors },
+      },
     },
     async (req, reply) => reply.code(202).send(await insertOne(ctx, sourceInfluenceTask(req.body, ctx))),
   );
@@ -24,7 +39,11 @@ export function registerAnalysisRoutes(app: FastifyInstance, ctx: HttpContext): 
     '/v1/prompt-research',
     {
       bodyLimit: SOURCE_INFLUENCE_MAX_BYTES,
-      schema: { summary: 'Queue a prompt-research task', body: promptResearchSchema, response: { 202: acceptedSchema, ...errors } },
+      schema: {
+        summary: 'Queue a prompt-research task',
+        body: promptResearchSchema,
+        response: { 202: acceptedSchema, ...errors },
+      },
     },
     async (req, reply) => reply.code(202).send(await insertOne(ctx, promptResearchTask(req.body, ctx))),
   );

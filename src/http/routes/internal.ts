@@ -16,7 +16,12 @@ const country = { type: 'string', pattern: '^[A-Za-z]{2}$' } as const;
 const accountBody = {
   type: 'object',
   required: ['id', 'engine', 'country', 'secret'],
-  properties: { id, engine: { enum: [...ENGINE_TASK_TYPES] }, country, secret: { type: 'string', minLength: 1, maxLength: 8192 } },
+  properties: {
+    id,
+    engine: { enum: [...ENGINE_TASK_TYPES] },
+    country,
+    secret: { type: 'string', minLength: 1, maxLength: 8192 },
+  },
   // A mistyped member would otherwise be dropped silently and the resource added without it.
   additionalProperties: false,
 } as const;
@@ -24,7 +29,12 @@ const accountBody = {
 const exitBody = {
   type: 'object',
   required: ['id', 'country'],
-  properties: { id, country, proxyUrl: { type: 'string', minLength: 1, maxLength: 2048 }, maxConcurrent: { type: 'integer', minimum: 1, maximum: 10000 } },
+  properties: {
+    id,
+    country,
+    proxyUrl: { type: 'string', minLength: 1, maxLength: 2048 },
+    maxConcurrent: { type: 'integer', minimum: 1, maximum: 10000 },
+  },
   additionalProperties: false,
 } as const;
 
@@ -57,7 +67,9 @@ export function registerInternalRoutes(app: FastifyInstance, ctx: HttpContext): 
   // A resource rests per upstream (resource-pool.ts): the latest rest, and each upstream's own.
   const cooling = <T>(pool: ResourcePool<T>, r: PoolResource<T>) => {
     const until = pool.coolingUntil(r);
-    const byUpstream = Object.fromEntries(pool.activeCooldowns(r).map((c) => [c.scope, new Date(c.until).toISOString()]));
+    const byUpstream = Object.fromEntries(
+      pool.activeCooldowns(r).map((c) => [c.scope, new Date(c.until).toISOString()]),
+    );
     return { coolingDownUntil: until ? new Date(until).toISOString() : null, coolingDownFor: byUpstream };
   };
   const exitView = (r: PoolResource<ExitAddressConfig>) => ({
@@ -79,7 +91,9 @@ export function registerInternalRoutes(app: FastifyInstance, ctx: HttpContext): 
   });
   const refuseDuplicate = (resourceId: string) => {
     if (ctx.pools.hasId(resourceId)) {
-      throw new RequestError('RESOURCE_ALREADY_EXISTS', `A pool resource with id ${resourceId} already exists.`, { id: resourceId });
+      throw new RequestError('RESOURCE_ALREADY_EXISTS', `A pool resource with id ${resourceId} already exists.`, {
+        id: resourceId,
+      });
     }
   };
 
@@ -88,28 +102,41 @@ export function registerInternalRoutes(app: FastifyInstance, ctx: HttpContext): 
     accounts: ctx.pools.accounts.list().map(accountView),
   }));
 
-  app.post<{ Body: AccountBody }>('/internal/pools/accounts', { schema: { ...hide, body: accountBody } }, async (req, reply) => {
-    const b = req.body;
-    refuseDuplicate(b.id);
-    await ctx.runtime.addAccount({ id: b.id, engine: b.engine, country: b.country.toUpperCase(), secret: b.secret });
-    const added = ctx.pools.accounts.get(b.id);
-    if (!added) throw new RequestError('INTERNAL_ERROR');
-    return reply.code(201).send({ ok: true, account: accountView(added) });
-  });
+  app.post<{ Body: AccountBody }>(
+    '/internal/pools/accounts',
+    { schema: { ...hide, body: accountBody } },
+    async (req, reply) => {
+      const b = req.body;
+      refuseDuplicate(b.id);
+      await ctx.runtime.addAccount({ id: b.id, engine: b.engine, country: b.country.toUpperCase(), secret: b.secret });
+      const added = ctx.pools.accounts.get(b.id);
+      if (!added) throw new RequestError('INTERNAL_ERROR');
+      return reply.code(201).send({ ok: true, account: accountView(added) });
+    },
+  );
 
-  app.post<{ Body: ExitBody }>('/internal/pools/exit-addresses', { schema: { ...hide, body: exitBody } }, async (req, reply) => {
-    const b = req.body;
-    if (b.proxyUrl !== undefined) checkProxyUrl(b.proxyUrl);
-    refuseDuplicate(b.id);
-    const x: ExitAddressConfig = { id: b.id, country: b.country.toUpperCase(), maxConcurrent: b.maxConcurrent ?? DEFAULT_MAX_CONCURRENT };
-    if (b.proxyUrl !== undefined) x.proxyUrl = b.proxyUrl;
-    await ctx.runtime.addExit(x);
-    const added = ctx.pools.exits.get(b.id);
-    if (!added) throw new RequestError('INTERNAL_ERROR');
-    return reply.code(201).send({ ok: true, exitAddress: exitView(added) });
-  });
+  app.post<{ Body: ExitBody }>(
+    '/internal/pools/exit-addresses',
+    { schema: { ...hide, body: exitBody } },
+    async (req, reply) => {
+      const b = req.body;
+      if (b.proxyUrl !== undefined) checkProxyUrl(b.proxyUrl);
+      refuseDuplicate(b.id);
+      const x: ExitAddressConfig = {
+        id: b.id,
+        country: b.country.toUpperCase(),
+        maxConcurrent: b.maxConcurrent ?? DEFAULT_MAX_CONCURRENT,
+      };
+      if (b.proxyUrl !== undefined) x.proxyUrl = b.proxyUrl;
+      await ctx.runtime.addExit(x);
+      const added = ctx.pools.exits.get(b.id);
+      if (!added) throw new RequestError('INTERNAL_ERROR');
+      return reply.code(201).send({ ok: true, exitAddress: exitView(added) });
+    },
+  );
 
-  const poolOf = (kind: string) => (kind === 'accounts' ? ctx.pools.accounts : kind === 'exit-addresses' ? ctx.pools.exits : null);
+  const poolOf = (kind: string) =>
+    kind === 'accounts' ? ctx.pools.accounts : kind === 'exit-addresses' ? ctx.pools.exits : null;
   const kindOf = (kind: string) => (kind === 'accounts' ? 'account' : 'exit') as 'account' | 'exit';
 
   app.delete<{ Params: { kind: string; id: string } }>('/internal/pools/:kind/:id', { schema: hide }, async (req) => {
@@ -123,23 +150,32 @@ export function registerInternalRoutes(app: FastifyInstance, ctx: HttpContext): 
     return { ok: true, id: resourceId, removed: true, inUse: existing.inUse };
   });
 
-  app.post<{ Params: { kind: string; id: string; op: string } }>('/internal/pools/:kind/:id/:op', { schema: hide }, async (req) => {
-    const { kind, id: resourceId, op } = req.params;
-    const pool = poolOf(kind);
-    if (!pool || (op !== 'disable' && op !== 'enable')) throw new RequestError('NOT_FOUND');
-    if (!pool.get(resourceId)) throw new RequestError('NOT_FOUND', `No ${kind} resource ${resourceId}.`);
-    await ctx.runtime.setDisabled(kindOf(kind), resourceId, op === 'disable');
-    return { ok: true, id: resourceId, disabled: op === 'disable' };
-  });
+  app.post<{ Params: { kind: string; id: string; op: string } }>(
+    '/internal/pools/:kind/:id/:op',
+    { schema: hide },
+    async (req) => {
+      const { kind, id: resourceId, op } = req.params;
+      const pool = poolOf(kind);
+      if (!pool || (op !== 'disable' && op !== 'enable')) throw new RequestError('NOT_FOUND');
+      if (!pool.get(resourceId)) throw new RequestError('NOT_FOUND', `No ${kind} resource ${resourceId}.`);
+      await ctx.runtime.setDisabled(kindOf(kind), resourceId, op === 'disable');
+      return { ok: true, id: resourceId, disabled: op === 'disable' };
+    },
+  );
 
-  app.post<{ Params: { engine: string; op: string } }>('/internal/engines/:engine/:op', { schema: hide }, async (req) => {
-    const t = req.params.engine.toUpperCase() as TaskType;
-    if (!ALL_TASK_TYPES.includes(t) || (req.params.op !== 'pause' && req.params.op !== 'resume')) throw new RequestError('NOT_FOUND');
-    // Recorded in the store so every worker process follows; a resumed engine is claimed at once.
-    await ctx.runtime.setPaused(t, req.params.op === 'pause');
-    if (!ctx.config.engines[t].paused) ctx.notify(t);
-    return { ok: true, engine: t, paused: ctx.config.engines[t].paused };
-  });
+  app.post<{ Params: { engine: string; op: string } }>(
+    '/internal/engines/:engine/:op',
+    { schema: hide },
+    async (req) => {
+      const t = req.params.engine.toUpperCase() as TaskType;
+      if (!ALL_TASK_TYPES.includes(t) || (req.params.op !== 'pause' && req.params.op !== 'resume'))
+        throw new RequestError('NOT_FOUND');
+      // Recorded in the store so every worker process follows; a resumed engine is claimed at once.
+      await ctx.runtime.setPaused(t, req.params.op === 'pause');
+      if (!ctx.config.engines[t].paused) ctx.notify(t);
+      return { ok: true, engine: t, paused: ctx.config.engines[t].paused };
+    },
+  );
 }
 
 function proxyScheme(proxyUrl: string): string {
@@ -155,6 +191,8 @@ function checkProxyUrl(proxyUrl: string): void {
   try {
     parseProxyUrl('new', proxyUrl);
   } catch {
-    throw validationError([{ field: 'proxyUrl', message: 'must be an http://, https://, socks5:// or socks5h:// proxy URL with a host' }]);
+    throw validationError([
+      { field: 'proxyUrl', message: 'must be an http://, https://, socks5:// or socks5h:// proxy URL with a host' },
+    ]);
   }
 }

@@ -8,15 +8,23 @@ import type { HttpContext } from '../context.js';
 export function registerOpsRoutes(app: FastifyInstance, ctx: HttpContext): void {
   app.get('/health', { schema: { summary: 'Liveness probe', security: [] } }, async () => ({ status: 'ok' }));
 
-  app.get('/ready', { schema: { summary: 'Readiness probe: 200 when the store answers and migrations are applied', security: [] } }, async (_req, reply) => {
-    if (await ctx.store.isReady()) return { status: 'ready', store: ctx.store.kind };
-    throw new RequestError('NOT_READY', 'The store is not reachable or not migrated yet.');
-  });
+  app.get(
+    '/ready',
+    { schema: { summary: 'Readiness probe: 200 when the store answers and migrations are applied', security: [] } },
+    async (_req, reply) => {
+      if (await ctx.store.isReady()) return { status: 'ready', store: ctx.store.kind };
+      throw new RequestError('NOT_READY', 'The store is not reachable or not migrated yet.');
+    },
+  );
 
-  app.get('/stats', { schema: { summary: 'Queue depth by status (one aggregate over the shared store)' } }, async () => {
-    const s = await ctx.store.stats(ctx.now() - ctx.settings.retentionMs);
-    return { tasks: s.tasks, byEngine: s.byEngine, webhooks: s.webhooks };
-  });
+  app.get(
+    '/stats',
+    { schema: { summary: 'Queue depth by status (one aggregate over the shared store)' } },
+    async () => {
+      const s = await ctx.store.stats(ctx.now() - ctx.settings.retentionMs);
+      return { tasks: s.tasks, byEngine: s.byEngine, webhooks: s.webhooks };
+    },
+  );
 
   app.get('/capacity', { schema: { summary: 'Serving mode and region serveability per engine' } }, async () => {
     const depth = await ctx.store.queuedAndRunning(ctx.now() - ctx.settings.retentionMs);

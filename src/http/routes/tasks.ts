@@ -7,7 +7,15 @@ import { creditsView, pollingView, taskMetadata } from '../../domain/task-view.j
 import { envelopeToTask, type EnvelopeInput } from '../../submission/envelope.js';
 import type { InsertOutcome } from '../../store/store.js';
 import type { HttpContext } from '../context.js';
-import { acceptedSchema, batchResponseSchema, batchSchema, envelopeSchema, errorEnvelopeSchema, idParamsSchema, pollingSchema } from '../schemas.js';
+import {
+  acceptedSchema,
+  batchResponseSchema,
+  batchSchema,
+  envelopeSchema,
+  errorEnvelopeSchema,
+  idParamsSchema,
+  pollingSchema,
+} from '../schemas.js';
 import { ajvToProblems } from '../validation-details.js';
 
 export const BATCH_MAX_ITEMS = 500;
@@ -16,10 +24,19 @@ export const SINGLE_MAX_BYTES = 1024 * 1024;
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const errorResponses = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 409: errorEnvelopeSchema, 413: errorEnvelopeSchema, 422: errorEnvelopeSchema };
+const errorResponses = {
+  400: errorEnvelopeSchema,
+  401: errorEnvelopeSchema,
+  409: errorEnvelopeSchema,
+  413: errorEnvelopeSchema,
+  422: errorEnvelopeSchema,
+};
 
 /** Inserts one task and turns the store's outcome into the reply (409 on a taken key). */
-export async function insertOne(ctx: HttpContext, task: NewTask): Promise<{ success: true; task: ReturnType<typeof taskMetadata>; credits: ReturnType<typeof creditsView> }> {
+export async function insertOne(
+  ctx: HttpContext,
+  task: NewTask,
+): Promise<{ success: true; task: ReturnType<typeof taskMetadata>; credits: ReturnType<typeof creditsView> }> {
   const [outcome] = await ctx.store.insertTasks([task], ctx.now() - ctx.settings.retentionMs);
   return acceptedOrThrow(ctx, outcome);
 }
@@ -72,9 +89,12 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: HttpContext): void
     },
     async (req) => {
       const items = req.body;
-      if (items.length === 0) throw validationError([{ field: '', message: 'the batch must contain 1 to 500 items' }], 'The batch is empty.');
+      if (items.length === 0)
+        throw validationError([{ field: '', message: 'the batch must contain 1 to 500 items' }], 'The batch is empty.');
       if (items.length > BATCH_MAX_ITEMS) {
-        throw validationError([{ field: '', message: `the batch must contain 1 to ${BATCH_MAX_ITEMS} items (got ${items.length})` }]);
+        throw validationError([
+          { field: '', message: `the batch must contain 1 to ${BATCH_MAX_ITEMS} items (got ${items.length})` },
+        ]);
       }
       const now = new Date(ctx.now());
       const results: Array<Record<string, unknown>> = new Array(items.length);
@@ -112,11 +132,22 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: HttpContext): void
 
   app.get<{ Params: { id: string } }>(
     '/v1/async/task/:id',
-    { schema: { summary: 'Poll a task', params: idParamsSchema, response: { 200: pollingSchema, 401: errorEnvelopeSchema, 404: errorEnvelopeSchema } } },
+    {
+      schema: {
+        summary: 'Poll a task',
+        params: idParamsSchema,
+        response: { 200: pollingSchema, 401: errorEnvelopeSchema, 404: errorEnvelopeSchema },
+      },
+    },
     async (req, reply) => {
       const { id } = req.params;
-      const task = UUID_RE.test(id) ? await ctx.store.pollTask(id.toLowerCase(), ctx.now() - ctx.settings.retentionMs) : undefined;
-      if (!task) throw new RequestError('RESOURCE_NOT_FOUND', `No task with id ${JSON.stringify(id)} (unknown or expired).`, { id });
+      const task = UUID_RE.test(id)
+        ? await ctx.store.pollTask(id.toLowerCase(), ctx.now() - ctx.settings.retentionMs)
+        : undefined;
+      if (!task)
+        throw new RequestError('RESOURCE_NOT_FOUND', `No task with id ${JSON.stringify(id)} (unknown or expired).`, {
+          id,
+        });
       const { view, responseJson } = pollingView(task);
       if (responseJson === null) return view;
       // The schema's serialiser writes the rest; the stored result (JSON.stringify's own text, which is
@@ -133,7 +164,13 @@ const arrayBody = Object.assign(
   (data: unknown): boolean => {
     if (Array.isArray(data)) return true;
     arrayBody.errors = [
-      { instancePath: '', schemaPath: '#/type', keyword: 'type', message: 'must be an array of submission envelopes', params: { type: 'array' } },
+      {
+        instancePath: '',
+        schemaPath: '#/type',
+        keyword: 'type',
+        message: 'must be an array of submission envelopes',
+        params: { type: 'array' },
+      },
     ];
     return false;
   },

@@ -3,7 +3,10 @@ import type { SimContext } from '../sim-context.js';
 import { fakeCitations, fakeSentences } from '../text-gen.js';
 
 const error5xx = (reply: FastifyReply) =>
-  reply.code(500).type('text/html; charset=utf-8').send('<!DOCTYPE html><html><head><title>Error</title></head><body><h1>Internal Server Error</h1></body></html>');
+  reply
+    .code(500)
+    .type('text/html; charset=utf-8')
+    .send('<!DOCTYPE html><html><head><title>Error</title></head><body><h1>Internal Server Error</h1></body></html>');
 
 const PER_PAGE = 10;
 
@@ -25,7 +28,9 @@ export function registerBing(app: FastifyInstance, sim: SimContext): void {
     if (d.empty) return html.send(page(q, lang, '', noResults(topic, lang)));
     const first = Math.max(1, Number(params.first) || 1);
     const cc = (params.cc ?? 'US').toUpperCase();
-    return html.send(page(q, lang, countText(sim, topic, first, lang), resultItems(sim, topic, first, cc) + pager(q, first)));
+    return html.send(
+      page(q, lang, countText(sim, topic, first, lang), resultItems(sim, topic, first, cc) + pager(q, first)),
+    );
   });
 }
 
@@ -67,7 +72,10 @@ function pager(q: string, first: number): string {
 }
 
 function noResults(topic: string, lang: string): string {
-  const heading = lang === 'ko' ? `<strong>${esc(topic)}</strong>에 대한 검색 결과가 없습니다.` : `There are no results for <strong>${esc(topic)}</strong>`;
+  const heading =
+    lang === 'ko'
+      ? `<strong>${esc(topic)}</strong>에 대한 검색 결과가 없습니다.`
+      : `There are no results for <strong>${esc(topic)}</strong>`;
   return `<li class="b_no"><h1>${heading}</h1><ul><li><span>Check your spelling or try different keywords</span></li></ul></li>`;
 }
 

@@ -63,7 +63,8 @@ box.addEventListener('keydown', function (ev) {
 });
 </script></body></html>`;
 
-const error5xx = (reply: FastifyReply) => reply.code(500).type('application/json').send({ detail: 'Internal server error' });
+const error5xx = (reply: FastifyReply) =>
+  reply.code(500).type('application/json').send({ detail: 'Internal server error' });
 
 /** chatgpt.com (docs/engines.md#chatgpt-web): the app page behind the session cookie and its conversation endpoint. */
 export function registerChatGptWeb(app: FastifyInstance, sim: SimContext): void {
@@ -93,12 +94,19 @@ export function registerChatGptWeb(app: FastifyInstance, sim: SimContext): void 
 /** The answer in the chunks it streams in: three paragraphs citing publishers (tracked, one twice). */
 function answerChunks(sim: SimContext, topic: string): string[] {
   const [s0, s1, s2] = fakeSentences(sim, topic, 3).map(escapeHtml);
-  const cites = fakeCitations(sim, topic, 3).map((c) => ({ href: escapeHtml(`${c.url}?utm_source=chatgpt.com`), host: escapeHtml(new URL(c.url).hostname) }));
+  const cites = fakeCitations(sim, topic, 3).map((c) => ({
+    href: escapeHtml(`${c.url}?utm_source=chatgpt.com`),
+    host: escapeHtml(new URL(c.url).hostname),
+  }));
   const link = (i: number) => {
     const c = cites[i];
     return c ? ` <a href="${c.href}" target="_blank" rel="noopener">${c.host}</a>` : '';
   };
-  return [`<p>${s0}${link(0)}</p>`, `<h3>Details</h3>`, `<ul><li>${s1}${link(1)}</li><li>${s2}${link(2)}${link(0)}</li></ul>`];
+  return [
+    `<p>${s0}${link(0)}</p>`,
+    `<h3>Details</h3>`,
+    `<ul><li>${s1}${link(1)}</li><li>${s2}${link(2)}${link(0)}</li></ul>`,
+  ];
 }
 
 function hasSession(cookieHeader: string | undefined): boolean {

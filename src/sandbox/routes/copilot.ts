@@ -86,7 +86,11 @@ function handleChat(ws: WebSocket, st: ChatState): void {
     }
     const prompt = Array.isArray(frame.content)
       ? frame.content
-          .map((c: unknown) => (c && typeof c === 'object' && (c as { type?: unknown }).type === 'text' ? String((c as { text?: unknown }).text ?? '') : ''))
+          .map((c: unknown) =>
+            c && typeof c === 'object' && (c as { type?: unknown }).type === 'text'
+              ? String((c as { text?: unknown }).text ?? '')
+              : '',
+          )
           .join('\n')
       : '';
     void answer(frame.conversationId, prompt, send, () => closed, ws, st);

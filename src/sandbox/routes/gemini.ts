@@ -11,7 +11,9 @@ import { fakeCitations, fakeSentences } from '../text-gen.js';
 const REDIRECT_TOKEN_PREFIX = 'AUZIYQ';
 
 const error5xx = (reply: FastifyReply) =>
-  reply.code(503).send({ error: { code: 503, message: 'The model is overloaded. Please try again later.', status: 'UNAVAILABLE' } });
+  reply
+    .code(503)
+    .send({ error: { code: 503, message: 'The model is overloaded. Please try again later.', status: 'UNAVAILABLE' } });
 
 const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
 
@@ -19,33 +21,61 @@ export function registerAssistantA(app: FastifyInstance, sim: SimContext): void 
   app.post<{ Params: { modelAction: string } }>('/v1beta/models/:modelAction', async (req, reply) => {
     const [model, action] = req.params.modelAction.split(':');
     if (action !== 'generateContent' || !model) {
-      return reply.code(404).send({ error: { code: 404, message: `Method ${req.params.modelAction} not found.`, status: 'NOT_FOUND' } });
+      return reply
+        .code(404)
+        .send({ error: { code: 404, message: `Method ${req.params.modelAction} not found.`, status: 'NOT_FOUND' } });
     }
     const key = req.headers['x-goog-api-key'] ?? (req.query as { key?: string }).key;
     if (typeof key !== 'string' || key.length < 8) {
-      return reply.code(403).send({ error: { code: 403, message: "Method doesn't allow unregistered callers. Please use an API key.", status: 'PERMISSION_DENIED' } });
+      return reply
+        .code(403)
+        .send({
+          error: {
+            code: 403,
+            message: "Method doesn't allow unregistered callers. Please use an API key.",
+            status: 'PERMISSION_DENIED',
+          },
+        });
     }
     let body: { contents?: Array<{ role?: string; parts?: Array<{ text?: unknown }> }>; tools?: unknown[] };
     try {
       body = JSON.parse(String(req.body)) as typeof body;
     } catch {
-      return reply.code(400).send({ error: { code: 400, message: 'Invalid JSON payload received.', status: 'INVALID_ARGUMENT' } });
+      return reply
+        .code(400)
+        .send({ error: { code: 400, message: 'Invalid JSON payload received.', status: 'INVALID_ARGUMENT' } });
     }
     const user = body.contents?.filter((c) => (c.role ?? 'user') === 'user').at(-1);
     const prompt = (user?.parts ?? []).map((p) => (typeof p.text === 'string' ? p.text : '')).join('');
     const d = await sim.gate('gemini', prompt, reply, error5xx);
     if (!d) return reply;
     if (d.captcha) {
-      return reply.code(429).send({ error: { code: 429, message: 'Resource has been exhausted (e.g. check quota).', status: 'RESOURCE_EXHAUSTED' } });
+      return reply
+        .code(429)
+        .send({
+          error: {
+            code: 429,
+            message: 'Resource has been exhausted (e.g. check quota).',
+            status: 'RESOURCE_EXHAUSTED',
+          },
+        });
     }
     const topic = sim.clean(prompt);
-    const meta = { usageMetadata: { promptTokenCount: 14, candidatesTokenCount: 40, totalTokenCount: 54 }, modelVersion: model, responseId: `sim-${sim.hash(topic).toString(16)}` };
+    const meta = {
+      usageMetadata: { promptTokenCount: 14, candidatesTokenCount: 40, totalTokenCount: 54 },
+      modelVersion: model,
+      responseId: `sim-${sim.hash(topic).toString(16)}`,
+    };
     if (d.empty) return reply.send({ candidates: [{ finishReason: 'OTHER', index: 0 }], ...meta });
 
     const sentences = fakeSentences(sim, topic, 3);
     const text = sentences.join(' ');
     const grounded = JSON.stringify(body.tools ?? []).includes('google_search');
-    const candidate: Record<string, unknown> = { content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 };
+    const candidate: Record<string, unknown> = {
+      content: { role: 'model', parts: [{ text }] },
+      finishReason: 'STOP',
+      index: 0,
+    };
     if (grounded) {
       const base = `http://${req.headers.host ?? '127.0.0.1'}${req.url.slice(0, req.url.indexOf('/v1beta'))}`;
       candidate.groundingMetadata = groundingFor(sim, topic, sentences, base);
@@ -56,8 +86,18 @@ export function registerAssistantA(app: FastifyInstance, sim: SimContext): void 
   // A wildcard, not a `:token` parameter: real tokens run to hundreds of characters, past Fastify's parameter limit.
   app.get<{ Params: { '*': string } }>('/grounding-api-redirect/*', async (req, reply) => {
     const url = decodeToken(req.params['*']);
-    if (!url) return reply.code(404).type('text/html; charset=utf-8').send('<!DOCTYPE html><title>Error 404 (Not Found)</title><p>The requested URL was not found on this server.</p>');
-    return reply.code(302).header('location', url).type('text/html; charset=utf-8').send(`<HTML><BODY><A HREF="${url}">here</A></BODY></HTML>`);
+    if (!url)
+      return reply
+        .code(404)
+        .type('text/html; charset=utf-8')
+        .send(
+          '<!DOCTYPE html><title>Error 404 (Not Found)</title><p>The requested URL was not found on this server.</p>',
+        );
+    return reply
+      .code(302)
+      .header('location', url)
+      .type('text/html; charset=utf-8')
+      .send(`<HTML><BODY><A HREF="${url}">here</A></BODY></HTML>`);
   });
 }
 
@@ -71,13 +111,21 @@ function groundingFor(sim: SimContext, topic: string, sentences: string[], base:
     if (i > 0) offset += 1; // the joining space
     const segment: Record<string, unknown> = { endIndex: offset + bytes(s), text: s };
     if (offset > 0) segment.startIndex = offset; // proto3 JSON omits a zero start
-    supports.push({ segment, groundingChunkIndices: chunkSets[i] ?? [0], confidenceScores: (chunkSets[i] ?? [0]).map(() => 0.9) });
+    supports.push({
+      segment,
+      groundingChunkIndices: chunkSets[i] ?? [0],
+      confidenceScores: (chunkSets[i] ?? [0]).map(() => 0.9),
+    });
     offset += bytes(s);
   });
   return {
     webSearchQueries: [topic],
-    searchEntryPoint: { renderedContent: `<style>.container{display:flex}</style><div class="container"><a class="chip" href="https://www.google.com/search?q=${encodeURIComponent(topic)}">${escapeHtml(topic)}</a></div>` },
-    groundingChunks: cites.map((c) => ({ web: { uri: `${base}/grounding-api-redirect/${encodeToken(c.url)}`, title: new URL(c.url).hostname } })),
+    searchEntryPoint: {
+      renderedContent: `<style>.container{display:flex}</style><div class="container"><a class="chip" href="https://www.google.com/search?q=${encodeURIComponent(topic)}">${escapeHtml(topic)}</a></div>`,
+    },
+    groundingChunks: cites.map((c) => ({
+      web: { uri: `${base}/grounding-api-redirect/${encodeToken(c.url)}`, title: new URL(c.url).hostname },
+    })),
     groundingSupports: supports,
   };
 }

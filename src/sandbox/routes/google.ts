@@ -30,7 +30,10 @@ export function registerSearchEngineA(app: FastifyInstance, sim: SimContext): vo
     if (d.captcha) {
       // Like Google: a 302 to /sorry/index, which answers 429 (relative, so it stays under this prefix).
       const cont = `http://${req.headers.host ?? 'www.google.com'}${req.url}`;
-      return reply.code(302).header('location', `sorry/index?continue=${encodeURIComponent(cont)}&q=EgQKz7KjGKKc0bIGIjB`).send();
+      return reply
+        .code(302)
+        .header('location', `sorry/index?continue=${encodeURIComponent(cont)}&q=EgQKz7KjGKKc0bIGIjB`)
+        .send();
     }
     const topic = queryTopic(sim, query);
     const locale = pageLocale(params.hl, topic);
@@ -38,7 +41,10 @@ export function registerSearchEngineA(app: FastifyInstance, sim: SimContext): vo
     const page = Math.floor(start / 10) + 1;
     reply.type(HTML);
     if (d.empty && !aiMode) return reply.send(noResultsPage(query, locale));
-    if (aiMode && !d.empty) return reply.send(wantsScriptRender(query) ? aiModeScriptPage(sim, query, topic, locale) : aiModePage(sim, query, topic, locale));
+    if (aiMode && !d.empty)
+      return reply.send(
+        wantsScriptRender(query) ? aiModeScriptPage(sim, query, topic, locale) : aiModePage(sim, query, topic, locale),
+      );
     // AI Mode with `sandbox:empty` falls back to a plain results page, as where AI Mode is unavailable.
     const withAio = !aiMode && (AIO_ON.test(query) || (!AIO_OFF.test(query) && sim.hash(topic, 'aio') % 2 === 0));
     return reply.send(serpPage(sim, { query, topic, page, locale, withAio }));

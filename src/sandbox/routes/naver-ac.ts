@@ -8,7 +8,8 @@ import { sandboxSuggestions, suggestLanguage } from './suggest.js';
  * simulator's (Latin-only ones included, which Korean users type for product names).
  * `sandbox:captcha` answers Naver's abnormal-search block page, `sandbox:empty` an empty list.
  */
-const error5xx = (reply: FastifyReply) => reply.code(500).type('text/html; charset=UTF-8').send('<html><body><h1>500 Internal Server Error</h1></body></html>');
+const error5xx = (reply: FastifyReply) =>
+  reply.code(500).type('text/html; charset=UTF-8').send('<html><body><h1>500 Internal Server Error</h1></body></html>');
 
 const BLOCK_PAGE = `<!doctype html><html lang="ko"><head><meta charset="utf-8"><title>네이버</title></head><body>
 <div class="error_content"><h2>비정상적인 검색 요청이 감지되었습니다.</h2>
@@ -22,8 +23,8 @@ export function registerNaverAc(app: FastifyInstance, sim: SimContext): void {
     if (!d) return reply;
     if (d.captcha) return reply.code(403).type('text/html; charset=UTF-8').send(BLOCK_PAGE);
     const list = d.empty ? [] : sandboxSuggestions(sim, sim.clean(q), suggestLanguage('ko', q), 'naver');
-    return reply.type('application/json; charset=UTF-8').send(
-      JSON.stringify({ query: [q], answer: [], intend: [], items: [list.map((s) => [s, '0'])] }),
-    );
+    return reply
+      .type('application/json; charset=UTF-8')
+      .send(JSON.stringify({ query: [q], answer: [], intend: [], items: [list.map((s) => [s, '0'])] }));
   });
 }

@@ -45,7 +45,8 @@ export function registerNaverSearchad(app: FastifyInstance, sim: SimContext): vo
   app.get('/keywordstool', async (req, reply) => {
     const license = String(req.headers['x-api-key'] ?? '');
     const secret = LICENSES[license];
-    if (!secret || !req.headers['x-customer']) return reply.code(401).send(error(401, 'Unauthorized', 'Invalid API key or customer.'));
+    if (!secret || !req.headers['x-customer'])
+      return reply.code(401).send(error(401, 'Unauthorized', 'Invalid API key or customer.'));
     if (!signatureOk(secret, String(req.headers['x-timestamp'] ?? ''), String(req.headers['x-signature'] ?? ''))) {
       return reply.code(403).send(error(403, 'Forbidden', 'Invalid signature.'));
     }

@@ -5,7 +5,8 @@ import { blockPage, noResultsPage, serverErrorPage, type NaverTab } from './nave
 import { integratedScriptPage, wantsScriptRender, withoutScriptDirective } from './naver/script-pages.js';
 import { aiTabPage, integratedPage, webTabPage } from './naver/search-pages.js';
 
-const html = (reply: FastifyReply, body: string, status = 200) => reply.code(status).type('text/html; charset=UTF-8').send(body);
+const html = (reply: FastifyReply, body: string, status = 200) =>
+  reply.code(status).type('text/html; charset=UTF-8').send(body);
 const error5xx = (reply: FastifyReply) => html(reply, serverErrorPage(), 500);
 
 type Query = Record<string, string | undefined>;

@@ -12,7 +12,16 @@ const CUT = /\s*sandbox:cut\b/g;
 const CREATED_AT = 1767225600;
 
 const error5xx = (reply: FastifyReply) =>
-  reply.code(500).send({ error: { message: 'The server had an error while processing your request.', type: 'server_error', param: null, code: null } });
+  reply
+    .code(500)
+    .send({
+      error: {
+        message: 'The server had an error while processing your request.',
+        type: 'server_error',
+        param: null,
+        code: null,
+      },
+    });
 
 type Annotation = { type: 'url_citation'; start_index: number; end_index: number; url: string; title: string };
 type Json = Record<string, unknown>;
@@ -20,13 +29,31 @@ type Json = Record<string, unknown>;
 export function registerChatbotA(app: FastifyInstance, sim: SimContext): void {
   app.post('/v1/responses', async (req, reply) => {
     if (!/^Bearer \S{8,}/.test(String(req.headers.authorization ?? ''))) {
-      return reply.code(401).send({ error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } });
+      return reply
+        .code(401)
+        .send({
+          error: {
+            message: 'Incorrect API key provided.',
+            type: 'invalid_request_error',
+            param: null,
+            code: 'invalid_api_key',
+          },
+        });
     }
     let body: Json;
     try {
       body = JSON.parse(String(req.body)) as Json;
     } catch {
-      return reply.code(400).send({ error: { message: 'We could not parse the JSON body of your request.', type: 'invalid_request_error', param: null, code: null } });
+      return reply
+        .code(400)
+        .send({
+          error: {
+            message: 'We could not parse the JSON body of your request.',
+            type: 'invalid_request_error',
+            param: null,
+            code: null,
+          },
+        });
     }
     const prompt = promptOf(body.input);
     const d = await sim.gate('openai', prompt, reply, error5xx);
@@ -35,14 +62,25 @@ export function registerChatbotA(app: FastifyInstance, sim: SimContext): void {
       return reply
         .code(429)
         .header('x-ratelimit-remaining-requests', '0')
-        .send({ error: { message: 'Rate limit reached for requests. Please try again later.', type: 'requests', param: null, code: 'rate_limit_exceeded' } });
+        .send({
+          error: {
+            message: 'Rate limit reached for requests. Please try again later.',
+            type: 'requests',
+            param: null,
+            code: 'rate_limit_exceeded',
+          },
+        });
     }
     const topic = sim.clean(prompt).replace(CUT, '').trim();
     const response = buildResponse(sim, topic, body, d.empty);
     if (body.stream !== true) return reply.header('x-request-id', `req_${sim.hash(topic).toString(16)}`).send(response);
 
     reply.hijack();
-    reply.raw.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    reply.raw.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+    });
     const events = streamEvents(response);
     const stopAt = /sandbox:cut\b/.test(prompt) ? Math.ceil(events.length / 2) : events.length;
     events.slice(0, stopAt).forEach((e, i) => {
@@ -61,7 +99,8 @@ function promptOf(input: unknown): string {
   for (const m of input as Array<{ role?: unknown; content?: unknown }>) {
     if (m?.role !== 'user') continue;
     if (typeof m.content === 'string') texts.push(m.content);
-    else if (Array.isArray(m.content)) for (const p of m.content as Array<{ text?: unknown }>) if (typeof p?.text === 'string') texts.push(p.text);
+    else if (Array.isArray(m.content))
+      for (const p of m.content as Array<{ text?: unknown }>) if (typeof p?.text === 'string') texts.push(p.text);
   }
   return texts.at(-1) ?? '';
 }
@@ -70,7 +109,10 @@ const cpLen = (s: string) => Array.from(s).length;
 const hostOf = (url: string) => new URL(url).hostname;
 
 /** Three cited paragraphs in the model's style: `sentence ([site](url?utm_source=openai))`. */
-function answerWithCitations(sim: SimContext, topic: string): { text: string; annotations: Annotation[]; cites: FakeCitation[] } {
+function answerWithCitations(
+  sim: SimContext,
+  topic: string,
+): { text: string; annotations: Annotation[]; cites: FakeCitation[] } {
   const cites = fakeCitations(sim, topic, 3);
   const s = fakeSentences(sim, topic, 3);
   const [c0, c1, c2] = cites as [FakeCitation, FakeCitation, FakeCitation];
@@ -86,7 +128,14 @@ function answerWithCitations(sim: SimContext, topic: string): { text: string; an
     if (text) text += '\n\n';
     const start = cpLen(text);
     text += para;
-    for (const c of refs) annotations.push({ type: 'url_citation', start_index: start, end_index: cpLen(text), url: `${c.url}?utm_source=openai`, title: c.title });
+    for (const c of refs)
+      annotations.push({
+        type: 'url_citation',
+        start_index: start,
+        end_index: cpLen(text),
+        url: `${c.url}?utm_source=openai`,
+        title: c.title,
+      });
   }
   return { text, annotations, cites };
 }
@@ -119,7 +168,13 @@ function buildResponse(sim: SimContext, topic: string, req: Json, empty: boolean
       },
     ],
     tools: Array.isArray(req.tools) ? req.tools : [],
-    usage: { input_tokens: 1200, output_tokens: 80, total_tokens: 1280, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } },
+    usage: {
+      input_tokens: 1200,
+      output_tokens: 80,
+      total_tokens: 1280,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens_details: { reasoning_tokens: 0 },
+    },
   };
 }
 
@@ -133,8 +188,12 @@ function streamEvents(response: Json): Json[] {
   const inProgress = { ...response, status: 'in_progress', output: [], usage: null };
   push('response.created', { response: inProgress });
   push('response.in_progress', { response: inProgress });
-  push('response.output_item.added', { output_index: 0, item: { type: 'web_search_call', id: search.id, status: 'in_progress' } });
-  for (const t of ['in_progress', 'searching', 'completed']) push(`response.web_search_call.${t}`, { output_index: 0, item_id: search.id });
+  push('response.output_item.added', {
+    output_index: 0,
+    item: { type: 'web_search_call', id: search.id, status: 'in_progress' },
+  });
+  for (const t of ['in_progress', 'searching', 'completed'])
+    push(`response.web_search_call.${t}`, { output_index: 0, item_id: search.id });
   push('response.output_item.done', { output_index: 0, item: search });
   push('response.output_item.added', { output_index: 1, item: { ...message, status: 'in_progress', content: [] } });
   const at = { item_id: message.id, output_index: 1, content_index: 0 };
@@ -146,8 +205,15 @@ function streamEvents(response: Json): Json[] {
     const delta = cps.slice(sent, sent + 9).join('');
     sent = Math.min(cps.length, sent + 9);
     push('response.output_text.delta', { ...at, delta, logprobs: [] });
-    while (nextAnnotation < part.annotations.length && (part.annotations[nextAnnotation] as Annotation).end_index <= sent) {
-      push('response.output_text.annotation.added', { ...at, annotation_index: nextAnnotation, annotation: part.annotations[nextAnnotation] });
+    while (
+      nextAnnotation < part.annotations.length &&
+      (part.annotations[nextAnnotation] as Annotation).end_index <= sent
+    ) {
+      push('response.output_text.annotation.added', {
+        ...at,
+        annotation_index: nextAnnotation,
+        annotation: part.annotations[nextAnnotation],
+      });
       nextAnnotation++;
     }
   }

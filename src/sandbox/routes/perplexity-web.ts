@@ -4,7 +4,12 @@ import { fakeCitations, fakeSentences } from '../text-gen.js';
 import { CLOUDFLARE_CHALLENGE, escapeHtml, scriptJson } from './chatgpt.js';
 
 const error5xx = (reply: FastifyReply) =>
-  reply.code(502).type('text/html; charset=utf-8').send('<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>');
+  reply
+    .code(502)
+    .type('text/html; charset=utf-8')
+    .send(
+      '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>',
+    );
 
 /**
  * perplexity.ai's search page (`/search?q=`): the numbered source chips first, then the answer
@@ -19,11 +24,22 @@ export function registerPerplexityWeb(app: FastifyInstance, sim: SimContext): vo
     if (d.captcha) return reply.code(403).type('text/html; charset=utf-8').send(CLOUDFLARE_CHALLENGE);
     const topic = sim.clean(q);
     const cites = d.empty ? [] : fakeCitations(sim, topic, 3);
-    const chunks = d.empty ? [] : answerChunks(sim, topic, cites.map((c) => c.url));
+    const chunks = d.empty
+      ? []
+      : answerChunks(
+          sim,
+          topic,
+          cites.map((c) => c.url),
+        );
     const chips = cites
-      .map((c, i) => `<a href="${escapeHtml(c.url)}" target="_blank"><span>${i + 1}</span><div data-testid="source-title">${escapeHtml(c.title)}</div></a>`)
+      .map(
+        (c, i) =>
+          `<a href="${escapeHtml(c.url)}" target="_blank"><span>${i + 1}</span><div data-testid="source-title">${escapeHtml(c.title)}</div></a>`,
+      )
       .join('');
-    return reply.type('text/html; charset=utf-8').send(`<!DOCTYPE html><html><head><title>${escapeHtml(topic)} - Perplexity</title></head><body><main>
+    return reply
+      .type('text/html; charset=utf-8')
+      .send(`<!DOCTYPE html><html><head><title>${escapeHtml(topic)} - Perplexity</title></head><body><main>
 <h1>${escapeHtml(topic)}</h1><div data-testid="sources">${chips}</div>
 <div data-testid="answer" class="prose dark:prose-invert"></div></main>
 <script>

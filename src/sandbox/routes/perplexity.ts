@@ -3,7 +3,9 @@ import type { SimContext } from '../sim-context.js';
 import { fakeCitations, fakeSentences } from '../text-gen.js';
 
 const error5xx = (reply: FastifyReply) =>
-  reply.code(503).send({ error: { message: 'Service temporarily unavailable', type: 'server_error', code: 'overloaded' } });
+  reply
+    .code(503)
+    .send({ error: { message: 'Service temporarily unavailable', type: 'server_error', code: 'overloaded' } });
 
 /**
  * Perplexity Sonar `/chat/completions` (docs/engines.md#perplexity-sonar), answering deterministically from
@@ -12,7 +14,9 @@ const error5xx = (reply: FastifyReply) =>
 export function registerAnswerEngineA(app: FastifyInstance, sim: SimContext): void {
   app.post('/chat/completions', async (req, reply) => {
     if (!/^Bearer \S+/.test(String(req.headers.authorization ?? ''))) {
-      return reply.code(401).send({ error: { message: 'Invalid API key', type: 'invalid_request_error', code: 'invalid_api_key' } });
+      return reply
+        .code(401)
+        .send({ error: { message: 'Invalid API key', type: 'invalid_request_error', code: 'invalid_api_key' } });
     }
     let body: { messages?: Array<{ role?: string; content?: string }> };
     try {
@@ -24,14 +28,14 @@ export function registerAnswerEngineA(app: FastifyInstance, sim: SimContext): vo
     const d = await sim.gate('perplexity', prompt, reply, error5xx);
     if (!d) return reply;
     if (d.captcha) {
-      return reply.code(429).send({ error: { message: 'Rate limit exceeded', type: 'rate_limit_error', code: 'rate_limit_exceeded' } });
+      return reply
+        .code(429)
+        .send({ error: { message: 'Rate limit exceeded', type: 'rate_limit_error', code: 'rate_limit_exceeded' } });
     }
     const topic = sim.clean(prompt);
     const cites = d.empty ? [] : fakeCitations(sim, topic, 3);
     const sentences = fakeSentences(sim, topic, 3);
-    const content = d.empty
-      ? ''
-      : `${sentences[0]} [2]\n\n${sentences[1]} [1][3]\n\n${sentences[2]} [2]`;
+    const content = d.empty ? '' : `${sentences[0]} [2]\n\n${sentences[1]} [1][3]\n\n${sentences[2]} [2]`;
     return reply.send({
       id: `sim-${sim.hash(topic).toString(16)}`,
       model: 'sonar',

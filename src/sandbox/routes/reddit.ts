@@ -17,7 +17,12 @@ export function registerReddit(app: FastifyInstance, sim: SimContext): void {
     if (new URLSearchParams(String(req.body ?? '')).get('grant_type') !== 'client_credentials') {
       return reply.send({ error: 'unsupported_grant_type' });
     }
-    return reply.send({ access_token: `sim-${sim.hash(id, 'token').toString(36)}`, token_type: 'bearer', expires_in: 86400, scope: '*' });
+    return reply.send({
+      access_token: `sim-${sim.hash(id, 'token').toString(36)}`,
+      token_type: 'bearer',
+      expires_in: 86400,
+      scope: '*',
+    });
   });
 
   app.get('/*', async (req, reply) => {
@@ -25,7 +30,10 @@ export function registerReddit(app: FastifyInstance, sim: SimContext): void {
     const share = /^\/r\/([^/]+)\/s\/([^/]+)$/.exec(path);
     if (share?.[1] && share[2]) {
       const { id, slug } = threadIdentity(sim, postId(sim, `share:${share[2]}`));
-      return reply.code(301).header('location', `https://www.reddit.com/r/${share[1]}/comments/${id}/${slug}/?share_id=${share[2]}`).send();
+      return reply
+        .code(301)
+        .header('location', `https://www.reddit.com/r/${share[1]}/comments/${id}/${slug}/?share_id=${share[2]}`)
+        .send();
     }
     const anonymous = path.endsWith('.json');
     if (anonymous) path = path.slice(0, -'.json'.length) || '/';
@@ -62,7 +70,14 @@ async function route(sim: SimContext, path: string, req: FastifyRequest, reply: 
     const sub = m[1] ?? null;
     if (sub && isPrivate(sub)) return privateSub(reply);
     const topic = sub ?? 'front page';
-    return reply.send(listing(posts(sim, `feed:${sub ?? ''}:${m[2] ?? 'hot'}`, topic, 6, { sub: sub && !['all', 'popular'].includes(sub) ? sub : null }), 't3_1zzzzzz'));
+    return reply.send(
+      listing(
+        posts(sim, `feed:${sub ?? ''}:${m[2] ?? 'hot'}`, topic, 6, {
+          sub: sub && !['all', 'popular'].includes(sub) ? sub : null,
+        }),
+        't3_1zzzzzz',
+      ),
+    );
   }
   if ((m = /^\/user\/([^/]+)\/submitted$/.exec(path)) && m[1]) {
     return reply.send(listing(posts(sim, `user:${m[1].toLowerCase()}`, `${m[1]}'s hobby`, 4, { author: m[1] }), null));
@@ -98,14 +113,31 @@ function blocked(reply: FastifyReply): FastifyReply {
 type Thing = { kind: string; data: Record<string, unknown> };
 
 function listing(children: Thing[], after: string | null = null): Thing {
-  return { kind: 'Listing', data: { after, before: null, dist: children.length, modhash: '', geo_filter: '', children } };
+  return {
+    kind: 'Listing',
+    data: { after, before: null, dist: children.length, modhash: '', geo_filter: '', children },
+  };
 }
 
 const SUBS = ['AskReddit', 'technology', 'BuyItForLife', 'personalfinance', 'explainlikeimfive', 'korea'];
 const AUTHORS = ['quiet_fox', 'mapleleaf88', 'data_nomad', 'kettlebell_kim', 'throwaway_4471', 'seoul_searcher'];
-const EN_TITLES = ['{t}: what do you recommend?', 'Anyone else tried {t}?', '{t}: lessons after a year', 'Is {t} worth it in 2026?', 'Beginner question about {t}', 'My honest review of {t}'];
+const EN_TITLES = [
+  '{t}: what do you recommend?',
+  'Anyone else tried {t}?',
+  '{t}: lessons after a year',
+  'Is {t} worth it in 2026?',
+  'Beginner question about {t}',
+  'My honest review of {t}',
+];
 const KO_TITLES = ['{t} 추천 부탁드립니다', '{t} 써보신 분 계신가요?', '{t} 1년 사용 후기', '{t} 요즘도 괜찮나요?'];
-const TOPICS = ['mechanical keyboards', 'home espresso', 'trail running shoes', 'budget travel in Japan', 'learning Rust', 'sourdough baking'];
+const TOPICS = [
+  'mechanical keyboards',
+  'home espresso',
+  'trail running shoes',
+  'budget travel in Japan',
+  'learning Rust',
+  'sourdough baking',
+];
 
 function postId(sim: SimContext, seed: string): string {
   return `1${(sim.hash(seed, 'id') % 36 ** 6).toString(36).padStart(6, '0')}`;
@@ -121,11 +153,22 @@ function slugOf(title: string): string {
   );
 }
 
-function posts(sim: SimContext, seed: string, topic: string, n: number, opts: { sub?: string | null; author?: string }): Thing[] {
+function posts(
+  sim: SimContext,
+  seed: string,
+  topic: string,
+  n: number,
+  opts: { sub?: string | null; author?: string },
+): Thing[] {
   return Array.from({ length: n }, (_, i) => fakePost(sim, `${seed}#${i}`, topic, opts));
 }
 
-function fakePost(sim: SimContext, seed: string, topic: string, opts: { sub?: string | null; author?: string; id?: string }): Thing {
+function fakePost(
+  sim: SimContext,
+  seed: string,
+  topic: string,
+  opts: { sub?: string | null; author?: string; id?: string },
+): Thing {
   const h = sim.hash(seed);
   const ko = isKorean(topic);
   const titles = ko ? KO_TITLES : EN_TITLES;
@@ -189,7 +232,14 @@ function thread(sim: SimContext, id: string): Thing[] {
   const permalink = String(post.data.permalink);
   const sub = String(post.data.subreddit);
   const says = fakeSentences(sim, capitalized(topic), 6);
-  const c = (cid: string, author: string, body: string, depth: number, parent: string, replies: Thing | '' = ''): Thing => ({
+  const c = (
+    cid: string,
+    author: string,
+    body: string,
+    depth: number,
+    parent: string,
+    replies: Thing | '' = '',
+  ): Thing => ({
     kind: 't1',
     data: {
       id: cid,
@@ -215,7 +265,14 @@ function thread(sim: SimContext, id: string): Thing[] {
   });
   const replies = listing([
     c('c2', String(post.data.author), says[1] ?? '', 1, 't1_c1'),
-    c('c3', 'data_nomad', `${says[2] ?? ''}\n\n${says[3] ?? ''}`, 1, 't1_c1', listing([c('c4', 'quiet_fox', says[4] ?? '', 2, 't1_c3'), more('_', 't1_c4', 3, 0, [])])),
+    c(
+      'c3',
+      'data_nomad',
+      `${says[2] ?? ''}\n\n${says[3] ?? ''}`,
+      1,
+      't1_c1',
+      listing([c('c4', 'quiet_fox', says[4] ?? '', 2, 't1_c3'), more('_', 't1_c4', 3, 0, [])]),
+    ),
     more('c9', 't1_c1', 1, 4, ['c9', 'ca', 'cb', 'cc']),
   ]);
   const comments = listing([

@@ -17,9 +17,26 @@ const HANGUL = /\p{Script=Hangul}/u;
 
 // Tails in popularity order: the first ones are what most people typed after the prefix.
 const EN_TAILS = [
-  'for women', 'for men', 'for flat feet', 'vs walking shoes', 'review', 'near me', 'on sale', 'nike', 'price',
-  'for beginners', 'with arch support', 'amazon.com', 'brands', 'worth it', 'alternatives', 'meaning', 'size chart',
-  'how to choose', 'for kids', 'cost',
+  'for women',
+  'for men',
+  'for flat feet',
+  'vs walking shoes',
+  'review',
+  'near me',
+  'on sale',
+  'nike',
+  'price',
+  'for beginners',
+  'with arch support',
+  'amazon.com',
+  'brands',
+  'worth it',
+  'alternatives',
+  'meaning',
+  'size chart',
+  'how to choose',
+  'for kids',
+  'cost',
 ];
 const EN_EXTEND_TAILS = ['nike', 'adidas', 'for beginners', 'for women', 'for men', '2025', 'reddit', 'hoka'];
 const EN_QUESTION_TAILS: ReadonlyArray<[RegExp, readonly string[]]> = [
@@ -30,19 +47,54 @@ const EN_QUESTION_TAILS: ReadonlyArray<[RegExp, readonly string[]]> = [
   [/^(which|who|when|where)\b/i, ['to buy', 'are best', 'makes the best', 'to replace']],
 ];
 const EN_LETTERS: Readonly<Record<string, readonly string[]>> = {
-  a: ['adidas', 'amazon', 'arch support'], b: ['brooks', 'black', 'best brands'], c: ['cheap', 'comparison', 'clearance'],
-  d: ['deals', 'difference'], e: ['everyday use'], f: ['for women', 'for men', 'for flat feet'], g: ['guide', 'gel'],
-  h: ['hoka', 'how to clean'], i: ['insoles'], j: ['jogging'], k: ['kids'], l: ['lightweight', 'lifespan'],
-  m: ['mens', 'marathon'], n: ['near me', 'nike', 'new balance'], o: ['on sale', 'outlet'], p: ['price', 'pronation'],
-  q: ['quality'], r: ['review', 'reddit'], s: ['sale', 'size chart', 'stability'], t: ['trail', 'top rated'],
-  u: ['under 100'], v: ['vs walking shoes', 'vs sneakers'], w: ['women', 'with arch support', 'wide'], x: [], y: [],
+  a: ['adidas', 'amazon', 'arch support'],
+  b: ['brooks', 'black', 'best brands'],
+  c: ['cheap', 'comparison', 'clearance'],
+  d: ['deals', 'difference'],
+  e: ['everyday use'],
+  f: ['for women', 'for men', 'for flat feet'],
+  g: ['guide', 'gel'],
+  h: ['hoka', 'how to clean'],
+  i: ['insoles'],
+  j: ['jogging'],
+  k: ['kids'],
+  l: ['lightweight', 'lifespan'],
+  m: ['mens', 'marathon'],
+  n: ['near me', 'nike', 'new balance'],
+  o: ['on sale', 'outlet'],
+  p: ['price', 'pronation'],
+  q: ['quality'],
+  r: ['review', 'reddit'],
+  s: ['sale', 'size chart', 'stability'],
+  t: ['trail', 'top rated'],
+  u: ['under 100'],
+  v: ['vs walking shoes', 'vs sneakers'],
+  w: ['women', 'with arch support', 'wide'],
+  x: [],
+  y: [],
   z: ['zero drop'],
 };
 const EN_WRONG_SCRIPT = ['추천', 'おすすめ'];
 
 const KO_TAILS = [
-  '추천', '비교', '순위', '추천 2025', '추천 2024', '가격', '후기', '쿠팡', '종류', '브랜드', '로얄캐닌',
-  '얼마나 줘야 하나요', '성분 보는법', '부작용', '유통기한', 'shop.example.co.kr', '가성비', '어떤게 좋을까',
+  '추천',
+  '비교',
+  '순위',
+  '추천 2025',
+  '추천 2024',
+  '가격',
+  '후기',
+  '쿠팡',
+  '종류',
+  '브랜드',
+  '로얄캐닌',
+  '얼마나 줘야 하나요',
+  '성분 보는법',
+  '부작용',
+  '유통기한',
+  'shop.example.co.kr',
+  '가성비',
+  '어떤게 좋을까',
 ];
 const KO_EXTEND_TAILS = ['소형견', '퍼피', '노견', '2025', '디시', '더쿠', '순위', '가성비'];
 const KO_QUESTION_WORD_TAILS: Readonly<Record<string, readonly string[]>> = {
@@ -54,12 +106,23 @@ const KO_QUESTION_WORD_TAILS: Readonly<Record<string, readonly string[]>> = {
 };
 const KO_QUESTION_TAILS = ['가 좋을까', '를 골라야 할까', '를 먹여야 하나요', '가 좋은가요'];
 const KO_SYLLABLES: Readonly<Record<string, readonly string[]>> = {
-  가: ['가격', '가성비', '가격 비교'], 나: ['나이별 추천', '나쁜 성분'], 다: ['다이어트', '다른 브랜드 비교'],
-  라: ['라벨 보는법'], 마: ['마트 추천'], 바: ['바꾸는 방법', '바꿀때 주의사항'], 사: ['사료량', '사은품'],
-  아: ['아기 강아지 추천', '아침 급여량'], 자: ['자연식 비교', '자동급식기'], 차: ['차이', '차이점'],
-  카: ['카길 후기'], 타: ['타입별 종류'], 파: ['파는곳', '파우치'], 하: ['하루 급여량', '하는법'],
+  가: ['가격', '가성비', '가격 비교'],
+  나: ['나이별 추천', '나쁜 성분'],
+  다: ['다이어트', '다른 브랜드 비교'],
+  라: ['라벨 보는법'],
+  마: ['마트 추천'],
+  바: ['바꾸는 방법', '바꿀때 주의사항'],
+  사: ['사료량', '사은품'],
+  아: ['아기 강아지 추천', '아침 급여량'],
+  자: ['자연식 비교', '자동급식기'],
+  차: ['차이', '차이점'],
+  카: ['카길 후기'],
+  타: ['타입별 종류'],
+  파: ['파는곳', '파우치'],
+  하: ['하루 급여량', '하는법'],
 };
-const KO_INTENT_END = /(추천|비교|차이|방법|하는법|뜻|가격|비용|후기|리뷰|순위|장단점|종류|효과|부작용|가성비|브랜드|vs|\d)$/;
+const KO_INTENT_END =
+  /(추천|비교|차이|방법|하는법|뜻|가격|비용|후기|리뷰|순위|장단점|종류|효과|부작용|가성비|브랜드|vs|\d)$/;
 
 function keep(sim: SimContext, q: string, tail: string): boolean {
   return sim.hash(`${q}\u0000${tail}`, 'suggest') % 10 < 7;
@@ -121,7 +184,9 @@ const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;')
 
 /** gws-wiz marks the completed part in bold. */
 function bolded(q: string, s: string): string {
-  return s.toLowerCase().startsWith(q.toLowerCase()) ? `${escapeHtml(s.slice(0, q.length))}<b>${escapeHtml(s.slice(q.length))}</b>` : `<b>${escapeHtml(s)}</b>`;
+  return s.toLowerCase().startsWith(q.toLowerCase())
+    ? `${escapeHtml(s.slice(0, q.length))}<b>${escapeHtml(s.slice(q.length))}</b>`
+    : `<b>${escapeHtml(s)}</b>`;
 }
 
 function sorryPage(q: string): string {
@@ -134,7 +199,10 @@ function sorryPage(q: string): string {
 }
 
 const error5xx = (reply: FastifyReply) =>
-  reply.code(503).type('text/html; charset=UTF-8').send('<html><head><title>Error 503 (Server Error)</title></head><body><p>503. That’s an error.</p></body></html>');
+  reply
+    .code(503)
+    .type('text/html; charset=UTF-8')
+    .send('<html><head><title>Error 503 (Server Error)</title></head><body><p>503. That’s an error.</p></body></html>');
 
 export function registerGoogleSuggest(app: FastifyInstance, sim: SimContext): void {
   app.get('/complete/search', async (req, reply) => {
@@ -146,7 +214,10 @@ export function registerGoogleSuggest(app: FastifyInstance, sim: SimContext): vo
     if (d.captcha) return reply.code(429).type('text/html; charset=UTF-8').send(sorryPage(q));
     const list = d.empty ? [] : sandboxSuggestions(sim, sim.clean(q), suggestLanguage(params.hl, q), 'google');
     if (client === 'gws-wiz') {
-      const body = [list.map((s) => [bolded(q, s), 0, [512, 433]]), { ag: { a: { 8: ['Related searches'] } }, i: q, q: sim.hash(q).toString(36), t: { bpc: false, tlw: false } }];
+      const body = [
+        list.map((s) => [bolded(q, s), 0, [512, 433]]),
+        { ag: { a: { 8: ['Related searches'] } }, i: q, q: sim.hash(q).toString(36), t: { bpc: false, tlw: false } },
+      ];
       return reply.type('application/json; charset=UTF-8').send(`)]}'\n${JSON.stringify(body)}`);
     }
     if (client === 'chrome') {
@@ -160,6 +231,8 @@ export function registerGoogleSuggest(app: FastifyInstance, sim: SimContext): vo
       };
       return reply.type('text/javascript; charset=UTF-8').send(JSON.stringify([q, list, list.map(() => ''), [], meta]));
     }
-    return reply.type('text/javascript; charset=UTF-8').send(JSON.stringify([q, list, [], { 'google:suggestsubtypes': list.map(() => [512]) }]));
+    return reply
+      .type('text/javascript; charset=UTF-8')
+      .send(JSON.stringify([q, list, [], { 'google:suggestsubtypes': list.map(() => [512]) }]));
   });
 }

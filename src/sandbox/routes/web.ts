@@ -18,7 +18,11 @@ export function registerWeb(app: FastifyInstance, sim: SimContext): void {
     if (d.captcha) return cloudflareChallenge(reply, host);
     if (d.empty) return notFound(reply);
     const html = articlePage(sim, pageUrl, decoded);
-    return reply.code(200).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'max-age=300').send(html);
+    return reply
+      .code(200)
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('cache-control', 'max-age=300')
+      .send(html);
   });
 }
 
@@ -26,13 +30,17 @@ const serverError = (reply: FastifyReply) =>
   reply
     .code(503)
     .header('content-type', 'text/html; charset=utf-8')
-    .send('<!DOCTYPE html><html><head><title>503 Service Unavailable</title></head><body><h1>Service Unavailable</h1><p>The server is temporarily unable to service your request.</p></body></html>');
+    .send(
+      '<!DOCTYPE html><html><head><title>503 Service Unavailable</title></head><body><h1>Service Unavailable</h1><p>The server is temporarily unable to service your request.</p></body></html>',
+    );
 
 function notFound(reply: FastifyReply): FastifyReply {
   return reply
     .code(404)
     .header('content-type', 'text/html; charset=utf-8')
-    .send('<!DOCTYPE html><html><head><title>404 Not Found</title></head><body><h1>Page not found</h1><p>The page you requested does not exist.</p></body></html>');
+    .send(
+      '<!DOCTYPE html><html><head><title>404 Not Found</title></head><body><h1>Page not found</h1><p>The page you requested does not exist.</p></body></html>',
+    );
 }
 
 /** Cloudflare's managed-challenge interstitial as real sites serve it (docs/engines.md#block-signatures). */
@@ -104,7 +112,10 @@ function articlePage(sim: SimContext, pageUrl: string, decoded: string): string 
 /** "/guides/trail-running" -> "Trail running"; the host stands in for the home page. */
 function topicOf(u: URL): string {
   const last = u.pathname.split('/').filter(Boolean).pop();
-  const words = safeDecode(last ?? '').replace(/\.[a-z0-9]+$/i, '').replace(/[-_+]+/g, ' ').trim();
+  const words = safeDecode(last ?? '')
+    .replace(/\.[a-z0-9]+$/i, '')
+    .replace(/[-_+]+/g, ' ')
+    .trim();
   const topic = words || u.hostname.replace(/^www\./, '');
   return topic.charAt(0).toUpperCase() + topic.slice(1);
 }

@@ -8,5 +8,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('resource_id', 'text', (c) => c.notNull())
     .addColumn('expires_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('pool_leases_resource').on('pool_leases').columns(['resource_id', 'expires_at']).execute();
+  await db.schema
+    .createIndex('pool_leases_resource')
+    .on('pool_leases')
+    .columns(['resource_id', 'expires_at'])
+    .execute();
 }

@@ -9,7 +9,22 @@ import { sql, type Kysely } from 'kysely';
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex('tasks_claim').execute();
   await db.schema.dropIndex('tasks_lease').execute();
-  await db.schema.createIndex('tasks_claim').on('tasks').columns(['task_type', 'sort_key']).where(sql.ref('status'), '=', 'QUEUED').execute();
-  await db.schema.createIndex('tasks_running').on('tasks').column('task_type').where(sql.ref('status'), '=', 'PROCESSING').execute();
-  await db.schema.createIndex('tasks_lease').on('tasks').column('lease_expires_at').where(sql.ref('status'), '=', 'PROCESSING').execute();
+  await db.schema
+    .createIndex('tasks_claim')
+    .on('tasks')
+    .columns(['task_type', 'sort_key'])
+    .where(sql.ref('status'), '=', 'QUEUED')
+    .execute();
+  await db.schema
+    .createIndex('tasks_running')
+    .on('tasks')
+    .column('task_type')
+    .where(sql.ref('status'), '=', 'PROCESSING')
+    .execute();
+  await db.schema
+    .createIndex('tasks_lease')
+    .on('tasks')
+    .column('lease_expires_at')
+    .where(sql.ref('status'), '=', 'PROCESSING')
+    .execute();
 }

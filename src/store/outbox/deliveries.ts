@@ -14,7 +14,12 @@ import type { DeliveryOutcome, DueDelivery, WebhookOutbox } from '../store.js';
  */
 
 /** Queues a task's webhook, due at once. */
-export async function enqueueDelivery(trx: Kysely<Database>, taskId: string, webhook: WebhookOutbox, now: number): Promise<void> {
+export async function enqueueDelivery(
+  trx: Kysely<Database>,
+  taskId: string,
+  webhook: WebhookOutbox,
+  now: number,
+): Promise<void> {
   await trx
     .insertInto('webhook_deliveries')
     .values({
@@ -47,13 +52,22 @@ interface DeliveryLease {
 }
 
 /** Claims up to `limit` deliveries to send: those whose sender died mid-attempt (lease expired), then the due ones. */
-export function claimDueDeliveries(db: Kysely<Database>, dialect: StoreDialect, now: number, limit: number, leaseMs: number): Promise<DueDelivery[]> {
+export function claimDueDeliveries(
+  db: Kysely<Database>,
+  dialect: StoreDialect,
+  now: number,
+  limit: number,
+  leaseMs: number,
+): Promise<DueDelivery[]> {
   return db.transaction().execute(async (trx) => {
     const lease = { token: randomUUID(), leaseExpiresAt: now + leaseMs, now };
     // Two index ranges rather than one OR: stale leases first, then the due ones. Each claim then
     // costs the same whatever the outbox holds.
     const stale = await claimRange(trx, dialect, 'SENDING', 'lease_expires_at', '<', now, limit, lease);
-    const due = stale.length < limit ? await claimRange(trx, dialect, 'PENDING', 'next_attempt_at', '<=', now, limit - stale.length, lease) : [];
+    const due =
+      stale.length < limit
+        ? await claimRange(trx, dialect, 'PENDING', 'next_attempt_at', '<=', now, limit - stale.length, lease)
+        : [];
     return [...stale, ...due];
   });
 }
@@ -77,18 +91,33 @@ async function claimRange(
     .limit(limit);
   if (dialect.supportsSkipLocked) candidates = candidates.forUpdate().skipLocked();
   const rows = await trx
-    .with((cte) => cte('due').materialized(), () => candidates)
+    .with(
+      (cte) => cte('due').materialized(),
+      () => candidates,
+    )
     .updateTable('webhook_deliveries')
     .from('due')
     .set({ status: 'SENDING', lease_token: lease.token, lease_expires_at: lease.leaseExpiresAt, updated_at: lease.now })
     .whereRef('webhook_deliveries.task_id', '=', 'due.task_id')
     .returning(['webhook_deliveries.task_id', 'url', 'payload', 'attempts', 'lease_token'])
     .execute();
-  return rows.map((r) => ({ taskId: r.task_id, url: r.url, payload: r.payload, attempts: Number(r.attempts), leaseToken: r.lease_token ?? '' }));
+  return rows.map((r) => ({
+    taskId: r.task_id,
+    url: r.url,
+    payload: r.payload,
+    attempts: Number(r.attempts),
+    leaseToken: r.lease_token ?? '',
+  }));
 }
 
 /** Records that attempt `attempt` starts; false if it was already made (another sender got there first). */
-export function startDeliveryAttempt(db: Kysely<Database>, taskId: string, leaseToken: string, attempt: number, now: number): Promise<boolean> {
+export function startDeliveryAttempt(
+  db: Kysely<Database>,
+  taskId: string,
+  leaseToken: string,
+  attempt: number,
+  now: number,
+): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const r = await trx
       .updateTable('webhook_deliveries')
@@ -98,13 +127,23 @@ export function startDeliveryAttempt(db: Kysely<Database>, taskId: string, lease
       .where('attempts', '=', attempt - 1)
       .executeTakeFirst();
     if (Number(r.numUpdatedRows) !== 1) return false;
-    await trx.insertInto('webhook_attempts').values({ task_id: taskId, attempt, started_at: now, finished_at: null, outcome: null, http_status: null }).execute();
+    await trx
+      .insertInto('webhook_attempts')
+      .values({ task_id: taskId, attempt, started_at: now, finished_at: null, outcome: null, http_status: null })
+      .execute();
     return true;
   });
 }
 
 /** Records how an attempt ended and settles the delivery: delivered, due again at `o.at`, or abandoned. */
-export async function finishDeliveryAttempt(db: Kysely<Database>, taskId: string, leaseToken: string, attempt: number, o: DeliveryOutcome, now: number): Promise<void> {
+export async function finishDeliveryAttempt(
+  db: Kysely<Database>,
+  taskId: string,
+  leaseToken: string,
+  attempt: number,
+  o: DeliveryOutcome,
+  now: number,
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx
       .updateTable('webhook_attempts')
@@ -119,7 +158,12 @@ export async function finishDeliveryAttempt(db: Kysely<Database>, taskId: string
         : o.kind === 'retry'
           ? { ...common, status: 'PENDING', next_attempt_at: o.at, last_error: o.error }
           : { ...common, status: 'ABANDONED', last_error: o.error };
-    await trx.updateTable('webhook_deliveries').set(set).where('task_id', '=', taskId).where('lease_token', '=', leaseToken).execute();
+    await trx
+      .updateTable('webhook_deliveries')
+      .set(set)
+      .where('task_id', '=', taskId)
+      .where('lease_token', '=', leaseToken)
+      .execute();
   });
 }
 
@@ -137,18 +181,27 @@ export async function nextDeliveryAt(db: Kysely<Database>): Promise<number | nul
 export function prepareDeliveries(db: BetterSqlite3.Database) {
   const p = (text: string) => db.prepare(text);
   return {
-    claimStale: p(`update webhook_deliveries set status = 'SENDING', lease_token = @token, lease_expires_at = @expires, updated_at = @now
+    claimStale:
+      p(`update webhook_deliveries set status = 'SENDING', lease_token = @token, lease_expires_at = @expires, updated_at = @now
       where task_id in (select task_id from webhook_deliveries where status = 'SENDING' and lease_expires_at < @now
         order by lease_expires_at limit @limit)
       returning task_id, url, payload, attempts, lease_token`),
-    claimDue: p(`update webhook_deliveries set status = 'SENDING', lease_token = @token, lease_expires_at = @expires, updated_at = @now
+    claimDue:
+      p(`update webhook_deliveries set status = 'SENDING', lease_token = @token, lease_expires_at = @expires, updated_at = @now
       where task_id in (select task_id from webhook_deliveries where status = 'PENDING' and next_attempt_at <= @now
         order by next_attempt_at limit @limit)
       returning task_id, url, payload, attempts, lease_token`),
-    startDelivery: p('update webhook_deliveries set attempts = ?, updated_at = ? where task_id = ? and lease_token = ? and attempts = ?'),
-    insertAttempt: p('insert into webhook_attempts (task_id, attempt, started_at, finished_at, outcome, http_status) values (?, ?, ?, null, null, null)'),
-    finishAttempt: p('update webhook_attempts set finished_at = ?, outcome = ?, http_status = ? where task_id = ? and attempt = ?'),
-    finishDelivery: p(`update webhook_deliveries set status = @status, next_attempt_at = coalesce(@next, next_attempt_at), last_error = @error,
+    startDelivery: p(
+      'update webhook_deliveries set attempts = ?, updated_at = ? where task_id = ? and lease_token = ? and attempts = ?',
+    ),
+    insertAttempt: p(
+      'insert into webhook_attempts (task_id, attempt, started_at, finished_at, outcome, http_status) values (?, ?, ?, null, null, null)',
+    ),
+    finishAttempt: p(
+      'update webhook_attempts set finished_at = ?, outcome = ?, http_status = ? where task_id = ? and attempt = ?',
+    ),
+    finishDelivery:
+      p(`update webhook_deliveries set status = @status, next_attempt_at = coalesce(@next, next_attempt_at), last_error = @error,
         lease_token = null, lease_expires_at = null, updated_at = @now
       where task_id = @id and lease_token = @token`),
   };
@@ -164,17 +217,36 @@ interface DeliveryRow {
   lease_token: string;
 }
 
-export function claimDueDeliveriesSqlite(group: GroupCommit, s: DeliveryStatements, now: number, limit: number, leaseMs: number): Promise<DueDelivery[]> {
+export function claimDueDeliveriesSqlite(
+  group: GroupCommit,
+  s: DeliveryStatements,
+  now: number,
+  limit: number,
+  leaseMs: number,
+): Promise<DueDelivery[]> {
   return group.write(() => {
     const set = { token: randomUUID(), expires: now + leaseMs, now };
     // Two index ranges, as above: stale leases first, then due deliveries.
     const stale = s.claimStale.all({ ...set, limit }) as DeliveryRow[];
     const due = stale.length < limit ? (s.claimDue.all({ ...set, limit: limit - stale.length }) as DeliveryRow[]) : [];
-    return [...stale, ...due].map((r) => ({ taskId: r.task_id, url: r.url, payload: r.payload, attempts: r.attempts, leaseToken: r.lease_token }));
+    return [...stale, ...due].map((r) => ({
+      taskId: r.task_id,
+      url: r.url,
+      payload: r.payload,
+      attempts: r.attempts,
+      leaseToken: r.lease_token,
+    }));
   });
 }
 
-export function startDeliveryAttemptSqlite(group: GroupCommit, s: DeliveryStatements, taskId: string, leaseToken: string, attempt: number, now: number): Promise<boolean> {
+export function startDeliveryAttemptSqlite(
+  group: GroupCommit,
+  s: DeliveryStatements,
+  taskId: string,
+  leaseToken: string,
+  attempt: number,
+  now: number,
+): Promise<boolean> {
   return group.write(() => {
     if (s.startDelivery.run(attempt, now, taskId, leaseToken, attempt - 1).changes !== 1) return false;
     s.insertAttempt.run(taskId, attempt, now);

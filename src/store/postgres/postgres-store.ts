@@ -21,7 +21,12 @@ export class PostgresStore extends KyselyStore {
   override finishTask(id: string, leaseToken: string, write: TerminalWrite, now: number): Promise<boolean> {
     return this.finish(id, leaseToken, write, now);
   }
-  override acquirePoolLease(resourceId: string, capacity: number, now: number, expiresAt: number): Promise<string | null> {
+  override acquirePoolLease(
+    resourceId: string,
+    capacity: number,
+    now: number,
+    expiresAt: number,
+  ): Promise<string | null> {
     return acquirePoolLeasePostgres(this.db, resourceId, capacity, now, expiresAt);
   }
   override releasePoolLease(token: string): Promise<void> {

@@ -84,7 +84,13 @@ export class SqliteStore extends KyselyStore {
   override finishTask(id: string, leaseToken: string, w: TerminalWrite, now: number): Promise<boolean> {
     return finishTaskSqlite(this.group, this.s.finish, id, leaseToken, w, now);
   }
-  override retryTask(id: string, leaseToken: string, lastError: string, availableAt: number, now: number): Promise<boolean> {
+  override retryTask(
+    id: string,
+    leaseToken: string,
+    lastError: string,
+    availableAt: number,
+    now: number,
+  ): Promise<boolean> {
     return retryTaskSqlite(this.group, this.s.retry, id, leaseToken, lastError, availableAt, now);
   }
   override stats(notBefore: number): Promise<Stats> {
@@ -100,7 +106,13 @@ export class SqliteStore extends KyselyStore {
   override startDeliveryAttempt(taskId: string, leaseToken: string, attempt: number, now: number): Promise<boolean> {
     return deliveries.startDeliveryAttemptSqlite(this.group, this.s.deliveries, taskId, leaseToken, attempt, now);
   }
-  override finishDeliveryAttempt(taskId: string, leaseToken: string, attempt: number, o: DeliveryOutcome, now: number): Promise<void> {
+  override finishDeliveryAttempt(
+    taskId: string,
+    leaseToken: string,
+    attempt: number,
+    o: DeliveryOutcome,
+    now: number,
+  ): Promise<void> {
     return deliveries.finishDeliveryAttemptSqlite(this.group, this.s.deliveries, taskId, leaseToken, attempt, o, now);
   }
 }

@@ -13,9 +13,28 @@ type ClaimArgs = Parameters<Store['claimTasks']>[0];
 
 /** Every tasks column, `id` qualified: the claim joins a CTE that also has an `id` (SQLite cannot RETURN `tasks.*`). */
 const TASK_COLUMNS = [
-  'tasks.id', 'task_type', 'status', 'priority', 'sort_key', 'payload', 'idempotency_key', 'webhook_url', 'country',
-  'created_at', 'updated_at', 'available_at', 'attempts', 'max_attempts', 'lease_token', 'lease_expires_at', 'worker_id',
-  'result', 'error', 'credits_to_charge', 'credits_charged', 'finished_at',
+  'tasks.id',
+  'task_type',
+  'status',
+  'priority',
+  'sort_key',
+  'payload',
+  'idempotency_key',
+  'webhook_url',
+  'country',
+  'created_at',
+  'updated_at',
+  'available_at',
+  'attempts',
+  'max_attempts',
+  'lease_token',
+  'lease_expires_at',
+  'worker_id',
+  'result',
+  'error',
+  'credits_to_charge',
+  'credits_charged',
+  'finished_at',
 ] as const;
 
 /**
@@ -23,7 +42,12 @@ const TASK_COLUMNS = [
  * move at most `concurrency - running` due QUEUED tasks (by sort_key) to PROCESSING under a fresh
  * lease token, counting the attempt. The count lives here, so the concurrency holds across processes.
  */
-export function claimTasks(db: Kysely<Database>, dialect: StoreDialect, agingMs: number, a: ClaimArgs): Promise<ClaimedTask[]> {
+export function claimTasks(
+  db: Kysely<Database>,
+  dialect: StoreDialect,
+  agingMs: number,
+  a: ClaimArgs,
+): Promise<ClaimedTask[]> {
   return serialised(db, dialect, a.taskType, async (trx) => {
     const running = await trx
       .selectFrom('tasks')
@@ -46,7 +70,10 @@ export function claimTasks(db: Kysely<Database>, dialect: StoreDialect, agingMs:
     // A materialized CTE, not `id IN (subquery)`: PostgreSQL may run an IN-subquery with LIMIT
     // and SKIP LOCKED more than once and then claim more rows than the limit (seen in tests).
     const rows = await trx
-      .with((cte) => cte('picked').materialized(), () => candidates)
+      .with(
+        (cte) => cte('picked').materialized(),
+        () => candidates,
+      )
       .updateTable('tasks')
       .from('picked')
       .set((eb) => ({
@@ -62,7 +89,9 @@ export function claimTasks(db: Kysely<Database>, dialect: StoreDialect, agingMs:
       .returning(TASK_COLUMNS)
       .execute();
     // In claim order (sort_key), computed from numbers: PostgreSQL returns bigint columns as text (rows.ts).
-    return rows.map(claimedFromRow).sort((x, y) => x.createdAt - x.priority * agingMs - (y.createdAt - y.priority * agingMs));
+    return rows
+      .map(claimedFromRow)
+      .sort((x, y) => x.createdAt - x.priority * agingMs - (y.createdAt - y.priority * agingMs));
   });
 }
 
@@ -71,7 +100,8 @@ export function prepareClaim(db: BetterSqlite3.Database) {
   return {
     countProcessing: db.prepare(`select count(*) as n from tasks where task_type = ? and status = 'PROCESSING'`),
     // SQLite runs the IN-subquery once, so LIMIT bounds the claim (PostgreSQL needs the CTE form).
-    claim: db.prepare(`update tasks set status = 'PROCESSING', lease_token = @token, lease_expires_at = @expires, worker_id = @worker,
+    claim:
+      db.prepare(`update tasks set status = 'PROCESSING', lease_token = @token, lease_expires_at = @expires, worker_id = @worker,
         attempts = attempts + 1, updated_at = @now
       where id in (select id from tasks where task_type = @type and status = 'QUEUED' and available_at <= @now order by sort_key limit @room)
         and status = 'QUEUED'
@@ -83,7 +113,11 @@ export function prepareClaim(db: BetterSqlite3.Database) {
  * Embedded store: the same claim on prepared statements. A SQLite write transaction is already
  * exclusive. It commits at once when no other write waits (an idle worker should start now).
  */
-export function claimTasksSqlite(group: GroupCommit, s: ReturnType<typeof prepareClaim>, a: ClaimArgs): Promise<ClaimedTask[]> {
+export function claimTasksSqlite(
+  group: GroupCommit,
+  s: ReturnType<typeof prepareClaim>,
+  a: ClaimArgs,
+): Promise<ClaimedTask[]> {
   return group.writeNowIfIdle(() => {
     const running = (s.countProcessing.get(a.taskType) as { n: number }).n;
     const room = Math.min(a.limit, a.concurrency - running);

@@ -12,7 +12,13 @@ import { heldUnderLease, leaseFenceSql } from './lease-fence.js';
  * webhook (the outbox). False if the lease was lost: nothing is written. The reaper uses it too,
  * with the stale token it read.
  */
-export async function writeTerminal(trx: Kysely<Database>, id: string, leaseToken: string | null, w: TerminalWrite, now: number): Promise<boolean> {
+export async function writeTerminal(
+  trx: Kysely<Database>,
+  id: string,
+  leaseToken: string | null,
+  w: TerminalWrite,
+  now: number,
+): Promise<boolean> {
   const r = await trx
     .updateTable('tasks')
     .set({
@@ -33,7 +39,13 @@ export async function writeTerminal(trx: Kysely<Database>, id: string, leaseToke
   return true;
 }
 
-export function finishTask(db: Kysely<Database>, id: string, leaseToken: string, w: TerminalWrite, now: number): Promise<boolean> {
+export function finishTask(
+  db: Kysely<Database>,
+  id: string,
+  leaseToken: string,
+  w: TerminalWrite,
+  now: number,
+): Promise<boolean> {
   // Without a webhook the terminal write is one statement, atomic on its own: no transaction
   // (on PostgreSQL, one round trip instead of three).
   if (!w.webhook) return writeTerminal(db, id, leaseToken, w, now);
@@ -43,7 +55,8 @@ export function finishTask(db: Kysely<Database>, id: string, leaseToken: string,
 /** Embedded store: the finish's statements, prepared once. */
 export function prepareFinish(db: BetterSqlite3.Database) {
   return {
-    finishTask: db.prepare(`update tasks set status = @status, result = @result, error = @error, credits_to_charge = @toCharge,
+    finishTask:
+      db.prepare(`update tasks set status = @status, result = @result, error = @error, credits_to_charge = @toCharge,
         credits_charged = @charged, lease_token = null, lease_expires_at = null, finished_at = @now, updated_at = @now
       where ${leaseFenceSql('@id', '@token')}`),
     insertDelivery: prepareEnqueueDelivery(db),
@@ -51,7 +64,14 @@ export function prepareFinish(db: BetterSqlite3.Database) {
 }
 
 /** Embedded store: the same finish on prepared statements, in the next group commit (one transaction with the outbox row). */
-export function finishTaskSqlite(group: GroupCommit, s: ReturnType<typeof prepareFinish>, id: string, leaseToken: string, w: TerminalWrite, now: number): Promise<boolean> {
+export function finishTaskSqlite(
+  group: GroupCommit,
+  s: ReturnType<typeof prepareFinish>,
+  id: string,
+  leaseToken: string,
+  w: TerminalWrite,
+  now: number,
+): Promise<boolean> {
   const result = w.result === undefined ? null : JSON.stringify(w.result);
   const payload = w.webhook ? JSON.stringify(w.webhook.payload) : null;
   return group.write(() => {
@@ -83,12 +103,15 @@ interface Finish {
  * webhook asked for during one turn go to the server as one UPDATE (postgres/turn-batch.ts); those
  * with a webhook keep their transaction (the shared form).
  */
-export function postgresFinisher(db: Kysely<Database>): (id: string, leaseToken: string, w: TerminalWrite, now: number) => Promise<boolean> {
+export function postgresFinisher(
+  db: Kysely<Database>,
+): (id: string, leaseToken: string, w: TerminalWrite, now: number) => Promise<boolean> {
   const batch = new TurnBatch<Finish, boolean>(
     (fs) => finishAllPostgres(db, fs),
     (f) => finishTask(db, f.id, f.leaseToken, f.write, f.now),
   );
-  return (id, leaseToken, write, now) => (write.webhook ? finishTask(db, id, leaseToken, write, now) : batch.add({ id, leaseToken, write, now }));
+  return (id, leaseToken, write, now) =>
+    write.webhook ? finishTask(db, id, leaseToken, write, now) : batch.add({ id, leaseToken, write, now });
 }
 
 /** The shared finish for many tasks without a webhook, in one statement: each is fenced by its own lease token. */

@@ -28,7 +28,12 @@ export function prepareHeartbeat(db: BetterSqlite3.Database) {
   return db.prepare(`update tasks set lease_expires_at = ? where ${leaseFenceSql('?', '?')}`);
 }
 
-export function heartbeatSqlite(group: GroupCommit, s: ReturnType<typeof prepareHeartbeat>, leases: Lease[], leaseExpiresAt: number): Promise<number> {
+export function heartbeatSqlite(
+  group: GroupCommit,
+  s: ReturnType<typeof prepareHeartbeat>,
+  leases: Lease[],
+  leaseExpiresAt: number,
+): Promise<number> {
   if (leases.length === 0) return Promise.resolve(0);
   return group.write(() => leases.reduce((n, l) => n + s.run(leaseExpiresAt, l.id, l.leaseToken).changes, 0));
 }

@@ -44,7 +44,12 @@ function taskRow(t: NewTask, agingMs: number): TasksTable {
  * race-safe: exactly one row wins. A key held only by a task older than `notBefore` (expired, not
  * swept yet) is taken over.
  */
-export async function insertTasks(db: Kysely<Database>, agingMs: number, tasks: NewTask[], notBefore: number): Promise<InsertOutcome[]> {
+export async function insertTasks(
+  db: Kysely<Database>,
+  agingMs: number,
+  tasks: NewTask[],
+  notBefore: number,
+): Promise<InsertOutcome[]> {
   if (tasks.length === 0) return [];
   const rows = tasks.map((t) => taskRow(t, agingMs));
   return db.transaction().execute(async (trx) => {
@@ -53,22 +58,37 @@ export async function insertTasks(db: Kysely<Database>, agingMs: number, tasks: 
     const inserted = new Set<string>();
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
       const chunk = rows.slice(i, i + INSERT_CHUNK);
-      const r = await trx.insertInto('tasks').values(chunk).onConflict((oc) => oc.column('idempotency_key').doNothing()).returning('id').execute();
+      const r = await trx
+        .insertInto('tasks')
+        .values(chunk)
+        .onConflict((oc) => oc.column('idempotency_key').doNothing())
+        .returning('id')
+        .execute();
       for (const { id } of r) inserted.add(id);
     }
     const out: InsertOutcome[] = [];
-    for (const row of rows) out.push(inserted.has(row.id) ? { ok: true, task: taskFromRow(row) } : await insertSkipped(trx, row, notBefore));
+    for (const row of rows)
+      out.push(inserted.has(row.id) ? { ok: true, task: taskFromRow(row) } : await insertSkipped(trx, row, notBefore));
     return out;
   });
 }
 
 /** A row whose idempotency key was taken: refused, unless the holder has expired (then the key is free again). */
 async function insertSkipped(trx: Kysely<Database>, row: TasksTable, notBefore: number): Promise<InsertOutcome> {
-  const existing = await trx.selectFrom('tasks').select(['id', 'created_at']).where('idempotency_key', '=', row.idempotency_key).executeTakeFirst();
+  const existing = await trx
+    .selectFrom('tasks')
+    .select(['id', 'created_at'])
+    .where('idempotency_key', '=', row.idempotency_key)
+    .executeTakeFirst();
   if (existing && Number(existing.created_at) < notBefore) {
     // Expired but not swept yet.
     await deleteTasks(trx, [existing.id]);
-    const again = await trx.insertInto('tasks').values(row).onConflict((oc) => oc.column('idempotency_key').doNothing()).returning('id').executeTakeFirst();
+    const again = await trx
+      .insertInto('tasks')
+      .values(row)
+      .onConflict((oc) => oc.column('idempotency_key').doNothing())
+      .returning('id')
+      .executeTakeFirst();
     if (again) return { ok: true, task: taskFromRow(row) };
   }
   return { ok: false, reason: 'DUPLICATE_KEY', existingId: existing?.id ?? '' };
@@ -78,7 +98,8 @@ async function insertSkipped(trx: Kysely<Database>, row: TasksTable, notBefore: 
 export function prepareInsert(db: BetterSqlite3.Database) {
   return {
     // The rowid is the id's time and counter (taskIdKey), or null for SQLite to choose one.
-    insertTask: db.prepare(`insert into tasks (rowid, id, task_type, status, priority, sort_key, payload, idempotency_key, webhook_url, country,
+    insertTask:
+      db.prepare(`insert into tasks (rowid, id, task_type, status, priority, sort_key, payload, idempotency_key, webhook_url, country,
         created_at, updated_at, available_at, attempts, max_attempts, lease_token, lease_expires_at, worker_id, result, error,
         credits_to_charge, credits_charged, finished_at)
       values (?, @id, @task_type, @status, @priority, @sort_key, @payload, @idempotency_key, @webhook_url, @country,
@@ -96,7 +117,13 @@ export function prepareInsert(db: BetterSqlite3.Database) {
 type InsertStatements = ReturnType<typeof prepareInsert>;
 
 /** Embedded store: the same insert on prepared statements, in the next group commit. */
-export function insertTasksSqlite(group: GroupCommit, s: InsertStatements, agingMs: number, tasks: NewTask[], notBefore: number): Promise<InsertOutcome[]> {
+export function insertTasksSqlite(
+  group: GroupCommit,
+  s: InsertStatements,
+  agingMs: number,
+  tasks: NewTask[],
+  notBefore: number,
+): Promise<InsertOutcome[]> {
   if (tasks.length === 0) return Promise.resolve([]);
   const rows = tasks.map((t) => taskRow(t, agingMs));
   return group.write(() => {

@@ -10,7 +10,11 @@ import { PROCESSING } from './status-literals.js';
  * write changes nothing and the caller is told it lost the lease. This is the only place the
  * condition is written; its two forms below say the same thing.
  */
-export function heldUnderLease(eb: ExpressionBuilder<Database, 'tasks'>, id: string, leaseToken: string | null): Expression<SqlBool> {
+export function heldUnderLease(
+  eb: ExpressionBuilder<Database, 'tasks'>,
+  id: string,
+  leaseToken: string | null,
+): Expression<SqlBool> {
   return eb.and([
     eb('id', '=', id),
     eb('status', '=', PROCESSING),

@@ -9,13 +9,23 @@ import { QUEUED } from './status-literals.js';
 
 /** A task by id, unless it was created before `notBefore` (expired: hidden until the sweep deletes it). */
 export async function getTask(db: Kysely<Database>, id: string, notBefore: number): Promise<TaskRecord | undefined> {
-  const row = await db.selectFrom('tasks').selectAll().where('id', '=', id).where('created_at', '>=', notBefore).executeTakeFirst();
+  const row = await db
+    .selectFrom('tasks')
+    .selectAll()
+    .where('id', '=', id)
+    .where('created_at', '>=', notBefore)
+    .executeTakeFirst();
   return row ? taskFromRow(row) : undefined;
 }
 
 /** The poll's read: `getTask` without the payload and the bookkeeping columns. */
 export async function pollTask(db: Kysely<Database>, id: string, notBefore: number): Promise<PolledTask | undefined> {
-  const row = await db.selectFrom('tasks').select(POLL_COLUMNS).where('id', '=', id).where('created_at', '>=', notBefore).executeTakeFirst();
+  const row = await db
+    .selectFrom('tasks')
+    .select(POLL_COLUMNS)
+    .where('id', '=', id)
+    .where('created_at', '>=', notBefore)
+    .executeTakeFirst();
   return row ? polledFromRow(row) : undefined;
 }
 
@@ -39,7 +49,9 @@ export function prepareRead(db: BetterSqlite3.Database) {
     getTaskByKey: db.prepare('select * from tasks where rowid = ? and id = ? and created_at >= ?'),
     getTask: db.prepare('select * from tasks where id = ? and created_at >= ?'),
     // Rows as arrays: building a 22-key object per row was a third of the poll's read (docs/benchmarks.md).
-    pollTaskByKey: db.prepare(`select ${pollColumns} from tasks where rowid = ? and id = ? and created_at >= ?`).raw(true),
+    pollTaskByKey: db
+      .prepare(`select ${pollColumns} from tasks where rowid = ? and id = ? and created_at >= ?`)
+      .raw(true),
     pollTask: db.prepare(`select ${pollColumns} from tasks where id = ? and created_at >= ?`).raw(true),
   };
 }
@@ -47,7 +59,12 @@ export function prepareRead(db: BetterSqlite3.Database) {
 type ReadStatements = ReturnType<typeof prepareRead>;
 
 /** Embedded store: `getTask` on prepared statements, answered with the other reads of this turn. */
-export function getTaskSqlite(group: GroupCommit, s: ReadStatements, id: string, notBefore: number): Promise<TaskRecord | undefined> {
+export function getTaskSqlite(
+  group: GroupCommit,
+  s: ReadStatements,
+  id: string,
+  notBefore: number,
+): Promise<TaskRecord | undefined> {
   return group.read(() => {
     const row = byKeyThenId<TasksTable>(s.getTaskByKey, s.getTask, id, notBefore);
     return row ? taskFromRow(row) : undefined;
@@ -55,7 +72,12 @@ export function getTaskSqlite(group: GroupCommit, s: ReadStatements, id: string,
 }
 
 /** Embedded store: `pollTask` on prepared statements, read as an array, answered with the other reads of this turn. */
-export function pollTaskSqlite(group: GroupCommit, s: ReadStatements, id: string, notBefore: number): Promise<PolledTask | undefined> {
+export function pollTaskSqlite(
+  group: GroupCommit,
+  s: ReadStatements,
+  id: string,
+  notBefore: number,
+): Promise<PolledTask | undefined> {
   return group.read(() => {
     const values = byKeyThenId<PollValues>(s.pollTaskByKey, s.pollTask, id, notBefore);
     return values ? polledFromValues(values) : undefined;
@@ -63,7 +85,12 @@ export function pollTaskSqlite(group: GroupCommit, s: ReadStatements, id: string
 }
 
 /** A task's row by its rowid (where the id's key is the rowid, as for every task inserted since keys became rowids), else by the id index. */
-function byKeyThenId<Row>(byKey: BetterSqlite3.Statement, byId: BetterSqlite3.Statement, id: string, notBefore: number): Row | undefined {
+function byKeyThenId<Row>(
+  byKey: BetterSqlite3.Statement,
+  byId: BetterSqlite3.Statement,
+  id: string,
+  notBefore: number,
+): Row | undefined {
   const key = taskIdKey(id);
   const row = key === null ? undefined : (byKey.get(key, id, notBefore) as Row | undefined);
   return row ?? (byId.get(id, notBefore) as Row | undefined);

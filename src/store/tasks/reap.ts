@@ -15,9 +15,19 @@ const REAP_BATCH = 500;
  * attempt left. Both writes are fenced on the stale token the reaper read, so a worker that comes
  * back cannot also finish the task, and a task claimed again meanwhile is left alone.
  */
-export function reapExpiredLeases(db: Kysely<Database>, now: number, failedWrite: (task: TaskRecord) => TerminalWrite): Promise<ReapResult> {
+export function reapExpiredLeases(
+  db: Kysely<Database>,
+  now: number,
+  failedWrite: (task: TaskRecord) => TerminalWrite,
+): Promise<ReapResult> {
   return db.transaction().execute(async (trx) => {
-    const expired = await trx.selectFrom('tasks').selectAll().where('status', '=', PROCESSING).where('lease_expires_at', '<', now).limit(REAP_BATCH).execute();
+    const expired = await trx
+      .selectFrom('tasks')
+      .selectAll()
+      .where('status', '=', PROCESSING)
+      .where('lease_expires_at', '<', now)
+      .limit(REAP_BATCH)
+      .execute();
     const result: ReapResult = { requeued: [], failed: [] };
     for (const row of expired) {
       const task = taskFromRow(row);
@@ -27,7 +37,14 @@ export function reapExpiredLeases(db: Kysely<Database>, now: number, failedWrite
       }
       const r = await trx
         .updateTable('tasks')
-        .set({ status: 'QUEUED', lease_token: null, lease_expires_at: null, worker_id: null, available_at: now, updated_at: now })
+        .set({
+          status: 'QUEUED',
+          lease_token: null,
+          lease_expires_at: null,
+          worker_id: null,
+          available_at: now,
+          updated_at: now,
+        })
         .where((eb) => heldUnderLease(eb, task.id, row.lease_token))
         .executeTakeFirst();
       if (Number(r.numUpdatedRows) === 1) result.requeued.push(task.id);

@@ -5,7 +5,14 @@ import type { GroupCommit } from '../sqlite/group-commit.js';
 import { heldUnderLease, leaseFenceSql } from './lease-fence.js';
 
 /** Puts a held task back in the queue until `availableAt`, keeping the attempt's error. False if the lease was lost. */
-export async function retryTask(db: Kysely<Database>, id: string, leaseToken: string, lastError: string, availableAt: number, now: number): Promise<boolean> {
+export async function retryTask(
+  db: Kysely<Database>,
+  id: string,
+  leaseToken: string,
+  lastError: string,
+  availableAt: number,
+  now: number,
+): Promise<boolean> {
   const r = await db
     .updateTable('tasks')
     .set({

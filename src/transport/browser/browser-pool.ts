@@ -63,7 +63,11 @@ export class BrowserPool {
   }
 
   /** The browser transport of one attempt; `close()` it when the attempt ends. */
-  forAttempt(a: { exit: Pick<ExitAddressConfig, 'id' | 'proxyUrl'>; country: string; signal: AbortSignal }): AttemptBrowser {
+  forAttempt(a: {
+    exit: Pick<ExitAddressConfig, 'id' | 'proxyUrl'>;
+    country: string;
+    signal: AbortSignal;
+  }): AttemptBrowser {
     return new AttemptBrowser(this, a.exit, a.country, a.signal);
   }
 
@@ -105,7 +109,13 @@ export class BrowserPool {
   stats(): BrowserPoolStats {
     const b = this.current;
     const connected = b?.isConnected() ?? false;
-    return { launches: this.launches, connected, pagesInUse: this.slots.inUse, waiting: this.slots.waiting, openContexts: connected && b ? b.contexts().length : 0 };
+    return {
+      launches: this.launches,
+      connected,
+      pagesInUse: this.slots.inUse,
+      waiting: this.slots.waiting,
+      openContexts: connected && b ? b.contexts().length : 0,
+    };
   }
 
   /** Process id of the running browser (for logs and crash drills), or null when none runs. */
@@ -193,7 +203,8 @@ export class BrowserPool {
     }
     this.current = browser;
     browser.on('disconnected', () => {
-      if (!this.closed) this.opts.log.warn({ launches: this.launches }, 'chromium disconnected; it is relaunched on next use');
+      if (!this.closed)
+        this.opts.log.warn({ launches: this.launches }, 'chromium disconnected; it is relaunched on next use');
       this.forget(browser);
     });
     this.opts.log.info({ version: browser.version(), launches: this.launches }, 'chromium launched');
@@ -254,7 +265,13 @@ function within(p: Promise<void>, ms: number): Promise<void> {
  * that one language to scripts; a real browser sends its whole list. Chromium's own override takes
  * the list without weights and adds them itself, for the header and `navigator.languages` alike.
  */
-async function overrideLanguages(context: BrowserContext, page: Page, browser: Browser, userAgent: string, acceptLanguage: string): Promise<void> {
+async function overrideLanguages(
+  context: BrowserContext,
+  page: Page,
+  browser: Browser,
+  userAgent: string,
+  acceptLanguage: string,
+): Promise<void> {
   const languages = acceptLanguage
     .split(',')
     .map((part) => part.split(';')[0]?.trim() ?? '')
@@ -264,7 +281,11 @@ async function overrideLanguages(context: BrowserContext, page: Page, browser: B
   const session = await context.newCDPSession(page);
   // Client hints only for our own user agent; a configured one may name another browser.
   const ours = userAgent === desktopUserAgent(browser.version());
-  await session.send('Emulation.setUserAgentOverride', { userAgent, acceptLanguage: languages, ...(ours ? { userAgentMetadata: desktopUserAgentMetadata(browser.version()) } : {}) });
+  await session.send('Emulation.setUserAgentOverride', {
+    userAgent,
+    acceptLanguage: languages,
+    ...(ours ? { userAgentMetadata: desktopUserAgentMetadata(browser.version()) } : {}),
+  });
 }
 
 function withoutKey(h: Record<string, string>, key: string): Record<string, string> {
@@ -278,7 +299,12 @@ function withoutKey(h: Record<string, string>, key: string): Record<string, stri
  * must carry the Secure flag or Chromium refuses them; Playwright derives that flag from the URL,
  * so they are given host and path explicitly (the simulator's http://127.0.0.1 counts as secure).
  */
-function cookieFor(c: { name: string; value: string }, url: string): { name: string; value: string; url: string } | { name: string; value: string; domain: string; path: string; secure: true } {
+function cookieFor(
+  c: { name: string; value: string },
+  url: string,
+):
+  | { name: string; value: string; url: string }
+  | { name: string; value: string; domain: string; path: string; secure: true } {
   if (!/^__(Secure|Host)-/.test(c.name)) return { ...c, url };
   return { ...c, domain: new URL(url).hostname, path: '/', secure: true };
 }

@@ -23,7 +23,10 @@ export function proxyForExit(exit: Pick<ExitAddressConfig, 'id' | 'proxyUrl'>): 
   const proxy: ContextProxy = { server: `${scheme}//${u.host}` };
   if (u.username || u.password) {
     if (scheme === 'socks5:') {
-      throw new UpstreamFailure('UPSTREAM_ERROR', `exit ${exit.id}: Chromium cannot authenticate to a SOCKS5 proxy; give browser engines an http(s) proxy`);
+      throw new UpstreamFailure(
+        'UPSTREAM_ERROR',
+        `exit ${exit.id}: Chromium cannot authenticate to a SOCKS5 proxy; give browser engines an http(s) proxy`,
+      );
     }
     proxy.username = decodeURIComponent(u.username);
     proxy.password = decodeURIComponent(u.password);
@@ -32,7 +35,14 @@ export function proxyForExit(exit: Pick<ExitAddressConfig, 'id' | 'proxyUrl'>): 
 }
 
 /** Headers the browser sets itself per request type; forcing them on every request would look odd. */
-const BROWSER_OWNED = new Set(['accept', 'accept-encoding', 'connection', 'content-length', 'host', 'upgrade-insecure-requests']);
+const BROWSER_OWNED = new Set([
+  'accept',
+  'accept-encoding',
+  'connection',
+  'content-length',
+  'host',
+  'upgrade-insecure-requests',
+]);
 
 export interface SplitHeaders {
   userAgent: string | null;

@@ -12,7 +12,12 @@ const DEFAULT_ACTION_TIMEOUT_MS = 10_000;
  * means the page no longer looks as the adapter expects: LAYOUT_CHANGED, naming the selector only
  * (never the typed text, which is the client's prompt).
  */
-export async function runActions(page: Page, actions: readonly RenderAction[], timeoutOf: () => number, signal: AbortSignal): Promise<void> {
+export async function runActions(
+  page: Page,
+  actions: readonly RenderAction[],
+  timeoutOf: () => number,
+  signal: AbortSignal,
+): Promise<void> {
   for (const [i, action] of actions.entries()) {
     const timeout = timeoutOf();
     try {
@@ -22,7 +27,10 @@ export async function runActions(page: Page, actions: readonly RenderAction[], t
       else await page.keyboard.press(action.press);
     } catch (e) {
       if (!signal.aborted && e instanceof playwright().errors.TimeoutError) {
-        throw new UpstreamFailure('LAYOUT_CHANGED', `browser action ${i + 1} (${describe(action)}): element never became actionable`);
+        throw new UpstreamFailure(
+          'LAYOUT_CHANGED',
+          `browser action ${i + 1} (${describe(action)}): element never became actionable`,
+        );
       }
       throw navigationFailure(e, signal, `action ${i + 1}`);
     }

@@ -31,7 +31,12 @@ function list(v: string | readonly string[] | undefined): string[] {
  * budget runs out after navigation, the page is returned as it is with `complete: false`, so the
  * parser still tells a wall or an absent answer from an answer that never settled.
  */
-export async function renderPage(page: Page, url: string, o: RenderOptions, signal: AbortSignal): Promise<RenderedPage> {
+export async function renderPage(
+  page: Page,
+  url: string,
+  o: RenderOptions,
+  signal: AbortSignal,
+): Promise<RenderedPage> {
   const started = performance.now();
   const deadline = started + o.timeoutMs;
   const remaining = () => Math.max(1, Math.floor(deadline - performance.now()));
@@ -62,7 +67,12 @@ export async function renderPage(page: Page, url: string, o: RenderOptions, sign
       url: page.url(),
       html,
       complete,
-      timings: { navigationMs: round(navigationMs), waitForMs: round(waitForMs), settleMs: round(totalMs - navigationMs - waitForMs), totalMs: round(totalMs) },
+      timings: {
+        navigationMs: round(navigationMs),
+        waitForMs: round(waitForMs),
+        settleMs: round(totalMs - navigationMs - waitForMs),
+        totalMs: round(totalMs),
+      },
     };
   };
 
@@ -121,7 +131,8 @@ export async function renderPage(page: Page, url: string, o: RenderOptions, sign
 function probeOf(page: Page): PageProbe {
   return {
     exists: (selector) => page.evaluate<boolean>(`(${EXISTS_JS})(${JSON.stringify(selector)})`),
-    read: (selector) => page.evaluate<{ text: string; links: string[] } | null>(`(${READ_JS})(${JSON.stringify(selector)})`),
+    read: (selector) =>
+      page.evaluate<{ text: string; links: string[] } | null>(`(${READ_JS})(${JSON.stringify(selector)})`),
     url: () => page.url(),
   };
 }
@@ -146,7 +157,8 @@ async function contentOf(page: Page, signal: AbortSignal): Promise<string> {
     try {
       return await page.content();
     } catch (e) {
-      if (attempt >= 5 || signal.aborted || !/navigating/i.test(e instanceof Error ? e.message : '')) throw navigationFailure(e, signal, 'read content');
+      if (attempt >= 5 || signal.aborted || !/navigating/i.test(e instanceof Error ? e.message : ''))
+        throw navigationFailure(e, signal, 'read content');
       await sleep(100, undefined, { signal });
     }
   }

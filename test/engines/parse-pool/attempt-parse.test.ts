@@ -29,7 +29,10 @@ describe('an attempt whose parse runs too long', () => {
 
   it('fails ENGINE_TIMEOUT and its worker thread is stopped', async () => {
     const dir = tempDir();
-    const settings = loadSettings({ AEQ_DATA_DIR: dir, AEQ_CONFIG: writeConfig(dir, { engines: { WEB_SCRAPE: { mode: 'anon', timeoutMs: 1000 } } }) });
+    const settings = loadSettings({
+      AEQ_DATA_DIR: dir,
+      AEQ_CONFIG: writeConfig(dir, { engines: { WEB_SCRAPE: { mode: 'anon', timeoutMs: 1000 } } }),
+    });
     const config = loadServiceConfig(settings);
     const flag = new Int32Array(new SharedArrayBuffer(12));
     const spinning: EngineAdapter = {
@@ -43,11 +46,35 @@ describe('an attempt whose parse runs too long', () => {
     };
     // A warm thread, so the spin starts at once rather than while the thread is still loading.
     const warmThread = await parser.run('test.threadId', null);
-    const runner = new AttemptRunner(config, new EngineRegistry().register(spinning), new Pools(config), transports, new Metrics(), null, parser as unknown as ParsePool);
+    const runner = new AttemptRunner(
+      config,
+      new EngineRegistry().register(spinning),
+      new Pools(config),
+      transports,
+      new Metrics(),
+      null,
+      parser as unknown as ParsePool,
+    );
     const task: ClaimedTask = {
-      id: 'task-1', taskType: 'WEB_SCRAPE', payload: {}, priority: 1, idempotencyKey: null, webhookUrl: null, country: null, maxAttempts: 1,
-      creditsToCharge: 1, createdAt: Date.now(), status: 'PROCESSING', attempts: 1, result: null, error: null, creditsCharged: null,
-      updatedAt: Date.now(), finishedAt: null, leaseToken: 'lease', leaseExpiresAt: Date.now() + 60_000,
+      id: 'task-1',
+      taskType: 'WEB_SCRAPE',
+      payload: {},
+      priority: 1,
+      idempotencyKey: null,
+      webhookUrl: null,
+      country: null,
+      maxAttempts: 1,
+      creditsToCharge: 1,
+      createdAt: Date.now(),
+      status: 'PROCESSING',
+      attempts: 1,
+      result: null,
+      error: null,
+      creditsCharged: null,
+      updatedAt: Date.now(),
+      finishedAt: null,
+      leaseToken: 'lease',
+      leaseExpiresAt: Date.now() + 60_000,
     };
     const outcome = await runner.run(task, createLogger('silent'), new AbortController().signal);
     expect(outcome).toMatchObject({ kind: 'failed', code: 'ENGINE_TIMEOUT' });

@@ -25,7 +25,9 @@ afterEach(async () => {
 function spinFlag(): { flag: Int32Array; started: Promise<number> } {
   const flag = new Int32Array(new SharedArrayBuffer(12));
   // Atomics.waitAsync is in Node 20, not in the ES2023 lib the project compiles against.
-  const { waitAsync } = Atomics as unknown as { waitAsync(a: Int32Array, i: number, v: number): { async: boolean; value: string | Promise<string> } };
+  const { waitAsync } = Atomics as unknown as {
+    waitAsync(a: Int32Array, i: number, v: number): { async: boolean; value: string | Promise<string> };
+  };
   const wait = waitAsync(flag, 0, 0);
   const started = Promise.resolve(wait.value).then(() => Atomics.load(flag, 1));
   return { flag, started };
@@ -71,7 +73,10 @@ describe('parse pool', () => {
     expect(limited).toMatchObject({ kind: 'RATE_LIMITED', message: 'upstream said slow down', retryAfterMs: 30_000 });
     const gone = await rejectionOf(pool.run('test.unavailable', null));
     expect(gone).toBeInstanceOf(UpstreamFailure);
-    expect(gone).toMatchObject({ kind: 'PAGE_UNAVAILABLE', clientMessage: 'The post was deleted; pass the URL of an existing post.' });
+    expect(gone).toMatchObject({
+      kind: 'PAGE_UNAVAILABLE',
+      clientMessage: 'The post was deleted; pass the URL of an existing post.',
+    });
   });
 
   it("rethrows any other error as an Error with the worker's name, message and stack", async () => {
@@ -132,8 +137,15 @@ describe('parse pool', () => {
 
   it('parses inline with no threads (AEQ_PARSE_THREADS=0), failures alike', async () => {
     const pool = testPool(0);
-    expect(await pool.run('test.echo', { text: 'inline', bytes: new Uint8Array(3) })).toMatchObject({ text: 'INLINE', length: 3, threadId: 0 });
-    expect(await rejectionOf(pool.run('test.rateLimited', null))).toMatchObject({ kind: 'RATE_LIMITED', retryAfterMs: 30_000 });
+    expect(await pool.run('test.echo', { text: 'inline', bytes: new Uint8Array(3) })).toMatchObject({
+      text: 'INLINE',
+      length: 3,
+      threadId: 0,
+    });
+    expect(await rejectionOf(pool.run('test.rateLimited', null))).toMatchObject({
+      kind: 'RATE_LIMITED',
+      retryAfterMs: 30_000,
+    });
     expect(pool.liveThreads()).toBe(0);
   });
 

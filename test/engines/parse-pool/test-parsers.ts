@@ -7,13 +7,19 @@ import { UpstreamFailure } from '../../../src/domain/engine-errors.js';
  * 2 = set by the test to let an inline spin end.
  */
 export const PARSERS = {
-  'test.echo': (i: { text: string; bytes: Uint8Array }) => ({ text: i.text.toUpperCase(), length: i.bytes.byteLength, threadId }),
+  'test.echo': (i: { text: string; bytes: Uint8Array }) => ({
+    text: i.text.toUpperCase(),
+    length: i.bytes.byteLength,
+    threadId,
+  }),
   'test.threadId': (_: null) => threadId,
   'test.rateLimited': (_: null): never => {
     throw new UpstreamFailure('RATE_LIMITED', 'upstream said slow down', { retryAfterMs: 30_000 });
   },
   'test.unavailable': (_: null): never => {
-    throw new UpstreamFailure('PAGE_UNAVAILABLE', 'post deleted', { clientMessage: 'The post was deleted; pass the URL of an existing post.' });
+    throw new UpstreamFailure('PAGE_UNAVAILABLE', 'post deleted', {
+      clientMessage: 'The post was deleted; pass the URL of an existing post.',
+    });
   },
   'test.bug': (i: { value: unknown }) => (i.value as { deref: { x: number } }).deref.x,
   /** A parse whose memory grows without end (the heap limit ends it). */

@@ -5,7 +5,15 @@ import type { AnalysisCore, PreparedSource } from '../core.js';
 import { tokenLimit } from '../metering.js';
 import type { SourceInfluenceInput } from '../types.js';
 import { brandDecisions } from './brands.js';
-import { guardComponent, NO_MODEL_MESSAGE, topLevelStatus, type ComponentError, type ComponentName, type ComponentOutcome, type ComponentStatus } from './components.js';
+import {
+  guardComponent,
+  NO_MODEL_MESSAGE,
+  topLevelStatus,
+  type ComponentError,
+  type ComponentName,
+  type ComponentOutcome,
+  type ComponentStatus,
+} from './components.js';
 import { modelBrandDecisions, type BrandsValue } from './model-brands.js';
 import { classifyWithModel } from './model-classification.js';
 import { modelRequirements, type RequirementsValue } from './model-requirements.js';
@@ -37,7 +45,13 @@ async function requirementsComponent(x: ExtendedInput): Promise<ComponentOutcome
     return {
       status: 'insufficient_input',
       value: { items: [], coverageRate: null },
-      errors: [{ component, code: 'INSUFFICIENT_INPUT', message: 'No prompt was given, so there are no requirements to check.' }],
+      errors: [
+        {
+          component,
+          code: 'INSUFFICIENT_INPUT',
+          message: 'No prompt was given, so there are no requirements to check.',
+        },
+      ],
     };
   }
   const lexical = () => questionRequirements(x.core, prompt, x.cfg);
@@ -47,7 +61,11 @@ async function requirementsComponent(x: ExtendedInput): Promise<ComponentOutcome
     async () => {
       if (x.session) return modelRequirements(x.core, prompt, x.cfg, x.session);
       // Deterministic hints cover constraints only; open-ended requirements need the model.
-      return { status: 'partial', value: lexical(), errors: [{ component, code: 'MODEL_NOT_CONFIGURED', message: NO_MODEL_MESSAGE }] };
+      return {
+        status: 'partial',
+        value: lexical(),
+        errors: [{ component, code: 'MODEL_NOT_CONFIGURED', message: NO_MODEL_MESSAGE }],
+      };
     },
     lexical,
   );
@@ -66,8 +84,14 @@ async function brandsComponent(x: ExtendedInput): Promise<ComponentOutcome<Brand
     async () => {
       if (x.session) return modelBrandDecisions(x.core, entities, x.input.prompt, x.cfg, x.session);
       const b = brandDecisions(x.core, entities);
-      const errors: ComponentError[] = b.needsModel ? [{ component, code: 'MODEL_NOT_CONFIGURED', message: NO_MODEL_MESSAGE }] : [];
-      return { status: b.needsModel ? 'partial' : 'ok', value: { entities: b.entities, otherBrands: b.otherBrands }, errors };
+      const errors: ComponentError[] = b.needsModel
+        ? [{ component, code: 'MODEL_NOT_CONFIGURED', message: NO_MODEL_MESSAGE }]
+        : [];
+      return {
+        status: b.needsModel ? 'partial' : 'ok',
+        value: { entities: b.entities, otherBrands: b.otherBrands },
+        errors,
+      };
     },
     deterministic,
   );
@@ -90,7 +114,11 @@ async function metadataComponent(x: ExtendedInput): Promise<ComponentOutcome<Sou
   );
 }
 
-function sharesBy(metas: readonly SourceMeta[], key: 'sourceType' | 'mediaClass', x: ExtendedInput): Record<string, number> {
+function sharesBy(
+  metas: readonly SourceMeta[],
+  key: 'sourceType' | 'mediaClass',
+  x: ExtendedInput,
+): Record<string, number> {
   const index = new Map(x.core.sources.map((s, j) => [s.sourceId, j]));
   const sums = new Map<string, number>();
   for (const m of metas) sums.set(m[key], (sums.get(m[key]) ?? 0) + (x.shares[index.get(m.sourceId) ?? -1] ?? 0));
@@ -114,7 +142,10 @@ export async function extendedAnalysis(x: ExtendedInput): Promise<Record<string,
     status: topLevelStatus(components),
     components,
     errors: [...requirements.errors, ...brands.errors, ...metadata.errors],
-    budget: { tokenLimit: x.session?.meter.tokenLimit ?? tokenLimit(x.input, x.cfg), tokensUsed: x.session?.meter.tokensUsed ?? 0 },
+    budget: {
+      tokenLimit: x.session?.meter.tokenLimit ?? tokenLimit(x.input, x.cfg),
+      tokensUsed: x.session?.meter.tokensUsed ?? 0,
+    },
     questionRequirements: requirements.value,
     brandDecisions: brands.value,
     sourceMetadata: metadata.value,

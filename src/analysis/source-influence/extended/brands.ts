@@ -42,7 +42,10 @@ export interface OtherBrand {
   mentionCount: number;
 }
 
-export function brandDecisions(core: AnalysisCore, entities: readonly Entity[]): { entities: BrandDecision[]; otherBrands: OtherBrand[]; needsModel: boolean } {
+export function brandDecisions(
+  core: AnalysisCore,
+  entities: readonly Entity[],
+): { entities: BrandDecision[]; otherBrands: OtherBrand[]; needsModel: boolean } {
   const found = entities.map((e) => {
     const m = nameMatcher(e.name);
     let count = 0;

@@ -6,7 +6,15 @@ import { norm } from '../../text/norm.js';
  * entries, the quote check every model quote passes, and the guard that turns an unexpected
  * exception into `internal_error` without losing the component's deterministic fields.
  */
-export type ComponentStatus = 'ok' | 'partial' | 'insufficient_input' | 'model_error' | 'timeout' | 'invalid_output' | 'budget_exceeded' | 'internal_error';
+export type ComponentStatus =
+  | 'ok'
+  | 'partial'
+  | 'insufficient_input'
+  | 'model_error'
+  | 'timeout'
+  | 'invalid_output'
+  | 'budget_exceeded'
+  | 'internal_error';
 export type ComponentName = 'questionRequirements' | 'brandDecisions' | 'sourceMetadata';
 export const COMPONENT_ORDER: readonly ComponentName[] = ['questionRequirements', 'brandDecisions', 'sourceMetadata'];
 
@@ -62,7 +70,17 @@ export async function guardComponent<T>(
     return await run();
   } catch (e) {
     if (signal?.aborted) throw e;
-    return { status: 'internal_error', value: fallback(), errors: [{ component, code: 'INTERNAL_ERROR', message: 'The component failed unexpectedly; deterministic fields are kept.' }] };
+    return {
+      status: 'internal_error',
+      value: fallback(),
+      errors: [
+        {
+          component,
+          code: 'INTERNAL_ERROR',
+          message: 'The component failed unexpectedly; deterministic fields are kept.',
+        },
+      ],
+    };
   }
 }
 

@@ -7,7 +7,14 @@ import { norm } from '../../text/norm.js';
 import type { AnalysisCore } from '../core.js';
 import type { Entity } from '../types.js';
 import { brandDecisions, type BrandDecision, type BrandReason, type Decision, type OtherBrand } from './brands.js';
-import { mergeStatus, modelFailure, quoteFound, type ComponentError, type ComponentOutcome, type ComponentStatus } from './components.js';
+import {
+  mergeStatus,
+  modelFailure,
+  quoteFound,
+  type ComponentError,
+  type ComponentOutcome,
+  type ComponentStatus,
+} from './components.js';
 import { supportingSourceIds } from './requirements.js';
 
 /**
@@ -62,7 +69,13 @@ function chunks(core: AnalysisCore, mentionUnits: ReadonlySet<number>, maxTokens
   return out;
 }
 
-export async function modelBrandDecisions(core: AnalysisCore, entities: readonly Entity[], prompt: string | null, cfg: SourceInfluenceConfig, session: ModelSession): Promise<ComponentOutcome<BrandsValue>> {
+export async function modelBrandDecisions(
+  core: AnalysisCore,
+  entities: readonly Entity[],
+  prompt: string | null,
+  cfg: SourceInfluenceConfig,
+  session: ModelSession,
+): Promise<ComponentOutcome<BrandsValue>> {
   const component = 'brandDecisions' as const;
   const base = brandDecisions(core, entities);
   const matchers = entities.map((e) => nameMatcher(e.name));
@@ -109,7 +122,13 @@ export async function modelBrandDecisions(core: AnalysisCore, entities: readonly
           droppedQuotes++;
           continue;
         }
-        j.reasons.push({ polarity: reason.polarity, summary: norm(reason.summary).slice(0, 200), quote: norm(reason.quote), unitIndex: reason.unitIndex, sourceIds: supportingSourceIds(core, [reason.unitIndex]) });
+        j.reasons.push({
+          polarity: reason.polarity,
+          summary: norm(reason.summary).slice(0, 200),
+          quote: norm(reason.quote),
+          unitIndex: reason.unitIndex,
+          sourceIds: supportingSourceIds(core, [reason.unitIndex]),
+        });
       }
       judged.set(i, j);
     }
@@ -122,17 +141,27 @@ export async function modelBrandDecisions(core: AnalysisCore, entities: readonly
   }
   if (droppedQuotes > 0) {
     status = mergeStatus(status, 'partial');
-    errors.push({ component, code: 'QUOTE_NOT_FOUND', message: `${droppedQuotes} reason(s) quoted text that is not in their unit and were dropped.` });
+    errors.push({
+      component,
+      code: 'QUOTE_NOT_FOUND',
+      message: `${droppedQuotes} reason(s) quoted text that is not in their unit and were dropped.`,
+    });
   }
   const unjudged = [...mentionsIn.keys()].filter((i) => !judged.has(i)).length;
   if (unjudged > 0 && status === 'ok') {
     status = 'partial';
-    errors.push({ component, code: 'ITEM_INCOMPLETE', message: `The model gave no decision for ${unjudged} mentioned entit${unjudged === 1 ? 'y' : 'ies'}.` });
+    errors.push({
+      component,
+      code: 'ITEM_INCOMPLETE',
+      message: `The model gave no decision for ${unjudged} mentioned entit${unjudged === 1 ? 'y' : 'ies'}.`,
+    });
   }
   const out = base.entities.map((d, i): BrandDecision => {
     const j = judged.get(i);
     if (!d.mentioned || !j) return d;
-    const reasons = j.reasons.sort((a, b) => a.unitIndex - b.unitIndex || (a.polarity < b.polarity ? 1 : a.polarity > b.polarity ? -1 : 0)).slice(0, cfg.extended.maxReasons);
+    const reasons = j.reasons
+      .sort((a, b) => a.unitIndex - b.unitIndex || (a.polarity < b.polarity ? 1 : a.polarity > b.polarity ? -1 : 0))
+      .slice(0, cfg.extended.maxReasons);
     const sentiment = Math.round((j.sentiments.reduce((a, b) => a + b, 0) / j.sentiments.length) * 100) / 100;
     return { ...d, decision: mergeDecisions(j.decisions), topPick: j.topPick, sentiment, reasons };
   });
@@ -140,7 +169,11 @@ export async function modelBrandDecisions(core: AnalysisCore, entities: readonly
 }
 
 /** Named brands the answer really contains (counts recomputed), not the listed entities. */
-function otherBrands(core: AnalysisCore, entities: readonly Entity[], named: ReadonlyMap<string, { name: string; decisions: Decision[] }>): OtherBrand[] {
+function otherBrands(
+  core: AnalysisCore,
+  entities: readonly Entity[],
+  named: ReadonlyMap<string, { name: string; decisions: Decision[] }>,
+): OtherBrand[] {
   const listed = entities.map((e) => nameMatcher(e.name)).filter((m) => m !== null);
   const out: OtherBrand[] = [];
   for (const { name, decisions } of named.values()) {

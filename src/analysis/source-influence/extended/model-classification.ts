@@ -3,7 +3,13 @@ import type { ModelSession } from '../../model/session.js';
 import { excerpt } from '../../text/norm.js';
 import type { PreparedSource } from '../core.js';
 import type { Entity } from '../types.js';
-import { mergeStatus, modelFailure, type ComponentError, type ComponentOutcome, type ComponentStatus } from './components.js';
+import {
+  mergeStatus,
+  modelFailure,
+  type ComponentError,
+  type ComponentOutcome,
+  type ComponentStatus,
+} from './components.js';
 import { mediaClassOf, type SourceMeta } from './source-metadata.js';
 
 /**
@@ -74,15 +80,21 @@ export async function classifyWithModel(
     }
     if (m.ownership.relation === 'unknown' && entities.length > 0) {
       const confidence = Math.round(Math.min(MODEL_OWNERSHIP_CAP, c.confidence) * 100) / 100;
-      if (c.ownership === 'owned' && c.entityId !== null && entityIds.has(c.entityId)) next.ownership = { relation: 'owned', entityId: c.entityId, method: 'model', confidence };
-      else if (c.ownership === 'not_owned') next.ownership = { relation: 'not_owned', entityId: null, method: 'model', confidence };
+      if (c.ownership === 'owned' && c.entityId !== null && entityIds.has(c.entityId))
+        next.ownership = { relation: 'owned', entityId: c.entityId, method: 'model', confidence };
+      else if (c.ownership === 'not_owned')
+        next.ownership = { relation: 'not_owned', entityId: null, method: 'model', confidence };
     }
     next.mediaClass = mediaClassOf(next.sourceType, next.ownership.relation === 'owned');
     return next;
   });
   if (missing > 0) {
     status = mergeStatus(status, 'partial');
-    errors.push({ component, code: 'ITEM_INCOMPLETE', message: `The model did not classify ${missing} source(s); their rule-based fields are kept.` });
+    errors.push({
+      component,
+      code: 'ITEM_INCOMPLETE',
+      message: `The model did not classify ${missing} source(s); their rule-based fields are kept.`,
+    });
   }
   return { status, value, errors };
 }

@@ -3,7 +3,14 @@ import type { CoverageOutput, RequirementsOutput } from '../../model/schemas.js'
 import type { ModelSession } from '../../model/session.js';
 import { norm } from '../../text/norm.js';
 import type { AnalysisCore } from '../core.js';
-import { mergeStatus, modelFailure, quoteFound, type ComponentError, type ComponentOutcome, type ComponentStatus } from './components.js';
+import {
+  mergeStatus,
+  modelFailure,
+  quoteFound,
+  type ComponentError,
+  type ComponentOutcome,
+  type ComponentStatus,
+} from './components.js';
 import {
   candidateUnits,
   coverageRate,
@@ -61,7 +68,12 @@ function drafts(prompt: string, out: RequirementsOutput, max: number): { items: 
     seen.add(key);
     // The prompt's own spelling of the span (the model may have changed case).
     const [a, b] = spanOf(it.quote, prompt) ?? [0, 0];
-    items.push({ text: norm(it.text).slice(0, 80), quote: norm(prompt).slice(a, b), type: it.type, mandatory: it.mandatory });
+    items.push({
+      text: norm(it.text).slice(0, 80),
+      quote: norm(prompt).slice(a, b),
+      type: it.type,
+      mandatory: it.mandatory,
+    });
   }
   // A rule-found constraint the model left out is still a requirement of the question.
   const spans = items.map((d) => spanOf(d.quote, prompt)).filter((s): s is [number, number] => s !== null);
@@ -73,32 +85,55 @@ function drafts(prompt: string, out: RequirementsOutput, max: number): { items: 
   return { items: items.slice(0, max), dropped };
 }
 
-export async function modelRequirements(core: AnalysisCore, prompt: string, cfg: SourceInfluenceConfig, session: ModelSession): Promise<ComponentOutcome<RequirementsValue>> {
+export async function modelRequirements(
+  core: AnalysisCore,
+  prompt: string,
+  cfg: SourceInfluenceConfig,
+  session: ModelSession,
+): Promise<ComponentOutcome<RequirementsValue>> {
   const component = 'questionRequirements' as const;
   const extracted = await session.call<RequirementsOutput>('requirements', EXTRACT, {
     question: prompt,
     hints: requirementHints(prompt).map((h) => ({ type: h.type, quote: h.quote })),
   });
   if (!extracted.ok) {
-    return { status: extracted.status, value: questionRequirements(core, prompt, cfg), errors: [modelFailure(component, extracted.status, extracted.message)] };
+    return {
+      status: extracted.status,
+      value: questionRequirements(core, prompt, cfg),
+      errors: [modelFailure(component, extracted.status, extracted.message)],
+    };
   }
   const errors: ComponentError[] = [];
   let status: ComponentStatus = 'ok';
   const { items: list, dropped } = drafts(prompt, extracted.value, cfg.extended.maxRequirements);
   if (dropped > 0) {
     status = 'partial';
-    errors.push({ component, code: 'QUOTE_NOT_FOUND', message: `${dropped} requirement(s) quoted text that is not in the prompt and were dropped.` });
+    errors.push({
+      component,
+      code: 'QUOTE_NOT_FOUND',
+      message: `${dropped} requirement(s) quoted text that is not in the prompt and were dropped.`,
+    });
   }
-  const withCandidates = list.map((d, i) => ({ d, id: `r${i + 1}`, candidates: candidateUnits(core, `${d.text} ${d.quote}`, cfg.extended.coverageUnits) }));
+  const withCandidates = list.map((d, i) => ({
+    d,
+    id: `r${i + 1}`,
+    candidates: candidateUnits(core, `${d.text} ${d.quote}`, cfg.extended.coverageUnits),
+  }));
   const judged = new Map<string, { coverage: Coverage; unitIndexes: number[] }>();
   if (withCandidates.length > 0) {
     const unitIds = [...new Set(withCandidates.flatMap((w) => w.candidates.map((c) => c.ui)))].sort((a, b) => a - b);
     const covered = await session.call<CoverageOutput>('requirement_coverage', COVER, {
       question: prompt,
-      requirements: withCandidates.map((w) => ({ id: w.id, text: w.d.text, quote: w.d.quote, candidateUnits: w.candidates.map((c) => c.ui) })),
+      requirements: withCandidates.map((w) => ({
+        id: w.id,
+        text: w.d.text,
+        quote: w.d.quote,
+        candidateUnits: w.candidates.map((c) => c.ui),
+      })),
       units: unitIds.map((ui) => ({ index: ui, text: core.segmented.units[ui]?.plainText ?? '' })),
     });
-    if (covered.ok) for (const r of covered.value.results) judged.set(r.id, { coverage: r.coverage, unitIndexes: r.unitIndexes });
+    if (covered.ok)
+      for (const r of covered.value.results) judged.set(r.id, { coverage: r.coverage, unitIndexes: r.unitIndexes });
     else {
       status = mergeStatus(status, covered.status);
       errors.push(modelFailure(component, covered.status, covered.message));
@@ -106,7 +141,11 @@ export async function modelRequirements(core: AnalysisCore, prompt: string, cfg:
     const missing = covered.ok ? withCandidates.filter((w) => !judged.has(w.id)).length : 0;
     if (missing > 0) {
       status = mergeStatus(status, 'partial');
-      errors.push({ component, code: 'ITEM_INCOMPLETE', message: `The model judged no coverage for ${missing} requirement(s); their coverage is lexical.` });
+      errors.push({
+        component,
+        code: 'ITEM_INCOMPLETE',
+        message: `The model judged no coverage for ${missing} requirement(s); their coverage is lexical.`,
+      });
     }
   }
   const items = withCandidates.map(({ d, id, candidates }): RequirementItem => {
@@ -114,8 +153,19 @@ export async function modelRequirements(core: AnalysisCore, prompt: string, cfg:
     const allowed = new Set(candidates.map((c) => c.ui));
     const lexical = lexicalCoverage(candidates, cfg);
     const coverage = m?.coverage ?? lexical.coverage;
-    const evidenceUnits = m ? [...new Set(m.unitIndexes.filter((u) => allowed.has(u)))].sort((a, b) => a - b) : lexical.evidenceUnits;
-    return { id, text: d.text, quote: d.quote, type: d.type, mandatory: d.mandatory, coverage, evidenceUnits, supportingSourceIds: supportingSourceIds(core, evidenceUnits) };
+    const evidenceUnits = m
+      ? [...new Set(m.unitIndexes.filter((u) => allowed.has(u)))].sort((a, b) => a - b)
+      : lexical.evidenceUnits;
+    return {
+      id,
+      text: d.text,
+      quote: d.quote,
+      type: d.type,
+      mandatory: d.mandatory,
+      coverage,
+      evidenceUnits,
+      supportingSourceIds: supportingSourceIds(core, evidenceUnits),
+    };
   });
   return { status, value: { items, coverageRate: coverageRate(items) }, errors };
 }

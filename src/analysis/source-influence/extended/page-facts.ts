@@ -31,14 +31,21 @@ export function typesOf(node: Obj): string[] {
 export function toIsoDate(raw: string, fetchedAt: number): string | null {
   const s = raw.trim();
   let y: number, m: number, d: number;
-  const iso = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})/.exec(s) ?? /(?<!\d)(\d{4})\.\s?(\d{1,2})\.\s?(\d{1,2})\.?/.exec(s) ?? /(\d{4})년\s?(\d{1,2})월\s?(\d{1,2})일/.exec(s);
+  const iso =
+    /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})/.exec(s) ??
+    /(?<!\d)(\d{4})\.\s?(\d{1,2})\.\s?(\d{1,2})\.?/.exec(s) ??
+    /(\d{4})년\s?(\d{1,2})월\s?(\d{1,2})일/.exec(s);
   const compact = /^(\d{4})(\d{2})(\d{2})(?:\D|$)/.exec(s);
   const english = /\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s+(\d{1,2}),?\s+(\d{4})\b/i.exec(s);
   if (iso) [y, m, d] = [Number(iso[1]), Number(iso[2]), Number(iso[3])];
   else if (compact) [y, m, d] = [Number(compact[1]), Number(compact[2]), Number(compact[3])];
   else if (english) {
     const months = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-    [y, m, d] = [Number(english[3]), months.indexOf((english[1] ?? '').slice(0, 3).toLowerCase()) + 1, Number(english[2])];
+    [y, m, d] = [
+      Number(english[3]),
+      months.indexOf((english[1] ?? '').slice(0, 3).toLowerCase()) + 1,
+      Number(english[2]),
+    ];
   } else return null;
   if (m < 1 || m > 12 || d < 1 || d > 31) return null;
   const t = Date.UTC(y, m - 1, d);
@@ -51,7 +58,11 @@ function jsonLdArticles(meta: PageMetadata): Obj[] {
 }
 
 export function pageDates(meta: PageMetadata | null, url: string, text: string | null, fetchedAt: number): PageDates {
-  const result = (publishedAt: string | null, modifiedAt: string | null, dateSource: DateSource): PageDates => ({ publishedAt, modifiedAt, dateSource });
+  const result = (publishedAt: string | null, modifiedAt: string | null, dateSource: DateSource): PageDates => ({
+    publishedAt,
+    modifiedAt,
+    dateSource,
+  });
   const date = (v: unknown) => (typeof v === 'string' ? toIsoDate(v, fetchedAt) : null);
   if (meta) {
     for (const node of jsonLdArticles(meta)) {
@@ -60,13 +71,22 @@ export function pageDates(meta: PageMetadata | null, url: string, text: string |
       if (pub || mod) return result(pub, mod, 'json_ld');
     }
     const m = meta.meta;
-    const pub = date(m['article:published_time'] ?? m['og:published_time'] ?? m['datepublished'] ?? m['date'] ?? m['pubdate'] ?? m['dc.date.issued']);
+    const pub = date(
+      m['article:published_time'] ??
+        m['og:published_time'] ??
+        m['datepublished'] ??
+        m['date'] ??
+        m['pubdate'] ??
+        m['dc.date.issued'],
+    );
     const mod = date(m['article:modified_time'] ?? m['datemodified']);
     if (pub || mod) return result(pub, mod, 'meta');
     const timed = meta.timeElements.map((t) => toIsoDate(t, fetchedAt)).find((x) => x !== null);
     if (timed) return result(timed, null, 'time_element');
   }
-  const fromUrl = /\/((?:19|20)\d{2})\/(\d{1,2})\/(\d{1,2})(?:\/|$)/.exec(url) ?? /(?<!\d)((?:19|20)\d{2})(\d{2})(\d{2})(?!\d)/.exec(url);
+  const fromUrl =
+    /\/((?:19|20)\d{2})\/(\d{1,2})\/(\d{1,2})(?:\/|$)/.exec(url) ??
+    /(?<!\d)((?:19|20)\d{2})(\d{2})(\d{2})(?!\d)/.exec(url);
   if (fromUrl) {
     const d = toIsoDate(`${fromUrl[1]}-${fromUrl[2]}-${fromUrl[3]}`, fetchedAt);
     if (d) return result(d, null, 'url');
@@ -83,7 +103,11 @@ export function pageDates(meta: PageMetadata | null, url: string, text: string |
 }
 
 function cleanAuthor(raw: string): string | null {
-  const s = raw.replace(/[\w.+-]+@[\w-]+\.[\w.]+/g, '').replace(/^\s*by\s+/i, '').replace(/\s+/g, ' ').trim();
+  const s = raw
+    .replace(/[\w.+-]+@[\w-]+\.[\w.]+/g, '')
+    .replace(/^\s*by\s+/i, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (!s || /^https?:\/\//i.test(s) || s.length > 80) return null;
   return s;
 }
@@ -93,9 +117,20 @@ export function pageAuthor(meta: PageMetadata | null, text: string | null): Auth
     for (const node of jsonLdArticles(meta)) {
       const authors = node['author'];
       for (const a of Array.isArray(authors) ? authors : [authors]) {
-        const name = typeof a === 'string' ? cleanAuthor(a) : isObj(a) && str(a['name']) ? cleanAuthor(str(a['name']) ?? '') : null;
+        const name =
+          typeof a === 'string'
+            ? cleanAuthor(a)
+            : isObj(a) && str(a['name'])
+              ? cleanAuthor(str(a['name']) ?? '')
+              : null;
         if (!name) continue;
-        const kind = isObj(a) ? (typesOf(a).includes('Organization') ? 'organization' : typesOf(a).includes('Person') ? 'person' : 'unknown') : 'unknown';
+        const kind = isObj(a)
+          ? typesOf(a).includes('Organization')
+            ? 'organization'
+            : typesOf(a).includes('Person')
+              ? 'person'
+              : 'unknown'
+          : 'unknown';
         return { name, kind, source: 'json_ld' };
       }
     }

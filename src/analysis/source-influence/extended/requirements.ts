@@ -20,7 +20,11 @@ interface Hint {
 }
 
 const HINTS: readonly Hint[] = [
-  { type: 'budget', re: /(?:under|below|less than|max(?:imum)?|up to)\s*[$€£₩]?\s?\d[\d,.]*\s*(?:k|dollars?|usd|won)?/gi, label: 'budget' },
+  {
+    type: 'budget',
+    re: /(?:under|below|less than|max(?:imum)?|up to)\s*[$€£₩]?\s?\d[\d,.]*\s*(?:k|dollars?|usd|won)?/gi,
+    label: 'budget',
+  },
   { type: 'budget', re: /[$€£₩]\s?\d[\d,.]*(?:\s?(?:k|million))?/g, label: 'budget' },
   { type: 'budget', re: /\d[\d,.]*\s?(?:만|천|억)?\s?원\s?(?:이하|미만|이내|대|정도|까지)?/g, label: '예산' },
   { type: 'location', re: /\bnear me\b/gi, label: 'location' },
@@ -47,7 +51,9 @@ export interface RequirementItem {
 }
 
 /** Hint spans of the prompt in order of appearance, one item per distinct quote. */
-export function requirementHints(prompt: string): Array<{ type: RequirementType; quote: string; start: number; label: string }> {
+export function requirementHints(
+  prompt: string,
+): Array<{ type: RequirementType; quote: string; start: number; label: string }> {
   const text = norm(prompt);
   const found: Array<{ type: RequirementType; quote: string; start: number; label: string }> = [];
   for (const h of HINTS) {
@@ -85,10 +91,19 @@ export function candidateUnits(core: AnalysisCore, requirement: string, k: numbe
 }
 
 /** Lexical judge: `addressed` at τ_full, `partial` at τ_part, evidence = candidates at τ_part or more. */
-export function lexicalCoverage(candidates: ReadonlyArray<{ ui: number; c: number }>, cfg: SourceInfluenceConfig): { coverage: Coverage; evidenceUnits: number[] } {
+export function lexicalCoverage(
+  candidates: ReadonlyArray<{ ui: number; c: number }>,
+  cfg: SourceInfluenceConfig,
+): { coverage: Coverage; evidenceUnits: number[] } {
   const best = candidates[0]?.c ?? 0;
   const coverage: Coverage = best >= cfg.tauFull ? 'addressed' : best >= cfg.tauPartial ? 'partial' : 'not_addressed';
-  return { coverage, evidenceUnits: candidates.filter((s) => s.c >= cfg.tauPartial).map((s) => s.ui).sort((a, b) => a - b) };
+  return {
+    coverage,
+    evidenceUnits: candidates
+      .filter((s) => s.c >= cfg.tauPartial)
+      .map((s) => s.ui)
+      .sort((a, b) => a - b),
+  };
 }
 
 /** Sources with a_uj > 0 on any of the units. */
@@ -99,11 +114,18 @@ export function supportingSourceIds(core: AnalysisCore, units: readonly number[]
 }
 
 export function coverageRate(items: ReadonlyArray<{ coverage: Coverage }>): number | null {
-  const score = items.reduce((acc, it) => acc + (it.coverage === 'addressed' ? 1 : it.coverage === 'partial' ? 0.5 : 0), 0);
+  const score = items.reduce(
+    (acc, it) => acc + (it.coverage === 'addressed' ? 1 : it.coverage === 'partial' ? 0.5 : 0),
+    0,
+  );
   return items.length === 0 ? null : Math.round((score / items.length) * 10_000) / 10_000;
 }
 
-export function questionRequirements(core: AnalysisCore, prompt: string, cfg: SourceInfluenceConfig): { items: RequirementItem[]; coverageRate: number | null } {
+export function questionRequirements(
+  core: AnalysisCore,
+  prompt: string,
+  cfg: SourceInfluenceConfig,
+): { items: RequirementItem[]; coverageRate: number | null } {
   const items = requirementHints(prompt).map((h, i): RequirementItem => {
     const { coverage, evidenceUnits } = lexicalCoverage(candidateUnits(core, h.quote, cfg.extended.coverageUnits), cfg);
     return {

@@ -10,22 +10,133 @@ import { pageAuthor, pageDates, publisherOf, typesOf } from './page-facts.js';
  * patterns. The model fallback (rule 4) is in model-classification.ts.
  */
 export type SourceType =
-  | 'institutional' | 'reference' | 'ugc_forum' | 'ugc_social' | 'review_site' | 'marketplace' | 'news' | 'editorial'
-  | 'vendor_page' | 'other' | 'unknown';
+  | 'institutional'
+  | 'reference'
+  | 'ugc_forum'
+  | 'ugc_social'
+  | 'review_site'
+  | 'marketplace'
+  | 'news'
+  | 'editorial'
+  | 'vendor_page'
+  | 'other'
+  | 'unknown';
 export type MediaClass = 'owned' | 'earned' | 'ugc' | 'vendor' | 'unknown';
 
 const DOMAIN_TYPES: ReadonlyArray<[SourceType, readonly string[]]> = [
   ['reference', ['wikipedia.org', 'namu.wiki', 'terms.naver.com', 'britannica.com']],
-  ['ugc_forum', ['reddit.com', 'quora.com', 'stackoverflow.com', 'stackexchange.com', 'kin.naver.com', 'cafe.naver.com', 'dcinside.com', 'clien.net', 'ppomppu.co.kr', 'theqoo.net', 'fmkorea.com', 'ruliweb.com', 'instiz.net', '82cook.com', 'teamblind.com', 'okky.kr']],
-  ['ugc_social', ['blog.naver.com', 'm.blog.naver.com', 'tistory.com', 'brunch.co.kr', 'velog.io', 'medium.com', 'youtube.com', 'youtu.be', 'instagram.com', 'tiktok.com', 'x.com', 'twitter.com', 'facebook.com', 'threads.net']],
-  ['review_site', ['g2.com', 'capterra.com', 'trustpilot.com', 'yelp.com', 'rtings.com', 'consumerreports.org', 'tripadvisor.com', 'tripadvisor.co.kr', 'tripadvisor.co.uk']],
-  ['marketplace', ['coupang.com', '11st.co.kr', 'gmarket.co.kr', 'auction.co.kr', 'smartstore.naver.com', 'shopping.naver.com', 'danawa.com', 'enuri.com', 'ebay.com', 'walmart.com', 'etsy.com', 'aliexpress.com']],
-  ['news', ['n.news.naver.com', 'news.naver.com', 'v.daum.net', 'yna.co.kr', 'chosun.com', 'joongang.co.kr', 'donga.com', 'hani.co.kr', 'mk.co.kr', 'hankyung.com', 'etnews.com', 'zdnet.co.kr', 'reuters.com', 'apnews.com', 'nytimes.com', 'wsj.com', 'bbc.com', 'bbc.co.uk', 'cnbc.com', 'theverge.com', 'techcrunch.com', 'cnn.com', 'theguardian.com', 'bloomberg.com', 'forbes.com', 'washingtonpost.com']],
+  [
+    'ugc_forum',
+    [
+      'reddit.com',
+      'quora.com',
+      'stackoverflow.com',
+      'stackexchange.com',
+      'kin.naver.com',
+      'cafe.naver.com',
+      'dcinside.com',
+      'clien.net',
+      'ppomppu.co.kr',
+      'theqoo.net',
+      'fmkorea.com',
+      'ruliweb.com',
+      'instiz.net',
+      '82cook.com',
+      'teamblind.com',
+      'okky.kr',
+    ],
+  ],
+  [
+    'ugc_social',
+    [
+      'blog.naver.com',
+      'm.blog.naver.com',
+      'tistory.com',
+      'brunch.co.kr',
+      'velog.io',
+      'medium.com',
+      'youtube.com',
+      'youtu.be',
+      'instagram.com',
+      'tiktok.com',
+      'x.com',
+      'twitter.com',
+      'facebook.com',
+      'threads.net',
+    ],
+  ],
+  [
+    'review_site',
+    [
+      'g2.com',
+      'capterra.com',
+      'trustpilot.com',
+      'yelp.com',
+      'rtings.com',
+      'consumerreports.org',
+      'tripadvisor.com',
+      'tripadvisor.co.kr',
+      'tripadvisor.co.uk',
+    ],
+  ],
+  [
+    'marketplace',
+    [
+      'coupang.com',
+      '11st.co.kr',
+      'gmarket.co.kr',
+      'auction.co.kr',
+      'smartstore.naver.com',
+      'shopping.naver.com',
+      'danawa.com',
+      'enuri.com',
+      'ebay.com',
+      'walmart.com',
+      'etsy.com',
+      'aliexpress.com',
+    ],
+  ],
+  [
+    'news',
+    [
+      'n.news.naver.com',
+      'news.naver.com',
+      'v.daum.net',
+      'yna.co.kr',
+      'chosun.com',
+      'joongang.co.kr',
+      'donga.com',
+      'hani.co.kr',
+      'mk.co.kr',
+      'hankyung.com',
+      'etnews.com',
+      'zdnet.co.kr',
+      'reuters.com',
+      'apnews.com',
+      'nytimes.com',
+      'wsj.com',
+      'bbc.com',
+      'bbc.co.uk',
+      'cnbc.com',
+      'theverge.com',
+      'techcrunch.com',
+      'cnn.com',
+      'theguardian.com',
+      'bloomberg.com',
+      'forbes.com',
+      'washingtonpost.com',
+    ],
+  ],
 ];
 
 /** Host equals an entry or is a subdomain of it; `amazon.*` matches any suffix. */
 function domainType(host: string): SourceType | null {
-  if (/(^|\.)(gov|mil|edu|int)(\.[a-z]{2})?$/.test(host) || /\.(go|ac|mil)\.kr$/.test(host) || /(^|\.)(who\.int|un\.org)$/.test(host)) return 'institutional';
+  if (
+    /(^|\.)(gov|mil|edu|int)(\.[a-z]{2})?$/.test(host) ||
+    /\.(go|ac|mil)\.kr$/.test(host) ||
+    /(^|\.)(who\.int|un\.org)$/.test(host)
+  )
+    return 'institutional';
   if (/(^|\.)amazon\.[a-z.]+$/.test(host)) return 'marketplace';
   if (/(^|\.)bbc\.[a-z.]+$/.test(host)) return 'news';
   for (const [type, list] of DOMAIN_TYPES) if (list.some((d) => host === d || host.endsWith(`.${d}`))) return type;
@@ -33,7 +144,9 @@ function domainType(host: string): SourceType | null {
 }
 
 function structuredType(jsonLd: readonly unknown[]): SourceType | null {
-  const types = new Set(jsonLd.flatMap((n) => (typeof n === 'object' && n !== null ? typesOf(n as Record<string, unknown>) : [])));
+  const types = new Set(
+    jsonLd.flatMap((n) => (typeof n === 'object' && n !== null ? typesOf(n as Record<string, unknown>) : [])),
+  );
   if (types.has('QAPage') || types.has('DiscussionForumPosting')) return 'ugc_forum';
   if (types.has('NewsArticle') || types.has('ReportageNewsArticle')) return 'news';
   if (types.has('Review') || types.has('AggregateRating')) return 'review_site';
@@ -66,14 +179,27 @@ export interface SourceMeta {
   language: string | null;
 }
 
-const compact = (s: string) => norm(s).toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, '');
+const compact = (s: string) =>
+  norm(s)
+    .toLowerCase()
+    .replace(/[\s\p{P}\p{S}]+/gu, '');
 
-function ownership(host: string, url: string, siteName: string | null, publisher: string | null, entities: readonly Entity[]): Ownership {
+function ownership(
+  host: string,
+  url: string,
+  siteName: string | null,
+  publisher: string | null,
+  entities: readonly Entity[],
+): Ownership {
   const label = domainLabel(host);
-  for (const e of entities) if (compact(e.name) !== '' && compact(e.name) === label) return { relation: 'owned', entityId: e.id, method: 'domain_label', confidence: 0.9 };
+  for (const e of entities)
+    if (compact(e.name) !== '' && compact(e.name) === label)
+      return { relation: 'owned', entityId: e.id, method: 'domain_label', confidence: 0.9 };
   for (const e of entities) {
-    if (siteName && compact(siteName) === compact(e.name)) return { relation: 'owned', entityId: e.id, method: 'site_name', confidence: 0.8 };
-    if (publisher && compact(publisher) === compact(e.name)) return { relation: 'owned', entityId: e.id, method: 'publisher_jsonld', confidence: 0.8 };
+    if (siteName && compact(siteName) === compact(e.name))
+      return { relation: 'owned', entityId: e.id, method: 'site_name', confidence: 0.8 };
+    if (publisher && compact(publisher) === compact(e.name))
+      return { relation: 'owned', entityId: e.id, method: 'publisher_jsonld', confidence: 0.8 };
   }
   let first = '';
   try {
@@ -81,16 +207,25 @@ function ownership(host: string, url: string, siteName: string | null, publisher
   } catch {
     first = '';
   }
-  const shopHosts = /(^|\.)(smartstore\.naver\.com|brand\.naver\.com|youtube\.com|instagram\.com|tiktok\.com|x\.com|facebook\.com)$/;
+  const shopHosts =
+    /(^|\.)(smartstore\.naver\.com|brand\.naver\.com|youtube\.com|instagram\.com|tiktok\.com|x\.com|facebook\.com)$/;
   if (first && shopHosts.test(host)) {
-    for (const e of entities) if (compact(first) === compact(e.name)) return { relation: 'owned', entityId: e.id, method: 'path_segment', confidence: 0.6 };
+    for (const e of entities)
+      if (compact(first) === compact(e.name))
+        return { relation: 'owned', entityId: e.id, method: 'path_segment', confidence: 0.6 };
   }
   if (entities.length === 0) return { relation: 'unknown', entityId: null, method: null, confidence: null };
   // A Latin name that differs from the domain label is evidence of not owning the site; a Hangul
   // name against a romanised domain is not (삼성 vs samsung), unless the site names itself.
   const latinOnly = entities.every((e) => !/\p{Script=Hangul}/u.test(e.name));
   if (latinOnly) return { relation: 'not_owned', entityId: null, method: 'domain_label', confidence: 0.6 };
-  if (siteName || publisher) return { relation: 'not_owned', entityId: null, method: siteName ? 'site_name' : 'publisher_jsonld', confidence: 0.5 };
+  if (siteName || publisher)
+    return {
+      relation: 'not_owned',
+      entityId: null,
+      method: siteName ? 'site_name' : 'publisher_jsonld',
+      confidence: 0.5,
+    };
   return { relation: 'unknown', entityId: null, method: null, confidence: null };
 }
 

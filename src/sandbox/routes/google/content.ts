@@ -81,7 +81,14 @@ const SITES: ReadonlyArray<[host: string, name: string]> = [
   ['en.wikipedia.org', 'Wikipedia'],
   ['docs.example.dev', 'Example Docs'],
 ];
-const EN_TITLES = ['A complete guide', 'What you need to know', 'Explained', 'Tips and common mistakes', 'Compared and reviewed', 'Frequently asked questions'];
+const EN_TITLES = [
+  'A complete guide',
+  'What you need to know',
+  'Explained',
+  'Tips and common mistakes',
+  'Compared and reviewed',
+  'Frequently asked questions',
+];
 const KO_TITLES = ['완벽 가이드', '꼭 알아야 할 것', '쉽게 정리', '팁과 흔한 실수', '비교 및 후기', '자주 묻는 질문'];
 const EN_SNIPPETS = [
   'is explained step by step, with examples and the trade-offs to watch for.',
@@ -166,7 +173,11 @@ export function fakeAnswerCitations(sim: SimContext, topic: string, n: number): 
   const out: FakeCitation[] = [];
   for (let i = 0; i < n; i++) {
     const [host, siteName] = SITES[(sim.hash(topic, `cite${i}`) + i) % SITES.length] as [string, string];
-    out.push({ url: `https://${host}/${slug}/answer-${i + 1}`, title: `${topic} — ${siteName}`, host: host.replace(/^www\./, '') });
+    out.push({
+      url: `https://${host}/${slug}/answer-${i + 1}`,
+      title: `${topic} — ${siteName}`,
+      host: host.replace(/^www\./, ''),
+    });
   }
   return out;
 }

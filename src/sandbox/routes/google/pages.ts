@@ -37,18 +37,32 @@ export function serpPage(sim: SimContext, o: SerpOptions): string {
   const results = fakeResults(sim, o.topic, o.page, o.locale);
   const blocks = results.map((r, i) => {
     // Some results come wrapped in Google's redirector, as in the legacy layouts.
-    const href = sim.hash(o.topic, `wrap${i}${o.page}`) % 4 === 0 ? `/url?q=${encodeURIComponent(r.url)}&sa=U&ved=2ahUKEw${i}` : r.url;
+    const href =
+      sim.hash(o.topic, `wrap${i}${o.page}`) % 4 === 0
+        ? `/url?q=${encodeURIComponent(r.url)}&sa=U&ved=2ahUKEw${i}`
+        : r.url;
     return `<div class="MjjYud"><div class="g tF2Cxc" data-hveid="CA${i}QAA">
   <div class="yuRUbf"><a jsname="UWckNb" href="${esc(href)}"><h3 class="LC20lb MBeuO">${esc(r.title)}</h3><span class="VuuXrf">${esc(r.siteName)}</span><cite>${esc(r.displayUrl)}</cite></a></div>
   <div class="VwiC3b" data-sncf="1"><span>${esc(r.snippet)}</span></div>
 </div></div>`;
   });
   if (o.page === 1) {
-    blocks.splice(2, 0, peopleAlsoAsk(sim, o.topic, o.locale), `<div class="MjjYud"><div class="g"><a href="/search?q=${encodeURIComponent(o.topic)}&amp;udm=2"><h3>Images: ${esc(o.topic)}</h3></a></div></div>`);
+    blocks.splice(
+      2,
+      0,
+      peopleAlsoAsk(sim, o.topic, o.locale),
+      `<div class="MjjYud"><div class="g"><a href="/search?q=${encodeURIComponent(o.topic)}&amp;udm=2"><h3>Images: ${esc(o.topic)}</h3></a></div></div>`,
+    );
   }
   const aio = o.withAio && o.page === 1 ? aiOverview(sim, o.query, o.topic, o.locale) : '';
-  const next = o.page < 10 ? `<a id="pnnext" href="/search?q=${encodeURIComponent(o.query)}&amp;start=${o.page * 10}" aria-label="${esc(o.locale.nextAria)}"><span>${esc(o.locale.nextLabel)}</span></a>` : '';
-  const ads = o.page === 1 ? `<div id="tads" aria-label="Ads"><div data-text-ad="1"><span>Sponsored</span><a href="https://ads.example.com/landing"><h3>${esc(o.topic)} — Official Store</h3></a></div></div>` : '';
+  const next =
+    o.page < 10
+      ? `<a id="pnnext" href="/search?q=${encodeURIComponent(o.query)}&amp;start=${o.page * 10}" aria-label="${esc(o.locale.nextAria)}"><span>${esc(o.locale.nextLabel)}</span></a>`
+      : '';
+  const ads =
+    o.page === 1
+      ? `<div id="tads" aria-label="Ads"><div data-text-ad="1"><span>Sponsored</span><a href="https://ads.example.com/landing"><h3>${esc(o.topic)} — Official Store</h3></a></div></div>`
+      : '';
   const body = `<div id="main"><div id="cnt"><div id="center_col" role="main">
   <div id="taw">${ads}</div>
   <div id="res" role="main"><div id="topstuff"></div>
@@ -69,7 +83,11 @@ ${blocks.join('\n')}
 function peopleAlsoAsk(sim: SimContext, topic: string, locale: PageLocale): string {
   const facts = fakeFacts(sim, topic, 2, locale);
   const cites = fakeAnswerCitations(sim, `${topic} paa`, 2);
-  const pair = (q: string, answer: string, cite: (typeof cites)[0]) => `<div class="related-question-pair" data-q="${esc(q)}"><div role="button" aria-expanded="false"><span>${esc(q)}</span></div>
+  const pair = (
+    q: string,
+    answer: string,
+    cite: (typeof cites)[0],
+  ) => `<div class="related-question-pair" data-q="${esc(q)}"><div role="button" aria-expanded="false"><span>${esc(q)}</span></div>
     <div jsname="yEVEwb" style="display:none"><span>${esc(answer)}</span><a href="${esc(cite.url)}"><h3>${esc(cite.title)}</h3></a></div></div>`;
   return `<div class="MjjYud"><div jsname="N760b" class="Wt5Tfe"><div class="cUnQKe">
   <div role="heading" aria-level="2"><span>${esc(locale.peopleAlsoAsk)}</span></div>
@@ -89,7 +107,10 @@ function aiOverview(sim: SimContext, query: string, topic: string, locale: PageL
   const facts = fakeFacts(sim, topic, 4, locale);
   const cites = fakeAnswerCitations(sim, topic, 3);
   const [c1, c2, c3] = cites as [(typeof cites)[0], (typeof cites)[0], (typeof cites)[0]];
-  const card = (c: (typeof cites)[0], href: string) => `<li class="Ndm2cf"><div class="cRH23c"><a class="vIWmYe" href="${esc(href)}" aria-label="${esc(c.title)}"></a>
+  const card = (
+    c: (typeof cites)[0],
+    href: string,
+  ) => `<li class="Ndm2cf"><div class="cRH23c"><a class="vIWmYe" href="${esc(href)}" aria-label="${esc(c.title)}"></a>
         <div class="jdxGff"><span>${esc(c.host)}</span></div><div class="gpZmoc"><span>${esc(c.title)}</span></div></div></li>`;
   return `<div class="YzCcne" data-mcpr="" data-mcp="18"><div class="q8sySb"><h1 class="VW3apb">${esc(locale.aioLabel)}</h1>
   <div class="hdzaWe"><div jscontroller="EYwa3d" jsname="dEwkXc" data-aim="1" data-q="${esc(query)}">
@@ -124,7 +145,11 @@ function aiOverview(sim: SimContext, query: string, topic: string, locale: PageL
  * prose opening first, then the rest with the sources): the script-rendered variant sends them
  * one after the other, the plain page has them joined.
  */
-export function aiModeAnswerChunks(sim: SimContext, topic: string, locale: PageLocale): [opening: string, rest: string] {
+export function aiModeAnswerChunks(
+  sim: SimContext,
+  topic: string,
+  locale: PageLocale,
+): [opening: string, rest: string] {
   const facts = fakeFacts(sim, topic, 5, locale);
   const cites = fakeAnswerCitations(sim, topic, 2 + (sim.hash(topic, 'aimcites') % 3));
   const first = cites[0] as (typeof cites)[0];
@@ -158,7 +183,13 @@ export function aiModeAnswerChunks(sim: SimContext, topic: string, locale: PageL
 }
 
 /** The AI Mode page around a given container content (`containerAttrs` and `afterTurn` for the script-rendered variant). */
-export function aiModeDocument(query: string, topic: string, locale: PageLocale, container: string, extra: { containerAttrs?: string; afterTurn?: string } = {}): string {
+export function aiModeDocument(
+  query: string,
+  topic: string,
+  locale: PageLocale,
+  container: string,
+  extra: { containerAttrs?: string; afterTurn?: string } = {},
+): string {
   const body = `<div id="main"><div class="aim-page" role="main">
   <div data-scope-id="turn">
     <span role="heading" aria-level="2">${esc(topic)}</span>

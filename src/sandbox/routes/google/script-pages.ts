@@ -55,7 +55,10 @@ export function registerGoogleScriptRoutes(app: FastifyInstance, sim: SimContext
     const params = req.query as Record<string, string | undefined>;
     const topic = queryTopic(sim, (params.q ?? '').trim());
     const chunks = aiModeAnswerChunks(sim, topic, pageLocale(params.hl, topic));
-    return reply.type('text/html; charset=UTF-8').header('cache-control', 'no-store').send(Readable.from(streamed(chunks)));
+    return reply
+      .type('text/html; charset=UTF-8')
+      .header('cache-control', 'no-store')
+      .send(Readable.from(streamed(chunks)));
   });
 }
 

@@ -4,7 +4,12 @@
  */
 
 export function esc(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 }
 
 export type NaverTab = 'nexearch' | 'web' | 'ai';
@@ -19,7 +24,8 @@ const TABS: ReadonlyArray<[NaverTab, string, string]> = [
 export function searchShell(query: string, tab: NaverTab, main: string): string {
   const q = encodeURIComponent(query);
   const tabs = TABS.map(
-    ([t, ssc, name]) => `<a href="?ssc=${ssc}&amp;query=${q}" role="tab"${t === tab ? ' aria-selected="true"' : ''}>${name}</a>`,
+    ([t, ssc, name]) =>
+      `<a href="?ssc=${ssc}&amp;query=${q}" role="tab"${t === tab ? ' aria-selected="true"' : ''}>${name}</a>`,
   ).join('');
   const suffix = tab === 'ai' ? '네이버 AI 탭' : '네이버 검색';
   return `<!doctype html>

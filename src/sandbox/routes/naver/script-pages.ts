@@ -50,14 +50,22 @@ export function integratedScriptPage(sim: SimContext, topic: string): string {
   }, ${delayMs});
 })();
 </script>`;
-  return integratedDocument(sim, topic, '    <section class="sc_new sp_ai_briefing" aria-busy="true"></section>', script);
+  return integratedDocument(
+    sim,
+    topic,
+    '    <section class="sc_new sp_ai_briefing" aria-busy="true"></section>',
+    script,
+  );
 }
 
 /** The briefing stream the script-rendered page fetches: `GET /ai-briefing?query=`. */
 export function registerNaverScriptRoutes(app: FastifyInstance, sim: SimContext): void {
   app.get('/ai-briefing', async (req, reply) => {
     const topic = sim.clean(withoutScriptDirective((req.query as Record<string, string | undefined>).query ?? ''));
-    return reply.type('text/html; charset=UTF-8').header('cache-control', 'no-store').send(Readable.from(streamed(briefingChunks(sim, topic))));
+    return reply
+      .type('text/html; charset=UTF-8')
+      .header('cache-control', 'no-store')
+      .send(Readable.from(streamed(briefingChunks(sim, topic))));
   });
 }
 

@@ -16,9 +16,25 @@ export interface SimDoc {
   snippet: string;
 }
 
-const SITES = ['example.com', 'example.org', 'news.example.co.kr', 'magazine.example.net', 'docs.example.dev', 'guide.example.kr'];
+const SITES = [
+  'example.com',
+  'example.org',
+  'news.example.co.kr',
+  'magazine.example.net',
+  'docs.example.dev',
+  'guide.example.kr',
+];
 const BLOGGERS = ['seoul_foodie', 'tripnote', 'dailycook', 'hanriver_eats', 'campinglife'];
-const TITLE_WORDS = ['총정리', '완벽 가이드', '추천 모음', '솔직 후기', '비교 분석', '자주 묻는 질문', '최신 동향', '초보자 안내'];
+const TITLE_WORDS = [
+  '총정리',
+  '완벽 가이드',
+  '추천 모음',
+  '솔직 후기',
+  '비교 분석',
+  '자주 묻는 질문',
+  '최신 동향',
+  '초보자 안내',
+];
 
 /** A blog logNo that never ends in 0000 or 9999 (those serve the private and sign-in pages). */
 export function simLogNo(sim: SimContext, seed: string): string {
@@ -34,7 +50,12 @@ export function simDoc(sim: SimContext, topic: string, n: number): SimDoc {
   const snippet = fakeSentences(sim, topic, 4)[n % 4] as string;
   if (h % 3 === 0) {
     const blogId = BLOGGERS[(h >>> 3) % BLOGGERS.length] as string;
-    return { url: `https://blog.naver.com/${blogId}/${simLogNo(sim, `${topic}#${n}`)}`, host: 'blog.naver.com', title, snippet };
+    return {
+      url: `https://blog.naver.com/${blogId}/${simLogNo(sim, `${topic}#${n}`)}`,
+      host: 'blog.naver.com',
+      title,
+      snippet,
+    };
   }
   const host = SITES[(h >>> 3) % SITES.length] as string;
   const slug = encodeURIComponent(topic.toLowerCase().replace(/\s+/g, '-').slice(0, 40)) || 'topic';
@@ -93,7 +114,10 @@ interface Cite {
 function cites(sim: SimContext, topic: string): Cite[] {
   const h = sim.hash(topic, 'cited-blog');
   const blogId = BLOGGERS[h % BLOGGERS.length] as string;
-  const blog = { url: `https://blog.naver.com/${blogId}/${simLogNo(sim, topic)}`, title: `${topic} ${TITLE_WORDS[h % TITLE_WORDS.length] as string}` };
+  const blog = {
+    url: `https://blog.naver.com/${blogId}/${simLogNo(sim, topic)}`,
+    title: `${topic} ${TITLE_WORDS[h % TITLE_WORDS.length] as string}`,
+  };
   return [blog, ...fakeCitations(sim, topic, 3)];
 }
 
@@ -104,7 +128,10 @@ function citeLink(c: Cite, n: number, tracker: boolean): string {
 
 function sourceCards(list: Cite[]): string {
   return list
-    .map((c) => `<a href="${esc(c.url)}"><span class="sds-comps-text sds-comps-text-type-headline2">${esc(c.title)}</span></a>`)
+    .map(
+      (c) =>
+        `<a href="${esc(c.url)}"><span class="sds-comps-text sds-comps-text-type-headline2">${esc(c.title)}</span></a>`,
+    )
     .join('\n          ');
 }
 
@@ -150,7 +177,11 @@ export function integratedDocument(sim: SimContext, topic: string, briefingSecti
 /** Integrated search: an AI briefing (for informational queries) above a few web results. */
 export function integratedPage(sim: SimContext, topic: string): string {
   if (!wantsBriefing(topic)) return integratedDocument(sim, topic, '');
-  return integratedDocument(sim, topic, `    <section class="sc_new sp_ai_briefing">${briefingChunks(sim, topic).join('')}</section>`);
+  return integratedDocument(
+    sim,
+    topic,
+    `    <section class="sc_new sp_ai_briefing">${briefingChunks(sim, topic).join('')}</section>`,
+  );
 }
 
 /** The AI tab (designed markup, see src/engines/search-b/ai-tab-parser.ts): a question and an answer turn. */

@@ -28,7 +28,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     // row trigger here cost a third of a 500-task batch insert.
     if (table !== 'tasks') {
       await sql
-        .raw(`create trigger ${table}_count_insert after insert on ${table} begin ${bump(scope, 'new', 1, typeColumn)} end`)
+        .raw(
+          `create trigger ${table}_count_insert after insert on ${table} begin ${bump(scope, 'new', 1, typeColumn)} end`,
+        )
         .execute(db);
     }
     await sql
@@ -36,8 +38,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         `create trigger ${table}_count_update after update of status on ${table} when old.status <> new.status begin ${bump(scope, 'old', -1, typeColumn)} ${bump(scope, 'new', 1, typeColumn)} end`,
       )
       .execute(db);
-    await sql.raw(`create trigger ${table}_count_delete after delete on ${table} begin ${bump(scope, 'old', -1, typeColumn)} end`).execute(db);
+    await sql
+      .raw(
+        `create trigger ${table}_count_delete after delete on ${table} begin ${bump(scope, 'old', -1, typeColumn)} end`,
+      )
+      .execute(db);
   }
-  await sql`insert into status_counts (scope, task_type, status, n) select 'task', task_type, status, count(*) from tasks group by task_type, status`.execute(db);
-  await sql`insert into status_counts (scope, task_type, status, n) select 'delivery', '', status, count(*) from webhook_deliveries group by status`.execute(db);
+  await sql`insert into status_counts (scope, task_type, status, n) select 'task', task_type, status, count(*) from tasks group by task_type, status`.execute(
+    db,
+  );
+  await sql`insert into status_counts (scope, task_type, status, n) select 'delivery', '', status, count(*) from webhook_deliveries group by status`.execute(
+    db,
+  );
 }
