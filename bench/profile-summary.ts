@@ -36,7 +36,7 @@ const top = Number(topArg ?? 25);
 const prof = JSON.parse(fs.readFileSync(file, 'utf8')) as CpuProfile;
 const byId = new Map(prof.nodes.map((n) => [n.id, n]));
 const selfUs = new Map<number, number>();
-prof.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (prof.timeDeltas[i] ?? 0)));
+for (const [i, id] of prof.samples.entries()) selfUs.set(id, (selfUs.get(id) ?? 0) + (prof.timeDeltas[i] ?? 0));
 const total = [...selfUs.values()].reduce((a, b) => a + b, 0);
 const byFn = new Map<string, number>();
 const byModule = new Map<string, number>();

@@ -56,7 +56,10 @@ export async function runPgBossOnce(n: number, concurrency: number): Promise<Lib
     );
     let completed = 0;
     await waitUntil(
-      async () => (completed = await completedInDb()) >= n,
+      async () => {
+        completed = await completedInDb();
+        return completed >= n;
+      },
       timeoutMs,
       () => `pg-boss: ${completed} of ${n} jobs completed`,
     );

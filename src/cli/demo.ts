@@ -139,8 +139,27 @@ const STEPS: Step[] = [
   },
 ];
 
+/** The members of an answer the demo prints, whichever engine or analysis gave it. */
+interface DemoResponse {
+  questions?: unknown[];
+  monitorSet?: { size?: number };
+  demandBasis?: string;
+  summary?: { topSourceId?: string | null; attributedShare?: number };
+  sources?: unknown[];
+  resultVersion?: unknown;
+  text?: string;
+}
+
+/** The members of the service's answers the demo reads. */
+interface DemoBody {
+  task: { id: string; status: string };
+  error?: { code?: string } | string;
+  response?: DemoResponse;
+  tasks?: unknown;
+}
+
 /** One line about a result: engine answers by their sources, analyses by their headline figures. */
-function describeResponse(r: Record<string, any> | undefined): string {
+function describeResponse(r: DemoResponse | undefined): string {
   if (!r) return '';
   if (Array.isArray(r.questions))
     return `${r.questions.length} questions, monitor set of ${r.monitorSet?.size ?? 0} (${r.demandBasis})`;
@@ -185,7 +204,7 @@ export async function runDemo(out: NodeJS.WritableStream = process.stdout): Prom
       headers: { authorization: 'Bearer demo-key', 'content-type': 'application/json' },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
-    return { status: res.status, body: (await res.json()) as Record<string, any> };
+    return { status: res.status, body: (await res.json()) as DemoBody };
   };
   let bad = 0;
   try {
@@ -193,7 +212,11 @@ export async function runDemo(out: NodeJS.WritableStream = process.stdout): Prom
     for (const step of STEPS) {
       const body = { ...(step.body as object), webhook: { url: hookUrl } };
       const r = await call('POST', step.path, body);
-      ids.push(r.status === 202 ? { step, id: r.body.task.id } : { step, id: null, rejected: r.body.error?.code });
+      ids.push(
+        r.status === 202
+          ? { step, id: r.body.task.id }
+          : { step, id: null, rejected: typeof r.body.error === 'object' ? r.body.error.code : undefined },
+      );
     }
     let done = 0;
     for (const entry of ids) {

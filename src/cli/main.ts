@@ -6,7 +6,7 @@ import { createLogger } from '../ops/logger.js';
 
 /** `aeq` / `npm start`: the service in the role AEQ_ROLE selects; SIGTERM and SIGINT drain it. */
 async function main(): Promise<void> {
-  let settings;
+  let settings: ReturnType<typeof loadSettings>;
   try {
     settings = loadSettings();
   } catch (e) {
@@ -17,7 +17,7 @@ async function main(): Promise<void> {
     throw e;
   }
   const log = createLogger(settings.logLevel);
-  let app;
+  let app: Awaited<ReturnType<typeof createApp>>;
   try {
     app = await createApp(settings, { log });
   } catch (e) {

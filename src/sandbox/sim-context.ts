@@ -43,10 +43,7 @@ export class SimContext {
 
   /** Deterministic pseudo-random integer from a text (same prompt, same answer). */
   hash(text: string, salt = ''): number {
-    return createHash('sha256')
-      .update(salt + '\u0000' + text)
-      .digest()
-      .readUInt32BE(0);
+    return createHash('sha256').update(`${salt}\u0000${text}`).digest().readUInt32BE(0);
   }
 
   clean(text: string): string {

@@ -60,7 +60,7 @@ export async function acquirePoolLeasePostgres(
 
 /** PostgreSQL: the releases asked for during one turn of the event loop free their slots in one statement. */
 export function postgresReleaser(db: Kysely<Database>): (token: string) => Promise<void> {
-  const releaseAll = async (tokens: string[]): Promise<void[]> => {
+  const releaseAll = async (tokens: string[]): Promise<undefined[]> => {
     await sql`update pool_slots set token = null, expires_at = null where token = any(${tokens}::text[])`.execute(db);
     return tokens.map(() => undefined);
   };

@@ -36,7 +36,9 @@ export async function stats(db: Kysely<Database>, notBefore: number): Promise<St
     const s = r.status as keyof StatusCounts;
     const n = Number(r.n);
     tasks[s] += n;
-    (byEngine[r.task_type] ??= emptyCounts())[s] += n;
+    const counts = byEngine[r.task_type] ?? emptyCounts();
+    byEngine[r.task_type] = counts;
+    counts[s] += n;
   }
   const hooks = await db
     .selectFrom('webhook_deliveries')
@@ -57,7 +59,8 @@ export async function queuedAndRunning(db: Kysely<Database>, notBefore: number):
     .execute();
   const out: QueueDepths = {};
   for (const r of rows) {
-    const e = (out[r.task_type] ??= { queued: 0, processing: 0 });
+    const e = out[r.task_type] ?? { queued: 0, processing: 0 };
+    out[r.task_type] = e;
     if (r.status === 'QUEUED') e.queued = Number(r.n);
     else e.processing = Number(r.n);
   }
@@ -92,7 +95,9 @@ export function statsSqlite(group: GroupCommit, s: StatsStatements, notBefore: n
       if (!(status in tasks)) return;
       const st = status as keyof StatusCounts;
       tasks[st] += n;
-      (byEngine[type] ??= emptyCounts())[st] += n;
+      const counts = byEngine[type] ?? emptyCounts();
+      byEngine[type] = counts;
+      counts[st] += n;
     };
     for (const r of s.taskCounts.all() as CountRow[]) add(r.task_type, r.status, r.n);
     for (const r of s.expiredCounts.all(notBefore) as CountRow[]) add(r.task_type, r.status, -r.n);

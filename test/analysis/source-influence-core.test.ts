@@ -314,7 +314,7 @@ function randomCase(seed: number): { answer: string; citations: CitationIn[]; re
       }) as CitationIn,
   );
   const records = citations.map(() =>
-    r() < 0.7 ? okPage(Array.from({ length: 20 + Math.floor(r() * 60) }, pick).join(' ') + '.') : null,
+    r() < 0.7 ? okPage(`${Array.from({ length: 20 + Math.floor(r() * 60) }, pick).join(' ')}.`) : null,
   );
   return { answer: sentencesOut.join(' '), citations, records };
 }

@@ -20,7 +20,7 @@ const FREE_TEXT: Record<string, [string, string]> = {
 
 const DEEP = 100_000;
 const deepArray = '['.repeat(DEEP) + ']'.repeat(DEEP);
-const deepObject = '{"a":'.repeat(DEEP) + '1' + '}'.repeat(DEEP);
+const deepObject = `${'{"a":'.repeat(DEEP)}1${'}'.repeat(DEEP)}`;
 
 interface Nasty {
   label: string;

@@ -35,11 +35,9 @@ describe('per-engine concurrency', () => {
     const finished = (
       await Promise.all(ids.map(async (id) => (await svc.app.store.getTask(id, 0))?.finishedAt ?? 0))
     ).sort((a, b) => a - b);
-    finished
-      .slice(2)
-      .forEach((f, i) =>
-        expect(f - (finished[i] ?? 0), `finishes ${i + 1} and ${i + 3}`).toBeGreaterThanOrEqual(DELAY_MS - 5),
-      );
+    for (const [i, f] of finished.slice(2).entries()) {
+      expect(f - (finished[i] ?? 0), `finishes ${i + 1} and ${i + 3}`).toBeGreaterThanOrEqual(DELAY_MS - 5);
+    }
     const cap = (await svc.call('GET', '/capacity')).body.answer_engine_a;
     expect(cap.concurrency).toBe(2);
     expect(cap.inFlight).toBe(0);

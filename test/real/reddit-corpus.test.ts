@@ -102,7 +102,7 @@ function threadWords(json: unknown): string {
       if (c.kind !== 't1') continue;
       out.push(c.data.body ?? '');
       const r = c.data.replies as { data?: { children?: unknown[] } } | '';
-      if (r && r.data?.children) walk(r.data.children);
+      if (r !== '' && r.data?.children) walk(r.data.children);
     }
   };
   walk(comments.data.children);

@@ -197,7 +197,10 @@ describe.skipIf(skip !== null)('several API and worker processes on PostgreSQL',
     });
     expect(added.status).toBe(201);
     let accepted: any;
-    await eventually(async () => (accepted = await submitKr()).status === 202, 'KR accepted again');
+    await eventually(async () => {
+      accepted = await submitKr();
+      return accepted.status === 202;
+    }, 'KR accepted again');
     // Both API processes report the same capacity for KR (one account enabled of three).
     await eventually(async () => {
       const [c0, c1] = await Promise.all(apis.map((a) => a.call('GET', '/capacity')));

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import net, { type AddressInfo } from 'node:net';
+import type net from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExitAddressConfig } from '../../src/config/engine-config.js';

@@ -50,7 +50,10 @@ export class KeyedSemaphore {
 
   private release(key: string): void {
     const next = this.waiting.get(key)?.shift();
-    if (next) return next(); // the slot passes straight to the next waiter
+    if (next) {
+      next(); // the slot passes straight to the next waiter
+      return;
+    }
     const n = (this.active.get(key) ?? 1) - 1;
     if (n <= 0) this.active.delete(key);
     else this.active.set(key, n);

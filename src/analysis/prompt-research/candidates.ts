@@ -1,7 +1,7 @@
 import { norm } from '../text/norm.js';
 import type { RequestResult } from './collector.js';
 import type { Appearance } from './demand.js';
-import { TermFilter, isNavigational, isQuestionLike, passesScript } from './filters.js';
+import { type TermFilter, isNavigational, isQuestionLike, passesScript } from './filters.js';
 import { stripTags } from './suggest-parsers.js';
 
 /** Turns raw provider answers into filtered candidates with their appearances (§3.4, §3.5). */

@@ -1,3 +1,4 @@
+import { escapeRegExp } from '../text/name-match.js';
 import { detectLanguage } from '../text/norm.js';
 import { isInterrogative } from './filters.js';
 
@@ -35,11 +36,10 @@ const INTENT_WORDS: ReadonlyArray<[Intent, readonly string[], readonly string[]]
   ],
 ];
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const enWord = (w: string) => new RegExp(`(?<![\\p{L}\\p{N}])${escape(w)}(?![\\p{L}\\p{N}])`, 'iu');
+const enWord = (w: string) => new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(w)}(?![\\p{L}\\p{N}])`, 'iu');
 const MATCHERS = INTENT_WORDS.map(([intent, en, ko]) => ({
   intent,
-  words: [...en.map((w) => ({ w, re: enWord(w) })), ...ko.map((w) => ({ w, re: new RegExp(escape(w)) }))],
+  words: [...en.map((w) => ({ w, re: enWord(w) })), ...ko.map((w) => ({ w, re: new RegExp(escapeRegExp(w)) }))],
 }));
 
 /** First matching intent class and the word that decided it (the `modifier`). */

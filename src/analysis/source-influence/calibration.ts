@@ -196,7 +196,10 @@ class PairTable {
     return cases.flatMap((c) => {
       const key = `${wContain}|${numBonus}|${this.all.indexOf(c)}`;
       let p = this.memo.get(key);
-      if (!p) this.memo.set(key, (p = labelledPairs([c], cfg)));
+      if (!p) {
+        p = labelledPairs([c], cfg);
+        this.memo.set(key, p);
+      }
       return p;
     });
   }

@@ -19,7 +19,8 @@ export interface NameMatcher {
 
 const HANGUL = /\p{Script=Hangul}/u;
 const WORD_CHAR = /[\p{L}\p{N}]/u;
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** The text as a literal inside a regular expression. */
+export const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export function nameMatcher(rawName: string): NameMatcher | null {
   const name = norm(rawName);
@@ -29,7 +30,7 @@ export function nameMatcher(rawName: string): NameMatcher | null {
 }
 
 function latinFinder(name: string): (text: string) => NameMatch[] {
-  const body = name.split(' ').map(escape).join('\\s+');
+  const body = name.split(' ').map(escapeRegExp).join('\\s+');
   const letters = name.replace(/[^\p{L}\p{N}]/gu, '').length;
   // Short names (`LG`, `3M`) must stand alone; longer ones only need no Latin letter/digit around.
   const side = letters <= 2 ? '[\\p{L}\\p{N}]' : '[\\p{Script=Latin}\\p{N}]';

@@ -47,5 +47,5 @@ export function excerpt(text: string, max: number): string {
   if (t.length <= max) return t;
   const cut = t.slice(0, max - 1);
   const space = cut.lastIndexOf(' ');
-  return (space > max * 0.6 ? cut.slice(0, space) : cut) + '…';
+  return `${space > max * 0.6 ? cut.slice(0, space) : cut}…`;
 }

@@ -36,7 +36,10 @@ export class Bm25Index {
       const norm = k1 * (1 - b + (b * d.length) / (avgdl || 1));
       for (const [t, n] of tf) {
         let list = lists.get(t);
-        if (!list) lists.set(t, (list = []));
+        if (!list) {
+          list = [];
+          lists.set(t, list);
+        }
         list.push([i, (n * (k1 + 1)) / (n + norm)]);
       }
     });

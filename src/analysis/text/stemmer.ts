@@ -69,15 +69,15 @@ function step1a(w: string): string {
 
 function step1b(w: string, r1: number): string {
   for (const suf of ['eedly', 'eed']) {
-    if (w.endsWith(suf)) return w.length - suf.length >= r1 ? w.slice(0, -suf.length) + 'ee' : w;
+    if (w.endsWith(suf)) return w.length - suf.length >= r1 ? `${w.slice(0, -suf.length)}ee` : w;
   }
   for (const suf of ['ingly', 'edly', 'ing', 'ed']) {
     if (!w.endsWith(suf)) continue;
     const stem = w.slice(0, -suf.length);
     if (!hasVowel(stem)) return w;
-    if (stem.endsWith('at') || stem.endsWith('bl') || stem.endsWith('iz')) return stem + 'e';
+    if (stem.endsWith('at') || stem.endsWith('bl') || stem.endsWith('iz')) return `${stem}e`;
     if (DOUBLES.some((d) => stem.endsWith(d))) return stem.slice(0, -1);
-    if (isShort(stem, r1)) return stem + 'e';
+    if (isShort(stem, r1)) return `${stem}e`;
     return stem;
   }
   return w;
@@ -85,7 +85,7 @@ function step1b(w: string, r1: number): string {
 
 function step1c(w: string): string {
   const last = w[w.length - 1];
-  if ((last === 'y' || last === 'Y') && w.length > 2 && !isVowel(w[w.length - 2])) return w.slice(0, -1) + 'i';
+  if ((last === 'y' || last === 'Y') && w.length > 2 && !isVowel(w[w.length - 2])) return `${w.slice(0, -1)}i`;
   return w;
 }
 
@@ -200,7 +200,7 @@ export function stemEnglish(word: string): string {
   const exception = EXCEPTIONS[w];
   if (exception) return exception;
   w = w.replace(/^'/, '');
-  if (w.startsWith('y')) w = 'Y' + w.slice(1);
+  if (w.startsWith('y')) w = `Y${w.slice(1)}`;
   w = w.replace(/([aeiouy])y/g, '$1Y');
   const [r1, r2] = regions(w);
   w = w.replace(/'s'$|'s$|'$/, '');

@@ -146,7 +146,10 @@ function placeSupports(
   const placements: Placement[] = [];
   const unplaced: number[] = [];
   supports.forEach((s, support) => {
-    if (!isObj(s) || !isObj(s.segment)) return void unplaced.push(support);
+    if (!isObj(s) || !isObj(s.segment)) {
+      unplaced.push(support);
+      return;
+    }
     const seg = s.segment;
     const chunks = (Array.isArray(s.groundingChunkIndices) ? s.groundingChunkIndices : []).filter(
       (i): i is number => typeof i === 'number' && Number.isInteger(i) && i >= 0 && i < chunkCount,
@@ -172,7 +175,10 @@ function placeSupports(
     }
     // Offsets disagree with the text (another unit, another part numbering): find the text instead.
     const found = segText ? answer.indexOf(segText.trim()) : -1;
-    if (found === -1) return void unplaced.push(support);
+    if (found === -1) {
+      unplaced.push(support);
+      return;
+    }
     const at = outsideLinks(links, codePointsOf(answer.slice(0, found + (segText as string).trim().length)).length);
     placements.push({ support, at, chunks, tier: 'segment-text' });
   });

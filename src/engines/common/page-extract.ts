@@ -134,7 +134,7 @@ function metadataOf(doc: Document): Omit<PageMetadata, 'readabilityByline' | 're
     const v = el.getAttribute('content') ?? el.getAttribute('datetime') ?? el.textContent ?? '';
     if (v.trim() && !(key in meta)) meta[key] = v.trim();
   }
-  const clean = (s: string | null | undefined) => (s && s.trim() ? s.replace(/\s+/g, ' ').trim() : null);
+  const clean = (s: string | null | undefined) => (s?.trim() ? s.replace(/\s+/g, ' ').trim() : null);
   const authors = Array.from(doc.querySelectorAll('[rel="author"], [itemprop="author"], .byline'))
     .map((e) => clean(e.getAttribute('content') ?? e.textContent))
     .filter((s): s is string => s !== null && s.length <= 120);

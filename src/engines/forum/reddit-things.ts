@@ -61,7 +61,7 @@ export function num(v: unknown): number | null {
 export function listingChildren(v: unknown, where: string): Array<{ kind: string; data: Json }> {
   const listing = asObject(v);
   const children = asObject(listing?.data)?.children;
-  if (!listing || listing.kind !== 'Listing' || !Array.isArray(children)) {
+  if (listing?.kind !== 'Listing' || !Array.isArray(children)) {
     throw new UpstreamFailure('LAYOUT_CHANGED', `reddit: ${where} is not a Listing with data.children`);
   }
   return children.map((c, i) => {

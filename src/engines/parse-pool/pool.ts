@@ -96,7 +96,8 @@ export class ParsePool<T extends ParserTable = Parsers> {
   }
 
   private async runInline<N extends keyof T & string>(name: N, input: ParserInput<T, N>): Promise<ParserOutput<T, N>> {
-    const table = await (this.inlineTable ??= loadTable<T>(this.opts.parsersUrl));
+    this.inlineTable ??= loadTable<T>(this.opts.parsersUrl);
+    const table = await this.inlineTable;
     const parse = table[name];
     if (!parse) throw new Error(`no parser named ${name}`);
     return (await parse(input as never)) as ParserOutput<T, N>;

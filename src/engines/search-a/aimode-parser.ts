@@ -61,7 +61,7 @@ export function parseAiModePage(page: FetchedPage): Omit<EngineResult, 'raw'> & 
     throw new UpstreamFailure('LAYOUT_CHANGED', 'google: neither an AI Mode container nor a results page');
   }
   const { el, tier } = found;
-  const { prose, tier: proseTier } = answerProse($, el);
+  const { prose, tier: proseTier } = answerProse(el);
   const rendered = renderAnswer($, prose, page.finalUrl, (clone) => {
     // The turn heading repeats the question; without a prose column the source cards sit in the container too.
     clone.find('[data-scope-id="turn"] > [role="heading"], [role="heading"][aria-level="2"]').remove();

@@ -72,7 +72,7 @@ export function parseAiOverview($: CheerioAPI, pageUrl: string): AioParse {
   if (!found) return { status: 'absent' };
   const { el, tier } = found;
   const container = el.get(0) as Element;
-  const { prose, tier: proseTier } = answerProse($, el);
+  const { prose, tier: proseTier } = answerProse(el);
   // Without a prose column the container also holds the heading and the source cards: keep them out of the prose.
   const rendered = renderAnswer($, prose, pageUrl, (clone) => {
     labelHeadings($, clone).remove();

@@ -41,10 +41,10 @@ export function isPeopleAlsoAsk($: CheerioAPI, el: Element): boolean {
  * Where the prose of an AI answer sits, most stable first: the main column, the answer body
  * (`.mZJni`, 2026; attribute-stripped captures keep only the class), else the whole container.
  */
-export function answerProse(
-  $: CheerioAPI,
-  container: Cheerio<Element>,
-): { prose: Cheerio<Element>; tier: 'main-col' | 'answer-body' | 'container' } {
+export function answerProse(container: Cheerio<Element>): {
+  prose: Cheerio<Element>;
+  tier: 'main-col' | 'answer-body' | 'container';
+} {
   const mainCol = container.find('[data-container-id="main-col"]').first();
   if (mainCol.length > 0) return { prose: mainCol, tier: 'main-col' };
   const body = container.find('.mZJni').first();

@@ -1,4 +1,4 @@
-import type { Cheerio, CheerioAPI } from 'cheerio';
+import type { Cheerio } from 'cheerio';
 import type { Element } from 'domhandler';
 import { collapse } from './naver-signals.js';
 
@@ -23,7 +23,7 @@ const BLUR_TYPE = /([?&]type=)w\d+_blur\b/;
  * placeholder; the wrapping link's `data-linkdata` JSON and `data-lazy-src` carry the real URL.
  * Returns null for images without any usable http(s) URL (e.g. inline data: stickers).
  */
-export function blogImageOf($: CheerioAPI, img: Cheerio<Element>): BlogImage | null {
+export function blogImageOf(img: Cheerio<Element>): BlogImage | null {
   const link = img.closest('a[data-linkdata], a.se-module-image-link');
   const data = linkData(link.attr('data-linkdata'));
   const candidates = [
@@ -38,7 +38,7 @@ export function blogImageOf($: CheerioAPI, img: Cheerio<Element>): BlogImage | n
   // A placeholder is all we have: ask for a readable rendition instead of the blur.
   const url = absolute(raw.trim()).replace(BLUR_TYPE, '$1w966');
   const image: BlogImage = { url };
-  const caption = captionOf($, img);
+  const caption = captionOf(img);
   if (caption) image.caption = caption;
   const width = num(data?.originalWidth) ?? num(img.attr('width'));
   const height = num(data?.originalHeight) ?? num(img.attr('height'));
@@ -47,7 +47,7 @@ export function blogImageOf($: CheerioAPI, img: Cheerio<Element>): BlogImage | n
   return image;
 }
 
-function captionOf($: CheerioAPI, img: Cheerio<Element>): string {
+function captionOf(img: Cheerio<Element>): string {
   const holder = img.closest('.se-imageGroup-item, .se-section, .se-component');
   const caption = holder.find('.se-caption').first();
   const text = caption.length > 0 ? caption.text() : (img.attr('alt') ?? '');

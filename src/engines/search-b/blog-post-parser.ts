@@ -28,7 +28,7 @@ const PAGE_UNAVAILABLE_MESSAGES = {
 } as const;
 
 /** Zero-width spaces SmartEditor puts into empty paragraphs. */
-const ZERO_WIDTH = /[\u200b\u200c\u200d\ufeff]/g;
+const ZERO_WIDTH = /\u200b|\u200c|\u200d|\ufeff/g;
 
 /**
  * Parses a Naver blog post page (mobile or PostView form, docs/engines.md#naver-blog-posts). Decision order:
@@ -101,7 +101,7 @@ function smartEditorOne($: CheerioAPI, container: Cheerio<Element>): { markdown:
     if (c.hasClass('se-documentTitle')) continue;
     if (c.is('.se-image, .se-imageGroup, .se-imageStrip, .se-imageSlide')) {
       for (const img of c.find('img').toArray()) {
-        const image = blogImageOf($, $(img));
+        const image = blogImageOf($(img));
         if (!image) continue;
         images.push(image);
         chunks.push(`![${image.caption ?? ''}](${image.url})`);
@@ -125,7 +125,7 @@ function componentMarkdown($: CheerioAPI, c: Cheerio<Element>): string {
   }
   if (c.hasClass('se-code')) {
     const code = c.find('.se-code-source, pre, code').first().text().replace(ZERO_WIDTH, '').replace(/\n+$/, '');
-    return code ? '```\n' + code + '\n```' : '';
+    return code ? `\`\`\`\n${code}\n\`\`\`` : '';
   }
   if (c.hasClass('se-oglink')) {
     const href = c.find('a[href^="http"]').first().attr('href');
@@ -208,11 +208,11 @@ function oldEditor($: CheerioAPI, container: Cheerio<Element>): { markdown: stri
   const images = container
     .find('img')
     .toArray()
-    .flatMap((img) => blogImageOf($, $(img)) ?? []);
+    .flatMap((img) => blogImageOf($(img)) ?? []);
   const clone = container.clone();
   // Point images at their real (lazy) source before conversion.
   clone.find('img').each((_, img) => {
-    const image = blogImageOf($, $(img));
+    const image = blogImageOf($(img));
     if (image) $(img).attr('src', image.url);
     else $(img).remove();
   });

@@ -124,7 +124,11 @@ function firstSourceLink($: CheerioAPI, item: Cheerio<Element>): string | null {
 
 function dedupe(results: WebResult[]): WebResult[] {
   const seen = new Set<string>();
-  return results.filter((r) => (seen.has(r.url) ? false : (seen.add(r.url), true)));
+  return results.filter((r) => {
+    if (seen.has(r.url)) return false;
+    seen.add(r.url);
+    return true;
+  });
 }
 
 /**

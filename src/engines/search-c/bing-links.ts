@@ -23,7 +23,7 @@ export function unwrapBingLink(href: string): string {
 }
 
 function decodeA1(param: string | null): string | null {
-  if (!param || !param.startsWith('a1')) return null;
+  if (!param?.startsWith('a1')) return null;
   const b64 = param.slice(2).replace(/-/g, '+').replace(/_/g, '/');
   const padded = b64 + '='.repeat((4 - (b64.length % 4)) % 4);
   const decoded = Buffer.from(padded, 'base64').toString('utf8');

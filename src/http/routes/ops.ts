@@ -11,7 +11,7 @@ export function registerOpsRoutes(app: FastifyInstance, ctx: HttpContext): void 
   app.get(
     '/ready',
     { schema: { summary: 'Readiness probe: 200 when the store answers and migrations are applied', security: [] } },
-    async (_req, reply) => {
+    async () => {
       if (await ctx.store.isReady()) return { status: 'ready', store: ctx.store.kind };
       throw new RequestError('NOT_READY', 'The store is not reachable or not migrated yet.');
     },

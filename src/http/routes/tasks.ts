@@ -42,7 +42,7 @@ export async function insertOne(
 }
 
 function acceptedOrThrow(ctx: HttpContext, outcome: InsertOutcome | undefined) {
-  if (!outcome || !outcome.ok) {
+  if (!outcome?.ok) {
     if (outcome?.reason === 'DUPLICATE_KEY') {
       throw new RequestError('RESOURCE_ALREADY_EXISTS', undefined, { id: outcome.existingId });
     }

@@ -53,7 +53,7 @@ function resultItems(sim: SimContext, topic: string, first: number, cc: string):
       `<div class="b_caption"><p class="b_lineclamp2"><span class="algoSlug_icon" data-priority="2">Web</span>${esc(sentences[i] ?? '')}</p></div></li>`
     );
   });
-  const related = `<li class="b_ans"><h2>Related searches for ${esc(topic)}</h2><ul class="b_vList"><li><a href="/search?q=${encodeURIComponent(topic + ' review')}">${esc(topic)} review</a></li></ul></li>`;
+  const related = `<li class="b_ans"><h2>Related searches for ${esc(topic)}</h2><ul class="b_vList"><li><a href="/search?q=${encodeURIComponent(`${topic} review`)}">${esc(topic)} review</a></li></ul></li>`;
   return ad + items.join('') + related;
 }
 

@@ -27,15 +27,13 @@ export function registerAssistantA(app: FastifyInstance, sim: SimContext): void 
     }
     const key = req.headers['x-goog-api-key'] ?? (req.query as { key?: string }).key;
     if (typeof key !== 'string' || key.length < 8) {
-      return reply
-        .code(403)
-        .send({
-          error: {
-            code: 403,
-            message: "Method doesn't allow unregistered callers. Please use an API key.",
-            status: 'PERMISSION_DENIED',
-          },
-        });
+      return reply.code(403).send({
+        error: {
+          code: 403,
+          message: "Method doesn't allow unregistered callers. Please use an API key.",
+          status: 'PERMISSION_DENIED',
+        },
+      });
     }
     let body: { contents?: Array<{ role?: string; parts?: Array<{ text?: unknown }> }>; tools?: unknown[] };
     try {
@@ -50,15 +48,13 @@ export function registerAssistantA(app: FastifyInstance, sim: SimContext): void 
     const d = await sim.gate('gemini', prompt, reply, error5xx);
     if (!d) return reply;
     if (d.captcha) {
-      return reply
-        .code(429)
-        .send({
-          error: {
-            code: 429,
-            message: 'Resource has been exhausted (e.g. check quota).',
-            status: 'RESOURCE_EXHAUSTED',
-          },
-        });
+      return reply.code(429).send({
+        error: {
+          code: 429,
+          message: 'Resource has been exhausted (e.g. check quota).',
+          status: 'RESOURCE_EXHAUSTED',
+        },
+      });
     }
     const topic = sim.clean(prompt);
     const meta = {

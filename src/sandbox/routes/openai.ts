@@ -12,16 +12,14 @@ const CUT = /\s*sandbox:cut\b/g;
 const CREATED_AT = 1767225600;
 
 const error5xx = (reply: FastifyReply) =>
-  reply
-    .code(500)
-    .send({
-      error: {
-        message: 'The server had an error while processing your request.',
-        type: 'server_error',
-        param: null,
-        code: null,
-      },
-    });
+  reply.code(500).send({
+    error: {
+      message: 'The server had an error while processing your request.',
+      type: 'server_error',
+      param: null,
+      code: null,
+    },
+  });
 
 type Annotation = { type: 'url_citation'; start_index: number; end_index: number; url: string; title: string };
 type Json = Record<string, unknown>;
@@ -29,31 +27,27 @@ type Json = Record<string, unknown>;
 export function registerChatbotA(app: FastifyInstance, sim: SimContext): void {
   app.post('/v1/responses', async (req, reply) => {
     if (!/^Bearer \S{8,}/.test(String(req.headers.authorization ?? ''))) {
-      return reply
-        .code(401)
-        .send({
-          error: {
-            message: 'Incorrect API key provided.',
-            type: 'invalid_request_error',
-            param: null,
-            code: 'invalid_api_key',
-          },
-        });
+      return reply.code(401).send({
+        error: {
+          message: 'Incorrect API key provided.',
+          type: 'invalid_request_error',
+          param: null,
+          code: 'invalid_api_key',
+        },
+      });
     }
     let body: Json;
     try {
       body = JSON.parse(String(req.body)) as Json;
     } catch {
-      return reply
-        .code(400)
-        .send({
-          error: {
-            message: 'We could not parse the JSON body of your request.',
-            type: 'invalid_request_error',
-            param: null,
-            code: null,
-          },
-        });
+      return reply.code(400).send({
+        error: {
+          message: 'We could not parse the JSON body of your request.',
+          type: 'invalid_request_error',
+          param: null,
+          code: null,
+        },
+      });
     }
     const prompt = promptOf(body.input);
     const d = await sim.gate('openai', prompt, reply, error5xx);

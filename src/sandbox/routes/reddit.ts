@@ -49,8 +49,8 @@ export function registerReddit(app: FastifyInstance, sim: SimContext): void {
 
 async function route(sim: SimContext, path: string, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const q = req.query as Record<string, string | undefined>;
-  let m: RegExpExecArray | null;
-  if ((m = /^\/(?:r\/([^/]+)\/)?search$/.exec(path))) {
+  let m = /^\/(?:r\/([^/]+)\/)?search$/.exec(path);
+  if (m) {
     const restrict = ['1', 'on', 'true'].includes(q.restrict_sr ?? '');
     const sub = m[1] && restrict ? m[1] : null;
     if (sub && isPrivate(sub)) return privateSub(reply);
@@ -62,11 +62,13 @@ async function route(sim: SimContext, path: string, req: FastifyRequest, reply: 
     const topic = sim.clean(text) || 'reddit';
     return reply.send(listing(posts(sim, `search:${sub ?? ''}:${topic}`, topic, 5, { sub }), null));
   }
-  if ((m = /^\/(?:r\/[^/]+\/)?comments\/([a-z0-9]+)(?:\/[^/]*)?(?:\/([a-z0-9]+))?$/i.exec(path)) && m[1]) {
+  m = /^\/(?:r\/[^/]+\/)?comments\/([a-z0-9]+)(?:\/[^/]*)?(?:\/([a-z0-9]+))?$/i.exec(path);
+  if (m?.[1]) {
     if (m[1].startsWith('0')) return reply.code(404).send({ message: 'Not Found', error: 404 });
     return reply.send(thread(sim, m[1].toLowerCase()));
   }
-  if ((m = /^(?:\/r\/([^/]+))?(?:\/(hot|new|top|rising|controversial))?$/.exec(path === '/' ? '' : path))) {
+  m = /^(?:\/r\/([^/]+))?(?:\/(hot|new|top|rising|controversial))?$/.exec(path === '/' ? '' : path);
+  if (m) {
     const sub = m[1] ?? null;
     if (sub && isPrivate(sub)) return privateSub(reply);
     const topic = sub ?? 'front page';
@@ -79,7 +81,8 @@ async function route(sim: SimContext, path: string, req: FastifyRequest, reply: 
       ),
     );
   }
-  if ((m = /^\/user\/([^/]+)\/submitted$/.exec(path)) && m[1]) {
+  m = /^\/user\/([^/]+)\/submitted$/.exec(path);
+  if (m?.[1]) {
     return reply.send(listing(posts(sim, `user:${m[1].toLowerCase()}`, `${m[1]}'s hobby`, 4, { author: m[1] }), null));
   }
   return reply.code(404).send({ message: 'Not Found', error: 404 });

@@ -40,7 +40,7 @@ export class TurnBatch<I, R> {
     }
     try {
       const out = await this.flush(items);
-      waiters.forEach((w, i) => w.resolve(out[i]!));
+      for (const [i, w] of waiters.entries()) w.resolve(out[i]!);
     } catch {
       await Promise.all(items.map((item, i) => this.single(item).then(waiters[i]!.resolve, waiters[i]!.reject)));
     }

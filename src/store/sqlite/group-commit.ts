@@ -111,7 +111,10 @@ export class GroupCommit {
   /** Runs `run` now, or once Kysely's open transaction has ended (then a failure to wait rejects the jobs). */
   private outsideKyselyTransaction(jobs: Job[], run: () => void): void {
     if (!this.raw.inTransaction) run();
-    else this.whenFree(run).catch((e: unknown) => jobs.forEach((j) => j.reject(e)));
+    else
+      this.whenFree(run).catch((e: unknown) => {
+        for (const j of jobs) j.reject(e);
+      });
   }
 
   private commit(jobs: Job[]): void {

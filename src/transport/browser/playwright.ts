@@ -9,5 +9,6 @@ let loaded: typeof import('playwright-core') | undefined;
  * as the parsing libraries of src/engines/lazy-modules.ts).
  */
 export function playwright(): typeof import('playwright-core') {
-  return (loaded ??= require('playwright-core') as typeof import('playwright-core'));
+  loaded ??= require('playwright-core') as typeof import('playwright-core');
+  return loaded;
 }

@@ -83,7 +83,7 @@ export async function modelBrandDecisions(
   entities.forEach((_, i) => {
     const m = matchers[i];
     const set = new Set<number>();
-    if (m) core.segmented.units.forEach((u, ui) => m.test(u.text) && set.add(ui));
+    if (m) for (const [ui, u] of core.segmented.units.entries()) if (m.test(u.text)) set.add(ui);
     if (set.size > 0) mentionsIn.set(i, set);
   });
   if (mentionsIn.size === 0) return { status: 'ok', value: { entities: base.entities, otherBrands: [] }, errors: [] };

@@ -66,20 +66,20 @@ export function pageDates(meta: PageMetadata | null, url: string, text: string |
   const date = (v: unknown) => (typeof v === 'string' ? toIsoDate(v, fetchedAt) : null);
   if (meta) {
     for (const node of jsonLdArticles(meta)) {
-      const pub = date(node['datePublished']);
-      const mod = date(node['dateModified']);
+      const pub = date(node.datePublished);
+      const mod = date(node.dateModified);
       if (pub || mod) return result(pub, mod, 'json_ld');
     }
     const m = meta.meta;
     const pub = date(
       m['article:published_time'] ??
         m['og:published_time'] ??
-        m['datepublished'] ??
-        m['date'] ??
-        m['pubdate'] ??
+        m.datepublished ??
+        m.date ??
+        m.pubdate ??
         m['dc.date.issued'],
     );
-    const mod = date(m['article:modified_time'] ?? m['datemodified']);
+    const mod = date(m['article:modified_time'] ?? m.datemodified);
     if (pub || mod) return result(pub, mod, 'meta');
     const timed = meta.timeElements.map((t) => toIsoDate(t, fetchedAt)).find((x) => x !== null);
     if (timed) return result(timed, null, 'time_element');
@@ -115,14 +115,10 @@ function cleanAuthor(raw: string): string | null {
 export function pageAuthor(meta: PageMetadata | null, text: string | null): Author | null {
   if (meta) {
     for (const node of jsonLdArticles(meta)) {
-      const authors = node['author'];
+      const authors = node.author;
       for (const a of Array.isArray(authors) ? authors : [authors]) {
         const name =
-          typeof a === 'string'
-            ? cleanAuthor(a)
-            : isObj(a) && str(a['name'])
-              ? cleanAuthor(str(a['name']) ?? '')
-              : null;
+          typeof a === 'string' ? cleanAuthor(a) : isObj(a) && str(a.name) ? cleanAuthor(str(a.name) ?? '') : null;
         if (!name) continue;
         const kind = isObj(a)
           ? typesOf(a).includes('Organization')
@@ -134,7 +130,7 @@ export function pageAuthor(meta: PageMetadata | null, text: string | null): Auth
         return { name, kind, source: 'json_ld' };
       }
     }
-    const metaName = cleanAuthor(meta.meta['author'] ?? meta.meta['article:author'] ?? '');
+    const metaName = cleanAuthor(meta.meta.author ?? meta.meta['article:author'] ?? '');
     if (metaName) return { name: metaName, kind: 'unknown', source: 'meta' };
     const html = meta.htmlAuthors.map(cleanAuthor).find((x) => x !== null);
     if (html) return { name: html, kind: 'unknown', source: 'html' };
@@ -149,8 +145,8 @@ export function pageAuthor(meta: PageMetadata | null, text: string | null): Auth
 export function publisherOf(meta: PageMetadata | null): string | null {
   if (!meta) return null;
   for (const node of jsonLdArticles(meta)) {
-    const p = node['publisher'];
-    const name = isObj(p) ? str(p['name']) : str(p);
+    const p = node.publisher;
+    const name = isObj(p) ? str(p.name) : str(p);
     if (name) return name;
   }
   return null;

@@ -109,7 +109,7 @@ export function lexicalCoverage(
 /** Sources with a_uj > 0 on any of the units. */
 export function supportingSourceIds(core: AnalysisCore, units: readonly number[]): string[] {
   const supporting = new Set<number>();
-  for (const ui of units) core.weights[ui]?.forEach((a, j) => a > 0 && supporting.add(j));
+  for (const ui of units) for (const [j, a] of (core.weights[ui] ?? []).entries()) if (a > 0) supporting.add(j);
   return [...supporting].sort((a, b) => a - b).map((j) => core.sources[j]?.sourceId ?? `c${j + 1}`);
 }
 
