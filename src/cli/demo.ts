@@ -164,7 +164,10 @@ function describeResponse(r: DemoResponse | undefined): string {
   if (Array.isArray(r.questions))
     return `${r.questions.length} questions, monitor set of ${r.monitorSet?.size ?? 0} (${r.demandBasis})`;
   if (r.summary && Array.isArray(r.sources) && 'resultVersion' in r) {
-    return `${r.sources.length} sources, top ${r.summary.topSourceId ?? 'none'}, attributed ${r.summary.attributedShare ?? 0}`;
+    return (
+      `${r.sources.length} sources, top ${r.summary.topSourceId ?? 'none'}, ` +
+      `attributed ${r.summary.attributedShare ?? 0}`
+    );
   }
   return `${(r.sources ?? []).length} sources, ${String(r.text ?? '').length} chars`;
 }

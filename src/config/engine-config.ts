@@ -4,7 +4,10 @@ import { ALL_TASK_TYPES, ENGINE_CATALOG } from '../domain/engine-catalog.js';
 import type { TaskType } from '../domain/task-types.js';
 import type { Settings } from './settings.js';
 
-/** How an engine reaches its upstream: anonymous via exit addresses, an account pool, an official API, or not configured. */
+/**
+ * How an engine reaches its upstream: anonymous via exit addresses, an account pool, an official API, or not
+ * configured.
+ */
 export type EngineMode = 'anon' | 'account' | 'api' | 'off';
 
 /** How an engine loads its pages: plain HTTP, or a real browser for upstreams that render with JavaScript. */
@@ -177,7 +180,10 @@ function readFile(pathOrUrl: string | URL, label: string): RawFile {
   return parsed as RawFile;
 }
 
-/** Sandbox pools (docs/contract.md#sandbox-pools): CHATBOT_A accounts US x4 and KR x2; exit addresses in US, KR, JP, GB, DE (three each). */
+/**
+ * Sandbox pools (docs/contract.md#sandbox-pools): CHATBOT_A accounts US x4 and KR x2; exit addresses in US, KR, JP,
+ * GB, DE (three each).
+ */
 function sandboxPools(): Pick<ServiceConfig, 'accounts' | 'exitAddresses'> {
   const accounts: AccountConfig[] = [];
   for (const [c, n] of [

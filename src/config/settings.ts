@@ -35,7 +35,10 @@ export interface Settings {
   chromiumPath: string;
   /** Browser pages open at once per worker process. */
   browserPages: number;
-  /** Worker threads that parse upstream pages, per worker process (default: one per core); 0 parses on the event loop. */
+  /**
+   * Worker threads that parse upstream pages, per worker process (default: one per core); 0 parses on the event
+   * loop.
+   */
   parseThreads: number;
   /** Old-generation heap limit of each parse thread, in MB; 0 leaves V8's default. */
   parseHeapMb: number;

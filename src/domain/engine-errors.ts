@@ -31,7 +31,10 @@ export const UPSTREAM_FAILURE_KINDS = [
   'CONSENT_REQUIRED',
   'RATE_LIMITED',
   'AUTH_FAILED',
-  /** The provider refused for a reason no retry fixes: quota or billing exhausted, the key invalid, the model unknown. */
+  /**
+   * The provider refused for a reason no retry fixes: quota or billing exhausted, the key invalid, the model
+   * unknown.
+   */
   'PROVIDER_REFUSED',
   'LAYOUT_CHANGED',
   'NO_ANSWER',
@@ -76,7 +79,10 @@ export function taskCodeFor(kind: UpstreamFailureKind): TaskErrorCode {
   }
 }
 
-/** Failures that no retry can fix (a PDF stays a PDF; an absent answer stays absent; an exhausted quota stays exhausted). */
+/**
+ * Failures that no retry can fix (a PDF stays a PDF; an absent answer stays absent; an exhausted quota stays
+ * exhausted).
+ */
 export function isPermanent(kind: UpstreamFailureKind): boolean {
   return (
     kind === 'BAD_PAYLOAD' ||

@@ -27,7 +27,10 @@ export interface AttemptContext {
   config: EngineConfig;
   /** HTTP through the exit address leased for this attempt. */
   http: HttpTransport;
-  /** A browser through the same exit address, for engines configured with `transport: "browser"` (worker processes only). */
+  /**
+   * A browser through the same exit address, for engines configured with `transport: "browser"` (worker processes
+   * only).
+   */
   browser?: BrowserTransport;
   account: LeasedAccount | null;
   /** Aborted when the attempt times out or the worker drains; pass it on to every call. */
@@ -48,7 +51,9 @@ export interface AttemptContext {
  */
 export interface EngineAdapter {
   readonly taskType: TaskType;
-  /** Whether the engine can draw on an account pool; the runner leases one only when the engine is in `account` mode. */
+  /**
+   * Whether the engine can draw on an account pool; the runner leases one only when the engine is in `account` mode.
+   */
   readonly needsAccount: boolean;
   run(ctx: AttemptContext): Promise<EngineResult>;
 }

@@ -8,8 +8,16 @@ import { UpstreamFailure } from '../domain/engine-errors.js';
 export type AttemptFailure = { origin: 'upstream'; failure: UpstreamFailure } | { origin: 'internal'; error: Error };
 
 /** Error codes of the network, DNS and TLS layers and of undici: faults of the way to the upstream. */
-const NETWORK_CODE =
-  /^(E(?!RR_)[A-Z0-9_]+|UND_ERR_[A-Z_]+|ERR_(TLS|SSL|SOCKET|HTTP2|STREAM_PREMATURE_CLOSE)[A-Z0-9_]*|HPE_[A-Z_]+|[A-Z_]*CERT[A-Z_]*|UNABLE_TO_[A-Z_]+)$/;
+const NETWORK_CODE = new RegExp(
+  `^(${[
+    'E(?!RR_)[A-Z0-9_]+',
+    'UND_ERR_[A-Z_]+',
+    'ERR_(TLS|SSL|SOCKET|HTTP2|STREAM_PREMATURE_CLOSE)[A-Z0-9_]*',
+    'HPE_[A-Z_]+',
+    '[A-Z_]*CERT[A-Z_]*',
+    'UNABLE_TO_[A-Z_]+',
+  ].join('|')})$`,
+);
 /** Error names of aborts and of the proxy tunnel. */
 const NETWORK_NAMES = new Set(['AbortError', 'TimeoutError', 'ProxyFailure']);
 

@@ -7,7 +7,9 @@
 /** The Chrome major version every fixed desktop user agent claims (the headless browser claims its own). */
 const CHROME_MAJOR = '147';
 
-const WINDOWS_CHROME = `Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${CHROME_MAJOR}.0.0.0 Safari/537.36`;
+const WINDOWS_CHROME =
+  `Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, ` +
+  `like Gecko) Chrome/${CHROME_MAJOR}.0.0.0 Safari/537.36`;
 
 /**
  * User agents for requests sent over plain HTTP. Sites serve their full pages to a current desktop
@@ -21,7 +23,8 @@ export const USER_AGENTS = Object.freeze({
   desktopEdge: `${WINDOWS_CHROME} Edg/${CHROME_MAJOR}.0.0.0`,
   /** Safari on an iPhone, for upstreams' mobile pages. */
   mobileSafari:
-    'Mozilla/5.0 (iPhone; CPU iPhone OS 18_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.5 Mobile/15E148 Safari/604.1',
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 18_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, ' +
+    'like Gecko) Version/18.5 Mobile/15E148 Safari/604.1',
 });
 
 function majorOf(browserVersion: string): string {
@@ -33,7 +36,10 @@ function majorOf(browserVersion: string): string {
  * major version keeps the user agent consistent with the browser actually used (docs/engines.md#google-access).
  */
 export function desktopUserAgent(browserVersion: string): string {
-  return `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${majorOf(browserVersion)}.0.0.0 Safari/537.36`;
+  return (
+    `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, ` +
+    `like Gecko) Chrome/${majorOf(browserVersion)}.0.0.0 Safari/537.36`
+  );
 }
 
 /** CDP `Emulation.UserAgentMetadata` (the members we set; playwright-core does not export its protocol types). */

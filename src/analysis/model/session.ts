@@ -58,7 +58,9 @@ export class ModelSession {
       { role: 'assistant', content: first.value.slice(0, 20_000) },
       {
         role: 'user',
-        content: `That reply is not valid (${checked.message}). Reply again with only the JSON object that matches the schema.`,
+        content:
+          `That reply is not valid (${checked.message}). Reply ` +
+          `again with only the JSON object that matches the schema.`,
       },
     ];
     const second = await this.once(purpose, repair);
@@ -86,7 +88,9 @@ export class ModelSession {
       return {
         ok: false,
         status: 'budget_exceeded',
-        message: `${purpose}: the call would exceed the token budget (${this.meter.tokensUsed} of ${this.meter.tokenLimit} used)`,
+        message:
+          `${purpose}: the call would exceed the token budget ` +
+          `(${this.meter.tokensUsed} of ${this.meter.tokenLimit} used)`,
       };
     }
     const out = await chatCompletion(
@@ -107,7 +111,8 @@ export class ModelSession {
       return { ok: false, status: 'timeout', message: `${purpose}: ${out.detail}` };
     }
     const estimate: TokenUsage = { input: inputEstimate, output: out.kind === 'ok' ? estimateTokens(out.content) : 0 };
-    // Without provider usage an answer is estimated (`estimated: true`); a failed call without usage consumed nothing we can know.
+    // Without provider usage an answer is estimated (`estimated: true`); a failed call without usage consumed
+    // nothing we can know.
     this.meter.record(purpose, out.usage, out.kind === 'ok' ? estimate : { input: 0, output: 0 });
     if (out.kind === 'model_error') return { ok: false, status: 'model_error', message: `${purpose}: ${out.detail}` };
     return { ok: true, value: out.content };

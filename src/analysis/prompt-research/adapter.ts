@@ -167,7 +167,9 @@ export function createPromptResearchAdapter(opts: PromptResearchAdapterOptions =
             warnings.push({
               code: 'VOLUME_LOOKUP_FAILED',
               provider: 'naver_searchad',
-              message: `${volumes.failures} of the keyword-volume requests failed (${volumes.status}); questions without a volume rank on autocomplete evidence.`,
+              message:
+                `${volumes.failures} of the keyword-volume requests failed (${volumes.status}); ` +
+                `questions without a volume rank on autocomplete evidence.`,
             });
           }
         }

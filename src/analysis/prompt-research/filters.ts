@@ -27,8 +27,11 @@ export function passesScript(text: string, country: 'KR' | 'US', provider: strin
 }
 
 const EN_START = /^(what|how|why|when|where|which|who|whom|whose|can|could|should|would|will|is|are|do|does|did)\b/i;
-const EN_CONTAINS =
-  /\b(best|top|vs|versus|compare|comparison|difference|review|reviews|alternative|alternatives|price|cost|worth|near me|how to)\b| for /i;
+const EN_CONTAINS_WORDS = [
+  'best|top|vs|versus|compare|comparison|difference|review|reviews',
+  'alternative|alternatives|price|cost|worth|near me|how to',
+];
+const EN_CONTAINS = new RegExp(String.raw`\b(${EN_CONTAINS_WORDS.join('|')})\b| for `, 'i');
 const KO_ENDING = /(까|까요|나요|가요|니|냐|ㄹ까|을까|는지|은지|인지|할까|될까|있나|없나|되나)$/;
 const KO_INTERROGATIVE = /어떻게|어떤|어느|왜|뭐|뭔|무엇|무슨|어디|언제|누가|누구|얼마|몇/;
 const KO_INTENT =

@@ -102,7 +102,9 @@ export function naverClient(baseUrl: string): ProviderClient {
       const q = encodeURIComponent(query);
       return {
         method: 'GET',
-        url: `${baseUrl}/nx/ac?q=${q}&con=1&frm=nv&ans=2&r_format=json&r_enc=UTF-8&r_unicode=0&t_koreng=1&run=2&rev=4&q_enc=UTF-8&st=100`,
+        url:
+          `${baseUrl}/nx/ac?q=${q}&con=1&frm=nv&ans=2&r_format=json&r_enc=UTF-8` +
+          '&r_unicode=0&t_koreng=1&run=2&rev=4&q_enc=UTF-8&st=100',
         headers: {
           'user-agent': USER_AGENTS.desktopChrome,
           referer: 'https://search.naver.com/',

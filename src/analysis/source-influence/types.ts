@@ -3,7 +3,10 @@ import type { Language } from '../text/norm.js';
 
 /** Result shape of docs/analysis.md#s2-12 (resultVersion 2) and the fetcher's output. */
 
-/** 1.1.0: calibrated τ and lexical weights (§5), `uncitedMin`, the model steps, metered credits, no `fetch.durationMs`. */
+/**
+ * 1.1.0: calibrated τ and lexical weights (§5), `uncitedMin`, the model steps, metered credits, no
+ * `fetch.durationMs`.
+ */
 export const SI_METHOD_VERSION = 'source-influence/1.1.0';
 
 export type FetchStatus =

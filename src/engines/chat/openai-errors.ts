@@ -72,7 +72,9 @@ export function assertOpenAiOk(res: HttpResponse, upstream: string): void {
     // not JSON: classify by status alone
   }
   const info = openAiErrorInfo(body);
-  const what = `${upstream} answered ${res.status}${info.code ? ` ${info.code}` : ''}${info.message ? `: ${info.message}` : ''}`;
+  const codePart = info.code ? ` ${info.code}` : '';
+  const messagePart = info.message ? `: ${info.message}` : '';
+  const what = `${upstream} answered ${res.status}${codePart}${messagePart}`;
   const permanent = [info.code, info.type].some((c) => c !== null && PERMANENT_CODES.has(c));
   if (permanent || res.status === 401 || res.status === 402) {
     throw new UpstreamFailure('PROVIDER_REFUSED', `${what} (no retry helps until the key, billing or model is fixed)`);

@@ -45,7 +45,10 @@ export class SseDecoder {
     return out;
   }
 
-  /** Ends the stream; returns events completed by the decoder's last bytes (an unterminated trailing event is discarded). */
+  /**
+   * Ends the stream; returns events completed by the decoder's last bytes (an unterminated trailing event is
+   * discarded).
+   */
   end(): SseEvent[] {
     const rest = this.utf8.decode();
     const out = rest ? this.push(rest) : [];

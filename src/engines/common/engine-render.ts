@@ -34,7 +34,8 @@ export function stableMsOf(config: EngineConfig, fallback: number): number {
 
 /**
  * A page that did not settle in time is parsed all the same: walls, absent answers and layout
- * drift keep their own kinds. Only an answer that was still changing is a TIMEOUT (docs/engines.md#browser-completion-rule).
+ * drift keep their own kinds. Only an answer that was still changing is a TIMEOUT
+ * (docs/engines.md#browser-completion-rule).
  */
 export async function settledOrTimeout<T>(complete: boolean, label: string, parse: () => T | Promise<T>): Promise<T> {
   const parsed = await parse();

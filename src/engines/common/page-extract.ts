@@ -3,7 +3,8 @@ import { jsdom, readability } from '../lazy-modules.js';
 import { detectLanguage } from '../../text/language.js';
 
 /**
- * Main text and metadata of an HTML page, for SOURCE_INFLUENCE's cited pages (docs/analysis.md#s2-4): Readability over a jsdom document, accepted at ≥ 200 characters (`en`) / ≥ 100 (`ko`);
+ * Main text and metadata of an HTML page, for SOURCE_INFLUENCE's cited pages (docs/analysis.md#s2-4): Readability
+ * over a jsdom document, accepted at ≥ 200 characters (`en`) / ≥ 100 (`ko`);
  * else the body without navigation and chrome; else none. It runs in the parse pool, whose table
  * sits in the engines layer, so it lives here rather than in src/analysis. Kept apart from
  * WEB_SCRAPE's reader (src/engines/web/) so the two can evolve separately.

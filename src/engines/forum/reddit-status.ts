@@ -6,7 +6,8 @@ import { asObject, str } from './reddit-things.js';
 const UNAVAILABLE_REASONS = new Set(['private', 'banned', 'quarantined', 'gold_only', 'gated']);
 
 const REFUSED_MESSAGE =
-  'Reddit refuses this community or post to anonymous readers (it may be private, quarantined or removed); choose another community or post.';
+  'Reddit refuses this community or post to anonymous readers (it may be private, ' +
+  'quarantined or removed); choose another community or post.';
 
 /** What a client can change when a community is closed to us (docs/engines.md#reddit-responses reasons). */
 function unavailableMessage(reason: string): string {
@@ -14,11 +15,16 @@ function unavailableMessage(reason: string): string {
     case 'private':
       return 'This community is private: only its approved members can read it. Choose another community.';
     case 'quarantined':
-      return 'This community is quarantined: Reddit shows it only to signed-in users who opt in. Choose another community.';
+      return (
+        'This community is quarantined: Reddit shows it only to ' +
+        'signed-in users who opt in. Choose another community.'
+      );
     case 'banned':
       return 'This community is banned on Reddit and can no longer be read. Choose another community.';
-    default:
-      return `This community is ${reason.replace(/_/g, ' ')} and closed to anonymous readers. Choose another community.`;
+    default: {
+      const state = reason.replace(/_/g, ' ');
+      return `This community is ${state} and closed to anonymous readers. Choose another community.`;
+    }
   }
 }
 

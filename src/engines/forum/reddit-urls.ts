@@ -57,7 +57,8 @@ export function postRefFromUrl(raw: string): PostRef {
   }
   throw badPayload(
     `Reddit URL is not a post: ${u.pathname}`,
-    `${POST_LINK_HINT} For a community's posts use action "feed" with payload.community; for a user's posts use action "user_posts" with payload.user.`,
+    `${POST_LINK_HINT} For a community's posts use action "feed" with payload.community; ` +
+      `for a user's posts use action "user_posts" with payload.user.`,
   );
 }
 

@@ -8,7 +8,10 @@ import type { ParseWorkerData } from './worker.js';
 export interface ParsePoolOptions {
   /** Worker threads; 0 parses inline, on the event loop (`AEQ_PARSE_THREADS=0`). */
   threads: number;
-  /** How long an idle thread lives before it exits and frees its memory (each holds its own jsdom, cheerio, turndown). */
+  /**
+   * How long an idle thread lives before it exits and frees its memory (each holds its own jsdom, cheerio,
+   * turndown).
+   */
   idleTimeoutMs?: number;
   /**
    * Old-generation heap limit of each thread, in MB (`AEQ_PARSE_HEAP_MB`); unset, V8's default. A
@@ -67,7 +70,8 @@ export class ParsePool<T extends ParserTable = Parsers> {
       if (isOutOfMemory(e)) {
         throw new UpstreamFailure(
           'CONTENT_UNREADABLE',
-          `${name}: the answer needs more memory than a parse thread may use (${this.opts.maxHeapMb ?? 'default'} MB heap)`,
+          `${name}: the answer needs more memory than a parse thread ` +
+            `may use (${this.opts.maxHeapMb ?? 'default'} MB heap)`,
         );
       }
       throw e;

@@ -36,7 +36,10 @@ export function toWireError(e: unknown): WireError {
   };
 }
 
-/** The failure as the main thread throws it: an UpstreamFailure again, or an Error with the worker's name, message and stack. */
+/**
+ * The failure as the main thread throws it: an UpstreamFailure again, or an Error with the worker's name, message
+ * and stack.
+ */
 export function fromWireError(w: WireError): Error {
   if (w.type === 'upstream' && (UPSTREAM_FAILURE_KINDS as readonly string[]).includes(w.kind)) {
     return new UpstreamFailure(w.kind, w.message, {

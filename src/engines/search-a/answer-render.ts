@@ -13,15 +13,26 @@ import { publisherUrl } from './google-links.js';
  * pages of 2025-2026.
  */
 const NOISE =
-  'style, script, template, noscript, svg, button, img[src^="data:"], [data-subtree="aimba"], [role="dialog"], [hidden], .bNg8Rb, .MheKwc';
+  'style, script, template, noscript, svg, button, img[src^="data:"], ' +
+  '[data-subtree="aimba"], [role="dialog"], [hidden], .bNg8Rb, .MheKwc';
 /** Not displayed: the hidden fallback lines of the overview block, folded source lists, data blobs. */
 const NOT_DISPLAYED = /(^|;)\s*(display\s*:\s*none|visibility\s*:\s*hidden)/i;
 /** Inline elements that carry words of the answer even when Google makes them clickable (entity chips). */
 const INLINE_TAGS: ReadonlySet<string> = new Set(['a', 'span', 'u', 'b', 'strong', 'em', 'i', 'mark', 'code']);
 
 /** Feedback and control boilerplate that surrounds AI answers (whole-element text). */
-const BOILERPLATE =
-  /^(AI responses may include mistakes\.?(\s*Learn more)?|AI can make mistakes, so double-check responses|Use code with caution\.?|Learn more|Thank you|Share more feedback|Report a problem|Show more|Show less|Show all|Generative AI is experimental\.?|An AI Overview is not available for this search|Can't generate an AI overview right now\. Try again later\.|AI 대답에 실수가 있을 수 있습니다\.?(\s*자세히 알아보기)?|자세히 알아보기|더보기|Saiba mais|Mostrar mais|Mostrar menos)$/i;
+const BOILERPLATE_TEXTS = [
+  String.raw`AI responses may include mistakes\.?(\s*Learn more)?`,
+  'AI can make mistakes, so double-check responses',
+  String.raw`Use code with caution\.?`,
+  'Learn more|Thank you|Share more feedback|Report a problem|Show more|Show less|Show all',
+  String.raw`Generative AI is experimental\.?`,
+  'An AI Overview is not available for this search',
+  String.raw`Can't generate an AI overview right now\. Try again later\.`,
+  String.raw`AI 대답에 실수가 있을 수 있습니다\.?(\s*자세히 알아보기)?`,
+  '자세히 알아보기|더보기|Saiba mais|Mostrar mais|Mostrar menos',
+];
+const BOILERPLATE = new RegExp(`^(${BOILERPLATE_TEXTS.join('|')})$`, 'i');
 
 /** Google's help and policy pages: links to them are chrome ("Learn more"), not a citation. */
 const HELP_LINK = /^https?:\/\/(support|policies)\.google\.[a-z.]+\//i;

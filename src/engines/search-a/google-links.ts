@@ -5,8 +5,13 @@ import { normalizeSourceUrl, parseUrl } from '../common/urls.js';
  * itself and its service hosts. Publisher sites on Google hosts (developers.google.com, cloud.google.com)
  * stay.
  */
-const INTERNAL_HOST =
-  /^((www|accounts|support|policies|maps|consent|translate|webcache)\.)?google\.[a-z]{2,3}(\.[a-z]{2})?$|(^|\.)(gstatic\.com|googleusercontent\.com|googleadservices\.com|doubleclick\.net)$/i;
+const INTERNAL_HOST = new RegExp(
+  [
+    String.raw`^((www|accounts|support|policies|maps|consent|translate|webcache)\.)?google\.[a-z]{2,3}(\.[a-z]{2})?$`,
+    String.raw`(^|\.)(gstatic\.com|googleusercontent\.com|googleadservices\.com|doubleclick\.net)$`,
+  ].join('|'),
+  'i',
+);
 
 /**
  * Resolves a result or citation href to the publisher URL: unwraps Google's `/url?q=` / `/url?url=`

@@ -10,7 +10,9 @@ export function organicText(results: OrganicResult[]): string {
 export function organicMarkdown(results: OrganicResult[]): string {
   return results
     .map((r) => {
-      const link = `${r.position}. [${r.title.replace(/[[\]]/g, '\\$&')}](${r.url.replace(/[()]/g, (c) => encodeURIComponent(c))})`;
+      const title = r.title.replace(/[[\]]/g, '\\$&');
+      const url = r.url.replace(/[()]/g, (c) => encodeURIComponent(c));
+      const link = `${r.position}. [${title}](${url})`;
       return r.snippet ? `${link} — ${r.snippet}` : link;
     })
     .join('\n');

@@ -31,11 +31,24 @@ const LINKS: ReadonlyArray<[tier: string, find: (root: Cheerio<Element>) => Chee
 const WRAPPERS = 'div.MjjYud, div.g, div.tF2Cxc, [data-hveid], [data-sokoban-container]';
 const SNIPPETS = ['div.VwiC3b', '[data-sncf="1"]', 'div.IsZvec', 'span.aCOpRe', 'div.s3v9rd'] as const;
 /** Blocks whose h3-links are not organic results: ads, People also ask, carousels, AI answers, side panel. */
-const NOT_ORGANIC = `#tads, #tadsb, #bottomads, [aria-label="Ads"], [data-text-ad], ${PEOPLE_ALSO_ASK}, g-scrolling-carousel, #rhs, [data-attrid="AIOverview"], [data-subtree="aimc"], div.YzCcne[data-mcpr], #m-x-content`;
+const NOT_ORGANIC =
+  `#tads, #tadsb, #bottomads, [aria-label="Ads"], [data-text-ad], ${PEOPLE_ALSO_ASK}, ` +
+  `g-scrolling-carousel, #rhs, [data-attrid="AIOverview"], [data-subtree="aimc"], div.YzCcne[data-mcpr], #m-x-content`;
 
 /** "No results" notices in the languages the service serves most (docs/engines.md#google-organic-results). */
-const NO_RESULTS =
-  /did not match any documents|No results found for|일치하는 검색결과가 없습니다|에 대한 검색결과가 없습니다|に一致する情報は見つかりませんでした|ergab keine Treffer|keine mit deiner Suchanfrage übereinstimmenden|matchade inte något dokument/i;
+const NO_RESULTS = new RegExp(
+  [
+    'did not match any documents',
+    'No results found for',
+    '일치하는 검색결과가 없습니다',
+    '에 대한 검색결과가 없습니다',
+    'に一致する情報は見つかりませんでした',
+    'ergab keine Treffer',
+    'keine mit deiner Suchanfrage übereinstimmenden',
+    'matchade inte något dokument',
+  ].join('|'),
+  'i',
+);
 
 export function resultRoot($: CheerioAPI): { root: Cheerio<Element>; tier: string } | null {
   for (const sel of ROOTS) {

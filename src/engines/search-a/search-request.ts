@@ -71,7 +71,9 @@ export async function fetchSearchPage(
   return { html: res.text(), status: res.status, finalUrl: res.url };
 }
 
-/** Browser transport only: `{ transport, complete, timings }` for `raw`; nothing over HTTP, so `raw` stays as it was. */
+/**
+ * Browser transport only: `{ transport, complete, timings }` for `raw`; nothing over HTTP, so `raw` stays as it was.
+ */
 export function renderDiagnostics(page: FetchedPage): Record<string, unknown> {
   return page.rendered ? { transport: 'browser', render: page.rendered } : {};
 }

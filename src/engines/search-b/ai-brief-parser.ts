@@ -11,7 +11,8 @@ export const AI_BRIEF_LABEL = 'AI 브리핑';
  * at least one outbound link; class names are deliberately not relied on. Recorded in `raw`.
  */
 const ASSUMPTION =
-  'AI briefing markup unverified: anchored on the heading text "AI 브리핑", nearest ancestor with prose and an outbound link';
+  'AI briefing markup unverified: anchored on the heading text "AI 브리핑", ' +
+  'nearest ancestor with prose and an outbound link';
 
 /**
  * Parses the integrated search page for its AI briefing. Decision order: block page; briefing

@@ -26,7 +26,8 @@ import { isBlockPage, isNoResultsPage } from './naver-signals.js';
 export const AI_TAB_PARAMS = { ssc: 'tab.ai.all' } as const;
 export const AI_TAB_LABEL = 'AI 답변';
 const ASSUMPTION =
-  'AI tab URL and markup unverified: ssc=tab.ai.all; assistant turn [data-turn-role=assistant], fallback heading text "AI 답변"';
+  'AI tab URL and markup unverified: ssc=tab.ai.all; ' +
+  'assistant turn [data-turn-role=assistant], fallback heading text "AI 답변"';
 
 /** Parses the AI tab page: block page, then the answer (two tiers), then no-results, else layout drift. */
 export function parseAiTab(html: string): NaverAnswer {

@@ -24,7 +24,8 @@ const PAGE_UNAVAILABLE_MESSAGES = {
   private_or_deleted:
     'The blog post is private or has been deleted, so it cannot be read anonymously; pass the URL of a public post.',
   login_required:
-    'The blog post is visible only to signed-in neighbours or members, so it cannot be read anonymously; pass the URL of a public post.',
+    'The blog post is visible only to signed-in neighbours or members, ' +
+    'so it cannot be read anonymously; pass the URL of a public post.',
 } as const;
 
 /** Zero-width spaces SmartEditor puts into empty paragraphs. */

@@ -48,7 +48,10 @@ function browserHeaders(ctx: AttemptContext): Record<string, string> {
   return headers;
 }
 
-/** Once the question is shown, wait for the answer turn to have prose; a page without a thread has nothing to wait for. */
+/**
+ * Once the question is shown, wait for the answer turn to have prose; a page without a thread has nothing to wait
+ * for.
+ */
 async function assistantTurnStarted(page: PageProbe): Promise<boolean> {
   const turn = await page.read(ASSISTANT_TURN);
   if (turn) return letterCount(turn.text) >= 20;

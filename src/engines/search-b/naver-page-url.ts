@@ -39,12 +39,15 @@ export function parseNaverPageUrl(raw: string): BlogPostRef {
   if (CAFE_HOSTS.has(host)) {
     // Cafe articles load through a signed-in member API inside an iframe; no anonymous HTML form exists.
     throw new UpstreamFailure('PAGE_UNAVAILABLE', `cafe URL ${u.pathname}`, {
-      clientMessage: `Naver cafe posts are shown to signed-in cafe members only and cannot be read anonymously; pass the URL of a public blog post (${POST_FORM}) instead.`,
+      clientMessage:
+        `Naver cafe posts are shown to signed-in cafe members only and cannot be read anonymously; ` +
+        `pass the URL of a public blog post (${POST_FORM}) instead.`,
     });
   }
   if (!BLOG_HOSTS.has(host)) {
     throw badPayload(
-      `payload.url must be a Naver blog post (${POST_FORM} or blog.naver.com/PostView.naver?blogId=…&logNo=…); ${host} pages are not supported.`,
+      `payload.url must be a Naver blog post (${POST_FORM} or ` +
+        `blog.naver.com/PostView.naver?blogId=…&logNo=…); ${host} pages are not supported.`,
     );
   }
   const ids = blogIds(u);

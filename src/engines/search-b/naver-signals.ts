@@ -29,7 +29,8 @@ export function isBlockPage($: CheerioAPI): boolean {
  * `display: none` block on every VIEW section), so only visible text may say "no results".
  */
 const HIDDEN =
-  'script, style, noscript, template, [hidden], [aria-hidden="true"], [style*="display:none"], [style*="display: none"]';
+  'script, style, noscript, template, [hidden], [aria-hidden="true"], ' +
+  '[style*="display:none"], [style*="display: none"]';
 
 /** The search's own "no results" message (a legitimate empty answer), in visible text only. */
 export function isNoResultsPage($: CheerioAPI): boolean {

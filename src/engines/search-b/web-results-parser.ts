@@ -31,7 +31,8 @@ const AD_SECTION = '[class*="power"], [id*="power"], .sp_nkeyword, .ad_section';
 /**
  * Parses the web-documents tab (`ssc=tab.web.all`). Decision order: result items (current
  * markers, then legacy); without any, a block page, then the legitimate "no results" text, else the
- * layout moved. A block marker beside results is noted in `walls`. Results are ordered by the page's `data-url` sequence, de-duplicated by URL.
+ * layout moved. A block marker beside results is noted in `walls`. Results are ordered by the page's `data-url`
+ * sequence, de-duplicated by URL.
  */
 export function parseWebResults(html: string): ParsedWebResults {
   const $ = cheerio().load(html);

@@ -12,6 +12,17 @@ const MOUNT_POINTS = [
   '[ng-app]',
   '[ng-version]',
 ];
+/** A `<noscript>` text that asks the reader to turn JavaScript on. */
+const ASKS_FOR_JAVASCRIPT = new RegExp(
+  [
+    'enable javascript',
+    'javascript (is )?(required|disabled)',
+    'requires javascript',
+    'need to enable javascript',
+    'turn on javascript',
+  ].join('|'),
+  'i',
+);
 
 /**
  * Recognises a JavaScript-only application shell (docs/engines.md#block-signatures): almost no visible text, and
@@ -28,13 +39,7 @@ export function appShellEvidence(doc: Document): string | null {
     if (el && visibleTextLength(el) < SHELL_TEXT_LIMIT) return `empty mount point ${sel}`;
   }
   for (const ns of body.querySelectorAll('noscript')) {
-    if (
-      /enable javascript|javascript (is )?(required|disabled)|requires javascript|need to enable javascript|turn on javascript/i.test(
-        ns.textContent ?? '',
-      )
-    ) {
-      return 'noscript asks for JavaScript';
-    }
+    if (ASKS_FOR_JAVASCRIPT.test(ns.textContent ?? '')) return 'noscript asks for JavaScript';
   }
   return null;
 }

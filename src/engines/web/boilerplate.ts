@@ -11,27 +11,57 @@
  */
 
 /** Class or id fragments of furniture blocks (matched anywhere, as Readability matches its own). */
-const FURNITURE_FRAGMENT =
-  /caption|credit|comment(?!ary)|related|recommend|newsletter|promo|share|sharing|social|breadcrumb|byline|dateline|timestamp|author-?(?:bio|details|info|box)|subscribe|signup|sign-up|cookie-?(?:banner|notice|bar|consent|policy)|consent|gdpr|advert|sponsor|outbrain|taboola|read-?more|more-?stories/i;
+const FURNITURE_FRAGMENT = new RegExp(
+  [
+    'caption|credit|comment(?!ary)|related|recommend|newsletter|promo|share|sharing|social|breadcrumb|byline',
+    'dateline|timestamp|author-?(?:bio|details|info|box)|subscribe|signup|sign-up',
+    'cookie-?(?:banner|notice|bar|consent|policy)|consent|gdpr',
+    'advert|sponsor|outbrain|taboola|read-?more|more-?stories',
+  ].join('|'),
+  'i',
+);
 /** Whole class tokens that hide a block, mark an ad slot or a call to action. */
-const FURNITURE_TOKEN =
-  /^(?:ads?|hidden|hide|is-hidden|d-none|invisible|sr-only|visually-hidden|screen-reader-text|offscreen|cta(?:[-_].*)?)$/i;
+const FURNITURE_TOKEN = new RegExp(
+  `^(?:${[
+    'ads?|hidden|hide|is-hidden|d-none|invisible',
+    'sr-only|visually-hidden|screen-reader-text|offscreen',
+    'cta(?:[-_].*)?',
+  ].join('|')})$`,
+  'i',
+);
 /** Image galleries: their images stay, their captions, counters and controls go. */
 const GALLERY_FRAGMENT = /gallery|slideshow|carousel|slider/i;
 
 /** The whole text of a block that is a control or a section label, not prose. */
-const UI_LABEL =
-  /^(?:advertisement|advert|ad|sponsored(?: content)?|skip to (?:main )?content|sign in|log ?in|subscribe(?: now)?|share(?: this(?: article| story)?)?|close|caption|tags?|breaking news|latest news|read more|continue reading(?: below)?|related(?: articles| stories| content| links)?|you (?:may|might) also like|don'?t miss|recommended(?: for you)?|more stories|most popular|trending(?: now)?|this slideshow requires javascript|loading|image \d+ of \d*|\d+ ?of ?\d+|\d+ comments?|comments?|print|e-?mail|facebook|twitter|whatsapp|pinterest|linkedin|follow us)[\s.:!…/]*$/i;
+const UI_LABELS = [
+  'advertisement|advert|ad|sponsored(?: content)?|skip to (?:main )?content|sign in|log ?in|subscribe(?: now)?',
+  'share(?: this(?: article| story)?)?|close|caption|tags?|breaking news|latest news|read more',
+  'continue reading(?: below)?|related(?: articles| stories| content| links)?|you (?:may|might) also like',
+  "don'?t miss|recommended(?: for you)?|more stories|most popular|trending(?: now)?",
+  'this slideshow requires javascript|loading',
+  String.raw`image \d+ of \d*|\d+ ?of ?\d+|\d+ comments?|comments?`,
+  'print|e-?mail|facebook|twitter|whatsapp|pinterest|linkedin|follow us',
+];
+const UI_LABEL = new RegExp(String.raw`^(?:${UI_LABELS.join('|')})[\s.:!…/]*$`, 'i');
 /** A block that is only a URL, a handle or an e-mail address. */
 const BARE_ADDRESS = /^(?:https?:\/\/\S+|(?:www\.|twitter\.com\/|instagram\.com\/)\S+|@\w+|[\w.+-]+@[\w-]+\.[\w.]+)$/i;
 
 /** Headings that introduce a block of links to other pages. */
-const LINKS_HEADING =
-  /^(?:related|you (?:may|might) also like|don'?t miss|more (?:from|stories|on)|recommended|read (?:more|next)|latest|trending|popular|further reading)\b/i;
+const LINKS_HEADING = new RegExp(
+  "^(?:related|you (?:may|might) also like|don'?t miss|more (?:from|stories|on)|recommended|" +
+    String.raw`read (?:more|next)|latest|trending|popular|further reading)\b`,
+  'i',
+);
 
 /** A time of day, or a numeric date, or a year next to a day number: the marks of a dateline. */
-const DATE_MARK =
-  /\b\d{1,2}:\d{2}\b|\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b|\b(?:19|20)\d{2}\b.*\b(?:[1-9]|[12]\d|3[01])\b|\b(?:[1-9]|[12]\d|3[01])\b.*\b(?:19|20)\d{2}\b/;
+const DATE_MARK = new RegExp(
+  [
+    String.raw`\b\d{1,2}:\d{2}\b`,
+    String.raw`\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b`,
+    String.raw`\b(?:19|20)\d{2}\b.*\b(?:[1-9]|[12]\d|3[01])\b`,
+    String.raw`\b(?:[1-9]|[12]\d|3[01])\b.*\b(?:19|20)\d{2}\b`,
+  ].join('|'),
+);
 const DATELINE = /^(?:published|updated|posted|last (?:updated|modified)|created)\b/i;
 const BYLINE = /^[Bb][Yy]:?\s+\p{Lu}[\p{L}.'’-]*(?:\s+\p{Lu}[\p{L}.'’-]*){0,3}/u;
 const COPYRIGHT = /©|\ball rights reserved\b|\bcopyright \d{4}\b/i;

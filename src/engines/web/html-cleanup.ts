@@ -4,7 +4,8 @@
  */
 // Forms themselves stay: some sites (ASP.NET) wrap the whole page in one; only their controls go.
 const DROP =
-  'script, style, iframe, frame, frameset, object, embed, applet, link, meta, template, noscript, svg, canvas, button, input, select, textarea, dialog';
+  'script, style, iframe, frame, frameset, object, embed, applet, link, meta, ' +
+  'template, noscript, svg, canvas, button, input, select, textarea, dialog';
 const URL_ATTRS = [
   'href',
   'src',

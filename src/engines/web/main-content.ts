@@ -11,7 +11,8 @@ import { jsdom, readability } from '../lazy-modules.js';
 const MIN_ARTICLE_CHARS = 250;
 /** Boilerplate removed on the fallback path (docs/engines.md#main-content). */
 const FALLBACK_DROP =
-  'nav, header, footer, aside, script, style, noscript, template, [role="navigation"], [role="banner"], [role="contentinfo"], [role="complementary"]';
+  'nav, header, footer, aside, script, style, noscript, template, ' +
+  '[role="navigation"], [role="banner"], [role="contentinfo"], [role="complementary"]';
 
 export interface MainContent {
   title: string;

@@ -35,7 +35,8 @@ export function interpretPage(page: FetchedPage): EngineResult {
   if (page.status === 403) {
     throw new UpstreamFailure('PAGE_UNAVAILABLE', `HTTP 403 from ${hostOf(page.finalUrl)} (access denied)`, {
       clientMessage:
-        'The site refuses this page to anonymous readers (HTTP 403 Forbidden); use a public URL of the page, or another page.',
+        'The site refuses this page to anonymous readers (HTTP 403 Forbidden); ' +
+        'use a public URL of the page, or another page.',
     });
   }
   if (page.status < 200 || page.status >= 300)

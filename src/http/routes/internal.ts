@@ -59,7 +59,8 @@ const DEFAULT_MAX_CONCURRENT = 8;
  * Operator routes under /internal/* (separate token, not part of the client contract): list, add,
  * remove, disable or re-enable pool resources, pause or resume an engine. Changes are recorded in
  * the store (every process applies them; they survive restarts) and apply at once to the region
- * checks and /capacity of the process that received them. Responses carry ids, countries, load and cooldown state, and the
+ * checks and /capacity of the process that received them. Responses carry ids, countries, load and cooldown state,
+ * and the
  * proxy scheme only: never an account secret or a proxy URL (which may hold a password).
  */
 export function registerInternalRoutes(app: FastifyInstance, ctx: HttpContext): void {
@@ -186,7 +187,10 @@ function proxyScheme(proxyUrl: string): string {
   }
 }
 
-/** Only proxies the transport can use (its own parser decides); the message never repeats the URL (it may hold a password). */
+/**
+ * Only proxies the transport can use (its own parser decides); the message never repeats the URL (it may hold a
+ * password).
+ */
 function checkProxyUrl(proxyUrl: string): void {
   try {
     parseProxyUrl('new', proxyUrl);

@@ -47,13 +47,17 @@ function resultItems(sim: SimContext, topic: string, first: number, cc: string):
     const wrapped = `https://www.bing.com/ck/a?!&&p=sim${(first + rank).toString(16)}&u=a1${Buffer.from(c.url, 'utf8').toString('base64url')}&ntb=1`;
     return (
       `<li class="b_algo" data-tag="" data-id="SERP.${5000 + first + rank}">` +
-      `<div class="b_tpcn"><a class="tilk" href="${esc(c.url)}"><div class="tpic"></div><div class="tptxt"><div class="tptt">${esc(host)}</div>` +
+      `<div class="b_tpcn"><a class="tilk" href="${esc(c.url)}"><div class="tpic">` +
+      `</div><div class="tptxt"><div class="tptt">${esc(host)}</div>` +
       `<div class="b_attribution"><cite>https://${esc(host)} › ${esc(new URL(c.url).pathname.slice(1))}</cite></div></div></a></div>` +
       `<h2><a href="${esc(wrapped)}" h="ID=SERP,${5000 + first + rank}.1">${esc(c.title)}</a></h2>` +
-      `<div class="b_caption"><p class="b_lineclamp2"><span class="algoSlug_icon" data-priority="2">Web</span>${esc(sentences[i] ?? '')}</p></div></li>`
+      `<div class="b_caption"><p class="b_lineclamp2">` +
+      `<span class="algoSlug_icon" data-priority="2">Web</span>${esc(sentences[i] ?? '')}</p></div></li>`
     );
   });
-  const related = `<li class="b_ans"><h2>Related searches for ${esc(topic)}</h2><ul class="b_vList"><li><a href="/search?q=${encodeURIComponent(`${topic} review`)}">${esc(topic)} review</a></li></ul></li>`;
+  const related =
+    `<li class="b_ans"><h2>Related searches for ${esc(topic)}</h2><ul class="b_vList"><li>` +
+    `<a href="/search?q=${encodeURIComponent(`${topic} review`)}">${esc(topic)} review</a></li></ul></li>`;
   return ad + items.join('') + related;
 }
 
@@ -68,7 +72,11 @@ function pager(q: string, first: number): string {
   const next = first + PER_PAGE;
   const page = (next - 1) / PER_PAGE + 1;
   const form = page === 2 ? 'PERE' : `PERE${page - 2}`;
-  return `<li class="b_pag"><nav role="navigation" aria-label="More results"><ul class="sb_pagF"><li><a class="sb_pagN" href="/search?q=${encodeURIComponent(q)}&amp;first=${next}&amp;FORM=${form}">Next</a></li></ul></nav></li>`;
+  return (
+    `<li class="b_pag"><nav role="navigation" aria-label="More results"><ul class="sb_pagF"><li>` +
+    `<a class="sb_pagN" href="/search?q=${encodeURIComponent(q)}&amp;first=${next}&amp;FORM=${form}">Next</a>` +
+    `</li></ul></nav></li>`
+  );
 }
 
 function noResults(topic: string, lang: string): string {
@@ -76,14 +84,20 @@ function noResults(topic: string, lang: string): string {
     lang === 'ko'
       ? `<strong>${esc(topic)}</strong>에 대한 검색 결과가 없습니다.`
       : `There are no results for <strong>${esc(topic)}</strong>`;
-  return `<li class="b_no"><h1>${heading}</h1><ul><li><span>Check your spelling or try different keywords</span></li></ul></li>`;
+  return (
+    `<li class="b_no"><h1>${heading}</h1><ul><li>` +
+    `<span>Check your spelling or try different keywords</span></li></ul></li>`
+  );
 }
 
 function page(q: string, lang: string, count: string, items: string): string {
   return (
-    `<!DOCTYPE html><html lang="${esc(lang)}" dir="ltr"><head><meta charset="utf-8"><title>${esc(q)} - Search</title></head><body>` +
-    `<header id="b_header"><form action="/search" id="sb_form"><input id="sb_form_q" name="q" value="${esc(q)}"></form></header>` +
-    `<main aria-label="Search Results"><div id="b_content"><div id="b_tween">${count ? `<span class="sb_count">${count}</span>` : ''}</div>` +
+    `<!DOCTYPE html><html lang="${esc(lang)}" dir="ltr"><head>` +
+    `<meta charset="utf-8"><title>${esc(q)} - Search</title></head><body>` +
+    `<header id="b_header"><form action="/search" id="sb_form">` +
+    `<input id="sb_form_q" name="q" value="${esc(q)}"></form></header>` +
+    `<main aria-label="Search Results"><div id="b_content">` +
+    `<div id="b_tween">${count ? `<span class="sb_count">${count}</span>` : ''}</div>` +
     `<ol id="b_results" role="main">${items}</ol></div></main></body></html>`
   );
 }
@@ -91,9 +105,11 @@ function page(q: string, lang: string, count: string, items: string): string {
 function captchaPage(): string {
   return (
     '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Bing</title></head><body><div id="b_content">' +
-    '<div id="b_captcha" class="captcha"><h1 class="captcha_header">One last step</h1><p>Please solve the challenge below to continue.</p>' +
+    '<div id="b_captcha" class="captcha"><h1 class="captcha_header">One last step</h1>' +
+    '<p>Please solve the challenge below to continue.</p>' +
     '<p class="captcha_text">Verify you are human by entering the characters you see.</p>' +
-    '<form method="post" action="/challenge/verify"><img class="captcha_img" alt="" src="/challenge/image?id=sim"><input name="captcha_answer" type="text"></form>' +
+    '<form method="post" action="/challenge/verify"><img class="captcha_img" alt="" src="/challenge/image?id=sim">' +
+    '<input name="captcha_answer" type="text"></form>' +
     '</div></div></body></html>'
   );
 }

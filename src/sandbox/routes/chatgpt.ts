@@ -14,20 +14,27 @@ export function scriptJson(v: unknown): string {
 }
 
 /** Cloudflare's managed challenge, as it stands in front of chatgpt.com and perplexity.ai. */
-export const CLOUDFLARE_CHALLENGE = `<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title><meta http-equiv="refresh" content="390"></head>
-<body><div class="main-wrapper" role="main"><div class="main-content"><h1>Verifying you are human. This may take a few seconds.</h1>
-<div id="challenge-running">Checking if the site connection is secure</div><form id="challenge-form" action="/cdn-cgi/challenge-platform/h/g/orchestrate" method="POST"></form></div></div>
+export const CLOUDFLARE_CHALLENGE =
+  `<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title>` +
+  `<meta http-equiv="refresh" content="390"></head>
+<body><div class="main-wrapper" role="main"><div class="main-content">` +
+  `<h1>Verifying you are human. This may take a few seconds.</h1>
+<div id="challenge-running">Checking if the site connection is secure</div>` +
+  `<form id="challenge-form" action="/cdn-cgi/challenge-platform/h/g/orchestrate" method="POST"></form></div></div>
 <script src="/cdn-cgi/challenge-platform/h/g/orchestrate/chl_page/v1"></script></body></html>`;
 
-const LOGIN_PAGE = `<!DOCTYPE html><html><head><title>ChatGPT</title></head><body><main><h1>Welcome back</h1>
-<button data-testid="login-button">Log in</button><button data-testid="signup-button">Sign up for free</button></main></body></html>`;
+const LOGIN_PAGE =
+  `<!DOCTYPE html><html><head><title>ChatGPT</title></head><body><main><h1>Welcome back</h1>
+<button data-testid="login-button">Log in</button>` +
+  `<button data-testid="signup-button">Sign up for free</button></main></body></html>`;
 
 /**
  * The app shell: a contenteditable composer; Enter posts the prompt to the conversation endpoint
  * and streams the answer chunk by chunk into the assistant turn, as the real UI does. Walls the
  * endpoint answers replace the page (Cloudflare) or show as a banner (rate limit, errors).
  */
-const APP_PAGE = `<!DOCTYPE html><html><head><title>ChatGPT</title></head><body><main><div id="thread"></div>
+const APP_PAGE =
+  `<!DOCTYPE html><html><head><title>ChatGPT</title></head><body><main><div id="thread"></div>
 <form id="composer"><div contenteditable="true" id="prompt-textarea" class="ProseMirror"></div></form></main>
 <script>
 var box = document.getElementById('prompt-textarea');
@@ -41,13 +48,16 @@ box.addEventListener('keydown', function (ev) {
   user.setAttribute('data-message-author-role', 'user');
   user.textContent = prompt;
   thread.appendChild(user);
-  fetch('backend-api/conversation', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ prompt: prompt }) })
+  fetch('backend-api/conversation', { method: 'POST', headers: { 'content-type': ` +
+  `'application/json' }, body: JSON.stringify({ prompt: prompt }) })
     .then(function (res) {
-      if (res.status === 403) return res.text().then(function (html) { document.open(); document.write(html); document.close(); });
+      if (res.status === 403) return res.text().then(function (html) { document.open(); ` +
+  `document.write(html); document.close(); });
       if (!res.ok) {
         var alert = document.createElement('div');
         alert.setAttribute('role', 'alert');
-        alert.textContent = res.status === 429 ? 'Too many requests in 1 hour. Try again later.' : 'Something went wrong while generating the response.';
+        alert.textContent = res.status === 429 ? 'Too many requests in 1 hour. ` +
+  `Try again later.' : 'Something went wrong while generating the response.';
         thread.appendChild(alert);
         return;
       }
@@ -57,7 +67,8 @@ box.addEventListener('keydown', function (ev) {
         turn.innerHTML = '<div class="markdown prose"></div>';
         thread.appendChild(turn);
         var md = turn.querySelector('.markdown');
-        body.chunks.forEach(function (chunk, i) { setTimeout(function () { md.insertAdjacentHTML('beforeend', chunk); }, 120 * (i + 1)); });
+        body.chunks.forEach(function (chunk, i) { setTimeout(function ` +
+  `() { md.insertAdjacentHTML('beforeend', chunk); }, 120 * (i + 1)); });
       });
     });
 });

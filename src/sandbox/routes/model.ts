@@ -41,9 +41,10 @@ function terms(text: string): Set<string> {
   return out;
 }
 const STOP = new Set(
-  'the and for are is was were with that this what which how best of to in on a an by it its be as at or from can do does you your i'.split(
-    ' ',
-  ),
+  (
+    'the and for are is was were with that this what which how best ' +
+    'of to in on a an by it its be as at or from can do does you your i'
+  ).split(' '),
 );
 
 function overlap(needle: string, hay: string): number {

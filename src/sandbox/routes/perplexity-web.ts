@@ -34,19 +34,21 @@ export function registerPerplexityWeb(app: FastifyInstance, sim: SimContext): vo
     const chips = cites
       .map(
         (c, i) =>
-          `<a href="${escapeHtml(c.url)}" target="_blank"><span>${i + 1}</span><div data-testid="source-title">${escapeHtml(c.title)}</div></a>`,
+          `<a href="${escapeHtml(c.url)}" target="_blank"><span>${i + 1}</span>` +
+          `<div data-testid="source-title">${escapeHtml(c.title)}</div></a>`,
       )
       .join('');
-    return reply
-      .type('text/html; charset=utf-8')
-      .send(`<!DOCTYPE html><html><head><title>${escapeHtml(topic)} - Perplexity</title></head><body><main>
+    return reply.type('text/html; charset=utf-8').send(
+      `<!DOCTYPE html><html><head><title>${escapeHtml(topic)} - Perplexity</title></head><body><main>
 <h1>${escapeHtml(topic)}</h1><div data-testid="sources">${chips}</div>
 <div data-testid="answer" class="prose dark:prose-invert"></div></main>
 <script>
 var chunks = ${scriptJson(chunks)};
 var box = document.querySelector('[data-testid="answer"]');
-chunks.forEach(function (chunk, i) { setTimeout(function () { box.insertAdjacentHTML('beforeend', chunk); }, 120 * (i + 1)); });
-</script></body></html>`);
+chunks.forEach(function (chunk, i) { setTimeout(function () { ` +
+        `box.insertAdjacentHTML('beforeend', chunk); }, 120 * (i + 1)); });
+</script></body></html>`,
+    );
   });
 }
 

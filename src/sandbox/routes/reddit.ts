@@ -104,12 +104,14 @@ function blocked(reply: FastifyReply): FastifyReply {
     .code(403)
     .header('content-type', 'text/html; charset=utf-8')
     .send(
-      '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Blocked</title></head><body><div class="container">' +
+      '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">' +
+        '<title>Blocked</title></head><body><div class="container">' +
         '<h1>whoa there, pardner!</h1><p>Your request has been blocked due to a network policy.</p>' +
         '<p>Try logging in or creating an account <a href="https://www.reddit.com/login/">here</a> to get back to browsing.</p>' +
         "<p>If you're running a script or application, please register or sign in with your developer credentials " +
         '<a href="https://www.reddit.com/wiki/api/">here</a>. Additionally make sure your User-Agent is not empty and is something unique and descriptive and try again.</p>' +
-        '<p>When contacting us, please include your Reddit account along with the following code:</p><p class="small">019bd6a4-5c2e-7f31-9d0a-6b2f3c4d5e6f</p></div></body></html>',
+        '<p>When contacting us, please include your Reddit account along with the following code:</p>' +
+        '<p class="small">019bd6a4-5c2e-7f31-9d0a-6b2f3c4d5e6f</p></div></body></html>',
     );
 }
 

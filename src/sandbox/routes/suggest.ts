@@ -191,11 +191,15 @@ function bolded(q: string, s: string): string {
 
 function sorryPage(q: string): string {
   const cont = `https://www.google.com/complete/search?q=${encodeURIComponent(q)}`;
-  return `<html><head><title>${escapeHtml(cont)}</title></head><body><div style="max-width:400px">
-<form id="captcha-form" action="index" method="post"><div class="g-recaptcha" data-sitekey="sandbox" data-s="sandbox"></div>
+  return (
+    `<html><head><title>${escapeHtml(cont)}</title></head><body><div style="max-width:400px">
+<form id="captcha-form" action="index" method="post">` +
+    `<div class="g-recaptcha" data-sitekey="sandbox" data-s="sandbox"></div>
 <input type="hidden" name="continue" value="${escapeHtml(cont)}"></form>
-<div>Our systems have detected unusual traffic from your computer network. This page checks to see if it's really you sending the requests, and not a robot.</div>
-<div>IP address: 203.0.113.7<br>Time: 2026-07-01T10:00:00Z<br>URL: ${escapeHtml(cont)}</div></div></body></html>`;
+<div>Our systems have detected unusual traffic from your computer network. This ` +
+    `page checks to see if it's really you sending the requests, and not a robot.</div>
+<div>IP address: 203.0.113.7<br>Time: 2026-07-01T10:00:00Z<br>URL: ${escapeHtml(cont)}</div></div></body></html>`
+  );
 }
 
 const error5xx = (reply: FastifyReply) =>

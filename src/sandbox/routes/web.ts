@@ -31,7 +31,8 @@ const serverError = (reply: FastifyReply) =>
     .code(503)
     .header('content-type', 'text/html; charset=utf-8')
     .send(
-      '<!DOCTYPE html><html><head><title>503 Service Unavailable</title></head><body><h1>Service Unavailable</h1><p>The server is temporarily unable to service your request.</p></body></html>',
+      '<!DOCTYPE html><html><head><title>503 Service Unavailable</title></head><body>' +
+        '<h1>Service Unavailable</h1><p>The server is temporarily unable to service your request.</p></body></html>',
     );
 
 function notFound(reply: FastifyReply): FastifyReply {
@@ -39,7 +40,8 @@ function notFound(reply: FastifyReply): FastifyReply {
     .code(404)
     .header('content-type', 'text/html; charset=utf-8')
     .send(
-      '<!DOCTYPE html><html><head><title>404 Not Found</title></head><body><h1>Page not found</h1><p>The page you requested does not exist.</p></body></html>',
+      '<!DOCTYPE html><html><head><title>404 Not Found</title></head><body>' +
+        '<h1>Page not found</h1><p>The page you requested does not exist.</p></body></html>',
     );
 }
 
@@ -54,11 +56,18 @@ function cloudflareChallenge(reply: FastifyReply, host: string): FastifyReply {
     .header('cf-mitigated', 'challenge')
     .header('cache-control', 'private, max-age=0, no-store, no-cache, must-revalidate')
     .send(
-      `<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title><meta http-equiv="Content-Type" content="text/html; charset=UTF-8"><meta name="robots" content="noindex,nofollow"></head>` +
-        `<body class="no-js"><div class="main-wrapper" role="main"><div class="main-content"><h1 class="zone-name-title h1">${escapeHtml(host)}</h1>` +
-        `<noscript><div class="h2"><span id="challenge-error-text">Enable JavaScript and cookies to continue</span></div></noscript></div></div>` +
-        `<script>(function(){window._cf_chl_opt={cvId: '3',cZone: "${escapeHtml(host)}",cType: 'managed',cRay: '${ray}'};var cpo=document.createElement('script');` +
-        `cpo.src='/cdn-cgi/challenge-platform/h/b/orchestrate/chl_page/v1?ray=${ray}';document.getElementsByTagName('head')[0].appendChild(cpo);}());</script></body></html>`,
+      `<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title>` +
+        `<meta http-equiv="Content-Type" content="text/html; charset=UTF-8">` +
+        `<meta name="robots" content="noindex,nofollow"></head>` +
+        `<body class="no-js"><div class="main-wrapper" role="main">` +
+        `<div class="main-content"><h1 class="zone-name-title h1">${escapeHtml(host)}</h1>` +
+        `<noscript><div class="h2"><span id="challenge-error-text">Enable ` +
+        `JavaScript and cookies to continue</span></div></noscript></div></div>` +
+        `<script>(function(){window._cf_chl_opt={cvId: '3',cZone: "${escapeHtml(host)}",` +
+        `cType: 'managed',cRay: '${ray}'};` +
+        `var cpo=document.createElement('script');` +
+        `cpo.src='/cdn-cgi/challenge-platform/h/b/orchestrate/chl_page/v1?ray=${ray}';` +
+        `document.getElementsByTagName('head')[0].appendChild(cpo);}());</script></body></html>`,
     );
 }
 
@@ -75,7 +84,8 @@ function articlePage(sim: SimContext, pageUrl: string, decoded: string): string 
   const day = String((h % 28) + 1).padStart(2, '0');
   const imgBase = `/images/${encodeURIComponent(slug)}`;
   const bullets = sentences.slice(12, 15);
-  return `<!DOCTYPE html>
+  return (
+    `<!DOCTYPE html>
 <html lang="${ko ? 'ko' : 'en'}">
 <head>
 <meta charset="utf-8">
@@ -95,18 +105,21 @@ function articlePage(sim: SimContext, pageUrl: string, decoded: string): string 
 <h1>${escapeHtml(topic)}</h1>
 <p class="byline">By ${author}</p>
 <p>${escapeHtml(paragraphs[0] ?? '')}</p>
-<figure><img src="${imgBase}-640.jpg" srcset="${imgBase}-640.jpg 640w, ${imgBase}-1280.jpg 1280w" alt="${escapeHtml(topic)}" width="640" height="360"><figcaption>${escapeHtml(topic)}</figcaption></figure>
+<figure><img src="${imgBase}-640.jpg" srcset="${imgBase}-640.jpg 640w, ${imgBase}-1280.jpg 1280w" ` +
+    `alt="${escapeHtml(topic)}" width="640" height="360"><figcaption>${escapeHtml(topic)}</figcaption></figure>
 <p>${escapeHtml(paragraphs[1] ?? '')}</p>
 <h2>${ko ? '핵심 정리' : 'Key points'}</h2>
 <ul>${bullets.map((b) => `<li>${escapeHtml(b)}</li>`).join('')}</ul>
-<p>${escapeHtml(paragraphs[2] ?? '')} <a href="/related/${encodeURIComponent(slug)}">${ko ? '관련 기사' : 'Related reading'}</a>.</p>
+<p>${escapeHtml(paragraphs[2] ?? '')} ` +
+    `<a href="/related/${encodeURIComponent(slug)}">${ko ? '관련 기사' : 'Related reading'}</a>.</p>
 <p>${escapeHtml(paragraphs[3] ?? '')}</p>
 <img src="/pixel.gif" width="1" height="1" alt="">
 </article>
 </main>
 <footer><p>&copy; 2026 ${escapeHtml(u.hostname)}</p></footer>
 </body>
-</html>`;
+</html>`
+  );
 }
 
 /** "/guides/trail-running" -> "Trail running"; the host stands in for the home page. */

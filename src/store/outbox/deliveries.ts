@@ -38,11 +38,17 @@ export async function enqueueDelivery(
     .execute();
 }
 
-/** Embedded store: `enqueueDelivery` as a prepared statement; run it with (task id, url, payload JSON, now, now, now). */
+/**
+ * Embedded store: `enqueueDelivery` as a prepared statement; run it with (task id, url, payload JSON, now, now,
+ * now).
+ */
 export function prepareEnqueueDelivery(db: BetterSqlite3.Database) {
-  return db.prepare(`insert into webhook_deliveries (task_id, url, payload, status, attempts, next_attempt_at, lease_token,
+  return db.prepare(
+    `insert into webhook_deliveries (task_id, url, ` +
+      `payload, status, attempts, next_attempt_at, lease_token,
         lease_expires_at, last_error, created_at, updated_at)
-      values (?, ?, ?, 'PENDING', 0, ?, null, null, null, ?, ?)`);
+      values (?, ?, ?, 'PENDING', 0, ?, null, null, null, ?, ?)`,
+  );
 }
 
 interface DeliveryLease {
@@ -181,29 +187,37 @@ export async function nextDeliveryAt(db: Kysely<Database>): Promise<number | nul
 export function prepareDeliveries(db: BetterSqlite3.Database) {
   const p = (text: string) => db.prepare(text);
   return {
-    claimStale:
-      p(`update webhook_deliveries set status = 'SENDING', lease_token = @token, lease_expires_at = @expires, updated_at = @now
+    claimStale: p(
+      `update webhook_deliveries set status = 'SENDING', ` +
+        `lease_token = @token, lease_expires_at = @expires, updated_at = @now
       where task_id in (select task_id from webhook_deliveries where status = 'SENDING' and lease_expires_at < @now
         order by lease_expires_at limit @limit)
-      returning task_id, url, payload, attempts, lease_token`),
-    claimDue:
-      p(`update webhook_deliveries set status = 'SENDING', lease_token = @token, lease_expires_at = @expires, updated_at = @now
+      returning task_id, url, payload, attempts, lease_token`,
+    ),
+    claimDue: p(
+      `update webhook_deliveries set status = 'SENDING', ` +
+        `lease_token = @token, lease_expires_at = @expires, updated_at = @now
       where task_id in (select task_id from webhook_deliveries where status = 'PENDING' and next_attempt_at <= @now
         order by next_attempt_at limit @limit)
-      returning task_id, url, payload, attempts, lease_token`),
+      returning task_id, url, payload, attempts, lease_token`,
+    ),
     startDelivery: p(
-      'update webhook_deliveries set attempts = ?, updated_at = ? where task_id = ? and lease_token = ? and attempts = ?',
+      'update webhook_deliveries set attempts = ?, ' +
+        'updated_at = ? where task_id = ? and lease_token = ? and attempts = ?',
     ),
     insertAttempt: p(
-      'insert into webhook_attempts (task_id, attempt, started_at, finished_at, outcome, http_status) values (?, ?, ?, null, null, null)',
+      'insert into webhook_attempts (task_id, attempt, started_at, ' +
+        'finished_at, outcome, http_status) values (?, ?, ?, null, null, null)',
     ),
     finishAttempt: p(
       'update webhook_attempts set finished_at = ?, outcome = ?, http_status = ? where task_id = ? and attempt = ?',
     ),
-    finishDelivery:
-      p(`update webhook_deliveries set status = @status, next_attempt_at = coalesce(@next, next_attempt_at), last_error = @error,
+    finishDelivery: p(
+      `update webhook_deliveries set status = @status, ` +
+        `next_attempt_at = coalesce(@next, next_attempt_at), last_error = @error,
         lease_token = null, lease_expires_at = null, updated_at = @now
-      where task_id = @id and lease_token = @token`),
+      where task_id = @id and lease_token = @token`,
+    ),
   };
 }
 

@@ -117,7 +117,10 @@ export class SqliteStore extends KyselyStore {
   }
 }
 
-/** `cacheMb`: SQLite's page cache (its default is 2 MiB); polls over a large store miss it less the larger it is (docs/benchmarks.md, growth). */
+/**
+ * `cacheMb`: SQLite's page cache (its default is 2 MiB); polls over a large store miss it less the larger it is
+ * (docs/benchmarks.md, growth).
+ */
 export function openSqliteStore(file: string, agingMs: number, cacheMb = 64): SqliteStore {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const raw = new BetterSqlite3(file);

@@ -100,12 +100,15 @@ export function prepareClaim(db: BetterSqlite3.Database) {
   return {
     countProcessing: db.prepare(`select count(*) as n from tasks where task_type = ? and status = 'PROCESSING'`),
     // SQLite runs the IN-subquery once, so LIMIT bounds the claim (PostgreSQL needs the CTE form).
-    claim:
-      db.prepare(`update tasks set status = 'PROCESSING', lease_token = @token, lease_expires_at = @expires, worker_id = @worker,
+    claim: db.prepare(
+      `update tasks set status = 'PROCESSING', lease_token = @token, ` +
+        `lease_expires_at = @expires, worker_id = @worker,
         attempts = attempts + 1, updated_at = @now
-      where id in (select id from tasks where task_type = @type and status = 'QUEUED' and available_at <= @now order by sort_key limit @room)
+      where id in (select id from tasks where task_type = @type and ` +
+        `status = 'QUEUED' and available_at <= @now order by sort_key limit @room)
         and status = 'QUEUED'
-      returning *`),
+      returning *`,
+    ),
   };
 }
 

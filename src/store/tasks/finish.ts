@@ -63,7 +63,10 @@ export function prepareFinish(db: BetterSqlite3.Database) {
   };
 }
 
-/** Embedded store: the same finish on prepared statements, in the next group commit (one transaction with the outbox row). */
+/**
+ * Embedded store: the same finish on prepared statements, in the next group commit (one transaction with the outbox
+ * row).
+ */
 export function finishTaskSqlite(
   group: GroupCommit,
   s: ReturnType<typeof prepareFinish>,
@@ -120,7 +123,9 @@ async function finishAllPostgres(db: Kysely<Database>, fs: Finish[]): Promise<bo
   if (new Set(fs.map((f) => f.id)).size !== fs.length) throw new Error('a task finished twice in one turn');
   const rows = fs.map(
     ({ id, leaseToken, write: w, now }) =>
-      sql`(${id}::text, ${leaseToken}::text, ${w.status}::text, ${w.result === undefined ? null : JSON.stringify(w.result)}::text, ${w.error}::text, ${w.creditsToCharge}::integer, ${w.creditsCharged}::integer, ${now}::bigint)`,
+      sql`(${id}::text, ${leaseToken}::text, ${w.status}::text,
+        ${w.result === undefined ? null : JSON.stringify(w.result)}::text, ${w.error}::text,
+        ${w.creditsToCharge}::integer, ${w.creditsCharged}::integer, ${now}::bigint)`,
   );
   const r = await sql<{ id: string }>`
     update tasks as t set status = v.status, result = v.result, error = v.error, credits_to_charge = v.to_charge,

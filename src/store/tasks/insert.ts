@@ -98,14 +98,18 @@ async function insertSkipped(trx: Kysely<Database>, row: TasksTable, notBefore: 
 export function prepareInsert(db: BetterSqlite3.Database) {
   return {
     // The rowid is the id's time and counter (taskIdKey), or null for SQLite to choose one.
-    insertTask:
-      db.prepare(`insert into tasks (rowid, id, task_type, status, priority, sort_key, payload, idempotency_key, webhook_url, country,
-        created_at, updated_at, available_at, attempts, max_attempts, lease_token, lease_expires_at, worker_id, result, error,
+    insertTask: db.prepare(
+      `insert into tasks (rowid, id, task_type, status, priority, ` +
+        `sort_key, payload, idempotency_key, webhook_url, country,
+        created_at, updated_at, available_at, attempts, ` +
+        `max_attempts, lease_token, lease_expires_at, worker_id, result, error,
         credits_to_charge, credits_charged, finished_at)
       values (?, @id, @task_type, @status, @priority, @sort_key, @payload, @idempotency_key, @webhook_url, @country,
-        @created_at, @updated_at, @available_at, @attempts, @max_attempts, @lease_token, @lease_expires_at, @worker_id, @result, @error,
+        @created_at, @updated_at, @available_at, @attempts, @max_attempts, ` +
+        `@lease_token, @lease_expires_at, @worker_id, @result, @error,
         @credits_to_charge, @credits_charged, @finished_at)
-      on conflict (idempotency_key) do nothing`),
+      on conflict (idempotency_key) do nothing`,
+    ),
     taskByKey: db.prepare('select id, created_at from tasks where idempotency_key = ?'),
     deleteTask: prepareDeleteTask(db),
     // New tasks are counted here, once per engine per insert (sqlite/migrations/005-status-counts.ts).
@@ -148,7 +152,10 @@ function insertOne(s: InsertStatements, row: TasksTable, notBefore: number): Ins
   return { ok: false, reason: 'DUPLICATE_KEY', existingId: existing?.id ?? '' };
 }
 
-/** Inserts under the id's own key as rowid; if another row holds that rowid, under one SQLite picks. False: the idempotency key is taken. */
+/**
+ * Inserts under the id's own key as rowid; if another row holds that rowid, under one SQLite picks. False: the
+ * idempotency key is taken.
+ */
 function insertRow(s: InsertStatements, row: TasksTable): boolean {
   try {
     return s.insertTask.run(taskIdKey(row.id), row).changes === 1;

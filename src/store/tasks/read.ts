@@ -84,7 +84,10 @@ export function pollTaskSqlite(
   });
 }
 
-/** A task's row by its rowid (where the id's key is the rowid, as for every task inserted since keys became rowids), else by the id index. */
+/**
+ * A task's row by its rowid (where the id's key is the rowid, as for every task inserted since keys became rowids),
+ * else by the id index.
+ */
 function byKeyThenId<Row>(
   byKey: BetterSqlite3.Statement,
   byId: BetterSqlite3.Statement,

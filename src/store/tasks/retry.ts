@@ -31,9 +31,12 @@ export async function retryTask(
 
 /** Embedded store: the retry's statement, prepared once. */
 export function prepareRetry(db: BetterSqlite3.Database) {
-  return db.prepare(`update tasks set status = 'QUEUED', error = ?, available_at = ?, lease_token = null, lease_expires_at = null,
+  return db.prepare(
+    `update tasks set status = 'QUEUED', error = ?, ` +
+      `available_at = ?, lease_token = null, lease_expires_at = null,
         worker_id = null, updated_at = ?
-      where ${leaseFenceSql('?', '?')}`);
+      where ${leaseFenceSql('?', '?')}`,
+  );
 }
 
 export function retryTaskSqlite(

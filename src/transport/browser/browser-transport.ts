@@ -29,12 +29,16 @@ export interface RenderOptions {
    * becomes actionable is LAYOUT_CHANGED.
    */
   actions?: readonly RenderAction[];
-  /** CSS selector(s) of walls: when one is on the page after `waitFor`, `actions` are skipped so the parser sees the wall. */
+  /**
+   * CSS selector(s) of walls: when one is on the page after `waitFor`, `actions` are skipped so the parser sees the
+   * wall.
+   */
   skipActionsIf?: string | readonly string[];
   /** How long one action waits for its element (default 10 s, never beyond the budget). */
   actionTimeoutMs?: number;
   /**
-   * Completion rule (docs/engines.md#browser-completion-rule): the text and links of `stableSelector` must stay unchanged
+   * Completion rule (docs/engines.md#browser-completion-rule): the text and links of `stableSelector` must stay
+   * unchanged
    * this long (after `until` holds). 0 or absent: done as soon as `waitFor` / `until` hold.
    */
   stableMs?: number;

@@ -20,7 +20,9 @@ export class PageSlots {
     return this.waiters.length;
   }
 
-  /** Resolves with a release function once a slot is free; rejects (and gives up its place) if `signal` aborts first. */
+  /**
+   * Resolves with a release function once a slot is free; rejects (and gives up its place) if `signal` aborts first.
+   */
   acquire(signal: AbortSignal): Promise<() => void> {
     if (signal.aborted) return Promise.reject(abortedWhileWaiting());
     if (this.used < this.size) {

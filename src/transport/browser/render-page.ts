@@ -142,7 +142,9 @@ async function anyPresent(probe: PageProbe, selectors: string[]): Promise<boolea
   return false;
 }
 
-/** Text plus links of the first watched region present (identical snapshots: nothing streamed in); null when none is. */
+/**
+ * Text plus links of the first watched region present (identical snapshots: nothing streamed in); null when none is.
+ */
 async function snapshotOf(probe: PageProbe, selectors: string[]): Promise<string | null> {
   for (const sel of selectors) {
     const region = await probe.read(sel);

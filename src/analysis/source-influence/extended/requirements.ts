@@ -62,7 +62,8 @@ export function requirementHints(
       if (!quote) continue;
       const start = m.index;
       const end = start + m[0].length;
-      if (found.some((f) => start < f.start + f.quote.length && f.start < end)) continue; // overlapping: first hint wins
+      // overlapping: first hint wins
+      if (found.some((f) => start < f.start + f.quote.length && f.start < end)) continue;
       found.push({ type: h.type, quote, start, label: h.label });
     }
   }

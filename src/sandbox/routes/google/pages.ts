@@ -11,17 +11,20 @@ export function esc(s: string): string {
 }
 
 function documentShell(locale: PageLocale, title: string, body: string): string {
-  return `<!doctype html>
+  return (
+    `<!doctype html>
 <html itemscope="" itemtype="http://schema.org/SearchResultsPage" lang="${esc(locale.hl)}">
 <head><meta charset="UTF-8"><meta content="origin" name="referrer"><title>${esc(title)}</title>
 <style>.MjjYud{margin:0 0 30px}.VwiC3b{line-height:1.58}</style></head>
 <body class="srp">
-<div id="searchform"><form action="/search" role="search"><textarea name="q" aria-label="Search">${esc(title)}</textarea></form></div>
+<div id="searchform"><form action="/search" role="search">` +
+    `<textarea name="q" aria-label="Search">${esc(title)}</textarea></form></div>
 ${body}
 <footer id="footcnt"><a href="https://policies.google.com/privacy?hl=${esc(locale.hl)}">Privacy</a></footer>
 </body>
 </html>
-`;
+`
+  );
 }
 
 export interface SerpOptions {
@@ -41,29 +44,35 @@ export function serpPage(sim: SimContext, o: SerpOptions): string {
       sim.hash(o.topic, `wrap${i}${o.page}`) % 4 === 0
         ? `/url?q=${encodeURIComponent(r.url)}&sa=U&ved=2ahUKEw${i}`
         : r.url;
-    return `<div class="MjjYud"><div class="g tF2Cxc" data-hveid="CA${i}QAA">
-  <div class="yuRUbf"><a jsname="UWckNb" href="${esc(href)}"><h3 class="LC20lb MBeuO">${esc(r.title)}</h3><span class="VuuXrf">${esc(r.siteName)}</span><cite>${esc(r.displayUrl)}</cite></a></div>
+    return (
+      `<div class="MjjYud"><div class="g tF2Cxc" data-hveid="CA${i}QAA">
+  <div class="yuRUbf"><a jsname="UWckNb" href="${esc(href)}"><h3 class="LC20lb MBeuO">${esc(r.title)}</h3>` +
+      `<span class="VuuXrf">${esc(r.siteName)}</span><cite>${esc(r.displayUrl)}</cite></a></div>
   <div class="VwiC3b" data-sncf="1"><span>${esc(r.snippet)}</span></div>
-</div></div>`;
+</div></div>`
+    );
   });
   if (o.page === 1) {
     blocks.splice(
       2,
       0,
       peopleAlsoAsk(sim, o.topic, o.locale),
-      `<div class="MjjYud"><div class="g"><a href="/search?q=${encodeURIComponent(o.topic)}&amp;udm=2"><h3>Images: ${esc(o.topic)}</h3></a></div></div>`,
+      `<div class="MjjYud"><div class="g"><a href="/search?q=${encodeURIComponent(o.topic)}&amp;udm=2">` +
+        `<h3>Images: ${esc(o.topic)}</h3></a></div></div>`,
     );
   }
   const aio = o.withAio && o.page === 1 ? aiOverview(sim, o.query, o.topic, o.locale) : '';
   const next =
     o.page < 10
-      ? `<a id="pnnext" href="/search?q=${encodeURIComponent(o.query)}&amp;start=${o.page * 10}" aria-label="${esc(o.locale.nextAria)}"><span>${esc(o.locale.nextLabel)}</span></a>`
+      ? `<a id="pnnext" href="/search?q=${encodeURIComponent(o.query)}&amp;start=${o.page * 10}" ` +
+        `aria-label="${esc(o.locale.nextAria)}"><span>${esc(o.locale.nextLabel)}</span></a>`
       : '';
   const ads =
     o.page === 1
       ? `<div id="tads" aria-label="Ads"><div data-text-ad="1"><span>Sponsored</span><a href="https://ads.example.com/landing"><h3>${esc(o.topic)} — Official Store</h3></a></div></div>`
       : '';
-  const body = `<div id="main"><div id="cnt"><div id="center_col" role="main">
+  const body =
+    `<div id="main"><div id="cnt"><div id="center_col" role="main">
   <div id="taw">${ads}</div>
   <div id="res" role="main"><div id="topstuff"></div>
   <div id="search"><div data-hveid="CAEQAA"><h1 class="bNg8Rb">${esc(o.locale.resultsHeading)}</h1>
@@ -71,7 +80,8 @@ export function serpPage(sim: SimContext, o: SerpOptions): string {
 ${aio}
 ${blocks.join('\n')}
   </div></div></div></div>
-  <div id="botstuff"><div role="navigation"><table class="AaVjTc"><tr><td class="YyVfkd">${o.page}</td><td>${next}</td></tr></table></div></div>
+  <div id="botstuff"><div role="navigation"><table class="AaVjTc"><tr>` +
+    `<td class="YyVfkd">${o.page}</td><td>${next}</td></tr></table></div></div>
 </div></div></div>`;
   return documentShell(o.locale, `${o.query} - ${o.locale.titleSuffix}`, body);
 }
@@ -83,12 +93,11 @@ ${blocks.join('\n')}
 function peopleAlsoAsk(sim: SimContext, topic: string, locale: PageLocale): string {
   const facts = fakeFacts(sim, topic, 2, locale);
   const cites = fakeAnswerCitations(sim, `${topic} paa`, 2);
-  const pair = (
-    q: string,
-    answer: string,
-    cite: (typeof cites)[0],
-  ) => `<div class="related-question-pair" data-q="${esc(q)}"><div role="button" aria-expanded="false"><span>${esc(q)}</span></div>
-    <div jsname="yEVEwb" style="display:none"><span>${esc(answer)}</span><a href="${esc(cite.url)}"><h3>${esc(cite.title)}</h3></a></div></div>`;
+  const pair = (q: string, answer: string, cite: (typeof cites)[0]) =>
+    `<div class="related-question-pair" data-q="${esc(q)}">` +
+    `<div role="button" aria-expanded="false"><span>${esc(q)}</span></div>
+    <div jsname="yEVEwb" style="display:none"><span>${esc(answer)}</span>` +
+    `<a href="${esc(cite.url)}"><h3>${esc(cite.title)}</h3></a></div></div>`;
   return `<div class="MjjYud"><div jsname="N760b" class="Wt5Tfe"><div class="cUnQKe">
   <div role="heading" aria-level="2"><span>${esc(locale.peopleAlsoAsk)}</span></div>
   ${pair(locale.korean ? `${topic}란 무엇인가요?` : `What is ${topic}?`, facts[0] ?? '', cites[0] as (typeof cites)[0])}
@@ -107,26 +116,31 @@ function aiOverview(sim: SimContext, query: string, topic: string, locale: PageL
   const facts = fakeFacts(sim, topic, 4, locale);
   const cites = fakeAnswerCitations(sim, topic, 3);
   const [c1, c2, c3] = cites as [(typeof cites)[0], (typeof cites)[0], (typeof cites)[0]];
-  const card = (
-    c: (typeof cites)[0],
-    href: string,
-  ) => `<li class="Ndm2cf"><div class="cRH23c"><a class="vIWmYe" href="${esc(href)}" aria-label="${esc(c.title)}"></a>
-        <div class="jdxGff"><span>${esc(c.host)}</span></div><div class="gpZmoc"><span>${esc(c.title)}</span></div></div></li>`;
-  return `<div class="YzCcne" data-mcpr="" data-mcp="18"><div class="q8sySb"><h1 class="VW3apb">${esc(locale.aioLabel)}</h1>
+  const card = (c: (typeof cites)[0], href: string) =>
+    `<li class="Ndm2cf"><div class="cRH23c"><a class="vIWmYe" href="${esc(href)}" aria-label="${esc(c.title)}"></a>
+        <div class="jdxGff"><span>${esc(c.host)}</span></div>` +
+    `<div class="gpZmoc"><span>${esc(c.title)}</span></div></div></li>`;
+  return (
+    `<div class="YzCcne" data-mcpr="" data-mcp="18">` +
+    `<div class="q8sySb"><h1 class="VW3apb">${esc(locale.aioLabel)}</h1>
   <div class="hdzaWe"><div jscontroller="EYwa3d" jsname="dEwkXc" data-aim="1" data-q="${esc(query)}">
   <div class="D5ad8b" id="m-x-content">
     <div jsname="txosbe" class="OZ9ddf">
-      <span class="YWpX0d" style="display:none"><span>${esc(locale.aioUnavailableNow)}</span><span style="display:none">${esc(locale.aioNotAvailable)}</span></span>
+      <span class="YWpX0d" style="display:none"><span>${esc(locale.aioUnavailableNow)}</span>` +
+    `<span style="display:none">${esc(locale.aioNotAvailable)}</span></span>
       <div jsname="cUzNTd" class="Fzsovc" aria-level="2" role="heading"><strong>${esc(locale.aioLabel)}</strong></div>
       <div class="ZKfmAf"><a class="NOo3C" href="https://support.google.com/websearch?p=ai_overviews&amp;hl=${esc(locale.hl)}">${esc(locale.learnMore)}</a></div>
     </div>
     <div data-subtree="aimc"><div data-container-id="main-col" class="mZJni">
-      <div class="n6owBd"><span>${esc(facts[0] ?? '')} <a class="H23r4e" href="${esc(c1.url)}#:~:text=${encodeURIComponent(topic)}">${esc(c1.host)}</a></span>
-        <span class="WBgIic"><a class="PMDqCb" href="${esc(c1.url)}"></a><button class="vDOt8c"><span>${esc(c1.host)}</span><span>&nbsp;+1</span></button></span></div>
+      <div class="n6owBd"><span>${esc(facts[0] ?? '')} ` +
+    `<a class="H23r4e" href="${esc(c1.url)}#:~:text=${encodeURIComponent(topic)}">${esc(c1.host)}</a></span>
+        <span class="WBgIic"><a class="PMDqCb" href="${esc(c1.url)}"></a>` +
+    `<button class="vDOt8c"><span>${esc(c1.host)}</span><span>&nbsp;+1</span></button></span></div>
       <div class="otQkpb" role="heading" aria-level="3" aria-hidden="true">${esc(locale.keyPoints)}</div>
       <ul class="KsbFXc" aria-hidden="true">
         <li><span>${esc(facts[1] ?? '')}</span></li>
-        <li><span>${esc(facts[2] ?? '')}</span><span jscontroller="udAs2b"><button data-amic="true" aria-label="View related links"></button></span></li>
+        <li><span>${esc(facts[2] ?? '')}</span><span jscontroller="udAs2b">` +
+    `<button data-amic="true" aria-label="View related links"></button></span></li>
       </ul>
       <div class="n6owBd"><span>${esc(facts[3] ?? '')}</span></div>
     </div>
@@ -135,9 +149,11 @@ function aiOverview(sim: SimContext, query: string, topic: string, locale: PageL
       ${card(c2, `${c2.url}?utm_source=google`)}
       ${card(c3, c3.url)}
     </ul></div></div>
-    <div jsname="rPRdsc" role="button" aria-expanded="false" aria-controls="m-x-content"><span>${esc(locale.showMore)}</span></div>
+    <div jsname="rPRdsc" role="button" aria-expanded="false" aria-controls="m-x-content">` +
+    `<span>${esc(locale.showMore)}</span></div>
     <div class="DuQANe"><span>${esc(locale.mistakes)}</span></div>
-  </div></div></div></div></div>`;
+  </div></div></div></div></div>`
+  );
 }
 
 /**
@@ -160,10 +176,13 @@ export function aiModeAnswerChunks(
           <tr><td>${locale.korean ? '가격' : 'Price'}</td><td>${esc(facts[3] ?? '')}</td></tr>
           <tr><td>${locale.korean ? '품질' : 'Quality'}</td><td>${esc(facts[4] ?? '')}</td></tr></table>`
     : '';
-  const opening = `
+  const opening =
+    `
       <div data-container-id="main-col">
-        <p>${esc(facts[0] ?? '')} <span jscontroller="udAs2b"><button data-amic="true" aria-label="Sources, +${cites.length - 1}"></button></span></p>
-        <p>${esc(facts[1] ?? '')} <a class="H23r4e" href="${esc(first.url)}#:~:text=${encodeURIComponent(topic)}">${esc(first.host)}</a></p>`;
+        <p>${esc(facts[0] ?? '')} <span jscontroller="udAs2b">` +
+    `<button data-amic="true" aria-label="Sources, +${cites.length - 1}"></button></span></p>
+        <p>${esc(facts[1] ?? '')} <a class="H23r4e" ` +
+    `href="${esc(first.url)}#:~:text=${encodeURIComponent(topic)}">${esc(first.host)}</a></p>`;
   const rest = `
         <h3>${esc(locale.keyPoints)}</h3>
         <ol>${facts
@@ -182,7 +201,10 @@ export function aiModeAnswerChunks(
   return [opening, rest];
 }
 
-/** The AI Mode page around a given container content (`containerAttrs` and `afterTurn` for the script-rendered variant). */
+/**
+ * The AI Mode page around a given container content (`containerAttrs` and `afterTurn` for the script-rendered
+ * variant).
+ */
 export function aiModeDocument(
   query: string,
   topic: string,
@@ -207,8 +229,10 @@ export function aiModePage(sim: SimContext, query: string, topic: string, locale
 
 /** A query without hits: the notice in #topstuff and an empty #rso (docs/engines.md#google-organic-results). */
 export function noResultsPage(query: string, locale: PageLocale): string {
-  const body = `<div id="main"><div id="cnt"><div id="center_col" role="main"><div id="res" role="main">
-  <div id="topstuff"><div class="card-section" role="heading" aria-level="3"><p>${locale.noResults(esc(query))}</p></div></div>
+  const body =
+    `<div id="main"><div id="cnt"><div id="center_col" role="main"><div id="res" role="main">
+  <div id="topstuff"><div class="card-section" role="heading" aria-level="3">` +
+    `<p>${locale.noResults(esc(query))}</p></div></div>
   <div id="search"><div data-hveid="CAEQAA"><div id="rso"></div></div></div>
 </div></div></div></div>`;
   return documentShell(locale, `${query} - ${locale.titleSuffix}`, body);
@@ -216,21 +240,29 @@ export function noResultsPage(query: string, locale: PageLocale): string {
 
 /** The sorry page (docs/engines.md#google-walls-and-blocks), served with HTTP 429. */
 export function sorryPage(continueUrl: string): string {
-  return `<html>
+  return (
+    `<html>
 <head><meta http-equiv="content-type" content="text/html; charset=utf-8"><title>${esc(continueUrl)}</title></head>
 <body><div style="max-width:400px;">
 <form id="captcha-form" action="index" method="post">
 <script src="https://www.google.com/recaptcha/api.js" async defer></script>
 <div id="recaptcha" class="g-recaptcha" data-sitekey="6LfwuyUTAAAAAOAmoS0fdqijC2PbbdH4kjq62Y1b" data-s="sandbox"></div>
-<input type="hidden" name="q" value="EgQKz7KjGKKc0bIGIjB"><input type="hidden" name="continue" value="${esc(continueUrl)}">
+<input type="hidden" name="q" value="EgQKz7KjGKKc0bIGIjB">` +
+    `<input type="hidden" name="continue" value="${esc(continueUrl)}">
 </form>
-<div style="font-size:13px;"><b>About this page</b><br><br>Our systems have detected unusual traffic from your computer network. This page checks to see if it's really you sending the requests, and not a robot.<br><br>
+<div style="font-size:13px;"><b>About this page</b><br><br>Our systems have detected unusual traffic from your ` +
+    `computer network. This page checks to see if it's really you sending the requests, and not a robot.<br><br>
 IP address: 203.0.113.7<br>Time: 2026-07-01T10:00:00Z<br>URL: ${esc(continueUrl)}<br></div>
 </div></body></html>
-`;
+`
+  );
 }
 
 /** Google's terse 5xx page. */
 export function serverErrorPage(code: number): string {
-  return `<!DOCTYPE html><html lang=en><meta charset=utf-8><title>Error ${code} (Server Error)!!1</title><p><b>${code}.</b> <ins>That's an error.</ins><p>The server encountered a temporary error and could not complete your request.<p>Please try again in 30 seconds. <ins>That's all we know.</ins></html>`;
+  return (
+    `<!DOCTYPE html><html lang=en><meta charset=utf-8><title>Error ${code} (Server Error)!!1</title><p>` +
+    `<b>${code}.</b> <ins>That's an error.</ins><p>The server encountered a temporary error and could ` +
+    `not complete your request.<p>Please try again in 30 seconds. <ins>That's all we know.</ins></html>`
+  );
 }

@@ -4,7 +4,10 @@ import type { SimContext } from '../../sim-context.js';
 const GOOGLE_DIRECTIVES = /\s*sandbox:(?:(?:no)?aio|js)\b/g;
 const SCRIPT_RENDER = /sandbox:js\b/;
 
-/** What the generated page is about: the query without any directive, so `sandbox:js` changes the delivery, not the answer. */
+/**
+ * What the generated page is about: the query without any directive, so `sandbox:js` changes the delivery, not the
+ * answer.
+ */
 export function queryTopic(sim: SimContext, query: string): string {
   return sim.clean(query.replace(GOOGLE_DIRECTIVES, '')) || query;
 }

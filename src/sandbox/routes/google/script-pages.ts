@@ -18,7 +18,9 @@ export const STREAM_GAP_MS = 150;
 export function aiModeScriptPage(sim: SimContext, query: string, topic: string, locale: PageLocale): string {
   const src = `async/folwr?${new URLSearchParams({ q: query, hl: locale.hl }).toString()}`;
   const delayMs = 200 + (sim.hash(topic, 'aim-js-delay') % 201);
-  const placeholder = `<div role="progressbar" aria-label="Thinking"><span>${esc(locale.korean ? '생각하는 중…' : 'Thinking…')}</span></div>`;
+  const placeholder =
+    `<div role="progressbar" aria-label="Thinking">` +
+    `<span>${esc(locale.korean ? '생각하는 중…' : 'Thinking…')}</span></div>`;
   const script = `
 <script>
 (function () {

@@ -26,19 +26,26 @@ ${body}
 
 function image(src: string, caption: string, w: number, h: number): string {
   const data = esc(JSON.stringify({ src: `${src}?type=w773`, originalWidth: String(w), originalHeight: String(h) }));
-  return `<div class="se-component se-image se-l-default"><div class="se-component-content"><div class="se-section se-section-image">
+  return (
+    `<div class="se-component se-image se-l-default">` +
+    `<div class="se-component-content"><div class="se-section se-section-image">
       <div class="se-module se-module-image"><a class="se-module-image-link" data-linkdata="${data}">
         <img class="se-image-resource" src="${src}?type=w80_blur" data-lazy-src="${src}?type=w773" alt=""></a></div>
-      <div class="se-module se-module-text se-caption"><p class="se-text-paragraph"><span>${esc(caption)}</span></p></div>
-    </div></div></div>`;
+      <div class="se-module se-module-text se-caption">` +
+    `<p class="se-text-paragraph"><span>${esc(caption)}</span></p></div>
+    </div></div></div>`
+  );
 }
 
 function textComponent(paragraphs: string[]): string {
   const ps = paragraphs.map((p) => `<p class="se-text-paragraph"><span>${esc(p)}</span></p>`).join('\n        ');
-  return `<div class="se-component se-text se-l-default"><div class="se-component-content"><div class="se-section se-section-text">
+  return (
+    `<div class="se-component se-text se-l-default">` +
+    `<div class="se-component-content"><div class="se-section se-section-text">
       <div class="se-module se-module-text">
         ${ps}
-      </div></div></div></div>`;
+      </div></div></div></div>`
+  );
 }
 
 /** A public post: title, author and date header, text, a section title, two images and a quote. */
@@ -49,19 +56,26 @@ export function blogPostPage(sim: SimContext, blogId: string, logNo: string): st
   const [s1, s2, s3, s4] = fakeSentences(sim, `${topic}`, 4) as [string, string, string, string];
   const img = `https://postfiles.pstatic.net/MjAyNj${(h % 100000).toString(36)}/${blogId}_${logNo.slice(-4)}`;
   const date = `2026. ${(h % 12) + 1}. ${(h % 28) + 1}. 10:30`;
-  const body = `  <div id="viewTypeSelector" class="post_view"><div class="se-viewer se-theme-default">
-    <div class="se-component se-documentTitle"><div class="se-component-content"><div class="se-section se-section-documentTitle">
-      <div class="se-module se-module-text se-title-text"><p class="se-text-paragraph"><span>${esc(title)}</span></p></div></div></div>
+  const body =
+    `  <div id="viewTypeSelector" class="post_view"><div class="se-viewer se-theme-default">
+    <div class="se-component se-documentTitle"><div class="se-component-content">` +
+    `<div class="se-section se-section-documentTitle">
+      <div class="se-module se-module-text se-title-text">` +
+    `<p class="se-text-paragraph"><span>${esc(title)}</span></p></div></div></div>
       <div class="blog_authorArea"><span class="nick">${esc(blogId)}</span><p class="blog_date">${date}</p></div></div>
     <div class="se-main-container">
     ${textComponent([s1, '\u200b', s2])}
-    <div class="se-component se-sectionTitle"><div class="se-component-content"><div class="se-section se-section-sectionTitle">
-      <div class="se-module se-module-text"><p class="se-text-paragraph"><span>${esc(topic)} 핵심 포인트</span></p></div></div></div></div>
+    <div class="se-component se-sectionTitle"><div class="se-component-content">` +
+    `<div class="se-section se-section-sectionTitle">
+      <div class="se-module se-module-text"><p class="se-text-paragraph">` +
+    `<span>${esc(topic)} 핵심 포인트</span></p></div></div></div></div>
     ${image(`${img}_1.jpg`, `${topic} 사진`, 1200, 800)}
     ${textComponent([s3])}
     ${image(`${img}_2.jpg`, '', 900, 1200)}
-    <div class="se-component se-quotation"><div class="se-component-content"><div class="se-section se-section-quotation"><blockquote>
-      <div class="se-module se-module-text se-quote"><p class="se-text-paragraph"><span>${esc(s4)}</span></p></div></blockquote></div></div></div>
+    <div class="se-component se-quotation"><div class="se-component-content">` +
+    `<div class="se-section se-section-quotation"><blockquote>
+      <div class="se-module se-module-text se-quote"><p class="se-text-paragraph">` +
+    `<span>${esc(s4)}</span></p></div></blockquote></div></div></div>
     </div>
   </div></div>`;
   return mobileShell(title, body);

@@ -70,14 +70,17 @@ function tracked(url: string, n: number): string {
 function webDocItem(doc: SimDoc, n: number): string {
   // Every third title link goes through the click tracker, as on the real page.
   const href = esc(n % 3 === 2 ? tracked(doc.url, n) : doc.url);
-  return `      <div class="fds-web-doc-root fds-web-normal-doc-root" data-url="${esc(doc.url)}">
+  return (
+    `      <div class="fds-web-doc-root fds-web-normal-doc-root" data-url="${esc(doc.url)}">
         <div class="sds-comps-profile">
           <a href="https://${doc.host}"><span class="sds-comps-text sds-comps-text-type-body2">${doc.host}</span></a>
           <a href="https://keep.naver.com/?svcCode=web&amp;url=${encodeURIComponent(doc.url)}">Keep에 저장</a>
         </div>
-        <a href="${href}" nocr="1"><span class="sds-comps-text sds-comps-text-type-headline1">${esc(doc.title)}</span></a>
+        <a href="${href}" nocr="1"><span class="sds-comps-text ` +
+    `sds-comps-text-type-headline1">${esc(doc.title)}</span></a>
         <a href="${href}"><span class="sds-comps-text sds-comps-text-type-body1">${esc(doc.snippet)}</span></a>
-      </div>`;
+      </div>`
+  );
 }
 
 const POWERLINK = `    <section class="sc_new sp_power" id="power_link_body">
@@ -148,8 +151,10 @@ export function briefingChunks(sim: SimContext, topic: string): [opening: string
           <span class="sds-comps-text sds-comps-text-type-body2">HyperCLOVA X 기반으로 생성된 답변입니다</span></div>
         <div class="fds-summary-body">
           <p class="sds-comps-text sds-comps-text-type-body1">${esc(s1)}${citeLink(c[0] as Cite, 1, true)}</p>`;
-  const rest = `
-          <p class="sds-comps-text sds-comps-text-type-body1">${esc(s2)}${citeLink(c[1] as Cite, 2, false)}${citeLink(c[2] as Cite, 3, true)}</p>
+  const rest =
+    `
+          <p class="sds-comps-text sds-comps-text-type-body1">${esc(s2)}` +
+    `${citeLink(c[1] as Cite, 2, false)}${citeLink(c[2] as Cite, 3, true)}</p>
           <ul><li>${esc(s3)}${citeLink(c[0] as Cite, 1, false)}</li></ul>
         </div>
         <div class="fds-source-list"><strong class="sds-comps-text">출처</strong>
@@ -188,14 +193,17 @@ export function integratedPage(sim: SimContext, topic: string): string {
 export function aiTabPage(sim: SimContext, topic: string): string {
   const c = cites(sim, topic);
   const [s1, s2, s3, s4] = fakeSentences(sim, topic, 4) as [string, string, string, string];
-  const answer = `    <section class="fds-ai-tab-root" data-tab="ai"><div class="fds-ai-tab-thread">
+  const answer =
+    `    <section class="fds-ai-tab-root" data-tab="ai"><div class="fds-ai-tab-thread">
       <div class="fds-ai-tab-turn" data-turn-role="user"><p class="fds-ai-tab-question">${esc(topic)}</p></div>
       <div class="fds-ai-tab-turn" data-turn-role="assistant">
-        <div class="fds-ai-tab-answer-head"><h2 class="sds-comps-text sds-comps-text-type-headline1">AI 답변</h2><span class="sds-comps-text">HyperCLOVA X</span></div>
+        <div class="fds-ai-tab-answer-head"><h2 class="sds-comps-text sds-comps-text-type-headline1">AI 답변</h2>` +
+    `<span class="sds-comps-text">HyperCLOVA X</span></div>
         <div class="fds-ai-tab-answer-body">
           <p>${esc(s1)}${citeLink(c[1] as Cite, 1, true)}</p>
           <h3>핵심 정리</h3>
-          <ol><li>${esc(s2)}${citeLink(c[0] as Cite, 2, false)}</li><li>${esc(s3)}${citeLink(c[1] as Cite, 1, false)}</li></ol>
+          <ol><li>${esc(s2)}${citeLink(c[0] as Cite, 2, false)}</li>` +
+    `<li>${esc(s3)}${citeLink(c[1] as Cite, 1, false)}</li></ol>
           <p>${esc(s4)}${citeLink(c[2] as Cite, 3, false)}</p>
         </div>
         <div class="fds-ai-tab-references"><strong class="sds-comps-text">참고 자료</strong>

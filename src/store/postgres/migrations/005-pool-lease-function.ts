@@ -14,7 +14,8 @@ import { sql, type Kysely } from 'kysely';
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`alter table pool_leases set unlogged`.execute(db);
   await sql`
-    create function aeq_acquire_pool_lease(p_token text, p_resource text, p_capacity integer, p_now bigint, p_expires bigint)
+    create function aeq_acquire_pool_lease(p_token text,
+      p_resource text, p_capacity integer, p_now bigint, p_expires bigint)
     returns boolean language plpgsql volatile as $$
     begin
       perform set_config('synchronous_commit', 'off', true);

@@ -22,7 +22,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     )`.execute(db);
   await sql`create index pool_slots_token on pool_slots (token) where token is not null`.execute(db);
   await sql`
-    create function aeq_acquire_pool_slot(p_token text, p_resource text, p_capacity integer, p_now bigint, p_expires bigint)
+    create function aeq_acquire_pool_slot(p_token text,
+      p_resource text, p_capacity integer, p_now bigint, p_expires bigint)
     returns boolean language plpgsql volatile as $$
     declare
       v_slot integer;
@@ -35,7 +36,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
           order by slot limit 1
           for update skip locked;
         if found then
-          update pool_slots set token = p_token, expires_at = p_expires where resource_id = p_resource and slot = v_slot;
+          update pool_slots set token = p_token, expires_at = p_expires
+            where resource_id = p_resource and slot = v_slot;
           return true;
         end if;
         -- Every existing slot is taken (or being taken): add the next chunk, up to the capacity.

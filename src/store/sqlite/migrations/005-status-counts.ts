@@ -18,7 +18,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     primary key (scope, task_type, status)
   ) without rowid`.execute(db);
   const bump = (scope: string, row: 'new' | 'old', by: 1 | -1, typeColumn: string) =>
-    `insert into status_counts (scope, task_type, status, n) values ('${scope}', ${typeColumn === '' ? "''" : `${row}.${typeColumn}`}, ${row}.status, ${by})
+    `insert into status_counts (scope, task_type, status, n) ` +
+    `values ('${scope}', ${typeColumn === '' ? "''" : `${row}.${typeColumn}`}, ${row}.status, ${by})
        on conflict (scope, task_type, status) do update set n = n + (${by});`;
   for (const [scope, table, typeColumn] of [
     ['task', 'tasks', 'task_type'],
@@ -29,13 +30,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     if (table !== 'tasks') {
       await sql
         .raw(
-          `create trigger ${table}_count_insert after insert on ${table} begin ${bump(scope, 'new', 1, typeColumn)} end`,
+          `create trigger ${table}_count_insert after insert ` +
+            `on ${table} begin ${bump(scope, 'new', 1, typeColumn)} end`,
         )
         .execute(db);
     }
     await sql
       .raw(
-        `create trigger ${table}_count_update after update of status on ${table} when old.status <> new.status begin ${bump(scope, 'old', -1, typeColumn)} ${bump(scope, 'new', 1, typeColumn)} end`,
+        `create trigger ${table}_count_update after update of status on ${table} when old.status <> new.status ` +
+          `begin ${bump(scope, 'old', -1, typeColumn)} ${bump(scope, 'new', 1, typeColumn)} end`,
       )
       .execute(db);
     await sql
@@ -44,10 +47,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       )
       .execute(db);
   }
-  await sql`insert into status_counts (scope, task_type, status, n) select 'task', task_type, status, count(*) from tasks group by task_type, status`.execute(
-    db,
-  );
-  await sql`insert into status_counts (scope, task_type, status, n) select 'delivery', '', status, count(*) from webhook_deliveries group by status`.execute(
-    db,
-  );
+  await sql`insert into status_counts (scope, task_type, status, n) select 'task', task_type, status, count(*)
+    from tasks group by task_type, status`.execute(db);
+  await sql`insert into status_counts (scope, task_type, status, n) select 'delivery', '', status, count(*)
+    from webhook_deliveries group by status`.execute(db);
 }
