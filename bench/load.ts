@@ -15,7 +15,10 @@ export interface LoadJob {
 }
 
 export interface LoadResult {
-  /** CPU time of the server's process (user + system) during the run: the bench process itself, or the service's own process. */
+  /**
+   * CPU time of the server's process (user + system) during the run: the bench process itself, or the service's own
+   * process.
+   */
   serverCpuMs: number;
   /** CPU time of the load generator's process during the run. */
   loadCpuMs: number;
@@ -84,7 +87,10 @@ export class LoadGenerator {
     return new LoadGenerator(child);
   }
 
-  /** Runs one load; `serverPid` is the process whose CPU time is charged to the server (default: this one, which hosts the in-process service and the bare server). */
+  /**
+   * Runs one load; `serverPid` is the process whose CPU time is charged to the server (default: this one, which
+   * hosts the in-process service and the bare server).
+   */
   async run(job: LoadJob, serverPid = process.pid): Promise<LoadResult> {
     const id = ++this.seq;
     const cpuBefore = cpuMsOf(serverPid);

@@ -21,11 +21,15 @@ function verdict(f: Figure): string {
 export function renderResults(r: BenchReport): string {
   const m = r.machine;
   const lines = [
-    `Run of ${r.startedAt.toISOString()} (${round(r.seconds, 0)} s), command \`${r.command}\`${r.config.quick ? ' (quick mode: small N, figures indicative only)' : ''}.`,
+    `Run of ${r.startedAt.toISOString()} (${round(r.seconds, 0)} s), ` +
+      `command \`${r.command}\`${r.config.quick ? ' (quick mode: small N, figures indicative only)' : ''}.`,
     '',
-    `Machine: nproc ${m.nproc} (${m.cpu}), memory ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}. Store: embedded SQLite unless the scenario says PostgreSQL. Load generator: autocannon in a separate process.`,
+    `Machine: nproc ${m.nproc} (${m.cpu}), memory ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}. Store: ` +
+      `embedded SQLite unless the scenario says PostgreSQL. Load generator: autocannon in a separate process.`,
     '',
-    `Each figure is the median of ${r.config.runs} runs of ${r.config.durationS} s (HTTP scenarios; service and baseline interleaved) or of ${r.config.dispatchRuns} runs (dispatch, webhooks, comparison: one round in quick mode); the individual runs are listed.`,
+    `Each figure is the median of ${r.config.runs} runs of ${r.config.durationS} s (HTTP scenarios; ` +
+      `service and baseline interleaved) or of ${r.config.dispatchRuns} runs (dispatch, ` +
+      `webhooks, comparison: one round in quick mode); the individual runs are listed.`,
     '',
     '| Scenario | Metric | Median | Runs | Baseline (same run) | Ratio | Target | Verdict |',
     '|---|---|---:|---|---|---:|---|---|',
@@ -33,7 +37,10 @@ export function renderResults(r: BenchReport): string {
   for (const f of r.figures) {
     const q = ratio(f);
     lines.push(
-      `| ${f.scenario} | ${f.metric} | ${fmt(f.value, f.unit)} ${f.unit} | ${f.runs.map((x) => fmt(x, f.unit)).join(', ')} | ${f.baseline ? `${f.baseline.name}: ${fmt(f.baseline.value, f.unit)}` : ''} | ${q === null ? '' : `${round(q * 100, 0)}%`} | ${targetLabel(f.target)} | ${verdict(f)} |`,
+      `| ${f.scenario} | ${f.metric} | ${fmt(f.value, f.unit)} ${f.unit} ` +
+        `| ${f.runs.map((x) => fmt(x, f.unit)).join(', ')} ` +
+        `| ${f.baseline ? `${f.baseline.name}: ${fmt(f.baseline.value, f.unit)}` : ''} ` +
+        `| ${q === null ? '' : `${round(q * 100, 0)}%`} | ${targetLabel(f.target)} | ${verdict(f)} |`,
     );
   }
   lines.push(

@@ -4,7 +4,8 @@ import { runBench, SCENARIOS, type ScenarioName } from './harness.js';
 import { renderResults, writeResults } from './report.js';
 
 /**
- * `npm run bench [-- --quick] [--only=submit,batch,poll,dispatch,webhooks,growth,parse,compare] [--out=FILE | --no-write] [--no-baseline]`
+ * `npm run bench [-- --quick] [--only=submit,batch,poll,dispatch,webhooks,growth,parse,compare] [--out=FILE |
+ * --no-write] [--no-baseline]`
  * Runs the scenarios and writes the results section of docs/benchmarks.md.
  */
 const args = process.argv.slice(2);

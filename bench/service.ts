@@ -53,7 +53,10 @@ export interface ServiceOptions {
   databaseUrl?: string;
 }
 
-/** Starts the real service in this process: embedded SQLite in a temp dir (or `databaseUrl`), silent logs, no sandbox. */
+/**
+ * Starts the real service in this process: embedded SQLite in a temp dir (or `databaseUrl`), silent logs, no
+ * sandbox.
+ */
 export async function startBenchService(o: ServiceOptions = {}): Promise<BenchService> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aeq-bench-'));
   const engines: Record<string, unknown> = {};

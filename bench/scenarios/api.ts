@@ -147,7 +147,8 @@ export async function runApiScenarios(
     const probe = batchProbe.body as { summary: { failed: number }; results: Array<Record<string, unknown>> };
     if (accepted.status !== 202 || polling.status !== 200 || batchProbe.status !== 200 || probe.summary.failed !== 0) {
       throw new Error(
-        `probe requests failed: ${accepted.status} ${polling.status} ${batchProbe.status} ${JSON.stringify(probe.summary)}`,
+        `probe requests failed: ${accepted.status} ${polling.status} ` +
+          `${batchProbe.status} ${JSON.stringify(probe.summary)}`,
       );
     }
     const canned: CannedBodies = { accepted: accepted.body, polling: polling.body, batchItem: probe.results[0]! };

@@ -32,7 +32,9 @@ const TOPICS = [
 ];
 const COUNTRIES = ['US', 'GB', 'DE', 'KR', 'FR'];
 
-/** Keeps a uniform random sample of every id seen (reservoir sampling), so that 1,000,000 ids are never held at once. */
+/**
+ * Keeps a uniform random sample of every id seen (reservoir sampling), so that 1,000,000 ids are never held at once.
+ */
 export class IdSample {
   readonly ids: string[] = [];
   private seen = 0;
@@ -57,8 +59,14 @@ function resultTemplate(engine: TaskType, variant: number): string {
     title: `The ${k + 3} best ${topic} of the year, tested`,
     snippet: `We compared ${topic} on price, durability and comfort over six weeks of daily use.`,
   }));
-  const text = `For ${topic}, most reviewers agree on three picks (${engine}, answer ${ID_MARK}). The first balances price and quality; the second is the durable choice; the third suits tight budgets. Check the return policy before buying.`;
-  const markdown = `## ${topic}\n\n1. **First pick**: balances price and quality.\n2. **Second pick**: the durable choice.\n3. **Third pick**: suits tight budgets.\n\nSources: ${sources.map((s, k) => `[${k + 1}](${s.url})`).join(' ')}`;
+  const text =
+    `For ${topic}, most reviewers agree on three picks (${engine}, answer ${ID_MARK}). The first ` +
+    `balances price and quality; the second is the durable choice; ` +
+    `the third suits tight budgets. Check the return policy before buying.`;
+  const markdown =
+    `## ${topic}\n\n1. **First pick**: balances price and quality.\n2. **Second pick**: ` +
+    `the durable choice.\n3. **Third pick**: ` +
+    `suits tight budgets.\n\nSources: ${sources.map((s, k) => `[${k + 1}](${s.url})`).join(' ')}`;
   return JSON.stringify({ text, markdown, sources });
 }
 

@@ -19,7 +19,10 @@ const STOP_TIMEOUT_MS = 20_000;
 /** How much of the child's output is kept, to explain an unexpected exit. */
 const OUTPUT_TAIL_CHARS = 4_000;
 
-/** How the child is started: the built service (full mode) or the TypeScript sources under tsx (quick mode, no build). */
+/**
+ * How the child is started: the built service (full mode) or the TypeScript sources under tsx (quick mode, no
+ * build).
+ */
 export interface ServiceCommand {
   args: string[];
   /** Names the measured process in the figures. */
@@ -53,7 +56,10 @@ async function runBuild(): Promise<void> {
   if (code !== 0) throw new Error(`npm run build exited with ${code}:\n${output()}`);
 }
 
-/** Writes the service's config (every engine paused: the API path only) into `dataDir`; returns the environment that points at it. */
+/**
+ * Writes the service's config (every engine paused: the API path only) into `dataDir`; returns the environment that
+ * points at it.
+ */
 export function serviceEnv(dataDir: string): Record<string, string> {
   const engines: Record<string, unknown> = {};
   for (const t of ALL_TASK_TYPES) engines[t] = { paused: true };
@@ -114,10 +120,12 @@ export interface ServiceProcess {
 export async function startServiceProcess(cmd: ServiceCommand, env: Record<string, string>): Promise<ServiceProcess> {
   const port = await freePort();
   const base = { ...process.env };
-  // The child must use the embedded SQLite store of `env`, 127.0.0.1 and plain node options, whatever the bench was started with.
+  // The child must use the embedded SQLite store of `env`, 127.0.0.1 and plain node options, whatever the bench was
+  // started with.
   for (const k of Object.keys(base))
     if (k.startsWith('AEQ_') || ['DATABASE_URL', 'HOST', 'NODE_OPTIONS'].includes(k)) delete base[k];
-  // Profiling the service processes (`AEQ_BENCH_CPU_PROF=dir`): each writes its profile into a folder named after its data dir when it exits.
+  // Profiling the service processes (`AEQ_BENCH_CPU_PROF=dir`): each writes its profile into a folder named after
+  // its data dir when it exits.
   const profDir = process.env.AEQ_BENCH_CPU_PROF;
   const prof =
     profDir && env.AEQ_DATA_DIR
@@ -187,7 +195,10 @@ export function memoryOf(pid: number): { rssMb: number; hwmMb: number; anonMb: n
   };
 }
 
-/** What rssSampler returns: the max VmRSS seen, its anonymous and file parts at that moment, and the VmHWM at the stop. */
+/**
+ * What rssSampler returns: the max VmRSS seen, its anonymous and file parts at that moment, and the VmHWM at the
+ * stop.
+ */
 export interface RssPeak {
   maxRssMb: number;
   anonAtMaxMb: number;

@@ -45,7 +45,8 @@ async function pairedRuns(
     await load.run({ ...small.job, durationS: cfg.warmupS }, small.pid);
     await load.run({ ...large.job, durationS: cfg.warmupS }, large.pid);
   }
-  // Quick mode: 1 run instead of 3, so that this scenario (2 prefills, 2 service starts under tsx of ~2.5 s) stays under 15 s.
+  // Quick mode: 1 run instead of 3, so that this scenario (2 prefills, 2 service starts under tsx of ~2.5 s) stays
+  // under 15 s.
   const runs = cfg.quick ? 1 : cfg.runs;
   const out = { small: [] as LoadResult[], large: [] as LoadResult[] };
   for (let i = 0; i < runs; i++) {
@@ -110,7 +111,8 @@ async function prefillStopped(
     await store.migrate();
     const toAdd = Math.max(0, target - retainedOf(await store.stats(Date.now() - o.retentionMs)));
     log(
-      `growth: prefilling ${toAdd.toLocaleString('en-US')} tasks (service stopped), up to ${target.toLocaleString('en-US')} retained`,
+      `growth: prefilling ${toAdd.toLocaleString('en-US')} tasks (service stopped), ` +
+        `up to ${target.toLocaleString('en-US')} retained`,
     );
     let nextReport = 100_000;
     await prefillRetained(store, toAdd, sample, (p) => {
@@ -118,7 +120,8 @@ async function prefillStopped(
       nextReport += 100_000;
       if (toAdd >= 100_000)
         log(
-          `growth: ${p.done.toLocaleString('en-US')} / ${toAdd.toLocaleString('en-US')} written in ${Math.round(p.seconds)} s`,
+          `growth: ${p.done.toLocaleString('en-US')} ` +
+            `/ ${toAdd.toLocaleString('en-US')} written in ${Math.round(p.seconds)} s`,
         );
     });
   } finally {
@@ -189,7 +192,8 @@ export async function runGrowthScenario(
     log('growth: flushing the prefilled files to disk (sync)');
     execFileSync('sync');
     log(
-      `growth: starting the ${cmd.label} twice: on the ${SMALL_STORE.toLocaleString('en-US')}-task store and on the ${cfg.growthTasks.toLocaleString('en-US')}-task store`,
+      `growth: starting the ${cmd.label} twice: on the ${SMALL_STORE.toLocaleString('en-US')}-task ` +
+        `store and on the ${cfg.growthTasks.toLocaleString('en-US')}-task store`,
     );
     const small = await startServiceProcess(cmd, smallEnv);
     running.push(small);
@@ -202,7 +206,8 @@ export async function runGrowthScenario(
     const heap = heapSampler(large.url, HEAP_EVERY_MS);
     const retained = await retainedByService(large);
     log(
-      `growth: GET /stats x ${STATS_CALLS} over ${retained.toLocaleString('en-US')} tasks, then submit and poll, interleaved between the two stores`,
+      `growth: GET /stats x ${STATS_CALLS} over ${retained.toLocaleString('en-US')} tasks, ` +
+        `then submit and poll, interleaved between the two stores`,
     );
     const statsMs = await timeStats(large);
     for (const svc of running) {
@@ -262,7 +267,9 @@ export async function runGrowthScenario(
       }),
       figure({
         scenario: `${at}: memory`,
-        metric: `max VmRSS of the large store's ${cmd.label} from its first request to the end of the runs (/stats, submit, poll), read every ${RSS_EVERY_MS} ms`,
+        metric:
+          `max VmRSS of the large store's ${cmd.label} from its first request to ` +
+          `the end of the runs (/stats, submit, poll), read every ${RSS_EVERY_MS} ms`,
         unit: 'MB',
         runs: [largeMem.maxRssMb],
         target: { op: '<', value: 300, unit: 'MB' },
@@ -287,7 +294,9 @@ export async function runGrowthScenario(
       }),
       figure({
         scenario: `${at}: memory`,
-        metric: `max V8 heap of the same process (nodejs_heap_size_total_bytes of GET /metrics, read every ${HEAP_EVERY_MS} ms)`,
+        metric:
+          `max V8 heap of the same process (nodejs_heap_size_total_bytes of GET /metrics, ` +
+          `read every ${HEAP_EVERY_MS} ms)`,
         unit: 'MB',
         runs: [largeHeapMb],
       }),

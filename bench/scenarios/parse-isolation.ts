@@ -23,7 +23,10 @@ const RSS_EVERY_MS = 200;
 export const parseScenarioName = (cfg: BenchConfig) =>
   `parse isolation (1 MB pages, ${cfg.parseInFlight} reads in flight)`;
 
-/** pool: the service's defaults; unbounded: the pool without its per-thread heap bound (AEQ_PARSE_HEAP_MB=0); inline: on the event loop. */
+/**
+ * pool: the service's defaults; unbounded: the pool without its per-thread heap bound (AEQ_PARSE_HEAP_MB=0); inline:
+ * on the event loop.
+ */
 type Mode = 'pool' | 'unbounded' | 'inline';
 const MODE_NAMES: Record<Mode, string> = {
   pool: `parse pool (defaults: ${os.availableParallelism()} threads, heap bound of each)`,
@@ -44,7 +47,10 @@ interface ModeRun {
 /** Run order within a round: the baseline first, as before. */
 const MODES: readonly Mode[] = ['inline', 'unbounded', 'pool'];
 
-/** The page site (`page-site.ts`) in a child process: every path answers the same 1 MB article page; counts the reads. */
+/**
+ * The page site (`page-site.ts`) in a child process: every path answers the same 1 MB article page; counts the
+ * reads.
+ */
 export async function startPageServer(): Promise<{ url: string; reads(): Promise<number>; close(): Promise<void> }> {
   const child = fork(fileURLToPath(new URL('./page-site.ts', import.meta.url)), [], {
     execArgv: ['--import', 'tsx'],
@@ -153,7 +159,10 @@ async function waitFor(what: string, timeoutMs: number, ok: () => Promise<boolea
   }
 }
 
-/** One service process: idle probes, then `cfg.parseInFlight` page reads in flight, probes and RSS over the loaded window. */
+/**
+ * One service process: idle probes, then `cfg.parseInFlight` page reads in flight, probes and RSS over the loaded
+ * window.
+ */
 async function runMode(
   mode: Mode,
   cfg: BenchConfig,
@@ -216,7 +225,9 @@ async function runMode(
     const completed = end.completed - start.completed;
     const failed = end.failed - start.failed;
     log(
-      `parse isolation (${mode}): ${completed} pages in ${seconds.toFixed(1)} s, loaded p99 ${percentile(loaded.ms, 99).toFixed(1)} ms, max ${Math.max(...loaded.ms).toFixed(0)} ms, max RSS ${peak.maxRssMb.toFixed(0)} MB`,
+      `parse isolation (${mode}): ${completed} pages in ${seconds.toFixed(1)} s, ` +
+        `loaded p99 ${percentile(loaded.ms, 99).toFixed(1)} ms, ` +
+        `max ${Math.max(...loaded.ms).toFixed(0)} ms, max RSS ${peak.maxRssMb.toFixed(0)} MB`,
     );
     return {
       idleMs: idle.ms,
