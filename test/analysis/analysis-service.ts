@@ -23,7 +23,10 @@ export interface AnalysisServiceOptions {
   model?: boolean;
   /** Turns on the §2.10 model check (engine option `modelCheck`). */
   modelCheck?: boolean;
-  /** PROMPT_RESEARCH reads Naver Search Ad volumes (default) or has no credentials; a string is the credential itself. */
+  /**
+   * PROMPT_RESEARCH reads Naver Search Ad volumes (default) or has no credentials; a string is the credential
+   * itself.
+   */
   searchad?: boolean | string;
   /** Analysis defaults for both adapters (FAST_ANALYSIS unless given). */
   analysis?: Readonly<AnalysisConfig>;

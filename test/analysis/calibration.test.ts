@@ -35,7 +35,7 @@ describe('source-influence calibration (§5)', () => {
       for (const row of c.labels) expect(Object.keys(row).sort()).toEqual(c.sources.map((_, j) => `c${j + 1}`));
   });
 
-  it('ranks the sources of every labelled answer in the labelled order (English and Korean, short and long pages)', () => {
+  it('ranks the sources of each labelled answer in labelled order (English and Korean, short and long pages)', () => {
     for (const c of cases) expect(influenceOrder(c, si), c.id).toEqual(c.expectedOrder);
     expect(rankingAccuracy(cases, si)).toEqual({
       exact: SI_CALIBRATION.rankingExact,

@@ -15,12 +15,17 @@ export interface PagesServer {
 const fixture = (name: string) => fs.readFileSync(new URL(`../fixtures/analysis/${name}`, import.meta.url));
 
 export const PLAIN_PAGE_TEXT =
-  'Runners with a history of knee pain often choose cushioned shoes. Cushioned running shoes reduce the impact forces that ' +
-  'travel through the knees during long runs. A wide toe box helps runners with broad feet, and a firm heel counter keeps the ' +
+  'Runners with a history of knee pain often choose cushioned ' +
+  'shoes. Cushioned running shoes reduce the impact forces that ' +
+  'travel through the knees during long runs. A wide toe box helps ' +
+  'runners with broad feet, and a firm heel counter keeps the ' +
   'foot stable on long downhill sections.';
 
 function plainPage(title: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body><article><h1>${title}</h1><p>${PLAIN_PAGE_TEXT}</p></article></body></html>`;
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>` +
+    `</head><body><article><h1>${title}</h1><p>${PLAIN_PAGE_TEXT}</p></article></body></html>`
+  );
 }
 
 export function startPagesServer(): Promise<PagesServer> {

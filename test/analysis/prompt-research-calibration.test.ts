@@ -80,7 +80,7 @@ function placements(c: SeedCase): Array<number | null> {
 }
 
 describe('prompt-research calibration (§5)', () => {
-  it('US "running shoes": the three most asked in order; the other two tie with other rank-1 modifier completions', () => {
+  it('US "running shoes": three most asked in order; the other two tie with other rank-1 modifier completions', () => {
     const c = cases.find((x) => x.id === 'us-running-shoes') as SeedCase;
     // `best … for women` and `… vs walking shoes` are each the top completion of one modifier
     // request (E = 0.7), exactly like `how to clean running shoes`, `are running shoes good for

@@ -129,7 +129,7 @@ describe('PROMPT_RESEARCH through the service', () => {
     expect(JSON.stringify(again.response)).toBe(JSON.stringify(r));
   });
 
-  it('a seed containing the brand completes with no questions and SEED_CONTAINS_BRAND, without asking providers', async () => {
+  it('a seed holding the brand completes with no questions and SEED_CONTAINS_BRAND, asking no provider', async () => {
     const view = await run({ seed: 'apple watch', country: 'US', brand: 'Apple', limit: 5, monitorSize: 3 });
     expect(view.task.status).toBe('COMPLETED');
     const r = view.response;
@@ -197,20 +197,24 @@ describe('PROMPT_RESEARCH adapter against the autocomplete simulators', () => {
   const adapter = createPromptResearchAdapter({ config: FAST_ANALYSIS, cache: null });
   const result = async (seed: string, country: 'KR' | 'US') => (await adapter.run(ctx(seed, country))).extra as any;
 
-  it('a captcha makes Google rate-limited (429): the provider stops, the task still completes without inventing questions', async () => {
-    const r = await result('running shoes sandbox:captcha', 'US');
-    // Requests already in flight when the first 429 arrives also count (at most one per concurrent slot).
-    expect(r.providers[0]).toMatchObject({ name: 'google_autocomplete', status: 'rate_limited' });
-    expect(r.providers[0].requests).toBeLessThanOrEqual(FAST_ANALYSIS.pr.requests.perProviderConcurrency);
-    expect(r.providers[0].failures).toBe(r.providers[0].requests);
-    expect(r.questions).toEqual([]);
-    expect(r.warnings.map((w: any) => w.code)).toEqual([
-      'PROVIDER_RATE_LIMITED',
-      'NO_SUGGESTIONS',
-      'FEWER_THAN_LIMIT',
-      'MONITOR_SET_SMALLER',
-    ]);
-  });
+  it(
+    'a captcha makes Google rate-limited (429): the provider stops, ' +
+      'the task still completes without inventing questions',
+    async () => {
+      const r = await result('running shoes sandbox:captcha', 'US');
+      // Requests already in flight when the first 429 arrives also count (at most one per concurrent slot).
+      expect(r.providers[0]).toMatchObject({ name: 'google_autocomplete', status: 'rate_limited' });
+      expect(r.providers[0].requests).toBeLessThanOrEqual(FAST_ANALYSIS.pr.requests.perProviderConcurrency);
+      expect(r.providers[0].failures).toBe(r.providers[0].requests);
+      expect(r.questions).toEqual([]);
+      expect(r.warnings.map((w: any) => w.code)).toEqual([
+        'PROVIDER_RATE_LIMITED',
+        'NO_SUGGESTIONS',
+        'FEWER_THAN_LIMIT',
+        'MONITOR_SET_SMALLER',
+      ]);
+    },
+  );
 
   it('in KR a Naver block page stops Naver with status blocked', async () => {
     const r = await result('강아지 사료 sandbox:captcha', 'KR');

@@ -126,7 +126,7 @@ describe('PROMPT_RESEARCH with Naver Search Ad through the service', () => {
   const run = async (body: Record<string, unknown>, on: RunningService = svc) =>
     waitTerminal(on, await submitAnalysis(on, '/v1/prompt-research', body), 30_000);
 
-  it('KR with sandbox credentials: monthly volumes, absolute tiers, keyword_volume basis, metered requests', async () => {
+  it('KR with sandbox credentials: monthly volumes, absolute tiers, keyword_volume basis, metered calls', async () => {
     const view = await run({ seed: '강아지 사료', country: 'KR', limit: 10, monitorSize: 4 });
     expect(view.task.status).toBe('COMPLETED');
     const r = view.response;

@@ -12,9 +12,8 @@ describe('analysis adapters in the default registry', () => {
     svc = await startService();
     page = http.createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(
-        `<html lang="en"><body><article><p>${'Trail running shoes need aggressive lugs for grip on wet rock. '.repeat(6)}</p></article></body></html>`,
-      );
+      const prose = 'Trail running shoes need aggressive lugs for grip on wet rock. '.repeat(6);
+      res.end(`<html lang="en"><body><article><p>${prose}</p></article></body></html>`);
     });
     await new Promise<void>((r) => page.listen(0, '127.0.0.1', () => r()));
     base = `http://127.0.0.1:${(page.address() as AddressInfo).port}`;

@@ -43,7 +43,8 @@ async function analyze(
 describe('worked example of §2.15', () => {
   // u0: 10 words citing [1]; u1: 6 words citing [1][2]; u2: 4 words, no citation; no source text.
   const answer =
-    'Alpha bravo charlie delta echo foxtrot golf hotel india juliet [1]. Kilo lima mike november oscar papa [1][2]. Quebec romeo sierra tango.';
+    'Alpha bravo charlie delta echo foxtrot golf hotel india juliet [1]. ' +
+    'Kilo lima mike november oscar papa [1][2]. Quebec romeo sierra tango.';
   let r: any;
   let c1: any;
   let c2: any;
@@ -180,7 +181,8 @@ describe('marker grammar (§2.5)', () => {
 
   it('makes each list item and table row a unit, excludes code and headings', async () => {
     const s = segmentAnswer(
-      '## Picks\n\n1. Acme Glide is light and fast [1]\n2. Brooks Ghost is soft and durable [2]\n\n| Model | Weight |\n|---|---|\n| Glide | 250 g |\n\n```\nconst x = 1;\n```',
+      '## Picks\n\n1. Acme Glide is light and fast [1]\n2. Brooks Ghost is soft and durable ' +
+        '[2]\n\n| Model | Weight |\n|---|---|\n| Glide | 250 g |\n\n```\nconst x = 1;\n```',
     );
     expect(s.units.map((u) => [u.kind, u.listItem])).toEqual([
       ['list_item', 1],
@@ -243,7 +245,8 @@ describe('ALCE-style citation precision with the lexical judge (§2.9)', () => {
 
 describe('model judgements replace lexical support (§2.10)', () => {
   const page =
-    'Runners with a history of knee pain often choose cushioned shoes. A wide toe box helps runners with broad feet, and a firm heel counter keeps the foot stable.';
+    'Runners with a history of knee pain often choose cushioned shoes. A wide toe ' +
+    'box helps runners with broad feet, and a firm heel counter keeps the foot stable.';
   const answer = 'Runners who have knee pain often pick cushioned shoes, and a broad toe box suits wide feet [1].';
   const input = { answer, prompt: null, citations: [{ url: 'https://a.example.com/knees' }], analysis: null };
 
@@ -290,10 +293,10 @@ function rng(seed: number): () => number {
   };
 }
 
-const VOCAB =
-  'foam knee shoe trail rock plate mud lug cushion runner marathon price weight heel toe drop sole mesh grip pace 사료 강아지 단백질 소형견 체중 성분'.split(
-    ' ',
-  );
+const VOCAB = (
+  'foam knee shoe trail rock plate mud lug cushion runner marathon ' +
+  'price weight heel toe drop sole mesh grip pace 사료 강아지 단백질 소형견 체중 성분'
+).split(' ');
 
 function randomCase(seed: number): { answer: string; citations: CitationIn[]; records: Array<FetchRecord | null> } {
   const r = rng(seed);
@@ -320,7 +323,7 @@ function randomCase(seed: number): { answer: string; citations: CitationIn[]; re
 }
 
 describe('properties (§5)', () => {
-  it('shares stay in [0,1], influence plus unattributed sums to 1, normalised GEO sums to 1, output is stable', async () => {
+  it('shares in [0,1], influence + unattributed sums to 1, normalised GEO sums to 1, output is stable', async () => {
     for (let seed = 1; seed <= 150; seed++) {
       const c = randomCase(seed);
       const a = await analyze(c.answer, c.citations, c.records, 'foam shoe price');

@@ -113,7 +113,7 @@ describe('SOURCE_INFLUENCE with the sandbox model', () => {
     expect(logs.join('\n')).not.toContain(SANDBOX_MODEL_KEY);
   });
 
-  it('partial: requirement quotes that are not in the prompt are dropped; the rule-found constraints stay', async () => {
+  it('partial: requirement quotes not in the prompt are dropped; the rule-found constraints stay', async () => {
     const a = (await run(extended(`${PROMPT} sandbox:analysis_badquote=requirements`))).response.analysis;
     expect(a).toMatchObject({
       status: 'partial',
@@ -296,7 +296,7 @@ describe('SOURCE_INFLUENCE model budget and model check', () => {
     }
   });
 
-  it('the model check judges borderline pairs and recomputes the metrics (alignmentMethod lexical+model_check)', async () => {
+  it('the model check judges borderline pairs, recomputes metrics (alignmentMethod lexical+model_check)', async () => {
     const svc = await startAnalysisService({ modelCheck: true });
     try {
       // A paraphrase: lexical support lands between the levels, which is what the model check is for.
@@ -321,7 +321,7 @@ describe('SOURCE_INFLUENCE model budget and model check', () => {
 });
 
 describe('SOURCE_INFLUENCE in the sandbox with private targets refused', () => {
-  it('cited pages go to the web simulator and the model is still reached (it is configuration, not a client URL)', async () => {
+  it('cited pages go to the web simulator, the model is still reached (configuration, not a client URL)', async () => {
     const svc = await startAnalysisService({ env: { AEQ_WEBHOOK_ALLOW_PRIVATE: '0' } });
     try {
       const body = {

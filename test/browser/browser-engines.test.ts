@@ -123,7 +123,7 @@ describe.skipIf(!chromiumAvailable())('browser transport engines through the ser
     ).toBeGreaterThanOrEqual(1);
   });
 
-  it('SEARCH_A, SEARCH_A_SERP and SEARCH_B_AI_TAB read the same answers from the rendered pages as over HTTP', async () => {
+  it('SEARCH_A, SEARCH_A_SERP and SEARCH_B_AI_TAB read the same answers from rendered pages as over HTTP', async () => {
     const cases = [
       { taskType: 'SEARCH_A', payload: { prompt: 'cast iron skillet care sandbox:aio', country: 'US' } },
       { taskType: 'SEARCH_A_SERP', payload: { query: 'cast iron skillet care', page: 2, country: 'KR' } },

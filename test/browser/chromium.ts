@@ -7,7 +7,8 @@ export const CHROMIUM_PATH = process.env.AEQ_CHROMIUM_PATH || '/usr/bin/chromium
 export function chromiumAvailable(): boolean {
   if (fs.existsSync(CHROMIUM_PATH)) return true;
   console.warn(
-    `\n[aeq] browser tests SKIPPED: no Chromium at ${CHROMIUM_PATH}. Install Debian's "chromium" package or set AEQ_CHROMIUM_PATH.\n`,
+    `\n[aeq] browser tests SKIPPED: no Chromium at ${CHROMIUM_PATH}. ` +
+      `Install Debian's "chromium" package or set AEQ_CHROMIUM_PATH.\n`,
   );
   return false;
 }

@@ -8,10 +8,14 @@ import { asyncFailureOf } from '../helpers/failures.js';
 import { CHROMIUM_PATH, chromiumAvailable } from './chromium.js';
 
 /** A composer page on a local server: Enter (or the send button) writes an answer from what was typed. */
-const COMPOSER = `<!doctype html><html><body><textarea id="q"></textarea><button id="send">Send</button><div id="out"></div>
+const COMPOSER =
+  `<!doctype html><html><body><textarea id="q"></textarea>` +
+  `<button id="send">Send</button><div id="out"></div>
 <script>
-function answer() { setTimeout(function () { document.getElementById('out').textContent = 'You asked: ' + document.getElementById('q').value; }, 100); }
-document.getElementById('q').addEventListener('keydown', function (e) { if (e.key === 'Enter') { e.preventDefault(); answer(); } });
+function answer() { setTimeout(function () { document.getElementById('out').textContent = 'You asked: ` +
+  `' + document.getElementById('q').value; }, 100); }
+document.getElementById('q').addEventListener('keydown', ` +
+  `function (e) { if (e.key === 'Enter') { e.preventDefault(); answer(); } });
 document.getElementById('send').addEventListener('click', answer);
 </script></body></html>`;
 const WALL = `<!doctype html><html><body><div id="login">Log in</div></body></html>`;

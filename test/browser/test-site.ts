@@ -42,8 +42,14 @@ setTimeout(function () {
   '/pixel.png': () => ({ body: 'not really a png' }),
   // What the browser sent and what its scripts see.
   '/echo': (req) => ({
-    body: page(`<pre id="headers">${escapeHtml(JSON.stringify(req.headers))}</pre><p id="intl"></p>
-<script>document.getElementById('intl').textContent = JSON.stringify({ language: navigator.language, languages: navigator.languages, timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, userAgent: navigator.userAgent, brands: navigator.userAgentData ? navigator.userAgentData.brands.map(function (b) { return b.brand; }) : null });</script>`),
+    body: page(
+      `<pre id="headers">${escapeHtml(JSON.stringify(req.headers))}</pre><p id="intl"></p>
+<script>document.getElementById('intl').textContent = JSON.stringify({ language: navigator.language, languages: ` +
+        `navigator.languages, timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, ` +
+        `userAgent: navigator.userAgent, ` +
+        `brands: navigator.userAgentData ? navigator.userAgentData.brands.map(function ` +
+        `(b) { return b.brand; }) : null });</script>`,
+    ),
   }),
 };
 

@@ -19,7 +19,8 @@ describe('GET /capacity in the sandbox', () => {
   beforeAll(async () => {
     svc = await startService({
       AEQ_INTERNAL_TOKEN: TOKEN,
-      // One attempt, so a captcha cools exactly one exit address; a long cooldown, so it is still resting when looked at.
+      // One attempt, so a captcha cools exactly one exit address; a long cooldown, so it is still resting when
+      // looked at.
       AEQ_ENGINE_MAX_ATTEMPTS: '1',
       AEQ_CONFIG: fastConfig(tempDir(), {
         scheduler: { exitCooldownMs: 600_000 },
@@ -139,7 +140,7 @@ describe('GET /capacity in the sandbox', () => {
     expect(kr.body.error.code).toBe('REGION_UNSUPPORTED');
   });
 
-  it('a captcha cools the exit address it hit: /internal/pools shows it resting, the country keeps its IPs', async () => {
+  it('a captcha cools the exit it hit: /internal/pools shows it resting, the country keeps its IPs', async () => {
     const gbExits = async () =>
       (
         (await svc.call('GET', '/internal/pools', undefined, internal)).body.exitAddresses as Array<{

@@ -71,7 +71,7 @@ describe('internal pool management (changes apply without a restart)', () => {
     expect(JSON.stringify(p)).not.toContain('sk-sandbox');
   });
 
-  it('adding a JP account for CHATBOT_A makes JP accepted instead of REGION_UNAVAILABLE, and /capacity follows', async () => {
+  it('adding a JP account for CHATBOT_A makes JP accepted, not REGION_UNAVAILABLE, and /capacity follows', async () => {
     const before = await svc.call('POST', '/v1/async/task', chatbot('JP'));
     expect(before.status).toBe(422);
     expect(before.body.error.code).toBe('REGION_UNAVAILABLE');
@@ -220,7 +220,7 @@ describe('internal pool management (changes apply without a restart)', () => {
     expect(dupOfExit.status).toBe(409);
   });
 
-  it('disabling both KR accounts makes KR REGION_UNAVAILABLE with hasIps true; enabling one serves it again', async () => {
+  it('disabling both KR accounts makes KR REGION_UNAVAILABLE (hasIps true); enabling one serves it again', async () => {
     for (const n of [1, 2])
       expect((await op('POST', `/internal/pools/accounts/sandbox-chatbot-a-kr-${n}/disable`)).status).toBe(200);
     const r = await svc.call('POST', '/v1/async/task', chatbot('KR'));

@@ -47,7 +47,7 @@ describe('POST /v1/async/task/batch', () => {
     }
   });
 
-  it('a key repeated inside one batch: the first wins, later ones fail with RESOURCE_ALREADY_EXISTS naming it', async () => {
+  it('a key repeated in a batch: the first wins, later ones fail with RESOURCE_ALREADY_EXISTS naming it', async () => {
     const key = `batch-dup-${Date.now()}`;
     const r = await svc.call('POST', '/v1/async/task/batch', [
       item('ANSWER_ENGINE_A', { idempotencyKey: key }),

@@ -62,7 +62,7 @@ describe('GET /v1/async/task/{id} for tasks that do not exist', () => {
     expect(r.body.task.id).toBe(id);
   });
 
-  it('an expired id (older than 24 hours) -> 404 exactly like an unknown one, even before the sweeper runs', async () => {
+  it('an expired id (older than 24 hours) -> 404 like an unknown one, even before the sweeper runs', async () => {
     const id = await submit(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'will expire' } });
     expect((await svc.call('GET', `/v1/async/task/${id}`)).status).toBe(200);
     clock.advance(DAY - 60_000);

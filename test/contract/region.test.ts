@@ -13,15 +13,19 @@ describe('region checks before queueing', () => {
   });
   afterAll(() => svc.stop());
 
-  it('CHATBOT_A in JP (exit addresses, no accounts) -> 422 REGION_UNAVAILABLE {country JP, serveable false, hasIps true}', async () => {
-    const r = await svc.call('POST', '/v1/async/task', chatbot('JP'));
-    expect(r.status).toBe(422);
-    expect(r.body.success).toBe(false);
-    expect(r.body.error.code).toBe('REGION_UNAVAILABLE');
-    expect(r.body.error.details).toEqual({ country: 'JP', serveable: false, hasIps: true });
-  });
+  it(
+    'CHATBOT_A in JP (exit addresses, no accounts) -> 422 ' +
+      'REGION_UNAVAILABLE {country JP, serveable false, hasIps true}',
+    async () => {
+      const r = await svc.call('POST', '/v1/async/task', chatbot('JP'));
+      expect(r.status).toBe(422);
+      expect(r.body.success).toBe(false);
+      expect(r.body.error.code).toBe('REGION_UNAVAILABLE');
+      expect(r.body.error.details).toEqual({ country: 'JP', serveable: false, hasIps: true });
+    },
+  );
 
-  it('CHATBOT_A in FR (nothing there) -> 422 REGION_UNAVAILABLE {country FR, serveable false, hasIps false}', async () => {
+  it('CHATBOT_A in FR (nothing there) -> 422 REGION_UNAVAILABLE {FR, serveable false, hasIps false}', async () => {
     const r = await svc.call('POST', '/v1/async/task', chatbot('FR'));
     expect(r.status).toBe(422);
     expect(r.body.error.code).toBe('REGION_UNAVAILABLE');

@@ -151,7 +151,7 @@ describe('OpenAI Responses parser (final object)', () => {
     expect(parseResponsesObject(linkAnswer(linkEnd)).markdown).toBe(wantLinked);
   });
 
-  it('a span ending inside the link (URL, label, before the closing parenthesis) moves the marker after the link', () => {
+  it('a span ending inside the link (URL, label, before the closing parenthesis) moves the marker after it', () => {
     for (const end of [linkEnd - 2, linkEnd - 1, linkEnd - 10, 40]) {
       const r = parseResponsesObject(linkAnswer(end));
       expect(r.markdown, `end_index ${end}`).toBe(wantLinked);
@@ -184,21 +184,26 @@ describe('OpenAI HTTP errors', () => {
     expect(coolsDownExit(f.kind)).toBe(false);
   });
 
-  it('429 rate_limit_exceeded for one request over the per-minute token limit is BAD_PAYLOAD: no wait lets it through', () => {
-    const tooLarge = inline(429, {
-      error: {
-        message:
-          'Request too large for gpt-5-nano in organization org-X on tokens per min (TPM): Limit 200000, Requested 250013.',
-        type: 'tokens',
-        param: null,
-        code: 'rate_limit_exceeded',
-      },
-    });
-    const f = failureOf(() => assertOpenAiOk(tooLarge, 'CHATBOT_A'), 'BAD_PAYLOAD');
-    expect(f.clientMessage).toMatch(/shorten/);
-    expect(isPermanent(f.kind)).toBe(true);
-    expect(coolsDownExit(f.kind)).toBe(false);
-  });
+  it(
+    '429 rate_limit_exceeded for one request over the per-minute ' +
+      'token limit is BAD_PAYLOAD: no wait lets it through',
+    () => {
+      const tooLarge = inline(429, {
+        error: {
+          message:
+            'Request too large for gpt-5-nano in organization org-X ' +
+            'on tokens per min (TPM): Limit 200000, Requested 250013.',
+          type: 'tokens',
+          param: null,
+          code: 'rate_limit_exceeded',
+        },
+      });
+      const f = failureOf(() => assertOpenAiOk(tooLarge, 'CHATBOT_A'), 'BAD_PAYLOAD');
+      expect(f.clientMessage).toMatch(/shorten/);
+      expect(isPermanent(f.kind)).toBe(true);
+      expect(coolsDownExit(f.kind)).toBe(false);
+    },
+  );
 
   it('401 is PROVIDER_REFUSED without quoting the masked key', () => {
     const f = failureOf(
@@ -209,26 +214,30 @@ describe('OpenAI HTTP errors', () => {
     expect(f.message).not.toMatch(/sk-|Xy9Z/);
   });
 
-  it('an unknown model is PROVIDER_REFUSED; a 403 for region or permission is AUTH_FAILED, which another exit may pass', () => {
-    const model = inline(404, {
-      error: {
-        message: 'The model `gpt-9` does not exist or you do not have access to it.',
-        type: 'invalid_request_error',
-        param: null,
-        code: 'model_not_found',
-      },
-    });
-    failureOf(() => assertOpenAiOk(model, 'CHATBOT_A'), 'PROVIDER_REFUSED');
-    const region = inline(403, {
-      error: {
-        message: 'Country, region, or territory not supported',
-        type: 'request_forbidden',
-        param: null,
-        code: 'unsupported_country_region_territory',
-      },
-    });
-    failureOf(() => assertOpenAiOk(region, 'CHATBOT_A'), 'AUTH_FAILED');
-  });
+  it(
+    'an unknown model is PROVIDER_REFUSED; ' +
+      'a 403 for region or permission is AUTH_FAILED, which another exit may pass',
+    () => {
+      const model = inline(404, {
+        error: {
+          message: 'The model `gpt-9` does not exist or you do not have access to it.',
+          type: 'invalid_request_error',
+          param: null,
+          code: 'model_not_found',
+        },
+      });
+      failureOf(() => assertOpenAiOk(model, 'CHATBOT_A'), 'PROVIDER_REFUSED');
+      const region = inline(403, {
+        error: {
+          message: 'Country, region, or territory not supported',
+          type: 'request_forbidden',
+          param: null,
+          code: 'unsupported_country_region_territory',
+        },
+      });
+      failureOf(() => assertOpenAiOk(region, 'CHATBOT_A'), 'AUTH_FAILED');
+    },
+  );
 
   it('5xx and non-JSON bodies are UPSTREAM_ERROR', () => {
     failureOf(() => assertOpenAiOk(responseFrom(503, 'openai-stream-error.sse'), 'CHATBOT_A'), 'UPSTREAM_ERROR');

@@ -204,7 +204,8 @@ describe('FORUM thread parser', () => {
     expect(r.markdown).toContain('r/AskHistorians · [deleted] · 77 points');
     expect(r.markdown).toContain('- **[deleted] (1 point)**: _[removed]_');
     expect(r.markdown).toContain(
-      '- **[deleted] (4 points)**: _[deleted]_\n  - **u/historian_x (30 points)**: The original answer cited the 1879 inquiry.',
+      '- **[deleted] (4 points)**: _[deleted]_\n  - **u/historian_x (30 points)**: ' +
+        'The original answer cited the 1879 inquiry.',
     );
     const extra = r.extra as { post: ForumPost; comments: ForumComment[] };
     expect(extra.post.author).toBeNull();

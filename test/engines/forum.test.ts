@@ -29,7 +29,10 @@ describe('FORUM end to end through the sandbox', () => {
     for (const s of r.response.sources)
       expect(s.url).toMatch(/^https:\/\/www\.reddit\.com\/r\/\w+\/comments\/[a-z0-9]+\/\w+\/$/);
     expect(r.response.markdown.split('\n')[0]).toMatch(
-      /^1\. \*\*\[[^\]]*Mechanical keyboards[^\]]*\]\(https:\/\/www\.reddit\.com\/r\/.+\)\*\* — r\/\w+ · u\/\w+ · \d+ points? · \d+ comments?/,
+      new RegExp(
+        String.raw`^1\. \*\*\[[^\]]*Mechanical keyboards[^\]]*\]\(https:\/\/www\.reddit\.com\/r\/.+\)\*\*` +
+          String.raw` — r\/\w+ · u\/\w+ · \d+ points? · \d+ comments?`,
+      ),
     );
     expect(r.response.posts).toHaveLength(5);
     expect(r.credits).toEqual({ creditsToCharge: 1, creditsCharged: 1 });
@@ -94,15 +97,19 @@ describe('FORUM end to end through the sandbox', () => {
     }
   });
 
-  it('fails a private community with PAGE_UNAVAILABLE saying what to change, once, without cooling the exit address', async () => {
-    const r = await forumTask({ action: 'feed', community: 'private_club' });
-    expect(r.task.status).toBe('FAILED');
-    expect(r.error).toBe(
-      'PAGE_UNAVAILABLE: This community is private: only its approved members can read it. Choose another community.',
-    );
-    expect((await svc.app.store.getTask(r.task.id, 0))?.attempts).toBe(1);
-    expect(svc.app.pools.exits.list().filter((x) => svc.app.pools.exits.coolingUntil(x) > 0)).toEqual([]);
-  });
+  it(
+    'fails a private community with PAGE_UNAVAILABLE saying what to change, ' +
+      'once, without cooling the exit address',
+    async () => {
+      const r = await forumTask({ action: 'feed', community: 'private_club' });
+      expect(r.task.status).toBe('FAILED');
+      expect(r.error).toBe(
+        'PAGE_UNAVAILABLE: This community is private: only its approved members can read it. Choose another community.',
+      );
+      expect((await svc.app.store.getTask(r.task.id, 0))?.attempts).toBe(1);
+      expect(svc.app.pools.exits.list().filter((x) => svc.app.pools.exits.coolingUntil(x) > 0)).toEqual([]);
+    },
+  );
 
   it('fails a non-Reddit URL with BAD_PAYLOAD saying what to change', async () => {
     const r = await forumTask({ url: 'https://news.ycombinator.com/item?id=1' });

@@ -14,24 +14,28 @@ const fixture = (name: string) => fs.readFileSync(new URL(`../fixtures/search-b/
 const kindOf = (fn: () => unknown): UpstreamFailureKind => failureOf(fn).kind;
 
 describe('Naver web results parser', () => {
-  it('reads page 1: 15 results in data-url order, ads and keep links excluded, trackers unwrapped, duplicates dropped', () => {
-    const { tier, results } = parseWebResults(fixture('web-page1.html'));
-    expect(tier).toBe('fds');
-    expect(results).toHaveLength(15);
-    expect(results[0]).toEqual({
-      url: 'https://www.visitseoul.net/food/list',
-      title: '서울 공식 관광정보 - 맛집 모음',
-      snippet: '서울시가 추천하는 지역별 맛집과 전통시장 먹거리를 한눈에 볼 수 있습니다.',
-    });
-    // Item 2's title link goes through search.naver.com/p/crd/rd; the source is the target.
-    expect(results[1]?.url).toBe('https://blog.naver.com/seoul_foodie/223456789012');
-    const urls = results.map((r) => r.url);
-    expect(new Set(urls).size).toBe(15);
-    expect(urls.some((u) => /ader\.naver\.com|ad\.example\.com|keep\.naver\.com|search\.naver\.com/.test(u))).toBe(
-      false,
-    );
-    expect(results[14]?.title).toBe('서울 전통시장 먹거리 여행');
-  });
+  it(
+    'reads page 1: 15 results in data-url order, ' +
+      'ads and keep links excluded, trackers unwrapped, duplicates dropped',
+    () => {
+      const { tier, results } = parseWebResults(fixture('web-page1.html'));
+      expect(tier).toBe('fds');
+      expect(results).toHaveLength(15);
+      expect(results[0]).toEqual({
+        url: 'https://www.visitseoul.net/food/list',
+        title: '서울 공식 관광정보 - 맛집 모음',
+        snippet: '서울시가 추천하는 지역별 맛집과 전통시장 먹거리를 한눈에 볼 수 있습니다.',
+      });
+      // Item 2's title link goes through search.naver.com/p/crd/rd; the source is the target.
+      expect(results[1]?.url).toBe('https://blog.naver.com/seoul_foodie/223456789012');
+      const urls = results.map((r) => r.url);
+      expect(new Set(urls).size).toBe(15);
+      expect(urls.some((u) => /ader\.naver\.com|ad\.example\.com|keep\.naver\.com|search\.naver\.com/.test(u))).toBe(
+        false,
+      );
+      expect(results[14]?.title).toBe('서울 전통시장 먹거리 여행');
+    },
+  );
 
   it('numbers page 2 from 16 to 30 with the same results in extra', () => {
     const { results } = parseWebResults(fixture('web-page2.html'));

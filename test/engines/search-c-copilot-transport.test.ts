@@ -32,7 +32,8 @@ const anonymousHttp: Scenario['http'] = (req, res) => {
 };
 
 const CLOUDFLARE_PAGE =
-  '<!DOCTYPE html><html><head><title>Just a moment...</title></head><body><div id="challenge-platform"></div><script src="/cdn-cgi/challenge-platform/h/g/orchestrate/chl_page/v1"></script></body></html>';
+  '<!DOCTYPE html><html><head><title>Just a moment...</title></head><body><div id="challenge-platform">' +
+  '</div><script src="/cdn-cgi/challenge-platform/h/g/orchestrate/chl_page/v1"></script></body></html>';
 
 let scenario: Scenario = { http: anonymousHttp };
 const seen: { upgradeUrls: string[]; authorization: Array<string | undefined> } = {
@@ -154,7 +155,7 @@ describe('SEARCH_C_ASSISTANT against a local Copilot-like upstream', () => {
     }
   });
 
-  it('maps conversation failures: 503 to UPSTREAM_ERROR, 429 to RATE_LIMITED, a missing id to LAYOUT_CHANGED', async () => {
+  it('maps conversation failures: 503 UPSTREAM_ERROR, 429 RATE_LIMITED, a missing id LAYOUT_CHANGED', async () => {
     const conversationAnswer = (status: number, body: string) => ({
       http: (req: http.IncomingMessage, res: http.ServerResponse) =>
         req.url === '/c/api/conversations'

@@ -155,7 +155,8 @@ describe('WEB_SCRAPE page reader over fixtures', () => {
 
   it('treats an origin error behind Cloudflare as an upstream error, not a challenge', () => {
     const maintenance = Buffer.from(
-      '<html><head><title>Down for maintenance</title><script src="/cdn-cgi/challenge-platform/scripts/jsd/main.js"></script></head><body><h1>We will be back soon</h1></body></html>',
+      '<html><head><title>Down for maintenance</title><script src="/cdn-cgi/challenge-platform/scripts/jsd/main.js">' +
+        '</script></head><body><h1>We will be back soon</h1></body></html>',
     );
     const f = failureOf(() =>
       interpretPage(
@@ -247,9 +248,11 @@ describe('WEB_SCRAPE page reader over fixtures', () => {
 
 describe('WEB_SCRAPE extraction on markup seen in real pages', () => {
   const html = (body: string, head = '') =>
-    `<!doctype html><html lang="en"><head><title>Release notes</title>${head}</head><body><article><h1>Release notes</h1>${body}</article></body></html>`;
+    `<!doctype html><html lang="en"><head><title>Release notes</title>${head}</head>` +
+    `<body><article><h1>Release notes</h1>${body}</article></body></html>`;
   const prose =
-    '<p>This release changes how the service reads pages, and every change below was checked against saved pages from public test suites before it shipped.</p>';
+    '<p>This release changes how the service reads pages, and every change below ' +
+    'was checked against saved pages from public test suites before it shipped.</p>';
   const read = (doc: string) =>
     interpretPage({
       requestedUrl: 'https://docs.example.com/r',
@@ -262,7 +265,9 @@ describe('WEB_SCRAPE extraction on markup seen in real pages', () => {
   it('numbers ordered list items (Turndown runs on domino, whose children are not iterable)', () => {
     const r = read(
       html(
-        `${prose}<ol><li>Fetch the page with browser headers.</li><li>Find the main content.</li><li>Convert it to Markdown.</li></ol>${prose}<ol start="4"><li>Collect the images.</li><li>Return the result.</li></ol>`,
+        `${prose}<ol><li>Fetch the page with browser headers.</li><li>Find the main content.</li>` +
+          `<li>Convert it to Markdown.</li></ol>${prose}<ol start="4">` +
+          `<li>Collect the images.</li><li>Return the result.</li></ol>`,
       ),
     );
     expect(r.markdown).toContain(
@@ -274,24 +279,29 @@ describe('WEB_SCRAPE extraction on markup seen in real pages', () => {
 
   it('drops the page furniture Readability keeps inside an article, and keeps its images', () => {
     const para = (s: string) =>
-      `<p>${s} The council will publish the full plan, with maps of every route and a timetable for the works, next month.</p>`;
-    const r =
-      read(`<!doctype html><html><head><title>Council approves cycle lanes | Riverside Gazette</title></head><body>
+      `<p>${s} The council will publish the full plan, ` +
+      `with maps of every route and a timetable for the works, next month.</p>`;
+    const r = read(
+      `<!doctype html><html><head><title>Council approves cycle lanes | Riverside Gazette</title></head><body>
       <article><h1>Council approves cycle lanes</h1>
       <div class="byline">By Dana Reyes</div><div>Updated 10:01 pm, Tuesday, November 19, 2019</div>
-      <ul class="menu-strip"><li><a href="/news">News</a></li><li><a href="/sport">Sport</a></li><li><a href="/weather">Weather</a></li></ul>
+      <ul class="menu-strip"><li><a href="/news">News</a></li><li>` +
+        `<a href="/sport">Sport</a></li><li><a href="/weather">Weather</a></li></ul>
       ${para('The city council approved eleven kilometres of protected cycle lanes on Tuesday.')}
-      <figure><img src="/img/lane.jpg" alt="A protected lane"><figcaption>A protected lane on Mill Road. (Photo: Riverside Gazette)</figcaption></figure>
+      <figure><img src="/img/lane.jpg" alt="A protected lane">` +
+        `<figcaption>A protected lane on Mill Road. (Photo: Riverside Gazette)</figcaption></figure>
       <div class="ad-slot"><p>Advertisement</p></div>
       ${para('Cyclists had asked for separated lanes since a series of crashes on the ring road in 2022.')}
       <p><a href="/news/ring-road">READ MORE: Ring road crashes prompt safety review</a></p>
       ${para('Shop owners on Mill Road worried about deliveries; the plan keeps loading bays at both ends.')}
       <div class="share-tools"><a href="https://facebook.com/sharer">Facebook</a> <a href="https://twitter.com/share">Twitter</a></div>
-      <h3>Related stories</h3><ul><li><a href="/a">Bridge repairs start in May</a></li><li><a href="/b">New bus routes for the east side</a></li></ul>
+      <h3>Related stories</h3><ul><li><a href="/a">Bridge repairs start in May</a>` +
+        `</li><li><a href="/b">New bus routes for the east side</a></li></ul>
       <p>This website uses cookies to improve your experience. We'll assume you're ok with this.</p>
       <p>© 2024 Riverside Gazette. All rights reserved.</p></article>
       <article><h2><a href="/c">Market hall reopens</a></h2><p>The market hall reopens on Saturday.</p></article>
-      </body></html>`);
+      </body></html>`,
+    );
     expect(r.text).toContain('approved eleven kilometres');
     expect(r.text).toContain('keeps loading bays at both ends');
     for (const furniture of [
@@ -317,7 +327,8 @@ describe('WEB_SCRAPE extraction on markup seen in real pages', () => {
     const links = Array.from(
       { length: 8 },
       (_, i) =>
-        `<li><a href="/guide/${i}">Chapter ${i + 1}: how the reader finds the main content of a page and converts it</a></li>`,
+        `<li><a href="/guide/${i}">Chapter ${i + 1}: ` +
+        `how the reader finds the main content of a page and converts it</a></li>`,
     ).join('');
     const r = read(html(`<p>The guide has eight chapters.</p><ul>${links}</ul>`));
     expect(r.text).toContain('Chapter 1: how the reader finds');
@@ -326,18 +337,24 @@ describe('WEB_SCRAPE extraction on markup seen in real pages', () => {
 
   it('finds the block holding the most paragraph text, not comments or link lists', () => {
     const { JSDOM } = jsdom();
-    const doc =
-      new JSDOM(`<body><div id="menu"><p><a href="/a">A long link that is only a link and never a paragraph of the story</a></p></div>
-      <div id="story"><p>${'The story has one paragraph of plain prose, long enough to count. '.repeat(3)}</p><p>And a second paragraph.  ${'More prose. '.repeat(5)}</p></div>
-      <div class="comments"><p>${'A reader comment that runs on and on, longer than the story. '.repeat(6)}</p></div></body>`)
-        .window.document;
+    const link = 'A long link that is only a link and never a paragraph of the story';
+    const story = 'The story has one paragraph of plain prose, long enough to count. '.repeat(3);
+    const comment = 'A reader comment that runs on and on, longer than the story. '.repeat(6);
+    const doc = new JSDOM(
+      `<body><div id="menu"><p><a href="/a">${link}</a></p></div>
+      <div id="story"><p>${story}</p><p>And a second paragraph.  ${'More prose. '.repeat(5)}</p></div>
+      <div class="comments"><p>${comment}</p></div></body>`,
+    ).window.document;
     expect(densestParagraphBlock(doc)?.id).toBe('story');
   });
 
   it('does not repeat the headline when the page title adds the site name', () => {
-    const r =
-      read(`<!doctype html><html><head><title>Quad squad born in Utah | Watch News Videos Online</title><meta property="og:title" content="Quad squad born in Utah | Watch News Videos Online"></head><body><main>
-      <h1>Quad squad born in Utah</h1><p>After a six-month ride, the couple celebrated the arrival of their quadruplets on Sunday.</p></main></body></html>`);
+    const r = read(
+      `<!doctype html><html><head><title>Quad squad born in Utah | Watch News Videos Online</title>` +
+        `<meta property="og:title" content="Quad squad born in Utah | Watch News Videos Online"></head><body><main>
+      <h1>Quad squad born in Utah</h1><p>After a six-month ride, ` +
+        `the couple celebrated the arrival of their quadruplets on Sunday.</p></main></body></html>`,
+    );
     expect(r.markdown.match(/Quad squad born in Utah/g)).toHaveLength(1);
     expect(r.text.match(/Quad squad born in Utah/g)).toHaveLength(1);
   });

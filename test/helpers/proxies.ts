@@ -114,7 +114,8 @@ export async function startHttpProxy(
     client.on('error', () => client.destroy());
     if (!authorized(req)) {
       client.end(
-        'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="test"\r\nContent-Length: 0\r\nConnection: close\r\n\r\n',
+        'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: ' +
+          'Basic realm="test"\r\nContent-Length: 0\r\nConnection: close\r\n\r\n',
       );
       return;
     }

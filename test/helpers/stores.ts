@@ -20,7 +20,10 @@ export function postgresUnavailableReason(): Promise<string | null> {
       await c.query('select 1');
       return null;
     } catch (e) {
-      return `PostgreSQL at ${TEST_PG_URL} is not reachable (${(e as Error).message}); set AEQ_TEST_DATABASE_URL or start PostgreSQL`;
+      return (
+        `PostgreSQL at ${TEST_PG_URL} is not reachable (${(e as Error).message}); ` +
+        `set AEQ_TEST_DATABASE_URL or start PostgreSQL`
+      );
     } finally {
       await c.end().catch(() => undefined);
     }

@@ -12,7 +12,7 @@ describe('sandbox:captcha', () => {
 
   const cooling = () => svc.app.pools.exits.list().filter((r) => svc.app.pools.exits.coolingUntil(r) > Date.now());
 
-  it('cools each exit address it hits, retries on another one, and fails with ENGINE_FAILED once attempts run out', async () => {
+  it('cools each exit address it hits, retries another, fails with ENGINE_FAILED once attempts run out', async () => {
     expect(cooling()).toHaveLength(0);
     const r = await runTask(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'blocked sandbox:captcha' } });
     expect(r.task.status).toBe('FAILED');

@@ -43,7 +43,7 @@ describe('per-engine concurrency', () => {
     expect(cap.inFlight).toBe(0);
   });
 
-  it('a claim step fills the free slots and leaves the rest queued; with both held, another step claims nothing', async () => {
+  it('a claim step fills the free slots, leaves the rest queued; with both held, the next claims nothing', async () => {
     const worker = svc.app.worker!;
     // The upstream never answers these (the engine timeout is two minutes): the attempts hold their slots until stop.
     await Promise.all(
@@ -54,7 +54,10 @@ describe('per-engine concurrency', () => {
     // After the claims the submits woke, a step has both slots taken.
     await worker.runOnce();
     expect(worker.inFlightCount()).toBe(2);
-    expect((await svc.call('GET', '/stats')).body.byEngine.ANSWER_ENGINE_A).toMatchObject({ QUEUED: 6, PROCESSING: 2 });
+    expect((await svc.call('GET', '/stats')).body.byEngine.ANSWER_ENGINE_A).toMatchObject({
+      QUEUED: 6,
+      PROCESSING: 2,
+    });
     expect(await worker.runOnce()).toBe(0);
     expect(worker.inFlightCount()).toBe(2);
     expect((await svc.call('GET', '/capacity')).body.answer_engine_a).toMatchObject({ inFlight: 2, queued: 6 });

@@ -32,7 +32,8 @@ async function pageServer(): Promise<{ url: string; hits: () => number; close():
     res
       .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
       .end(
-        '<html><head><title>A page</title></head><body><article><h1>A page</h1><p>Some text long enough to be read as the article of this page, with a second sentence for good measure.</p></article></body></html>',
+        '<html><head><title>A page</title></head><body><article><h1>A page</h1><p>Some text long enough to be ' +
+          'read as the article of this page, with a second sentence for good measure.</p></article></body></html>',
       );
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -57,7 +58,7 @@ describe('an exception in our own code', () => {
     await pages.close();
   });
 
-  it('fails the task once with ENGINE_FAILED, logs the stack at error level, counts it, and cools nothing', async () => {
+  it('fails the task once with ENGINE_FAILED, logs the stack at error level, counts it, cools nothing', async () => {
     const r = await runTask(svc, { taskType: 'WEB_SCRAPE', payload: { url: pages.url } });
     expect(r.task.status).toBe('FAILED');
     expect(r.error).toBe('ENGINE_FAILED: The engine request failed.');
@@ -230,14 +231,17 @@ describe('recorded refusals with the default three attempts', () => {
     expect(svc.app.pools.exits.list().filter((x) => svc.app.pools.exits.coolingUntil(x) > 0)).toEqual([]);
   });
 
-  it('a community refused with 403 is PAGE_UNAVAILABLE saying what to change, asked once, and cools nothing', async () => {
+  it('a community refused with 403 is PAGE_UNAVAILABLE saying what to change, asked once, cools nothing', async () => {
     const priv = await runTask(svc, { taskType: 'FORUM', payload: { action: 'feed', community: 'private_club' } });
     expect(priv.error).toBe(
       'PAGE_UNAVAILABLE: This community is private: only its approved members can read it. Choose another community.',
     );
     const closed = await runTask(svc, { taskType: 'FORUM', payload: { action: 'feed', community: 'closed' } });
     expect(closed.error).toMatch(
-      /^PAGE_UNAVAILABLE: Reddit refuses this community or post to anonymous readers .*choose another community or post\.$/,
+      new RegExp(
+        '^PAGE_UNAVAILABLE: Reddit refuses this community or post to anonymous readers ' +
+          String.raw`.*choose another community or post\.$`,
+      ),
     );
     expect(calls.get('/reddit/r/private_club/hot.json')).toBe(1);
     expect(calls.get('/reddit/r/closed/hot.json')).toBe(1);

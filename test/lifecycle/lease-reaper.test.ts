@@ -55,7 +55,7 @@ describe('lease reaper (runOnce on a stepped clock)', () => {
   };
   const status = async (id: string) => (await svc.call('GET', `/v1/async/task/${id}`)).body;
 
-  it('leaves a live lease alone, requeues the task once the lease expired, and fails it when no attempt is left', async () => {
+  it('leaves a live lease alone, requeues the task once its lease expired, fails it with no attempt left', async () => {
     const id = await submit(svc, {
       taskType: 'ANSWER_ENGINE_A',
       payload: { prompt: 'orphaned' },

@@ -11,7 +11,7 @@ describe('leases: heartbeats keep a long attempt its task', () => {
   });
   afterAll(() => svc.stop());
 
-  it('an attempt lasting several lease periods completes once, in one attempt (the reaper never takes it)', async () => {
+  it('an attempt over several lease periods completes once, in one attempt (the reaper never takes it)', async () => {
     const r = await runTask(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'long one sandbox:delay=2500' } });
     expect(r.task.status).toBe('COMPLETED');
     expect((await svc.app.store.getTask(r.task.id, 0))?.attempts).toBe(1);

@@ -50,16 +50,20 @@ describe('the polling view through a task lifecycle', () => {
     return { final: v, seen };
   };
 
-  it('QUEUED/PROCESSING show no response and no error and credits 0/0; COMPLETED shows response only, with the engine cost', async () => {
-    const id = await submit(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'slowish sandbox:delay=1500' } });
-    const { final, seen } = await pollChecking(id);
-    expect(seen.has('PROCESSING')).toBe(true);
-    expect(final.task.status).toBe('COMPLETED');
-    expect(final).toHaveProperty('response');
-    expect(final).not.toHaveProperty('error');
-    expect(Object.keys(final).sort()).toEqual(['credits', 'response', 'success', 'task']);
-    expect(final.credits).toEqual({ creditsToCharge: 2, creditsCharged: 2 });
-  });
+  it(
+    'QUEUED/PROCESSING show no response and no error and credits 0/0; ' +
+      'COMPLETED shows response only, with the engine cost',
+    async () => {
+      const id = await submit(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'slowish sandbox:delay=1500' } });
+      const { final, seen } = await pollChecking(id);
+      expect(seen.has('PROCESSING')).toBe(true);
+      expect(final.task.status).toBe('COMPLETED');
+      expect(final).toHaveProperty('response');
+      expect(final).not.toHaveProperty('error');
+      expect(Object.keys(final).sort()).toEqual(['credits', 'response', 'success', 'task']);
+      expect(final.credits).toEqual({ creditsToCharge: 2, creditsCharged: 2 });
+    },
+  );
 
   it('FAILED shows error only (a string), with 0 charged', async () => {
     const id = await submit(svc, {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SharedDeadlines } from '../../src/webhooks/deadlines.js';
 
 describe('webhook attempt deadlines', () => {
-  it('attempts of one 100 ms window share a signal that fires after at least the timeout and at most 100 ms more', async () => {
+  it('attempts of a 100 ms window share a signal that fires between the timeout and 100 ms after it', async () => {
     const deadlines = new SharedDeadlines(150);
     const t0 = performance.now();
     const a = deadlines.forAttempt(1_000_000);

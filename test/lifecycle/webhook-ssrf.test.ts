@@ -51,7 +51,7 @@ describe('webhook targets on private addresses are refused (AEQ_WEBHOOK_ALLOW_PR
       : []),
   ];
 
-  it('each is refused on every attempt, recorded as a failure, abandoned after 5, and never reaches the receiver', async () => {
+  it('each is refused on every try, recorded as failed, abandoned after 5, never reaching the receiver', async () => {
     const ids = await Promise.all(
       targets().map(async ([label, url]) => {
         const id = await submit(svc, {

@@ -60,7 +60,10 @@ interface Case {
 const DIR = new URL('../fixtures/real/chat/', import.meta.url);
 /** Attempts a task gets here, so that "retried" and "not retried" differ in the number of upstream calls. */
 const MAX_ATTEMPTS = 3;
-/** Failure kinds a retry may fix (every other kind ends the task after one call), and those that rest the exit and account. */
+/**
+ * Failure kinds a retry may fix (every other kind ends the task after one call), and those that rest the exit and
+ * account.
+ */
 const RETRIED: ReadonlySet<string> = new Set([
   'RATE_LIMITED',
   'UPSTREAM_BLOCKED',

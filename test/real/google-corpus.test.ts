@@ -32,7 +32,10 @@ interface CorpusPage {
   /** Query the test submits; the replay server answers it with this page. */
   query: string;
   engines: Engine[];
-  /** `results` (the default): the task completes; `no_results`: the page says nothing matched (ENGINE_NO_RESULT); `consent_required`: a bare consent interstitial (kind CONSENT_REQUIRED). */
+  /**
+   * `results` (the default): the task completes; `no_results`: the page says nothing matched (ENGINE_NO_RESULT);
+   * `consent_required`: a bare consent interstitial (kind CONSENT_REQUIRED).
+   */
   expect?: 'results' | 'no_results' | 'consent_required';
   /** Wall markers the parser must note in raw.walls on a page that still holds its results. */
   walls?: string[];
@@ -61,8 +64,17 @@ const F1_TARGET = 0.9;
 /** Share of expected citations whose label is the card title. */
 const LABEL_TARGET = 0.9;
 /** Text that is never part of an answer: People also ask, the hidden fallback lines, feedback chrome. */
-const NEVER_IN_ANSWER =
-  /People also ask|not available for this search|generate an AI overview right now|AI can make mistakes|Show more|Good response/i;
+const NEVER_IN_ANSWER = new RegExp(
+  [
+    'People also ask',
+    'not available for this search',
+    'generate an AI overview right now',
+    'AI can make mistakes',
+    'Show more',
+    'Good response',
+  ].join('|'),
+  'i',
+);
 
 interface Run {
   page: CorpusPage;
@@ -211,20 +223,24 @@ describe('Google engines on real saved result pages', () => {
     ).toEqual([]);
   });
 
-  it('notes the consent dialog beside real results in raw.walls, nothing where there is none, and still returns the results', () => {
-    const walled = pages.filter((p) => p.walls);
-    expect(walled.filter((p) => p.walls?.length).length).toBeGreaterThan(0);
-    expect(walled.filter((p) => p.walls?.length === 0).length).toBeGreaterThan(0);
-    for (const p of walled) {
-      const html = readCorpusFile(new URL(p.file, DIR)).toString('utf8');
-      const parsed = parseResultsPage(
-        { html, status: 200, finalUrl: `https://www.google.com/search?q=${encodeURIComponent(p.query)}` },
-        { page: 1, readAio: true },
-      );
-      expect(parsed.diagnostics.walls, p.id).toEqual(p.walls);
-      expect(parsed.organic.length, p.id).toBeGreaterThan(0);
-    }
-  });
+  it(
+    'notes the consent dialog beside real results in raw.walls, ' +
+      'nothing where there is none, and still returns the results',
+    () => {
+      const walled = pages.filter((p) => p.walls);
+      expect(walled.filter((p) => p.walls?.length).length).toBeGreaterThan(0);
+      expect(walled.filter((p) => p.walls?.length === 0).length).toBeGreaterThan(0);
+      for (const p of walled) {
+        const html = readCorpusFile(new URL(p.file, DIR)).toString('utf8');
+        const parsed = parseResultsPage(
+          { html, status: 200, finalUrl: `https://www.google.com/search?q=${encodeURIComponent(p.query)}` },
+          { page: 1, readAio: true },
+        );
+        expect(parsed.diagnostics.walls, p.id).toEqual(p.walls);
+        expect(parsed.organic.length, p.id).toBeGreaterThan(0);
+      }
+    },
+  );
 
   it(`finds at least ${ORGANIC_TARGET * 100}% of the expected organic results with exact URL and title`, () => {
     for (const engine of ['SEARCH_A', 'SEARCH_A_SERP'] as const) {
@@ -244,20 +260,24 @@ describe('Google engines on real saved result pages', () => {
     expect(wrong).toEqual([]);
   });
 
-  it(`reads each AI Overview: visible text F1 >= ${F1_TARGET}, nothing from People also ask or the hidden lines, cited sources in order with their card titles`, () => {
-    const withAio = runs.filter((r) => r.engine === 'SEARCH_A' && r.page.aioverview);
-    expect(withAio.length).toBeGreaterThan(0);
-    for (const r of withAio) {
-      const expected = r.page.aioverview as ExpectedAnswer;
-      const served = r.served.aioverview;
-      expect(served, r.page.id).toBeTruthy();
-      const s = scoreAnswer(expected, served?.text ?? '', served?.sources);
-      expect(s.f1, r.page.id).toBeGreaterThanOrEqual(F1_TARGET);
-      expect(s.leaked, r.page.id).toBe(false);
-      expect(s.sourcesInOrder, r.page.id).toBe(true);
-      expect(s.labelsOk, r.page.id).toBeGreaterThanOrEqual(LABEL_TARGET);
-    }
-  });
+  it(
+    `reads each AI Overview: visible text F1 >= ${F1_TARGET}, ` +
+      `nothing from People also ask or the hidden lines, cited sources in order with their card titles`,
+    () => {
+      const withAio = runs.filter((r) => r.engine === 'SEARCH_A' && r.page.aioverview);
+      expect(withAio.length).toBeGreaterThan(0);
+      for (const r of withAio) {
+        const expected = r.page.aioverview as ExpectedAnswer;
+        const served = r.served.aioverview;
+        expect(served, r.page.id).toBeTruthy();
+        const s = scoreAnswer(expected, served?.text ?? '', served?.sources);
+        expect(s.f1, r.page.id).toBeGreaterThanOrEqual(F1_TARGET);
+        expect(s.leaked, r.page.id).toBe(false);
+        expect(s.sourcesInOrder, r.page.id).toBe(true);
+        expect(s.labelsOk, r.page.id).toBeGreaterThanOrEqual(LABEL_TARGET);
+      }
+    },
+  );
 
   it(`reads each AI Mode answer: visible text F1 >= ${F1_TARGET}, sources in order with their card titles`, () => {
     const aimode = runs.filter((r) => r.engine === 'AIMODE');
@@ -313,7 +333,8 @@ function report(runs: Run[]): void {
   ]);
   const kinds = [...new Set(runs.map((r) => expectOf(r.page)))];
   printTable(
-    'Google corpus: how each page ended (results completed; no-results ENGINE_NO_RESULT; consent interstitial CONSENT_REQUIRED)',
+    'Google corpus: how each page ended (results completed; ' +
+      'no-results ENGINE_NO_RESULT; consent interstitial CONSENT_REQUIRED)',
     kinds.flatMap((k) =>
       engines.map((e) => {
         const rs = runs.filter((r) => expectOf(r.page) === k && r.engine === e);

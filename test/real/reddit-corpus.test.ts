@@ -76,7 +76,10 @@ interface ForumComment {
 const DIR = new URL('../fixtures/real/reddit/', import.meta.url);
 /** Attempts a task gets here, so that "retried" and "not retried" differ in the number of upstream calls. */
 const MAX_ATTEMPTS = 3;
-/** Failure kinds a retry may fix (every other kind ends the task after one call), and those that rest the exit address. */
+/**
+ * Failure kinds a retry may fix (every other kind ends the task after one call), and those that rest the exit
+ * address.
+ */
 const RETRIED: ReadonlySet<string> = new Set([
   'RATE_LIMITED',
   'UPSTREAM_BLOCKED',
@@ -89,7 +92,10 @@ const COOLED: ReadonlySet<string> = new Set(['RATE_LIMITED', 'UPSTREAM_BLOCKED']
 const { cases } = JSON.parse(readCorpusFile(new URL('cases.json', DIR)).toString('utf8')) as { cases: Case[] };
 const body = (c: Case) => readCorpusFile(new URL(c.file, DIR));
 
-/** Expected text of a thread: title, selftext and every loaded comment body, link targets removed (words only are compared). */
+/**
+ * Expected text of a thread: title, selftext and every loaded comment body, link targets removed (words only are
+ * compared).
+ */
 function threadWords(json: unknown): string {
   const [post, comments] = json as [
     { data: { children: Array<{ kind: string; data: Record<string, unknown> }> } },

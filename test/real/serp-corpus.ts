@@ -26,7 +26,10 @@ export interface CorpusSerp {
   /** Query the test submits; the replay server answers it with this page. */
   query: string;
   page: number;
-  /** `results`: organic results expected; `no_answer`: the page says there are none; `failure`: a block page or an out-of-scope page, which must fail with `expectedKind`. */
+  /**
+   * `results`: organic results expected; `no_answer`: the page says there are none; `failure`: a block page or an
+   * out-of-scope page, which must fail with `expectedKind`.
+   */
   expect: 'results' | 'no_answer' | 'failure';
   /** Failure kind the adapter must report (`no_answer` and `failure` pages). */
   expectedKind?: string;

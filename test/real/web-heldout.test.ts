@@ -160,7 +160,8 @@ function report(outcomes: Outcome[], seconds: number): void {
     .sort((a, b) => a.withFound + a.withoutAbsent - (b.withFound + b.withoutAbsent))
     .slice(0, 25);
   printTable(
-    `Worst pages (${worst.length} shown of ${outcomes.filter((o) => o.withFound < 1 || o.withoutAbsent < 1).length} imperfect)`,
+    `Worst pages (${worst.length} shown ` +
+      `of ${outcomes.filter((o) => o.withFound < 1 || o.withoutAbsent < 1).length} imperfect)`,
     worst.map((o) => ({
       id: o.page.id,
       status: o.code ? `${o.status} ${o.code.slice(0, 30)}` : o.status,

@@ -224,52 +224,56 @@ describe('secrets never leave the service', () => {
     expect(logLines.some((l) => l.includes('"exit":"exit-nl-proxy"'))).toBe(true);
   });
 
-  it('shows the proxy scheme but not its password in /internal/pools, and refuses operator mistakes without echoing secrets', async () => {
-    const after = await svc.call('GET', '/internal/pools', undefined, asInternal);
-    expect(after.body.exitAddresses.find((x: { id: string }) => x.id === 'exit-nl-proxy')).toMatchObject({
-      proxy: 'http',
-      disabled: true,
-    });
-    seen.push(['/internal/pools (proxy disabled)', JSON.stringify(after.body)]);
-    const dup = await svc.call(
-      'POST',
-      '/internal/pools/accounts',
-      { id: 'acct-chatbot-us-1', engine: 'CHATBOT_A', country: 'US', secret: SECRETS.accountUs1 },
-      asInternal,
-    );
-    expect(dup.status).toBe(409);
-    seen.push(['409 on a duplicate account', JSON.stringify(dup.body)]);
-    const badProxy = await svc.call(
-      'POST',
-      '/internal/pools/exit-addresses',
-      { id: 'x', country: 'NL', proxyUrl: `ftp://${PROXY_USER}:${SECRETS.proxyPassword}@127.0.0.1:21` },
-      asInternal,
-    );
-    expect(badProxy.status).toBe(400);
-    seen.push(['400 on an unusable proxy URL', JSON.stringify(badProxy.body)]);
-    // Added at run time (disabled at once, nothing listens there): listed by scheme only.
-    const socks = await svc.call(
-      'POST',
-      '/internal/pools/exit-addresses',
-      { id: 'exit-nl-socks', country: 'NL', proxyUrl: `socks5://${PROXY_USER}:${SECRETS.proxyPassword}@127.0.0.1:9` },
-      asInternal,
-    );
-    expect(socks.status).toBe(201);
-    await svc.call('POST', '/internal/pools/exit-addresses/exit-nl-socks/disable', undefined, asInternal);
-    seen.push(['201 on a SOCKS proxy', JSON.stringify(socks.body)]);
-    seen.push([
-      '/internal/pools (socks added)',
-      JSON.stringify((await svc.call('GET', '/internal/pools', undefined, asInternal)).body),
-    ]);
-    const badSecret = await svc.call(
-      'POST',
-      '/internal/pools/accounts',
-      { id: 'y', engine: 'NOPE', country: 'US', secret: SECRETS.accountUs2, extra: SECRETS.accountUs2 },
-      asInternal,
-    );
-    expect(badSecret.status).toBe(400);
-    seen.push(['400 on a bad account', JSON.stringify(badSecret.body)]);
-  });
+  it(
+    'shows the proxy scheme but not its password in /internal/pools, ' +
+      'and refuses operator mistakes without echoing secrets',
+    async () => {
+      const after = await svc.call('GET', '/internal/pools', undefined, asInternal);
+      expect(after.body.exitAddresses.find((x: { id: string }) => x.id === 'exit-nl-proxy')).toMatchObject({
+        proxy: 'http',
+        disabled: true,
+      });
+      seen.push(['/internal/pools (proxy disabled)', JSON.stringify(after.body)]);
+      const dup = await svc.call(
+        'POST',
+        '/internal/pools/accounts',
+        { id: 'acct-chatbot-us-1', engine: 'CHATBOT_A', country: 'US', secret: SECRETS.accountUs1 },
+        asInternal,
+      );
+      expect(dup.status).toBe(409);
+      seen.push(['409 on a duplicate account', JSON.stringify(dup.body)]);
+      const badProxy = await svc.call(
+        'POST',
+        '/internal/pools/exit-addresses',
+        { id: 'x', country: 'NL', proxyUrl: `ftp://${PROXY_USER}:${SECRETS.proxyPassword}@127.0.0.1:21` },
+        asInternal,
+      );
+      expect(badProxy.status).toBe(400);
+      seen.push(['400 on an unusable proxy URL', JSON.stringify(badProxy.body)]);
+      // Added at run time (disabled at once, nothing listens there): listed by scheme only.
+      const socks = await svc.call(
+        'POST',
+        '/internal/pools/exit-addresses',
+        { id: 'exit-nl-socks', country: 'NL', proxyUrl: `socks5://${PROXY_USER}:${SECRETS.proxyPassword}@127.0.0.1:9` },
+        asInternal,
+      );
+      expect(socks.status).toBe(201);
+      await svc.call('POST', '/internal/pools/exit-addresses/exit-nl-socks/disable', undefined, asInternal);
+      seen.push(['201 on a SOCKS proxy', JSON.stringify(socks.body)]);
+      seen.push([
+        '/internal/pools (socks added)',
+        JSON.stringify((await svc.call('GET', '/internal/pools', undefined, asInternal)).body),
+      ]);
+      const badSecret = await svc.call(
+        'POST',
+        '/internal/pools/accounts',
+        { id: 'y', engine: 'NOPE', country: 'US', secret: SECRETS.accountUs2, extra: SECRETS.accountUs2 },
+        asInternal,
+      );
+      expect(badSecret.status).toBe(400);
+      seen.push(['400 on a bad account', JSON.stringify(badSecret.body)]);
+    },
+  );
 
   it('no secret in polling views, webhook bodies and headers, logs, endpoints or the SQLite files', async () => {
     for (const v of views) seen.push([`polling ${v.task.taskType} ${v.task.id}`, JSON.stringify(v)]);

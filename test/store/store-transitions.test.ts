@@ -136,7 +136,8 @@ for (const kind of ['sqlite', 'postgres'] as StoreKind[]) {
       expect(got.status).toBe('COMPLETED');
       expect(got.result).toEqual({ text: 'ok' });
       expect(got.creditsCharged).toBe(2);
-      // The poll's read shows the same fields as the whole record, without the payload, and the result as the stored JSON text.
+      // The poll's read shows the same fields as the whole record, without the payload, and the result as the stored
+      // JSON text.
       const polled = await store.pollTask(t.id, 0);
       expect(polled).toEqual({
         id: t.id,
@@ -307,7 +308,7 @@ for (const kind of ['sqlite', 'postgres'] as StoreKind[]) {
       expect(await store.startDeliveryAttempt(t.id, again!.leaseToken, 2, T0 + 3500)).toBe(true);
     });
 
-    it('finishes of one turn each keep their own fence, and a task finished twice at once is finished once', async () => {
+    it('finishes of one turn each keep their own fence; a task finished twice at once is finished once', async () => {
       const ts = [task(), task(), task()];
       await store.insertTasks(ts);
       const claimed = new Map((await store.claimTasks(claimArgs())).map((c) => [c.id, c.leaseToken]));
@@ -325,7 +326,7 @@ for (const kind of ['sqlite', 'postgres'] as StoreKind[]) {
       expect((await store.stats(0)).tasks).toEqual({ QUEUED: 0, PROCESSING: 0, COMPLETED: 3, FAILED: 0 });
     });
 
-    it('pool leases hold a resource to its capacity under concurrent acquires, and free it on release or expiry', async () => {
+    it('pool leases hold a resource to capacity under concurrent acquires, free it on release or expiry', async () => {
       const acquire = (capacity: number, now = T0, expires = T0 + 10_000) =>
         store.acquirePoolLease('exit-1', capacity, now, expires);
       const first = await Promise.all(Array.from({ length: 10 }, () => acquire(3)));

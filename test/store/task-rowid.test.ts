@@ -25,18 +25,22 @@ function task(id: string, over: Partial<NewTask> = {}): NewTask {
 }
 
 describe('task id keys', () => {
-  it('count the ids of one millisecond in the 12 bits after the version, so keys are distinct and ordered like the ids', () => {
-    const ms = T0 + 123_456; // a millisecond no other test uses, so its count starts fresh
-    const ids = Array.from({ length: 2_000 }, () => newTaskId(ms));
-    const keys = ids.map((id) => taskIdKey(id) as number);
-    for (let i = 1; i < ids.length; i++) {
-      expect(keys[i]).toBe(keys[i - 1]! + 1);
-      expect(ids[i]! > ids[i - 1]!).toBe(true);
-    }
-    expect(Math.floor(keys[0]! / 4096)).toBe(ms);
-    const next = taskIdKey(newTaskId(ms + 1)) as number;
-    expect(next > keys.at(-1)!).toBe(true);
-  });
+  it(
+    'count the ids of one millisecond in the 12 bits after the version, ' +
+      'so keys are distinct and ordered like the ids',
+    () => {
+      const ms = T0 + 123_456; // a millisecond no other test uses, so its count starts fresh
+      const ids = Array.from({ length: 2_000 }, () => newTaskId(ms));
+      const keys = ids.map((id) => taskIdKey(id) as number);
+      for (let i = 1; i < ids.length; i++) {
+        expect(keys[i]).toBe(keys[i - 1]! + 1);
+        expect(ids[i]! > ids[i - 1]!).toBe(true);
+      }
+      expect(Math.floor(keys[0]! / 4096)).toBe(ms);
+      const next = taskIdKey(newTaskId(ms + 1)) as number;
+      expect(next > keys.at(-1)!).toBe(true);
+    },
+  );
 
   it('go on into the next millisecond when one runs out of counts, so a bulk load keeps distinct, ordered keys', () => {
     const ms = T0 + 234_567;
@@ -95,21 +99,25 @@ describe('embedded store rows keyed by the task id', () => {
     expect((await store.pollTask(first, 0))?.id).toBe(first);
   });
 
-  it('finds tasks whose rowid is not their key (older ids, rows renumbered by VACUUM), and hides expired ones either way', async () => {
-    const v4 = randomUUID();
-    const moved = newTaskId(T0);
-    const old = newTaskId(T0 - 10_000);
-    await store.insertTasks([task(v4), task(moved), task(old, { createdAt: T0 - 10_000 })]);
-    await sql`update tasks set rowid = 7 where id = ${moved}`.execute(store.db);
-    expect((await store.pollTask(v4, 0))?.id).toBe(v4);
-    expect((await store.pollTask(moved, 0))?.id).toBe(moved);
-    expect((await store.getTask(moved, 0))?.id).toBe(moved);
-    expect(await store.pollTask(old, T0 - 5_000)).toBeUndefined();
-    expect(await store.getTask(old, T0 - 5_000)).toBeUndefined();
-    expect(await store.pollTask(newTaskId(T0), 0)).toBeUndefined();
-  });
+  it(
+    'finds tasks whose rowid is not their key (older ids, ' +
+      'rows renumbered by VACUUM), and hides expired ones either way',
+    async () => {
+      const v4 = randomUUID();
+      const moved = newTaskId(T0);
+      const old = newTaskId(T0 - 10_000);
+      await store.insertTasks([task(v4), task(moved), task(old, { createdAt: T0 - 10_000 })]);
+      await sql`update tasks set rowid = 7 where id = ${moved}`.execute(store.db);
+      expect((await store.pollTask(v4, 0))?.id).toBe(v4);
+      expect((await store.pollTask(moved, 0))?.id).toBe(moved);
+      expect((await store.getTask(moved, 0))?.id).toBe(moved);
+      expect(await store.pollTask(old, T0 - 5_000)).toBeUndefined();
+      expect(await store.getTask(old, T0 - 5_000)).toBeUndefined();
+      expect(await store.pollTask(newTaskId(T0), 0)).toBeUndefined();
+    },
+  );
 
-  it('keeps the idempotency rule when the key is taken: a duplicate key is refused, not given another rowid', async () => {
+  it('keeps the idempotency rule when the key is taken: a duplicate is refused, not given another rowid', async () => {
     const a = newTaskId(T0);
     const b = `${a.slice(0, 19)}${randomUUID().slice(19)}`;
     const out = await store.insertTasks([task(a, { idempotencyKey: 'k' }), task(b, { idempotencyKey: 'k' })]);

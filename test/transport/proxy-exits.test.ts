@@ -53,7 +53,7 @@ describe('exit addresses are real proxies (end to end, sandbox on)', () => {
     await Promise.all([usProxy.close(), krProxy.close()]);
   });
 
-  it('US tasks go through the HTTP proxy and KR tasks through SOCKS5; no password shows in pools, logs or metrics', async () => {
+  it('US tasks go through the HTTP proxy, KR tasks through SOCKS5; no password in pools, logs or metrics', async () => {
     const logLines: string[] = [];
     const config = writeConfig(tempDir(), {
       scheduler: { ...FAST, exitCooldownMs: 100 },

@@ -119,12 +119,16 @@ describe('exit addresses through HTTP(S) CONNECT and SOCKS5 proxies (transport)'
     expect(httpProxy.stats.tunnels).toBe(before + 1);
   });
 
-  it('an HTTP proxy with credentials gets Basic auth from the percent-decoded userinfo, and the upstream never sees it', async () => {
-    const res = await get(transportVia(httpAuthProxy.url('http', US_CREDS)), `http://127.0.0.1:${upstreamPort}/auth`);
-    expect(res.text()).toBe(`GET /auth host=127.0.0.1:${upstreamPort} proxy-auth=none`);
-    expect(httpAuthProxy.stats.authFailures).toBe(0);
-    expect(httpAuthProxy.stats.targets).toContain(`127.0.0.1:${upstreamPort}`);
-  });
+  it(
+    'an HTTP proxy with credentials gets Basic auth from the ' +
+      'percent-decoded userinfo, and the upstream never sees it',
+    async () => {
+      const res = await get(transportVia(httpAuthProxy.url('http', US_CREDS)), `http://127.0.0.1:${upstreamPort}/auth`);
+      expect(res.text()).toBe(`GET /auth host=127.0.0.1:${upstreamPort} proxy-auth=none`);
+      expect(httpAuthProxy.stats.authFailures).toBe(0);
+      expect(httpAuthProxy.stats.targets).toContain(`127.0.0.1:${upstreamPort}`);
+    },
+  );
 
   it('an HTTPS proxy (TLS to the proxy) carries plain and TLS targets', async () => {
     const t = transportVia(httpsProxy.url('https', US_CREDS), { proxyTls: TRUST_FIXTURE, targetTls: TRUST_FIXTURE });
@@ -194,7 +198,8 @@ describe('exit addresses through HTTP(S) CONNECT and SOCKS5 proxies (transport)'
     );
     expect(f2.kind).toBe('UPSTREAM_BLOCKED');
     expect(f2.message).toBe(
-      `exit address exit-test-1: proxy socks5://127.0.0.1:${socksAuth.port} rejected the credentials (SOCKS5 username/password)`,
+      `exit address exit-test-1: proxy socks5://127.0.0.1:${socksAuth.port} ` +
+        `rejected the credentials (SOCKS5 username/password)`,
     );
     expectNoSecret(f2.message + (f2.stack ?? ''), wrongSocks);
     expect(socksAuth.stats.authFailures).toBe(before + 1);
@@ -224,14 +229,15 @@ describe('exit addresses through HTTP(S) CONNECT and SOCKS5 proxies (transport)'
     }
   });
 
-  it('a proxy that cannot reach the target refuses the tunnel: UPSTREAM_BLOCKED, so another exit is tried', async () => {
+  it('a proxy that cannot reach the target refuses the tunnel: UPSTREAM_BLOCKED, another exit is tried', async () => {
     const f1 = await asyncFailureOf(() => get(transportVia(httpProxy.url('http')), `http://127.0.0.1:${deadPort}/`));
     expect(f1.message).toBe(
       `exit address exit-test-1: proxy http://127.0.0.1:${httpProxy.port} refused the tunnel to 127.0.0.1:${deadPort} (HTTP 502)`,
     );
     const f2 = await asyncFailureOf(() => get(transportVia(socks.url('socks5')), `http://127.0.0.1:${deadPort}/`));
     expect(f2.message).toBe(
-      `exit address exit-test-1: proxy socks5://127.0.0.1:${socks.port} refused the connection to 127.0.0.1:${deadPort} (connection refused)`,
+      `exit address exit-test-1: proxy socks5://127.0.0.1:${socks.port} ` +
+        `refused the connection to 127.0.0.1:${deadPort} (connection refused)`,
     );
     expect([f1.kind, f2.kind]).toEqual(['UPSTREAM_BLOCKED', 'UPSTREAM_BLOCKED']);
   });

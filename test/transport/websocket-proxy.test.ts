@@ -95,7 +95,8 @@ describe('the Copilot chat socket leaves through the exit address', () => {
     );
     expect(f.kind).toBe('UPSTREAM_BLOCKED');
     expect(f.message).toBe(
-      `exit address ws-exit: proxy socks5://127.0.0.1:${socks.port} rejected the credentials (SOCKS5 username/password)`,
+      `exit address ws-exit: proxy socks5://127.0.0.1:${socks.port} ` +
+        `rejected the credentials (SOCKS5 username/password)`,
     );
   });
 });

@@ -66,18 +66,22 @@ describe('parse pool', () => {
     expect(inWorker.markdown.startsWith('# Choosing a Trail Running Shoe\n')).toBe(true);
   });
 
-  it('rethrows an UpstreamFailure of the worker as an UpstreamFailure, with its kind, client message and retry hint', async () => {
-    const pool = testPool(1);
-    const limited = await rejectionOf(pool.run('test.rateLimited', null));
-    expect(limited).toBeInstanceOf(UpstreamFailure);
-    expect(limited).toMatchObject({ kind: 'RATE_LIMITED', message: 'upstream said slow down', retryAfterMs: 30_000 });
-    const gone = await rejectionOf(pool.run('test.unavailable', null));
-    expect(gone).toBeInstanceOf(UpstreamFailure);
-    expect(gone).toMatchObject({
-      kind: 'PAGE_UNAVAILABLE',
-      clientMessage: 'The post was deleted; pass the URL of an existing post.',
-    });
-  });
+  it(
+    'rethrows an UpstreamFailure of the worker as an UpstreamFailure, ' +
+      'with its kind, client message and retry hint',
+    async () => {
+      const pool = testPool(1);
+      const limited = await rejectionOf(pool.run('test.rateLimited', null));
+      expect(limited).toBeInstanceOf(UpstreamFailure);
+      expect(limited).toMatchObject({ kind: 'RATE_LIMITED', message: 'upstream said slow down', retryAfterMs: 30_000 });
+      const gone = await rejectionOf(pool.run('test.unavailable', null));
+      expect(gone).toBeInstanceOf(UpstreamFailure);
+      expect(gone).toMatchObject({
+        kind: 'PAGE_UNAVAILABLE',
+        clientMessage: 'The post was deleted; pass the URL of an existing post.',
+      });
+    },
+  );
 
   it("rethrows any other error as an Error with the worker's name, message and stack", async () => {
     const pool = testPool(1);
@@ -89,19 +93,23 @@ describe('parse pool', () => {
     expect((bug as Error).stack).toContain('test-parsers.ts');
   });
 
-  it('stops a parse that runs too long when its signal fires: the rejection is the reason, and its thread is terminated', async () => {
-    const pool = testPool(1);
-    const { flag, started } = spinFlag();
-    const attempt = new AbortController();
-    const parse = pool.run('test.spin', flag, attempt.signal);
-    const spinningThread = await started;
-    const reason = new Error('attempt timed out');
-    attempt.abort(reason);
-    expect(await rejectionOf(parse)).toBe(reason);
-    // One thread at most: the next parse can run only if the spinning thread is gone.
-    const next = await pool.run('test.threadId', null);
-    expect(next).not.toBe(spinningThread);
-  });
+  it(
+    'stops a parse that runs too long when its signal fires: ' +
+      'the rejection is the reason, and its thread is terminated',
+    async () => {
+      const pool = testPool(1);
+      const { flag, started } = spinFlag();
+      const attempt = new AbortController();
+      const parse = pool.run('test.spin', flag, attempt.signal);
+      const spinningThread = await started;
+      const reason = new Error('attempt timed out');
+      attempt.abort(reason);
+      expect(await rejectionOf(parse)).toBe(reason);
+      // One thread at most: the next parse can run only if the spinning thread is gone.
+      const next = await pool.run('test.threadId', null);
+      expect(next).not.toBe(spinningThread);
+    },
+  );
 
   it('drops a queued parse when its signal fires before a thread takes it', async () => {
     const pool = testPool(1);
@@ -117,16 +125,20 @@ describe('parse pool', () => {
     await rejectionOf(first);
   });
 
-  it('fails the parse of a thread that runs out of memory (a typed CONTENT_UNREADABLE) or exits, and goes on with a new thread', async () => {
-    const pool = testPool(1, 64);
-    const oom = await rejectionOf(pool.run('test.hog', null));
-    expect(oom).toBeInstanceOf(UpstreamFailure);
-    expect(oom).toMatchObject({ kind: 'CONTENT_UNREADABLE', message: expect.stringContaining('64 MB heap') });
-    const exited = await rejectionOf(pool.run('test.exit', null));
-    expect(exited).toBeInstanceOf(Error);
-    expect(exited).not.toBeInstanceOf(UpstreamFailure);
-    expect(await pool.run('test.echo', { text: 'after', bytes: new Uint8Array(1) })).toMatchObject({ text: 'AFTER' });
-  });
+  it(
+    'fails the parse of a thread that runs out of memory (a typed ' +
+      'CONTENT_UNREADABLE) or exits, and goes on with a new thread',
+    async () => {
+      const pool = testPool(1, 64);
+      const oom = await rejectionOf(pool.run('test.hog', null));
+      expect(oom).toBeInstanceOf(UpstreamFailure);
+      expect(oom).toMatchObject({ kind: 'CONTENT_UNREADABLE', message: expect.stringContaining('64 MB heap') });
+      const exited = await rejectionOf(pool.run('test.exit', null));
+      expect(exited).toBeInstanceOf(Error);
+      expect(exited).not.toBeInstanceOf(UpstreamFailure);
+      expect(await pool.run('test.echo', { text: 'after', bytes: new Uint8Array(1) })).toMatchObject({ text: 'AFTER' });
+    },
+  );
 
   it('refuses a parse whose signal has already fired', async () => {
     const pool = testPool(1);
