@@ -27,13 +27,10 @@ import { supportingSourceIds } from './requirements.js';
 export type BrandsValue = { entities: BrandDecision[]; otherBrands: OtherBrand[] };
 
 const INSTRUCTIONS =
-  'For each listed entity, judge how the answer units treat it: ' +
-  '"recommended", "not_recommended", "mixed" (recommended and ' +
-  'advised against, e.g. conditionally) or merely "mentioned"; ' +
-  '"topPick" if the answer presents it as its first choice; ' +
-  '"sentiment" from -1 to 1; "reasons" with the polarity, ' +
-  'a short summary, an exact quote from one unit and that unit index. ' +
-  'Also list other brands or products the units mention, with their decision.';
+  'For each listed entity, judge how the answer units treat it: "recommended", "not_recommended", "mixed" ' +
+  '(recommended and advised against, e.g. conditionally) or merely "mentioned"; "topPick" if the answer presents it ' +
+  'as its first choice; "sentiment" from -1 to 1; "reasons" with the polarity, a short summary, an exact quote from ' +
+  'one unit and that unit index. Also list other brands or products the units mention, with their decision.';
 
 interface Judgement {
   decisions: Decision[];

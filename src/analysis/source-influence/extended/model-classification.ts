@@ -19,11 +19,9 @@ import { mediaClassOf, type SourceMeta } from './source-metadata.js';
  * replaced, only an open one filled.
  */
 const INSTRUCTIONS =
-  'Classify each web source: "sourceType" (institutional, ' +
-  'reference, ugc_forum, ugc_social, review_site, marketplace, news, ' +
-  'editorial, vendor_page, other), and whether the site is owned ' +
-  'by one of the listed entities ("owned" with its entityId, ' +
-  '"not_owned", or "unknown" with entityId null), with your confidence from 0 to 1.';
+  'Classify each web source: "sourceType" (institutional, reference, ugc_forum, ugc_social, review_site, ' +
+  'marketplace, news, editorial, vendor_page, other), and whether the site is owned by one of the listed entities ' +
+  '("owned" with its entityId, "not_owned", or "unknown" with entityId null), with your confidence from 0 to 1.';
 
 const MODEL_OWNERSHIP_CAP = 0.7;
 

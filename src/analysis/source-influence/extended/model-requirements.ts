@@ -33,18 +33,14 @@ import {
 export type RequirementsValue = { items: RequirementItem[]; coverageRate: number | null };
 
 const EXTRACT =
-  'List the requirements of the question: its topic, criteria, ' +
-  'budget, location, time, quantity, comparison set, audience and ' +
-  'output format, as far as the question states them. "quote" is ' +
-  'the exact span of the question that states the requirement; ' +
-  '"text" restates it in at most 80 characters; ' +
-  '"mandatory" is false for preferences. "hints" are spans a rule already found: ' +
-  'include them.';
+  'List the requirements of the question: its topic, criteria, budget, location, time, quantity, comparison set, ' +
+  'audience and output format, as far as the question states them. "quote" is the exact span of the question that ' +
+  'states the requirement; "text" restates it in at most 80 characters; "mandatory" is false for preferences. ' +
+  '"hints" are spans a rule already found: include them.';
 
 const COVER =
-  'For each requirement decide whether the answer units address it: ' +
-  '"addressed", "partial" or "not_addressed", and list the ' +
-  'indexes of the units that do (only from its candidateUnits).';
+  'For each requirement decide whether the answer units address it: "addressed", "partial" or "not_addressed", and ' +
+  'list the indexes of the units that do (only from its candidateUnits).';
 
 interface Draft {
   text: string;
