@@ -37,7 +37,8 @@ export interface PoolResource<T> {
 
 export interface Lease<T> {
   resource: PoolResource<T>;
-  release(outcome?: 'ok' | 'cooldown' | 'unused'): void;
+  /** `restAtLeastMs`: with 'cooldown', the rest lasts at least this long (the upstream's Retry-After). */
+  release(outcome?: 'ok' | 'cooldown' | 'unused', restAtLeastMs?: number): void;
 }
 
 /** How long a resource another process holds to capacity is skipped before asking again. */
@@ -199,8 +200,8 @@ export class ResourcePool<T> {
     const ledger = this.ledger;
     return {
       resource: lease.resource,
-      release: (outcome) => {
-        lease.release(outcome);
+      release: (outcome, restAtLeastMs) => {
+        lease.release(outcome, restAtLeastMs);
         void ledger?.release(token).catch(() => undefined);
       },
     };
@@ -221,7 +222,7 @@ export class ResourcePool<T> {
     let released = false;
     return {
       resource: r,
-      release: (outcome = 'ok') => {
+      release: (outcome = 'ok', restAtLeastMs = 0) => {
         if (released) return;
         released = true;
         r.inUse--;
@@ -229,7 +230,8 @@ export class ResourcePool<T> {
           // Never used (the ledger refused it): no verdict on its health.
         } else if (outcome === 'cooldown') {
           const strikes = (r.cooldowns.get(scope)?.strikes ?? 0) + 1;
-          r.cooldowns.set(scope, { strikes, until: this.now() + this.baseCooldownMs * 2 ** Math.min(strikes - 1, 6) });
+          const restMs = Math.max(this.baseCooldownMs * 2 ** Math.min(strikes - 1, 6), restAtLeastMs);
+          r.cooldowns.set(scope, { strikes, until: this.now() + restMs });
         } else {
           r.cooldowns.delete(scope);
         }

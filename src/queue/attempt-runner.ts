@@ -23,7 +23,14 @@ import type { Metrics } from '../ops/metrics.js';
 export type AttemptOutcome =
   | { kind: 'completed'; response: Record<string, unknown>; credits?: number }
   /** `retryable` false: no further attempt can help (bad payload, legitimate absence). */
-  | { kind: 'failed'; code: TaskErrorCode; error: string; retryable: boolean };
+  | {
+      kind: 'failed';
+      code: TaskErrorCode;
+      error: string;
+      retryable: boolean;
+      /** The upstream's Retry-After: the next attempt waits at least this long (capped by the scheduler). */
+      retryAfterMs?: number;
+    };
 
 /**
  * Runs one attempt of a claimed task: leases an exit address (and an account if the engine needs
@@ -82,6 +89,8 @@ export class AttemptRunner {
     const signal = AbortSignal.any([timeout, drain]);
     const started = performance.now();
     let release: 'ok' | 'cooldown' | 'unused' = 'ok';
+    // A refusal's Retry-After: the exit address and account rest at least this long (capped like a retry).
+    let restAtLeastMs = 0;
     let browser: AttemptBrowser | null = null;
     try {
       const http = this.transports.forExit(exit.resource.value, task.taskType);
@@ -128,7 +137,14 @@ export class AttemptRunner {
         return { kind: 'failed', code: 'ENGINE_FAILED', error: taskErrorString('ENGINE_FAILED'), retryable: false };
       }
       const failure = classified.failure;
-      if (coolsDownExit(failure.kind)) release = 'cooldown';
+      const retryAfterMs =
+        failure.retryAfterMs === undefined
+          ? undefined
+          : Math.min(failure.retryAfterMs, this.config.scheduler.retryMaxMs);
+      if (coolsDownExit(failure.kind)) {
+        release = 'cooldown';
+        restAtLeastMs = retryAfterMs ?? 0;
+      }
       this.metrics.upstreamFailures.inc({ engine: task.taskType, kind: failure.kind });
       const code = taskCodeFor(failure.kind);
       log.warn(
@@ -140,12 +156,13 @@ export class AttemptRunner {
         code,
         error: taskErrorString(code, failure.clientMessage),
         retryable: !isPermanent(failure.kind),
+        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
       };
     } finally {
       // A page an adapter left open (it outran the timeout) must not outlive the attempt.
       browser?.close();
-      exit.release(release);
-      account?.release(release);
+      exit.release(release, restAtLeastMs);
+      account?.release(release, restAtLeastMs);
     }
   }
 

@@ -159,7 +159,9 @@ export class Worker {
     if (outcome.kind === 'failed') this.d.metrics.failures.inc({ engine: task.taskType, code: outcome.code });
     if (outcome.kind === 'failed' && outcome.retryable && task.attempts < task.maxAttempts && !this.stopped) {
       const s = this.d.config.scheduler;
-      const at = now + retryDelayMs(task.attempts, s.retryBaseMs, s.retryMaxMs);
+      // Never sooner than the upstream asked (its Retry-After, capped at retryMaxMs by the runner).
+      const delay = Math.max(retryDelayMs(task.attempts, s.retryBaseMs, s.retryMaxMs), outcome.retryAfterMs ?? 0);
+      const at = now + delay;
       const ok = await this.d.store.retryTask(task.id, task.leaseToken, outcome.error, at, now);
       log.info(
         { retryAt: new Date(at).toISOString(), error: outcome.error, leaseHeld: ok },

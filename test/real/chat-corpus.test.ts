@@ -244,6 +244,67 @@ describe('chat engines real-input corpus (OpenAI Responses, Perplexity Sonar, Ge
   });
 });
 
+describe("the recorded Retry-After is honoured (dd-trace-py's 429, Retry-After: 20)", () => {
+  const RECORDED_RETRY_AFTER_MS = 20_000;
+  let replay: ReplayServer;
+  let proxy: ConnectProxy;
+  let svc: RunningService;
+  const logLines: string[] = [];
+  const c = cases.find((x) => x.id === 'err-openai-429-rate-limit-rpm');
+
+  beforeAll(async () => {
+    if (!c) throw new Error('the dd-trace-py rate-limit case is missing from cases.json');
+    replay = await startReplayServer(() => ({
+      status: c.status,
+      headers: { ...c.headers, 'content-type': c.contentType },
+      body: readCorpusFile(new URL(c.file, DIR)),
+    }));
+    proxy = await startConnectProxy(new URL(replay.url).host);
+    const config = writeConfig(tempDir(), {
+      // Our own backoff and rest are far shorter than the upstream's 20 s: only its header can make them that long.
+      scheduler: { retryBaseMs: 20, retryMaxMs: 60_000, exitCooldownMs: 100, pollMs: 50 },
+      engines: { CHATBOT_A: { mode: 'account', upstream: { baseUrl: replay.url, options: { model: 'gpt-5-mini' } } } },
+      accounts: [{ id: 'corpus-openai-us', engine: 'CHATBOT_A', country: 'US', secret: 'sk-corpus-test-key' }],
+      exitAddresses: [{ id: 'corpus-us', country: 'US', proxyUrl: proxy.url, maxConcurrent: 8 }],
+    });
+    svc = await startService(
+      { AEQ_SANDBOX: '0', AEQ_CONFIG: config, AEQ_ENGINE_MAX_ATTEMPTS: '2', AEQ_ENGINE_TIMEOUT_MS: '15000' },
+      { logLines },
+    );
+  });
+  afterAll(async () => {
+    await svc?.stop();
+    await proxy?.close();
+    await replay?.close();
+  });
+
+  it('schedules the retry and rests the exit address and the account for at least the 20 s asked', async () => {
+    const sent = await svc.call('POST', '/v1/async/task', {
+      taskType: 'CHATBOT_A',
+      payload: { prompt: c?.payload.prompt, country: 'US' },
+    });
+    expect(sent.status).toBe(202);
+    // Waiting for a real outcome (the first attempt's answer), not stepping: the log says when it came.
+    const deadline = Date.now() + 15_000;
+    let scheduled: { time: string; retryAt: string } | undefined;
+    while (!scheduled && Date.now() < deadline) {
+      scheduled = logLines
+        .map((l) => JSON.parse(l) as { msg?: string; time: string; retryAt?: string })
+        .find((j) => j.msg === 'attempt failed, retry scheduled') as { time: string; retryAt: string } | undefined;
+      if (!scheduled) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(scheduled, 'the first attempt failed and its retry was scheduled').toBeDefined();
+    const waitMs = Date.parse(scheduled?.retryAt ?? '') - Date.parse(scheduled?.time ?? '');
+    expect(waitMs).toBeGreaterThan(RECORDED_RETRY_AFTER_MS - 1_000);
+    expect(waitMs).toBeLessThanOrEqual(RECORDED_RETRY_AFTER_MS);
+    expect(replay.seen.length).toBe(1);
+    const restLeft = (list: Array<{ cooldowns: Map<string, { until: number }> }>) =>
+      Math.max(0, ...list.flatMap((r) => [...r.cooldowns.values()].map((x) => x.until - Date.now())));
+    expect(restLeft(svc.app.pools.exits.list())).toBeGreaterThan(RECORDED_RETRY_AFTER_MS - 2_000);
+    expect(restLeft(svc.app.pools.accounts.list())).toBeGreaterThan(RECORDED_RETRY_AFTER_MS - 2_000);
+  });
+});
+
 /** Consecutive rests (cooldown strikes) on the exit addresses and on the accounts, over every upstream. */
 function restStrikes(svc: RunningService): { exit: number; account: number } {
   const strikes = (list: Array<{ cooldowns: Map<string, { strikes: number }> }>) =>
