@@ -1,4 +1,4 @@
-import { acceptLanguage } from '../../transport/identity.js';
+import { acceptLanguage, regionLocale } from '../../transport/identity.js';
 
 /**
  * Bing region parameters (docs/engines.md#bing-request, #region-parameters): `mkt` is Microsoft's preferred
@@ -14,46 +14,39 @@ export interface BingRegion {
   lang: string;
 }
 
-/** Markets Bing knows, by country. Countries without their own market fall back to en-US with their `cc`. */
-const MARKETS: Readonly<Record<string, string>> = Object.freeze({
-  US: 'en-US',
-  GB: 'en-GB',
-  CA: 'en-CA',
-  AU: 'en-AU',
-  IN: 'en-IN',
-  IE: 'en-IE',
-  NZ: 'en-NZ',
-  SG: 'en-SG',
-  ZA: 'en-ZA',
-  KR: 'ko-KR',
-  JP: 'ja-JP',
-  CN: 'zh-CN',
-  TW: 'zh-TW',
-  HK: 'zh-HK',
-  DE: 'de-DE',
-  AT: 'de-AT',
-  CH: 'de-CH',
-  FR: 'fr-FR',
-  BE: 'fr-BE',
-  ES: 'es-ES',
-  MX: 'es-MX',
-  AR: 'es-AR',
-  IT: 'it-IT',
-  NL: 'nl-NL',
-  BR: 'pt-BR',
-  PT: 'pt-PT',
-  PL: 'pl-PL',
-  SE: 'sv-SE',
-  DK: 'da-DK',
-  NO: 'nb-NO',
-  FI: 'fi-FI',
-  TR: 'tr-TR',
-  RU: 'ru-RU',
-});
+/**
+ * Countries with a Bing market of their own; the market is the country's locale (src/transport/identity.ts).
+ * Countries without one fall back to en-US with their `cc`.
+ */
+const MARKET_COUNTRIES: ReadonlySet<string> = new Set(
+  ['US', 'GB', 'CA', 'AU', 'IN', 'IE', 'NZ', 'SG', 'ZA', 'KR', 'JP', 'TW', 'HK', 'DE', 'AT', 'CH', 'FR'].concat([
+    'BE',
+    'ES',
+    'MX',
+    'AR',
+    'IT',
+    'NL',
+    'BR',
+    'PT',
+    'PL',
+    'SE',
+    'DK',
+    'NO',
+    'FI',
+    'TR',
+  ]),
+);
+/** Markets Bing has where the shared locale table names none (its browser identity falls back to English). */
+const OWN_MARKETS: Readonly<Record<string, string>> = Object.freeze({ CN: 'zh-CN', RU: 'ru-RU' });
+
+function marketOf(cc: string): string {
+  if (OWN_MARKETS[cc]) return OWN_MARKETS[cc];
+  return MARKET_COUNTRIES.has(cc) ? regionLocale(cc).locale : 'en-US';
+}
 
 export function bingRegion(country: string): BingRegion {
   const cc = country.toUpperCase();
-  const mkt = MARKETS[cc] ?? 'en-US';
+  const mkt = marketOf(cc);
   const lang = mkt.slice(0, mkt.indexOf('-'));
   return { cc, mkt, lang };
 }
