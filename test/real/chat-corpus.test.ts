@@ -15,7 +15,19 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bagOfWordsF1, printTable, readCorpusFile, startReplayServer, type ReplayServer } from './harness.js';
+import {
+  bagOfWordsF1,
+  failureKind,
+  MAX_ATTEMPTS,
+  printTable,
+  RESTING_KINDS,
+  RETRIED_KINDS,
+  readCorpusFile,
+  restStrikes,
+  startReplayServer,
+  type ReplayServer,
+  unlink,
+} from './harness.js';
 import { runTask, startService, tempDir, writeConfig, type RunningService } from '../helpers/service.js';
 
 type Engine = 'CHATBOT_A' | 'ANSWER_ENGINE_A' | 'ASSISTANT_A';
@@ -58,21 +70,6 @@ interface Case {
 }
 
 const DIR = new URL('../fixtures/real/chat/', import.meta.url);
-/** Attempts a task gets here, so that "retried" and "not retried" differ in the number of upstream calls. */
-const MAX_ATTEMPTS = 3;
-/**
- * Failure kinds a retry may fix (every other kind ends the task after one call), and those that rest the exit and
- * account.
- */
-const RETRIED: ReadonlySet<string> = new Set([
-  'RATE_LIMITED',
-  'UPSTREAM_BLOCKED',
-  'UPSTREAM_ERROR',
-  'AUTH_FAILED',
-  'LAYOUT_CHANGED',
-  'TIMEOUT',
-]);
-const COOLED: ReadonlySet<string> = new Set(['RATE_LIMITED', 'UPSTREAM_BLOCKED']);
 const { cases } = JSON.parse(readCorpusFile(new URL('cases.json', DIR)).toString('utf8')) as { cases: Case[] };
 
 const ENDPOINT: Record<Engine, RegExp> = {
@@ -80,7 +77,6 @@ const ENDPOINT: Record<Engine, RegExp> = {
   ANSWER_ENGINE_A: /^\/chat\/completions$/,
   ASSISTANT_A: /^\/v1beta\/models\/[^/]+:generateContent$/,
 };
-const unlink = (md: string) => md.replace(/\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)/g, '$1');
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 interface ConnectProxy {
@@ -214,10 +210,13 @@ describe('chat engines real-input corpus (OpenAI Responses, Perplexity Sonar, Ge
       if (c.expect.code !== 'COMPLETED') {
         row.kind = `${kind ?? '-'}${kind === c.expect.kind ? '' : ` (want ${c.expect.kind})`}`;
         // Retried or not: the number of upstream calls; rested or not: the strikes on the exit address and the account.
-        const wantCalls = c.expect.calls ?? (RETRIED.has(c.expect.kind ?? '') ? MAX_ATTEMPTS : 1);
+        const wantCalls = c.expect.calls ?? (RETRIED_KINDS.has(c.expect.kind ?? '') ? MAX_ATTEMPTS : 1);
         if (calls !== wantCalls) failures.push(`${calls} upstream calls, want ${wantCalls}`);
-        const rests = restStrikes(svc);
-        const wantRests = (c.expect.cooldown ?? COOLED.has(c.expect.kind ?? '')) ? wantCalls : 0;
+        const rests = {
+          exit: restStrikes(svc.app.pools.exits.list()),
+          account: restStrikes(svc.app.pools.accounts.list()),
+        };
+        const wantRests = (c.expect.cooldown ?? RESTING_KINDS.has(c.expect.kind ?? '')) ? wantCalls : 0;
         row.rests = `${rests.exit}/${rests.account}`;
         if (rests.exit !== wantRests) failures.push(`exit address rested ${rests.exit} times, want ${wantRests}`);
         if (c.engine === 'CHATBOT_A' && rests.account !== wantRests)
@@ -304,25 +303,6 @@ describe("the recorded Retry-After is honoured (dd-trace-py's 429, Retry-After: 
     expect(restLeft(svc.app.pools.accounts.list())).toBeGreaterThan(RECORDED_RETRY_AFTER_MS - 2_000);
   });
 });
-
-/** Consecutive rests (cooldown strikes) on the exit addresses and on the accounts, over every upstream. */
-function restStrikes(svc: RunningService): { exit: number; account: number } {
-  const strikes = (list: Array<{ cooldowns: Map<string, { strikes: number }> }>) =>
-    list.reduce((n, r) => n + [...r.cooldowns.values()].reduce((m, c) => m + c.strikes, 0), 0);
-  return { exit: strikes(svc.app.pools.exits.list()), account: strikes(svc.app.pools.accounts.list()) };
-}
-
-function failureKind(lines: string[]): string | undefined {
-  for (const l of lines.reverse()) {
-    try {
-      const j = JSON.parse(l) as { msg?: string; kind?: string };
-      if (j.msg === 'engine attempt failed' && j.kind) return j.kind;
-    } catch {
-      // not a JSON log line
-    }
-  }
-  return undefined;
-}
 
 /** The Markdown with its `[n]` marker runs taken out, and which run stood at each offset of what is left. */
 function withoutMarkers(md: string): { plain: string; runAt: Map<number, string> } {

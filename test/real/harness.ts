@@ -138,3 +138,38 @@ export function startWebScrapeService(parallel: number): Promise<RunningService>
   });
   return startService({ AEQ_SANDBOX: '0', AEQ_CONFIG: config });
 }
+
+/** Attempts a task gets in the error corpora, so that "retried" and "not retried" differ in upstream calls. */
+export const MAX_ATTEMPTS = 3;
+/** Failure kinds a retry may fix: every other kind ends the task after one call (docs/engines.md#failure-order). */
+export const RETRIED_KINDS: ReadonlySet<string> = new Set([
+  'RATE_LIMITED',
+  'UPSTREAM_BLOCKED',
+  'UPSTREAM_ERROR',
+  'AUTH_FAILED',
+  'LAYOUT_CHANGED',
+  'TIMEOUT',
+]);
+/** Failure kinds that rest the exit address (and the account) they came through. */
+export const RESTING_KINDS: ReadonlySet<string> = new Set(['RATE_LIMITED', 'UPSTREAM_BLOCKED']);
+
+/** The failure kind of the last failed attempt in these service log lines. */
+export function failureKind(lines: string[]): string | undefined {
+  for (const l of [...lines].reverse()) {
+    try {
+      const j = JSON.parse(l) as { msg?: string; kind?: string };
+      if (j.msg === 'engine attempt failed' && j.kind) return j.kind;
+    } catch {
+      // not a JSON log line
+    }
+  }
+  return undefined;
+}
+
+/** Consecutive rests (cooldown strikes) over every upstream, summed over the pool's resources. */
+export function restStrikes(list: ReadonlyArray<{ cooldowns: Map<string, { strikes: number }> }>): number {
+  return list.reduce((n, r) => n + [...r.cooldowns.values()].reduce((m, c) => m + c.strikes, 0), 0);
+}
+
+/** Markdown links replaced by their text. */
+export const unlink = (md: string) => md.replace(/\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)/g, '$1');

@@ -5,7 +5,19 @@
  * the source projects assert and the values derived from the bodies.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bagOfWordsF1, printTable, readCorpusFile, startReplayServer, type ReplayServer } from './harness.js';
+import {
+  bagOfWordsF1,
+  failureKind,
+  MAX_ATTEMPTS,
+  printTable,
+  RESTING_KINDS,
+  RETRIED_KINDS,
+  readCorpusFile,
+  restStrikes,
+  startReplayServer,
+  type ReplayServer,
+  unlink,
+} from './harness.js';
 import { fastConfig, runTask, startService, tempDir, type RunningService } from '../helpers/service.js';
 
 interface Source {
@@ -74,21 +86,6 @@ interface ForumComment {
 }
 
 const DIR = new URL('../fixtures/real/reddit/', import.meta.url);
-/** Attempts a task gets here, so that "retried" and "not retried" differ in the number of upstream calls. */
-const MAX_ATTEMPTS = 3;
-/**
- * Failure kinds a retry may fix (every other kind ends the task after one call), and those that rest the exit
- * address.
- */
-const RETRIED: ReadonlySet<string> = new Set([
-  'RATE_LIMITED',
-  'UPSTREAM_BLOCKED',
-  'UPSTREAM_ERROR',
-  'AUTH_FAILED',
-  'LAYOUT_CHANGED',
-  'TIMEOUT',
-]);
-const COOLED: ReadonlySet<string> = new Set(['RATE_LIMITED', 'UPSTREAM_BLOCKED']);
 const { cases } = JSON.parse(readCorpusFile(new URL('cases.json', DIR)).toString('utf8')) as { cases: Case[] };
 const body = (c: Case) => readCorpusFile(new URL(c.file, DIR));
 
@@ -114,7 +111,6 @@ function threadWords(json: unknown): string {
   walk(comments.data.children);
   return unlink(out.join('\n'));
 }
-const unlink = (md: string) => md.replace(/\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)/g, '$1');
 const countComments = (list: ForumComment[]): number => list.reduce((n, c) => n + 1 + countComments(c.replies), 0);
 const postIdOf = (url: string) => /\/comments\/([a-z0-9]+)/i.exec(url)?.[1] ?? '';
 
@@ -193,10 +189,10 @@ describe('FORUM real-input corpus (Reddit JSON)', () => {
       if (c.expect.code !== 'COMPLETED') {
         row.kind = `${kind ?? '-'}${kind === c.expect.kind ? '' : ` (want ${c.expect.kind})`}`;
         // Retried or not: the number of upstream calls; a refusal of one community never rests the exit address.
-        const wantCalls = c.expect.calls ?? (RETRIED.has(c.expect.kind ?? '') ? MAX_ATTEMPTS : 1);
+        const wantCalls = c.expect.calls ?? (RETRIED_KINDS.has(c.expect.kind ?? '') ? MAX_ATTEMPTS : 1);
         if (requested.length !== wantCalls) failures.push(`${requested.length} upstream calls, want ${wantCalls}`);
-        const rests = exitRests(svc);
-        const wantRests = (c.expect.cooldown ?? COOLED.has(c.expect.kind ?? '')) ? wantCalls : 0;
+        const rests = restStrikes(svc.app.pools.exits.list());
+        const wantRests = (c.expect.cooldown ?? RESTING_KINDS.has(c.expect.kind ?? '')) ? wantCalls : 0;
         row.rests = rests;
         if (rests !== wantRests) failures.push(`exit address rested ${rests} times, want ${wantRests}`);
       } else if (code === 'COMPLETED') {
@@ -224,25 +220,6 @@ describe('FORUM real-input corpus (Reddit JSON)', () => {
     expect(outcomes.filter((o) => o.failures.length > 0).map((o) => o.row.case)).toEqual([]);
   });
 });
-
-/** Consecutive rests (cooldown strikes) on the exit addresses, over every upstream. */
-function exitRests(svc: RunningService): number {
-  return svc.app.pools.exits
-    .list()
-    .reduce((n, r) => n + [...r.cooldowns.values()].reduce((m, c) => m + c.strikes, 0), 0);
-}
-
-function failureKind(lines: string[]): string | undefined {
-  for (const l of lines.reverse()) {
-    try {
-      const j = JSON.parse(l) as { msg?: string; kind?: string };
-      if (j.msg === 'engine attempt failed' && j.kind) return j.kind;
-    } catch {
-      // not a JSON log line
-    }
-  }
-  return undefined;
-}
 
 function scoreSources(
   want: ExpectedSource[],
