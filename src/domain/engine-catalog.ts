@@ -32,6 +32,11 @@ interface RowFacts {
   readonly defaultCountry: string | null;
   /** Whether the config may set `transport: "browser"` (the upstream has pages a browser can load). */
   readonly browser: boolean;
+  /**
+   * Fetches URLs the client chose (the page to read, the pages an answer cites): the transport checks
+   * their targets against private addresses after DNS resolution.
+   */
+  readonly readsClientUrls: boolean;
 }
 
 /** A task type created by `POST /v1/async/task` (and batch items). */
@@ -96,6 +101,7 @@ const ROWS = {
     regionBound: true,
     defaultCountry: 'US',
     browser: true,
+    readsClientUrls: false,
     includeFlags: ['markdown', 'rawResponse', 'html'],
     pages: NO_PAGES,
     address: TEXT,
@@ -108,6 +114,7 @@ const ROWS = {
     regionBound: false,
     defaultCountry: null,
     browser: true,
+    readsClientUrls: false,
     includeFlags: [],
     pages: NO_PAGES,
     address: TEXT,
@@ -120,6 +127,7 @@ const ROWS = {
     regionBound: false,
     defaultCountry: null,
     browser: false,
+    readsClientUrls: false,
     includeFlags: ['markdown', 'rawResponse'],
     pages: NO_PAGES,
     address: TEXT,
@@ -132,6 +140,7 @@ const ROWS = {
     regionBound: false,
     defaultCountry: null,
     browser: true,
+    readsClientUrls: false,
     includeFlags: [],
     pages: NO_PAGES,
     address: TEXT,
@@ -144,6 +153,7 @@ const ROWS = {
     regionBound: false,
     defaultCountry: null,
     browser: true,
+    readsClientUrls: false,
     includeFlags: [],
     pages: NO_PAGES,
     address: TEXT,
@@ -156,6 +166,7 @@ const ROWS = {
     regionBound: false,
     defaultCountry: null,
     browser: true,
+    readsClientUrls: false,
     includeFlags: [],
     pages: TEN_PAGES,
     address: TEXT,
@@ -168,6 +179,7 @@ const ROWS = {
     regionBound: false,
     defaultCountry: null,
     browser: true,
+    readsClientUrls: false,
     includeFlags: [],
     pages: NO_PAGES,
     address: TEXT,
@@ -180,6 +192,7 @@ const ROWS = {
     regionBound: false,
     defaultCountry: null,
     browser: true,
+    readsClientUrls: false,
     includeFlags: [],
     pages: NO_PAGES,
     address: TEXT,
@@ -192,6 +205,7 @@ const ROWS = {
     regionBound: false,
     defaultCountry: null,
     browser: false,
+    readsClientUrls: false,
     includeFlags: [],
     pages: TEN_PAGES,
     address: TEXT,
@@ -205,6 +219,7 @@ const ROWS = {
     regionBound: false,
     defaultCountry: null,
     browser: false,
+    readsClientUrls: false,
     includeFlags: [],
     pages: TEN_PAGES,
     address: TEXT,
@@ -217,6 +232,7 @@ const ROWS = {
     regionBound: false,
     defaultCountry: null,
     browser: false,
+    readsClientUrls: false,
     includeFlags: [],
     pages: NO_PAGES,
     address: TEXT,
@@ -229,6 +245,7 @@ const ROWS = {
     regionBound: false,
     defaultCountry: null,
     browser: false,
+    readsClientUrls: false,
     includeFlags: [],
     pages: NO_PAGES,
     address: FORUM_TEXT_OR_POST,
@@ -247,6 +264,7 @@ const ROWS = {
     regionBound: false,
     defaultCountry: null,
     browser: false,
+    readsClientUrls: true,
     includeFlags: [],
     pages: NO_PAGES,
     address: {
@@ -262,6 +280,7 @@ const ROWS = {
     regionBound: false,
     defaultCountry: null,
     browser: false,
+    readsClientUrls: true,
     endpoint: 'POST /v1/source-influence',
     monitors: NO_MONITORS,
   },
@@ -272,6 +291,7 @@ const ROWS = {
     regionBound: false,
     defaultCountry: 'US',
     browser: false,
+    readsClientUrls: false,
     endpoint: 'POST /v1/prompt-research',
     monitors: {
       engines: [

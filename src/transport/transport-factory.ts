@@ -1,11 +1,9 @@
 import type { Dispatcher } from 'undici';
 import type { ExitAddressConfig } from '../config/engine-config.js';
+import { ENGINE_CATALOG } from '../domain/engine-catalog.js';
 import type { TaskType } from '../domain/task-types.js';
 import type { HttpRequest, HttpResponse, HttpTransport } from './http-transport.js';
 import { UndiciTransport, dispatcherFor, socketOpenerFor } from './undici-transport.js';
-
-/** Engines that fetch URLs chosen by the client: their targets are checked against private addresses. */
-const CLIENT_URL_ENGINES: ReadonlySet<TaskType> = new Set<TaskType>(['WEB_SCRAPE', 'SOURCE_INFLUENCE']);
 
 /**
  * Builds the HTTP transport of an attempt from its leased exit address. Dispatchers are cached per
@@ -17,9 +15,10 @@ export class TransportFactory {
   constructor(private readonly opts: { allowPrivate: boolean; sandboxWebBase: string | null }) {}
 
   forExit(exit: ExitAddressConfig, taskType: TaskType): HttpTransport {
-    const guard = CLIENT_URL_ENGINES.has(taskType) && !this.opts.allowPrivate;
+    const readsClientUrls = ENGINE_CATALOG[taskType].readsClientUrls;
+    const guard = readsClientUrls && !this.opts.allowPrivate;
     const base = new UndiciTransport(exit.id, this.dispatcher(exit, guard), guard, socketOpenerFor(exit, guard));
-    if (CLIENT_URL_ENGINES.has(taskType) && this.opts.sandboxWebBase) {
+    if (readsClientUrls && this.opts.sandboxWebBase) {
       // The simulator itself listens on loopback: only the client's own URL is subject to the guard.
       const simulator = guard ? new UndiciTransport(exit.id, this.dispatcher(exit, false), false) : base;
       return new SandboxWebTransport(base, simulator, this.opts.sandboxWebBase);

@@ -10,7 +10,7 @@ import {
   type CatalogRow,
 } from '../../src/domain/engine-catalog.js';
 
-const COMMON_KEYS = ['aliases', 'browser', 'credits', 'defaultCountry', 'kind', 'regionBound'];
+const COMMON_KEYS = ['aliases', 'browser', 'credits', 'defaultCountry', 'kind', 'readsClientUrls', 'regionBound'];
 const KEYS_BY_KIND: Record<string, string[]> = {
   engine: [...COMMON_KEYS, 'actions', 'address', 'includeFlags', 'pages'].sort(),
   analysis: [...COMMON_KEYS, 'endpoint', 'monitors'].sort(),
