@@ -52,10 +52,20 @@ export class Worker {
 
   start(): void {
     const s = this.d.config.scheduler;
-    this.timers.push(setInterval(() => void this.runOnce(), s.pollMs));
+    this.timers.push(setInterval(() => this.poll(), s.pollMs));
     this.timers.push(setInterval(() => void this.heartbeat(), s.heartbeatMs));
     this.timers.push(setInterval(() => void this.reaper.runOnce(), Math.max(250, Math.floor(s.leaseMs / 3))));
-    void this.reaper.runOnce().then(() => this.runOnce());
+    void this.reaper.runOnce().then(() => this.poll());
+  }
+
+  /**
+   * The timer's claim: for every engine, a claim now, or, if one is under way, one more after it
+   * (merged with any other wake-up). Unlike runOnce() it never queues a claim per tick, so claims
+   * slower than the poll interval (a busy PostgreSQL) do not pile up behind each other.
+   */
+  private poll(): void {
+    if (this.stopped) return;
+    for (const t of Object.keys(this.d.config.engines) as TaskType[]) void this.claim(t);
   }
 
   /** Wake-up after a submit in this process: claim without waiting for the next poll. */

@@ -18,9 +18,9 @@ export function nextWebhookDelayMs(attemptJustFailed: number, baseMs: number): n
 
 /**
  * How long a claimed delivery stays with its sender: one attempt lasts at most the request timeout
- * (and 100 ms, see deadlines.ts) plus two store writes, so twice the timeout and a second covers stalls. A sender
- * that died
- * mid-attempt leaves its delivery due again after this (about a minute by default).
+ * (and 100 ms, see deadlines.ts) plus two store writes, so twice the timeout and a second covers
+ * stalls. A sender that died mid-attempt leaves its delivery due again after this (about a minute
+ * by default).
  */
 export function deliveryLeaseMs(timeoutMs: number): number {
   return 2 * timeoutMs + 1_000;
