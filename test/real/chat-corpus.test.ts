@@ -131,43 +131,70 @@ interface Outcome {
   failures: string[];
 }
 
+/** The replay server, the CONNECT proxy in front of it, and a service whose three chat engines go through both. */
+interface ChatRig {
+  replay: ReplayServer;
+  svc: RunningService;
+  close(): Promise<void>;
+}
+
+async function startChatRig(
+  answer: Parameters<typeof startReplayServer>[0],
+  opts: { retryMaxMs: number; maxAttempts: number; logLines: string[] },
+): Promise<ChatRig> {
+  const replay = await startReplayServer(answer);
+  const proxy = await startConnectProxy(new URL(replay.url).host);
+  const config = writeConfig(tempDir(), {
+    scheduler: { retryBaseMs: 20, retryMaxMs: opts.retryMaxMs, exitCooldownMs: 100, pollMs: 50 },
+    engines: {
+      CHATBOT_A: { mode: 'account', upstream: { baseUrl: replay.url, options: { model: 'gpt-5-mini' } } },
+      ANSWER_ENGINE_A: { mode: 'api', upstream: { baseUrl: replay.url, apiKey: 'pplx-corpus-test-key' } },
+      ASSISTANT_A: { mode: 'api', upstream: { baseUrl: replay.url, apiKey: 'gemini-corpus-test-key' } },
+    },
+    accounts: [{ id: 'corpus-openai-us', engine: 'CHATBOT_A', country: 'US', secret: 'sk-corpus-test-key' }],
+    exitAddresses: [{ id: 'corpus-us', country: 'US', proxyUrl: proxy.url, maxConcurrent: 8 }],
+  });
+  const svc = await startService(
+    {
+      AEQ_SANDBOX: '0',
+      AEQ_CONFIG: config,
+      AEQ_ENGINE_MAX_ATTEMPTS: String(opts.maxAttempts),
+      AEQ_ENGINE_TIMEOUT_MS: '15000',
+    },
+    { logLines: opts.logLines },
+  );
+  return {
+    replay,
+    svc,
+    async close() {
+      await svc.stop();
+      await proxy.close();
+      await replay.close();
+    },
+  };
+}
+
 describe('chat engines real-input corpus (OpenAI Responses, Perplexity Sonar, Gemini)', () => {
+  let rig: ChatRig;
   let replay: ReplayServer;
-  let proxy: ConnectProxy;
   let svc: RunningService;
   let current: Case | null = null;
   const logLines: string[] = [];
   const outcomes: Outcome[] = [];
 
   beforeAll(async () => {
-    replay = await startReplayServer(({ method, url }) => {
-      if (!current || method !== 'POST' || !ENDPOINT[current.engine].test(url.replace(/\?.*$/, ''))) return undefined;
-      return {
-        status: current.status,
-        headers: { ...current.headers, 'content-type': current.contentType },
-        body: readCorpusFile(new URL(current.file, DIR)),
-      };
-    });
-    proxy = await startConnectProxy(new URL(replay.url).host);
-    const config = writeConfig(tempDir(), {
-      scheduler: { retryBaseMs: 20, retryMaxMs: 100, exitCooldownMs: 100, pollMs: 50 },
-      engines: {
-        CHATBOT_A: { mode: 'account', upstream: { baseUrl: replay.url, options: { model: 'gpt-5-mini' } } },
-        ANSWER_ENGINE_A: { mode: 'api', upstream: { baseUrl: replay.url, apiKey: 'pplx-corpus-test-key' } },
-        ASSISTANT_A: { mode: 'api', upstream: { baseUrl: replay.url, apiKey: 'gemini-corpus-test-key' } },
+    rig = await startChatRig(
+      ({ method, url }) => {
+        if (!current || method !== 'POST' || !ENDPOINT[current.engine].test(url.replace(/\?.*$/, ''))) return undefined;
+        return {
+          status: current.status,
+          headers: { ...current.headers, 'content-type': current.contentType },
+          body: readCorpusFile(new URL(current.file, DIR)),
+        };
       },
-      accounts: [{ id: 'corpus-openai-us', engine: 'CHATBOT_A', country: 'US', secret: 'sk-corpus-test-key' }],
-      exitAddresses: [{ id: 'corpus-us', country: 'US', proxyUrl: proxy.url, maxConcurrent: 8 }],
-    });
-    svc = await startService(
-      {
-        AEQ_SANDBOX: '0',
-        AEQ_CONFIG: config,
-        AEQ_ENGINE_MAX_ATTEMPTS: String(MAX_ATTEMPTS),
-        AEQ_ENGINE_TIMEOUT_MS: '15000',
-      },
-      { logLines },
+      { retryMaxMs: 100, maxAttempts: MAX_ATTEMPTS, logLines },
     );
+    ({ replay, svc } = rig);
   });
   afterAll(async () => {
     if (outcomes.length > 0)
@@ -175,9 +202,7 @@ describe('chat engines real-input corpus (OpenAI Responses, Perplexity Sonar, Ge
         'Chat engines corpus (recorded answers replayed through the real adapters)',
         outcomes.map((o) => o.row),
       );
-    await svc?.stop();
-    await proxy?.close();
-    await replay?.close();
+    await rig?.close();
   });
 
   for (const c of cases) {
@@ -245,36 +270,27 @@ describe('chat engines real-input corpus (OpenAI Responses, Perplexity Sonar, Ge
 
 describe("the recorded Retry-After is honoured (dd-trace-py's 429, Retry-After: 20)", () => {
   const RECORDED_RETRY_AFTER_MS = 20_000;
+  let rig: ChatRig;
   let replay: ReplayServer;
-  let proxy: ConnectProxy;
   let svc: RunningService;
   const logLines: string[] = [];
   const c = cases.find((x) => x.id === 'err-openai-429-rate-limit-rpm');
 
   beforeAll(async () => {
     if (!c) throw new Error('the dd-trace-py rate-limit case is missing from cases.json');
-    replay = await startReplayServer(() => ({
-      status: c.status,
-      headers: { ...c.headers, 'content-type': c.contentType },
-      body: readCorpusFile(new URL(c.file, DIR)),
-    }));
-    proxy = await startConnectProxy(new URL(replay.url).host);
-    const config = writeConfig(tempDir(), {
+    rig = await startChatRig(
+      () => ({
+        status: c.status,
+        headers: { ...c.headers, 'content-type': c.contentType },
+        body: readCorpusFile(new URL(c.file, DIR)),
+      }),
       // Our own backoff and rest are far shorter than the upstream's 20 s: only its header can make them that long.
-      scheduler: { retryBaseMs: 20, retryMaxMs: 60_000, exitCooldownMs: 100, pollMs: 50 },
-      engines: { CHATBOT_A: { mode: 'account', upstream: { baseUrl: replay.url, options: { model: 'gpt-5-mini' } } } },
-      accounts: [{ id: 'corpus-openai-us', engine: 'CHATBOT_A', country: 'US', secret: 'sk-corpus-test-key' }],
-      exitAddresses: [{ id: 'corpus-us', country: 'US', proxyUrl: proxy.url, maxConcurrent: 8 }],
-    });
-    svc = await startService(
-      { AEQ_SANDBOX: '0', AEQ_CONFIG: config, AEQ_ENGINE_MAX_ATTEMPTS: '2', AEQ_ENGINE_TIMEOUT_MS: '15000' },
-      { logLines },
+      { retryMaxMs: 60_000, maxAttempts: 2, logLines },
     );
+    ({ replay, svc } = rig);
   });
   afterAll(async () => {
-    await svc?.stop();
-    await proxy?.close();
-    await replay?.close();
+    await rig?.close();
   });
 
   it('schedules the retry and rests the exit address and the account for at least the 20 s asked', async () => {
