@@ -28,7 +28,7 @@ export type AttemptOutcome =
       code: TaskErrorCode;
       error: string;
       retryable: boolean;
-      /** The upstream's Retry-After: the next attempt waits at least this long (capped by the scheduler). */
+      /** The upstream's Retry-After, capped at retryMaxMs: the next attempt waits at least this long. */
       retryAfterMs?: number;
     };
 
