@@ -39,6 +39,11 @@ export interface EngineConfig {
    * `browser` and Chromium is missing). Its tasks fail at once instead of being retried.
    */
   unavailable?: string;
+  /**
+   * True when the engine's upstreams are the sandbox's simulators (AEQ_SANDBOX=1): results computed from them say
+   * `simulated: true` and name the simulator, never a vendor's model or data source. Absent means false.
+   */
+  simulated?: boolean;
 }
 
 export interface AccountConfig {
@@ -252,6 +257,7 @@ export function loadServiceConfig(settings: Settings): ServiceConfig {
       paused: u.paused ?? d.paused ?? false,
       transport,
       upstream,
+      simulated: settings.sandbox,
     };
   }
   const pools = settings.sandbox ? sandboxPools() : { accounts: [], exitAddresses: [] };
