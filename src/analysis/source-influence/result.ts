@@ -100,6 +100,12 @@ export function warningsOf(core: AnalysisCore, input: SourceInfluenceInput): War
         message: `Aligned against the citation's ${s.text.source} only.`,
       });
     }
+    if (page?.status === 'ok' && page.short)
+      w.push({
+        code: 'SOURCE_TEXT_SHORT',
+        sourceId: s.sourceId,
+        message: `Page text is short (${s.text.chars} characters); it is used as read.`,
+      });
     if (s.text.truncated)
       w.push({
         code: 'SOURCE_TEXT_TRUNCATED',
@@ -196,6 +202,7 @@ export function buildResult(
         bytes: page?.bytes ?? 0,
         // No durationMs: wall-clock time would make equal inputs give unequal results (§0); it is logged.
         fromCache: s.record?.fromCache ?? false,
+        short: page?.short === true,
       },
       text: s.text,
       influence: {

@@ -37,6 +37,8 @@ export interface FetchedPage {
   text: string | null;
   textSource: 'extracted' | 'body_fallback' | null;
   truncated: boolean;
+  /** Readable text under the language's minimum (§2.4): kept as the source's text, flagged. Absent = false. */
+  short?: boolean;
   metadata: PageMetadata | null;
   /** Fetch time (ms since epoch): upper bound for dates found on the page. */
   fetchedAt: number;
