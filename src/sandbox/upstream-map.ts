@@ -35,6 +35,12 @@ const SANDBOX_ENGINE_OPTION_PREFIX: Readonly<Partial<Record<TaskType, Readonly<R
     ANSWER_ENGINE_A: { webBaseUrl: '/perplexity-web' },
   });
 
+/**
+ * The model id engines with a `modelBaseUrl` send to the simulator, and so report: the simulator's name, never a
+ * vendor's model (a simulated judgement must not pass for a real model's).
+ */
+export const SANDBOX_MODEL_NAME = 'aeq-sandbox-model';
+
 /** Points every engine's upstream (and secondary hosts) at the simulator. */
 export function routeToSandbox(config: ServiceConfig, sandboxUrl: string): void {
   for (const [t, e] of Object.entries(config.engines) as Array<[TaskType, ServiceConfig['engines'][TaskType]]>) {
@@ -45,5 +51,6 @@ export function routeToSandbox(config: ServiceConfig, sandboxUrl: string): void 
     for (const [opt, prefix] of Object.entries(SANDBOX_ENGINE_OPTION_PREFIX[t] ?? {})) {
       if (opt in e.upstream.options) e.upstream.options[opt] = sandboxUrl + prefix;
     }
+    if ('modelBaseUrl' in e.upstream.options) e.upstream.options.model = SANDBOX_MODEL_NAME;
   }
 }
