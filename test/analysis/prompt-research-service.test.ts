@@ -12,7 +12,10 @@ import { waitTerminal, type RunningService } from '../helpers/service.js';
 import { FAST_ANALYSIS, startAnalysisService, submitAnalysis } from './analysis-service.js';
 import { inlineParse } from '../../src/engines/parse-pool/pool.js';
 
-/** PROMPT_RESEARCH end to end against the sandbox autocomplete simulators (Google suggest, Naver ac). */
+/**
+ * PROMPT_RESEARCH end to end against the sandbox autocomplete simulators (Google suggest, Naver ac):
+ * every upstream is the simulator, so the result says `simulated: true` and names `sandbox_…` sources.
+ */
 describe('PROMPT_RESEARCH through the service', () => {
   let svc: RunningService;
   beforeAll(async () => {
@@ -33,7 +36,13 @@ describe('PROMPT_RESEARCH through the service', () => {
     });
     expect(view.task).toMatchObject({ taskType: 'PROMPT_RESEARCH', status: 'COMPLETED' });
     const r = view.response;
-    expect(r).toMatchObject({ resultVersion: 1, methodVersion: 'prompt-research/1.0.0', demandBasis: 'autocomplete' });
+    expect(r).toMatchObject({
+      resultVersion: 1,
+      methodVersion: 'prompt-research/1.1.0',
+      simulated: true,
+      demandBasis: 'autocomplete',
+      demandCheck: null,
+    });
     expect(r.input).toMatchObject({
       seed: 'running shoes',
       country: 'US',
@@ -43,7 +52,7 @@ describe('PROMPT_RESEARCH through the service', () => {
       hasBrandDescription: false,
     });
     expect(r.providers).toEqual([
-      { name: 'google_autocomplete', status: 'ok', requests: r.usage.autocompleteRequests.google, failures: 0 },
+      { name: 'sandbox_google_autocomplete', status: 'ok', requests: r.usage.autocompleteRequests.google, failures: 0 },
       { name: 'bing_autocomplete', status: 'disabled', requests: 0, failures: 0 },
       { name: 'google_ads', status: 'not_configured', requests: 0, failures: 0 },
     ]);
@@ -96,9 +105,9 @@ describe('PROMPT_RESEARCH through the service', () => {
       exclude: ['쿠팡'],
     });
     expect(r.providers.map((p: any) => [p.name, p.status])).toEqual([
-      ['naver_autocomplete', 'ok'],
-      ['google_autocomplete', 'ok'],
-      ['naver_searchad', 'not_configured'],
+      ['sandbox_naver_autocomplete', 'ok'],
+      ['sandbox_google_autocomplete', 'ok'],
+      ['sandbox_searchad', 'not_configured'],
       ['google_ads', 'not_configured'],
     ]);
     expect(r.questions.length).toBeGreaterThan(0);
@@ -142,7 +151,7 @@ describe('PROMPT_RESEARCH through the service', () => {
       'MONITOR_SET_SMALLER',
     ]);
     expect(r.usage.autocompleteRequests).toEqual({ google: 0, naver: 0, bing: 0 });
-    expect(r.providers[0]).toMatchObject({ name: 'google_autocomplete', status: 'disabled' });
+    expect(r.providers[0]).toMatchObject({ name: 'sandbox_google_autocomplete', status: 'disabled' });
   });
 });
 
@@ -203,7 +212,7 @@ describe('PROMPT_RESEARCH adapter against the autocomplete simulators', () => {
     async () => {
       const r = await result('running shoes sandbox:captcha', 'US');
       // Requests already in flight when the first 429 arrives also count (at most one per concurrent slot).
-      expect(r.providers[0]).toMatchObject({ name: 'google_autocomplete', status: 'rate_limited' });
+      expect(r.providers[0]).toMatchObject({ name: 'sandbox_google_autocomplete', status: 'rate_limited' });
       expect(r.providers[0].requests).toBeLessThanOrEqual(FAST_ANALYSIS.pr.requests.perProviderConcurrency);
       expect(r.providers[0].failures).toBe(r.providers[0].requests);
       expect(r.questions).toEqual([]);
@@ -219,8 +228,8 @@ describe('PROMPT_RESEARCH adapter against the autocomplete simulators', () => {
   it('in KR a Naver block page stops Naver with status blocked', async () => {
     const r = await result('강아지 사료 sandbox:captcha', 'KR');
     expect(r.providers.slice(0, 2).map((p: any) => [p.name, p.status])).toEqual([
-      ['naver_autocomplete', 'blocked'],
-      ['google_autocomplete', 'rate_limited'],
+      ['sandbox_naver_autocomplete', 'blocked'],
+      ['sandbox_google_autocomplete', 'rate_limited'],
     ]);
   });
 

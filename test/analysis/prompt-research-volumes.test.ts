@@ -131,7 +131,11 @@ describe('PROMPT_RESEARCH with Naver Search Ad through the service', () => {
     expect(view.task.status).toBe('COMPLETED');
     const r = view.response;
     expect(r.demandBasis).toBe('keyword_volume');
-    const searchad = r.providers.find((p: any) => p.name === 'naver_searchad');
+    // The keyword tool is the simulator (volumes from keyword length): said at the top and in every figure.
+    expect(r.simulated).toBe(true);
+    expect(r.demandCheck).toMatchObject({ method: 'spearman', volumeSource: 'sandbox_searchad' });
+    expect(r.demandCheck.n).toBeGreaterThanOrEqual(8);
+    const searchad = r.providers.find((p: any) => p.name === 'sandbox_searchad');
     expect(searchad).toMatchObject({ status: 'ok', failures: 0 });
     expect(searchad.requests).toBeGreaterThan(0);
     expect(searchad.requests).toBeLessThanOrEqual(FAST_ANALYSIS.pr.searchad.maxRequests);
@@ -139,7 +143,7 @@ describe('PROMPT_RESEARCH with Naver Search Ad through the service', () => {
     for (const q of r.questions) {
       expect(q.demand).toMatchObject({
         tierBasis: 'absolute',
-        volumeSource: 'naver_searchad',
+        volumeSource: 'sandbox_searchad',
         volumeIsEstimate: false,
       });
       expect(q.demand.monthlyVolume).toEqual(expect.any(Number));
@@ -158,8 +162,8 @@ describe('PROMPT_RESEARCH with Naver Search Ad through the service', () => {
     const other = await startAnalysisService({ searchad: '1234567:sandbox-access-license:not-the-secret' });
     try {
       const r = (await run({ seed: '강아지 사료', country: 'KR', limit: 5, monitorSize: 2 }, other)).response;
-      expect(r.providers.find((p: any) => p.name === 'naver_searchad')).toEqual({
-        name: 'naver_searchad',
+      expect(r.providers.find((p: any) => p.name === 'sandbox_searchad')).toEqual({
+        name: 'sandbox_searchad',
         status: 'error',
         requests: 1,
         failures: 1,
@@ -174,7 +178,7 @@ describe('PROMPT_RESEARCH with Naver Search Ad through the service', () => {
 
   it('US never asks Naver Search Ad', async () => {
     const r = (await run({ seed: 'running shoes', country: 'US', limit: 3, monitorSize: 2 })).response;
-    expect(r.providers.map((p: any) => p.name)).not.toContain('naver_searchad');
+    expect(r.providers.map((p: any) => p.name)).not.toContain('sandbox_searchad');
     expect(r.usage.volumeRequests.naverSearchad).toBe(0);
     expect(r.demandBasis).toBe('autocomplete');
   });

@@ -10,6 +10,7 @@ import { expansionRequests, type ExpansionRequest } from './expansion.js';
 import { googleClient, naverClient, type ProviderClient, type ProviderName } from './providers.js';
 import { assembleResearch, evidenceWeights, marketLanguage, termFilter, volumeCandidates } from './research.js';
 import { searchadCredentials } from './searchad.js';
+import { simulatedUpstreams, upstreamBases, upstreamName, type SimulatedSet } from './simulation.js';
 import { lookupVolumes, type VolumeLookup } from './volumes.js';
 import type { ParsedSuggestions } from './suggest-parsers.js';
 import type { PrWarning, PromptResearchInput, ProviderReport } from './types.js';
@@ -20,7 +21,8 @@ import type { PrWarning, PromptResearchInput, ProviderReport } from './types.js'
  * suggestions by demand. In KR, when the engine's API key holds Naver Search Ad credentials
  * (`customerId:accessLicense:secretKey`), the best clusters get monthly volumes from the keyword
  * tool (`searchadBaseUrl`); otherwise demand is relative to autocomplete evidence. Google Ads is
- * not wired (`not_configured`).
+ * not wired (`not_configured`). Upstreams configured at the sandbox simulator's mounts are named
+ * `sandbox_…` and the result says `simulated: true` (simulation.ts).
  */
 export interface PromptResearchAdapterOptions {
   config?: Readonly<AnalysisConfig>;
@@ -53,16 +55,15 @@ export function parsePromptResearchPayload(p: unknown): PromptResearchInput {
   };
 }
 
-const REPORT_NAME: Readonly<Record<ProviderName, string>> = {
-  google: 'google_autocomplete',
-  naver: 'naver_autocomplete',
-};
-
-function providerWarnings(order: readonly ProviderName[], runs: ReadonlyMap<ProviderName, ProviderRun>): PrWarning[] {
+function providerWarnings(
+  order: readonly ProviderName[],
+  runs: ReadonlyMap<ProviderName, ProviderRun>,
+  simulated: SimulatedSet,
+): PrWarning[] {
   const out: PrWarning[] = [];
   for (const p of order) {
     const r = runs.get(p);
-    const provider = REPORT_NAME[p];
+    const provider = upstreamName(p, simulated);
     if (r?.status === 'rate_limited')
       out.push({
         code: 'PROVIDER_RATE_LIMITED',
@@ -96,11 +97,11 @@ export function createPromptResearchAdapter(opts: PromptResearchAdapterOptions =
       const input = parsePromptResearchPayload(ctx.payload as unknown);
       const lang = marketLanguage(input.country);
       const order: ProviderName[] = input.country === 'KR' ? ['naver', 'google'] : ['google'];
-      const naverBase = String(ctx.config.upstream.options.naverBaseUrl ?? 'https://ac.search.naver.com');
+      const bases = upstreamBases(ctx.config.upstream);
+      // Simulated or not is configuration: the base URLs the sandbox start-up set (simulation.ts).
+      const simulated = simulatedUpstreams(bases);
       const clients: ProviderClient[] = order.map((p) =>
-        p === 'naver'
-          ? naverClient(naverBase)
-          : googleClient(ctx.config.upstream.baseUrl, input.country, cfg.googleClient),
+        p === 'naver' ? naverClient(bases.naver) : googleClient(bases.google, input.country, cfg.googleClient),
       );
       const collector = new Collector(clients, {
         http: ctx.http,
@@ -141,7 +142,7 @@ export function createPromptResearchAdapter(opts: PromptResearchAdapterOptions =
       const providers: ProviderReport[] = order.map((p) => {
         const r = runs.get(p);
         return {
-          name: REPORT_NAME[p],
+          name: upstreamName(p, simulated),
           status: skip ? 'disabled' : (r?.status ?? 'error'),
           requests: r?.requests ?? 0,
           failures: r?.failures ?? 0,
@@ -149,16 +150,18 @@ export function createPromptResearchAdapter(opts: PromptResearchAdapterOptions =
       });
       const results = collector.collected();
       let volumes: VolumeLookup | null = null;
+      const searchadName = upstreamName('searchad', simulated);
+      let usesSimulator = order.some((p) => simulated[p]);
       if (input.country === 'KR') {
         const credentials = searchadCredentials(ctx.config.upstream.apiKey);
-        const base = String(ctx.config.upstream.options.searchadBaseUrl ?? 'https://api.searchad.naver.com');
+        if (credentials && simulated.searchad) usesSimulator = true;
         const keys =
           skip || !credentials ? [] : volumeCandidates({ input, results, answered, providerOrder: order }, cfg);
         if (credentials && keys.length > 0) {
           volumes = await lookupVolumes(keys, {
             http: ctx.http,
             signal: ctx.signal,
-            baseUrl: base,
+            baseUrl: bases.searchad,
             credentials,
             config: cfg,
             now: Date.now,
@@ -166,7 +169,7 @@ export function createPromptResearchAdapter(opts: PromptResearchAdapterOptions =
           if (volumes.status !== 'ok') {
             warnings.push({
               code: 'VOLUME_LOOKUP_FAILED',
-              provider: 'naver_searchad',
+              provider: searchadName,
               message:
                 `${volumes.failures} of the keyword-volume requests failed (${volumes.status}); ` +
                 `questions without a volume rank on autocomplete evidence.`,
@@ -174,7 +177,7 @@ export function createPromptResearchAdapter(opts: PromptResearchAdapterOptions =
           }
         }
         providers.push({
-          name: 'naver_searchad',
+          name: searchadName,
           status: !credentials ? 'not_configured' : (volumes?.status ?? (skip ? 'disabled' : 'ok')),
           requests: volumes?.requests ?? 0,
           failures: volumes?.failures ?? 0,
@@ -185,6 +188,8 @@ export function createPromptResearchAdapter(opts: PromptResearchAdapterOptions =
       const result = assembleResearch(
         {
           input,
+          simulated: usesSimulator,
+          volumeSource: searchadName,
           volumes: volumes?.volumes ?? null,
           volumeRequests: volumes?.requests ?? 0,
           results,
@@ -198,7 +203,7 @@ export function createPromptResearchAdapter(opts: PromptResearchAdapterOptions =
             bing: 0,
           },
           cacheHits: [...runs.values()].reduce((a, r) => a + r.cacheHits, 0),
-          warnings: [...warnings, ...providerWarnings(order, runs)],
+          warnings: [...warnings, ...providerWarnings(order, runs, simulated)],
         },
         cfg,
       );

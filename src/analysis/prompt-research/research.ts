@@ -6,6 +6,7 @@ import type { RequestResult } from './collector.js';
 import { fitImputation, imputedVolume, relativeDemand, volumeScore, volumeTier } from './demand.js';
 import { TermFilter } from './filters.js';
 import { lexicalFit } from './fit.js';
+import { kendallTauB, spearmanRho } from './rank-correlation.js';
 import { selectMonitorSet } from './monitor.js';
 import type { ProviderName } from './providers.js';
 import { INTENT_ORDER, classifyIntent, questionText, type Intent } from './questions.js';
@@ -27,6 +28,10 @@ export interface ResearchRun {
   autocompleteRequests: { google: number; naver: number; bing: number };
   cacheHits: number;
   warnings: PrWarning[];
+  /** Some upstream this task used is the sandbox simulator (decided from configuration, simulation.ts). */
+  simulated: boolean;
+  /** The keyword tool's name in the result: `naver_searchad`, or `sandbox_searchad` for the simulator. */
+  volumeSource: string;
   /** Naver Search Ad volumes by hint-keyword key, or null when no lookup ran. */
   volumes: ReadonlyMap<string, KeywordVolume> | null;
   volumeRequests: number;
@@ -56,10 +61,12 @@ export function termFilter(input: PromptResearchInput): TermFilter {
 
 interface Demand {
   score: number;
+  /** What the score is computed from: the monthly volume (actual or imputed) or autocomplete evidence E. */
+  scoreBasis: 'monthly_volume' | 'autocomplete_evidence';
   tier: number;
   tierBasis: 'absolute' | 'relative';
   monthlyVolume: number | null;
-  volumeSource: 'naver_searchad' | null;
+  volumeSource: string | null;
   volumeIsEstimate: boolean;
   lowVolume: boolean;
 }
@@ -74,15 +81,56 @@ interface Ranked {
   fit: number | null;
 }
 
-/** Clusters with a volume (actual or imputed) rank before those without (§3.7), then §3.11. */
+/**
+ * The ranking criteria of §3.11 in order, each named so the result can say which one put a question
+ * above the next (`aboveNextBy`): question-like before back-fill, clusters with a volume (actual or
+ * imputed) before those without (§3.7), demand score, the monthly volume itself (scores are rounded
+ * logarithms, so close volumes share one), then the raw evidence E as shown (4 decimals),
+ * number of providers, best rank, appearances, fit, shorter text, and the text in locale order.
+ */
+export type RankCriterion =
+  | 'backfill'
+  | 'hasVolume'
+  | 'score'
+  | 'monthlyVolume'
+  | 'evidence'
+  | 'providers'
+  | 'bestRank'
+  | 'appearances'
+  | 'fit'
+  | 'textLength'
+  | 'text';
+
+function criteria(lang: 'ko' | 'en'): ReadonlyArray<[RankCriterion, (a: Ranked, b: Ranked) => number]> {
+  const e = (r: Ranked) => round4(r.cluster.evidence.autocompleteScore);
+  return [
+    ['backfill', (a, b) => Number(a.cluster.backfill) - Number(b.cluster.backfill)],
+    ['hasVolume', (a, b) => Number(b.demand.monthlyVolume !== null) - Number(a.demand.monthlyVolume !== null)],
+    ['score', (a, b) => b.demand.score - a.demand.score],
+    ['monthlyVolume', (a, b) => (b.demand.monthlyVolume ?? 0) - (a.demand.monthlyVolume ?? 0)],
+    ['evidence', (a, b) => e(b) - e(a)],
+    ['providers', (a, b) => b.cluster.evidence.providers.length - a.cluster.evidence.providers.length],
+    ['bestRank', (a, b) => a.cluster.evidence.bestRank - b.cluster.evidence.bestRank],
+    ['appearances', (a, b) => b.cluster.evidence.appearances - a.cluster.evidence.appearances],
+    ['fit', (a, b) => (b.fit ?? -1) - (a.fit ?? -1)],
+    ['textLength', (a, b) => a.text.length - b.text.length],
+    ['text', (a, b) => a.text.localeCompare(b.text, lang)],
+  ];
+}
+
 function ranking(lang: 'ko' | 'en') {
-  return (a: Ranked, b: Ranked) =>
-    Number(b.demand.monthlyVolume !== null) - Number(a.demand.monthlyVolume !== null) ||
-    b.demand.score - a.demand.score ||
-    b.cluster.evidence.autocompleteScore - a.cluster.evidence.autocompleteScore ||
-    (b.fit ?? -1) - (a.fit ?? -1) ||
-    a.text.length - b.text.length ||
-    a.text.localeCompare(b.text, lang);
+  const list = criteria(lang);
+  return {
+    compare: (a: Ranked, b: Ranked): number => {
+      for (const [, cmp] of list) {
+        const d = cmp(a, b);
+        if (d !== 0) return d;
+      }
+      return 0;
+    },
+    /** The first criterion that orders `a` before `b`, or null when nothing tells them apart. */
+    decidedBy: (a: Ranked, b: Ranked): RankCriterion | null => list.find(([, cmp]) => cmp(a, b) !== 0)?.[0] ?? null,
+  };
 }
 
 export function assembleResearch(run: ResearchRun, cfg: PromptResearchConfig): Record<string, unknown> {
@@ -98,7 +146,7 @@ export function assembleResearch(run: ResearchRun, cfg: PromptResearchConfig): R
   const backfillClusters =
     questionClusters.length < input.limit ? buildClusters(candidates.backfill, weights, cfg.dedup, true) : [];
   const all = [...questionClusters, ...backfillClusters];
-  const demands = demandOf(all, run.volumes, cfg);
+  const { demands, actual } = demandOf(all, run.volumes, run.volumeSource, cfg);
   const fits = input.brandDescription
     ? lexicalFit(
         all.map((c) => c.query),
@@ -108,7 +156,7 @@ export function assembleResearch(run: ResearchRun, cfg: PromptResearchConfig): R
       )
     : null;
   const ranked: Ranked[] = all.map((cluster, i) => {
-    const q = questionText(cluster.query);
+    const q = questionText(cluster.query, input.seed);
     const { intent, modifier } = classifyIntent(cluster.query);
     return {
       cluster,
@@ -121,8 +169,8 @@ export function assembleResearch(run: ResearchRun, cfg: PromptResearchConfig): R
     };
   });
   const order = ranking(lang);
-  const questionsRanked = ranked.filter((r) => !r.cluster.backfill).sort(order);
-  const backfillRanked = ranked.filter((r) => r.cluster.backfill).sort(order);
+  const questionsRanked = ranked.filter((r) => !r.cluster.backfill).sort(order.compare);
+  const backfillRanked = ranked.filter((r) => r.cluster.backfill).sort(order.compare);
   const returned = [...questionsRanked, ...backfillRanked].slice(0, input.limit);
   const ids = new Map(returned.map((r, i) => [r, `q${i + 1}`]));
 
@@ -140,6 +188,7 @@ export function assembleResearch(run: ResearchRun, cfg: PromptResearchConfig): R
       evidence: { ...r.cluster.evidence, autocompleteScore: round4(r.cluster.evidence.autocompleteScore) },
     },
     fit: r.fit === null ? null : { score: r.fit, method: 'lexical' },
+    aboveNextBy: i + 1 < returned.length ? order.decidedBy(r, returned[i + 1] as Ranked) : null,
   }));
 
   const monitorSet = buildMonitorSet(
@@ -165,6 +214,7 @@ export function assembleResearch(run: ResearchRun, cfg: PromptResearchConfig): R
   return {
     resultVersion: 1,
     methodVersion: PR_METHOD_VERSION,
+    simulated: run.simulated,
     input: {
       seed: input.seed,
       country: input.country,
@@ -178,6 +228,7 @@ export function assembleResearch(run: ResearchRun, cfg: PromptResearchConfig): R
       engines: input.engines,
     },
     demandBasis: demandBasis(returned.map((r) => r.demand)),
+    demandCheck: demandCheck(all, actual, run.volumeSource, cfg),
     questions,
     monitorSet,
     stats: {
@@ -292,8 +343,9 @@ export function volumeCandidates(
 function demandOf(
   clusters: readonly Cluster[],
   volumes: ReadonlyMap<string, KeywordVolume> | null,
+  volumeSource: string,
   cfg: PromptResearchConfig,
-): Demand[] {
+): { demands: Demand[]; actual: Array<{ v: number; low: boolean } | null> } {
   const actual = clusters.map((c) => {
     if (!volumes) return null;
     const found = [...new Set([c.query, ...c.variants].map(hintKeyword))]
@@ -309,12 +361,14 @@ function demandOf(
   const v = clusters.map((c, i) => actual[i]?.v ?? (fit ? imputedVolume(fit, c.evidence.autocompleteScore) : null));
   const vMax = Math.max(0, ...v.map((x) => x ?? 0));
   const eMax = Math.max(0, ...clusters.map((c) => c.evidence.autocompleteScore));
-  return clusters.map((c, i) => {
+  const demands = clusters.map((c, i): Demand => {
     const vol = v[i];
     if (vol === null || vol === undefined) {
       const rel = relativeDemand(c.evidence.autocompleteScore, eMax);
       return {
-        ...rel,
+        score: rel.score,
+        scoreBasis: 'autocomplete_evidence',
+        tier: rel.tier,
         tierBasis: 'relative',
         monthlyVolume: null,
         volumeSource: null,
@@ -324,14 +378,51 @@ function demandOf(
     }
     return {
       score: volumeScore(vol, vMax),
+      scoreBasis: 'monthly_volume',
       tier: volumeTier(vol),
       tierBasis: 'absolute',
       monthlyVolume: Math.round(vol),
-      volumeSource: 'naver_searchad',
+      // An imputed volume is the fit over this tool's figures, so it names the tool and says estimate.
+      volumeSource,
       volumeIsEstimate: actual[i] === null,
       lowVolume: actual[i]?.low ?? false,
     };
   });
+  return { demands, actual };
+}
+
+/** Fewer clusters with a keyword-tool volume than this and no rank correlation is reported. */
+const DEMAND_CHECK_MIN = 8;
+
+/**
+ * How well autocomplete evidence E (the ranking used when no keyword tool is configured) orders the
+ * clusters that have an actual keyword-tool volume (imputed ones excluded, they are a function of E):
+ * Spearman's rho and Kendall's tau-b over those clusters, or null with fewer than 8 of them.
+ */
+function demandCheck(
+  clusters: readonly Cluster[],
+  actual: ReadonlyArray<{ v: number } | null>,
+  volumeSource: string,
+  cfg: PromptResearchConfig,
+) {
+  const pairs = clusters.flatMap((c, i) => {
+    const a = actual[i];
+    return a ? [{ e: c.evidence.autocompleteScore, v: a.v }] : [];
+  });
+  if (pairs.length < Math.max(DEMAND_CHECK_MIN, cfg.impute.minPoints)) return null;
+  const es = pairs.map((p) => p.e);
+  const vs = pairs.map((p) => p.v);
+  const rho = spearmanRho(es, vs);
+  const tau = kendallTauB(es, vs);
+  return {
+    method: 'spearman',
+    ranking: 'autocomplete_evidence',
+    against: 'monthly_volume',
+    volumeSource,
+    n: pairs.length,
+    rho: rho === null ? null : round4(rho),
+    kendallTauB: tau === null ? null : round4(tau),
+  };
 }
 
 /** `keyword_volume` when every returned question has an actual volume, `mixed` when some have one. */

@@ -9,7 +9,9 @@ import type { SimContext } from '../sim-context.js';
  * sandbox credentials of `SANDBOX_API_KEYS`); a wrong signature is 403, an unknown license 401,
  * more than 5 hint keywords or one with a space 400. Volumes are derived from the keyword text (the
  * same keyword always has the same volume; long tails get little, and `"< 10"` below ten). Each hint
- * is answered with its row, space-free and upper-cased, plus two related keywords.
+ * is answered with its row, space-free and upper-cased, plus two related keywords. These volumes
+ * are a formula, not searches: prompt research names this upstream `sandbox_searchad` (never
+ * `naver_searchad`) and marks its result `simulated: true`.
  */
 const LICENSES: Readonly<Record<string, string>> = { 'sandbox-access-license': 'sandbox-searchad-secret' };
 

@@ -1,12 +1,32 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SimContext } from '../sim-context.js';
+import {
+  EN_AFTER_WORD,
+  EN_EXTEND_TAILS,
+  EN_LETTERS,
+  EN_QUESTION_DONE,
+  EN_QUESTIONS,
+  EN_TAILS,
+  EN_WRONG_SCRIPT,
+  KO_EXTEND_TAILS,
+  KO_HOW_TO,
+  KO_QUESTION_TAILS,
+  KO_QUESTION_WORD_TAILS,
+  KO_SYLLABLES,
+  KO_TAILS,
+  TOPICS,
+  type Topic,
+  withParticle,
+} from './suggest-words.js';
 
 /**
  * Google autocomplete (docs/analysis.md#s3-1, docs/engines.md#google-autocomplete): `GET /complete/search` with
  * `client=firefox` (`[q, [s…], [], {…}]`), `client=chrome` (adds descriptions, suggest types and
  * relevance) and `client=gws-wiz` (`)]}'` + arrays with `<b>` markup). Completions are generated
- * deterministically from the typed prefix with small word lists, in popularity order, including a
- * few navigational and wrong-script ones so the filters have work to do. `sandbox:captcha` answers
+ * deterministically from the typed prefix with the word lists of suggest-words.ts (general
+ * modifiers for any seed, topic words only for their topic), in popularity order, including a few
+ * navigational and wrong-script ones so the filters have work to do. The answers are simulated:
+ * prompt research names this upstream `sandbox_google_autocomplete` / `sandbox_naver_autocomplete`. `sandbox:captcha` answers
  * the 429 sorry page, `sandbox:empty` an empty list.
  */
 
@@ -14,115 +34,6 @@ type Lang = 'en' | 'ko';
 export type SuggestProvider = 'google' | 'naver';
 
 const HANGUL = /\p{Script=Hangul}/u;
-
-// Tails in popularity order: the first ones are what most people typed after the prefix.
-const EN_TAILS = [
-  'for women',
-  'for men',
-  'for flat feet',
-  'vs walking shoes',
-  'review',
-  'near me',
-  'on sale',
-  'nike',
-  'price',
-  'for beginners',
-  'with arch support',
-  'amazon.com',
-  'brands',
-  'worth it',
-  'alternatives',
-  'meaning',
-  'size chart',
-  'how to choose',
-  'for kids',
-  'cost',
-];
-const EN_EXTEND_TAILS = ['nike', 'adidas', 'for beginners', 'for women', 'for men', '2025', 'reddit', 'hoka'];
-const EN_QUESTION_TAILS: ReadonlyArray<[RegExp, readonly string[]]> = [
-  [/^what\b/i, ['made of', 'the best brand', 'drop', 'used for', 'good for']],
-  [/^how\b/i, ['clean', 'choose', 'last', 'fit', 'break in']],
-  [/^why\b/i, ['hurt', 'are expensive', 'squeak', 'wear out']],
-  [/^(is|are|can)\b/i, ['good for walking', 'good for hiking', 'worth it', 'bad for your feet', 'good for gym']],
-  [/^(which|who|when|where)\b/i, ['to buy', 'are best', 'makes the best', 'to replace']],
-];
-const EN_LETTERS: Readonly<Record<string, readonly string[]>> = {
-  a: ['adidas', 'amazon', 'arch support'],
-  b: ['brooks', 'black', 'best brands'],
-  c: ['cheap', 'comparison', 'clearance'],
-  d: ['deals', 'difference'],
-  e: ['everyday use'],
-  f: ['for women', 'for men', 'for flat feet'],
-  g: ['guide', 'gel'],
-  h: ['hoka', 'how to clean'],
-  i: ['insoles'],
-  j: ['jogging'],
-  k: ['kids'],
-  l: ['lightweight', 'lifespan'],
-  m: ['mens', 'marathon'],
-  n: ['near me', 'nike', 'new balance'],
-  o: ['on sale', 'outlet'],
-  p: ['price', 'pronation'],
-  q: ['quality'],
-  r: ['review', 'reddit'],
-  s: ['sale', 'size chart', 'stability'],
-  t: ['trail', 'top rated'],
-  u: ['under 100'],
-  v: ['vs walking shoes', 'vs sneakers'],
-  w: ['women', 'with arch support', 'wide'],
-  x: [],
-  y: [],
-  z: ['zero drop'],
-};
-const EN_WRONG_SCRIPT = ['추천', 'おすすめ'];
-
-const KO_TAILS = [
-  '추천',
-  '비교',
-  '순위',
-  '추천 2025',
-  '추천 2024',
-  '가격',
-  '후기',
-  '쿠팡',
-  '종류',
-  '브랜드',
-  '로얄캐닌',
-  '얼마나 줘야 하나요',
-  '성분 보는법',
-  '부작용',
-  '유통기한',
-  'shop.example.co.kr',
-  '가성비',
-  '어떤게 좋을까',
-];
-const KO_EXTEND_TAILS = ['소형견', '퍼피', '노견', '2025', '디시', '더쿠', '순위', '가성비'];
-const KO_QUESTION_WORD_TAILS: Readonly<Record<string, readonly string[]>> = {
-  어디: ['어디서 사요', '어디가 싸요', '어디서 사나요'],
-  왜: ['왜 안먹어요', '왜 비싼가요', '왜 바꿔야 하나요'],
-  뭐: ['뭐가 좋아요', '뭐 먹여야 하나요', '뭐가 다른가요'],
-  얼마: ['얼마나 줘야 하나요', '얼마나 먹어요', '얼마예요'],
-  어떻게: ['어떻게 바꿔요', '어떻게 보관하나요', '어떻게 골라요'],
-};
-const KO_QUESTION_TAILS = ['가 좋을까', '를 골라야 할까', '를 먹여야 하나요', '가 좋은가요'];
-const KO_SYLLABLES: Readonly<Record<string, readonly string[]>> = {
-  가: ['가격', '가성비', '가격 비교'],
-  나: ['나이별 추천', '나쁜 성분'],
-  다: ['다이어트', '다른 브랜드 비교'],
-  라: ['라벨 보는법'],
-  마: ['마트 추천'],
-  바: ['바꾸는 방법', '바꿀때 주의사항'],
-  사: ['사료량', '사은품'],
-  아: ['아기 강아지 추천', '아침 급여량'],
-  자: ['자연식 비교', '자동급식기'],
-  차: ['차이', '차이점'],
-  카: ['카길 후기'],
-  타: ['타입별 종류'],
-  파: ['파는곳', '파우치'],
-  하: ['하루 급여량', '하는법'],
-};
-const KO_INTENT_END =
-  /(추천|비교|차이|방법|하는법|뜻|가격|비용|후기|리뷰|순위|장단점|종류|효과|부작용|가성비|브랜드|vs|\d)$/;
 
 function keep(sim: SimContext, q: string, tail: string): boolean {
   return sim.hash(`${q}\u0000${tail}`, 'suggest') % 10 < 7;
@@ -133,45 +44,85 @@ function extend(out: string[], sim: SimContext, q: string, tails: readonly strin
   for (const t of tails) if (!q.includes(t.split(' ')[0] ?? t) && keep(sim, q, t)) out.push(`${q}${sep}${t}`);
 }
 
-/** Deterministic completions of a typed prefix (up to 10), most popular first. */
-export function sandboxSuggestions(sim: SimContext, prefix: string, lang: Lang, provider: SuggestProvider): string[] {
-  const q = prefix.replace(/\s+/g, ' ').trim();
-  if (!q) return [];
+/** General words with the topic's words after the two most popular general ones. */
+function merged(general: readonly string[], topical: readonly string[]): string[] {
+  return [...general.slice(0, 2), ...topical, ...general.slice(2)];
+}
+
+function englishSuggestions(sim: SimContext, q: string, topic: Topic | undefined): string[] {
   const words = q.split(' ');
   const last = words[words.length - 1] ?? '';
   const base = words.slice(0, -1).join(' ');
   const out: string[] = [];
-  if (lang === 'ko') {
-    const questionWord = KO_QUESTION_WORD_TAILS[last];
-    if (words.length > 1 && [...last].length === 1 && KO_SYLLABLES[last]) {
-      for (const w of KO_SYLLABLES[last] ?? []) out.push(`${base} ${w}`);
-    } else if (words.length > 1 && questionWord) {
-      for (const t of questionWord) out.push(`${base} ${t}`);
-    } else if (/^(어떤|왜)\s/.test(q)) {
-      extend(out, sim, q, KO_QUESTION_TAILS, '');
-    } else if (KO_INTENT_END.test(q)) {
-      extend(out, sim, q, /\d/.test(q) ? KO_EXTEND_TAILS.filter((t) => !/\d/.test(t)) : KO_EXTEND_TAILS);
-    } else {
-      extend(out, sim, q, KO_TAILS);
-      // People also type the topic without spaces: a spacing variant of the top completion.
-      if (q.includes(' ')) out.splice(1, 0, `${q.replace(/\s+/g, '')} ${KO_TAILS[0]}`);
-      if (provider === 'naver') out.splice(6, 0, 'dog food review');
-      if (provider === 'google') out.splice(4, 0, 'ドッグフード おすすめ', 'dog food brands');
-    }
+  const question = EN_QUESTIONS.find(([re]) => re.test(q));
+  const afterWord = [...(topic?.afterWord?.[last.toLowerCase()] ?? []), ...(EN_AFTER_WORD[last.toLowerCase()] ?? [])];
+  if (words.length > 1 && /^[a-z]$/i.test(last)) {
+    const letter = last.toLowerCase();
+    for (const w of [...(topic?.letters?.[letter] ?? []), ...(EN_LETTERS[letter] ?? [])]) out.push(`${base} ${w}`);
+  } else if (question && !EN_QUESTION_DONE.test(q)) {
+    const subject = (question[0].exec(q)?.[1] ?? '').trim();
+    const made = question[1](subject);
+    if (/^how to\b/i.test(q)) made.unshift(...(topic?.howTo ?? []).map((v) => `how to ${v} ${subject}`));
+    for (const s of made) if (keep(sim, q, s)) out.push(s);
+  } else if (/\b(vs|versus|or|for|with|without)$/i.test(q)) {
+    for (const t of afterWord) if (keep(sim, q, t)) out.push(`${q} ${t}`);
+  } else if (/\bnear me$/i.test(q)) {
+    // Only a topic people buy in shops has completions here.
+    if (topic) extend(out, sim, q, EN_EXTEND_TAILS);
+  } else if (/^best\b/i.test(q)) {
+    extend(out, sim, q, merged(['2025', 'for beginners'], topic?.extendTails ?? []));
+  } else if (question || /\b(review|price|cost|alternatives|worth it|\d+)$/i.test(q)) {
+    extend(out, sim, q, /\d$/.test(q) ? [] : EN_EXTEND_TAILS);
   } else {
-    const questionTails = EN_QUESTION_TAILS.find(([re]) => re.test(q))?.[1];
-    if (words.length > 1 && /^[a-z]$/i.test(last)) {
-      for (const w of EN_LETTERS[last.toLowerCase()] ?? []) out.push(`${base} ${w}`);
-    } else if (questionTails) {
-      extend(out, sim, q, questionTails);
-    } else if (/\b(vs|versus|or|for|with|without|review|price|cost|alternatives|worth it|near me|\d+)$/i.test(q)) {
-      extend(out, sim, q, /\d$/.test(q) ? EN_EXTEND_TAILS.filter((t) => !/\d/.test(t)) : EN_EXTEND_TAILS);
-    } else {
-      extend(out, sim, q, EN_TAILS);
-      if (!/^best\b/i.test(q)) out.splice(2, 0, `best ${q} 2025`, `best ${q} 2024`);
-      if (sim.hash(q, 'foreign') % 2 === 0) out.splice(5, 0, `${q} ${EN_WRONG_SCRIPT[sim.hash(q, 'which') % 2]}`);
-    }
+    extend(out, sim, q, merged(EN_TAILS, topic?.tails ?? []));
+    // `best X` fits a kind of product, not any seed (`best pydantic`): topics only.
+    if (topic && !/^best\b/i.test(q)) out.splice(2, 0, `best ${q} 2025`, `best ${q} 2024`);
+    if (sim.hash(q, 'foreign') % 2 === 0) out.splice(5, 0, `${q} ${EN_WRONG_SCRIPT[sim.hash(q, 'which') % 2]}`);
   }
+  return out;
+}
+
+function koreanSuggestions(sim: SimContext, q: string, topic: Topic | undefined, provider: SuggestProvider): string[] {
+  const words = q.split(' ');
+  const last = words[words.length - 1] ?? '';
+  const base = words.slice(0, -1).join(' ');
+  const out: string[] = [];
+  const syllables = [...(topic?.letters?.[last] ?? []), ...(KO_SYLLABLES[last] ?? [])];
+  const questionWord = [...(topic?.questionWordTails?.[last] ?? []), ...(KO_QUESTION_WORD_TAILS[last] ?? [])];
+  if (words.length > 1 && [...last].length === 1 && /\p{Script=Hangul}/u.test(last)) {
+    for (const w of syllables) out.push(`${base} ${w}`);
+  } else if (words.length > 1 && questionWord.length > 0) {
+    for (const t of questionWord) out.push(`${base} ${t}`);
+  } else if (/^(어떤|왜)\s/.test(q)) {
+    const tails = [...KO_QUESTION_TAILS, ...(topic?.questionTails ?? [])].map((t) => withParticle(q, t));
+    extend(out, sim, q, tails, '');
+  } else if (/\s(방법|하는\s?법)$/.test(q)) {
+    for (const t of topic?.howToKo ?? KO_HOW_TO) if (keep(sim, q, t)) out.push(`${base} ${t}`);
+  } else if (/\svs$/i.test(q)) {
+    for (const t of topic?.versus ?? []) if (keep(sim, q, t)) out.push(`${q} ${t}`);
+  } else if (KO_INTENT_END.test(q)) {
+    const general = KO_EXTEND_TAILS.find(([re]) => re.test(q))?.[1] ?? [];
+    const tails = merged(general, /추천$/.test(q) ? (topic?.extendTails ?? []) : []);
+    extend(out, sim, q, /\d/.test(q) ? tails.filter((t) => !/\d/.test(t)) : tails);
+  } else {
+    extend(out, sim, q, merged(KO_TAILS, topic?.tails ?? []));
+    // People also type the topic without spaces: a spacing variant of the top completion.
+    if (q.includes(' ')) out.splice(1, 0, `${q.replace(/\s+/g, '')} ${KO_TAILS[0]}`);
+    const extra = provider === 'naver' ? topic?.naverExtra : topic?.googleExtra;
+    if (extra) out.splice(provider === 'naver' ? 6 : 4, 0, ...extra);
+  }
+  return out;
+}
+
+const KO_INTENT_END =
+  /(추천|비교|차이|방법|하는법|뜻|가격|비용|후기|리뷰|순위|장단점|종류|효과|부작용|가성비|브랜드|vs|\d)$/;
+
+/** Deterministic completions of a typed prefix (up to 10), most popular first. */
+export function sandboxSuggestions(sim: SimContext, prefix: string, lang: Lang, provider: SuggestProvider): string[] {
+  const q = prefix.replace(/\s+/g, ' ').trim();
+  if (!q) return [];
+  const topic = TOPICS.find((t) => t.match.test(q));
+  const out = lang === 'ko' ? koreanSuggestions(sim, q, topic, provider) : englishSuggestions(sim, q, topic);
   return [...new Set(out)].filter((s) => s.toLowerCase() !== q.toLowerCase()).slice(0, 10);
 }
 
