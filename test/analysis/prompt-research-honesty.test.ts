@@ -33,7 +33,7 @@ const PR = analysisConfig({ pr: { requests: { delayMs: 0, jitterMs: 0 }, cacheTt
 describe('question text: observed questions verbatim, grammatical templates otherwise (§3.8)', () => {
   it.each([
     ['how to clean running shoes', 'How do I clean running shoes?', 'templated'],
-    ['running shoes for flat feet', 'What are the best running shoes for flat feet?', 'templated'],
+    ['running shoes for flat feet', 'Which running shoes are best for flat feet?', 'templated'],
     ['best running shoes 2024', 'What are the best running shoes in 2024?', 'templated'],
     ['best running shoes for women', 'What are the best running shoes for women?', 'templated'],
     ['best laptop', 'What is the best laptop?', 'templated'],

@@ -86,7 +86,7 @@ describe('question text and intent (§3.8, §3.9)', () => {
   it.each([
     ['best running shoes', 'What are the best running shoes?', 'templated'],
     ['hoka vs nike', 'Which is better, hoka or nike?', 'templated'],
-    ['running shoes for flat feet', 'What are the best running shoes for flat feet?', 'templated'],
+    ['running shoes for flat feet', 'Which running shoes are best for flat feet?', 'templated'],
     ['running shoes near me', 'Where can I find running shoes near me?', 'templated'],
     ['running shoes price', 'How much do running shoes cost?', 'templated'],
     ['running shoes reviews', 'What do reviews say about running shoes?', 'templated'],

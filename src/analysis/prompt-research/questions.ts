@@ -84,7 +84,9 @@ const EN_TEMPLATES: readonly Template[] = [
   [/^(?:best|top)\s+(.+)$/i, (m) => `${best(m[1] as string)}?`],
   [/^(.+?)\s+for beginners$/i, (m) => `What should a beginner know about ${m[1]}?`],
   [/^(.+?)\s+(?:vs\.?|versus)\s+(.+)$/i, (m) => `Which is better, ${m[1]} or ${m[2]}?`],
-  [/^(.+?)\s+(for|with)\s+(.+)$/i, (m) => `${best(m[1] as string)} ${m[2]?.toLowerCase()} ${m[3]}?`],
+  // Not "What are the best X for Y?": that is the text of `best X for Y`, a different query.
+  [/^(.+?)\s+for\s+(.+)$/i, (m) => `Which ${m[1]} ${be(m[1] as string)} best for ${m[2]}?`],
+  [/^(.+?)\s+with\s+(.+)$/i, (m) => `${best(m[1] as string)} with ${m[2]}?`],
   [/^(.+?)\s+near me$/i, (m) => `Where can I find ${m[1]} near me?`],
   [/^(.+?)\s+(?:price|cost)s?$/i, (m) => `How much ${doVerb(m[1] as string)} ${m[1]} cost?`],
   [/^(.+?)\s+reviews?$/i, (m) => `What do reviews say about ${m[1]}?`],
