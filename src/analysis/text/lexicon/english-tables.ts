@@ -158,7 +158,7 @@ need require necessitate
 want desire wish
 choose select pick opt
 allow permit enable authorize let
-forbid prohibit ban bar
+forbid prohibit ban
 stop halt cease discontinue
 keep retain maintain preserve
 change alter modify adjust amend
@@ -177,9 +177,9 @@ fast quick rapid speedy swift
 slow sluggish
 easy simple effortless straightforward
 hard difficult tough challenging
-good great excellent fine superb
+good great excellent superb
 bad poor terrible awful
-important significant crucial vital essential key
+important significant crucial vital essential
 main primary principal chief major
 rich wealthy affluent
 job work occupation
@@ -191,7 +191,7 @@ doctor physician
 illness disease sickness ailment
 medicine drug medication
 treatment therapy cure
-symptom sign
+symptom
 pain ache
 injury wound harm
 death demise
@@ -221,30 +221,30 @@ arrive reach
 leave depart exit
 return come-back
 visit attend
-book reserve
+reserve
 cancel revoke annul
 product item merchandise
-quality grade
+quality
 feature function capability
 design style
 size dimension
-weight mass
-color colour hue shade
+weight
+color colour hue
 broken faulty defective damaged
 clean spotless
 dirty filthy
 quiet silent calm
 loud noisy
-happy glad pleased satisfied content
+happy glad pleased satisfied
 sad unhappy sorrowful
-angry mad furious
+angry furious
 afraid scared frightened fearful
 worry concern anxiety
 problem issue trouble difficulty
 reason cause
 result outcome consequence effect
 goal aim objective target purpose
-method way approach technique means
+method way approach technique
 idea notion concept
 opinion view
 fact truth
@@ -265,7 +265,7 @@ before prior previously earlier
 after following
 recent latest
 old ancient aged elderly
-new modern novel fresh
+new modern fresh
 young youthful
 child kid youngster
 adult grown-up
@@ -282,11 +282,11 @@ write compose
 read peruse
 watch observe
 hear listen
-smart intelligent clever bright
+smart intelligent clever
 stupid dumb foolish
 strong powerful mighty
 weak feeble frail
-right correct accurate exact
+correct accurate exact
 wrong incorrect inaccurate false
 true genuine real authentic
 fake counterfeit
@@ -296,8 +296,8 @@ same identical equal
 legal legitimate
 illegal unlawful illicit
 relinquish surrender
-manage run operate administer oversee
-lead guide direct
+manage operate administer oversee
+lead guide
 own possess have
 live reside dwell
 marry
@@ -362,15 +362,12 @@ wet dry
 full empty
 open close
 open closed
-on off
 up down
-in out
 inside outside
 above below
 over under
 top bottom
 front back
-left right
 north south
 east west
 push pull
@@ -393,7 +390,6 @@ benefit drawback
 safe dangerous
 safety danger
 legal illegal
-right wrong
 true false
 correct incorrect
 real fake
@@ -405,7 +401,6 @@ able unable
 available unavailable
 happy sad
 love hate
-like dislike
 friend enemy
 support oppose
 pro con

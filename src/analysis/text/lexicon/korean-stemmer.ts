@@ -37,6 +37,8 @@ interface Rule {
   pred: boolean;
   /** The suffix is a verbal ending: undo contractions in the remainder. */
   verbal: boolean;
+  /** The remainder must end in a closed (final consonant) or open syllable. */
+  after?: 'closed' | 'open';
 }
 
 const RULES = new Map<string, Rule[]>();
@@ -59,8 +61,8 @@ add(
    였고 이었던 였던 이므로 이니까 이어서 이에요 예요 이었어요 였어요 이죠 이지 이었으며 였으며 이라며 라며`,
   { rep: '', min: 1, pred: false, verbal: false },
 );
-// Copula adnominal/nominal 인/임 cut nouns too often (확인, 원인): two syllables must remain.
-add('인 임', { rep: '', min: 2, pred: false, verbal: false });
+// Copula nominal 임 needs two remaining syllables (책임 stays). Adnominal 인 is left alone: 디자인, 온라인, 확인.
+add('임', { rep: '', min: 2, pred: false, verbal: false });
 // Endings only verbs and adjectives carry.
 add(
   `습니다 습니까 습니다만 었다 았다 였다 었던 았던 였던 었고 았고 였고 었으며 았으며 였으며 었지만 았지만 였지만
@@ -72,26 +74,30 @@ add(
   { rep: '', min: 1, pred: false, verbal: true },
 );
 // 해/돼 contractions of 하여/되어 at the end of a word.
-add('해 해서 해도 해야 해요 해라 해야만', { rep: '하', min: 1, pred: false, verbal: false });
-add('돼 돼서 돼도 돼야 돼요', { rep: '되', min: 1, pred: false, verbal: false });
+add('해 해서 해도 해야 해요 해라 해야만 하여 하여서 하여야 하여도', { rep: '하', min: 1, pred: false, verbal: false });
+add('돼 돼서 돼도 돼야 돼요 되어 되어서 되어야 되어도', { rep: '되', min: 1, pred: false, verbal: false });
 // ㅂ-irregular connective 어려워 → 어려우 (→ 어렵 in restore).
 add('워 워서 워도 워야 워요 워지', { rep: '우', min: 1, pred: false, verbal: true });
 // One-syllable particles.
 add('은 이 가 을 의 에 께 로 와 과 도 만 나 랑 란', { rep: '', min: 2, pred: false, verbal: false });
 add('는 를', { rep: '', min: 1, pred: false, verbal: false });
+// After a one-syllable noun, only the particle form that fits its last sound: 것이, 돈은, 물을 / 차가.
+add('이 은 을', { rep: '', min: 1, pred: false, verbal: false, after: 'closed' });
+add('가', { rep: '', min: 1, pred: false, verbal: false, after: 'open' });
 // Ambiguous endings: only after a predicate-like stem.
-add('다 고 며 면 서 지 기 음 게 던 은 을 어 아 니 네 냐 요 죠 든 자 다는 다고 다면 다가 으면 는', {
+add('다 고 며 면 서 지 기 음 게 던 은 을 어 아 니 네 냐 요 죠 든 다는 다고 다면 다가 으면 는', {
   rep: '',
   min: 1,
   pred: true,
   verbal: true,
 });
+// Plural 들 (사람들 → 사람); predicate stems ending in 들 (만들, 줄어들) are returned before the rules run.
+add('들', { rep: '', min: 2, pred: false, verbal: false });
 // Copula dropped after a vowel (사과다, 사과고) when the rules above did not take the ending.
 add('다 고', { rep: '', min: 2, pred: false, verbal: false });
 // Adverbs in -히 from 하다 adjectives: 정확히 → 정확.
 add('히', { rep: '', min: 2, pred: false, verbal: false });
 
-const MAX_SUFFIX = 6;
 const MAX_PASSES = 5;
 
 /** Predicate stems (verbs, adjectives) as they stand before an ending; also used to restore ㄹ-drop. */
@@ -101,7 +107,7 @@ export const PREDICATES: ReadonlySet<string> = new Set(
    싸 비싸 예쁘 나쁘 기쁘 슬프 아프 바쁘 고프 빠르 느리 다르 모르 고르 오르 부르 흐르 자르 이르 누르 기르 마르
    쉽 어렵 가볍 무겁 덥 춥 뜨겁 차갑 가깝 아름답 새롭 귀엽 즐겁 반갑 고맙 부드럽 시끄럽 더럽 부럽 무섭 어둡 밉 맵
    돕 눕 굽 낫 짓 잇 붓 그렇 이렇 저렇 어떻 늘어나 줄어들 떨어지 끝나 마치 바꾸 배우 싸우 세우 키우 채우 비우 지우
-   외우 태우 피우 깨우 드리 보내 가지 만나 모이 보이 느끼 생기 남기 시키 알리 살리 올리 내리 늘리 줄이 낮추 기다리
+   외우 태우 피우 깨우 드리 보내 가지 만나 모이 보이 느끼 생기 남기 시키 알리 살리 올리 내리 늘리 줄이 높이 낮추 기다리
    다니 그리 버리 고치 가르치 마시 걸리 들리 뛰어나 나오 들어가 들어오 나가 올라가 내려가 돌아가 돌아오 아니 이기
    지키 열리 닫히 떠나 붙이 사라지 나타나 빠지 넘 씻 켜 끊 갚 잃 얻 쌓 짜 차 추 두껍 얕 맛있 맛없 재밌 재미있 멋있
    괜찮 깨끗 따뜻 시원 힘들 어리 헤어지 모자라 넘치 틀리 바라 늦 빌리 구하 지내 강하 약하 편하 급하 심하 착하
@@ -257,6 +263,23 @@ const WHOLE = new Map<string, string>(
     원고: '원고',
     이하다: '이하',
     서울: '서울',
+    주가: '주가',
+    대가: '대가',
+    고가: '고가',
+    시가: '시가',
+    부가: '부가',
+    호가: '호가',
+    오픈: '오픈',
+    짠: '짜',
+    찬: '차',
+    판: '팔',
+    논: '놀',
+    것이: '것',
+    것은: '것',
+    것을: '것',
+    것도: '것',
+    수가: '수',
+    수는: '수',
     크기: '크기',
     겨울: '겨울',
     거울: '거울',
@@ -310,6 +333,7 @@ const WHOLE = new Map<string, string>(
 const HA_NOUNS: ReadonlySet<string> = new Set(['이하', '지하', '영하', '천하', '산하', '상하', '폐하', '하하', '직하']);
 
 const SYL_HA = '하';
+const YEOT = '였'.charCodeAt(0);
 const SYL_DOE = '되';
 
 function lastCode(s: string): number {
@@ -352,6 +376,7 @@ function restore(stem: string, afterSs = false): string {
   const head = stem.slice(0, -1);
   const prev = n >= 2 ? stem.charCodeAt(n - 2) : 0;
   if (fin === T.ss) {
+    if (init === L.ng && vow === V.yeo && n >= 2 && finalOf(prev) !== T.none) return `${head}이`; // 높였 → 높이
     if (init === L.ng && (vow === V.yeo || vow === V.eo || vow === V.a) && n >= 2) return restore(head);
     if (init === L.g && vow === V.e && n >= 2) return restore(head); // 겠
     if (init === L.ng && vow === V.i) return stem; // 있
@@ -403,19 +428,34 @@ function restoreL(stem: string): string {
 }
 
 /** Last syllables after which a word-final -ㄴ/-ㄹ is an ending (빠른, 예쁜, 기다린, 어려운 via 우). */
-const ADNOMINAL_LAST: ReadonlySet<string> = new Set(['하', '되', '르', '쁘', '프', '리', '싸', '우', '이', '나', '지']);
+const ADNOMINAL_LAST: ReadonlySet<string> = new Set(['하', '되', '르', '쁘', '프', '리', '싸', '우', '이']);
+
+/** Suffixes grouped by their last syllable, longest first, so a word is compared only with those that can match. */
+const BY_LAST = new Map<string, Array<readonly [string, Rule[]]>>();
+for (const [suffix, rules] of RULES) {
+  const key = suffix.slice(-1);
+  const list = BY_LAST.get(key) ?? [];
+  list.push([suffix, rules]);
+  BY_LAST.set(key, list);
+}
+for (const list of BY_LAST.values()) list.sort((a, b) => b[0].length - a[0].length);
 
 function tryRules(s: string, minLen: number): string | undefined {
   const n = s.length;
-  for (let k = Math.min(MAX_SUFFIX, n - 1); k >= minLen; k--) {
-    const rules = RULES.get(s.slice(n - k));
-    if (rules === undefined) continue;
+  const candidates = BY_LAST.get(s[n - 1] ?? '');
+  if (candidates === undefined) return undefined;
+  for (const [suffix, rules] of candidates) {
+    const k = suffix.length;
+    if (k < minLen || k >= n || !s.endsWith(suffix)) continue;
     const stem = s.slice(0, n - k);
     for (const r of rules) {
       if (stem.length < r.min) continue;
+      if (r.after !== undefined && (finalOf(lastCode(stem)) === T.none) !== (r.after === 'open')) continue;
       const fixed = WHOLE.get(stem);
       if (fixed !== undefined && r.rep === '') return fixed;
       if (r.pred && !looksPredicate(stem) && restoreL(stem) === stem) continue;
+      // 였 after a closed syllable is 이+었 of a causative or passive stem: 높였다 → 높이.
+      if (s.charCodeAt(n - k) === YEOT && finalOf(lastCode(stem)) !== T.none) return `${stem}이`;
       const out = r.verbal ? restore(stem + r.rep) : stem + r.rep;
       return out === '' ? s : out;
     }
@@ -432,6 +472,8 @@ function stripJamoFinal(s: string): string | undefined {
   if (fin !== T.n && fin !== T.l && fin !== T.m) return undefined;
   const stem = s.slice(0, n - 1) + withFinal(last, T.none);
   if (PREDICATES.has(stem)) return stem;
+  const fixed = WHOLE.get(stem);
+  if (fixed !== undefined && PREDICATES.has(fixed)) return fixed; // 높일 → 높이 → 높
   const ch = stem[n - 1] ?? '';
   if (ch === '하' || ch === '되') {
     // 포함, 제한, 역할 are nouns: a one-syllable head needs a listed 하 adjective (강한 → 강하).
@@ -481,6 +523,7 @@ function finish(s: string): string {
 export function lemmaKorean(word: string): string {
   const fixed = WHOLE.get(word);
   if (fixed !== undefined) return fixed;
+  if (PREDICATES.has(word)) return word;
   let s = word;
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     if (pass > 0 && PREDICATES.has(s)) break;
