@@ -1,4 +1,5 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
+import { isShortText } from '../../engines/common/page-extract.js';
 import type { Parse } from '../../engines/parse-pool/parsers.js';
 import type { HttpResponse, HttpTransport } from '../../transport/http-transport.js';
 import { KeyedSemaphore, mapLimit, sleep, type TtlCache } from '../common/async.js';
@@ -157,7 +158,7 @@ async function requestOnce(
   const minKo = deps.config.text.minCharsKo;
   const extracted = isHtml
     ? await deps.parse('sourceInfluence.page', { html: text, url: base.finalUrl, minCharsEn: minEn, minCharsKo: minKo })
-    : { text: text.trim() || null, textSource: 'extracted' as const, metadata: null };
+    : plainText(text, minEn, minKo);
   if (!extracted.text)
     return {
       page: page('empty_content', url, now, { ...base, metadata: extracted.metadata, detail: 'no readable text' }),
@@ -171,10 +172,18 @@ async function requestOnce(
       text: truncated ? extracted.text.slice(0, max) : extracted.text,
       textSource: extracted.textSource,
       truncated,
+      short: extracted.short,
       metadata: extracted.metadata,
     }),
     retryAfterMs: null,
   };
+}
+
+/** A `text/plain` page is its own text; short like an HTML page (§2.4). */
+function plainText(text: string, minEn: number, minKo: number) {
+  const trimmed = text.trim();
+  const short = trimmed !== '' && isShortText(trimmed, minEn, minKo);
+  return { text: trimmed || null, textSource: 'extracted' as const, short, metadata: null };
 }
 
 function failureStatus(e: unknown): { status: FetchStatus; detail: string } {

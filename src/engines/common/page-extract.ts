@@ -1,17 +1,21 @@
 import type { Readability } from '@mozilla/readability';
 import { jsdom, readability } from '../lazy-modules.js';
 import { detectLanguage } from '../../text/language.js';
+import { appShellEvidence } from '../web/app-shell.js';
 
 /**
  * Main text and metadata of an HTML page, for SOURCE_INFLUENCE's cited pages (docs/analysis.md#s2-4): Readability
  * over a jsdom document, accepted at ≥ 200 characters (`en`) / ≥ 100 (`ko`);
- * else the body without navigation and chrome; else none. It runs in the parse pool, whose table
+ * else the body without navigation and chrome; else the longer of the two, flagged `short` (a notice or a
+ * product card is what some answers cite); none when the page has no readable text or is a JavaScript shell. It runs in the parse pool, whose table
  * sits in the engines layer, so it lives here rather than in src/analysis. Kept apart from
  * WEB_SCRAPE's reader (src/engines/web/) so the two can evolve separately.
  */
 export interface ExtractedPage {
   text: string | null;
   textSource: 'extracted' | 'body_fallback' | null;
+  /** The text is under the language's minimum; still the page's text. */
+  short: boolean;
   metadata: PageMetadata;
 }
 
@@ -99,8 +103,13 @@ function blockText(root: Node): string {
 }
 
 function longEnough(text: string, minEn: number, minKo: number): boolean {
+  return !isShortText(text, minEn, minKo);
+}
+
+/** Under the language's minimum of non-space characters (§2.4). */
+export function isShortText(text: string, minEn: number, minKo: number): boolean {
   const chars = text.replace(/\s+/g, '').length;
-  return chars >= (detectLanguage(text) === 'ko' ? minKo : minEn);
+  return chars < (detectLanguage(text) === 'ko' ? minKo : minEn);
 }
 
 function jsonLdBlocks(doc: Document): unknown[] {
@@ -172,18 +181,26 @@ export function extractHtml(html: string, url: string, minCharsEn: number, minCh
       readabilityByline: article?.byline?.trim() || null,
       readabilityPublishedTime: article?.publishedTime?.trim() || null,
     };
+    let extracted = '';
     if (article?.content) {
-      const frag = JSDOM.fragment(article.content);
-      const text = blockText(frag);
-      if (longEnough(text, minCharsEn, minCharsKo)) return { text, textSource: 'extracted', metadata };
+      extracted = blockText(JSDOM.fragment(article.content));
+      if (longEnough(extracted, minCharsEn, minCharsKo))
+        return { text: extracted, textSource: 'extracted', short: false, metadata };
     }
+    let bodyText = '';
     const body = doc.body?.cloneNode(true) as HTMLElement | undefined;
     if (body) {
       for (const el of Array.from(body.querySelectorAll(CHROME_SELECTOR))) el.remove();
-      const text = blockText(body);
-      if (longEnough(text, minCharsEn, minCharsKo)) return { text, textSource: 'body_fallback', metadata };
+      bodyText = blockText(body);
+      if (longEnough(bodyText, minCharsEn, minCharsKo))
+        return { text: bodyText, textSource: 'body_fallback', short: false, metadata };
     }
-    return { text: null, textSource: null, metadata };
+    // A short page is still a source (a JavaScript shell's "Loading…" is not): keep the fuller reading.
+    if (appShellEvidence(doc)) return { text: null, textSource: null, short: false, metadata };
+    if (bodyText.length > extracted.length)
+      return { text: bodyText, textSource: 'body_fallback', short: true, metadata };
+    if (extracted) return { text: extracted, textSource: 'extracted', short: true, metadata };
+    return { text: null, textSource: null, short: false, metadata };
   } finally {
     dom.window.close();
   }
