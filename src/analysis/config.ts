@@ -26,6 +26,17 @@ export interface SourceInfluenceConfig {
   tauFull: number;
   tauPartial: number;
   /**
+   * The lexical judge's contradiction rule runs when the claim's IDF-weighted containment in the page's best-matching
+   * clause reaches this (a contradiction reuses the page's words; below it the pair is simply not about the same fact).
+   */
+  judge: {
+    minContradictionOverlap: number;
+    /** A name change needs this share of the claim's other words in the page's sentence (a one-slot change). */
+    nameMinRest: number;
+    /** A negation on one side counts when the page's clause holds this share of the claim clause's words. */
+    negationMinOverlap: number;
+  };
+  /**
    * Lowest s_uj that attributes an uncited unit to a source (§2.7 uses τ_part; kept apart because
    * τ_part is tuned for labelling and sits below the chance-match level of long pages).
    */
@@ -50,7 +61,7 @@ export interface SourceInfluenceConfig {
    * §2.10: pairs with max(τ_part − band, minSupport) ≤ s < τ_full + band are judged, highest w·d
    * first; below `minSupport` a pair is at chance level and not worth a model call.
    */
-  modelCheck: { maxPairs: number; pairsPerCall: number; band: number; minSupport: number };
+  modelCheck: { maxPairs: number; maxPairsAll: number; pairsPerCall: number; band: number; minSupport: number };
   extended: { maxRequirements: number; coverageUnits: number; brandChunkTokens: number; maxReasons: number };
   /**
    * Metered charge (§2.14) in micro-credits so sums stay exact: a billed fetch costs
@@ -113,8 +124,9 @@ export const ANALYSIS_DEFAULTS: Readonly<AnalysisConfig> = deepFreeze({
     // Calibrated (§5, SI_CALIBRATION): methods page starting points were wContain 0.6 / wNgram 0.4,
     // τ_full 0.55, τ_part 0.30 — macro-F1 0.6756 on the labelled pairs; these give 0.8259.
     lex: { wContain: 0.3, wNgram: 0.7, numBonus: 0.15, numPenalty: 0.85 },
-    tauFull: 0.4,
-    tauPartial: 0.1,
+    tauFull: 0.8,
+    tauPartial: 0.4,
+    judge: { minContradictionOverlap: 0.1, nameMinRest: 0.75, negationMinOverlap: 0.6 },
     // Well above the highest s of an unsupported pair in the calibration set (0.15, on a long page).
     uncitedMin: 0.3,
     citedEpsilon: 0.25,
@@ -130,7 +142,7 @@ export const ANALYSIS_DEFAULTS: Readonly<AnalysisConfig> = deepFreeze({
         source_classification: 1_200,
       },
     },
-    modelCheck: { maxPairs: 40, pairsPerCall: 10, band: 0.1, minSupport: 0.2 },
+    modelCheck: { maxPairs: 40, maxPairsAll: 200, pairsPerCall: 10, band: 0.1, minSupport: 0.2 },
     extended: { maxRequirements: 12, coverageUnits: 5, brandChunkTokens: 8_000, maxReasons: 5 },
     credits: { fetchMicro: 100_000, tokenMicro: 20, min: 1, max: 3 },
   },

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ANALYSIS_DEFAULTS } from '../../src/analysis/config.js';
 import { analyzeSourceInfluence } from '../../src/analysis/source-influence/analyze.js';
-import { analyzeCore, withSupportOverrides } from '../../src/analysis/source-influence/core.js';
+import { analyzeCore, withModelJudgements } from '../../src/analysis/source-influence/core.js';
 import { checkPairs } from '../../src/analysis/source-influence/model-check.js';
 import { findMarkers } from '../../src/analysis/source-influence/markers.js';
 import type { CitationIn, FetchRecord } from '../../src/analysis/source-influence/types.js';
@@ -250,24 +250,28 @@ describe('model judgements replace lexical support (§2.10)', () => {
   const answer = 'Runners who have knee pain often pick cushioned shoes, and a broad toe box suits wide feet [1].';
   const input = { answer, prompt: null, citations: [{ url: 'https://a.example.com/knees' }], analysis: null };
 
-  it('a judged pair takes 0.9 / 0.45 / 0 and the metrics follow', () => {
+  it('a judged pair takes the model label (0.9 / 0.45 / 0), records the judge, and the metrics follow', () => {
     const core = analyzeCore(input, [okPage(page)], cfg);
     const lexical = core.alignments[0]?.support[0] ?? 0;
     expect(lexical).toBeLessThan(cfg.tauFull);
     expect(core.answer.citationRecall).toBe(0);
-    const judged = withSupportOverrides(core, new Map([[0, new Map([[0, 0.9]])]]), cfg);
+    const judged = withModelJudgements(core, new Map([[0, new Map([[0, 'supported' as const]])]]), cfg);
     expect(judged.alignments[0]?.support[0]).toBe(0.9);
+    expect(judged.alignments[0]?.judgements[0]).toMatchObject({ label: 'supported', judge: 'model' });
+    expect(core.alignments[0]?.judgements[0]?.judge).toBe('lexical');
     expect(judged.alignments[0]?.joint).toBe(0.9);
     expect(judged.answer).toMatchObject({ citationRecall: 1, citationPrecision: 1, groundedShare: 1 });
     expect(judged.raw[0]?.supportedUnits).toBe(1);
-    const refuted = withSupportOverrides(core, new Map([[0, new Map([[0, 0]])]]), cfg);
+    const refuted = withModelJudgements(core, new Map([[0, new Map([[0, 'contradicted' as const]])]]), cfg);
     expect(refuted.answer.citationPrecision).toBe(0);
+    expect(refuted.raw[0]?.contradictedUnits).toBe(1);
+    expect(refuted.weights[0]?.[0]).toBe(0);
     expect(core.alignments[0]?.support[0]).toBe(lexical); // the lexical core is not modified
   });
 
   it('only near-boundary pairs are sent to the model, heaviest first', () => {
     const core = analyzeCore(input, [okPage(page)], cfg);
-    const pairs = checkPairs(core, cfg);
+    const pairs = checkPairs(core, cfg, 'ambiguous');
     const s = core.alignments[0]?.support[0] ?? 0;
     expect(s).toBeGreaterThanOrEqual(Math.max(cfg.tauPartial - cfg.modelCheck.band, cfg.modelCheck.minSupport));
     expect(s).toBeLessThan(cfg.tauFull + cfg.modelCheck.band);
@@ -277,7 +281,8 @@ describe('model judgements replace lexical support (§2.10)', () => {
       [okPage(page)],
       cfg,
     );
-    expect(checkPairs(unrelated, cfg)).toEqual([]);
+    expect(checkPairs(unrelated, cfg, 'ambiguous')).toEqual([]);
+    expect(checkPairs(unrelated, cfg, 'all').map((p) => [p.unit, p.source])).toEqual([[0, 0]]);
   });
 });
 

@@ -219,7 +219,7 @@ describe('SOURCE_INFLUENCE through the service', () => {
       language: 'ko',
     });
     expect(meta.c4).toMatchObject({
-      ownership: { relation: 'owned', entityId: 'acme', method: 'site_name', confidence: 0.8 },
+      ownership: { relation: 'owned', entityId: 'acme', method: 'site_name', confidence: null },
       sourceType: 'vendor_page',
       mediaClass: 'owned',
     });

@@ -43,7 +43,7 @@ export const SOURCE_TYPES = [
 ] as const;
 
 export interface ModelCheckOutput {
-  judgements: Array<{ id: string; label: 'supported' | 'partial' | 'unsupported' }>;
+  judgements: Array<{ id: string; label: 'supported' | 'partial' | 'unsupported' | 'contradicted' }>;
 }
 export interface RequirementsOutput {
   items: Array<{ text: string; quote: string; type: (typeof REQUIREMENT_TYPES)[number]; mandatory: boolean }>;
@@ -75,7 +75,10 @@ const DECISIONS = ['recommended', 'mentioned', 'not_recommended', 'mixed'];
 
 export const PURPOSE_SCHEMAS: Readonly<Record<ModelPurpose, Record<string, unknown>>> = {
   model_check: obj({
-    judgements: arr(obj({ id: str(20), label: { type: 'string', enum: ['supported', 'partial', 'unsupported'] } }), 50),
+    judgements: arr(
+      obj({ id: str(20), label: { type: 'string', enum: ['supported', 'partial', 'unsupported', 'contradicted'] } }),
+      50,
+    ),
   }),
   requirements: obj({
     items: arr(

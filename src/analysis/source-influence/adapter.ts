@@ -68,6 +68,16 @@ export function modelEndpoint(config: EngineConfig): ModelEndpoint | null {
   return { baseUrl, model, apiKey, headers };
 }
 
+/**
+ * Which pairs the model judges: the engine option `modelJudge` ("off", "ambiguous" or "all"); the older
+ * `modelCheck: true` means "ambiguous".
+ */
+export function modelJudgeMode(config: EngineConfig): 'off' | 'ambiguous' | 'all' {
+  const o = config.upstream.options;
+  if (o.modelJudge === 'all' || o.modelJudge === 'ambiguous' || o.modelJudge === 'off') return o.modelJudge;
+  return o.modelCheck === true ? 'ambiguous' : 'off';
+}
+
 export function createSourceInfluenceAdapter(opts: SourceInfluenceAdapterOptions = {}): EngineAdapter {
   const config = opts.config ?? ANALYSIS_DEFAULTS;
   const now = opts.now ?? Date.now;
@@ -105,7 +115,8 @@ export function createSourceInfluenceAdapter(opts: SourceInfluenceAdapterOptions
         : null;
       const { result, credits } = await analyzeSourceInfluence(input, records, config.si, {
         session,
-        modelCheck: ctx.config.upstream.options.modelCheck === true,
+        modelJudge: modelJudgeMode(ctx.config),
+        simulated: ctx.config.simulated === true,
         signal: ctx.signal,
       });
       ctx.log.info(

@@ -1,6 +1,8 @@
 import type { SourceInfluenceConfig } from '../config.js';
 import { Bm25Index, containment, ngramContainment } from '../text/similarity.js';
-import { bigramCounts, char4Counts, type Features, type Passage } from './passages.js';
+import { findContradiction } from './judge/contradiction.js';
+import { labelOf, UNSUPPORTED_EMPTY, type PairJudgement } from './judge/labels.js';
+import { bigramCounts, char4Counts, featuresOf, type Features, type Passage, type PassageIndex } from './passages.js';
 
 /**
  * Unit-to-source alignment of §2.6 (lexical): BM25 candidates, IDF-weighted containment plus n-gram
@@ -8,8 +10,13 @@ import { bigramCounts, char4Counts, type Features, type Passage } from './passag
  */
 export interface UnitAlignment {
   trivial: boolean;
-  /** s_uj per source (0 when the source had no candidate passage). */
+  /**
+   * s_uj per source: the judged support that attribution uses (0 when the source had no passage, or when the judge
+   * found the source contradicting the unit).
+   */
   support: number[];
+  /** The judge's label, score, evidence and reason per source. */
+  judgements: PairJudgement[];
   /** Argmax passage per source (evidence), null when none. */
   best: Array<number | null>;
   /** Joint support of the cited set C_u (ALCE recall analogue); 0 when nothing is cited. */
@@ -26,12 +33,19 @@ export interface AlignInput {
 
 export class Aligner {
   readonly index: Bm25Index;
+  readonly passages: readonly Passage[];
+  private readonly perSource: readonly number[][];
+  private readonly sentences: readonly string[][];
+  private readonly sentencePassages = new Map<string, Passage>();
 
   constructor(
-    readonly passages: readonly Passage[],
-    private readonly perSource: readonly number[][],
+    index: PassageIndex,
     private readonly cfg: SourceInfluenceConfig,
   ) {
+    const passages = index.passages;
+    this.passages = passages;
+    this.perSource = index.perSource;
+    this.sentences = index.sentencesPerSource;
     this.index = new Bm25Index(
       passages.map((p) => p.tokens),
       cfg.bm25.k1,
@@ -74,8 +88,9 @@ export class Aligner {
     const trivial = u.features.words.length < 3;
     const candidates = this.index.withScores(u.features.tokens, (scores) => {
       const chosen = new Set(scores.top(this.cfg.retrieval.topK));
-      // The best passage of every cited source is scored too, so cited sources always get a value.
-      for (const j of u.cited) {
+      // The best passage of every source is scored too: every source gets a judgement, and a source can support a
+      // unit that does not cite it (citations are one signal, not a gate).
+      for (let j = 0; j < nSources; j++) {
         const own = this.perSource[j] ?? [];
         if (own.length === 0) continue;
         let top = own[0] as number;
@@ -97,12 +112,96 @@ export class Aligner {
         .map((j) => best[j])
         .filter((x): x is number => x !== null && x !== undefined)
         .map((i) => this.passages[i] as Passage);
-    const joint = u.cited.size === 0 ? 0 : this.lex(u.features, bestOf(u.cited));
+    const judgements = support.map((score, j) => this.judge(u.features, j, best[j] ?? null, score, trivial));
+    judgements.forEach((jd, j) => {
+      support[j] = jd.label === 'contradicted' ? 0 : jd.score;
+    });
+    // Joint support (ALCE recall) reads the cited sources that do not contradict the unit.
+    const citedReading = [...u.cited].filter((j) => judgements[j]?.label !== 'contradicted');
+    const joint = citedReading.length === 0 ? 0 : this.lex(u.features, bestOf(citedReading));
     const jointWithout = new Map<number, number>();
     if (u.cited.size >= 2) {
       for (const j of u.cited) jointWithout.set(j, this.lex(u.features, bestOf([...u.cited].filter((k) => k !== j))));
     }
-    return { trivial, support, best, joint, jointWithout };
+    return { trivial, support, judgements, best, joint, jointWithout };
+  }
+
+  /**
+   * The lexical judge of one (unit, source) pair (docs/analysis.md#judging-support): the best passage's score, raised
+   * by the evidence window (the best-matching sentence and its neighbours, which may straddle two passages), then the
+   * contradiction rule on the best-matching clause, then the thresholds.
+   */
+  private judge(
+    u: Features,
+    j: number,
+    bestPassage: number | null,
+    passageScore: number,
+    trivial: boolean,
+  ): PairJudgement {
+    if (bestPassage === null) return UNSUPPORTED_EMPTY;
+    const p = this.passages[bestPassage] as Passage;
+    const lang = u.language;
+    let score = passageScore;
+    let evidence = p.text;
+    let sentence = p.text;
+    if (p.sentenceRange) {
+      const sents = this.sentences[j] ?? [];
+      const [a, b] = p.sentenceRange;
+      let k = a;
+      let bestC = -1;
+      for (let i = a; i < b; i++) {
+        const c = containment(u.tokenSet, this.sentenceOf(j, i, lang).tokenSet, this.idf);
+        if (c > bestC) {
+          bestC = c;
+          k = i;
+        }
+      }
+      evidence = sents.slice(Math.max(0, k - 1), k + 2).join(' ');
+      score = Math.max(score, this.lex(u, [this.passageFor(`w${j}:${k}`, evidence, lang, j)]));
+      sentence = sents[k] ?? p.text;
+    }
+    const overlap = containment(u.tokenSet, this.passageFor(`s:${sentence}`, sentence, lang, -1).tokenSet, this.idf);
+    const candidate = trivial
+      ? null
+      : findContradiction({
+          claim: u.text,
+          sentence,
+          language: lang,
+          minRest: this.cfg.judge.nameMinRest,
+          negationMinOverlap: this.cfg.judge.negationMinOverlap,
+        });
+    const label = labelOf(score, overlap, candidate, this.cfg);
+    const contradiction = label === 'contradicted' ? candidate : null;
+    return {
+      label,
+      score,
+      evidence,
+      reason: contradiction?.reason ?? null,
+      changed: contradiction ? { claim: contradiction.claim, page: contradiction.page } : null,
+      judge: 'lexical',
+      basis: { overlap, candidate },
+    };
+  }
+
+  private sentenceOf(j: number, i: number, lang: Features['language']): Features {
+    return this.passageFor(`${j}:${i}`, this.sentences[j]?.[i] ?? '', lang, j);
+  }
+
+  /** A sentence, clause or evidence window as a passage (scored like one), built once per task. */
+  private passageFor(key: string, text: string, lang: Features['language'], source: number): Passage {
+    let p = this.sentencePassages.get(key);
+    if (!p) {
+      p = {
+        ...featuresOf(text, lang),
+        source,
+        fromSnippet: false,
+        sentenceRange: null,
+        bigramCounts: null,
+        char4Counts: null,
+      };
+      this.sentencePassages.set(key, p);
+    }
+    return p;
   }
 
   /** C(prompt, all text of source j): IDF-weighted containment of the prompt in the source's passages. */

@@ -3,8 +3,8 @@ import type { ModelSession } from '../model/session.js';
 import { analyzeCore } from './core.js';
 import { extendedAnalysis } from './extended/analysis.js';
 import { credits, type CreditReport } from './metering.js';
-import { runModelCheck } from './model-check.js';
-import { buildResult, fetchUsage, roundedShares } from './result.js';
+import { runModelCheck, type ModelJudgeMode } from './model-check.js';
+import { buildResult, fetchUsage, roundedShares, type JudgeBasis } from './result.js';
 import type { FetchRecord, SourceInfluenceInput, Warning } from './types.js';
 
 /**
@@ -16,8 +16,10 @@ import type { FetchRecord, SourceInfluenceInput, Warning } from './types.js';
 export interface AnalyzeOptions {
   /** The interpretation model, or null when none is configured. */
   session?: ModelSession | null;
-  /** Whether the model judges borderline alignments (§2.10); needs a session. */
-  modelCheck?: boolean;
+  /** Which pairs the model judges (§2.10): none, the ambiguous band, or all; needs a session. */
+  modelJudge?: 'off' | ModelJudgeMode;
+  /** The pages (and model) came from the sandbox's simulators: the result says `simulated: true`. */
+  simulated?: boolean;
   /** The attempt's signal: an aborting attempt is never reported as a component failure. */
   signal?: AbortSignal | null;
 }
@@ -37,13 +39,24 @@ export async function analyzeSourceInfluence(
   let core = analyzeCore(input, records, cfg);
   const warnings: Warning[] = [];
   let alignmentMethod: 'lexical' | 'lexical+model_check' = 'lexical';
-  if (session && opts.modelCheck) {
-    const checked = await runModelCheck(core, input.prompt, cfg, session);
+  let judge: JudgeBasis = 'lexical';
+  const mode = opts.modelJudge ?? 'off';
+  if (session && mode !== 'off') {
+    const checked = await runModelCheck(core, input.prompt, cfg, session, mode);
     core = checked.core;
     if (checked.judged > 0) alignmentMethod = 'lexical+model_check';
+    const pairs = core.alignments.flatMap((al) => (al.trivial ? [] : al.judgements.filter((j) => j.evidence)));
+    const byModel = pairs.filter((j) => j.judge === 'model').length;
+    judge = byModel === 0 ? 'lexical' : byModel === pairs.length ? 'model' : 'lexical+model';
     if (checked.warning) warnings.push(checked.warning);
   }
-  const result = buildResult(core, input, cfg, { alignmentMethod, warnings });
+  const result = buildResult(core, input, cfg, {
+    alignmentMethod,
+    judge,
+    judgeModel: judge === 'lexical' ? null : (session?.model ?? null),
+    simulated: opts.simulated === true,
+    warnings,
+  });
   if (input.analysis?.version === 1) {
     const { shares, unattributed } = roundedShares(core);
     result.analysis = await extendedAnalysis({

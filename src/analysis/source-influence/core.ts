@@ -2,6 +2,7 @@ import { hostOf, normalizeCitationUrl } from '../common/urls.js';
 import type { SourceInfluenceConfig } from '../config.js';
 import { detectLanguage, norm, type Language } from '../text/norm.js';
 import { Aligner, type UnitAlignment } from './align.js';
+import type { SupportLabel } from './judge/labels.js';
 import { mapCitations, type CitationMapping, type CitationTarget } from './citations.js';
 import {
   answerMetrics,
@@ -118,10 +119,11 @@ export function analyzeCore(
       };
     return sourceText(input, i, records[i] ?? null, language);
   });
-  const { passages, perSource } = buildPassages(
+  const passageIndex = buildPassages(
     texts.map((t) => t.text),
     cfg.passage,
   );
+  const { passages, perSource } = passageIndex;
   const sources: PreparedSource[] = input.citations.map((c, i) => {
     const t = targets[i] as CitationTarget;
     const meta = records[i]?.page.metadata;
@@ -138,7 +140,7 @@ export function analyzeCore(
     };
   });
 
-  const aligner = new Aligner(passages, perSource, cfg);
+  const aligner = new Aligner(passageIndex, cfg);
   const alignments: UnitAlignment[] = [];
   const units: UnitFacts[] = segmented.units.map((u, ui) => {
     const features = featuresOf(u.plainText, language);
@@ -173,22 +175,37 @@ export function analyzeCore(
   };
 }
 
+/** Support a model label stands for (§2.10): the model gives a label, not a score. */
+export const JUDGED_SUPPORT: Readonly<Record<SupportLabel, number>> = {
+  supported: 0.9,
+  partial: 0.45,
+  unsupported: 0,
+  contradicted: 0,
+};
+
 /**
- * The core with some s_uj replaced by model judgements (§2.10), and everything that depends on
- * them (joint support, weights, metrics) recomputed. Joint support may only grow from a judgement
- * that one cited source supports the unit on its own; with a single cited source it is that
- * source's judged support.
+ * The core with some pairs relabelled by the model judge (§2.10), and everything that depends on them (joint support,
+ * weights, metrics) recomputed. The judgement keeps the lexical evidence passage and records `judge: "model"`. Joint
+ * support may only grow from a judgement that one cited source supports the unit on its own; with a single cited
+ * source it is that source's judged support.
  */
-export function withSupportOverrides(
+export function withModelJudgements(
   core: AnalysisCore,
-  overrides: ReadonlyMap<number, ReadonlyMap<number, number>>,
+  overrides: ReadonlyMap<number, ReadonlyMap<number, SupportLabel>>,
   cfg: SourceInfluenceConfig,
 ): AnalysisCore {
   if (overrides.size === 0) return core;
   const alignments = core.alignments.map((al, ui) => {
     const o = overrides.get(ui);
     if (!o) return al;
-    const support = al.support.map((s, j) => o.get(j) ?? s);
+    const judgements = al.judgements.map((jd, j) => {
+      const label = o.get(j);
+      if (label === undefined) return jd;
+      const changed = label === 'contradicted' ? jd.changed : null;
+      const reason = label === 'contradicted' ? jd.reason : null;
+      return { ...jd, label, score: JUDGED_SUPPORT[label], reason, changed, judge: 'model' as const };
+    });
+    const support = judgements.map((jd) => (jd.label === 'contradicted' ? 0 : jd.score));
     const cited = [...(core.units[ui]?.cited ?? [])];
     const jointOf = (set: number[], lexical: number) =>
       set.length === 1 ? (support[set[0] as number] ?? 0) : Math.max(lexical, ...set.map((j) => support[j] ?? 0));
@@ -202,7 +219,7 @@ export function withSupportOverrides(
           lexical,
         ),
       );
-    return { ...al, support, joint, jointWithout };
+    return { ...al, support, judgements, joint, jointWithout };
   });
   const units = core.units.map((u, ui) => ({ ...u, alignment: alignments[ui] as UnitAlignment }));
   const weights = attributionWeights(units, core.sources.length, cfg);

@@ -1,5 +1,7 @@
 import type { SourceInfluenceConfig } from '../config.js';
 import type { UnitAlignment } from './align.js';
+import { paperDecay } from './geo.js';
+import { supports } from './judge/labels.js';
 
 /** Attribution weights (§2.7) and the raw per-source / answer metrics (§2.8, §2.9), unrounded. */
 
@@ -17,7 +19,23 @@ export function decay(index: number, n: number): number {
   return n <= 1 ? 1 : Math.exp(-index / (n - 1));
 }
 
-/** a_uj for every unit and source (rows sum to 1, or to 0 for an unattributed unit). */
+/**
+ * A unit is miscited when it cites sources, none of them supports it (supported or partial), and a source it does
+ * not cite does support it (label supported).
+ */
+export function isMiscited(u: UnitFacts): boolean {
+  if (u.cited.size === 0 || u.alignment.trivial) return false;
+  const j = u.alignment.judgements;
+  if ([...u.cited].some((k) => supports(j[k]?.label ?? 'unsupported'))) return false;
+  return j.some((x, k) => !u.cited.has(k) && x.label === 'supported');
+}
+
+/**
+ * a_uj for every unit and source (rows sum to 1, or to 0 for an unattributed unit), §2.7 as changed by issue 23:
+ * citations are one signal, not a gate. A cited source gets ε + s (GEO's equal split when nothing is read); a source
+ * the unit does not cite gets s when the judge calls it `supported`; a contradicting source gets nothing. A miscited
+ * unit goes to the sources that support it. An uncited unit goes to the sources with s ≥ uncitedMin, by s².
+ */
 export function attributionWeights(
   units: readonly UnitFacts[],
   nSources: number,
@@ -26,9 +44,17 @@ export function attributionWeights(
   return units.map((u) => {
     const a = new Array<number>(nSources).fill(0);
     const s = u.alignment.support;
+    const labels = u.alignment.judgements.map((x) => x.label);
     if (u.cited.size > 0) {
-      const den = [...u.cited].reduce((acc, k) => acc + cfg.citedEpsilon + (s[k] ?? 0), 0);
-      for (const j of u.cited) a[j] = (cfg.citedEpsilon + (s[j] ?? 0)) / den;
+      const miscited = isMiscited(u);
+      const raw = a.map((_, j) => {
+        const label = labels[j] ?? 'unsupported';
+        if (label === 'contradicted') return 0;
+        if (u.cited.has(j)) return miscited ? 0 : cfg.citedEpsilon + (s[j] ?? 0);
+        return !u.alignment.trivial && label === 'supported' ? (s[j] ?? 0) : 0;
+      });
+      const den = raw.reduce((acc, x) => acc + x, 0);
+      if (den > 0) raw.forEach((x, j) => (a[j] = x / den));
       return a;
     }
     if (u.alignment.trivial) return a;
@@ -51,6 +77,11 @@ export interface SourceRaw {
   bestSupport: number;
   uniqueSupportShare: number;
   usedWithoutCitation: boolean;
+  /** The part of `share` that comes from units that do not cite this source (uncited support). */
+  uncitedShare: number;
+  /** Non-trivial units this source supports (label supported) without being cited by them. */
+  uncitedSupportedUnits: number;
+  contradictedUnits: number;
 }
 
 export function sourceMetrics(
@@ -76,27 +107,34 @@ export function sourceMetrics(
       bestSupport: 0,
       uniqueSupportShare: 0,
       usedWithoutCitation: false,
+      uncitedShare: 0,
+      uncitedSupportedUnits: 0,
+      contradictedUnits: 0,
     };
     units.forEach((u, ui) => {
       const d = decay(u.index, n);
       const w = a[ui]?.[j] ?? 0;
       if (z > 0) r.share += (w * u.words * d) / z;
+      if (z > 0 && !u.cited.has(j)) r.uncitedShare += (w * u.words * d) / z;
       const s = u.alignment.support[j] ?? 0;
       if (u.cited.has(j)) {
         r.citedUnits++;
         r.firstCitedUnit ??= u.index;
         if (geoTotal > 0) {
           r.geoWordCount += u.geoWords / u.cited.size / geoTotal;
-          r.geoPositionAdjusted += (u.geoWords * d) / u.cited.size / geoTotal;
+          r.geoPositionAdjusted += (u.geoWords * paperDecay(u.index, n)) / u.cited.size / geoTotal;
         }
       }
       r.count += u.occurrences.filter((k) => k === j).length;
       r.bestSupport = Math.max(r.bestSupport, s);
       if (u.alignment.trivial) return;
-      if (s >= cfg.tauFull) r.supportedUnits++;
-      else if (s >= cfg.tauPartial) r.partialUnits++;
-      const fullSources = u.alignment.support.filter((v) => v >= cfg.tauFull).length;
-      if (s >= cfg.tauFull && fullSources === 1 && z > 0) r.uniqueSupportShare += (u.words * d) / z;
+      const label = u.alignment.judgements[j]?.label ?? 'unsupported';
+      if (label === 'supported') r.supportedUnits++;
+      else if (label === 'partial') r.partialUnits++;
+      else if (label === 'contradicted') r.contradictedUnits++;
+      if (label === 'supported' && !u.cited.has(j)) r.uncitedSupportedUnits++;
+      const fullSources = u.alignment.judgements.filter((x) => x.label === 'supported').length;
+      if (label === 'supported' && fullSources === 1 && z > 0) r.uniqueSupportShare += (u.words * d) / z;
     });
     r.usedWithoutCitation = r.citedUnits === 0 && r.supportedUnits > 0;
     out.push(r);

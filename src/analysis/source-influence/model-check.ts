@@ -1,25 +1,28 @@
 import type { SourceInfluenceConfig } from '../config.js';
 import type { ModelSession } from '../model/session.js';
 import type { ModelCheckOutput } from '../model/schemas.js';
-import { withSupportOverrides, type AnalysisCore } from './core.js';
+import { withModelJudgements, type AnalysisCore } from './core.js';
+import type { SupportLabel } from './judge/labels.js';
 import { decay } from './metrics.js';
 import type { Passage } from './passages.js';
 import type { Warning } from './types.js';
 
 /**
- * The optional model check of §2.10: (unit, source) pairs whose lexical support is near a level
- * boundary (max(τ_part − band, minSupport) ≤ s < τ_full + band) are judged by the model as supported / partial /
- * unsupported, in order of their weight in the answer (w_u·d_u), at most `maxPairs`, a batch per
- * call. A judgement replaces s_uj (0.9 / 0.45 / 0) and the metrics are recomputed. A failed call
- * ends the check; the judgements already made stay, and a warning says why the rest is lexical.
+ * The optional model judge of §2.10, on any OpenAI-compatible endpoint: in `ambiguous` mode the (unit, source) pairs
+ * whose lexical support is near a level boundary (max(τ_part − band, minSupport) ≤ s < τ_full + band), or that the
+ * lexical judge calls contradicted; in `all` mode every non-trivial pair with a passage. Pairs go in order of their
+ * weight in the answer (w_u·d_u), at most `maxPairs` (`maxPairsAll` in `all` mode), a batch per call. A judgement
+ * replaces the pair's label (and s_uj: 0.9 / 0.45 / 0 / 0), records `judge: "model"`, and the metrics are recomputed.
+ * A failed call ends the judging; the judgements already made stay, and a warning says why the rest is lexical.
  */
-const JUDGED_SUPPORT = { supported: 0.9, partial: 0.45, unsupported: 0 } as const;
+export type ModelJudgeMode = 'ambiguous' | 'all';
 
 const INSTRUCTIONS =
   'Each pair has a claim from an AI answer and a passage from a web page. Decide whether a reader ' +
   'would accept "according to the passage, <claim>": "supported" if the passage states everything the ' +
-  'claim says (numbers included), "partial" if it states only part of it, "unsupported" otherwise. ' +
-  'Return one judgement per pair id.';
+  'claim says (numbers included), "partial" if it states only part of it and contradicts nothing, ' +
+  '"contradicted" if the passage states something incompatible with the claim (a negation, an opposite, ' +
+  'another number, date or name for the same thing), "unsupported" otherwise. Return one judgement per pair id.';
 
 export interface CheckPair {
   id: string;
@@ -28,22 +31,24 @@ export interface CheckPair {
   passage: Passage;
 }
 
-export function checkPairs(core: AnalysisCore, cfg: SourceInfluenceConfig): CheckPair[] {
-  const lo = Math.max(cfg.tauPartial - cfg.modelCheck.band, cfg.modelCheck.minSupport);
-  const hi = cfg.tauFull + cfg.modelCheck.band;
+export function checkPairs(core: AnalysisCore, cfg: SourceInfluenceConfig, mode: ModelJudgeMode): CheckPair[] {
+  const lo = mode === 'all' ? 0 : Math.max(cfg.tauPartial - cfg.modelCheck.band, cfg.modelCheck.minSupport);
+  const hi = mode === 'all' ? Number.POSITIVE_INFINITY : cfg.tauFull + cfg.modelCheck.band;
   const n = core.units.length;
   const out: Array<Omit<CheckPair, 'id'> & { weight: number }> = [];
   core.units.forEach((u, ui) => {
     if (u.alignment.trivial) return;
-    u.alignment.support.forEach((s, j) => {
+    u.alignment.judgements.forEach((jd, j) => {
       const best = u.alignment.best[j];
-      if (s < lo || s >= hi || best === null || best === undefined || core.sources[j]?.duplicateOf) return;
+      if (best === null || best === undefined || core.sources[j]?.duplicateOf) return;
+      const s = jd.score;
+      if (jd.label !== 'contradicted' && (s < lo || s >= hi)) return;
       out.push({ unit: ui, source: j, passage: core.passages[best] as Passage, weight: u.words * decay(u.index, n) });
     });
   });
   return out
     .sort((a, b) => b.weight - a.weight || a.unit - b.unit || a.source - b.source)
-    .slice(0, cfg.modelCheck.maxPairs)
+    .slice(0, mode === 'all' ? cfg.modelCheck.maxPairsAll : cfg.modelCheck.maxPairs)
     .map((p, i) => ({ id: `p${i + 1}`, unit: p.unit, source: p.source, passage: p.passage }));
 }
 
@@ -58,9 +63,10 @@ export async function runModelCheck(
   prompt: string | null,
   cfg: SourceInfluenceConfig,
   session: ModelSession,
+  mode: ModelJudgeMode,
 ): Promise<ModelCheckOutcome> {
-  const pairs = checkPairs(core, cfg);
-  const overrides = new Map<number, Map<number, number>>();
+  const pairs = checkPairs(core, cfg, mode);
+  const overrides = new Map<number, Map<number, SupportLabel>>();
   let judged = 0;
   let warning: Warning | null = null;
   for (let i = 0; i < pairs.length; i += cfg.modelCheck.pairsPerCall) {
@@ -70,7 +76,7 @@ export async function runModelCheck(
       pairs: batch.map((p) => ({
         id: p.id,
         claim: core.segmented.units[p.unit]?.plainText ?? '',
-        passage: p.passage.text,
+        passage: core.alignments[p.unit]?.judgements[p.source]?.evidence ?? p.passage.text,
       })),
     };
     const r = await session.call<ModelCheckOutput>('model_check', INSTRUCTIONS, input);
@@ -86,11 +92,11 @@ export async function runModelCheck(
       const p = byId.get(j.id);
       if (!p) continue; // an id we did not send
       byId.delete(j.id);
-      const row = overrides.get(p.unit) ?? new Map<number, number>();
-      row.set(p.source, JUDGED_SUPPORT[j.label]);
+      const row = overrides.get(p.unit) ?? new Map<number, SupportLabel>();
+      row.set(p.source, j.label);
       overrides.set(p.unit, row);
       judged++;
     }
   }
-  return { core: withSupportOverrides(core, overrides, cfg), judged, warning };
+  return { core: withModelJudgements(core, overrides, cfg), judged, warning };
 }

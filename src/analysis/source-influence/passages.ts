@@ -1,12 +1,15 @@
 import type { SourceInfluenceConfig } from '../config.js';
 import { detectLanguage, type Language } from '../text/norm.js';
 import { fastWords, sentences } from '../text/segment.js';
-import { charNgrams, tokenize, wordNgrams } from '../text/tokens.js';
+import { matchTokens } from '../text/match-tokens.js';
+import { charNgrams, wordNgrams } from '../text/tokens.js';
 import { counts } from '../text/similarity.js';
 
 /** Passage index of §2.6: sentence windows per source, plus one `title + snippet` passage. */
 
 export interface Features {
+  /** The text the features were computed from. */
+  text: string;
   language: Language;
   tokens: string[];
   tokenSet: Set<string>;
@@ -19,8 +22,9 @@ export interface Features {
 
 export interface Passage extends Features {
   source: number;
-  text: string;
   fromSnippet: boolean;
+  /** Sentences [first, end) of the source's sentence list (SourceSentences) this window spans; null for a snippet. */
+  sentenceRange: [number, number] | null;
   /** Lazily built multisets of both n-gram kinds, so a unit of either language can be scored. */
   bigramCounts: Map<string, number> | null;
   char4Counts: Map<string, number> | null;
@@ -29,8 +33,9 @@ export interface Passage extends Features {
 export function featuresOf(text: string, fallback: Language): Features {
   const detected = detectLanguage(text);
   const language = detected === 'und' ? fallback : detected;
-  const t = tokenize(text);
+  const t = matchTokens(text);
   return {
+    text,
     language,
     tokens: t.tokens,
     tokenSet: new Set(t.tokens),
@@ -65,31 +70,31 @@ function pieces(sentence: string, lang: Language, cfg: SourceInfluenceConfig['pa
   return out;
 }
 
-/** Windows of consecutive sentences up to 80 words (`en`) / 200 characters (`ko`), stride half a window. */
-export function windows(text: string, lang: Language, cfg: SourceInfluenceConfig['passage']): string[] {
-  const sents: Array<{ text: string; size: number }> = [];
-  for (const line of text.split('\n')) {
-    for (const s of sentences(line, lang)) {
-      for (const p of pieces(s.text, lang, cfg))
-        sents.push({ text: p, size: lang === 'ko' ? p.length : fastWords(p).length });
-    }
-  }
-  const limit = lang === 'ko' ? cfg.maxCharsKo : cfg.maxWordsEn;
+/** A source's text cut into sentences (long ones into window-sized pieces), the units of evidence windows. */
+export function sourceSentences(text: string, lang: Language, cfg: SourceInfluenceConfig['passage']): string[] {
   const out: string[] = [];
+  for (const line of text.split('\n')) for (const s of sentences(line, lang)) out.push(...pieces(s.text, lang, cfg));
+  return out;
+}
+
+/** Windows of consecutive sentences up to 80 words (`en`) / 200 characters (`ko`), stride half a window. */
+export function windows(
+  sents: readonly string[],
+  lang: Language,
+  cfg: SourceInfluenceConfig['passage'],
+): Array<[number, number]> {
+  const sizes = sents.map((t) => (lang === 'ko' ? t.length : fastWords(t).length));
+  const limit = lang === 'ko' ? cfg.maxCharsKo : cfg.maxWordsEn;
+  const out: Array<[number, number]> = [];
   let start = 0;
   while (start < sents.length) {
     let end = start;
     let size = 0;
-    while (end < sents.length && (end === start || size + (sents[end]?.size ?? 0) <= limit)) {
-      size += sents[end]?.size ?? 0;
+    while (end < sents.length && (end === start || size + (sizes[end] ?? 0) <= limit)) {
+      size += sizes[end] ?? 0;
       end++;
     }
-    out.push(
-      sents
-        .slice(start, end)
-        .map((s) => s.text)
-        .join(' '),
-    );
+    out.push([start, end]);
     if (end >= sents.length) break;
     start += Math.max(1, Math.floor((end - start) / 2));
   }
@@ -104,21 +109,42 @@ export interface SourceTextInput {
   language: Language;
 }
 
+export interface PassageIndex {
+  passages: Passage[];
+  /** Passage indexes of each source. */
+  perSource: number[][];
+  /** Each source's sentences, for evidence windows around the best-matching sentence. */
+  sentencesPerSource: string[][];
+}
+
 export function buildPassages(
   sources: readonly SourceTextInput[],
   cfg: SourceInfluenceConfig['passage'],
-): { passages: Passage[]; perSource: number[][] } {
+): PassageIndex {
   const passages: Passage[] = [];
   const perSource: number[][] = sources.map(() => []);
-  const add = (source: number, text: string, fromSnippet: boolean, lang: Language) => {
+  const sentencesPerSource: string[][] = sources.map(() => []);
+  const add = (source: number, text: string, range: [number, number] | null, lang: Language) => {
     const f = featuresOf(text, lang);
     if (f.tokens.length === 0 && f.numbers.size === 0) return;
     perSource[source]?.push(passages.length);
-    passages.push({ ...f, source, text, fromSnippet, bigramCounts: null, char4Counts: null });
+    passages.push({
+      ...f,
+      source,
+      text,
+      fromSnippet: range === null,
+      sentenceRange: range,
+      bigramCounts: null,
+      char4Counts: null,
+    });
   };
   sources.forEach((s, j) => {
-    if (s.text) for (const w of windows(s.text, s.language, cfg)) add(j, w, false, s.language);
-    if (s.snippetText) add(j, s.snippetText, true, s.language);
+    if (s.text) {
+      const sents = sourceSentences(s.text, s.language, cfg);
+      sentencesPerSource[j] = sents;
+      for (const [a, b] of windows(sents, s.language, cfg)) add(j, sents.slice(a, b).join(' '), [a, b], s.language);
+    }
+    if (s.snippetText) add(j, s.snippetText, null, s.language);
   });
-  return { passages, perSource };
+  return { passages, perSource, sentencesPerSource };
 }

@@ -5,7 +5,8 @@ import { excerpt, round4, roundPartition, type Language } from '../text/norm.js'
 import { sentences } from '../text/segment.js';
 import { tokenize } from '../text/tokens.js';
 import { finalHost, type AnalysisCore, type PreparedSource } from './core.js';
-import { level } from './metrics.js';
+import { subjectiveImpression, subjectiveProxies } from './geo.js';
+import { isMiscited, level } from './metrics.js';
 import { featuresOf, type Passage } from './passages.js';
 import { SI_METHOD_VERSION, type SourceFetchUsage, type SourceInfluenceInput, type Warning } from './types.js';
 
@@ -72,6 +73,49 @@ function evidence(core: AnalysisCore, j: number, cfg: SourceInfluenceConfig): un
         cited: core.units[ui]?.cited.has(j) ?? false,
       };
     });
+}
+
+/**
+ * The per-claim view: every unit of the answer with its text and position, the sources it cites, and for every source
+ * with text the judge's label, score, evidence passage and reason, plus the `miscited` flag and the sources that
+ * support it without being cited (uncited support).
+ */
+function claimsOf(core: AnalysisCore): unknown[] {
+  const readable = core.sources.map((s, j) => ({ s, j })).filter(({ s }) => !s.duplicateOf && s.text.source !== 'none');
+  return core.units.map((u, ui) => {
+    const unit = core.segmented.units[ui];
+    const al = core.alignments[ui];
+    const sourceOf = (j: number) => core.sources[j]?.sourceId ?? `c${j + 1}`;
+    const judged = readable.map(({ s, j }) => {
+      const jd = al?.judgements[j];
+      return {
+        sourceId: s.sourceId,
+        cited: u.cited.has(j),
+        label: jd?.label ?? 'unsupported',
+        score: round4(jd?.score ?? 0),
+        evidence: jd?.evidence ? excerpt(jd.evidence, 400) : null,
+        reason: jd?.reason ?? null,
+        changed: jd?.changed ?? null,
+        judge: jd?.judge ?? 'lexical',
+        weight: round4(core.weights[ui]?.[j] ?? 0),
+      };
+    });
+    return {
+      claimId: `u${ui + 1}`,
+      index: ui,
+      text: unit?.plainText ?? '',
+      start: unit?.start ?? 0,
+      end: (unit?.start ?? 0) + (unit?.text.length ?? 0),
+      words: u.words,
+      trivial: al?.trivial ?? true,
+      cites: [...u.cited].sort((a, b) => a - b).map(sourceOf),
+      miscited: isMiscited(u),
+      supportedBy: judged.filter((x) => x.label === 'supported').map((x) => x.sourceId),
+      uncitedSupport: judged.filter((x) => x.label === 'supported' && !x.cited).map((x) => x.sourceId),
+      contradictedBy: judged.filter((x) => x.label === 'contradicted').map((x) => x.sourceId),
+      sources: judged,
+    };
+  });
 }
 
 export function warningsOf(core: AnalysisCore, input: SourceInfluenceInput): Warning[] {
@@ -158,8 +202,16 @@ export function roundedShares(core: AnalysisCore): { shares: number[]; unattribu
   return { shares: parts.slice(0, raw.length), unattributed: parts[raw.length] ?? 1 };
 }
 
+/** Which judge labelled the pairs: the lexical judge alone, or the model for some pairs (the rest lexical). */
+export type JudgeBasis = 'lexical' | 'lexical+model' | 'model';
+
 export interface ResultOptions {
   alignmentMethod: 'lexical' | 'lexical+model_check';
+  judge: JudgeBasis;
+  /** The model that judged pairs (the simulator's name in the sandbox), null without one. */
+  judgeModel: string | null;
+  /** True when the pages (and model) came from the sandbox's simulators. */
+  simulated: boolean;
   /** Warnings of steps outside the core (the model check). */
   warnings: readonly Warning[];
 }
@@ -179,6 +231,11 @@ export function buildResult(
   const geoNorm = roundPartition(core.raw.map((r) => r.geoWordCount));
   const geoPosNorm = roundPartition(core.raw.map((r) => r.geoPositionAdjusted));
   const promptFeatures = input.prompt ? featuresOf(input.prompt, core.language) : null;
+  const unitTokens = core.segmented.units.map((u) => featuresOf(u.plainText, core.language));
+  const proxies = core.sources.map((_, j) =>
+    subjectiveProxies(core.units, unitTokens, j, promptFeatures, core.aligner.idf),
+  );
+  const impressions = subjectiveImpression(proxies);
 
   const sources = core.sources.map((s, j) => {
     const r = core.raw[j];
@@ -208,6 +265,7 @@ export function buildResult(
       influence: {
         share,
         shareOfAttributed: attributedTotal > 0 ? round4((r?.share ?? 0) / attributedTotal) : null,
+        uncitedShare: round4(r?.uncitedShare ?? 0),
         score: Math.round(100 * share),
         rank: ranks.get(j) ?? j + 1,
         level: level(r?.share ?? 0, cfg),
@@ -218,12 +276,14 @@ export function buildResult(
             positionAdjustedWordCount: round4(r?.geoPositionAdjusted ?? 0),
             normalizedWordCount: geoSum > 0 ? (geoNorm[j] ?? 0) : 0,
             normalizedPositionAdjustedWordCount: geoPosSum > 0 ? (geoPosNorm[j] ?? 0) : 0,
+            subjective: subjectiveOut(proxies[j], impressions[j]),
           }
         : {
             wordCount: null,
             positionAdjustedWordCount: null,
             normalizedWordCount: null,
             normalizedPositionAdjustedWordCount: null,
+            subjective: null,
           },
       citations: {
         count: r?.count ?? 0,
@@ -237,6 +297,8 @@ export function buildResult(
         bestSupport: round4(r?.bestSupport ?? 0),
         uniqueSupportShare: round4(r?.uniqueSupportShare ?? 0),
         usedWithoutCitation: r?.usedWithoutCitation ?? false,
+        uncitedSupportedUnits: r?.uncitedSupportedUnits ?? 0,
+        contradictedUnits: r?.contradictedUnits ?? 0,
         relevanceToPrompt: promptFeatures ? round4(core.aligner.relevance(promptFeatures, j)) : null,
       },
       evidence: evidence(core, j, cfg),
@@ -245,9 +307,11 @@ export function buildResult(
 
   const distinct = core.sources.filter((s) => !s.duplicateOf);
   const top = [...ranks].find(([, rank]) => rank === 1)?.[0];
+  const claims = claimsOf(core);
   return {
     resultVersion: 2,
     methodVersion: SI_METHOD_VERSION,
+    simulated: opts.simulated,
     language: core.language,
     answer: {
       chars: input.answer.length,
@@ -271,9 +335,15 @@ export function buildResult(
       citationPrecision: nullable(core.answer.citationPrecision),
       groundedShare: nullable(core.answer.groundedShare),
       alignmentMethod: opts.alignmentMethod,
+      judge: opts.judge,
+      judgeModel: opts.judgeModel,
+      claims: claims.length,
+      miscitedClaims: core.units.filter(isMiscited).length,
+      contradictedClaims: core.alignments.filter((al) => al.judgements.some((x) => x.label === 'contradicted')).length,
       topSourceId: top !== undefined && (core.raw[top]?.share ?? 0) > 0 ? (core.sources[top]?.sourceId ?? null) : null,
     },
     sources,
+    claims,
     domains: domainsOf(
       core,
       sources.map((s) => ({ share: s.influence.share, count: s.citations.count })),
@@ -283,6 +353,22 @@ export function buildResult(
       modelTokens: emptyModelTokens(),
       sourceFetches: fetchUsage(core.sources),
     },
+  };
+}
+
+/** The subjective-impression proxies of a source, rounded, with the facet no text measure stands for left null. */
+function subjectiveOut(p: ReturnType<typeof subjectiveProxies> | undefined, impression: number | undefined): unknown {
+  if (!p) return null;
+  return {
+    basis: 'lexical_proxies',
+    relevance: p.relevance === null ? null : round4(p.relevance),
+    influence: round4(p.influence),
+    uniqueness: round4(p.uniqueness),
+    position: round4(p.position),
+    count: round4(p.count),
+    diversity: round4(p.diversity),
+    clickLikelihood: null,
+    impression: round4(impression ?? 0),
   };
 }
 

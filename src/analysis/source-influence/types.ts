@@ -7,7 +7,7 @@ import type { Language } from '../text/norm.js';
  * 1.1.0: calibrated τ and lexical weights (§5), `uncitedMin`, the model steps, metered credits, no
  * `fetch.durationMs`.
  */
-export const SI_METHOD_VERSION = 'source-influence/1.1.0';
+export const SI_METHOD_VERSION = 'source-influence/2.0.0';
 
 export type FetchStatus =
   | 'ok'

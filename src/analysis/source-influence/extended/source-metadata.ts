@@ -159,6 +159,10 @@ export interface Ownership {
   relation: 'owned' | 'not_owned' | 'unknown';
   entityId: string | null;
   method: 'domain_label' | 'site_name' | 'publisher_jsonld' | 'path_segment' | 'model' | null;
+  /**
+   * The model's own stated confidence (capped at 0.7) when `method` is `model`; null for a rule, whose accuracy has
+   * not been measured (a constant per rule would be a figure with no basis).
+   */
   confidence: number | null;
 }
 
@@ -194,12 +198,12 @@ function ownership(
   const label = domainLabel(host);
   for (const e of entities)
     if (compact(e.name) !== '' && compact(e.name) === label)
-      return { relation: 'owned', entityId: e.id, method: 'domain_label', confidence: 0.9 };
+      return { relation: 'owned', entityId: e.id, method: 'domain_label', confidence: null };
   for (const e of entities) {
     if (siteName && compact(siteName) === compact(e.name))
-      return { relation: 'owned', entityId: e.id, method: 'site_name', confidence: 0.8 };
+      return { relation: 'owned', entityId: e.id, method: 'site_name', confidence: null };
     if (publisher && compact(publisher) === compact(e.name))
-      return { relation: 'owned', entityId: e.id, method: 'publisher_jsonld', confidence: 0.8 };
+      return { relation: 'owned', entityId: e.id, method: 'publisher_jsonld', confidence: null };
   }
   let first = '';
   try {
@@ -212,19 +216,19 @@ function ownership(
   if (first && shopHosts.test(host)) {
     for (const e of entities)
       if (compact(first) === compact(e.name))
-        return { relation: 'owned', entityId: e.id, method: 'path_segment', confidence: 0.6 };
+        return { relation: 'owned', entityId: e.id, method: 'path_segment', confidence: null };
   }
   if (entities.length === 0) return { relation: 'unknown', entityId: null, method: null, confidence: null };
   // A Latin name that differs from the domain label is evidence of not owning the site; a Hangul
   // name against a romanised domain is not (삼성 vs samsung), unless the site names itself.
   const latinOnly = entities.every((e) => !/\p{Script=Hangul}/u.test(e.name));
-  if (latinOnly) return { relation: 'not_owned', entityId: null, method: 'domain_label', confidence: 0.6 };
+  if (latinOnly) return { relation: 'not_owned', entityId: null, method: 'domain_label', confidence: null };
   if (siteName || publisher)
     return {
       relation: 'not_owned',
       entityId: null,
       method: siteName ? 'site_name' : 'publisher_jsonld',
-      confidence: 0.5,
+      confidence: null,
     };
   return { relation: 'unknown', entityId: null, method: null, confidence: null };
 }

@@ -1,0 +1,110 @@
+import type { SourceInfluenceConfig } from '../config.js';
+import { analyzeCore } from '../source-influence/core.js';
+import { supports } from '../source-influence/judge/labels.js';
+import { isMiscited } from '../source-influence/metrics.js';
+import type { FetchRecord, SourceInfluenceInput } from '../source-influence/types.js';
+import type { EvalItem, EvalSet, EvalSplit } from './eval-set.js';
+import { score, type ClaimOutcome, type PairOutcome, type Scores } from './scores.js';
+
+/**
+ * Runs the SOURCE_INFLUENCE core (the same code path as a task, without the network) on every claim of an
+ * evaluation set: the claim is a one-sentence answer citing its cited pages with markers, each of its pages a read
+ * page. Predictions are the judge's labels per page, the attribution weights and the `miscited` flag.
+ */
+function pageRecord(url: string, text: string): FetchRecord {
+  return {
+    attempted: true,
+    fromCache: false,
+    retries: 0,
+    durationMs: 0,
+    page: {
+      status: 'ok',
+      httpStatus: 200,
+      contentType: 'text/html',
+      bytes: Buffer.byteLength(text),
+      finalUrl: url,
+      text,
+      textSource: 'extracted',
+      truncated: false,
+      metadata: null,
+      fetchedAt: 0,
+      detail: null,
+    },
+  };
+}
+
+export interface ItemRun {
+  item: EvalItem;
+  pairs: PairOutcome[];
+  /** Per page: what the lexical label rests on (score, clause overlap, the contradiction found), for calibration. */
+  bases: Array<{ score: number; overlap: number; contradiction: boolean }>;
+  claim: ClaimOutcome;
+  /** Units the claim was segmented into (1 for a one-sentence claim; the largest is judged). */
+  units: number;
+}
+
+export function runItem(set: EvalSet, item: EvalItem, cfg: SourceInfluenceConfig): ItemRun {
+  const pages = item.sources.map((s) => set.pages.get(s.page));
+  const markers = item.cited.map((c) => ` [${item.sources.findIndex((s) => s.page === c) + 1}]`).join('');
+  const input: SourceInfluenceInput = {
+    answer: `${item.claim}${markers}`,
+    prompt: null,
+    // Page ids make the URLs distinct even when two pages share an address (two parts of one article).
+    citations: pages.map((p, k) => ({ url: `${p?.url ?? 'https://eval.invalid/'}#${item.sources[k]?.page}` })),
+    analysis: null,
+  };
+  const records = pages.map((p, k) => pageRecord(input.citations[k]?.url ?? '', p?.text ?? ''));
+  const core = analyzeCore(input, records, cfg);
+  let ui = 0;
+  core.units.forEach((u, i) => {
+    if (u.words > (core.units[ui]?.words ?? 0)) ui = i;
+  });
+  const unit = core.units[ui];
+  const judgements = unit?.alignment.judgements ?? [];
+  const pairs = item.sources.map((s, k) => ({ gold: s.label, predicted: judgements[k]?.label ?? 'unsupported' }));
+  const weights = core.weights[ui] ?? [];
+  let top = -1;
+  weights.forEach((w, k) => {
+    if (w > 0 && (top < 0 || w > (weights[top] ?? 0))) top = k;
+  });
+  const citedIdx = new Set(item.cited.map((c) => item.sources.findIndex((s) => s.page === c)));
+  const goldMiscited =
+    citedIdx.size > 0 &&
+    ![...citedIdx].some((k) => supports(item.sources[k]?.label ?? 'unsupported')) &&
+    item.sources.some((s, k) => !citedIdx.has(k) && s.label === 'supported');
+  const bases = item.sources.map((_, k) => ({
+    score: judgements[k]?.score ?? 0,
+    overlap: judgements[k]?.basis.overlap ?? 0,
+    contradiction: (judgements[k]?.basis.candidate ?? null) !== null,
+  }));
+  return {
+    item,
+    pairs,
+    bases,
+    units: core.units.length,
+    claim: {
+      hasSupport: item.sources.some((s) => s.label === 'supported'),
+      topWeightedGold: top < 0 ? null : (item.sources[top]?.label ?? null),
+      goldMiscited,
+      predictedMiscited: unit ? isMiscited(unit) : false,
+    },
+  };
+}
+
+export interface SplitReport {
+  split: EvalSplit | 'all';
+  scores: Scores;
+  runs: ItemRun[];
+}
+
+export function evaluate(set: EvalSet, split: EvalSplit | 'all', cfg: SourceInfluenceConfig): SplitReport {
+  const runs = set.items.filter((i) => split === 'all' || i.split === split).map((i) => runItem(set, i, cfg));
+  return {
+    split,
+    scores: score(
+      runs.flatMap((r) => r.pairs),
+      runs.map((r) => r.claim),
+    ),
+    runs,
+  };
+}

@@ -1,0 +1,207 @@
+import { antonyms, negationCues, type LexLang } from '../../text/lexicon/index.js';
+import { matchWords, type MatchWord } from '../../text/match-tokens.js';
+import type { Language } from '../../text/norm.js';
+import { stripParticle } from '../../text/tokens.js';
+
+/**
+ * The contradiction rule of the lexical judge (docs/analysis.md#judging-support). It reads the page's sentence that
+ * shares most with the claim, and the clause of it that shares most. A claim that reuses those words but
+ *
+ * - flips the clause's polarity (a negation on one side only: not, never, rarely, 안, 못, -지 않다, 없다, 아니다),
+ * - swaps a word for its antonym (more/less, 증가/감소) — a negated antonym on the same side cancels out,
+ * - states another number of the same kind (a year, a count of 명, a sum in 만원) where the sentence has one, or
+ * - puts another name in the same place of an otherwise identical statement (Roger II / Bohemond I, 대구 / 부산)
+ *
+ * contradicts the page. Reusing the page's words is what makes such a claim look supported to overlap measures, so
+ * the caller applies the rule only when the claim's overlap with the sentence is high.
+ */
+export type ContradictionReason = 'negation' | 'antonym' | 'number' | 'date' | 'name';
+
+export interface Contradiction {
+  reason: ContradictionReason;
+  /** The claim's and the page's differing pieces, for the reader ("increase" / "decrease", "1998" / "1994"). */
+  claim: string;
+  page: string;
+}
+
+const CLAUSE_BREAK_EN = /[;:,]\s+|\s+(?:but|although|though|whereas|while|however|and|which|who)\s+/i;
+const CLAUSE_BREAK_KO = /[;:,]\s*|(?:지만|는데|으나|면서|반면|으며|며|고)\s+/;
+
+export function clausesOf(sentence: string, lang: Language): string[] {
+  const parts = sentence.split(lang === 'ko' ? CLAUSE_BREAK_KO : CLAUSE_BREAK_EN).map((p) => p.trim());
+  return parts.filter((p) => p.length > 0);
+}
+
+const lexLang = (lang: Language): LexLang => (lang === 'ko' ? 'ko' : 'en');
+/** Adverbs that deny the usual case: "rarely travels alone" denies "often travels alone". */
+const QUASI_NEGATIONS = /\b(?:rarely|seldom|hardly|barely|scarcely)\b/gi;
+
+/** Parity of the syntactic negations of a text (lexical negatives such as 비과세 are words, compared as words). */
+export function negationParity(text: string, lang: Language): number {
+  const syntactic = negationCues(text, lexLang(lang)).filter((c) => c.kind === 'syntactic').length;
+  return (syntactic + (text.match(QUASI_NEGATIONS)?.length ?? 0)) % 2;
+}
+
+/** An antonym of a claim word on the page side, when the page lacks the claim's own word (stopwords included). */
+function antonymSwap(claim: string, page: string, lang: Language): [string, string] | null {
+  const c = new Set(matchWords(claim, true).map((w) => w.id));
+  const p = new Set(matchWords(page, true).map((w) => w.id));
+  for (const id of c) {
+    if (p.has(id)) continue;
+    for (const a of antonyms(id, lexLang(lang))) if (p.has(a) && !c.has(a)) return [id, a];
+  }
+  return null;
+}
+
+interface NumberMention {
+  value: number;
+  kind: string;
+  text: string;
+}
+
+const UNIT_AFTER =
+  /^\s*(년|월|일|시|분|%|퍼센트|명|인|개|곳|원|달러|위|번째|차|km|kg|cm|mm|m|percent|per cent|million|billion|thousand|years?|months?|days?|people|dollars?|times)/i;
+const KO_MULTIPLIER: Readonly<Record<string, number>> = { 천: 1e3, 만: 1e4, 억: 1e8, 조: 1e12 };
+const MONTHS_EN = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
+const DATE_KINDS = new Set(['year', '년', '월', '일']);
+
+/**
+ * Numbers with the kind of quantity they count (a unit after them, a four-digit year, or plain); Korean multipliers
+ * are applied (20만 명 = 200,000 people, 5천만원 = 50,000,000 won) so 20만 and 2만 differ.
+ */
+export function numberMentions(text: string): NumberMention[] {
+  const out: NumberMention[] = [];
+  for (const m of text.matchAll(/\d+(?:[.,]\d+)*/g)) {
+    const raw = m[0];
+    let value = Number(/^\d{1,3}(,\d{3})+(\.\d+)?$/.test(raw) ? raw.replace(/,/g, '') : raw.replace(/,/g, '.'));
+    let rest = text.slice((m.index ?? 0) + raw.length);
+    for (let mult = /^\s*([천만억조])/.exec(rest); mult; mult = /^([천만억조])/.exec(rest)) {
+      value *= KO_MULTIPLIER[mult[1] as string] ?? 1;
+      rest = rest.slice(mult[0].length);
+    }
+    const unit = UNIT_AFTER.exec(rest)?.[1]?.toLowerCase().replace(/s$/, '');
+    const year = Number.isInteger(value) && value >= 1000 && value <= 2100 && raw.length === 4;
+    const kind = unit === 'year' || (unit === undefined && year) ? 'year' : (unit ?? 'plain');
+    out.push({ value, kind: kind === '년' && year ? 'year' : kind, text: raw });
+  }
+  return out;
+}
+
+function numberChange(claim: string, sentence: string): Contradiction | null {
+  const onPage = numberMentions(sentence);
+  const pageValues = new Set(onPage.map((p) => p.value));
+  for (const c of numberMentions(claim)) {
+    if (pageValues.has(c.value)) continue;
+    const other = onPage.find((p) => p.kind === c.kind && p.value !== c.value);
+    if (other) return { reason: DATE_KINDS.has(c.kind) ? 'date' : 'number', claim: c.text, page: other.text };
+  }
+  const months = (t: string) => MONTHS_EN.filter((mo) => new RegExp(`\\b${mo}\\b`, 'i').test(t));
+  const cm = months(claim);
+  const pm = months(sentence);
+  const missing = cm.find((mo) => !pm.includes(mo));
+  const instead = pm.find((mo) => !cm.includes(mo));
+  if (missing && instead) return { reason: 'date', claim: missing, page: instead };
+  return null;
+}
+
+/** A name-like word: capitalised in English (not the sentence's first word), a noun without an ending in Korean. */
+function nameLike(w: MatchWord, position: number): boolean {
+  if (w.lang === 'en') return position > 0 && /^\p{Lu}/u.test(w.surface);
+  return w.id === stripParticle(w.surface.replace(/[^\p{Script=Hangul}]/gu, ''));
+}
+
+/**
+ * A name-like claim word missing from the sentence, with the sentence holding another name-like word in the same
+ * place (the same word before or after it), while most of the claim's other words are in the sentence (`minRest`).
+ * Korean words also count as present when written inside a longer word of the sentence (재판관 in 재판관중에서).
+ */
+function nameChange(claim: string, sentence: string, minRest: number): Contradiction | null {
+  const cw = matchWords(claim);
+  const sw = matchWords(sentence);
+  if (cw.length < 3) return null;
+  const sIds = new Set(sw.map((w) => w.id));
+  const cIds = new Set(cw.map((w) => w.id));
+  const compact = sentence.replace(/\s+/g, '');
+  const present = (w: MatchWord) => sIds.has(w.id) || (w.lang === 'ko' && w.id.length >= 2 && compact.includes(w.id));
+  const missing = cw.map((w, i) => ({ w, i })).filter(({ w }) => !present(w));
+  if (missing.length === 0 || (cw.length - missing.length) / cw.length < minRest) return null;
+  for (const { w, i } of missing) {
+    if (!nameLike(w, i)) continue;
+    const before = cw[i - 1]?.id;
+    const after = cw[i + 1]?.id;
+    for (let k = 0; k < sw.length; k++) {
+      const cand = sw[k] as MatchWord;
+      if (cIds.has(cand.id) || !nameLike(cand, k)) continue;
+      if ((before !== undefined && sw[k - 1]?.id === before) || (after !== undefined && sw[k + 1]?.id === after))
+        return { reason: 'name', claim: w.surface, page: cand.surface };
+    }
+  }
+  return null;
+}
+
+/** Share of a clause's content words found in another clause. */
+function clauseOverlap(a: string, b: string): number {
+  const aw = matchWords(a).map((w) => w.id);
+  if (aw.length === 0) return 0;
+  const bw = new Set(matchWords(b).map((w) => w.id));
+  return aw.filter((w) => bw.has(w)).length / aw.length;
+}
+
+/**
+ * A negation on one side only, clause against clause: each clause of the claim is paired with the sentence's clause
+ * that shares most of its words, and only a pair sharing `minOverlap` of the claim clause's words counts (a claim
+ * that says "never fell behind" where the page says "never trailed" is not compared with another clause).
+ */
+function polarityFlip(claim: string, sentence: string, lang: Language, minOverlap: number): [string, string] | null {
+  const pageClauses = clausesOf(sentence, lang);
+  for (const cc of clausesOf(claim, lang)) {
+    if (matchWords(cc).length < 2) continue;
+    let best = '';
+    let bestOverlap = -1;
+    for (const pc of pageClauses) {
+      const o = clauseOverlap(cc, pc);
+      if (o > bestOverlap) {
+        bestOverlap = o;
+        best = pc;
+      }
+    }
+    if (bestOverlap < minOverlap) continue;
+    if (negationParity(cc, lang) !== negationParity(best, lang) && !antonymSwap(cc, best, lang)) return [cc, best];
+  }
+  return null;
+}
+
+export interface ContradictionInput {
+  claim: string;
+  /** The page's sentence that shares most with the claim. */
+  sentence: string;
+  language: Language;
+  /** Share of the claim's other words a name change needs in the sentence. */
+  minRest: number;
+  /** Share of a claim clause's words its page clause must hold for a negation on one side to count. */
+  negationMinOverlap: number;
+}
+
+export function findContradiction(x: ContradictionInput): Contradiction | null {
+  const lang = x.language;
+  const flip = polarityFlip(x.claim, x.sentence, lang, x.negationMinOverlap);
+  if (flip) return { reason: 'negation', claim: flip[0], page: flip[1] };
+  const swap = antonymSwap(x.claim, x.sentence, lang);
+  // A negated antonym says the same thing (not more = less): the swap counts only when the polarity agrees.
+  if (swap && negationParity(x.claim, lang) === negationParity(x.sentence, lang))
+    return { reason: 'antonym', claim: swap[0], page: swap[1] };
+  return numberChange(x.claim, x.sentence) ?? nameChange(x.claim, x.sentence, x.minRest);
+}

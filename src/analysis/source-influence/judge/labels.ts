@@ -1,0 +1,55 @@
+import type { SourceInfluenceConfig } from '../../config.js';
+import type { Contradiction, ContradictionReason } from './contradiction.js';
+
+/**
+ * What a judge says of one (claim, source) pair (docs/analysis.md#labelling-rubric): the label, the support score
+ * it rests on, the evidence passage, the reason of a contradiction, and which judge said it.
+ */
+export type SupportLabel = 'supported' | 'partial' | 'unsupported' | 'contradicted';
+export type JudgeName = 'lexical' | 'model';
+
+export interface PairJudgement {
+  label: SupportLabel;
+  /** Lexical support in [0, 1] (the model's judgements map to fixed values); a contradiction keeps its overlap. */
+  score: number;
+  /** The page's sentences around the best match (or the snippet passage), null when the source gave no text. */
+  evidence: string | null;
+  /** Why a pair is contradicted; null otherwise. */
+  reason: ContradictionReason | null;
+  /** The changed piece on each side of a contradiction ("1998" / "1994"), null otherwise. */
+  changed: { claim: string; page: string } | null;
+  judge: JudgeName;
+  /**
+   * What the lexical label rests on, kept so calibration can relabel without rerunning: the claim's containment in
+   * the page's best clause, and the contradiction the rule found there (whatever the overlap). Not in results.
+   */
+  basis: { overlap: number; candidate: Contradiction | null };
+}
+
+/**
+ * The lexical judge's label: contradicted when the rule found a contradiction in a clause that shares enough of the
+ * claim (minContradictionOverlap), else by the support thresholds τ_full and τ_part.
+ */
+export function labelOf(
+  score: number,
+  overlap: number,
+  candidate: Contradiction | null,
+  cfg: Pick<SourceInfluenceConfig, 'tauFull' | 'tauPartial' | 'judge'>,
+): SupportLabel {
+  if (candidate && overlap >= cfg.judge.minContradictionOverlap) return 'contradicted';
+  if (score >= cfg.tauFull) return 'supported';
+  return score >= cfg.tauPartial ? 'partial' : 'unsupported';
+}
+
+export const UNSUPPORTED_EMPTY: PairJudgement = {
+  label: 'unsupported',
+  score: 0,
+  evidence: null,
+  reason: null,
+  changed: null,
+  judge: 'lexical',
+  basis: { overlap: 0, candidate: null },
+};
+
+/** Supported or partial: the labels that count as support for attribution and for "the source supports it". */
+export const supports = (l: SupportLabel): boolean => l === 'supported' || l === 'partial';

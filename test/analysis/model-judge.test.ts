@@ -1,0 +1,191 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Agent } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANALYSIS_DEFAULTS } from '../../src/analysis/config.js';
+import { ModelSession } from '../../src/analysis/model/session.js';
+import { analyzeSourceInfluence } from '../../src/analysis/source-influence/analyze.js';
+import type { FetchRecord, SourceInfluenceInput } from '../../src/analysis/source-influence/types.js';
+import { UndiciTransport } from '../../src/transport/undici-transport.js';
+
+/**
+ * The optional model judge (§2.10) against a local OpenAI-compatible server (as llama.cpp, vLLM or Ollama would run
+ * one) that answers from a fixture: every pair or only the ambiguous ones, the judge recorded per pair and in the
+ * summary, the model's `contradicted` taking the pair's weight away, and a failing server leaving the lexical labels.
+ */
+interface Rule {
+  claimIncludes: string;
+  passageIncludes?: string;
+  label: string;
+}
+const RULES = (
+  JSON.parse(readFileSync(new URL('../fixtures/analysis/model-judge/judgements.json', import.meta.url), 'utf8')) as {
+    rules: Rule[];
+  }
+).rules;
+
+interface Seen {
+  model: string;
+  pairs: Array<{ id: string; claim: string; passage: string }>;
+}
+
+function startJudgeServer(fail: () => boolean): Promise<{ server: Server; base: string; seen: Seen[] }> {
+  const seen: Seen[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => {
+      body += c.toString('utf8');
+    });
+    req.on('end', () => {
+      if (req.url !== '/v1/chat/completions' || fail()) {
+        res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"down"}}');
+        return;
+      }
+      const request = JSON.parse(body) as { model: string; messages: Array<{ role: string; content: string }> };
+      const user = request.messages.find((m) => m.role === 'user')?.content ?? '{}';
+      const input = JSON.parse(user) as { pairs: Seen['pairs'] };
+      seen.push({ model: request.model, pairs: input.pairs });
+      const judgements = input.pairs.map((p) => {
+        const rule = RULES.find(
+          (r) => p.claim.includes(r.claimIncludes) && (!r.passageIncludes || p.passage.includes(r.passageIncludes)),
+        );
+        return { id: p.id, label: rule?.label ?? 'unsupported' };
+      });
+      const content = JSON.stringify({ judgements });
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          id: 'chatcmpl-fixture',
+          object: 'chat.completion',
+          created: 0,
+          model: request.model,
+          choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+          usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 },
+        }),
+      );
+    });
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen }),
+    ),
+  );
+}
+
+function page(text: string): FetchRecord {
+  return {
+    attempted: true,
+    fromCache: false,
+    retries: 0,
+    durationMs: 0,
+    page: {
+      status: 'ok',
+      httpStatus: 200,
+      contentType: 'text/html',
+      bytes: text.length,
+      finalUrl: 'https://x.test/',
+      text,
+      textSource: 'extracted',
+      truncated: false,
+      metadata: null,
+      fetchedAt: 0,
+      detail: null,
+    },
+  };
+}
+
+const PAGES = [
+  'In 1997 the direction of the company was transferred to a board of trustees. The founder kept an honorary title.',
+  'The museum opened in 1994 on the old harbour. The museum is open to visitors every day except Monday.',
+];
+const INPUT: SourceInfluenceInput = {
+  answer:
+    'The founder gave up control of the company in 1997 [1]. The harbour museum opened in 1994 [2]. ' +
+    'The harbour museum is closed to visitors on most days [2].',
+  prompt: null,
+  citations: [{ url: 'https://a.example/company' }, { url: 'https://b.example/museum' }],
+  analysis: null,
+};
+
+describe('the model judge on a local OpenAI-compatible server', () => {
+  let judge: Awaited<ReturnType<typeof startJudgeServer>>;
+  let failing = false;
+  const dispatcher = new Agent();
+  const session = () =>
+    new ModelSession({
+      http: new UndiciTransport('test-exit', dispatcher, false),
+      signal: new AbortController().signal,
+      endpoint: { baseUrl: judge.base, model: 'local-llama-3.1-8b', apiKey: 'sk-local', headers: {} },
+      timeoutMs: 5_000,
+      tokenLimit: 100_000,
+      maxOutputTokens: ANALYSIS_DEFAULTS.si.model.maxOutputTokens,
+    });
+  const records = PAGES.map(page);
+
+  beforeAll(async () => {
+    judge = await startJudgeServer(() => failing);
+  });
+  afterAll(async () => {
+    await new Promise((r) => judge.server.close(r));
+    await dispatcher.close();
+  });
+
+  it('judges every pair in "all" mode and records the model as the judge of each', async () => {
+    judge.seen.length = 0;
+    const { result } = await analyzeSourceInfluence(INPUT, records, ANALYSIS_DEFAULTS.si, {
+      session: session(),
+      modelJudge: 'all',
+    });
+    const r = result as any;
+    expect(judge.seen.every((s) => s.model === 'local-llama-3.1-8b')).toBe(true);
+    expect(judge.seen.flatMap((s) => s.pairs)).toHaveLength(6); // 3 claims x 2 pages
+    expect(r.summary).toMatchObject({ judge: 'model', judgeModel: 'local-llama-3.1-8b' });
+    const [control, opened, closed] = r.claims;
+    expect(control.sources.map((s: any) => [s.sourceId, s.label, s.judge])).toEqual([
+      ['c1', 'supported', 'model'],
+      ['c2', 'unsupported', 'model'],
+    ]);
+    expect(opened.sources[1]).toMatchObject({ label: 'supported', judge: 'model' });
+    // The model's contradiction takes the cited page's weight away: the claim is left unattributed.
+    expect(closed.sources[1]).toMatchObject({ label: 'contradicted', judge: 'model', weight: 0 });
+    expect(closed.contradictedBy).toEqual(['c2']);
+    // The evidence passage around the best match is what the model reads.
+    expect(judge.seen[0]?.pairs[0]?.passage).toContain('transferred');
+  });
+
+  it('in "ambiguous" mode sends only pairs near a threshold or called contradicted, and says which judge did what', async () => {
+    judge.seen.length = 0;
+    const { result } = await analyzeSourceInfluence(INPUT, records, ANALYSIS_DEFAULTS.si, {
+      session: session(),
+      modelJudge: 'ambiguous',
+    });
+    const r = result as any;
+    const sent = judge.seen.flatMap((s) => s.pairs).length;
+    expect(sent).toBeLessThan(6);
+    const judges = r.claims.flatMap((c: any) => c.sources.map((s: any) => s.judge));
+    expect(judges.filter((j: string) => j === 'model')).toHaveLength(sent);
+    expect(r.summary.judge).toBe(sent === 0 ? 'lexical' : 'lexical+model');
+  });
+
+  it('without a model the lexical judge runs and says so', async () => {
+    const { result } = await analyzeSourceInfluence(INPUT, records, ANALYSIS_DEFAULTS.si, {});
+    const r = result as any;
+    expect(r.summary).toMatchObject({ judge: 'lexical', judgeModel: null });
+    expect(r.claims.flatMap((c: any) => c.sources.map((s: any) => s.judge))).not.toContain('model');
+  });
+
+  it('a failing server leaves every pair lexical, with a warning', async () => {
+    failing = true;
+    try {
+      const { result } = await analyzeSourceInfluence(INPUT, records, ANALYSIS_DEFAULTS.si, {
+        session: session(),
+        modelJudge: 'all',
+      });
+      const r = result as any;
+      expect(r.summary.judge).toBe('lexical');
+      expect(r.warnings.map((w: any) => w.code)).toContain('MODEL_CHECK_FAILED');
+    } finally {
+      failing = false;
+    }
+  });
+});
