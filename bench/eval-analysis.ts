@@ -100,7 +100,12 @@ function calibrate(): void {
               desc:
                 `wContain ${wContain.toFixed(2)} tauFull ${tauFull.toFixed(2)} tauPartial ${tauPartial.toFixed(2)} ` +
                 `minContradictionOverlap ${minContradictionOverlap.toFixed(2)} → ` +
-                per.map((s, i) => `${sets[i]?.language} ${s.macroF1.toFixed(3)}`).join(', '),
+                per
+                  .map(
+                    (s, i) =>
+                      `${sets[i]?.language} ${s.macroF1.toFixed(3)} (contradicted F1 ${contradictedF1(s).toFixed(3)})`,
+                  )
+                  .join(', '),
             };
           }
         }
@@ -117,12 +122,11 @@ function contradictedF1(s: Scores): number {
   return tp === 0 ? 0 : (2 * tp) / (gold + predicted);
 }
 
-function relabelled(runs: readonly ItemRun[], t: Parameters<typeof labelOf>[3]): Scores {
+function relabelled(runs: readonly ItemRun[], t: Parameters<typeof labelOf>[2]): Scores {
   const pairs = runs.flatMap((r) =>
     r.pairs.map((p, k) => {
-      const b = r.bases[k] ?? { score: 0, overlap: 0, contradiction: false };
-      const candidate = b.contradiction ? { reason: 'negation' as const, claim: '', page: '' } : null; // any reason
-      return { gold: p.gold, predicted: labelOf(b.score, b.overlap, candidate, t) };
+      const b = r.bases[k];
+      return { gold: p.gold, predicted: b ? labelOf(b.score, b.basis, t) : 'unsupported' };
     }),
   );
   return score(

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ANALYSIS_DEFAULTS, SI_CALIBRATION } from '../../src/analysis/config.js';
+import { evaluate } from '../../src/analysis/eval/evaluate.js';
 import { loadEvalSet, type EvalLanguage } from '../../src/analysis/eval/eval-set.js';
 import { score } from '../../src/analysis/eval/scores.js';
 
@@ -45,6 +47,23 @@ describe.each(['en', 'ko'] as EvalLanguage[])('the %s evaluation set', (lang) =>
     );
     expect(miscited.length).toBeGreaterThanOrEqual(20);
   });
+});
+
+describe('the calibration behind the defaults', () => {
+  it('gives the recorded calibration-split macro-F1 with the recorded values (the held-out split is not read)', () => {
+    const si = ANALYSIS_DEFAULTS.si;
+    expect({
+      wContain: si.lex.wContain,
+      tauFull: si.tauFull,
+      tauPartial: si.tauPartial,
+      minContradictionOverlap: si.judge.minContradictionOverlap,
+    }).toEqual(SI_CALIBRATION.chosen);
+    for (const lang of ['en', 'ko'] as const) {
+      const r = evaluate(loadEvalSet(DIR, lang), 'calibration', si);
+      expect(r.scores.pairs).toBe(SI_CALIBRATION.pairs[lang]);
+      expect(Math.round(r.scores.macroF1 * 1000) / 1000, lang).toBe(SI_CALIBRATION.macroF1[lang]);
+    }
+  }, 60_000);
 });
 
 describe('the evaluation figures', () => {

@@ -62,19 +62,37 @@ describe('worked example of §2.15', () => {
     expect(r.answer.words).toBe(20);
   });
 
-  it('reproduces the GEO word counts and their normalised values', async () => {
-    expect(c1.geo).toEqual({
+  it("reproduces the GEO paper's word counts (eq. 2) and position-adjusted counts (eq. 3), raw and normalised", () => {
+    // eq. 3 with |S| = 3: c1 = (10·e^0 + 6/2·e^(−1/3)) / 20 = 0.6075; c2 = 3·e^(−1/3) / 20 = 0.1075.
+    expect(c1.geo).toMatchObject({
       wordCount: 0.65,
-      positionAdjustedWordCount: 0.591,
+      positionAdjustedWordCount: 0.6075,
       normalizedWordCount: 0.8125,
-      normalizedPositionAdjustedWordCount: 0.8666,
+      normalizedPositionAdjustedWordCount: 0.8497,
     });
-    expect(c2.geo).toEqual({
+    expect(c2.geo).toMatchObject({
       wordCount: 0.15,
-      positionAdjustedWordCount: 0.091,
+      positionAdjustedWordCount: 0.1075,
       normalizedWordCount: 0.1875,
-      normalizedPositionAdjustedWordCount: 0.1334,
+      normalizedPositionAdjustedWordCount: 0.1503,
     });
+  });
+
+  it('computes the subjective-impression proxies without a model, click likelihood left null', () => {
+    // No page text and no query: influence, uniqueness and relevance have no basis; position e^(−pos/|S|),
+    // count 2/3 and 1/3, diversity 16/20 and 6/20 distinct words; the impression averages the normalised facets.
+    expect(c1.geo.subjective).toEqual({
+      basis: 'lexical_proxies',
+      relevance: null,
+      influence: 0,
+      uniqueness: 0,
+      position: 1,
+      count: 0.6667,
+      diversity: 0.8,
+      clickLikelihood: null,
+      impression: 0.6588,
+    });
+    expect(c2.geo.subjective).toMatchObject({ position: 0.7165, count: 0.3333, diversity: 0.3, impression: 0.3412 });
   });
 
   it('reproduces the influence shares 0.7822 / 0.1204 and unattributed 0.0974', async () => {

@@ -1,6 +1,6 @@
 import type { SourceInfluenceConfig } from '../config.js';
 import { analyzeCore } from '../source-influence/core.js';
-import { supports } from '../source-influence/judge/labels.js';
+import { supports, UNSUPPORTED_EMPTY, type PairJudgement } from '../source-influence/judge/labels.js';
 import { isMiscited } from '../source-influence/metrics.js';
 import type { FetchRecord, SourceInfluenceInput } from '../source-influence/types.js';
 import type { EvalItem, EvalSet, EvalSplit } from './eval-set.js';
@@ -37,7 +37,7 @@ export interface ItemRun {
   item: EvalItem;
   pairs: PairOutcome[];
   /** Per page: what the lexical label rests on (score, clause overlap, the contradiction found), for calibration. */
-  bases: Array<{ score: number; overlap: number; contradiction: boolean }>;
+  bases: Array<{ score: number; basis: PairJudgement['basis'] }>;
   claim: ClaimOutcome;
   /** Units the claim was segmented into (1 for a one-sentence claim; the largest is judged). */
   units: number;
@@ -74,8 +74,7 @@ export function runItem(set: EvalSet, item: EvalItem, cfg: SourceInfluenceConfig
     item.sources.some((s, k) => !citedIdx.has(k) && s.label === 'supported');
   const bases = item.sources.map((_, k) => ({
     score: judgements[k]?.score ?? 0,
-    overlap: judgements[k]?.basis.overlap ?? 0,
-    contradiction: (judgements[k]?.basis.candidate ?? null) !== null,
+    basis: judgements[k]?.basis ?? UNSUPPORTED_EMPTY.basis,
   }));
   return {
     item,
@@ -86,7 +85,7 @@ export function runItem(set: EvalSet, item: EvalItem, cfg: SourceInfluenceConfig
       hasSupport: item.sources.some((s) => s.label === 'supported'),
       topWeightedGold: top < 0 ? null : (item.sources[top]?.label ?? null),
       goldMiscited,
-      predictedMiscited: unit ? isMiscited(unit) : false,
+      predictedMiscited: unit ? isMiscited(unit, cfg) : false,
     },
   };
 }

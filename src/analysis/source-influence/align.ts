@@ -1,6 +1,6 @@
 import type { SourceInfluenceConfig } from '../config.js';
 import { Bm25Index, containment, ngramContainment } from '../text/similarity.js';
-import { findContradiction } from './judge/contradiction.js';
+import { findContradiction, missingSpecific } from './judge/contradiction.js';
 import { labelOf, UNSUPPORTED_EMPTY, type PairJudgement } from './judge/labels.js';
 import { bigramCounts, char4Counts, featuresOf, type Features, type Passage, type PassageIndex } from './passages.js';
 
@@ -170,7 +170,8 @@ export class Aligner {
           minRest: this.cfg.judge.nameMinRest,
           negationMinOverlap: this.cfg.judge.negationMinOverlap,
         });
-    const label = labelOf(score, overlap, candidate, this.cfg);
+    const basis = { overlap, candidate, missingSpecific: trivial ? false : missingSpecific(u.text, evidence) };
+    const label = labelOf(score, basis, this.cfg);
     const contradiction = label === 'contradicted' ? candidate : null;
     return {
       label,
@@ -179,7 +180,7 @@ export class Aligner {
       reason: contradiction?.reason ?? null,
       changed: contradiction ? { claim: contradiction.claim, page: contradiction.page } : null,
       judge: 'lexical',
-      basis: { overlap, candidate },
+      basis,
     };
   }
 

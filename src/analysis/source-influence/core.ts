@@ -157,7 +157,7 @@ export function analyzeCore(
     };
   });
   const weights = attributionWeights(units, input.citations.length, cfg);
-  const raw = sourceMetrics(units, weights, input.citations.length, cfg);
+  const raw = sourceMetrics(units, weights, input.citations.length);
   const anyValidCitation = units.some((u) => u.cited.size > 0);
   return {
     language,
@@ -228,7 +228,7 @@ export function withModelJudgements(
     alignments,
     units,
     weights,
-    raw: sourceMetrics(units, weights, core.sources.length, cfg),
+    raw: sourceMetrics(units, weights, core.sources.length),
     answer: answerMetrics(units, core.anyValidCitation, cfg),
   };
 }

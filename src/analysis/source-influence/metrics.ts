@@ -20,14 +20,28 @@ export function decay(index: number, n: number): number {
 }
 
 /**
- * A unit is miscited when it cites sources, none of them supports it (supported or partial), and a source it does
- * not cite does support it (label supported).
+ * The sources that support a miscited unit, or none when the unit is not miscited. A unit is miscited when it cites
+ * sources, none of them supports it (supported or partial), and a source it does not cite does: its label supports
+ * the unit, or its score reaches `miscited.minScore` and is `miscited.margin` times the best cited source's (the
+ * content is clearly there and not where the citation points; the lexical judge's absolute scale is too strict for
+ * paraphrases, a comparison between the unit's own sources is not).
  */
-export function isMiscited(u: UnitFacts): boolean {
-  if (u.cited.size === 0 || u.alignment.trivial) return false;
+export function misciteSupporters(u: UnitFacts, cfg: Pick<SourceInfluenceConfig, 'miscited'>): number[] {
+  if (u.cited.size === 0 || u.alignment.trivial) return [];
   const j = u.alignment.judgements;
-  if ([...u.cited].some((k) => supports(j[k]?.label ?? 'unsupported'))) return false;
-  return j.some((x, k) => !u.cited.has(k) && x.label === 'supported');
+  if ([...u.cited].some((k) => supports(j[k]?.label ?? 'unsupported'))) return [];
+  const citedBest = Math.max(0, ...[...u.cited].map((k) => (j[k]?.label === 'contradicted' ? 0 : (j[k]?.score ?? 0))));
+  const out: number[] = [];
+  j.forEach((x, k) => {
+    if (u.cited.has(k) || x.label === 'contradicted') return;
+    const clearly = x.score >= cfg.miscited.minScore && x.score >= cfg.miscited.margin * citedBest;
+    if (supports(x.label) || clearly) out.push(k);
+  });
+  return out;
+}
+
+export function isMiscited(u: UnitFacts, cfg: Pick<SourceInfluenceConfig, 'miscited'>): boolean {
+  return misciteSupporters(u, cfg).length > 0;
 }
 
 /**
@@ -46,15 +60,20 @@ export function attributionWeights(
     const s = u.alignment.support;
     const labels = u.alignment.judgements.map((x) => x.label);
     if (u.cited.size > 0) {
-      const miscited = isMiscited(u);
+      const supporters = new Set(misciteSupporters(u, cfg));
+      const miscited = supporters.size > 0;
       const raw = a.map((_, j) => {
         const label = labels[j] ?? 'unsupported';
         if (label === 'contradicted') return 0;
-        if (u.cited.has(j)) return miscited ? 0 : cfg.citedEpsilon + (s[j] ?? 0);
+        if (miscited) return supporters.has(j) ? (s[j] ?? 0) : 0;
+        if (u.cited.has(j)) return cfg.citedEpsilon + (s[j] ?? 0);
         return !u.alignment.trivial && label === 'supported' ? (s[j] ?? 0) : 0;
       });
       const den = raw.reduce((acc, x) => acc + x, 0);
-      if (den > 0) raw.forEach((x, j) => (a[j] = x / den));
+      if (den > 0)
+        raw.forEach((x, j) => {
+          a[j] = x / den;
+        });
       return a;
     }
     if (u.alignment.trivial) return a;
@@ -79,17 +98,12 @@ export interface SourceRaw {
   usedWithoutCitation: boolean;
   /** The part of `share` that comes from units that do not cite this source (uncited support). */
   uncitedShare: number;
-  /** Non-trivial units this source supports (label supported) without being cited by them. */
+  /** Non-trivial units credited to this source by content (it supports them) without citing it. */
   uncitedSupportedUnits: number;
   contradictedUnits: number;
 }
 
-export function sourceMetrics(
-  units: readonly UnitFacts[],
-  a: readonly number[][],
-  nSources: number,
-  cfg: SourceInfluenceConfig,
-): SourceRaw[] {
+export function sourceMetrics(units: readonly UnitFacts[], a: readonly number[][], nSources: number): SourceRaw[] {
   const n = units.length;
   const z = units.reduce((acc, u) => acc + u.words * decay(u.index, n), 0);
   const geoTotal = units.reduce((acc, u) => acc + u.geoWords, 0);
@@ -132,7 +146,7 @@ export function sourceMetrics(
       if (label === 'supported') r.supportedUnits++;
       else if (label === 'partial') r.partialUnits++;
       else if (label === 'contradicted') r.contradictedUnits++;
-      if (label === 'supported' && !u.cited.has(j)) r.uncitedSupportedUnits++;
+      if (!u.cited.has(j) && w > 0) r.uncitedSupportedUnits++;
       const fullSources = u.alignment.judgements.filter((x) => x.label === 'supported').length;
       if (label === 'supported' && fullSources === 1 && z > 0) r.uniqueSupportShare += (u.words * d) / z;
     });

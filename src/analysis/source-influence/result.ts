@@ -6,7 +6,7 @@ import { sentences } from '../text/segment.js';
 import { tokenize } from '../text/tokens.js';
 import { finalHost, type AnalysisCore, type PreparedSource } from './core.js';
 import { subjectiveImpression, subjectiveProxies } from './geo.js';
-import { isMiscited, level } from './metrics.js';
+import { isMiscited, level, misciteSupporters } from './metrics.js';
 import { featuresOf, type Passage } from './passages.js';
 import { SI_METHOD_VERSION, type SourceFetchUsage, type SourceInfluenceInput, type Warning } from './types.js';
 
@@ -80,12 +80,13 @@ function evidence(core: AnalysisCore, j: number, cfg: SourceInfluenceConfig): un
  * with text the judge's label, score, evidence passage and reason, plus the `miscited` flag and the sources that
  * support it without being cited (uncited support).
  */
-function claimsOf(core: AnalysisCore): unknown[] {
+function claimsOf(core: AnalysisCore, cfg: SourceInfluenceConfig): unknown[] {
   const readable = core.sources.map((s, j) => ({ s, j })).filter(({ s }) => !s.duplicateOf && s.text.source !== 'none');
   return core.units.map((u, ui) => {
     const unit = core.segmented.units[ui];
     const al = core.alignments[ui];
     const sourceOf = (j: number) => core.sources[j]?.sourceId ?? `c${j + 1}`;
+    const supporters = misciteSupporters(u, cfg);
     const judged = readable.map(({ s, j }) => {
       const jd = al?.judgements[j];
       return {
@@ -109,9 +110,12 @@ function claimsOf(core: AnalysisCore): unknown[] {
       words: u.words,
       trivial: al?.trivial ?? true,
       cites: [...u.cited].sort((a, b) => a - b).map(sourceOf),
-      miscited: isMiscited(u),
+      miscited: supporters.length > 0,
       supportedBy: judged.filter((x) => x.label === 'supported').map((x) => x.sourceId),
-      uncitedSupport: judged.filter((x) => x.label === 'supported' && !x.cited).map((x) => x.sourceId),
+      // Uncited pages that support the claim: labelled supported, or the pages a miscited claim's content is on.
+      uncitedSupport: judged
+        .filter((x) => !x.cited && (x.label === 'supported' || supporters.includes(Number(x.sourceId.slice(1)) - 1)))
+        .map((x) => x.sourceId),
       contradictedBy: judged.filter((x) => x.label === 'contradicted').map((x) => x.sourceId),
       sources: judged,
     };
@@ -307,7 +311,7 @@ export function buildResult(
 
   const distinct = core.sources.filter((s) => !s.duplicateOf);
   const top = [...ranks].find(([, rank]) => rank === 1)?.[0];
-  const claims = claimsOf(core);
+  const claims = claimsOf(core, cfg);
   return {
     resultVersion: 2,
     methodVersion: SI_METHOD_VERSION,
@@ -338,7 +342,7 @@ export function buildResult(
       judge: opts.judge,
       judgeModel: opts.judgeModel,
       claims: claims.length,
-      miscitedClaims: core.units.filter(isMiscited).length,
+      miscitedClaims: core.units.filter((u) => isMiscited(u, cfg)).length,
       contradictedClaims: core.alignments.filter((al) => al.judgements.some((x) => x.label === 'contradicted')).length,
       topSourceId: top !== undefined && (core.raw[top]?.share ?? 0) > 0 ? (core.sources[top]?.sourceId ?? null) : null,
     },

@@ -1,4 +1,4 @@
-import { antonyms, negationCues, type LexLang } from '../../text/lexicon/index.js';
+import { antonyms, canonicalPhrases, negationCues, type LexLang } from '../../text/lexicon/index.js';
 import { matchWords, type MatchWord } from '../../text/match-tokens.js';
 import type { Language } from '../../text/norm.js';
 import { stripParticle } from '../../text/tokens.js';
@@ -33,11 +33,17 @@ export function clausesOf(sentence: string, lang: Language): string[] {
 }
 
 const lexLang = (lang: Language): LexLang => (lang === 'ko' ? 'ko' : 'en');
+/** Lemmas that are negation cues themselves: an antonym pair with one of them is the negation, counted once. */
+const NEGATION_WORDS = new Set(['없', '아니', '않', '못', '안', 'not', 'no', 'never', 'none']);
 /** Adverbs that deny the usual case: "rarely travels alone" denies "often travels alone". */
 const QUASI_NEGATIONS = /\b(?:rarely|seldom|hardly|barely|scarcely)\b/gi;
 
-/** Parity of the syntactic negations of a text (lexical negatives such as 비과세 are words, compared as words). */
-export function negationParity(text: string, lang: Language): number {
+/**
+ * Parity of the syntactic negations of a text, after the phrase rewrite (세금이 붙지 않는 → 비과세: lexical negatives
+ * are words, compared as words).
+ */
+export function negationParity(raw: string, lang: Language): number {
+  const text = canonicalPhrases(raw, lexLang(lang));
   const syntactic = negationCues(text, lexLang(lang)).filter((c) => c.kind === 'syntactic').length;
   return (syntactic + (text.match(QUASI_NEGATIONS)?.length ?? 0)) % 2;
 }
@@ -133,9 +139,17 @@ function nameChange(claim: string, sentence: string, minRest: number): Contradic
   const sw = matchWords(sentence);
   if (cw.length < 3) return null;
   const sIds = new Set(sw.map((w) => w.id));
-  const cIds = new Set(cw.map((w) => w.id));
   const compact = sentence.replace(/\s+/g, '');
-  const present = (w: MatchWord) => sIds.has(w.id) || (w.lang === 'ko' && w.id.length >= 2 && compact.includes(w.id));
+  // Without a dictionary a Korean ending can stay on a stem (이내인 / 이내): a shared start of two syllables or more
+  // is the same word.
+  const same = (a: MatchWord, b: MatchWord) =>
+    a.id === b.id ||
+    (a.lang === 'ko' &&
+      b.lang === 'ko' &&
+      Math.min(a.id.length, b.id.length) >= 2 &&
+      (a.id.startsWith(b.id) || b.id.startsWith(a.id)));
+  const present = (w: MatchWord) =>
+    sIds.has(w.id) || (w.lang === 'ko' && w.id.length >= 2 && compact.includes(w.id)) || sw.some((x) => same(w, x));
   const missing = cw.map((w, i) => ({ w, i })).filter(({ w }) => !present(w));
   if (missing.length === 0 || (cw.length - missing.length) / cw.length < minRest) return null;
   for (const { w, i } of missing) {
@@ -144,12 +158,26 @@ function nameChange(claim: string, sentence: string, minRest: number): Contradic
     const after = cw[i + 1]?.id;
     for (let k = 0; k < sw.length; k++) {
       const cand = sw[k] as MatchWord;
-      if (cIds.has(cand.id) || !nameLike(cand, k)) continue;
+      if (cw.some((c) => same(c, cand)) || !nameLike(cand, k)) continue;
       if ((before !== undefined && sw[k - 1]?.id === before) || (after !== undefined && sw[k + 1]?.id === after))
         return { reason: 'name', claim: w.surface, page: cand.surface };
     }
   }
   return null;
+}
+
+/**
+ * A specific fact of the claim that its evidence does not state: a number, or a name-like word, found nowhere in the
+ * evidence window. Such a claim says more than the page, so it is at most partial.
+ */
+export function missingSpecific(claim: string, evidence: string): boolean {
+  const values = new Set(numberMentions(evidence).map((n) => n.value));
+  if (numberMentions(claim).some((n) => !values.has(n.value))) return true;
+  const ids = new Set(matchWords(evidence).map((w) => w.id));
+  const compact = evidence.replace(/\s+/g, '');
+  return matchWords(claim).some(
+    (w, i) => w.lang === 'en' && nameLike(w, i) && !ids.has(w.id) && !compact.toLowerCase().includes(w.id),
+  );
 }
 
 /** Share of a clause's content words found in another clause. */
@@ -179,7 +207,11 @@ function polarityFlip(claim: string, sentence: string, lang: Language, minOverla
       }
     }
     if (bestOverlap < minOverlap) continue;
-    if (negationParity(cc, lang) !== negationParity(best, lang) && !antonymSwap(cc, best, lang)) return [cc, best];
+    if (negationParity(cc, lang) === negationParity(best, lang)) continue;
+    // A negated antonym says the same thing (not decrease = increase), unless the antonym is the negation itself
+    // (없다 is both the cue and the antonym of 있다).
+    const swap = antonymSwap(cc, best, lang);
+    if (!swap || swap.some((w) => NEGATION_WORDS.has(w))) return [cc, best];
   }
   return null;
 }

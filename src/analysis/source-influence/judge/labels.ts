@@ -23,21 +23,21 @@ export interface PairJudgement {
    * What the lexical label rests on, kept so calibration can relabel without rerunning: the claim's containment in
    * the page's best clause, and the contradiction the rule found there (whatever the overlap). Not in results.
    */
-  basis: { overlap: number; candidate: Contradiction | null };
+  basis: { overlap: number; candidate: Contradiction | null; missingSpecific: boolean };
 }
 
 /**
- * The lexical judge's label: contradicted when the rule found a contradiction in a clause that shares enough of the
- * claim (minContradictionOverlap), else by the support thresholds τ_full and τ_part.
+ * The lexical judge's label: contradicted when the rule found a contradiction in a sentence that shares enough of the
+ * claim (minContradictionOverlap), else by the support thresholds τ_full and τ_part; a claim whose number or name
+ * is nowhere in the evidence is at most partial, however much else matches.
  */
 export function labelOf(
   score: number,
-  overlap: number,
-  candidate: Contradiction | null,
+  basis: PairJudgement['basis'],
   cfg: Pick<SourceInfluenceConfig, 'tauFull' | 'tauPartial' | 'judge'>,
 ): SupportLabel {
-  if (candidate && overlap >= cfg.judge.minContradictionOverlap) return 'contradicted';
-  if (score >= cfg.tauFull) return 'supported';
+  if (basis.candidate && basis.overlap >= cfg.judge.minContradictionOverlap) return 'contradicted';
+  if (score >= cfg.tauFull) return basis.missingSpecific ? 'partial' : 'supported';
   return score >= cfg.tauPartial ? 'partial' : 'unsupported';
 }
 
@@ -48,7 +48,7 @@ export const UNSUPPORTED_EMPTY: PairJudgement = {
   reason: null,
   changed: null,
   judge: 'lexical',
-  basis: { overlap: 0, candidate: null },
+  basis: { overlap: 0, candidate: null, missingSpecific: false },
 };
 
 /** Supported or partial: the labels that count as support for attribution and for "the source supports it". */
