@@ -98,10 +98,10 @@ describe('SOURCE_INFLUENCE with the sandbox model', () => {
     const tokens = r.usage.modelTokens;
     expect(tokens.estimated).toBe(false);
     expect(tokens.calls.map((c: any) => [c.purpose, c.model, c.count])).toEqual([
-      ['requirements', 'gpt-4.1-mini', 1],
-      ['requirement_coverage', 'gpt-4.1-mini', 1],
-      ['brand_decisions', 'gpt-4.1-mini', 1],
-      ['source_classification', 'gpt-4.1-mini', 1],
+      ['requirements', 'aeq-sandbox-model', 1],
+      ['requirement_coverage', 'aeq-sandbox-model', 1],
+      ['brand_decisions', 'aeq-sandbox-model', 1],
+      ['source_classification', 'aeq-sandbox-model', 1],
     ]);
     expect(a.budget.tokensUsed).toBe(tokens.input + tokens.output);
     expect(a.budget.tokensUsed).toBeLessThanOrEqual(a.budget.tokenLimit);
@@ -152,7 +152,7 @@ describe('SOURCE_INFLUENCE with the sandbox model', () => {
       components: { questionRequirements: 'timeout', brandDecisions: 'timeout', sourceMetadata: 'timeout' },
     });
     expect(r.usage.modelTokens.calls).toEqual([
-      { purpose: 'requirements', model: 'gpt-4.1-mini', count: 1, input: 0, output: 0 },
+      { purpose: 'requirements', model: 'aeq-sandbox-model', count: 1, input: 0, output: 0 },
     ]);
   });
 

@@ -109,7 +109,15 @@ describe('SOURCE_INFLUENCE through the service', () => {
     expect(view.credits).toEqual({ creditsToCharge: 1, creditsCharged: 1 });
     expect(view.response.usage.credits).toEqual({ held: 2, charged: 1 });
     const r = view.response;
-    expect(r).toMatchObject({ resultVersion: 2, methodVersion: 'source-influence/1.1.0', language: 'en' });
+    // Computed from the sandbox's pages: the result says so.
+    expect(r).toMatchObject({
+      resultVersion: 2,
+      methodVersion: 'source-influence/2.0.0',
+      simulated: true,
+      language: 'en',
+    });
+    expect(r.summary).toMatchObject({ judge: 'lexical', judgeModel: null });
+    expect(r.claims.length).toBe(r.answer.units);
     expect(r).not.toHaveProperty('analysis');
     expect(r).not.toHaveProperty('text');
 
