@@ -38,7 +38,8 @@ function row(lang: string, sp: string, s: Scores): string {
 }
 
 function confusion(lang: string, s: Scores): string {
-  const head = `| ${lang}: gold \\ judged | ${LABEL_ORDER.join(' | ')} |\n|---|${LABEL_ORDER.map(() => '---:').join('|')}|`;
+  const rule = `|---|${LABEL_ORDER.map(() => '---:').join('|')}|`;
+  const head = `| ${lang}: gold \\ judged | ${LABEL_ORDER.join(' | ')} |\n${rule}`;
   const rows = LABEL_ORDER.map((g, i) => `| ${g} | ${(s.confusion[i] ?? []).join(' | ')} |`);
   return [head, ...rows].join('\n');
 }

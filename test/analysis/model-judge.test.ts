@@ -153,7 +153,7 @@ describe('the model judge on a local OpenAI-compatible server', () => {
     expect(judge.seen[0]?.pairs[0]?.passage).toContain('transferred');
   });
 
-  it('in "ambiguous" mode sends only pairs near a threshold or called contradicted, and says which judge did what', async () => {
+  it('in "ambiguous" mode sends only pairs near a threshold or called contradicted, naming each judge', async () => {
     judge.seen.length = 0;
     const { result } = await analyzeSourceInfluence(INPUT, records, ANALYSIS_DEFAULTS.si, {
       session: session(),

@@ -1,9 +1,9 @@
 import { containment } from '../text/similarity.js';
 import { supports } from './judge/labels.js';
-import type { UnitFacts } from './metrics.js';
+import { paperDecay, type UnitFacts } from './metrics.js';
 
 /**
- * The GEO paper's impression metrics (Aggarwal et al., KDD 2024, §2.2.1; docs/analysis.md#geo-impressions):
+ * The GEO paper's impression metrics (Aggarwal et al., KDD 2024, section 2.2.1; docs/analysis.md#geo-impressions):
  *
  * - word count, eq. 2: Imp_wc(c, r) = Σ_{s ∈ S_c} |s| / Σ_{s ∈ S_r} |s|, a sentence citing k sources giving each 1/k;
  * - position-adjusted word count, eq. 3: Imp_pwc(c, r) = Σ_{s ∈ S_c} |s| · e^(−pos(s)/|S|) / Σ_{s ∈ S_r} |s|, with
@@ -12,10 +12,6 @@ import type { UnitFacts } from './metrics.js';
  * - the subjective impression's seven facets are judged by a model in the paper; the ones a text measure can stand
  *   for are computed here as named proxies, and click likelihood (a reader's guess) is null.
  */
-export function paperDecay(position: number, sentences: number): number {
-  return sentences === 0 ? 0 : Math.exp(-position / sentences);
-}
-
 export interface SubjectiveProxies {
   /** IDF-weighted containment of the query in the sentences citing the source (null without a query). */
   relevance: number | null;

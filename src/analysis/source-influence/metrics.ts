@@ -1,6 +1,5 @@
 import type { SourceInfluenceConfig } from '../config.js';
 import type { UnitAlignment } from './align.js';
-import { paperDecay } from './geo.js';
 import { supports } from './judge/labels.js';
 
 /** Attribution weights (§2.7) and the raw per-source / answer metrics (§2.8, §2.9), unrounded. */
@@ -14,7 +13,12 @@ export interface UnitFacts {
   alignment: UnitAlignment;
 }
 
-/** GEO reference-code decay: exp(−i/(N−1)), 1 when N = 1. */
+/** The GEO paper's decay of eq. 3: e^(−pos/|S|), pos 0-based, |S| the number of sentences (geo.ts). */
+export function paperDecay(position: number, sentences: number): number {
+  return sentences === 0 ? 0 : Math.exp(-position / sentences);
+}
+
+/** GEO reference-code decay: exp(−i/(N−1)), 1 when N = 1 (the influence share's position weight). */
 export function decay(index: number, n: number): number {
   return n <= 1 ? 1 : Math.exp(-index / (n - 1));
 }

@@ -7,9 +7,9 @@ import { appShellEvidence } from '../web/app-shell.js';
  * Main text and metadata of an HTML page, for SOURCE_INFLUENCE's cited pages (docs/analysis.md#s2-4): Readability
  * over a jsdom document, accepted at ≥ 200 characters (`en`) / ≥ 100 (`ko`);
  * else the body without navigation and chrome; else the longer of the two, flagged `short` (a notice or a
- * product card is what some answers cite); none when the page has no readable text or is a JavaScript shell. It runs in the parse pool, whose table
- * sits in the engines layer, so it lives here rather than in src/analysis. Kept apart from
- * WEB_SCRAPE's reader (src/engines/web/) so the two can evolve separately.
+ * product card is what some answers cite); none when the page has no readable text or is a JavaScript shell.
+ * It runs in the parse pool, whose table sits in the engines layer, so it lives here rather than in
+ * src/analysis. Kept apart from WEB_SCRAPE's reader (src/engines/web/) so the two can evolve separately.
  */
 export interface ExtractedPage {
   text: string | null;

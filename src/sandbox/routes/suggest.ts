@@ -26,8 +26,8 @@ import {
  * deterministically from the typed prefix with the word lists of suggest-words.ts (general
  * modifiers for any seed, topic words only for their topic), in popularity order, including a few
  * navigational and wrong-script ones so the filters have work to do. The answers are simulated:
- * prompt research names this upstream `sandbox_google_autocomplete` / `sandbox_naver_autocomplete`. `sandbox:captcha` answers
- * the 429 sorry page, `sandbox:empty` an empty list.
+ * prompt research names this upstream `sandbox_google_autocomplete` / `sandbox_naver_autocomplete`.
+ * `sandbox:captcha` answers the 429 sorry page, `sandbox:empty` an empty list.
  */
 
 type Lang = 'en' | 'ko';

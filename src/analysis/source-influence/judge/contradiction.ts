@@ -65,8 +65,11 @@ interface NumberMention {
   text: string;
 }
 
-const UNIT_AFTER =
-  /^\s*(년|월|일|시|분|%|퍼센트|명|인|개|곳|원|달러|위|번째|차|km|kg|cm|mm|m|percent|per cent|million|billion|thousand|years?|months?|days?|people|dollars?|times)/i;
+const UNITS = [
+  ...'년 월 일 시 분 % 퍼센트 명 인 개 곳 원 달러 위 번째 차 km kg cm mm m'.split(' '),
+  ...'percent|per cent|million|billion|thousand|years?|months?|days?|people|dollars?|times'.split('|'),
+];
+const UNIT_AFTER = new RegExp(`^\\s*(${UNITS.join('|')})`, 'i');
 const KO_MULTIPLIER: Readonly<Record<string, number>> = { 천: 1e3, 만: 1e4, 억: 1e8, 조: 1e12 };
 const MONTHS_EN = [
   'january',
