@@ -15,8 +15,8 @@ import type { CitationIn, Entity, FetchRecord, FetchedPage, SourceInfluenceInput
 /**
  * SOURCE_INFLUENCE as an engine adapter: reads the cited pages through the attempt's transport,
  * then runs the analysis of docs/analysis.md#s2 — lexical, plus the interpretation model when
- * one is configured (`modelBaseUrl`, `model` and the engine's API key; `modelCheck` turns on the
- * §2.10 check). A source that cannot be read never fails the task; it is reported in
+ * one is configured (`modelBaseUrl`, `model` and the engine's API key; `modelJudge`, or the older
+ * `modelCheck`, turns on the §2.10 judge). A source that cannot be read never fails the task; it is reported in
  * `sources[].fetch` and `warnings`. The charge is metered (§2.14) and returned as `credits`.
  */
 export interface SourceInfluenceAdapterOptions {
