@@ -4,8 +4,9 @@ import type { Language } from '../text/norm.js';
 /** Result shape of docs/analysis.md#s2-12 (resultVersion 2) and the fetcher's output. */
 
 /**
- * 1.1.0: calibrated τ and lexical weights (§5), `uncitedMin`, the model steps, metered credits, no
- * `fetch.durationMs`.
+ * 2.0.0: the four-label judge with the contradiction rule, `claims[]`, citations as one signal (uncited support,
+ * `miscited`), the GEO paper's eq. 3 and subjective proxies, `simulated`, `summary.judge`; 1.1.0: calibrated τ and
+ * lexical weights (§5), `uncitedMin`, the model steps, metered credits, no `fetch.durationMs`.
  */
 export const SI_METHOD_VERSION = 'source-influence/2.0.0';
 
