@@ -1,7 +1,7 @@
 import type { SourceInfluenceConfig } from '../../src/analysis/config.js';
 import { analyzeCore } from '../../src/analysis/source-influence/core.js';
 import { rankSources } from '../../src/analysis/source-influence/result.js';
-import type { FetchRecord } from '../../src/analysis/source-influence/types.js';
+import { readPageRecord } from '../../src/analysis/source-influence/page-record.js';
 
 /**
  * The hand-written answers of test/fixtures/analysis/calibration/source-influence.json (4 answers, 3 pages each,
@@ -33,28 +33,6 @@ export function withDistractors(cases: readonly OrderCase[]): OrderCase[] {
   }));
 }
 
-function page(url: string, text: string): FetchRecord {
-  return {
-    attempted: true,
-    fromCache: false,
-    retries: 0,
-    durationMs: 0,
-    page: {
-      status: 'ok',
-      httpStatus: 200,
-      contentType: 'text/html',
-      bytes: Buffer.byteLength(text),
-      finalUrl: url,
-      text,
-      textSource: 'extracted',
-      truncated: false,
-      metadata: null,
-      fetchedAt: 0,
-      detail: null,
-    },
-  };
-}
-
 /** Source ids in the method's influence order (`influence.rank`). */
 export function influenceOrder(c: OrderCase, cfg: SourceInfluenceConfig): string[] {
   const input = {
@@ -65,7 +43,7 @@ export function influenceOrder(c: OrderCase, cfg: SourceInfluenceConfig): string
   };
   const core = analyzeCore(
     input,
-    c.sources.map((s) => page(s.url, s.text)),
+    c.sources.map((s) => readPageRecord(s.text, s.url)),
     cfg,
   );
   return [...rankSources(core)].sort((a, b) => a[1] - b[1]).map(([j]) => `c${j + 1}`);

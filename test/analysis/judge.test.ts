@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ANALYSIS_DEFAULTS } from '../../src/analysis/config.js';
 import { analyzeSourceInfluence } from '../../src/analysis/source-influence/analyze.js';
-import type { FetchRecord } from '../../src/analysis/source-influence/types.js';
+import { readPageRecord } from '../../src/analysis/source-influence/page-record.js';
 
 /**
  * The lexical judge on worked pairs in English and Korean (unit tests; its quality is measured on the held-out set
@@ -9,33 +9,12 @@ import type { FetchRecord } from '../../src/analysis/source-influence/types.js';
  * number, date or name is contradicted, never supported; paraphrases through the lexicon still match; and the
  * per-claim view flags a miscited claim and credits the uncited page that supports it.
  */
-function page(text: string): FetchRecord {
-  return {
-    attempted: true,
-    fromCache: false,
-    retries: 0,
-    durationMs: 0,
-    page: {
-      status: 'ok',
-      httpStatus: 200,
-      contentType: 'text/html',
-      bytes: Buffer.byteLength(text),
-      finalUrl: 'https://x.test/',
-      text,
-      textSource: 'extracted',
-      truncated: false,
-      metadata: null,
-      fetchedAt: 0,
-      detail: null,
-    },
-  };
-}
 
 async function run(answer: string, pages: string[]): Promise<any> {
   const citations = pages.map((_, i) => ({ url: `https://p${i + 1}.example/` }));
   const { result } = await analyzeSourceInfluence(
     { answer, prompt: null, citations, analysis: null },
-    pages.map(page),
+    pages.map((t) => readPageRecord(t)),
     ANALYSIS_DEFAULTS.si,
   );
   return result;

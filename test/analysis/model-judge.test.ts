@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANALYSIS_DEFAULTS } from '../../src/analysis/config.js';
 import { ModelSession } from '../../src/analysis/model/session.js';
 import { analyzeSourceInfluence } from '../../src/analysis/source-influence/analyze.js';
-import type { FetchRecord, SourceInfluenceInput } from '../../src/analysis/source-influence/types.js';
+import type { SourceInfluenceInput } from '../../src/analysis/source-influence/types.js';
 import { UndiciTransport } from '../../src/transport/undici-transport.js';
+import { readPageRecord } from '../../src/analysis/source-influence/page-record.js';
 
 /**
  * The optional model judge (§2.10) against a local OpenAI-compatible server (as llama.cpp, vLLM or Ollama would run
@@ -72,28 +73,6 @@ function startJudgeServer(fail: () => boolean): Promise<{ server: Server; base: 
   );
 }
 
-function page(text: string): FetchRecord {
-  return {
-    attempted: true,
-    fromCache: false,
-    retries: 0,
-    durationMs: 0,
-    page: {
-      status: 'ok',
-      httpStatus: 200,
-      contentType: 'text/html',
-      bytes: text.length,
-      finalUrl: 'https://x.test/',
-      text,
-      textSource: 'extracted',
-      truncated: false,
-      metadata: null,
-      fetchedAt: 0,
-      detail: null,
-    },
-  };
-}
-
 const PAGES = [
   'In 1997 the direction of the company was transferred to a board of trustees. The founder kept an honorary title.',
   'The museum opened in 1994 on the old harbour. The museum is open to visitors every day except Monday.',
@@ -120,7 +99,7 @@ describe('the model judge on a local OpenAI-compatible server', () => {
       tokenLimit: 100_000,
       maxOutputTokens: ANALYSIS_DEFAULTS.si.model.maxOutputTokens,
     });
-  const records = PAGES.map(page);
+  const records = PAGES.map((t) => readPageRecord(t));
 
   beforeAll(async () => {
     judge = await startJudgeServer(() => failing);

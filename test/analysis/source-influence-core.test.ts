@@ -6,30 +6,11 @@ import { checkPairs } from '../../src/analysis/source-influence/model-check.js';
 import { findMarkers } from '../../src/analysis/source-influence/markers.js';
 import type { CitationIn, FetchRecord } from '../../src/analysis/source-influence/types.js';
 import { segmentAnswer } from '../../src/analysis/source-influence/units.js';
+import { readPageRecord } from '../../src/analysis/source-influence/page-record.js';
 
 const cfg = ANALYSIS_DEFAULTS.si;
 
-function okPage(text: string): FetchRecord {
-  return {
-    attempted: true,
-    fromCache: false,
-    retries: 0,
-    durationMs: 0,
-    page: {
-      status: 'ok',
-      httpStatus: 200,
-      contentType: 'text/html',
-      bytes: text.length,
-      finalUrl: 'https://x.test/',
-      text,
-      textSource: 'extracted',
-      truncated: false,
-      metadata: null,
-      fetchedAt: 0,
-      detail: null,
-    },
-  };
-}
+const okPage = (text: string): FetchRecord => readPageRecord(text);
 
 async function analyze(
   answer: string,

@@ -2,36 +2,16 @@ import type { SourceInfluenceConfig } from '../config.js';
 import { analyzeCore } from '../source-influence/core.js';
 import { supports, UNSUPPORTED_EMPTY, type PairJudgement } from '../source-influence/judge/labels.js';
 import { isMiscited } from '../source-influence/metrics.js';
-import type { FetchRecord, SourceInfluenceInput } from '../source-influence/types.js';
+import type { SourceInfluenceInput } from '../source-influence/types.js';
 import type { EvalItem, EvalSet, EvalSplit } from './eval-set.js';
 import { score, type ClaimOutcome, type PairOutcome, type Scores } from './scores.js';
+import { readPageRecord } from '../source-influence/page-record.js';
 
 /**
  * Runs the SOURCE_INFLUENCE core (the same code path as a task, without the network) on every claim of an
  * evaluation set: the claim is a one-sentence answer citing its cited pages with markers, each of its pages a read
  * page. Predictions are the judge's labels per page, the attribution weights and the `miscited` flag.
  */
-function pageRecord(url: string, text: string): FetchRecord {
-  return {
-    attempted: true,
-    fromCache: false,
-    retries: 0,
-    durationMs: 0,
-    page: {
-      status: 'ok',
-      httpStatus: 200,
-      contentType: 'text/html',
-      bytes: Buffer.byteLength(text),
-      finalUrl: url,
-      text,
-      textSource: 'extracted',
-      truncated: false,
-      metadata: null,
-      fetchedAt: 0,
-      detail: null,
-    },
-  };
-}
 
 export interface ItemRun {
   item: EvalItem;
@@ -53,7 +33,7 @@ export function runItem(set: EvalSet, item: EvalItem, cfg: SourceInfluenceConfig
     citations: pages.map((p, k) => ({ url: `${p?.url ?? 'https://eval.invalid/'}#${item.sources[k]?.page}` })),
     analysis: null,
   };
-  const records = pages.map((p, k) => pageRecord(input.citations[k]?.url ?? '', p?.text ?? ''));
+  const records = pages.map((p, k) => readPageRecord(p?.text ?? '', input.citations[k]?.url ?? ''));
   const core = analyzeCore(input, records, cfg);
   let ui = 0;
   core.units.forEach((u, i) => {
