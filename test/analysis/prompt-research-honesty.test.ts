@@ -1,7 +1,4 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Agent } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { analysisConfig } from '../../src/analysis/config.js';
 import { createPromptResearchAdapter } from '../../src/analysis/prompt-research/adapter.js';
 import type { RequestResult } from '../../src/analysis/prompt-research/collector.js';
@@ -14,14 +11,9 @@ import { assembleResearch } from '../../src/analysis/prompt-research/research.js
 import { hintKeyword, type KeywordVolume } from '../../src/analysis/prompt-research/searchad.js';
 import { SIMULATOR_MOUNTS, isSimulatorUrl } from '../../src/analysis/prompt-research/simulation.js';
 import type { EngineConfig } from '../../src/config/engine-config.js';
-import type { TaskPayload } from '../../src/domain/task.js';
-import type { AttemptContext } from '../../src/engines/adapter.js';
-import { inlineParse } from '../../src/engines/parse-pool/pool.js';
-import { createLogger } from '../../src/ops/logger.js';
 import { sandboxSuggestions } from '../../src/sandbox/routes/suggest.js';
-import { startSimulator, type Simulator } from '../../src/sandbox/server.js';
 import { SimContext } from '../../src/sandbox/sim-context.js';
-import { UndiciTransport } from '../../src/transport/undici-transport.js';
+import { researchAttempt, researchInput, startLoopback, useSimulator } from './prompt-research-rig.js';
 
 /**
  * Issue 23, prompt-research side: simulated upstreams say so, question text is grammatical in both
@@ -96,20 +88,6 @@ describe('rank correlation (Spearman rho, Kendall tau-b)', () => {
   });
 });
 
-function input(seed: string, country: 'KR' | 'US', limit = 10) {
-  return {
-    seed,
-    country,
-    limit,
-    exclude: [],
-    monitorSize: 3,
-    engines: ['CHATBOT_A'],
-    brand: null,
-    brandAliases: [],
-    brandDescription: null,
-  };
-}
-
 function results(
   provider: ProviderName,
   lists: ReadonlyArray<{ query: string; cls: PrefixClass; suggestions: string[] }>,
@@ -133,7 +111,7 @@ function research(
   const order: ProviderName[] = country === 'KR' ? ['naver', 'google'] : ['google'];
   return assembleResearch(
     {
-      input: input(seed, country, extra.limit),
+      input: researchInput(seed, country, extra.limit ?? 10),
       results: res,
       providers: [],
       answered: [order[0] as ProviderName],
@@ -273,40 +251,9 @@ describe('ties: the criterion that put each question above the next (§3.11)', (
 });
 
 describe('simulated upstreams are labelled from configuration', () => {
-  let sim: Simulator;
-  const agent = new Agent();
-  beforeAll(async () => {
-    sim = await startSimulator();
-  });
-  afterAll(async () => {
-    await sim.close();
-    await agent.close();
-  });
-
-  function ctx(seed: string, country: 'KR' | 'US', upstream: EngineConfig['upstream']): AttemptContext {
-    return {
-      taskId: 't',
-      taskType: 'PROMPT_RESEARCH',
-      payload: { ...input(seed, country, 5) } as unknown as TaskPayload,
-      country,
-      config: {
-        mode: 'anon',
-        concurrency: 2,
-        timeoutMs: 30_000,
-        maxAttempts: 1,
-        credits: 3,
-        neverServe: [],
-        paused: false,
-        upstream,
-      },
-      http: new UndiciTransport('test', agent, false),
-      account: null,
-      signal: new AbortController().signal,
-      parse: inlineParse(),
-      log: createLogger('silent'),
-      attempt: 1,
-    };
-  }
+  const rig = useSimulator();
+  const ctx = (seed: string, country: 'KR' | 'US', upstream: EngineConfig['upstream']) =>
+    researchAttempt(rig.agent, researchInput(seed, country), upstream);
   const adapter = createPromptResearchAdapter({ config: analysisConfig({ pr: PR }), cache: null });
 
   it('the mounts the analysis recognises are where the simulator answers', async () => {
@@ -314,14 +261,14 @@ describe('simulated upstreams are labelled from configuration', () => {
       [`${SIMULATOR_MOUNTS.google}/complete/search?client=firefox&q=x`, null],
       [`${SIMULATOR_MOUNTS.naver}/nx/ac?q=x`, null],
     ] as const) {
-      const res = await fetch(`${sim.url}${path}`, { dispatcher: agent } as RequestInit);
+      const res = await fetch(`${rig.sim.url}${path}`, { dispatcher: rig.agent } as RequestInit);
       expect(res.status, `${path} ${query}`).toBe(200);
     }
-    const searchad = await fetch(`${sim.url}${SIMULATOR_MOUNTS.searchad}/keywordstool?hintKeywords=x`, {
-      dispatcher: agent,
+    const searchad = await fetch(`${rig.sim.url}${SIMULATOR_MOUNTS.searchad}/keywordstool?hintKeywords=x`, {
+      dispatcher: rig.agent,
     } as RequestInit);
     expect(searchad.status).toBe(401); // there, and asking for credentials
-    expect(isSimulatorUrl(`${sim.url}/google-suggest`, 'google')).toBe(true);
+    expect(isSimulatorUrl(`${rig.sim.url}/google-suggest`, 'google')).toBe(true);
     expect(isSimulatorUrl('https://suggestqueries.google.com', 'google')).toBe(false);
     expect(isSimulatorUrl('https://api.searchad.naver.com', 'searchad')).toBe(false);
     expect(isSimulatorUrl('not a url', 'naver')).toBe(false);
@@ -329,9 +276,9 @@ describe('simulated upstreams are labelled from configuration', () => {
 
   it('KR through the simulator: simulated, sandbox_ names, sandbox_searchad volumes and check', async () => {
     const upstream = {
-      baseUrl: `${sim.url}/google-suggest`,
+      baseUrl: `${rig.sim.url}/google-suggest`,
       headers: {},
-      options: { naverBaseUrl: `${sim.url}/naver-ac`, searchadBaseUrl: `${sim.url}/naver-searchad` },
+      options: { naverBaseUrl: `${rig.sim.url}/naver-ac`, searchadBaseUrl: `${rig.sim.url}/naver-searchad` },
       apiKey: '1234567:sandbox-access-license:sandbox-searchad-secret',
     };
     const r = (await adapter.run(ctx('러닝화', 'KR', upstream))).extra as any;
@@ -353,19 +300,17 @@ describe('simulated upstreams are labelled from configuration', () => {
   it('an upstream that is not a simulator mount keeps the vendor names and simulated: false', async () => {
     // A loopback stand-in for Google suggest: the same wire format, but not the simulator's mount,
     // so nothing about it is labelled simulated (configuration decides, not the answer).
-    const server = http.createServer((req, res) => {
+    const standIn = await startLoopback((req, res) => {
       const q = new URL(req.url ?? '/', 'http://x').searchParams.get('q') ?? '';
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify([q, [`best ${q}`, `${q} for beginners`], [], {}]));
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     try {
-      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const real = (await adapter.run(ctx('running shoes', 'US', { baseUrl: base, headers: {}, options: {} })))
-        .extra as any;
+      const upstream = { baseUrl: standIn.base, headers: {}, options: {} };
+      const real = (await adapter.run(ctx('running shoes', 'US', upstream))).extra as any;
       expect(real.simulated).toBe(false);
       expect(real.providers[0]).toMatchObject({ name: 'google_autocomplete', status: 'ok' });
-      const viaSim = { baseUrl: `${sim.url}/google-suggest`, headers: {}, options: {} };
+      const viaSim = { baseUrl: `${rig.sim.url}/google-suggest`, headers: {}, options: {} };
       const simulated = (await adapter.run(ctx('running shoes', 'US', viaSim))).extra as any;
       expect(simulated.simulated).toBe(true);
       expect(simulated.providers[0].name).toBe('sandbox_google_autocomplete');
@@ -373,7 +318,7 @@ describe('simulated upstreams are labelled from configuration', () => {
       for (const q of simulated.questions)
         expect(q.demand).toMatchObject({ tierBasis: 'relative', monthlyVolume: null });
     } finally {
-      await new Promise((r) => server.close(r));
+      await standIn.close();
     }
   });
 });

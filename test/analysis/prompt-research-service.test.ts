@@ -1,16 +1,9 @@
-import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPromptResearchAdapter } from '../../src/analysis/prompt-research/adapter.js';
-import type { EngineConfig } from '../../src/config/engine-config.js';
 import { UpstreamFailure } from '../../src/domain/engine-errors.js';
-import type { TaskPayload } from '../../src/domain/task.js';
-import type { AttemptContext } from '../../src/engines/adapter.js';
-import { UndiciTransport } from '../../src/transport/undici-transport.js';
-import { createLogger } from '../../src/ops/logger.js';
-import { startSimulator, type Simulator } from '../../src/sandbox/server.js';
-import { waitTerminal, type RunningService } from '../helpers/service.js';
-import { FAST_ANALYSIS, startAnalysisService, submitAnalysis } from './analysis-service.js';
-import { inlineParse } from '../../src/engines/parse-pool/pool.js';
+import type { RunningService } from '../helpers/service.js';
+import { FAST_ANALYSIS, startAnalysisService } from './analysis-service.js';
+import { researchAttempt, researchInput, runPromptResearch, useSimulator } from './prompt-research-rig.js';
 
 /**
  * PROMPT_RESEARCH end to end against the sandbox autocomplete simulators (Google suggest, Naver ac):
@@ -23,8 +16,7 @@ describe('PROMPT_RESEARCH through the service', () => {
   });
   afterAll(() => svc.stop());
 
-  const run = async (body: Record<string, unknown>) =>
-    waitTerminal(svc, await submitAnalysis(svc, '/v1/prompt-research', body), 30_000);
+  const run = (body: Record<string, unknown>) => runPromptResearch(svc, body);
 
   it('US "running shoes": ranked questions, canonical engines, planned tasks, filters applied', async () => {
     const view = await run({
@@ -157,52 +149,13 @@ describe('PROMPT_RESEARCH through the service', () => {
 
 /** The adapter against the real simulator and a real transport, for directives the API's seed rule cannot carry. */
 describe('PROMPT_RESEARCH adapter against the autocomplete simulators', () => {
-  let sim: Simulator;
-  const agent = new Agent();
-  beforeAll(async () => {
-    sim = await startSimulator();
-  });
-  afterAll(async () => {
-    await sim.close();
-    await agent.close();
-  });
-
-  function ctx(seed: string, country: 'KR' | 'US'): AttemptContext {
-    const config: EngineConfig = {
-      mode: 'anon',
-      concurrency: 2,
-      timeoutMs: 30_000,
-      maxAttempts: 1,
-      credits: 3,
-      neverServe: [],
-      paused: false,
-      upstream: { baseUrl: `${sim.url}/google-suggest`, headers: {}, options: { naverBaseUrl: `${sim.url}/naver-ac` } },
-    };
-    const payload = {
-      seed,
-      country,
-      limit: 5,
-      exclude: [],
-      monitorSize: 3,
-      engines: ['CHATBOT_A'],
-      brand: null,
-      brandAliases: [],
-      brandDescription: null,
-    };
-    return {
-      taskId: 't',
-      taskType: 'PROMPT_RESEARCH',
-      payload: payload as unknown as TaskPayload,
-      country,
-      config,
-      http: new UndiciTransport('test', agent, false),
-      account: null,
-      signal: new AbortController().signal,
-      parse: inlineParse(),
-      log: createLogger('silent'),
-      attempt: 1,
-    };
-  }
+  const rig = useSimulator();
+  const ctx = (seed: string, country: 'KR' | 'US') =>
+    researchAttempt(rig.agent, researchInput(seed, country), {
+      baseUrl: `${rig.sim.url}/google-suggest`,
+      headers: {},
+      options: { naverBaseUrl: `${rig.sim.url}/naver-ac` },
+    });
   const adapter = createPromptResearchAdapter({ config: FAST_ANALYSIS, cache: null });
   const result = async (seed: string, country: 'KR' | 'US') => (await adapter.run(ctx(seed, country))).extra as any;
 

@@ -1,7 +1,4 @@
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPromptResearchAdapter } from '../../src/analysis/prompt-research/adapter.js';
 import { clusterKey, clusterTexts } from '../../src/analysis/prompt-research/clusters.js';
@@ -14,16 +11,17 @@ import {
   searchadKey,
   searchadSignature,
 } from '../../src/analysis/prompt-research/searchad.js';
-import type { EngineConfig } from '../../src/config/engine-config.js';
-import type { TaskPayload } from '../../src/domain/task.js';
-import type { AttemptContext } from '../../src/engines/adapter.js';
-import { UndiciTransport } from '../../src/transport/undici-transport.js';
-import { createLogger } from '../../src/ops/logger.js';
-import { startSimulator, type Simulator } from '../../src/sandbox/server.js';
-import { waitTerminal, type RunningService } from '../helpers/service.js';
+import type { RunningService } from '../helpers/service.js';
 import { failureKind } from '../helpers/failures.js';
-import { FAST_ANALYSIS, startAnalysisService, submitAnalysis } from './analysis-service.js';
-import { inlineParse } from '../../src/engines/parse-pool/pool.js';
+import { FAST_ANALYSIS, startAnalysisService } from './analysis-service.js';
+import {
+  type Loopback,
+  researchAttempt,
+  researchInput,
+  runPromptResearch,
+  startLoopback,
+  useSimulator,
+} from './prompt-research-rig.js';
 
 /** Naver Search Ad volumes (§3.1, §3.4, §3.7) and the Korean text rules of prompt research. */
 const fixture = (name: string) =>
@@ -123,8 +121,7 @@ describe('PROMPT_RESEARCH with Naver Search Ad through the service', () => {
   });
   afterAll(() => svc.stop());
 
-  const run = async (body: Record<string, unknown>, on: RunningService = svc) =>
-    waitTerminal(on, await submitAnalysis(on, '/v1/prompt-research', body), 30_000);
+  const run = (body: Record<string, unknown>, on: RunningService = svc) => runPromptResearch(on, body);
 
   it('KR with sandbox credentials: monthly volumes, absolute tiers, keyword_volume basis, metered calls', async () => {
     const view = await run({ seed: '강아지 사료', country: 'KR', limit: 10, monitorSize: 4 });
@@ -186,66 +183,24 @@ describe('PROMPT_RESEARCH with Naver Search Ad through the service', () => {
 
 /** A keyword tool that answers 429: the lookups stop at once and the task still completes. */
 describe('a rate-limited keyword tool', () => {
-  let sim: Simulator;
-  let limited: http.Server;
-  let limitedBase = '';
+  const rig = useSimulator();
+  let limited: Loopback;
   let hits = 0;
-  const agent = new Agent();
   beforeAll(async () => {
-    sim = await startSimulator();
-    limited = http.createServer((_req, res) => {
+    limited = await startLoopback((_req, res) => {
       hits++;
       res.writeHead(429, { 'content-type': 'application/json' }).end('{"title":"Too Many Requests","status":429}');
     });
-    await new Promise<void>((r) => limited.listen(0, '127.0.0.1', () => r()));
-    limitedBase = `http://127.0.0.1:${(limited.address() as AddressInfo).port}`;
   });
-  afterAll(async () => {
-    await sim.close();
-    await new Promise((r) => limited.close(r));
-    await agent.close();
-  });
+  afterAll(() => limited.close());
 
   it('stops after the first 429 with status rate_limited and VOLUME_LOOKUP_FAILED', async () => {
-    const config: EngineConfig = {
-      mode: 'anon',
-      concurrency: 2,
-      timeoutMs: 30_000,
-      maxAttempts: 1,
-      credits: 3,
-      neverServe: [],
-      paused: false,
-      upstream: {
-        baseUrl: `${sim.url}/google-suggest`,
-        headers: {},
-        options: { naverBaseUrl: `${sim.url}/naver-ac`, searchadBaseUrl: limitedBase },
-        apiKey: '1:l:s',
-      },
-    };
-    const payload = {
-      seed: '강아지 사료',
-      country: 'KR',
-      limit: 5,
-      exclude: [],
-      monitorSize: 3,
-      engines: ['CHATBOT_A'],
-      brand: null,
-      brandAliases: [],
-      brandDescription: null,
-    };
-    const ctx: AttemptContext = {
-      taskId: 't',
-      taskType: 'PROMPT_RESEARCH',
-      payload: payload as unknown as TaskPayload,
-      country: 'KR',
-      config,
-      http: new UndiciTransport('test', agent, false),
-      account: null,
-      signal: new AbortController().signal,
-      parse: inlineParse(),
-      log: createLogger('silent'),
-      attempt: 1,
-    };
+    const ctx = researchAttempt(rig.agent, researchInput('강아지 사료', 'KR'), {
+      baseUrl: `${rig.sim.url}/google-suggest`,
+      headers: {},
+      options: { naverBaseUrl: `${rig.sim.url}/naver-ac`, searchadBaseUrl: limited.base },
+      apiKey: '1:l:s',
+    });
     const r = (await createPromptResearchAdapter({ config: FAST_ANALYSIS, cache: null }).run(ctx)).extra as any;
     expect(hits).toBe(1);
     expect(r.providers.find((p: any) => p.name === 'naver_searchad')).toEqual({
