@@ -26,6 +26,7 @@ import { routeToSandbox } from './sandbox/upstream-map.js';
 import { openSqliteStore } from './store/sqlite/sqlite-store.js';
 import type { Store } from './store/store.js';
 import { WebhookSender } from './webhooks/sender.js';
+import { secretKeys } from './webhooks/signing.js';
 
 export interface App {
   settings: Readonly<Settings>;
@@ -125,6 +126,7 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
         allowPrivate: settings.webhookAllowPrivate,
         concurrency: 64,
         pollMs: 500,
+        secrets: secretKeys(settings.webhookSecrets),
       },
       metrics,
       log.child({ component: 'webhooks' }),

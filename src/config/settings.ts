@@ -28,6 +28,11 @@ export interface Settings {
   webhookRetryBaseMs: number;
   webhookTimeoutMs: number;
   webhookAllowPrivate: boolean;
+  /**
+   * Standard Webhooks signing secrets (AEQ_WEBHOOK_SECRET, comma-separated `whsec_<base64>`, several during a
+   * rotation); empty = unsigned deliveries. Secrets: never logged.
+   */
+  webhookSecrets: readonly string[];
   retentionMs: number;
   directCountry: string;
   logLevel: string;
@@ -73,6 +78,25 @@ function parseHeapMb(env: Env): number {
   return mb;
 }
 
+/** `whsec_` and the base64 of at least 16 key bytes (Standard Webhooks secrets are 24 to 64 bytes). */
+const WEBHOOK_SECRET = /^whsec_[A-Za-z0-9+/]+={0,2}$/;
+
+function webhookSecrets(env: Env): string[] {
+  const raw = env.AEQ_WEBHOOK_SECRET ?? '';
+  const parts = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  for (const [i, p] of parts.entries()) {
+    // The message names the position, never the value: a secret must not reach a log.
+    if (!WEBHOOK_SECRET.test(p) || Buffer.from(p.slice(6), 'base64').length < 16)
+      throw new SettingsError(
+        `AEQ_WEBHOOK_SECRET: secret ${i + 1} is not whsec_ followed by the base64 of at least 16 bytes`,
+      );
+  }
+  return parts;
+}
+
 function flag(env: Env, name: string): boolean {
   const raw = env[name];
   if (raw === undefined || raw === '' || raw === '0' || raw.toLowerCase() === 'false') return false;
@@ -111,6 +135,7 @@ export function loadSettings(env: Env = process.env, overrides: Partial<Settings
     webhookRetryBaseMs: int(env, 'AEQ_WEBHOOK_RETRY_BASE_MS', 1, 86_400_000) ?? 120_000,
     webhookTimeoutMs: int(env, 'AEQ_WEBHOOK_TIMEOUT_MS', 1, 600_000) ?? 30_000,
     webhookAllowPrivate: flag(env, 'AEQ_WEBHOOK_ALLOW_PRIVATE'),
+    webhookSecrets: webhookSecrets(env),
     retentionMs: int(env, 'AEQ_RETENTION_MS', 1, 365 * 86_400_000) ?? 86_400_000,
     directCountry,
     logLevel: env.AEQ_LOG_LEVEL || 'info',

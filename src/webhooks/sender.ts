@@ -5,6 +5,7 @@ import { assertPublicHost, guardedLookup } from '../net/address-guard.js';
 import type { Metrics } from '../ops/metrics.js';
 import type { DeliveryOutcome, DueDelivery, Store } from '../store/store.js';
 import { SharedDeadlines } from './deadlines.js';
+import { webhookHeaders, type WebhookSecret } from './signing.js';
 
 /** Five attempts: at 0, then base, 2x, 4x, 8x base after each failure (2, 4, 8, 16 minutes by default). */
 export const WEBHOOK_MAX_ATTEMPTS = 5;
@@ -32,6 +33,8 @@ export interface WebhookSenderOptions {
   allowPrivate: boolean;
   concurrency: number;
   pollMs: number;
+  /** Signing secrets (AEQ_WEBHOOK_SECRET); none = unsigned deliveries. */
+  secrets?: readonly WebhookSecret[];
 }
 
 /**
@@ -175,11 +178,14 @@ export class WebhookSender {
     if (!started) return;
     let outcome: DeliveryOutcome;
     try {
-      const status = await this.post(d.url, d.payload);
+      const status = await this.post(d.url, d.payload, d.taskId);
       if (status >= 200 && status < 300) outcome = { kind: 'delivered', httpStatus: status };
       else outcome = this.failure(attempt, `HTTP ${status}`, status);
     } catch (e) {
-      outcome = this.failure(attempt, describe(e), null);
+      // A target refused as private or that does not resolve will not become deliverable by waiting.
+      outcome = undeliverable(e)
+        ? { kind: 'abandoned', error: `undeliverable: ${describe(e)}`, httpStatus: null }
+        : this.failure(attempt, describe(e), null);
     }
     this.metrics.webhookOutcomes.inc({ outcome: outcome.kind });
     if (outcome.kind === 'delivered') this.log.info({ ...about, httpStatus: outcome.httpStatus }, 'webhook delivered');
@@ -206,14 +212,18 @@ export class WebhookSender {
     };
   }
 
-  private async post(url: string, payload: string): Promise<number> {
+  private async post(url: string, payload: string, taskId: string): Promise<number> {
     const u = new URL(url);
     if (!this.opts.allowPrivate) assertPublicHost(u.hostname);
     const res = await this.dispatcher.request({
       origin: u.origin,
       path: u.pathname + u.search,
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'user-agent': 'aeq-webhook/1' },
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'aeq-webhook/1',
+        ...webhookHeaders(this.opts.secrets ?? [], taskId, payload, this.clock.now()),
+      },
       body: payload,
       signal: this.deadlines.forAttempt(),
     });
@@ -236,6 +246,15 @@ export class WebhookSender {
     await this.idle();
     await this.dispatcher.close();
   }
+}
+
+/** A private-address refusal or a name that does not resolve (ENOTFOUND), on the error or its cause. */
+function undeliverable(e: unknown): boolean {
+  for (let x: unknown = e, depth = 0; x instanceof Error && depth < 3; x = x.cause, depth++) {
+    const code = (x as { code?: string }).code;
+    if (code === 'PRIVATE_ADDRESS' || code === 'ENOTFOUND') return true;
+  }
+  return false;
 }
 
 function describe(e: unknown): string {

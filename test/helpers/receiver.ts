@@ -11,6 +11,8 @@ export interface Received {
   path: string;
   headers: http.IncomingHttpHeaders;
   body: any;
+  /** The body as received (the bytes a signature covers), as UTF-8 text. */
+  raw: string;
   /** Status the receiver answered, or null while it holds the request (or never answered). */
   answered: number | null;
   /** True once a 2xx answer was fully written: the sender was told the delivery succeeded. */
@@ -58,6 +60,7 @@ export async function startReceiver(policy: (r: Received) => Reply = () => 200):
         path: req.url ?? '',
         headers: req.headers,
         body,
+        raw: text,
         answered: null,
         acknowledged: false,
       };

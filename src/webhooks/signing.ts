@@ -1,0 +1,46 @@
+import { createHmac } from 'node:crypto';
+
+/**
+ * Standard Webhooks signing (https://www.standardwebhooks.com/): every delivery carries `webhook-id` (the same on
+ * every retry of one delivery), `webhook-timestamp` (seconds, the time of the attempt) and, with secrets configured,
+ * `webhook-signature`: `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` per secret, space-separated, so a receiver
+ * keeps verifying while the operator rotates secrets. The body signed is the exact string sent.
+ */
+export interface WebhookSecret {
+  /** The key bytes: the base64 part of `whsec_<base64>`, decoded. */
+  key: Buffer;
+}
+
+/** The keys of validated `whsec_<base64>` secrets (src/config/settings.ts checks the format at start-up). */
+export function secretKeys(secrets: readonly string[]): WebhookSecret[] {
+  return secrets.map((s) => ({ key: Buffer.from(s.replace(/^whsec_/, ''), 'base64') }));
+}
+
+/** The delivery's id: stable for one task's delivery across its retries. */
+export function webhookId(taskId: string): string {
+  return `msg_${taskId}`;
+}
+
+export function signatureHeader(
+  secrets: readonly WebhookSecret[],
+  id: string,
+  timestamp: number,
+  body: string,
+): string {
+  const content = `${id}.${timestamp}.${body}`;
+  return secrets.map((s) => `v1,${createHmac('sha256', s.key).update(content, 'utf8').digest('base64')}`).join(' ');
+}
+
+/** The Standard Webhooks headers of one attempt (no signature without secrets). */
+export function webhookHeaders(
+  secrets: readonly WebhookSecret[],
+  taskId: string,
+  body: string,
+  nowMs: number,
+): Record<string, string> {
+  const id = webhookId(taskId);
+  const timestamp = Math.floor(nowMs / 1000);
+  const headers: Record<string, string> = { 'webhook-id': id, 'webhook-timestamp': String(timestamp) };
+  if (secrets.length > 0) headers['webhook-signature'] = signatureHeader(secrets, id, timestamp, body);
+  return headers;
+}

@@ -1,0 +1,126 @@
+import { randomBytes } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSettings, SettingsError } from '../../src/config/settings.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import {
+  deliverDue,
+  fastConfig,
+  startService,
+  steppedClock,
+  submit,
+  tempDir,
+  waitTerminal,
+  type RunningService,
+} from '../helpers/service.js';
+
+/**
+ * Signed webhooks (Standard Webhooks): each delivery carries webhook-id (the same on a retry), webhook-timestamp and
+ * webhook-signature with one `v1,` signature per configured secret, verified here with the `standardwebhooks`
+ * package over the exact bytes received; without a secret the delivery is unsigned.
+ */
+const BASE_MS = 120_000;
+const secret = () => `whsec_${randomBytes(24).toString('base64')}`;
+
+describe('signed deliveries during a secret rotation (two secrets)', () => {
+  const clock = steppedClock();
+  const [oldSecret, newSecret] = [secret(), secret()];
+  let svc: RunningService;
+  let hooks: Receiver;
+
+  beforeAll(async () => {
+    hooks = await startReceiver((r) => (hooks.received.filter((x) => x.path === r.path).length === 1 ? 500 : 200));
+    svc = await startService(
+      {
+        AEQ_CONFIG: fastConfig(tempDir()),
+        AEQ_WEBHOOK_ALLOW_PRIVATE: '1',
+        AEQ_WEBHOOK_SECRET: `${oldSecret}, ${newSecret}`,
+      },
+      { clock },
+    );
+  });
+  afterAll(async () => {
+    await svc.stop();
+    await hooks.close();
+  });
+
+  it('signs each attempt with each secret; one id across the retry, the timestamp of the attempt', async () => {
+    const id = await submit(svc, {
+      taskType: 'ANSWER_ENGINE_A',
+      payload: { prompt: 'signed hook' },
+      webhook: { url: `${hooks.url}/signed` },
+    });
+    await waitTerminal(svc, id);
+    await deliverDue(svc);
+    clock.advance(BASE_MS);
+    await deliverDue(svc);
+    const [first, second] = hooks.received.filter((r) => r.path === '/signed');
+    expect(first?.answered).toBe(500);
+    expect(second?.answered).toBe(200);
+    for (const r of [first, second]) {
+      if (!r) throw new Error('missing delivery');
+      expect(r.headers['webhook-id']).toBe(`msg_${id}`);
+      const headers = {
+        'webhook-id': String(r.headers['webhook-id']),
+        'webhook-timestamp': String(r.headers['webhook-timestamp']),
+        'webhook-signature': String(r.headers['webhook-signature']),
+      };
+      expect(headers['webhook-signature'].split(' ')).toHaveLength(2);
+      // Either secret verifies the delivery, as a receiver mid-rotation holds one of them.
+      for (const s of [oldSecret, newSecret]) expect(new Webhook(s).verify(r.raw, headers)).toEqual(r.body);
+      expect(() => new Webhook(secret()).verify(r.raw, headers)).toThrow();
+      expect(() => new Webhook(oldSecret).verify(r.raw.replace('COMPLETED', 'FAILED'), headers)).toThrow();
+    }
+    expect(Number(second?.headers['webhook-timestamp']) - Number(first?.headers['webhook-timestamp'])).toBe(
+      BASE_MS / 1000,
+    );
+  });
+});
+
+describe('without a secret', () => {
+  let svc: RunningService;
+  let hooks: Receiver;
+  beforeAll(async () => {
+    hooks = await startReceiver();
+    svc = await startService({ AEQ_CONFIG: fastConfig(tempDir()), AEQ_WEBHOOK_ALLOW_PRIVATE: '1' });
+  });
+  afterAll(async () => {
+    await svc.stop();
+    await hooks.close();
+  });
+
+  it('delivers unsigned, with the id and timestamp', async () => {
+    const id = await submit(svc, {
+      taskType: 'ANSWER_ENGINE_A',
+      payload: { prompt: 'unsigned hook' },
+      webhook: { url: `${hooks.url}/plain` },
+    });
+    await waitTerminal(svc, id);
+    await deliverDue(svc);
+    const [r] = hooks.received;
+    expect(r?.headers['webhook-id']).toBe(`msg_${id}`);
+    expect(r?.headers['webhook-timestamp']).toMatch(/^\d+$/);
+    expect(r?.headers).not.toHaveProperty('webhook-signature');
+  });
+});
+
+describe('AEQ_WEBHOOK_SECRET at start-up', () => {
+  it('refuses a malformed secret, naming its position, never its value', () => {
+    const good = secret();
+    for (const bad of ['not-a-secret', 'whsec_', 'whsec_c2hvcnQ=', `${good},whsec_!!`]) {
+      let err: unknown;
+      try {
+        loadSettings({ AEQ_WEBHOOK_SECRET: bad });
+      } catch (e) {
+        err = e;
+      }
+      expect(err, bad).toBeInstanceOf(SettingsError);
+      const message = String((err as Error).message);
+      expect(message).toMatch(/secret \d is not whsec_/);
+      expect(message).not.toContain(good);
+      expect(message).not.toContain('c2hvcnQ');
+    }
+    expect(loadSettings({ AEQ_WEBHOOK_SECRET: `${secret()},${secret()}` }).webhookSecrets).toHaveLength(2);
+    expect(loadSettings({}).webhookSecrets).toEqual([]);
+  });
+});
