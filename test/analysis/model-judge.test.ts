@@ -5,6 +5,7 @@ import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANALYSIS_DEFAULTS } from '../../src/analysis/config.js';
 import { ModelSession } from '../../src/analysis/model/session.js';
+import { modelJudgeMode } from '../../src/analysis/source-influence/adapter.js';
 import { analyzeSourceInfluence } from '../../src/analysis/source-influence/analyze.js';
 import type { SourceInfluenceInput } from '../../src/analysis/source-influence/types.js';
 import { UndiciTransport } from '../../src/transport/undici-transport.js';
@@ -166,5 +167,17 @@ describe('the model judge on a local OpenAI-compatible server', () => {
     } finally {
       failing = false;
     }
+  });
+});
+
+describe('the engine option that turns the model judge on', () => {
+  const engine = (options: Record<string, unknown>) =>
+    ({ upstream: { baseUrl: '', headers: {}, options } }) as unknown as Parameters<typeof modelJudgeMode>[0];
+  it('is modelJudge, with the older modelCheck: true meaning "ambiguous", and off by default', () => {
+    expect(modelJudgeMode(engine({}))).toBe('off');
+    expect(modelJudgeMode(engine({ modelCheck: true }))).toBe('ambiguous');
+    expect(modelJudgeMode(engine({ modelJudge: 'all' }))).toBe('all');
+    expect(modelJudgeMode(engine({ modelJudge: 'off', modelCheck: true }))).toBe('off');
+    expect(modelJudgeMode(engine({ modelJudge: 'everything' }))).toBe('off');
   });
 });
