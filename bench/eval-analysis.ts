@@ -112,7 +112,7 @@ function calibrate(): void {
         }
       }
   }
-  process.stdout.write(`best on the calibration split: ${best.desc} (mean macro-F1 ${best.f1.toFixed(3)})\n`);
+  process.stdout.write(`best on the calibration split: ${best.desc} (objective ${best.f1.toFixed(3)})\n`);
 }
 
 function contradictedF1(s: Scores): number {

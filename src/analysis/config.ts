@@ -37,8 +37,8 @@ export interface SourceInfluenceConfig {
     negationMinOverlap: number;
   };
   /**
-   * Lowest s_uj that attributes an uncited unit to a source (§2.7 uses τ_part; kept apart because
-   * τ_part is tuned for labelling and sits below the chance-match level of long pages).
+   * Lowest s_uj that attributes an uncited unit to a source whose label supports it (a floor under τ_part, which is
+   * calibrated; with τ_part above it the label decides).
    */
   uncitedMin: number;
   /** When a unit counts as miscited on scores alone (metrics.ts misciteSupporters). */
@@ -123,13 +123,11 @@ export const ANALYSIS_DEFAULTS: Readonly<AnalysisConfig> = deepFreeze({
     passage: { maxWordsEn: 80, maxCharsKo: 200 },
     retrieval: { topK: 8 },
     bm25: { k1: 1.2, b: 0.75 },
-    // Calibrated (§5, SI_CALIBRATION): methods page starting points were wContain 0.6 / wNgram 0.4,
-    // τ_full 0.55, τ_part 0.30 — macro-F1 0.6756 on the labelled pairs; these give 0.8259.
+    // Calibrated on the evaluation set's calibration split (SI_CALIBRATION below, docs/analysis.md "Calibration").
     lex: { wContain: 0.7, wNgram: 0.3, numBonus: 0.15, numPenalty: 0.85 },
     tauFull: 0.9,
     tauPartial: 0.55,
     judge: { minContradictionOverlap: 0.4, nameMinRest: 0.75, negationMinOverlap: 0.6 },
-    // Well above the highest s of an unsupported pair in the calibration set (0.15, on a long page).
     uncitedMin: 0.3,
     miscited: { minScore: 0.25, margin: 1.5 },
     citedEpsilon: 0.25,

@@ -116,3 +116,29 @@ describe('the per-claim view', () => {
     expect(r.summary.miscitedClaims).toBe(1);
   });
 });
+
+describe('inputs that once broke the judge (review findings)', () => {
+  it('reads words that are names of Object.prototype members', async () => {
+    const text = "The constructor of the bridge used toString valueOf hasOwnProperty and the constructor's plans.";
+    const j = await judge("The bridge's constructor drew the plans.", text);
+    expect(j.label).not.toBe('contradicted');
+  });
+
+  it('does not take "5 months" for "5 m", nor a list or a version for a number', async () => {
+    expect(
+      (
+        await judge(
+          'The repair lasted 5 months and cost 7 million dollars.',
+          'The repair lasted 5 months and cost 7 million dollars.',
+        )
+      ).label,
+    ).toBe('supported');
+    const months = await judge('The war lasted 5 months.', 'The war lasted 7 months, and the repairs cost 5 million.');
+    expect(months).toMatchObject({ label: 'contradicted', reason: 'date' });
+    const lists = await judge(
+      'Steps 1,2,3 are required for version 3.5.1 of the tool.',
+      'Steps 4 and 5 are required for version 3.5.1 of the tool.',
+    );
+    expect(lists.reason).not.toBe('number');
+  });
+});

@@ -249,7 +249,7 @@ describe('model judgements replace lexical support (§2.10)', () => {
   const answer = 'Runners who have knee pain often pick cushioned shoes, and a broad toe box suits wide feet [1].';
   const input = { answer, prompt: null, citations: [{ url: 'https://a.example.com/knees' }], analysis: null };
 
-  it('a judged pair takes the model label (0.9 / 0.45 / 0), records the judge, and the metrics follow', () => {
+  it('a judged pair takes the model label (0.9 / midway / 0), records the judge, and the metrics follow', () => {
     const core = analyzeCore(input, [okPage(page)], cfg);
     const lexical = core.alignments[0]?.support[0] ?? 0;
     expect(lexical).toBeLessThan(cfg.tauFull);

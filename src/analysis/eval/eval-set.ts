@@ -62,8 +62,9 @@ export function loadEvalSet(dir: string, language: EvalLanguage): EvalSet {
       text: p.text,
     });
   }
-  const items: EvalItem[] = jsonLines(join(dir, language, 'items.jsonl')).map((raw) => {
-    const x = raw as Record<string, unknown>;
+  const items: EvalItem[] = jsonLines(join(dir, language, 'items.jsonl')).map((raw, line) => {
+    if (!isObj(raw)) throw new Error(`${language} item line ${line + 1} is not an object`);
+    const x = raw;
     const id = String(x.id);
     const sources = Array.isArray(x.sources) ? (x.sources as Array<Record<string, unknown>>) : [];
     const item: EvalItem = {

@@ -2,7 +2,7 @@ import type { SourceInfluenceConfig } from '../config.js';
 import { Bm25Index, containment, ngramContainment } from '../text/similarity.js';
 import { findContradiction, missingSpecific } from './judge/contradiction.js';
 import { labelOf, UNSUPPORTED_EMPTY, type PairJudgement } from './judge/labels.js';
-import { bigramCounts, char4Counts, featuresOf, type Features, type Passage, type PassageIndex } from './passages.js';
+import { bigramCounts, char4Counts, featuresIn, type Features, type Passage, type PassageIndex } from './passages.js';
 
 /**
  * Unit-to-source alignment of §2.6 (lexical): BM25 candidates, IDF-weighted containment plus n-gram
@@ -118,10 +118,13 @@ export class Aligner {
     });
     // Joint support (ALCE recall) reads the cited sources that do not contradict the unit.
     const citedReading = [...u.cited].filter((j) => judgements[j]?.label !== 'contradicted');
-    const joint = citedReading.length === 0 ? 0 : this.lex(u.features, bestOf(citedReading));
+    // At least the judged support of each cited source alone (its evidence window may span two passages).
+    const jointOf = (set: number[]) =>
+      set.length === 0 ? 0 : Math.max(this.lex(u.features, bestOf(set)), ...set.map((k) => support[k] ?? 0));
+    const joint = jointOf(citedReading);
     const jointWithout = new Map<number, number>();
     if (u.cited.size >= 2) {
-      for (const j of u.cited) jointWithout.set(j, this.lex(u.features, bestOf([...u.cited].filter((k) => k !== j))));
+      for (const j of u.cited) jointWithout.set(j, jointOf(citedReading.filter((k) => k !== j)));
     }
     return { trivial, support, judgements, best, joint, jointWithout };
   }
@@ -193,7 +196,7 @@ export class Aligner {
     let p = this.sentencePassages.get(key);
     if (!p) {
       p = {
-        ...featuresOf(text, lang),
+        ...featuresIn(text, lang),
         source,
         fromSnippet: false,
         sentenceRange: null,

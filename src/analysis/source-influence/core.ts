@@ -175,13 +175,15 @@ export function analyzeCore(
   };
 }
 
-/** Support a model label stands for (§2.10): the model gives a label, not a score. */
-export const JUDGED_SUPPORT: Readonly<Record<SupportLabel, number>> = {
-  supported: 0.9,
-  partial: 0.45,
-  unsupported: 0,
-  contradicted: 0,
-};
+/**
+ * Support a model label stands for (§2.10): the model gives a label, not a score, so its label is placed inside the
+ * band of the configured thresholds (supported at max(0.9, τ_full), partial midway between τ_part and τ_full).
+ */
+export function judgedSupport(label: SupportLabel, cfg: Pick<SourceInfluenceConfig, 'tauFull' | 'tauPartial'>): number {
+  if (label === 'supported') return Math.max(0.9, cfg.tauFull);
+  if (label === 'partial') return (cfg.tauPartial + cfg.tauFull) / 2;
+  return 0;
+}
 
 /**
  * The core with some pairs relabelled by the model judge (§2.10), and everything that depends on them (joint support,
@@ -203,7 +205,7 @@ export function withModelJudgements(
       if (label === undefined) return jd;
       const changed = label === 'contradicted' ? jd.changed : null;
       const reason = label === 'contradicted' ? jd.reason : null;
-      return { ...jd, label, score: JUDGED_SUPPORT[label], reason, changed, judge: 'model' as const };
+      return { ...jd, label, score: judgedSupport(label, cfg), reason, changed, judge: 'model' as const };
     });
     const support = judgements.map((jd) => (jd.label === 'contradicted' ? 0 : jd.score));
     const cited = [...(core.units[ui]?.cited ?? [])];

@@ -44,6 +44,22 @@ export function misciteSupporters(u: UnitFacts, cfg: Pick<SourceInfluenceConfig,
   return out;
 }
 
+/** The page whose score reaches `miscited.minScore` and is `miscited.margin` times every other page's, if any. */
+function clearBest(
+  s: readonly number[],
+  labels: readonly string[],
+  cfg: Pick<SourceInfluenceConfig, 'miscited'>,
+): number | null {
+  let best = -1;
+  s.forEach((v, j) => {
+    if (labels[j] !== 'contradicted' && (best < 0 || v > (s[best] ?? 0))) best = j;
+  });
+  if (best < 0) return null;
+  const top = s[best] ?? 0;
+  const others = Math.max(0, ...s.filter((_, j) => j !== best));
+  return top >= cfg.miscited.minScore && top >= cfg.miscited.margin * others ? best : null;
+}
+
 export function isMiscited(u: UnitFacts, cfg: Pick<SourceInfluenceConfig, 'miscited'>): boolean {
   return misciteSupporters(u, cfg).length > 0;
 }
@@ -81,7 +97,15 @@ export function attributionWeights(
       return a;
     }
     if (u.alignment.trivial) return a;
-    const supported = s.map((v, j) => ({ v, j })).filter((x) => x.v >= cfg.uncitedMin);
+    let supported = s
+      .map((v, j) => ({ v, j }))
+      .filter((x) => x.v >= cfg.uncitedMin && supports(labels[x.j] ?? 'unsupported'));
+    if (supported.length === 0) {
+      // No page reaches a supporting label: the one page that clearly holds the content (the miscitation test's
+      // score and margin over every other page) is still the one the unit rests on.
+      const clear = clearBest(s, labels, cfg);
+      if (clear !== null) supported = [{ v: s[clear] ?? 0, j: clear }];
+    }
     const den = supported.reduce((acc, x) => acc + x.v * x.v, 0);
     if (den > 0) for (const x of supported) a[x.j] = (x.v * x.v) / den;
     return a;
@@ -176,7 +200,7 @@ export function answerMetrics(
   const main = units.filter((u) => !u.alignment.trivial);
   const totalWords = main.reduce((acc, u) => acc + u.words, 0);
   const grounded = main
-    .filter((u) => Math.max(0, ...u.alignment.support) >= cfg.tauFull)
+    .filter((u) => u.alignment.judgements.some((j) => j.label === 'supported'))
     .reduce((acc, u) => acc + u.words, 0);
   const groundedShare = main.length === 0 ? null : totalWords > 0 ? grounded / totalWords : 0;
   if (!anyValidCitation || main.length === 0)

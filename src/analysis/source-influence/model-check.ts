@@ -12,8 +12,9 @@ import type { Warning } from './types.js';
  * whose lexical support is near a level boundary (max(τ_part − band, minSupport) ≤ s < τ_full + band), or that the
  * lexical judge calls contradicted; in `all` mode every non-trivial pair with a passage. Pairs go in order of their
  * weight in the answer (w_u·d_u), at most `maxPairs` (`maxPairsAll` in `all` mode), a batch per call. A judgement
- * replaces the pair's label (and s_uj: 0.9 / 0.45 / 0 / 0), records `judge: "model"`, and the metrics are recomputed.
- * A failed call ends the judging; the judgements already made stay, and a warning says why the rest is lexical.
+ * replaces the pair's label (and s_uj: judgedSupport in core.ts), records `judge: "model"`, and the metrics are
+ * recomputed. A failed call ends the judging; the judgements already made stay, and a warning says why the rest
+ * is lexical.
  */
 export type ModelJudgeMode = 'ambiguous' | 'all';
 

@@ -32,7 +32,11 @@ export interface Passage extends Features {
 
 export function featuresOf(text: string, fallback: Language): Features {
   const detected = detectLanguage(text);
-  const language = detected === 'und' ? fallback : detected;
+  return featuresIn(text, detected === 'und' ? fallback : detected);
+}
+
+/** Features of a text whose language is already known (a sentence or window of a page read as that language). */
+export function featuresIn(text: string, language: Language): Features {
   const t = matchTokens(text);
   return {
     text,

@@ -89,12 +89,16 @@ function claimsOf(core: AnalysisCore, cfg: SourceInfluenceConfig): unknown[] {
     const supporters = misciteSupporters(u, cfg);
     const judged = readable.map(({ s, j }) => {
       const jd = al?.judgements[j];
+      const label = jd?.label ?? 'unsupported';
+      // An uncited page that does not support the claim has no evidence worth its bytes (answers × pages).
+      const showEvidence = label !== 'unsupported' || u.cited.has(j);
       return {
+        j,
         sourceId: s.sourceId,
         cited: u.cited.has(j),
-        label: jd?.label ?? 'unsupported',
+        label,
         score: round4(jd?.score ?? 0),
-        evidence: jd?.evidence ? excerpt(jd.evidence, 400) : null,
+        evidence: showEvidence && jd?.evidence ? excerpt(jd.evidence, 300) : null,
         reason: jd?.reason ?? null,
         changed: jd?.changed ?? null,
         judge: jd?.judge ?? 'lexical',
@@ -114,10 +118,10 @@ function claimsOf(core: AnalysisCore, cfg: SourceInfluenceConfig): unknown[] {
       supportedBy: judged.filter((x) => x.label === 'supported').map((x) => x.sourceId),
       // Uncited pages that support the claim: labelled supported, or the pages a miscited claim's content is on.
       uncitedSupport: judged
-        .filter((x) => !x.cited && (x.label === 'supported' || supporters.includes(Number(x.sourceId.slice(1)) - 1)))
+        .filter((x) => !x.cited && (x.label === 'supported' || supporters.includes(x.j)))
         .map((x) => x.sourceId),
       contradictedBy: judged.filter((x) => x.label === 'contradicted').map((x) => x.sourceId),
-      sources: judged,
+      sources: judged.map(({ j: _, ...rest }) => rest),
     };
   });
 }

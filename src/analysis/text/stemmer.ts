@@ -197,7 +197,7 @@ function step5(w: string, r1: number, r2: number): string {
 export function stemEnglish(word: string): string {
   let w = word.toLowerCase();
   if (w.length <= 2 || !/^[a-z']+$/.test(w)) return w;
-  const exception = EXCEPTIONS[w];
+  const exception = Object.hasOwn(EXCEPTIONS, w) ? EXCEPTIONS[w] : undefined;
   if (exception) return exception;
   w = w.replace(/^'/, '');
   if (w.startsWith('y')) w = `Y${w.slice(1)}`;

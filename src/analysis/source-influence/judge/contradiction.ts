@@ -15,6 +15,27 @@ import { stripParticle } from '../../text/tokens.js';
  * contradicts the page. Reusing the page's words is what makes such a claim look supported to overlap measures, so
  * the caller applies the rule only when the claim's overlap with the sentence is high.
  */
+/**
+ * The rule reads the same claim and the same page sentences once per (claim, source) pair, so what it derives from a
+ * text (words, parity, numbers, clauses) is kept by text: a bounded cache, cleared when full, shared by the process.
+ */
+function memo<T>(fn: (text: string) => T, limit = 20_000): (text: string) => T {
+  const cache = new Map<string, T>();
+  return (text) => {
+    const hit = cache.get(text);
+    if (hit !== undefined) return hit;
+    const v = fn(text);
+    if (cache.size >= limit) cache.clear();
+    cache.set(text, v);
+    return v;
+  };
+}
+
+const contentWords = memo((t) => matchWords(t));
+const allWords = memo((t) => matchWords(t, true));
+const allIds = memo((t) => new Set(allWords(t).map((w) => w.id)));
+const contentIds = memo((t) => new Set(contentWords(t).map((w) => w.id)));
+
 export type ContradictionReason = 'negation' | 'antonym' | 'number' | 'date' | 'name';
 
 export interface Contradiction {
@@ -25,11 +46,21 @@ export interface Contradiction {
 }
 
 const CLAUSE_BREAK_EN = /[;:,]\s+|\s+(?:but|although|though|whereas|while|however|and|which|who)\s+/i;
-const CLAUSE_BREAK_KO = /[;:,]\s*|(?:지만|는데|으나|면서|반면|으며|며|고)\s+/;
+// The connective stays on its clause (최고 기록 must not lose 고): the break is the space after it.
+const CLAUSE_BREAK_KO = /[;:,]\s*|(?<=지만|는데|으나|면서|반면|며|고)\s+/;
+
+const clausesKo = memo((t) => splitClauses(t, CLAUSE_BREAK_KO));
+const clausesEn = memo((t) => splitClauses(t, CLAUSE_BREAK_EN));
+
+function splitClauses(sentence: string, pattern: RegExp): string[] {
+  return sentence
+    .split(pattern)
+    .map((p) => p.trim())
+    .filter((p) => p.length > 0);
+}
 
 export function clausesOf(sentence: string, lang: Language): string[] {
-  const parts = sentence.split(lang === 'ko' ? CLAUSE_BREAK_KO : CLAUSE_BREAK_EN).map((p) => p.trim());
-  return parts.filter((p) => p.length > 0);
+  return lang === 'ko' ? clausesKo(sentence) : clausesEn(sentence);
 }
 
 const lexLang = (lang: Language): LexLang => (lang === 'ko' ? 'ko' : 'en');
@@ -43,15 +74,21 @@ const QUASI_NEGATIONS = /\b(?:rarely|seldom|hardly|barely|scarcely)\b/gi;
  * are words, compared as words).
  */
 export function negationParity(raw: string, lang: Language): number {
-  const text = canonicalPhrases(raw, lexLang(lang));
-  const syntactic = negationCues(text, lexLang(lang)).filter((c) => c.kind === 'syntactic').length;
+  return lang === 'ko' ? parityKo(raw) : parityEn(raw);
+}
+
+function parity(raw: string, lang: LexLang): number {
+  const text = canonicalPhrases(raw, lang);
+  const syntactic = negationCues(text, lang).filter((c) => c.kind === 'syntactic').length;
   return (syntactic + (text.match(QUASI_NEGATIONS)?.length ?? 0)) % 2;
 }
+const parityKo = memo((t) => parity(t, 'ko'));
+const parityEn = memo((t) => parity(t, 'en'));
 
 /** An antonym of a claim word on the page side, when the page lacks the claim's own word (stopwords included). */
 function antonymSwap(claim: string, page: string, lang: Language): [string, string] | null {
-  const c = new Set(matchWords(claim, true).map((w) => w.id));
-  const p = new Set(matchWords(page, true).map((w) => w.id));
+  const c = allIds(claim);
+  const p = allIds(page);
   for (const id of c) {
     if (p.has(id)) continue;
     for (const a of antonyms(id, lexLang(lang))) if (p.has(a) && !c.has(a)) return [id, a];
@@ -65,11 +102,13 @@ interface NumberMention {
   text: string;
 }
 
-const UNITS = [
-  ...'년 월 일 시 분 % 퍼센트 명 인 개 곳 원 달러 위 번째 차 km kg cm mm m'.split(' '),
-  ...'percent|per cent|million|billion|thousand|years?|months?|days?|people|dollars?|times'.split('|'),
-];
-const UNIT_AFTER = new RegExp(`^\\s*(${UNITS.join('|')})`, 'i');
+/** Units after a number; longest first, and a Latin unit must end its word ("5 months" is not "5 m"). */
+const UNITS_KO = '년 월 일 시 분 % 퍼센트 명 인 개 곳 원 달러 위 번째 차'.split(' ');
+const UNITS_EN = 'per cent|percent|million|billion|thousand|years?|months?|days?|people|dollars?|times|km|kg|cm|mm|m';
+const UNIT_AFTER = new RegExp(
+  `^\\s*(${UNITS_KO.sort((a, b) => b.length - a.length).join('|')}|(?:${UNITS_EN})(?![\\p{L}]))`,
+  'iu',
+);
 const KO_MULTIPLIER: Readonly<Record<string, number>> = { 천: 1e3, 만: 1e4, 억: 1e8, 조: 1e12 };
 const MONTHS_EN = [
   'january',
@@ -85,17 +124,21 @@ const MONTHS_EN = [
   'november',
   'december',
 ];
-const DATE_KINDS = new Set(['year', '년', '월', '일']);
+const DATE_KINDS = new Set(['year', '년', '월', '일', 'month', 'day']);
 
 /**
  * Numbers with the kind of quantity they count (a unit after them, a four-digit year, or plain); Korean multipliers
  * are applied (20만 명 = 200,000 people, 5천만원 = 50,000,000 won) so 20만 and 2만 differ.
  */
-export function numberMentions(text: string): NumberMention[] {
+export const numberMentions = memo(readNumbers);
+
+function readNumbers(text: string): NumberMention[] {
   const out: NumberMention[] = [];
   for (const m of text.matchAll(/\d+(?:[.,]\d+)*/g)) {
     const raw = m[0];
     let value = Number(/^\d{1,3}(,\d{3})+(\.\d+)?$/.test(raw) ? raw.replace(/,/g, '') : raw.replace(/,/g, '.'));
+    // "1,2,3", "3.5.1" and 2024.11.25 are lists, versions and dates, not one quantity.
+    if (!Number.isFinite(value)) continue;
     let rest = text.slice((m.index ?? 0) + raw.length);
     for (let mult = /^\s*([천만억조])/.exec(rest); mult; mult = /^([천만억조])/.exec(rest)) {
       value *= KO_MULTIPLIER[mult[1] as string] ?? 1;
@@ -111,9 +154,10 @@ export function numberMentions(text: string): NumberMention[] {
 
 function numberChange(claim: string, sentence: string): Contradiction | null {
   const onPage = numberMentions(sentence);
-  const pageValues = new Set(onPage.map((p) => p.value));
   for (const c of numberMentions(claim)) {
-    if (pageValues.has(c.value)) continue;
+    // The same value counts as stated only for the same kind of quantity (5 months is not 5 million).
+    if (onPage.some((p) => p.value === c.value && (p.kind === c.kind || p.kind === 'plain' || c.kind === 'plain')))
+      continue;
     const other = onPage.find((p) => p.kind === c.kind && p.value !== c.value);
     if (other) return { reason: DATE_KINDS.has(c.kind) ? 'date' : 'number', claim: c.text, page: other.text };
   }
@@ -126,9 +170,9 @@ function numberChange(claim: string, sentence: string): Contradiction | null {
   return null;
 }
 
-/** A name-like word: capitalised in English (not the sentence's first word), a noun without an ending in Korean. */
-function nameLike(w: MatchWord, position: number): boolean {
-  if (w.lang === 'en') return position > 0 && /^\p{Lu}/u.test(w.surface);
+/** A name-like word: capitalised in English (not the text's first word), a noun without an ending in Korean. */
+function nameLike(w: MatchWord, text: string): boolean {
+  if (w.lang === 'en') return /^\p{Lu}/u.test(w.surface) && !text.trimStart().startsWith(w.surface);
   return w.id === stripParticle(w.surface.replace(/[^\p{Script=Hangul}]/gu, ''));
 }
 
@@ -138,10 +182,10 @@ function nameLike(w: MatchWord, position: number): boolean {
  * Korean words also count as present when written inside a longer word of the sentence (재판관 in 재판관중에서).
  */
 function nameChange(claim: string, sentence: string, minRest: number): Contradiction | null {
-  const cw = matchWords(claim);
-  const sw = matchWords(sentence);
+  const cw = contentWords(claim);
+  const sw = contentWords(sentence);
   if (cw.length < 3) return null;
-  const sIds = new Set(sw.map((w) => w.id));
+  const sIds = contentIds(sentence);
   const compact = sentence.replace(/\s+/g, '');
   // Without a dictionary a Korean ending can stay on a stem (이내인 / 이내): a shared start of two syllables or more
   // is the same word.
@@ -156,12 +200,12 @@ function nameChange(claim: string, sentence: string, minRest: number): Contradic
   const missing = cw.map((w, i) => ({ w, i })).filter(({ w }) => !present(w));
   if (missing.length === 0 || (cw.length - missing.length) / cw.length < minRest) return null;
   for (const { w, i } of missing) {
-    if (!nameLike(w, i)) continue;
+    if (!nameLike(w, claim)) continue;
     const before = cw[i - 1]?.id;
     const after = cw[i + 1]?.id;
     for (let k = 0; k < sw.length; k++) {
       const cand = sw[k] as MatchWord;
-      if (cw.some((c) => same(c, cand)) || !nameLike(cand, k)) continue;
+      if (cw.some((c) => same(c, cand)) || !nameLike(cand, sentence)) continue;
       if ((before !== undefined && sw[k - 1]?.id === before) || (after !== undefined && sw[k + 1]?.id === after))
         return { reason: 'name', claim: w.surface, page: cand.surface };
     }
@@ -176,19 +220,19 @@ function nameChange(claim: string, sentence: string, minRest: number): Contradic
 export function missingSpecific(claim: string, evidence: string): boolean {
   const values = new Set(numberMentions(evidence).map((n) => n.value));
   if (numberMentions(claim).some((n) => !values.has(n.value))) return true;
-  const ids = new Set(matchWords(evidence).map((w) => w.id));
+  const ids = contentIds(evidence);
   const compact = evidence.replace(/\s+/g, '');
-  return matchWords(claim).some(
-    (w, i) => w.lang === 'en' && nameLike(w, i) && !ids.has(w.id) && !compact.toLowerCase().includes(w.id),
+  return contentWords(claim).some(
+    (w) => w.lang === 'en' && nameLike(w, claim) && !ids.has(w.id) && !compact.toLowerCase().includes(w.id),
   );
 }
 
 /** Share of a clause's content words found in another clause. */
 function clauseOverlap(a: string, b: string): number {
-  const aw = matchWords(a).map((w) => w.id);
+  const aw = contentWords(a);
   if (aw.length === 0) return 0;
-  const bw = new Set(matchWords(b).map((w) => w.id));
-  return aw.filter((w) => bw.has(w)).length / aw.length;
+  const bw = contentIds(b);
+  return aw.filter((w) => bw.has(w.id)).length / aw.length;
 }
 
 /**
@@ -199,7 +243,7 @@ function clauseOverlap(a: string, b: string): number {
 function polarityFlip(claim: string, sentence: string, lang: Language, minOverlap: number): [string, string] | null {
   const pageClauses = clausesOf(sentence, lang);
   for (const cc of clausesOf(claim, lang)) {
-    if (matchWords(cc).length < 2) continue;
+    if (contentWords(cc).length < 2) continue;
     let best = '';
     let bestOverlap = -1;
     for (const pc of pageClauses) {

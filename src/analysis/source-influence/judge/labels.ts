@@ -41,15 +41,15 @@ export function labelOf(
   return score >= cfg.tauPartial ? 'partial' : 'unsupported';
 }
 
-export const UNSUPPORTED_EMPTY: PairJudgement = {
+export const UNSUPPORTED_EMPTY: PairJudgement = Object.freeze({
   label: 'unsupported',
   score: 0,
   evidence: null,
   reason: null,
   changed: null,
   judge: 'lexical',
-  basis: { overlap: 0, candidate: null, missingSpecific: false },
-};
+  basis: Object.freeze({ overlap: 0, candidate: null, missingSpecific: false }),
+});
 
 /** Supported or partial: the labels that count as support for attribution and for "the source supports it". */
 export const supports = (l: SupportLabel): boolean => l === 'supported' || l === 'partial';

@@ -31,7 +31,7 @@ function isWordChar(code: number): boolean {
 
 function lemmaEnglish(w: string): string {
   const base = w.endsWith("'s") ? w.slice(0, -2) : w;
-  const irregular = EN_IRREGULAR[base];
+  const irregular = Object.hasOwn(EN_IRREGULAR, base) ? EN_IRREGULAR[base] : undefined;
   return stemEnglish(irregular ?? base) || base;
 }
 
