@@ -29,6 +29,7 @@ const input = {
   citations: pages.map((_, i) => ({ url: `https://p${i}.example/` })),
   analysis: null,
 };
+// Written out rather than readPageRecord: the baseline tree this script also runs against has no such helper.
 const record = (text: string, url: string) => ({
   attempted: true,
   fromCache: false,
