@@ -13,6 +13,7 @@ import type { HttpContext } from './context.js';
 import { registerAnalysisRoutes } from './routes/analysis.js';
 import { registerInternalRoutes } from './routes/internal.js';
 import { registerOpsRoutes } from './routes/ops.js';
+import { registerDeliveryRoutes } from './routes/deliveries.js';
 import { registerTaskRoutes } from './routes/tasks.js';
 import { ajvToProblems } from './validation-details.js';
 
@@ -146,6 +147,7 @@ export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance
   });
 
   registerTaskRoutes(app, ctx);
+  registerDeliveryRoutes(app, ctx);
   registerAnalysisRoutes(app, ctx);
   registerOpsRoutes(app, ctx);
   registerInternalRoutes(app, ctx);

@@ -7,7 +7,16 @@ import * as poolLeases from './pool-leases.js';
 import * as runtimeState from './runtime-state.js';
 import type { Database } from './schema.js';
 import * as counts from './stats.js';
-import type { DeliveryOutcome, DueDelivery, InsertOutcome, ReapResult, Stats, Store, TerminalWrite } from './store.js';
+import type {
+  DeliveryLogRow,
+  DeliveryOutcome,
+  DueDelivery,
+  InsertOutcome,
+  ReapResult,
+  Stats,
+  Store,
+  TerminalWrite,
+} from './store.js';
 import { claimTasks } from './tasks/claim.js';
 import { deleteExpired } from './tasks/delete.js';
 import { finishTask } from './tasks/finish.js';
@@ -105,6 +114,10 @@ export abstract class KyselyStore implements Store {
   ): Promise<void> {
     return deliveries.finishDeliveryAttempt(this.db, taskId, leaseToken, attempt, outcome, now);
   }
+  deliveryLog(taskId: string): Promise<DeliveryLogRow | null> {
+    return deliveries.deliveryLog(this.db, taskId);
+  }
+
   nextDeliveryAt(): Promise<number | null> {
     return deliveries.nextDeliveryAt(this.db);
   }

@@ -6,6 +6,7 @@ import * as m002 from './migrations/002-pool-leases.js';
 import * as m003 from './migrations/003-runtime-changes.js';
 import * as m004 from './migrations/004-webhook-lease-index.js';
 import * as m006 from './migrations/006-partial-task-indexes.js';
+import * as m007 from './migrations/007-webhook-attempt-details.js';
 
 /** Migrations of both dialects; a dialect may add its own (StoreDialect.migrations), named in the same order. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '003-runtime-changes': m003,
   '004-webhook-lease-index': m004,
   '006-partial-task-indexes': m006,
+  '007-webhook-attempt-details': m007,
 };
 
 /** Brings the schema to the latest migration of the dialect; throws what the migrator failed with. */

@@ -47,6 +47,10 @@ export interface WebhookAttemptsTable {
   finished_at: number | null;
   outcome: string | null;
   http_status: number | null;
+  /** Why a failed attempt failed (`HTTP 500` is in http_status; this is `ECONNREFUSED: …`, `timeout`, …). */
+  error: string | null;
+  /** When the next attempt was scheduled by this one (a retry), else null. */
+  next_attempt_at: number | null;
 }
 
 export interface PoolLeasesTable {

@@ -29,6 +29,22 @@ export interface DueDelivery {
   leaseToken: string;
 }
 
+/** A task's webhook delivery and its attempts (the delivery log). */
+export interface DeliveryLogRow {
+  url: string;
+  status: string;
+  nextAttemptAt: number;
+  attempts: Array<{
+    attempt: number;
+    startedAt: number;
+    finishedAt: number | null;
+    outcome: string | null;
+    httpStatus: number | null;
+    error: string | null;
+    nextAttemptAt: number | null;
+  }>;
+}
+
 export type DeliveryOutcome =
   | { kind: 'delivered'; httpStatus: number }
   | { kind: 'retry'; at: number; error: string; httpStatus: number | null }
@@ -104,6 +120,8 @@ export interface Store {
     now: number,
   ): Promise<void>;
   nextDeliveryAt(): Promise<number | null>;
+  /** A task's webhook delivery with every attempt, for the delivery log; null without a webhook. */
+  deliveryLog(taskId: string): Promise<DeliveryLogRow | null>;
 
   /** Records a pool lease when the resource has fewer than `capacity` live leases in any process. */
   acquirePoolLease(resourceId: string, capacity: number, now: number, expiresAt: number): Promise<string | null>;

@@ -48,13 +48,13 @@ describe('signed deliveries during a secret rotation (two secrets)', () => {
     const id = await submit(svc, {
       taskType: 'ANSWER_ENGINE_A',
       payload: { prompt: 'signed hook' },
-      webhook: { url: `${hooks.url}/signed` },
+      webhook: { url: `${hooks.url}/signed?token=receiver-own-token` },
     });
     await waitTerminal(svc, id);
     await deliverDue(svc);
     clock.advance(BASE_MS);
     await deliverDue(svc);
-    const [first, second] = hooks.received.filter((r) => r.path === '/signed');
+    const [first, second] = hooks.received.filter((r) => r.path.startsWith('/signed'));
     expect(first?.answered).toBe(500);
     expect(second?.answered).toBe(200);
     for (const r of [first, second]) {
@@ -74,6 +74,38 @@ describe('signed deliveries during a secret rotation (two secrets)', () => {
     expect(Number(second?.headers['webhook-timestamp']) - Number(first?.headers['webhook-timestamp'])).toBe(
       BASE_MS / 1000,
     );
+
+    // The delivery log: each attempt with its time, latency, status and the next attempt it scheduled; the target
+    // by host only (the receiver's token in the query never comes back).
+    const log = await svc.call('GET', `/v1/async/task/${id}/deliveries`);
+    expect(log.status).toBe(200);
+    expect(JSON.stringify(log.body)).not.toContain('receiver-own-token');
+    const firstAt = Date.parse(log.body.webhook.attempts[0].at);
+    expect(log.body).toMatchObject({
+      success: true,
+      taskId: id,
+      webhook: {
+        targetHost: new URL(hooks.url).host,
+        status: 'delivered',
+        nextAttemptAt: null,
+        attempts: [
+          { attempt: 1, outcome: 'retry', httpStatus: 500, errorCode: null },
+          { attempt: 2, outcome: 'delivered', httpStatus: 200, errorCode: null, nextAttemptAt: null },
+        ],
+      },
+    });
+    expect(Date.parse(log.body.webhook.attempts[0].nextAttemptAt)).toBe(firstAt + BASE_MS);
+    expect(Date.parse(log.body.webhook.attempts[1].at)).toBe(firstAt + BASE_MS);
+    for (const a of log.body.webhook.attempts) expect(a.latencyMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('the log of a task without a webhook is null; an unknown task is 404', async () => {
+    const id = await submit(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'no hook' } });
+    await waitTerminal(svc, id);
+    expect((await svc.call('GET', `/v1/async/task/${id}/deliveries`)).body).toMatchObject({ webhook: null });
+    const missing = await svc.call('GET', '/v1/async/task/00000000-0000-4000-8000-000000000000/deliveries');
+    expect(missing.status).toBe(404);
+    expect(missing.body.error.code).toBe('RESOURCE_NOT_FOUND');
   });
 });
 

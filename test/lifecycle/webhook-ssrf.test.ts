@@ -87,6 +87,13 @@ describe('webhook targets on private addresses are refused (AEQ_WEBHOOK_ALLOW_PR
         attempts.map((a) => a.outcome),
         label,
       ).toEqual(['abandoned']);
+      const log = await svc.call('GET', `/v1/async/task/${id}/deliveries`);
+      expect(log.body.webhook, label).toMatchObject({
+        status: 'abandoned',
+        nextAttemptAt: null,
+        attempts: [{ attempt: 1, outcome: 'undeliverable', httpStatus: null, nextAttemptAt: null }],
+      });
+      expect(log.body.webhook.attempts[0].errorCode, label).toMatch(/^(PRIVATE_ADDRESS|ENOTFOUND)$/);
       expect(
         attempts.every((a) => a.http_status === null),
         label,

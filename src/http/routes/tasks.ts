@@ -17,12 +17,11 @@ import {
   pollingSchema,
 } from '../schemas.js';
 import { ajvToProblems } from '../validation-details.js';
+import { liveTaskOr404 } from './task-lookup.js';
 
 export const BATCH_MAX_ITEMS = 500;
 export const BATCH_MAX_BYTES = 8 * 1024 * 1024;
 export const SINGLE_MAX_BYTES = 1024 * 1024;
-
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const errorResponses = {
   400: errorEnvelopeSchema,
@@ -140,14 +139,7 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: HttpContext): void
       },
     },
     async (req, reply) => {
-      const { id } = req.params;
-      const task = UUID_RE.test(id)
-        ? await ctx.store.pollTask(id.toLowerCase(), ctx.now() - ctx.settings.retentionMs)
-        : undefined;
-      if (!task)
-        throw new RequestError('RESOURCE_NOT_FOUND', `No task with id ${JSON.stringify(id)} (unknown or expired).`, {
-          id,
-        });
+      const task = await liveTaskOr404(ctx, req.params.id);
       const { view, responseJson } = pollingView(task);
       if (responseJson === null) return view;
       // The schema's serialiser writes the rest; the stored result (JSON.stringify's own text, which is

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { StoreDialect } from '../dialect.js';
 import type { Database } from '../schema.js';
 import type { GroupCommit } from '../sqlite/group-commit.js';
-import type { DeliveryOutcome, DueDelivery, WebhookOutbox } from '../store.js';
+import type { DeliveryLogRow, DeliveryOutcome, DueDelivery, WebhookOutbox } from '../store.js';
 
 /**
  * The webhook outbox. A delivery row is written in the transaction that makes its task terminal
@@ -135,7 +135,16 @@ export function startDeliveryAttempt(
     if (Number(r.numUpdatedRows) !== 1) return false;
     await trx
       .insertInto('webhook_attempts')
-      .values({ task_id: taskId, attempt, started_at: now, finished_at: null, outcome: null, http_status: null })
+      .values({
+        task_id: taskId,
+        attempt,
+        started_at: now,
+        finished_at: null,
+        outcome: null,
+        http_status: null,
+        error: null,
+        next_attempt_at: null,
+      })
       .execute();
     return true;
   });
@@ -153,7 +162,13 @@ export async function finishDeliveryAttempt(
   await db.transaction().execute(async (trx) => {
     await trx
       .updateTable('webhook_attempts')
-      .set({ finished_at: now, outcome: o.kind, http_status: o.httpStatus })
+      .set({
+        finished_at: now,
+        outcome: o.kind,
+        http_status: o.httpStatus,
+        error: o.kind === 'delivered' ? null : o.error,
+        next_attempt_at: o.kind === 'retry' ? o.at : null,
+      })
       .where('task_id', '=', taskId)
       .where('attempt', '=', attempt)
       .execute();
@@ -210,7 +225,8 @@ export function prepareDeliveries(db: BetterSqlite3.Database) {
         'finished_at, outcome, http_status) values (?, ?, ?, null, null, null)',
     ),
     finishAttempt: p(
-      'update webhook_attempts set finished_at = ?, outcome = ?, http_status = ? where task_id = ? and attempt = ?',
+      'update webhook_attempts set finished_at = ?, outcome = ?, http_status = ?, error = ?, next_attempt_at = ? ' +
+        'where task_id = ? and attempt = ?',
     ),
     finishDelivery: p(
       `update webhook_deliveries set status = @status, ` +
@@ -278,10 +294,41 @@ export function finishDeliveryAttemptSqlite(
   now: number,
 ): Promise<void> {
   return group.write(() => {
-    s.finishAttempt.run(now, o.kind, o.httpStatus, taskId, attempt);
-    const status = o.kind === 'delivered' ? 'DELIVERED' : o.kind === 'retry' ? 'PENDING' : 'ABANDONED';
     const error = o.kind === 'delivered' ? null : o.error;
+    s.finishAttempt.run(now, o.kind, o.httpStatus, error, o.kind === 'retry' ? o.at : null, taskId, attempt);
+    const status = o.kind === 'delivered' ? 'DELIVERED' : o.kind === 'retry' ? 'PENDING' : 'ABANDONED';
     // A retry moves next_attempt_at; the other outcomes leave it as it was.
     s.finishDelivery.run({ status, next: o.kind === 'retry' ? o.at : null, error, now, id: taskId, token: leaseToken });
   });
+}
+
+/** A task's webhook delivery and its attempts in order; null when the task has no delivery (no webhook). */
+export async function deliveryLog(db: Kysely<Database>, taskId: string): Promise<DeliveryLogRow | null> {
+  const d = await db
+    .selectFrom('webhook_deliveries')
+    .select(['url', 'status', 'next_attempt_at'])
+    .where('task_id', '=', taskId)
+    .executeTakeFirst();
+  if (!d) return null;
+  const rows = await db
+    .selectFrom('webhook_attempts')
+    .selectAll()
+    .where('task_id', '=', taskId)
+    .orderBy('attempt')
+    .execute();
+  const num = (x: number | string | null) => (x === null ? null : Number(x));
+  return {
+    url: d.url,
+    status: d.status,
+    nextAttemptAt: Number(d.next_attempt_at),
+    attempts: rows.map((r) => ({
+      attempt: Number(r.attempt),
+      startedAt: Number(r.started_at),
+      finishedAt: num(r.finished_at),
+      outcome: r.outcome,
+      httpStatus: num(r.http_status),
+      error: r.error,
+      nextAttemptAt: num(r.next_attempt_at),
+    })),
+  };
 }

@@ -1,0 +1,69 @@
+import type { DeliveryLogRow } from '../store/store.js';
+
+/**
+ * The delivery log a client reads (GET /v1/async/task/{id}/deliveries): per attempt its time, latency, the HTTP
+ * status or the error code, and the next attempt it scheduled. The target is shown by host only: a webhook URL's
+ * path and query may carry the receiver's own token, and credentials never leave the service.
+ */
+export interface DeliveryAttemptView {
+  attempt: number;
+  at: string;
+  latencyMs: number | null;
+  outcome: 'delivered' | 'retry' | 'abandoned' | 'undeliverable' | 'in_flight';
+  httpStatus: number | null;
+  /** The error code of a failed attempt without an HTTP answer (`ECONNREFUSED`, `timeout`, `PRIVATE_ADDRESS`). */
+  errorCode: string | null;
+  nextAttemptAt: string | null;
+}
+
+export interface DeliveryLogView {
+  targetHost: string;
+  status: 'pending' | 'sending' | 'delivered' | 'abandoned';
+  /** When the next attempt is due while the delivery is pending, else null. */
+  nextAttemptAt: string | null;
+  attempts: DeliveryAttemptView[];
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** `undeliverable: PRIVATE_ADDRESS: target …` → PRIVATE_ADDRESS; `ECONNREFUSED: connect …` → ECONNREFUSED. */
+export function errorCodeOf(error: string | null): string | null {
+  if (!error) return null;
+  const rest = error.replace(/^undeliverable:\s*/, '');
+  const code = /^([A-Za-z_][A-Za-z0-9_]*)(?::|$)/.exec(rest)?.[1];
+  return code ?? 'ERROR';
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '';
+  }
+}
+
+export function deliveryLogView(row: DeliveryLogRow): DeliveryLogView {
+  const status = row.status.toLowerCase() as DeliveryLogView['status'];
+  return {
+    targetHost: hostOf(row.url),
+    status,
+    nextAttemptAt: status === 'pending' ? iso(row.nextAttemptAt) : null,
+    attempts: row.attempts.map((a) => {
+      const outcome: DeliveryAttemptView['outcome'] =
+        a.outcome === null
+          ? 'in_flight'
+          : a.outcome === 'abandoned' && a.error?.startsWith('undeliverable')
+            ? 'undeliverable'
+            : (a.outcome as DeliveryAttemptView['outcome']);
+      return {
+        attempt: a.attempt,
+        at: new Date(a.startedAt).toISOString(),
+        latencyMs: a.finishedAt === null ? null : a.finishedAt - a.startedAt,
+        outcome,
+        httpStatus: a.httpStatus,
+        errorCode: a.httpStatus === null ? errorCodeOf(a.error) : null,
+        nextAttemptAt: iso(a.nextAttemptAt),
+      };
+    }),
+  };
+}
