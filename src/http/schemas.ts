@@ -225,12 +225,14 @@ export const deliveryLogSchema = {
       properties: {
         targetHost: { type: 'string', description: 'host[:port] of the webhook URL (no path, query or credentials)' },
         status: { type: 'string', enum: ['pending', 'sending', 'delivered', 'abandoned'] },
+        redeliveries: { type: 'integer' },
         nextAttemptAt: isoOrNull,
         attempts: {
           type: 'array',
           items: {
             type: 'object',
             properties: {
+              delivery: { type: 'integer' },
               attempt: { type: 'integer' },
               at: { type: 'string', format: 'date-time' },
               latencyMs: { type: ['integer', 'null'] },

@@ -10,6 +10,7 @@ import * as counts from './stats.js';
 import type {
   DeliveryLogRow,
   DeliveryOutcome,
+  RedeliveryOutcome,
   DueDelivery,
   InsertOutcome,
   ReapResult,
@@ -102,8 +103,18 @@ export abstract class KyselyStore implements Store {
   claimDueDeliveries(now: number, limit: number, leaseMs: number): Promise<DueDelivery[]> {
     return deliveries.claimDueDeliveries(this.db, this.dialect, now, limit, leaseMs);
   }
-  startDeliveryAttempt(taskId: string, leaseToken: string, attempt: number, now: number): Promise<boolean> {
-    return deliveries.startDeliveryAttempt(this.db, taskId, leaseToken, attempt, now);
+  startDeliveryAttempt(
+    taskId: string,
+    leaseToken: string,
+    attempt: number,
+    now: number,
+    delivery = 0,
+  ): Promise<boolean> {
+    return deliveries.startDeliveryAttempt(this.db, taskId, leaseToken, attempt, now, delivery);
+  }
+
+  requestRedelivery(taskId: string, now: number): Promise<RedeliveryOutcome> {
+    return deliveries.requestRedelivery(this.db, taskId, now);
   }
   finishDeliveryAttempt(
     taskId: string,

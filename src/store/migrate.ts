@@ -7,6 +7,7 @@ import * as m003 from './migrations/003-runtime-changes.js';
 import * as m004 from './migrations/004-webhook-lease-index.js';
 import * as m006 from './migrations/006-partial-task-indexes.js';
 import * as m007 from './migrations/007-webhook-attempt-details.js';
+import * as m008 from './migrations/008-webhook-redelivery.js';
 
 /** Migrations of both dialects; a dialect may add its own (StoreDialect.migrations), named in the same order. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '004-webhook-lease-index': m004,
   '006-partial-task-indexes': m006,
   '007-webhook-attempt-details': m007,
+  '008-webhook-redelivery': m008,
 };
 
 /** Brings the schema to the latest migration of the dialect; throws what the migrator failed with. */

@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely';
 /** Kysely table types. Times are epoch milliseconds; JSON columns hold serialized text. */
 export interface TasksTable {
   id: string;
@@ -37,6 +38,10 @@ export interface WebhookDeliveriesTable {
   last_error: string | null;
   created_at: number;
   updated_at: number;
+  /** Deliveries sent again on request (0 for the first); the webhook-id of the current one. */
+  redeliveries: Generated<number>;
+  /** `attempts` when the current delivery began: its own attempts are those above. */
+  attempts_base: Generated<number>;
 }
 
 /** One row per attempt made: (task_id, attempt) is unique, so no attempt number is made twice. */
@@ -51,6 +56,8 @@ export interface WebhookAttemptsTable {
   error: string | null;
   /** When the next attempt was scheduled by this one (a retry), else null. */
   next_attempt_at: number | null;
+  /** The delivery (0 first, then each redelivery) the attempt belonged to. */
+  delivery: Generated<number>;
 }
 
 export interface PoolLeasesTable {

@@ -27,13 +27,21 @@ export interface DueDelivery {
   payload: string;
   attempts: number;
   leaseToken: string;
+  /** Which delivery of the task this is: 0 the first, then one more per redelivery (its webhook-id). */
+  redelivery: number;
+  /** `attempts` when this delivery began: its own attempt number is `attempts + 1 - attemptsBase`. */
+  attemptsBase: number;
 }
+
+/** What a redelivery request found: queued, a delivery still under way, or no webhook to send. */
+export type RedeliveryOutcome = 'queued' | 'busy' | 'none';
 
 /** A task's webhook delivery and its attempts (the delivery log). */
 export interface DeliveryLogRow {
   url: string;
   status: string;
   nextAttemptAt: number;
+  redeliveries: number;
   attempts: Array<{
     attempt: number;
     startedAt: number;
@@ -42,6 +50,8 @@ export interface DeliveryLogRow {
     httpStatus: number | null;
     error: string | null;
     nextAttemptAt: number | null;
+    /** The delivery (0 the first, n the n-th redelivery) the attempt belonged to. */
+    delivery: number;
   }>;
 }
 
@@ -111,7 +121,16 @@ export interface Store {
 
   claimDueDeliveries(now: number, limit: number, leaseMs: number): Promise<DueDelivery[]>;
   /** Records that attempt `attempt` starts; false if it was already made (another sender got there first). */
-  startDeliveryAttempt(taskId: string, leaseToken: string, attempt: number, now: number): Promise<boolean>;
+  startDeliveryAttempt(
+    taskId: string,
+    leaseToken: string,
+    attempt: number,
+    now: number,
+    /** The delivery the attempt belongs to (DueDelivery.redelivery); 0 when omitted. */
+    delivery?: number,
+  ): Promise<boolean>;
+  /** Queues a fresh delivery of a settled one (delivered or abandoned), due at once, with its own five attempts. */
+  requestRedelivery(taskId: string, now: number): Promise<RedeliveryOutcome>;
   finishDeliveryAttempt(
     taskId: string,
     leaseToken: string,

@@ -6,6 +6,9 @@ import type { DeliveryLogRow } from '../store/store.js';
  * path and query may carry the receiver's own token, and credentials never leave the service.
  */
 export interface DeliveryAttemptView {
+  /** 0 the first delivery, n the n-th redelivery (whose webhook-id is `msg_<task id>_r<n>`). */
+  delivery: number;
+  /** The attempt's number within its delivery (1 to 5). */
   attempt: number;
   at: string;
   latencyMs: number | null;
@@ -19,6 +22,7 @@ export interface DeliveryAttemptView {
 export interface DeliveryLogView {
   targetHost: string;
   status: 'pending' | 'sending' | 'delivered' | 'abandoned';
+  redeliveries: number;
   /** When the next attempt is due while the delivery is pending, else null. */
   nextAttemptAt: string | null;
   attempts: DeliveryAttemptView[];
@@ -48,15 +52,19 @@ export function deliveryLogView(row: DeliveryLogRow): DeliveryLogView {
     targetHost: hostOf(row.url),
     status,
     nextAttemptAt: status === 'pending' ? iso(row.nextAttemptAt) : null,
-    attempts: row.attempts.map((a) => {
+    redeliveries: row.redeliveries,
+    attempts: row.attempts.map((a, i) => {
       const outcome: DeliveryAttemptView['outcome'] =
         a.outcome === null
           ? 'in_flight'
           : a.outcome === 'abandoned' && a.error?.startsWith('undeliverable')
             ? 'undeliverable'
             : (a.outcome as DeliveryAttemptView['outcome']);
+      // Attempts are numbered across deliveries in the store; a delivery's own count restarts at 1.
+      const firstOfDelivery = row.attempts.findIndex((x) => x.delivery === a.delivery);
       return {
-        attempt: a.attempt,
+        delivery: a.delivery,
+        attempt: i - firstOfDelivery + 1,
         at: new Date(a.startedAt).toISOString(),
         latencyMs: a.finishedAt === null ? null : a.finishedAt - a.startedAt,
         outcome,

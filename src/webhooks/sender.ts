@@ -160,10 +160,12 @@ export class WebhookSender {
 
   private async deliver(d: DueDelivery): Promise<void> {
     const attempt = d.attempts + 1;
+    // Each delivery (the first, then each redelivery) has its own five attempts and its own schedule.
+    const ofDelivery = attempt - d.attemptsBase;
     // Fields on the lines themselves rather than a child logger: pino builds a child (with its
     // redaction) eagerly, a cost paid per delivery even when the level drops the lines.
-    const about = { taskId: d.taskId, webhookAttempt: attempt };
-    if (attempt > WEBHOOK_MAX_ATTEMPTS) {
+    const about = { taskId: d.taskId, webhookAttempt: ofDelivery, redelivery: d.redelivery };
+    if (ofDelivery > WEBHOOK_MAX_ATTEMPTS) {
       // The fifth attempt was started by a sender that died before recording its outcome.
       await this.store.finishDeliveryAttempt(
         d.taskId,
@@ -174,18 +176,24 @@ export class WebhookSender {
       );
       return;
     }
-    const started = await this.store.startDeliveryAttempt(d.taskId, d.leaseToken, attempt, this.clock.now());
+    const started = await this.store.startDeliveryAttempt(
+      d.taskId,
+      d.leaseToken,
+      attempt,
+      this.clock.now(),
+      d.redelivery,
+    );
     if (!started) return;
     let outcome: DeliveryOutcome;
     try {
-      const status = await this.post(d.url, d.payload, d.taskId);
+      const status = await this.post(d);
       if (status >= 200 && status < 300) outcome = { kind: 'delivered', httpStatus: status };
-      else outcome = this.failure(attempt, `HTTP ${status}`, status);
+      else outcome = this.failure(ofDelivery, `HTTP ${status}`, status);
     } catch (e) {
       // A target refused as private or that does not resolve will not become deliverable by waiting.
       outcome = undeliverable(e)
         ? { kind: 'abandoned', error: `undeliverable: ${describe(e)}`, httpStatus: null }
-        : this.failure(attempt, describe(e), null);
+        : this.failure(ofDelivery, describe(e), null);
     }
     this.metrics.webhookOutcomes.inc({ outcome: outcome.kind });
     if (outcome.kind === 'delivered') this.log.info({ ...about, httpStatus: outcome.httpStatus }, 'webhook delivered');
@@ -212,8 +220,8 @@ export class WebhookSender {
     };
   }
 
-  private async post(url: string, payload: string, taskId: string): Promise<number> {
-    const u = new URL(url);
+  private async post(d: DueDelivery): Promise<number> {
+    const u = new URL(d.url);
     if (!this.opts.allowPrivate) assertPublicHost(u.hostname);
     const res = await this.dispatcher.request({
       origin: u.origin,
@@ -222,9 +230,9 @@ export class WebhookSender {
       headers: {
         'content-type': 'application/json',
         'user-agent': 'aeq-webhook/1',
-        ...webhookHeaders(this.opts.secrets ?? [], taskId, payload, this.clock.now()),
+        ...webhookHeaders(this.opts.secrets ?? [], d.taskId, d.redelivery, d.payload, this.clock.now()),
       },
-      body: payload,
+      body: d.payload,
       signal: this.deadlines.forAttempt(),
     });
     await res.body.dump();

@@ -16,9 +16,9 @@ export function secretKeys(secrets: readonly string[]): WebhookSecret[] {
   return secrets.map((s) => ({ key: Buffer.from(s.replace(/^whsec_/, ''), 'base64') }));
 }
 
-/** The delivery's id: stable for one task's delivery across its retries. */
-export function webhookId(taskId: string): string {
-  return `msg_${taskId}`;
+/** The delivery's id: stable across one delivery's retries; a redelivery (n ≥ 1) of the task gets its own. */
+export function webhookId(taskId: string, redelivery = 0): string {
+  return redelivery === 0 ? `msg_${taskId}` : `msg_${taskId}_r${redelivery}`;
 }
 
 export function signatureHeader(
@@ -35,10 +35,11 @@ export function signatureHeader(
 export function webhookHeaders(
   secrets: readonly WebhookSecret[],
   taskId: string,
+  redelivery: number,
   body: string,
   nowMs: number,
 ): Record<string, string> {
-  const id = webhookId(taskId);
+  const id = webhookId(taskId, redelivery);
   const timestamp = Math.floor(nowMs / 1000);
   const headers: Record<string, string> = { 'webhook-id': id, 'webhook-timestamp': String(timestamp) };
   if (secrets.length > 0) headers['webhook-signature'] = signatureHeader(secrets, id, timestamp, body);

@@ -1,4 +1,5 @@
 import { KyselyStore } from '../../src/store/kysely-store.js';
+import type { Selectable } from 'kysely';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable } from '../../src/store/schema.js';
 import type { RunningService } from './service.js';
 
@@ -9,11 +10,17 @@ function dbOf(svc: RunningService): KyselyStore['db'] {
   return store.db;
 }
 
-export async function deliveryRow(svc: RunningService, taskId: string): Promise<WebhookDeliveriesTable | undefined> {
+export async function deliveryRow(
+  svc: RunningService,
+  taskId: string,
+): Promise<Selectable<WebhookDeliveriesTable> | undefined> {
   return dbOf(svc).selectFrom('webhook_deliveries').selectAll().where('task_id', '=', taskId).executeTakeFirst();
 }
 
-export async function deliveryAttempts(svc: RunningService, taskId: string): Promise<WebhookAttemptsTable[]> {
+export async function deliveryAttempts(
+  svc: RunningService,
+  taskId: string,
+): Promise<Selectable<WebhookAttemptsTable>[]> {
   return dbOf(svc)
     .selectFrom('webhook_attempts')
     .selectAll()

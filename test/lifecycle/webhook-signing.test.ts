@@ -6,6 +6,7 @@ import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import {
   deliverDue,
   fastConfig,
+  startIdleService,
   startService,
   steppedClock,
   submit,
@@ -97,6 +98,32 @@ describe('signed deliveries during a secret rotation (two secrets)', () => {
     expect(Date.parse(log.body.webhook.attempts[0].nextAttemptAt)).toBe(firstAt + BASE_MS);
     expect(Date.parse(log.body.webhook.attempts[1].at)).toBe(firstAt + BASE_MS);
     for (const a of log.body.webhook.attempts) expect(a.latencyMs).toBeGreaterThanOrEqual(0);
+
+    // Redelivery: the same bytes again at once, with a new webhook-id and five attempts of its own.
+    const again = await svc.call('POST', `/v1/async/task/${id}/deliveries`);
+    expect(again.status).toBe(202);
+    expect(again.body.webhook).toMatchObject({ status: 'pending', redeliveries: 1 });
+    const busy = await svc.call('POST', `/v1/async/task/${id}/deliveries`);
+    expect(busy.status).toBe(409);
+    expect(busy.body.error.code).toBe('DELIVERY_IN_PROGRESS');
+    await deliverDue(svc);
+    const third = hooks.received.filter((r) => r.path.startsWith('/signed'))[2];
+    expect(third?.headers['webhook-id']).toBe(`msg_${id}_r1`);
+    expect(third?.raw).toBe(second?.raw);
+    expect(
+      new Webhook(newSecret).verify(third?.raw ?? '', {
+        'webhook-id': String(third?.headers['webhook-id']),
+        'webhook-timestamp': String(third?.headers['webhook-timestamp']),
+        'webhook-signature': String(third?.headers['webhook-signature']),
+      }),
+    ).toEqual(third?.body);
+    const after = (await svc.call('GET', `/v1/async/task/${id}/deliveries`)).body.webhook;
+    expect(after.attempts.map((a: any) => [a.delivery, a.attempt, a.outcome])).toEqual([
+      [0, 1, 'retry'],
+      [0, 2, 'delivered'],
+      [1, 1, 'delivered'],
+    ]);
+    expect(after).toMatchObject({ status: 'delivered', redeliveries: 1 });
   });
 
   it('the log of a task without a webhook is null; an unknown task is 404', async () => {
@@ -106,6 +133,9 @@ describe('signed deliveries during a secret rotation (two secrets)', () => {
     const missing = await svc.call('GET', '/v1/async/task/00000000-0000-4000-8000-000000000000/deliveries');
     expect(missing.status).toBe(404);
     expect(missing.body.error.code).toBe('RESOURCE_NOT_FOUND');
+    const none = await svc.call('POST', `/v1/async/task/${id}/deliveries`);
+    expect(none.status).toBe(422);
+    expect(none.body.error.code).toBe('NO_WEBHOOK');
   });
 });
 
@@ -133,6 +163,26 @@ describe('without a secret', () => {
     expect(r?.headers['webhook-id']).toBe(`msg_${id}`);
     expect(r?.headers['webhook-timestamp']).toMatch(/^\d+$/);
     expect(r?.headers).not.toHaveProperty('webhook-signature');
+  });
+});
+
+describe('redelivery of a task that has not finished', () => {
+  let svc: RunningService;
+  beforeAll(async () => {
+    svc = await startIdleService({ AEQ_WEBHOOK_ALLOW_PRIVATE: '1' });
+  });
+  afterAll(() => svc.stop());
+
+  it('answers 409 TASK_NOT_TERMINAL (its webhook goes out when it finishes)', async () => {
+    const id = await submit(svc, {
+      taskType: 'ANSWER_ENGINE_A',
+      payload: { prompt: 'still queued' },
+      webhook: { url: 'http://127.0.0.1:9/hook' },
+    });
+    const r = await svc.call('POST', `/v1/async/task/${id}/deliveries`);
+    expect(r.status).toBe(409);
+    expect(r.body.error.code).toBe('TASK_NOT_TERMINAL');
+    expect((await svc.call('GET', `/v1/async/task/${id}/deliveries`)).body).toMatchObject({ webhook: null });
   });
 });
 

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { StoreDialect } from '../dialect.js';
 import type { Database } from '../schema.js';
 import type { GroupCommit } from '../sqlite/group-commit.js';
-import type { DeliveryLogRow, DeliveryOutcome, DueDelivery, WebhookOutbox } from '../store.js';
+import type { DeliveryLogRow, DeliveryOutcome, DueDelivery, RedeliveryOutcome, WebhookOutbox } from '../store.js';
 
 /**
  * The webhook outbox. A delivery row is written in the transaction that makes its task terminal
@@ -105,7 +105,15 @@ async function claimRange(
     .from('due')
     .set({ status: 'SENDING', lease_token: lease.token, lease_expires_at: lease.leaseExpiresAt, updated_at: lease.now })
     .whereRef('webhook_deliveries.task_id', '=', 'due.task_id')
-    .returning(['webhook_deliveries.task_id', 'url', 'payload', 'attempts', 'lease_token'])
+    .returning([
+      'webhook_deliveries.task_id',
+      'url',
+      'payload',
+      'attempts',
+      'lease_token',
+      'redeliveries',
+      'attempts_base',
+    ])
     .execute();
   return rows.map((r) => ({
     taskId: r.task_id,
@@ -113,6 +121,8 @@ async function claimRange(
     payload: r.payload,
     attempts: Number(r.attempts),
     leaseToken: r.lease_token ?? '',
+    redelivery: Number(r.redeliveries),
+    attemptsBase: Number(r.attempts_base),
   }));
 }
 
@@ -123,6 +133,7 @@ export function startDeliveryAttempt(
   leaseToken: string,
   attempt: number,
   now: number,
+  delivery: number,
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const r = await trx
@@ -144,6 +155,7 @@ export function startDeliveryAttempt(
         http_status: null,
         error: null,
         next_attempt_at: null,
+        delivery,
       })
       .execute();
     return true;
@@ -207,14 +219,14 @@ export function prepareDeliveries(db: BetterSqlite3.Database) {
         `lease_token = @token, lease_expires_at = @expires, updated_at = @now
       where task_id in (select task_id from webhook_deliveries where status = 'SENDING' and lease_expires_at < @now
         order by lease_expires_at limit @limit)
-      returning task_id, url, payload, attempts, lease_token`,
+      returning task_id, url, payload, attempts, lease_token, redeliveries, attempts_base`,
     ),
     claimDue: p(
       `update webhook_deliveries set status = 'SENDING', ` +
         `lease_token = @token, lease_expires_at = @expires, updated_at = @now
       where task_id in (select task_id from webhook_deliveries where status = 'PENDING' and next_attempt_at <= @now
         order by next_attempt_at limit @limit)
-      returning task_id, url, payload, attempts, lease_token`,
+      returning task_id, url, payload, attempts, lease_token, redeliveries, attempts_base`,
     ),
     startDelivery: p(
       'update webhook_deliveries set attempts = ?, ' +
@@ -222,7 +234,7 @@ export function prepareDeliveries(db: BetterSqlite3.Database) {
     ),
     insertAttempt: p(
       'insert into webhook_attempts (task_id, attempt, started_at, ' +
-        'finished_at, outcome, http_status) values (?, ?, ?, null, null, null)',
+        'finished_at, outcome, http_status, delivery) values (?, ?, ?, null, null, null, ?)',
     ),
     finishAttempt: p(
       'update webhook_attempts set finished_at = ?, outcome = ?, http_status = ?, error = ?, next_attempt_at = ? ' +
@@ -245,6 +257,8 @@ interface DeliveryRow {
   payload: string;
   attempts: number;
   lease_token: string;
+  redeliveries: number;
+  attempts_base: number;
 }
 
 export function claimDueDeliveriesSqlite(
@@ -265,6 +279,8 @@ export function claimDueDeliveriesSqlite(
       payload: r.payload,
       attempts: r.attempts,
       leaseToken: r.lease_token,
+      redelivery: r.redeliveries,
+      attemptsBase: r.attempts_base,
     }));
   });
 }
@@ -276,10 +292,11 @@ export function startDeliveryAttemptSqlite(
   leaseToken: string,
   attempt: number,
   now: number,
+  delivery: number,
 ): Promise<boolean> {
   return group.write(() => {
     if (s.startDelivery.run(attempt, now, taskId, leaseToken, attempt - 1).changes !== 1) return false;
-    s.insertAttempt.run(taskId, attempt, now);
+    s.insertAttempt.run(taskId, attempt, now, delivery);
     return true;
   });
 }
@@ -306,7 +323,7 @@ export function finishDeliveryAttemptSqlite(
 export async function deliveryLog(db: Kysely<Database>, taskId: string): Promise<DeliveryLogRow | null> {
   const d = await db
     .selectFrom('webhook_deliveries')
-    .select(['url', 'status', 'next_attempt_at'])
+    .select(['url', 'status', 'next_attempt_at', 'redeliveries'])
     .where('task_id', '=', taskId)
     .executeTakeFirst();
   if (!d) return null;
@@ -321,7 +338,9 @@ export async function deliveryLog(db: Kysely<Database>, taskId: string): Promise
     url: d.url,
     status: d.status,
     nextAttemptAt: Number(d.next_attempt_at),
+    redeliveries: Number(d.redeliveries),
     attempts: rows.map((r) => ({
+      delivery: Number(r.delivery),
       attempt: Number(r.attempt),
       startedAt: Number(r.started_at),
       finishedAt: num(r.finished_at),
@@ -331,4 +350,31 @@ export async function deliveryLog(db: Kysely<Database>, taskId: string): Promise
       nextAttemptAt: num(r.next_attempt_at),
     })),
   };
+}
+
+/**
+ * Queues a fresh delivery of a settled one: due at once (outside the retry schedule), the next delivery number (so
+ * a new webhook-id), and five attempts of its own from here. A delivery still pending or sending is left alone.
+ */
+export async function requestRedelivery(db: Kysely<Database>, taskId: string, now: number): Promise<RedeliveryOutcome> {
+  const r = await db
+    .updateTable('webhook_deliveries')
+    .set((eb) => ({
+      status: 'PENDING',
+      next_attempt_at: now,
+      last_error: null,
+      updated_at: now,
+      redeliveries: eb('redeliveries', '+', 1),
+      attempts_base: eb.ref('attempts'),
+    }))
+    .where('task_id', '=', taskId)
+    .where('status', 'in', ['DELIVERED', 'ABANDONED'])
+    .executeTakeFirst();
+  if (Number(r.numUpdatedRows) === 1) return 'queued';
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select('status')
+    .where('task_id', '=', taskId)
+    .executeTakeFirst();
+  return row ? 'busy' : 'none';
 }

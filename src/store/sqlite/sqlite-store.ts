@@ -103,8 +103,22 @@ export class SqliteStore extends KyselyStore {
   override claimDueDeliveries(now: number, limit: number, leaseMs: number): Promise<DueDelivery[]> {
     return deliveries.claimDueDeliveriesSqlite(this.group, this.s.deliveries, now, limit, leaseMs);
   }
-  override startDeliveryAttempt(taskId: string, leaseToken: string, attempt: number, now: number): Promise<boolean> {
-    return deliveries.startDeliveryAttemptSqlite(this.group, this.s.deliveries, taskId, leaseToken, attempt, now);
+  override startDeliveryAttempt(
+    taskId: string,
+    leaseToken: string,
+    attempt: number,
+    now: number,
+    delivery = 0,
+  ): Promise<boolean> {
+    return deliveries.startDeliveryAttemptSqlite(
+      this.group,
+      this.s.deliveries,
+      taskId,
+      leaseToken,
+      attempt,
+      now,
+      delivery,
+    );
   }
   override finishDeliveryAttempt(
     taskId: string,
