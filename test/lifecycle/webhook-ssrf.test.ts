@@ -102,6 +102,24 @@ describe('webhook targets on private addresses are refused (AEQ_WEBHOOK_ALLOW_PR
     expect(hooks.received).toHaveLength(0);
   });
 
+  it('a host name that does not resolve is undeliverable at once too, not retried', async () => {
+    const id = await submit(svc, {
+      taskType: 'ANSWER_ENGINE_A',
+      payload: { prompt: 'unresolvable hook' },
+      webhook: { url: 'http://no-such-host.invalid/hook' },
+    });
+    await waitTerminal(svc, id);
+    await deliverDue(svc);
+    clock.advance(BASE_MS);
+    await deliverDue(svc);
+    const log = (await svc.call('GET', `/v1/async/task/${id}/deliveries`)).body.webhook;
+    expect(log).toMatchObject({
+      targetHost: 'no-such-host.invalid',
+      status: 'abandoned',
+      attempts: [{ attempt: 1, outcome: 'undeliverable', errorCode: 'ENOTFOUND', httpStatus: null }],
+    });
+  });
+
   it('/stats counts them as abandoned', async () => {
     const r = await svc.call('GET', '/stats');
     expect(r.body.webhooks.abandoned).toBeGreaterThanOrEqual(targets().length);
