@@ -31,6 +31,8 @@ const SECRETS = {
   forumClientId: 'SECRET-CLIENT-ID-forum-6c1e0b5a77',
   forumClientSecret: 'SECRET-CLIENT-SECRET-forum-0d9a3f8e21',
   proxyPassword: 'SECRET-PROXY-PASSWORD-4f7e2a9c1d',
+  // A webhook signing secret as operators write it (whsec_ and the base64 of the key).
+  webhookSecret: `whsec_${Buffer.from('SECRET-WEBHOOK-KEY-7a1c9e3b5d').toString('base64')}`,
 };
 const PROXY_USER = 'aeq-proxy';
 
@@ -120,6 +122,7 @@ describe('secrets never leave the service', () => {
       {
         AEQ_CONFIG: config,
         AEQ_INTERNAL_TOKEN: INTERNAL_TOKEN,
+        AEQ_WEBHOOK_SECRET: SECRETS.webhookSecret,
         AEQ_ENGINE_TIMEOUT_MS: '1500',
         AEQ_ENGINE_MAX_ATTEMPTS: '2',
         AEQ_PARSE_THREADS: '0',
