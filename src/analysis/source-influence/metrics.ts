@@ -1,6 +1,6 @@
 import type { SourceInfluenceConfig } from '../config.js';
 import type { UnitAlignment } from './align.js';
-import { supports } from './judge/labels.js';
+import { supports, type SupportLabel } from './judge/labels.js';
 
 /** Attribution weights (§2.7) and the raw per-source / answer metrics (§2.8, §2.9), unrounded. */
 
@@ -30,6 +30,11 @@ export function decay(index: number, n: number): number {
  * content is clearly there and not where the citation points; the lexical judge's absolute scale is too strict for
  * paraphrases, a comparison between the unit's own sources is not).
  */
+/** A score that clearly holds the content against its best rival: at least `minScore`, and `margin` times the rival. */
+function clearlyAbove(score: number, rival: number, cfg: Pick<SourceInfluenceConfig, 'miscited'>): boolean {
+  return score >= cfg.miscited.minScore && score >= cfg.miscited.margin * rival;
+}
+
 export function misciteSupporters(u: UnitFacts, cfg: Pick<SourceInfluenceConfig, 'miscited'>): number[] {
   if (u.cited.size === 0 || u.alignment.trivial) return [];
   const j = u.alignment.judgements;
@@ -38,8 +43,7 @@ export function misciteSupporters(u: UnitFacts, cfg: Pick<SourceInfluenceConfig,
   const out: number[] = [];
   j.forEach((x, k) => {
     if (u.cited.has(k) || x.label === 'contradicted') return;
-    const clearly = x.score >= cfg.miscited.minScore && x.score >= cfg.miscited.margin * citedBest;
-    if (supports(x.label) || clearly) out.push(k);
+    if (supports(x.label) || clearlyAbove(x.score, citedBest, cfg)) out.push(k);
   });
   return out;
 }
@@ -47,7 +51,7 @@ export function misciteSupporters(u: UnitFacts, cfg: Pick<SourceInfluenceConfig,
 /** The page whose score reaches `miscited.minScore` and is `miscited.margin` times every other page's, if any. */
 function clearBest(
   s: readonly number[],
-  labels: readonly string[],
+  labels: readonly SupportLabel[],
   cfg: Pick<SourceInfluenceConfig, 'miscited'>,
 ): number | null {
   let best = -1;
@@ -55,9 +59,8 @@ function clearBest(
     if (labels[j] !== 'contradicted' && (best < 0 || v > (s[best] ?? 0))) best = j;
   });
   if (best < 0) return null;
-  const top = s[best] ?? 0;
   const others = Math.max(0, ...s.filter((_, j) => j !== best));
-  return top >= cfg.miscited.minScore && top >= cfg.miscited.margin * others ? best : null;
+  return clearlyAbove(s[best] ?? 0, others, cfg) ? best : null;
 }
 
 export function isMiscited(u: UnitFacts, cfg: Pick<SourceInfluenceConfig, 'miscited'>): boolean {
@@ -68,7 +71,8 @@ export function isMiscited(u: UnitFacts, cfg: Pick<SourceInfluenceConfig, 'misci
  * a_uj for every unit and source (rows sum to 1, or to 0 for an unattributed unit), §2.7 as changed by issue 23:
  * citations are one signal, not a gate. A cited source gets ε + s (GEO's equal split when nothing is read); a source
  * the unit does not cite gets s when the judge calls it `supported`; a contradicting source gets nothing. A miscited
- * unit goes to the sources that support it. An uncited unit goes to the sources with s ≥ uncitedMin, by s².
+ * unit goes to the sources that support it. An uncited unit goes, by s², to the sources labelled supported or partial
+ * (with s ≥ uncitedMin), or else to the one page that clearly holds the content.
  */
 export function attributionWeights(
   units: readonly UnitFacts[],

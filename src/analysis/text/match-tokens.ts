@@ -1,7 +1,7 @@
 import { canonical, canonicalPhrases, lemma, type LexLang } from './lexicon/index.js';
 import { fastWords } from './segment.js';
 import { ENGLISH_STOPWORDS } from './stopwords.js';
-import { numbersOf, type Tokens } from './tokens.js';
+import { hangulBigrams, numbersOf, wordKey, type Tokens } from './tokens.js';
 
 /**
  * Tokens for support judging (docs/analysis.md#s1-2, as changed by issue 23): multi-word paraphrases are rewritten to
@@ -33,10 +33,7 @@ export function matchWords(text: string, keepStopwords = false): MatchWord[] {
   if (LATIN.test(rewritten)) rewritten = canonicalPhrases(rewritten, 'en');
   const out: MatchWord[] = [];
   for (const raw of fastWords(rewritten)) {
-    const w = raw
-      .toLowerCase()
-      .replace(/[\d.,]+/g, '')
-      .replace(/^'+|'+$/g, '');
+    const w = wordKey(raw);
     if (w === '') continue;
     if (HANGUL.test(w)) {
       out.push({ id: canonical(lemma(w, 'ko'), 'ko'), lang: 'ko', surface: raw });
@@ -57,12 +54,7 @@ export function matchTokens(text: string): Tokens {
   for (const w of matchWords(text)) {
     words.push(w.id);
     tokens.push(w.id);
-    if (w.lang !== 'ko') continue;
-    const chars = [...w.id].filter((c) => HANGUL.test(c));
-    for (let i = 0; i + 1 < chars.length; i++) {
-      const bigram = (chars[i] ?? '') + (chars[i + 1] ?? '');
-      if (bigram !== w.id) tokens.push(bigram);
-    }
+    if (w.lang === 'ko') tokens.push(...hangulBigrams(w.id));
   }
   return { tokens, words, numbers: numbersOf(text) };
 }

@@ -61,24 +61,35 @@ export interface Tokens {
   numbers: string[];
 }
 
+/** A word as matched: lower case, without digits, separators and surrounding apostrophes ("" when none is left). */
+export function wordKey(raw: string): string {
+  return raw
+    .toLowerCase()
+    .replace(/[\d.,]+/g, '')
+    .replace(/^'+|'+$/g, '');
+}
+
+/** The Hangul character bigrams of a Korean stem, the stem itself excepted (§1.2's dictionary-free part). */
+export function hangulBigrams(stem: string): string[] {
+  const chars = [...stem].filter((c) => HANGUL_WORD.test(c));
+  const out: string[] = [];
+  for (let i = 0; i + 1 < chars.length; i++) {
+    const bigram = (chars[i] ?? '') + (chars[i + 1] ?? '');
+    if (bigram !== stem) out.push(bigram);
+  }
+  return out;
+}
+
 export function tokenize(text: string): Tokens {
   const tokens: string[] = [];
   const contentWords: string[] = [];
   for (const raw of fastWords(text)) {
-    const w = raw
-      .toLowerCase()
-      .replace(/[\d.,]+/g, '')
-      .replace(/^'+|'+$/g, '');
+    const w = wordKey(raw);
     if (w === '') continue;
     if (HANGUL_WORD.test(w)) {
       const stem = stripParticle(w);
       contentWords.push(stem);
-      tokens.push(stem);
-      const chars = [...stem].filter((c) => HANGUL_WORD.test(c));
-      for (let i = 0; i + 1 < chars.length; i++) {
-        const bigram = (chars[i] ?? '') + (chars[i + 1] ?? '');
-        if (bigram !== stem) tokens.push(bigram);
-      }
+      tokens.push(stem, ...hangulBigrams(stem));
     } else {
       if (ENGLISH_STOPWORDS.has(w) || !/\p{L}/u.test(w)) continue;
       const stem = stemEnglish(w);

@@ -1,5 +1,6 @@
 import { antonyms, canonicalPhrases, negationCues, type LexLang } from '../../text/lexicon/index.js';
 import { matchWords, type MatchWord } from '../../text/match-tokens.js';
+import { memoByText } from '../../text/memo.js';
 import type { Language } from '../../text/norm.js';
 import { stripParticle } from '../../text/tokens.js';
 
@@ -14,22 +15,11 @@ import { stripParticle } from '../../text/tokens.js';
  *
  * contradicts the page. Reusing the page's words is what makes such a claim look supported to overlap measures, so
  * the caller applies the rule only when the claim's overlap with the sentence is high.
- */
-/**
+ *
  * The rule reads the same claim and the same page sentences once per (claim, source) pair, so what it derives from a
- * text (words, parity, numbers, clauses) is kept by text: a bounded cache, cleared when full, shared by the process.
+ * text (words, parity, numbers, clauses) is remembered by text.
  */
-function memo<T>(fn: (text: string) => T, limit = 20_000): (text: string) => T {
-  const cache = new Map<string, T>();
-  return (text) => {
-    const hit = cache.get(text);
-    if (hit !== undefined) return hit;
-    const v = fn(text);
-    if (cache.size >= limit) cache.clear();
-    cache.set(text, v);
-    return v;
-  };
-}
+const memo = <T>(fn: (text: string) => T) => memoByText(fn, 20_000);
 
 const contentWords = memo((t) => matchWords(t));
 const allWords = memo((t) => matchWords(t, true));
@@ -221,9 +211,9 @@ export function missingSpecific(claim: string, evidence: string): boolean {
   const values = new Set(numberMentions(evidence).map((n) => n.value));
   if (numberMentions(claim).some((n) => !values.has(n.value))) return true;
   const ids = contentIds(evidence);
-  const compact = evidence.replace(/\s+/g, '');
+  const compact = evidence.replace(/\s+/g, '').toLowerCase();
   return contentWords(claim).some(
-    (w) => w.lang === 'en' && nameLike(w, claim) && !ids.has(w.id) && !compact.toLowerCase().includes(w.id),
+    (w) => w.lang === 'en' && nameLike(w, claim) && !ids.has(w.id) && !compact.includes(w.id),
   );
 }
 

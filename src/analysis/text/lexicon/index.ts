@@ -1,3 +1,4 @@
+import { memoByText } from '../memo.js';
 import { stemEnglish } from '../stemmer.js';
 import { EN_ANTONYMS, EN_IRREGULAR, EN_SYNONYMS } from './english-tables.js';
 import { hasHangul } from './hangul.js';
@@ -17,8 +18,6 @@ export type { NegationCue } from './negation.js';
 
 const EDGE = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu;
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
-const CACHE_LIMIT = 100_000;
-const cache = new Map<string, string>();
 
 function isWordChar(code: number): boolean {
   return (
@@ -50,14 +49,9 @@ function computeLemma(word: string): string {
  * punctuation-only tokens come back as themselves, '' as '_').
  */
 export function lemma(word: string, _lang: LexLang): string {
-  if (word === '') return '_';
-  const hit = cache.get(word);
-  if (hit !== undefined) return hit;
-  const out = computeLemma(word);
-  if (cache.size >= CACHE_LIMIT) cache.clear();
-  cache.set(word, out);
-  return out;
+  return word === '' ? '_' : cachedLemma(word);
 }
+const cachedLemma = memoByText(computeLemma, 100_000);
 
 interface Tables {
   synonyms: Map<string, string>;
