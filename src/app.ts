@@ -18,6 +18,7 @@ import type { LeaseLedger } from './pools/lease-ledger.js';
 import { Pools } from './pools/pools.js';
 import { RuntimeChanges } from './pools/runtime-changes.js';
 import { AttemptRunner } from './queue/attempt-runner.js';
+import { BatchCompleter } from './queue/batch-completer.js';
 import { RetentionSweeper } from './queue/retention-sweeper.js';
 import { InProcessWakeBus, type WakeBus } from './queue/wake-bus.js';
 import { Worker } from './queue/worker.js';
@@ -37,6 +38,8 @@ export interface App {
   http: FastifyInstance | null;
   worker: Worker | null;
   webhooks: WebhookSender | null;
+  /** Marks batches completed and queues their batch.completed delivery (processes that run workers). */
+  batches: BatchCompleter | null;
   sweeper: RetentionSweeper;
   simulator: Simulator | null;
   apiKey: string;
@@ -48,6 +51,8 @@ export interface App {
 
 /** How often a process re-reads operator changes made through another process. */
 const RUNTIME_SYNC_MS = 1000;
+/** How often a worker process looks for batches whose tasks have all finished. */
+const BATCH_CHECK_MS = 500;
 
 export interface AppOptions {
   log: Logger;
@@ -111,6 +116,7 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
   const runsHttp = settings.role !== 'worker';
   let webhooks: WebhookSender | null = null;
   let worker: Worker | null = null;
+  let batches: BatchCompleter | null = null;
   const transports = new TransportFactory({
     allowPrivate: settings.webhookAllowPrivate,
     sandboxWebBase: sandboxUrl ? `${sandboxUrl}/web` : null,
@@ -164,6 +170,13 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
       clock,
       onWebhookQueued: () => sender.wake(),
     });
+    batches = new BatchCompleter(
+      store,
+      settings.retentionMs,
+      log.child({ component: 'batches' }),
+      () => sender.wake(),
+      clock,
+    );
   }
   const sweeper = new RetentionSweeper(store, settings.retentionMs, log.child({ component: 'retention' }), clock);
   const wake: WakeBus = settings.databaseUrl
@@ -210,6 +223,7 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
     http,
     worker,
     webhooks,
+    batches,
     sweeper,
     simulator,
     apiKey,
@@ -217,6 +231,7 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
     async listen() {
       worker?.start();
       webhooks?.start();
+      batches?.start(BATCH_CHECK_MS);
       sweeper.start(Math.min(60_000, Math.max(1000, Math.floor(settings.retentionMs / 10))));
       runtime.start(RUNTIME_SYNC_MS);
       if (http) {
@@ -233,6 +248,7 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
       sweeper.stop();
       runtime.stop();
       if (worker) await worker.stop(graceMs);
+      await batches?.stop();
       if (webhooks) await webhooks.stop();
       await wake.close();
       await transports.close();

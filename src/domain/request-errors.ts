@@ -14,6 +14,10 @@ export const REQUEST_ERRORS = Object.freeze({
   RESOURCE_ALREADY_EXISTS: { status: 409, message: 'A task with this idempotencyKey already exists.' },
   TASK_NOT_TERMINAL: { status: 409, message: 'The task has not finished; its webhook is sent when it does.' },
   DELIVERY_IN_PROGRESS: { status: 409, message: "The task's webhook delivery is still under way; see its log." },
+  BATCH_NOT_COMPLETED: {
+    status: 409,
+    message: 'Some tasks of the batch have not finished; its webhook is sent when they have.',
+  },
   NO_WEBHOOK: { status: 422, message: 'The task was submitted without a webhook.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
   RESOURCE_NOT_FOUND: { status: 404, message: 'No task with this id (unknown or expired).' },

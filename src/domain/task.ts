@@ -17,6 +17,12 @@ export interface TaskPayload {
   include?: { markdown?: boolean; rawResponse?: boolean; html?: boolean };
 }
 
+/** The batch a task was submitted in (src/domain/batch.ts), and the task's item index in it. */
+export interface BatchRef {
+  id: string;
+  index: number;
+}
+
 /** What a client asked for, normalised at the edge (canonical task type, clamped priority). */
 export interface NewTask {
   id: string;
@@ -30,6 +36,8 @@ export interface NewTask {
   maxAttempts: number;
   creditsToCharge: number;
   createdAt: number;
+  /** Set when the task was submitted in a batch. */
+  batch?: BatchRef;
 }
 
 /** A task as the store returns it. */

@@ -11,6 +11,7 @@ import { RequestError, errorObject } from '../domain/request-errors.js';
 import { bearerMatches } from './auth.js';
 import type { HttpContext } from './context.js';
 import { registerAnalysisRoutes } from './routes/analysis.js';
+import { registerBatchRoutes } from './routes/batches.js';
 import { registerInternalRoutes } from './routes/internal.js';
 import { registerOpsRoutes } from './routes/ops.js';
 import { registerDeliveryRoutes } from './routes/deliveries.js';
@@ -147,6 +148,7 @@ export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance
   });
 
   registerTaskRoutes(app, ctx);
+  registerBatchRoutes(app, ctx);
   registerDeliveryRoutes(app, ctx);
   registerAnalysisRoutes(app, ctx);
   registerOpsRoutes(app, ctx);

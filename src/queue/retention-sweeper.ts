@@ -22,16 +22,24 @@ export class RetentionSweeper {
     this.timer.unref();
   }
 
-  /** One sweep: deletes every expired task (and its webhook rows); returns how many tasks. */
+  /** One sweep: deletes every expired task and batch (and their webhook rows); returns how many tasks. */
   async runOnce(): Promise<number> {
     let total = 0;
     try {
+      const before = this.clock.now() - this.retentionMs;
       for (;;) {
-        const n = await this.store.deleteExpired(this.clock.now() - this.retentionMs, this.batch);
+        const n = await this.store.deleteExpired(before, this.batch);
         total += n;
         if (n < this.batch) break;
       }
-      if (total > 0) this.log.info({ deleted: total }, 'expired tasks deleted');
+      // Batches expire with their tasks (they were created together).
+      let batches = 0;
+      for (;;) {
+        const n = await this.store.deleteExpiredBatches(before, this.batch);
+        batches += n;
+        if (n < this.batch) break;
+      }
+      if (total > 0 || batches > 0) this.log.info({ deleted: total, batches }, 'expired tasks deleted');
     } catch (e) {
       this.log.error({ err: e }, 'retention sweep failed');
     }

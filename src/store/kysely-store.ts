@@ -1,5 +1,7 @@
 import { sql, type Kysely } from 'kysely';
+import type { BatchItem, BatchRecord, NewBatch } from '../domain/batch.js';
 import type { ClaimedTask, NewTask, PolledTask, TaskRecord } from '../domain/task.js';
+import * as batches from './batches.js';
 import type { StoreDialect } from './dialect.js';
 import { migrateToLatest } from './migrate.js';
 import * as deliveries from './outbox/deliveries.js';
@@ -17,6 +19,7 @@ import type {
   Stats,
   Store,
   TerminalWrite,
+  WebhookOutbox,
 } from './store.js';
 import { claimTasks } from './tasks/claim.js';
 import { deleteExpired } from './tasks/delete.js';
@@ -63,8 +66,25 @@ export abstract class KyselyStore implements Store {
     return this.db.destroy();
   }
 
-  insertTasks(tasks: NewTask[], notBefore = 0): Promise<InsertOutcome[]> {
-    return insertTasks(this.db, this.agingMs, tasks, notBefore);
+  insertTasks(tasks: NewTask[], notBefore = 0, batch?: NewBatch): Promise<InsertOutcome[]> {
+    return insertTasks(this.db, this.agingMs, tasks, notBefore, batch);
+  }
+  getBatch(id: string, notBefore: number): Promise<BatchRecord | undefined> {
+    return batches.getBatch(this.db, id, notBefore);
+  }
+  batchItems(id: string, after: number, limit: number): Promise<BatchItem[]> {
+    return batches.batchItems(this.db, id, after, limit);
+  }
+  completeBatches(
+    now: number,
+    notBefore: number,
+    limit: number,
+    webhookOf: (b: BatchRecord) => WebhookOutbox | null,
+  ): Promise<BatchRecord[]> {
+    return batches.completeBatches(this.db, now, notBefore, limit, webhookOf);
+  }
+  deleteExpiredBatches(before: number, limit: number): Promise<number> {
+    return this.db.transaction().execute((trx) => batches.deleteExpiredBatches(trx, before, limit));
   }
   getTask(id: string, notBefore: number): Promise<TaskRecord | undefined> {
     return getTask(this.db, id, notBefore);

@@ -8,6 +8,7 @@ import * as m004 from './migrations/004-webhook-lease-index.js';
 import * as m006 from './migrations/006-partial-task-indexes.js';
 import * as m007 from './migrations/007-webhook-attempt-details.js';
 import * as m008 from './migrations/008-webhook-redelivery.js';
+import * as m009 from './migrations/009-batches.js';
 
 /** Migrations of both dialects; a dialect may add its own (StoreDialect.migrations), named in the same order. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '006-partial-task-indexes': m006,
   '007-webhook-attempt-details': m007,
   '008-webhook-redelivery': m008,
+  '009-batches': m009,
 };
 
 /** Brings the schema to the latest migration of the dialect; throws what the migrator failed with. */

@@ -2,8 +2,11 @@ import type { ClaimedTask, PolledTask, TaskRecord, TaskStatus } from '../domain/
 import type { TaskType } from '../domain/task-types.js';
 import type { TasksTable } from './schema.js';
 
+/** A task's columns as reads return them (TASK_COLUMNS): all but the batch's, which only batch reads look at. */
+export type TaskRow = Omit<TasksTable, 'batch_id' | 'batch_index'>;
+
 /** Row <-> domain mapping, in one place. PostgreSQL returns bigint columns as strings: Number() them. */
-export function taskFromRow(r: TasksTable): TaskRecord {
+export function taskFromRow(r: TaskRow): TaskRecord {
   return {
     id: r.id,
     taskType: r.task_type as TaskType,
@@ -74,6 +77,6 @@ export function polledFromRow(r: Pick<TasksTable, PollColumn>): PolledTask {
   return polledFromValues(POLL_COLUMNS.map((c) => r[c]) as unknown as PollValues);
 }
 
-export function claimedFromRow(r: TasksTable): ClaimedTask {
+export function claimedFromRow(r: TaskRow): ClaimedTask {
   return { ...taskFromRow(r), leaseToken: r.lease_token ?? '', leaseExpiresAt: Number(r.lease_expires_at) };
 }

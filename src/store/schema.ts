@@ -24,6 +24,20 @@ export interface TasksTable {
   credits_to_charge: number;
   credits_charged: number | null;
   finished_at: number | null;
+  /** The batch the task was submitted in and its item index there (null when submitted alone). */
+  batch_id: string | null;
+  batch_index: number | null;
+}
+
+/** A batch (migrations/009-batches.ts): `size` items submitted, `total` of them accepted as tasks. */
+export interface BatchesTable {
+  id: string;
+  size: number;
+  total: number;
+  webhook_url: string | null;
+  created_at: number;
+  /** When every task of the batch was first seen terminal (its batch.completed delivery is queued then). */
+  completed_at: number | null;
 }
 
 export interface WebhookDeliveriesTable {
@@ -79,6 +93,7 @@ export interface MetaTable {
 
 export interface Database {
   tasks: TasksTable;
+  batches: BatchesTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   aeq_meta: MetaTable;

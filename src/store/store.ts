@@ -1,3 +1,4 @@
+import type { BatchItem, BatchRecord, NewBatch } from '../domain/batch.js';
 import type { ClaimedTask, NewTask, PolledTask, TaskRecord, TaskStatus } from '../domain/task.js';
 
 /** Outcome of inserting one task: accepted, or refused because its idempotency key is taken. */
@@ -90,8 +91,24 @@ export interface Store {
   isReady(): Promise<boolean>;
   close(): Promise<void>;
 
-  /** Inserts in one transaction; a key held only by a task older than `notBefore` (expired) is taken over. */
-  insertTasks(tasks: NewTask[], notBefore?: number): Promise<InsertOutcome[]>;
+  /**
+   * Inserts in one transaction; a key held only by a task older than `notBefore` (expired) is taken over. With a
+   * batch, its row too (the tasks name it in `NewTask.batch`).
+   */
+  insertTasks(tasks: NewTask[], notBefore?: number, batch?: NewBatch): Promise<InsertOutcome[]>;
+  /** A batch created at or after `notBefore`, with the counts of its tasks by status. */
+  getBatch(id: string, notBefore: number): Promise<BatchRecord | undefined>;
+  /** Up to `limit` of a batch's items after item index `after`, in order. */
+  batchItems(id: string, after: number, limit: number): Promise<BatchItem[]>;
+  /** Marks open batches whose tasks are all terminal as completed and queues their webhook (see store/batches.ts). */
+  completeBatches(
+    now: number,
+    notBefore: number,
+    limit: number,
+    webhookOf: (b: BatchRecord) => WebhookOutbox | null,
+  ): Promise<BatchRecord[]>;
+  /** Deletes batches created before `before` (and their deliveries), at most `limit`; returns how many. */
+  deleteExpiredBatches(before: number, limit: number): Promise<number>;
   getTask(id: string, notBefore: number): Promise<TaskRecord | undefined>;
   /** The poll's read: `getTask` without the payload and the bookkeeping columns. */
   pollTask(id: string, notBefore: number): Promise<PolledTask | undefined>;

@@ -38,7 +38,8 @@ export function errorCodeOf(error: string | null): string | null {
   return code ?? 'ERROR';
 }
 
-function hostOf(url: string): string {
+/** host[:port] of a webhook URL: no path, query or credentials. */
+export function targetHostOf(url: string): string {
   try {
     return new URL(url).host;
   } catch {
@@ -49,7 +50,7 @@ function hostOf(url: string): string {
 export function deliveryLogView(row: DeliveryLogRow): DeliveryLogView {
   const status = row.status.toLowerCase() as DeliveryLogView['status'];
   return {
-    targetHost: hostOf(row.url),
+    targetHost: targetHostOf(row.url),
     status,
     nextAttemptAt: status === 'pending' ? iso(row.nextAttemptAt) : null,
     redeliveries: row.redeliveries,

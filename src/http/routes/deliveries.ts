@@ -3,35 +3,81 @@ import { RequestError } from '../../domain/request-errors.js';
 import { TERMINAL_STATUSES } from '../../domain/task.js';
 import { deliveryLogView } from '../../webhooks/delivery-log.js';
 import type { HttpContext } from '../context.js';
-import { deliveryLogSchema, errorEnvelopeSchema, idParamsSchema } from '../schemas.js';
+import { batchDeliveryLogSchema, deliveryLogSchema, errorEnvelopeSchema, idParamsSchema } from '../schemas.js';
+import { liveBatchOr404 } from './batches.js';
 import { liveTaskOr404 } from './task-lookup.js';
 
-/** The webhook delivery log of a task: kept as long as the task (its retention). */
+/** What the delivery routes of a task or of a batch need to know about the one a path names. */
+interface Owner {
+  /** `taskId` or `batchId`, as the answer names the owner. */
+  idField: 'taskId' | 'batchId';
+  path: string;
+  noun: 'task' | 'batch';
+  schema: typeof deliveryLogSchema | typeof batchDeliveryLogSchema;
+  /** The owner within its retention (or a 404), and whether its delivery can be sent again yet. */
+  find(ctx: HttpContext, id: string): Promise<{ id: string; settled: boolean }>;
+  /** The 409 for an owner whose webhook has not been sent a first time yet. */
+  notSettled(id: string): RequestError;
+}
+
+const TASK: Owner = {
+  idField: 'taskId',
+  path: '/v1/async/task/:id/deliveries',
+  noun: 'task',
+  schema: deliveryLogSchema,
+  async find(ctx, id) {
+    const task = await liveTaskOr404(ctx, id);
+    return { id: task.id, settled: TERMINAL_STATUSES.has(task.status) };
+  },
+  notSettled: (id) => new RequestError('TASK_NOT_TERMINAL', undefined, { id }),
+};
+
+const BATCH: Owner = {
+  idField: 'batchId',
+  path: '/v1/async/batch/:id/deliveries',
+  noun: 'batch',
+  schema: batchDeliveryLogSchema,
+  async find(ctx, id) {
+    const batch = await liveBatchOr404(ctx, id);
+    return { id: batch.id, settled: batch.completedAt !== null };
+  },
+  notSettled: (id) => new RequestError('BATCH_NOT_COMPLETED', undefined, { id }),
+};
+
+/**
+ * The webhook delivery log of a task or a batch (kept as long as its owner: its retention), and redelivery: the
+ * same body again with a new webhook-id, due at once, with five attempts of its own.
+ */
 export function registerDeliveryRoutes(app: FastifyInstance, ctx: HttpContext): void {
+  for (const owner of [TASK, BATCH]) registerOwnerRoutes(app, ctx, owner);
+}
+
+function registerOwnerRoutes(app: FastifyInstance, ctx: HttpContext, owner: Owner): void {
+  const answer = async (id: string) => {
+    const row = await ctx.store.deliveryLog(id);
+    return { success: true, [owner.idField]: id, webhook: row ? deliveryLogView(row) : null };
+  };
+
   app.get<{ Params: { id: string } }>(
-    '/v1/async/task/:id/deliveries',
+    owner.path,
     {
       schema: {
-        summary: "A task's webhook delivery log",
+        summary: `A ${owner.noun}'s webhook delivery log`,
         params: idParamsSchema,
-        response: { 200: deliveryLogSchema, 401: errorEnvelopeSchema, 404: errorEnvelopeSchema },
+        response: { 200: owner.schema, 401: errorEnvelopeSchema, 404: errorEnvelopeSchema },
       },
     },
-    async (req) => {
-      const task = await liveTaskOr404(ctx, req.params.id);
-      const row = await ctx.store.deliveryLog(task.id);
-      return { success: true, taskId: task.id, webhook: row ? deliveryLogView(row) : null };
-    },
+    async (req) => answer((await owner.find(ctx, req.params.id)).id),
   );
 
   app.post<{ Params: { id: string } }>(
-    '/v1/async/task/:id/deliveries',
+    owner.path,
     {
       schema: {
-        summary: "Send a finished task's webhook again (a new webhook-id, due at once)",
+        summary: `Send a finished ${owner.noun}'s webhook again (a new webhook-id, due at once)`,
         params: idParamsSchema,
         response: {
-          202: deliveryLogSchema,
+          202: owner.schema,
           401: errorEnvelopeSchema,
           404: errorEnvelopeSchema,
           409: errorEnvelopeSchema,
@@ -40,13 +86,16 @@ export function registerDeliveryRoutes(app: FastifyInstance, ctx: HttpContext): 
       },
     },
     async (req, reply) => {
-      const task = await liveTaskOr404(ctx, req.params.id);
-      if (!TERMINAL_STATUSES.has(task.status)) throw new RequestError('TASK_NOT_TERMINAL', undefined, { id: task.id });
-      const outcome = await ctx.store.requestRedelivery(task.id, ctx.now());
-      if (outcome === 'none') throw new RequestError('NO_WEBHOOK', undefined, { id: task.id });
-      if (outcome === 'busy') throw new RequestError('DELIVERY_IN_PROGRESS', undefined, { id: task.id });
-      const row = await ctx.store.deliveryLog(task.id);
-      return reply.code(202).send({ success: true, taskId: task.id, webhook: row ? deliveryLogView(row) : null });
+      const { id, settled } = await owner.find(ctx, req.params.id);
+      if (!settled) throw owner.notSettled(id);
+      const outcome = await ctx.store.requestRedelivery(id, ctx.now());
+      if (outcome === 'none')
+        throw new RequestError('NO_WEBHOOK', `The ${owner.noun} was submitted without a webhook.`, { id });
+      if (outcome === 'busy')
+        throw new RequestError('DELIVERY_IN_PROGRESS', `The ${owner.noun}'s webhook delivery is still under way.`, {
+          id,
+        });
+      return reply.code(202).send(await answer(id));
     },
   );
 }

@@ -2,7 +2,8 @@ import { RequestError } from '../../domain/request-errors.js';
 import type { PolledTask } from '../../domain/task.js';
 import type { HttpContext } from '../context.js';
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Task and batch ids are UUIDs; anything else is not found without asking the store. */
+export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A task within its retention by the id of a path, or 404 RESOURCE_NOT_FOUND (unknown, expired or not a UUID). */
 export async function liveTaskOr404(ctx: HttpContext, id: string): Promise<PolledTask> {

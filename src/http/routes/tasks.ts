@@ -2,7 +2,9 @@ import type { FastifyInstance, FastifySchemaValidationError } from 'fastify';
 import type {} from '@fastify/swagger';
 import { Ajv } from 'ajv';
 import { RequestError, errorObject, validationError, type ErrorObject } from '../../domain/request-errors.js';
+import type { NewBatch } from '../../domain/batch.js';
 import type { NewTask } from '../../domain/task.js';
+import { newTaskId } from '../../domain/task-id.js';
 import { creditsView, pollingView, taskMetadata } from '../../domain/task-view.js';
 import { envelopeToTask, type EnvelopeInput } from '../../submission/envelope.js';
 import type { InsertOutcome } from '../../store/store.js';
@@ -11,6 +13,7 @@ import {
   acceptedSchema,
   batchResponseSchema,
   batchSchema,
+  batchSubmitQuerySchema,
   envelopeSchema,
   errorEnvelopeSchema,
   idParamsSchema,
@@ -74,14 +77,16 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: HttpContext): void
     },
   );
 
-  app.post<{ Body: unknown[] }>(
+  const validateBatchQuery = ajv.compile(batchSubmitQuerySchema);
+  app.post<{ Body: unknown[]; Querystring: { webhook?: string } }>(
     '/v1/async/task/batch',
     {
       bodyLimit: BATCH_MAX_BYTES,
       // The schema documents the items; validating them here would refuse the whole batch for one bad item.
-      validatorCompiler: () => arrayBody,
+      validatorCompiler: ({ httpPart }) => (httpPart === 'body' ? arrayBody : validateBatchQuery),
       schema: {
         summary: 'Submit 1 to 500 tasks of mixed engines',
+        querystring: batchSubmitQuerySchema,
         body: batchSchema,
         response: { 200: batchResponseSchema, ...errorResponses },
       },
@@ -96,25 +101,34 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: HttpContext): void
         ]);
       }
       const now = new Date(ctx.now());
+      const batch: NewBatch = {
+        id: newTaskId(now.getTime()),
+        size: items.length,
+        webhookUrl: req.query.webhook ?? null,
+        createdAt: now.getTime(),
+      };
       const results: Array<Record<string, unknown>> = new Array(items.length);
       const toInsert: Array<{ index: number; task: NewTask }> = [];
       items.forEach((item, index) => {
         try {
           if (!validateItem(item)) throw validationError(ajvToProblems(validateItem.errors ?? []));
-          toInsert.push({ index, task: envelopeToTask(item, ctx) });
+          toInsert.push({ index, task: { ...envelopeToTask(item, ctx), batch: { id: batch.id, index } } });
         } catch (e) {
           results[index] = failure(index, e, now);
         }
       });
       let outcomes: InsertOutcome[];
+      let batchMade = true;
       try {
         outcomes = await ctx.store.insertTasks(
           toInsert.map((x) => x.task),
           ctx.now() - ctx.settings.retentionMs,
+          batch,
         );
       } catch (e) {
         req.log.error({ err: e, reqId: req.id }, 'batch insert failed');
         outcomes = toInsert.map(() => ({ ok: false, reason: 'STORE_ERROR', message: 'store unavailable' }));
+        batchMade = false;
       }
       toInsert.forEach(({ index }, i) => {
         try {
@@ -125,7 +139,12 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: HttpContext): void
         }
       });
       const succeeded = results.filter((r) => r.success === true).length;
-      return { success: true, summary: { total: items.length, succeeded, failed: items.length - succeeded }, results };
+      return {
+        success: true,
+        batch: batchMade ? { id: batch.id, size: batch.size } : null,
+        summary: { total: items.length, succeeded, failed: items.length - succeeded },
+        results,
+      };
     },
   );
 

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
+import type { NewBatch } from '../../domain/batch.js';
 import type { ClaimedTask, NewTask, PolledTask, TaskRecord } from '../../domain/task.js';
 import { SQLITE_DIALECT } from '../dialect.js';
 import { KyselyStore } from '../kysely-store.js';
@@ -66,8 +67,8 @@ export class SqliteStore extends KyselyStore {
     return this.statements;
   }
 
-  override insertTasks(tasks: NewTask[], notBefore = 0): Promise<InsertOutcome[]> {
-    return insertTasksSqlite(this.group, this.s.insert, this.agingMs, tasks, notBefore);
+  override insertTasks(tasks: NewTask[], notBefore = 0, batch?: NewBatch): Promise<InsertOutcome[]> {
+    return insertTasksSqlite(this.group, this.s.insert, this.agingMs, tasks, notBefore, batch);
   }
   override getTask(id: string, notBefore: number): Promise<TaskRecord | undefined> {
     return getTaskSqlite(this.group, this.s.read, id, notBefore);

@@ -1,9 +1,10 @@
 import BetterSqlite3 from 'better-sqlite3';
 import type { Kysely } from 'kysely';
+import type { NewBatch } from '../../domain/batch.js';
 import type { NewTask } from '../../domain/task.js';
 import { taskIdKey } from '../../domain/task-id.js';
 import { taskFromRow } from '../rows.js';
-import type { Database, TasksTable } from '../schema.js';
+import type { BatchesTable, Database, TasksTable } from '../schema.js';
 import type { GroupCommit } from '../sqlite/group-commit.js';
 import type { InsertOutcome } from '../store.js';
 import { deleteTaskSqlite, deleteTasks, prepareDeleteTask } from './delete.js';
@@ -36,21 +37,31 @@ function taskRow(t: NewTask, agingMs: number): TasksTable {
     credits_to_charge: t.creditsToCharge,
     credits_charged: null,
     finished_at: null,
+    batch_id: t.batch?.id ?? null,
+    batch_index: t.batch?.index ?? null,
   };
 }
+
+/** A batch's row: its tasks were accepted (`total`) in the same transaction. */
+function batchRow(b: NewBatch, total: number): BatchesTable {
+  return { id: b.id, size: b.size, total, webhook_url: b.webhookUrl, created_at: b.createdAt, completed_at: null };
+}
+
+const acceptedCount = (out: InsertOutcome[]): number => out.reduce((n, o) => n + (o.ok ? 1 : 0), 0);
 
 /**
  * Inserts in one transaction. ON CONFLICT DO NOTHING makes two submits with one idempotency key
  * race-safe: exactly one row wins. A key held only by a task older than `notBefore` (expired, not
- * swept yet) is taken over.
+ * swept yet) is taken over. A batch's row goes in the same transaction, with the number of its tasks accepted.
  */
 export async function insertTasks(
   db: Kysely<Database>,
   agingMs: number,
   tasks: NewTask[],
   notBefore: number,
+  batch?: NewBatch,
 ): Promise<InsertOutcome[]> {
-  if (tasks.length === 0) return [];
+  if (tasks.length === 0 && !batch) return [];
   const rows = tasks.map((t) => taskRow(t, agingMs));
   return db.transaction().execute(async (trx) => {
     // One multi-row statement per chunk (a round trip per chunk, not per task); the rows it skipped
@@ -69,6 +80,11 @@ export async function insertTasks(
     const out: InsertOutcome[] = [];
     for (const row of rows)
       out.push(inserted.has(row.id) ? { ok: true, task: taskFromRow(row) } : await insertSkipped(trx, row, notBefore));
+    if (batch)
+      await trx
+        .insertInto('batches')
+        .values(batchRow(batch, acceptedCount(out)))
+        .execute();
     return out;
   });
 }
@@ -103,11 +119,11 @@ export function prepareInsert(db: BetterSqlite3.Database) {
         `sort_key, payload, idempotency_key, webhook_url, country,
         created_at, updated_at, available_at, attempts, ` +
         `max_attempts, lease_token, lease_expires_at, worker_id, result, error,
-        credits_to_charge, credits_charged, finished_at)
+        credits_to_charge, credits_charged, finished_at, batch_id, batch_index)
       values (?, @id, @task_type, @status, @priority, @sort_key, @payload, @idempotency_key, @webhook_url, @country,
         @created_at, @updated_at, @available_at, @attempts, @max_attempts, ` +
         `@lease_token, @lease_expires_at, @worker_id, @result, @error,
-        @credits_to_charge, @credits_charged, @finished_at)
+        @credits_to_charge, @credits_charged, @finished_at, @batch_id, @batch_index)
       on conflict (idempotency_key) do nothing`,
     ),
     taskByKey: db.prepare('select id, created_at from tasks where idempotency_key = ?'),
@@ -115,6 +131,8 @@ export function prepareInsert(db: BetterSqlite3.Database) {
     // New tasks are counted here, once per engine per insert (sqlite/migrations/005-status-counts.ts).
     countInserted: db.prepare(`insert into status_counts (scope, task_type, status, n) values ('task', ?, 'QUEUED', ?)
       on conflict (scope, task_type, status) do update set n = n + excluded.n`),
+    insertBatch: db.prepare(`insert into batches (id, size, total, webhook_url, created_at, completed_at)
+      values (@id, @size, @total, @webhook_url, @created_at, @completed_at)`),
   };
 }
 
@@ -127,11 +145,13 @@ export function insertTasksSqlite(
   agingMs: number,
   tasks: NewTask[],
   notBefore: number,
+  batch?: NewBatch,
 ): Promise<InsertOutcome[]> {
-  if (tasks.length === 0) return Promise.resolve([]);
+  if (tasks.length === 0 && !batch) return Promise.resolve([]);
   const rows = tasks.map((t) => taskRow(t, agingMs));
   return group.write(() => {
     const out = rows.map((row) => insertOne(s, row, notBefore));
+    if (batch) s.insertBatch.run(batchRow(batch, acceptedCount(out)));
     // One count update per engine for the whole insert.
     const perType = new Map<string, number>();
     for (const o of out) if (o.ok) perType.set(o.task.taskType, (perType.get(o.task.taskType) ?? 0) + 1);

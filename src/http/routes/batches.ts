@@ -1,0 +1,62 @@
+import { Ajv } from 'ajv';
+import type { FastifyInstance } from 'fastify';
+import { batchView, type BatchRecord } from '../../domain/batch.js';
+import { RequestError } from '../../domain/request-errors.js';
+import { targetHostOf } from '../../webhooks/delivery-log.js';
+import type { HttpContext } from '../context.js';
+import { batchQuerySchema, batchStatusSchema, errorEnvelopeSchema, idParamsSchema } from '../schemas.js';
+import { UUID_RE } from './task-lookup.js';
+
+/** A batch within its retention (that of its tasks) by the id of a path, or 404 RESOURCE_NOT_FOUND. */
+export async function liveBatchOr404(ctx: HttpContext, id: string): Promise<BatchRecord> {
+  const batch = UUID_RE.test(id)
+    ? await ctx.store.getBatch(id.toLowerCase(), ctx.now() - ctx.settings.retentionMs)
+    : undefined;
+  if (!batch)
+    throw new RequestError('RESOURCE_NOT_FOUND', `No batch with id ${JSON.stringify(id)} (unknown or expired).`, {
+      id,
+    });
+  return batch;
+}
+
+/** A batch's progress: counts by status, done/total, timestamps, and its items in order, a page at a time. */
+export function registerBatchRoutes(app: FastifyInstance, ctx: HttpContext): void {
+  // A query string is text: its numbers are read as numbers here (bodies are never coerced, server.ts).
+  const query = new Ajv({ allErrors: true, coerceTypes: true, useDefaults: true });
+  const validateQuery = query.compile(batchQuerySchema);
+  app.get<{ Params: { id: string }; Querystring: { limit: number; cursor?: string } }>(
+    '/v1/async/batch/:id',
+    {
+      validatorCompiler: ({ httpPart, schema }) =>
+        httpPart === 'querystring' ? validateQuery : (query.compile(schema) as ReturnType<typeof query.compile>),
+      schema: {
+        summary: "A batch's progress and its items",
+        params: idParamsSchema,
+        querystring: batchQuerySchema,
+        response: {
+          200: batchStatusSchema,
+          400: errorEnvelopeSchema,
+          401: errorEnvelopeSchema,
+          404: errorEnvelopeSchema,
+        },
+      },
+    },
+    async (req) => {
+      const batch = await liveBatchOr404(ctx, req.params.id);
+      const after = req.query.cursor === undefined ? -1 : Number(req.query.cursor);
+      // One more than the page tells whether another page follows.
+      const rows = await ctx.store.batchItems(batch.id, after, req.query.limit + 1);
+      const items = rows.slice(0, req.query.limit);
+      const last = items.at(-1);
+      return {
+        success: true,
+        batch: {
+          ...batchView(batch),
+          webhook: batch.webhookUrl ? { targetHost: targetHostOf(batch.webhookUrl) } : null,
+        },
+        items,
+        nextCursor: rows.length > items.length && last ? String(last.index) : null,
+      };
+    },
+  );
+}

@@ -1,0 +1,125 @@
+import type { Kysely } from 'kysely';
+import { emptyStatusCounts, type BatchItem, type BatchRecord } from '../domain/batch.js';
+import type { TaskStatus } from '../domain/task.js';
+import { enqueueDelivery } from './outbox/deliveries.js';
+import type { BatchesTable, Database } from './schema.js';
+import type { WebhookOutbox } from './store.js';
+import { PROCESSING, QUEUED } from './tasks/status-literals.js';
+
+/**
+ * Batches: their row (written with their tasks, tasks/insert.ts), the counts of their tasks by status, their items
+ * in order, and their completion. A batch completes once every task in it is terminal: the first sweep that sees it
+ * so marks it, and queues its `batch.completed` delivery in the same transaction (the outbox), so the delivery is
+ * made once whichever process sees it first, and a crash between the two cannot lose it.
+ */
+
+async function withCounts(db: Kysely<Database>, row: BatchesTable): Promise<BatchRecord> {
+  const rows = await db
+    .selectFrom('tasks')
+    .select((eb) => ['status', eb.fn.countAll<number>().as('n'), eb.fn.max('updated_at').as('updated')])
+    .where('batch_id', '=', row.id)
+    .groupBy('status')
+    .execute();
+  const counts = emptyStatusCounts();
+  let updatedAt: number | null = null;
+  for (const r of rows) {
+    counts[r.status as TaskStatus] = Number(r.n);
+    updatedAt = Math.max(updatedAt ?? 0, Number(r.updated));
+  }
+  return {
+    id: row.id,
+    size: Number(row.size),
+    total: Number(row.total),
+    webhookUrl: row.webhook_url,
+    createdAt: Number(row.created_at),
+    completedAt: row.completed_at === null ? null : Number(row.completed_at),
+    counts,
+    updatedAt,
+  };
+}
+
+/** A batch created at or after `notBefore` (within retention), with its counts. */
+export async function getBatch(db: Kysely<Database>, id: string, notBefore: number): Promise<BatchRecord | undefined> {
+  const row = await db
+    .selectFrom('batches')
+    .selectAll()
+    .where('id', '=', id)
+    .where('created_at', '>=', notBefore)
+    .executeTakeFirst();
+  return row ? withCounts(db, row) : undefined;
+}
+
+/** Up to `limit` items of a batch after item index `after`, in item order (items refused at submission have none). */
+export async function batchItems(db: Kysely<Database>, id: string, after: number, limit: number): Promise<BatchItem[]> {
+  const rows = await db
+    .selectFrom('tasks')
+    .select(['batch_index', 'id', 'status'])
+    .where('batch_id', '=', id)
+    .where('batch_index', '>', after)
+    .orderBy('batch_index')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ index: Number(r.batch_index), taskId: r.id, status: r.status as TaskStatus }));
+}
+
+/**
+ * Completes up to `limit` open batches (within retention) whose tasks are all terminal: marks each, and queues
+ * `webhookOf(batch)` when it has a webhook. Returns the batches it completed. Safe in several processes at once: the
+ * mark is conditional, so one of them completes a batch and the others skip it.
+ */
+export async function completeBatches(
+  db: Kysely<Database>,
+  now: number,
+  notBefore: number,
+  limit: number,
+  webhookOf: (b: BatchRecord) => WebhookOutbox | null,
+): Promise<BatchRecord[]> {
+  const ready = await db
+    .selectFrom('batches as b')
+    .selectAll('b')
+    .where('b.completed_at', 'is', null)
+    .where('b.created_at', '>=', notBefore)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('tasks as t')
+            .select('t.id')
+            .whereRef('t.batch_id', '=', 'b.id')
+            .where('t.status', 'in', [QUEUED, PROCESSING]),
+        ),
+      ),
+    )
+    .orderBy('b.created_at')
+    .limit(limit)
+    .execute();
+  const completed: BatchRecord[] = [];
+  for (const row of ready) {
+    const done = await db.transaction().execute(async (trx) => {
+      const r = await trx
+        .updateTable('batches')
+        .set({ completed_at: now })
+        .where('id', '=', row.id)
+        .where('completed_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) !== 1) return null;
+      const batch = await withCounts(trx, { ...row, completed_at: now });
+      const webhook = batch.webhookUrl ? webhookOf(batch) : null;
+      if (webhook) await enqueueDelivery(trx, batch.id, webhook, now);
+      return batch;
+    });
+    if (done) completed.push(done);
+  }
+  return completed;
+}
+
+/** The retention sweep's part for batches: deletes up to `limit` created before `before`, with their deliveries. */
+export async function deleteExpiredBatches(trx: Kysely<Database>, before: number, limit: number): Promise<number> {
+  const ids = (
+    await trx.selectFrom('batches').select('id').where('created_at', '<', before).limit(limit).execute()
+  ).map((r) => r.id);
+  if (ids.length === 0) return 0;
+  await trx.deleteFrom('webhook_attempts').where('task_id', 'in', ids).execute();
+  await trx.deleteFrom('webhook_deliveries').where('task_id', 'in', ids).execute();
+  const r = await trx.deleteFrom('batches').where('id', 'in', ids).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
