@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Agent } from 'undici';
 import { figure, type BenchConfig, type Integrity, type ScenarioResult } from '../figures.js';
 import { startCountingReceiver, type CountingReceiver } from '../receiver.js';
@@ -5,6 +6,7 @@ import { median } from '../stats.js';
 import { startBenchService } from '../service.js';
 import { createLogger } from '../../src/ops/logger.js';
 import { WebhookSender } from '../../src/webhooks/sender.js';
+import { secretKeys } from '../../src/webhooks/signing.js';
 import { submitAll, waitCompleted } from './dispatch.js';
 
 /** Same concurrency as the service's sender (src/app.ts). */
@@ -35,51 +37,86 @@ async function plainPosts(receiver: CountingReceiver, n: number, payload: string
   return rate;
 }
 
+/** One secret, as a receiver would configure it (AEQ_WEBHOOK_SECRET); signing cost does not depend on its value. */
+const BENCH_SECRET = `whsec_${randomBytes(24).toString('base64')}`;
+
 /**
- * Webhooks: N completed tasks leave N deliveries in the outbox while the service's own sender is
- * stopped; then a fresh WebhookSender (the service's class, on the same store) delivers them all.
+ * One measured delivery run: N completed tasks leave N deliveries in the outbox while the service's own sender is
+ * stopped; then a fresh WebhookSender (the service's class, on the same store, signing with `secrets` when given)
+ * delivers them all.
+ */
+async function deliveryRun(
+  cfg: BenchConfig,
+  receiver: CountingReceiver,
+  label: string,
+  secrets: string[],
+  log: (s: string) => void,
+): Promise<{ rate: number; integrity: Integrity }> {
+  const n = cfg.webhookDeliveries;
+  const svc = await startBenchService({ noopConcurrency: cfg.noopConcurrency });
+  try {
+    const own = svc.app.webhooks;
+    if (!own) throw new Error('the bench service has no webhook sender');
+    await own.stop();
+    log(`${label}: ${n} tasks to the outbox`);
+    await (await submitAll(svc.url, n, { webhook: { url: receiver.url } }))();
+    await waitCompleted(svc.app, n, 120_000 + n * 5);
+    receiver.reset();
+    const sender = new WebhookSender(
+      svc.app.store,
+      {
+        retryBaseMs: 120_000,
+        timeoutMs: 30_000,
+        allowPrivate: true,
+        concurrency: SENDER_CONCURRENCY,
+        pollMs: 500,
+        secrets: secretKeys(secrets),
+      },
+      svc.app.metrics,
+      createLogger('silent'),
+    );
+    const t0 = performance.now();
+    sender.start();
+    await receiver.waitFor(n, 60_000 + n * 5);
+    await sender.idle();
+    const rate = n / ((performance.now() - t0) / 1000);
+    await sender.stop();
+    const stats = await svc.app.store.stats(0);
+    return {
+      rate,
+      integrity: {
+        scenario: label,
+        expected: n,
+        observed: stats.webhooks.delivered,
+        failedRequests: stats.webhooks.abandoned,
+        lost: n - receiver.unique(),
+        duplicates: receiver.duplicates(),
+      },
+    };
+  } finally {
+    await svc.stop();
+  }
+}
+
+/**
+ * Webhooks: the outbox drained by the service's sender, unsigned and signed (Standard Webhooks, one secret), each
+ * run against plain undici POSTs of the same size to the same receiver.
  */
 export async function runWebhookScenario(cfg: BenchConfig, log: (s: string) => void): Promise<ScenarioResult> {
   const n = cfg.webhookDeliveries;
   const receiver = await startCountingReceiver();
   const rates: number[] = [];
+  const signedRates: number[] = [];
   const plain: number[] = [];
   const integrity: Integrity[] = [];
   try {
     for (let run = 0; run < cfg.dispatchRuns; run++) {
-      const svc = await startBenchService({ noopConcurrency: cfg.noopConcurrency });
-      try {
-        const own = svc.app.webhooks;
-        if (!own) throw new Error('the bench service has no webhook sender');
-        await own.stop();
-        log(`webhooks run ${run + 1}/${cfg.dispatchRuns}: ${n} tasks to the outbox`);
-        await (await submitAll(svc.url, n, { webhook: { url: receiver.url } }))();
-        await waitCompleted(svc.app, n, 120_000 + n * 5);
-        receiver.reset();
-        const sender = new WebhookSender(
-          svc.app.store,
-          { retryBaseMs: 120_000, timeoutMs: 30_000, allowPrivate: true, concurrency: SENDER_CONCURRENCY, pollMs: 500 },
-          svc.app.metrics,
-          createLogger('silent'),
-        );
-        const t0 = performance.now();
-        sender.start();
-        await receiver.waitFor(n, 60_000 + n * 5);
-        await sender.idle();
-        rates.push(n / ((performance.now() - t0) / 1000));
-        await sender.stop();
-        const stats = await svc.app.store.stats(0);
-        integrity.push({
-          scenario: `webhooks run ${run + 1}`,
-          expected: n,
-          observed: stats.webhooks.delivered,
-          failedRequests: stats.webhooks.abandoned,
-          lost: n - receiver.unique(),
-          duplicates: receiver.duplicates(),
-        });
-      } finally {
-        await svc.stop();
-      }
+      const unsigned = await deliveryRun(cfg, receiver, `webhooks run ${run + 1} (unsigned)`, [], log);
+      rates.push(unsigned.rate);
+      integrity.push(unsigned.integrity);
+      const signed = await deliveryRun(cfg, receiver, `webhooks run ${run + 1} (signed)`, [BENCH_SECRET], log);
+      signedRates.push(signed.rate);
+      integrity.push(signed.integrity);
       receiver.reset();
       plain.push(
         await plainPosts(
@@ -104,6 +141,14 @@ export async function runWebhookScenario(cfg: BenchConfig, log: (s: string) => v
         unit: 'deliveries/s',
         runs: rates,
         baseline: { name: 'plain undici POSTs', value: median(plain) },
+        target: { op: '>=', value: 3_000, unit: 'deliveries/s' },
+      }),
+      figure({
+        scenario: `webhooks, signed (${n.toLocaleString('en-US')} deliveries)`,
+        metric: 'deliveries/s',
+        unit: 'deliveries/s',
+        runs: signedRates,
+        baseline: { name: 'the same, unsigned', value: median(rates) },
         target: { op: '>=', value: 3_000, unit: 'deliveries/s' },
       }),
     ],

@@ -13,6 +13,9 @@ export interface NewBatch {
 export interface BatchRecord extends NewBatch {
   /** Items accepted as tasks (the others failed at submission and have no task). */
   total: number;
+  /** The least and greatest id of its tasks (null without any), where the store finds them. */
+  firstTaskId: string | null;
+  lastTaskId: string | null;
   completedAt: number | null;
   counts: Record<TaskStatus, number>;
   /** The latest change to any of its tasks (null when it has none). */

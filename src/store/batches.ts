@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import { emptyStatusCounts, type BatchItem, type BatchRecord } from '../domain/batch.js';
 import type { TaskStatus } from '../domain/task.js';
 import { enqueueDelivery } from './outbox/deliveries.js';
@@ -8,18 +8,31 @@ import { PROCESSING, QUEUED } from './tasks/status-literals.js';
 
 /**
  * Batches: their row (written with their tasks, tasks/insert.ts), the counts of their tasks by status, their items
- * in order, and their completion. A batch completes once every task in it is terminal: the first sweep that sees it
- * so marks it, and queues its `batch.completed` delivery in the same transaction (the outbox), so the delivery is
- * made once whichever process sees it first, and a crash between the two cannot lose it.
+ * in order, and their completion. A batch's tasks are read in the range of their ids that its row keeps (no index on
+ * the batch: migrations/009-batches.ts). A batch completes once every task in it is terminal: the first pass that
+ * sees it so marks it, and queues its `batch.completed` delivery in the same transaction (the outbox), so the
+ * delivery is made once whichever process sees it first, and a crash between the two cannot lose it.
  */
 
-async function withCounts(db: Kysely<Database>, row: BatchesTable): Promise<BatchRecord> {
-  const rows = await db
+type BatchRange = Pick<BatchesTable, 'id' | 'first_task_id' | 'last_task_id'>;
+
+/** The tasks of a batch: its id range (on the tasks' id index) narrowed to its own by `batch_id`. */
+function tasksOf(db: Kysely<Database>, b: BatchRange) {
+  return db
     .selectFrom('tasks')
-    .select((eb) => ['status', eb.fn.countAll<number>().as('n'), eb.fn.max('updated_at').as('updated')])
-    .where('batch_id', '=', row.id)
-    .groupBy('status')
-    .execute();
+    .where('id', '>=', b.first_task_id ?? '')
+    .where('id', '<=', b.last_task_id ?? '')
+    .where('batch_id', '=', b.id);
+}
+
+async function withCounts(db: Kysely<Database>, row: BatchesTable): Promise<BatchRecord> {
+  const rows =
+    row.first_task_id === null
+      ? []
+      : await tasksOf(db, row)
+          .select((eb) => ['status', eb.fn.countAll<number>().as('n'), eb.fn.max('updated_at').as('updated')])
+          .groupBy('status')
+          .execute();
   const counts = emptyStatusCounts();
   let updatedAt: number | null = null;
   for (const r of rows) {
@@ -30,6 +43,8 @@ async function withCounts(db: Kysely<Database>, row: BatchesTable): Promise<Batc
     id: row.id,
     size: Number(row.size),
     total: Number(row.total),
+    firstTaskId: row.first_task_id,
+    lastTaskId: row.last_task_id,
     webhookUrl: row.webhook_url,
     createdAt: Number(row.created_at),
     completedAt: row.completed_at === null ? null : Number(row.completed_at),
@@ -50,11 +65,15 @@ export async function getBatch(db: Kysely<Database>, id: string, notBefore: numb
 }
 
 /** Up to `limit` items of a batch after item index `after`, in item order (items refused at submission have none). */
-export async function batchItems(db: Kysely<Database>, id: string, after: number, limit: number): Promise<BatchItem[]> {
-  const rows = await db
-    .selectFrom('tasks')
+export async function batchItems(
+  db: Kysely<Database>,
+  b: BatchRecord,
+  after: number,
+  limit: number,
+): Promise<BatchItem[]> {
+  if (b.firstTaskId === null || b.lastTaskId === null) return [];
+  const rows = await tasksOf(db, { id: b.id, first_task_id: b.firstTaskId, last_task_id: b.lastTaskId })
     .select(['batch_index', 'id', 'status'])
-    .where('batch_id', '=', id)
     .where('batch_index', '>', after)
     .orderBy('batch_index')
     .limit(limit)
@@ -79,11 +98,13 @@ export async function completeBatches(
     .selectAll('b')
     .where('b.completed_at', 'is', null)
     .where('b.created_at', '>=', notBefore)
-    .where(({ not, exists, selectFrom }) =>
+    .where(({ not, exists, selectFrom }: ExpressionBuilder<Database & { b: BatchesTable }, 'b'>) =>
       not(
         exists(
           selectFrom('tasks as t')
             .select('t.id')
+            .whereRef('t.id', '>=', 'b.first_task_id')
+            .whereRef('t.id', '<=', 'b.last_task_id')
             .whereRef('t.batch_id', '=', 'b.id')
             .where('t.status', 'in', [QUEUED, PROCESSING]),
         ),

@@ -72,8 +72,8 @@ export abstract class KyselyStore implements Store {
   getBatch(id: string, notBefore: number): Promise<BatchRecord | undefined> {
     return batches.getBatch(this.db, id, notBefore);
   }
-  batchItems(id: string, after: number, limit: number): Promise<BatchItem[]> {
-    return batches.batchItems(this.db, id, after, limit);
+  batchItems(batch: BatchRecord, after: number, limit: number): Promise<BatchItem[]> {
+    return batches.batchItems(this.db, batch, after, limit);
   }
   completeBatches(
     now: number,

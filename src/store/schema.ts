@@ -34,6 +34,9 @@ export interface BatchesTable {
   id: string;
   size: number;
   total: number;
+  /** The least and the greatest id of its tasks (null without any): its tasks are found in this range. */
+  first_task_id: string | null;
+  last_task_id: string | null;
   webhook_url: string | null;
   created_at: number;
   /** When every task of the batch was first seen terminal (its batch.completed delivery is queued then). */

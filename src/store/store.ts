@@ -99,7 +99,7 @@ export interface Store {
   /** A batch created at or after `notBefore`, with the counts of its tasks by status. */
   getBatch(id: string, notBefore: number): Promise<BatchRecord | undefined>;
   /** Up to `limit` of a batch's items after item index `after`, in order. */
-  batchItems(id: string, after: number, limit: number): Promise<BatchItem[]>;
+  batchItems(batch: BatchRecord, after: number, limit: number): Promise<BatchItem[]>;
   /** Marks open batches whose tasks are all terminal as completed and queues their webhook (see store/batches.ts). */
   completeBatches(
     now: number,

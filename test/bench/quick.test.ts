@@ -18,6 +18,7 @@ describe('benchmark harness (quick mode)', () => {
       'dispatch (1,000 no-op tasks)',
       'dispatch, idle workers',
       'webhooks (500 deliveries)',
+      'webhooks, signed (500 deliveries)',
       'parse isolation (1 MB pages, 4 reads in flight)',
       'growth (50,000 tasks): single submit',
       'growth (50,000 tasks): polling',

@@ -45,7 +45,7 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: HttpContext): voi
       const batch = await liveBatchOr404(ctx, req.params.id);
       const after = req.query.cursor === undefined ? -1 : Number(req.query.cursor);
       // One more than the page tells whether another page follows.
-      const rows = await ctx.store.batchItems(batch.id, after, req.query.limit + 1);
+      const rows = await ctx.store.batchItems(batch, after, req.query.limit + 1);
       const items = rows.slice(0, req.query.limit);
       const last = items.at(-1);
       return {

@@ -112,7 +112,9 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: HttpContext): void
       items.forEach((item, index) => {
         try {
           if (!validateItem(item)) throw validationError(ajvToProblems(validateItem.errors ?? []));
-          toInsert.push({ index, task: { ...envelopeToTask(item, ctx), batch: { id: batch.id, index } } });
+          const task = envelopeToTask(item, ctx);
+          task.batch = { id: batch.id, index };
+          toInsert.push({ index, task });
         } catch (e) {
           results[index] = failure(index, e, now);
         }

@@ -42,12 +42,28 @@ function taskRow(t: NewTask, agingMs: number): TasksTable {
   };
 }
 
-/** A batch's row: its tasks were accepted (`total`) in the same transaction. */
-function batchRow(b: NewBatch, total: number): BatchesTable {
-  return { id: b.id, size: b.size, total, webhook_url: b.webhookUrl, created_at: b.createdAt, completed_at: null };
+/** A batch's row: how many of its tasks were accepted in the same transaction, and the range of their ids. */
+function batchRow(b: NewBatch, out: InsertOutcome[]): BatchesTable {
+  let total = 0;
+  let first: string | null = null;
+  let last: string | null = null;
+  for (const o of out) {
+    if (!o.ok) continue;
+    total++;
+    if (first === null || o.task.id < first) first = o.task.id;
+    if (last === null || o.task.id > last) last = o.task.id;
+  }
+  return {
+    id: b.id,
+    size: b.size,
+    total,
+    first_task_id: first,
+    last_task_id: last,
+    webhook_url: b.webhookUrl,
+    created_at: b.createdAt,
+    completed_at: null,
+  };
 }
-
-const acceptedCount = (out: InsertOutcome[]): number => out.reduce((n, o) => n + (o.ok ? 1 : 0), 0);
 
 /**
  * Inserts in one transaction. ON CONFLICT DO NOTHING makes two submits with one idempotency key
@@ -80,11 +96,7 @@ export async function insertTasks(
     const out: InsertOutcome[] = [];
     for (const row of rows)
       out.push(inserted.has(row.id) ? { ok: true, task: taskFromRow(row) } : await insertSkipped(trx, row, notBefore));
-    if (batch)
-      await trx
-        .insertInto('batches')
-        .values(batchRow(batch, acceptedCount(out)))
-        .execute();
+    if (batch) await trx.insertInto('batches').values(batchRow(batch, out)).execute();
     return out;
   });
 }
@@ -131,8 +143,8 @@ export function prepareInsert(db: BetterSqlite3.Database) {
     // New tasks are counted here, once per engine per insert (sqlite/migrations/005-status-counts.ts).
     countInserted: db.prepare(`insert into status_counts (scope, task_type, status, n) values ('task', ?, 'QUEUED', ?)
       on conflict (scope, task_type, status) do update set n = n + excluded.n`),
-    insertBatch: db.prepare(`insert into batches (id, size, total, webhook_url, created_at, completed_at)
-      values (@id, @size, @total, @webhook_url, @created_at, @completed_at)`),
+    insertBatch: db.prepare(`insert into batches (id, size, total, first_task_id, last_task_id, webhook_url, created_at,
+      completed_at) values (@id, @size, @total, @first_task_id, @last_task_id, @webhook_url, @created_at, @completed_at)`),
   };
 }
 
@@ -151,7 +163,7 @@ export function insertTasksSqlite(
   const rows = tasks.map((t) => taskRow(t, agingMs));
   return group.write(() => {
     const out = rows.map((row) => insertOne(s, row, notBefore));
-    if (batch) s.insertBatch.run(batchRow(batch, acceptedCount(out)));
+    if (batch) s.insertBatch.run(batchRow(batch, out));
     // One count update per engine for the whole insert.
     const perType = new Map<string, number>();
     for (const o of out) if (o.ok) perType.set(o.task.taskType, (perType.get(o.task.taskType) ?? 0) + 1);
