@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Ajv } from 'ajv';
-import { bearerMatches } from '../src/http/auth.js';
+import { bearerMatches } from '../src/accounts/bearer.js';
 import {
   acceptedSchema,
   batchResponseSchema,

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { Authenticator } from './accounts/authenticator.js';
 import { resolveApiKey } from './config/api-key.js';
 import { loadServiceConfig, type ServiceConfig } from './config/engine-config.js';
 import type { Settings } from './config/settings.js';
@@ -51,6 +52,8 @@ export interface App {
 
 /** How often a process re-reads operator changes made through another process. */
 const RUNTIME_SYNC_MS = 1000;
+/** How often an API process re-reads the keys version: a key revoked elsewhere is refused within this. */
+const KEYS_VERSION_POLL_MS = 500;
 /** How often a worker process looks for batches whose tasks have all finished. */
 const BATCH_CHECK_MS = 500;
 
@@ -59,6 +62,20 @@ export interface AppOptions {
   /** Time for every part (the system clock unless a test passes one it steps). */
   clock?: Clock;
   registry?: EngineRegistry;
+}
+
+/** The configured store (DATABASE_URL, else the embedded one in the data dir), migrated. */
+export async function openStore(settings: Readonly<Settings>, agingMs: number): Promise<Store> {
+  // pg and the PostgreSQL modules load only when they are used (about 14 MB of memory otherwise).
+  const store = settings.databaseUrl
+    ? (await import('./store/postgres/postgres-store.js')).openPostgresStore(
+        settings.databaseUrl,
+        agingMs,
+        settings.pgPoolMax,
+      )
+    : openSqliteStore(path.join(settings.dataDir, 'aeq.sqlite'), agingMs, settings.sqliteCacheMb);
+  await store.migrate();
+  return store;
 }
 
 /** Composition root: builds every part from the settings and wires them for the chosen role. */
@@ -88,15 +105,7 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
       `engines that cannot serve on this machine: ${cannotServe.join(', ')}`,
     );
   }
-  // pg and the PostgreSQL modules load only when they are used (about 14 MB of memory otherwise).
-  const store = settings.databaseUrl
-    ? (await import('./store/postgres/postgres-store.js')).openPostgresStore(
-        settings.databaseUrl,
-        config.scheduler.agingMs,
-        settings.pgPoolMax,
-      )
-    : openSqliteStore(path.join(settings.dataDir, 'aeq.sqlite'), config.scheduler.agingMs, settings.sqliteCacheMb);
-  await store.migrate();
+  const store = await openStore(settings, config.scheduler.agingMs);
   const metrics = new Metrics();
   const pools = new Pools(config, now);
   if (store.kind === 'postgres' && settings.role !== 'api') {
@@ -199,6 +208,7 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
   );
   // Operator changes made before this start (or by other processes) apply before any claim or check.
   await runtime.sync();
+  const auth = new Authenticator(store, apiKey, now, log.child({ component: 'auth' }));
   const http = runsHttp
     ? await buildHttpServer({
         settings,
@@ -209,6 +219,7 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
         metrics,
         log,
         apiKey,
+        auth,
         now,
         notify: (t: TaskType) => wake.publish(t),
       })
@@ -235,6 +246,7 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
       sweeper.start(Math.min(60_000, Math.max(1000, Math.floor(settings.retentionMs / 10))));
       runtime.start(RUNTIME_SYNC_MS);
       if (http) {
+        await auth.start(KEYS_VERSION_POLL_MS);
         const address = await http.listen({ host: settings.host, port: settings.port });
         app.url = address.replace('localhost', '127.0.0.1');
         log.info({ url: app.url, role: settings.role, store: store.kind, sandbox: settings.sandbox }, 'aeq listening');
@@ -245,6 +257,7 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
     },
     async stop(graceMs = 10_000) {
       if (http) await http.close();
+      auth.stop();
       sweeper.stop();
       runtime.stop();
       if (worker) await worker.stop(graceMs);

@@ -117,6 +117,7 @@ async function prefill(svc: BenchService, n: number): Promise<string[]> {
         payload: { prompt: `prefilled prompt ${i}` },
         priority: 1,
         idempotencyKey: null,
+        accountId: 'default',
         webhookUrl: null,
         country: 'US',
         maxAttempts: 3,

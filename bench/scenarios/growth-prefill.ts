@@ -83,6 +83,7 @@ function newTask(i: number, createdAt: number): NewTask {
     payload,
     priority: i % 10 === 0 ? 5 : 1,
     idempotencyKey: null,
+    accountId: 'default',
     webhookUrl: null,
     country: COUNTRIES[i % COUNTRIES.length]!,
     maxAttempts: 3,

@@ -3,6 +3,7 @@ import { createApp } from '../app.js';
 import { ConfigError } from '../config/engine-config.js';
 import { SettingsError, loadSettings } from '../config/settings.js';
 import { createLogger } from '../ops/logger.js';
+import { ACCOUNTS_USAGE, runAccountsCommand } from './accounts.js';
 
 /** `aeq` / `npm start`: the service in the role AEQ_ROLE selects; SIGTERM and SIGINT drain it. */
 async function main(): Promise<void> {
@@ -52,7 +53,7 @@ async function main(): Promise<void> {
 const USAGE = `usage: aeq [serve]   run the service (API and/or workers, per AEQ_ROLE)
        aeq sandbox   run only the upstream simulator on AEQ_SANDBOX_PORT (default 8090), for AEQ_SANDBOX_URL
        aeq demo      run the sandbox demo: every engine and directive end to end
-`;
+${ACCOUNTS_USAGE}`;
 
 /** `aeq sandbox`: the simulator alone, shared by several service processes through AEQ_SANDBOX_URL. */
 async function sandbox(): Promise<void> {
@@ -73,12 +74,14 @@ const run =
       ? sandbox
       : command === 'demo'
         ? () => import('./demo.js').then(async (m) => process.exit(await m.runDemo()))
-        : async () => {
-            process.stderr.write(
-              command === '--help' || command === 'help' ? USAGE : `aeq: unknown command ${command}\n${USAGE}`,
-            );
-            process.exit(command === '--help' || command === 'help' ? 0 : 2);
-          };
+        : command === 'accounts' || command === 'keys'
+          ? async () => process.exit(await runAccountsCommand(command, process.argv.slice(3)))
+          : async () => {
+              process.stderr.write(
+                command === '--help' || command === 'help' ? USAGE : `aeq: unknown command ${command}\n${USAGE}`,
+              );
+              process.exit(command === '--help' || command === 'help' ? 0 : 2);
+            };
 
 run().catch((e: unknown) => {
   process.stderr.write(`aeq: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);

@@ -7,6 +7,8 @@ export interface NewBatch {
   /** Receives one `batch.completed` delivery when every task of the batch is terminal. */
   webhookUrl: string | null;
   createdAt: number;
+  /** The account of the key that submitted it: only that account sees it. */
+  accountId: string;
 }
 
 /** A batch as the store returns it: its row and the counts of its tasks by status. */

@@ -36,6 +36,8 @@ export interface NewTask {
   maxAttempts: number;
   creditsToCharge: number;
   createdAt: number;
+  /** The account of the key that submitted it: only that account sees it. */
+  accountId: string;
   /** Set when the task was submitted in a batch. */
   batch?: BatchRef;
 }
@@ -54,7 +56,15 @@ export interface TaskRecord extends NewTask {
 /** What the task metadata and credits of an answer are made of. */
 export type TaskSummary = Pick<
   TaskRecord,
-  'id' | 'taskType' | 'status' | 'priority' | 'createdAt' | 'idempotencyKey' | 'creditsToCharge' | 'creditsCharged'
+  | 'id'
+  | 'taskType'
+  | 'status'
+  | 'priority'
+  | 'createdAt'
+  | 'idempotencyKey'
+  | 'creditsToCharge'
+  | 'creditsCharged'
+  | 'accountId'
 >;
 
 /**

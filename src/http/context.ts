@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { Authenticator } from '../accounts/authenticator.js';
 import type { ServiceConfig } from '../config/engine-config.js';
 import type { Settings } from '../config/settings.js';
 import type { TaskType } from '../domain/task-types.js';
@@ -18,6 +19,8 @@ export interface HttpContext {
   metrics: Metrics;
   log: Logger;
   apiKey: string;
+  /** Who a bearer token belongs to (the configured key, or an account's key). */
+  auth: Authenticator;
   now: () => number;
   /** Wakes an in-process worker after an insert (no-op in the `api` role). */
   notify: (taskType: TaskType) => void;

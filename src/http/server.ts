@@ -8,11 +8,13 @@ import Fastify, {
 } from 'fastify';
 import swagger from '@fastify/swagger';
 import { RequestError, errorObject } from '../domain/request-errors.js';
-import { bearerMatches } from './auth.js';
+import { bearerMatches } from '../accounts/bearer.js';
+import type { Caller } from '../domain/account.js';
 import type { HttpContext } from './context.js';
 import { registerAnalysisRoutes } from './routes/analysis.js';
 import { registerBatchRoutes } from './routes/batches.js';
 import { registerInternalRoutes } from './routes/internal.js';
+import { registerAccountAdminRoutes } from './routes/internal-accounts.js';
 import { registerOpsRoutes } from './routes/ops.js';
 import { registerDeliveryRoutes } from './routes/deliveries.js';
 import { registerTaskRoutes } from './routes/tasks.js';
@@ -38,6 +40,13 @@ function pathOf(url: string): string {
   return q === -1 ? url : url.slice(0, q);
 }
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The account (and key) the request's bearer token belongs to; set by the auth hook on every client route. */
+    caller: Caller | null;
+  }
+}
+
 /** Builds the Fastify app: JSON-schema validation, the error envelope, bearer auth, every route. */
 export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance> {
   const app = Fastify({
@@ -54,16 +63,29 @@ export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance
     // answer with the error envelope, after the same key check as every other route.
     frameworkErrors: (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
       const path = pathOf(req.url);
-      const authorized = PUBLIC_PATHS.has(path) || bearerMatches(req.headers.authorization, ctx.apiKey);
-      const taskId = path.startsWith(TASK_PATH) ? safeDecode(path.slice(TASK_PATH.length)) : null;
-      const e = !authorized
-        ? new RequestError('MISSING_API_KEY')
-        : taskId !== null && req.method === 'GET'
-          ? new RequestError('RESOURCE_NOT_FOUND', 'No task with this id (unknown or expired).', { id: taskId })
-          : new RequestError('VALIDATION_ERROR', err.message, [{ field: '', message: 'the URL path is not valid' }]);
-      void reply.code(e.status).send({ success: false, error: errorObject(e, new Date(ctx.now())) });
+      void (
+        PUBLIC_PATHS.has(path) ? Promise.resolve(true) : ctx.auth.authenticate(req.headers.authorization).then(Boolean)
+      )
+        .catch(() => false)
+        .then((authorized) => frameworkError(authorized, path, err, req, reply));
     },
   });
+
+  const frameworkError = (
+    authorized: boolean,
+    path: string,
+    err: FastifyError,
+    req: FastifyRequest,
+    reply: FastifyReply,
+  ) => {
+    const taskId = path.startsWith(TASK_PATH) ? safeDecode(path.slice(TASK_PATH.length)) : null;
+    const e = !authorized
+      ? new RequestError('MISSING_API_KEY')
+      : taskId !== null && req.method === 'GET'
+        ? new RequestError('RESOURCE_NOT_FOUND', 'No task with this id (unknown or expired).', { id: taskId })
+        : new RequestError('VALIDATION_ERROR', err.message, [{ field: '', message: 'the URL path is not valid' }]);
+    void reply.code(e.status).send({ success: false, error: errorObject(e, new Date(ctx.now())) });
+  };
 
   // Bodies are JSON whatever Content-Type says; anything unparsable is a 400 VALIDATION_ERROR.
   // Invalid UTF-8 is refused rather than silently turned into U+FFFD inside the client's text.
@@ -102,6 +124,7 @@ export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance
     },
   });
 
+  app.decorateRequest('caller', null);
   app.addHook('onRequest', async (req) => {
     const path = pathOf(req.url);
     if (PUBLIC_PATHS.has(path)) return;
@@ -113,7 +136,9 @@ export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance
         throw new RequestError('MISSING_API_KEY', 'Missing or invalid internal token.');
       return;
     }
-    if (!bearerMatches(req.headers.authorization, ctx.apiKey)) throw new RequestError('MISSING_API_KEY');
+    const caller = await ctx.auth.authenticate(req.headers.authorization);
+    if (!caller) throw new RequestError('MISSING_API_KEY');
+    req.caller = caller;
   });
 
   app.setErrorHandler((err: FastifyError | RequestError, req, reply) => {
@@ -153,6 +178,7 @@ export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance
   registerAnalysisRoutes(app, ctx);
   registerOpsRoutes(app, ctx);
   registerInternalRoutes(app, ctx);
+  registerAccountAdminRoutes(app, ctx);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return app;
 }

@@ -43,7 +43,7 @@ export class BatchCompleter {
       for (;;) {
         const now = this.clock.now();
         const done = await this.store.completeBatches(now, now - this.retentionMs, PER_ROUND, (b) =>
-          b.webhookUrl ? { url: b.webhookUrl, payload: batchCompletedPayload(b) } : null,
+          b.webhookUrl ? { url: b.webhookUrl, payload: batchCompletedPayload(b), accountId: b.accountId } : null,
         );
         total += done.length;
         for (const b of done) this.log.info({ batchId: b.id, total: b.total }, 'batch completed');

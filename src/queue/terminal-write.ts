@@ -22,7 +22,10 @@ export function terminalWrite(task: TaskRecord, outcome: AttemptOutcome, credits
           creditsToCharge: credits,
           creditsCharged: 0,
         };
-  return { ...base, webhook: task.webhookUrl ? { url: task.webhookUrl, payload: webhookPayload(task, base) } : null };
+  const webhook = task.webhookUrl
+    ? { url: task.webhookUrl, payload: webhookPayload(task, base), accountId: task.accountId }
+    : null;
+  return { ...base, webhook };
 }
 
 /** The terminal row of a task whose lease expired with no attempt left: its last error, else ENGINE_TIMEOUT. */

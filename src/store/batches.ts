@@ -46,6 +46,7 @@ async function withCounts(db: Kysely<Database>, row: BatchesTable): Promise<Batc
     firstTaskId: row.first_task_id,
     lastTaskId: row.last_task_id,
     webhookUrl: row.webhook_url,
+    accountId: row.account_id,
     createdAt: Number(row.created_at),
     completedAt: row.completed_at === null ? null : Number(row.completed_at),
     counts,

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 import type { Database } from './schema.js';
 import * as sqlite005 from './sqlite/migrations/005-status-counts.js';
+import * as sqlite012 from './sqlite/migrations/012-account-counts.js';
 import * as postgres005 from './postgres/migrations/005-pool-lease-function.js';
 import * as postgres007 from './postgres/migrations/007-pool-slots.js';
 
@@ -39,7 +40,7 @@ export const SQLITE_DIALECT: StoreDialect = Object.freeze({
   supportsSkipLocked: false,
   supportsAdvisoryLocks: false,
   supportsSchemas: false,
-  migrations: { '005-status-counts': sqlite005 },
+  migrations: { '005-status-counts': sqlite005, '012-account-counts': sqlite012 },
 });
 
 export const POSTGRES_DIALECT: StoreDialect = Object.freeze({

@@ -1,6 +1,8 @@
 import { sql, type Kysely } from 'kysely';
+import type { Account, ApiKeyRecord, NewApiKey, StoredKey } from '../domain/account.js';
 import type { BatchItem, BatchRecord, NewBatch } from '../domain/batch.js';
 import type { ClaimedTask, NewTask, PolledTask, TaskRecord } from '../domain/task.js';
+import * as accounts from './accounts.js';
 import * as batches from './batches.js';
 import type { StoreDialect } from './dialect.js';
 import { migrateToLatest } from './migrate.js';
@@ -113,8 +115,8 @@ export abstract class KyselyStore implements Store {
   nextAvailableAt(taskType: string): Promise<number | null> {
     return nextAvailableAt(this.db, taskType);
   }
-  stats(notBefore: number): Promise<Stats> {
-    return counts.stats(this.db, notBefore);
+  stats(notBefore: number, accountId?: string): Promise<Stats> {
+    return counts.stats(this.db, notBefore, accountId);
   }
   queuedAndRunning(notBefore: number): Promise<Record<string, { queued: number; processing: number }>> {
     return counts.queuedAndRunning(this.db, notBefore);
@@ -166,6 +168,34 @@ export abstract class KyselyStore implements Store {
   runtimeChanges(): Promise<Array<{ key: string; state: string; updatedAt: number }>> {
     return runtimeState.runtimeChanges(this.db);
   }
+  createAccount(a: Account): Promise<Account | undefined> {
+    return accounts.createAccount(this.db, a);
+  }
+  accountByName(name: string): Promise<Account | undefined> {
+    return accounts.accountByName(this.db, name);
+  }
+  listAccounts(): Promise<Account[]> {
+    return accounts.listAccounts(this.db);
+  }
+  insertKey(k: NewApiKey): Promise<void> {
+    return accounts.insertKey(this.db, k);
+  }
+  listKeys(accountId?: string): Promise<ApiKeyRecord[]> {
+    return accounts.listKeys(this.db, accountId);
+  }
+  revokeKey(prefix: string, now: number): Promise<ApiKeyRecord | undefined> {
+    return accounts.revokeKey(this.db, prefix, now);
+  }
+  keyByHash(hash: string): Promise<StoredKey | undefined> {
+    return accounts.keyByHash(this.db, hash);
+  }
+  touchKey(id: string, now: number): Promise<void> {
+    return accounts.touchKey(this.db, id, now);
+  }
+  keysVersion(): Promise<string> {
+    return accounts.keysVersion(this.db);
+  }
+
   getMeta(key: string): Promise<string | undefined> {
     return runtimeState.getMeta(this.db, key);
   }

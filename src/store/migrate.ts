@@ -9,6 +9,8 @@ import * as m006 from './migrations/006-partial-task-indexes.js';
 import * as m007 from './migrations/007-webhook-attempt-details.js';
 import * as m008 from './migrations/008-webhook-redelivery.js';
 import * as m009 from './migrations/009-batches.js';
+import * as m010 from './migrations/010-accounts-and-keys.js';
+import * as m011 from './migrations/011-account-isolation.js';
 
 /** Migrations of both dialects; a dialect may add its own (StoreDialect.migrations), named in the same order. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -20,6 +22,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '007-webhook-attempt-details': m007,
   '008-webhook-redelivery': m008,
   '009-batches': m009,
+  '010-accounts-and-keys': m010,
+  '011-account-isolation': m011,
 };
 
 /** Brings the schema to the latest migration of the dialect; throws what the migrator failed with. */

@@ -25,6 +25,7 @@ export function taskFromRow(r: TaskRow): TaskRecord {
     creditsToCharge: Number(r.credits_to_charge),
     creditsCharged: r.credits_charged === null ? null : Number(r.credits_charged),
     finishedAt: r.finished_at === null ? null : Number(r.finished_at),
+    accountId: r.account_id,
   };
 }
 
@@ -40,6 +41,7 @@ export const POLL_COLUMNS = [
   'error',
   'credits_to_charge',
   'credits_charged',
+  'account_id',
 ] as const;
 
 type PollColumn = (typeof POLL_COLUMNS)[number];
@@ -55,10 +57,23 @@ export type PollValues = [
   error: string | null,
   creditsToCharge: number,
   creditsCharged: number | null,
+  accountId: string,
 ];
 
 export function polledFromValues(v: PollValues): PolledTask {
-  const [id, taskType, status, priority, createdAt, idempotencyKey, result, error, creditsToCharge, creditsCharged] = v;
+  const [
+    id,
+    taskType,
+    status,
+    priority,
+    createdAt,
+    idempotencyKey,
+    result,
+    error,
+    creditsToCharge,
+    creditsCharged,
+    accountId,
+  ] = v;
   return {
     id,
     taskType: taskType as TaskType,
@@ -70,6 +85,7 @@ export function polledFromValues(v: PollValues): PolledTask {
     error,
     creditsToCharge: Number(creditsToCharge),
     creditsCharged: creditsCharged === null ? null : Number(creditsCharged),
+    accountId,
   };
 }
 

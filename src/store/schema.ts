@@ -27,6 +27,8 @@ export interface TasksTable {
   /** The batch the task was submitted in and its item index there (null when submitted alone). */
   batch_id: string | null;
   batch_index: number | null;
+  /** The account of the key that made it (migrations/011-account-isolation.ts). */
+  account_id: string;
 }
 
 /** A batch (migrations/009-batches.ts): `size` items submitted, `total` of them accepted as tasks. */
@@ -39,6 +41,7 @@ export interface BatchesTable {
   last_task_id: string | null;
   webhook_url: string | null;
   created_at: number;
+  account_id: string;
   /** When every task of the batch was first seen terminal (its batch.completed delivery is queued then). */
   completed_at: number | null;
 }
@@ -59,6 +62,8 @@ export interface WebhookDeliveriesTable {
   redeliveries: Generated<number>;
   /** `attempts` when the current delivery began: its own attempts are those above. */
   attempts_base: Generated<number>;
+  /** The account of its task or batch. */
+  account_id: string;
 }
 
 /** One row per attempt made: (task_id, attempt) is unique, so no attempt number is made twice. */
@@ -75,6 +80,25 @@ export interface WebhookAttemptsTable {
   next_attempt_at: number | null;
   /** The delivery (0 first, then each redelivery) the attempt belonged to. */
   delivery: Generated<number>;
+}
+
+export interface AccountsTable {
+  id: string;
+  name: string;
+  created_at: number;
+}
+
+/** An API key: its SHA-256 only, and a prefix for display (src/accounts/api-keys.ts). */
+export interface ApiKeysTable {
+  id: string;
+  account_id: string;
+  name: string | null;
+  prefix: string;
+  hash: string;
+  created_at: number;
+  last_used_at: number | null;
+  expires_at: number | null;
+  revoked_at: number | null;
 }
 
 export interface PoolLeasesTable {
@@ -97,6 +121,8 @@ export interface MetaTable {
 export interface Database {
   tasks: TasksTable;
   batches: BatchesTable;
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   aeq_meta: MetaTable;

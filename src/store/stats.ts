@@ -21,15 +21,19 @@ function webhookCounts(rows: Array<{ status: string; n: number | string | bigint
   return out;
 }
 
-/** Counts of tasks created since `notBefore` per status and engine, and of deliveries per outcome. */
-export async function stats(db: Kysely<Database>, notBefore: number): Promise<Stats> {
+/**
+ * Counts of tasks created since `notBefore` per status and engine, and of deliveries per outcome: of one account, or
+ * of all when `accountId` is undefined.
+ */
+export async function stats(db: Kysely<Database>, notBefore: number, accountId?: string): Promise<Stats> {
   // One aggregate query, so every process sharing the store reports the same figures.
-  const rows = await db
+  let taskRows = db
     .selectFrom('tasks')
     .select(['task_type', 'status', (eb) => eb.fn.countAll<number>().as('n')])
     .where('created_at', '>=', notBefore)
-    .groupBy(['task_type', 'status'])
-    .execute();
+    .groupBy(['task_type', 'status']);
+  if (accountId !== undefined) taskRows = taskRows.where('account_id', '=', accountId);
+  const rows = await taskRows.execute();
   const tasks = emptyCounts();
   const byEngine: Record<string, StatusCounts> = {};
   for (const r of rows) {
@@ -40,11 +44,12 @@ export async function stats(db: Kysely<Database>, notBefore: number): Promise<St
     byEngine[r.task_type] = counts;
     counts[s] += n;
   }
-  const hooks = await db
+  let hookRows = db
     .selectFrom('webhook_deliveries')
     .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
-    .groupBy('status')
-    .execute();
+    .groupBy('status');
+  if (accountId !== undefined) hookRows = hookRows.where('account_id', '=', accountId);
+  const hooks = await hookRows.execute();
   return { tasks, byEngine, webhooks: webhookCounts(hooks) };
 }
 
@@ -67,14 +72,23 @@ export async function queuedAndRunning(db: Kysely<Database>, notBefore: number):
   return out;
 }
 
-/** Embedded store: the counts kept by triggers (sqlite/migrations/005-status-counts.ts), prepared once. */
+/**
+ * Embedded store: the counts kept by triggers per account (sqlite/migrations/012-account-counts.ts), prepared once;
+ * `…Of` read one account's, the others add up every account's.
+ */
 export function prepareStats(db: BetterSqlite3.Database) {
   return {
-    taskCounts: db.prepare(`select task_type, status, n from status_counts where scope = 'task'`),
+    taskCounts: db.prepare(`select task_type, status, n from status_counts where scope like 'task:%'`),
+    taskCountsOf: db.prepare(`select task_type, status, n from status_counts where scope = 'task:' || ?`),
     expiredCounts: db.prepare(
       'select task_type, status, count(*) as n from tasks where created_at < ? group by task_type, status',
     ),
-    deliveryCounts: db.prepare(`select status, n from status_counts where scope = 'delivery'`),
+    expiredCountsOf: db.prepare(
+      `select task_type, status, count(*) as n from tasks where created_at < ? and account_id = ?
+      group by task_type, status`,
+    ),
+    deliveryCounts: db.prepare(`select status, n from status_counts where scope like 'delivery:%'`),
+    deliveryCountsOf: db.prepare(`select status, n from status_counts where scope = 'delivery:' || ?`),
   };
 }
 
@@ -87,7 +101,12 @@ interface CountRow {
 }
 
 /** Embedded store: from the trigger-kept counts, less the expired tasks the retention sweep has not deleted yet. */
-export function statsSqlite(group: GroupCommit, s: StatsStatements, notBefore: number): Promise<Stats> {
+export function statsSqlite(
+  group: GroupCommit,
+  s: StatsStatements,
+  notBefore: number,
+  accountId?: string,
+): Promise<Stats> {
   return group.read(() => {
     const tasks = emptyCounts();
     const byEngine: Record<string, StatusCounts> = {};
@@ -99,11 +118,15 @@ export function statsSqlite(group: GroupCommit, s: StatsStatements, notBefore: n
       byEngine[type] = counts;
       counts[st] += n;
     };
-    for (const r of s.taskCounts.all() as CountRow[]) add(r.task_type, r.status, r.n);
-    for (const r of s.expiredCounts.all(notBefore) as CountRow[]) add(r.task_type, r.status, -r.n);
+    const one = accountId !== undefined;
+    const counted = (one ? s.taskCountsOf.all(accountId) : s.taskCounts.all()) as CountRow[];
+    const expired = (one ? s.expiredCountsOf.all(notBefore, accountId) : s.expiredCounts.all(notBefore)) as CountRow[];
+    for (const r of counted) add(r.task_type, r.status, r.n);
+    for (const r of expired) add(r.task_type, r.status, -r.n);
     for (const [type, c] of Object.entries(byEngine))
       if (c.QUEUED + c.PROCESSING + c.COMPLETED + c.FAILED === 0) delete byEngine[type];
-    return { tasks, byEngine, webhooks: webhookCounts(s.deliveryCounts.all() as CountRow[]) };
+    const deliveries = (one ? s.deliveryCountsOf.all(accountId) : s.deliveryCounts.all()) as CountRow[];
+    return { tasks, byEngine, webhooks: webhookCounts(deliveries) };
   });
 }
 

@@ -1,3 +1,4 @@
+import type { Account, ApiKeyRecord, NewApiKey, StoredKey } from '../domain/account.js';
 import type { BatchItem, BatchRecord, NewBatch } from '../domain/batch.js';
 import type { ClaimedTask, NewTask, PolledTask, TaskRecord, TaskStatus } from '../domain/task.js';
 
@@ -11,6 +12,8 @@ export type InsertOutcome =
 export interface WebhookOutbox {
   url: string;
   payload: unknown;
+  /** The account of the task or batch it is about. */
+  accountId: string;
 }
 
 export interface TerminalWrite {
@@ -133,7 +136,8 @@ export interface Store {
   deleteExpired(before: number, limit: number): Promise<number>;
   /** Earliest time a QUEUED task becomes due, for the scheduler's timer. */
   nextAvailableAt(taskType: string): Promise<number | null>;
-  stats(notBefore: number): Promise<Stats>;
+  /** The figures of /stats: of one account's tasks and deliveries, or of all (`accountId` undefined). */
+  stats(notBefore: number, accountId?: string): Promise<Stats>;
   queuedAndRunning(notBefore: number): Promise<Record<string, { queued: number; processing: number }>>;
 
   claimDueDeliveries(now: number, limit: number, leaseMs: number): Promise<DueDelivery[]>;
@@ -166,6 +170,17 @@ export interface Store {
   /** Operator changes shared by every process (see src/pools/runtime-changes.ts). */
   putRuntimeChange(key: string, state: string, now: number): Promise<void>;
   runtimeChanges(): Promise<Array<{ key: string; state: string; updatedAt: number }>>;
+
+  /** Client accounts and API keys (store/accounts.ts); every key change moves `keysVersion`. */
+  createAccount(a: Account): Promise<Account | undefined>;
+  accountByName(name: string): Promise<Account | undefined>;
+  listAccounts(): Promise<Account[]>;
+  insertKey(k: NewApiKey): Promise<void>;
+  listKeys(accountId?: string): Promise<ApiKeyRecord[]>;
+  revokeKey(prefix: string, now: number): Promise<ApiKeyRecord | undefined>;
+  keyByHash(hash: string): Promise<StoredKey | undefined>;
+  touchKey(id: string, now: number): Promise<void>;
+  keysVersion(): Promise<string>;
 
   getMeta(key: string): Promise<string | undefined>;
   setMetaIfAbsent(key: string, value: string): Promise<string>;

@@ -37,7 +37,7 @@ export interface SourceInfluencePayload {
   analysis: { version: 1; entities: Array<{ id: string; name: string; role: string }> } | null;
 }
 
-export function sourceInfluenceTask(input: SourceInfluenceInput, ctx: SubmissionContext): NewTask {
+export function sourceInfluenceTask(input: SourceInfluenceInput, ctx: SubmissionContext, accountId: string): NewTask {
   const extended = input.analysis?.version === 1;
   const min = extended ? 0 : 1;
   if (input.citations.length < min) {
@@ -63,6 +63,7 @@ export function sourceInfluenceTask(input: SourceInfluenceInput, ctx: Submission
       : null,
   };
   return buildTask(ctx, 'SOURCE_INFLUENCE', payload, {
+    accountId,
     country: null,
     idempotencyKey: input.idempotencyKey,
     webhookUrl: input.webhook?.url,
@@ -100,7 +101,7 @@ const MONITOR_MAX_TASKS = 200;
 
 const SEED_RE = /^[\p{L}\p{N}]+( [\p{L}\p{N}]+)*$/u;
 
-export function promptResearchTask(input: PromptResearchInput, ctx: SubmissionContext): NewTask {
+export function promptResearchTask(input: PromptResearchInput, ctx: SubmissionContext, accountId: string): NewTask {
   const problems: FieldProblem[] = [];
   const seed = input.seed.trim();
   if (seed.length < 1 || seed.length > 30)
@@ -153,6 +154,7 @@ export function promptResearchTask(input: PromptResearchInput, ctx: SubmissionCo
     brandDescription: input.brandDescription ?? null,
   };
   return buildTask(ctx, 'PROMPT_RESEARCH', payload, {
+    accountId,
     country,
     idempotencyKey: input.idempotencyKey,
     webhookUrl: input.webhook?.url,

@@ -76,7 +76,7 @@ export interface SubmissionContext {
  * Turns a schema-valid envelope into a task to insert: canonical type, dedicated-endpoint rule,
  * payload rules, clamped priority, region check. Throws RequestError for the client.
  */
-export function envelopeToTask(input: EnvelopeInput, ctx: SubmissionContext): NewTask {
+export function envelopeToTask(input: EnvelopeInput, ctx: SubmissionContext, accountId: string): NewTask {
   const taskType = canonicalTaskType(input.taskType);
   if (!taskType)
     throw validationError([{ field: 'taskType', message: `unknown task type ${JSON.stringify(input.taskType)}` }]);
@@ -92,6 +92,7 @@ export function envelopeToTask(input: EnvelopeInput, ctx: SubmissionContext): Ne
   if (problems.length > 0) throw validationError(problems);
   if (country) checkRegion(ctx.config, ctx.pools, taskType, country);
   return buildTask(ctx, taskType, payload, {
+    accountId,
     country,
     priority: input.priority,
     idempotencyKey: input.idempotencyKey,
@@ -104,6 +105,8 @@ export function buildTask(
   taskType: TaskType,
   payload: unknown,
   o: {
+    /** The account of the key that submits it. */
+    accountId: string;
     country: string | null;
     priority?: number | undefined;
     idempotencyKey?: string | undefined;
@@ -123,5 +126,6 @@ export function buildTask(
     maxAttempts: engine.maxAttempts,
     creditsToCharge: engine.credits,
     createdAt,
+    accountId: o.accountId,
   };
 }

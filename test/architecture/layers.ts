@@ -10,7 +10,7 @@ export const LAYERS: ReadonlyArray<readonly string[]> = [
   ['domain', 'text'],
   ['config', 'net', 'ops'],
   ['store', 'transport'],
-  ['pools'],
+  ['pools', 'accounts'],
   ['submission'],
   ['engines'],
   ['analysis'],

@@ -170,7 +170,7 @@ describe('batch progress while its tasks wait, and the edges of the batch endpoi
     expect(early.body.error.code).toBe('BATCH_NOT_COMPLETED');
   });
 
-  it('answers 404 for an unknown id, a task id and a malformed id; 400 for a bad webhook, limit or cursor', async () => {
+  it('404 for an unknown id, a task id and a malformed id; 400 for a bad webhook, limit or cursor', async () => {
     const task = await svc.call('POST', '/v1/async/task', item(0));
     const unknown = '0190a6b2-0000-7000-8000-000000000000';
     for (const id of [unknown, task.body.task.id, 'not-a-uuid']) {

@@ -96,7 +96,7 @@ const schemaByDataDir = new Map<string, string>();
  * In the `postgres` test project, each data dir gets its own schema in the run's throwaway
  * database (a restart on the same data dir finds the same schema); otherwise SQLite is used.
  */
-async function testDatabaseUrl(dataDir: string): Promise<string | undefined> {
+export async function testDatabaseUrl(dataDir: string): Promise<string | undefined> {
   if (process.env.AEQ_TEST_STORE !== 'postgres') return undefined;
   const known = schemaByDataDir.get(dataDir);
   if (known) return known;

@@ -17,6 +17,7 @@ function task(over: Partial<NewTask> = {}): NewTask {
     payload: { prompt: 'p' },
     priority: 1,
     idempotencyKey: null,
+    accountId: 'default',
     webhookUrl: null,
     country: null,
     maxAttempts: 3,
@@ -119,7 +120,7 @@ for (const kind of ['sqlite', 'postgres'] as StoreKind[]) {
         await store.finishTask(
           t.id,
           c!.leaseToken,
-          completed({ url: 'https://example.com/hook', payload: { a: 1 } }),
+          completed({ url: 'https://example.com/hook', payload: { a: 1 }, accountId: 'default' }),
           T0 + 2000,
         ),
       ).toBe(true);
@@ -146,6 +147,7 @@ for (const kind of ['sqlite', 'postgres'] as StoreKind[]) {
         priority: 1,
         createdAt: T0,
         idempotencyKey: null,
+        accountId: 'default',
         resultJson: JSON.stringify({ text: 'ok' }),
         error: null,
         creditsToCharge: 2,
@@ -189,7 +191,7 @@ for (const kind of ['sqlite', 'postgres'] as StoreKind[]) {
         error: 'ENGINE_TIMEOUT: x',
         creditsToCharge: 2,
         creditsCharged: 0,
-        webhook: { url: 'https://example.com/h', payload: { failed: true } },
+        webhook: { url: 'https://example.com/h', payload: { failed: true }, accountId: 'default' },
       }));
       expect(r.failed).toEqual([t.id]);
       expect((await store.getTask(t.id, 0))?.status).toBe('FAILED');
@@ -217,7 +219,12 @@ for (const kind of ['sqlite', 'postgres'] as StoreKind[]) {
       const t = task({ webhookUrl: 'https://example.com/h' });
       await store.insertTasks([t]);
       const [c] = await store.claimTasks(claimArgs());
-      await store.finishTask(t.id, c!.leaseToken, completed({ url: 'https://example.com/h', payload: {} }), T0 + 2000);
+      await store.finishTask(
+        t.id,
+        c!.leaseToken,
+        completed({ url: 'https://example.com/h', payload: {}, accountId: 'default' }),
+        T0 + 2000,
+      );
       const [d] = await store.claimDueDeliveries(T0 + 2000, 10, 60_000);
       expect(await store.startDeliveryAttempt(t.id, d!.leaseToken, 1, T0 + 2000)).toBe(true);
       expect(await store.startDeliveryAttempt(t.id, d!.leaseToken, 1, T0 + 2000)).toBe(false);
@@ -265,7 +272,7 @@ for (const kind of ['sqlite', 'postgres'] as StoreKind[]) {
       await store.finishTask(
         claimed[0]!.id,
         claimed[0]!.leaseToken,
-        completed({ url: 'https://example.com/h', payload: {} }),
+        completed({ url: 'https://example.com/h', payload: {}, accountId: 'default' }),
         T0 + 2000,
       );
       await store.retryTask(claimed[1]!.id, claimed[1]!.leaseToken, 'x', T0 + 5000, T0 + 2000);
@@ -297,7 +304,12 @@ for (const kind of ['sqlite', 'postgres'] as StoreKind[]) {
       const t = task({ webhookUrl: 'https://example.com/h' });
       await store.insertTasks([t]);
       const [c] = await store.claimTasks(claimArgs());
-      await store.finishTask(t.id, c!.leaseToken, completed({ url: 'https://example.com/h', payload: {} }), T0 + 2000);
+      await store.finishTask(
+        t.id,
+        c!.leaseToken,
+        completed({ url: 'https://example.com/h', payload: {}, accountId: 'default' }),
+        T0 + 2000,
+      );
       const [first] = await store.claimDueDeliveries(T0 + 2000, 10, 1000);
       expect(await store.startDeliveryAttempt(t.id, first!.leaseToken, 1, T0 + 2000)).toBe(true);
       expect(await store.claimDueDeliveries(T0 + 2500, 10, 1000)).toHaveLength(0);

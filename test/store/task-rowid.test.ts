@@ -15,6 +15,7 @@ function task(id: string, over: Partial<NewTask> = {}): NewTask {
     payload: { query: 'q' },
     priority: 1,
     idempotencyKey: null,
+    accountId: 'default',
     webhookUrl: null,
     country: null,
     maxAttempts: 3,

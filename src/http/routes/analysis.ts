@@ -8,6 +8,7 @@ import {
 } from '../../submission/analysis-requests.js';
 import type { HttpContext } from '../context.js';
 import { acceptedSchema, errorEnvelopeSchema, promptResearchSchema, sourceInfluenceSchema } from '../schemas.js';
+import { callerOf } from '../caller.js';
 import { insertOne } from './tasks.js';
 
 /** Source-influence bodies are capped at 1 MiB by the contract. */
@@ -32,7 +33,8 @@ export function registerAnalysisRoutes(app: FastifyInstance, ctx: HttpContext): 
         response: { 202: acceptedSchema, ...errors },
       },
     },
-    async (req, reply) => reply.code(202).send(await insertOne(ctx, sourceInfluenceTask(req.body, ctx))),
+    async (req, reply) =>
+      reply.code(202).send(await insertOne(ctx, sourceInfluenceTask(req.body, ctx, callerOf(req).accountId))),
   );
 
   app.post<{ Body: PromptResearchInput }>(
@@ -45,6 +47,7 @@ export function registerAnalysisRoutes(app: FastifyInstance, ctx: HttpContext): 
         response: { 202: acceptedSchema, ...errors },
       },
     },
-    async (req, reply) => reply.code(202).send(await insertOne(ctx, promptResearchTask(req.body, ctx))),
+    async (req, reply) =>
+      reply.code(202).send(await insertOne(ctx, promptResearchTask(req.body, ctx, callerOf(req).accountId))),
   );
 }

@@ -1,17 +1,21 @@
 import { Ajv } from 'ajv';
 import type { FastifyInstance } from 'fastify';
 import { batchView, type BatchRecord } from '../../domain/batch.js';
+import type { Caller } from '../../domain/account.js';
 import { RequestError } from '../../domain/request-errors.js';
+import { callerOf } from '../caller.js';
 import { targetHostOf } from '../../webhooks/delivery-log.js';
 import type { HttpContext } from '../context.js';
 import { batchQuerySchema, batchStatusSchema, errorEnvelopeSchema, idParamsSchema } from '../schemas.js';
 import { UUID_RE } from './task-lookup.js';
 
 /** A batch within its retention (that of its tasks) by the id of a path, or 404 RESOURCE_NOT_FOUND. */
-export async function liveBatchOr404(ctx: HttpContext, id: string): Promise<BatchRecord> {
-  const batch = UUID_RE.test(id)
+export async function liveBatchOr404(ctx: HttpContext, id: string, caller: Caller): Promise<BatchRecord> {
+  const found = UUID_RE.test(id)
     ? await ctx.store.getBatch(id.toLowerCase(), ctx.now() - ctx.settings.retentionMs)
     : undefined;
+  // Another account's batch is not found either (404, never 403: ids cannot be probed).
+  const batch = found?.accountId === caller.accountId ? found : undefined;
   if (!batch)
     throw new RequestError('RESOURCE_NOT_FOUND', `No batch with id ${JSON.stringify(id)} (unknown or expired).`, {
       id,
@@ -42,7 +46,7 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: HttpContext): voi
       },
     },
     async (req) => {
-      const batch = await liveBatchOr404(ctx, req.params.id);
+      const batch = await liveBatchOr404(ctx, req.params.id, callerOf(req));
       const after = req.query.cursor === undefined ? -1 : Number(req.query.cursor);
       // One more than the page tells whether another page follows.
       const rows = await ctx.store.batchItems(batch, after, req.query.limit + 1);

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import type { Caller } from '../../domain/account.js';
 import { RequestError } from '../../domain/request-errors.js';
+import { callerOf } from '../caller.js';
 import { TERMINAL_STATUSES } from '../../domain/task.js';
 import { deliveryLogView } from '../../webhooks/delivery-log.js';
 import type { HttpContext } from '../context.js';
@@ -15,7 +17,7 @@ interface Owner {
   noun: 'task' | 'batch';
   schema: typeof deliveryLogSchema | typeof batchDeliveryLogSchema;
   /** The owner within its retention (or a 404), and whether its delivery can be sent again yet. */
-  find(ctx: HttpContext, id: string): Promise<{ id: string; settled: boolean }>;
+  find(ctx: HttpContext, id: string, caller: Caller): Promise<{ id: string; settled: boolean }>;
   /** The 409 for an owner whose webhook has not been sent a first time yet. */
   notSettled(id: string): RequestError;
 }
@@ -25,8 +27,8 @@ const TASK: Owner = {
   path: '/v1/async/task/:id/deliveries',
   noun: 'task',
   schema: deliveryLogSchema,
-  async find(ctx, id) {
-    const task = await liveTaskOr404(ctx, id);
+  async find(ctx, id, caller) {
+    const task = await liveTaskOr404(ctx, id, caller);
     return { id: task.id, settled: TERMINAL_STATUSES.has(task.status) };
   },
   notSettled: (id) => new RequestError('TASK_NOT_TERMINAL', undefined, { id }),
@@ -37,8 +39,8 @@ const BATCH: Owner = {
   path: '/v1/async/batch/:id/deliveries',
   noun: 'batch',
   schema: batchDeliveryLogSchema,
-  async find(ctx, id) {
-    const batch = await liveBatchOr404(ctx, id);
+  async find(ctx, id, caller) {
+    const batch = await liveBatchOr404(ctx, id, caller);
     return { id: batch.id, settled: batch.completedAt !== null };
   },
   notSettled: (id) => new RequestError('BATCH_NOT_COMPLETED', undefined, { id }),
@@ -67,7 +69,7 @@ function registerOwnerRoutes(app: FastifyInstance, ctx: HttpContext, owner: Owne
         response: { 200: owner.schema, 401: errorEnvelopeSchema, 404: errorEnvelopeSchema },
       },
     },
-    async (req) => answer((await owner.find(ctx, req.params.id)).id),
+    async (req) => answer((await owner.find(ctx, req.params.id, callerOf(req))).id),
   );
 
   app.post<{ Params: { id: string } }>(
@@ -86,7 +88,7 @@ function registerOwnerRoutes(app: FastifyInstance, ctx: HttpContext, owner: Owne
       },
     },
     async (req, reply) => {
-      const { id, settled } = await owner.find(ctx, req.params.id);
+      const { id, settled } = await owner.find(ctx, req.params.id, callerOf(req));
       if (!settled) throw owner.notSettled(id);
       const outcome = await ctx.store.requestRedelivery(id, ctx.now());
       if (outcome === 'none')

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type {} from '@fastify/swagger';
 import { RequestError } from '../../domain/request-errors.js';
 import { ALL_TASK_TYPES, ENGINE_CATALOG } from '../../domain/engine-catalog.js';
+import { callerOf } from '../caller.js';
 import type { HttpContext } from '../context.js';
 
 /** Liveness, readiness, queue statistics, capacity and Prometheus metrics. */
@@ -19,9 +20,9 @@ export function registerOpsRoutes(app: FastifyInstance, ctx: HttpContext): void 
 
   app.get(
     '/stats',
-    { schema: { summary: 'Queue depth by status (one aggregate over the shared store)' } },
-    async () => {
-      const s = await ctx.store.stats(ctx.now() - ctx.settings.retentionMs);
+    { schema: { summary: "The caller's account: its tasks by status and engine, its webhook deliveries" } },
+    async (req) => {
+      const s = await ctx.store.stats(ctx.now() - ctx.settings.retentionMs, callerOf(req).accountId);
       return { tasks: s.tasks, byEngine: s.byEngine, webhooks: s.webhooks };
     },
   );

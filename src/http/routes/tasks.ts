@@ -20,6 +20,7 @@ import {
   pollingSchema,
 } from '../schemas.js';
 import { ajvToProblems } from '../validation-details.js';
+import { callerOf } from '../caller.js';
 import { liveTaskOr404 } from './task-lookup.js';
 
 export const BATCH_MAX_ITEMS = 500;
@@ -71,7 +72,7 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: HttpContext): void
       },
     },
     async (req, reply) => {
-      const task = envelopeToTask(req.body, ctx);
+      const task = envelopeToTask(req.body, ctx, callerOf(req).accountId);
       const accepted = await insertOne(ctx, task);
       return reply.code(202).send(accepted);
     },
@@ -101,18 +102,20 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: HttpContext): void
         ]);
       }
       const now = new Date(ctx.now());
+      const { accountId } = callerOf(req);
       const batch: NewBatch = {
         id: newTaskId(now.getTime()),
         size: items.length,
         webhookUrl: req.query.webhook ?? null,
         createdAt: now.getTime(),
+        accountId,
       };
       const results: Array<Record<string, unknown>> = new Array(items.length);
       const toInsert: Array<{ index: number; task: NewTask }> = [];
       items.forEach((item, index) => {
         try {
           if (!validateItem(item)) throw validationError(ajvToProblems(validateItem.errors ?? []));
-          const task = envelopeToTask(item, ctx);
+          const task = envelopeToTask(item, ctx, accountId);
           task.batch = { id: batch.id, index };
           toInsert.push({ index, task });
         } catch (e) {
@@ -160,7 +163,7 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: HttpContext): void
       },
     },
     async (req, reply) => {
-      const task = await liveTaskOr404(ctx, req.params.id);
+      const task = await liveTaskOr404(ctx, req.params.id, callerOf(req));
       const { view, responseJson } = pollingView(task);
       if (responseJson === null) return view;
       // The schema's serialiser writes the rest; the stored result (JSON.stringify's own text, which is

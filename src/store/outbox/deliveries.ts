@@ -34,20 +34,21 @@ export async function enqueueDelivery(
       last_error: null,
       created_at: now,
       updated_at: now,
+      account_id: webhook.accountId,
     })
     .execute();
 }
 
 /**
  * Embedded store: `enqueueDelivery` as a prepared statement; run it with (task id, url, payload JSON, now, now,
- * now).
+ * now, account id).
  */
 export function prepareEnqueueDelivery(db: BetterSqlite3.Database) {
   return db.prepare(
     `insert into webhook_deliveries (task_id, url, ` +
       `payload, status, attempts, next_attempt_at, lease_token,
-        lease_expires_at, last_error, created_at, updated_at)
-      values (?, ?, ?, 'PENDING', 0, ?, null, null, null, ?, ?)`,
+        lease_expires_at, last_error, created_at, updated_at, account_id)
+      values (?, ?, ?, 'PENDING', 0, ?, null, null, null, ?, ?, ?)`,
   );
 }
 

@@ -94,8 +94,8 @@ export class SqliteStore extends KyselyStore {
   ): Promise<boolean> {
     return retryTaskSqlite(this.group, this.s.retry, id, leaseToken, lastError, availableAt, now);
   }
-  override stats(notBefore: number): Promise<Stats> {
-    return counts.statsSqlite(this.group, this.s.stats, notBefore);
+  override stats(notBefore: number, accountId?: string): Promise<Stats> {
+    return counts.statsSqlite(this.group, this.s.stats, notBefore, accountId);
   }
   override queuedAndRunning(notBefore: number): Promise<Record<string, { queued: number; processing: number }>> {
     return counts.queuedAndRunningSqlite(this.group, this.s.stats, notBefore);

@@ -35,6 +35,7 @@ const TASK_COLUMNS = [
   'credits_to_charge',
   'credits_charged',
   'finished_at',
+  'account_id',
 ] as const;
 
 /**

@@ -89,7 +89,8 @@ export function finishTaskSqlite(
       token: leaseToken,
     }).changes;
     if (changed !== 1) return false;
-    if (w.webhook && payload !== null) s.insertDelivery.run(id, w.webhook.url, payload, now, now, now);
+    if (w.webhook && payload !== null)
+      s.insertDelivery.run(id, w.webhook.url, payload, now, now, now, w.webhook.accountId);
     return true;
   });
 }

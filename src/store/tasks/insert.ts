@@ -37,6 +37,7 @@ function taskRow(t: NewTask, agingMs: number): TasksTable {
     credits_to_charge: t.creditsToCharge,
     credits_charged: null,
     finished_at: null,
+    account_id: t.accountId,
     batch_id: t.batch?.id ?? null,
     batch_index: t.batch?.index ?? null,
   };
@@ -61,6 +62,7 @@ function batchRow(b: NewBatch, out: InsertOutcome[]): BatchesTable {
     last_task_id: last,
     webhook_url: b.webhookUrl,
     created_at: b.createdAt,
+    account_id: b.accountId,
     completed_at: null,
   };
 }
@@ -88,7 +90,7 @@ export async function insertTasks(
       const r = await trx
         .insertInto('tasks')
         .values(chunk)
-        .onConflict((oc) => oc.column('idempotency_key').doNothing())
+        .onConflict((oc) => oc.columns(['account_id', 'idempotency_key']).doNothing())
         .returning('id')
         .execute();
       for (const { id } of r) inserted.add(id);
@@ -106,6 +108,7 @@ async function insertSkipped(trx: Kysely<Database>, row: TasksTable, notBefore: 
   const existing = await trx
     .selectFrom('tasks')
     .select(['id', 'created_at'])
+    .where('account_id', '=', row.account_id)
     .where('idempotency_key', '=', row.idempotency_key)
     .executeTakeFirst();
   if (existing && Number(existing.created_at) < notBefore) {
@@ -114,7 +117,7 @@ async function insertSkipped(trx: Kysely<Database>, row: TasksTable, notBefore: 
     const again = await trx
       .insertInto('tasks')
       .values(row)
-      .onConflict((oc) => oc.column('idempotency_key').doNothing())
+      .onConflict((oc) => oc.columns(['account_id', 'idempotency_key']).doNothing())
       .returning('id')
       .executeTakeFirst();
     if (again) return { ok: true, task: taskFromRow(row) };
@@ -131,20 +134,21 @@ export function prepareInsert(db: BetterSqlite3.Database) {
         `sort_key, payload, idempotency_key, webhook_url, country,
         created_at, updated_at, available_at, attempts, ` +
         `max_attempts, lease_token, lease_expires_at, worker_id, result, error,
-        credits_to_charge, credits_charged, finished_at, batch_id, batch_index)
+        credits_to_charge, credits_charged, finished_at, batch_id, batch_index, account_id)
       values (?, @id, @task_type, @status, @priority, @sort_key, @payload, @idempotency_key, @webhook_url, @country,
         @created_at, @updated_at, @available_at, @attempts, @max_attempts, ` +
         `@lease_token, @lease_expires_at, @worker_id, @result, @error,
-        @credits_to_charge, @credits_charged, @finished_at, @batch_id, @batch_index)
-      on conflict (idempotency_key) do nothing`,
+        @credits_to_charge, @credits_charged, @finished_at, @batch_id, @batch_index, @account_id)
+      on conflict (account_id, idempotency_key) do nothing`,
     ),
-    taskByKey: db.prepare('select id, created_at from tasks where idempotency_key = ?'),
+    taskByKey: db.prepare('select id, created_at from tasks where account_id = ? and idempotency_key = ?'),
     deleteTask: prepareDeleteTask(db),
-    // New tasks are counted here, once per engine per insert (sqlite/migrations/005-status-counts.ts).
-    countInserted: db.prepare(`insert into status_counts (scope, task_type, status, n) values ('task', ?, 'QUEUED', ?)
-      on conflict (scope, task_type, status) do update set n = n + excluded.n`),
+    // New tasks are counted here, once per account and engine per insert (sqlite/migrations/012-account-counts.ts).
+    countInserted: db.prepare(`insert into status_counts (scope, task_type, status, n)
+      values ('task:' || ?, ?, 'QUEUED', ?) on conflict (scope, task_type, status) do update set n = n + excluded.n`),
     insertBatch: db.prepare(`insert into batches (id, size, total, first_task_id, last_task_id, webhook_url, created_at,
-      completed_at) values (@id, @size, @total, @first_task_id, @last_task_id, @webhook_url, @created_at, @completed_at)`),
+      completed_at, account_id) values (@id, @size, @total, @first_task_id, @last_task_id, @webhook_url, @created_at,
+      @completed_at, @account_id)`),
   };
 }
 
@@ -164,10 +168,16 @@ export function insertTasksSqlite(
   return group.write(() => {
     const out = rows.map((row) => insertOne(s, row, notBefore));
     if (batch) s.insertBatch.run(batchRow(batch, out));
-    // One count update per engine for the whole insert.
-    const perType = new Map<string, number>();
-    for (const o of out) if (o.ok) perType.set(o.task.taskType, (perType.get(o.task.taskType) ?? 0) + 1);
-    for (const [type, n] of perType) s.countInserted.run(type, n);
+    // One count update per account and engine for the whole insert.
+    const perType = new Map<string, { account: string; type: string; n: number }>();
+    for (const o of out) {
+      if (!o.ok) continue;
+      const key = `${o.task.accountId}\n${o.task.taskType}`;
+      const c = perType.get(key);
+      if (c) c.n++;
+      else perType.set(key, { account: o.task.accountId, type: o.task.taskType, n: 1 });
+    }
+    for (const c of perType.values()) s.countInserted.run(c.account, c.type, c.n);
     return out;
   });
 }
@@ -175,7 +185,9 @@ export function insertTasksSqlite(
 function insertOne(s: InsertStatements, row: TasksTable, notBefore: number): InsertOutcome {
   // ON CONFLICT DO NOTHING: of two submits with one idempotency key, exactly one row wins.
   if (insertRow(s, row)) return { ok: true, task: taskFromRow(row) };
-  const existing = s.taskByKey.get(row.idempotency_key) as { id: string; created_at: number } | undefined;
+  const existing = s.taskByKey.get(row.account_id, row.idempotency_key) as
+    | { id: string; created_at: number }
+    | undefined;
   if (existing && existing.created_at < notBefore) {
     // The holder of the key has expired but is not swept yet: the key is free again.
     deleteTaskSqlite(s.deleteTask, existing.id);

@@ -61,6 +61,7 @@ describe('an attempt whose parse runs too long', () => {
       payload: {},
       priority: 1,
       idempotencyKey: null,
+      accountId: 'default',
       webhookUrl: null,
       country: null,
       maxAttempts: 1,

@@ -5,11 +5,15 @@ import crypto, { createHash, timingSafeEqual } from 'node:crypto';
  * comparison time nor an early length mismatch reveals anything about the key.
  */
 export function bearerMatches(header: string | undefined, key: string): boolean {
-  if (!header) return false;
-  const m = /^Bearer[ \t]+(.+)$/i.exec(header.trim());
-  const presented = m?.[1] ?? '';
+  const presented = bearerToken(header);
   const a = sha256(presented);
   return timingSafeEqual(a, configuredDigest(key)) && presented.length > 0;
+}
+
+/** The token of an `Authorization: Bearer <token>` header; empty when there is none. */
+export function bearerToken(header: string | undefined): string {
+  if (!header) return '';
+  return /^Bearer[ \t]+(.+)$/i.exec(header.trim())?.[1] ?? '';
 }
 
 /** The one-shot `crypto.hash` (Node 20.12+) is several times cheaper than a Hash object per request. */

@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import type { Account, ApiKeyRecord } from '../domain/account.js';
+import type { Store } from '../store/store.js';
+import { ACCOUNT_NAME, newApiKey, parseDuration } from './api-keys.js';
+
+/** Why an administration step was refused; the CLI prints it, the internal routes answer it. */
+export class AdminError extends Error {
+  constructor(
+    readonly code: 'ACCOUNT_EXISTS' | 'ACCOUNT_NOT_FOUND' | 'KEY_NOT_FOUND' | 'BAD_NAME' | 'BAD_EXPIRY',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Account and key administration, the same for `aeq accounts|keys …` (against the configured store, no server
+ * running) and for /internal/accounts and /internal/keys.
+ */
+export async function createAccount(store: Store, name: string, now: number): Promise<Account> {
+  if (!ACCOUNT_NAME.test(name))
+    throw new AdminError('BAD_NAME', 'an account name is 1-63 letters, digits, ".", "_" or "-", starting alphanumeric');
+  const made = await store.createAccount({ id: randomUUID(), name, createdAt: now });
+  if (!made) throw new AdminError('ACCOUNT_EXISTS', `an account named ${JSON.stringify(name)} exists`);
+  return made;
+}
+
+/** A new key of the named account: the key itself, to show once, and its record. */
+export async function createKey(
+  store: Store,
+  o: { account: string; name?: string | undefined; expires?: string | undefined },
+  now: number,
+): Promise<{ key: string; record: ApiKeyRecord }> {
+  const account = await store.accountByName(o.account);
+  if (!account) throw new AdminError('ACCOUNT_NOT_FOUND', `no account named ${JSON.stringify(o.account)}`);
+  let expiresAt: number | null = null;
+  if (o.expires !== undefined) {
+    const ms = parseDuration(o.expires);
+    if (ms === null) throw new AdminError('BAD_EXPIRY', 'expiry is a duration such as 90d, 12h or 30m (at most 3650d)');
+    expiresAt = now + ms;
+  }
+  const { key, stored } = newApiKey(account.id, o.name ?? null, now, expiresAt);
+  await store.insertKey(stored);
+  return {
+    key,
+    record: {
+      id: stored.id,
+      accountId: account.id,
+      accountName: account.name,
+      name: stored.name,
+      prefix: stored.prefix,
+      createdAt: now,
+      lastUsedAt: null,
+      expiresAt,
+      revokedAt: null,
+    },
+  };
+}
+
+export async function revokeKey(store: Store, prefix: string, now: number): Promise<ApiKeyRecord> {
+  const r = await store.revokeKey(prefix, now);
+  if (!r) throw new AdminError('KEY_NOT_FOUND', `no key with prefix ${JSON.stringify(prefix)}`);
+  return r;
+}
+
+/** A key as administration shows it: times as ISO strings, and whether it is usable now. */
+export function keyView(k: ApiKeyRecord, now: number) {
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  const state =
+    k.revokedAt !== null ? 'revoked' : k.expiresAt !== null && k.expiresAt <= now ? 'expired' : ('active' as const);
+  return {
+    prefix: k.prefix,
+    name: k.name,
+    account: k.accountName,
+    state,
+    createdAt: iso(k.createdAt),
+    lastUsedAt: iso(k.lastUsedAt),
+    expiresAt: iso(k.expiresAt),
+    revokedAt: iso(k.revokedAt),
+  };
+}
+
+export function accountView(a: Account) {
+  return { id: a.id, name: a.name, createdAt: new Date(a.createdAt).toISOString() };
+}

@@ -1,0 +1,90 @@
+import type { Logger } from 'pino';
+import { DEFAULT_ACCOUNT_ID, type Caller, type StoredKey } from '../domain/account.js';
+import { bearerMatches, bearerToken } from './bearer.js';
+import type { Store } from '../store/store.js';
+import { KEY_PREFIX, hashKey } from './api-keys.js';
+
+/** Hashes remembered (keys found and tokens that are no key); past this the cache starts over. */
+const CACHE_MAX = 10_000;
+/** A key's last use is written at most this often. */
+const TOUCH_EVERY_MS = 60_000;
+
+/**
+ * Who a bearer token belongs to. The configured key (AEQ_API_KEY or the generated one) is the default account's,
+ * compared in constant time as before accounts existed; any other token is looked up by its SHA-256, through a cache
+ * that every process drops when the store's keys version moves (polled; a change made through this process drops it
+ * at once). A lookup is by hash, so its timing says nothing about a key: an index finds a hash or does not.
+ */
+export class Authenticator {
+  private readonly cache = new Map<string, StoredKey | null>();
+  /** Moves whenever the cache is dropped: a lookup started before keeps its answer out of the new cache. */
+  private generation = 0;
+  private version: string | null = null;
+  private readonly touched = new Map<string, number>();
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly store: Store,
+    private readonly configuredKey: string,
+    private readonly now: () => number,
+    private readonly log: Logger,
+  ) {}
+
+  /** Reads the keys version now and then every `pollMs`. */
+  async start(pollMs: number): Promise<void> {
+    await this.refresh();
+    this.timer = setInterval(() => void this.refresh(), pollMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  /** Drops the cache when the store's keys version has moved (a key made, revoked, by any process). */
+  async refresh(): Promise<void> {
+    try {
+      const v = await this.store.keysVersion();
+      if (v !== this.version) {
+        this.version = v;
+        this.forget();
+      }
+    } catch (e) {
+      this.log.error({ err: e }, 'reading the keys version failed');
+    }
+  }
+
+  /** Drops every cached key (after a change made through this process). */
+  forget(): void {
+    this.cache.clear();
+    this.generation++;
+  }
+
+  /** The caller a request's Authorization header names, or null (missing, unknown, revoked or expired). */
+  async authenticate(header: string | undefined): Promise<Caller | null> {
+    if (bearerMatches(header, this.configuredKey)) return { accountId: DEFAULT_ACCOUNT_ID, keyId: null };
+    const token = bearerToken(header);
+    if (!token.startsWith(KEY_PREFIX)) return null;
+    const hash = hashKey(token);
+    let key = this.cache.get(hash);
+    if (key === undefined) {
+      const generation = this.generation;
+      key = (await this.store.keyByHash(hash)) ?? null;
+      if (generation === this.generation) {
+        if (this.cache.size >= CACHE_MAX) this.cache.clear();
+        this.cache.set(hash, key);
+      }
+    }
+    const now = this.now();
+    if (!key || key.revokedAt !== null || (key.expiresAt !== null && key.expiresAt <= now)) return null;
+    this.touch(key, now);
+    return { accountId: key.accountId, keyId: key.id };
+  }
+
+  private touch(key: StoredKey, now: number): void {
+    const last = this.touched.get(key.id) ?? key.lastUsedAt ?? 0;
+    if (now - last < TOUCH_EVERY_MS) return;
+    this.touched.set(key.id, now);
+    this.store.touchKey(key.id, now).catch((e: unknown) => this.log.warn({ err: e }, 'recording a key use failed'));
+  }
+}
