@@ -18,6 +18,7 @@ import { registerAccountAdminRoutes } from './routes/internal-accounts.js';
 import { registerOpsRoutes } from './routes/ops.js';
 import { registerDeliveryRoutes } from './routes/deliveries.js';
 import { registerTaskRoutes } from './routes/tasks.js';
+import { registerUsageRoutes } from './routes/usage.js';
 import { ajvToProblems } from './validation-details.js';
 
 /** Throws on malformed UTF-8; a leading byte-order mark is dropped. */
@@ -177,6 +178,7 @@ export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance
   registerDeliveryRoutes(app, ctx);
   registerAnalysisRoutes(app, ctx);
   registerOpsRoutes(app, ctx);
+  registerUsageRoutes(app, ctx);
   registerInternalRoutes(app, ctx);
   registerAccountAdminRoutes(app, ctx);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -21,6 +21,13 @@ export class Metrics {
     labelNames: ['engine', 'status'],
     registers: [this.registry],
   });
+  /** Label cardinality: accounts × engines (accounts are made by operators, docs/operations.md). */
+  readonly creditsCharged = new Counter({
+    name: 'aeq_credits_charged_total',
+    help: 'Credits charged for finished tasks, by account id and engine (counted by the worker that finished them)',
+    labelNames: ['account', 'engine'],
+    registers: [this.registry],
+  });
   readonly failures = new Counter({
     name: 'aeq_task_failures_total',
     help: 'Failed attempts by task-level code',

@@ -192,6 +192,8 @@ export class Worker {
       return;
     }
     this.d.metrics.tasksFinished.inc({ engine: task.taskType, status: write.status });
+    if (write.creditsCharged > 0)
+      this.d.metrics.creditsCharged.inc({ account: task.accountId, engine: task.taskType }, write.creditsCharged);
     this.d.metrics.taskLatency.observe({ engine: task.taskType, status: write.status }, (now - task.createdAt) / 1000);
     log.info({ status: write.status, error: write.error ?? undefined }, 'task finished');
     if (write.webhook) this.d.onWebhookQueued?.();

@@ -4,6 +4,7 @@ import type { BatchItem, BatchRecord, NewBatch } from '../domain/batch.js';
 import type { ClaimedTask, NewTask, PolledTask, TaskRecord } from '../domain/task.js';
 import * as accounts from './accounts.js';
 import * as batches from './batches.js';
+import { usage as usageOf, type UsageRow } from './usage.js';
 import type { StoreDialect } from './dialect.js';
 import { migrateToLatest } from './migrate.js';
 import * as deliveries from './outbox/deliveries.js';
@@ -194,6 +195,9 @@ export abstract class KyselyStore implements Store {
   }
   keysVersion(): Promise<string> {
     return accounts.keysVersion(this.db);
+  }
+  usage(accountId: string, fromDay: number, toDay: number): Promise<UsageRow[]> {
+    return usageOf(this.db, accountId, fromDay, toDay);
   }
 
   getMeta(key: string): Promise<string | undefined> {

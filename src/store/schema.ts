@@ -101,6 +101,16 @@ export interface ApiKeysTable {
   revoked_at: number | null;
 }
 
+/** Usage of tasks past retention (migrations/013-usage-daily.ts). */
+export interface UsageDailyTable {
+  account_id: string;
+  /** Days since 1970-01-01, UTC. */
+  day: number;
+  task_type: string;
+  tasks: number;
+  credits: number;
+}
+
 export interface PoolLeasesTable {
   token: string;
   resource_id: string;
@@ -123,6 +133,7 @@ export interface Database {
   batches: BatchesTable;
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
+  usage_daily: UsageDailyTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   aeq_meta: MetaTable;

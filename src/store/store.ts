@@ -1,4 +1,5 @@
 import type { Account, ApiKeyRecord, NewApiKey, StoredKey } from '../domain/account.js';
+import type { UsageRow } from './usage.js';
 import type { BatchItem, BatchRecord, NewBatch } from '../domain/batch.js';
 import type { ClaimedTask, NewTask, PolledTask, TaskRecord, TaskStatus } from '../domain/task.js';
 
@@ -181,6 +182,8 @@ export interface Store {
   keyByHash(hash: string): Promise<StoredKey | undefined>;
   touchKey(id: string, now: number): Promise<void>;
   keysVersion(): Promise<string>;
+  /** An account's finished tasks and credits charged by day and engine, retained tasks and swept ones alike. */
+  usage(accountId: string, fromDay: number, toDay: number): Promise<UsageRow[]>;
 
   getMeta(key: string): Promise<string | undefined>;
   setMetaIfAbsent(key: string, value: string): Promise<string>;

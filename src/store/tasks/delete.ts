@@ -1,9 +1,14 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
+import { FOLD_ONE_SQL, foldIntoDailyUsage } from '../usage.js';
 
-/** Deletes tasks with their webhook deliveries and attempts; returns how many tasks went. */
+/**
+ * Deletes tasks with their webhook deliveries and attempts, folding the finished ones into the daily usage first
+ * (store/usage.ts); returns how many tasks went.
+ */
 export async function deleteTasks(trx: Kysely<Database>, ids: string[]): Promise<number> {
+  await foldIntoDailyUsage(trx, ids);
   await trx.deleteFrom('webhook_attempts').where('task_id', 'in', ids).execute();
   await trx.deleteFrom('webhook_deliveries').where('task_id', 'in', ids).execute();
   const r = await trx.deleteFrom('tasks').where('id', 'in', ids).executeTakeFirst();
@@ -21,9 +26,10 @@ export function deleteExpired(db: Kysely<Database>, before: number, limit: numbe
   });
 }
 
-/** Embedded store: one task and its delivery rows, by prepared statements (an insert taking over an expired key). */
+/** Embedded store: one task (usage folded first) and its delivery rows, prepared (an expired key taken over). */
 export function prepareDeleteTask(db: BetterSqlite3.Database) {
   return {
+    usage: db.prepare(FOLD_ONE_SQL),
     attempts: db.prepare('delete from webhook_attempts where task_id = ?'),
     delivery: db.prepare('delete from webhook_deliveries where task_id = ?'),
     task: db.prepare('delete from tasks where id = ?'),
@@ -31,6 +37,7 @@ export function prepareDeleteTask(db: BetterSqlite3.Database) {
 }
 
 export function deleteTaskSqlite(s: ReturnType<typeof prepareDeleteTask>, id: string): void {
+  s.usage.run(id);
   s.attempts.run(id);
   s.delivery.run(id);
   s.task.run(id);
