@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createAccount, createKey } from '../src/accounts/admin.js';
 import { createApp, type App } from '../src/app.js';
 import { loadSettings } from '../src/config/settings.js';
 import { ALL_TASK_TYPES } from '../src/domain/engine-catalog.js';
@@ -17,6 +18,9 @@ export interface BenchService {
   app: App;
   url: string;
   dataDir: string;
+  /** A key of the account `bench`, made in the store like `aeq keys create`: found by its hash, not configured. */
+  accountKey: string;
+  accountId: string;
   stop(): Promise<void>;
 }
 
@@ -84,10 +88,14 @@ export async function startBenchService(o: ServiceOptions = {}): Promise<BenchSe
   const registry = new EngineRegistry().register(noopAdapter(o.seen));
   const app = await createApp(settings, { log: createLogger('silent'), registry });
   const url = await app.listen();
+  const account = await createAccount(app.store, 'bench', Date.now());
+  const { key: accountKey } = await createKey(app.store, { account: 'bench' }, Date.now());
   return {
     app,
     url,
     dataDir,
+    accountKey,
+    accountId: account.id,
     async stop() {
       await app.stop(1000);
       fs.rmSync(dataDir, { recursive: true, force: true });

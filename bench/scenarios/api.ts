@@ -7,7 +7,7 @@ import { startBareServer, type CannedBodies } from '../bare-server.js';
 import { figure, type BenchConfig, type Figure, type Integrity, type ScenarioResult } from '../figures.js';
 import { requestsPerCpuSecond, type LoadGenerator, type LoadJob, type LoadResult } from '../load.js';
 import { median } from '../stats.js';
-import { AUTH, BENCH_KEY, call, startBenchService, type BenchService } from '../service.js';
+import { AUTH, call, startBenchService, type BenchService } from '../service.js';
 
 const SINGLE = { taskType: 'SEARCH_A', payload: { prompt: 'best trail running shoes for wide feet', country: 'US' } };
 
@@ -101,7 +101,7 @@ function integrityOf(scenario: string, p: Pair): Integrity {
   };
 }
 
-/** Fills the store with `n` queued tasks through the store itself, 5,000 per transaction. */
+/** Fills the store with `n` queued tasks of the bench account through the store itself, 5,000 per transaction. */
 async function prefill(svc: BenchService, n: number): Promise<string[]> {
   const ids: string[] = [];
   const types: TaskType[] = ['SEARCH_A', 'AIMODE', 'SEARCH_B_AI_BRIEF', 'FORUM'];
@@ -117,7 +117,7 @@ async function prefill(svc: BenchService, n: number): Promise<string[]> {
         payload: { prompt: `prefilled prompt ${i}` },
         priority: 1,
         idempotencyKey: null,
-        accountId: 'default',
+        accountId: svc.accountId,
         webhookUrl: null,
         country: 'US',
         maxAttempts: 3,
@@ -153,7 +153,10 @@ export async function runApiScenarios(
       );
     }
     const canned: CannedBodies = { accepted: accepted.body, polling: polling.body, batchItem: probe.results[0]! };
-    const bare = await startBareServer(BENCH_KEY, canned);
+    // The loads use an account's key, looked up by its hash (src/accounts/authenticator.ts); the bare server compares
+    // the same token as its one configured key, so the ratios include the key lookup.
+    const bare = await startBareServer(svc.accountKey, canned);
+    const auth = { ...AUTH, authorization: `Bearer ${svc.accountKey}` };
     try {
       const figures: Figure[] = [];
       const integrity: Integrity[] = [];
@@ -166,7 +169,7 @@ export async function runApiScenarios(
           (url) => ({
             url: `${url}/v1/async/task`,
             method: 'POST',
-            headers: AUTH,
+            headers: auth,
             body: JSON.stringify(SINGLE),
             connections: cfg.connections,
             durationS: cfg.durationS,
@@ -209,7 +212,7 @@ export async function runApiScenarios(
           (url) => ({
             url: `${url}/v1/async/task/batch`,
             method: 'POST',
-            headers: AUTH,
+            headers: auth,
             body: JSON.stringify(batch),
             connections: 1,
             durationS: cfg.durationS,
@@ -253,7 +256,7 @@ export async function runApiScenarios(
           (url) => ({
             url: `${url}/`,
             method: 'GET',
-            headers: { authorization: AUTH.authorization },
+            headers: { authorization: auth.authorization },
             connections: cfg.connections,
             durationS: cfg.durationS,
             pathsFile,

@@ -27,6 +27,7 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 const PUBLIC_PATHS = new Set(['/health', '/ready', '/metrics', '/openapi.json']);
 
 const TASK_PATH = '/v1/async/task/';
+const BATCH_PATH = '/v1/async/batch/';
 
 function safeDecode(s: string): string {
   try {
@@ -79,11 +80,12 @@ export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance
     req: FastifyRequest,
     reply: FastifyReply,
   ) => {
-    const taskId = path.startsWith(TASK_PATH) ? safeDecode(path.slice(TASK_PATH.length)) : null;
+    const base = [TASK_PATH, BATCH_PATH].find((p) => path.startsWith(p));
+    const id = base ? safeDecode(path.slice(base.length)) : null;
     const e = !authorized
       ? new RequestError('MISSING_API_KEY')
-      : taskId !== null && req.method === 'GET'
-        ? new RequestError('RESOURCE_NOT_FOUND', 'No task with this id (unknown or expired).', { id: taskId })
+      : id !== null && req.method === 'GET'
+        ? new RequestError('RESOURCE_NOT_FOUND', 'No task or batch with this id (unknown or expired).', { id })
         : new RequestError('VALIDATION_ERROR', err.message, [{ field: '', message: 'the URL path is not valid' }]);
     void reply.code(e.status).send({ success: false, error: errorObject(e, new Date(ctx.now())) });
   };

@@ -54,12 +54,21 @@ async function withCounts(db: Kysely<Database>, row: BatchesTable): Promise<Batc
   };
 }
 
-/** A batch created at or after `notBefore` (within retention), with its counts. */
-export async function getBatch(db: Kysely<Database>, id: string, notBefore: number): Promise<BatchRecord | undefined> {
+/**
+ * A batch of the account created at or after `notBefore` (within retention), with its counts. Another account's
+ * batch is not read further than an unknown one (its counts are not computed), so that timing tells nothing.
+ */
+export async function getBatch(
+  db: Kysely<Database>,
+  id: string,
+  accountId: string,
+  notBefore: number,
+): Promise<BatchRecord | undefined> {
   const row = await db
     .selectFrom('batches')
     .selectAll()
     .where('id', '=', id)
+    .where('account_id', '=', accountId)
     .where('created_at', '>=', notBefore)
     .executeTakeFirst();
   return row ? withCounts(db, row) : undefined;

@@ -4,6 +4,7 @@ import * as sqlite005 from './sqlite/migrations/005-status-counts.js';
 import * as sqlite012 from './sqlite/migrations/012-account-counts.js';
 import * as postgres005 from './postgres/migrations/005-pool-lease-function.js';
 import * as postgres007 from './postgres/migrations/007-pool-slots.js';
+import * as postgres014 from './postgres/migrations/014-c-collation-ids.js';
 
 /**
  * What the shared Kysely operations need to know about the database under them, declared once per
@@ -48,7 +49,11 @@ export const POSTGRES_DIALECT: StoreDialect = Object.freeze({
   supportsSkipLocked: true,
   supportsAdvisoryLocks: true,
   supportsSchemas: true,
-  migrations: { '005-pool-lease-function': postgres005, '007-pool-slots': postgres007 },
+  migrations: {
+    '005-pool-lease-function': postgres005,
+    '007-pool-slots': postgres007,
+    '014-c-collation-ids': postgres014,
+  },
 });
 
 /**

@@ -72,8 +72,8 @@ export abstract class KyselyStore implements Store {
   insertTasks(tasks: NewTask[], notBefore = 0, batch?: NewBatch): Promise<InsertOutcome[]> {
     return insertTasks(this.db, this.agingMs, tasks, notBefore, batch);
   }
-  getBatch(id: string, notBefore: number): Promise<BatchRecord | undefined> {
-    return batches.getBatch(this.db, id, notBefore);
+  getBatch(id: string, accountId: string, notBefore: number): Promise<BatchRecord | undefined> {
+    return batches.getBatch(this.db, id, accountId, notBefore);
   }
   batchItems(batch: BatchRecord, after: number, limit: number): Promise<BatchItem[]> {
     return batches.batchItems(this.db, batch, after, limit);

@@ -100,8 +100,8 @@ export interface Store {
    * batch, its row too (the tasks name it in `NewTask.batch`).
    */
   insertTasks(tasks: NewTask[], notBefore?: number, batch?: NewBatch): Promise<InsertOutcome[]>;
-  /** A batch created at or after `notBefore`, with the counts of its tasks by status. */
-  getBatch(id: string, notBefore: number): Promise<BatchRecord | undefined>;
+  /** A batch of the account created at or after `notBefore`, with the counts of its tasks by status. */
+  getBatch(id: string, accountId: string, notBefore: number): Promise<BatchRecord | undefined>;
   /** Up to `limit` of a batch's items after item index `after`, in order. */
   batchItems(batch: BatchRecord, after: number, limit: number): Promise<BatchItem[]>;
   /** Marks open batches whose tasks are all terminal as completed and queues their webhook (see store/batches.ts). */

@@ -11,11 +11,10 @@ import { UUID_RE } from './task-lookup.js';
 
 /** A batch within its retention (that of its tasks) by the id of a path, or 404 RESOURCE_NOT_FOUND. */
 export async function liveBatchOr404(ctx: HttpContext, id: string, caller: Caller): Promise<BatchRecord> {
-  const found = UUID_RE.test(id)
-    ? await ctx.store.getBatch(id.toLowerCase(), ctx.now() - ctx.settings.retentionMs)
-    : undefined;
   // Another account's batch is not found either (404, never 403: ids cannot be probed).
-  const batch = found?.accountId === caller.accountId ? found : undefined;
+  const batch = UUID_RE.test(id)
+    ? await ctx.store.getBatch(id.toLowerCase(), caller.accountId, ctx.now() - ctx.settings.retentionMs)
+    : undefined;
   if (!batch)
     throw new RequestError('RESOURCE_NOT_FOUND', `No batch with id ${JSON.stringify(id)} (unknown or expired).`, {
       id,

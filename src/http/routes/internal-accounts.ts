@@ -65,14 +65,22 @@ export function registerAccountAdminRoutes(app: FastifyInstance, ctx: HttpContex
     },
   );
 
-  app.get<{ Querystring: { account?: string } }>('/internal/keys', { schema: hide }, async (req) => {
-    const name = req.query.account;
-    const account = name === undefined ? undefined : await ctx.store.accountByName(name);
-    if (name !== undefined && !account)
-      throw new RequestError('ACCOUNT_NOT_FOUND', `No account named ${JSON.stringify(name)}.`);
-    const now = ctx.now();
-    return { keys: (await ctx.store.listKeys(account?.id)).map((k) => keyView(k, now)) };
-  });
+  const keysQuery = {
+    type: 'object',
+    properties: { account: { type: 'string', minLength: 1, maxLength: 63 } },
+  } as const;
+  app.get<{ Querystring: { account?: string } }>(
+    '/internal/keys',
+    { schema: { ...hide, querystring: keysQuery } },
+    async (req) => {
+      const name = req.query.account;
+      const account = name === undefined ? undefined : await ctx.store.accountByName(name);
+      if (name !== undefined && !account)
+        throw new RequestError('ACCOUNT_NOT_FOUND', `No account named ${JSON.stringify(name)}.`);
+      const now = ctx.now();
+      return { keys: (await ctx.store.listKeys(account?.id)).map((k) => keyView(k, now)) };
+    },
+  );
 
   app.post<{ Body: { account: string; name?: string; expires?: string } }>(
     '/internal/keys',
