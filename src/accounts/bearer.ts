@@ -6,8 +6,12 @@ import crypto, { createHash, timingSafeEqual } from 'node:crypto';
  */
 export function bearerMatches(header: string | undefined, key: string): boolean {
   const presented = bearerToken(header);
-  const a = sha256(presented);
-  return timingSafeEqual(a, configuredDigest(key)) && presented.length > 0;
+  return digestMatches(sha256(presented), key) && presented.length > 0;
+}
+
+/** Whether a token's SHA-256 (`sha256`) is that of a configured key, in constant time. */
+export function digestMatches(digest: Buffer, key: string): boolean {
+  return timingSafeEqual(digest, configuredDigest(key));
 }
 
 /** The token of an `Authorization: Bearer <token>` header; empty when there is none. */
@@ -18,7 +22,7 @@ export function bearerToken(header: string | undefined): string {
 
 /** The one-shot `crypto.hash` (Node 20.12+) is several times cheaper than a Hash object per request. */
 const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'buffer') => Buffer }).hash;
-function sha256(s: string): Buffer {
+export function sha256(s: string): Buffer {
   return oneShot ? oneShot('sha256', s, 'buffer') : createHash('sha256').update(s).digest();
 }
 

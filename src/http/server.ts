@@ -65,9 +65,9 @@ export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance
     // answer with the error envelope, after the same key check as every other route.
     frameworkErrors: (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
       const path = pathOf(req.url);
-      void (
-        PUBLIC_PATHS.has(path) ? Promise.resolve(true) : ctx.auth.authenticate(req.headers.authorization).then(Boolean)
-      )
+      const who = PUBLIC_PATHS.has(path) ? true : ctx.auth.authenticate(req.headers.authorization);
+      void Promise.resolve(who)
+        .then(Boolean)
         .catch(() => false)
         .then((authorized) => frameworkError(authorized, path, err, req, reply));
     },
@@ -139,7 +139,9 @@ export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance
         throw new RequestError('MISSING_API_KEY', 'Missing or invalid internal token.');
       return;
     }
-    const caller = await ctx.auth.authenticate(req.headers.authorization);
+    // Answered at once for the configured key and cached keys: no await on the hot path.
+    const found = ctx.auth.authenticate(req.headers.authorization);
+    const caller = found instanceof Promise ? await found : found;
     if (!caller) throw new RequestError('MISSING_API_KEY');
     req.caller = caller;
   });

@@ -20,11 +20,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('account_id', 'text', (c) => c.notNull().defaultTo('default'))
     .execute();
   await db.schema.dropIndex('tasks_idempotency_key').execute();
+  // Partial: most tasks have no key, and an entry per task (its account id and a null) cost every insert.
   await db.schema
     .createIndex('tasks_idempotency_key')
     .unique()
     .on('tasks')
     .columns(['account_id', 'idempotency_key'])
+    .where(sql.ref('idempotency_key'), 'is not', null)
     .execute();
   // Keep the planner's statistics true after the index change (both dialects know ANALYZE on a table).
   await sql`analyze tasks`.execute(db);

@@ -90,7 +90,9 @@ export async function insertTasks(
       const r = await trx
         .insertInto('tasks')
         .values(chunk)
-        .onConflict((oc) => oc.columns(['account_id', 'idempotency_key']).doNothing())
+        .onConflict((oc) =>
+          oc.columns(['account_id', 'idempotency_key']).where('idempotency_key', 'is not', null).doNothing(),
+        )
         .returning('id')
         .execute();
       for (const { id } of r) inserted.add(id);
@@ -117,7 +119,9 @@ async function insertSkipped(trx: Kysely<Database>, row: TasksTable, notBefore: 
     const again = await trx
       .insertInto('tasks')
       .values(row)
-      .onConflict((oc) => oc.columns(['account_id', 'idempotency_key']).doNothing())
+      .onConflict((oc) =>
+        oc.columns(['account_id', 'idempotency_key']).where('idempotency_key', 'is not', null).doNothing(),
+      )
       .returning('id')
       .executeTakeFirst();
     if (again) return { ok: true, task: taskFromRow(row) };
@@ -139,7 +143,7 @@ export function prepareInsert(db: BetterSqlite3.Database) {
         @created_at, @updated_at, @available_at, @attempts, @max_attempts, ` +
         `@lease_token, @lease_expires_at, @worker_id, @result, @error,
         @credits_to_charge, @credits_charged, @finished_at, @batch_id, @batch_index, @account_id)
-      on conflict (account_id, idempotency_key) do nothing`,
+      on conflict (account_id, idempotency_key) where idempotency_key is not null do nothing`,
     ),
     taskByKey: db.prepare('select id, created_at from tasks where account_id = ? and idempotency_key = ?'),
     deleteTask: prepareDeleteTask(db),
