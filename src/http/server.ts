@@ -121,8 +121,25 @@ export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
-      info: { title: 'aeq — asynchronous answer-engine query service', version: '1.0.0' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      info: {
+        title: 'aeq — asynchronous answer-engine query service',
+        version: '1.0.0',
+        description:
+          'Every route but /health and /ready takes `Authorization: Bearer <key>`. A key belongs to an account: ' +
+          'the configured key (AEQ_API_KEY) to the default account, each key made with `aeq keys create` (or ' +
+          'POST /internal/keys) to its own. Tasks, batches, delivery logs, /stats and /v1/usage are those of the ' +
+          "key's account; another account's id answers 404. Keys are `aeq_` and 32 base64url characters, stored " +
+          'as SHA-256; a revoked or expired key answers 401 MISSING_API_KEY.',
+      },
+      components: {
+        securitySchemes: {
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description: "An account's API key (aeq_…) or the configured AEQ_API_KEY (the default account)",
+          },
+        },
+      },
       security: [{ bearer: [] }],
     },
   });
