@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { signatureHeaders, startReceiver, type Receiver } from '../helpers/receiver.js';
+import { until } from '../helpers/wait.js';
 import {
   fastConfig,
   startIdleService,
@@ -18,16 +19,6 @@ import {
  */
 const secret = `whsec_${randomBytes(24).toString('base64')}`;
 const item = (i: number) => ({ taskType: 'ANSWER_ENGINE_A', payload: { prompt: `batch object ${i}` } });
-
-async function until<T>(what: string, read: () => Promise<T>, ok: (x: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const x = await read();
-    if (ok(x)) return x;
-    if (Date.now() > deadline) throw new Error(`${what}: not reached after ${timeoutMs} ms: ${JSON.stringify(x)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('a batch that runs to completion, with a webhook', () => {
   let svc: RunningService;
@@ -82,12 +73,7 @@ describe('a batch that runs to completion, with a webhook', () => {
     const [d] = got;
     if (!d) throw new Error('no delivery');
     expect(d.headers['webhook-id']).toBe(`msg_${id}`);
-    const headers = {
-      'webhook-id': String(d.headers['webhook-id']),
-      'webhook-timestamp': String(d.headers['webhook-timestamp']),
-      'webhook-signature': String(d.headers['webhook-signature']),
-    };
-    expect(new Webhook(secret).verify(d.raw, headers)).toEqual(d.body);
+    expect(new Webhook(secret).verify(d.raw, signatureHeaders(d))).toEqual(d.body);
     expect(d.body.type).toBe('batch.completed');
     expect(d.body.batch).toMatchObject({ id, size: 5, total: 4, rejected: 1, done: 4 });
     expect(d.body.batch.completedAt).toBe(done.batch.completedAt);

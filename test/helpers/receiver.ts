@@ -103,3 +103,14 @@ export async function startReceiver(policy: (r: Received) => Reply = () => 200):
     },
   };
 }
+
+/** The Standard Webhooks headers of a delivery, as a receiver hands them to `Webhook.verify`. */
+export function signatureHeaders(
+  r: Received | undefined,
+): Record<'webhook-id' | 'webhook-timestamp' | 'webhook-signature', string> {
+  return {
+    'webhook-id': String(r?.headers['webhook-id']),
+    'webhook-timestamp': String(r?.headers['webhook-timestamp']),
+    'webhook-signature': String(r?.headers['webhook-signature']),
+  };
+}

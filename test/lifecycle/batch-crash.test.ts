@@ -1,21 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { killChild, spawnService, type ChildService } from '../helpers/child-service.js';
+import { until } from '../helpers/wait.js';
 import { startReceiver } from '../helpers/receiver.js';
 import { fastConfig, tempDir } from '../helpers/service.js';
 import { freshPostgresUrl } from '../helpers/stores.js';
 
 const ITEMS = 500;
 const onPostgres = process.env.AEQ_TEST_STORE === 'postgres';
-
-async function until<T>(what: string, read: () => Promise<T>, ok: (x: T) => boolean, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const x = await read();
-    if (ok(x)) return x;
-    if (Date.now() > deadline) throw new Error(`${what}: not reached after ${timeoutMs} ms: ${JSON.stringify(x)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /**
  * A 500-item batch with a webhook, its worker killed with SIGKILL halfway: progress is readable throughout, the
@@ -80,7 +71,7 @@ describe(`a 500-item batch survives kill -9 of its worker (${onPostgres ? 'Postg
     const read = async () => (await reader.call('GET', `/v1/async/batch/${id}`)).body;
 
     // Progress while it runs: the counts always add up to the total, `done` grows.
-    const midway = await until('a fifth of the batch done', read, (b) => b.batch.done >= ITEMS / 5);
+    const midway = await until('a fifth of the batch done', read, (b) => b.batch.done >= ITEMS / 5, 60_000);
     const c = midway.batch.counts;
     expect(c.QUEUED + c.PROCESSING + c.COMPLETED + c.FAILED).toBe(ITEMS);
     expect(midway.batch.done).toBeLessThan(ITEMS);
