@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../helpers/wait.js';
 import {
   TEST_KEY,
   startIdleService,
@@ -88,6 +89,31 @@ describe('API keys over HTTP', () => {
     expect((await asKey(shortLived.key, 'GET', '/stats')).status).toBe(401);
     const states = (await internal('GET', '/internal/keys')).body.keys.map((k: { state: string }) => k.state);
     expect(states.sort()).toEqual(['active', 'expired', 'revoked']);
+  });
+
+  it("records a key's last use at most once a minute", async () => {
+    const key = (await internal('POST', '/internal/keys', { account: 'team-a', name: 'touch' })).body.key as string;
+    const lastUsed = async () =>
+      (
+        (await internal('GET', '/internal/keys?account=team-a')).body.keys as Array<{
+          name: string;
+          lastUsedAt: string;
+        }>
+      ).find((k) => k.name === 'touch')?.lastUsedAt ?? null;
+    expect(await lastUsed()).toBeNull();
+    const first = new Date(clock.now()).toISOString();
+    await asKey(key, 'GET', '/stats');
+    await until('first use recorded', lastUsed, (t) => t === first);
+    clock.advance(30_000);
+    await asKey(key, 'GET', '/stats');
+    clock.advance(29_000);
+    await asKey(key, 'GET', '/stats');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await lastUsed()).toBe(first);
+    clock.advance(2_000);
+    await asKey(key, 'GET', '/stats');
+    const later = new Date(clock.now()).toISOString();
+    await until('a use a minute later recorded', lastUsed, (t) => t === later);
   });
 
   it('keeps the configured key working (the default account) and refuses unknown keys', async () => {
