@@ -1,0 +1,213 @@
+import { AeqError } from './errors.js';
+import type {
+  Accepted,
+  BatchAnswer,
+  BatchItemResult,
+  BatchStatus,
+  DeliveryLog,
+  Envelope,
+  Polling,
+  PromptResearchRequest,
+  SourceInfluenceRequest,
+  TaskStatus,
+  Usage,
+} from './types.js';
+
+/** The contract's batch bounds: 500 items, 8 MiB of body. */
+export const BATCH_MAX_ITEMS = 500;
+export const BATCH_MAX_BYTES = 8 * 1024 * 1024;
+/** Tasks are kept 24 hours: waiting longer would only find them gone. */
+const RETENTION_MS = 24 * 3600_000;
+const TERMINAL: ReadonlySet<string> = new Set(['COMPLETED', 'FAILED']);
+
+export interface ClientOptions {
+  /** The service, e.g. `http://127.0.0.1:8080`. */
+  baseUrl: string;
+  apiKey: string;
+  /** A fetch of your own (tests, proxies); the global one by default. */
+  fetch?: typeof fetch;
+}
+
+export interface WaitProgress {
+  total: number;
+  done: number;
+  counts: Record<TaskStatus, number>;
+}
+
+export interface WaitOptions {
+  onProgress?: (p: WaitProgress) => void;
+  signal?: AbortSignal;
+  /** The first wait between polls of a task (ms); it grows by half each time, up to 15 s. Default 500. */
+  pollInterval?: number;
+  /** Give up after this long (ms); at most the 24-hour retention, which is the default. */
+  timeoutMs?: number;
+}
+
+/**
+ * The aeq client: every call of the HTTP contract, typed from the service's own OpenAPI document. A request the
+ * service refuses throws an `AeqError` (its code, status and details); a task that ended FAILED is an answer like
+ * any other (`task.status`, `error`).
+ */
+export class AeqClient {
+  private readonly base: string;
+  private readonly doFetch: typeof fetch;
+
+  constructor(private readonly opts: ClientOptions) {
+    this.base = opts.baseUrl.replace(/\/+$/, '');
+    this.doFetch = opts.fetch ?? fetch;
+  }
+
+  private async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const init: RequestInit = { method, headers: { authorization: `Bearer ${this.opts.apiKey}` } };
+    if (body !== undefined) {
+      init.body = typeof body === 'string' ? body : JSON.stringify(body);
+      (init.headers as Record<string, string>)['content-type'] = 'application/json';
+    }
+    const res = await this.doFetch(this.base + path, init);
+    const text = await res.text();
+    let parsed: unknown = null;
+    try {
+      parsed = text ? (JSON.parse(text) as unknown) : null;
+    } catch {
+      // not JSON: reported below if the status says it failed
+    }
+    if (!res.ok) throw AeqError.fromAnswer(res.status, parsed);
+    return parsed as T;
+  }
+
+  /** One task; 202 with its record (QUEUED). */
+  submit(envelope: Envelope): Promise<Accepted> {
+    return this.request('POST', '/v1/async/task', envelope);
+  }
+
+  /**
+   * Any number of tasks, in as many batches as the contract's bounds need (500 items, 8 MiB), one after another.
+   * The results come back in the order of `items`, each with its index there; `batches` are the batch objects made.
+   */
+  async submitBatch(
+    items: Envelope[],
+    o: { webhook?: string } = {},
+  ): Promise<{ results: BatchItemResult[]; batches: Array<{ id: string; size: number }> }> {
+    const results: BatchItemResult[] = [];
+    const batches: Array<{ id: string; size: number }> = [];
+    const query = o.webhook ? `?webhook=${encodeURIComponent(o.webhook)}` : '';
+    for (const chunk of chunks(items)) {
+      const answer = await this.request<BatchAnswer>('POST', `/v1/async/task/batch${query}`, chunk.body);
+      if (answer.batch?.id) batches.push({ id: answer.batch.id, size: answer.batch.size ?? chunk.count });
+      for (const r of answer.results ?? []) results.push({ ...r, index: chunk.first + (r.index ?? 0) });
+    }
+    return { results, batches };
+  }
+
+  /** A task's polling view; 404 `RESOURCE_NOT_FOUND` (an AeqError) when unknown or past its retention. */
+  get(id: string): Promise<Polling> {
+    return this.request('GET', `/v1/async/task/${encodeURIComponent(id)}`);
+  }
+
+  /**
+   * Polls until every task is terminal, backing off per task, and resolves with each one's last polling view (null
+   * for a task the service no longer knows: past its retention). Aborting `signal` rejects with its reason.
+   */
+  async waitFor(ids: string[], o: WaitOptions = {}): Promise<Map<string, Polling | null>> {
+    const first = o.pollInterval ?? 500;
+    const deadline = Date.now() + Math.min(o.timeoutMs ?? RETENTION_MS, RETENTION_MS);
+    const out = new Map<string, Polling | null>();
+    const last = new Map<string, TaskStatus>();
+    let pending = [...new Set(ids)];
+    let wait = first;
+    for (;;) {
+      o.signal?.throwIfAborted();
+      const still: string[] = [];
+      for (const id of pending) {
+        try {
+          const view = await this.get(id);
+          const status = view.task?.status;
+          if (status) last.set(id, status);
+          if (status && TERMINAL.has(status)) out.set(id, view);
+          else still.push(id);
+        } catch (e) {
+          if (e instanceof AeqError && e.code === 'RESOURCE_NOT_FOUND') out.set(id, null);
+          else throw e;
+        }
+      }
+      pending = still;
+      o.onProgress?.(progressOf(ids.length, out.size, last));
+      if (pending.length === 0) return out;
+      if (Date.now() + wait > deadline)
+        throw new AeqError('WAIT_TIMEOUT', 0, `${pending.length} tasks not terminal in time`);
+      await sleep(wait, o.signal);
+      wait = Math.min(15_000, Math.round(wait * 1.5));
+    }
+  }
+
+  sourceInfluence(request: SourceInfluenceRequest): Promise<Accepted> {
+    return this.request('POST', '/v1/source-influence', request);
+  }
+
+  promptResearch(request: PromptResearchRequest): Promise<Accepted> {
+    return this.request('POST', '/v1/prompt-research', request);
+  }
+
+  /** A batch's progress and one page of its items (`cursor` from the previous page's `nextCursor`). */
+  batch(id: string, page: { limit?: number; cursor?: string } = {}): Promise<BatchStatus> {
+    const q = new URLSearchParams();
+    if (page.limit !== undefined) q.set('limit', String(page.limit));
+    if (page.cursor !== undefined) q.set('cursor', page.cursor);
+    const qs = q.size > 0 ? `?${q}` : '';
+    return this.request('GET', `/v1/async/batch/${encodeURIComponent(id)}${qs}`);
+  }
+
+  /** A task's webhook delivery log. */
+  deliveries(taskId: string): Promise<DeliveryLog> {
+    return this.request('GET', `/v1/async/task/${encodeURIComponent(taskId)}/deliveries`);
+  }
+
+  /** Sends a finished task's webhook again (a new webhook-id). */
+  redeliver(taskId: string): Promise<DeliveryLog> {
+    return this.request('POST', `/v1/async/task/${encodeURIComponent(taskId)}/deliveries`);
+  }
+
+  /** The account's tasks finished and credits charged by day and engine (`from`, `to`: YYYY-MM-DD, UTC). */
+  usage(range: { from?: string; to?: string } = {}): Promise<Usage> {
+    const q = new URLSearchParams(Object.entries(range).filter((e): e is [string, string] => e[1] !== undefined));
+    return this.request('GET', `/v1/usage${q.size > 0 ? `?${q}` : ''}`);
+  }
+}
+
+/** Items cut into bodies within the contract's bounds, each with the index of its first item. */
+function* chunks(items: Envelope[]): Generator<{ first: number; count: number; body: string }> {
+  let first = 0;
+  while (first < items.length) {
+    const parts: string[] = [];
+    let bytes = 2;
+    while (first + parts.length < items.length && parts.length < BATCH_MAX_ITEMS) {
+      const part = JSON.stringify(items[first + parts.length]);
+      const size = Buffer.byteLength(part) + 1;
+      if (parts.length > 0 && bytes + size > BATCH_MAX_BYTES) break;
+      parts.push(part);
+      bytes += size;
+    }
+    yield { first, count: parts.length, body: `[${parts.join(',')}]` };
+    first += parts.length;
+  }
+}
+
+function progressOf(total: number, done: number, last: Map<string, TaskStatus>): WaitProgress {
+  const counts = { QUEUED: 0, PROCESSING: 0, COMPLETED: 0, FAILED: 0 } as Record<TaskStatus, number>;
+  for (const s of last.values()) counts[s] = (counts[s] ?? 0) + 1;
+  return { total, done, counts };
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(t);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+}

@@ -1,0 +1,1674 @@
+/**
+ * Generated from the service's OpenAPI document by packages/client/scripts/generate-types.ts (openapi-typescript).
+ * Do not edit: run `npm run client:types`. test/client/types.test.ts fails when this file and the service differ.
+ */
+export interface paths {
+    "/v1/async/task": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Submit one task */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        taskType: "CHATBOT_A" | "ANSWER_ENGINE_A" | "ASSISTANT_A" | "AIMODE" | "SEARCH_A" | "SEARCH_A_SERP" | "SEARCH_B_AI_BRIEF" | "SEARCH_B_AI_TAB" | "SEARCH_B_SERP" | "SEARCH_C_SEARCH" | "SEARCH_C_ASSISTANT" | "FORUM" | "WEB_SCRAPE" | "SOURCE_INFLUENCE" | "PROMPT_RESEARCH" | "SEARCH_A_AIMODE" | "SEARCH_A_AIO" | "SEARCH_B" | "SEARCH_C" | "SEARCH_C_ASSISTANT_SEARCH" | "ASSISTANT_C" | "CITATION_ATTRIBUTION";
+                        payload: {
+                            prompt?: string;
+                            query?: string;
+                            /** @description ISO 3166-1 alpha-2, case-insensitive */
+                            country?: string;
+                            page?: number;
+                            action?: string;
+                            url?: string;
+                            community?: string;
+                            user?: string;
+                            include?: {
+                                markdown?: boolean;
+                                rawResponse?: boolean;
+                                html?: boolean;
+                            };
+                        };
+                        idempotencyKey?: string;
+                        /** @description 1..10, default 1; out-of-range values are clamped */
+                        priority?: number;
+                        webhook?: {
+                            /** @description Receives a POST when the task is terminal */
+                            url: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success?: boolean;
+                            task?: {
+                                /** Format: uuid */
+                                id?: string;
+                                taskType?: string;
+                                /** @enum {string} */
+                                status?: "QUEUED" | "PROCESSING" | "COMPLETED" | "FAILED";
+                                priority?: number;
+                                /** Format: date-time */
+                                createdAt?: string;
+                                idempotencyKey?: string;
+                            };
+                            credits?: {
+                                creditsToCharge?: number;
+                                creditsCharged?: number | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/async/task/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Submit 1 to 500 tasks of mixed engines */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description Receives one POST (`batch.completed`, signed like task deliveries) when every task of the batch is terminal */
+                    webhook?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description 1 to 500 submission envelopes; each item is validated on its own and reported in results[] */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        taskType: "CHATBOT_A" | "ANSWER_ENGINE_A" | "ASSISTANT_A" | "AIMODE" | "SEARCH_A" | "SEARCH_A_SERP" | "SEARCH_B_AI_BRIEF" | "SEARCH_B_AI_TAB" | "SEARCH_B_SERP" | "SEARCH_C_SEARCH" | "SEARCH_C_ASSISTANT" | "FORUM" | "WEB_SCRAPE" | "SOURCE_INFLUENCE" | "PROMPT_RESEARCH" | "SEARCH_A_AIMODE" | "SEARCH_A_AIO" | "SEARCH_B" | "SEARCH_C" | "SEARCH_C_ASSISTANT_SEARCH" | "ASSISTANT_C" | "CITATION_ATTRIBUTION";
+                        payload: {
+                            prompt?: string;
+                            query?: string;
+                            /** @description ISO 3166-1 alpha-2, case-insensitive */
+                            country?: string;
+                            page?: number;
+                            action?: string;
+                            url?: string;
+                            community?: string;
+                            user?: string;
+                            include?: {
+                                markdown?: boolean;
+                                rawResponse?: boolean;
+                                html?: boolean;
+                            };
+                        };
+                        idempotencyKey?: string;
+                        /** @description 1..10, default 1; out-of-range values are clamped */
+                        priority?: number;
+                        webhook?: {
+                            /** @description Receives a POST when the task is terminal */
+                            url: string;
+                        };
+                    }[];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success?: boolean;
+                            /** @description The batch object (GET /v1/async/batch/{id}); null only when the store refused the whole insert */
+                            batch?: {
+                                /** Format: uuid */
+                                id?: string;
+                                size?: number;
+                            } | null;
+                            summary?: {
+                                total?: number;
+                                succeeded?: number;
+                                failed?: number;
+                            };
+                            results?: {
+                                success?: boolean;
+                                index?: number;
+                                task?: {
+                                    /** Format: uuid */
+                                    id?: string;
+                                    taskType?: string;
+                                    /** @enum {string} */
+                                    status?: "QUEUED" | "PROCESSING" | "COMPLETED" | "FAILED";
+                                    priority?: number;
+                                    /** Format: date-time */
+                                    createdAt?: string;
+                                    idempotencyKey?: string;
+                                };
+                                credits?: {
+                                    creditsToCharge?: number;
+                                    creditsCharged?: number | null;
+                                };
+                                error?: {
+                                    code?: string;
+                                    message?: string;
+                                    details?: unknown;
+                                    /** Format: date-time */
+                                    timestamp?: string;
+                                };
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/async/task/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Poll a task */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success?: boolean;
+                            task?: {
+                                /** Format: uuid */
+                                id?: string;
+                                taskType?: string;
+                                /** @enum {string} */
+                                status?: "QUEUED" | "PROCESSING" | "COMPLETED" | "FAILED";
+                                priority?: number;
+                                /** Format: date-time */
+                                createdAt?: string;
+                                idempotencyKey?: string;
+                            };
+                            credits?: {
+                                creditsToCharge?: number;
+                                creditsCharged?: number | null;
+                            };
+                            /** @description Engine result; present when COMPLETED */
+                            response?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description <CODE>: <sentence>; present when FAILED */
+                            error?: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/async/batch/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A batch's progress and its items */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description items per page */
+                    limit?: number;
+                    /** @description `nextCursor` of the previous page */
+                    cursor?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success?: boolean;
+                            batch?: {
+                                /** Format: uuid */
+                                id?: string;
+                                /** @description items submitted */
+                                size?: number;
+                                /** @description items accepted as tasks */
+                                total?: number;
+                                /** @description items that failed at submission (no task) */
+                                rejected?: number;
+                                /** @description tasks COMPLETED or FAILED */
+                                done?: number;
+                                counts?: {
+                                    QUEUED?: number;
+                                    PROCESSING?: number;
+                                    COMPLETED?: number;
+                                    FAILED?: number;
+                                };
+                                /** Format: date-time */
+                                createdAt?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description the latest change to any of its tasks
+                                 */
+                                updatedAt?: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description when every task was found terminal; null before
+                                 */
+                                completedAt?: string | null;
+                                /** @description where batch.completed goes (host only); null without one */
+                                webhook?: {
+                                    targetHost?: string;
+                                } | null;
+                            };
+                            /** @description the accepted items in submission order, one page */
+                            items?: {
+                                /** @description the item index in the submitted array */
+                                index?: number;
+                                /** Format: uuid */
+                                taskId?: string;
+                                /** @enum {string} */
+                                status?: "QUEUED" | "PROCESSING" | "COMPLETED" | "FAILED";
+                            }[];
+                            /** @description pass as `cursor` for the next page; null on the last */
+                            nextCursor?: string | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/async/task/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A task's webhook delivery log */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success?: boolean;
+                            taskId?: string;
+                            /** @description null when the task was submitted without a webhook */
+                            webhook?: {
+                                /** @description host[:port] of the webhook URL (no path, query or credentials) */
+                                targetHost?: string;
+                                /** @enum {string} */
+                                status?: "pending" | "sending" | "delivered" | "abandoned";
+                                redeliveries?: number;
+                                /** Format: date-time */
+                                nextAttemptAt?: string | null;
+                                attempts?: {
+                                    delivery?: number;
+                                    attempt?: number;
+                                    /** Format: date-time */
+                                    at?: string;
+                                    latencyMs?: number | null;
+                                    /** @enum {string} */
+                                    outcome?: "delivered" | "retry" | "abandoned" | "undeliverable" | "in_flight";
+                                    httpStatus?: number | null;
+                                    errorCode?: string | null;
+                                    /** Format: date-time */
+                                    nextAttemptAt?: string | null;
+                                }[];
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Send a finished task's webhook again (a new webhook-id, due at once) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success?: boolean;
+                            taskId?: string;
+                            /** @description null when the task was submitted without a webhook */
+                            webhook?: {
+                                /** @description host[:port] of the webhook URL (no path, query or credentials) */
+                                targetHost?: string;
+                                /** @enum {string} */
+                                status?: "pending" | "sending" | "delivered" | "abandoned";
+                                redeliveries?: number;
+                                /** Format: date-time */
+                                nextAttemptAt?: string | null;
+                                attempts?: {
+                                    delivery?: number;
+                                    attempt?: number;
+                                    /** Format: date-time */
+                                    at?: string;
+                                    latencyMs?: number | null;
+                                    /** @enum {string} */
+                                    outcome?: "delivered" | "retry" | "abandoned" | "undeliverable" | "in_flight";
+                                    httpStatus?: number | null;
+                                    errorCode?: string | null;
+                                    /** Format: date-time */
+                                    nextAttemptAt?: string | null;
+                                }[];
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/async/batch/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A batch's webhook delivery log */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success?: boolean;
+                            batchId?: string;
+                            /** @description null when the batch was submitted without one */
+                            webhook?: {
+                                /** @description host[:port] of the webhook URL (no path, query or credentials) */
+                                targetHost?: string;
+                                /** @enum {string} */
+                                status?: "pending" | "sending" | "delivered" | "abandoned";
+                                redeliveries?: number;
+                                /** Format: date-time */
+                                nextAttemptAt?: string | null;
+                                attempts?: {
+                                    delivery?: number;
+                                    attempt?: number;
+                                    /** Format: date-time */
+                                    at?: string;
+                                    latencyMs?: number | null;
+                                    /** @enum {string} */
+                                    outcome?: "delivered" | "retry" | "abandoned" | "undeliverable" | "in_flight";
+                                    httpStatus?: number | null;
+                                    errorCode?: string | null;
+                                    /** Format: date-time */
+                                    nextAttemptAt?: string | null;
+                                }[];
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Send a finished batch's webhook again (a new webhook-id, due at once) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success?: boolean;
+                            batchId?: string;
+                            /** @description null when the batch was submitted without one */
+                            webhook?: {
+                                /** @description host[:port] of the webhook URL (no path, query or credentials) */
+                                targetHost?: string;
+                                /** @enum {string} */
+                                status?: "pending" | "sending" | "delivered" | "abandoned";
+                                redeliveries?: number;
+                                /** Format: date-time */
+                                nextAttemptAt?: string | null;
+                                attempts?: {
+                                    delivery?: number;
+                                    attempt?: number;
+                                    /** Format: date-time */
+                                    at?: string;
+                                    latencyMs?: number | null;
+                                    /** @enum {string} */
+                                    outcome?: "delivered" | "retry" | "abandoned" | "undeliverable" | "in_flight";
+                                    httpStatus?: number | null;
+                                    errorCode?: string | null;
+                                    /** Format: date-time */
+                                    nextAttemptAt?: string | null;
+                                }[];
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/source-influence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Queue a source-influence analysis */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        answer: string;
+                        prompt?: string;
+                        citations: (string | {
+                            url: string;
+                            title?: string;
+                            snippet?: string;
+                            position?: number;
+                            label?: string;
+                        })[];
+                        analysis?: {
+                            /** @enum {integer} */
+                            version?: 1;
+                            entities?: {
+                                id?: string;
+                                name: string;
+                                role?: string;
+                            }[];
+                        };
+                        idempotencyKey?: string;
+                        webhook?: {
+                            /** @description Receives a POST when the task is terminal */
+                            url: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success?: boolean;
+                            task?: {
+                                /** Format: uuid */
+                                id?: string;
+                                taskType?: string;
+                                /** @enum {string} */
+                                status?: "QUEUED" | "PROCESSING" | "COMPLETED" | "FAILED";
+                                priority?: number;
+                                /** Format: date-time */
+                                createdAt?: string;
+                                idempotencyKey?: string;
+                            };
+                            credits?: {
+                                creditsToCharge?: number;
+                                creditsCharged?: number | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/prompt-research": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Queue a prompt-research task */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        seed: string;
+                        country?: string;
+                        limit?: number;
+                        exclude?: string[];
+                        monitorSize?: number;
+                        engines?: ("CHATBOT_A" | "ASSISTANT_A" | "ANSWER_ENGINE_A" | "SEARCH_A" | "AIMODE" | "SEARCH_B_AI_BRIEF" | "SEARCH_B_AI_TAB" | "SEARCH_B" | "SEARCH_A_AIO" | "SEARCH_A_AIMODE")[];
+                        brand?: string;
+                        brandAliases?: string[];
+                        brandDescription?: string;
+                        idempotencyKey?: string;
+                        webhook?: {
+                            /** @description Receives a POST when the task is terminal */
+                            url: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success?: boolean;
+                            task?: {
+                                /** Format: uuid */
+                                id?: string;
+                                taskType?: string;
+                                /** @enum {string} */
+                                status?: "QUEUED" | "PROCESSING" | "COMPLETED" | "FAILED";
+                                priority?: number;
+                                /** Format: date-time */
+                                createdAt?: string;
+                                idempotencyKey?: string;
+                            };
+                            credits?: {
+                                creditsToCharge?: number;
+                                creditsCharged?: number | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness probe */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Readiness probe: 200 when the store answers and migrations are applied */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's account: its tasks by status and engine, its webhook deliveries */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/capacity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Serving mode and region serveability per engine */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's account: tasks finished and credits charged by day and engine */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description first day, included (default: 29 days before `to`) */
+                    from?: string;
+                    /** @description last day, included (default: today, UTC) */
+                    to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success?: boolean;
+                            /** Format: date */
+                            from?: string;
+                            /** Format: date */
+                            to?: string;
+                            usage?: {
+                                /** Format: date */
+                                day?: string;
+                                engine?: string;
+                                /** @description tasks that finished (COMPLETED or FAILED) that day */
+                                tasks?: number;
+                                /** @description credits charged for them (0 for a failed task) */
+                                credits?: number;
+                            }[];
+                            totals?: {
+                                tasks?: number;
+                                credits?: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: never;
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export type operations = Record<string, never>;

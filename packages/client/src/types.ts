@@ -1,0 +1,22 @@
+import type { paths } from './openapi.js';
+
+/** Request and answer types of the service, taken from its OpenAPI document (openapi.ts, generated). */
+type JsonBody<T> = T extends { requestBody: { content: { 'application/json': infer B } } } ? B : never;
+type JsonAnswer<T, S extends number> = T extends {
+  responses: { [K in S]: { content: { 'application/json': infer A } } };
+}
+  ? A
+  : never;
+
+export type Envelope = JsonBody<paths['/v1/async/task']['post']>;
+export type Accepted = JsonAnswer<paths['/v1/async/task']['post'], 202>;
+export type BatchAnswer = JsonAnswer<paths['/v1/async/task/batch']['post'], 200>;
+export type BatchItemResult = NonNullable<BatchAnswer['results']>[number];
+export type Polling = JsonAnswer<paths['/v1/async/task/{id}']['get'], 200>;
+export type TaskStatus = NonNullable<NonNullable<Polling['task']>['status']>;
+export type BatchStatus = JsonAnswer<paths['/v1/async/batch/{id}']['get'], 200>;
+export type DeliveryLog = JsonAnswer<paths['/v1/async/task/{id}/deliveries']['get'], 200>;
+export type Usage = JsonAnswer<paths['/v1/usage']['get'], 200>;
+export type SourceInfluenceRequest = JsonBody<paths['/v1/source-influence']['post']>;
+export type PromptResearchRequest = JsonBody<paths['/v1/prompt-research']['post']>;
+export type ErrorEnvelope = JsonAnswer<paths['/v1/async/task']['post'], 400>;
