@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Account, ApiKeyRecord } from '../domain/account.js';
+import { isoOrNull } from '../domain/clock.js';
 import type { Store } from '../store/store.js';
 import { ACCOUNT_NAME, newApiKey, parseDuration } from './api-keys.js';
 
@@ -25,14 +26,25 @@ export async function createAccount(store: Store, name: string, now: number): Pr
   return made;
 }
 
+/** The account of this name, or ACCOUNT_NOT_FOUND. */
+async function accountNamed(store: Store, name: string): Promise<Account> {
+  const account = await store.accountByName(name);
+  if (!account) throw new AdminError('ACCOUNT_NOT_FOUND', `no account named ${JSON.stringify(name)}`);
+  return account;
+}
+
+/** Every key, or the named account's (ACCOUNT_NOT_FOUND for a name that is none), newest first. */
+export async function listKeys(store: Store, accountName?: string): Promise<ApiKeyRecord[]> {
+  return store.listKeys(accountName === undefined ? undefined : (await accountNamed(store, accountName)).id);
+}
+
 /** A new key of the named account: the key itself, to show once, and its record. */
 export async function createKey(
   store: Store,
   o: { account: string; name?: string | undefined; expires?: string | undefined },
   now: number,
 ): Promise<{ key: string; record: ApiKeyRecord }> {
-  const account = await store.accountByName(o.account);
-  if (!account) throw new AdminError('ACCOUNT_NOT_FOUND', `no account named ${JSON.stringify(o.account)}`);
+  const account = await accountNamed(store, o.account);
   let expiresAt: number | null = null;
   if (o.expires !== undefined) {
     const ms = parseDuration(o.expires);
@@ -65,7 +77,6 @@ export async function revokeKey(store: Store, prefix: string, now: number): Prom
 
 /** A key as administration shows it: times as ISO strings, and whether it is usable now. */
 export function keyView(k: ApiKeyRecord, now: number) {
-  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   const state =
     k.revokedAt !== null ? 'revoked' : k.expiresAt !== null && k.expiresAt <= now ? 'expired' : ('active' as const);
   return {
@@ -73,10 +84,10 @@ export function keyView(k: ApiKeyRecord, now: number) {
     name: k.name,
     account: k.accountName,
     state,
-    createdAt: iso(k.createdAt),
-    lastUsedAt: iso(k.lastUsedAt),
-    expiresAt: iso(k.expiresAt),
-    revokedAt: iso(k.revokedAt),
+    createdAt: isoOrNull(k.createdAt),
+    lastUsedAt: isoOrNull(k.lastUsedAt),
+    expiresAt: isoOrNull(k.expiresAt),
+    revokedAt: isoOrNull(k.revokedAt),
   };
 }
 

@@ -1,5 +1,6 @@
-import crypto, { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { NewApiKey } from '../domain/account.js';
+import { sha256 } from './bearer.js';
 
 /**
  * API keys: `aeq_` and 32 characters of base64url, 192 random bits. Only a key's SHA-256 is stored. A slow password
@@ -11,11 +12,9 @@ import type { NewApiKey } from '../domain/account.js';
 export const KEY_PREFIX = 'aeq_';
 const PREFIX_CHARS = 8;
 
-/** The one-shot `crypto.hash` (Node 20.12+) is several times cheaper than a Hash object per request. */
-const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
-
+/** What the store keeps of a key: its SHA-256 in hex (the authenticator looks keys up by the same digest). */
 export function hashKey(key: string): string {
-  return oneShot ? oneShot('sha256', key, 'hex') : createHash('sha256').update(key).digest('hex');
+  return sha256(key).toString('hex');
 }
 
 /** A new key for an account: the key itself (shown once) and what the store keeps. */

@@ -80,7 +80,7 @@ export class Authenticator {
     const digest = sha256(token);
     if (digestMatches(digest, this.configuredKey)) return CONFIGURED_CALLER;
     if (!token.startsWith(KEY_PREFIX)) return null;
-    const hash = digest.toString('hex');
+    const hash = digest.toString('hex'); // hashKey(token), from the digest already in hand
     const cached = this.cache.get(hash);
     if (cached !== undefined) return this.admit(cached);
     return this.lookup(hash);

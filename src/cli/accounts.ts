@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { AdminError, accountView, createAccount, createKey, keyView, revokeKey } from '../accounts/admin.js';
+import { AdminError, accountView, createAccount, createKey, keyView, listKeys, revokeKey } from '../accounts/admin.js';
 import { openStore } from '../app.js';
 import { loadServiceConfig } from '../config/engine-config.js';
 import { loadSettings } from '../config/settings.js';
@@ -40,10 +40,7 @@ export async function runAccountsCommand(group: string, argv: string[]): Promise
       print({ key, ...keyView(record, now) });
       process.stderr.write('aeq: the key is shown this once; only its hash is stored\n');
     } else if (group === 'keys' && action === 'list') {
-      const account = values.account === undefined ? undefined : await store.accountByName(values.account);
-      if (values.account !== undefined && !account)
-        throw new AdminError('ACCOUNT_NOT_FOUND', `no account named ${JSON.stringify(values.account)}`);
-      for (const k of await store.listKeys(account?.id)) print(keyView(k, now));
+      for (const k of await listKeys(store, values.account)) print(keyView(k, now));
     } else if (group === 'keys' && action === 'revoke' && arg) print(keyView(await revokeKey(store, arg, now), now));
     else {
       process.stderr.write(`aeq: usage:\n${ACCOUNTS_USAGE}`);

@@ -1,3 +1,4 @@
+import { isoOrNull } from './clock.js';
 import { TASK_STATUSES, TERMINAL_STATUSES, type TaskStatus } from './task.js';
 
 /** A batch as submitted: `size` items (valid or not) in one POST /v1/async/task/batch. */
@@ -54,8 +55,6 @@ export interface BatchView {
   completedAt: string | null;
 }
 
-const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
-
 export function batchView(b: BatchRecord): BatchView {
   return {
     id: b.id,
@@ -65,8 +64,8 @@ export function batchView(b: BatchRecord): BatchView {
     done: doneCount(b),
     counts: b.counts,
     createdAt: new Date(b.createdAt).toISOString(),
-    updatedAt: iso(b.updatedAt),
-    completedAt: iso(b.completedAt),
+    updatedAt: isoOrNull(b.updatedAt),
+    completedAt: isoOrNull(b.completedAt),
   };
 }
 

@@ -10,3 +10,8 @@ export interface Clock {
 }
 
 export const systemClock: Clock = { now: () => Date.now() };
+
+/** A time (epoch ms) as answers show it: ISO 8601, or null for none. */
+export function isoOrNull(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString();
+}

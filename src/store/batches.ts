@@ -14,22 +14,20 @@ import { PROCESSING, QUEUED } from './tasks/status-literals.js';
  * delivery is made once whichever process sees it first, and a crash between the two cannot lose it.
  */
 
-type BatchRange = Pick<BatchesTable, 'id' | 'first_task_id' | 'last_task_id'>;
-
 /** The tasks of a batch: its id range (on the tasks' id index) narrowed to its own by `batch_id`. */
-function tasksOf(db: Kysely<Database>, b: BatchRange) {
+function tasksOf(db: Kysely<Database>, batchId: string, firstTaskId: string, lastTaskId: string) {
   return db
     .selectFrom('tasks')
-    .where('id', '>=', b.first_task_id ?? '')
-    .where('id', '<=', b.last_task_id ?? '')
-    .where('batch_id', '=', b.id);
+    .where('id', '>=', firstTaskId)
+    .where('id', '<=', lastTaskId)
+    .where('batch_id', '=', batchId);
 }
 
 async function withCounts(db: Kysely<Database>, row: BatchesTable): Promise<BatchRecord> {
   const rows =
-    row.first_task_id === null
+    row.first_task_id === null || row.last_task_id === null
       ? []
-      : await tasksOf(db, row)
+      : await tasksOf(db, row.id, row.first_task_id, row.last_task_id)
           .select((eb) => ['status', eb.fn.countAll<number>().as('n'), eb.fn.max('updated_at').as('updated')])
           .groupBy('status')
           .execute();
@@ -82,7 +80,7 @@ export async function batchItems(
   limit: number,
 ): Promise<BatchItem[]> {
   if (b.firstTaskId === null || b.lastTaskId === null) return [];
-  const rows = await tasksOf(db, { id: b.id, first_task_id: b.firstTaskId, last_task_id: b.lastTaskId })
+  const rows = await tasksOf(db, b.id, b.firstTaskId, b.lastTaskId)
     .select(['batch_index', 'id', 'status'])
     .where('batch_index', '>', after)
     .orderBy('batch_index')
@@ -93,8 +91,8 @@ export async function batchItems(
 
 /**
  * Completes up to `limit` open batches (within retention) whose tasks are all terminal: marks each, and queues
- * `webhookOf(batch)` when it has a webhook. Returns the batches it completed. Safe in several processes at once: the
- * mark is conditional, so one of them completes a batch and the others skip it.
+ * `webhookOf(batch)` unless that is null (a batch without a webhook). Returns the batches it completed. Safe in
+ * several processes at once: the mark is conditional, so one of them completes a batch and the others skip it.
  */
 export async function completeBatches(
   db: Kysely<Database>,
@@ -134,7 +132,7 @@ export async function completeBatches(
         .executeTakeFirst();
       if (Number(r.numUpdatedRows) !== 1) return null;
       const batch = await withCounts(trx, { ...row, completed_at: now });
-      const webhook = batch.webhookUrl ? webhookOf(batch) : null;
+      const webhook = webhookOf(batch);
       if (webhook) await enqueueDelivery(trx, batch.id, webhook, now);
       return batch;
     });

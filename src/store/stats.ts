@@ -1,14 +1,11 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Kysely } from 'kysely';
+import { emptyStatusCounts } from '../domain/batch.js';
 import type { Database } from './schema.js';
 import type { GroupCommit } from './sqlite/group-commit.js';
 import type { Stats, StatusCounts } from './store.js';
 
 type QueueDepths = Record<string, { queued: number; processing: number }>;
-
-function emptyCounts(): StatusCounts {
-  return { QUEUED: 0, PROCESSING: 0, COMPLETED: 0, FAILED: 0 };
-}
 
 /** Deliveries per outcome from counts per status (PENDING and SENDING are both pending). */
 function webhookCounts(rows: Array<{ status: string; n: number | string | bigint }>): Stats['webhooks'] {
@@ -34,13 +31,13 @@ export async function stats(db: Kysely<Database>, notBefore: number, accountId?:
     .groupBy(['task_type', 'status']);
   if (accountId !== undefined) taskRows = taskRows.where('account_id', '=', accountId);
   const rows = await taskRows.execute();
-  const tasks = emptyCounts();
+  const tasks = emptyStatusCounts();
   const byEngine: Record<string, StatusCounts> = {};
   for (const r of rows) {
     const s = r.status as keyof StatusCounts;
     const n = Number(r.n);
     tasks[s] += n;
-    const counts = byEngine[r.task_type] ?? emptyCounts();
+    const counts = byEngine[r.task_type] ?? emptyStatusCounts();
     byEngine[r.task_type] = counts;
     counts[s] += n;
   }
@@ -108,13 +105,13 @@ export function statsSqlite(
   accountId?: string,
 ): Promise<Stats> {
   return group.read(() => {
-    const tasks = emptyCounts();
+    const tasks = emptyStatusCounts();
     const byEngine: Record<string, StatusCounts> = {};
     const add = (type: string, status: string, n: number) => {
       if (!(status in tasks)) return;
       const st = status as keyof StatusCounts;
       tasks[st] += n;
-      const counts = byEngine[type] ?? emptyCounts();
+      const counts = byEngine[type] ?? emptyStatusCounts();
       byEngine[type] = counts;
       counts[st] += n;
     };

@@ -1,3 +1,4 @@
+import { isoOrNull } from '../domain/clock.js';
 import type { DeliveryLogRow } from '../store/store.js';
 
 /**
@@ -28,8 +29,6 @@ export interface DeliveryLogView {
   attempts: DeliveryAttemptView[];
 }
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-
 /** `undeliverable: PRIVATE_ADDRESS: target …` → PRIVATE_ADDRESS; `ECONNREFUSED: connect …` → ECONNREFUSED. */
 export function errorCodeOf(error: string | null): string | null {
   if (!error) return null;
@@ -52,7 +51,7 @@ export function deliveryLogView(row: DeliveryLogRow): DeliveryLogView {
   return {
     targetHost: targetHostOf(row.url),
     status,
-    nextAttemptAt: status === 'pending' ? iso(row.nextAttemptAt) : null,
+    nextAttemptAt: status === 'pending' ? isoOrNull(row.nextAttemptAt) : null,
     redeliveries: row.redeliveries,
     attempts: row.attempts.map((a, i) => {
       const outcome: DeliveryAttemptView['outcome'] =
@@ -71,7 +70,7 @@ export function deliveryLogView(row: DeliveryLogRow): DeliveryLogView {
         outcome,
         httpStatus: a.httpStatus,
         errorCode: a.httpStatus === null ? errorCodeOf(a.error) : null,
-        nextAttemptAt: iso(a.nextAttemptAt),
+        nextAttemptAt: isoOrNull(a.nextAttemptAt),
       };
     }),
   };

@@ -1,5 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { AdminError, accountView, createAccount, createKey, keyView, revokeKey } from '../../accounts/admin.js';
+import {
+  AdminError,
+  accountView,
+  createAccount,
+  createKey,
+  keyView,
+  listKeys,
+  revokeKey,
+} from '../../accounts/admin.js';
 import { RequestError, type RequestErrorCode } from '../../domain/request-errors.js';
 import type { HttpContext } from '../context.js';
 
@@ -73,12 +81,9 @@ export function registerAccountAdminRoutes(app: FastifyInstance, ctx: HttpContex
     '/internal/keys',
     { schema: { ...hide, querystring: keysQuery } },
     async (req) => {
-      const name = req.query.account;
-      const account = name === undefined ? undefined : await ctx.store.accountByName(name);
-      if (name !== undefined && !account)
-        throw new RequestError('ACCOUNT_NOT_FOUND', `No account named ${JSON.stringify(name)}.`);
+      const keys = await admin(() => listKeys(ctx.store, req.query.account));
       const now = ctx.now();
-      return { keys: (await ctx.store.listKeys(account?.id)).map((k) => keyView(k, now)) };
+      return { keys: keys.map((k) => keyView(k, now)) };
     },
   );
 
