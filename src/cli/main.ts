@@ -1,89 +1,53 @@
 #!/usr/bin/env node
-import { createApp } from '../app.js';
-import { ConfigError } from '../config/engine-config.js';
-import { SettingsError, loadSettings } from '../config/settings.js';
-import { createLogger } from '../ops/logger.js';
-import { ACCOUNTS_USAGE, runAccountsCommand } from './accounts.js';
+import { AeqError } from '@aeq/client';
+import { Command, CommanderError } from 'commander';
+import { SettingsError } from '../config/settings.js';
+import { registerAccounts } from './commands/accounts.js';
+import { registerClientCommands } from './commands/client-commands.js';
+import { registerRun } from './commands/run.js';
+import { registerService } from './commands/service.js';
+import { UsageError } from './connection.js';
+import { InputError } from './study/input.js';
 
-/** `aeq` / `npm start`: the service in the role AEQ_ROLE selects; SIGTERM and SIGINT drain it. */
-async function main(): Promise<void> {
-  let settings: ReturnType<typeof loadSettings>;
-  try {
-    settings = loadSettings();
-  } catch (e) {
-    if (e instanceof SettingsError) {
-      process.stderr.write(`aeq: ${e.message}\n`);
-      process.exit(2);
-    }
-    throw e;
-  }
-  const log = createLogger(settings.logLevel);
-  let app: Awaited<ReturnType<typeof createApp>>;
-  try {
-    app = await createApp(settings, { log });
-  } catch (e) {
-    if (e instanceof ConfigError) {
-      process.stderr.write(`aeq: configuration error: ${e.message}\n`);
-      process.exit(2);
-    }
-    throw e;
-  }
-  await app.listen();
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'draining');
-    app
-      .stop()
-      .then(() => {
-        log.info('stopped');
-        log.flush();
-        process.exit(0);
-      })
-      .catch((e: unknown) => {
-        log.error({ err: e }, 'shutdown failed');
-        process.exit(1);
-      });
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+/**
+ * `aeq`: the service (`serve`, the default, is what `npm start` runs), its administration, and the client
+ * commands (`run`, `tasks`, `export`, `research`, `influence`) that talk to any aeq over HTTP.
+ */
+export function buildProgram(): Command {
+  const program = new Command('aeq')
+    .description('aeq: asynchronous answer-engine queries: the service, and the client that runs studies on it')
+    .showHelpAfterError('(run aeq help or aeq COMMAND --help for the options)')
+    .exitOverride();
+  registerService(program);
+  registerAccounts(program);
+  registerRun(program);
+  registerClientCommands(program);
+  return program;
 }
 
-const USAGE = `usage: aeq [serve]   run the service (API and/or workers, per AEQ_ROLE)
-       aeq sandbox   run only the upstream simulator on AEQ_SANDBOX_PORT (default 8090), for AEQ_SANDBOX_URL
-       aeq demo      run the sandbox demo: every engine and directive end to end
-${ACCOUNTS_USAGE}`;
-
-/** `aeq sandbox`: the simulator alone, shared by several service processes through AEQ_SANDBOX_URL. */
-async function sandbox(): Promise<void> {
-  const { startSimulator } = await import('../sandbox/server.js');
-  const settings = loadSettings();
-  const sim = await startSimulator({ host: settings.host, port: settings.sandboxPort });
-  process.stdout.write(`${JSON.stringify({ msg: 'aeq sandbox listening', url: sim.url })}\n`);
-  const stop = () => void sim.close().then(() => process.exit(0));
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-}
-
-const command = process.argv[2] ?? 'serve';
-const run =
-  command === 'serve'
-    ? main
-    : command === 'sandbox'
-      ? sandbox
-      : command === 'demo'
-        ? () => import('./demo.js').then(async (m) => process.exit(await m.runDemo()))
-        : command === 'accounts' || command === 'keys'
-          ? async () => process.exit(await runAccountsCommand(command, process.argv.slice(3)))
-          : async () => {
-              process.stderr.write(
-                command === '--help' || command === 'help' ? USAGE : `aeq: unknown command ${command}\n${USAGE}`,
-              );
-              process.exit(command === '--help' || command === 'help' ? 0 : 2);
-            };
-
-run().catch((e: unknown) => {
+/** How a failure reads on the terminal, and the exit status: 2 for what the caller wrote, 1 for the rest. */
+function report(e: unknown): number {
+  // Commander has printed its message; a mistake in the command line is a usage error (2), help is not an error.
+  if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
+  if (e instanceof UsageError || e instanceof InputError || e instanceof SettingsError) {
+    process.stderr.write(`aeq: ${e.message}\n`);
+    return 2;
+  }
+  if (e instanceof AeqError) {
+    // A status means the service answered; without one the client gave up (no answer, or waited too long).
+    process.stderr.write(
+      e.status
+        ? `aeq: the service refused: ${e.code} (HTTP ${e.status}): ${e.message}\n`
+        : `aeq: ${e.code}: ${e.message}\n`,
+    );
+    return 1;
+  }
   process.stderr.write(`aeq: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-  process.exit(1);
-});
+  return 1;
+}
+
+buildProgram()
+  .parseAsync(process.argv)
+  .catch((e: unknown) => {
+    process.exitCode = report(e);
+  });

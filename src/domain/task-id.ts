@@ -64,3 +64,14 @@ export function taskIdKey(id: string): number | bigint | null {
   const key = ms * SEQUENCE_SPAN + seq;
   return Number.isSafeInteger(key) ? key : (BigInt(ms) << BigInt(SEQUENCE_BITS)) | BigInt(seq);
 }
+
+/**
+ * The least id of a task made at or after `ms` by `newTaskId`: ids of earlier milliseconds sort (as text, byte by
+ * byte) before it, those of `ms` and later after it. An id's time is never earlier than its task's creation (it can
+ * be a little later, when a millisecond's count ran out), so the tasks created at or after `ms` lie at or after this
+ * bound in the id index (store/tasks/list.ts).
+ */
+export function taskIdFloor(ms: number): string {
+  const hex = Math.max(0, Math.floor(ms)).toString(16).padStart(12, '0').slice(-12);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-`;
+}

@@ -48,6 +48,32 @@ export function pollingView(t: PolledTask): { view: PollingView; responseJson: s
   return { view, responseJson: t.status === 'COMPLETED' ? (t.resultJson ?? '{}') : null };
 }
 
+/**
+ * A view's JSON text with a COMPLETED task's stored result (JSON text) as its last member, `response`: the result is
+ * never parsed and re-serialised (docs/benchmarks.md). Without a result, the view's text as it is.
+ */
+export function withResponseJson(viewJson: string, responseJson: string | null): string {
+  return responseJson === null ? viewJson : `${viewJson.slice(0, -1)},"response":${responseJson}}`;
+}
+
+/** A task in a listing (GET /v1/async/tasks): the polling view without `success`; `error` only with the outcome. */
+export interface ListedTask {
+  task: TaskMetadata;
+  credits: Credits;
+  error?: string;
+}
+
+/**
+ * The polling view of a task as a listing shows it; with `withOutcome`, a FAILED task's `error` and a COMPLETED
+ * task's result (`responseJson`, to go last as `response`), as polling shows them.
+ */
+export function listedView(t: PolledTask, withOutcome: boolean): { item: ListedTask; responseJson: string | null } {
+  const { view, responseJson } = pollingView(t);
+  const item: ListedTask = { task: view.task, credits: view.credits };
+  if (withOutcome && view.error !== undefined) item.error = view.error;
+  return { item, responseJson: withOutcome ? responseJson : null };
+}
+
 export interface WebhookPayload {
   task: TaskMetadata;
   credits: { creditsToCharge: number; creditsCharged: number };

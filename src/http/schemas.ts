@@ -187,6 +187,63 @@ export const pollingSchema = {
   },
 } as const;
 
+/** A task in a listing: the polling view without `success`; `response` and `error` only with `include=result`. */
+export const listedTaskSchema = {
+  type: 'object',
+  properties: {
+    task: taskMetadataSchema,
+    credits: creditsSchema,
+    response: {
+      type: 'object',
+      additionalProperties: true,
+      description: 'Engine result, as polling shows it; with include=result, when COMPLETED',
+    },
+    error: { type: 'string', description: '<CODE>: <sentence>, as polling shows it; with include=result, when FAILED' },
+  },
+} as const;
+
+const dateTime = { type: 'string', format: 'date-time' } as const;
+
+/** GET /v1/async/tasks: the caller's account's tasks by creation time, a page at a time. */
+export const taskListQuerySchema = {
+  type: 'object',
+  required: ['since'],
+  properties: {
+    since: {
+      ...dateTime,
+      description:
+        'tasks created at or after this time (RFC 3339, e.g. 2026-11-20T10:00:00Z; URL-encode a + offset as %2B). ' +
+        'A time before the 24-hour retention reads as its start: older tasks are no longer kept',
+    },
+    until: { ...dateTime, description: 'tasks created before this time (RFC 3339); after `since`' },
+    status: { type: 'string', enum: ['QUEUED', 'PROCESSING', 'COMPLETED', 'FAILED'], description: 'only this status' },
+    limit: { type: 'integer', minimum: 1, maximum: 500, default: 100, description: 'tasks per page' },
+    cursor: {
+      type: 'string',
+      pattern: '^[A-Za-z0-9_-]{1,200}$',
+      description: '`nextCursor` of the previous page (of the same query)',
+    },
+    include: {
+      type: 'string',
+      enum: ['result'],
+      description: '`result`: each COMPLETED task with its `response`, each FAILED task with its `error`',
+    },
+  },
+} as const;
+
+export const taskListSchema = {
+  type: 'object',
+  properties: {
+    success: { type: 'boolean' },
+    tasks: {
+      type: 'array',
+      description: 'one page of the tasks, oldest first (in creation order, the order of their ids)',
+      items: listedTaskSchema,
+    },
+    nextCursor: { type: ['string', 'null'], description: 'pass as `cursor` for the next page; null on the last' },
+  },
+} as const;
+
 /** The batch endpoint's query: where its one `batch.completed` delivery goes. */
 export const batchSubmitQuerySchema = {
   type: 'object',

@@ -17,6 +17,7 @@ import { registerInternalRoutes } from './routes/internal.js';
 import { registerAccountAdminRoutes } from './routes/internal-accounts.js';
 import { registerOpsRoutes } from './routes/ops.js';
 import { registerDeliveryRoutes } from './routes/deliveries.js';
+import { registerTaskListRoutes } from './routes/task-list.js';
 import { registerTaskRoutes } from './routes/tasks.js';
 import { registerUsageRoutes } from './routes/usage.js';
 import { ajvToProblems } from './validation-details.js';
@@ -127,9 +128,9 @@ export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance
         description:
           'Every route but /health and /ready takes `Authorization: Bearer <key>`. A key belongs to an account: ' +
           'the configured key (AEQ_API_KEY) to the default account, each key made with `aeq keys create` (or ' +
-          'POST /internal/keys) to its own. Tasks, batches, delivery logs, /stats and /v1/usage are those of the ' +
-          "key's account; another account's id answers 404. Keys are `aeq_` and 32 base64url characters, stored " +
-          'as SHA-256; a revoked or expired key answers 401 MISSING_API_KEY.',
+          'POST /internal/keys) to its own. Tasks (and their listing), batches, delivery logs, /stats and ' +
+          "/v1/usage are those of the key's account; another account's id answers 404. Keys are `aeq_` and 32 " +
+          'base64url characters, stored as SHA-256; a revoked or expired key answers 401 MISSING_API_KEY.',
       },
       components: {
         securitySchemes: {
@@ -195,6 +196,7 @@ export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance
   });
 
   registerTaskRoutes(app, ctx);
+  registerTaskListRoutes(app, ctx);
   registerBatchRoutes(app, ctx);
   registerDeliveryRoutes(app, ctx);
   registerAnalysisRoutes(app, ctx);

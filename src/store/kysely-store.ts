@@ -21,6 +21,7 @@ import type {
   ReapResult,
   Stats,
   Store,
+  TaskListQuery,
   TerminalWrite,
   WebhookOutbox,
 } from './store.js';
@@ -29,6 +30,7 @@ import { deleteExpired } from './tasks/delete.js';
 import { finishTask } from './tasks/finish.js';
 import { heartbeat } from './tasks/heartbeat.js';
 import { insertTasks } from './tasks/insert.js';
+import { listTasks } from './tasks/list.js';
 import { getTask, nextAvailableAt, pollTask } from './tasks/read.js';
 import { reapExpiredLeases } from './tasks/reap.js';
 import { retryTask } from './tasks/retry.js';
@@ -94,6 +96,9 @@ export abstract class KyselyStore implements Store {
   }
   pollTask(id: string, notBefore: number): Promise<PolledTask | undefined> {
     return pollTask(this.db, id, notBefore);
+  }
+  listTasks(q: TaskListQuery): Promise<PolledTask[]> {
+    return listTasks(this.db, q);
   }
   claimTasks(a: Parameters<Store['claimTasks']>[0]): Promise<ClaimedTask[]> {
     return claimTasks(this.db, this.dialect, this.agingMs, a);

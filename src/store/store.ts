@@ -78,6 +78,21 @@ export interface Stats {
   webhooks: { pending: number; delivered: number; abandoned: number };
 }
 
+/** Which tasks a listing reads (GET /v1/async/tasks): one account's, by creation time, in id order. */
+export interface TaskListQuery {
+  accountId: string;
+  /** Created at or after (epoch ms); the caller raises it to the start of retention, so expired tasks are left out. */
+  since: number;
+  /** Created before (epoch ms), or null for no bound. */
+  until: number | null;
+  /** Only tasks with an id after this one (the last of the previous page), or null from the start. */
+  afterId: string | null;
+  status: TaskStatus | null;
+  limit: number;
+  /** Read each task's stored result too (`resultJson`); without it `resultJson` is null. */
+  withResult: boolean;
+}
+
 /** For a lease that expired: what the reaper did with the task. */
 export interface ReapResult {
   requeued: string[];
@@ -116,6 +131,8 @@ export interface Store {
   getTask(id: string, notBefore: number): Promise<TaskRecord | undefined>;
   /** The poll's read: `getTask` without the payload and the bookkeeping columns. */
   pollTask(id: string, notBefore: number): Promise<PolledTask | undefined>;
+  /** Up to `limit` tasks of an account as polls read them, created in a time range, in id order (tasks/list.ts). */
+  listTasks(q: TaskListQuery): Promise<PolledTask[]>;
 
   /** Claims up to `limit` due QUEUED tasks of one type, never letting PROCESSING exceed `concurrency`. */
   claimTasks(args: {

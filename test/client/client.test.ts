@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AeqClient, AeqError, verifyWebhook, type Envelope } from '../../packages/client/src/index.js';
+import { AeqClient, AeqError, verifyWebhook, type Envelope } from '@aeq/client';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import {
   TEST_KEY,

@@ -6,6 +6,7 @@ import type {
   BatchStatus,
   DeliveryLog,
   Envelope,
+  ListedTasks,
   Polling,
   PromptResearchRequest,
   SourceInfluenceRequest,
@@ -34,11 +35,24 @@ export interface WaitProgress {
   counts: Record<TaskStatus, number>;
 }
 
+/** Which page of the account's tasks `tasks()` reads. */
+export interface TasksQuery {
+  since: string;
+  until?: string;
+  status?: TaskStatus;
+  /** 1 to 500, default 100. */
+  limit?: number;
+  cursor?: string;
+  includeResult?: boolean;
+}
+
 export interface WaitOptions {
   onProgress?: (p: WaitProgress) => void;
   signal?: AbortSignal;
-  /** The first wait between polls of a task (ms); it grows by half each time, up to 15 s. Default 500. */
+  /** The first wait between polls of a task (ms); it grows by half each time, up to `maxPollInterval`. Default 500. */
   pollInterval?: number;
+  /** The longest wait between polls (ms). Default 15 000. */
+  maxPollInterval?: number;
   /** Give up after this long (ms); at most the 24-hour retention, which is the default. */
   timeoutMs?: number;
 }
@@ -63,7 +77,15 @@ export class AeqClient {
       init.body = typeof body === 'string' ? body : JSON.stringify(body);
       (init.headers as Record<string, string>)['content-type'] = 'application/json';
     }
-    const res = await this.doFetch(this.base + path, init);
+    let res: Response;
+    try {
+      res = await this.doFetch(this.base + path, init);
+    } catch (e) {
+      // No answer at all (refused, reset, DNS): typed like a refusal, so callers branch on one error class.
+      const cause = (e as { cause?: { code?: unknown; message?: unknown } }).cause;
+      const why = cause?.code ?? cause?.message ?? (e as Error).message;
+      throw new AeqError('NETWORK_ERROR', 0, `${method} ${this.base}${path}: ${String(why)}`);
+    }
     const text = await res.text();
     let parsed: unknown = null;
     try {
@@ -136,7 +158,7 @@ export class AeqClient {
       if (Date.now() + wait > deadline)
         throw new AeqError('WAIT_TIMEOUT', 0, `${pending.length} tasks not terminal in time`);
       await sleep(wait, o.signal);
-      wait = Math.min(15_000, Math.round(wait * 1.5));
+      wait = Math.min(o.maxPollInterval ?? 15_000, Math.round(wait * 1.5));
     }
   }
 
@@ -171,6 +193,21 @@ export class AeqClient {
   usage(range: { from?: string; to?: string } = {}): Promise<Usage> {
     const q = new URLSearchParams(Object.entries(range).filter((e): e is [string, string] => e[1] !== undefined));
     return this.request('GET', `/v1/usage${q.size > 0 ? `?${q}` : ''}`);
+  }
+
+  /**
+   * One page of the account's tasks created at or after `since` (and before `until`; RFC 3339 times), oldest first.
+   * Pass the answer's `nextCursor` as `cursor` for the next page; it is null on the last. `includeResult` adds each
+   * COMPLETED task's `response` and each FAILED task's `error`. A `since` past the 24-hour retention reads as its start.
+   */
+  tasks(query: TasksQuery): Promise<ListedTasks> {
+    const q = new URLSearchParams({ since: query.since });
+    if (query.until !== undefined) q.set('until', query.until);
+    if (query.status !== undefined) q.set('status', query.status);
+    if (query.limit !== undefined) q.set('limit', String(query.limit));
+    if (query.cursor !== undefined) q.set('cursor', query.cursor);
+    if (query.includeResult) q.set('include', 'result');
+    return this.request('GET', `/v1/async/tasks?${q}`);
   }
 }
 

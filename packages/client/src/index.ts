@@ -3,6 +3,7 @@ export {
   BATCH_MAX_BYTES,
   BATCH_MAX_ITEMS,
   type ClientOptions,
+  type TasksQuery,
   type WaitOptions,
   type WaitProgress,
 } from './client.js';

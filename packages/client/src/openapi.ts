@@ -484,6 +484,121 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/async/tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's account's tasks created since a time, oldest first, a page at a time */
+        get: {
+            parameters: {
+                query: {
+                    /** @description tasks created at or after this time (RFC 3339, e.g. 2026-11-20T10:00:00Z; URL-encode a + offset as %2B). A time before the 24-hour retention reads as its start: older tasks are no longer kept */
+                    since: string;
+                    /** @description tasks created before this time (RFC 3339); after `since` */
+                    until?: string;
+                    /** @description only this status */
+                    status?: "QUEUED" | "PROCESSING" | "COMPLETED" | "FAILED";
+                    /** @description tasks per page */
+                    limit?: number;
+                    /** @description `nextCursor` of the previous page (of the same query) */
+                    cursor?: string;
+                    /** @description `result`: each COMPLETED task with its `response`, each FAILED task with its `error` */
+                    include?: "result";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success?: boolean;
+                            /** @description one page of the tasks, oldest first (in creation order, the order of their ids) */
+                            tasks?: {
+                                task?: {
+                                    /** Format: uuid */
+                                    id?: string;
+                                    taskType?: string;
+                                    /** @enum {string} */
+                                    status?: "QUEUED" | "PROCESSING" | "COMPLETED" | "FAILED";
+                                    priority?: number;
+                                    /** Format: date-time */
+                                    createdAt?: string;
+                                    idempotencyKey?: string;
+                                };
+                                credits?: {
+                                    creditsToCharge?: number;
+                                    creditsCharged?: number | null;
+                                };
+                                /** @description Engine result, as polling shows it; with include=result, when COMPLETED */
+                                response?: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description <CODE>: <sentence>, as polling shows it; with include=result, when FAILED */
+                                error?: string;
+                            }[];
+                            /** @description pass as `cursor` for the next page; null on the last */
+                            nextCursor?: string | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/async/batch/{id}": {
         parameters: {
             query?: never;

@@ -17,6 +17,10 @@ export type TaskStatus = NonNullable<NonNullable<Polling['task']>['status']>;
 export type BatchStatus = JsonAnswer<paths['/v1/async/batch/{id}']['get'], 200>;
 export type DeliveryLog = JsonAnswer<paths['/v1/async/task/{id}/deliveries']['get'], 200>;
 export type Usage = JsonAnswer<paths['/v1/usage']['get'], 200>;
+/** One page of the account's tasks (GET /v1/async/tasks) and the cursor of the next. */
+export type ListedTasks = JsonAnswer<paths['/v1/async/tasks']['get'], 200>;
+/** A task of a listing: `task`, `credits`, and with `includeResult` its `response` or `error`. */
+export type ListedTask = NonNullable<ListedTasks['tasks']>[number];
 export type SourceInfluenceRequest = JsonBody<paths['/v1/source-influence']['post']>;
 export type PromptResearchRequest = JsonBody<paths['/v1/prompt-research']['post']>;
 export type ErrorEnvelope = JsonAnswer<paths['/v1/async/task']['post'], 400>;

@@ -1,0 +1,258 @@
+import fs from 'node:fs';
+import type { AeqClient, Polling, TaskStatus } from '@aeq/client';
+import type { Command } from 'commander';
+import { parseDuration } from '../../accounts/api-keys.js';
+import { CONNECTION_HELP, type Connection, connect, UsageError } from '../connection.js';
+import { table } from '../table.js';
+import { connectOptions, intIn, upperList, withConnection } from './options.js';
+import { exportTasks } from './export.js';
+
+type Flags = Record<string, unknown> & { json?: boolean };
+
+const TASK_STATUSES: readonly TaskStatus[] = ['QUEUED', 'PROCESSING', 'COMPLETED', 'FAILED'];
+
+/** `aeq tasks get|wait`, `aeq export`, `aeq research`, `aeq influence`: one call of the service each, printed. */
+export function registerClientCommands(program: Command): void {
+  const tasks = program.command('tasks').description("read tasks by id: one's state and result, or wait for several");
+  withConnection(tasks.command('get'))
+    .description("a task's state and result (its polling view)")
+    .argument('<id>', 'task id')
+    .option('--json', 'print the polling view as JSON')
+    .addHelpText('after', CONNECTION_HELP)
+    .action((id: string, flags: Flags) =>
+      withClient(flags, async (c) => {
+        const view = await c.client.get(id);
+        process.stdout.write(flags.json ? `${JSON.stringify(view)}\n` : taskText(view));
+      }),
+    );
+  withConnection(tasks.command('wait'))
+    .description('wait until every task has ended, then print each one (a failed task is a result, not an error)')
+    .argument('<ids...>', 'task ids')
+    .option('--timeout <duration>', 'give up after this long, e.g. 30m or 2h (at most the 24-hour retention)')
+    .option('--json', 'print each polling view as a JSON line')
+    .addHelpText('after', CONNECTION_HELP)
+    .action((ids: string[], flags: Flags & { timeout?: string }) =>
+      withClient(flags, async (c) => {
+        const timeoutMs = flags.timeout === undefined ? undefined : durationMs(flags.timeout, '--timeout');
+        const views = await waitWithProgress(c.client, ids, timeoutMs);
+        if (flags.json) for (const id of ids) process.stdout.write(`${JSON.stringify(views.get(id) ?? null)}\n`);
+        else
+          process.stdout.write(
+            table(
+              ['id', 'type', 'status', 'result'],
+              ids.map((id) => {
+                const v = views.get(id);
+                return [id, v?.task?.taskType, v?.task?.status ?? 'GONE', v ? resultLine(v) : 'past its retention'];
+              }),
+              80,
+            ),
+          );
+      }),
+    );
+
+  withConnection(program.command('export'))
+    .description('export what the account ran recently: every task since a time, with its result')
+    .requiredOption('--since <duration>', 'how far back, e.g. 30m, 2h or 24h (tasks are kept 24 hours)')
+    .option('--format <format>', 'csv or jsonl', 'jsonl')
+    .option('-o, --out <file>', 'write to this file instead of stdout')
+    .option('--status <status>', 'only tasks in this state: QUEUED, PROCESSING, COMPLETED or FAILED')
+    .addHelpText('after', CONNECTION_HELP)
+    .action((flags: Flags & { since: string; format: string; out?: string; status?: string }) =>
+      withClient(flags, async (c) => {
+        if (flags.format !== 'csv' && flags.format !== 'jsonl')
+          throw new UsageError(`--format must be csv or jsonl, got ${JSON.stringify(flags.format)}`);
+        const since = new Date(Date.now() - durationMs(flags.since, '--since')).toISOString();
+        const out = flags.out ? fs.createWriteStream(flags.out) : process.stdout;
+        const status = flags.status?.toUpperCase();
+        if (status !== undefined && !TASK_STATUSES.includes(status as TaskStatus))
+          throw new UsageError(
+            `--status must be one of ${TASK_STATUSES.join(', ')}, got ${JSON.stringify(flags.status)}`,
+          );
+        const o = { since, format: flags.format, ...(status ? { status: status as TaskStatus } : {}) } as const;
+        const n = await exportTasks(c.client, o, out);
+        if (flags.out) await new Promise<void>((r) => (out as fs.WriteStream).end(r));
+        process.stderr.write(`aeq export: ${n} tasks since ${since}${flags.out ? ` to ${flags.out}` : ''}\n`);
+      }),
+    );
+
+  withConnection(program.command('research'))
+    .description('prompt research: the questions people ask AI assistants about a topic, ranked by demand')
+    .argument('<seed>', 'the topic: a short product or category term, 1 to 30 characters')
+    .option('--country <code>', 'KR or US', 'US')
+    .option('--limit <n>', 'questions to return', intIn(1, 50), 20)
+    .option('--monitor-size <n>', 'questions in the monitor set', intIn(1, 50))
+    .option('--engines <list>', 'engines of the monitor set', upperList)
+    .option('--exclude <terms>', 'comma-separated terms to leave out')
+    .option('--brand <name>', 'your brand: questions naming it are left out')
+    .option('--json', 'print the whole result as JSON')
+    .addHelpText('after', CONNECTION_HELP)
+    .action((seed: string, flags: Flags & Record<string, string | number | string[] | undefined>) =>
+      withClient(flags, async (c) => {
+        const request: Record<string, unknown> = { seed, country: String(flags.country).toUpperCase() };
+        if (flags.limit !== undefined) request.limit = flags.limit;
+        if (flags.monitorSize !== undefined) request.monitorSize = flags.monitorSize;
+        if (flags.engines !== undefined) request.engines = flags.engines;
+        if (typeof flags.exclude === 'string') request.exclude = flags.exclude.split(',').map((x) => x.trim());
+        if (flags.brand !== undefined) request.brand = flags.brand;
+        const view = await submitAndWait(c.client, () => c.client.promptResearch(request as never));
+        process.stdout.write(flags.json ? `${JSON.stringify(view)}\n` : researchText(view, c));
+      }),
+    );
+
+  withConnection(program.command('influence'))
+    .description('source influence: how much each cited source shaped an answer')
+    .requiredOption('--answer <file>', "a file holding the answer's text (- for stdin)")
+    .requiredOption('--citations <urls...>', 'the URLs the answer cites, in the order of its markers [1], [2], …')
+    .option('--prompt <text>', 'the question that produced the answer')
+    .option('--json', 'print the whole result as JSON')
+    .addHelpText('after', CONNECTION_HELP)
+    .action((flags: Flags & { answer: string; citations: string[]; prompt?: string }) =>
+      withClient(flags, async (c) => {
+        const answer = fs.readFileSync(flags.answer === '-' ? 0 : flags.answer, 'utf8');
+        const request: Record<string, unknown> = { answer, citations: flags.citations };
+        if (flags.prompt) request.prompt = flags.prompt;
+        const view = await submitAndWait(c.client, () => c.client.sourceInfluence(request as never));
+        process.stdout.write(flags.json ? `${JSON.stringify(view)}\n` : influenceText(view, c));
+      }),
+    );
+}
+
+async function withClient(flags: Flags, f: (c: Connection) => Promise<void>): Promise<void> {
+  const c = await connect(connectOptions(flags));
+  try {
+    await f(c);
+  } finally {
+    await c.close();
+  }
+}
+
+function durationMs(text: string, option: string): number {
+  const ms = parseDuration(text);
+  if (ms === null)
+    throw new UsageError(`${option} must be a duration such as 30m, 2h or 1d, got ${JSON.stringify(text)}`);
+  return ms;
+}
+
+/** Waits for tasks, showing how many have ended on a terminal (nothing on a pipe: the output is the result). */
+async function waitWithProgress(client: AeqClient, ids: string[], timeoutMs?: number) {
+  const tty = process.stderr.isTTY;
+  const views = await client.waitFor(ids, {
+    maxPollInterval: 1000,
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    onProgress: (p) => {
+      if (tty) process.stderr.write(`\r\x1b[Kwaiting: ${p.done} of ${p.total} ended`);
+    },
+  });
+  if (tty) process.stderr.write('\r\x1b[K');
+  return views;
+}
+
+async function submitAndWait(client: AeqClient, submit: () => Promise<{ task?: { id?: string } }>): Promise<Polling> {
+  const accepted = await submit();
+  const id = accepted.task?.id;
+  if (!id) throw new Error('the service accepted the request without a task id');
+  const view = (await waitWithProgress(client, [id])).get(id);
+  if (!view) throw new Error(`task ${id} is gone (past its retention)`);
+  return view;
+}
+
+function resultLine(v: Polling): string {
+  if (v.task?.status === 'FAILED') return v.error ?? '';
+  const r = v.response as { text?: unknown; sources?: unknown[] } | undefined;
+  if (!r) return '';
+  const text = typeof r.text === 'string' ? r.text : '';
+  return `${(r.sources ?? []).length} sources; ${text}`;
+}
+
+function taskText(v: Polling): string {
+  const t = v.task ?? {};
+  const lines = [
+    `id        ${t.id}`,
+    `type      ${t.taskType}`,
+    `status    ${t.status}`,
+    `created   ${t.createdAt}`,
+    `credits   ${v.credits?.creditsCharged ?? 0} charged`,
+  ];
+  if (t.idempotencyKey) lines.push(`key       ${t.idempotencyKey}`);
+  if (v.error) lines.push(`error     ${v.error}`);
+  const r = v.response as { text?: unknown; sources?: Array<{ url?: string; label?: string }> } | undefined;
+  if (typeof r?.text === 'string') lines.push('', r.text);
+  if (Array.isArray(r?.sources) && r.sources.length > 0) {
+    lines.push('');
+    lines.push(
+      table(
+        ['#', 'source', 'label'],
+        r.sources.map((s, i) => [i + 1, s.url, s.label]),
+        90,
+      ).trimEnd(),
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+interface ResearchResult {
+  simulated?: boolean;
+  demandBasis?: string;
+  questions?: Array<{
+    id: string;
+    rank: number;
+    text: string;
+    intent?: string;
+    demand?: { score?: number; tier?: number };
+  }>;
+  monitorSet?: { size?: number; questionIds?: string[]; questions?: Array<{ id?: string }> };
+}
+
+function researchText(v: Polling, c: Connection): string {
+  if (v.task?.status !== 'COMPLETED') return `prompt research ${v.task?.status}: ${v.error ?? ''}\n`;
+  const r = v.response as ResearchResult;
+  const qs = r.questions ?? [];
+  const out = [
+    table(
+      ['rank', 'question', 'demand', 'tier', 'intent'],
+      qs.map((q) => [q.rank, q.text, q.demand?.score ?? null, q.demand?.tier ?? null, q.intent]),
+      70,
+    ),
+    `${qs.length} questions; demand from ${r.demandBasis ?? 'unknown'}` +
+      `${r.monitorSet?.size !== undefined ? `; monitor set of ${r.monitorSet.size}` : ''}`,
+  ];
+  if (r.simulated || c.simulated) out.push('simulated: computed from the sandbox, not from real upstreams');
+  return `${out.join('\n')}\n`;
+}
+
+interface InfluenceResult {
+  simulated?: boolean;
+  summary?: { attributedShare?: number; topSourceId?: string | null; citationCoverage?: number };
+  sources?: Array<{
+    sourceId: string;
+    url: string;
+    influence?: { share?: number; rank?: number; level?: string };
+    citations?: { count?: number };
+    fetch?: { status?: string };
+  }>;
+}
+
+function influenceText(v: Polling, c: Connection): string {
+  if (v.task?.status !== 'COMPLETED') return `source influence ${v.task?.status}: ${v.error ?? ''}\n`;
+  const r = v.response as InfluenceResult;
+  const sources = [...(r.sources ?? [])].sort((a, b) => (a.influence?.rank ?? 99) - (b.influence?.rank ?? 99));
+  const pct = (x: number | undefined) => (x === undefined ? '' : `${(x * 100).toFixed(1)}%`);
+  const out = [
+    table(
+      ['rank', 'source', 'influence', 'level', 'cited', 'fetch'],
+      sources.map((s) => [
+        s.influence?.rank ?? null,
+        s.url,
+        pct(s.influence?.share),
+        s.influence?.level,
+        s.citations?.count ?? 0,
+        s.fetch?.status,
+      ]),
+      70,
+    ),
+    `attributed ${pct(r.summary?.attributedShare)} of the answer; citation coverage ` +
+      `${pct(r.summary?.citationCoverage)}; top source ${r.summary?.topSourceId ?? 'none'}`,
+  ];
+  if (r.simulated || c.simulated) out.push('simulated: computed from the sandbox, not from real upstreams');
+  return `${out.join('\n')}\n`;
+}

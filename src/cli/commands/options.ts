@@ -1,0 +1,39 @@
+import { InvalidArgumentError, type Command } from 'commander';
+import type { ConnectOptions } from '../connection.js';
+
+/** The service options every client command takes (see CONNECTION_HELP). */
+export function withConnection(cmd: Command): Command {
+  return cmd
+    .option('--server <url>', 'the aeq service (default: $AEQ_URL)')
+    .option('--api-key <key>', 'API key (default: $AEQ_API_KEY; the variable keeps it out of the process list)')
+    .option('--sandbox', 'start a sandbox service inside this command: simulated upstreams, no setup')
+    .option('--sandbox-dir <dir>', "the embedded sandbox's store; keep it to resume", '.aeq-sandbox');
+}
+
+export function connectOptions(o: Record<string, unknown>): ConnectOptions {
+  const out: ConnectOptions = {};
+  if (typeof o.server === 'string') out.server = o.server;
+  if (typeof o.apiKey === 'string') out.apiKey = o.apiKey;
+  if (o.sandbox === true) out.sandbox = true;
+  if (typeof o.sandboxDir === 'string') out.sandboxDir = o.sandboxDir;
+  return out;
+}
+
+/** `A,B , c` → `['A', 'B', 'C']`. */
+export function upperList(value: string): string[] {
+  const xs = value
+    .split(',')
+    .map((x) => x.trim().toUpperCase())
+    .filter((x) => x !== '');
+  if (xs.length === 0) throw new InvalidArgumentError('expected a comma-separated list');
+  return xs;
+}
+
+export function intIn(min: number, max: number): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min || n > max)
+      throw new InvalidArgumentError(`expected an integer from ${min} to ${max}`);
+    return n;
+  };
+}

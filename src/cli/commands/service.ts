@@ -1,0 +1,71 @@
+import type { Command } from 'commander';
+import { createApp } from '../../app.js';
+import { ConfigError } from '../../config/engine-config.js';
+import { loadSettings } from '../../config/settings.js';
+import { createLogger } from '../../ops/logger.js';
+
+/** `aeq serve` (the default), `aeq sandbox` and `aeq demo`: the service itself and its simulator. */
+export function registerService(program: Command): void {
+  program
+    .command('serve', { isDefault: true })
+    .description('run the service: API and/or workers, as AEQ_ROLE says (the default command; npm start)')
+    .action(serve);
+  program
+    .command('sandbox')
+    .description('run only the upstream simulator on AEQ_SANDBOX_PORT (default 8090), for AEQ_SANDBOX_URL')
+    .action(sandbox);
+  program
+    .command('demo')
+    .description('run the sandbox demo: every engine and directive end to end')
+    .action(async () => {
+      const { runDemo } = await import('../demo.js');
+      process.exitCode = await runDemo();
+    });
+}
+
+/** The service in the role AEQ_ROLE selects; SIGTERM and SIGINT drain it. */
+async function serve(): Promise<void> {
+  const settings = loadSettings();
+  const log = createLogger(settings.logLevel);
+  let app: Awaited<ReturnType<typeof createApp>>;
+  try {
+    app = await createApp(settings, { log });
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      process.stderr.write(`aeq: configuration error: ${e.message}\n`);
+      process.exit(2);
+    }
+    throw e;
+  }
+  await app.listen();
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'draining');
+    app
+      .stop()
+      .then(() => {
+        log.info('stopped');
+        log.flush();
+        process.exit(0);
+      })
+      .catch((e: unknown) => {
+        log.error({ err: e }, 'shutdown failed');
+        process.exit(1);
+      });
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+/** The simulator alone, shared by several service processes through AEQ_SANDBOX_URL. */
+async function sandbox(): Promise<void> {
+  const { startSimulator } = await import('../../sandbox/server.js');
+  const settings = loadSettings();
+  const sim = await startSimulator({ host: settings.host, port: settings.sandboxPort });
+  process.stdout.write(`${JSON.stringify({ msg: 'aeq sandbox listening', url: sim.url })}\n`);
+  const stop = () => void sim.close().then(() => process.exit(0));
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}

@@ -1,0 +1,96 @@
+import fs from 'node:fs';
+import { stringify } from 'csv-stringify/sync';
+import type { StudyItem } from './plan.js';
+
+/** How a study task ended: the service's two terminal states, refused at submission, or gone past retention. */
+export type Outcome = 'COMPLETED' | 'FAILED' | 'REJECTED' | 'MISSING';
+
+/** One line of the JSONL results: the study's coordinates, the outcome, and the task's whole polling view. */
+export interface ResultLine {
+  study: Omit<StudyItem, 'key'> & { key: string };
+  status: Outcome;
+  task?: { id?: string; status?: string } & Record<string, unknown>;
+  credits?: unknown;
+  response?: { text?: unknown; sources?: unknown } & Record<string, unknown>;
+  /** `CODE: sentence`, as the service words a failed task. */
+  error?: string;
+}
+
+const CSV_COLUMNS = ['row', 'prompt', 'engine', 'country', 'status', 'task_id', 'answer', 'cited_urls', 'error'];
+
+/**
+ * The study's results: JSONL (the record of what is done, read back on resume) and optionally a flat CSV, which is
+ * rewritten from the JSONL when a run starts so the two always hold the same tasks. Lines are written as tasks end.
+ */
+export class ResultsFile {
+  private constructor(
+    private readonly jsonlFd: number,
+    private readonly csvFd: number | null,
+  ) {}
+
+  /** Opens (or creates) the files; returns the results already there, keyed by study key. */
+  static open(jsonlPath: string, csvPath: string | null): { file: ResultsFile; done: Map<string, ResultLine> } {
+    const done = new Map<string, ResultLine>();
+    if (fs.existsSync(jsonlPath)) {
+      const text = completeLines(jsonlPath);
+      for (const [i, line] of text.split('\n').entries()) {
+        if (line === '') continue;
+        try {
+          const r = JSON.parse(line) as ResultLine;
+          done.set(r.study.key, r);
+        } catch {
+          throw new Error(`${jsonlPath}:${i + 1}: not a result line; use another --out or remove the file`);
+        }
+      }
+    }
+    const jsonlFd = fs.openSync(jsonlPath, 'a');
+    let csvFd: number | null = null;
+    if (csvPath) {
+      csvFd = fs.openSync(csvPath, 'w');
+      fs.writeSync(csvFd, stringify([CSV_COLUMNS]));
+      for (const r of done.values()) fs.writeSync(csvFd, csvRow(r));
+    }
+    return { file: new ResultsFile(jsonlFd, csvFd), done };
+  }
+
+  write(r: ResultLine): void {
+    fs.writeSync(this.jsonlFd, `${JSON.stringify(r)}\n`);
+    if (this.csvFd !== null) fs.writeSync(this.csvFd, csvRow(r));
+  }
+
+  close(): void {
+    fs.closeSync(this.jsonlFd);
+    if (this.csvFd !== null) fs.closeSync(this.csvFd);
+  }
+}
+
+/**
+ * The file up to its last complete line: a run killed while writing leaves at most a partial last line, which is
+ * cut off (its task is fetched again).
+ */
+export function completeLines(file: string): string {
+  const text = fs.readFileSync(file, 'utf8');
+  const end = text.lastIndexOf('\n') + 1;
+  if (end < text.length) fs.truncateSync(file, Buffer.byteLength(text.slice(0, end)));
+  return text.slice(0, end);
+}
+
+function csvRow(r: ResultLine): string {
+  const sources = Array.isArray(r.response?.sources) ? (r.response.sources as Array<{ url?: unknown }>) : [];
+  return stringify([
+    [
+      r.study.row,
+      r.study.prompt,
+      r.study.engine,
+      r.study.country ?? '',
+      r.status,
+      r.task?.id ?? '',
+      typeof r.response?.text === 'string' ? r.response.text : '',
+      sources
+        .map((s) => s.url)
+        .filter((u): u is string => typeof u === 'string')
+        .join(' '),
+      r.error ?? '',
+    ],
+  ]);
+}

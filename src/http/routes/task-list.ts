@@ -1,0 +1,96 @@
+import { Ajv } from 'ajv';
+import type { FastifyInstance } from 'fastify';
+import { dateTimeMs } from '../../domain/clock.js';
+import { validationError, type FieldProblem } from '../../domain/request-errors.js';
+import type { TaskStatus } from '../../domain/task.js';
+import { listedView, withResponseJson } from '../../domain/task-view.js';
+import { callerOf } from '../caller.js';
+import type { HttpContext } from '../context.js';
+import { errorEnvelopeSchema, taskListQuerySchema, taskListSchema } from '../schemas.js';
+import { UUID_RE } from './task-lookup.js';
+
+interface TaskListQuerystring {
+  since: string;
+  until?: string;
+  status?: TaskStatus;
+  limit: number;
+  cursor?: string;
+  include?: 'result';
+}
+
+/** A page's cursor: the id of its last task, base64url-encoded (opaque to clients: only ever passed back). */
+export const cursorOf = (id: string): string => Buffer.from(id, 'latin1').toString('base64url');
+
+/** The task id of a cursor this route made, or null for any other text. */
+export function idOfCursor(cursor: string): string | null {
+  const id = Buffer.from(cursor, 'base64url').toString('latin1');
+  return UUID_RE.test(id) && id === id.toLowerCase() && cursorOf(id) === cursor ? id : null;
+}
+
+/**
+ * GET /v1/async/tasks: the caller's account's tasks created at or after `since` (and before `until`), oldest first, a
+ * page at a time, each as polling shows it (`task`, `credits`; with `include=result` the `response` of a COMPLETED
+ * task and the `error` of a FAILED one). A `since` before the retention window reads as its start: tasks older than
+ * that are gone, and expired ones not swept yet are left out as polling leaves them out (404).
+ */
+export function registerTaskListRoutes(app: FastifyInstance, ctx: HttpContext): void {
+  // A query string is text: `limit` is read as a number here (bodies are never coerced, server.ts).
+  const ajv = new Ajv({
+    allErrors: true,
+    coerceTypes: true,
+    useDefaults: true,
+    formats: { 'date-time': (s: string) => dateTimeMs(s) !== null },
+  });
+  const validateQuery = ajv.compile(taskListQuerySchema);
+  app.get<{ Querystring: TaskListQuerystring }>(
+    '/v1/async/tasks',
+    {
+      validatorCompiler: () => validateQuery,
+      schema: {
+        summary: "The caller's account's tasks created since a time, oldest first, a page at a time",
+        querystring: taskListQuerySchema,
+        response: { 200: taskListSchema, 400: errorEnvelopeSchema, 401: errorEnvelopeSchema },
+      },
+    },
+    async (req, reply) => {
+      const { accountId } = callerOf(req);
+      const q = req.query;
+      // The schema has checked the formats; these are null only for text it let through.
+      const since = dateTimeMs(q.since);
+      const until = q.until === undefined ? null : dateTimeMs(q.until);
+      const afterId = q.cursor === undefined ? null : idOfCursor(q.cursor);
+      const problems: FieldProblem[] = [];
+      if (since === null) problems.push({ field: 'since', message: 'must be an RFC 3339 date-time' });
+      if (q.until !== undefined && until === null)
+        problems.push({ field: 'until', message: 'must be an RFC 3339 date-time' });
+      else if (since !== null && until !== null && until <= since)
+        problems.push({ field: 'until', message: 'must be after `since`' });
+      if (q.cursor !== undefined && afterId === null)
+        problems.push({ field: 'cursor', message: 'is not a cursor of this listing (pass `nextCursor` as given)' });
+      if (since === null || problems.length > 0) throw validationError(problems);
+
+      const withResult = q.include === 'result';
+      // One more than the page tells whether another page follows.
+      const rows = await ctx.store.listTasks({
+        accountId,
+        since: Math.max(since, ctx.now() - ctx.settings.retentionMs),
+        until,
+        afterId,
+        status: q.status ?? null,
+        limit: q.limit + 1,
+        withResult,
+      });
+      const page = rows.slice(0, q.limit);
+      const last = page.at(-1);
+      const nextCursor = rows.length > page.length && last ? cursorOf(last.id) : null;
+      // Each item as polling writes it: the stored result goes in as its text, never parsed and re-serialised.
+      const items = page.map((t) => {
+        const { item, responseJson } = listedView(t, withResult);
+        return withResponseJson(JSON.stringify(item), responseJson);
+      });
+      return reply
+        .type('application/json; charset=utf-8')
+        .send(`{"success":true,"tasks":[${items.join(',')}],"nextCursor":${JSON.stringify(nextCursor)}}`);
+    },
+  );
+}

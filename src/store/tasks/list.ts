@@ -1,0 +1,76 @@
+import { sql, type Kysely } from 'kysely';
+import type { PolledTask } from '../../domain/task.js';
+import { taskIdFloor } from '../../domain/task-id.js';
+import { POLL_COLUMNS, polledFromRow } from '../rows.js';
+import type { Database } from '../schema.js';
+import type { TaskListQuery } from '../store.js';
+
+/**
+ * Ids a listing reads per step: the page is looked for a window of this many tasks (of every account) at a time, so
+ * that an account with few of the tasks in a busy range never makes one long read (on the embedded store a read holds
+ * the event loop); between windows other requests run.
+ */
+export const LIST_WINDOW = 5000;
+
+/**
+ * How much later than its task's creation an id's time can be: a millisecond whose count of ids ran out (2,048 at
+ * least) goes on in the next one (domain/task-id.ts): ids are made at about one a microsecond, so only a burst on a
+ * clock that stands still (a test's) moves them, by a millisecond per 4,096 ids. The id range past `until` is read
+ * this much further; `created_at` makes the bound exact.
+ */
+const ID_AHEAD_MS = 1000;
+
+const WITHOUT_RESULT = POLL_COLUMNS.filter((c) => c !== 'result');
+
+/**
+ * `created_at` as an expression no index serves (`+x`, as SQLite documents): a window must be read in the id index.
+ * Left to choose, planners took the index on `created_at` (the retention sweep's) for a short time range, and then
+ * every window of a long listing would scan the whole range again.
+ */
+const createdAt = sql<number>`+${sql.ref('created_at')}`;
+
+/**
+ * An account's tasks created in [since, until), after `afterId`, in id order (creation order), at most `limit`, as
+ * polls read them. No index on the account or the time: ids are time-ordered (domain/task-id.ts), so the tasks
+ * created since a time lie in one range of the tasks' id index (their primary key), read in windows of LIST_WINDOW
+ * ids, and `account_id`, `created_at` and `status` are checked on the rows of that range. An index on tasks was
+ * measured to cost insert and dispatch throughput (migrations/009-batches.ts); this read is rare and bounded by the
+ * retention window.
+ */
+export async function listTasks(db: Kysely<Database>, q: TaskListQuery): Promise<PolledTask[]> {
+  if (q.limit <= 0 || (q.until !== null && q.until <= q.since)) return [];
+  const floor = taskIdFloor(q.since);
+  // From the id after the previous page's last, or from the first id of `since`, whichever is later.
+  let from: { op: '>' | '>='; id: string } =
+    q.afterId !== null && q.afterId >= floor ? { op: '>', id: q.afterId } : { op: '>=', id: floor };
+  const end = q.until === null ? null : taskIdFloor(q.until + ID_AHEAD_MS);
+  // The stored result only when asked for: it is most of a row's bytes.
+  const result = q.withResult ? sql.ref<string | null>('result') : sql<string | null>`null`;
+  const out: PolledTask[] = [];
+  for (;;) {
+    const range = db
+      .selectFrom('tasks')
+      .where('id', from.op, from.id)
+      .$if(end !== null, (b) => b.where('id', '<', end ?? ''));
+    // The window's last id: LIST_WINDOW ids on (the index alone is read), or none when the range ends sooner.
+    const edge = await range
+      .select('id')
+      .orderBy('id')
+      .limit(1)
+      .offset(LIST_WINDOW - 1)
+      .executeTakeFirst();
+    const rows = await range
+      .select([...WITHOUT_RESULT, result.as('result')])
+      .$if(edge !== undefined, (b) => b.where('id', '<=', edge?.id ?? ''))
+      .where('account_id', '=', q.accountId)
+      .where(createdAt, '>=', q.since)
+      .$if(q.until !== null, (b) => b.where(createdAt, '<', q.until ?? 0))
+      .$if(q.status !== null, (b) => b.where('status', '=', q.status ?? ''))
+      .orderBy('id')
+      .limit(q.limit - out.length)
+      .execute();
+    for (const r of rows) out.push(polledFromRow(r));
+    if (out.length >= q.limit || edge === undefined) return out;
+    from = { op: '>', id: edge.id };
+  }
+}
