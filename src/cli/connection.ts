@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { AeqClient } from '@aeq/client';
+import type { ConnectOptions } from './commands/options.js';
+import { UsageError } from './errors.js';
 
 /** A command's service: a remote aeq, or a sandbox service started in this process. */
 export interface Connection {
@@ -10,21 +12,6 @@ export interface Connection {
   simulated: boolean;
   close(): Promise<void>;
 }
-
-export interface ConnectOptions {
-  server?: string;
-  apiKey?: string;
-  sandbox?: boolean;
-  /** Where an embedded sandbox keeps its store: the same folder lets a re-run find the tasks it submitted. */
-  sandboxDir?: string;
-}
-
-/** A command-line mistake: printed as `aeq: message` with exit status 2, never as a stack. */
-export class UsageError extends Error {}
-
-export const CONNECTION_HELP = `
-The service: --server URL (or AEQ_URL) with the key in AEQ_API_KEY (or --api-key), or --sandbox for a sandbox
-service started inside this command (simulated upstreams, store in --sandbox-dir, default ./.aeq-sandbox).`;
 
 export async function connect(o: ConnectOptions, env: NodeJS.ProcessEnv = process.env): Promise<Connection> {
   if (o.sandbox) return startEmbeddedSandbox(path.resolve(o.sandboxDir ?? '.aeq-sandbox'));

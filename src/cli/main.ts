@@ -1,12 +1,11 @@
 #!/usr/bin/env node
-import { AeqError } from '@aeq/client';
 import { Command, CommanderError } from 'commander';
 import { SettingsError } from '../config/settings.js';
 import { registerAccounts } from './commands/accounts.js';
 import { registerClientCommands } from './commands/client-commands.js';
 import { registerRun } from './commands/run.js';
 import { registerService } from './commands/service.js';
-import { UsageError } from './connection.js';
+import { StudyError, UsageError, isAeqError } from './errors.js';
 import { InputError } from './study/input.js';
 
 /**
@@ -33,7 +32,7 @@ function report(e: unknown): number {
     process.stderr.write(`aeq: ${e.message}\n`);
     return 2;
   }
-  if (e instanceof AeqError) {
+  if (isAeqError(e)) {
     // A status means the service answered; without one the client gave up (no answer, or waited too long).
     process.stderr.write(
       e.status
@@ -42,7 +41,13 @@ function report(e: unknown): number {
     );
     return 1;
   }
-  process.stderr.write(`aeq: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  if (e instanceof StudyError) {
+    process.stderr.write(`aeq: ${e.message}\n`);
+    return 1;
+  }
+  // Our own bug or the system's: the message, and the stack when asked for (AEQ_DEBUG=1).
+  const stack = process.env.AEQ_DEBUG && e instanceof Error ? e.stack : undefined;
+  process.stderr.write(`aeq: ${stack ?? (e instanceof Error ? e.message : String(e))}\n`);
   return 1;
 }
 

@@ -73,7 +73,7 @@ describe('aeq client commands', () => {
     expect(bad.stderr).toContain('--since must be a duration such as 30m, 2h or 1d');
   });
 
-  it('research and influence print tables, or JSON with --json, and say when the result is simulated', async () => {
+  it('research prints ranked questions, or JSON with --json, and says when the result is simulated', async () => {
     const research = await runCli(['research', 'running shoes', '--country', 'US', '--limit', '5'], { cwd, env });
     expect(research.code).toBe(0);
     expect(research.stdout).toMatch(/^rank\s+question\s+demand\s+tier\s+intent$/m);
@@ -84,7 +84,9 @@ describe('aeq client commands', () => {
     const refused = await runCli(['research', 'running shoes', '--country', 'JP'], { cwd, env });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/REGION_UNSUPPORTED \(HTTP 422\)/);
+  }, 60_000);
 
+  it('influence prints sources by influence, or JSON with --json; a missing answer file is a usage error', async () => {
     fs.writeFileSync(path.join(cwd, 'answer.txt'), 'Trail shoes need grip [1]. Road shoes need cushioning [2].');
     const args = ['influence', '--answer', 'answer.txt', '--prompt', 'which running shoes'];
     const cites = ['--citations', 'https://example.com/trail', 'https://example.org/road'];
@@ -97,7 +99,10 @@ describe('aeq client commands', () => {
     const view = JSON.parse(json.stdout) as { task: { taskType: string }; response: { sources: unknown[] } };
     expect(view.task.taskType).toBe('SOURCE_INFLUENCE');
     expect(view.response.sources).toHaveLength(2);
-  });
+    const missing = await runCli(['influence', '--answer', 'nope.txt', ...cites], { cwd, env });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe('aeq: --answer nope.txt: no such file\n');
+  }, 60_000);
 
   it('runs the quick start with --sandbox: an embedded service, no setup', async () => {
     const dir = tempDir('aeq-quickstart-');

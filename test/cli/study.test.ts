@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -34,6 +35,33 @@ describe('aeq run (study runner)', () => {
     } finally {
       db.close();
     }
+  };
+  /** Batch objects the service holds (all tests of this file), and the items they were given. */
+  const serverBatches = () => {
+    const db = openStoreFile(svc.dataDir);
+    try {
+      return db.prepare('select count(*) as batches, coalesce(sum(size), 0) as items from batches').get() as {
+        batches: number;
+        items: number;
+      };
+    } finally {
+      db.close();
+    }
+  };
+  /** Requests the service has answered on the study's routes, from its own metrics. */
+  const requests = async () => {
+    const text = String((await svc.call('GET', '/metrics')).body);
+    const count = (method: string, route: string) =>
+      text
+        .split('\n')
+        .filter((l) => l.startsWith('aeq_http_request_seconds_count{'))
+        .filter((l) => l.includes(`method="${method}"`) && l.includes(`route="${route}"`))
+        .reduce((sum, l) => sum + Number(l.split(' ').at(-1)), 0);
+    return {
+      taskGets: count('GET', '/v1/async/task/:id'),
+      batchGets: count('GET', '/v1/async/batch/:id'),
+      batchPosts: count('POST', '/v1/async/task/batch'),
+    };
   };
   const hashOf = (jsonl: string) => {
     const first = JSON.parse(fs.readFileSync(jsonl, 'utf8').split('\n')[0] ?? '{}') as { study: { key: string } };
@@ -94,6 +122,7 @@ describe('aeq run (study runner)', () => {
     const journal = `${jsonl}.journal`;
     const lineCount = (f: string) => (fs.existsSync(f) ? fs.readFileSync(f, 'utf8').split('\n').length - 1 : 0);
 
+    const batchesBefore = serverBatches();
     const first = startCli(args, { cwd: dir, env });
     await until(
       'six batches journaled and a tenth of the results written',
@@ -107,16 +136,24 @@ describe('aeq run (study runner)', () => {
     expect(written).toBeLessThan(300);
     const tag = hashOf(jsonl);
     expect(serverTasks(tag)).toMatchObject({ tasks: 300, keys: 300, batches: 6 });
+    const afterKill = serverBatches();
+    expect(afterKill).toEqual({ batches: batchesBefore.batches + 6, items: batchesBefore.items + 300 });
 
     // A kill between a batch's answer and its journal line: the batch is sent again and the service answers with
-    // the tasks it already has.
+    // the tasks it already has. Sent again are the last batch's items with no result yet.
     const kept = fs.readFileSync(journal, 'utf8').split('\n').filter(Boolean);
     fs.writeFileSync(journal, `${kept.slice(0, -1).join('\n')}\n`);
+    const lost = JSON.parse(kept.at(-1) ?? '{}') as { tasks: Array<[string, string]> };
+    const writtenKeys = new Set(readJsonl(jsonl).map((r) => r.study.key));
+    const resent = lost.tasks.filter(([key]) => !writtenKeys.has(key)).length;
+    expect(resent).toBeGreaterThan(0);
 
     const second = await runCli(args, { cwd: dir, env });
     expect(second.code).toBe(0);
-    expect(second.stdout).toContain(`resumed: ${written} results were already written, 50 tasks submitted now`);
+    expect(second.stdout).toContain(`resumed: ${written} results were already written, ${resent} tasks submitted now`);
+    // No task made twice: the one batch sent again (its items all known keys) made none.
     expect(serverTasks(tag)).toMatchObject({ tasks: 300, keys: 300, batches: 6 });
+    expect(serverBatches()).toEqual({ batches: afterKill.batches + 1, items: afterKill.items + resent });
     const results = readJsonl(jsonl);
     expect(results).toHaveLength(300);
     expect(new Set(results.map((r) => r.study.key)).size).toBe(300);
@@ -128,9 +165,11 @@ describe('aeq run (study runner)', () => {
     expect(second.stdout).toMatch(/300 tasks, 270 completed, 30 failed/);
     expect(second.stdout).toMatch(/top failure codes:\s+ENGINE_FAILED\s+30/);
 
-    // Once more: everything is written, so nothing is submitted or fetched.
+    // Once more: everything is written, so nothing is submitted or fetched (the service's own request counts).
+    const before = await requests();
     const third = await runCli(args, { cwd: dir, env });
     expect(third.stdout).toContain('resumed: 300 results were already written, 0 tasks submitted now');
+    expect(await requests()).toEqual(before);
     expect(readJsonl(jsonl)).toHaveLength(300);
   });
 
@@ -179,6 +218,106 @@ describe('aeq run (study runner)', () => {
     expect(tty).toContain('study finished');
   });
 
+  it('keeps refusals for now out of the results, writes permanent ones, never loses a task it can find', async () => {
+    const dir = tempDir('aeq-study-');
+    fs.writeFileSync(
+      path.join(dir, 'r.csv'),
+      'prompt,country\nshoes in the US,US\nshoes in Japan,JP\nshoes in China,CN\n',
+    );
+    const refused = await runCli(['run', 'r.csv', '--engines', 'CHATBOT_A', '--poll-interval', '100'], {
+      cwd: dir,
+      env,
+    });
+    expect(refused.code).toBe(3);
+    expect(refused.stdout).toMatch(/^study incomplete in \S+: 3 tasks, 1 completed, 1 failed$/m);
+    expect(refused.stdout).toContain(
+      'refused for now: 1 tasks (REGION_UNAVAILABLE 1); run the same command again later',
+    );
+    expect(refused.stdout).toMatch(/top failure codes:\s+REGION_UNSUPPORTED\s+1/);
+    const lines = readJsonl(path.join(dir, 'r.results.jsonl'));
+    expect(lines.map((l) => [l.study.key.split(':').at(-1), l.status])).toEqual(
+      expect.arrayContaining([
+        ['US', 'COMPLETED'],
+        ['CN', 'REJECTED'],
+      ]),
+    );
+    expect(lines).toHaveLength(2);
+
+    // A journal naming a task this service does not know: written off only when older than the retention.
+    fs.writeFileSync(path.join(dir, 'one.txt'), 'a prompt the journal says was submitted\n');
+    const hash = createHash('sha256')
+      .update(Buffer.concat([Buffer.from('lines\0'), fs.readFileSync(path.join(dir, 'one.txt'))]))
+      .digest('hex')
+      .slice(0, 16);
+    const key = `aeq-run:${hash}:0:ANSWER_ENGINE_A:-`;
+    const ghost = '01a20000-0000-7000-8000-000000000000';
+    const journal = path.join(dir, 'one.results.jsonl.journal');
+    const args = ['run', 'one.txt', '--engines', 'ANSWER_ENGINE_A', '--poll-interval', '100'];
+    fs.writeFileSync(journal, `${JSON.stringify({ batch: null, at: Date.now() - 60_000, tasks: [[key, ghost]] })}\n`);
+    const wrong = await runCli(args, { cwd: dir, env });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain(`aeq: the service does not know task ${ghost}, submitted by this study at `);
+    expect(fs.readFileSync(path.join(dir, 'one.results.jsonl'), 'utf8')).toBe('');
+    fs.writeFileSync(
+      journal,
+      `${JSON.stringify({ batch: null, at: Date.now() - 25 * 3600_000, tasks: [[key, ghost]] })}\n`,
+    );
+    const old = await runCli(args, { cwd: dir, env });
+    expect(old.code).toBe(0);
+    expect(readJsonl(path.join(dir, 'one.results.jsonl'))).toMatchObject([{ status: 'MISSING' }]);
+
+    // One run at a time per results file; a dead run's lock is taken over.
+    fs.writeFileSync(path.join(dir, 'one.results.jsonl.lock'), String(process.pid));
+    const locked = await runCli(args, { cwd: dir, env });
+    expect(locked.code).toBe(2);
+    expect(locked.stderr).toBe(
+      `aeq: another aeq run (pid ${process.pid}) is writing these results; wait for it or stop it\n`,
+    );
+    fs.writeFileSync(path.join(dir, 'one.results.jsonl.lock'), '2147483646');
+    expect((await runCli(args, { cwd: dir, env })).code).toBe(0);
+    expect(fs.existsSync(path.join(dir, 'one.results.jsonl.lock'))).toBe(false);
+  });
+
+  it('rides out polls that fail (a 503, a service that restarts) and goes on', async () => {
+    // A proxy in front of the service that answers the first three batch polls with 503.
+    let refusedPolls = 0;
+    const proxy = http.createServer((req, res) => {
+      if (req.method === 'GET' && req.url?.startsWith('/v1/async/batch/') && refusedPolls < 3) {
+        refusedPolls++;
+        res.writeHead(503, { 'content-type': 'text/plain' }).end('restarting');
+        return;
+      }
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const headers = { ...req.headers } as Record<string, string>;
+        delete headers.host;
+        const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
+        fetch(svc.url + (req.url ?? '/'), { method: req.method ?? 'GET', headers, ...(body ? { body } : {}) })
+          .then(async (r) => res.writeHead(r.status, { 'content-type': 'application/json' }).end(await r.text()))
+          .catch(() => res.writeHead(502).end());
+      });
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    try {
+      const dir = tempDir('aeq-study-');
+      fs.writeFileSync(path.join(dir, 'p.txt'), 'poll one\npoll two\n');
+      const url = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
+      const run = await runCli(['run', 'p.txt', '--engines', 'ANSWER_ENGINE_A', '--poll-interval', '100'], {
+        cwd: dir,
+        env: { ...env, AEQ_URL: url },
+      });
+      expect(run.code).toBe(0);
+      expect(refusedPolls).toBe(3);
+      expect(
+        run.stderr.match(/^aeq run: poll failed \(HTTP_ERROR: HTTP 503 without an error envelope\); trying again/gm),
+      ).toHaveLength(3);
+      expect(run.stdout).toMatch(/2 tasks, 2 completed, 0 failed/);
+    } finally {
+      await new Promise((r) => proxy.close(r));
+    }
+  });
+
   it('reports bad input, a missing service and a refused key as typed errors with their exit status', async () => {
     const dir = tempDir('aeq-study-');
     fs.writeFileSync(path.join(dir, 'p.csv'), 'question,engine\nwhat is a good tent,CHATBOT_Z\n');
@@ -191,11 +330,11 @@ describe('aeq run (study runner)', () => {
     expect(noColumn.code).toBe(2);
     expect(noColumn.stderr).toContain('q.csv: the first row must name the columns');
 
-    const noServer = await runCli(['run', 'p.csv'], { cwd: dir, env: {} });
+    fs.writeFileSync(path.join(dir, 'ok.txt'), 'a fine prompt\n');
+    const noServer = await runCli(['run', 'ok.txt', '--engines', 'CHATBOT_A'], { cwd: dir, env: {} });
     expect(noServer.code).toBe(2);
     expect(noServer.stderr).toContain('no service: give --server URL or set AEQ_URL');
 
-    fs.writeFileSync(path.join(dir, 'ok.txt'), 'a fine prompt\n');
     const refused = await runCli(['run', 'ok.txt', '--engines', 'CHATBOT_A'], {
       cwd: dir,
       env: { ...env, AEQ_API_KEY: 'not-a-key' },

@@ -8,7 +8,6 @@ import {
   listKeys,
   revokeKey,
 } from '../../accounts/admin.js';
-import { openStore } from '../../app.js';
 import { loadServiceConfig } from '../../config/engine-config.js';
 import { loadSettings } from '../../config/settings.js';
 import type { Store } from '../../store/store.js';
@@ -76,6 +75,7 @@ function print(x: unknown): void {
 }
 
 async function withStore(f: (store: Store, now: number) => Promise<void>): Promise<void> {
+  const { openStore } = await import('../../app.js');
   const settings = loadSettings();
   const store = await openStore(settings, loadServiceConfig(settings).scheduler.agingMs);
   try {

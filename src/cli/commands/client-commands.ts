@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import type { AeqClient, Polling, TaskStatus } from '@aeq/client';
 import type { Command } from 'commander';
 import { parseDuration } from '../../accounts/api-keys.js';
-import { CONNECTION_HELP, type Connection, connect, UsageError } from '../connection.js';
+import type { Connection } from '../connection.js';
+import { UsageError } from '../errors.js';
 import { table } from '../table.js';
-import { connectOptions, intIn, upperList, withConnection } from './options.js';
+import { CONNECTION_HELP, connectOptions, intIn, upperList, withConnection } from './options.js';
 import { exportTasks } from './export.js';
 
 type Flags = Record<string, unknown> & { json?: boolean };
@@ -62,7 +63,7 @@ export function registerClientCommands(program: Command): void {
         if (flags.format !== 'csv' && flags.format !== 'jsonl')
           throw new UsageError(`--format must be csv or jsonl, got ${JSON.stringify(flags.format)}`);
         const since = new Date(Date.now() - durationMs(flags.since, '--since')).toISOString();
-        const out = flags.out ? fs.createWriteStream(flags.out) : process.stdout;
+        const out = flags.out ? fs.createWriteStream('', { fd: openForWriting(flags.out) }) : process.stdout;
         const status = flags.status?.toUpperCase();
         if (status !== undefined && !TASK_STATUSES.includes(status as TaskStatus))
           throw new UsageError(
@@ -108,7 +109,7 @@ export function registerClientCommands(program: Command): void {
     .addHelpText('after', CONNECTION_HELP)
     .action((flags: Flags & { answer: string; citations: string[]; prompt?: string }) =>
       withClient(flags, async (c) => {
-        const answer = fs.readFileSync(flags.answer === '-' ? 0 : flags.answer, 'utf8');
+        const answer = readText(flags.answer, '--answer');
         const request: Record<string, unknown> = { answer, citations: flags.citations };
         if (flags.prompt) request.prompt = flags.prompt;
         const view = await submitAndWait(c.client, () => c.client.sourceInfluence(request as never));
@@ -118,11 +119,30 @@ export function registerClientCommands(program: Command): void {
 }
 
 async function withClient(flags: Flags, f: (c: Connection) => Promise<void>): Promise<void> {
+  const { connect } = await import('../connection.js');
   const c = await connect(connectOptions(flags));
   try {
     await f(c);
   } finally {
     await c.close();
+  }
+}
+
+/** Opens an output file now, so a bad path is a usage error before any request (not a stream error later). */
+function openForWriting(file: string): number {
+  try {
+    return fs.openSync(file, 'w');
+  } catch (e) {
+    throw new UsageError(`${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+}
+
+function readText(file: string, option: string): string {
+  try {
+    return fs.readFileSync(file === '-' ? 0 : file, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new UsageError(`${option} ${file}: ${code === 'ENOENT' ? 'no such file' : (code ?? (e as Error).message)}`);
   }
 }
 

@@ -1,5 +1,17 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import type { ConnectOptions } from '../connection.js';
+
+export interface ConnectOptions {
+  server?: string;
+  apiKey?: string;
+  sandbox?: boolean;
+  /** Where an embedded sandbox keeps its store: the same folder lets a re-run find the tasks it submitted. */
+  sandboxDir?: string;
+}
+
+export const CONNECTION_HELP = `
+The service: --server URL (or AEQ_URL) with the key in AEQ_API_KEY (or --api-key), or --sandbox for a sandbox
+service started inside this command (simulated upstreams, store in --sandbox-dir, default ./.aeq-sandbox; for
+aeq run, beside the results).`;
 
 /** The service options every client command takes (see CONNECTION_HELP). */
 export function withConnection(cmd: Command): Command {
@@ -7,7 +19,7 @@ export function withConnection(cmd: Command): Command {
     .option('--server <url>', 'the aeq service (default: $AEQ_URL)')
     .option('--api-key <key>', 'API key (default: $AEQ_API_KEY; the variable keeps it out of the process list)')
     .option('--sandbox', 'start a sandbox service inside this command: simulated upstreams, no setup')
-    .option('--sandbox-dir <dir>', "the embedded sandbox's store; keep it to resume", '.aeq-sandbox');
+    .option('--sandbox-dir <dir>', "the embedded sandbox's store; keep it to resume");
 }
 
 export function connectOptions(o: Record<string, unknown>): ConnectOptions {

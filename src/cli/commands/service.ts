@@ -1,8 +1,5 @@
 import type { Command } from 'commander';
-import { createApp } from '../../app.js';
-import { ConfigError } from '../../config/engine-config.js';
 import { loadSettings } from '../../config/settings.js';
-import { createLogger } from '../../ops/logger.js';
 
 /** `aeq serve` (the default), `aeq sandbox` and `aeq demo`: the service itself and its simulator. */
 export function registerService(program: Command): void {
@@ -25,6 +22,12 @@ export function registerService(program: Command): void {
 
 /** The service in the role AEQ_ROLE selects; SIGTERM and SIGINT drain it. */
 async function serve(): Promise<void> {
+  // Loaded here, not at the top: the client commands start without the service's modules.
+  const [{ createApp }, { ConfigError }, { createLogger }] = await Promise.all([
+    import('../../app.js'),
+    import('../../config/engine-config.js'),
+    import('../../ops/logger.js'),
+  ]);
   const settings = loadSettings();
   const log = createLogger(settings.logLevel);
   let app: Awaited<ReturnType<typeof createApp>>;

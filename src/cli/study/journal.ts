@@ -1,9 +1,12 @@
 import fs from 'node:fs';
+import { InputError } from './input.js';
 import { completeLines } from './results-file.js';
 
 /** One submission as the journal keeps it: the batch made (null when none was) and the tasks it gave each key. */
 export interface JournalEntry {
   batch: string | null;
+  /** When the batch was submitted (ms): a task the service does not know is gone only after the retention. */
+  at: number;
   tasks: Array<[key: string, taskId: string]>;
 }
 
@@ -26,7 +29,7 @@ export class Journal {
         try {
           entries.push(JSON.parse(line) as JournalEntry);
         } catch {
-          throw new Error(`${file}:${i + 1}: not a journal line; remove the file to start the study afresh`);
+          throw new InputError(`${file}:${i + 1}: not a journal line; remove the file to start the study afresh`);
         }
       }
     }

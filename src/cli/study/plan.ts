@@ -26,12 +26,18 @@ export const STUDY_ENGINES: readonly string[] = ENGINE_TASK_TYPES;
  * option for that row. The order is the file's, then the engines', then the countries'.
  */
 export function planStudy(rows: PromptRow[], o: PlanOptions): StudyItem[] {
-  const given = o.engines.map((e) => canonicalEngine(e, '--engines'));
+  // Each engine and country once, whatever the spelling: a repeat would count tasks that share one key.
+  const given = [...new Set(o.engines.map((e) => canonicalEngine(e, '--engines')))];
+  const countriesGiven = [...new Set(o.countries)];
   const items: StudyItem[] = [];
   for (const r of rows) {
     const engines = r.engine ? [canonicalEngine(r.engine, `prompt ${r.row + 1}`)] : given;
     if (engines.length === 0) throw new InputError(`prompt ${r.row + 1} names no engine and no --engines was given`);
-    const countries: Array<string | null> = r.country ? [r.country] : o.countries.length > 0 ? o.countries : [null];
+    const countries: Array<string | null> = r.country
+      ? [r.country]
+      : countriesGiven.length > 0
+        ? countriesGiven
+        : [null];
     for (const engine of engines)
       for (const country of countries)
         items.push({

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { stringify } from 'csv-stringify/sync';
+import { InputError } from './input.js';
 import type { StudyItem } from './plan.js';
 
 /** How a study task ended: the service's two terminal states, refused at submission, or gone past retention. */
@@ -39,7 +40,7 @@ export class ResultsFile {
           const r = JSON.parse(line) as ResultLine;
           done.set(r.study.key, r);
         } catch {
-          throw new Error(`${jsonlPath}:${i + 1}: not a result line; use another --out or remove the file`);
+          throw new InputError(`${jsonlPath}:${i + 1}: not a result line; use another --out or remove the file`);
         }
       }
     }

@@ -5,8 +5,11 @@ export interface StudySummary {
   tasks: number;
   completed: number;
   failed: number;
-  /** Tasks still in flight (an interrupted run). */
+  /** Tasks not ended: in flight (an interrupted run) or refused for now. */
   pending: number;
+  /** Tasks the service refused for now (a re-run submits them), and their codes. */
+  deferred: number;
+  deferredCodes: Array<{ code: string; count: number }>;
   resumed: number;
   submitted: number;
   elapsedMs: number;
@@ -39,6 +42,8 @@ export function summarize(r: StudyReport, simulated: boolean): StudySummary {
     completed,
     failed: r.results.size - completed,
     pending: r.items.length - r.results.size,
+    deferred: [...r.deferred.values()].reduce((a, b) => a + b, 0),
+    deferredCodes: [...r.deferred.entries()].map(([code, count]) => ({ code, count })),
     resumed: r.resumed,
     submitted: r.submitted,
     elapsedMs: r.elapsedMs,
@@ -57,9 +62,14 @@ export function summaryText(s: StudySummary, files: string[]): string {
   const head = s.interrupted
     ? `study interrupted after ${duration(s.elapsedMs / 1000)}: ${s.tasks - s.pending} of ${s.tasks} tasks done; ` +
       'run the same command again to resume'
-    : `study finished in ${duration(s.elapsedMs / 1000)}: ` +
+    : `study ${s.deferred > 0 ? 'incomplete' : 'finished'} in ${duration(s.elapsedMs / 1000)}: ` +
       `${s.tasks} tasks, ${s.completed} completed, ${s.failed} failed`;
   const lines = [head];
+  if (s.deferred > 0)
+    lines.push(
+      `refused for now: ${s.deferred} tasks (${s.deferredCodes.map((c) => `${c.code} ${c.count}`).join(', ')}); ` +
+        'run the same command again later to submit them',
+    );
   if (s.resumed > 0)
     lines.push(`resumed: ${s.resumed} results were already written, ${s.submitted} tasks submitted now`);
   if (s.simulated) lines.push('sandbox: every answer comes from simulated upstreams');
