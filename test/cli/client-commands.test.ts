@@ -3,7 +3,8 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { TEST_KEY, fastConfig, startService, submit, tempDir, type RunningService } from '../helpers/service.js';
+import { startAnalysisService } from '../analysis/analysis-service.js';
+import { TEST_KEY, submit, tempDir, type RunningService } from '../helpers/service.js';
 
 /** `aeq tasks`, `aeq export`, `aeq research`, `aeq influence` and `aeq run --sandbox`, each as an operator runs it. */
 describe('aeq client commands', () => {
@@ -11,7 +12,8 @@ describe('aeq client commands', () => {
   let env: Record<string, string>;
   let cwd: string;
   beforeAll(async () => {
-    svc = await startService({ AEQ_CONFIG: fastConfig(tempDir()) });
+    // The analysis adapters without the autocomplete spacing a real upstream needs (prompt research in seconds).
+    svc = await startAnalysisService();
     env = { AEQ_URL: svc.url, AEQ_API_KEY: TEST_KEY };
     cwd = tempDir('aeq-cli-');
   });

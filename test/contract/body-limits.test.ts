@@ -97,6 +97,42 @@ describe('body size limits', () => {
     expect(r.written).toBeLessThan(32 * MIB);
   });
 
+  it('a refused body of declared length is read to its end: the 413 comes on a kept connection', async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const post = (body: Buffer) =>
+      new Promise<{ status: number; connection: string | undefined; socket: unknown }>((resolve, reject) => {
+        const u = new URL('/v1/async/task/batch', svc.url);
+        const req = http.request(
+          {
+            host: u.hostname,
+            port: u.port,
+            path: u.pathname,
+            method: 'POST',
+            agent,
+            headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+          },
+          (res) => {
+            res.resume();
+            res.on('end', () =>
+              resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, socket: req.socket }),
+            );
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      });
+    try {
+      const first = await post(Buffer.alloc(9 * MIB, 0x20));
+      expect(first.status).toBe(413);
+      expect(first.connection).not.toBe('close');
+      const second = await post(Buffer.from('[]'));
+      expect(second.status).toBe(400);
+      expect(second.socket).toBe(first.socket);
+    } finally {
+      agent.destroy();
+    }
+  });
+
   it('a batch just under 8 MiB is accepted', async () => {
     // 500 items of ~16 000 characters: about 8 000 000 bytes, under 8 388 608.
     const items = Array.from({ length: 500 }, (_, i) => ({
