@@ -1,0 +1,78 @@
+/**
+ * What may follow a brand name inside the same Korean word and still leave it that brand (§6.1).
+ *
+ * Korean writes particles and the copula onto the noun without a space (삼성전자는, 나이키에서, 애플이다), so
+ * a word boundary alone would miss most Korean mentions. The list is closed on purpose: any other Hangul after the
+ * name makes a different word (삼성전자서비스 is another company, 나이키가격 is not a mention either because 격
+ * follows 가), so a name counts only when one or more of these endings run up to a non-letter. Endings stack
+ * (에서+는, 와+의, 만+의), which is why a chain is accepted.
+ */
+export const KOREAN_PARTICLES: readonly string[] = [
+  // Case and topic particles.
+  '은',
+  '는',
+  '이',
+  '가',
+  '을',
+  '를',
+  '의',
+  '에',
+  '에서',
+  '에선',
+  '엔',
+  '에게',
+  '에게서',
+  '한테',
+  '께',
+  '께서',
+  '로',
+  '으로',
+  '로서',
+  '으로서',
+  '로써',
+  '으로써',
+  // Conjunctive and auxiliary particles.
+  '와',
+  '과',
+  '랑',
+  '이랑',
+  '하고',
+  '나',
+  '이나',
+  '도',
+  '만',
+  '까지',
+  '부터',
+  '보다',
+  '처럼',
+  '같이',
+  '만큼',
+  '조차',
+  '마저',
+  '밖에',
+  '뿐',
+  '라도',
+  '이라도',
+  '든',
+  '이든',
+  '란',
+  '이란',
+  // The copula and its common endings (애플이다, 나이키입니다, 삼성전자였다, 애플이라는).
+  '다',
+  '이다',
+  '입니다',
+  '이에요',
+  '예요',
+  '이었다',
+  '였다',
+  '이고',
+  '이며',
+  '며',
+  '인',
+  '인데',
+  '이지만',
+  '라는',
+  '이라는',
+  '라고',
+  '이라고',
+];

@@ -1,0 +1,200 @@
+import { round4 } from '../text/norm.js';
+import { type AnswerFacts, factsFor, type TrackedBrands, trackBrands } from './answer-facts.js';
+import type { CompetitorBrand, MonitoredBrand, RunAnswer } from './types.js';
+
+/** Recorded with stored figures; any change of a definition in §6 bumps it (§0). */
+export const VISIBILITY_METHOD_VERSION = 'visibility/1.0.0';
+
+/** How many domains `topCitedDomains` lists unless told otherwise. */
+export const DEFAULT_TOP_DOMAINS = 10;
+
+/** The figures of one group of answers (one run, engine and country), §6.3. Shares have 4 decimals (§0). */
+export interface VisibilityMetrics {
+  methodVersion: string;
+  /** Answers mentioning the monitored brand / answers with a text; null without answers. */
+  mentionRate: number | null;
+  /** Mean `position` over the answers mentioning the brand; null when none does. */
+  avgFirstMentionPosition: number | null;
+  /** Mean `relativeOffset` of the first mention over the same answers; null when none does. */
+  avgFirstMentionOffset: number | null;
+  /** The brand's answer-mentions / all tracked brands' answer-mentions (§6.3); null when no brand is mentioned. */
+  shareOfVoice: number | null;
+  /** Citations of the brand's own domains / all citations; null without citations. */
+  ownCitationShare: number | null;
+  topCitedDomains: DomainCount[];
+  /** The same figures for every tracked brand: the monitored one first, then the competitors in order. */
+  brands: BrandMetrics[];
+  counts: VisibilityCounts;
+}
+
+/** What the figures rest on. */
+export interface VisibilityCounts {
+  /** Tasks given: answered (with or without a text) and failed. */
+  tasks: number;
+  /** Failed tasks, left out of every figure. */
+  failed: number;
+  /** Answered without a letter or digit of text, left out of every figure. */
+  empty: number;
+  /** Answers with a text: the denominator of the mention rate. */
+  answers: number;
+  /** Answers mentioning the monitored brand: the numerator of the mention rate. */
+  mentioningAnswers: number;
+  /** Occurrences of the monitored brand's names over all answers. */
+  mentions: number;
+  /** Occurrences of all tracked brands' names (the denominator of a per-mention share, §6.3). */
+  allBrandMentions: number;
+  /** Pairs (answer, tracked brand) where the answer mentions the brand: the denominator of the share of voice. */
+  brandAnswerPairs: number;
+  /** Distinct cited sources over all answers: the denominator of the citation shares. */
+  citations: number;
+  /** Citations of the monitored brand's own domains. */
+  ownCitations: number;
+  /** Sources without a host, not counted as citations. */
+  invalidCitations: number;
+}
+
+export interface BrandMetrics {
+  name: string;
+  role: 'brand' | 'competitor';
+  mentioningAnswers: number;
+  mentions: number;
+  mentionRate: number | null;
+  shareOfVoice: number | null;
+  avgFirstMentionPosition: number | null;
+  /** Citations of this brand's domains (competitors without domains have 0). */
+  citations: number;
+  citationShare: number | null;
+}
+
+export interface DomainCount {
+  /** Registrable domain. */
+  domain: string;
+  citations: number;
+  /** `citations` / all citations. */
+  share: number;
+  /** Answers citing the domain at least once. */
+  answers: number;
+  /** The tracked brand owning the first owned host cited under this domain, or null when none is owned. */
+  owner: string | null;
+}
+
+export interface VisibilityOptions {
+  /** Length of `topCitedDomains` (default 10). */
+  top?: number;
+}
+
+/** The visibility figures of one group of tasks for a brand and its competitors. */
+export function visibilityMetrics(
+  tasks: readonly RunAnswer[],
+  brand: MonitoredBrand,
+  competitors: readonly CompetitorBrand[] = [],
+  options: VisibilityOptions = {},
+): VisibilityMetrics {
+  const tracked = trackBrands(brand, competitors);
+  const facts: AnswerFacts[] = [];
+  let failed = 0;
+  for (const t of tasks) {
+    if (t.status === 'failed') failed++;
+    else facts.push(factsFor(t.answer, tracked));
+  }
+  return aggregateFacts(tracked, facts, failed, options);
+}
+
+/**
+ * The figures from per-answer facts already computed by `factsFor` with the same `tracked` brands, plus the number
+ * of failed tasks. Answers without a text count as `empty` and add nothing else.
+ */
+export function aggregateFacts(
+  tracked: TrackedBrands,
+  all: readonly AnswerFacts[],
+  failed: number,
+  options: VisibilityOptions = {},
+): VisibilityMetrics {
+  const facts = all.filter((f) => f.hasText);
+  const answers = facts.length;
+  const perBrand = tracked.map((b, i) => {
+    const inAnswers = facts.map((f) => f.brands[i]);
+    const positions = inAnswers.flatMap((x) => (x?.position ? [x.position] : []));
+    return {
+      name: b.name,
+      role: b.role,
+      mentioningAnswers: positions.length,
+      mentions: inAnswers.reduce((a, x) => a + (x?.count ?? 0), 0),
+      avgPosition: mean(positions),
+      citations: facts.reduce((a, f) => a + f.citations.filter((c) => c.owner === b.name).length, 0),
+    };
+  });
+  const brandAnswerPairs = perBrand.reduce((a, b) => a + b.mentioningAnswers, 0);
+  const citations = facts.reduce((a, f) => a + f.citations.length, 0);
+  const ownCitations = facts.reduce((a, f) => a + f.citations.filter((c) => c.own).length, 0);
+  const brands = perBrand.map(
+    (b): BrandMetrics => ({
+      name: b.name,
+      role: b.role,
+      mentioningAnswers: b.mentioningAnswers,
+      mentions: b.mentions,
+      mentionRate: share(b.mentioningAnswers, answers),
+      shareOfVoice: share(b.mentioningAnswers, brandAnswerPairs),
+      avgFirstMentionPosition: b.avgPosition,
+      citations: b.role === 'brand' ? ownCitations : b.citations,
+      citationShare: share(b.role === 'brand' ? ownCitations : b.citations, citations),
+    }),
+  );
+  // Averaged unrounded; `relativeOffset` itself is rounded for display.
+  const offsets = facts.flatMap((f) => (f.firstMention ? [f.firstMention.offset / f.length] : []));
+  const own = brands[0];
+  return {
+    methodVersion: VISIBILITY_METHOD_VERSION,
+    mentionRate: own?.mentionRate ?? null,
+    avgFirstMentionPosition: own?.avgFirstMentionPosition ?? null,
+    avgFirstMentionOffset: mean(offsets),
+    shareOfVoice: own?.shareOfVoice ?? null,
+    ownCitationShare: share(ownCitations, citations),
+    topCitedDomains: topDomains(facts, citations, options.top ?? DEFAULT_TOP_DOMAINS),
+    brands,
+    counts: {
+      tasks: all.length + failed,
+      failed,
+      empty: all.length - answers,
+      answers,
+      mentioningAnswers: own?.mentioningAnswers ?? 0,
+      mentions: own?.mentions ?? 0,
+      allBrandMentions: perBrand.reduce((a, b) => a + b.mentions, 0),
+      brandAnswerPairs,
+      citations,
+      ownCitations,
+      invalidCitations: facts.reduce((a, f) => a + f.invalidCitations, 0),
+    },
+  };
+}
+
+/** Domains by citations, most first; equal counts in domain-name order so the cut at N is deterministic (§0). */
+function topDomains(facts: readonly AnswerFacts[], total: number, n: number): DomainCount[] {
+  const byDomain = new Map<string, { citations: number; answers: number; owner: string | null }>();
+  for (const f of facts) {
+    const inThisAnswer = new Set<string>();
+    for (const c of f.citations) {
+      const d = byDomain.get(c.domain) ?? { citations: 0, answers: 0, owner: c.owner };
+      d.citations++;
+      if (!inThisAnswer.has(c.domain)) d.answers++;
+      inThisAnswer.add(c.domain);
+      d.owner ??= c.owner;
+      byDomain.set(c.domain, d);
+    }
+  }
+  return [...byDomain.entries()]
+    .map(
+      ([domain, d]): DomainCount => ({ domain, citations: d.citations, share: 0, answers: d.answers, owner: d.owner }),
+    )
+    .sort((a, b) => b.citations - a.citations || (a.domain < b.domain ? -1 : a.domain > b.domain ? 1 : 0))
+    .slice(0, Math.max(0, n))
+    .map((d) => ({ ...d, share: round4(d.citations / total) }));
+}
+
+function share(part: number, whole: number): number | null {
+  return whole > 0 ? round4(part / whole) : null;
+}
+
+function mean(xs: readonly number[]): number | null {
+  return xs.length > 0 ? round4(xs.reduce((a, b) => a + b, 0) / xs.length) : null;
+}

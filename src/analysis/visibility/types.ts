@@ -1,0 +1,24 @@
+/** Inputs of the visibility metrics (§6): one answer, the monitored brand and its competitors. */
+
+/** An engine's answer as the metrics need it: its text and the sources it cited, in order. */
+export interface Answer {
+  text: string;
+  sources: ReadonlyArray<{ url: string }>;
+}
+
+/** The brand a monitor tracks. `domains` are its own sites; any subdomain of one counts as the brand's. */
+export interface MonitoredBrand {
+  name: string;
+  aliases: readonly string[];
+  domains: readonly string[];
+}
+
+/** A brand the monitored one is compared with; its domains, when given, label its sites in the domain table. */
+export interface CompetitorBrand {
+  name: string;
+  aliases: readonly string[];
+  domains?: readonly string[] | undefined;
+}
+
+/** One task of a run: an answer, or a task that failed (counted apart, never as an answer without the brand). */
+export type RunAnswer = { status: 'answered'; answer: Answer } | { status: 'failed' };
