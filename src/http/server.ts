@@ -15,6 +15,7 @@ import { readRestAfterAnswer } from './drain.js';
 import { registerAnalysisRoutes } from './routes/analysis.js';
 import { registerBatchRoutes } from './routes/batches.js';
 import { registerInternalRoutes } from './routes/internal.js';
+import { registerMonitorRoutes } from './routes/monitors.js';
 import { registerAccountAdminRoutes } from './routes/internal-accounts.js';
 import { registerOpsRoutes } from './routes/ops.js';
 import { registerDeliveryRoutes } from './routes/deliveries.js';
@@ -205,6 +206,7 @@ export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance
   registerAnalysisRoutes(app, ctx);
   registerOpsRoutes(app, ctx);
   registerUsageRoutes(app, ctx);
+  registerMonitorRoutes(app, ctx);
   registerInternalRoutes(app, ctx);
   registerAccountAdminRoutes(app, ctx);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

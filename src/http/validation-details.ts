@@ -31,6 +31,10 @@ export function ajvToProblems(errors: readonly AjvLikeError[], prefix = ''): Fie
     } else if (e.keyword === 'enum') {
       const allowed = (e.params.allowedValues as unknown[] | undefined) ?? [];
       message = allowed.length <= 30 ? `must be one of ${allowed.join(', ')}` : 'is not an allowed value';
+    } else if (e.keyword === 'additionalProperties' && typeof e.params.additionalProperty === 'string') {
+      // Name the unknown member itself, so a typo is found at once.
+      field = join(field, e.params.additionalProperty);
+      message = 'is not a known member';
     } else if (e.keyword === 'pattern') {
       message = 'has an invalid format';
     } else if (e.keyword === 'anyOf') {

@@ -1,9 +1,11 @@
 import { sql, type Kysely } from 'kysely';
 import type { Account, ApiKeyRecord, NewApiKey, StoredKey } from '../domain/account.js';
 import type { BatchItem, BatchRecord, NewBatch } from '../domain/batch.js';
+import type { MonitorRecord } from '../domain/monitor.js';
 import type { ClaimedTask, NewTask, PolledTask, TaskRecord } from '../domain/task.js';
 import * as accounts from './accounts.js';
 import * as batches from './batches.js';
+import * as monitors from './monitors.js';
 import { usage as usageOf, type UsageRow } from './usage.js';
 import type { StoreDialect } from './dialect.js';
 import { migrateToLatest } from './migrate.js';
@@ -203,6 +205,22 @@ export abstract class KyselyStore implements Store {
   }
   usage(accountId: string, fromDay: number, toDay: number): Promise<UsageRow[]> {
     return usageOf(this.db, accountId, fromDay, toDay);
+  }
+
+  insertMonitor(m: MonitorRecord): Promise<void> {
+    return monitors.insertMonitor(this.db, m);
+  }
+  getMonitor(id: string, accountId: string): Promise<MonitorRecord | undefined> {
+    return monitors.getMonitor(this.db, id, accountId);
+  }
+  listMonitors(accountId: string, after: string | null, limit: number): Promise<MonitorRecord[]> {
+    return monitors.listMonitors(this.db, accountId, after, limit);
+  }
+  updateMonitor(m: MonitorRecord): Promise<boolean> {
+    return monitors.updateMonitor(this.db, m);
+  }
+  deleteMonitor(id: string, accountId: string): Promise<boolean> {
+    return monitors.deleteMonitor(this.db, id, accountId);
   }
 
   getMeta(key: string): Promise<string | undefined> {

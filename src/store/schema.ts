@@ -128,8 +128,37 @@ export interface MetaTable {
   value: string;
 }
 
+/** A visibility monitor (migrations/015-monitors.ts): its definition as JSON, status and next scheduled time. */
+export interface MonitorsTable {
+  id: string;
+  account_id: string;
+  name: string;
+  spec: string;
+  status: string;
+  next_run_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A monitor's run for one scheduled time: its batch of tasks, then its saved results and figures. */
+export interface MonitorRunsTable {
+  id: string;
+  monitor_id: string;
+  account_id: string;
+  slot_at: number;
+  status: string;
+  batch_id: string | null;
+  tasks: number;
+  results: string | null;
+  metrics: string | null;
+  created_at: number;
+  completed_at: number | null;
+}
+
 export interface Database {
   tasks: TasksTable;
+  monitors: MonitorsTable;
+  monitor_runs: MonitorRunsTable;
   batches: BatchesTable;
   accounts: AccountsTable;
   api_keys: ApiKeysTable;

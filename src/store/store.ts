@@ -1,3 +1,4 @@
+import type { MonitorRecord } from '../domain/monitor.js';
 import type { Account, ApiKeyRecord, NewApiKey, StoredKey } from '../domain/account.js';
 import type { UsageRow } from './usage.js';
 import type { BatchItem, BatchRecord, NewBatch } from '../domain/batch.js';
@@ -201,6 +202,13 @@ export interface Store {
   keysVersion(): Promise<string>;
   /** An account's finished tasks and credits charged by day and engine, retained tasks and swept ones alike. */
   usage(accountId: string, fromDay: number, toDay: number): Promise<UsageRow[]>;
+
+  /** Visibility monitors of an account (store/monitors.ts); deleting one deletes its runs. */
+  insertMonitor(m: MonitorRecord): Promise<void>;
+  getMonitor(id: string, accountId: string): Promise<MonitorRecord | undefined>;
+  listMonitors(accountId: string, after: string | null, limit: number): Promise<MonitorRecord[]>;
+  updateMonitor(m: MonitorRecord): Promise<boolean>;
+  deleteMonitor(id: string, accountId: string): Promise<boolean>;
 
   getMeta(key: string): Promise<string | undefined>;
   setMetaIfAbsent(key: string, value: string): Promise<string>;

@@ -1,0 +1,118 @@
+import { Cron } from 'croner';
+
+/**
+ * Visibility monitors (issue 18): a set of prompts asked on engines in countries on a schedule, with the brand (and
+ * its competitors) whose visibility the runs measure. This module holds the monitor's shape and its schedule; the
+ * store keeps it (store/monitors.ts), the routes take it (http/routes/monitors.ts).
+ */
+
+/** The contract's bound on one run: at most 200 prompt × engine (× country) tasks. */
+export const MAX_TASKS_PER_RUN = 200;
+/** The schedule when none is given: every day at midnight UTC. */
+export const DEFAULT_SCHEDULE = Object.freeze({ cron: '0 0 * * *', timezone: 'UTC' });
+
+export interface MonitorBrand {
+  name: string;
+  aliases: string[];
+  /** The brand's own sites: citations of them count as the brand's (subdomains included). */
+  domains: string[];
+}
+
+export interface MonitorSchedule {
+  /** Five or six fields (croner's syntax, seconds optional). */
+  cron: string;
+  /** An IANA time zone, e.g. `Asia/Seoul`. */
+  timezone: string;
+}
+
+export type MonitorStatus = 'active' | 'paused';
+
+/** What a monitor asks and measures: its definition, as created or edited. */
+export interface MonitorSpec {
+  name: string;
+  prompts: string[];
+  engines: string[];
+  countries: string[];
+  brand: MonitorBrand;
+  competitors: MonitorBrand[];
+  schedule: MonitorSchedule;
+  /** The completed prompt-research task whose monitor set gave the prompts, if one did. */
+  promptResearchTaskId: string | null;
+}
+
+export interface MonitorRecord extends MonitorSpec {
+  id: string;
+  accountId: string;
+  status: MonitorStatus;
+  /** The next scheduled time (ms); null while paused. */
+  nextRunAt: number | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** Tasks one run submits: every prompt on every engine in every country. */
+export function tasksPerRun(s: Pick<MonitorSpec, 'prompts' | 'engines' | 'countries'>): number {
+  return s.prompts.length * s.engines.length * s.countries.length;
+}
+
+/** A schedule that cannot be used: which part, and why (the route answers 400 VALIDATION_ERROR with it). */
+export class ScheduleError extends Error {
+  constructor(
+    readonly field: 'schedule.cron' | 'schedule.timezone',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The schedule as croner reads it; throws ScheduleError for a bad expression or an unknown time zone. */
+function cronOf(s: MonitorSchedule): Cron {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: s.timezone });
+  } catch {
+    throw new ScheduleError('schedule.timezone', `unknown time zone ${JSON.stringify(s.timezone)}`);
+  }
+  try {
+    return new Cron(s.cron, { timezone: s.timezone, paused: true });
+  } catch (e) {
+    throw new ScheduleError('schedule.cron', `not a cron expression: ${(e as Error).message}`);
+  }
+}
+
+/** Checks a schedule; throws ScheduleError. A schedule that never fires is refused as well. */
+export function checkSchedule(s: MonitorSchedule, now: number): void {
+  if (nextSlot(s, now) === null) throw new ScheduleError('schedule.cron', 'the schedule never fires');
+}
+
+/** The first scheduled time strictly after `after` (ms), or null when there is none. */
+export function nextSlot(s: MonitorSchedule, after: number): number | null {
+  return cronOf(s).nextRun(new Date(after))?.getTime() ?? null;
+}
+
+/**
+ * The latest scheduled time at or before `now`: the slot a due monitor runs for. Slots missed while the service was
+ * down collapse into this one, so a monitor runs once on start, not once per missed slot.
+ */
+export function dueSlot(s: MonitorSchedule, now: number): number | null {
+  const prev = cronOf(s).previousRuns(1, new Date(now + 1))[0];
+  return prev ? prev.getTime() : null;
+}
+
+/** A monitor as the API shows it. */
+export function monitorView(m: MonitorRecord) {
+  return {
+    id: m.id,
+    name: m.name,
+    status: m.status,
+    prompts: m.prompts,
+    promptResearchTaskId: m.promptResearchTaskId,
+    engines: m.engines,
+    countries: m.countries,
+    brand: m.brand,
+    competitors: m.competitors,
+    schedule: { ...m.schedule, nextRunAt: m.nextRunAt === null ? null : new Date(m.nextRunAt).toISOString() },
+    tasksPerRun: tasksPerRun(m),
+    createdAt: new Date(m.createdAt).toISOString(),
+    updatedAt: new Date(m.updatedAt).toISOString(),
+  };
+}

@@ -1,0 +1,116 @@
+import { ENGINE_CATALOG } from '../domain/engine-catalog.js';
+import { MAX_TASKS_PER_RUN } from '../domain/monitor.js';
+
+/** JSON schemas of the monitor routes (validation and the OpenAPI document, as for every route). */
+
+/** Spellings a monitor accepts in `engines`: those of prompt research's monitor sets. */
+const MONITOR_ENGINES = ENGINE_CATALOG.PROMPT_RESEARCH.monitors.engines;
+
+const brandSchema = {
+  type: 'object',
+  required: ['name'],
+  additionalProperties: false,
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 80 },
+    aliases: { type: 'array', maxItems: 10, items: { type: 'string', minLength: 1, maxLength: 80 } },
+    domains: { type: 'array', maxItems: 20, items: { type: 'string', minLength: 1, maxLength: 253 } },
+  },
+} as const;
+
+const scheduleSchema = {
+  type: 'object',
+  required: ['cron'],
+  additionalProperties: false,
+  properties: {
+    cron: { type: 'string', minLength: 1, maxLength: 120 },
+    timezone: { type: 'string', minLength: 1, maxLength: 64 },
+  },
+} as const;
+
+const specProperties = {
+  name: { type: 'string', minLength: 1, maxLength: 120 },
+  prompts: {
+    type: 'array',
+    minItems: 1,
+    maxItems: MAX_TASKS_PER_RUN,
+    items: { type: 'string', minLength: 1, maxLength: 1000 },
+  },
+  promptResearchTaskId: { type: 'string', maxLength: 200 },
+  engines: { type: 'array', minItems: 1, maxItems: 12, items: { type: 'string', enum: [...MONITOR_ENGINES] } },
+  countries: { type: 'array', minItems: 1, maxItems: 10, items: { type: 'string', pattern: '^[A-Za-z]{2}$' } },
+  brand: brandSchema,
+  competitors: { type: 'array', maxItems: 20, items: brandSchema },
+  schedule: scheduleSchema,
+} as const;
+
+export const monitorCreateSchema = {
+  type: 'object',
+  required: ['name', 'engines', 'brand'],
+  additionalProperties: false,
+  properties: specProperties,
+} as const;
+
+export const monitorPatchSchema = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: { ...specProperties, status: { type: 'string', enum: ['active', 'paused'] } },
+} as const;
+
+const brandViewSchema = {
+  type: 'object',
+  properties: {
+    name: { type: 'string' },
+    aliases: { type: 'array', items: { type: 'string' } },
+    domains: { type: 'array', items: { type: 'string' } },
+  },
+} as const;
+
+export const monitorViewSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    name: { type: 'string' },
+    status: { type: 'string', enum: ['active', 'paused'] },
+    prompts: { type: 'array', items: { type: 'string' } },
+    promptResearchTaskId: { type: ['string', 'null'] },
+    engines: { type: 'array', items: { type: 'string' } },
+    countries: { type: 'array', items: { type: 'string' } },
+    brand: brandViewSchema,
+    competitors: { type: 'array', items: brandViewSchema },
+    schedule: {
+      type: 'object',
+      properties: {
+        cron: { type: 'string' },
+        timezone: { type: 'string' },
+        nextRunAt: { type: ['string', 'null'], format: 'date-time' },
+      },
+    },
+    tasksPerRun: { type: 'integer' },
+    createdAt: { type: 'string', format: 'date-time' },
+    updatedAt: { type: 'string', format: 'date-time' },
+  },
+} as const;
+
+export const monitorAnswerSchema = {
+  type: 'object',
+  properties: { success: { type: 'boolean' }, monitor: monitorViewSchema },
+} as const;
+
+export const monitorListQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 50 },
+    cursor: { type: 'string', maxLength: 200 },
+  },
+} as const;
+
+export const monitorListSchema = {
+  type: 'object',
+  properties: {
+    success: { type: 'boolean' },
+    monitors: { type: 'array', items: monitorViewSchema },
+    nextCursor: { type: ['string', 'null'] },
+  },
+} as const;
