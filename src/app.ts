@@ -20,6 +20,7 @@ import { Pools } from './pools/pools.js';
 import { RuntimeChanges } from './pools/runtime-changes.js';
 import { AttemptRunner } from './queue/attempt-runner.js';
 import { BatchCompleter } from './queue/batch-completer.js';
+import { MonitorScheduler } from './queue/monitor-scheduler.js';
 import { RetentionSweeper } from './queue/retention-sweeper.js';
 import { InProcessWakeBus, type WakeBus } from './queue/wake-bus.js';
 import { Worker } from './queue/worker.js';
@@ -41,6 +42,8 @@ export interface App {
   webhooks: WebhookSender | null;
   /** Marks batches completed and queues their batch.completed delivery (processes that run workers). */
   batches: BatchCompleter | null;
+  /** Runs monitors on their schedules and saves their results (processes that run workers). */
+  monitors: MonitorScheduler | null;
   sweeper: RetentionSweeper;
   simulator: Simulator | null;
   apiKey: string;
@@ -56,6 +59,8 @@ const RUNTIME_SYNC_MS = 1000;
 const KEYS_VERSION_POLL_MS = 500;
 /** How often a worker process looks for batches whose tasks have all finished. */
 const BATCH_CHECK_MS = 500;
+/** How often a worker process looks for due monitors and runs that have finished. */
+const MONITOR_CHECK_MS = 1000;
 
 export interface AppOptions {
   log: Logger;
@@ -126,6 +131,7 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
   let webhooks: WebhookSender | null = null;
   let worker: Worker | null = null;
   let batches: BatchCompleter | null = null;
+  let monitors: MonitorScheduler | null = null;
   const transports = new TransportFactory({
     allowPrivate: settings.webhookAllowPrivate,
     sandboxWebBase: sandboxUrl ? `${sandboxUrl}/web` : null,
@@ -186,6 +192,13 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
       () => sender.wake(),
       clock,
     );
+    monitors = new MonitorScheduler(
+      store,
+      { config, pools, now },
+      { retentionMs: settings.retentionMs, runRetentionMs: settings.monitorRetentionMs },
+      log.child({ component: 'monitors' }),
+      clock,
+    );
   }
   const sweeper = new RetentionSweeper(store, settings.retentionMs, log.child({ component: 'retention' }), clock);
   const wake: WakeBus = settings.databaseUrl
@@ -235,6 +248,7 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
     worker,
     webhooks,
     batches,
+    monitors,
     sweeper,
     simulator,
     apiKey,
@@ -243,6 +257,7 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
       worker?.start();
       webhooks?.start();
       batches?.start(BATCH_CHECK_MS);
+      monitors?.start(MONITOR_CHECK_MS);
       sweeper.start(Math.min(60_000, Math.max(1000, Math.floor(settings.retentionMs / 10))));
       runtime.start(RUNTIME_SYNC_MS);
       if (http) {
@@ -262,6 +277,7 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
       runtime.stop();
       if (worker) await worker.stop(graceMs);
       await batches?.stop();
+      await monitors?.stop();
       if (webhooks) await webhooks.stop();
       await wake.close();
       await transports.close();

@@ -34,6 +34,8 @@ export interface Settings {
    */
   webhookSecrets: readonly string[];
   retentionMs: number;
+  /** How long monitor runs keep their saved answers and figures (AEQ_MONITOR_RETENTION_DAYS, default 400 days). */
+  monitorRetentionMs: number;
   directCountry: string;
   logLevel: string;
   /** Chromium for engines with `transport: "browser"` (Debian's `chromium` package). */
@@ -137,6 +139,7 @@ export function loadSettings(env: Env = process.env, overrides: Partial<Settings
     webhookAllowPrivate: flag(env, 'AEQ_WEBHOOK_ALLOW_PRIVATE'),
     webhookSecrets: webhookSecrets(env),
     retentionMs: int(env, 'AEQ_RETENTION_MS', 1, 365 * 86_400_000) ?? 86_400_000,
+    monitorRetentionMs: (int(env, 'AEQ_MONITOR_RETENTION_DAYS', 1, 3650) ?? 400) * 86_400_000,
     directCountry,
     logLevel: env.AEQ_LOG_LEVEL || 'info',
     chromiumPath: env.AEQ_CHROMIUM_PATH || '/usr/bin/chromium',

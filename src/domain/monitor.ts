@@ -116,3 +116,33 @@ export function monitorView(m: MonitorRecord) {
     updatedAt: new Date(m.updatedAt).toISOString(),
   };
 }
+
+export type MonitorRunStatus = 'starting' | 'running' | 'completed';
+
+/** One task's outcome as a run keeps it, beyond the tasks' retention. */
+export interface MonitorRunResult {
+  taskId: string;
+  prompt: string;
+  engine: string;
+  country: string | null;
+  status: 'COMPLETED' | 'FAILED';
+  text: string;
+  sources: string[];
+  error: string | null;
+}
+
+/** A monitor's run for one scheduled time. Its tasks form a batch (`batchId`) submitted through the normal queue. */
+export interface MonitorRunRecord {
+  id: string;
+  monitorId: string;
+  accountId: string;
+  slotAt: number;
+  status: MonitorRunStatus;
+  batchId: string;
+  tasks: number;
+  results: MonitorRunResult[] | null;
+  /** Figures per engine and country (analysis/visibility), keyed `ENGINE/COUNTRY`. */
+  metrics: Record<string, unknown> | null;
+  createdAt: number;
+  completedAt: number | null;
+}

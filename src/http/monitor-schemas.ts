@@ -114,3 +114,73 @@ export const monitorListSchema = {
     nextCursor: { type: ['string', 'null'] },
   },
 } as const;
+
+const looseObject = { type: 'object', additionalProperties: true } as const;
+
+export const monitorRunsQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+    include: { type: 'string', enum: ['results'] },
+  },
+} as const;
+
+export const monitorRunsSchema = {
+  type: 'object',
+  properties: {
+    success: { type: 'boolean' },
+    runs: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          id: { type: 'string' },
+          slotAt: { type: 'string', format: 'date-time' },
+          status: { type: 'string', enum: ['starting', 'running', 'completed'] },
+          tasks: { type: 'integer' },
+          progress: looseObject,
+          createdAt: { type: 'string', format: 'date-time' },
+          completedAt: { type: ['string', 'null'], format: 'date-time' },
+          results: { type: 'array', items: looseObject },
+        },
+      },
+    },
+  },
+} as const;
+
+export const monitorMetricsQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    from: { type: 'string', maxLength: 40, description: 'RFC 3339 date-time: runs scheduled at or after it' },
+    to: { type: 'string', maxLength: 40, description: 'RFC 3339 date-time: runs scheduled before it' },
+  },
+} as const;
+
+export const monitorMetricsSchema = {
+  type: 'object',
+  properties: {
+    success: { type: 'boolean' },
+    monitorId: { type: 'string' },
+    series: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          runId: { type: 'string' },
+          slotAt: { type: 'string', format: 'date-time' },
+          engine: { type: 'string' },
+          country: { type: ['string', 'null'] },
+          mentionRate: { type: ['number', 'null'] },
+          avgFirstMentionPosition: { type: ['number', 'null'] },
+          shareOfVoice: { type: ['number', 'null'] },
+          ownCitationShare: { type: ['number', 'null'] },
+          topCitedDomains: { type: 'array', items: looseObject },
+          counts: looseObject,
+          methodVersion: { type: 'string' },
+        },
+      },
+    },
+  },
+} as const;

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Account, ApiKeyRecord, NewApiKey, StoredKey } from '../domain/account.js';
 import type { BatchItem, BatchRecord, NewBatch } from '../domain/batch.js';
-import type { MonitorRecord } from '../domain/monitor.js';
+import type { MonitorRecord, MonitorRunRecord, MonitorRunStatus } from '../domain/monitor.js';
 import type { ClaimedTask, NewTask, PolledTask, TaskRecord } from '../domain/task.js';
 import * as accounts from './accounts.js';
 import * as batches from './batches.js';
@@ -221,6 +221,32 @@ export abstract class KyselyStore implements Store {
   }
   deleteMonitor(id: string, accountId: string): Promise<boolean> {
     return monitors.deleteMonitor(this.db, id, accountId);
+  }
+  dueMonitors(now: number, limit: number): Promise<MonitorRecord[]> {
+    return monitors.dueMonitors(this.db, now, limit);
+  }
+  claimMonitorSlot(run: MonitorRunRecord, nextRunAt: number | null): Promise<boolean> {
+    return monitors.claimMonitorSlot(this.db, run, nextRunAt);
+  }
+  monitorRunsIn(status: MonitorRunStatus, limit: number): Promise<MonitorRunRecord[]> {
+    return monitors.runsIn(this.db, status, limit);
+  }
+  advanceMonitorRun(
+    id: string,
+    from: MonitorRunStatus,
+    to: Parameters<Store['advanceMonitorRun']>[2],
+  ): Promise<boolean> {
+    return monitors.advanceRun(this.db, id, from, to);
+  }
+  monitorRuns(
+    monitorId: string,
+    accountId: string,
+    o: Parameters<Store['monitorRuns']>[2],
+  ): Promise<MonitorRunRecord[]> {
+    return monitors.monitorRuns(this.db, monitorId, accountId, o);
+  }
+  deleteOldMonitorRuns(before: number, limit: number): Promise<number> {
+    return monitors.deleteOldRuns(this.db, before, limit);
   }
 
   getMeta(key: string): Promise<string | undefined> {

@@ -1,4 +1,4 @@
-import type { MonitorRecord } from '../domain/monitor.js';
+import type { MonitorRecord, MonitorRunRecord, MonitorRunStatus } from '../domain/monitor.js';
 import type { Account, ApiKeyRecord, NewApiKey, StoredKey } from '../domain/account.js';
 import type { UsageRow } from './usage.js';
 import type { BatchItem, BatchRecord, NewBatch } from '../domain/batch.js';
@@ -209,6 +209,21 @@ export interface Store {
   listMonitors(accountId: string, after: string | null, limit: number): Promise<MonitorRecord[]>;
   updateMonitor(m: MonitorRecord): Promise<boolean>;
   deleteMonitor(id: string, accountId: string): Promise<boolean>;
+  /** Monitor runs (store/monitors.ts): due monitors, a slot taken once, runs moved on conditionally. */
+  dueMonitors(now: number, limit: number): Promise<MonitorRecord[]>;
+  claimMonitorSlot(run: MonitorRunRecord, nextRunAt: number | null): Promise<boolean>;
+  monitorRunsIn(status: MonitorRunStatus, limit: number): Promise<MonitorRunRecord[]>;
+  advanceMonitorRun(
+    id: string,
+    from: MonitorRunStatus,
+    to: Partial<Pick<MonitorRunRecord, 'status' | 'results' | 'metrics' | 'completedAt'>>,
+  ): Promise<boolean>;
+  monitorRuns(
+    monitorId: string,
+    accountId: string,
+    o: { from?: number; to?: number; limit: number; before?: number },
+  ): Promise<MonitorRunRecord[]>;
+  deleteOldMonitorRuns(before: number, limit: number): Promise<number>;
 
   getMeta(key: string): Promise<string | undefined>;
   setMetaIfAbsent(key: string, value: string): Promise<string>;

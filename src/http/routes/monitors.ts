@@ -1,12 +1,14 @@
 import { Ajv } from 'ajv';
 import type { FastifyInstance } from 'fastify';
 import type { Caller } from '../../domain/account.js';
+import { dateTimeMs } from '../../domain/clock.js';
 import { canonicalTaskType } from '../../domain/engine-catalog.js';
 import {
   DEFAULT_SCHEDULE,
   MAX_TASKS_PER_RUN,
   type MonitorBrand,
   type MonitorRecord,
+  type MonitorRunRecord,
   type MonitorSpec,
   type MonitorStatus,
   ScheduleError,
@@ -24,7 +26,11 @@ import {
   monitorCreateSchema,
   monitorListQuerySchema,
   monitorListSchema,
+  monitorMetricsQuerySchema,
+  monitorMetricsSchema,
   monitorPatchSchema,
+  monitorRunsQuerySchema,
+  monitorRunsSchema,
 } from '../monitor-schemas.js';
 import { errorEnvelopeSchema, idParamsSchema } from '../schemas.js';
 import { UUID_RE } from './task-lookup.js';
@@ -143,6 +149,70 @@ export function registerMonitorRoutes(app: FastifyInstance, ctx: HttpContext): v
     },
   );
 
+  const validateRunsQuery = query.compile(monitorRunsQuerySchema);
+  app.get<{ Params: { id: string }; Querystring: { limit: number; include?: 'results' } }>(
+    '/v1/monitors/:id/runs',
+    {
+      validatorCompiler: ({ httpPart, schema }) =>
+        httpPart === 'querystring' ? validateRunsQuery : (query.compile(schema) as ReturnType<typeof query.compile>),
+      schema: {
+        summary: "A monitor's runs with their progress, newest first",
+        params: idParamsSchema,
+        querystring: monitorRunsQuerySchema,
+        response: { 200: monitorRunsSchema, ...errors },
+      },
+    },
+    async (req) => {
+      const caller = callerOf(req);
+      const m = await monitorOr404(ctx, req.params.id, caller);
+      const runs = await ctx.store.monitorRuns(m.id, caller.accountId, { limit: req.query.limit });
+      const views = [];
+      for (const run of runs) views.push(await runView(ctx, run, req.query.include === 'results'));
+      return { success: true, runs: views };
+    },
+  );
+
+  const validateMetricsQuery = query.compile(monitorMetricsQuerySchema);
+  app.get<{ Params: { id: string }; Querystring: { from?: string; to?: string } }>(
+    '/v1/monitors/:id/metrics',
+    {
+      validatorCompiler: ({ httpPart, schema }) =>
+        httpPart === 'querystring' ? validateMetricsQuery : (query.compile(schema) as ReturnType<typeof query.compile>),
+      schema: {
+        summary: "A monitor's visibility figures over time, per engine and country (docs/analysis.md §6)",
+        params: idParamsSchema,
+        querystring: monitorMetricsQuerySchema,
+        response: { 200: monitorMetricsSchema, ...errors },
+      },
+    },
+    async (req) => {
+      const caller = callerOf(req);
+      const m = await monitorOr404(ctx, req.params.id, caller);
+      const from = timeOf(req.query.from, 'from');
+      const to = timeOf(req.query.to, 'to');
+      const runs = await ctx.store.monitorRuns(m.id, caller.accountId, {
+        limit: 10_000,
+        ...(from === undefined ? {} : { from }),
+        ...(to === undefined ? {} : { to }),
+      });
+      const series = [];
+      for (const run of [...runs].reverse()) {
+        if (run.status !== 'completed' || !run.metrics) continue;
+        for (const [key, figures] of Object.entries(run.metrics)) {
+          const [engine, country] = key.split('/');
+          series.push({
+            runId: run.id,
+            slotAt: new Date(run.slotAt).toISOString(),
+            engine,
+            country: country === '-' ? null : country,
+            ...(figures as Record<string, unknown>),
+          });
+        }
+      }
+      return { success: true, monitorId: m.id, series };
+    },
+  );
+
   app.delete<{ Params: { id: string } }>(
     '/v1/monitors/:id',
     { schema: { summary: 'Delete a monitor and its runs', params: idParamsSchema, response: errors } },
@@ -246,4 +316,42 @@ async function monitorSetOf(ctx: HttpContext, caller: Caller, id: string): Promi
       },
     ]);
   return prompts;
+}
+
+/** A run as the API shows it: its progress from its batch while it runs, from its saved results once done. */
+async function runView(ctx: HttpContext, run: MonitorRunRecord, withResults: boolean) {
+  let progress: { total: number; done: number; completed: number; failed: number };
+  if (run.status === 'completed') {
+    const results = run.results ?? [];
+    const completed = results.filter((r) => r.status === 'COMPLETED').length;
+    progress = { total: run.tasks, done: results.length, completed, failed: results.length - completed };
+  } else {
+    const batch = await ctx.store.getBatch(run.batchId, run.accountId, 0);
+    const c = batch?.counts;
+    progress = {
+      total: run.tasks,
+      done: c ? c.COMPLETED + c.FAILED : 0,
+      completed: c?.COMPLETED ?? 0,
+      failed: c?.FAILED ?? 0,
+    };
+  }
+  return {
+    id: run.id,
+    slotAt: new Date(run.slotAt).toISOString(),
+    status: run.status,
+    tasks: run.tasks,
+    progress,
+    createdAt: new Date(run.createdAt).toISOString(),
+    completedAt: run.completedAt === null ? null : new Date(run.completedAt).toISOString(),
+    ...(withResults ? { results: run.results ?? [] } : {}),
+  };
+}
+
+/** An optional RFC 3339 time of the query, or 400 on the field. */
+function timeOf(text: string | undefined, field: string): number | undefined {
+  if (text === undefined) return undefined;
+  const ms = dateTimeMs(text);
+  if (ms === null)
+    throw validationError([{ field, message: 'must be an RFC 3339 date-time, e.g. 2026-11-01T00:00:00Z' }]);
+  return ms;
 }

@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MonitorScheduler } from '../../src/queue/monitor-scheduler.js';
+import { createLogger } from '../../src/ops/logger.js';
+import { fastConfig, startService, steppedClock, tempDir, type RunningService } from '../helpers/service.js';
+import { until } from '../helpers/wait.js';
+
+const DAY = 86_400_000;
+
+/**
+ * Monitor runs (issue 18, item 1): a due monitor runs once per scheduled time through the normal queue, whichever
+ * process gets there; missed slots collapse into one run; a finished run keeps its answers and its visibility
+ * figures per engine and country, which the metrics series returns. The clock is stepped, never slept.
+ */
+describe('monitor runs on a schedule', () => {
+  const clock = steppedClock(Date.UTC(2026, 10, 20, 10));
+  let svc: RunningService;
+  let monitorId = '';
+
+  beforeAll(async () => {
+    svc = await startService({ AEQ_CONFIG: fastConfig(tempDir()) }, { clock });
+    const r = await svc.call('POST', '/v1/monitors', {
+      name: 'shoes',
+      prompts: ['is Nike good for running', 'Adidas or Nike for trail running'],
+      engines: ['ANSWER_ENGINE_A', 'CHATBOT_A'],
+      countries: ['US'],
+      brand: { name: 'Nike', domains: ['nike.com'] },
+      competitors: [{ name: 'Adidas' }],
+    });
+    expect(r.status).toBe(201);
+    monitorId = r.body.monitor.id;
+    expect(r.body.monitor.schedule.nextRunAt).toBe('2026-11-21T00:00:00.000Z');
+  });
+  afterAll(() => svc.stop());
+
+  const scheduler = () => svc.app.monitors as MonitorScheduler;
+  const runs = async (include = false): Promise<any[]> =>
+    (await svc.call('GET', `/v1/monitors/${monitorId}/runs?limit=100${include ? '&include=results' : ''}`)).body.runs;
+  /** Passes of the scheduler until every run has completed (the worker runs the tasks meanwhile). */
+  const finishRuns = () =>
+    until(
+      'every run completed',
+      async () => {
+        await scheduler().runOnce();
+        return runs();
+      },
+      (rs) => (rs as Array<{ status: string }>).every((r) => r.status === 'completed'),
+      30_000,
+      100,
+    );
+
+  it('does nothing before the first scheduled time', async () => {
+    await scheduler().runOnce();
+    expect(await runs()).toEqual([]);
+  });
+
+  it('runs a due slot through the queue and keeps its answers and figures', async () => {
+    clock.advance(14 * 3600_000 + 30_000); // 2026-11-21T00:00:30Z
+    await scheduler().runOnce();
+    const started = await runs();
+    expect(started).toHaveLength(1);
+    expect(started[0]).toMatchObject({ slotAt: '2026-11-21T00:00:00.000Z', tasks: 4 });
+    const done = await finishRuns();
+    expect(done[0].progress).toEqual({ total: 4, done: 4, completed: 4, failed: 0 });
+    const [withResults] = await runs(true);
+    expect(withResults.results).toHaveLength(4);
+    for (const r of withResults.results) {
+      expect(r.status).toBe('COMPLETED');
+      expect(r.text).toContain(r.prompt);
+    }
+    const monitor = (await svc.call('GET', `/v1/monitors/${monitorId}`)).body.monitor;
+    expect(monitor.schedule.nextRunAt).toBe('2026-11-22T00:00:00.000Z');
+
+    const metrics = await svc.call('GET', `/v1/monitors/${monitorId}/metrics`);
+    expect(metrics.status).toBe(200);
+    const series = metrics.body.series as Array<Record<string, unknown>>;
+    expect(series.map((s) => `${s.engine}/${s.country}`).sort()).toEqual(['ANSWER_ENGINE_A/US', 'CHATBOT_A/US']);
+    for (const s of series) {
+      // Both prompts name Nike and the sandbox's answers restate the prompt: every answer mentions the brand.
+      expect(s.mentionRate).toBe(1);
+      expect(s.counts).toMatchObject({ answers: 2, failed: 0 });
+      expect(typeof s.shareOfVoice).toBe('number');
+      expect(s.methodVersion).toBe('visibility/1.0.0');
+    }
+  });
+
+  it('runs a slot once when two schedulers (two worker processes) reach it together', async () => {
+    clock.advance(DAY); // 2026-11-22T00:00:30Z
+    const other = new MonitorScheduler(
+      svc.app.store,
+      { config: svc.app.config, pools: svc.app.pools, now: () => clock.now() },
+      { retentionMs: DAY, runRetentionMs: 400 * DAY },
+      createLogger('silent'),
+      clock,
+    );
+    await Promise.all([scheduler().runOnce(), other.runOnce(), other.runOnce()]);
+    await finishRuns();
+    const all = await runs();
+    expect(all.map((r: { slotAt: string }) => r.slotAt)).toEqual([
+      '2026-11-22T00:00:00.000Z',
+      '2026-11-21T00:00:00.000Z',
+    ]);
+  });
+
+  it('runs once for slots missed while down, and not while paused', async () => {
+    clock.advance(3 * DAY + 3600_000); // 2026-11-25T01:00:30Z: the 23rd, 24th and 25th were missed
+    await scheduler().runOnce();
+    await finishRuns();
+    const all = await runs();
+    expect(all).toHaveLength(3);
+    expect(all[0].slotAt).toBe('2026-11-25T00:00:00.000Z');
+    const series = (await svc.call('GET', `/v1/monitors/${monitorId}/metrics?from=2026-11-22T00:00:00Z`)).body.series;
+    expect(series.map((s: { slotAt: string }) => s.slotAt)).toEqual([
+      '2026-11-22T00:00:00.000Z',
+      '2026-11-22T00:00:00.000Z',
+      '2026-11-25T00:00:00.000Z',
+      '2026-11-25T00:00:00.000Z',
+    ]);
+
+    await svc.call('PATCH', `/v1/monitors/${monitorId}`, { status: 'paused' });
+    clock.advance(2 * DAY);
+    await scheduler().runOnce();
+    expect(await runs()).toHaveLength(3);
+  });
+});
