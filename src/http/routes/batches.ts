@@ -1,4 +1,3 @@
-import { Ajv } from 'ajv';
 import type { FastifyInstance } from 'fastify';
 import { batchView, type BatchRecord } from '../../domain/batch.js';
 import type { Caller } from '../../domain/account.js';
@@ -6,6 +5,7 @@ import { RequestError } from '../../domain/request-errors.js';
 import { callerOf } from '../caller.js';
 import { targetHostOf } from '../../webhooks/delivery-log.js';
 import type { HttpContext } from '../context.js';
+import { coercedQuery } from '../query-validator.js';
 import { batchQuerySchema, batchStatusSchema, errorEnvelopeSchema, idParamsSchema } from '../schemas.js';
 import { UUID_RE } from './task-lookup.js';
 
@@ -24,14 +24,10 @@ export async function liveBatchOr404(ctx: HttpContext, id: string, caller: Calle
 
 /** A batch's progress: counts by status, done/total, timestamps, and its items in order, a page at a time. */
 export function registerBatchRoutes(app: FastifyInstance, ctx: HttpContext): void {
-  // A query string is text: its numbers are read as numbers here (bodies are never coerced, server.ts).
-  const query = new Ajv({ allErrors: true, coerceTypes: true, useDefaults: true });
-  const validateQuery = query.compile(batchQuerySchema);
   app.get<{ Params: { id: string }; Querystring: { limit: number; cursor?: string } }>(
     '/v1/async/batch/:id',
     {
-      validatorCompiler: ({ httpPart, schema }) =>
-        httpPart === 'querystring' ? validateQuery : (query.compile(schema) as ReturnType<typeof query.compile>),
+      validatorCompiler: coercedQuery(batchQuerySchema),
       schema: {
         summary: "A batch's progress and its items",
         params: idParamsSchema,

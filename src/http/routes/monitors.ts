@@ -1,4 +1,3 @@
-import { Ajv } from 'ajv';
 import type { FastifyInstance } from 'fastify';
 import type { Caller } from '../../domain/account.js';
 import { dateTimeMs } from '../../domain/clock.js';
@@ -21,6 +20,7 @@ import { RequestError, validationError } from '../../domain/request-errors.js';
 import { newTaskId } from '../../domain/task-id.js';
 import { callerOf } from '../caller.js';
 import type { HttpContext } from '../context.js';
+import { coercedQuery } from '../query-validator.js';
 import {
   monitorAnswerSchema,
   monitorCreateSchema,
@@ -58,9 +58,6 @@ const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 404: errorE
 
 /** Monitors: `POST /v1/monitors`, `GET /v1/monitors`, and `GET`, `PATCH`, `DELETE /v1/monitors/{id}`. */
 export function registerMonitorRoutes(app: FastifyInstance, ctx: HttpContext): void {
-  const query = new Ajv({ allErrors: true, coerceTypes: true, useDefaults: true });
-  const validateListQuery = query.compile(monitorListQuerySchema);
-
   app.post<{ Body: MonitorBody }>(
     '/v1/monitors',
     {
@@ -91,8 +88,7 @@ export function registerMonitorRoutes(app: FastifyInstance, ctx: HttpContext): v
   app.get<{ Querystring: { limit: number; cursor?: string } }>(
     '/v1/monitors',
     {
-      validatorCompiler: ({ httpPart, schema }) =>
-        httpPart === 'querystring' ? validateListQuery : (query.compile(schema) as ReturnType<typeof query.compile>),
+      validatorCompiler: coercedQuery(monitorListQuerySchema),
       schema: {
         summary: "The account's monitors",
         querystring: monitorListQuerySchema,
@@ -148,13 +144,10 @@ export function registerMonitorRoutes(app: FastifyInstance, ctx: HttpContext): v
       return { success: true, monitor: monitorView(monitor) };
     },
   );
-
-  const validateRunsQuery = query.compile(monitorRunsQuerySchema);
   app.get<{ Params: { id: string }; Querystring: { limit: number; include?: 'results' } }>(
     '/v1/monitors/:id/runs',
     {
-      validatorCompiler: ({ httpPart, schema }) =>
-        httpPart === 'querystring' ? validateRunsQuery : (query.compile(schema) as ReturnType<typeof query.compile>),
+      validatorCompiler: coercedQuery(monitorRunsQuerySchema),
       schema: {
         summary: "A monitor's runs with their progress, newest first",
         params: idParamsSchema,
@@ -171,13 +164,10 @@ export function registerMonitorRoutes(app: FastifyInstance, ctx: HttpContext): v
       return { success: true, runs: views };
     },
   );
-
-  const validateMetricsQuery = query.compile(monitorMetricsQuerySchema);
   app.get<{ Params: { id: string }; Querystring: { from?: string; to?: string } }>(
     '/v1/monitors/:id/metrics',
     {
-      validatorCompiler: ({ httpPart, schema }) =>
-        httpPart === 'querystring' ? validateMetricsQuery : (query.compile(schema) as ReturnType<typeof query.compile>),
+      validatorCompiler: coercedQuery(monitorMetricsQuerySchema),
       schema: {
         summary: "A monitor's visibility figures over time, per engine and country (docs/analysis.md §6)",
         params: idParamsSchema,
