@@ -73,15 +73,24 @@ function cronOf(s: MonitorSchedule): Cron {
     throw new ScheduleError('schedule.timezone', `unknown time zone ${JSON.stringify(s.timezone)}`);
   }
   try {
-    return new Cron(s.cron, { timezone: s.timezone, paused: true });
+    return new Cron(s.cron, { timezone: s.timezone, paused: true, mode: '5-or-6-parts' });
   } catch (e) {
     throw new ScheduleError('schedule.cron', `not a cron expression: ${(e as Error).message}`);
   }
 }
 
-/** Checks a schedule; throws ScheduleError. A schedule that never fires is refused as well. */
+/** Runs at least this far apart: a monitor is a daily (or hourly) habit, and each run may ask 200 tasks. */
+export const MIN_RUN_GAP_MS = 3600_000;
+
+/** Checks a schedule; throws ScheduleError. A schedule that never fires, or fires too often, is refused. */
 export function checkSchedule(s: MonitorSchedule, now: number): void {
-  if (nextSlot(s, now) === null) throw new ScheduleError('schedule.cron', 'the schedule never fires');
+  const next = cronOf(s)
+    .nextRuns(12, new Date(now))
+    .map((d) => d.getTime());
+  if (next.length === 0) throw new ScheduleError('schedule.cron', 'the schedule never fires');
+  for (let i = 1; i < next.length; i++)
+    if ((next[i] as number) - (next[i - 1] as number) < MIN_RUN_GAP_MS)
+      throw new ScheduleError('schedule.cron', 'runs must be at least an hour apart');
 }
 
 /** The first scheduled time strictly after `after` (ms), or null when there is none. */
@@ -139,6 +148,9 @@ export interface MonitorRunRecord {
   slotAt: number;
   status: MonitorRunStatus;
   batchId: string;
+  /** The monitor's definition when the slot was taken: the run asks and measures what it said then. */
+  spec: MonitorSpec;
+  /** Tasks asked: prompts × engines × countries, less those an engine could not serve at the time. */
   tasks: number;
   results: MonitorRunResult[] | null;
   /** Figures per engine and country (analysis/visibility), keyed `ENGINE/COUNTRY`. */

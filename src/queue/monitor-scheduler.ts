@@ -1,18 +1,19 @@
 import type { Logger } from 'pino';
 import { visibilityMetrics, type RunAnswer } from '../analysis/visibility/index.js';
-import { systemClock, type Clock } from '../domain/clock.js';
 import type { NewBatch } from '../domain/batch.js';
+import { systemClock, type Clock } from '../domain/clock.js';
 import {
   dueSlot,
   nextSlot,
   type MonitorRecord,
   type MonitorRunRecord,
   type MonitorRunResult,
+  type MonitorSpec,
 } from '../domain/monitor.js';
 import type { NewTask } from '../domain/task.js';
 import { newTaskId } from '../domain/task-id.js';
-import { envelopeToTask, type SubmissionContext } from '../submission/envelope.js';
 import type { Store } from '../store/store.js';
+import { envelopeToTask, type SubmissionContext } from '../submission/envelope.js';
 
 /** Monitors, runs and old runs handled per pass; the next pass takes the rest. */
 const PER_PASS = 20;
@@ -27,13 +28,16 @@ export interface MonitorSchedulerOptions {
 /**
  * Runs monitors on their schedules (issue 18). Each pass:
  * 1. takes the slot of every due monitor: its run row, unique per monitor and scheduled time, so a restart or two
- *    workers never run one slot twice; slots missed while the service was down collapse into the latest one;
+ *    workers never run one slot twice; slots missed while the service was down collapse into the latest one; the
+ *    run keeps the monitor's definition as it was then;
  * 2. gives each `starting` run its tasks, as one batch through the normal queue (idempotency keys per run and
  *    item, so a pass cut short and done again makes no task twice);
- * 3. ends each `running` run whose batch has finished: the tasks' answers are saved with the run (they outlive the
- *    tasks' 24 hours) with the visibility figures per engine and country (analysis/visibility, docs/analysis.md §6);
+ * 3. ends each `running` run whose batch has finished (or that would outlive its tasks' retention): the answers
+ *    are saved with the run, beyond the tasks' 24 hours, with the visibility figures per engine and country
+ *    (analysis/visibility, docs/analysis.md §6);
  * 4. deletes runs past the monitor data retention.
- * The timer only calls `runOnce()`; tests call it with a stepped clock.
+ * Each step is tried on its own, so one that fails does not hold up the rest. The timer only calls `runOnce()`;
+ * tests call it with a stepped clock.
  */
 export class MonitorScheduler {
   private timer: NodeJS.Timeout | null = null;
@@ -66,20 +70,42 @@ export class MonitorScheduler {
   }
 
   private async pass(): Promise<void> {
+    const now = this.clock.now();
+    await this.each(
+      'claim',
+      () => this.store.dueMonitors(now, PER_PASS),
+      (m) => this.claim(m, now),
+    );
+    await this.each(
+      'submit',
+      () => this.store.monitorRunsIn('starting', PER_PASS),
+      (run) => this.submit(run),
+    );
+    // A run still open an hour before its tasks' retention ends is ended with what it has.
+    const staleBefore = now - Math.max(0, this.o.retentionMs - 3600_000);
+    await this.each(
+      'finish',
+      () => this.store.monitorRunsToFinish(staleBefore, PER_PASS),
+      (run) => this.finish(run),
+    );
+    await this.each(
+      'cleanup',
+      async () => [now - this.o.runRetentionMs],
+      async (before) => void (await this.store.deleteOldMonitorRuns(before, PER_PASS * 5)),
+    );
+  }
+
+  private async each<T>(what: string, items: () => Promise<T[]>, f: (x: T) => Promise<void>): Promise<void> {
     try {
-      const now = this.clock.now();
-      for (const m of await this.store.dueMonitors(now, PER_PASS)) await this.claim(m, now);
-      for (const run of await this.store.monitorRunsIn('starting', PER_PASS)) await this.submit(run);
-      for (const run of await this.store.monitorRunsIn('running', PER_PASS)) await this.finishIfDone(run);
-      await this.store.deleteOldMonitorRuns(now - this.o.runRetentionMs, PER_PASS * 5);
+      for (const x of await items())
+        await f(x).catch((e: unknown) => this.log.error({ err: e }, `monitor ${what} failed`));
     } catch (e) {
-      this.log.error({ err: e }, 'monitor pass failed');
+      this.log.error({ err: e }, `monitor ${what} failed`);
     }
   }
 
   private async claim(m: MonitorRecord, now: number): Promise<void> {
     const slot = dueSlot(m.schedule, now);
-    const next = nextSlot(m.schedule, now);
     if (slot === null) return;
     const run: MonitorRunRecord = {
       id: newTaskId(now),
@@ -88,73 +114,72 @@ export class MonitorScheduler {
       slotAt: slot,
       status: 'starting',
       batchId: newTaskId(now),
+      spec: specOf(m),
       tasks: m.prompts.length * m.engines.length * m.countries.length,
       results: null,
       metrics: null,
       createdAt: now,
       completedAt: null,
     };
-    if (await this.store.claimMonitorSlot(run, next))
+    if (await this.store.claimMonitorSlot(m, run, nextSlot(m.schedule, now)))
       this.log.info({ monitorId: m.id, runId: run.id, slot: new Date(slot).toISOString() }, 'monitor run started');
   }
 
-  /** The run's tasks as one batch; a batch already made (a pass cut short after it) is not made again. */
+  /**
+   * The run's tasks as one batch, from the definition the run was claimed with; a batch already made (a pass cut
+   * short after it) is not made again.
+   */
   private async submit(run: MonitorRunRecord): Promise<void> {
-    const notBefore = this.clock.now() - this.o.retentionMs;
-    const exists = await this.store.getBatch(run.batchId, run.accountId, 0);
-    if (!exists) {
-      const monitor = await this.store.getMonitor(run.monitorId, run.accountId);
-      if (!monitor) {
-        await this.store.advanceMonitorRun(run.id, 'starting', { status: 'completed', completedAt: this.clock.now() });
-        return;
-      }
-      const batch: NewBatch = {
+    let batch = await this.store.getBatch(run.batchId, run.accountId, 0);
+    if (!batch) {
+      const made: NewBatch = {
         id: run.batchId,
         size: run.tasks,
         webhookUrl: null,
         createdAt: this.clock.now(),
         accountId: run.accountId,
       };
-      const tasks = this.tasksOf(monitor, run);
       try {
-        await this.store.insertTasks(tasks, notBefore, batch);
+        await this.store.insertTasks(this.tasksOf(run), this.clock.now() - this.o.retentionMs, made);
       } catch (e) {
         // Another process made the batch first (the same id): what matters is that it exists.
         if (!(await this.store.getBatch(run.batchId, run.accountId, 0))) throw e;
       }
+      batch = await this.store.getBatch(run.batchId, run.accountId, 0);
     }
-    await this.store.advanceMonitorRun(run.id, 'starting', { status: 'running' });
+    // `tasks` becomes what was asked: those an engine could not serve at the time are not waited for.
+    await this.store.advanceMonitorRun(run.id, 'starting', { status: 'running', tasks: batch?.total ?? 0 });
   }
 
-  private tasksOf(m: MonitorRecord, run: MonitorRunRecord): NewTask[] {
+  private tasksOf(run: MonitorRunRecord): NewTask[] {
     const tasks: NewTask[] = [];
     let index = 0;
-    for (const prompt of m.prompts)
-      for (const engine of m.engines)
-        for (const country of m.countries) {
+    for (const prompt of run.spec.prompts)
+      for (const engine of run.spec.engines)
+        for (const country of run.spec.countries) {
           const i = index++;
           try {
             const task = envelopeToTask(
               { taskType: engine, payload: { prompt, country }, idempotencyKey: `monitor:${run.id}:${i}` },
               this.submission,
-              m.accountId,
+              run.accountId,
             );
             task.batch = { id: run.batchId, index: i };
             tasks.push(task);
           } catch (e) {
-            // A region the engine cannot serve now: the run goes on without this task (counted as not asked).
-            this.log.warn({ monitorId: m.id, engine, country, err: e }, 'monitor task not submitted');
+            // A region the engine cannot serve now: the run goes on without this task.
+            this.log.warn({ monitorId: run.monitorId, engine, country, err: e }, 'monitor task not submitted');
           }
         }
     return tasks;
   }
 
-  /** Saves the answers and the figures once every task of the run's batch has ended. */
-  private async finishIfDone(run: MonitorRunRecord): Promise<void> {
+  /**
+   * Saves the answers and the figures of a run whose batch has ended, or that is about to outlive its tasks (then
+   * with the answers it has; its progress shows the rest as not done).
+   */
+  private async finish(run: MonitorRunRecord): Promise<void> {
     const batch = await this.store.getBatch(run.batchId, run.accountId, 0);
-    const terminal = batch ? batch.counts.COMPLETED + batch.counts.FAILED : 0;
-    if (batch && terminal < batch.total) return;
-    const monitor = await this.store.getMonitor(run.monitorId, run.accountId);
     const results: MonitorRunResult[] = [];
     for (const item of batch ? await this.store.batchItems(batch, -1, 500) : []) {
       const t = await this.store.getTask(item.taskId, 0);
@@ -171,24 +196,26 @@ export class MonitorScheduler {
         error: t.error,
       });
     }
-    const metrics: Record<string, unknown> = {};
-    if (monitor) {
-      const groups = new Map<string, RunAnswer[]>();
-      for (const r of results) {
-        const key = `${r.engine}/${r.country ?? '-'}`;
-        const answer: RunAnswer =
-          r.status === 'COMPLETED'
-            ? { status: 'answered', answer: { text: r.text, sources: r.sources.map((url) => ({ url })) } }
-            : { status: 'failed' };
-        groups.set(key, [...(groups.get(key) ?? []), answer]);
-      }
-      for (const [key, answers] of groups)
-        metrics[key] = visibilityMetrics(answers, monitor.brand, monitor.competitors);
+    const groups = new Map<string, RunAnswer[]>();
+    for (const r of results) {
+      const key = `${r.engine}/${r.country ?? '-'}`;
+      const answer: RunAnswer =
+        r.status === 'COMPLETED'
+          ? { status: 'answered', answer: { text: r.text, sources: r.sources.map((url) => ({ url })) } }
+          : { status: 'failed' };
+      groups.set(key, [...(groups.get(key) ?? []), answer]);
     }
-    const now = this.clock.now();
-    if (
-      await this.store.advanceMonitorRun(run.id, 'running', { status: 'completed', results, metrics, completedAt: now })
-    )
+    const metrics: Record<string, unknown> = {};
+    for (const [key, answers] of groups)
+      metrics[key] = visibilityMetrics(answers, run.spec.brand, run.spec.competitors);
+    const done = { status: 'completed' as const, results, metrics, completedAt: this.clock.now() };
+    if (await this.store.advanceMonitorRun(run.id, 'running', done))
       this.log.info({ runId: run.id, tasks: results.length }, 'monitor run completed');
   }
+}
+
+/** The definition part of a monitor (what a run keeps of it). */
+function specOf(m: MonitorRecord): MonitorSpec {
+  const { id: _id, accountId: _a, status: _s, nextRunAt: _n, createdAt: _c, updatedAt: _u, ...spec } = m;
+  return spec;
 }

@@ -225,8 +225,14 @@ export abstract class KyselyStore implements Store {
   dueMonitors(now: number, limit: number): Promise<MonitorRecord[]> {
     return monitors.dueMonitors(this.db, now, limit);
   }
-  claimMonitorSlot(run: MonitorRunRecord, nextRunAt: number | null): Promise<boolean> {
-    return monitors.claimMonitorSlot(this.db, run, nextRunAt);
+  claimMonitorSlot(read: Parameters<Store['claimMonitorSlot']>[0], run: MonitorRunRecord, nextRunAt: number | null) {
+    return monitors.claimMonitorSlot(this.db, read, run, nextRunAt);
+  }
+  monitorRunsToFinish(staleBefore: number, limit: number): Promise<MonitorRunRecord[]> {
+    return monitors.runsToFinish(this.db, staleBefore, limit);
+  }
+  monitorRunMetrics(monitorId: string, accountId: string, o: { from?: number; to?: number }) {
+    return monitors.runMetrics(this.db, monitorId, accountId, o);
   }
   monitorRunsIn(status: MonitorRunStatus, limit: number): Promise<MonitorRunRecord[]> {
     return monitors.runsIn(this.db, status, limit);

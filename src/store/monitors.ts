@@ -67,6 +67,7 @@ export async function listMonitors(
   after: string | null,
   limit: number,
 ): Promise<MonitorRecord[]> {
+  after = after === null ? null : after.toLowerCase();
   let q = db.selectFrom('monitors').selectAll().where('account_id', '=', accountId);
   if (after !== null) q = q.where('id', '>', after);
   return (await q.orderBy('id').limit(limit).execute()).map(fromRow);
@@ -106,6 +107,7 @@ function runFromRow(r: MonitorRunsTable): MonitorRunRecord {
     slotAt: Number(r.slot_at),
     status: r.status as MonitorRunStatus,
     batchId: r.batch_id ?? '',
+    spec: JSON.parse(r.spec) as MonitorSpec,
     tasks: Number(r.tasks),
     results: r.results === null ? null : (JSON.parse(r.results) as MonitorRunResult[]),
     metrics: r.metrics === null ? null : (JSON.parse(r.metrics) as Record<string, unknown>),
@@ -128,15 +130,26 @@ export async function dueMonitors(db: Kysely<Database>, now: number, limit: numb
 }
 
 /**
- * Takes a monitor's slot: its run row (unique per monitor and scheduled time, so two processes or a restart never
- * make two) and its next time, in one transaction. False when the slot already had its run.
+ * Takes a monitor's slot, in one transaction: the monitor moves to its next time only if it is as it was read
+ * (still active, same next time, not edited since), and only then the run row goes in; the row is unique per
+ * monitor and scheduled time, so a restart or two processes never make two. False when the slot was not taken.
  */
 export async function claimMonitorSlot(
   db: Kysely<Database>,
+  read: Pick<MonitorRecord, 'id' | 'nextRunAt' | 'updatedAt'>,
   run: MonitorRunRecord,
   nextRunAt: number | null,
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
+    const moved = await trx
+      .updateTable('monitors')
+      .set({ next_run_at: nextRunAt })
+      .where('id', '=', read.id)
+      .where('status', '=', 'active')
+      .where('next_run_at', '=', read.nextRunAt)
+      .where('updated_at', '=', read.updatedAt)
+      .executeTakeFirst();
+    if (Number(moved.numUpdatedRows) === 0) return false;
     const made = await trx
       .insertInto('monitor_runs')
       .values({
@@ -146,6 +159,7 @@ export async function claimMonitorSlot(
         slot_at: run.slotAt,
         status: run.status,
         batch_id: run.batchId,
+        spec: JSON.stringify(run.spec),
         tasks: run.tasks,
         results: null,
         metrics: null,
@@ -155,14 +169,55 @@ export async function claimMonitorSlot(
       .onConflict((oc) => oc.columns(['monitor_id', 'slot_at']).doNothing())
       .returning('id')
       .execute();
-    await trx
-      .updateTable('monitors')
-      .set({ next_run_at: nextRunAt })
-      .where('id', '=', run.monitorId)
-      .where('status', '=', 'active')
-      .execute();
     return made.length > 0;
   });
+}
+
+/**
+ * Running runs the scheduler should look at, oldest first: those whose batch has completed, or that are older
+ * than `staleBefore` (to be ended with what they have before their tasks pass their retention). Runs still waiting
+ * on their tasks are not read, so however many there are they never hide one that can end.
+ */
+export async function runsToFinish(
+  db: Kysely<Database>,
+  staleBefore: number,
+  limit: number,
+): Promise<MonitorRunRecord[]> {
+  const rows = await db
+    .selectFrom('monitor_runs as r')
+    .leftJoin('batches as b', 'b.id', 'r.batch_id')
+    .selectAll('r')
+    .where('r.status', '=', 'running')
+    .where((eb) =>
+      eb.or([eb('b.completed_at', 'is not', null), eb('b.id', 'is', null), eb('r.created_at', '<', staleBefore)]),
+    )
+    .orderBy('r.created_at')
+    .limit(limit)
+    .execute();
+  return rows.map(runFromRow);
+}
+
+/** A monitor's completed runs' figures within [from, to), oldest first: the series, without the saved answers. */
+export async function runMetrics(
+  db: Kysely<Database>,
+  monitorId: string,
+  accountId: string,
+  o: { from?: number; to?: number },
+): Promise<Array<{ id: string; slotAt: number; metrics: Record<string, unknown> }>> {
+  let q = db
+    .selectFrom('monitor_runs')
+    .select(['id', 'slot_at', 'metrics'])
+    .where('monitor_id', '=', monitorId)
+    .where('account_id', '=', accountId)
+    .where('status', '=', 'completed');
+  if (o.from !== undefined) q = q.where('slot_at', '>=', o.from);
+  if (o.to !== undefined) q = q.where('slot_at', '<', o.to);
+  const rows = await q.orderBy('slot_at').execute();
+  return rows.map((r) => ({
+    id: r.id,
+    slotAt: Number(r.slot_at),
+    metrics: r.metrics === null ? {} : (JSON.parse(r.metrics) as Record<string, unknown>),
+  }));
 }
 
 /** Runs in a state, oldest first (the scheduler's passes: `starting` ones get their tasks, `running` ones end). */
@@ -186,10 +241,11 @@ export async function advanceRun(
   db: Kysely<Database>,
   id: string,
   from: MonitorRunStatus,
-  to: Partial<Pick<MonitorRunRecord, 'status' | 'results' | 'metrics' | 'completedAt'>>,
+  to: Partial<Pick<MonitorRunRecord, 'status' | 'results' | 'metrics' | 'completedAt' | 'tasks'>>,
 ): Promise<boolean> {
   const set: Partial<MonitorRunsTable> = {};
   if (to.status) set.status = to.status;
+  if (to.tasks !== undefined) set.tasks = to.tasks;
   if (to.results !== undefined) set.results = to.results === null ? null : JSON.stringify(to.results);
   if (to.metrics !== undefined) set.metrics = to.metrics === null ? null : JSON.stringify(to.metrics);
   if (to.completedAt !== undefined) set.completed_at = to.completedAt;

@@ -148,6 +148,7 @@ export interface MonitorRunsTable {
   slot_at: number;
   status: string;
   batch_id: string | null;
+  spec: string;
   tasks: number;
   results: string | null;
   metrics: string | null;

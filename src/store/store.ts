@@ -211,12 +211,22 @@ export interface Store {
   deleteMonitor(id: string, accountId: string): Promise<boolean>;
   /** Monitor runs (store/monitors.ts): due monitors, a slot taken once, runs moved on conditionally. */
   dueMonitors(now: number, limit: number): Promise<MonitorRecord[]>;
-  claimMonitorSlot(run: MonitorRunRecord, nextRunAt: number | null): Promise<boolean>;
+  claimMonitorSlot(
+    read: Pick<MonitorRecord, 'id' | 'nextRunAt' | 'updatedAt'>,
+    run: MonitorRunRecord,
+    nextRunAt: number | null,
+  ): Promise<boolean>;
   monitorRunsIn(status: MonitorRunStatus, limit: number): Promise<MonitorRunRecord[]>;
+  monitorRunsToFinish(staleBefore: number, limit: number): Promise<MonitorRunRecord[]>;
+  monitorRunMetrics(
+    monitorId: string,
+    accountId: string,
+    o: { from?: number; to?: number },
+  ): Promise<Array<{ id: string; slotAt: number; metrics: Record<string, unknown> }>>;
   advanceMonitorRun(
     id: string,
     from: MonitorRunStatus,
-    to: Partial<Pick<MonitorRunRecord, 'status' | 'results' | 'metrics' | 'completedAt'>>,
+    to: Partial<Pick<MonitorRunRecord, 'status' | 'results' | 'metrics' | 'completedAt' | 'tasks'>>,
   ): Promise<boolean>;
   monitorRuns(
     monitorId: string,

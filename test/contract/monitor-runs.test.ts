@@ -15,9 +15,20 @@ describe('monitor runs on a schedule', () => {
   const clock = steppedClock(Date.UTC(2026, 10, 20, 10));
   let svc: RunningService;
   let monitorId = '';
+  const stuckIds: string[] = [];
 
   beforeAll(async () => {
-    svc = await startService({ AEQ_CONFIG: fastConfig(tempDir()) }, { clock });
+    // AIMODE never starts a task here: its monitors' runs wait (and must not hide the runs that can end).
+    svc = await startService({ AEQ_CONFIG: fastConfig(tempDir(), { paused: ['AIMODE'] }) }, { clock });
+    for (let i = 0; i < 21; i++) {
+      const stuck = await svc.call('POST', '/v1/monitors', {
+        name: `waiting ${i}`,
+        prompts: ['is Nike good for running'],
+        engines: ['AIMODE'],
+        brand: { name: 'Nike' },
+      });
+      stuckIds.push(stuck.body.monitor.id);
+    }
     const r = await svc.call('POST', '/v1/monitors', {
       name: 'shoes',
       prompts: ['is Nike good for running', 'Adidas or Nike for trail running'],
@@ -33,6 +44,11 @@ describe('monitor runs on a schedule', () => {
   afterAll(() => svc.stop());
 
   const scheduler = () => svc.app.monitors as MonitorScheduler;
+  /** A whole pass at the clock's present time (the service's own timer may be in a pass begun before a step). */
+  const pass = async () => {
+    await scheduler().runOnce();
+    await scheduler().runOnce();
+  };
   const runs = async (include = false): Promise<any[]> =>
     (await svc.call('GET', `/v1/monitors/${monitorId}/runs?limit=100${include ? '&include=results' : ''}`)).body.runs;
   /** Passes of the scheduler until every run has completed (the worker runs the tasks meanwhile). */
@@ -40,7 +56,7 @@ describe('monitor runs on a schedule', () => {
     until(
       'every run completed',
       async () => {
-        await scheduler().runOnce();
+        await pass();
         return runs();
       },
       (rs) => (rs as Array<{ status: string }>).every((r) => r.status === 'completed'),
@@ -49,13 +65,15 @@ describe('monitor runs on a schedule', () => {
     );
 
   it('does nothing before the first scheduled time', async () => {
-    await scheduler().runOnce();
+    await pass();
     expect(await runs()).toEqual([]);
   });
 
   it('runs a due slot through the queue and keeps its answers and figures', async () => {
     clock.advance(14 * 3600_000 + 30_000); // 2026-11-21T00:00:30Z
-    await scheduler().runOnce();
+    // 22 monitors are due: a pass takes 20, the next the rest; 21 runs then wait on AIMODE.
+    await pass();
+    await pass();
     const started = await runs();
     expect(started).toHaveLength(1);
     expect(started[0]).toMatchObject({ slotAt: '2026-11-21T00:00:00.000Z', tasks: 4 });
@@ -92,18 +110,20 @@ describe('monitor runs on a schedule', () => {
       createLogger('silent'),
       clock,
     );
-    await Promise.all([scheduler().runOnce(), other.runOnce(), other.runOnce()]);
+    await Promise.all([pass(), other.runOnce(), other.runOnce()]);
     await finishRuns();
     const all = await runs();
     expect(all.map((r: { slotAt: string }) => r.slotAt)).toEqual([
       '2026-11-22T00:00:00.000Z',
       '2026-11-21T00:00:00.000Z',
     ]);
+    // And its tasks once: four, each answered once.
+    expect(all[0].progress).toEqual({ total: 4, done: 4, completed: 4, failed: 0 });
   });
 
   it('runs once for slots missed while down, and not while paused', async () => {
     clock.advance(3 * DAY + 3600_000); // 2026-11-25T01:00:30Z: the 23rd, 24th and 25th were missed
-    await scheduler().runOnce();
+    await pass();
     await finishRuns();
     const all = await runs();
     expect(all).toHaveLength(3);
@@ -118,7 +138,29 @@ describe('monitor runs on a schedule', () => {
 
     await svc.call('PATCH', `/v1/monitors/${monitorId}`, { status: 'paused' });
     clock.advance(2 * DAY);
-    await scheduler().runOnce();
+    await pass();
     expect(await runs()).toHaveLength(3);
+    // Meanwhile the waiting monitors' first runs were ended with what they had before their tasks' retention.
+    const waiting = (await svc.call('GET', `/v1/monitors/${stuckIds[0]}/runs`)).body.runs;
+    expect(waiting.at(-1)).toMatchObject({
+      slotAt: '2026-11-21T00:00:00.000Z',
+      status: 'completed',
+      progress: { total: 1, done: 0 },
+    });
+  });
+
+  it('runs what the monitor said when its slot was taken: an edit during a run changes the next one', async () => {
+    await svc.call('PATCH', `/v1/monitors/${monitorId}`, { status: 'active' });
+    clock.advance(DAY); // the next slot after the resume
+    await pass();
+    const [started] = await runs();
+    await svc.call('PATCH', `/v1/monitors/${monitorId}`, { prompts: ['a third prompt only'], engines: ['CHATBOT_A'] });
+    await finishRuns();
+    const [done] = await runs(true);
+    expect(done.id).toBe(started.id);
+    expect(done.progress).toMatchObject({ total: 4, done: 4 });
+    expect(new Set(done.results.map((r: { prompt: string }) => r.prompt))).toEqual(
+      new Set(['is Nike good for running', 'Adidas or Nike for trail running']),
+    );
   });
 });

@@ -57,7 +57,8 @@ describe('monitors: create, read, edit, pause, delete', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const q: string = cursor ? `&cursor=${cursor}` : '';
+      // Cursors are ids: their case does not matter.
+      const q: string = cursor ? `&cursor=${cursor.toUpperCase()}` : '';
       const page = await svc.call('GET', `/v1/monitors?limit=2${q}`);
       expect(page.status).toBe(200);
       seen.push(...page.body.monitors.map((x: { id: string }) => x.id));
@@ -79,6 +80,11 @@ describe('monitors: create, read, edit, pause, delete', () => {
     expect([next.getUTCDay(), next.getUTCHours(), next.getUTCMinutes()]).toEqual([0, 21, 30]);
     expect(edited.body.monitor.competitors).toHaveLength(2);
     expect(edited.body.monitor.prompts).toEqual(body.prompts);
+
+    // A new expression alone keeps the monitor's time zone.
+    const sameZone = await svc.call('PATCH', `/v1/monitors/${m.id}`, { schedule: { cron: '30 6 * * 1' } });
+    expect(sameZone.body.monitor.schedule).toMatchObject({ timezone: 'Asia/Seoul' });
+    expect(sameZone.body.monitor.schedule.nextRunAt).toBe(edited.body.monitor.schedule.nextRunAt);
 
     const paused = await svc.call('PATCH', `/v1/monitors/${m.id}`, { status: 'paused' });
     expect(paused.body.monitor).toMatchObject({ status: 'paused', schedule: { nextRunAt: null } });
@@ -115,6 +121,8 @@ describe('monitors: create, read, edit, pause, delete', () => {
     };
     await bad({ ...body, schedule: { cron: 'every day' } }, 400, 'schedule.cron');
     await bad({ ...body, schedule: { cron: '0 0 * * *', timezone: 'Mars/Olympus' } }, 400, 'schedule.timezone');
+    await bad({ ...body, schedule: { cron: '* * * * * * *' } }, 400, 'schedule.cron');
+    await bad({ ...body, schedule: { cron: '*/5 * * * *' } }, 400, 'at least an hour apart');
     await bad({ ...body, engines: ['WEB_SCRAPE'] }, 400, 'engines');
     await bad({ ...body, prompts: undefined }, 400, 'prompts');
     await bad({ ...body, promptResearchTaskId: '01a20000-0000-7000-8000-000000000000' }, 400, 'prompts');

@@ -180,14 +180,12 @@ export function registerMonitorRoutes(app: FastifyInstance, ctx: HttpContext): v
       const m = await monitorOr404(ctx, req.params.id, caller);
       const from = timeOf(req.query.from, 'from');
       const to = timeOf(req.query.to, 'to');
-      const runs = await ctx.store.monitorRuns(m.id, caller.accountId, {
-        limit: 10_000,
+      const runs = await ctx.store.monitorRunMetrics(m.id, caller.accountId, {
         ...(from === undefined ? {} : { from }),
         ...(to === undefined ? {} : { to }),
       });
       const series = [];
-      for (const run of [...runs].reverse()) {
-        if (run.status !== 'completed' || !run.metrics) continue;
+      for (const run of runs)
         for (const [key, figures] of Object.entries(run.metrics)) {
           const [engine, country] = key.split('/');
           series.push({
@@ -198,7 +196,6 @@ export function registerMonitorRoutes(app: FastifyInstance, ctx: HttpContext): v
             ...(figures as Record<string, unknown>),
           });
         }
-      }
       return { success: true, monitorId: m.id, series };
     },
   );
@@ -255,8 +252,9 @@ async function specFrom(
     countries,
     brand: body.brand ? brandOf(body.brand) : (base?.brand as MonitorBrand),
     competitors: body.competitors ? body.competitors.map(brandOf) : (base?.competitors ?? []),
+    // An edit that gives only the expression keeps the monitor's time zone.
     schedule: body.schedule
-      ? { cron: body.schedule.cron.trim(), timezone: body.schedule.timezone ?? 'UTC' }
+      ? { cron: body.schedule.cron.trim(), timezone: body.schedule.timezone ?? base?.schedule.timezone ?? 'UTC' }
       : (base?.schedule ?? { ...DEFAULT_SCHEDULE }),
     promptResearchTaskId,
   };

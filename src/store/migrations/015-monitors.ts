@@ -34,6 +34,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('slot_at', 'bigint', (c) => c.notNull())
     .addColumn('status', 'text', (c) => c.notNull())
     .addColumn('batch_id', 'text')
+    // The monitor's definition when the slot was taken: an edit during the run changes the next run, not this one.
+    .addColumn('spec', 'text', (c) => c.notNull())
     .addColumn('tasks', 'integer', (c) => c.notNull())
     .addColumn('results', 'text')
     .addColumn('metrics', 'text')
@@ -46,4 +48,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .columns(['monitor_id', 'slot_at'])
     .unique()
     .execute();
+  // The runs still open, for the scheduler's passes; and the runs by time, for the retention's deletions.
+  await db.schema
+    .createIndex('monitor_runs_open')
+    .on('monitor_runs')
+    .columns(['status', 'created_at'])
+    .where(sql.ref('status'), '<>', 'completed')
+    .execute();
+  await db.schema.createIndex('monitor_runs_time').on('monitor_runs').column('slot_at').execute();
 }
