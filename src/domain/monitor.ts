@@ -6,7 +6,7 @@ import { Cron } from 'croner';
  * store keeps it (store/monitors.ts), the routes take it (http/routes/monitors.ts).
  */
 
-/** The contract's bound on one run: at most 200 prompt × engine (× country) tasks. */
+/** The contract's bound on a monitor: at most 200 prompt-by-engine tasks (in each of its countries). */
 export const MAX_TASKS_PER_RUN = 200;
 /** The schedule when none is given: every day at midnight UTC. */
 export const DEFAULT_SCHEDULE = Object.freeze({ cron: '0 0 * * *', timezone: 'UTC' });

@@ -131,9 +131,13 @@ describe('monitors: create, read, edit, pause, delete', () => {
       400,
       'promptResearchTaskId',
     );
-    // 26 prompts × 4 engines × 2 countries = 208 tasks a run, over the contract's 200.
-    const prompts = Array.from({ length: 26 }, (_, i) => `prompt ${i}`);
-    await bad({ ...body, prompts, engines: ['CHATBOT_A', 'SEARCH_A', 'AIMODE', 'ANSWER_ENGINE_A'] }, 422, 'prompts');
+    // 51 prompts × 4 engines = 204 prompt-by-engine tasks, over the contract's 200; 50 × 4 in two countries is fine.
+    const engines = ['CHATBOT_A', 'SEARCH_A', 'AIMODE', 'ANSWER_ENGINE_A'];
+    const prompts = Array.from({ length: 51 }, (_, i) => `prompt ${i}`);
+    await bad({ ...body, prompts, engines }, 422, 'prompts');
+    const fifty = await svc.call('POST', '/v1/monitors', { ...body, prompts: prompts.slice(0, 50), engines });
+    expect(fifty.status).toBe(201);
+    expect(fifty.body.monitor.tasksPerRun).toBe(400);
     await bad({ ...body, extra: 1 }, 400, 'extra');
     const patch = await svc.call('PATCH', '/v1/monitors/01a20000-0000-7000-8000-000000000000', { name: 'x' });
     expect(patch.status).toBe(404);

@@ -14,7 +14,6 @@ import {
   checkSchedule,
   monitorView,
   nextSlot,
-  tasksPerRun,
 } from '../../domain/monitor.js';
 import { RequestError, validationError } from '../../domain/request-errors.js';
 import { newTaskId } from '../../domain/task-id.js';
@@ -264,12 +263,14 @@ async function specFrom(
     if (e instanceof ScheduleError) throw validationError([{ field: e.field, message: e.message }]);
     throw e;
   }
-  const n = tasksPerRun(spec);
+  // The contract's bound counts prompt-by-engine tasks (as prompt research's monitorSize does); each country is
+  // the same set asked in another region.
+  const n = spec.prompts.length * spec.engines.length;
   if (n > MAX_TASKS_PER_RUN)
     throw new RequestError(
       'VALIDATION_ERROR',
-      `A run would submit ${n} tasks (prompts × engines × countries); at most ${MAX_TASKS_PER_RUN}.`,
-      [{ field: 'prompts', message: `${n} tasks per run, over ${MAX_TASKS_PER_RUN}` }],
+      `A run would ask ${n} prompt-by-engine tasks in each country; at most ${MAX_TASKS_PER_RUN}.`,
+      [{ field: 'prompts', message: `${n} prompt-by-engine tasks, over ${MAX_TASKS_PER_RUN}` }],
       422,
     );
   return spec;
