@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { batchCompletedPayload } from '../domain/batch.js';
 import { systemClock, type Clock } from '../domain/clock.js';
 import type { Store } from '../store/store.js';
+import { PeriodicPass } from './periodic-pass.js';
 
 /** Batches completed per store call; the next tick takes the rest. */
 const PER_ROUND = 100;
@@ -12,32 +13,18 @@ const PER_ROUND = 100;
  * than a hook in every terminal write keeps the task's finish (the hot path, and its PostgreSQL turn batch) as it
  * was; a batch completes within one tick of its last task. The timer only calls `runOnce()`; tests call it too.
  */
-export class BatchCompleter {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<number> | null = null;
-
+export class BatchCompleter extends PeriodicPass<number> {
   constructor(
     private readonly store: Store,
     private readonly retentionMs: number,
     private readonly log: Logger,
     private readonly onWebhookQueued: () => void,
     private readonly clock: Clock = systemClock,
-  ) {}
-
-  start(intervalMs: number): void {
-    this.timer = setInterval(() => void this.runOnce(), intervalMs);
-    this.timer.unref();
+  ) {
+    super();
   }
 
-  /** One pass; returns how many batches it completed. A pass under way is joined, not doubled. */
-  runOnce(): Promise<number> {
-    this.running ??= this.pass().finally(() => {
-      this.running = null;
-    });
-    return this.running;
-  }
-
-  private async pass(): Promise<number> {
+  protected async pass(): Promise<number> {
     let total = 0;
     try {
       for (;;) {
@@ -54,11 +41,5 @@ export class BatchCompleter {
       this.log.error({ err: e }, 'batch completion failed');
     }
     return total;
-  }
-
-  /** Stops the timer and waits for a pass under way. */
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
   }
 }

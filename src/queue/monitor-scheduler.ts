@@ -13,6 +13,7 @@ import {
 import type { NewTask } from '../domain/task.js';
 import { newTaskId } from '../domain/task-id.js';
 import type { Store } from '../store/store.js';
+import { PeriodicPass } from './periodic-pass.js';
 import { envelopeToTask, type SubmissionContext } from '../submission/envelope.js';
 
 /** Monitors, runs and old runs handled per pass; the next pass takes the rest. */
@@ -39,37 +40,18 @@ export interface MonitorSchedulerOptions {
  * Each step is tried on its own, so one that fails does not hold up the rest. The timer only calls `runOnce()`;
  * tests call it with a stepped clock.
  */
-export class MonitorScheduler {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-
+export class MonitorScheduler extends PeriodicPass<void> {
   constructor(
     private readonly store: Store,
     private readonly submission: SubmissionContext,
     private readonly o: MonitorSchedulerOptions,
     private readonly log: Logger,
     private readonly clock: Clock = systemClock,
-  ) {}
-
-  start(intervalMs: number): void {
-    this.timer = setInterval(() => void this.runOnce(), intervalMs);
-    this.timer.unref();
+  ) {
+    super();
   }
 
-  /** One pass; a pass under way is joined, not doubled. */
-  runOnce(): Promise<void> {
-    this.running ??= this.pass().finally(() => {
-      this.running = null;
-    });
-    return this.running;
-  }
-
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
-  }
-
-  private async pass(): Promise<void> {
+  protected async pass(): Promise<void> {
     const now = this.clock.now();
     await this.each(
       'claim',
