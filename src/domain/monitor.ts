@@ -50,6 +50,12 @@ export interface MonitorRecord extends MonitorSpec {
   updatedAt: number;
 }
 
+/** The definition part of a monitor: what its row stores as `spec`, and what a run keeps of it. */
+export function monitorSpecOf(m: MonitorRecord): MonitorSpec {
+  const { id: _id, accountId: _a, status: _s, nextRunAt: _n, createdAt: _c, updatedAt: _u, ...spec } = m;
+  return spec;
+}
+
 /** Tasks one run submits: every prompt on every engine in every country. */
 export function tasksPerRun(s: Pick<MonitorSpec, 'prompts' | 'engines' | 'countries'>): number {
   return s.prompts.length * s.engines.length * s.countries.length;

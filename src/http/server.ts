@@ -11,7 +11,7 @@ import { RequestError, errorObject } from '../domain/request-errors.js';
 import { bearerMatches } from '../accounts/bearer.js';
 import type { Caller } from '../domain/account.js';
 import type { HttpContext } from './context.js';
-import { readRestAfterAnswer } from './drain.js';
+import { readRestAfterAnswer } from './refused-body.js';
 import { registerAnalysisRoutes } from './routes/analysis.js';
 import { registerBatchRoutes } from './routes/batches.js';
 import { registerInternalRoutes } from './routes/internal.js';
@@ -183,7 +183,7 @@ export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance
         'PAYLOAD_TOO_LARGE',
         `The request body is over the ${req.routeOptions.bodyLimit ?? 1048576} byte limit of this endpoint.`,
       );
-      // The answer at once, and the rest of the body read after it on a kept connection (see drain.ts).
+      // The answer at once, and the rest of the body read after it on a kept connection (see refused-body.ts).
       if (readRestAfterAnswer(req.raw)) reply.removeHeader('connection');
     } else if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
       e = new RequestError('VALIDATION_ERROR', err.message, undefined, err.statusCode === 415 ? 400 : err.statusCode);

@@ -8,7 +8,7 @@ import {
   type MonitorRecord,
   type MonitorRunRecord,
   type MonitorRunResult,
-  type MonitorSpec,
+  monitorSpecOf,
 } from '../domain/monitor.js';
 import type { NewTask } from '../domain/task.js';
 import { newTaskId } from '../domain/task-id.js';
@@ -96,7 +96,7 @@ export class MonitorScheduler extends PeriodicPass<void> {
       slotAt: slot,
       status: 'starting',
       batchId: newTaskId(now),
-      spec: specOf(m),
+      spec: monitorSpecOf(m),
       tasks: m.prompts.length * m.engines.length * m.countries.length,
       results: null,
       metrics: null,
@@ -185,7 +185,9 @@ export class MonitorScheduler extends PeriodicPass<void> {
         r.status === 'COMPLETED'
           ? { status: 'answered', answer: { text: r.text, sources: r.sources.map((url) => ({ url })) } }
           : { status: 'failed' };
-      groups.set(key, [...(groups.get(key) ?? []), answer]);
+      const group = groups.get(key);
+      if (group) group.push(answer);
+      else groups.set(key, [answer]);
     }
     const metrics: Record<string, unknown> = {};
     for (const [key, answers] of groups)
@@ -194,10 +196,4 @@ export class MonitorScheduler extends PeriodicPass<void> {
     if (await this.store.advanceMonitorRun(run.id, 'running', done))
       this.log.info({ runId: run.id, tasks: results.length }, 'monitor run completed');
   }
-}
-
-/** The definition part of a monitor (what a run keeps of it). */
-function specOf(m: MonitorRecord): MonitorSpec {
-  const { id: _id, accountId: _a, status: _s, nextRunAt: _n, createdAt: _c, updatedAt: _u, ...spec } = m;
-  return spec;
 }

@@ -1,11 +1,12 @@
 import type { Kysely } from 'kysely';
-import type {
-  MonitorRecord,
-  MonitorRunRecord,
-  MonitorRunResult,
-  MonitorRunStatus,
-  MonitorSpec,
-  MonitorStatus,
+import {
+  monitorSpecOf,
+  type MonitorRecord,
+  type MonitorRunRecord,
+  type MonitorRunResult,
+  type MonitorRunStatus,
+  type MonitorSpec,
+  type MonitorStatus,
 } from '../domain/monitor.js';
 import type { Database, MonitorRunsTable, MonitorsTable } from './schema.js';
 
@@ -29,16 +30,15 @@ function fromRow(r: MonitorsTable): MonitorRecord {
 }
 
 function toRow(m: MonitorRecord): MonitorsTable {
-  const { id, accountId, status, nextRunAt, createdAt, updatedAt, ...spec } = m;
   return {
-    id,
-    account_id: accountId,
-    name: spec.name,
-    spec: JSON.stringify(spec),
-    status,
-    next_run_at: nextRunAt,
-    created_at: createdAt,
-    updated_at: updatedAt,
+    id: m.id,
+    account_id: m.accountId,
+    name: m.name,
+    spec: JSON.stringify(monitorSpecOf(m)),
+    status: m.status,
+    next_run_at: m.nextRunAt,
+    created_at: m.createdAt,
+    updated_at: m.updatedAt,
   };
 }
 
@@ -263,7 +263,7 @@ export async function monitorRuns(
   db: Kysely<Database>,
   monitorId: string,
   accountId: string,
-  o: { from?: number; to?: number; limit: number; before?: number },
+  o: { from?: number; to?: number; limit: number },
 ): Promise<MonitorRunRecord[]> {
   let q = db
     .selectFrom('monitor_runs')
@@ -272,7 +272,6 @@ export async function monitorRuns(
     .where('account_id', '=', accountId);
   if (o.from !== undefined) q = q.where('slot_at', '>=', o.from);
   if (o.to !== undefined) q = q.where('slot_at', '<', o.to);
-  if (o.before !== undefined) q = q.where('slot_at', '<', o.before);
   return (await q.orderBy('slot_at', 'desc').limit(o.limit).execute()).map(runFromRow);
 }
 

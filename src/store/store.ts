@@ -231,7 +231,7 @@ export interface Store {
   monitorRuns(
     monitorId: string,
     accountId: string,
-    o: { from?: number; to?: number; limit: number; before?: number },
+    o: { from?: number; to?: number; limit: number },
   ): Promise<MonitorRunRecord[]>;
   deleteOldMonitorRuns(before: number, limit: number): Promise<number>;
 

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { AeqError, type AeqClient, type BatchItemResult, type Polling } from '@aeq/client';
+import { mapLimit } from '../../analysis/common/async.js';
 import { StudyError } from '../errors.js';
 import { fileHash, formatOf, InputError, readPrompts } from './input.js';
 import { Journal } from './journal.js';
@@ -276,8 +277,7 @@ class StudyState {
     }
     // Tasks no live batch lists (answered as duplicates, or their batch is gone): asked one by one.
     const alone = [...this.inFlight.keys()].filter((id) => !seen.has(id));
-    await eachLimited(alone, FETCH_CONCURRENCY, async (id) => this.record(id, await fetchView(client, id)));
-    await eachLimited(ended, FETCH_CONCURRENCY, async (id) => this.record(id, await fetchView(client, id)));
+    await mapLimit([...alone, ...ended], FETCH_CONCURRENCY, async (id) => this.record(id, await fetchView(client, id)));
   }
 
   /** Writes a task's result if it has ended (or is gone), else notes where it is. */
@@ -356,12 +356,4 @@ function taskIdOf(r: BatchItemResult): string | null {
 
 function errorText(e: { code?: string; message?: string } | undefined): string {
   return `${e?.code ?? 'UNKNOWN'}: ${e?.message ?? 'refused'}`;
-}
-
-async function eachLimited<T>(xs: T[], limit: number, f: (x: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lanes = Array.from({ length: Math.min(limit, xs.length) }, async () => {
-    while (next < xs.length) await f(xs[next++] as T);
-  });
-  await Promise.all(lanes);
 }

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 
 /** A refused body declared larger than this is not read: the answer goes with `connection: close`. */
-export const DRAIN_MAX_BYTES = 64 * 1024 * 1024;
+export const READ_AFTER_ANSWER_MAX_BYTES = 64 * 1024 * 1024;
 
 /**
  * Whether the rest of a refused body should be read after the answer, on a connection kept open. Fastify answers a
@@ -10,7 +10,7 @@ export const DRAIN_MAX_BYTES = 64 * 1024 * 1024;
  * that header, Node reads and discards the unread rest of the request once the answer is sent. Only a body of a
  * declared, bounded size is read so; a chunked one may never end.
  */
-export function readRestAfterAnswer(raw: IncomingMessage, maxBytes = DRAIN_MAX_BYTES): boolean {
+export function readRestAfterAnswer(raw: IncomingMessage, maxBytes = READ_AFTER_ANSWER_MAX_BYTES): boolean {
   const declared = Number(raw.headers['content-length']);
   return !raw.destroyed && Number.isFinite(declared) && declared <= maxBytes;
 }
