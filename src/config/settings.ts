@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /**
  * The one place that reads the environment. Values are validated at start-up and frozen;
@@ -49,7 +50,12 @@ export interface Settings {
   parseThreads: number;
   /** Old-generation heap limit of each parse thread, in MB; 0 leaves V8's default. */
   parseHeapMb: number;
+  /** The built dashboard served at /dashboard (`npm run build` writes it to dist/dashboard). */
+  dashboardDir: string;
 }
+
+/** Where `npm run build` puts the dashboard: dist/dashboard of the package (this file is src/config or dist/config). */
+const BUILT_DASHBOARD = fileURLToPath(new URL('../../dist/dashboard', import.meta.url));
 
 export class SettingsError extends Error {
   override name = 'SettingsError';
@@ -146,6 +152,7 @@ export function loadSettings(env: Env = process.env, overrides: Partial<Settings
     browserPages: int(env, 'AEQ_BROWSER_PAGES', 1, 64) ?? 4,
     parseThreads: int(env, 'AEQ_PARSE_THREADS', 0, 256) ?? os.availableParallelism(),
     parseHeapMb: parseHeapMb(env),
+    dashboardDir: env.AEQ_DASHBOARD_DIR ? path.resolve(env.AEQ_DASHBOARD_DIR) : BUILT_DASHBOARD,
     ...overrides,
   };
   return Object.freeze(settings);

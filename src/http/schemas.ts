@@ -217,6 +217,18 @@ export const taskListQuerySchema = {
     },
     until: { ...dateTime, description: 'tasks created before this time (RFC 3339); after `since`' },
     status: { type: 'string', enum: ['QUEUED', 'PROCESSING', 'COMPLETED', 'FAILED'], description: 'only this status' },
+    engine: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 64,
+      description: 'only tasks of this task type (canonical name or alias, e.g. CHATBOT_A or PROMPT_RESEARCH)',
+    },
+    order: {
+      type: 'string',
+      enum: ['asc', 'desc'],
+      default: 'asc',
+      description: '`asc`: oldest first (the default); `desc`: newest first',
+    },
     limit: { type: 'integer', minimum: 1, maximum: 500, default: 100, description: 'tasks per page' },
     cursor: {
       type: 'string',
@@ -315,6 +327,28 @@ export const batchQuerySchema = {
   properties: {
     limit: { type: 'integer', minimum: 1, maximum: 500, default: 100, description: 'items per page' },
     cursor: { type: 'string', pattern: '^[0-9]{1,4}$', description: '`nextCursor` of the previous page' },
+  },
+} as const;
+
+export const batchListQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 20, description: 'batches per page' },
+    cursor: {
+      type: 'string',
+      pattern: '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$',
+      description: '`nextCursor` of the previous page',
+    },
+  },
+} as const;
+
+export const batchListSchema = {
+  type: 'object',
+  properties: {
+    success: { type: 'boolean' },
+    batches: { type: 'array', items: batchViewSchema, description: 'newest first' },
+    nextCursor: { type: ['string', 'null'], description: 'pass as `cursor` for the next page; null on the last' },
   },
 } as const;
 

@@ -14,6 +14,7 @@ import type { HttpContext } from './context.js';
 import { readRestAfterAnswer } from './refused-body.js';
 import { registerAnalysisRoutes } from './routes/analysis.js';
 import { registerBatchRoutes } from './routes/batches.js';
+import { isDashboardPath, registerDashboardRoutes } from './routes/dashboard.js';
 import { registerInternalRoutes } from './routes/internal.js';
 import { registerMonitorRoutes } from './routes/monitors.js';
 import { registerAccountAdminRoutes } from './routes/internal-accounts.js';
@@ -28,6 +29,9 @@ import { ajvToProblems } from './validation-details.js';
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 const PUBLIC_PATHS = new Set(['/health', '/ready', '/metrics', '/openapi.json']);
+
+/** Paths answered without a key: health, metrics, the OpenAPI document and the dashboard's files. */
+const isPublic = (path: string): boolean => PUBLIC_PATHS.has(path) || isDashboardPath(path);
 
 const TASK_PATH = '/v1/async/task/';
 const BATCH_PATH = '/v1/async/batch/';
@@ -68,7 +72,7 @@ export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance
     // answer with the error envelope, after the same key check as every other route.
     frameworkErrors: (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
       const path = pathOf(req.url);
-      const who = PUBLIC_PATHS.has(path) ? true : ctx.auth.authenticate(req.headers.authorization);
+      const who = isPublic(path) ? true : ctx.auth.authenticate(req.headers.authorization);
       void Promise.resolve(who)
         .then(Boolean)
         .catch(() => false)
@@ -150,7 +154,7 @@ export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance
   app.decorateRequest('caller', null);
   app.addHook('onRequest', async (req) => {
     const path = pathOf(req.url);
-    if (PUBLIC_PATHS.has(path)) return;
+    if (isPublic(path)) return;
     if (path.startsWith('/internal/')) {
       // Without an internal token the internal routes do not exist.
       const token = ctx.settings.internalToken;
@@ -209,6 +213,7 @@ export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance
   registerMonitorRoutes(app, ctx);
   registerInternalRoutes(app, ctx);
   registerAccountAdminRoutes(app, ctx);
+  await registerDashboardRoutes(app, ctx);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return app;
 }

@@ -72,6 +72,32 @@ export async function getBatch(
   return row ? withCounts(db, row) : undefined;
 }
 
+/**
+ * The account's batches created at or after `notBefore`, newest first, before the batch `beforeId` (the last of the
+ * previous page) when given, at most `limit`, each with its counts. Batch ids are time-ordered like task ids
+ * (domain/task-id.ts), so id order is creation order; a batch is one row however many tasks it has.
+ */
+export async function listBatches(
+  db: Kysely<Database>,
+  accountId: string,
+  notBefore: number,
+  beforeId: string | null,
+  limit: number,
+): Promise<BatchRecord[]> {
+  const rows = await db
+    .selectFrom('batches')
+    .selectAll()
+    .where('created_at', '>=', notBefore)
+    .where('account_id', '=', accountId)
+    .$if(beforeId !== null, (b) => b.where('id', '<', beforeId ?? ''))
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  const out: BatchRecord[] = [];
+  for (const row of rows) out.push(await withCounts(db, row));
+  return out;
+}
+
 /** Up to `limit` items of a batch after item index `after`, in item order (items refused at submission have none). */
 export async function batchItems(
   db: Kysely<Database>,

@@ -79,6 +79,9 @@ export abstract class KyselyStore implements Store {
   getBatch(id: string, accountId: string, notBefore: number): Promise<BatchRecord | undefined> {
     return batches.getBatch(this.db, id, accountId, notBefore);
   }
+  listBatches(accountId: string, notBefore: number, beforeId: string | null, limit: number): Promise<BatchRecord[]> {
+    return batches.listBatches(this.db, accountId, notBefore, beforeId, limit);
+  }
   batchItems(batch: BatchRecord, after: number, limit: number): Promise<BatchItem[]> {
     return batches.batchItems(this.db, batch, after, limit);
   }

@@ -86,9 +86,16 @@ export interface TaskListQuery {
   since: number;
   /** Created before (epoch ms), or null for no bound. */
   until: number | null;
-  /** Only tasks with an id after this one (the last of the previous page), or null from the start. */
+  /**
+   * Only tasks past this id in the listing's order (the last of the previous page: after it oldest first, before it
+   * newest first), or null from the start.
+   */
   afterId: string | null;
   status: TaskStatus | null;
+  /** Only tasks of this (canonical) type, or null for every type. */
+  taskType: string | null;
+  /** `asc`: oldest first (creation order); `desc`: newest first. */
+  order: 'asc' | 'desc';
   limit: number;
   /** Read each task's stored result too (`resultJson`); without it `resultJson` is null. */
   withResult: boolean;
@@ -118,6 +125,8 @@ export interface Store {
   insertTasks(tasks: NewTask[], notBefore?: number, batch?: NewBatch): Promise<InsertOutcome[]>;
   /** A batch of the account created at or after `notBefore`, with the counts of its tasks by status. */
   getBatch(id: string, accountId: string, notBefore: number): Promise<BatchRecord | undefined>;
+  /** The account's batches created at or after `notBefore`, newest first, before batch `beforeId` (a cursor). */
+  listBatches(accountId: string, notBefore: number, beforeId: string | null, limit: number): Promise<BatchRecord[]>;
   /** Up to `limit` of a batch's items after item index `after`, in order. */
   batchItems(batch: BatchRecord, after: number, limit: number): Promise<BatchItem[]>;
   /** Marks open batches whose tasks are all terminal as completed and queues their webhook (see store/batches.ts). */

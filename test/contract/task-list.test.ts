@@ -153,6 +153,47 @@ describe('listing an account’s recent tasks', () => {
     expect(await q('PROCESSING')).toEqual([]);
   });
 
+  it('filters by task type (an alias reads as its canonical type) and refuses an unknown one', async () => {
+    const q = (engine: string) => idsOf('acme', `since=${iso(T0)}&engine=${engine}&limit=2`);
+    expect(await q('SEARCH_A')).toEqual([...acme.first, ...acme.batch]);
+    expect(await q('ANSWER_ENGINE_A')).toEqual([acme.ok, acme.failed]);
+    expect(await q('CHATBOT_A')).toEqual([]);
+    expect(await idsOf('acme', `since=${iso(T0)}&engine=ANSWER_ENGINE_A&status=FAILED`)).toEqual([acme.failed]);
+    const bad = await get('acme', `/v1/async/tasks?since=${iso(T0)}&engine=NOPE_ENGINE`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe('VALIDATION_ERROR');
+    expect(bad.body.error.details).toContainEqual(expect.objectContaining({ field: 'engine' }));
+  });
+
+  it('lists newest first with order=desc, page by page, within [since, until)', async () => {
+    const { ids, sizes } = await allPages('acme', `since=${iso(T0)}&order=desc&limit=2`);
+    expect(ids).toEqual(acmeAll().reverse());
+    expect(sizes).toEqual([2, 2, 2, 2, 1]);
+    expect(await idsOf('acme', `since=${iso(T0)}&until=${iso(T0 + 2 * HOUR)}&order=desc&limit=3`)).toEqual(
+      [...acme.first, ...acme.batch].reverse(),
+    );
+    expect(await idsOf('acme', `since=${iso(T0)}&order=desc&status=QUEUED&engine=SEARCH_A&limit=4`)).toEqual(
+      [...acme.first, ...acme.batch].reverse(),
+    );
+    const bad = await get('acme', `/v1/async/tasks?since=${iso(T0)}&order=newest`);
+    expect(bad.status).toBe(400);
+  });
+
+  it('lists the account’s batches newest first, with their progress, a page at a time', async () => {
+    const first = await get('acme', '/v1/async/batches?limit=1');
+    expect(first.status).toBe(200);
+    expect(first.body.batches).toHaveLength(1);
+    expect(first.body.batches[0]).toMatchObject({ size: 4, total: 4, done: 0, counts: { QUEUED: 4 } });
+    // acme made one batch: no next page; globex sees only its own.
+    expect(first.body.nextCursor).toBeNull();
+    const theirs = await get('globex', '/v1/async/batches');
+    expect(theirs.body.batches.map((b: any) => b.size)).toEqual([1]);
+    expect(theirs.body.batches[0].id).not.toBe(first.body.batches[0].id);
+    expect((await get('default', '/v1/async/batches')).body.batches).toEqual([]);
+    expect((await get('acme', '/v1/async/batches?cursor=nope')).status).toBe(400);
+    expect((await get('acme', '/v1/async/batches?limit=0')).status).toBe(400);
+  });
+
   it('with include=result, each item is the polling view: `response` when COMPLETED, `error` when FAILED', async () => {
     const r = await get('acme', `/v1/async/tasks?since=${iso(T0)}&include=result`);
     expect(r.status).toBe(200);
@@ -237,7 +278,16 @@ describe('listing an account’s recent tasks', () => {
     const op = doc.paths['/v1/async/tasks']?.get;
     expect(op).toBeDefined();
     const params = Object.fromEntries(op.parameters.map((p: any) => [p.name, p]));
-    expect(Object.keys(params).sort()).toEqual(['cursor', 'include', 'limit', 'since', 'status', 'until']);
+    expect(Object.keys(params).sort()).toEqual([
+      'cursor',
+      'engine',
+      'include',
+      'limit',
+      'order',
+      'since',
+      'status',
+      'until',
+    ]);
     expect(params.since.required).toBe(true);
     expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '400', '401']));
   });
@@ -308,6 +358,16 @@ describe('listing a few tasks among many of another account', () => {
       cursor = answer.nextCursor;
     }
     expect(seen).toEqual(sparse);
+    // Newest first, across the same windows from the other end.
+    const newest: string[] = [];
+    cursor = undefined;
+    for (let page = 0; page < 10; page++) {
+      const answer = await client.tasks({ since: iso(T0), limit: 1, order: 'desc', ...(cursor ? { cursor } : {}) });
+      newest.push(...(answer.tasks ?? []).map((t) => t.task?.id ?? ''));
+      if (!answer.nextCursor) break;
+      cursor = answer.nextCursor;
+    }
+    expect(newest).toEqual([...sparse].reverse());
     // Every task was made in the same millisecond of the stopped clock: the ids ran on into later milliseconds, and
     // `until` still keeps to their creation time.
     const until = await client.tasks({ since: iso(T0), until: iso(T0 + 1), status: 'QUEUED', includeResult: true });

@@ -3,10 +3,17 @@ import type {
   Accepted,
   BatchAnswer,
   BatchItemResult,
+  BatchList,
   BatchStatus,
   DeliveryLog,
   Envelope,
   ListedTasks,
+  MonitorAnswer,
+  MonitorCreate,
+  MonitorList,
+  MonitorMetrics,
+  MonitorPatch,
+  MonitorRuns,
   Polling,
   PromptResearchRequest,
   SourceInfluenceRequest,
@@ -40,6 +47,10 @@ export interface TasksQuery {
   since: string;
   until?: string;
   status?: TaskStatus;
+  /** Only this task type (canonical name or alias). */
+  engine?: string;
+  /** `asc` (oldest first, the default) or `desc` (newest first). */
+  order?: 'asc' | 'desc';
   /** 1 to 500, default 100. */
   limit?: number;
   cursor?: string;
@@ -196,7 +207,8 @@ export class AeqClient {
   }
 
   /**
-   * One page of the account's tasks created at or after `since` (and before `until`; RFC 3339 times), oldest first.
+   * One page of the account's tasks created at or after `since` (and before `until`; RFC 3339 times), oldest first
+   * (newest first with `order: 'desc'`), of one `status` and task type (`engine`) when given.
    * Pass the answer's `nextCursor` as `cursor` for the next page; it is null on the last. `includeResult` adds each
    * COMPLETED task's `response` and each FAILED task's `error`. A `since` past the 24-hour retention reads as its start.
    */
@@ -204,12 +216,63 @@ export class AeqClient {
     const q = new URLSearchParams({ since: query.since });
     if (query.until !== undefined) q.set('until', query.until);
     if (query.status !== undefined) q.set('status', query.status);
+    if (query.engine !== undefined) q.set('engine', query.engine);
+    if (query.order !== undefined) q.set('order', query.order);
     if (query.limit !== undefined) q.set('limit', String(query.limit));
     if (query.cursor !== undefined) q.set('cursor', query.cursor);
     if (query.includeResult) q.set('include', 'result');
     return this.request('GET', `/v1/async/tasks?${q}`);
   }
+
+  /** One page of the account's batches within the retention, newest first, with their progress. */
+  batches(page: { limit?: number; cursor?: string } = {}): Promise<BatchList> {
+    return this.request('GET', `/v1/async/batches${query(page)}`);
+  }
+
+  /** Creates a visibility monitor (201 with its definition and next scheduled run). */
+  createMonitor(definition: MonitorCreate): Promise<MonitorAnswer> {
+    return this.request('POST', '/v1/monitors', definition);
+  }
+
+  /** One page of the account's monitors. */
+  monitors(page: { limit?: number; cursor?: string } = {}): Promise<MonitorList> {
+    return this.request('GET', `/v1/monitors${query(page)}`);
+  }
+
+  monitor(id: string): Promise<MonitorAnswer> {
+    return this.request('GET', `/v1/monitors/${encodeURIComponent(id)}`);
+  }
+
+  /** Edits, pauses (`{status: 'paused'}`) or resumes a monitor. */
+  updateMonitor(id: string, patch: MonitorPatch): Promise<MonitorAnswer> {
+    return this.request('PATCH', `/v1/monitors/${encodeURIComponent(id)}`, patch);
+  }
+
+  /** Deletes a monitor and its runs. */
+  async deleteMonitor(id: string): Promise<void> {
+    await this.request('DELETE', `/v1/monitors/${encodeURIComponent(id)}`);
+  }
+
+  /** A monitor's runs, newest first, with their progress; `include: 'results'` adds each run's saved answers. */
+  monitorRuns(id: string, o: { limit?: number; include?: 'results' } = {}): Promise<MonitorRuns> {
+    return this.request('GET', `/v1/monitors/${encodeURIComponent(id)}/runs${query(o)}`);
+  }
+
+  /** A monitor's visibility figures per run, engine and country, for runs scheduled in [from, to) (RFC 3339). */
+  monitorMetrics(id: string, range: { from?: string; to?: string } = {}): Promise<MonitorMetrics> {
+    return this.request('GET', `/v1/monitors/${encodeURIComponent(id)}/metrics${query(range)}`);
+  }
 }
+
+/** A query string of the defined members (`?a=1&b=x`), or nothing. */
+function query(o: Record<string, string | number | undefined>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(o)) if (v !== undefined) q.set(k, String(v));
+  return q.size > 0 ? `?${q}` : '';
+}
+
+/** Byte lengths without Node's Buffer: the client runs in browsers too (the dashboard). */
+const utf8 = new TextEncoder();
 
 /** Items cut into bodies within the contract's bounds, each with the index of its first item. */
 function* chunks(items: Envelope[]): Generator<{ first: number; count: number; body: string }> {
@@ -219,7 +282,7 @@ function* chunks(items: Envelope[]): Generator<{ first: number; count: number; b
     let bytes = 2;
     while (first + parts.length < items.length && parts.length < BATCH_MAX_ITEMS) {
       const part = JSON.stringify(items[first + parts.length]);
-      const size = Buffer.byteLength(part) + 1;
+      const size = utf8.encode(part).length + 1;
       if (parts.length > 0 && bytes + size > BATCH_MAX_BYTES) break;
       parts.push(part);
       bytes += size;

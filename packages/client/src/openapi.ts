@@ -501,6 +501,10 @@ export interface paths {
                     until?: string;
                     /** @description only this status */
                     status?: "QUEUED" | "PROCESSING" | "COMPLETED" | "FAILED";
+                    /** @description only tasks of this task type (canonical name or alias, e.g. CHATBOT_A or PROMPT_RESEARCH) */
+                    engine?: string;
+                    /** @description `asc`: oldest first (the default); `desc`: newest first */
+                    order?: "asc" | "desc";
                     /** @description tasks per page */
                     limit?: number;
                     /** @description `nextCursor` of the previous page (of the same query) */
@@ -545,6 +549,120 @@ export interface paths {
                                 };
                                 /** @description <CODE>: <sentence>, as polling shows it; with include=result, when FAILED */
                                 error?: string;
+                            }[];
+                            /** @description pass as `cursor` for the next page; null on the last */
+                            nextCursor?: string | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/async/batches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's batches (within the 24-hour retention), newest first, with their progress */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description batches per page */
+                    limit?: number;
+                    /** @description `nextCursor` of the previous page */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success?: boolean;
+                            /** @description newest first */
+                            batches?: {
+                                /** Format: uuid */
+                                id?: string;
+                                /** @description items submitted */
+                                size?: number;
+                                /** @description items accepted as tasks */
+                                total?: number;
+                                /** @description items that failed at submission (no task) */
+                                rejected?: number;
+                                /** @description tasks COMPLETED or FAILED */
+                                done?: number;
+                                counts?: {
+                                    QUEUED?: number;
+                                    PROCESSING?: number;
+                                    COMPLETED?: number;
+                                    FAILED?: number;
+                                };
+                                /** Format: date-time */
+                                createdAt?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description the latest change to any of its tasks
+                                 */
+                                updatedAt?: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description when every task was found terminal; null before
+                                 */
+                                completedAt?: string | null;
                             }[];
                             /** @description pass as `cursor` for the next page; null on the last */
                             nextCursor?: string | null;

@@ -24,3 +24,16 @@ export type ListedTask = NonNullable<ListedTasks['tasks']>[number];
 export type SourceInfluenceRequest = JsonBody<paths['/v1/source-influence']['post']>;
 export type PromptResearchRequest = JsonBody<paths['/v1/prompt-research']['post']>;
 export type ErrorEnvelope = JsonAnswer<paths['/v1/async/task']['post'], 400>;
+/** One page of the account's batches (GET /v1/async/batches). */
+export type BatchList = JsonAnswer<paths['/v1/async/batches']['get'], 200>;
+export type MonitorCreate = JsonBody<paths['/v1/monitors']['post']>;
+export type MonitorPatch = JsonBody<paths['/v1/monitors/{id}']['patch']>;
+/** A monitor's definition, schedule and next run, as every monitor route answers it. */
+export type MonitorAnswer = JsonAnswer<paths['/v1/monitors/{id}']['get'], 200>;
+export type Monitor = NonNullable<MonitorAnswer['monitor']>;
+export type MonitorList = JsonAnswer<paths['/v1/monitors']['get'], 200>;
+export type MonitorRuns = JsonAnswer<paths['/v1/monitors/{id}/runs']['get'], 200>;
+export type MonitorRun = NonNullable<MonitorRuns['runs']>[number];
+export type MonitorMetrics = JsonAnswer<paths['/v1/monitors/{id}/metrics']['get'], 200>;
+/** One point of a monitor's series: one run, engine and country. */
+export type MonitorMetricsPoint = NonNullable<MonitorMetrics['series']>[number];

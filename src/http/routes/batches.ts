@@ -6,7 +6,14 @@ import { callerOf } from '../caller.js';
 import { targetHostOf } from '../../webhooks/delivery-log.js';
 import type { HttpContext } from '../context.js';
 import { coercedQuery } from '../query-validator.js';
-import { batchQuerySchema, batchStatusSchema, errorEnvelopeSchema, idParamsSchema } from '../schemas.js';
+import {
+  batchListQuerySchema,
+  batchListSchema,
+  batchQuerySchema,
+  batchStatusSchema,
+  errorEnvelopeSchema,
+  idParamsSchema,
+} from '../schemas.js';
 import { UUID_RE } from './task-lookup.js';
 
 /** A batch within its retention (that of its tasks) by the id of a path, or 404 RESOURCE_NOT_FOUND. */
@@ -22,8 +29,35 @@ export async function liveBatchOr404(ctx: HttpContext, id: string, caller: Calle
   return batch;
 }
 
-/** A batch's progress: counts by status, done/total, timestamps, and its items in order, a page at a time. */
+/**
+ * A batch's progress: counts by status, done/total, timestamps, and its items in order, a page at a time; and the
+ * account's batches within retention, newest first.
+ */
 export function registerBatchRoutes(app: FastifyInstance, ctx: HttpContext): void {
+  app.get<{ Querystring: { limit: number; cursor?: string } }>(
+    '/v1/async/batches',
+    {
+      validatorCompiler: coercedQuery(batchListQuerySchema),
+      schema: {
+        summary: "The account's batches (within the 24-hour retention), newest first, with their progress",
+        querystring: batchListQuerySchema,
+        response: { 200: batchListSchema, 400: errorEnvelopeSchema, 401: errorEnvelopeSchema },
+      },
+    },
+    async (req) => {
+      const { accountId } = callerOf(req);
+      const { limit, cursor } = req.query;
+      const notBefore = ctx.now() - ctx.settings.retentionMs;
+      const rows = await ctx.store.listBatches(accountId, notBefore, cursor?.toLowerCase() ?? null, limit + 1);
+      const page = rows.slice(0, limit);
+      return {
+        success: true,
+        batches: page.map(batchView),
+        nextCursor: rows.length > page.length ? (page.at(-1)?.id ?? null) : null,
+      };
+    },
+  );
+
   app.get<{ Params: { id: string }; Querystring: { limit: number; cursor?: string } }>(
     '/v1/async/batch/:id',
     {

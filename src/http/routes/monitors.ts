@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { factsFor, trackBrands } from '../../analysis/visibility/index.js';
 import type { Caller } from '../../domain/account.js';
 import { dateTimeMs } from '../../domain/clock.js';
 import { canonicalTaskType } from '../../domain/engine-catalog.js';
@@ -332,8 +333,24 @@ async function runView(ctx: HttpContext, run: MonitorRunRecord, withResults: boo
     progress,
     createdAt: new Date(run.createdAt).toISOString(),
     completedAt: run.completedAt === null ? null : new Date(run.completedAt).toISOString(),
-    ...(withResults ? { results: run.results ?? [] } : {}),
+    ...(withResults ? { results: withMentions(run) } : {}),
   };
+}
+
+/**
+ * A run's saved results, each with where its answer names the tracked brands (`mentions`: offsets in `text`, the
+ * brand and its role, as the figures counted them: docs/analysis.md §6.1) and the brand's rank by first mention
+ * (`position`), so that a reader can see what was counted.
+ */
+function withMentions(run: MonitorRunRecord) {
+  const tracked = trackBrands(run.spec.brand, run.spec.competitors);
+  return (run.results ?? []).map((r) => {
+    const facts = factsFor({ text: r.text, sources: [] }, tracked);
+    const mentions = facts.brands
+      .flatMap((b) => b.mentions.map((m) => ({ start: m.start, end: m.end, brand: b.name, role: b.role })))
+      .sort((a, b) => a.start - b.start);
+    return { ...r, mentions, position: facts.brands[0]?.position ?? null };
+  });
 }
 
 /** An optional RFC 3339 time of the query, or 400 on the field. */

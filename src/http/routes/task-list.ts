@@ -1,6 +1,7 @@
 import { Ajv } from 'ajv';
 import type { FastifyInstance } from 'fastify';
 import { dateTimeMs } from '../../domain/clock.js';
+import { canonicalTaskType } from '../../domain/engine-catalog.js';
 import { validationError, type FieldProblem } from '../../domain/request-errors.js';
 import type { TaskStatus } from '../../domain/task.js';
 import { listedView, withResponseJson } from '../../domain/task-view.js';
@@ -13,6 +14,8 @@ interface TaskListQuerystring {
   since: string;
   until?: string;
   status?: TaskStatus;
+  engine?: string;
+  order: 'asc' | 'desc';
   limit: number;
   cursor?: string;
   include?: 'result';
@@ -28,8 +31,8 @@ export function idOfCursor(cursor: string): string | null {
 }
 
 /**
- * GET /v1/async/tasks: the caller's account's tasks created at or after `since` (and before `until`), oldest first, a
- * page at a time, each as polling shows it (`task`, `credits`; with `include=result` the `response` of a COMPLETED
+ * GET /v1/async/tasks: the caller's account's tasks created at or after `since` (and before `until`), oldest first
+ * (or newest first with `order=desc`), of one status and task type if asked, a page at a time, each as polling shows it (`task`, `credits`; with `include=result` the `response` of a COMPLETED
  * task and the `error` of a FAILED one). A `since` before the retention window reads as its start: tasks older than
  * that are gone, and expired ones not swept yet are left out as polling leaves them out (404).
  */
@@ -65,6 +68,9 @@ export function registerTaskListRoutes(app: FastifyInstance, ctx: HttpContext): 
         problems.push({ field: 'until', message: 'must be an RFC 3339 date-time' });
       else if (since !== null && until !== null && until <= since)
         problems.push({ field: 'until', message: 'must be after `since`' });
+      const taskType = q.engine === undefined ? null : (canonicalTaskType(q.engine) ?? null);
+      if (q.engine !== undefined && taskType === null)
+        problems.push({ field: 'engine', message: 'is not a task type (see GET /openapi.json, taskType)' });
       if (q.cursor !== undefined && afterId === null)
         problems.push({ field: 'cursor', message: 'is not a cursor of this listing (pass `nextCursor` as given)' });
       if (since === null || problems.length > 0) throw validationError(problems);
@@ -77,6 +83,8 @@ export function registerTaskListRoutes(app: FastifyInstance, ctx: HttpContext): 
         until,
         afterId,
         status: q.status ?? null,
+        taskType,
+        order: q.order,
         limit: q.limit + 1,
         withResult,
       });

@@ -30,47 +30,59 @@ const WITHOUT_RESULT = POLL_COLUMNS.filter((c) => c !== 'result');
 const createdAt = sql<number>`+${sql.ref('created_at')}`;
 
 /**
- * An account's tasks created in [since, until), after `afterId`, in id order (creation order), at most `limit`, as
- * polls read them. No index on the account or the time: ids are time-ordered (domain/task-id.ts), so the tasks
- * created since a time lie in one range of the tasks' id index (their primary key), read in windows of LIST_WINDOW
- * ids, and `account_id`, `created_at` and `status` are checked on the rows of that range. An index on tasks was
- * measured to cost insert and dispatch throughput (migrations/009-batches.ts); this read is rare and bounded by the
- * retention window.
+ * An account's tasks created in [since, until), past `afterId` in the listing's order, oldest first (`asc`, creation
+ * order) or newest first (`desc`), at most `limit`, as polls read them. No index on the account or the time: ids are
+ * time-ordered (domain/task-id.ts), so the tasks created in a time range lie in one range of the tasks' id index
+ * (their primary key), read in windows of LIST_WINDOW ids from either end, and `account_id`, `created_at`,
+ * `task_type` and `status` are checked on the rows of that range. An index on tasks was measured to cost insert and
+ * dispatch throughput (migrations/009-batches.ts); this read is rare and bounded by the retention window.
  */
 export async function listTasks(db: Kysely<Database>, q: TaskListQuery): Promise<PolledTask[]> {
   if (q.limit <= 0 || (q.until !== null && q.until <= q.since)) return [];
-  const floor = taskIdFloor(q.since);
-  // From the id after the previous page's last, or from the first id of `since`, whichever is later.
-  let from: { op: '>' | '>='; id: string } =
-    q.afterId !== null && q.afterId >= floor ? { op: '>', id: q.afterId } : { op: '>=', id: floor };
-  const end = q.until === null ? null : taskIdFloor(q.until + ID_AHEAD_MS);
+  const desc = q.order === 'desc';
+  // The id range of [since, until): from the first id of `since` to before the first id past `until`.
+  let low: Bound = { op: '>=', id: taskIdFloor(q.since) };
+  let high: Bound | null = q.until === null ? null : { op: '<', id: taskIdFloor(q.until + ID_AHEAD_MS) };
+  // A cursor narrows the range from the end the listing starts at.
+  if (q.afterId !== null) {
+    if (!desc && q.afterId >= low.id) low = { op: '>', id: q.afterId };
+    if (desc && (high === null || q.afterId < high.id)) high = { op: '<', id: q.afterId };
+  }
   // The stored result only when asked for: it is most of a row's bytes.
   const result = q.withResult ? sql.ref<string | null>('result') : sql<string | null>`null`;
   const out: PolledTask[] = [];
   for (;;) {
     const range = db
       .selectFrom('tasks')
-      .where('id', from.op, from.id)
-      .$if(end !== null, (b) => b.where('id', '<', end ?? ''));
-    // The window's last id: LIST_WINDOW ids on (the index alone is read), or none when the range ends sooner.
+      .where('id', low.op, low.id)
+      .$if(high !== null, (b) => b.where('id', high?.op ?? '<', high?.id ?? ''));
+    // The window's far id: LIST_WINDOW ids on (the index alone is read), or none when the range ends sooner.
     const edge = await range
       .select('id')
-      .orderBy('id')
+      .orderBy('id', desc ? 'desc' : 'asc')
       .limit(1)
       .offset(LIST_WINDOW - 1)
       .executeTakeFirst();
     const rows = await range
       .select([...WITHOUT_RESULT, result.as('result')])
-      .$if(edge !== undefined, (b) => b.where('id', '<=', edge?.id ?? ''))
+      .$if(edge !== undefined, (b) => b.where('id', desc ? '>=' : '<=', edge?.id ?? ''))
       .where('account_id', '=', q.accountId)
       .where(createdAt, '>=', q.since)
       .$if(q.until !== null, (b) => b.where(createdAt, '<', q.until ?? 0))
       .$if(q.status !== null, (b) => b.where('status', '=', q.status ?? ''))
-      .orderBy('id')
+      .$if(q.taskType !== null, (b) => b.where('task_type', '=', q.taskType ?? ''))
+      .orderBy('id', desc ? 'desc' : 'asc')
       .limit(q.limit - out.length)
       .execute();
     for (const r of rows) out.push(polledFromRow(r));
     if (out.length >= q.limit || edge === undefined) return out;
-    from = { op: '>', id: edge.id };
+    if (desc) high = { op: '<', id: edge.id };
+    else low = { op: '>', id: edge.id };
   }
+}
+
+/** One end of an id range. */
+interface Bound {
+  op: '>' | '>=' | '<';
+  id: string;
 }
