@@ -61,6 +61,8 @@ export interface ListedTask {
   task: TaskMetadata;
   credits: Credits;
   error?: string;
+  /** What the client asked (with `include=request`). */
+  request?: { payload: unknown };
 }
 
 /**

@@ -199,6 +199,36 @@ export const listedTaskSchema = {
       description: 'Engine result, as polling shows it; with include=result, when COMPLETED',
     },
     error: { type: 'string', description: '<CODE>: <sentence>, as polling shows it; with include=result, when FAILED' },
+    request: {
+      type: 'object',
+      properties: { payload: { type: 'object', additionalProperties: true } },
+      description: 'What was asked: the `payload` as submitted; with include=request',
+    },
+  },
+} as const;
+
+/** GET /v1/async/task/{id}/request: what a task asked, beside its metadata. */
+export const taskRequestSchema = {
+  type: 'object',
+  properties: {
+    success: { type: 'boolean' },
+    task: taskMetadataSchema,
+    request: {
+      type: 'object',
+      properties: {
+        payload: { type: 'object', additionalProperties: true, description: 'as submitted' },
+        country: { type: ['string', 'null'], description: 'the region it is served from' },
+        webhook: {
+          type: ['object', 'null'],
+          properties: { targetHost: { type: 'string' } },
+          description: 'where its webhook goes (host only); null without one',
+        },
+        attempts: { type: 'integer', description: 'attempts made so far' },
+        maxAttempts: { type: 'integer' },
+        updatedAt: { type: 'string', format: 'date-time' },
+        finishedAt: { type: ['string', 'null'], format: 'date-time' },
+      },
+    },
   },
 } as const;
 
@@ -237,8 +267,10 @@ export const taskListQuerySchema = {
     },
     include: {
       type: 'string',
-      enum: ['result'],
-      description: '`result`: each COMPLETED task with its `response`, each FAILED task with its `error`',
+      enum: ['result', 'request', 'result,request', 'request,result'],
+      description:
+        '`result`: each COMPLETED task with its `response`, each FAILED task with its `error`; `request`: each ' +
+        'task with its `request` (`payload` as submitted); both, comma-separated',
     },
   },
 } as const;

@@ -21,6 +21,7 @@ import { registerAccountAdminRoutes } from './routes/internal-accounts.js';
 import { registerOpsRoutes } from './routes/ops.js';
 import { registerDeliveryRoutes } from './routes/deliveries.js';
 import { registerTaskListRoutes } from './routes/task-list.js';
+import { registerTaskRequestRoute } from './routes/task-request.js';
 import { registerTaskRoutes } from './routes/tasks.js';
 import { registerUsageRoutes } from './routes/usage.js';
 import { ajvToProblems } from './validation-details.js';
@@ -205,6 +206,7 @@ export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance
 
   registerTaskRoutes(app, ctx);
   registerTaskListRoutes(app, ctx);
+  registerTaskRequestRoute(app, ctx);
   registerBatchRoutes(app, ctx);
   registerDeliveryRoutes(app, ctx);
   registerAnalysisRoutes(app, ctx);

@@ -23,6 +23,7 @@ import type {
   ReapResult,
   Stats,
   Store,
+  ListedTaskRow,
   TaskListQuery,
   TerminalWrite,
   WebhookOutbox,
@@ -102,7 +103,7 @@ export abstract class KyselyStore implements Store {
   pollTask(id: string, notBefore: number): Promise<PolledTask | undefined> {
     return pollTask(this.db, id, notBefore);
   }
-  listTasks(q: TaskListQuery): Promise<PolledTask[]> {
+  listTasks(q: TaskListQuery): Promise<ListedTaskRow[]> {
     return listTasks(this.db, q);
   }
   claimTasks(a: Parameters<Store['claimTasks']>[0]): Promise<ClaimedTask[]> {

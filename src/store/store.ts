@@ -99,7 +99,12 @@ export interface TaskListQuery {
   limit: number;
   /** Read each task's stored result too (`resultJson`); without it `resultJson` is null. */
   withResult: boolean;
+  /** Read each task's request too (`payload`, as submitted); without it `payload` is undefined. */
+  withPayload: boolean;
 }
+
+/** A task as a listing reads it: as polls read it, and its payload when asked for. */
+export type ListedTaskRow = PolledTask & { payload?: unknown };
 
 /** For a lease that expired: what the reaper did with the task. */
 export interface ReapResult {
@@ -142,7 +147,7 @@ export interface Store {
   /** The poll's read: `getTask` without the payload and the bookkeeping columns. */
   pollTask(id: string, notBefore: number): Promise<PolledTask | undefined>;
   /** Up to `limit` tasks of an account as polls read them, created in a time range, in id order (tasks/list.ts). */
-  listTasks(q: TaskListQuery): Promise<PolledTask[]>;
+  listTasks(q: TaskListQuery): Promise<ListedTaskRow[]>;
 
   /** Claims up to `limit` due QUEUED tasks of one type, never letting PROCESSING exceed `concurrency`. */
   claimTasks(args: {

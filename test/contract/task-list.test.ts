@@ -179,6 +179,28 @@ describe('listing an account’s recent tasks', () => {
     expect(bad.status).toBe(400);
   });
 
+  it('with include=request, each item says what it asked; GET …/request says it of one task', async () => {
+    const r = await get('acme', `/v1/async/tasks?since=${iso(T0)}&include=request&engine=SEARCH_A&limit=3`);
+    expect(r.body.tasks.map((t: any) => t.request.payload.query)).toEqual(['acme 0', 'acme 1', 'acme 2']);
+    expect(r.body.tasks[0].response).toBeUndefined();
+    const both = await get('acme', `/v1/async/tasks?since=${iso(T0)}&include=result,request&status=COMPLETED`);
+    expect(both.body.tasks[0].request.payload).toEqual({ prompt: 'acme completes' });
+    expect(typeof both.body.tasks[0].response.text).toBe('string');
+    const one = await get('acme', `/v1/async/task/${acme.failed}/request`);
+    expect(one.status).toBe(200);
+    expect(one.body.task).toMatchObject({ id: acme.failed, taskType: 'ANSWER_ENGINE_A', status: 'FAILED' });
+    expect(one.body.request).toMatchObject({
+      payload: { prompt: 'acme fails sandbox:error' },
+      webhook: null,
+      attempts: 1,
+      maxAttempts: 1,
+    });
+    expect(typeof one.body.request.finishedAt).toBe('string');
+    // Another account's task is not found, like polling it.
+    expect((await get('globex', `/v1/async/task/${acme.failed}/request`)).status).toBe(404);
+    expect((await get('acme', '/v1/async/tasks?since=2026-11-20T08:00:00Z&include=everything')).status).toBe(400);
+  });
+
   it('lists the account’s batches newest first, with their progress, a page at a time', async () => {
     const first = await get('acme', '/v1/async/batches?limit=1');
     expect(first.status).toBe(200);

@@ -17,6 +17,7 @@ import type {
   Polling,
   PromptResearchRequest,
   SourceInfluenceRequest,
+  TaskRequest,
   TaskStatus,
   Usage,
 } from './types.js';
@@ -55,6 +56,8 @@ export interface TasksQuery {
   limit?: number;
   cursor?: string;
   includeResult?: boolean;
+  /** Each task with its `request` (the payload as submitted). */
+  includeRequest?: boolean;
 }
 
 export interface WaitOptions {
@@ -190,6 +193,11 @@ export class AeqClient {
     return this.request('GET', `/v1/async/batch/${encodeURIComponent(id)}${qs}`);
   }
 
+  /** What a task asked: its payload as submitted, its region, webhook host and attempts. */
+  taskRequest(id: string): Promise<TaskRequest> {
+    return this.request('GET', `/v1/async/task/${encodeURIComponent(id)}/request`);
+  }
+
   /** A task's webhook delivery log. */
   deliveries(taskId: string): Promise<DeliveryLog> {
     return this.request('GET', `/v1/async/task/${encodeURIComponent(taskId)}/deliveries`);
@@ -220,7 +228,8 @@ export class AeqClient {
     if (query.order !== undefined) q.set('order', query.order);
     if (query.limit !== undefined) q.set('limit', String(query.limit));
     if (query.cursor !== undefined) q.set('cursor', query.cursor);
-    if (query.includeResult) q.set('include', 'result');
+    const include = [query.includeResult ? 'result' : '', query.includeRequest ? 'request' : ''].filter(Boolean);
+    if (include.length > 0) q.set('include', include.join(','));
     return this.request('GET', `/v1/async/tasks?${q}`);
   }
 

@@ -509,8 +509,8 @@ export interface paths {
                     limit?: number;
                     /** @description `nextCursor` of the previous page (of the same query) */
                     cursor?: string;
-                    /** @description `result`: each COMPLETED task with its `response`, each FAILED task with its `error` */
-                    include?: "result";
+                    /** @description `result`: each COMPLETED task with its `response`, each FAILED task with its `error`; `request`: each task with its `request` (`payload` as submitted); both, comma-separated */
+                    include?: "result" | "request" | "result,request" | "request,result";
                 };
                 header?: never;
                 path?: never;
@@ -549,6 +549,12 @@ export interface paths {
                                 };
                                 /** @description <CODE>: <sentence>, as polling shows it; with include=result, when FAILED */
                                 error?: string;
+                                /** @description What was asked: the `payload` as submitted; with include=request */
+                                request?: {
+                                    payload?: {
+                                        [key: string]: unknown;
+                                    };
+                                };
                             }[];
                             /** @description pass as `cursor` for the next page; null on the last */
                             nextCursor?: string | null;
@@ -576,6 +582,114 @@ export interface paths {
                 };
                 /** @description Default Response */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/async/task/{id}/request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What a task asked: its payload, region, webhook host and attempts */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success?: boolean;
+                            task?: {
+                                /** Format: uuid */
+                                id?: string;
+                                taskType?: string;
+                                /** @enum {string} */
+                                status?: "QUEUED" | "PROCESSING" | "COMPLETED" | "FAILED";
+                                priority?: number;
+                                /** Format: date-time */
+                                createdAt?: string;
+                                idempotencyKey?: string;
+                            };
+                            request?: {
+                                /** @description as submitted */
+                                payload?: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description the region it is served from */
+                                country?: string | null;
+                                /** @description where its webhook goes (host only); null without one */
+                                webhook?: {
+                                    targetHost?: string;
+                                } | null;
+                                /** @description attempts made so far */
+                                attempts?: number;
+                                maxAttempts?: number;
+                                /** Format: date-time */
+                                updatedAt?: string;
+                                /** Format: date-time */
+                                finishedAt?: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
                     headers: {
                         [name: string]: unknown;
                     };

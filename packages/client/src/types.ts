@@ -37,3 +37,5 @@ export type MonitorRun = NonNullable<MonitorRuns['runs']>[number];
 export type MonitorMetrics = JsonAnswer<paths['/v1/monitors/{id}/metrics']['get'], 200>;
 /** One point of a monitor's series: one run, engine and country. */
 export type MonitorMetricsPoint = NonNullable<MonitorMetrics['series']>[number];
+/** What a task asked (GET /v1/async/task/{id}/request). */
+export type TaskRequest = JsonAnswer<paths['/v1/async/task/{id}/request']['get'], 200>;

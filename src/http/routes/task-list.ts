@@ -18,7 +18,7 @@ interface TaskListQuerystring {
   order: 'asc' | 'desc';
   limit: number;
   cursor?: string;
-  include?: 'result';
+  include?: 'result' | 'request' | 'result,request' | 'request,result';
 }
 
 /** A page's cursor: the id of its last task, base64url-encoded (opaque to clients: only ever passed back). */
@@ -75,7 +75,9 @@ export function registerTaskListRoutes(app: FastifyInstance, ctx: HttpContext): 
         problems.push({ field: 'cursor', message: 'is not a cursor of this listing (pass `nextCursor` as given)' });
       if (since === null || problems.length > 0) throw validationError(problems);
 
-      const withResult = q.include === 'result';
+      const included = new Set(q.include?.split(',') ?? []);
+      const withResult = included.has('result');
+      const withPayload = included.has('request');
       // One more than the page tells whether another page follows.
       const rows = await ctx.store.listTasks({
         accountId,
@@ -87,6 +89,7 @@ export function registerTaskListRoutes(app: FastifyInstance, ctx: HttpContext): 
         order: q.order,
         limit: q.limit + 1,
         withResult,
+        withPayload,
       });
       const page = rows.slice(0, q.limit);
       const last = page.at(-1);
@@ -94,6 +97,7 @@ export function registerTaskListRoutes(app: FastifyInstance, ctx: HttpContext): 
       // Each item as polling writes it: the stored result goes in as its text, never parsed and re-serialised.
       const items = page.map((t) => {
         const { item, responseJson } = listedView(t, withResult);
+        if (withPayload) item.request = { payload: t.payload ?? null };
         return withResponseJson(JSON.stringify(item), responseJson);
       });
       return reply

@@ -1,9 +1,8 @@
 import { sql, type Kysely } from 'kysely';
-import type { PolledTask } from '../../domain/task.js';
 import { taskIdFloor } from '../../domain/task-id.js';
 import { POLL_COLUMNS, polledFromRow } from '../rows.js';
 import type { Database } from '../schema.js';
-import type { TaskListQuery } from '../store.js';
+import type { ListedTaskRow, TaskListQuery } from '../store.js';
 
 /**
  * Ids a listing reads per step: the page is looked for a window of this many tasks (of every account) at a time, so
@@ -37,7 +36,7 @@ const createdAt = sql<number>`+${sql.ref('created_at')}`;
  * `task_type` and `status` are checked on the rows of that range. An index on tasks was measured to cost insert and
  * dispatch throughput (migrations/009-batches.ts); this read is rare and bounded by the retention window.
  */
-export async function listTasks(db: Kysely<Database>, q: TaskListQuery): Promise<PolledTask[]> {
+export async function listTasks(db: Kysely<Database>, q: TaskListQuery): Promise<ListedTaskRow[]> {
   if (q.limit <= 0 || (q.until !== null && q.until <= q.since)) return [];
   const desc = q.order === 'desc';
   // The id range of [since, until): from the first id of `since` to before the first id past `until`.
@@ -50,7 +49,8 @@ export async function listTasks(db: Kysely<Database>, q: TaskListQuery): Promise
   }
   // The stored result only when asked for: it is most of a row's bytes.
   const result = q.withResult ? sql.ref<string | null>('result') : sql<string | null>`null`;
-  const out: PolledTask[] = [];
+  const payload = q.withPayload ? sql.ref<string | null>('payload') : sql<string | null>`null`;
+  const out: ListedTaskRow[] = [];
   for (;;) {
     const range = db
       .selectFrom('tasks')
@@ -64,7 +64,7 @@ export async function listTasks(db: Kysely<Database>, q: TaskListQuery): Promise
       .offset(LIST_WINDOW - 1)
       .executeTakeFirst();
     const rows = await range
-      .select([...WITHOUT_RESULT, result.as('result')])
+      .select([...WITHOUT_RESULT, result.as('result'), payload.as('payload')])
       .$if(edge !== undefined, (b) => b.where('id', desc ? '>=' : '<=', edge?.id ?? ''))
       .where('account_id', '=', q.accountId)
       .where(createdAt, '>=', q.since)
@@ -74,7 +74,8 @@ export async function listTasks(db: Kysely<Database>, q: TaskListQuery): Promise
       .orderBy('id', desc ? 'desc' : 'asc')
       .limit(q.limit - out.length)
       .execute();
-    for (const r of rows) out.push(polledFromRow(r));
+    for (const r of rows)
+      out.push(r.payload === null ? polledFromRow(r) : { ...polledFromRow(r), payload: JSON.parse(r.payload) });
     if (out.length >= q.limit || edge === undefined) return out;
     if (desc) high = { op: '<', id: edge.id };
     else low = { op: '>', id: edge.id };
