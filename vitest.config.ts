@@ -3,7 +3,7 @@ import pg from 'pg';
 import { defineConfig } from 'vitest/config';
 
 /**
- * Two projects: every test on the embedded SQLite store, and the HTTP contract and lifecycle
+ * Two projects: every test on the embedded SQLite store, and the HTTP contract, lifecycle and dashboard
  * suites again on PostgreSQL (`AEQ_TEST_STORE=postgres` makes startService use a fresh schema).
  * Without a reachable PostgreSQL the second project is left out and the reason is printed.
  */
@@ -52,7 +52,7 @@ export default defineConfig({
               test: {
                 ...common,
                 name: 'postgres',
-                include: ['test/contract/**/*.test.ts', 'test/lifecycle/**/*.test.ts'],
+                include: ['test/contract/**/*.test.ts', 'test/lifecycle/**/*.test.ts', 'test/dashboard/**/*.test.ts'],
                 exclude: SQLITE_ONLY,
                 env: { AEQ_TEST_STORE: 'postgres' },
                 globalSetup: ['test/pg-global-setup.ts'],

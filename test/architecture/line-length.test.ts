@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const FOLDERS = ['src', 'test', 'bench'];
+const FOLDERS = ['src', 'test', 'bench', 'web'];
 const MAX_LINE = 120;
 
 /**

@@ -1,0 +1,54 @@
+import type { ComponentChildren } from 'preact';
+import { html } from '../html.js';
+
+/** A task's status as a word and a colour (the word carries the meaning; the colour only helps). */
+export function StatusBadge({ status }: { status: string | undefined }) {
+  const s = status ?? 'UNKNOWN';
+  return html`<span class=${`badge status-${s.toLowerCase()}`}>${s}</span>`;
+}
+
+export function SimulatedBadge({ simulated }: { simulated: unknown }) {
+  return simulated
+    ? html`<span class="badge simulated" title="Computed from the sandbox's simulated upstreams">simulated</span>`
+    : null;
+}
+
+/** Done of total as a bar that assistive technology reads as a progress bar. */
+export function Progress({ done, total, label }: { done: number; total: number; label: string }) {
+  const pct = total > 0 ? Math.round((done / total) * 100) : 100;
+  return html`<div class="progress" role="progressbar" aria-label=${label} aria-valuemin="0" aria-valuemax=${total}
+    aria-valuenow=${done} aria-valuetext=${`${done} of ${total}`}>
+    <div class="progress-fill" style=${{ width: `${pct}%` }}></div>
+    <span class="progress-text">${done} / ${total}</span>
+  </div>`;
+}
+
+export function ErrorBox({ error }: { error: string | null }) {
+  return error ? html`<p class="error" role="alert">${error}</p>` : null;
+}
+
+export function Loading({ what }: { what: string }) {
+  return html`<p class="loading" role="status">Loading ${what}…</p>`;
+}
+
+/** A heading and the content of one part of a page. */
+export function Section({ title, children, id }: { title: string; children: ComponentChildren; id?: string }) {
+  return html`<section class="card" aria-labelledby=${id}>
+    <h2 id=${id}>${title}</h2>
+    ${children}
+  </section>`;
+}
+
+/** A table that scrolls on its own on a narrow screen, never the page. */
+export function TableWrap({ children, label }: { children: ComponentChildren; label: string }) {
+  return html`<div class="table-wrap" role="region" aria-label=${label} tabindex="0">${children}</div>`;
+}
+
+/** A table's header row: one column heading each. */
+export function Head({ cols }: { cols: string[] }) {
+  return html`<thead>
+    <tr>
+      ${cols.map((c) => html`<th scope="col">${c}</th>`)}
+    </tr>
+  </thead>`;
+}

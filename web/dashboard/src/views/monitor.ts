@@ -1,0 +1,257 @@
+import { useMemo, useState } from 'preact/hooks';
+import type { AeqClient } from '../../../../packages/client/src/client.js';
+import type { Monitor, MonitorMetrics, MonitorRun, MonitorRuns } from '../../../../packages/client/src/types.js';
+import { describeError } from '../api.js';
+import { ErrorBox, Head, Loading, Progress, Section, TableWrap } from '../components/bits.js';
+import { type MentionSpan, Highlighted } from '../components/highlighted.js';
+import { LineChart } from '../components/line-chart.js';
+import { day, hostOf, percent, when } from '../format.js';
+import { html } from '../html.js';
+import { useLoad } from '../poll.js';
+import { href, navigate, type Route } from '../router.js';
+import { chartsOf, topDomainsOf } from './monitor-figures.js';
+
+/** One answer of a run, as `include=results` gives it (domain/monitor.ts MonitorRunResult, and its mentions). */
+interface RunResult {
+  taskId: string;
+  prompt: string;
+  engine: string;
+  country: string | null;
+  status: 'COMPLETED' | 'FAILED';
+  text: string;
+  sources: string[];
+  error: string | null;
+  mentions?: MentionSpan[];
+  position?: number | null;
+}
+
+/**
+ * A monitor: its definition, the mention rate and share of voice of each engine over its runs, the domains the
+ * engines cite, the latest answers per prompt with the brands marked, and its runs with live progress.
+ */
+export function MonitorView(p: { client: AeqClient; id: string; route: Route; onKeyRefused: () => void }) {
+  const { client, id, onKeyRefused } = p;
+  const country = p.route.query.get('country');
+  const [actionError, setActionError] = useState<string | null>(null);
+  const monitor = useLoad(() => client.monitor(id), id, { onKeyRefused });
+  const runs = useLoad<MonitorRuns>(() => client.monitorRuns(id, { limit: 30 }), id, {
+    everyMs: 3000,
+    again: (d) => (d.runs ?? []).some((r) => r.status !== 'completed'),
+    onKeyRefused,
+  });
+  const runList = runs.data?.runs ?? [];
+  const completed = runList.filter((r) => r.status === 'completed');
+  const latest = completed[0];
+  // The figures again whenever another run has ended.
+  const metrics = useLoad<MonitorMetrics>(() => client.monitorMetrics(id), `${id}|${completed.length}`, {
+    onKeyRefused,
+  });
+
+  const m = monitor.data?.monitor;
+  if (!m) return monitor.error ? html`<${ErrorBox} error=${monitor.error} />` : html`<${Loading} what="the monitor" />`;
+
+  const setStatus = async (status: 'active' | 'paused') => {
+    try {
+      setActionError(null);
+      await client.updateMonitor(id, { status });
+      monitor.reload();
+    } catch (e) {
+      setActionError(describeError(e));
+    }
+  };
+  const chooseCountry = (c: string) => navigate(href(`monitors/${id}`, { country: c }));
+
+  return html`<article class="monitor" data-monitor-id=${m.id}>
+    <p class="crumbs"><a href=${href('monitors')}>Monitors</a> / ${m.name}</p>
+    <h1>${m.name}</h1>
+    <${MonitorFacts} m=${m} />
+    <div class="toolbar">
+      <label>Country
+        <select name="country" value=${country ?? ''}
+          onChange=${(e: Event) => chooseCountry((e.target as HTMLSelectElement).value)}>
+          <option value="">All countries</option>
+          ${(m.countries ?? []).map((c) => html`<option value=${c}>${c}</option>`)}
+        </select>
+      </label>
+      ${
+        m.status === 'active'
+          ? html`<button type="button" class="secondary" onClick=${() => setStatus('paused')}>Pause</button>`
+          : html`<button type="button" onClick=${() => setStatus('active')}>Resume</button>`
+      }
+    </div>
+    <${ErrorBox} error=${actionError ?? metrics.error ?? runs.error} />
+    ${
+      metrics.data === null
+        ? html`<${Loading} what="the figures" />`
+        : html`<${Charts} points=${metrics.data.series ?? []} country=${country} brand=${m.brand?.name ?? ''} />`
+    }
+    ${
+      latest
+        ? html`<${LatestAnswers} client=${client} monitorId=${id} runs=${runList} run=${latest} country=${country} />`
+        : null
+    }
+    <${RunsTable} runs=${runList} loading=${runs.data === null} />
+  </article>`;
+}
+
+function MonitorFacts({ m }: { m: Monitor }) {
+  const names = (b: { name?: string; aliases?: string[] } | undefined) =>
+    b ? [b.name, ...(b.aliases ?? [])].filter(Boolean).join(' / ') : '—';
+  const competitors = m.competitors ?? [];
+  return html`<dl class="facts">
+    <div>
+      <dt>Brand</dt>
+      <dd>
+        <mark class="brand">${names(m.brand)}</mark> <span class="muted">${(m.brand?.domains ?? []).join(', ')}</span>
+      </dd>
+    </div>
+    <div>
+      <dt>Competitors</dt>
+      <dd>${competitors.length ? competitors.map((c) => html`<mark class="competitor">${names(c)}</mark> `) : '—'}</dd>
+    </div>
+    <div><dt>Engines</dt><dd>${(m.engines ?? []).join(', ')}</dd></div>
+    <div><dt>Countries</dt><dd>${(m.countries ?? []).join(', ')}</dd></div>
+    <div><dt>Prompts</dt><dd>${m.prompts?.length} (${m.tasksPerRun} tasks a run)</dd></div>
+    <div><dt>Schedule</dt><dd><code>${m.schedule?.cron}</code> ${m.schedule?.timezone}</dd></div>
+    <div><dt>Status</dt><dd><span class=${`badge monitor-${m.status}`}>${m.status}</span></dd></div>
+    <div><dt>Next run</dt><dd>${when(m.schedule?.nextRunAt)}</dd></div>
+  </dl>`;
+}
+
+function Charts({
+  points,
+  country,
+  brand,
+}: {
+  points: NonNullable<MonitorMetrics['series']>;
+  country: string | null;
+  brand: string;
+}) {
+  const charts = useMemo(() => chartsOf(points, country), [points, country]);
+  const domains = useMemo(() => topDomainsOf(points, country), [points, country]);
+  if (charts.xs.length === 0)
+    return html`<p class="muted card">No run has ended yet: the charts appear after the first.</p>`;
+  const where = country ?? 'all countries';
+  return html`<div class="charts">
+    <section class="card chart-card" aria-label="Mention rate">
+      <${LineChart} title=${`Mention rate of ${brand}, per engine (${where})`} xs=${charts.xs}
+        series=${charts.mentionRate} />
+    </section>
+    <section class="card chart-card" aria-label="Share of voice">
+      <${LineChart} title=${`Share of voice of ${brand}, per engine (${where})`} xs=${charts.xs}
+        series=${charts.shareOfVoice} />
+    </section>
+  </div>
+  <${Section} title="Top cited domains" id="domains-title">
+    <${TableWrap} label="Top cited domains">
+      <table class="domains">
+        <caption class="muted">
+          Over ${charts.xs.length} runs (${where}); each run's ten most cited domains per engine and country, summed
+        </caption>
+        <${Head} cols=${['Domain', 'Citations', 'Share', 'Owner']} />
+        <tbody>
+          ${domains.map(
+            (d) => html`<tr class=${d.owner === brand ? 'own' : ''}>
+              <td>${d.domain}</td><td>${d.citations}</td><td>${percent(d.share, 1)}</td><td>${d.owner ?? '—'}</td>
+            </tr>`,
+          )}
+        </tbody>
+      </table>
+    <//>
+  <//>`;
+}
+
+/** The answers of the latest ended run, prompt by prompt; a prompt's answers are drawn only once it is opened. */
+function LatestAnswers(p: {
+  client: AeqClient;
+  monitorId: string;
+  runs: MonitorRun[];
+  run: MonitorRun;
+  country: string | null;
+}) {
+  const index = p.runs.indexOf(p.run);
+  const loaded = useLoad(
+    async () => (await p.client.monitorRuns(p.monitorId, { limit: index + 1, include: 'results' })).runs?.[index],
+    p.run.id ?? '',
+  );
+  const [open, setOpen] = useState<Set<string>>(new Set());
+  const results = ((loaded.data?.results ?? []) as unknown as RunResult[]).filter(
+    (r) => p.country === null || r.country === p.country,
+  );
+  const byPrompt = new Map<string, RunResult[]>();
+  for (const r of results) byPrompt.set(r.prompt, [...(byPrompt.get(r.prompt) ?? []), r]);
+  const toggle = (prompt: string) => {
+    const next = new Set(open);
+    if (next.has(prompt)) next.delete(prompt);
+    else next.add(prompt);
+    setOpen(next);
+  };
+  const title = `Latest answers (run of ${p.run.slotAt ? day(p.run.slotAt) : '?'})`;
+  return html`<${Section} title=${title} id="answers-title">
+    <${ErrorBox} error=${loaded.error} />
+    ${loaded.data === null && !loaded.error ? html`<${Loading} what="the answers" />` : null}
+    <ul class="prompts">
+      ${[...byPrompt.entries()].map(([prompt, answers]) => {
+        const mentioned = answers.filter((a) => (a.mentions ?? []).some((x) => x.role === 'brand')).length;
+        const isOpen = open.has(prompt);
+        return html`<li class="prompt">
+          <button type="button" class="prompt-toggle" aria-expanded=${isOpen ? 'true' : 'false'}
+            onClick=${() => toggle(prompt)}>
+            <span>${prompt}</span>
+            <span class="muted">brand in ${mentioned} of ${answers.length} answers</span>
+          </button>
+          ${isOpen ? html`<div class="prompt-answers">${answers.map(answerCard)}</div>` : null}
+        </li>`;
+      })}
+    </ul>
+  <//>`;
+}
+
+const answerCard = (a: RunResult) => html`<${RunAnswer} a=${a} />`;
+
+function RunAnswer({ a }: { a: RunResult }) {
+  const named = a.position ? `brand ${ordinal(a.position)} named` : 'brand not named';
+  const hosts = [...new Set(a.sources.map(hostOf))];
+  return html`<div class="run-answer">
+    <h3>${a.engine}${a.country ? ` · ${a.country}` : ''}
+      ${a.status === 'COMPLETED' ? html` <span class="badge">${named}</span>` : null}
+      <a class="small" href=${href(`tasks/${a.taskId}`)}>task</a></h3>
+    ${
+      a.status === 'FAILED'
+        ? html`<p class="error">${a.error}</p>`
+        : html`<${Highlighted} text=${a.text} mentions=${a.mentions ?? []} />
+          ${hosts.length ? html`<p class="muted small">Cites: ${hosts.join(', ')}</p>` : null}`
+    }
+  </div>`;
+}
+
+const ordinal = (n: number) => `${n}${n === 1 ? 'st' : n === 2 ? 'nd' : n === 3 ? 'rd' : 'th'}`;
+
+function RunsTable({ runs, loading }: { runs: MonitorRun[]; loading: boolean }) {
+  return html`<${Section} title="Runs" id="runs-title">
+    ${loading ? html`<${Loading} what="the runs" />` : null}
+    ${!loading && runs.length === 0 ? html`<p class="muted">No run yet.</p>` : null}
+    ${
+      runs.length > 0
+        ? html`<${TableWrap} label="Runs">
+            <table class="runs">
+              <${Head} cols=${['Scheduled', 'Status', 'Progress', 'Ended']} />
+              <tbody>
+                ${runs.map((r) => {
+                  const pr = (r.progress ?? {}) as { done?: number; total?: number; failed?: number };
+                  return html`<tr>
+                    <td class="nowrap">${when(r.slotAt)}</td>
+                    <td>${r.status}</td>
+                    <td><${Progress} done=${pr.done ?? 0} total=${pr.total ?? r.tasks ?? 0}
+                      label=${`Run of ${when(r.slotAt)}`} />
+                      ${pr.failed ? html`<span class="muted small">${pr.failed} failed</span>` : null}</td>
+                    <td class="nowrap">${when(r.completedAt)}</td>
+                  </tr>`;
+                })}
+              </tbody>
+            </table>
+          <//>`
+        : null
+    }
+  <//>`;
+}
