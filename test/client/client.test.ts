@@ -62,6 +62,32 @@ describe('AeqClient against a running service', () => {
     );
   });
 
+  it('creates, reads, pauses, resumes and deletes a monitor, and reads its runs and series', async () => {
+    const made = await client.createMonitor({
+      name: 'client monitor',
+      prompts: ['is Nike good for running'],
+      engines: ['ANSWER_ENGINE_A'],
+      brand: { name: 'Nike' },
+    });
+    const id = made.monitor?.id ?? '';
+    expect(made.monitor?.tasksPerRun).toBe(1);
+    expect((await client.monitors()).monitors?.map((m) => m.id)).toContain(id);
+    expect((await client.monitor(id)).monitor?.name).toBe('client monitor');
+    const paused = await client.updateMonitor(id, { status: 'paused' });
+    expect(paused.monitor?.schedule?.nextRunAt).toBeNull();
+    expect((await client.updateMonitor(id, { status: 'active' })).monitor?.status).toBe('active');
+    expect((await client.monitorRuns(id, { limit: 5, include: 'results' })).runs).toEqual([]);
+    expect((await client.monitorMetrics(id, { from: '2026-01-01T00:00:00Z' })).series).toEqual([]);
+    await client.deleteMonitor(id);
+    await expect(client.monitor(id)).rejects.toMatchObject({ code: 'RESOURCE_NOT_FOUND', status: 404 });
+  });
+
+  it('says what a task asked', async () => {
+    const t = await client.submit({ taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'what was asked' } });
+    const asked = await client.taskRequest(t.task?.id ?? '');
+    expect(asked.request?.payload).toEqual({ prompt: 'what was asked' });
+  });
+
   it('verifies a signed delivery, and refuses a changed body, another secret and an old timestamp', async () => {
     const t = await client.submit({
       taskType: 'ANSWER_ENGINE_A',
@@ -110,6 +136,12 @@ describe('submitBatch splits any number of items within the contract bounds and 
     // Each accepted item is its own task, in order.
     const second = results[501];
     expect((await client.get(second?.task?.id ?? '')).task?.id).toBe(second?.task?.id);
+    // The account's batches, newest first, a page at a time.
+    const listed = await client.batches({ limit: 2 });
+    expect(listed.batches?.map((b) => b.id)).toEqual([batches[2]?.id, batches[1]?.id]);
+    const older = await client.batches({ limit: 2, cursor: listed.nextCursor ?? '' });
+    expect(older.batches?.map((b) => b.id)).toEqual([batches[0]?.id]);
+    expect(older.nextCursor).toBeNull();
   });
 
   it('cuts by bytes too: 1 MB items go 8 to a batch under the 8 MiB body limit', async () => {
