@@ -52,3 +52,34 @@ export function Head({ cols }: { cols: string[] }) {
     </tr>
   </thead>`;
 }
+
+/** A labelled drop-down of [value, text] options that reports the value chosen. */
+export function Choice(p: {
+  label: string;
+  name: string;
+  value: string;
+  options: ReadonlyArray<readonly [string, string]>;
+  onChange: (value: string) => void;
+}) {
+  return html`<label>
+    ${p.label}
+    <select name=${p.name} value=${p.value} onChange=${(e: Event) => p.onChange((e.target as HTMLSelectElement).value)}>
+      ${p.options.map(([v, text]) => html`<option value=${v}>${text}</option>`)}
+    </select>
+  </label>`;
+}
+
+/**
+ * A list's body: loading until the first answer (nothing when that failed: the error is shown above it), the empty
+ * text when it has no row, else the table.
+ */
+export function listBody(
+  loaded: { data: unknown; error: string | null },
+  rows: number,
+  what: string,
+  empty: string,
+  table: () => unknown,
+) {
+  if (loaded.data === null) return loaded.error ? null : html`<${Loading} what=${what} />`;
+  return rows === 0 ? html`<p class="muted">${empty}</p>` : table();
+}

@@ -1,6 +1,6 @@
 import type { AeqClient } from '../../../../packages/client/src/client.js';
 import type { ListedTasks } from '../../../../packages/client/src/types.js';
-import { ErrorBox, Head, Loading, StatusBadge, TableWrap } from '../components/bits.js';
+import { ErrorBox, Head, listBody, StatusBadge, TableWrap } from '../components/bits.js';
 import { askedOf, when } from '../format.js';
 import { html } from '../html.js';
 import { useLoad } from '../poll.js';
@@ -41,14 +41,13 @@ function AnalysisList(p: {
   return html`<section class="card" aria-labelledby=${id} data-kind=${p.engine}>
     <h2 id=${id}>${p.title}</h2>
     <${ErrorBox} error=${list.error} />
-    ${
-      list.data === null
-        ? list.error
-          ? null
-          : html`<${Loading} what=${p.title.toLowerCase()} />`
-        : tasks.length === 0
-          ? html`<p class="muted">None in the last 24 hours.</p>`
-          : html`<${TableWrap} label=${p.title}>
+    ${listBody(
+      list,
+      tasks.length,
+      p.title.toLowerCase(),
+      'None in the last 24 hours.',
+      () =>
+        html`<${TableWrap} label=${p.title}>
               <table>
                 <${Head} cols=${['Created', 'Status', p.asked]} />
                 <tbody>
@@ -61,7 +60,7 @@ function AnalysisList(p: {
                   )}
                 </tbody>
               </table>
-            <//>`
-    }
+            <//>`,
+    )}
   </section>`;
 }

@@ -1,6 +1,6 @@
 import type { AeqClient } from '../../../../packages/client/src/client.js';
 import type { BatchList, BatchStatus } from '../../../../packages/client/src/types.js';
-import { ErrorBox, Head, Loading, Progress, StatusBadge, TableWrap } from '../components/bits.js';
+import { ErrorBox, Head, listBody, Loading, Progress, StatusBadge, TableWrap } from '../components/bits.js';
 import { when } from '../format.js';
 import { html } from '../html.js';
 import { useLoad } from '../poll.js';
@@ -21,14 +21,13 @@ export function BatchesView({ client, onKeyRefused }: { client: AeqClient; onKey
   return html`<div>
     <h1>Batches</h1>
     <${ErrorBox} error=${list.error} />
-    ${
-      list.data === null
-        ? list.error
-          ? null
-          : html`<${Loading} what="batches" />`
-        : batches.length === 0
-          ? html`<p class="muted">No batch in the last 24 hours.</p>`
-          : html`<${TableWrap} label="Batches">
+    ${listBody(
+      list,
+      batches.length,
+      'batches',
+      'No batch in the last 24 hours.',
+      () =>
+        html`<${TableWrap} label="Batches">
               <table>
                 <${Head} cols=${['Created', 'Batch', 'Progress', 'Tasks', 'Completed']} />
                 <tbody>
@@ -50,8 +49,8 @@ export function BatchesView({ client, onKeyRefused }: { client: AeqClient; onKey
                   )}
                 </tbody>
               </table>
-            <//>`
-    }
+            <//>`,
+    )}
   </div>`;
 }
 

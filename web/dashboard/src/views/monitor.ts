@@ -1,8 +1,9 @@
 import { useMemo, useState } from 'preact/hooks';
 import type { AeqClient } from '../../../../packages/client/src/client.js';
+import type { MonitorRunResult } from '../../../../src/domain/monitor.js';
 import type { Monitor, MonitorMetrics, MonitorRun, MonitorRuns } from '../../../../packages/client/src/types.js';
 import { describeError } from '../api.js';
-import { ErrorBox, Head, Loading, Progress, Section, TableWrap } from '../components/bits.js';
+import { Choice, ErrorBox, Head, Loading, Progress, Section, TableWrap } from '../components/bits.js';
 import { type MentionSpan, Highlighted } from '../components/highlighted.js';
 import { LineChart } from '../components/line-chart.js';
 import { day, hostOf, percent, when } from '../format.js';
@@ -11,16 +12,8 @@ import { useLoad } from '../poll.js';
 import { href, navigate, type Route } from '../router.js';
 import { chartsOf, topDomainsOf } from './monitor-figures.js';
 
-/** One answer of a run, as `include=results` gives it (domain/monitor.ts MonitorRunResult, and its mentions). */
-interface RunResult {
-  taskId: string;
-  prompt: string;
-  engine: string;
-  country: string | null;
-  status: 'COMPLETED' | 'FAILED';
-  text: string;
-  sources: string[];
-  error: string | null;
+/** One answer of a run, as `include=results` gives it: the saved result and where it names the tracked brands. */
+interface RunResult extends MonitorRunResult {
   mentions?: MentionSpan[];
   position?: number | null;
 }
@@ -66,13 +59,8 @@ export function MonitorView(p: { client: AeqClient; id: string; route: Route; on
     <h1>${m.name}</h1>
     <${MonitorFacts} m=${m} />
     <div class="toolbar">
-      <label>Country
-        <select name="country" value=${country ?? ''}
-          onChange=${(e: Event) => chooseCountry((e.target as HTMLSelectElement).value)}>
-          <option value="">All countries</option>
-          ${(m.countries ?? []).map((c) => html`<option value=${c}>${c}</option>`)}
-        </select>
-      </label>
+      <${Choice} label="Country" name="country" value=${country ?? ''} onChange=${chooseCountry}
+        options=${[['', 'All countries'], ...(m.countries ?? []).map((c) => [c, c])]} />
       ${
         m.status === 'active'
           ? html`<button type="button" class="secondary" onClick=${() => setStatus('paused')}>Pause</button>`

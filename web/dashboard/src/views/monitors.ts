@@ -1,6 +1,6 @@
 import type { AeqClient } from '../../../../packages/client/src/client.js';
 import type { MonitorList } from '../../../../packages/client/src/types.js';
-import { ErrorBox, Head, Loading, TableWrap } from '../components/bits.js';
+import { ErrorBox, Head, listBody, TableWrap } from '../components/bits.js';
 import { when } from '../format.js';
 import { html } from '../html.js';
 import { useLoad } from '../poll.js';
@@ -13,14 +13,13 @@ export function MonitorsView({ client, onKeyRefused }: { client: AeqClient; onKe
   return html`<div>
     <h1>Monitors</h1>
     <${ErrorBox} error=${list.error} />
-    ${
-      list.data === null
-        ? list.error
-          ? null
-          : html`<${Loading} what="monitors" />`
-        : monitors.length === 0
-          ? html`<p class="muted">No monitor yet: create one with <code>POST /v1/monitors</code>.</p>`
-          : html`<${TableWrap} label="Monitors">
+    ${listBody(
+      list,
+      monitors.length,
+      'monitors',
+      'No monitor yet: create one with POST /v1/monitors.',
+      () =>
+        html`<${TableWrap} label="Monitors">
               <table>
                 <${Head} cols=${['Monitor', 'Brand', 'Prompts × engines × countries', 'Status', 'Next run']} />
                 <tbody>
@@ -35,7 +34,7 @@ export function MonitorsView({ client, onKeyRefused }: { client: AeqClient; onKe
                   )}
                 </tbody>
               </table>
-            <//>`
-    }
+            <//>`,
+    )}
   </div>`;
 }

@@ -3,7 +3,7 @@ import type { ListedTask, ListedTasks, TaskStatus } from '../../../../packages/c
 import { ALL_TASK_TYPES } from '../../../../src/domain/engine-catalog.js';
 import { useState } from 'preact/hooks';
 import { describeError } from '../api.js';
-import { ErrorBox, Head, Loading, StatusBadge, TableWrap } from '../components/bits.js';
+import { Choice, ErrorBox, Head, Loading, StatusBadge, TableWrap } from '../components/bits.js';
 import { askedOf, when } from '../format.js';
 import { html } from '../html.js';
 import { useLoad } from '../poll.js';
@@ -72,7 +72,6 @@ export function TasksView({
     }
     navigate(href('tasks', next));
   };
-  const pick = (name: string) => (e: Event) => set(name, (e.target as HTMLSelectElement | HTMLInputElement).value);
   const loadMore = async () => {
     if (!cursor) return;
     try {
@@ -91,24 +90,12 @@ export function TasksView({
   return html`<div>
     <h1>Tasks</h1>
     <form class="filters card" onSubmit=${(e: Event) => e.preventDefault()} aria-label="Filter tasks">
-      <label>Engine
-        <select name="engine" value=${engine} onChange=${pick('engine')}>
-          <option value="">All engines</option>
-          ${ALL_TASK_TYPES.map((t) => html`<option value=${t}>${t}</option>`)}
-        </select>
-      </label>
-      <label>Status
-        <select name="status" value=${status} onChange=${pick('status')}>
-          <option value="">Any status</option>
-          ${STATUSES.map((s) => html`<option value=${s}>${s}</option>`)}
-        </select>
-      </label>
-      <label>Created
-        <select name="window" value=${window} onChange=${pick('window')}>
-          ${WINDOWS.map(([v, label]) => html`<option value=${v}>${label}</option>`)}
-          <option value="custom">between…</option>
-        </select>
-      </label>
+      <${Choice} label="Engine" name="engine" value=${engine} onChange=${(v: string) => set('engine', v)}
+        options=${[['', 'All engines'], ...ALL_TASK_TYPES.map((t) => [t, t])]} />
+      <${Choice} label="Status" name="status" value=${status} onChange=${(v: string) => set('status', v)}
+        options=${[['', 'Any status'], ...STATUSES.map((s) => [s, s])]} />
+      <${Choice} label="Created" name="window" value=${window} onChange=${(v: string) => set('window', v)}
+        options=${[...WINDOWS.map(([v, label]) => [v, label]), ['custom', 'between…']]} />
       ${
         window === 'custom'
           ? html`<label>From <input type="datetime-local" name="from" value=${from}
