@@ -158,7 +158,10 @@ export interface MonitorRunRecord {
   spec: MonitorSpec;
   /** Tasks asked: prompts × engines × countries, less those an engine could not serve at the time. */
   tasks: number;
+  /** The saved answers once the run has completed (read only when asked: `Store.monitorRuns`). */
   results: MonitorRunResult[] | null;
+  /** The saved answers by status once the run has completed, so that its progress is shown without reading them. */
+  counts: { completed: number; failed: number } | null;
   /** Figures per engine and country (analysis/visibility), keyed `ENGINE/COUNTRY`. */
   metrics: Record<string, unknown> | null;
   createdAt: number;

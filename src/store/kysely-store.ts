@@ -255,6 +255,9 @@ export abstract class KyselyStore implements Store {
   ): Promise<MonitorRunRecord[]> {
     return monitors.monitorRuns(this.db, monitorId, accountId, o);
   }
+  monitorRunTasks(batchId: string, accountId: string): Promise<monitors.RunTask[]> {
+    return monitors.runTasks(this.db, batchId, accountId);
+  }
   deleteOldMonitorRuns(before: number, limit: number): Promise<number> {
     return monitors.deleteOldRuns(this.db, before, limit);
   }

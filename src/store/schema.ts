@@ -152,6 +152,9 @@ export interface MonitorRunsTable {
   tasks: number;
   results: string | null;
   metrics: string | null;
+  /** The saved results by status, once the run has completed (migrations/016-monitor-run-counts.ts). */
+  completed_tasks: number | null;
+  failed_tasks: number | null;
   created_at: number;
   completed_at: number | null;
 }

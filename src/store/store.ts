@@ -1,4 +1,5 @@
 import type { MonitorRecord, MonitorRunRecord, MonitorRunStatus } from '../domain/monitor.js';
+import type { RunTask } from './monitors.js';
 import type { Account, ApiKeyRecord, NewApiKey, StoredKey } from '../domain/account.js';
 import type { UsageRow } from './usage.js';
 import type { BatchItem, BatchRecord, NewBatch } from '../domain/batch.js';
@@ -242,11 +243,14 @@ export interface Store {
     from: MonitorRunStatus,
     to: Partial<Pick<MonitorRunRecord, 'status' | 'results' | 'metrics' | 'completedAt' | 'tasks'>>,
   ): Promise<boolean>;
+  /** A monitor's runs, newest first; their saved answers only with `results` (store/monitors.ts). */
   monitorRuns(
     monitorId: string,
     accountId: string,
-    o: { from?: number; to?: number; limit: number },
+    o: { from?: number; to?: number; limit: number; results?: boolean },
   ): Promise<MonitorRunRecord[]>;
+  /** The finished tasks of a run's batch, in batch order, in one read (a run's end saves them). */
+  monitorRunTasks(batchId: string, accountId: string): Promise<RunTask[]>;
   deleteOldMonitorRuns(before: number, limit: number): Promise<number>;
 
   getMeta(key: string): Promise<string | undefined>;

@@ -158,9 +158,13 @@ export function registerMonitorRoutes(app: FastifyInstance, ctx: HttpContext): v
     async (req) => {
       const caller = callerOf(req);
       const m = await monitorOr404(ctx, req.params.id, caller);
-      const runs = await ctx.store.monitorRuns(m.id, caller.accountId, { limit: req.query.limit });
+      const withResults = req.query.include === 'results';
+      const runs = await ctx.store.monitorRuns(m.id, caller.accountId, {
+        limit: req.query.limit,
+        results: withResults,
+      });
       const views = [];
-      for (const run of runs) views.push(await runView(ctx, run, req.query.include === 'results'));
+      for (const run of runs) views.push(await runView(ctx, run, withResults));
       return { success: true, runs: views };
     },
   );
@@ -308,13 +312,15 @@ async function monitorSetOf(ctx: HttpContext, caller: Caller, id: string): Promi
   return prompts;
 }
 
-/** A run as the API shows it: its progress from its batch while it runs, from its saved results once done. */
+/**
+ * A run as the API shows it: its progress from its batch while it runs, from the counts of its saved results once
+ * done (the results themselves are read only when asked for).
+ */
 async function runView(ctx: HttpContext, run: MonitorRunRecord, withResults: boolean) {
   let progress: { total: number; done: number; completed: number; failed: number };
   if (run.status === 'completed') {
-    const results = run.results ?? [];
-    const completed = results.filter((r) => r.status === 'COMPLETED').length;
-    progress = { total: run.tasks, done: results.length, completed, failed: results.length - completed };
+    const { completed, failed } = run.counts ?? { completed: 0, failed: 0 };
+    progress = { total: run.tasks, done: completed + failed, completed, failed };
   } else {
     const batch = await ctx.store.getBatch(run.batchId, run.accountId, 0);
     const c = batch?.counts;
