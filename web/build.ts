@@ -8,12 +8,17 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const DASHBOARD_SOURCE = path.join(HERE, 'dashboard');
 export const DASHBOARD_OUT = path.join(HERE, '..', 'dist', 'dashboard');
 
+/** The files a build writes (index.html, app.js, app.css and their companions), and only those. */
+const OUTPUTS = /^(index\.html|app\..+)$/;
+
 /**
  * Bundles the dashboard into `outDir`: index.html, app.js (Preact, htm, uPlot, marked and the typed client, minified,
  * one ES module) and app.css. Every asset is served by aeq itself: no CDN. Returns the bytes of each file written.
  */
 export async function buildDashboard(outDir = DASHBOARD_OUT): Promise<Record<string, number>> {
   fs.mkdirSync(outDir, { recursive: true });
+  // What an earlier build wrote goes first: a file it no longer makes must not stay served.
+  for (const f of fs.readdirSync(outDir)) if (OUTPUTS.test(f)) fs.rmSync(path.join(outDir, f), { force: true });
   await esbuild.build({
     entryPoints: { app: path.join(DASHBOARD_SOURCE, 'src', 'main.ts') },
     outdir: outDir,

@@ -126,6 +126,36 @@ export const monitorRunsQuerySchema = {
   },
 } as const;
 
+/** One task's saved outcome in a run, and where its answer names the tracked brands (docs/analysis.md §6.1). */
+const runResultSchema = {
+  type: 'object',
+  additionalProperties: true,
+  properties: {
+    taskId: { type: 'string' },
+    prompt: { type: 'string' },
+    engine: { type: 'string' },
+    country: { type: ['string', 'null'] },
+    status: { type: 'string', enum: ['COMPLETED', 'FAILED'] },
+    text: { type: 'string' },
+    sources: { type: 'array', items: { type: 'string' }, description: 'cited URLs, in order' },
+    error: { type: ['string', 'null'] },
+    mentions: {
+      type: 'array',
+      description: 'where `text` names a tracked brand, as the figures counted it: UTF-16 offsets',
+      items: {
+        type: 'object',
+        properties: {
+          start: { type: 'integer' },
+          end: { type: 'integer' },
+          brand: { type: 'string' },
+          role: { type: 'string', enum: ['brand', 'competitor'] },
+        },
+      },
+    },
+    position: { type: ['integer', 'null'], description: "the brand's rank by first mention; null when not named" },
+  },
+} as const;
+
 export const monitorRunsSchema = {
   type: 'object',
   properties: {
@@ -142,7 +172,7 @@ export const monitorRunsSchema = {
           progress: looseObject,
           createdAt: { type: 'string', format: 'date-time' },
           completedAt: { type: ['string', 'null'], format: 'date-time' },
-          results: { type: 'array', items: looseObject },
+          results: { type: 'array', items: runResultSchema },
         },
       },
     },

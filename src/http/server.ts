@@ -133,7 +133,8 @@ export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance
         title: 'aeq — asynchronous answer-engine query service',
         version: '1.0.0',
         description:
-          'Every route but /health and /ready takes `Authorization: Bearer <key>`. A key belongs to an account: ' +
+          'Every route but /health, /ready, /metrics, /openapi.json and the dashboard (/dashboard/) takes ' +
+          '`Authorization: Bearer <key>`. A key belongs to an account: ' +
           'the configured key (AEQ_API_KEY) to the default account, each key made with `aeq keys create` (or ' +
           'POST /internal/keys) to its own. Tasks (and their listing), batches, delivery logs, /stats and ' +
           "/v1/usage are those of the key's account; another account's id answers 404. Keys are `aeq_` and 32 " +

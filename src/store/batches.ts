@@ -74,7 +74,7 @@ export async function getBatch(
 
 /**
  * The account's batches created at or after `notBefore`, newest first, before the batch `beforeId` (the last of the
- * previous page) when given, at most `limit`, each with its counts. Batch ids are time-ordered like task ids
+ * previous page) when given: at most `limit`, each with its counts, and whether more follow. Batch ids are time-ordered like task ids
  * (domain/task-id.ts), so id order is creation order; a batch is one row however many tasks it has.
  */
 export async function listBatches(
@@ -83,7 +83,7 @@ export async function listBatches(
   notBefore: number,
   beforeId: string | null,
   limit: number,
-): Promise<BatchRecord[]> {
+): Promise<{ batches: BatchRecord[]; more: boolean }> {
   const rows = await db
     .selectFrom('batches')
     .selectAll()
@@ -91,11 +91,12 @@ export async function listBatches(
     .where('account_id', '=', accountId)
     .$if(beforeId !== null, (b) => b.where('id', '<', beforeId ?? ''))
     .orderBy('id', 'desc')
-    .limit(limit)
+    .limit(limit + 1)
     .execute();
-  const out: BatchRecord[] = [];
-  for (const row of rows) out.push(await withCounts(db, row));
-  return out;
+  // One row more than the page says whether another follows; its counts are not read.
+  const batches: BatchRecord[] = [];
+  for (const row of rows.slice(0, limit)) batches.push(await withCounts(db, row));
+  return { batches, more: rows.length > limit };
 }
 
 /** Up to `limit` items of a batch after item index `after`, in item order (items refused at submission have none). */

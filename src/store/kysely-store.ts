@@ -80,7 +80,12 @@ export abstract class KyselyStore implements Store {
   getBatch(id: string, accountId: string, notBefore: number): Promise<BatchRecord | undefined> {
     return batches.getBatch(this.db, id, accountId, notBefore);
   }
-  listBatches(accountId: string, notBefore: number, beforeId: string | null, limit: number): Promise<BatchRecord[]> {
+  listBatches(
+    accountId: string,
+    notBefore: number,
+    beforeId: string | null,
+    limit: number,
+  ): Promise<{ batches: BatchRecord[]; more: boolean }> {
     return batches.listBatches(this.db, accountId, notBefore, beforeId, limit);
   }
   batchItems(batch: BatchRecord, after: number, limit: number): Promise<BatchItem[]> {

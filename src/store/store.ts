@@ -132,7 +132,12 @@ export interface Store {
   /** A batch of the account created at or after `notBefore`, with the counts of its tasks by status. */
   getBatch(id: string, accountId: string, notBefore: number): Promise<BatchRecord | undefined>;
   /** The account's batches created at or after `notBefore`, newest first, before batch `beforeId` (a cursor). */
-  listBatches(accountId: string, notBefore: number, beforeId: string | null, limit: number): Promise<BatchRecord[]>;
+  listBatches(
+    accountId: string,
+    notBefore: number,
+    beforeId: string | null,
+    limit: number,
+  ): Promise<{ batches: BatchRecord[]; more: boolean }>;
   /** Up to `limit` of a batch's items after item index `after`, in order. */
   batchItems(batch: BatchRecord, after: number, limit: number): Promise<BatchItem[]>;
   /** Marks open batches whose tasks are all terminal as completed and queues their webhook (see store/batches.ts). */

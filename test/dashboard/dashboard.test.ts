@@ -138,7 +138,10 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
   it('opens a task from the explorer, filtered by engine, with its answer beside its cited sources', async () => {
     await page.goto(`${svc.url}/dashboard/#/tasks`);
     await page.waitForSelector('table.tasks-table tbody tr');
+    // Choosing changes nothing until the filters are applied (WCAG 3.2.2: no change of context on input).
     await page.selectOption('select[name="engine"]', 'ANSWER_ENGINE_A');
+    expect(await page.evaluate(() => location.hash)).toBe('#/tasks');
+    await page.getByRole('button', { name: 'Apply' }).click();
     await page.waitForFunction(() => location.hash.includes('engine=ANSWER_ENGINE_A'));
     await page.waitForFunction(() =>
       [...document.querySelectorAll('table.tasks-table tbody tr td:nth-child(2)')].every(
@@ -235,6 +238,10 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
     await narrow.goto(`${svc.url}/dashboard/#/tasks`);
     await narrow.waitForSelector('table.tasks-table tbody tr');
     expect(await narrow.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    // A malformed address finds nothing, and says so: the app stays up.
+    await narrow.goto(`${svc.url}/dashboard/#/tasks/%E0%A4%A`);
+    await narrow.waitForSelector('.error');
+    expect(await narrow.textContent('.error')).toContain('RESOURCE_NOT_FOUND');
     await narrow.getByRole('button', { name: 'Sign out' }).click();
     await narrow.waitForSelector('#api-key');
     expect(await narrow.evaluate(() => sessionStorage.getItem('aeq.apiKey'))).toBeNull();

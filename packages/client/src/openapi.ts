@@ -2689,9 +2689,30 @@ export interface paths {
                                 createdAt?: string;
                                 /** Format: date-time */
                                 completedAt?: string | null;
-                                results?: {
+                                results?: ({
+                                    taskId?: string;
+                                    prompt?: string;
+                                    engine?: string;
+                                    country?: string | null;
+                                    /** @enum {string} */
+                                    status?: "COMPLETED" | "FAILED";
+                                    text?: string;
+                                    /** @description cited URLs, in order */
+                                    sources?: string[];
+                                    error?: string | null;
+                                    /** @description where `text` names a tracked brand, as the figures counted it: UTF-16 offsets */
+                                    mentions?: {
+                                        start?: number;
+                                        end?: number;
+                                        brand?: string;
+                                        /** @enum {string} */
+                                        role?: "brand" | "competitor";
+                                    }[];
+                                    /** @description the brand's rank by first mention; null when not named */
+                                    position?: number | null;
+                                } & {
                                     [key: string]: unknown;
-                                }[];
+                                })[];
                             }[];
                         };
                     };

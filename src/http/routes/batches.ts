@@ -48,12 +48,11 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: HttpContext): voi
       const { accountId } = callerOf(req);
       const { limit, cursor } = req.query;
       const notBefore = ctx.now() - ctx.settings.retentionMs;
-      const rows = await ctx.store.listBatches(accountId, notBefore, cursor?.toLowerCase() ?? null, limit + 1);
-      const page = rows.slice(0, limit);
+      const page = await ctx.store.listBatches(accountId, notBefore, cursor?.toLowerCase() ?? null, limit);
       return {
         success: true,
-        batches: page.map(batchView),
-        nextCursor: rows.length > page.length ? (page.at(-1)?.id ?? null) : null,
+        batches: page.batches.map(batchView),
+        nextCursor: page.more ? (page.batches.at(-1)?.id ?? null) : null,
       };
     },
   );

@@ -28,6 +28,20 @@ export function excerpt(text: string, n = 120): string {
   return flat.length > n ? `${flat.slice(0, n - 1)}…` : flat;
 }
 
+/**
+ * A URL a link may point at: http(s) only. Sources come from upstream answers, which may hold any scheme
+ * (`javascript:`); such a one is shown as text, never followed.
+ */
+export function safeHref(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    const u = new URL(url);
+    return u.protocol === 'https:' || u.protocol === 'http:' ? u.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function hostOf(url: string): string {
   try {
     return new URL(url).hostname;

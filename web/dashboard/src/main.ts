@@ -1,7 +1,7 @@
 import 'uplot/dist/uPlot.min.css';
 import '../styles.css';
 import { render } from 'preact';
-import { useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { clientFor } from './api.js';
 import { html } from './html.js';
 import { href, type Route, useRoute } from './router.js';
@@ -27,6 +27,15 @@ function App() {
   const route = useRoute();
   const client = useMemo(() => (key ? clientFor(key) : null), [key]);
   const main = useRef<HTMLElement>(null);
+  const place = route.segments.join('/');
+  const arrived = useRef(false);
+  // A new place: its name in the title, and the focus on its content (as a page load would put a reader there).
+  useEffect(() => {
+    const label = SECTIONS.find(([path]) => path === (route.segments[0] ?? 'monitors'))?.[1] ?? 'aeq';
+    document.title = `${label} · aeq dashboard`;
+    if (arrived.current) main.current?.focus();
+    arrived.current = true;
+  }, [place]);
 
   const signOut = (why: string | null) => {
     forgetKey();

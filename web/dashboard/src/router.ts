@@ -6,12 +6,21 @@ export interface Route {
   query: URLSearchParams;
 }
 
+/** A segment as typed; one that is not valid percent-encoding stays as it is (it then finds nothing). */
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
 function current(): Route {
   const raw = location.hash.replace(/^#\/?/, '');
   const q = raw.indexOf('?');
   const path = q === -1 ? raw : raw.slice(0, q);
   return {
-    segments: path.split('/').filter(Boolean).map(decodeURIComponent),
+    segments: path.split('/').filter(Boolean).map(safeDecode),
     query: new URLSearchParams(q === -1 ? '' : raw.slice(q + 1)),
   };
 }

@@ -1,5 +1,5 @@
 import { Marked, type Tokens } from 'marked';
-import { hostOf } from '../format.js';
+import { hostOf, safeHref } from '../format.js';
 import { html } from '../html.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -37,6 +37,14 @@ const markdown = new Marked({
     },
   ],
 });
+
+/** A link to a cited page that opens elsewhere without a referrer; a URL that is not http(s) is only shown. */
+export function SourceLink({ url, text }: { url: string | undefined; text: string | undefined }) {
+  const target = safeHref(url);
+  return target
+    ? html`<a href=${target} target="_blank" rel="noopener noreferrer">${text || target}</a>`
+    : html`<span>${text || url}</span>`;
+}
 
 export interface Source {
   position?: number;
@@ -85,7 +93,7 @@ export function AnswerWithSources({
                 (s, i) => html`<li id=${`source-${s.position ?? i + 1}`} tabindex="-1">
                   <span class="source-n">${s.position ?? i + 1}</span>
                   <span>
-                    <a href=${s.url} target="_blank" rel="noopener noreferrer">${s.label || s.url}</a>
+                    <${SourceLink} url=${s.url} text=${s.label || s.url} />
                     <span class="muted host">${hostOf(s.url ?? '')}</span>
                   </span>
                 </li>`,

@@ -1,3 +1,4 @@
+import { SourceLink } from '../components/answer.js';
 import { Head, SimulatedBadge, TableWrap } from '../components/bits.js';
 import { count, percent } from '../format.js';
 import { html } from '../html.js';
@@ -152,7 +153,7 @@ export function SourceInfluenceView({ r }: { r: SourceInfluenceResult }) {
             ${sources.map(
               (x) => html`<tr>
                 <td>${x.influence?.rank ?? '—'}</td>
-                <td><a href=${x.url} target="_blank" rel="noopener noreferrer">${x.title || x.url}</a>
+                <td><${SourceLink} url=${x.url} text=${x.title || x.url} />
                   <div class="muted">${x.sourceId} · ${x.registrableDomain ?? ''}</div></td>
                 <td>${x.influence?.score ?? '—'} <span class="muted">${x.influence?.level ?? ''}</span></td>
                 <td>${percent(x.influence?.share)}</td>

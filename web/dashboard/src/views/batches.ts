@@ -12,9 +12,8 @@ const countsText = (c: Counts) =>
 
 /** The account's batches, newest first, with live progress while any is running. */
 export function BatchesView({ client, onKeyRefused }: { client: AeqClient; onKeyRefused: () => void }) {
-  const list = useLoad<BatchList>(() => client.batches({ limit: 50 }), 'batches', {
-    everyMs: 2000,
-    again: (d) => (d.batches ?? []).some((b) => !b.completedAt),
+  const list = useLoad<BatchList>(() => client.batches({ limit: 20 }), 'batches', {
+    everyMs: (d) => ((d.batches ?? []).some((b) => !b.completedAt) ? 2000 : null),
     onKeyRefused,
   });
   const batches = list.data?.batches ?? [];
@@ -57,8 +56,7 @@ export function BatchesView({ client, onKeyRefused }: { client: AeqClient; onKey
 /** One batch: progress updated every second until it completes, and its items in order. */
 export function BatchView({ client, id, onKeyRefused }: { client: AeqClient; id: string; onKeyRefused: () => void }) {
   const b = useLoad<BatchStatus>(() => client.batch(id, { limit: 500 }), id, {
-    everyMs: 1000,
-    again: (d) => !d.batch?.completedAt,
+    everyMs: (d) => (d.batch?.completedAt ? null : 1000),
     onKeyRefused,
   });
   if (b.data === null) return b.error ? html`<${ErrorBox} error=${b.error} />` : html`<${Loading} what="the batch" />`;

@@ -28,8 +28,8 @@ export function MonitorView(p: { client: AeqClient; id: string; route: Route; on
   const [actionError, setActionError] = useState<string | null>(null);
   const monitor = useLoad(() => client.monitor(id), id, { onKeyRefused });
   const runs = useLoad<MonitorRuns>(() => client.monitorRuns(id, { limit: 30 }), id, {
-    everyMs: 3000,
-    again: (d) => (d.runs ?? []).some((r) => r.status !== 'completed'),
+    // Every 3 s while a run is going on; every 30 s otherwise, so that the next run shows up when it starts.
+    everyMs: (d) => ((d.runs ?? []).some((r) => r.status !== 'completed') ? 3000 : 30_000),
     onKeyRefused,
   });
   const runList = runs.data?.runs ?? [];
@@ -158,10 +158,11 @@ function LatestAnswers(p: {
   country: string | null;
 }) {
   const index = p.runs.indexOf(p.run);
-  const loaded = useLoad(
-    async () => (await p.client.monitorRuns(p.monitorId, { limit: index + 1, include: 'results' })).runs?.[index],
-    p.run.id ?? '',
-  );
+  // The run by its id: a run begun since the list was read moves it one place further.
+  const loaded = useLoad(async () => {
+    const page = await p.client.monitorRuns(p.monitorId, { limit: index + 2, include: 'results' });
+    return page.runs?.find((r) => r.id === p.run.id) ?? null;
+  }, p.run.id ?? '');
   const [open, setOpen] = useState<Set<string>>(new Set());
   const results = ((loaded.data?.results ?? []) as unknown as RunResult[]).filter(
     (r) => p.country === null || r.country === p.country,

@@ -23,7 +23,7 @@ export function TaskView({ client, id, onKeyRefused }: { client: AeqClient; id: 
       return { poll, asked };
     },
     id,
-    { everyMs: 1500, again: (d) => !TERMINAL.has(d.poll.task?.status ?? ''), onKeyRefused },
+    { everyMs: (d) => (TERMINAL.has(d.poll.task?.status ?? '') ? null : 1500), onKeyRefused },
   );
   if (loaded.data === null)
     return loaded.error ? html`<${ErrorBox} error=${loaded.error} />` : html`<${Loading} what="the task" />`;
