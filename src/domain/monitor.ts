@@ -144,6 +144,13 @@ export interface MonitorRunResult {
   text: string;
   sources: string[];
   error: string | null;
+  /**
+   * Where the answer names a tracked brand, as the figures counted it (offsets in `text`); absent from runs saved
+   * before they were kept, for which it is computed when read.
+   */
+  mentions?: Array<{ start: number; end: number; brand: string; role: 'brand' | 'competitor' }>;
+  /** The monitored brand's rank by first mention among the brands named, or null. */
+  position?: number | null;
 }
 
 /** A monitor's run for one scheduled time. Its tasks form a batch (`batchId`) submitted through the normal queue. */

@@ -1,5 +1,11 @@
 import type { Logger } from 'pino';
-import { visibilityMetrics, type RunAnswer } from '../analysis/visibility/index.js';
+import {
+  type AnswerFacts,
+  aggregateFacts,
+  factsFor,
+  mentionSpans,
+  trackBrands,
+} from '../analysis/visibility/index.js';
 import type { NewBatch } from '../domain/batch.js';
 import { systemClock, type Clock } from '../domain/clock.js';
 import {
@@ -180,20 +186,27 @@ export class MonitorScheduler extends PeriodicPass<void> {
         error: t.error,
       });
     }
-    const groups = new Map<string, RunAnswer[]>();
+    // Each answer's facts once: they make the figures of its group, and are saved as where it names the brands (so
+    // that reading a run computes nothing: 0.45 ms an answer, seconds for a page of large runs).
+    const tracked = trackBrands(run.spec.brand, run.spec.competitors);
+    const groups = new Map<string, { facts: AnswerFacts[]; failed: number }>();
     for (const r of results) {
       const key = `${r.engine}/${r.country ?? '-'}`;
-      const answer: RunAnswer =
-        r.status === 'COMPLETED'
-          ? { status: 'answered', answer: { text: r.text, sources: r.sources.map((url) => ({ url })) } }
-          : { status: 'failed' };
-      const group = groups.get(key);
-      if (group) group.push(answer);
-      else groups.set(key, [answer]);
+      const group = groups.get(key) ?? { facts: [], failed: 0 };
+      groups.set(key, group);
+      if (r.status === 'FAILED') {
+        group.failed++;
+        r.mentions = [];
+        r.position = null;
+        continue;
+      }
+      const facts = factsFor({ text: r.text, sources: r.sources.map((url) => ({ url })) }, tracked);
+      group.facts.push(facts);
+      r.mentions = mentionSpans(facts);
+      r.position = facts.brands[0]?.position ?? null;
     }
     const metrics: Record<string, unknown> = {};
-    for (const [key, answers] of groups)
-      metrics[key] = visibilityMetrics(answers, run.spec.brand, run.spec.competitors);
+    for (const [key, g] of groups) metrics[key] = aggregateFacts(tracked, g.facts, g.failed);
     const done = { status: 'completed' as const, results, metrics, completedAt: this.clock.now() };
     if (await this.store.advanceMonitorRun(run.id, 'running', done))
       this.log.info({ runId: run.id, tasks: results.length }, 'monitor run completed');

@@ -84,6 +84,14 @@ describe('monitor runs on a schedule', () => {
     for (const r of withResults.results) {
       expect(r.status).toBe('COMPLETED');
       expect(r.text).toContain(r.prompt);
+      // Saved with the run: where the answer names each tracked brand, as the figures counted it.
+      expect(r.mentions.length).toBeGreaterThan(0);
+      for (const m of r.mentions) {
+        expect(r.text.slice(m.start, m.end)).toBe(m.brand);
+        expect(m.role).toBe(m.brand === 'Nike' ? 'brand' : 'competitor');
+      }
+      // Nike is named first unless the prompt (restated in the answer) names Adidas before it.
+      expect(r.position).toBe(r.prompt.startsWith('Adidas') ? 2 : 1);
     }
     const monitor = (await svc.call('GET', `/v1/monitors/${monitorId}`)).body.monitor;
     expect(monitor.schedule.nextRunAt).toBe('2026-11-22T00:00:00.000Z');

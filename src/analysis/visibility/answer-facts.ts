@@ -145,3 +145,18 @@ function creditMentions(found: readonly Mention[][]): Mention[][] {
     ),
   );
 }
+
+/** Where an answer names a tracked brand: each credited occurrence, in text order, with its brand and role. */
+export interface MentionSpan {
+  start: number;
+  end: number;
+  brand: string;
+  role: 'brand' | 'competitor';
+}
+
+/** The occurrences an answer's facts credited, as a reader is shown them (a run's saved results, §6.1). */
+export function mentionSpans(facts: AnswerFacts): MentionSpan[] {
+  return facts.brands
+    .flatMap((b) => b.mentions.map((m) => ({ start: m.start, end: m.end, brand: b.name, role: b.role })))
+    .sort((a, b) => a.start - b.start);
+}

@@ -6,6 +6,8 @@ export {
   type BrandInAnswer,
   type FirstMention,
   factsFor,
+  type MentionSpan,
+  mentionSpans,
   type TrackedBrand,
   type TrackedBrands,
   trackBrands,

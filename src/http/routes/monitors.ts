@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { factsFor, trackBrands } from '../../analysis/visibility/index.js';
+import { factsFor, mentionSpans, trackBrands } from '../../analysis/visibility/index.js';
 import type { Caller } from '../../domain/account.js';
 import { dateTimeMs } from '../../domain/clock.js';
 import { canonicalTaskType } from '../../domain/engine-catalog.js';
@@ -346,16 +346,16 @@ async function runView(ctx: HttpContext, run: MonitorRunRecord, withResults: boo
 /**
  * A run's saved results, each with where its answer names the tracked brands (`mentions`: offsets in `text`, the
  * brand and its role, as the figures counted them: docs/analysis.md §6.1) and the brand's rank by first mention
- * (`position`), so that a reader can see what was counted.
+ * (`position`). Saved with the run when it ended; computed here only for runs saved before that.
  */
 function withMentions(run: MonitorRunRecord) {
+  const results = run.results ?? [];
+  if (results.every((r) => r.mentions !== undefined)) return results;
   const tracked = trackBrands(run.spec.brand, run.spec.competitors);
-  return (run.results ?? []).map((r) => {
+  return results.map((r) => {
+    if (r.mentions !== undefined) return r;
     const facts = factsFor({ text: r.text, sources: [] }, tracked);
-    const mentions = facts.brands
-      .flatMap((b) => b.mentions.map((m) => ({ start: m.start, end: m.end, brand: b.name, role: b.role })))
-      .sort((a, b) => a.start - b.start);
-    return { ...r, mentions, position: facts.brands[0]?.position ?? null };
+    return { ...r, mentions: mentionSpans(facts), position: facts.brands[0]?.position ?? null };
   });
 }
 
