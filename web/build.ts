@@ -8,8 +8,8 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const DASHBOARD_SOURCE = path.join(HERE, 'dashboard');
 export const DASHBOARD_OUT = path.join(HERE, '..', 'dist', 'dashboard');
 
-/** The files a build writes (index.html, app.js, app.css and their companions), and only those. */
-const OUTPUTS = /^(index\.html|app\..+)$/;
+/** The files a build writes (index.html, app.js, app.css, its chunks app-*.js), and only those. */
+const OUTPUTS = /^(index\.html|app[.-].+)$/;
 
 /**
  * Bundles the dashboard into `outDir`: index.html, app.js (Preact, htm, uPlot, marked and the typed client, minified,
@@ -24,6 +24,9 @@ export async function buildDashboard(outDir = DASHBOARD_OUT): Promise<Record<str
     outdir: outDir,
     bundle: true,
     format: 'esm',
+    // The Markdown renderer is imported when an answer is shown: its own chunk.
+    splitting: true,
+    chunkNames: 'app-[name]-[hash]',
     target: ['chrome110', 'firefox110', 'safari16'],
     minify: true,
     sourcemap: false,

@@ -158,7 +158,12 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
     expect(polled.task.taskType).toBe('ANSWER_ENGINE_A');
     const sources = await page.$$eval('.sources li a', (as) => as.map((a) => a.getAttribute('href')));
     expect(sources).toEqual(polled.response.sources.map((s: any) => s.url));
-    // A citation marker brings its source into focus.
+    // Every citation marker of the Markdown is a button (adjacent ones too: "[2][3]")...
+    const markers = (polled.response.markdown.match(/\[\d+\]/g) ?? []).length;
+    expect(markers).toBeGreaterThan(0);
+    expect(await page.$$eval('.markdown button.cite', (bs) => bs.length)).toBe(markers);
+    expect(await page.textContent('.markdown')).not.toMatch(/\[\d+\]/);
+    // ...and brings its source into focus.
     await page.locator('button.cite').first().click();
     expect(await page.evaluate(() => document.activeElement?.id)).toMatch(/^source-\d+$/);
     await screenshot(page, 'task-1280');
@@ -234,6 +239,9 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
     expect(width).toBeLessThanOrEqual(390);
     const chartWidth = await narrow.$eval('figure.chart canvas', (c) => c.getBoundingClientRect().width);
     expect(chartWidth).toBeLessThanOrEqual(390);
+    // A table too wide scrolls in its own box; its words are not broken letter by letter to fit.
+    const statusCell = await narrow.$eval('table.runs tbody td:nth-child(2)', (td) => td.getBoundingClientRect().height);
+    expect(statusCell).toBeLessThan(60);
     await screenshot(narrow, 'monitor-390');
     await narrow.goto(`${svc.url}/dashboard/#/tasks`);
     await narrow.waitForSelector('table.tasks-table tbody tr');

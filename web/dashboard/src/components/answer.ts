@@ -1,42 +1,6 @@
-import { Marked, type Tokens } from 'marked';
+import { useEffect, useState } from 'preact/hooks';
 import { hostOf, safeHref } from '../format.js';
 import { html } from '../html.js';
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
-
-/**
- * Markdown of an engine's answer as HTML that can hold no markup of the upstream's: raw HTML is shown as text, images
- * as their alt text, links only when http(s) (opening elsewhere, without a referrer), and citation markers `[n]`
- * become buttons that point at source n. The page's CSP forbids inline script besides.
- */
-const markdown = new Marked({
-  gfm: true,
-  renderer: {
-    html: (t: Tokens.HTML | Tokens.Tag) => escapeHtml(t.text),
-    image: (t: Tokens.Image) => escapeHtml(t.text),
-    link(t: Tokens.Link) {
-      const text = this.parser.parseInline(t.tokens);
-      if (!/^https?:\/\//i.test(t.href)) return text;
-      return `<a href="${escapeHtml(t.href)}" target="_blank" rel="noopener noreferrer">${text}</a>`;
-    },
-  },
-  extensions: [
-    {
-      name: 'citation',
-      level: 'inline',
-      start: (src: string) => src.match(/\[\d/)?.index,
-      tokenizer(src: string) {
-        const m = /^\[(\d{1,3})\](?![(:[])/.exec(src);
-        return m ? { type: 'citation', raw: m[0], n: Number(m[1]) } : undefined;
-      },
-      renderer: (t) =>
-        `<button type="button" class="cite" data-source="${Number(t.n)}" aria-label="Source ${Number(t.n)}">${Number(
-          t.n,
-        )}</button>`,
-    },
-  ],
-});
 
 /** A link to a cited page that opens elsewhere without a referrer; a URL that is not http(s) is only shown. */
 export function SourceLink({ url, text }: { url: string | undefined; text: string | undefined }) {
@@ -64,6 +28,24 @@ function showSource(e: MouseEvent) {
 }
 
 /** An answer (its Markdown, or its text) side by side with the sources it cites. */
+/**
+ * The Markdown renderer, loaded when an answer is first shown: a chunk of its own (a third of the bundle), so the
+ * pages without an answer load without it.
+ */
+function useMarkdown(): ((md: string) => string) | null {
+  const [render, setRender] = useState<((md: string) => string) | null>(null);
+  useEffect(() => {
+    let live = true;
+    void import('./markdown.js').then((m) => {
+      if (live) setRender(() => m.renderMarkdown);
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+  return render;
+}
+
 export function AnswerWithSources({
   markdown: md,
   text,
@@ -73,7 +55,8 @@ export function AnswerWithSources({
   text?: string;
   sources: Source[];
 }) {
-  const body = md ? (markdown.parse(md, { async: false }) as string) : null;
+  const render = useMarkdown();
+  const body = md && render ? render(md) : null;
   return html`<div class="answer-grid">
     <section class="card answer" aria-labelledby="answer-title">
       <h2 id="answer-title">Answer</h2>

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { AeqClient } from '../../../../packages/client/src/client.js';
 import type { MonitorRunResult } from '../../../../src/domain/monitor.js';
 import type { Monitor, MonitorMetrics, MonitorRun, MonitorRuns } from '../../../../packages/client/src/types.js';
@@ -35,11 +35,19 @@ export function MonitorView(p: { client: AeqClient; id: string; route: Route; on
   const runList = runs.data?.runs ?? [];
   const completed = runList.filter((r) => r.status === 'completed');
   const latest = completed[0];
-  // The figures again whenever another run has ended.
-  const metrics = useLoad<MonitorMetrics>(() => client.monitorMetrics(id), `${id}|${completed.length}`, {
+  // The figures at once (beside the runs, not after them), and again whenever another run has ended.
+  const metrics = useLoad<MonitorMetrics>(() => client.monitorMetrics(id), id, { onKeyRefused });
+  const ended = useRef<number | null>(null);
+  useEffect(() => {
+    if (runs.data === null) return;
+    if (ended.current !== null && ended.current !== completed.length) metrics.reload();
+    ended.current = completed.length;
+  }, [runs.data, completed.length]);
+
+  // The newest run with its answers, read beside the runs: it is the latest ended run unless one is going on.
+  const newest = useLoad<MonitorRuns>(() => client.monitorRuns(id, { limit: 1, include: 'results' }), id, {
     onKeyRefused,
   });
-
   const m = monitor.data?.monitor;
   if (!m) return monitor.error ? html`<${ErrorBox} error=${monitor.error} />` : html`<${Loading} what="the monitor" />`;
 
@@ -69,13 +77,14 @@ export function MonitorView(p: { client: AeqClient; id: string; route: Route; on
     </div>
     <${ErrorBox} error=${actionError ?? metrics.error ?? runs.error} />
     ${
-      metrics.data === null
+      !metrics.data
         ? html`<${Loading} what="the figures" />`
         : html`<${Charts} points=${metrics.data.series ?? []} country=${country} brand=${m.brand?.name ?? ''} />`
     }
     ${
       latest
-        ? html`<${LatestAnswers} client=${client} monitorId=${id} runs=${runList} run=${latest} country=${country} />`
+        ? html`<${LatestAnswers} client=${client} monitorId=${id} runs=${runList} run=${latest} country=${country}
+            newest=${newest.data === null && !newest.error ? undefined : (newest.data?.runs?.[0] ?? null)} />`
         : null
     }
     <${RunsTable} runs=${runList} loading=${runs.data === null} />
@@ -156,13 +165,23 @@ function LatestAnswers(p: {
   runs: MonitorRun[];
   run: MonitorRun;
   country: string | null;
+  /** The newest run with its answers (undefined while it is being read, null when it could not be). */
+  newest: MonitorRun | null | undefined;
 }) {
   const index = p.runs.indexOf(p.run);
-  // The run by its id: a run begun since the list was read moves it one place further.
-  const loaded = useLoad(async () => {
-    const page = await p.client.monitorRuns(p.monitorId, { limit: index + 2, include: 'results' });
-    return page.runs?.find((r) => r.id === p.run.id) ?? null;
-  }, p.run.id ?? '');
+  // The run by its id: the newest run read beside the list when it is this one, else the page that ends with it (its
+  // saved answers are most of the bytes: one run's only). A run begun since the list was read moves it one place on:
+  // the next read of the list gives the new place.
+  const have = p.newest?.id === p.run.id ? p.newest : null;
+  const waiting = p.newest === undefined;
+  const loaded = useLoad(
+    async () => {
+      if (have || waiting) return have;
+      const page = await p.client.monitorRuns(p.monitorId, { limit: index + 1, include: 'results' });
+      return page.runs?.find((r) => r.id === p.run.id) ?? null;
+    },
+    `${p.run.id}|${index}|${have ? 'have' : waiting ? 'wait' : 'read'}`,
+  );
   const [open, setOpen] = useState<Set<string>>(new Set());
   const results = ((loaded.data?.results ?? []) as unknown as RunResult[]).filter(
     (r) => p.country === null || r.country === p.country,
