@@ -53,7 +53,7 @@ export async function registerDashboardRoutes(app: FastifyInstance, ctx: HttpCon
     cacheControl: false,
     wildcard: false,
     setHeaders: (res) => {
-      for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.header(k, v);
+      for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
     },
   });
 }
