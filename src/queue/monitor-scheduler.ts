@@ -1,11 +1,5 @@
 import type { Logger } from 'pino';
-import {
-  type AnswerFacts,
-  aggregateFacts,
-  factsFor,
-  mentionSpans,
-  trackBrands,
-} from '../analysis/visibility/index.js';
+import { type AnswerFacts, aggregateFacts, factsFor, mentionSpans, trackBrands } from '../analysis/visibility/index.js';
 import type { NewBatch } from '../domain/batch.js';
 import { systemClock, type Clock } from '../domain/clock.js';
 import {

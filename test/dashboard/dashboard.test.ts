@@ -240,7 +240,10 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
     const chartWidth = await narrow.$eval('figure.chart canvas', (c) => c.getBoundingClientRect().width);
     expect(chartWidth).toBeLessThanOrEqual(390);
     // A table too wide scrolls in its own box; its words are not broken letter by letter to fit.
-    const statusCell = await narrow.$eval('table.runs tbody td:nth-child(2)', (td) => td.getBoundingClientRect().height);
+    const statusCell = await narrow.$eval(
+      'table.runs tbody td:nth-child(2)',
+      (td) => td.getBoundingClientRect().height,
+    );
     expect(statusCell).toBeLessThan(60);
     await screenshot(narrow, 'monitor-390');
     await narrow.goto(`${svc.url}/dashboard/#/tasks`);
