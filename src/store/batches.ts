@@ -74,8 +74,9 @@ export async function getBatch(
 
 /**
  * The account's batches created at or after `notBefore`, newest first, before the batch `beforeId` (the last of the
- * previous page) when given: at most `limit`, each with its counts, and whether more follow. Batch ids are time-ordered like task ids
- * (domain/task-id.ts), so id order is creation order; a batch is one row however many tasks it has.
+ * previous page) when given: at most `limit`, each with its counts, and whether more follow. Batch ids are
+ * time-ordered like task ids (domain/task-id.ts), so id order is creation order; a batch is one row however many
+ * tasks it has.
  */
 export async function listBatches(
   db: Kysely<Database>,

@@ -143,16 +143,17 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
     expect(await page.evaluate(() => location.hash)).toBe('#/tasks');
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.waitForFunction(() => location.hash.includes('engine=ANSWER_ENGINE_A'));
-    await page.waitForFunction(() =>
-      [...document.querySelectorAll('table.tasks-table tbody tr td:nth-child(2)')].every(
-        (td) => td.textContent === 'ANSWER_ENGINE_A',
-      ),
-    );
+    // The filtered page has come (a table again, after the loading state), holding that engine's tasks only.
+    await page.waitForFunction(() => {
+      const engines = [...document.querySelectorAll('table.tasks-table tbody tr td:nth-child(2)')];
+      return engines.length > 0 && engines.every((td) => td.textContent === 'ANSWER_ENGINE_A');
+    });
     const rows = await page.$$eval('table.tasks-table tbody tr', (rs) => rs.length);
     // The last run's tasks (three prompts, two countries): the runs before it are past the 24 hours.
     expect(rows).toBe(3 * 2);
     await page.locator('table.tasks-table tbody tr a').first().click();
-    await page.waitForSelector('article.task .answer');
+    // The answer's Markdown is drawn once its renderer (a chunk of its own) has loaded.
+    await page.waitForSelector('article.task .answer .markdown');
     const id = await page.getAttribute('article.task', 'data-task-id');
     const polled = (await svc.call('GET', `/v1/async/task/${id}`)).body;
     expect(polled.task.taskType).toBe('ANSWER_ENGINE_A');
@@ -199,7 +200,12 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
   });
 
   it('reads prompt research as ranked questions with their tier, source influence as claims and sources', async () => {
-    const research = await svc.call('POST', '/v1/prompt-research', { seed: 'running shoes', country: 'US' });
+    const research = await svc.call('POST', '/v1/prompt-research', {
+      seed: 'running shoes',
+      country: 'US',
+      limit: 8,
+      monitorSize: 4,
+    });
     const answer = await svc.call('POST', '/v1/async/task', {
       taskType: 'ANSWER_ENGINE_A',
       payload: { prompt: 'best running shoes for beginners' },
