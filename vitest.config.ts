@@ -40,11 +40,33 @@ const common = { testTimeout: 30_000, hookTimeout: 60_000, pool: 'forks' as cons
 /** Lifecycle tests that drive a child process on the SQLite file stay SQLite-only. */
 const SQLITE_ONLY = ['test/lifecycle/crash-recovery.test.ts', 'test/lifecycle/sigterm-drain.test.ts'];
 
+/**
+ * Files that keep both cores busy on their own (the real-page corpora through the parse pool, several service
+ * processes, the comparison benchmark). Run beside each other or beside the rest they took twice as long and made
+ * time-bound tests fail (2 of 2,000 tasks in the multi-process test, at the parent commit too); so they run after the
+ * rest, one at a time.
+ */
+const HEAVY = [
+  'test/real/web-corpus.test.ts',
+  'test/real/web-heldout.test.ts',
+  'test/scale/**/*.test.ts',
+  'test/bench/quick.test.ts',
+];
+
 export default defineConfig({
   test: {
     maxWorkers: MAX_WORKERS,
     projects: [
-      { test: { ...common, name: 'sqlite', include: ['test/**/*.test.ts'] } },
+      { test: { ...common, name: 'sqlite', include: ['test/**/*.test.ts'], exclude: HEAVY } },
+      {
+        test: {
+          ...common,
+          name: 'sqlite-heavy',
+          include: HEAVY,
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
+        },
+      },
       ...(pgProblem
         ? []
         : [
