@@ -134,6 +134,14 @@ export function monitorView(m: MonitorRecord) {
 
 export type MonitorRunStatus = 'starting' | 'running' | 'completed';
 
+/** Where an answer names a tracked brand: one credited occurrence (offsets in its text), its brand and role. */
+export interface MentionSpan {
+  start: number;
+  end: number;
+  brand: string;
+  role: 'brand' | 'competitor';
+}
+
 /** One task's outcome as a run keeps it, beyond the tasks' retention. */
 export interface MonitorRunResult {
   taskId: string;
@@ -148,7 +156,7 @@ export interface MonitorRunResult {
    * Where the answer names a tracked brand, as the figures counted it (offsets in `text`); absent from runs saved
    * before they were kept, for which it is computed when read.
    */
-  mentions?: Array<{ start: number; end: number; brand: string; role: 'brand' | 'competitor' }>;
+  mentions?: MentionSpan[];
   /** The monitored brand's rank by first mention among the brands named, or null. */
   position?: number | null;
 }

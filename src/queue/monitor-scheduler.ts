@@ -1,5 +1,11 @@
 import type { Logger } from 'pino';
-import { type AnswerFacts, aggregateFacts, factsFor, mentionSpans, trackBrands } from '../analysis/visibility/index.js';
+import {
+  type AnswerFacts,
+  aggregateFacts,
+  factsFor,
+  savedMentions,
+  trackBrands,
+} from '../analysis/visibility/index.js';
 import type { NewBatch } from '../domain/batch.js';
 import { systemClock, type Clock } from '../domain/clock.js';
 import {
@@ -196,8 +202,7 @@ export class MonitorScheduler extends PeriodicPass<void> {
       }
       const facts = factsFor({ text: r.text, sources: r.sources.map((url) => ({ url })) }, tracked);
       group.facts.push(facts);
-      r.mentions = mentionSpans(facts);
-      r.position = facts.brands[0]?.position ?? null;
+      Object.assign(r, savedMentions(facts));
     }
     const metrics: Record<string, unknown> = {};
     for (const [key, g] of groups) metrics[key] = aggregateFacts(tracked, g.facts, g.failed);

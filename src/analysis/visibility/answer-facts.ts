@@ -1,3 +1,4 @@
+import type { MentionSpan } from '../../domain/monitor.js';
 import { round4 } from '../text/norm.js';
 import { type Mention, mentionFinder } from './brand-mentions.js';
 import { citedSources } from './cited-domains.js';
@@ -146,17 +147,13 @@ function creditMentions(found: readonly Mention[][]): Mention[][] {
   );
 }
 
-/** Where an answer names a tracked brand: each credited occurrence, in text order, with its brand and role. */
-export interface MentionSpan {
-  start: number;
-  end: number;
-  brand: string;
-  role: 'brand' | 'competitor';
-}
-
-/** The occurrences an answer's facts credited, as a reader is shown them (a run's saved results, §6.1). */
-export function mentionSpans(facts: AnswerFacts): MentionSpan[] {
-  return facts.brands
+/**
+ * Where an answer names the tracked brands, as a run saves it for readers (§6.1): each credited occurrence in text
+ * order with its brand and role, and the monitored brand's rank by first mention (null when not named).
+ */
+export function savedMentions(facts: AnswerFacts): { mentions: MentionSpan[]; position: number | null } {
+  const mentions = facts.brands
     .flatMap((b) => b.mentions.map((m) => ({ start: m.start, end: m.end, brand: b.name, role: b.role })))
     .sort((a, b) => a.start - b.start);
+  return { mentions, position: facts.brands[0]?.position ?? null };
 }

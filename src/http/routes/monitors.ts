@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { factsFor, mentionSpans, trackBrands } from '../../analysis/visibility/index.js';
+import { factsFor, savedMentions, trackBrands } from '../../analysis/visibility/index.js';
 import type { Caller } from '../../domain/account.js';
 import { dateTimeMs } from '../../domain/clock.js';
 import { canonicalTaskType } from '../../domain/engine-catalog.js';
@@ -354,8 +354,7 @@ function withMentions(run: MonitorRunRecord) {
   const tracked = trackBrands(run.spec.brand, run.spec.competitors);
   return results.map((r) => {
     if (r.mentions !== undefined) return r;
-    const facts = factsFor({ text: r.text, sources: [] }, tracked);
-    return { ...r, mentions: mentionSpans(facts), position: facts.brands[0]?.position ?? null };
+    return { ...r, ...savedMentions(factsFor({ text: r.text, sources: [] }, tracked)) };
   });
 }
 

@@ -1,11 +1,7 @@
+import type { MentionSpan } from '../../../../src/domain/monitor.js';
 import { html } from '../html.js';
 
-export interface MentionSpan {
-  start: number;
-  end: number;
-  brand: string;
-  role: 'brand' | 'competitor';
-}
+export type { MentionSpan };
 
 /** An answer's text with the tracked brands marked where the service counted them (offsets from the run's results). */
 export function Highlighted({ text, mentions }: { text: string; mentions: MentionSpan[] }) {
