@@ -23,6 +23,7 @@ import { BatchCompleter } from './queue/batch-completer.js';
 import { MonitorScheduler } from './queue/monitor-scheduler.js';
 import { RetentionSweeper } from './queue/retention-sweeper.js';
 import { InProcessWakeBus, type WakeBus } from './queue/wake-bus.js';
+import { expiredWrite } from './queue/terminal-write.js';
 import { Worker } from './queue/worker.js';
 import { startSimulator, type Simulator } from './sandbox/server.js';
 import { routeToSandbox } from './sandbox/upstream-map.js';
@@ -138,7 +139,13 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
   });
   let browsers: BrowserPool | null = null;
   let parser: ParsePool | null = null;
-  if (runsWorkers) {
+  // A worker process registers with a liveness signal the store sees; its death hands back what it held.
+  const registration = runsWorkers
+    ? await store.registerWorker(now(), (e) =>
+        log.warn({ err: e }, 'worker liveness signal lost: what this worker held is handed back; registering again'),
+      )
+    : null;
+  if (runsWorkers && registration) {
     webhooks = new WebhookSender(
       store,
       {
@@ -148,6 +155,7 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
         concurrency: 64,
         pollMs: 500,
         secrets: secretKeys(settings.webhookSecrets),
+        holder: () => registration.id,
       },
       metrics,
       log.child({ component: 'webhooks' }),
@@ -178,6 +186,7 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
     );
     worker = new Worker({
       store,
+      registration,
       config,
       runner,
       metrics,
@@ -279,6 +288,13 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
       await batches?.stop();
       await monitors?.stop();
       if (webhooks) await webhooks.stop();
+      if (registration) {
+        // Whatever is still held (nothing after a full drain) goes back at once, then the signal ends.
+        await store
+          .releaseWorker(registration.id, now(), (t) => expiredWrite(t, config.engines[t.taskType].credits))
+          .catch((e: unknown) => log.error({ err: e }, 'hand-back at stop failed'));
+        await registration.close().catch(() => undefined);
+      }
       await wake.close();
       await transports.close();
       await browsers?.close();

@@ -71,6 +71,8 @@ export interface SchedulerConfig {
   poolWaitMs: number;
   pollMs: number;
   exitCooldownMs: number;
+  /** How often a worker looks for dead workers and hands back what they held (store/workers/liveness.ts). */
+  livenessMs: number;
 }
 
 export interface ServiceConfig {

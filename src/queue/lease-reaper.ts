@@ -9,10 +9,18 @@ export interface ReapCounts {
   failed: number;
 }
 
+/** What one liveness sweep handed back from dead workers. */
+export interface ReleaseCounts extends ReapCounts {
+  workers: number;
+  deliveries: number;
+}
+
 /**
- * Returns tasks of dead workers to the queue: a PROCESSING task whose lease expired goes back to
- * QUEUED, or to FAILED (with its webhook) when it has no attempt left. The worker's timer calls
- * `runOnce()` every third of a lease; tests call it after moving their clock past a lease.
+ * Returns tasks of dead workers to the queue. Two sweeps, each a step the worker's timers call and tests call
+ * directly: `releaseDead()` (every `livenessMs`) hands back everything a worker whose liveness signal is gone held
+ * (store/workers/liveness.ts); `runOnce()` (every third of a lease) is the fallback for tasks whose worker was never
+ * registered: a PROCESSING task whose lease expired goes back to QUEUED, or to FAILED (with its webhook) when it has
+ * no attempt left.
  */
 export class LeaseReaper {
   constructor(
@@ -36,6 +44,27 @@ export class LeaseReaper {
     } catch (e) {
       this.log.error({ err: e }, 'lease reaper failed');
       return { requeued: 0, failed: 0 };
+    }
+  }
+
+  /** One liveness sweep: what dead workers held is handed back; a store error is logged and counts as nothing. */
+  async releaseDead(): Promise<ReleaseCounts> {
+    try {
+      const r = await this.store.releaseDeadWorkers(this.clock.now(), (t) =>
+        expiredWrite(t, this.config.engines[t.taskType].credits),
+      );
+      const counts = {
+        workers: r.workers.length,
+        requeued: r.requeued.length,
+        failed: r.failed.length,
+        deliveries: r.deliveries,
+      };
+      if (counts.workers) this.log.warn({ ...counts, deadWorkers: r.workers }, 'dead workers released');
+      if (counts.failed || counts.deliveries) this.onWebhookQueued?.();
+      return counts;
+    } catch (e) {
+      this.log.error({ err: e }, 'liveness sweep failed');
+      return { workers: 0, requeued: 0, failed: 0, deliveries: 0 };
     }
   }
 }

@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { ServiceConfig } from '../config/engine-config.js';
 import { systemClock, type Clock } from '../domain/clock.js';
 import type { ClaimedTask } from '../domain/task.js';
 import type { TaskType } from '../domain/task-types.js';
 import type { Metrics } from '../ops/metrics.js';
-import type { Store } from '../store/store.js';
+import type { Store, WorkerRegistration } from '../store/store.js';
 import type { AttemptOutcome, AttemptRunner } from './attempt-runner.js';
 import { LeaseReaper } from './lease-reaper.js';
 import { retryDelayMs } from './retry-policy.js';
@@ -13,6 +12,8 @@ import { terminalWrite } from './terminal-write.js';
 
 export interface WorkerDeps {
   store: Store;
+  /** This process's registration: the id its claims are recorded under, alive while the process is. */
+  registration: WorkerRegistration;
   config: ServiceConfig;
   runner: AttemptRunner;
   metrics: Metrics;
@@ -30,7 +31,6 @@ export interface WorkerDeps {
  * `runOnce()` (claim) and `reaper.runOnce()`, which tests call directly.
  */
 export class Worker {
-  readonly id = `worker-${randomUUID().slice(0, 8)}`;
   private readonly inFlight = new Map<string, ClaimedTask>();
   private readonly perEngine = new Map<TaskType, number>();
   /** Per engine, the store call of the claim under way (one at a time). */
@@ -50,12 +50,22 @@ export class Worker {
     this.reaper = new LeaseReaper(d.store, d.config, this.clock, d.log, d.onWebhookQueued);
   }
 
+  /** The id claims are recorded under (the registration's; it changes if the liveness signal was lost). */
+  get id(): string {
+    return this.d.registration.id;
+  }
+
   start(): void {
     const s = this.d.config.scheduler;
     this.timers.push(setInterval(() => this.poll(), s.pollMs));
     this.timers.push(setInterval(() => void this.heartbeat(), s.heartbeatMs));
     this.timers.push(setInterval(() => void this.reaper.runOnce(), Math.max(250, Math.floor(s.leaseMs / 3))));
-    void this.reaper.runOnce().then(() => this.poll());
+    this.timers.push(setInterval(() => void this.reaper.releaseDead(), Math.max(100, s.livenessMs)));
+    // What a dead worker (on SQLite: this file's previous process) held is handed back before the first claim.
+    void this.reaper
+      .releaseDead()
+      .then(() => this.reaper.runOnce())
+      .then(() => this.poll());
   }
 
   /**

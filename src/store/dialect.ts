@@ -5,6 +5,8 @@ import * as sqlite012 from './sqlite/migrations/012-account-counts.js';
 import * as postgres005 from './postgres/migrations/005-pool-lease-function.js';
 import * as postgres007 from './postgres/migrations/007-pool-slots.js';
 import * as postgres014 from './postgres/migrations/014-c-collation-ids.js';
+import * as postgres018 from './postgres/migrations/018-worker-lock-keys.js';
+import * as postgres019 from './postgres/migrations/019-claim-function.js';
 
 /**
  * What the shared Kysely operations need to know about the database under them, declared once per
@@ -53,6 +55,8 @@ export const POSTGRES_DIALECT: StoreDialect = Object.freeze({
     '005-pool-lease-function': postgres005,
     '007-pool-slots': postgres007,
     '014-c-collation-ids': postgres014,
+    '018-worker-lock-keys': postgres018,
+    '019-claim-function': postgres019,
   },
 });
 

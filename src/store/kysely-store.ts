@@ -27,8 +27,9 @@ import type {
   TaskListQuery,
   TerminalWrite,
   WebhookOutbox,
+  WorkerRegistration,
+  WorkersReleased,
 } from './store.js';
-import { claimTasks } from './tasks/claim.js';
 import { deleteExpired } from './tasks/delete.js';
 import { finishTask } from './tasks/finish.js';
 import { heartbeat } from './tasks/heartbeat.js';
@@ -37,6 +38,7 @@ import { listTasks } from './tasks/list.js';
 import { getTask, nextAvailableAt, pollTask } from './tasks/read.js';
 import { reapExpiredLeases } from './tasks/reap.js';
 import { retryTask } from './tasks/retry.js';
+import { releaseWorkers } from './workers/liveness.js';
 
 /**
  * A store on a Kysely connection: each call runs the shared Kysely form of its operation (one file
@@ -111,9 +113,8 @@ export abstract class KyselyStore implements Store {
   listTasks(q: TaskListQuery): Promise<ListedTaskRow[]> {
     return listTasks(this.db, q);
   }
-  claimTasks(a: Parameters<Store['claimTasks']>[0]): Promise<ClaimedTask[]> {
-    return claimTasks(this.db, this.dialect, this.agingMs, a);
-  }
+  abstract claimTasks(a: Parameters<Store['claimTasks']>[0]): Promise<ClaimedTask[]>;
+
   heartbeat(leases: Array<{ id: string; leaseToken: string }>, leaseExpiresAt: number): Promise<number> {
     return heartbeat(this.db, leases, leaseExpiresAt);
   }
@@ -125,6 +126,17 @@ export abstract class KyselyStore implements Store {
   }
   reapExpiredLeases(now: number, failedWrite: (task: TaskRecord) => TerminalWrite): Promise<ReapResult> {
     return reapExpiredLeases(this.db, now, failedWrite);
+  }
+  abstract registerWorker(now: number, onLost: (e: unknown) => void): Promise<WorkerRegistration>;
+  /** The registered workers (or, on SQLite, holders) found dead, in the release's transaction. */
+  protected abstract deadWorkers(trx: Kysely<Database>): Promise<string[]>;
+  releaseDeadWorkers(now: number, failedWrite: (task: TaskRecord) => TerminalWrite): Promise<WorkersReleased> {
+    return this.db
+      .transaction()
+      .execute(async (trx) => releaseWorkers(trx, await this.deadWorkers(trx), now, failedWrite));
+  }
+  releaseWorker(id: string, now: number, failedWrite: (task: TaskRecord) => TerminalWrite): Promise<WorkersReleased> {
+    return this.db.transaction().execute((trx) => releaseWorkers(trx, [id], now, failedWrite));
   }
   deleteExpired(before: number, limit: number): Promise<number> {
     return deleteExpired(this.db, before, limit);
@@ -139,8 +151,13 @@ export abstract class KyselyStore implements Store {
     return counts.queuedAndRunning(this.db, notBefore);
   }
 
-  claimDueDeliveries(now: number, limit: number, leaseMs: number): Promise<DueDelivery[]> {
-    return deliveries.claimDueDeliveries(this.db, this.dialect, now, limit, leaseMs);
+  claimDueDeliveries(
+    now: number,
+    limit: number,
+    leaseMs: number,
+    holder: string | null = null,
+  ): Promise<DueDelivery[]> {
+    return deliveries.claimDueDeliveries(this.db, this.dialect, now, limit, leaseMs, holder);
   }
   startDeliveryAttempt(
     taskId: string,

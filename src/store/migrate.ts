@@ -14,6 +14,7 @@ import * as m011 from './migrations/011-account-isolation.js';
 import * as m013 from './migrations/013-usage-daily.js';
 import * as m015 from './migrations/015-monitors.js';
 import * as m016 from './migrations/016-monitor-run-counts.js';
+import * as m017 from './migrations/017-worker-liveness.js';
 
 /** Migrations of both dialects; a dialect may add its own (StoreDialect.migrations), named in the same order. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -30,6 +31,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '013-usage-daily': m013,
   '015-monitors': m015,
   '016-monitor-run-counts': m016,
+  '017-worker-liveness': m017,
 };
 
 /** Brings the schema to the latest migration of the dialect; throws what the migrator failed with. */

@@ -64,6 +64,16 @@ export interface WebhookDeliveriesTable {
   attempts_base: Generated<number>;
   /** The account of its task or batch. */
   account_id: string;
+  /** The worker process whose sender claimed it (store/workers/liveness.ts); null when not claimed. */
+  holder: Generated<string | null>;
+}
+
+/** A registered worker process (store/workers/liveness.ts). */
+export interface WorkersTable {
+  id: string;
+  /** PostgreSQL: the key of the session advisory lock the worker holds while it lives. */
+  lock_key: number | null;
+  started_at: number;
 }
 
 /** One row per attempt made: (task_id, attempt) is unique, so no attempt number is made twice. */
@@ -172,4 +182,5 @@ export interface Database {
   aeq_meta: MetaTable;
   pool_leases: PoolLeasesTable;
   runtime_changes: RuntimeChangesTable;
+  workers: WorkersTable;
 }

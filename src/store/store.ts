@@ -113,6 +113,20 @@ export interface ReapResult {
   failed: string[];
 }
 
+/** A registered worker process, alive while registered (store/workers/liveness.ts). */
+export interface WorkerRegistration {
+  /** The id its claims are recorded under (a task's worker, a delivery's holder); new after a lost signal. */
+  readonly id: string;
+  /** Ends the registration (after the worker handed back what it held). */
+  close(): Promise<void>;
+}
+
+/** What the release of workers handed back: their tasks (as the reaper does) and the deliveries they held. */
+export interface WorkersReleased extends ReapResult {
+  workers: string[];
+  deliveries: number;
+}
+
 /**
  * The task store. Every write that moves a task is conditional on its state and lease token:
  * QUEUED -> PROCESSING -> COMPLETED | FAILED, terminal states are final, and only the worker that
@@ -171,6 +185,15 @@ export interface Store {
   retryTask(id: string, leaseToken: string, lastError: string, availableAt: number, now: number): Promise<boolean>;
   /** Tasks whose lease expired go back to QUEUED, or FAILED when they have no attempt left. */
   reapExpiredLeases(now: number, failedWrite: (task: TaskRecord) => TerminalWrite): Promise<ReapResult>;
+  /**
+   * Registers a worker process with a liveness signal the store can see (store/workers/liveness.ts). `onLost` is told
+   * when the signal was lost while the process lives (it registers again under a new id).
+   */
+  registerWorker(now: number, onLost: (e: unknown) => void): Promise<WorkerRegistration>;
+  /** Hands back what workers whose signal is gone held: their tasks, engine slots and deliveries. */
+  releaseDeadWorkers(now: number, failedWrite: (task: TaskRecord) => TerminalWrite): Promise<WorkersReleased>;
+  /** Hands back what one worker holds, at once (its graceful stop). */
+  releaseWorker(id: string, now: number, failedWrite: (task: TaskRecord) => TerminalWrite): Promise<WorkersReleased>;
   /** Deletes tasks created before `before` (and their deliveries), at most `limit` rows. */
   deleteExpired(before: number, limit: number): Promise<number>;
   /** Earliest time a QUEUED task becomes due, for the scheduler's timer. */
@@ -179,7 +202,8 @@ export interface Store {
   stats(notBefore: number, accountId?: string): Promise<Stats>;
   queuedAndRunning(notBefore: number): Promise<Record<string, { queued: number; processing: number }>>;
 
-  claimDueDeliveries(now: number, limit: number, leaseMs: number): Promise<DueDelivery[]>;
+  /** Claims due deliveries for the sender of worker `holder` (null: none registered; only the lease frees them). */
+  claimDueDeliveries(now: number, limit: number, leaseMs: number, holder?: string | null): Promise<DueDelivery[]>;
   /** Records that attempt `attempt` starts; false if it was already made (another sender got there first). */
   startDeliveryAttempt(
     taskId: string,

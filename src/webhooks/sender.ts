@@ -35,6 +35,11 @@ export interface WebhookSenderOptions {
   pollMs: number;
   /** Signing secrets (AEQ_WEBHOOK_SECRET); none = unsigned deliveries. */
   secrets?: readonly WebhookSecret[];
+  /**
+   * The worker process the claims are recorded for (its registration's id), so that its death releases them at once;
+   * without one, a claimed delivery is freed by its lease only.
+   */
+  holder?: () => string;
 }
 
 /**
@@ -127,7 +132,12 @@ export class WebhookSender {
         // delivery: each finish wakes the sender again, so nothing due waits for long.
         if (room <= 0 || (this.inFlight.size > 0 && room < Math.min(CLAIM_BUNCH, Math.ceil(this.opts.concurrency / 4))))
           break;
-        const due = await this.store.claimDueDeliveries(this.clock.now(), room, deliveryLeaseMs(this.opts.timeoutMs));
+        const due = await this.store.claimDueDeliveries(
+          this.clock.now(),
+          room,
+          deliveryLeaseMs(this.opts.timeoutMs),
+          this.opts.holder?.() ?? null,
+        );
         for (const d of due) {
           const p = this.deliver(d)
             .catch((e: unknown) =>

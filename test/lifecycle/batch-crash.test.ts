@@ -37,7 +37,8 @@ describe(`a 500-item batch survives kill -9 of its worker (${onPostgres ? 'Postg
       ...store,
       AEQ_CONFIG: fastConfig(tempDir(), {
         engines: { ANSWER_ENGINE_A: { concurrency: 64 } },
-        scheduler: { leaseMs: 1000, heartbeatMs: 300 },
+        // The default lease (30 s): the killed worker's tasks come back through its liveness signal, not the lease.
+        scheduler: { livenessMs: 200 },
       }),
       AEQ_ENGINE_TIMEOUT_MS: '10000',
     };

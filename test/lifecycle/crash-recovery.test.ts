@@ -27,11 +27,9 @@ describe('crash recovery: kill -9 with tasks in flight, restart on the same data
     const dataDir = tempDir();
     const env = {
       AEQ_DATA_DIR: dataDir,
-      // Short leases so the restarted service reclaims the dead one's tasks quickly.
-      AEQ_CONFIG: fastConfig(tempDir(), {
-        engines: { ANSWER_ENGINE_A: { concurrency: 64 } },
-        scheduler: { leaseMs: 1000, heartbeatMs: 300 },
-      }),
+      // The default lease (30 s): the restarted service hands back the dead one's tasks and deliveries at start-up
+      // (one process owns the SQLite file), long before the leases would run out.
+      AEQ_CONFIG: fastConfig(tempDir(), { engines: { ANSWER_ENGINE_A: { concurrency: 64 } } }),
       AEQ_WEBHOOK_RETRY_BASE_MS: '50',
       AEQ_WEBHOOK_TIMEOUT_MS: '1000',
       AEQ_ENGINE_TIMEOUT_MS: '10000',

@@ -56,6 +56,8 @@ interface DeliveryLease {
   token: string;
   leaseExpiresAt: number;
   now: number;
+  /** The worker process claiming (store/workers/liveness.ts): its death releases the delivery at once. */
+  holder: string | null;
 }
 
 /** Claims up to `limit` deliveries to send: those whose sender died mid-attempt (lease expired), then the due ones. */
@@ -65,9 +67,10 @@ export function claimDueDeliveries(
   now: number,
   limit: number,
   leaseMs: number,
+  holder: string | null,
 ): Promise<DueDelivery[]> {
   return db.transaction().execute(async (trx) => {
-    const lease = { token: randomUUID(), leaseExpiresAt: now + leaseMs, now };
+    const lease = { token: randomUUID(), leaseExpiresAt: now + leaseMs, now, holder };
     // Two index ranges rather than one OR: stale leases first, then the due ones. Each claim then
     // costs the same whatever the outbox holds.
     const stale = await claimRange(trx, dialect, 'SENDING', 'lease_expires_at', '<', now, limit, lease);
@@ -104,7 +107,13 @@ async function claimRange(
     )
     .updateTable('webhook_deliveries')
     .from('due')
-    .set({ status: 'SENDING', lease_token: lease.token, lease_expires_at: lease.leaseExpiresAt, updated_at: lease.now })
+    .set({
+      status: 'SENDING',
+      lease_token: lease.token,
+      lease_expires_at: lease.leaseExpiresAt,
+      updated_at: lease.now,
+      holder: lease.holder,
+    })
     .whereRef('webhook_deliveries.task_id', '=', 'due.task_id')
     .returning([
       'webhook_deliveries.task_id',
@@ -217,14 +226,14 @@ export function prepareDeliveries(db: BetterSqlite3.Database) {
   return {
     claimStale: p(
       `update webhook_deliveries set status = 'SENDING', ` +
-        `lease_token = @token, lease_expires_at = @expires, updated_at = @now
+        `lease_token = @token, lease_expires_at = @expires, updated_at = @now, holder = @holder
       where task_id in (select task_id from webhook_deliveries where status = 'SENDING' and lease_expires_at < @now
         order by lease_expires_at limit @limit)
       returning task_id, url, payload, attempts, lease_token, redeliveries, attempts_base`,
     ),
     claimDue: p(
       `update webhook_deliveries set status = 'SENDING', ` +
-        `lease_token = @token, lease_expires_at = @expires, updated_at = @now
+        `lease_token = @token, lease_expires_at = @expires, updated_at = @now, holder = @holder
       where task_id in (select task_id from webhook_deliveries where status = 'PENDING' and next_attempt_at <= @now
         order by next_attempt_at limit @limit)
       returning task_id, url, payload, attempts, lease_token, redeliveries, attempts_base`,
@@ -268,9 +277,10 @@ export function claimDueDeliveriesSqlite(
   now: number,
   limit: number,
   leaseMs: number,
+  holder: string | null,
 ): Promise<DueDelivery[]> {
   return group.write(() => {
-    const set = { token: randomUUID(), expires: now + leaseMs, now };
+    const set = { token: randomUUID(), expires: now + leaseMs, now, holder };
     // Two index ranges, as above: stale leases first, then due deliveries.
     const stale = s.claimStale.all({ ...set, limit }) as DeliveryRow[];
     const due = stale.length < limit ? (s.claimDue.all({ ...set, limit: limit - stale.length }) as DeliveryRow[]) : [];

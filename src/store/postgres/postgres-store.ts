@@ -4,19 +4,51 @@ import { POSTGRES_DIALECT } from '../dialect.js';
 import { KyselyStore } from '../kysely-store.js';
 import { acquirePoolLeasePostgres, postgresReleaser } from '../pool-leases.js';
 import type { Database } from '../schema.js';
-import type { TerminalWrite } from '../store.js';
+import type { InsertOutcome, Store, TerminalWrite, WorkerRegistration } from '../store.js';
+import { insertTasksPostgres } from '../tasks/insert.js';
+import type { NewBatch } from '../../domain/batch.js';
+import { claimTasksPostgres } from '../tasks/claim.js';
+import { heartbeatPostgres } from '../tasks/heartbeat.js';
+import type { ClaimedTask, NewTask } from '../../domain/task.js';
+import { deadWorkersPostgres, PostgresWorkerRegistration } from '../workers/liveness.js';
 import { postgresFinisher } from '../tasks/finish.js';
 
 /**
- * The shared store for several API and worker processes: the shared Kysely form of every operation,
- * with PostgreSQL's capabilities (src/store/dialect.ts: claims serialised per task type by an
- * advisory lock, candidate rows locked with FOR UPDATE SKIP LOCKED). Its own forms: a pool lease is
- * one call of a stored function, and the terminal writes without a webhook and the lease releases
- * asked for during one turn of the event loop go to the server as one statement each.
+ * The shared store for several API and worker processes: the shared Kysely form of every operation, with
+ * PostgreSQL's capabilities (src/store/dialect.ts). Its own forms, each one statement and one round trip on the hot
+ * path: a claim is a call of a stored function (the per-engine lock held only while it runs), as is a pool lease; the
+ * terminal writes (with their webhooks' outbox rows) and the lease releases asked for during one turn of the event
+ * loop go to the server as one statement each; a heartbeat extends all its leases in one statement; and each worker
+ * process holds a liveness lock on a connection of its own (store/workers/liveness.ts).
  */
 export class PostgresStore extends KyselyStore {
   private readonly finish = postgresFinisher(this.db);
   private readonly release = postgresReleaser(this.db);
+
+  constructor(
+    db: Kysely<Database>,
+    agingMs: number,
+    /** For the connection each worker's liveness lock is held on. */
+    private readonly connectionString: string,
+  ) {
+    super(db, POSTGRES_DIALECT, agingMs);
+  }
+
+  override insertTasks(tasks: NewTask[], notBefore = 0, batch?: NewBatch): Promise<InsertOutcome[]> {
+    return insertTasksPostgres(this.db, this.agingMs, tasks, notBefore, batch);
+  }
+  override claimTasks(a: Parameters<Store['claimTasks']>[0]): Promise<ClaimedTask[]> {
+    return claimTasksPostgres(this.db, this.agingMs, a);
+  }
+  override heartbeat(leases: Array<{ id: string; leaseToken: string }>, leaseExpiresAt: number): Promise<number> {
+    return heartbeatPostgres(this.db, leases, leaseExpiresAt);
+  }
+  override registerWorker(now: number, onLost: (e: unknown) => void): Promise<WorkerRegistration> {
+    return PostgresWorkerRegistration.open(this.connectionString, () => now, onLost);
+  }
+  protected override deadWorkers(trx: Kysely<Database>): Promise<string[]> {
+    return deadWorkersPostgres(trx);
+  }
 
   override finishTask(id: string, leaseToken: string, write: TerminalWrite, now: number): Promise<boolean> {
     return this.finish(id, leaseToken, write, now);
@@ -39,5 +71,5 @@ export function openPostgresStore(connectionString: string, agingMs: number, poo
   // A dropped connection must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return new PostgresStore(db, POSTGRES_DIALECT, agingMs);
+  return new PostgresStore(db, agingMs, connectionString);
 }

@@ -9,13 +9,22 @@ import { KyselyStore } from '../kysely-store.js';
 import * as deliveries from '../outbox/deliveries.js';
 import type { Database } from '../schema.js';
 import * as counts from '../stats.js';
-import type { DeliveryOutcome, DueDelivery, InsertOutcome, Stats, Store, TerminalWrite } from '../store.js';
+import type {
+  DeliveryOutcome,
+  DueDelivery,
+  InsertOutcome,
+  Stats,
+  Store,
+  TerminalWrite,
+  WorkerRegistration,
+} from '../store.js';
 import { claimTasksSqlite, prepareClaim } from '../tasks/claim.js';
 import { finishTaskSqlite, prepareFinish } from '../tasks/finish.js';
 import { heartbeatSqlite, prepareHeartbeat } from '../tasks/heartbeat.js';
 import { insertTasksSqlite, prepareInsert } from '../tasks/insert.js';
 import { getTaskSqlite, pollTaskSqlite, prepareRead } from '../tasks/read.js';
 import { prepareRetry, retryTaskSqlite } from '../tasks/retry.js';
+import { deadWorkersSqlite, registerWorkerSqlite } from '../workers/liveness.js';
 import { GroupCommit } from './group-commit.js';
 
 /** The hot-path statements of every operation, prepared once the schema exists. */
@@ -46,6 +55,8 @@ type Statements = ReturnType<typeof prepareStatements>;
 export class SqliteStore extends KyselyStore {
   private statements: Statements | null = null;
   private readonly group: GroupCommit;
+  /** The workers registered in this process: the only live ones, since one process owns the file. */
+  private readonly aliveWorkers = new Set<string>();
 
   constructor(
     db: Kysely<Database>,
@@ -76,6 +87,12 @@ export class SqliteStore extends KyselyStore {
   override pollTask(id: string, notBefore: number): Promise<PolledTask | undefined> {
     return pollTaskSqlite(this.group, this.s.read, id, notBefore);
   }
+  override registerWorker(now: number): Promise<WorkerRegistration> {
+    return registerWorkerSqlite(this.db, this.aliveWorkers, now);
+  }
+  protected override deadWorkers(trx: Kysely<Database>): Promise<string[]> {
+    return deadWorkersSqlite(trx, this.aliveWorkers);
+  }
   override claimTasks(a: Parameters<Store['claimTasks']>[0]): Promise<ClaimedTask[]> {
     return claimTasksSqlite(this.group, this.s.claim, a);
   }
@@ -101,8 +118,13 @@ export class SqliteStore extends KyselyStore {
     return counts.queuedAndRunningSqlite(this.group, this.s.stats, notBefore);
   }
 
-  override claimDueDeliveries(now: number, limit: number, leaseMs: number): Promise<DueDelivery[]> {
-    return deliveries.claimDueDeliveriesSqlite(this.group, this.s.deliveries, now, limit, leaseMs);
+  override claimDueDeliveries(
+    now: number,
+    limit: number,
+    leaseMs: number,
+    holder: string | null = null,
+  ): Promise<DueDelivery[]> {
+    return deliveries.claimDueDeliveriesSqlite(this.group, this.s.deliveries, now, limit, leaseMs, holder);
   }
   override startDeliveryAttempt(
     taskId: string,

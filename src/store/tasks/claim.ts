@@ -1,99 +1,32 @@
 import { randomUUID } from 'node:crypto';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { ClaimedTask } from '../../domain/task.js';
-import { serialised, type StoreDialect } from '../dialect.js';
 import { claimedFromRow } from '../rows.js';
 import type { Database, TasksTable } from '../schema.js';
 import type { GroupCommit } from '../sqlite/group-commit.js';
 import type { Store } from '../store.js';
-import { PROCESSING, QUEUED } from './status-literals.js';
 
 type ClaimArgs = Parameters<Store['claimTasks']>[0];
 
-/** Every tasks column, `id` qualified: the claim joins a CTE that also has an `id` (SQLite cannot RETURN `tasks.*`). */
-const TASK_COLUMNS = [
-  'tasks.id',
-  'task_type',
-  'status',
-  'priority',
-  'sort_key',
-  'payload',
-  'idempotency_key',
-  'webhook_url',
-  'country',
-  'created_at',
-  'updated_at',
-  'available_at',
-  'attempts',
-  'max_attempts',
-  'lease_token',
-  'lease_expires_at',
-  'worker_id',
-  'result',
-  'error',
-  'credits_to_charge',
-  'credits_charged',
-  'finished_at',
-  'account_id',
-] as const;
-
 /**
- * The claim: in one transaction serialised per task type, count the type's PROCESSING tasks and
- * move at most `concurrency - running` due QUEUED tasks (by sort_key) to PROCESSING under a fresh
- * lease token, counting the attempt. The count lives here, so the concurrency holds across processes.
+ * The claim: count the engine's PROCESSING tasks and move at most `concurrency - running` due QUEUED tasks (by
+ * sort_key) to PROCESSING under a fresh lease token, counting the attempt, with nothing else claiming for the engine
+ * in between. The count lives here, so the concurrency holds across processes. Each store has its own form: SQLite's
+ * write transaction is exclusive by itself; PostgreSQL's is a stored function that takes a per-engine lock.
+ *
+ * PostgreSQL: the claim in one statement, a call of the stored function (postgres/migrations/019-claim-function.ts),
+ * which holds the per-engine lock only while it runs.
  */
-export function claimTasks(
-  db: Kysely<Database>,
-  dialect: StoreDialect,
-  agingMs: number,
-  a: ClaimArgs,
-): Promise<ClaimedTask[]> {
-  return serialised(db, dialect, a.taskType, async (trx) => {
-    const running = await trx
-      .selectFrom('tasks')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('task_type', '=', a.taskType)
-      .where('status', '=', PROCESSING)
-      .executeTakeFirstOrThrow();
-    const room = Math.min(a.limit, a.concurrency - Number(running.n));
-    if (room <= 0) return [];
-    let candidates = trx
-      .selectFrom('tasks')
-      .select('id')
-      .where('task_type', '=', a.taskType)
-      .where('status', '=', QUEUED)
-      .where('available_at', '<=', a.now)
-      .orderBy('sort_key')
-      .limit(room);
-    if (dialect.supportsSkipLocked) candidates = candidates.forUpdate().skipLocked();
-    const token = randomUUID();
-    // A materialized CTE, not `id IN (subquery)`: PostgreSQL may run an IN-subquery with LIMIT
-    // and SKIP LOCKED more than once and then claim more rows than the limit (seen in tests).
-    const rows = await trx
-      .with(
-        (cte) => cte('picked').materialized(),
-        () => candidates,
-      )
-      .updateTable('tasks')
-      .from('picked')
-      .set((eb) => ({
-        status: 'PROCESSING',
-        lease_token: token,
-        lease_expires_at: a.now + a.leaseMs,
-        worker_id: a.workerId,
-        attempts: eb('tasks.attempts', '+', 1),
-        updated_at: a.now,
-      }))
-      .whereRef('tasks.id', '=', 'picked.id')
-      .where('tasks.status', '=', 'QUEUED')
-      .returning(TASK_COLUMNS)
-      .execute();
-    // In claim order (sort_key), computed from numbers: PostgreSQL returns bigint columns as text (rows.ts).
-    return rows
-      .map(claimedFromRow)
-      .sort((x, y) => x.createdAt - x.priority * agingMs - (y.createdAt - y.priority * agingMs));
-  });
+export async function claimTasksPostgres(db: Kysely<Database>, agingMs: number, a: ClaimArgs): Promise<ClaimedTask[]> {
+  const r = await sql<TasksTable>`select * from aeq_claim_tasks(${a.taskType}, ${a.limit}, ${a.concurrency},
+    ${a.now}, ${a.now + a.leaseMs}, ${a.workerId}, ${randomUUID()})`.execute(db);
+  return inClaimOrder(r.rows.map(claimedFromRow), agingMs);
+}
+
+/** In claim order (sort_key), computed from numbers: PostgreSQL returns bigint columns as text (rows.ts). */
+function inClaimOrder(tasks: ClaimedTask[], agingMs: number): ClaimedTask[] {
+  return tasks.sort((x, y) => x.createdAt - x.priority * agingMs - (y.createdAt - y.priority * agingMs));
 }
 
 /** Embedded store: the claim's statements, prepared once. */

@@ -103,37 +103,55 @@ interface Finish {
 }
 
 /**
- * PostgreSQL: finishes with one statement per turn of the event loop. The terminal writes without a
- * webhook asked for during one turn go to the server as one UPDATE (postgres/turn-batch.ts); those
- * with a webhook keep their transaction (the shared form).
+ * PostgreSQL: finishes with one statement per turn of the event loop, the group commit of the embedded store. The
+ * terminal writes asked for during one turn go to the server as one statement (postgres/turn-batch.ts), their
+ * webhooks' outbox rows with them: the statement is atomic, so a task is terminal with its delivery queued, or
+ * neither.
  */
 export function postgresFinisher(
   db: Kysely<Database>,
 ): (id: string, leaseToken: string, w: TerminalWrite, now: number) => Promise<boolean> {
   const batch = new TurnBatch<Finish, boolean>(
     (fs) => finishAllPostgres(db, fs),
-    (f) => finishTask(db, f.id, f.leaseToken, f.write, f.now),
+    async (f) => (await finishAllPostgres(db, [f]))[0] ?? false,
   );
-  return (id, leaseToken, write, now) =>
-    write.webhook ? finishTask(db, id, leaseToken, write, now) : batch.add({ id, leaseToken, write, now });
+  return (id, leaseToken, write, now) => batch.add({ id, leaseToken, write, now });
 }
 
-/** The shared finish for many tasks without a webhook, in one statement: each is fenced by its own lease token. */
+/**
+ * The finish of many tasks in one statement: each row of the arrays is one task, fenced by its own lease token; the
+ * tasks that were still held and have a webhook get their outbox row in the same statement.
+ */
 async function finishAllPostgres(db: Kysely<Database>, fs: Finish[]): Promise<boolean[]> {
-  // One row per task in VALUES; a task twice in one turn is left to the one-by-one path.
+  // One row per task; a task twice in one turn makes the batch fail, and each is then finished on its own.
   if (new Set(fs.map((f) => f.id)).size !== fs.length) throw new Error('a task finished twice in one turn');
-  const rows = fs.map(
-    ({ id, leaseToken, write: w, now }) =>
-      sql`(${id}::text, ${leaseToken}::text, ${w.status}::text,
-        ${w.result === undefined ? null : JSON.stringify(w.result)}::text, ${w.error}::text,
-        ${w.creditsToCharge}::integer, ${w.creditsCharged}::integer, ${now}::bigint)`,
-  );
+  const col = <T>(pick: (f: Finish) => T) => fs.map(pick);
   const r = await sql<{ id: string }>`
-    update tasks as t set status = v.status, result = v.result, error = v.error, credits_to_charge = v.to_charge,
-      credits_charged = v.charged, lease_token = null, lease_expires_at = null, finished_at = v.now, updated_at = v.now
-    from (values ${sql.join(rows)}) as v (id, token, status, result, error, to_charge, charged, now)
-    where ${sql.raw(leaseFenceSql('v.id', 'v.token', 't'))}
-    returning t.id`.execute(db);
+    with v as (
+      select * from unnest(${col((f) => f.id)}::text[], ${col((f) => f.leaseToken)}::text[],
+        ${col((f) => f.write.status)}::text[],
+        ${col((f) => (f.write.result === undefined ? null : JSON.stringify(f.write.result)))}::text[],
+        ${col((f) => f.write.error)}::text[], ${col((f) => f.write.creditsToCharge)}::integer[],
+        ${col((f) => f.write.creditsCharged)}::integer[], ${col((f) => f.now)}::bigint[],
+        ${col((f) => f.write.webhook?.url ?? null)}::text[],
+        ${col((f) => (f.write.webhook ? JSON.stringify(f.write.webhook.payload) : null))}::text[],
+        ${col((f) => f.write.webhook?.accountId ?? null)}::text[])
+        as v (id, token, status, result, error, to_charge, charged, now, hook_url, hook_payload, hook_account)
+    ),
+    done as (
+      update tasks as t set status = v.status, result = v.result, error = v.error, credits_to_charge = v.to_charge,
+        credits_charged = v.charged, lease_token = null, lease_expires_at = null, finished_at = v.now,
+        updated_at = v.now
+      from v where ${sql.raw(leaseFenceSql('v.id', 'v.token', 't'))}
+      returning t.id
+    ),
+    hooks as (
+      insert into webhook_deliveries (task_id, url, payload, status, attempts, next_attempt_at, lease_token,
+        lease_expires_at, last_error, created_at, updated_at, account_id)
+      select v.id, v.hook_url, v.hook_payload, 'PENDING', 0, v.now, null, null, null, v.now, v.now, v.hook_account
+      from v join done on done.id = v.id where v.hook_url is not null
+    )
+    select id from done`.execute(db);
   const done = new Set(r.rows.map((x) => x.id));
   return fs.map((f) => done.has(f.id));
 }

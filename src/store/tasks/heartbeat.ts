@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema.js';
 import type { GroupCommit } from '../sqlite/group-commit.js';
 import { heldUnderLease, leaseFenceSql } from './lease-fence.js';
@@ -21,6 +21,19 @@ export async function heartbeat(db: Kysely<Database>, leases: Lease[], leaseExpi
     }
   });
   return n;
+}
+
+/** PostgreSQL: every lease of the heartbeat in one statement (each still fenced by its own token). */
+export async function heartbeatPostgres(
+  db: Kysely<Database>,
+  leases: Lease[],
+  leaseExpiresAt: number,
+): Promise<number> {
+  if (leases.length === 0) return 0;
+  const r = await sql`update tasks as t set lease_expires_at = ${leaseExpiresAt}
+    from unnest(${leases.map((l) => l.id)}::text[], ${leases.map((l) => l.leaseToken)}::text[]) as v (id, token)
+    where ${sql.raw(leaseFenceSql('v.id', 'v.token', 't'))}`.execute(db);
+  return Number(r.numAffectedRows ?? 0);
 }
 
 /** Embedded store: the heartbeat's statement, prepared once. */

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { TaskRecord } from '../../domain/task.js';
 import { taskFromRow } from '../rows.js';
-import type { Database } from '../schema.js';
+import type { Database, TasksTable } from '../schema.js';
 import type { ReapResult, TerminalWrite } from '../store.js';
 import { writeTerminal } from './finish.js';
 import { heldUnderLease } from './lease-fence.js';
@@ -28,27 +28,40 @@ export function reapExpiredLeases(
       .where('lease_expires_at', '<', now)
       .limit(REAP_BATCH)
       .execute();
-    const result: ReapResult = { requeued: [], failed: [] };
-    for (const row of expired) {
-      const task = taskFromRow(row);
-      if (task.attempts >= task.maxAttempts) {
-        if (await writeTerminal(trx, task.id, row.lease_token, failedWrite(task), now)) result.failed.push(task.id);
-        continue;
-      }
-      const r = await trx
-        .updateTable('tasks')
-        .set({
-          status: 'QUEUED',
-          lease_token: null,
-          lease_expires_at: null,
-          worker_id: null,
-          available_at: now,
-          updated_at: now,
-        })
-        .where((eb) => heldUnderLease(eb, task.id, row.lease_token))
-        .executeTakeFirst();
-      if (Number(r.numUpdatedRows) === 1) result.requeued.push(task.id);
-    }
-    return result;
+    return handBack(trx, expired, now, failedWrite);
   });
+}
+
+/**
+ * Hands held tasks back: each to QUEUED, due now, or to FAILED (with its webhook) when it has no attempt left. Fenced
+ * on the token read from its row, so a task finished or claimed again since is left alone.
+ */
+export async function handBack(
+  trx: Kysely<Database>,
+  rows: readonly TasksTable[],
+  now: number,
+  failedWrite: (task: TaskRecord) => TerminalWrite,
+): Promise<ReapResult> {
+  const result: ReapResult = { requeued: [], failed: [] };
+  for (const row of rows) {
+    const task = taskFromRow(row);
+    if (task.attempts >= task.maxAttempts) {
+      if (await writeTerminal(trx, task.id, row.lease_token, failedWrite(task), now)) result.failed.push(task.id);
+      continue;
+    }
+    const r = await trx
+      .updateTable('tasks')
+      .set({
+        status: 'QUEUED',
+        lease_token: null,
+        lease_expires_at: null,
+        worker_id: null,
+        available_at: now,
+        updated_at: now,
+      })
+      .where((eb) => heldUnderLease(eb, task.id, row.lease_token))
+      .executeTakeFirst();
+    if (Number(r.numUpdatedRows) === 1) result.requeued.push(task.id);
+  }
+  return result;
 }
