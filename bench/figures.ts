@@ -23,6 +23,10 @@ export interface BenchConfig {
   parseInFlight: number;
   parseIdleS: number;
   parseWindowS: number;
+  /** Interleaved rounds of the comparison and scale-out scenarios (`--rounds=N`; 3, quick mode 1). */
+  rounds: number;
+  /** Tasks per scale-out run (`--scaleout-tasks=N`). */
+  scaleoutTasks: number;
 }
 
 export function benchConfig(quick: boolean, baseline = true): BenchConfig {
@@ -46,6 +50,8 @@ export function benchConfig(quick: boolean, baseline = true): BenchConfig {
         parseInFlight: 4,
         parseIdleS: 1,
         parseWindowS: 2,
+        rounds: 1,
+        scaleoutTasks: 1_000,
       }
     : {
         quick,
@@ -66,6 +72,8 @@ export function benchConfig(quick: boolean, baseline = true): BenchConfig {
         parseInFlight: 32,
         parseIdleS: 5,
         parseWindowS: 20,
+        rounds: 3,
+        scaleoutTasks: 10_000,
       };
 }
 

@@ -28,8 +28,9 @@ export function renderResults(r: BenchReport): string {
       `embedded SQLite unless the scenario says PostgreSQL. Load generator: autocannon in a separate process.`,
     '',
     `Each figure is the median of ${r.config.runs} runs of ${r.config.durationS} s (HTTP scenarios; ` +
-      `service and baseline interleaved) or of ${r.config.dispatchRuns} runs (dispatch, ` +
-      `webhooks, comparison: one round in quick mode); the individual runs are listed.`,
+      `service and baseline interleaved), of ${r.config.dispatchRuns} runs (dispatch, webhooks) or of ` +
+      `${r.config.rounds} interleaved round${r.config.rounds > 1 ? 's' : ''} (comparison, scale-out); ` +
+      'the individual runs are listed, in order.',
     '',
     '| Scenario | Metric | Median | Runs | Baseline (same run) | Ratio | Target | Verdict |',
     '|---|---|---:|---|---|---:|---|---|',

@@ -4,9 +4,10 @@ import { runBench, SCENARIOS, type ScenarioName } from './harness.js';
 import { renderResults, writeResults } from './report.js';
 
 /**
- * `npm run bench [-- --quick] [--only=submit,batch,poll,dispatch,webhooks,growth,parse,compare] [--out=FILE |
- * --no-write] [--no-baseline]`
- * Runs the scenarios and writes the results section of docs/benchmarks.md.
+ * `npm run bench [-- --quick] [--only=submit,batch,poll,dispatch,webhooks,growth,parse,compare,scaleout]
+ * [--rounds=N] [--scaleout-tasks=N] [--out=FILE | --no-write] [--no-baseline]`
+ * Runs the scenarios and writes the results section of docs/benchmarks.md. `--rounds`: interleaved rounds of
+ * the comparison and scale-out scenarios (default 3, quick mode 1).
  */
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -14,6 +15,16 @@ const onlyArg = args.find((a) => a.startsWith('--only='))?.slice('--only='.lengt
 const only = onlyArg ? (onlyArg.split(',') as ScenarioName[]) : undefined;
 for (const s of only ?? [])
   if (!SCENARIOS.includes(s)) throw new Error(`unknown scenario ${s}; known: ${SCENARIOS.join(', ')}`);
+/** A positive integer flag `--name=N`, or undefined when absent. */
+function intFlag(name: string): number | undefined {
+  const raw = args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  if (raw === undefined) return undefined;
+  const v = Number(raw);
+  if (!Number.isInteger(v) || v < 1) throw new Error(`--${name} must be a positive integer, got ${raw}`);
+  return v;
+}
+const rounds = intFlag('rounds');
+const scaleoutTasks = intFlag('scaleout-tasks');
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out =
   args.find((a) => a.startsWith('--out='))?.slice('--out='.length) ?? path.join(root, 'docs', 'benchmarks.md');
@@ -24,6 +35,8 @@ const report = await runBench({
   command,
   baseline: !args.includes('--no-baseline'),
   ...(only ? { only } : {}),
+  ...(rounds ? { rounds } : {}),
+  ...(scaleoutTasks ? { scaleoutTasks } : {}),
   log: (s) => console.error(`[bench] ${s}`),
 });
 console.log(renderResults(report));

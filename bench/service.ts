@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createAccount, createKey } from '../src/accounts/admin.js';
 import { createApp, type App } from '../src/app.js';
-import { loadSettings } from '../src/config/settings.js';
+import { loadSettings, type Settings } from '../src/config/settings.js';
 import { ALL_TASK_TYPES } from '../src/domain/engine-catalog.js';
 import type { TaskType } from '../src/domain/task-types.js';
 import type { EngineAdapter } from '../src/engines/adapter.js';
@@ -55,17 +55,24 @@ export interface ServiceOptions {
   seen?: AttemptLog;
   /** A postgres:// URL: the service uses the PostgreSQL store there instead of the embedded SQLite. */
   databaseUrl?: string;
+  /**
+   * `api`: an API-only process (no worker), as AEQ_ROLE=api; a worker to go with it is started by
+   * startBenchWorker on the same database. Default `all` (API and worker in one process).
+   */
+  role?: 'all' | 'api';
 }
 
 /**
- * Starts the real service in this process: embedded SQLite in a temp dir (or `databaseUrl`), silent logs, no
- * sandbox.
+ * Writes the bench's config file into `dataDir` (every engine paused but the no-op engine, unpaused with
+ * `noopConcurrency` when given) and returns its path.
  */
-export async function startBenchService(o: ServiceOptions = {}): Promise<BenchService> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aeq-bench-'));
+export function writeBenchConfig(dataDir: string, noopConcurrency?: number): string {
   const engines: Record<string, unknown> = {};
   for (const t of ALL_TASK_TYPES) engines[t] = { paused: true };
-  if (o.noopConcurrency) engines[NOOP_ENGINE] = { paused: false, mode: 'anon', concurrency: o.noopConcurrency };
+  // transport http: the no-op adapter uses none, and the engine's default (a browser) would mark it unable to
+  // serve on a machine without Chromium, failing every task.
+  if (noopConcurrency)
+    engines[NOOP_ENGINE] = { paused: false, mode: 'anon', transport: 'http', concurrency: noopConcurrency };
   const configPath = path.join(dataDir, 'config.json');
   fs.writeFileSync(
     configPath,
@@ -76,15 +83,31 @@ export async function startBenchService(o: ServiceOptions = {}): Promise<BenchSe
       exitAddresses: [{ id: 'bench-direct', country: 'US', maxConcurrent: 100_000 }],
     }),
   );
+  return configPath;
+}
+
+/** A temp data dir with the bench's config file, and the settings of a service in `role` on it. */
+function benchSettings(o: ServiceOptions, role: 'all' | 'api' | 'worker'): { settings: Settings; dataDir: string } {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aeq-bench-'));
   const settings = loadSettings({
     ...(o.databaseUrl ? { DATABASE_URL: o.databaseUrl } : {}),
     AEQ_API_KEY: BENCH_KEY,
     AEQ_WEBHOOK_ALLOW_PRIVATE: '1',
     AEQ_DATA_DIR: dataDir,
-    AEQ_CONFIG: configPath,
+    AEQ_CONFIG: writeBenchConfig(dataDir, o.noopConcurrency),
     AEQ_LOG_LEVEL: 'silent',
+    AEQ_ROLE: role,
     PORT: '0',
   });
+  return { settings, dataDir };
+}
+
+/**
+ * Starts the real service in this process: embedded SQLite in a temp dir (or `databaseUrl`), silent logs, no
+ * sandbox.
+ */
+export async function startBenchService(o: ServiceOptions = {}): Promise<BenchService> {
+  const { settings, dataDir } = benchSettings(o, o.role ?? 'all');
   const registry = new EngineRegistry().register(noopAdapter(o.seen));
   const app = await createApp(settings, { log: createLogger('silent'), registry });
   const url = await app.listen();
@@ -96,6 +119,30 @@ export async function startBenchService(o: ServiceOptions = {}): Promise<BenchSe
     dataDir,
     accountKey,
     accountId: account.id,
+    async stop() {
+      await app.stop(1000);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface BenchWorker {
+  app: App;
+  stop(): Promise<void>;
+}
+
+/**
+ * A worker-only service (AEQ_ROLE=worker) in this process, on the PostgreSQL database of an API-only
+ * bench service, started: what a worker process does from its start (store opened, operator changes
+ * read, claim loop started) to its first claim.
+ */
+export async function startBenchWorker(o: ServiceOptions & { databaseUrl: string }): Promise<BenchWorker> {
+  const { settings, dataDir } = benchSettings(o, 'worker');
+  const registry = new EngineRegistry().register(noopAdapter(o.seen));
+  const app = await createApp(settings, { log: createLogger('silent'), registry });
+  await app.listen();
+  return {
+    app,
     async stop() {
       await app.stop(1000);
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Queue, Worker } from 'bullmq';
-import { HandledJobs, chunks, inTwoLanes, waitUntil, type LibraryRun } from './workload.js';
+import { HandledJobs, chunks, inTwoLanes, waitUntil, type LibraryRun, type Pattern } from './workload.js';
 
 /** The Redis server of this machine; `maxRetriesPerRequest: null` is what BullMQ workers require. */
 const CONNECTION = {
@@ -15,30 +15,46 @@ const CONNECTION = {
  * default, as aeq keeps its tasks). Completions are counted with the Worker's local 'completed'
  * event, which fires after the job was moved to the completed set in Redis: the in-process idiom
  * (QueueEvents reads the same from a Redis stream, for listeners in other processes).
- * Timed from the first `addBulk` to the n-th 'completed'. A fresh queue name per run, obliterated after.
+ * `while-running`: the Worker is ready before the first `addBulk`; timed from the first `addBulk` to
+ * the n-th 'completed'. `queued-first`: every job is added first, then timed from the Worker's
+ * construction (it starts at once and connects) to the n-th 'completed'. A fresh queue name per run,
+ * obliterated after.
  */
-export async function runBullmqOnce(n: number, concurrency: number): Promise<LibraryRun> {
+export async function runBullmqOnce(n: number, concurrency: number, pattern: Pattern): Promise<LibraryRun> {
   const name = `aeq-bench-${randomBytes(6).toString('hex')}`;
   const handled = new HandledJobs();
   let completed = 0;
   let failures = 0;
   const queue = new Queue(name, { connection: CONNECTION });
-  const worker = new Worker(
-    name,
-    async (job) => {
-      handled.record(job.id);
-    },
-    { connection: CONNECTION, concurrency },
-  );
-  worker.on('completed', () => void completed++);
-  worker.on('failed', () => void failures++);
-  worker.on('error', () => void failures++);
   queue.on('error', () => void failures++);
+  let worker: Worker | null = null;
+  const startWorker = () => {
+    const w = new Worker(
+      name,
+      async (job) => {
+        handled.record(job.id);
+      },
+      { connection: CONNECTION, concurrency },
+    );
+    w.on('completed', () => void completed++);
+    w.on('failed', () => void failures++);
+    w.on('error', () => void failures++);
+    return w;
+  };
   try {
-    await Promise.all([queue.waitUntilReady(), worker.waitUntilReady()]);
+    await queue.waitUntilReady();
     const bulks = chunks(n, (i) => ({ name: 'noop', data: { prompt: `dispatch ${i}` } }));
-    const t0 = performance.now();
-    await inTwoLanes(bulks, (b) => queue.addBulk(b));
+    let t0: number;
+    if (pattern === 'while-running') {
+      worker = startWorker();
+      await worker.waitUntilReady();
+      t0 = performance.now();
+      await inTwoLanes(bulks, (b) => queue.addBulk(b));
+    } else {
+      await inTwoLanes(bulks, (b) => queue.addBulk(b));
+      t0 = performance.now();
+      worker = startWorker();
+    }
     await waitUntil(
       () => completed >= n,
       60_000 + n * 5,
@@ -53,7 +69,7 @@ export async function runBullmqOnce(n: number, concurrency: number): Promise<Lib
       failures: failures + (counts.failed ?? 0),
     };
   } finally {
-    await worker.close();
+    await worker?.close();
     await queue.obliterate({ force: true });
     await queue.close();
   }

@@ -1,7 +1,7 @@
 import PgBoss from 'pg-boss';
 import pg from 'pg';
 import { createThrowawayDatabase } from './throwaway-db.js';
-import { HandledJobs, chunks, inTwoLanes, waitUntil, type LibraryRun } from './workload.js';
+import { HandledJobs, chunks, inTwoLanes, waitUntil, type LibraryRun, type Pattern } from './workload.js';
 
 const QUEUE = 'noop';
 /** pg-boss 10 refuses a polling interval below 0.5 s; its default is 2 s. */
@@ -9,8 +9,9 @@ const POLLING_INTERVAL_S = 0.5;
 
 /**
  * The no-op workload in pg-boss 10's idiomatic form, in its own throwaway database on the same
- * PostgreSQL (default options: schema `pgboss`, pool of 10 like aeq's default): `createQueue`,
- * `insert` (its bulk API: one statement per chunk of 500, two in flight), and one `work()`.
+ * PostgreSQL (default options but the pool: schema `pgboss`, `max` = `poolSize`, aeq's PostgreSQL
+ * pool; pg-boss's default is 10 too): `createQueue`, `insert` (its bulk API: one statement per chunk
+ * of 500, two in flight), and one `work()`.
  *
  * Concurrency: pg-boss 10 has no teamSize/teamConcurrency (removed in 10) nor localConcurrency
  * (added in 12, which needs Node 22). A worker fetches up to `batchSize` jobs per poll, hands them to
@@ -20,13 +21,20 @@ const POLLING_INTERVAL_S = 0.5;
  * query per worker per poll.) After each fetch the worker waits out the rest of the polling
  * interval, set here to the 0.5 s minimum.
  *
- * Timed from the first insert to the moment the database shows all n jobs completed: pg-boss
- * completes a batch without awaiting it and emits no completion event, so once the handler has seen
- * every job the job table is polled (every 5 ms) for `state = 'completed'`.
+ * Timed to the moment the database shows all n jobs completed: pg-boss completes a batch without
+ * awaiting it and emits no completion event, so once the handler has seen every job the job table is
+ * polled (every 5 ms) for `state = 'completed'`. `while-running`: `work()` is called before the first
+ * insert, timed from the first insert. `queued-first`: every job is inserted (pg-boss started and its
+ * schema made), then timed from the call to `work()`.
  */
-export async function runPgBossOnce(n: number, concurrency: number): Promise<LibraryRun> {
+export async function runPgBossOnce(
+  n: number,
+  concurrency: number,
+  poolSize: number,
+  pattern: Pattern,
+): Promise<LibraryRun> {
   const db = await createThrowawayDatabase('aeq_bench_pgboss');
-  const boss = new PgBoss({ connectionString: db.url });
+  const boss = new PgBoss({ connectionString: db.url, max: poolSize });
   const counter = new pg.Client({ connectionString: db.url });
   let failures = 0;
   boss.on('error', () => void failures++);
@@ -35,9 +43,10 @@ export async function runPgBossOnce(n: number, concurrency: number): Promise<Lib
     await boss.start();
     await counter.connect();
     await boss.createQueue(QUEUE);
-    await boss.work(QUEUE, { batchSize: concurrency, pollingIntervalSeconds: POLLING_INTERVAL_S }, async (jobs) => {
-      for (const job of jobs) handled.record(job.id);
-    });
+    const work = () =>
+      boss.work(QUEUE, { batchSize: concurrency, pollingIntervalSeconds: POLLING_INTERVAL_S }, async (jobs) => {
+        for (const job of jobs) handled.record(job.id);
+      });
     const completedInDb = async () =>
       (
         await counter.query<{ n: number }>(
@@ -46,8 +55,16 @@ export async function runPgBossOnce(n: number, concurrency: number): Promise<Lib
         )
       ).rows[0]?.n ?? 0;
     const inserts = chunks(n, (i) => ({ name: QUEUE, data: { prompt: `dispatch ${i}` } }));
-    const t0 = performance.now();
-    await inTwoLanes(inserts, (c) => boss.insert(c));
+    let t0: number;
+    if (pattern === 'while-running') {
+      await work();
+      t0 = performance.now();
+      await inTwoLanes(inserts, (c) => boss.insert(c));
+    } else {
+      await inTwoLanes(inserts, (c) => boss.insert(c));
+      t0 = performance.now();
+      await work();
+    }
     const timeoutMs = 60_000 + n * 10;
     await waitUntil(
       () => handled.ids.size >= n,

@@ -58,3 +58,12 @@ export class HandledJobs {
     return this.calls - this.ids.size;
   }
 }
+
+/**
+ * The two ways a queue is fed in the comparison. `queued-first`: every job is enqueued before the
+ * workers start, timed from the workers' start to the last completion (a backlog drained).
+ * `while-running`: the workers run already, timed from the first enqueue to the last completion.
+ */
+export type Pattern = 'queued-first' | 'while-running';
+
+export const PATTERNS: readonly Pattern[] = ['queued-first', 'while-running'];

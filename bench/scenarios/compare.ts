@@ -1,124 +1,230 @@
-import { figure, type BenchConfig, type Integrity, type ScenarioResult } from '../figures.js';
+import { loadSettings } from '../../src/config/settings.js';
 import { runBullmqOnce } from '../compare/bullmq.js';
+import { runGraphileWorkerOnce } from '../compare/graphile-worker.js';
 import { runPgBossOnce } from '../compare/pg-boss.js';
 import { createThrowawayDatabase } from '../compare/throwaway-db.js';
-import type { LibraryRun } from '../compare/workload.js';
-import { attemptLog, startBenchService } from '../service.js';
-import { median } from '../stats.js';
+import { PATTERNS, type LibraryRun, type Pattern } from '../compare/workload.js';
+import { figure, type BenchConfig, type Figure, type Integrity, type ScenarioResult } from '../figures.js';
+import { attemptLog, startBenchService, startBenchWorker } from '../service.js';
+import { median, round } from '../stats.js';
 import { submitAll, waitCompleted } from './dispatch.js';
 
 /**
- * N for all three, capped below the dispatch scenario's 50,000: aeq on PostgreSQL completed about
+ * N for all systems, capped below the dispatch scenario's 50,000: aeq on PostgreSQL completed about
  * 150 no-op tasks/s when this scenario was written (5+ minutes per run at 50,000), pg-boss about 490
- * jobs/s. One N for all three keeps the ratios like for like.
+ * jobs/s, graphile-worker with its defaults about 670 when jobs are added while it runs. One N for all
+ * keeps the ratios like for like.
  */
 const COMPARE_TASKS_CAP = 10_000;
 
-/** One run of the dispatch workload (bench/scenarios/dispatch.ts) with the service on a fresh PostgreSQL database. */
-async function aeqOnPostgresOnce(
-  cfg: BenchConfig,
-  n: number,
-  run: number,
-): Promise<{ rate: number; integrity: Integrity }> {
+/** aeq's PostgreSQL pool per process (AEQ_PG_POOL_MAX's default); the libraries on PostgreSQL get the same. */
+const POOL_SIZE = loadSettings({}).pgPoolMax;
+
+type System = 'aeq' | 'bullmq' | 'graphile-defaults' | 'graphile-tuned' | 'pg-boss';
+
+/** Every round runs the systems in this order, each in both patterns (PATTERNS' order). */
+const SYSTEMS: ReadonlyArray<{ id: System; name: string }> = [
+  { id: 'aeq', name: 'aeq on PostgreSQL' },
+  { id: 'bullmq', name: 'BullMQ' },
+  { id: 'graphile-defaults', name: 'graphile-worker defaults' },
+  { id: 'graphile-tuned', name: 'graphile-worker tuned' },
+  { id: 'pg-boss', name: 'pg-boss' },
+];
+
+const PATTERN_NAME: Record<Pattern, string> = {
+  'queued-first': 'queued first',
+  'while-running': 'added while running',
+};
+
+interface RunResult {
+  rate: number;
+  integrity: Omit<Integrity, 'scenario'>;
+}
+
+/**
+ * `while-running`: the dispatch workload (bench/scenarios/dispatch.ts) on one service (API and worker in
+ * one process, as the dispatch scenario runs it), timed from the first submit to the n-th COMPLETED.
+ */
+async function aeqWhileRunning(cfg: BenchConfig, n: number, databaseUrl: string): Promise<RunResult> {
+  const seen = attemptLog();
+  const svc = await startBenchService({ noopConcurrency: cfg.noopConcurrency, seen, databaseUrl });
+  try {
+    const go = await submitAll(svc.url, n);
+    const t0 = performance.now();
+    const accepted = await go();
+    await waitCompleted(svc.app, n, 120_000 + n * 5);
+    const rate = n / ((performance.now() - t0) / 1000);
+    const stats = await svc.app.store.stats(0);
+    return {
+      rate,
+      integrity: {
+        expected: n,
+        observed: stats.tasks.COMPLETED,
+        failedRequests: n - accepted,
+        lost: n - stats.tasks.COMPLETED,
+        duplicates: seen.calls - seen.started.size,
+      },
+    };
+  } finally {
+    await svc.stop();
+  }
+}
+
+/**
+ * `queued-first`: an API-only service (AEQ_ROLE=api) takes the n tasks while no worker exists; then a
+ * worker-only service (AEQ_ROLE=worker, its own pool of POOL_SIZE) starts on the same database, as a
+ * worker process would. Timed from the worker's start-up (createApp: store opened, operator changes
+ * read; then its claim loop started) to its n-th COMPLETED.
+ */
+async function aeqQueuedFirst(cfg: BenchConfig, n: number, databaseUrl: string): Promise<RunResult> {
+  const seen = attemptLog();
+  const api = await startBenchService({ noopConcurrency: cfg.noopConcurrency, databaseUrl, role: 'api' });
+  let worker: Awaited<ReturnType<typeof startBenchWorker>> | null = null;
+  try {
+    const accepted = await (await submitAll(api.url, n))();
+    const before = await api.app.store.stats(0);
+    if (before.tasks.QUEUED !== accepted)
+      throw new Error(`aeq queued first: ${before.tasks.QUEUED} of ${accepted} tasks queued before the worker start`);
+    const t0 = performance.now();
+    worker = await startBenchWorker({ noopConcurrency: cfg.noopConcurrency, seen, databaseUrl });
+    await waitCompleted(worker.app, n, 120_000 + n * 5);
+    const rate = n / ((performance.now() - t0) / 1000);
+    const stats = await api.app.store.stats(0);
+    return {
+      rate,
+      integrity: {
+        expected: n,
+        observed: stats.tasks.COMPLETED,
+        failedRequests: n - accepted,
+        lost: n - stats.tasks.COMPLETED,
+        duplicates: seen.calls - seen.started.size,
+      },
+    };
+  } finally {
+    await worker?.stop();
+    await api.stop();
+  }
+}
+
+/** One run of aeq with the PostgreSQL store, on a fresh database. */
+async function aeqOnPostgresOnce(cfg: BenchConfig, n: number, pattern: Pattern): Promise<RunResult> {
   const db = await createThrowawayDatabase('aeq_bench');
   try {
-    const seen = attemptLog();
-    const svc = await startBenchService({ noopConcurrency: cfg.noopConcurrency, seen, databaseUrl: db.url });
-    try {
-      const go = await submitAll(svc.url, n);
-      const t0 = performance.now();
-      const accepted = await go();
-      await waitCompleted(svc.app, n, 120_000 + n * 5);
-      const rate = n / ((performance.now() - t0) / 1000);
-      const stats = await svc.app.store.stats(0);
-      return {
-        rate,
-        integrity: {
-          scenario: `compare: aeq on PostgreSQL run ${run}`,
-          expected: n,
-          observed: stats.tasks.COMPLETED,
-          failedRequests: n - accepted,
-          lost: n - stats.tasks.COMPLETED,
-          duplicates: seen.calls - seen.started.size,
-        },
-      };
-    } finally {
-      await svc.stop();
-    }
+    return pattern === 'while-running' ? await aeqWhileRunning(cfg, n, db.url) : await aeqQueuedFirst(cfg, n, db.url);
   } finally {
     await db.drop();
   }
 }
 
-function libraryIntegrity(label: string, n: number, r: LibraryRun): Integrity {
+function fromLibrary(n: number, r: LibraryRun): RunResult {
   return {
-    scenario: label,
-    expected: n,
-    observed: r.completed,
-    failedRequests: r.failures,
-    lost: n - r.completed,
-    duplicates: r.duplicates,
+    rate: n / r.seconds,
+    integrity: {
+      expected: n,
+      observed: r.completed,
+      failedRequests: r.failures,
+      lost: n - r.completed,
+      duplicates: r.duplicates,
+    },
   };
 }
 
+async function runOnce(system: System, cfg: BenchConfig, n: number, pattern: Pattern): Promise<RunResult> {
+  const c = cfg.noopConcurrency;
+  switch (system) {
+    case 'aeq':
+      return aeqOnPostgresOnce(cfg, n, pattern);
+    case 'bullmq':
+      return fromLibrary(n, await runBullmqOnce(n, c, pattern));
+    case 'graphile-defaults':
+      return fromLibrary(n, await runGraphileWorkerOnce(n, c, POOL_SIZE, 'defaults', pattern));
+    case 'graphile-tuned':
+      return fromLibrary(n, await runGraphileWorkerOnce(n, c, POOL_SIZE, 'tuned', pattern));
+    case 'pg-boss':
+      return fromLibrary(n, await runPgBossOnce(n, c, POOL_SIZE, pattern));
+  }
+}
+
 /**
- * Issue 6's comparison: the no-op dispatch workload on aeq with the PostgreSQL store, and the same
- * enqueue-process-complete workload written with BullMQ (Redis of this machine) and with pg-boss
- * (same PostgreSQL), same N (capped at COMPARE_TASKS_CAP), same batching (500 per call, two calls
- * in flight) and the same concurrency (cfg.noopConcurrency). Runs are interleaved (aeq, BullMQ,
- * pg-boss per round) so that the load of the shared machine falls on all three alike. Ratios only:
- * the issue sets no target.
+ * Issue 22's comparison: the no-op dispatch workload on aeq with the PostgreSQL store, and the same
+ * enqueue-process-complete workload written with BullMQ (Redis of this machine), graphile-worker
+ * (same PostgreSQL; its defaults, and its documented throughput settings) and pg-boss (same
+ * PostgreSQL): same N (capped at COMPARE_TASKS_CAP), same batching (500 per call, two calls in
+ * flight), same concurrency (cfg.noopConcurrency), same PostgreSQL pool (POOL_SIZE). Two patterns for
+ * every system (bench/compare/workload.ts Pattern). `cfg.rounds` interleaved rounds: in each, every
+ * system runs each pattern once, in the same order, so that the load of the shared machine falls on
+ * all alike. The figures list every round and report medians; aeq's are set against BullMQ and
+ * graphile-worker tuned, with the issue's target (at least 100% of each) in both patterns.
  */
 export async function runCompareScenario(cfg: BenchConfig, log: (s: string) => void): Promise<ScenarioResult> {
   const n = Math.min(cfg.dispatchTasks, COMPARE_TASKS_CAP);
-  // Quick mode (CI) runs one round only: a round costs two fresh databases and ~10 s at N = 1,000.
-  const rounds = cfg.quick ? 1 : cfg.dispatchRuns;
-  const aeq: number[] = [];
-  const bullmq: number[] = [];
-  const pgBoss: number[] = [];
+  const rounds = cfg.rounds;
+  const rates = new Map<string, number[]>();
+  const key = (s: System, p: Pattern) => `${s}/${p}`;
   const integrity: Integrity[] = [];
-  for (let run = 1; run <= rounds; run++) {
-    log(`compare run ${run}/${rounds}: ${n} no-op tasks on aeq (PostgreSQL), BullMQ, pg-boss`);
-    const a = await aeqOnPostgresOnce(cfg, n, run);
-    aeq.push(a.rate);
-    integrity.push(a.integrity);
-    const b = await runBullmqOnce(n, cfg.noopConcurrency);
-    bullmq.push(n / b.seconds);
-    integrity.push(libraryIntegrity(`compare: BullMQ run ${run}`, n, b));
-    const p = await runPgBossOnce(n, cfg.noopConcurrency);
-    pgBoss.push(n / p.seconds);
-    integrity.push(libraryIntegrity(`compare: pg-boss run ${run}`, n, p));
+  for (let round_ = 1; round_ <= rounds; round_++) {
+    log(`compare round ${round_}/${rounds}: ${n} no-op tasks per run, ${SYSTEMS.length} systems x 2 patterns`);
+    for (const s of SYSTEMS) {
+      for (const p of PATTERNS) {
+        const r = await runOnce(s.id, cfg, n, p);
+        rates.set(key(s.id, p), [...(rates.get(key(s.id, p)) ?? []), r.rate]);
+        integrity.push({ scenario: `compare round ${round_}: ${s.name}, ${PATTERN_NAME[p]}`, ...r.integrity });
+        log(`  ${s.name}, ${PATTERN_NAME[p]}: ${Math.round(r.rate)} tasks/s`);
+      }
+    }
+    for (const p of PATTERNS) {
+      const last = (s: System) => rates.get(key(s, p))?.at(-1) ?? Number.NaN;
+      const pct = (s: System) => `${round((last('aeq') / last(s)) * 100, 0)}%`;
+      const vs = `${pct('bullmq')} of BullMQ, ${pct('graphile-tuned')} of graphile-worker tuned`;
+      log(`  round ${round_}, ${PATTERN_NAME[p]}: aeq at ${vs}`);
+    }
   }
   const count = n.toLocaleString('en-US');
-  const aeqScenario = `dispatch (${count} no-op tasks, PostgreSQL)`;
-  const aeqMetric = 'tasks/s submit to COMPLETED';
-  const figures = [
-    figure({
-      scenario: aeqScenario,
-      metric: aeqMetric,
-      unit: 'tasks/s',
-      runs: aeq,
-      baseline: { name: 'BullMQ', value: median(bullmq) },
-    }),
-    figure({
-      scenario: aeqScenario,
-      metric: aeqMetric,
-      unit: 'tasks/s',
-      runs: aeq,
-      baseline: { name: 'pg-boss', value: median(pgBoss) },
-    }),
-    figure({
-      scenario: `${count} no-op jobs (BullMQ on Redis)`,
-      metric: 'jobs/s addBulk to completed',
-      unit: 'tasks/s',
-      runs: bullmq,
-    }),
-    figure({
-      scenario: `${count} no-op jobs (pg-boss on PostgreSQL)`,
-      metric: 'jobs/s insert to completed',
-      unit: 'tasks/s',
-      runs: pgBoss,
-    }),
+  const runsOf = (s: System, p: Pattern) => rates.get(key(s, p)) ?? [];
+  const figures: Figure[] = [];
+  for (const p of PATTERNS) {
+    const aeqMetric =
+      p === 'while-running'
+        ? 'tasks/s submit to COMPLETED (added while running)'
+        : 'tasks/s worker start to COMPLETED (queued first)';
+    const aeqFigure = (baseline: System, name: string, target: boolean) =>
+      figure({
+        scenario: `dispatch (${count} no-op tasks, PostgreSQL)`,
+        metric: aeqMetric,
+        unit: 'tasks/s',
+        runs: runsOf('aeq', p),
+        baseline: { name, value: median(runsOf(baseline, p)) },
+        ...(target ? { target: { op: 'ratio>=' as const, value: 1 } } : {}),
+      });
+    figures.push(
+      aeqFigure('bullmq', 'BullMQ', true),
+      aeqFigure('graphile-tuned', 'graphile-worker tuned', true),
+      aeqFigure('graphile-defaults', 'graphile-worker defaults', false),
+      aeqFigure('pg-boss', 'pg-boss', false),
+    );
+  }
+  const libraries: ReadonlyArray<{ id: System; scenario: string; add: string }> = [
+    { id: 'bullmq', scenario: 'BullMQ on Redis', add: 'addBulk' },
+    { id: 'graphile-defaults', scenario: 'graphile-worker on PostgreSQL, defaults', add: 'addJobs' },
+    {
+      id: 'graphile-tuned',
+      scenario: 'graphile-worker on PostgreSQL, localQueue + batched completions',
+      add: 'addJobs',
+    },
+    { id: 'pg-boss', scenario: 'pg-boss on PostgreSQL', add: 'insert' },
   ];
+  for (const l of libraries)
+    for (const p of PATTERNS)
+      figures.push(
+        figure({
+          scenario: `${count} no-op jobs (${l.scenario})`,
+          metric:
+            p === 'while-running'
+              ? `jobs/s ${l.add} to completed (added while running)`
+              : 'jobs/s worker start to completed (queued first)',
+          unit: 'tasks/s',
+          runs: runsOf(l.id, p),
+        }),
+      );
   return { figures, integrity };
 }

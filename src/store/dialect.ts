@@ -7,6 +7,7 @@ import * as postgres007 from './postgres/migrations/007-pool-slots.js';
 import * as postgres014 from './postgres/migrations/014-c-collation-ids.js';
 import * as postgres018 from './postgres/migrations/018-worker-lock-keys.js';
 import * as postgres019 from './postgres/migrations/019-claim-function.js';
+import * as postgres020 from './postgres/migrations/020-pool-slots-batch.js';
 
 /**
  * What the shared Kysely operations need to know about the database under them, declared once per
@@ -57,6 +58,7 @@ export const POSTGRES_DIALECT: StoreDialect = Object.freeze({
     '014-c-collation-ids': postgres014,
     '018-worker-lock-keys': postgres018,
     '019-claim-function': postgres019,
+    '020-pool-slots-batch': postgres020,
   },
 });
 

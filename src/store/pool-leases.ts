@@ -40,22 +40,35 @@ export async function releasePoolLease(db: Kysely<Database>, token: string): Pro
   await db.deleteFrom('pool_leases').where('token', '=', token).execute();
 }
 
+interface LeaseAsk {
+  token: string;
+  resourceId: string;
+  capacity: number;
+  now: number;
+  expiresAt: number;
+}
+
 /**
- * PostgreSQL: a lease is one call of the stored function that takes a free or expired slot row of
- * the resource with FOR UPDATE SKIP LOCKED (postgres/migrations/007-pool-slots.ts).
+ * PostgreSQL: a lease takes a free or expired slot row of the resource with FOR UPDATE SKIP LOCKED, in a stored
+ * function (postgres/migrations/007-pool-slots.ts). The leases asked for during one turn of the event loop go to the
+ * server as one call (migrations/020-pool-slots-batch.ts): one round trip for the attempts that start together.
  */
-export async function acquirePoolLeasePostgres(
+export function postgresAcquirer(
   db: Kysely<Database>,
-  resourceId: string,
-  capacity: number,
-  now: number,
-  expiresAt: number,
-): Promise<string | null> {
-  const token = randomUUID();
-  const r = await sql<{
-    ok: boolean;
-  }>`select aeq_acquire_pool_slot(${token}, ${resourceId}, ${capacity}, ${now}, ${expiresAt}) as ok`.execute(db);
-  return r.rows[0]?.ok ? token : null;
+): (resourceId: string, capacity: number, now: number, expiresAt: number) => Promise<string | null> {
+  const acquireAll = async (asks: LeaseAsk[]): Promise<Array<string | null>> => {
+    const col = <T>(pick: (a: LeaseAsk) => T) => asks.map(pick);
+    // One `now` for the call: the latest asked (a slot expired by then is free for every ask of the turn).
+    const now = Math.max(...col((a) => a.now));
+    const r = await sql<{ ok: boolean[] }>`select aeq_acquire_pool_slots(${col((a) => a.token)}::text[],
+      ${col((a) => a.resourceId)}::text[], ${col((a) => a.capacity)}::integer[], ${now},
+      ${col((a) => a.expiresAt)}::bigint[]) as ok`.execute(db);
+    const ok = r.rows[0]?.ok ?? [];
+    return asks.map((a, i) => (ok[i] ? a.token : null));
+  };
+  const batch = new TurnBatch<LeaseAsk, string | null>(acquireAll, async (a) => (await acquireAll([a]))[0] ?? null);
+  return (resourceId, capacity, now, expiresAt) =>
+    batch.add({ token: randomUUID(), resourceId, capacity, now, expiresAt });
 }
 
 /** PostgreSQL: the releases asked for during one turn of the event loop free their slots in one statement. */

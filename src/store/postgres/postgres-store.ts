@@ -2,7 +2,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { POSTGRES_DIALECT } from '../dialect.js';
 import { KyselyStore } from '../kysely-store.js';
-import { acquirePoolLeasePostgres, postgresReleaser } from '../pool-leases.js';
+import { postgresAcquirer, postgresReleaser } from '../pool-leases.js';
 import type { Database } from '../schema.js';
 import type { InsertOutcome, Store, TerminalWrite, WorkerRegistration } from '../store.js';
 import { insertTasksPostgres } from '../tasks/insert.js';
@@ -24,6 +24,7 @@ import { postgresFinisher } from '../tasks/finish.js';
 export class PostgresStore extends KyselyStore {
   private readonly finish = postgresFinisher(this.db);
   private readonly release = postgresReleaser(this.db);
+  private readonly acquire = postgresAcquirer(this.db);
 
   constructor(
     db: Kysely<Database>,
@@ -59,7 +60,7 @@ export class PostgresStore extends KyselyStore {
     now: number,
     expiresAt: number,
   ): Promise<string | null> {
-    return acquirePoolLeasePostgres(this.db, resourceId, capacity, now, expiresAt);
+    return this.acquire(resourceId, capacity, now, expiresAt);
   }
   override releasePoolLease(token: string): Promise<void> {
     return this.release(token);

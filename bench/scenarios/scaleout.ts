@@ -1,0 +1,220 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { createThrowawayDatabase } from '../compare/throwaway-db.js';
+import { figure, type BenchConfig, type Figure, type Integrity, type ScenarioResult } from '../figures.js';
+import { BENCH_KEY, call, writeBenchConfig } from '../service.js';
+import { median } from '../stats.js';
+import { submitAll } from './dispatch.js';
+import type { ToChild, ToParent } from './scaleout-process.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const ENTRY = path.join('bench', 'scenarios', 'scaleout-process.ts');
+/** Worker processes per run: one API process beside them, all on one PostgreSQL database. */
+export const WORKER_COUNTS = [1, 2, 4] as const;
+const READY_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 20_000;
+/**
+ * Between the workers' `ready` and the first submit: a worker's LISTEN connection for wake-ups is opened
+ * asynchronously after its start, and a submit before it would wait for the next poll (250 ms) instead.
+ */
+const SETTLE_MS = 500;
+const OUTPUT_TAIL_CHARS = 4_000;
+
+interface Child {
+  proc: ChildProcess;
+  role: 'api' | 'worker';
+  /** An API process's URL (empty for a worker). */
+  url: string;
+  /** A worker's last reported count of tasks it completed. */
+  completed: number;
+  report(): Promise<{ calls: number; ids: string[] }>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts one service process (bench/scenarios/scaleout-process.ts under tsx, as the multi-process test
+ * starts `src/cli/main.ts`) and waits for its `ready`. The environment is the bench's minus any AEQ_*,
+ * DATABASE_URL and NODE_OPTIONS, plus `env`.
+ */
+async function startChild(role: 'api' | 'worker', env: Record<string, string>): Promise<Child> {
+  const base = { ...process.env };
+  for (const k of Object.keys(base))
+    if (k.startsWith('AEQ_') || ['DATABASE_URL', 'HOST', 'NODE_OPTIONS', 'PORT'].includes(k)) delete base[k];
+  const proc = spawn(process.execPath, ['--import', 'tsx', ENTRY], {
+    cwd: ROOT,
+    env: { ...base, ...env, AEQ_ROLE: role, PORT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString('utf8')).slice(-OUTPUT_TAIL_CHARS);
+  };
+  proc.stdout?.on('data', keep);
+  proc.stderr?.on('data', keep);
+  const exited = new Promise<string>((resolve) => {
+    proc.once('exit', (code, signal) => resolve(signal ?? `code ${code}`));
+    proc.once('error', (e) => resolve(e.message));
+  });
+  let gone = false;
+  void exited.then(() => {
+    gone = true;
+  });
+  const reports: Array<(r: { calls: number; ids: string[] }) => void> = [];
+  const child: Child = {
+    proc,
+    role,
+    url: '',
+    completed: 0,
+    report() {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`${role} process did not report:\n${output}`)), 10_000);
+        reports.push((r) => {
+          clearTimeout(timer);
+          resolve(r);
+        });
+        proc.send({ type: 'report' } satisfies ToChild);
+      });
+    },
+    async stop() {
+      if (gone) return;
+      proc.kill('SIGTERM');
+      const timer = setTimeout(() => proc.kill('SIGKILL'), STOP_TIMEOUT_MS);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+  const ready = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`${role} process not ready within ${READY_TIMEOUT_MS / 1000} s:\n${output}`)),
+      READY_TIMEOUT_MS,
+    );
+    void exited.then((how) => {
+      clearTimeout(timer);
+      reject(new Error(`${role} process exited before it was ready (${how}):\n${output}`));
+    });
+    proc.on('message', (m: ToParent) => {
+      if (m.type === 'ready') {
+        child.url = m.url;
+        clearTimeout(timer);
+        resolve();
+      } else if (m.type === 'completed') child.completed = m.n;
+      else if (m.type === 'report') reports.shift()?.(m);
+    });
+  });
+  try {
+    await ready;
+  } catch (e) {
+    await child.stop();
+    throw e;
+  }
+  return child;
+}
+
+interface ScaleRun {
+  rate: number;
+  integrity: Omit<Integrity, 'scenario'>;
+}
+
+/**
+ * One run: a fresh database; one API process (started first, so that it applies the migrations) and
+ * `workers` worker processes, each with the default pool (AEQ_PG_POOL_MAX) and the no-op engine at
+ * `cfg.noopConcurrency`, a limit counted across all workers (as for any engine). N tasks submitted
+ * through the API (batches of 500, two in flight); timed from the first submit until the workers'
+ * counts of COMPLETED add up to N. The store's count (GET /stats) is read once at the end.
+ */
+async function scaleoutOnce(cfg: BenchConfig, n: number, workers: number): Promise<ScaleRun> {
+  const db = await createThrowawayDatabase('aeq_bench_scale');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aeq-bench-scale-'));
+  const children: Child[] = [];
+  try {
+    const env = (name: string) => {
+      const dir = path.join(dataDir, name);
+      fs.mkdirSync(dir);
+      return {
+        DATABASE_URL: db.url,
+        AEQ_API_KEY: BENCH_KEY,
+        AEQ_WEBHOOK_ALLOW_PRIVATE: '1',
+        AEQ_DATA_DIR: dir,
+        AEQ_CONFIG: writeBenchConfig(dir, cfg.noopConcurrency),
+        AEQ_LOG_LEVEL: 'warn',
+      };
+    };
+    const api = await startChild('api', env('api'));
+    children.push(api);
+    const started = await Promise.allSettled(
+      Array.from({ length: workers }, (_, i) => startChild('worker', env(`worker-${i + 1}`))),
+    );
+    for (const s of started) if (s.status === 'fulfilled') children.push(s.value);
+    for (const s of started) if (s.status === 'rejected') throw s.reason;
+    const ws = children.filter((c) => c.role === 'worker');
+    await sleep(SETTLE_MS);
+    const go = await submitAll(api.url, n);
+    const t0 = performance.now();
+    const accepted = await go();
+    const timeoutMs = 120_000 + n * 5;
+    const deadline = Date.now() + timeoutMs;
+    const done = () => ws.reduce((a, w) => a + w.completed, 0);
+    while (done() < n) {
+      if (Date.now() > deadline)
+        throw new Error(`scale-out, ${workers} workers: ${done()} of ${n} tasks completed after ${timeoutMs} ms`);
+      await sleep(5);
+    }
+    const rate = n / ((performance.now() - t0) / 1000);
+    const stats = (await call(api.url, 'GET', '/stats')).body as { tasks: { COMPLETED: number } };
+    const reports = await Promise.all(ws.map((w) => w.report()));
+    const calls = reports.reduce((a, r) => a + r.calls, 0);
+    const ids = new Set(reports.flatMap((r) => r.ids));
+    return {
+      rate,
+      integrity: {
+        expected: n,
+        observed: stats.tasks.COMPLETED,
+        failedRequests: n - accepted,
+        lost: n - stats.tasks.COMPLETED,
+        duplicates: calls - ids.size,
+      },
+    };
+  } finally {
+    await Promise.all(children.map((c) => c.stop()));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    await db.drop();
+  }
+}
+
+/**
+ * Issue 22, item 5: tasks/s of the no-op dispatch workload with one API process and 1, 2 and 4 worker
+ * processes on one PostgreSQL, each a real OS process. `cfg.rounds` interleaved rounds (1, 2, 4 workers
+ * in each); medians reported, with the 1-worker median as the baseline of the others (the ratio is
+ * the speed-up).
+ */
+export async function runScaleoutScenario(cfg: BenchConfig, log: (s: string) => void): Promise<ScenarioResult> {
+  const n = cfg.scaleoutTasks;
+  const rates = new Map<number, number[]>();
+  const integrity: Integrity[] = [];
+  for (let round = 1; round <= cfg.rounds; round++) {
+    log(
+      `scale-out round ${round}/${cfg.rounds}: ${n} no-op tasks, 1 API process and ${WORKER_COUNTS.join(', ')} workers`,
+    );
+    for (const k of WORKER_COUNTS) {
+      const r = await scaleoutOnce(cfg, n, k);
+      rates.set(k, [...(rates.get(k) ?? []), r.rate]);
+      integrity.push({ scenario: `scale-out round ${round}: ${k} worker process${k > 1 ? 'es' : ''}`, ...r.integrity });
+      log(`  ${k} worker process${k > 1 ? 'es' : ''}: ${Math.round(r.rate)} tasks/s`);
+    }
+  }
+  const one = median(rates.get(1) ?? []);
+  const figures: Figure[] = WORKER_COUNTS.map((k) =>
+    figure({
+      scenario: `scale-out (${n.toLocaleString('en-US')} no-op tasks, PostgreSQL, 1 API process)`,
+      metric: `tasks/s submit to COMPLETED, ${k} worker process${k > 1 ? 'es' : ''}`,
+      unit: 'tasks/s',
+      runs: rates.get(k) ?? [],
+      ...(k > 1 ? { baseline: { name: '1 worker process', value: one } } : {}),
+    }),
+  );
+  return { figures, integrity };
+}
