@@ -41,7 +41,7 @@ export async function releasePoolLease(db: Kysely<Database>, token: string): Pro
 }
 
 interface LeaseAsk {
-  token: string;
+  id: string;
   resourceId: string;
   capacity: number;
   now: number;
@@ -49,9 +49,22 @@ interface LeaseAsk {
 }
 
 /**
+ * PostgreSQL lease tokens name their slot (`slot/resource/id`), so a release finds the row by its primary key
+ * (postgres/migrations/020-pool-slots-batch.ts). Callers hold tokens as opaque strings.
+ */
+function slotToken(slot: number, resourceId: string, id: string): string {
+  return `${slot}/${id}/${resourceId}`;
+}
+
+function slotOf(token: string): { slot: number; resourceId: string; id: string } | null {
+  const m = /^(\d+)\/([^/]+)\/(.*)$/s.exec(token);
+  return m ? { slot: Number(m[1]), id: m[2] ?? '', resourceId: m[3] ?? '' } : null;
+}
+
+/**
  * PostgreSQL: a lease takes a free or expired slot row of the resource with FOR UPDATE SKIP LOCKED, in a stored
- * function (postgres/migrations/007-pool-slots.ts). The leases asked for during one turn of the event loop go to the
- * server as one call (migrations/020-pool-slots-batch.ts): one round trip for the attempts that start together.
+ * function. The leases asked for during one turn of the event loop go to the server as one call
+ * (migrations/020-pool-slots-batch.ts): one round trip for the attempts that start together.
  */
 export function postgresAcquirer(
   db: Kysely<Database>,
@@ -60,21 +73,32 @@ export function postgresAcquirer(
     const col = <T>(pick: (a: LeaseAsk) => T) => asks.map(pick);
     // One `now` for the call: the latest asked (a slot expired by then is free for every ask of the turn).
     const now = Math.max(...col((a) => a.now));
-    const r = await sql<{ ok: boolean[] }>`select aeq_acquire_pool_slots(${col((a) => a.token)}::text[],
+    const r = await sql<{ slots: number[] }>`select aeq_acquire_pool_slots(${col((a) => a.id)}::text[],
       ${col((a) => a.resourceId)}::text[], ${col((a) => a.capacity)}::integer[], ${now},
-      ${col((a) => a.expiresAt)}::bigint[]) as ok`.execute(db);
-    const ok = r.rows[0]?.ok ?? [];
-    return asks.map((a, i) => (ok[i] ? a.token : null));
+      ${col((a) => a.expiresAt)}::bigint[]) as slots`.execute(db);
+    const slots = r.rows[0]?.slots ?? [];
+    return asks.map((a, i) => {
+      const slot = slots[i] ?? -1;
+      return slot >= 0 ? slotToken(slot, a.resourceId, a.id) : null;
+    });
   };
   const batch = new TurnBatch<LeaseAsk, string | null>(acquireAll, async (a) => (await acquireAll([a]))[0] ?? null);
   return (resourceId, capacity, now, expiresAt) =>
-    batch.add({ token: randomUUID(), resourceId, capacity, now, expiresAt });
+    batch.add({ id: randomUUID(), resourceId, capacity, now, expiresAt });
 }
 
-/** PostgreSQL: the releases asked for during one turn of the event loop free their slots in one statement. */
+/**
+ * PostgreSQL: the releases asked for during one turn of the event loop free their slots in one statement, each by
+ * its slot's key and only while it still holds the lease (a slot taken over after expiry is left alone).
+ */
 export function postgresReleaser(db: Kysely<Database>): (token: string) => Promise<void> {
   const releaseAll = async (tokens: string[]): Promise<undefined[]> => {
-    await sql`update pool_slots set token = null, expires_at = null where token = any(${tokens}::text[])`.execute(db);
+    const held = tokens.flatMap((t) => slotOf(t) ?? []);
+    if (held.length > 0)
+      await sql`update pool_slots as p set token = null, expires_at = null
+        from unnest(${held.map((h) => h.resourceId)}::text[], ${held.map((h) => h.slot)}::integer[],
+          ${held.map((h) => h.id)}::text[]) as v (resource_id, slot, token)
+        where p.resource_id = v.resource_id and p.slot = v.slot and p.token = v.token`.execute(db);
     return tokens.map(() => undefined);
   };
   const batch = new TurnBatch<string, void>(releaseAll, (token) => releaseAll([token]).then(() => undefined));
