@@ -114,10 +114,17 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
   const store = await openStore(settings, config.scheduler.agingMs);
   const metrics = new Metrics();
   const pools = new Pools(config, now);
-  if (store.kind === 'postgres' && settings.role !== 'api') {
+  // A worker process registers with a liveness signal the store sees; its death hands back what it held.
+  const registration =
+    settings.role !== 'api'
+      ? await store.registerWorker(now(), (e) =>
+          log.warn({ err: e }, 'worker liveness signal lost: what this worker held is handed back; registering again'),
+        )
+      : null;
+  if (store.kind === 'postgres' && registration) {
     // Several workers share the exit addresses and accounts: leases are recorded in the store.
     const ledger: LeaseLedger = {
-      acquire: (id, capacity, holdMs) => store.acquirePoolLease(id, capacity, now(), now() + holdMs),
+      acquire: (id, capacity, holdMs) => store.acquirePoolLease(id, capacity, now(), now() + holdMs, registration.id),
       release: (token) => store.releasePoolLease(token),
     };
     pools.exits.useLedger(ledger);
@@ -139,12 +146,6 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
   });
   let browsers: BrowserPool | null = null;
   let parser: ParsePool | null = null;
-  // A worker process registers with a liveness signal the store sees; its death hands back what it held.
-  const registration = runsWorkers
-    ? await store.registerWorker(now(), (e) =>
-        log.warn({ err: e }, 'worker liveness signal lost: what this worker held is handed back; registering again'),
-      )
-    : null;
   if (runsWorkers && registration) {
     webhooks = new WebhookSender(
       store,

@@ -130,13 +130,22 @@ export abstract class KyselyStore implements Store {
   abstract registerWorker(now: number, onLost: (e: unknown) => void): Promise<WorkerRegistration>;
   /** The registered workers (or, on SQLite, holders) found dead, in the release's transaction. */
   protected abstract deadWorkers(trx: Kysely<Database>): Promise<string[]>;
+  /** What else a dead worker may hold in this store, released with its tasks (nothing, unless a store says). */
+  protected releaseMoreOf(_trx: Kysely<Database>, _ids: readonly string[]): Promise<void> {
+    return Promise.resolve();
+  }
   releaseDeadWorkers(now: number, failedWrite: (task: TaskRecord) => TerminalWrite): Promise<WorkersReleased> {
-    return this.db
-      .transaction()
-      .execute(async (trx) => releaseWorkers(trx, await this.deadWorkers(trx), now, failedWrite));
+    return this.db.transaction().execute(async (trx) => {
+      const ids = await this.deadWorkers(trx);
+      await this.releaseMoreOf(trx, ids);
+      return releaseWorkers(trx, ids, now, failedWrite);
+    });
   }
   releaseWorker(id: string, now: number, failedWrite: (task: TaskRecord) => TerminalWrite): Promise<WorkersReleased> {
-    return this.db.transaction().execute((trx) => releaseWorkers(trx, [id], now, failedWrite));
+    return this.db.transaction().execute(async (trx) => {
+      await this.releaseMoreOf(trx, [id]);
+      return releaseWorkers(trx, [id], now, failedWrite);
+    });
   }
   deleteExpired(before: number, limit: number): Promise<number> {
     return deleteExpired(this.db, before, limit);

@@ -42,6 +42,7 @@ export async function releasePoolLease(db: Kysely<Database>, token: string): Pro
 
 interface LeaseAsk {
   id: string;
+  holder: string | null;
   resourceId: string;
   capacity: number;
   now: number;
@@ -68,14 +69,20 @@ function slotOf(token: string): { slot: number; resourceId: string; id: string }
  */
 export function postgresAcquirer(
   db: Kysely<Database>,
-): (resourceId: string, capacity: number, now: number, expiresAt: number) => Promise<string | null> {
+): (
+  resourceId: string,
+  capacity: number,
+  now: number,
+  expiresAt: number,
+  holder: string | null,
+) => Promise<string | null> {
   const acquireAll = async (asks: LeaseAsk[]): Promise<Array<string | null>> => {
     const col = <T>(pick: (a: LeaseAsk) => T) => asks.map(pick);
     // One `now` for the call: the latest asked (a slot expired by then is free for every ask of the turn).
     const now = Math.max(...col((a) => a.now));
     const r = await sql<{ slots: number[] }>`select aeq_acquire_pool_slots(${col((a) => a.id)}::text[],
       ${col((a) => a.resourceId)}::text[], ${col((a) => a.capacity)}::integer[], ${now},
-      ${col((a) => a.expiresAt)}::bigint[]) as slots`.execute(db);
+      ${col((a) => a.expiresAt)}::bigint[], ${col((a) => a.holder)}::text[]) as slots`.execute(db);
     const slots = r.rows[0]?.slots ?? [];
     return asks.map((a, i) => {
       const slot = slots[i] ?? -1;
@@ -83,8 +90,8 @@ export function postgresAcquirer(
     });
   };
   const batch = new TurnBatch<LeaseAsk, string | null>(acquireAll, async (a) => (await acquireAll([a]))[0] ?? null);
-  return (resourceId, capacity, now, expiresAt) =>
-    batch.add({ id: randomUUID(), resourceId, capacity, now, expiresAt });
+  return (resourceId, capacity, now, expiresAt, holder) =>
+    batch.add({ id: randomUUID(), holder, resourceId, capacity, now, expiresAt });
 }
 
 /**
@@ -95,7 +102,7 @@ export function postgresReleaser(db: Kysely<Database>): (token: string) => Promi
   const releaseAll = async (tokens: string[]): Promise<undefined[]> => {
     const held = tokens.flatMap((t) => slotOf(t) ?? []);
     if (held.length > 0)
-      await sql`update pool_slots as p set token = null, expires_at = null
+      await sql`update pool_slots as p set token = null, expires_at = null, holder = null
         from unnest(${held.map((h) => h.resourceId)}::text[], ${held.map((h) => h.slot)}::integer[],
           ${held.map((h) => h.id)}::text[]) as v (resource_id, slot, token)
         where p.resource_id = v.resource_id and p.slot = v.slot and p.token = v.token`.execute(db);
@@ -103,4 +110,11 @@ export function postgresReleaser(db: Kysely<Database>): (token: string) => Promi
   };
   const batch = new TurnBatch<string, void>(releaseAll, (token) => releaseAll([token]).then(() => undefined));
   return (token) => batch.add(token);
+}
+
+/** PostgreSQL: frees the pool slots the workers `ids` held (their death is seen: store/workers/liveness.ts). */
+export async function releaseSlotsOf(trx: Kysely<Database>, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await sql`update pool_slots set token = null, expires_at = null, holder = null
+    where holder = any(${[...ids]}::text[])`.execute(trx);
 }

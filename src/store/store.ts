@@ -227,7 +227,14 @@ export interface Store {
   deliveryLog(taskId: string): Promise<DeliveryLogRow | null>;
 
   /** Records a pool lease when the resource has fewer than `capacity` live leases in any process. */
-  acquirePoolLease(resourceId: string, capacity: number, now: number, expiresAt: number): Promise<string | null>;
+  /** `holder`: the worker process leasing (its registration's id), so that its death frees the lease. */
+  acquirePoolLease(
+    resourceId: string,
+    capacity: number,
+    now: number,
+    expiresAt: number,
+    holder?: string | null,
+  ): Promise<string | null>;
   releasePoolLease(token: string): Promise<void>;
 
   /** Operator changes shared by every process (see src/pools/runtime-changes.ts). */

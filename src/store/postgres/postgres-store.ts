@@ -2,7 +2,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { POSTGRES_DIALECT } from '../dialect.js';
 import { KyselyStore } from '../kysely-store.js';
-import { postgresAcquirer, postgresReleaser } from '../pool-leases.js';
+import { postgresAcquirer, postgresReleaser, releaseSlotsOf } from '../pool-leases.js';
 import type { Database } from '../schema.js';
 import type { InsertOutcome, Store, TerminalWrite, WorkerRegistration } from '../store.js';
 import { insertTasksPostgres } from '../tasks/insert.js';
@@ -50,6 +50,10 @@ export class PostgresStore extends KyselyStore {
   protected override deadWorkers(trx: Kysely<Database>): Promise<string[]> {
     return deadWorkersPostgres(trx);
   }
+  /** The exit addresses and accounts they leased, recorded in pool slots (pool-leases.ts). */
+  protected override releaseMoreOf(trx: Kysely<Database>, ids: readonly string[]): Promise<void> {
+    return releaseSlotsOf(trx, ids);
+  }
 
   override finishTask(id: string, leaseToken: string, write: TerminalWrite, now: number): Promise<boolean> {
     return this.finish(id, leaseToken, write, now);
@@ -59,9 +63,11 @@ export class PostgresStore extends KyselyStore {
     capacity: number,
     now: number,
     expiresAt: number,
+    holder: string | null = null,
   ): Promise<string | null> {
-    return this.acquire(resourceId, capacity, now, expiresAt);
+    return this.acquire(resourceId, capacity, now, expiresAt, holder);
   }
+
   override releasePoolLease(token: string): Promise<void> {
     return this.release(token);
   }

@@ -10,13 +10,17 @@ import { sql, type Kysely } from 'kysely';
  * indexed column changing, taking and freeing a slot are HOT updates, and the table's pages (fillfactor 50) are
  * pruned as they are read. Through the token index, the dead versions of a slot that changes hands thousands of times
  * a minute piled up and a release of 25 leases took 12 ms.
+ *
+ * A slot also records the worker process holding it (`holder`, store/workers/liveness.ts): a dead worker's slots are
+ * freed with its tasks, not when their leases (an engine's timeout and 30 s) run out.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`drop index pool_slots_token`.execute(db);
   await sql`alter table pool_slots set (fillfactor = 50)`.execute(db);
+  await sql`alter table pool_slots add column holder text`.execute(db);
   await sql`
     create function aeq_acquire_pool_slots(p_tokens text[], p_resources text[], p_capacities integer[],
-      p_now bigint, p_expires bigint[])
+      p_now bigint, p_expires bigint[], p_holders text[])
     returns integer[] language plpgsql volatile as $$
     declare
       v_out integer[] := '{}';
@@ -31,7 +35,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
             order by slot limit 1
             for update skip locked;
           if found then
-            update pool_slots set token = p_tokens[i], expires_at = p_expires[i]
+            update pool_slots set token = p_tokens[i], expires_at = p_expires[i], holder = p_holders[i]
               where resource_id = p_resources[i] and slot = v_slot;
             exit;
           end if;
