@@ -23,10 +23,12 @@ export interface BenchConfig {
   parseInFlight: number;
   parseIdleS: number;
   parseWindowS: number;
-  /** Interleaved rounds of the comparison and scale-out scenarios (`--rounds=N`; 3, quick mode 1). */
+  /** Interleaved rounds of the comparison, scale-out and recovery scenarios (`--rounds=N`; 3, quick mode 1). */
   rounds: number;
   /** Tasks per scale-out run (`--scaleout-tasks=N`). */
   scaleoutTasks: number;
+  /** Tasks per recovery round (`--recovery-tasks=N`). */
+  recoveryTasks: number;
 }
 
 export function benchConfig(quick: boolean, baseline = true): BenchConfig {
@@ -52,6 +54,7 @@ export function benchConfig(quick: boolean, baseline = true): BenchConfig {
         parseWindowS: 2,
         rounds: 1,
         scaleoutTasks: 1_000,
+        recoveryTasks: 1_000,
       }
     : {
         quick,
@@ -74,6 +77,7 @@ export function benchConfig(quick: boolean, baseline = true): BenchConfig {
         parseWindowS: 20,
         rounds: 3,
         scaleoutTasks: 10_000,
+        recoveryTasks: 2_000,
       };
 }
 

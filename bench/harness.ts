@@ -6,6 +6,7 @@ import { runCompareScenario } from './scenarios/compare.js';
 import { runDispatchScenario } from './scenarios/dispatch.js';
 import { runGrowthScenario } from './scenarios/growth.js';
 import { runParseIsolationScenario } from './scenarios/parse-isolation.js';
+import { runRecoveryScenario } from './scenarios/recovery.js';
 import { runScaleoutScenario } from './scenarios/scaleout.js';
 import { runWebhookScenario } from './scenarios/webhooks.js';
 
@@ -19,6 +20,7 @@ export const SCENARIOS = [
   'parse',
   'compare',
   'scaleout',
+  'recovery',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
@@ -55,10 +57,12 @@ export async function runBench(o: {
   quick: boolean;
   baseline?: boolean;
   only?: readonly ScenarioName[];
-  /** Rounds of the comparison and scale-out scenarios (default: the config's, 3 or 1 in quick mode). */
+  /** Rounds of the comparison, scale-out and recovery scenarios (default: the config's, 3 or 1 in quick mode). */
   rounds?: number;
   /** Tasks per scale-out run (default: the config's). */
   scaleoutTasks?: number;
+  /** Tasks per recovery round (default: the config's). */
+  recoveryTasks?: number;
   command: string;
   log?: (s: string) => void;
 }): Promise<BenchReport> {
@@ -67,10 +71,13 @@ export async function runBench(o: {
     ...benchConfig(o.quick, o.baseline ?? true),
     ...(o.rounds ? { rounds: o.rounds } : {}),
     ...(o.scaleoutTasks ? { scaleoutTasks: o.scaleoutTasks } : {}),
+    ...(o.recoveryTasks ? { recoveryTasks: o.recoveryTasks } : {}),
   };
   // Quick mode (the CI test) leaves the scale-out out unless it is named: it starts and stops 3 x (1 + 1..4) service
-  // processes under tsx, about 30 s on a 2-core machine, which the quick test's time budget does not hold.
-  const only = new Set<ScenarioName>(o.only ?? (o.quick ? SCENARIOS.filter((s) => s !== 'scaleout') : SCENARIOS));
+  // processes under tsx, about 30 s on a 2-core machine, which the quick test's time budget does not hold. The
+  // recovery scenario likewise (three processes and a kill per round, waiting on the 2 s liveness sweep).
+  const slow: readonly ScenarioName[] = ['scaleout', 'recovery'];
+  const only = new Set<ScenarioName>(o.only ?? (o.quick ? SCENARIOS.filter((s) => !slow.includes(s)) : SCENARIOS));
   const startedAt = new Date();
   const t0 = performance.now();
   const figures: Figure[] = [];
@@ -121,6 +128,11 @@ export async function runBench(o: {
   }
   if (only.has('scaleout')) {
     const r = await runScaleoutScenario(config, log);
+    figures.push(...r.figures);
+    integrity.push(...r.integrity);
+  }
+  if (only.has('recovery')) {
+    const r = await runRecoveryScenario(config, log);
     figures.push(...r.figures);
     integrity.push(...r.integrity);
   }

@@ -1,20 +1,26 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** A local webhook receiver that counts deliveries per task id (body `task.id`), answering 200. */
+/**
+ * A local webhook receiver that counts deliveries per task id (body `task.id`), answering 200 (after `delayMs`, when
+ * given: a receiver that takes that long, so that deliveries are in flight). A delivery is counted when its body has
+ * arrived, before the answer.
+ */
 export interface CountingReceiver {
   url: string;
   /** Distinct task ids received. */
   unique(): number;
   /** Requests beyond the first for a task id. */
   duplicates(): number;
+  /** Requests per task id. */
+  counts(): ReadonlyMap<string, number>;
   reset(): void;
   waitFor(n: number, timeoutMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
-export async function startCountingReceiver(): Promise<CountingReceiver> {
-  let seen = new Set<string>();
+export async function startCountingReceiver(o: { delayMs?: number } = {}): Promise<CountingReceiver> {
+  let seen = new Map<string, number>();
   let dups = 0;
   let waiter: { n: number; resolve: () => void } | null = null;
   const server = http.createServer((req, res) => {
@@ -29,8 +35,12 @@ export async function startCountingReceiver(): Promise<CountingReceiver> {
         // counted under an empty id
       }
       if (seen.has(id)) dups++;
-      else seen.add(id);
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      seen.set(id, (seen.get(id) ?? 0) + 1);
+      const answer = () => {
+        if (!res.destroyed) res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      };
+      if (o.delayMs) setTimeout(answer, o.delayMs);
+      else answer();
       if (waiter && seen.size >= waiter.n) {
         waiter.resolve();
         waiter = null;
@@ -44,8 +54,9 @@ export async function startCountingReceiver(): Promise<CountingReceiver> {
     url: `http://127.0.0.1:${port}/hook`,
     unique: () => seen.size,
     duplicates: () => dups,
+    counts: () => seen,
     reset() {
-      seen = new Set();
+      seen = new Map();
       dups = 0;
     },
     waitFor(n, timeoutMs) {

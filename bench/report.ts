@@ -29,7 +29,7 @@ export function renderResults(r: BenchReport): string {
     '',
     `Each figure is the median of ${r.config.runs} runs of ${r.config.durationS} s (HTTP scenarios; ` +
       `service and baseline interleaved), of ${r.config.dispatchRuns} runs (dispatch, webhooks) or of ` +
-      `${r.config.rounds} interleaved round${r.config.rounds > 1 ? 's' : ''} (comparison, scale-out); ` +
+      `${r.config.rounds} interleaved round${r.config.rounds > 1 ? 's' : ''} (comparison, scale-out, recovery); ` +
       'the individual runs are listed, in order.',
     '',
     '| Scenario | Metric | Median | Runs | Baseline (same run) | Ratio | Target | Verdict |',

@@ -4,10 +4,11 @@ import { runBench, SCENARIOS, type ScenarioName } from './harness.js';
 import { renderResults, writeResults } from './report.js';
 
 /**
- * `npm run bench [-- --quick] [--only=submit,batch,poll,dispatch,webhooks,growth,parse,compare,scaleout]
- * [--rounds=N] [--scaleout-tasks=N] [--out=FILE | --no-write] [--no-baseline]`
+ * `npm run bench [-- --quick] [--only=submit,batch,poll,dispatch,webhooks,growth,parse,compare,scaleout,recovery]
+ * [--rounds=N] [--scaleout-tasks=N] [--recovery-tasks=N] [--out=FILE | --no-write] [--no-baseline]`
  * Runs the scenarios and writes the results section of docs/benchmarks.md. `--rounds`: interleaved rounds of
- * the comparison and scale-out scenarios (default 3, quick mode 1).
+ * the comparison, scale-out and recovery scenarios (default 3, quick mode 1). Quick mode leaves out the scale-out
+ * and recovery scenarios unless named in `--only`.
  */
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -25,6 +26,7 @@ function intFlag(name: string): number | undefined {
 }
 const rounds = intFlag('rounds');
 const scaleoutTasks = intFlag('scaleout-tasks');
+const recoveryTasks = intFlag('recovery-tasks');
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out =
   args.find((a) => a.startsWith('--out='))?.slice('--out='.length) ?? path.join(root, 'docs', 'benchmarks.md');
@@ -37,6 +39,7 @@ const report = await runBench({
   ...(only ? { only } : {}),
   ...(rounds ? { rounds } : {}),
   ...(scaleoutTasks ? { scaleoutTasks } : {}),
+  ...(recoveryTasks ? { recoveryTasks } : {}),
   log: (s) => console.error(`[bench] ${s}`),
 });
 console.log(renderResults(report));

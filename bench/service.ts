@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createAccount, createKey } from '../src/accounts/admin.js';
 import { createApp, type App } from '../src/app.js';
 import { loadSettings, type Settings } from '../src/config/settings.js';
@@ -34,8 +35,11 @@ export function attemptLog(): AttemptLog {
   return { started: new Map(), calls: 0 };
 }
 
-/** A no-op adapter: answers at once with an empty result, recording each attempt in `seen`. */
-export function noopAdapter(seen?: AttemptLog): EngineAdapter {
+/**
+ * A no-op adapter: answers with an empty result, at once or after `delayMs()` milliseconds (an upstream that takes
+ * that long, cut short by the attempt's signal), recording each attempt in `seen`.
+ */
+export function noopAdapter(seen?: AttemptLog, delayMs?: () => number): EngineAdapter {
   return {
     taskType: NOOP_ENGINE,
     needsAccount: false,
@@ -44,6 +48,8 @@ export function noopAdapter(seen?: AttemptLog): EngineAdapter {
         seen.calls++;
         seen.started.set(ctx.taskId, performance.now());
       }
+      const ms = delayMs?.() ?? 0;
+      if (ms > 0) await sleep(ms, undefined, { signal: ctx.signal });
       return { text: '', markdown: '', sources: [], raw: null };
     },
   };

@@ -31,7 +31,12 @@ const send = (m: ToParent) => process.send?.(m);
 const settings = loadSettings();
 const log = createLogger(settings.logLevel);
 const seen = attemptLog();
-const registry = new EngineRegistry().register(noopAdapter(seen));
+// The recovery scenario's tasks take BENCH_NOOP_DELAY_MS on average (uniform from half to one and a half times it,
+// so that completions, and so deliveries, are spread out rather than in waves), so that a worker holds many at once.
+const meanDelayMs = Number(process.env.BENCH_NOOP_DELAY_MS ?? 0) || 0;
+const registry = new EngineRegistry().register(
+  noopAdapter(seen, meanDelayMs > 0 ? () => meanDelayMs * (0.5 + Math.random()) : undefined),
+);
 const app = await createApp(settings, { log, registry });
 const url = await app.listen();
 

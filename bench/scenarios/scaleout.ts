@@ -24,8 +24,10 @@ const STOP_TIMEOUT_MS = 20_000;
 const SETTLE_MS = 500;
 const OUTPUT_TAIL_CHARS = 4_000;
 
-interface Child {
+export interface Child {
   proc: ChildProcess;
+  /** Resolves with the signal or exit code once the process has exited. */
+  exited: Promise<string>;
   role: 'api' | 'worker';
   /** An API process's URL (empty for a worker). */
   url: string;
@@ -38,9 +40,14 @@ interface Child {
 /**
  * Starts one service process (bench/scenarios/scaleout-process.ts under tsx, as the multi-process test
  * starts `src/cli/main.ts`) and waits for its `ready`. The environment is the bench's minus any AEQ_*,
- * DATABASE_URL and NODE_OPTIONS, plus `env`.
+ * DATABASE_URL and NODE_OPTIONS, plus `env`. `onLine` receives each complete line of its stdout (its
+ * JSON log lines).
  */
-async function startChild(role: 'api' | 'worker', env: Record<string, string>): Promise<Child> {
+export async function startChild(
+  role: 'api' | 'worker',
+  env: Record<string, string>,
+  onLine?: (line: string) => void,
+): Promise<Child> {
   const base = { ...process.env };
   for (const k of Object.keys(base))
     if (k.startsWith('AEQ_') || ['DATABASE_URL', 'HOST', 'NODE_OPTIONS', 'PORT'].includes(k)) delete base[k];
@@ -55,6 +62,13 @@ async function startChild(role: 'api' | 'worker', env: Record<string, string>): 
   };
   proc.stdout?.on('data', keep);
   proc.stderr?.on('data', keep);
+  let partial = '';
+  if (onLine)
+    proc.stdout?.on('data', (chunk: Buffer) => {
+      const lines = (partial + chunk.toString('utf8')).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) onLine(line);
+    });
   const exited = new Promise<string>((resolve) => {
     proc.once('exit', (code, signal) => resolve(signal ?? `code ${code}`));
     proc.once('error', (e) => resolve(e.message));
@@ -66,6 +80,7 @@ async function startChild(role: 'api' | 'worker', env: Record<string, string>): 
   const reports: Array<(r: { calls: number; ids: string[] }) => void> = [];
   const child: Child = {
     proc,
+    exited,
     role,
     url: '',
     completed: 0,

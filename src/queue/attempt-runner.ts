@@ -85,8 +85,19 @@ export class AttemptRunner {
         return this.fail('NO_ACCOUNT_AVAILABLE', true, log, `no account for ${task.taskType} in ${country}`);
       }
     }
-    const timeout = AbortSignal.timeout(engine.timeoutMs);
-    const signal = AbortSignal.any([timeout, drain]);
+    // One controller per attempt, its timer cleared at the end: AbortSignal.timeout and AbortSignal.any kept a timer and
+    // a listener per attempt alive for the whole timeout (thousands at once at full speed; see docs/benchmarks.md).
+    const attempt = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      attempt.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+    }, engine.timeoutMs);
+    timer.unref();
+    const onDrain = () => attempt.abort(drain.reason);
+    if (drain.aborted) onDrain();
+    else drain.addEventListener('abort', onDrain, { once: true });
+    const signal = attempt.signal;
     const started = performance.now();
     let release: 'ok' | 'cooldown' | 'unused' = 'ok';
     // A refusal's Retry-After: the exit address and account rest at least this long (capped like a retry).
@@ -128,7 +139,7 @@ export class AttemptRunner {
         { engine: task.taskType, outcome: 'error' },
         (performance.now() - started) / 1000,
       );
-      const classified = drain.aborted && !timeout.aborted ? interrupted() : classifyAttemptError(e, timeout.aborted);
+      const classified = drain.aborted && !timedOut ? interrupted() : classifyAttemptError(e, timedOut);
       if (classified.origin === 'internal') {
         // Our own bug: no verdict on the exit address or account, and no retry (it would fail the same way).
         release = 'unused';
@@ -159,6 +170,8 @@ export class AttemptRunner {
         ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
       };
     } finally {
+      clearTimeout(timer);
+      drain.removeEventListener('abort', onDrain);
       // A page an adapter left open (it outran the timeout) must not outlive the attempt.
       browser?.close();
       exit.release(release, restAtLeastMs);

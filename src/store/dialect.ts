@@ -19,14 +19,14 @@ import * as postgres020 from './postgres/migrations/020-pool-slots-batch.js';
 export interface StoreDialect {
   readonly kind: 'sqlite' | 'postgres';
   /**
-   * Candidate rows of a claim can be locked with FOR UPDATE SKIP LOCKED, so concurrent claimers
-   * pass each other's rows by. SQLite has one writer at a time: there is nothing to skip.
+   * Candidate rows of a claim (of webhook deliveries, in the shared form) can be locked with FOR UPDATE SKIP LOCKED,
+   * so concurrent claimers pass each other's rows by. SQLite has one writer at a time: there is nothing to skip.
    */
   readonly supportsSkipLocked: boolean;
   /**
-   * Transaction-scoped advisory locks serialise a claim of one task type (or a pool lease of one
-   * resource) across processes. Without them the transaction itself must be exclusive, as a
-   * SQLite write transaction is.
+   * Transaction-scoped advisory locks serialise a pool lease of one resource across processes (the shared form;
+   * PostgreSQL's task claim takes the same kind of lock inside its stored function). Without them the transaction
+   * itself must be exclusive, as a SQLite write transaction is.
    */
   readonly supportsAdvisoryLocks: boolean;
   /**
