@@ -66,11 +66,12 @@ export async function runGraphileWorkerOnce(
   const onPoolError = () => {
     if (!over) failures++;
   };
-  const workerPool = new pg.Pool({ connectionString: db.url, max: poolSize });
-  workerPool.on('error', onPoolError);
+  // Error handlers on the pools and on each of their connections, as graphile-worker asks of a pool passed to it.
+  const withHandlers = (pool: pg.Pool) =>
+    pool.on('error', onPoolError).on('connect', (client) => void client.on('error', onPoolError));
+  const workerPool = withHandlers(new pg.Pool({ connectionString: db.url, max: poolSize }));
   // Two connections: addJobs is called two chunks at a time.
-  const producerPool = new pg.Pool({ connectionString: db.url, max: 2 });
-  producerPool.on('error', onPoolError);
+  const producerPool = withHandlers(new pg.Pool({ connectionString: db.url, max: 2 }));
   const utils = await makeWorkerUtils({ pgPool: producerPool, logger });
   const counter = new pg.Client({ connectionString: db.url });
   counter.on('error', onPoolError);
