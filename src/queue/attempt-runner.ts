@@ -85,8 +85,8 @@ export class AttemptRunner {
         return this.fail('NO_ACCOUNT_AVAILABLE', true, log, `no account for ${task.taskType} in ${country}`);
       }
     }
-    // One controller per attempt, its timer cleared at the end: AbortSignal.timeout and AbortSignal.any kept a timer and
-    // a listener per attempt alive for the whole timeout (thousands at once at full speed; see docs/benchmarks.md).
+    // One controller per attempt, its timer cleared at the end: AbortSignal.timeout and AbortSignal.any kept a timer
+    // and a listener per attempt alive for the whole timeout (thousands at once at full speed).
     const attempt = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {

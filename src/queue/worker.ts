@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import type { ServiceConfig } from '../config/engine-config.js';
 import { systemClock, type Clock } from '../domain/clock.js';
@@ -46,6 +47,8 @@ export class Worker {
   private readonly claims = new Set<Promise<number>>();
 
   constructor(private readonly d: WorkerDeps) {
+    // Every attempt in flight listens to the drain signal (and stops listening when it ends): no leak to warn of.
+    setMaxListeners(0, this.drain.signal);
     this.clock = d.clock ?? systemClock;
     this.reaper = new LeaseReaper(d.store, d.config, this.clock, d.log, d.onWebhookQueued);
   }
