@@ -360,6 +360,26 @@ for (const kind of ['sqlite', 'postgres'] as StoreKind[]) {
       expect(later.filter((t) => t !== null)).toHaveLength(5);
     });
 
+    it('pool leases asked for together over several resources: each to its capacity, as its slots grow', async () => {
+      // One turn: on PostgreSQL one call for all of them, the slots of each resource made as needed.
+      const asks = Array.from({ length: 300 }, (_, i) =>
+        i % 3 === 0
+          ? store.acquirePoolLease('exit-small', 40, T0, T0 + 10_000)
+          : store.acquirePoolLease('exit-large', 150, T0, T0 + 10_000),
+      );
+      const tokens = await Promise.all(asks);
+      const granted = tokens.filter((t): t is string => t !== null);
+      expect(tokens.filter((t, i) => t !== null && i % 3 === 0)).toHaveLength(40);
+      expect(tokens.filter((t, i) => t !== null && i % 3 !== 0)).toHaveLength(150);
+      expect(new Set(granted).size).toBe(granted.length);
+      // Released together, they are free together.
+      await Promise.all(granted.map((t) => store.releasePoolLease(t)));
+      const again = await Promise.all(
+        Array.from({ length: 41 }, () => store.acquirePoolLease('exit-small', 40, T0, T0 + 10_000)),
+      );
+      expect(again.filter((t) => t !== null)).toHaveLength(40);
+    });
+
     it.skipIf(kind !== 'sqlite')(
       'writes of one event-loop turn commit together, and one that fails rolls back alone',
       async () => {

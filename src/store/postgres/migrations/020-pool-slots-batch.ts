@@ -3,8 +3,8 @@ import { sql, type Kysely } from 'kysely';
 /**
  * PostgreSQL only: many pool leases in one call (store/pool-leases.ts, postgresAcquirer). Every attempt leases an exit
  * address, so one call per lease was a round trip per task, and with hundreds of attempts starting at once they
- * queued for the connection pool (docs/benchmarks.md, "PostgreSQL profile"). Each lease takes a slot as
- * aeq_acquire_pool_slot does (migrations/007-pool-slots.ts), in order; the answer is each lease's slot, or -1.
+ * queued for the connection pool (docs/benchmarks.md, "PostgreSQL dispatch"). Each lease takes a free or expired slot
+ * as aeq_acquire_pool_slot does (migrations/007-pool-slots.ts); the answer is each lease's slot, or -1.
  *
  * A lease is then released by its slot's key (the token names it), not through an index on the token: with no
  * indexed column changing, taking and freeing a slot are HOT updates, and the table's pages (fillfactor 50) are
@@ -23,34 +23,46 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       p_now bigint, p_expires bigint[], p_holders text[])
     returns integer[] language plpgsql volatile as $$
     declare
-      v_out integer[] := '{}';
+      v_out integer[] := array_fill(-1, array[coalesce(array_length(p_tokens, 1), 0)]);
+      r record;
       v_slot integer;
       v_have integer;
+      v_done integer;
+      v_want integer;
+      j integer;
     begin
       perform set_config('synchronous_commit', 'off', true);
-      for i in 1 .. coalesce(array_length(p_tokens, 1), 0) loop
+      -- Per resource, its free slots are found by one scan for all of its asks (a scan per ask passed over the
+      -- same taken slots again and again), lowest first, and given to the asks in their order.
+      for r in
+        select a.res, a.cap, array_agg(a.i::integer order by a.i) as idx
+        from unnest(p_resources, p_capacities) with ordinality as a (res, cap, i)
+        group by a.res, a.cap
+      loop
+        v_done := 0;
+        v_want := array_length(r.idx, 1);
         loop
-          select slot into v_slot from pool_slots
-            where resource_id = p_resources[i] and slot < p_capacities[i] and (token is null or expires_at <= p_now)
-            order by slot limit 1
-            for update skip locked;
-          if found then
-            update pool_slots set token = p_tokens[i], expires_at = p_expires[i], holder = p_holders[i]
-              where resource_id = p_resources[i] and slot = v_slot;
-            exit;
-          end if;
+          for v_slot in
+            select slot from pool_slots
+            where resource_id = r.res and slot < r.cap and (token is null or expires_at <= p_now)
+            order by slot limit v_want - v_done
+            for update skip locked
+          loop
+            v_done := v_done + 1;
+            j := r.idx[v_done];
+            update pool_slots set token = p_tokens[j], expires_at = p_expires[j], holder = p_holders[j]
+              where resource_id = r.res and slot = v_slot;
+            v_out[j] := v_slot;
+          end loop;
+          exit when v_done >= v_want;
           -- Every existing slot is taken (or being taken): add the next chunk, up to the capacity.
-          select coalesce(max(slot) + 1, 0) into v_have from pool_slots where resource_id = p_resources[i];
-          if v_have >= p_capacities[i] then
-            v_slot := -1;
-            exit;
-          end if;
+          select coalesce(max(slot) + 1, 0) into v_have from pool_slots where resource_id = r.res;
+          exit when v_have >= r.cap;
           insert into pool_slots (resource_id, slot)
-            select p_resources[i], g
-            from generate_series(v_have, least(p_capacities[i], v_have + greatest(v_have, 16)) - 1) as g
+            select r.res, g
+            from generate_series(v_have, least(r.cap, v_have + greatest(v_have, 16, v_want - v_done)) - 1) as g
             on conflict do nothing;
         end loop;
-        v_out := v_out || v_slot;
       end loop;
       return v_out;
     end $$`.execute(db);
