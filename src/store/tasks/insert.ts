@@ -107,8 +107,9 @@ export async function insertTasks(
 
 /**
  * PostgreSQL: a submit whose tasks carry no idempotency key (nothing can conflict, so every row is accepted) is one
- * statement, autocommitted: the tasks as arrays through `unnest` (a fixed statement of 13 parameters, not 25 per row)
- * and the batch's row in the same statement. With keys, the shared form above settles conflicts row by row.
+ * statement, autocommitted: the tasks as one JSON document (`json_to_recordset`: a fixed statement, not 25 parameters
+ * per row, parsed by PostgreSQL rather than escaped by the driver) and the batch's row in the same statement. With
+ * keys, the shared form above settles conflicts row by row.
  */
 export async function insertTasksPostgres(
   db: Kysely<Database>,
@@ -121,7 +122,6 @@ export async function insertTasksPostgres(
     return insertTasks(db, agingMs, tasks, notBefore, batch);
   const rows = tasks.map((t) => taskRow(t, agingMs));
   const out: InsertOutcome[] = rows.map((row) => ({ ok: true, task: taskFromRow(row) }));
-  const col = <T>(pick: (r: TasksTable) => T) => rows.map(pick);
   const b = batch ? batchRow(batch, out) : null;
   const batchInsert = b
     ? sql`, b as (insert into batches (id, size, total, first_task_id, last_task_id, webhook_url, created_at,
@@ -136,18 +136,33 @@ export async function insertTasksPostgres(
       select v.id, v.task_type, 'QUEUED', v.priority, v.sort_key, v.payload, null, v.webhook_url, v.country,
         v.created_at, v.created_at, v.created_at, 0, v.max_attempts, null, null, null,
         null, null, v.credits_to_charge, null, null, v.account_id, v.batch_id, v.batch_index
-      from unnest(${col((r) => r.id)}::text[], ${col((r) => r.task_type)}::text[], ${col((r) => r.priority)}::integer[],
-        ${col((r) => r.sort_key)}::bigint[], ${col((r) => r.payload)}::text[], ${col((r) => r.webhook_url)}::text[],
-        ${col((r) => r.country)}::text[], ${col((r) => r.created_at)}::bigint[],
-        ${col((r) => r.max_attempts)}::integer[], ${col((r) => r.credits_to_charge)}::integer[],
-        ${col((r) => r.account_id)}::text[], ${col((r) => r.batch_id)}::text[],
-        ${col((r) => r.batch_index)}::integer[])
-        as v (id, task_type, priority, sort_key, payload, webhook_url, country, created_at, max_attempts,
-          credits_to_charge, account_id, batch_id, batch_index)
+      from json_to_recordset(${JSON.stringify(rows.map(insertedColumns))}::json)
+        as v (id text, task_type text, priority integer, sort_key bigint, payload text, webhook_url text, country text,
+          created_at bigint, max_attempts integer, credits_to_charge integer, account_id text, batch_id text,
+          batch_index integer)
       returning 1
     )${batchInsert}
     select count(*) as n from t`.execute(db);
   return out;
+}
+
+/** The columns of a new task that are not the same for every new task (the rest are literals of the insert). */
+function insertedColumns(r: TasksTable) {
+  return {
+    id: r.id,
+    task_type: r.task_type,
+    priority: r.priority,
+    sort_key: r.sort_key,
+    payload: r.payload,
+    webhook_url: r.webhook_url,
+    country: r.country,
+    created_at: r.created_at,
+    max_attempts: r.max_attempts,
+    credits_to_charge: r.credits_to_charge,
+    account_id: r.account_id,
+    batch_id: r.batch_id,
+    batch_index: r.batch_index,
+  };
 }
 
 /** A row whose idempotency key was taken: refused, unless the holder has expired (then the key is free again). */
