@@ -5,7 +5,7 @@ import { runPgBossOnce } from '../compare/pg-boss.js';
 import { createThrowawayDatabase } from '../compare/throwaway-db.js';
 import { PATTERNS, type LibraryRun, type Pattern } from '../compare/workload.js';
 import { figure, type BenchConfig, type Figure, type Integrity, type ScenarioResult } from '../figures.js';
-import { attemptLog, startBenchService, startBenchWorker } from '../service.js';
+import { attemptLog, startBenchService, startBenchWorker, type AttemptLog } from '../service.js';
 import { median, round } from '../stats.js';
 import { submitAll, waitCompleted } from './dispatch.js';
 
@@ -41,6 +41,27 @@ interface RunResult {
   integrity: Omit<Integrity, 'scenario'>;
 }
 
+/** An aeq run's rate and integrity: the store's COMPLETED count, attempts beyond one per task. */
+function aeqResult(
+  n: number,
+  seconds: number,
+  accepted: number,
+  stats: { tasks: { COMPLETED: number } },
+  seen: AttemptLog,
+): RunResult {
+  const completed = stats.tasks.COMPLETED;
+  return {
+    rate: n / seconds,
+    integrity: {
+      expected: n,
+      observed: completed,
+      failedRequests: n - accepted,
+      lost: n - completed,
+      duplicates: seen.calls - seen.started.size,
+    },
+  };
+}
+
 /**
  * `while-running`: the dispatch workload (bench/scenarios/dispatch.ts) on one service (API and worker in
  * one process, as the dispatch scenario runs it), timed from the first submit to the n-th COMPLETED.
@@ -53,18 +74,8 @@ async function aeqWhileRunning(cfg: BenchConfig, n: number, databaseUrl: string)
     const t0 = performance.now();
     const accepted = await go();
     await waitCompleted(svc.app, n, 120_000 + n * 5);
-    const rate = n / ((performance.now() - t0) / 1000);
-    const stats = await svc.app.store.stats(0);
-    return {
-      rate,
-      integrity: {
-        expected: n,
-        observed: stats.tasks.COMPLETED,
-        failedRequests: n - accepted,
-        lost: n - stats.tasks.COMPLETED,
-        duplicates: seen.calls - seen.started.size,
-      },
-    };
+    const seconds = (performance.now() - t0) / 1000;
+    return aeqResult(n, seconds, accepted, await svc.app.store.stats(0), seen);
   } finally {
     await svc.stop();
   }
@@ -88,18 +99,8 @@ async function aeqQueuedFirst(cfg: BenchConfig, n: number, databaseUrl: string):
     const t0 = performance.now();
     worker = await startBenchWorker({ noopConcurrency: cfg.noopConcurrency, seen, databaseUrl });
     await waitCompleted(worker.app, n, 120_000 + n * 5);
-    const rate = n / ((performance.now() - t0) / 1000);
-    const stats = await api.app.store.stats(0);
-    return {
-      rate,
-      integrity: {
-        expected: n,
-        observed: stats.tasks.COMPLETED,
-        failedRequests: n - accepted,
-        lost: n - stats.tasks.COMPLETED,
-        duplicates: seen.calls - seen.started.size,
-      },
-    };
+    const seconds = (performance.now() - t0) / 1000;
+    return aeqResult(n, seconds, accepted, await api.app.store.stats(0), seen);
   } finally {
     await worker?.stop();
     await api.stop();

@@ -8,10 +8,10 @@ import { loadSettings } from '../../src/config/settings.js';
 import { createThrowawayDatabase } from '../compare/throwaway-db.js';
 import { figure, type BenchConfig, type Integrity, type ScenarioResult } from '../figures.js';
 import { startCountingReceiver } from '../receiver.js';
-import { BENCH_KEY, NOOP_ENGINE, writeBenchConfig } from '../service.js';
+import { NOOP_ENGINE, writeBenchConfig } from '../service.js';
 import { median } from '../stats.js';
 import { submitAll } from './dispatch.js';
-import { startChild, type Child } from './scaleout.js';
+import { childEnv, startChild, type Child } from './scaleout.js';
 
 /**
  * Issue 22, item 6: kill -9 of one of two worker processes under load, with the default liveness interval and
@@ -164,19 +164,10 @@ async function recoveryOnce(n: number, log: (s: string) => void, round: number):
   const client = new pg.Client({ connectionString: db.url });
   let connected = false;
   try {
-    const env = (name: string, level: string) => {
-      const dir = path.join(dataDir, name);
-      fs.mkdirSync(dir);
-      return {
-        DATABASE_URL: db.url,
-        AEQ_API_KEY: BENCH_KEY,
-        AEQ_WEBHOOK_ALLOW_PRIVATE: '1',
-        AEQ_DATA_DIR: dir,
-        AEQ_CONFIG: writeBenchConfig(dir, ENGINE_CONCURRENCY),
-        AEQ_LOG_LEVEL: level,
-        BENCH_NOOP_DELAY_MS: String(TASK_DELAY_MS),
-      };
-    };
+    const env = (name: string, level: string) => ({
+      ...childEnv(dataDir, name, db.url, ENGINE_CONCURRENCY, level),
+      BENCH_NOOP_DELAY_MS: String(TASK_DELAY_MS),
+    });
     const api = await startChild('api', env('api', 'warn'));
     children.push(api);
     // Info level: each 'task finished' line (written synchronously, so a killed worker's last ones are not lost).

@@ -37,6 +37,26 @@ export interface Child {
   stop(): Promise<void>;
 }
 
+/** A child service's environment: its own data dir (`name` under `dataDir`) and config, the shared database. */
+export function childEnv(
+  dataDir: string,
+  name: string,
+  databaseUrl: string,
+  concurrency: number,
+  logLevel: string,
+): Record<string, string> {
+  const dir = path.join(dataDir, name);
+  fs.mkdirSync(dir);
+  return {
+    DATABASE_URL: databaseUrl,
+    AEQ_API_KEY: BENCH_KEY,
+    AEQ_WEBHOOK_ALLOW_PRIVATE: '1',
+    AEQ_DATA_DIR: dir,
+    AEQ_CONFIG: writeBenchConfig(dir, concurrency),
+    AEQ_LOG_LEVEL: logLevel,
+  };
+}
+
 /**
  * Starts one service process (bench/scenarios/scaleout-process.ts under tsx, as the multi-process test
  * starts `src/cli/main.ts`) and waits for its `ready`. The environment is the bench's minus any AEQ_*,
@@ -146,18 +166,7 @@ async function scaleoutOnce(cfg: BenchConfig, n: number, workers: number): Promi
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aeq-bench-scale-'));
   const children: Child[] = [];
   try {
-    const env = (name: string) => {
-      const dir = path.join(dataDir, name);
-      fs.mkdirSync(dir);
-      return {
-        DATABASE_URL: db.url,
-        AEQ_API_KEY: BENCH_KEY,
-        AEQ_WEBHOOK_ALLOW_PRIVATE: '1',
-        AEQ_DATA_DIR: dir,
-        AEQ_CONFIG: writeBenchConfig(dir, cfg.noopConcurrency),
-        AEQ_LOG_LEVEL: 'warn',
-      };
-    };
+    const env = (name: string) => childEnv(dataDir, name, db.url, cfg.noopConcurrency, 'warn');
     const api = await startChild('api', env('api'));
     children.push(api);
     const started = await Promise.allSettled(
