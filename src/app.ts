@@ -28,7 +28,7 @@ import { Worker } from './queue/worker.js';
 import { startSimulator, type Simulator } from './sandbox/server.js';
 import { routeToSandbox } from './sandbox/upstream-map.js';
 import { openSqliteStore } from './store/sqlite/sqlite-store.js';
-import type { Store } from './store/store.js';
+import type { Store, WorkerRegistration } from './store/store.js';
 import { WebhookSender } from './webhooks/sender.js';
 import { secretKeys } from './webhooks/signing.js';
 
@@ -84,6 +84,18 @@ export async function openStore(settings: Readonly<Settings>, agingMs: number): 
   return store;
 }
 
+/** Registers this worker process (store/workers/liveness.ts); a failure closes the store and says what failed. */
+async function registerWorker(store: Store, at: number, log: Logger): Promise<WorkerRegistration> {
+  try {
+    return await store.registerWorker(at, (e) =>
+      log.warn({ err: e }, 'worker liveness signal lost: what this worker held is handed back; registering again'),
+    );
+  } catch (e) {
+    await store.close().catch(() => undefined);
+    throw new Error(`worker registration failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+  }
+}
+
 /** Composition root: builds every part from the settings and wires them for the chosen role. */
 export async function createApp(settings: Readonly<Settings>, opts: AppOptions): Promise<App> {
   const log = opts.log;
@@ -115,12 +127,7 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
   const metrics = new Metrics();
   const pools = new Pools(config, now);
   // A worker process registers with a liveness signal the store sees; its death hands back what it held.
-  const registration =
-    settings.role !== 'api'
-      ? await store.registerWorker(now(), (e) =>
-          log.warn({ err: e }, 'worker liveness signal lost: what this worker held is handed back; registering again'),
-        )
-      : null;
+  const registration = settings.role !== 'api' ? await registerWorker(store, now(), log) : null;
   if (store.kind === 'postgres' && registration) {
     // Several workers share the exit addresses and accounts: leases are recorded in the store.
     const ledger: LeaseLedger = {

@@ -63,7 +63,7 @@ export class Worker {
     this.timers.push(setInterval(() => this.poll(), s.pollMs));
     this.timers.push(setInterval(() => void this.heartbeat(), s.heartbeatMs));
     this.timers.push(setInterval(() => void this.reaper.runOnce(), Math.max(250, Math.floor(s.leaseMs / 3))));
-    this.timers.push(setInterval(() => void this.reaper.releaseDead(), Math.max(100, s.livenessMs)));
+    this.timers.push(setInterval(() => void this.livenessStep(), Math.max(100, s.livenessMs)));
     // What a dead worker (on SQLite: this file's previous process) held is handed back before the first claim.
     void this.reaper
       .releaseDead()
@@ -79,6 +79,12 @@ export class Worker {
   private poll(): void {
     if (this.stopped) return;
     for (const t of Object.keys(this.d.config.engines) as TaskType[]) void this.claim(t);
+  }
+
+  /** Its own signal checked, then what dead workers held handed back. */
+  private async livenessStep(): Promise<void> {
+    await this.d.registration.verify();
+    await this.reaper.releaseDead();
   }
 
   /** Wake-up after a submit in this process: claim without waiting for the next poll. */
@@ -124,7 +130,8 @@ export class Worker {
 
   private async claimRound(taskType: TaskType): Promise<number> {
     const engine = this.d.config.engines[taskType];
-    if (engine.paused || this.stopped) return 0;
+    // Without a live registration a claim would be handed back by the next sweep: wait until registered again.
+    if (engine.paused || this.stopped || !this.d.registration.live) return 0;
     // One claim per engine at a time; a wake-up during a claim triggers another round after it.
     if (this.claiming.has(taskType)) {
       this.wanted.add(taskType);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { serialised, type StoreDialect } from './dialect.js';
+import type { PreparedQuery } from './postgres/prepared.js';
 import { TurnBatch } from './postgres/turn-batch.js';
 import type { Database } from './schema.js';
 
@@ -50,7 +51,7 @@ interface LeaseAsk {
 }
 
 /**
- * PostgreSQL lease tokens name their slot (`slot/resource/id`), so a release finds the row by its primary key
+ * PostgreSQL lease tokens name their slot (`slot/id/resource`), so a release finds the row by its primary key
  * (postgres/migrations/020-pool-slots-batch.ts). Callers hold tokens as opaque strings.
  */
 function slotToken(slot: number, resourceId: string, id: string): string {
@@ -68,7 +69,7 @@ function slotOf(token: string): { slot: number; resourceId: string; id: string }
  * (migrations/020-pool-slots-batch.ts): one round trip for the attempts that start together.
  */
 export function postgresAcquirer(
-  db: Kysely<Database>,
+  q: PreparedQuery,
 ): (
   resourceId: string,
   capacity: number,
@@ -80,9 +81,18 @@ export function postgresAcquirer(
     const col = <T>(pick: (a: LeaseAsk) => T) => asks.map(pick);
     // One `now` for the call: the latest asked (a slot expired by then is free for every ask of the turn).
     const now = Math.max(...col((a) => a.now));
-    const r = await sql<{ slots: number[] }>`select aeq_acquire_pool_slots(${col((a) => a.id)}::text[],
-      ${col((a) => a.resourceId)}::text[], ${col((a) => a.capacity)}::integer[], ${now},
-      ${col((a) => a.expiresAt)}::bigint[], ${col((a) => a.holder)}::text[]) as slots`.execute(db);
+    const r = await q<{ slots: number[] }>(
+      'aeq_acquire_pool_slots',
+      'select aeq_acquire_pool_slots($1::text[], $2::text[], $3::integer[], $4, $5::bigint[], $6::text[]) as slots',
+      [
+        col((a) => a.id),
+        col((a) => a.resourceId),
+        col((a) => a.capacity),
+        now,
+        col((a) => a.expiresAt),
+        col((a) => a.holder),
+      ],
+    );
     const slots = r.rows[0]?.slots ?? [];
     return asks.map((a, i) => {
       const slot = slots[i] ?? -1;
@@ -98,14 +108,17 @@ export function postgresAcquirer(
  * PostgreSQL: the releases asked for during one turn of the event loop free their slots in one statement, each by
  * its slot's key and only while it still holds the lease (a slot taken over after expiry is left alone).
  */
-export function postgresReleaser(db: Kysely<Database>): (token: string) => Promise<void> {
+export function postgresReleaser(q: PreparedQuery): (token: string) => Promise<void> {
   const releaseAll = async (tokens: string[]): Promise<undefined[]> => {
     const held = tokens.flatMap((t) => slotOf(t) ?? []);
     if (held.length > 0)
-      await sql`update pool_slots as p set token = null, expires_at = null, holder = null
-        from unnest(${held.map((h) => h.resourceId)}::text[], ${held.map((h) => h.slot)}::integer[],
-          ${held.map((h) => h.id)}::text[]) as v (resource_id, slot, token)
-        where p.resource_id = v.resource_id and p.slot = v.slot and p.token = v.token`.execute(db);
+      await q(
+        'aeq_release_pool_slots',
+        `update pool_slots as p set token = null, expires_at = null, holder = null
+        from unnest($1::text[], $2::integer[], $3::text[]) as v (resource_id, slot, token)
+        where p.resource_id = v.resource_id and p.slot = v.slot and p.token = v.token`,
+        [held.map((h) => h.resourceId), held.map((h) => h.slot), held.map((h) => h.id)],
+      );
     return tokens.map(() => undefined);
   };
   const batch = new TurnBatch<string, void>(releaseAll, (token) => releaseAll([token]).then(() => undefined));

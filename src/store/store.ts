@@ -117,6 +117,10 @@ export interface ReapResult {
 export interface WorkerRegistration {
   /** The id its claims are recorded under (a task's worker, a delivery's holder); new after a lost signal. */
   readonly id: string;
+  /** False while the signal is lost (until registered again): the worker claims nothing then. */
+  readonly live: boolean;
+  /** Uses the signal's connection, so that a silently dropped one is found out (then `live` is false for a while). */
+  verify(): Promise<void>;
   /** Ends the registration (after the worker handed back what it held). */
   close(): Promise<void>;
 }

@@ -12,6 +12,7 @@ import { heartbeatPostgres } from '../tasks/heartbeat.js';
 import type { ClaimedTask, NewTask } from '../../domain/task.js';
 import { deadWorkersPostgres, PostgresWorkerRegistration } from '../workers/liveness.js';
 import { postgresFinisher } from '../tasks/finish.js';
+import { preparedQuery, type PreparedQuery } from './prepared.js';
 
 /**
  * The shared store for several API and worker processes: the shared Kysely form of every operation, with
@@ -22,27 +23,34 @@ import { postgresFinisher } from '../tasks/finish.js';
  * process holds a liveness lock on a connection of its own (store/workers/liveness.ts).
  */
 export class PostgresStore extends KyselyStore {
-  private readonly finish = postgresFinisher(this.db);
-  private readonly release = postgresReleaser(this.db);
-  private readonly acquire = postgresAcquirer(this.db);
+  /** The hot path's statements, prepared once per connection of the pool Kysely uses. */
+  private readonly q: PreparedQuery;
+  private readonly finish: ReturnType<typeof postgresFinisher>;
+  private readonly release: ReturnType<typeof postgresReleaser>;
+  private readonly acquire: ReturnType<typeof postgresAcquirer>;
 
   constructor(
     db: Kysely<Database>,
+    pool: pg.Pool,
     agingMs: number,
     /** For the connection each worker's liveness lock is held on. */
     private readonly connectionString: string,
   ) {
     super(db, POSTGRES_DIALECT, agingMs);
+    this.q = preparedQuery(pool);
+    this.finish = postgresFinisher(this.q);
+    this.release = postgresReleaser(this.q);
+    this.acquire = postgresAcquirer(this.q);
   }
 
   override insertTasks(tasks: NewTask[], notBefore = 0, batch?: NewBatch): Promise<InsertOutcome[]> {
-    return insertTasksPostgres(this.db, this.agingMs, tasks, notBefore, batch);
+    return insertTasksPostgres(this.db, this.q, this.agingMs, tasks, notBefore, batch);
   }
   override claimTasks(a: Parameters<Store['claimTasks']>[0]): Promise<ClaimedTask[]> {
-    return claimTasksPostgres(this.db, this.agingMs, a);
+    return claimTasksPostgres(this.q, this.agingMs, a);
   }
   override heartbeat(leases: Array<{ id: string; leaseToken: string }>, leaseExpiresAt: number): Promise<number> {
-    return heartbeatPostgres(this.db, leases, leaseExpiresAt);
+    return heartbeatPostgres(this.q, leases, leaseExpiresAt);
   }
   override registerWorker(now: number, onLost: (e: unknown) => void): Promise<WorkerRegistration> {
     return PostgresWorkerRegistration.open(this.connectionString, () => now, onLost);
@@ -78,5 +86,5 @@ export function openPostgresStore(connectionString: string, agingMs: number, poo
   // A dropped connection must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return new PostgresStore(db, agingMs, connectionString);
+  return new PostgresStore(db, pool, agingMs, connectionString);
 }

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type BetterSqlite3 from 'better-sqlite3';
-import { sql, type Kysely } from 'kysely';
 import type { ClaimedTask } from '../../domain/task.js';
 import { claimedFromRow } from '../rows.js';
-import type { Database, TasksTable } from '../schema.js';
+import type { PreparedQuery } from '../postgres/prepared.js';
+import type { TasksTable } from '../schema.js';
 import type { GroupCommit } from '../sqlite/group-commit.js';
 import type { Store } from '../store.js';
 
@@ -18,9 +18,16 @@ type ClaimArgs = Parameters<Store['claimTasks']>[0];
  * PostgreSQL: the claim in one statement, a call of the stored function (postgres/migrations/019-claim-function.ts),
  * which holds the per-engine lock only while it runs.
  */
-export async function claimTasksPostgres(db: Kysely<Database>, agingMs: number, a: ClaimArgs): Promise<ClaimedTask[]> {
-  const r = await sql<TasksTable>`select * from aeq_claim_tasks(${a.taskType}, ${a.limit}, ${a.concurrency},
-    ${a.now}, ${a.now + a.leaseMs}, ${a.workerId}, ${randomUUID()})`.execute(db);
+export async function claimTasksPostgres(q: PreparedQuery, agingMs: number, a: ClaimArgs): Promise<ClaimedTask[]> {
+  const r = await q<TasksTable>('aeq_claim_tasks', 'select * from aeq_claim_tasks($1, $2, $3, $4, $5, $6, $7)', [
+    a.taskType,
+    a.limit,
+    a.concurrency,
+    a.now,
+    a.now + a.leaseMs,
+    a.workerId,
+    randomUUID(),
+  ]);
   return inClaimOrder(r.rows.map(claimedFromRow), agingMs);
 }
 

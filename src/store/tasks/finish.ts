@@ -1,8 +1,9 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { enqueueDelivery, prepareEnqueueDelivery } from '../outbox/deliveries.js';
 import type { Database } from '../schema.js';
 import type { GroupCommit } from '../sqlite/group-commit.js';
+import type { PreparedQuery } from '../postgres/prepared.js';
 import { TurnBatch } from '../postgres/turn-batch.js';
 import type { TerminalWrite } from '../store.js';
 import { heldUnderLease, leaseFenceSql } from './lease-fence.js';
@@ -109,20 +110,20 @@ interface Finish {
  * neither.
  */
 export function postgresFinisher(
-  db: Kysely<Database>,
+  q: PreparedQuery,
 ): (id: string, leaseToken: string, w: TerminalWrite, now: number) => Promise<boolean> {
   const batch = new TurnBatch<Finish, boolean>(
-    (fs) => finishAllPostgres(db, fs),
-    async (f) => (await finishAllPostgres(db, [f]))[0] ?? false,
+    (fs) => finishAllPostgres(q, fs),
+    async (f) => (await finishAllPostgres(q, [f]))[0] ?? false,
   );
   return (id, leaseToken, write, now) => batch.add({ id, leaseToken, write, now });
 }
 
 /**
- * The finish of many tasks in one statement: each row of the arrays is one task, fenced by its own lease token; the
+ * The finish of many tasks in one statement: each row of the document is one task, fenced by its own lease token; the
  * tasks that were still held and have a webhook get their outbox row in the same statement.
  */
-async function finishAllPostgres(db: Kysely<Database>, fs: Finish[]): Promise<boolean[]> {
+async function finishAllPostgres(q: PreparedQuery, fs: Finish[]): Promise<boolean[]> {
   // One row per task; a task twice in one turn makes the batch fail, and each is then finished on its own.
   if (new Set(fs.map((f) => f.id)).size !== fs.length) throw new Error('a task finished twice in one turn');
   // The rows as one JSON document: PostgreSQL parses it in C, where text arrays are escaped character by character in
@@ -140,26 +141,29 @@ async function finishAllPostgres(db: Kysely<Database>, fs: Finish[]): Promise<bo
     hook_payload: w.webhook ? JSON.stringify(w.webhook.payload) : null,
     hook_account: w.webhook?.accountId ?? null,
   }));
-  const r = await sql<{ id: string }>`
-    with v as (
-      select * from json_to_recordset(${JSON.stringify(rows)}::json)
-        as v (id text, token text, status text, result text, error text, to_charge integer, charged integer,
-          now bigint, hook_url text, hook_payload text, hook_account text)
-    ),
-    done as (
-      update tasks as t set status = v.status, result = v.result, error = v.error, credits_to_charge = v.to_charge,
-        credits_charged = v.charged, lease_token = null, lease_expires_at = null, finished_at = v.now,
-        updated_at = v.now
-      from v where ${sql.raw(leaseFenceSql('v.id', 'v.token', 't'))}
-      returning t.id
-    ),
-    hooks as (
-      insert into webhook_deliveries (task_id, url, payload, status, attempts, next_attempt_at, lease_token,
-        lease_expires_at, last_error, created_at, updated_at, account_id)
-      select v.id, v.hook_url, v.hook_payload, 'PENDING', 0, v.now, null, null, null, v.now, v.now, v.hook_account
-      from v join done on done.id = v.id where v.hook_url is not null
-    )
-    select id from done`.execute(db);
+  const r = await q<{ id: string }>('aeq_finish', FINISH_ALL, [JSON.stringify(rows)]);
   const done = new Set(r.rows.map((x) => x.id));
   return fs.map((f) => done.has(f.id));
 }
+
+/** The finish of a turn's tasks (finishAllPostgres): $1 is the JSON array of their rows. */
+const FINISH_ALL = `
+  with v as (
+    select * from json_to_recordset($1::json)
+      as v (id text, token text, status text, result text, error text, to_charge integer, charged integer,
+        now bigint, hook_url text, hook_payload text, hook_account text)
+  ),
+  done as (
+    update tasks as t set status = v.status, result = v.result, error = v.error, credits_to_charge = v.to_charge,
+      credits_charged = v.charged, lease_token = null, lease_expires_at = null, finished_at = v.now,
+      updated_at = v.now
+    from v where ${leaseFenceSql('v.id', 'v.token', 't')}
+    returning t.id
+  ),
+  hooks as (
+    insert into webhook_deliveries (task_id, url, payload, status, attempts, next_attempt_at, lease_token,
+      lease_expires_at, last_error, created_at, updated_at, account_id)
+    select v.id, v.hook_url, v.hook_payload, 'PENDING', 0, v.now, null, null, null, v.now, v.now, v.hook_account
+    from v join done on done.id = v.id where v.hook_url is not null
+  )
+  select id from done`;

@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { PreparedQuery } from '../postgres/prepared.js';
 import type { Database } from '../schema.js';
 import type { GroupCommit } from '../sqlite/group-commit.js';
 import { heldUnderLease, leaseFenceSql } from './lease-fence.js';
@@ -24,16 +25,16 @@ export async function heartbeat(db: Kysely<Database>, leases: Lease[], leaseExpi
 }
 
 /** PostgreSQL: every lease of the heartbeat in one statement (each still fenced by its own token). */
-export async function heartbeatPostgres(
-  db: Kysely<Database>,
-  leases: Lease[],
-  leaseExpiresAt: number,
-): Promise<number> {
+export async function heartbeatPostgres(q: PreparedQuery, leases: Lease[], leaseExpiresAt: number): Promise<number> {
   if (leases.length === 0) return 0;
-  const r = await sql`update tasks as t set lease_expires_at = ${leaseExpiresAt}
-    from unnest(${leases.map((l) => l.id)}::text[], ${leases.map((l) => l.leaseToken)}::text[]) as v (id, token)
-    where ${sql.raw(leaseFenceSql('v.id', 'v.token', 't'))}`.execute(db);
-  return Number(r.numAffectedRows ?? 0);
+  const r = await q(
+    'aeq_heartbeat',
+    `update tasks as t set lease_expires_at = $1
+    from unnest($2::text[], $3::text[]) as v (id, token)
+    where ${leaseFenceSql('v.id', 'v.token', 't')}`,
+    [leaseExpiresAt, leases.map((l) => l.id), leases.map((l) => l.leaseToken)],
+  );
+  return r.rowCount ?? 0;
 }
 
 /** Embedded store: the heartbeat's statement, prepared once. */

@@ -1,5 +1,6 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { PreparedQuery } from '../postgres/prepared.js';
 import type { NewBatch } from '../../domain/batch.js';
 import type { NewTask } from '../../domain/task.js';
 import { taskIdKey } from '../../domain/task-id.js';
@@ -113,6 +114,7 @@ export async function insertTasks(
  */
 export async function insertTasksPostgres(
   db: Kysely<Database>,
+  q: PreparedQuery,
   agingMs: number,
   tasks: NewTask[],
   notBefore: number,
@@ -122,29 +124,35 @@ export async function insertTasksPostgres(
     return insertTasks(db, agingMs, tasks, notBefore, batch);
   const rows = tasks.map((t) => taskRow(t, agingMs));
   const out: InsertOutcome[] = rows.map((row) => ({ ok: true, task: taskFromRow(row) }));
-  const b = batch ? batchRow(batch, out) : null;
-  const batchInsert = b
-    ? sql`, b as (insert into batches (id, size, total, first_task_id, last_task_id, webhook_url, created_at,
-        account_id, completed_at) values (${b.id}, ${b.size}, ${b.total}, ${b.first_task_id}, ${b.last_task_id},
-        ${b.webhook_url}, ${b.created_at}, ${b.account_id}, null))`
-    : sql``;
-  await sql`
-    with t as (
-      insert into tasks (id, task_type, status, priority, sort_key, payload, idempotency_key, webhook_url, country,
-        created_at, updated_at, available_at, attempts, max_attempts, lease_token, lease_expires_at, worker_id,
-        result, error, credits_to_charge, credits_charged, finished_at, account_id, batch_id, batch_index)
-      select v.id, v.task_type, 'QUEUED', v.priority, v.sort_key, v.payload, null, v.webhook_url, v.country,
-        v.created_at, v.created_at, v.created_at, 0, v.max_attempts, null, null, null,
-        null, null, v.credits_to_charge, null, null, v.account_id, v.batch_id, v.batch_index
-      from json_to_recordset(${JSON.stringify(rows.map(insertedColumns))}::json)
-        as v (id text, task_type text, priority integer, sort_key bigint, payload text, webhook_url text, country text,
-          created_at bigint, max_attempts integer, credits_to_charge integer, account_id text, batch_id text,
-          batch_index integer)
-      returning 1
-    )${batchInsert}
-    select count(*) as n from t`.execute(db);
+  const batches = batch ? [batchRow(batch, out)] : [];
+  await q('aeq_insert_tasks', INSERT_ALL, [JSON.stringify(rows.map(insertedColumns)), JSON.stringify(batches)]);
   return out;
 }
+
+/** The tasks of a submit ($1, a JSON array of their varying columns) and its batch's row ($2: none or one). */
+const INSERT_ALL = `
+  with t as (
+    insert into tasks (id, task_type, status, priority, sort_key, payload, idempotency_key, webhook_url, country,
+      created_at, updated_at, available_at, attempts, max_attempts, lease_token, lease_expires_at, worker_id,
+      result, error, credits_to_charge, credits_charged, finished_at, account_id, batch_id, batch_index)
+    select v.id, v.task_type, 'QUEUED', v.priority, v.sort_key, v.payload, null, v.webhook_url, v.country,
+      v.created_at, v.created_at, v.created_at, 0, v.max_attempts, null, null, null,
+      null, null, v.credits_to_charge, null, null, v.account_id, v.batch_id, v.batch_index
+    from json_to_recordset($1::json)
+      as v (id text, task_type text, priority integer, sort_key bigint, payload text, webhook_url text, country text,
+        created_at bigint, max_attempts integer, credits_to_charge integer, account_id text, batch_id text,
+        batch_index integer)
+    returning 1
+  ),
+  b as (
+    insert into batches (id, size, total, first_task_id, last_task_id, webhook_url, created_at, account_id,
+      completed_at)
+    select b.id, b.size, b.total, b.first_task_id, b.last_task_id, b.webhook_url, b.created_at, b.account_id, null
+    from json_to_recordset($2::json)
+      as b (id text, size integer, total integer, first_task_id text, last_task_id text, webhook_url text,
+        created_at bigint, account_id text)
+  )
+  select count(*) as n from t`;
 
 /** The columns of a new task that are not the same for every new task (the rest are literals of the insert). */
 function insertedColumns(r: TasksTable) {

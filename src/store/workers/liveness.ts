@@ -94,6 +94,10 @@ export async function registerWorkerSqlite(
     get id() {
       return id;
     },
+    get live() {
+      return alive.has(id);
+    },
+    async verify() {},
     async close() {
       alive.delete(id);
       await db.deleteFrom('workers').where('id', '=', id).execute();
@@ -103,8 +107,9 @@ export async function registerWorkerSqlite(
 
 /**
  * PostgreSQL: a registration holds its advisory lock on a connection of its own. If that connection is lost while
- * the process lives, the worker counts as dead (another worker hands back what it held: the fence makes its late
- * writes change nothing), and it registers again under a new id, so what it claims next is not handed back.
+ * the process lives, the worker counts as dead: a sweep hands back what it held (the fence makes its late writes
+ * change nothing; a task on its last attempt fails ENGINE_TIMEOUT, as after a lease ran out). It claims nothing
+ * until it has registered again, under a new id, so what it claims next is not handed back.
  */
 export class PostgresWorkerRegistration implements WorkerRegistration {
   private current = '';
@@ -131,13 +136,34 @@ export class PostgresWorkerRegistration implements WorkerRegistration {
     return this.current;
   }
 
+  /** False from a lost signal until registered again: the worker claims nothing meanwhile. */
+  get live(): boolean {
+    return this.client !== null;
+  }
+
+  /**
+   * Uses the connection, so that one the network dropped silently is found out (and the worker registers again)
+   * rather than left looking alive to this process while the server has ended it.
+   */
+  async verify(): Promise<void> {
+    const client = this.client;
+    if (!client) return;
+    try {
+      await client.query('select 1');
+    } catch (e) {
+      this.lost(client, e);
+    }
+  }
+
   /** Lock first, then the row: a row is never seen without its lock while the worker lives. */
   private async register(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.connectionString });
+    // keepAlive: a dead peer is noticed by TCP too; no idle timeout may end the session that holds the lock.
+    const client = new pg.Client({ connectionString: this.connectionString, keepAlive: true });
     client.on('error', (e) => this.lost(client, e));
     client.on('end', () => this.lost(client, new Error('liveness connection ended')));
     await client.connect();
     try {
+      await client.query(`select set_config('idle_session_timeout', '0', false)`).catch(() => undefined);
       const k = await client.query<{ key: string; ns: number }>(
         `select nextval('aeq_worker_keys') as key, ${NAMESPACE_TEXT} as ns`,
       );
@@ -145,9 +171,11 @@ export class PostgresWorkerRegistration implements WorkerRegistration {
       await client.query('select pg_advisory_lock($1::integer, $2::integer)', [ns, Number(key)]);
       const id = newWorkerId();
       await client.query('insert into workers (id, lock_key, started_at) values ($1, $2, $3)', [id, key, this.clock()]);
+      if (this.closed) throw new Error('registration closed while registering');
       this.current = id;
       this.client = client;
     } catch (e) {
+      // Ending the session drops its lock; a row left behind is then seen as a dead worker's and removed.
       await client.end().catch(() => undefined);
       throw e;
     }
@@ -166,6 +194,7 @@ export class PostgresWorkerRegistration implements WorkerRegistration {
     try {
       await this.register();
     } catch {
+      if (this.closed) return;
       setTimeout(() => void this.reRegister(attempt + 1), Math.min(5000, 200 * 2 ** attempt)).unref();
     }
   }

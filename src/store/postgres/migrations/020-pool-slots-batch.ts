@@ -38,6 +38,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         select a.res, a.cap, array_agg(a.i::integer order by a.i) as idx
         from unnest(p_resources, p_capacities) with ordinality as a (res, cap, i)
         group by a.res, a.cap
+        -- One order for every call, so that two calls making slot rows of two resources cannot wait on each other.
+        order by a.res, a.cap
       loop
         v_done := 0;
         v_want := array_length(r.idx, 1);
