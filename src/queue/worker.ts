@@ -29,7 +29,7 @@ export interface WorkerDeps {
  * The worker: per engine, claims due tasks up to the engine's concurrency (the store enforces it
  * across processes), runs each attempt, and writes the outcome under the task's lease. Heartbeats
  * keep leases alive; the reaper returns tasks of dead workers to the queue. The timers only call
- * `runOnce()` (claim) and `reaper.runOnce()`, which tests call directly.
+ * `runOnce()` (claim), `reaper.releaseDead()` and `reaper.runOnce()`, which tests call directly.
  */
 export class Worker {
   private readonly inFlight = new Map<string, ClaimedTask>();

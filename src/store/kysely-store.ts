@@ -31,8 +31,6 @@ import type {
   WorkersReleased,
 } from './store.js';
 import { deleteExpired } from './tasks/delete.js';
-import { finishTask } from './tasks/finish.js';
-import { heartbeat } from './tasks/heartbeat.js';
 import { insertTasks } from './tasks/insert.js';
 import { listTasks } from './tasks/list.js';
 import { getTask, nextAvailableAt, pollTask } from './tasks/read.js';
@@ -113,14 +111,10 @@ export abstract class KyselyStore implements Store {
   listTasks(q: TaskListQuery): Promise<ListedTaskRow[]> {
     return listTasks(this.db, q);
   }
+  /** The hot path of a claimed task: each store has its own form (no shared one would be used). */
   abstract claimTasks(a: Parameters<Store['claimTasks']>[0]): Promise<ClaimedTask[]>;
-
-  heartbeat(leases: Array<{ id: string; leaseToken: string }>, leaseExpiresAt: number): Promise<number> {
-    return heartbeat(this.db, leases, leaseExpiresAt);
-  }
-  finishTask(id: string, leaseToken: string, write: TerminalWrite, now: number): Promise<boolean> {
-    return finishTask(this.db, id, leaseToken, write, now);
-  }
+  abstract heartbeat(leases: Array<{ id: string; leaseToken: string }>, leaseExpiresAt: number): Promise<number>;
+  abstract finishTask(id: string, leaseToken: string, write: TerminalWrite, now: number): Promise<boolean>;
   retryTask(id: string, leaseToken: string, lastError: string, availableAt: number, now: number): Promise<boolean> {
     return retryTask(this.db, id, leaseToken, lastError, availableAt, now);
   }
@@ -135,16 +129,21 @@ export abstract class KyselyStore implements Store {
     return Promise.resolve();
   }
   releaseDeadWorkers(now: number, failedWrite: (task: TaskRecord) => TerminalWrite): Promise<WorkersReleased> {
-    return this.db.transaction().execute(async (trx) => {
-      const ids = await this.deadWorkers(trx);
-      await this.releaseMoreOf(trx, ids);
-      return releaseWorkers(trx, ids, now, failedWrite);
-    });
+    return this.releaseHeld((trx) => this.deadWorkers(trx), now, failedWrite);
   }
   releaseWorker(id: string, now: number, failedWrite: (task: TaskRecord) => TerminalWrite): Promise<WorkersReleased> {
+    return this.releaseHeld(async () => [id], now, failedWrite);
+  }
+  /** In one transaction: the workers `which` names, then everything they held, handed back. */
+  private releaseHeld(
+    which: (trx: Kysely<Database>) => Promise<string[]>,
+    now: number,
+    failedWrite: (task: TaskRecord) => TerminalWrite,
+  ): Promise<WorkersReleased> {
     return this.db.transaction().execute(async (trx) => {
-      await this.releaseMoreOf(trx, [id]);
-      return releaseWorkers(trx, [id], now, failedWrite);
+      const ids = await which(trx);
+      await this.releaseMoreOf(trx, ids);
+      return releaseWorkers(trx, ids, now, failedWrite);
     });
   }
   deleteExpired(before: number, limit: number): Promise<number> {

@@ -53,7 +53,7 @@ export class PostgresStore extends KyselyStore {
     return heartbeatPostgres(this.q, leases, leaseExpiresAt);
   }
   override registerWorker(now: number, onLost: (e: unknown) => void): Promise<WorkerRegistration> {
-    return PostgresWorkerRegistration.open(this.connectionString, () => now, onLost);
+    return PostgresWorkerRegistration.open(this.connectionString, now, onLost);
   }
   protected override deadWorkers(trx: Kysely<Database>): Promise<string[]> {
     return deadWorkersPostgres(trx);

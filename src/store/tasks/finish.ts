@@ -10,8 +10,8 @@ import { heldUnderLease, leaseFenceSql } from './lease-fence.js';
 
 /**
  * Makes a held task terminal behind the lease fence and, in the same transaction, queues its
- * webhook (the outbox). False if the lease was lost: nothing is written. The reaper uses it too,
- * with the stale token it read.
+ * webhook (the outbox). False if the lease was lost: nothing is written. The reaper and the release of
+ * dead workers use it, with the stale token they read; a worker's finish has each store's own form below.
  */
 export async function writeTerminal(
   trx: Kysely<Database>,
@@ -38,19 +38,6 @@ export async function writeTerminal(
   if (Number(r.numUpdatedRows) !== 1) return false;
   if (w.webhook) await enqueueDelivery(trx, id, w.webhook, now);
   return true;
-}
-
-export function finishTask(
-  db: Kysely<Database>,
-  id: string,
-  leaseToken: string,
-  w: TerminalWrite,
-  now: number,
-): Promise<boolean> {
-  // Without a webhook the terminal write is one statement, atomic on its own: no transaction
-  // (on PostgreSQL, one round trip instead of three).
-  if (!w.webhook) return writeTerminal(db, id, leaseToken, w, now);
-  return db.transaction().execute((trx) => writeTerminal(trx, id, leaseToken, w, now));
 }
 
 /** Embedded store: the finish's statements, prepared once. */

@@ -1,28 +1,9 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { Kysely } from 'kysely';
 import type { PreparedQuery } from '../postgres/prepared.js';
-import type { Database } from '../schema.js';
 import type { GroupCommit } from '../sqlite/group-commit.js';
-import { heldUnderLease, leaseFenceSql } from './lease-fence.js';
+import { leaseFenceSql } from './lease-fence.js';
 
 type Lease = { id: string; leaseToken: string };
-
-/** Extends the leases still held (behind the lease fence); returns how many were. */
-export async function heartbeat(db: Kysely<Database>, leases: Lease[], leaseExpiresAt: number): Promise<number> {
-  if (leases.length === 0) return 0;
-  let n = 0;
-  await db.transaction().execute(async (trx) => {
-    for (const l of leases) {
-      const r = await trx
-        .updateTable('tasks')
-        .set({ lease_expires_at: leaseExpiresAt })
-        .where((eb) => heldUnderLease(eb, l.id, l.leaseToken))
-        .executeTakeFirst();
-      n += Number(r.numUpdatedRows);
-    }
-  });
-  return n;
-}
 
 /** PostgreSQL: every lease of the heartbeat in one statement (each still fenced by its own token). */
 export async function heartbeatPostgres(q: PreparedQuery, leases: Lease[], leaseExpiresAt: number): Promise<number> {

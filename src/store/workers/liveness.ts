@@ -13,11 +13,12 @@ import { PROCESSING } from '../tasks/status-literals.js';
  * deliveries its sender claimed) is handed back as soon as its death is seen, not when its leases run out.
  *
  * PostgreSQL: the signal is a session-level advisory lock held on a connection of the worker's own. The server
- * releases it the moment that connection ends, whether the process exited, was killed or lost the network, so a
- * death is seen by the next sweep of any other worker (every `livenessMs`), with no clock and no heartbeat write per
- * worker. Heartbeat rows would need a timeout long enough to ride out a stall (so several seconds of delay) and a
- * write per interval; the lock needs one idle connection. SQLite: one process owns the file, so every holder that is
- * not registered in this process is dead; a start-up sweep hands a crashed run's tasks back at once.
+ * releases it the moment that connection ends, whether the process exited or was killed (a connection the network
+ * dropped ends when TCP keepalive notices), so a death is seen by the next sweep of any other worker (every
+ * `livenessMs`), with no clock and no heartbeat write per worker. Heartbeat rows would need a timeout long enough to
+ * ride out a stall (so several seconds of delay) and a write per interval; the lock needs one idle connection.
+ * SQLite: one process owns the file, so every holder that is not registered in this process is dead; a start-up
+ * sweep hands a crashed run's tasks back at once.
  */
 
 /** The advisory-lock namespace (first key) of this schema's workers: other schemas' workers are not seen. */
@@ -76,7 +77,7 @@ export async function releaseWorkers(
   return { workers: [...ids], ...tasks, deliveries: Number(d.numUpdatedRows) };
 }
 
-/** A worker's identity for this process: host and pid for operators, a random part so no two are alike. */
+/** A worker's identity: its pid for operators, and a random part so no two are alike. */
 export function newWorkerId(): string {
   return `worker-${process.pid}-${randomUUID().slice(0, 8)}`;
 }
@@ -118,16 +119,17 @@ export class PostgresWorkerRegistration implements WorkerRegistration {
 
   private constructor(
     private readonly connectionString: string,
-    private readonly clock: () => number,
+    /** When the process first registered (kept in each row, registrations again after a lost signal included). */
+    private readonly startedAt: number,
     private readonly onLost: (e: unknown) => void,
   ) {}
 
   static async open(
     connectionString: string,
-    clock: () => number,
+    startedAt: number,
     onLost: (e: unknown) => void,
   ): Promise<PostgresWorkerRegistration> {
-    const r = new PostgresWorkerRegistration(connectionString, clock, onLost);
+    const r = new PostgresWorkerRegistration(connectionString, startedAt, onLost);
     await r.register();
     return r;
   }
@@ -170,7 +172,11 @@ export class PostgresWorkerRegistration implements WorkerRegistration {
       const { key, ns } = k.rows[0] as { key: string; ns: number };
       await client.query('select pg_advisory_lock($1::integer, $2::integer)', [ns, Number(key)]);
       const id = newWorkerId();
-      await client.query('insert into workers (id, lock_key, started_at) values ($1, $2, $3)', [id, key, this.clock()]);
+      await client.query('insert into workers (id, lock_key, started_at) values ($1, $2, $3)', [
+        id,
+        key,
+        this.startedAt,
+      ]);
       if (this.closed) throw new Error('registration closed while registering');
       this.current = id;
       this.client = client;
