@@ -11,6 +11,13 @@ import { sha256 } from './bearer.js';
  */
 export const KEY_PREFIX = 'aeq_';
 const PREFIX_CHARS = 8;
+/** Every key this service makes (and the generated AEQ_API_KEY): `aeq_` and 32 base64url characters. */
+const KEY_SHAPE = /^aeq_[A-Za-z0-9_-]{32}$/;
+
+/** Whether a token can be a key at all; anything else is refused without a store read. */
+export function isKeyShaped(token: string): boolean {
+  return token.length === KEY_PREFIX.length + 32 && KEY_SHAPE.test(token);
+}
 
 /** What the store keeps of a key: its SHA-256 in hex (the authenticator looks keys up by the same digest). */
 export function hashKey(key: string): string {

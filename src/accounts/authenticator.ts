@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { DEFAULT_ACCOUNT_ID, type Caller, type StoredKey } from '../domain/account.js';
 import { bearerToken, digestMatches, sha256 } from './bearer.js';
 import type { Store } from '../store/store.js';
-import { KEY_PREFIX } from './api-keys.js';
+import { isKeyShaped } from './api-keys.js';
 
 /** The configured key's caller, one object for every request that presents it. */
 const CONFIGURED_CALLER: Caller = Object.freeze({ accountId: DEFAULT_ACCOUNT_ID, keyId: null });
@@ -13,8 +13,16 @@ interface CachedKey {
   caller: Caller;
 }
 
-/** Hashes remembered (keys found and tokens that are no key); past this the cache starts over. */
-const CACHE_MAX = 10_000;
+/**
+ * Keys remembered. Only tokens the store knows enter this cache, so its size is bounded by the keys that exist, and
+ * nobody without a key can fill it; past this bound the oldest entry goes.
+ */
+const KEYS_MAX = 100_000;
+/**
+ * Key-shaped tokens that are no key, remembered so that repeating one costs no store read. Kept apart from the keys:
+ * a flood of made-up tokens evicts only other made-up tokens, never a valid key (oldest first).
+ */
+const UNKNOWN_MAX = 10_000;
 /** A key's last use is written at most this often. */
 const TOUCH_EVERY_MS = 60_000;
 
@@ -25,7 +33,8 @@ const TOUCH_EVERY_MS = 60_000;
  * at once). A lookup is by hash, so its timing says nothing about a key: an index finds a hash or does not.
  */
 export class Authenticator {
-  private readonly cache = new Map<string, CachedKey | null>();
+  private readonly cache = new Map<string, CachedKey>();
+  private readonly unknown = new Set<string>();
   /** Moves whenever the cache is dropped: a lookup started before keeps its answer out of the new cache. */
   private generation = 0;
   private version: string | null = null;
@@ -66,23 +75,25 @@ export class Authenticator {
   /** Drops every cached key (after a change made through this process). */
   forget(): void {
     this.cache.clear();
+    this.unknown.clear();
     this.generation++;
   }
 
   /**
    * The caller a request's Authorization header names, or null (missing, unknown, revoked or expired): at once for
-   * the configured key and for a cached key, through a store read otherwise. One SHA-256 of the token serves both the
-   * constant-time check of the configured key and the lookup.
+   * the configured key, a cached key and a token that cannot be a key (no store read), through a store read otherwise.
+   * One SHA-256 of the token serves both the constant-time check of the configured key and the lookup.
    */
   authenticate(header: string | undefined): Caller | null | Promise<Caller | null> {
     const token = bearerToken(header);
     if (token === '') return null;
     const digest = sha256(token);
     if (digestMatches(digest, this.configuredKey)) return CONFIGURED_CALLER;
-    if (!token.startsWith(KEY_PREFIX)) return null;
+    if (!isKeyShaped(token)) return null;
     const hash = digest.toString('hex'); // hashKey(token), from the digest already in hand
     const cached = this.cache.get(hash);
     if (cached !== undefined) return this.admit(cached);
+    if (this.unknown.has(hash)) return null;
     return this.lookup(hash);
   }
 
@@ -91,8 +102,8 @@ export class Authenticator {
     const stored = await this.store.keyByHash(hash);
     const entry = stored ? { key: stored, caller: { accountId: stored.accountId, keyId: stored.id } } : null;
     if (generation === this.generation) {
-      if (this.cache.size >= CACHE_MAX) this.cache.clear();
-      this.cache.set(hash, entry);
+      if (entry) remember(this.cache, hash, entry, KEYS_MAX);
+      else remember(this.unknown, hash, undefined, UNKNOWN_MAX);
     }
     return this.admit(entry);
   }
@@ -112,4 +123,14 @@ export class Authenticator {
     this.touched.set(key.id, now);
     this.store.touchKey(key.id, now).catch((e: unknown) => this.log.warn({ err: e }, 'recording a key use failed'));
   }
+}
+
+/** Adds to a bounded map or set, dropping the oldest entry (insertion order) when it is full. */
+function remember<V>(into: Map<string, V> | Set<string>, hash: string, value: V, max: number): void {
+  if (into.size >= max) {
+    const oldest = into.keys().next().value;
+    if (oldest !== undefined) into.delete(oldest);
+  }
+  if (into instanceof Map) into.set(hash, value);
+  else into.add(hash);
 }

@@ -19,9 +19,18 @@ export const REQUEST_ERRORS = Object.freeze({
     message: 'Some tasks of the batch have not finished; its webhook is sent when they have.',
   },
   NO_WEBHOOK: { status: 422, message: 'The task was submitted without a webhook.' },
+  WEBHOOK_SECRET_CONFIGURED: {
+    status: 409,
+    message: "This account's webhook secrets are configured (AEQ_WEBHOOK_SECRET); the operator rotates them there.",
+  },
+  WEBHOOK_SECRET_UNREADABLE: {
+    status: 409,
+    message: "The account's webhook secret was sealed with another secrets key (AEQ_SECRETS_KEY); rotate it.",
+  },
   ACCOUNT_EXISTS: { status: 409, message: 'An account with this name exists.' },
   ACCOUNT_NOT_FOUND: { status: 404, message: 'No account with this name.' },
   KEY_NOT_FOUND: { status: 404, message: 'No key with this prefix.' },
+  SECRETS_KEY_MISSING: { status: 422, message: 'This service has no key to seal secrets with (AEQ_SECRETS_KEY).' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
   RESOURCE_NOT_FOUND: { status: 404, message: 'No task with this id (unknown or expired).' },
   ENQUEUE_ERROR: { status: 500, message: 'The task could not be queued; retry.' },

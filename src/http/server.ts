@@ -14,25 +14,21 @@ import type { HttpContext } from './context.js';
 import { readRestAfterAnswer } from './refused-body.js';
 import { registerAnalysisRoutes } from './routes/analysis.js';
 import { registerBatchRoutes } from './routes/batches.js';
-import { isDashboardPath, registerDashboardRoutes } from './routes/dashboard.js';
+import { registerDashboardRoutes } from './routes/dashboard.js';
 import { registerInternalRoutes } from './routes/internal.js';
 import { registerMonitorRoutes } from './routes/monitors.js';
 import { registerAccountAdminRoutes } from './routes/internal-accounts.js';
-import { registerOpsRoutes } from './routes/ops.js';
+import { registerMetricsRoute, registerOpsRoutes } from './routes/ops.js';
 import { registerDeliveryRoutes } from './routes/deliveries.js';
 import { registerTaskListRoutes } from './routes/task-list.js';
 import { registerTaskRequestRoute } from './routes/task-request.js';
 import { registerTaskRoutes } from './routes/tasks.js';
 import { registerUsageRoutes } from './routes/usage.js';
+import { registerWebhookSecretRoutes } from './routes/webhook-secret.js';
 import { ajvToProblems } from './validation-details.js';
 
 /** Throws on malformed UTF-8; a leading byte-order mark is dropped. */
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-
-const PUBLIC_PATHS = new Set(['/health', '/ready', '/metrics', '/openapi.json']);
-
-/** Paths answered without a key: health, metrics, the OpenAPI document and the dashboard's files. */
-const isPublic = (path: string): boolean => PUBLIC_PATHS.has(path) || isDashboardPath(path);
 
 const TASK_PATH = '/v1/async/task/';
 const BATCH_PATH = '/v1/async/batch/';
@@ -50,11 +46,29 @@ function pathOf(url: string): string {
   return q === -1 ? url : url.slice(0, q);
 }
 
+/**
+ * Who may call a route, in its config: `client` (the default: an account's key), `public` (no key: probes, the
+ * OpenAPI document, the dashboard's files) or `internal` (the operator's token). The auth hook reads it from the
+ * route the router matched, never from the URL's text, so no spelling of a path (percent-encoded letters, double
+ * slashes, dot segments) reaches a route under another rule than its own.
+ */
+export type RouteAccess = 'public' | 'client' | 'internal';
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** The account (and key) the request's bearer token belongs to; set by the auth hook on every client route. */
     caller: Caller | null;
   }
+  interface FastifyContextConfig {
+    access?: RouteAccess;
+  }
+}
+
+/** Sets every route declared in a scope (and its children) to one access rule, whatever the route itself said. */
+function setScopeAccess(scope: FastifyInstance, access: RouteAccess): void {
+  scope.addHook('onRoute', (route) => {
+    route.config = { ...route.config, access };
+  });
 }
 
 /** Builds the Fastify app: JSON-schema validation, the error envelope, bearer auth, every route. */
@@ -71,10 +85,10 @@ export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance
     return503OnClosing: true,
     // URLs the router refuses before any hook runs (over-long or badly encoded path parameters):
     // answer with the error envelope, after the same key check as every other route.
+    // No route was matched, so nothing is reached: the key only decides between 401 and the envelope of the problem.
     frameworkErrors: (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
       const path = pathOf(req.url);
-      const who = isPublic(path) ? true : ctx.auth.authenticate(req.headers.authorization);
-      void Promise.resolve(who)
+      void Promise.resolve(ctx.auth.authenticate(req.headers.authorization))
         .then(Boolean)
         .catch(() => false)
         .then((authorized) => frameworkError(authorized, path, err, req, reply));
@@ -133,7 +147,7 @@ export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance
         title: 'aeq — asynchronous answer-engine query service',
         version: '1.0.0',
         description:
-          'Every route but /health, /ready, /metrics, /openapi.json and the dashboard (/dashboard/) takes ' +
+          'Every route but /health, /ready, /openapi.json and the dashboard (/dashboard/) takes ' +
           '`Authorization: Bearer <key>`. A key belongs to an account: ' +
           'the configured key (AEQ_API_KEY) to the default account, each key made with `aeq keys create` (or ' +
           'POST /internal/keys) to its own. Tasks (and their listing), batches, delivery logs, /stats and ' +
@@ -155,13 +169,13 @@ export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance
 
   app.decorateRequest('caller', null);
   app.addHook('onRequest', async (req) => {
-    const path = pathOf(req.url);
-    if (isPublic(path)) return;
-    if (path.startsWith('/internal/')) {
-      // Without an internal token the internal routes do not exist.
+    // The matched route's rule; a URL no route matches (the not-found handler) needs a client key like any other.
+    const access = req.routeOptions.config.access ?? 'client';
+    if (access === 'public') return;
+    if (access === 'internal') {
+      // Internal routes exist only with a token (see below), so one is always there to compare with.
       const token = ctx.settings.internalToken;
-      if (!token) throw new RequestError('NOT_FOUND');
-      if (!bearerMatches(req.headers.authorization, token))
+      if (!token || !bearerMatches(req.headers.authorization, token))
         throw new RequestError('MISSING_API_KEY', 'Missing or invalid internal token.');
       return;
     }
@@ -213,10 +227,32 @@ export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance
   registerAnalysisRoutes(app, ctx);
   registerOpsRoutes(app, ctx);
   registerUsageRoutes(app, ctx);
+  registerWebhookSecretRoutes(app, ctx);
   registerMonitorRoutes(app, ctx);
-  registerInternalRoutes(app, ctx);
-  registerAccountAdminRoutes(app, ctx);
-  await registerDashboardRoutes(app, ctx);
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  // The operator's routes and the metrics exist only with an internal token: without one there is nothing to reach.
+  if (ctx.settings.internalToken) {
+    await app.register(async (scope) => {
+      setScopeAccess(scope, 'internal');
+      registerInternalRoutes(scope, ctx);
+      registerAccountAdminRoutes(scope, ctx);
+      registerMetricsRoute(scope, ctx);
+    });
+  } else {
+    // Without a token they do not exist: one route answers 404 for all of them, to anyone, with the reason.
+    await app.register(async (scope) => {
+      setScopeAccess(scope, 'public');
+      const absent = async (req: FastifyRequest, reply: FastifyReply) => {
+        const e = new RequestError('NOT_FOUND', `No route ${req.method} ${pathOf(req.url)}: set AEQ_INTERNAL_TOKEN.`);
+        return reply.code(404).send({ success: false, error: errorObject(e, new Date(ctx.now())) });
+      };
+      scope.all('/internal/*', { schema: { hide: true } }, absent);
+      scope.all('/metrics', { schema: { hide: true } }, absent);
+    });
+  }
+  await app.register(async (scope) => {
+    setScopeAccess(scope, 'public');
+    await registerDashboardRoutes(scope, ctx);
+  });
+  app.get('/openapi.json', { schema: { hide: true }, config: { access: 'public' } }, async () => app.swagger());
   return app;
 }

@@ -1,9 +1,21 @@
 import type { Logger } from 'pino';
 import type { AccountConfig, ExitAddressConfig, ServiceConfig } from '../config/engine-config.js';
 import type { TaskType } from '../domain/task-types.js';
+import { RequestError } from '../domain/request-errors.js';
 import type { Store } from '../store/store.js';
 import type { Pools } from './pools.js';
 import { open, seal } from './secret-box.js';
+
+/** The keys that seal and open the secrets of resources added at run time. */
+export interface SealingKeys {
+  /** The secrets key (AEQ_SECRETS_KEY, or the embedded store's generated one); null: nothing can be sealed. */
+  key: string | null;
+  /**
+   * The internal token, which sealed these secrets before they had a key of their own: a box it opens is sealed again
+   * under `key` at the next sync, and the token is never used to seal.
+   */
+  legacy?: string | undefined;
+}
 
 /** The merged state of one pool resource changed at run time. */
 interface ResourceState {
@@ -31,8 +43,8 @@ type Kind = 'account' | 'exit';
  * re-reads the whole (small) table.
  *
  * Accounts and exit addresses added at run time are kept in the store with their secret fields
- * sealed under a key derived from the internal token (`secret-box.ts`); a process without the same
- * token cannot use them and says so in its log. No route ever returns them.
+ * sealed under a key derived from the secrets key (`secret-box.ts`, `config/secrets-key.ts`); a process without the
+ * same key cannot use them and says so in its log. No route ever returns them.
  */
 export class RuntimeChanges {
   private timer: NodeJS.Timeout | null = null;
@@ -45,8 +57,7 @@ export class RuntimeChanges {
     private readonly now: () => number,
     /** Called when an engine is resumed, so a worker claims its queue at once. */
     private readonly onResume: (t: TaskType) => void = () => undefined,
-    /** The internal token: seals and opens secrets of resources added at run time. */
-    private readonly secretKey: string | undefined = undefined,
+    private readonly keys: SealingKeys = { key: null },
   ) {}
 
   start(intervalMs: number): void {
@@ -63,7 +74,9 @@ export class RuntimeChanges {
       for (const row of await this.store.runtimeChanges()) {
         const state = JSON.parse(row.state) as ResourceState | EngineState;
         const usable = 'kind' in state ? this.unsealed(row.key, state) : state;
-        if (usable) this.apply(row.key, usable);
+        if (!usable) continue;
+        if ('kind' in state && this.sealedByLegacy(state)) await this.reseal(row.key, usable as ResourceState);
+        this.apply(row.key, usable);
       }
     } catch (e) {
       this.log.warn({ err: e }, 'runtime changes could not be read');
@@ -114,23 +127,40 @@ export class RuntimeChanges {
       delete spec[f];
     }
     if (Object.keys(secrets).length === 0) return state;
-    if (!this.secretKey)
-      throw new Error('resources with secrets can be added at run time only with AEQ_INTERNAL_TOKEN set');
+    if (!this.keys.key)
+      throw new RequestError(
+        'SECRETS_KEY_MISSING',
+        'Resources with a secret or a proxy URL can be added at run time only when every process has the same ' +
+          'AEQ_SECRETS_KEY (required with DATABASE_URL).',
+      );
     return {
       ...state,
       spec: spec as unknown as ResourceState['spec'],
-      sealed: seal(JSON.stringify(secrets), this.secretKey),
+      sealed: seal(JSON.stringify(secrets), this.keys.key),
     };
+  }
+
+  /** Whether a stored box opens only with the internal token (sealed before the secrets key existed). */
+  private sealedByLegacy(state: ResourceState): boolean {
+    if (!state.sealed || !this.keys.key || !this.keys.legacy) return false;
+    return open(state.sealed, this.keys.key) === null && open(state.sealed, this.keys.legacy) !== null;
+  }
+
+  /** Stores a legacy box again under the secrets key; another process doing the same writes the same state. */
+  private async reseal(key: string, state: ResourceState): Promise<void> {
+    await this.store.putRuntimeChange(key, JSON.stringify(this.sealed(state)), this.now());
+    this.log.info({ resource: key }, 'a resource added at run time was sealed again under the secrets key');
   }
 
   /** The state with its secrets back, or null when this process cannot open them. */
   private unsealed(key: string, state: ResourceState): ResourceState | null {
     if (!state.sealed || !state.spec) return state;
-    const opened = this.secretKey ? open(state.sealed, this.secretKey) : null;
+    const { key: secretsKey, legacy } = this.keys;
+    const opened = (secretsKey ? open(state.sealed, secretsKey) : null) ?? (legacy ? open(state.sealed, legacy) : null);
     if (opened === null) {
       this.log.warn(
         { resource: key },
-        'a resource added at run time cannot be used here: AEQ_INTERNAL_TOKEN differs from the process that added it',
+        'a resource added at run time cannot be used here: AEQ_SECRETS_KEY differs from the process that added it',
       );
       return null;
     }

@@ -10,6 +10,7 @@ import { AEQ_COMMAND, runCli, shellWords, startCli } from '../helpers/cli.js';
 import { TEST_KEY, fastConfig, startService, tempDir, type RunningService } from '../helpers/service.js';
 import { until } from '../helpers/wait.js';
 
+const INTERNAL = 'internal-token-study-0123456';
 const ENGINES = 'CHATBOT_A,SEARCH_A,ANSWER_ENGINE_A';
 
 /** `aeq run` end to end: the CLI as a child process, against the real service in sandbox mode. */
@@ -17,7 +18,7 @@ describe('aeq run (study runner)', () => {
   let svc: RunningService;
   let env: Record<string, string>;
   beforeAll(async () => {
-    svc = await startService({ AEQ_CONFIG: fastConfig(tempDir()) });
+    svc = await startService({ AEQ_CONFIG: fastConfig(tempDir()), AEQ_INTERNAL_TOKEN: INTERNAL });
     env = { AEQ_URL: svc.url, AEQ_API_KEY: TEST_KEY };
   });
   afterAll(() => svc.stop());
@@ -50,7 +51,7 @@ describe('aeq run (study runner)', () => {
   };
   /** Requests the service has answered on the study's routes, from its own metrics. */
   const requests = async () => {
-    const text = String((await svc.call('GET', '/metrics')).body);
+    const text = String((await svc.raw('GET', '/metrics', undefined, { authorization: `Bearer ${INTERNAL}` })).body);
     const count = (method: string, route: string) =>
       text
         .split('\n')

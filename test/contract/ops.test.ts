@@ -3,11 +3,12 @@ import { ALL_ENGINES, startIdleService, submit, type RunningService } from '../h
 
 const STATUSES = ['QUEUED', 'PROCESSING', 'COMPLETED', 'FAILED'];
 const MODES = ['anon', 'account', 'api', 'off'];
+const INTERNAL = 'internal-token-ops-0123456789';
 
 describe('operational endpoints', () => {
   let svc: RunningService;
   beforeAll(async () => {
-    svc = await startIdleService();
+    svc = await startIdleService({ AEQ_INTERNAL_TOKEN: INTERNAL });
   });
   afterAll(() => svc.stop());
 
@@ -63,9 +64,11 @@ describe('operational endpoints', () => {
     expect(text).not.toMatch(/sk-sandbox|pplx-sandbox|gemini-sandbox|secret|apiKey/i);
   });
 
-  it('GET /metrics is Prometheus text with aeq_ metrics', async () => {
+  it('GET /metrics is Prometheus text with aeq_ metrics, for the internal token only', async () => {
     await submit(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'metrics' } });
-    const res = await fetch(`${svc.url}/metrics`);
+    expect((await fetch(`${svc.url}/metrics`)).status).toBe(401);
+    expect((await svc.call('GET', '/metrics')).status).toBe(401);
+    const res = await fetch(`${svc.url}/metrics`, { headers: { authorization: `Bearer ${INTERNAL}` } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
     const text = await res.text();

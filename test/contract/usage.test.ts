@@ -63,7 +63,7 @@ describe('usage per account', () => {
     // The default account sees its own task only.
     expect((await svc.call('GET', q)).body.usage.map((u: { engine: string }) => u.engine)).toEqual(['SEARCH_B_SERP']);
 
-    const metrics = (await svc.raw('GET', '/metrics', undefined, auth)).body as string;
+    const metrics = (await svc.raw('GET', '/metrics', undefined, internal)).body as string;
     const line = `aeq_credits_charged_total{account="${accountId}",engine="ANSWER_ENGINE_A"} ${credits}`;
     expect(metrics).toContain(line);
 

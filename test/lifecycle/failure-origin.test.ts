@@ -14,6 +14,9 @@ import { fastConfig, runTask, startService, tempDir, type RunningService } from 
  */
 
 /** WEB_SCRAPE whose parse step has a bug: it reads the real page, then trips over its own result. */
+const INTERNAL = 'internal-token-failure-origin';
+const internal = { authorization: `Bearer ${INTERNAL}` };
+
 const buggyWebScrape: EngineAdapter = {
   taskType: 'WEB_SCRAPE',
   needsAccount: false,
@@ -51,7 +54,10 @@ describe('an exception in our own code', () => {
   beforeAll(async () => {
     pages = await pageServer();
     const registry = defaultRegistry().register(buggyWebScrape);
-    svc = await startService({ AEQ_CONFIG: fastConfig(tempDir()) }, { registry, logLines });
+    svc = await startService(
+      { AEQ_CONFIG: fastConfig(tempDir()), AEQ_INTERNAL_TOKEN: INTERNAL },
+      { registry, logLines },
+    );
   });
   afterAll(async () => {
     await svc.stop();
@@ -73,7 +79,7 @@ describe('an exception in our own code', () => {
     expect(err.type).toBe('TypeError');
     expect(err.stack).toMatch(/failure-origin\.test\.ts/);
 
-    const metrics = await (await fetch(`${svc.url}/metrics`)).text();
+    const metrics = await (await fetch(`${svc.url}/metrics`, { headers: internal })).text();
     expect(metrics).toMatch(/^aeq_engine_internal_errors_total\{engine="WEB_SCRAPE"\} 1$/m);
     // Not reported as the upstream's failure.
     expect(metrics).not.toMatch(/^aeq_upstream_failures_total\{engine="WEB_SCRAPE"/m);
@@ -88,7 +94,7 @@ describe('an exception in our own code', () => {
     const r = await runTask(svc, { taskType: 'WEB_SCRAPE', payload: { url: `http://127.0.0.1:${port}/gone` } });
     expect(r.error).toBe('ENGINE_FAILED: The engine request failed.');
     expect((await svc.app.store.getTask(r.task.id, 0))?.attempts).toBe(3);
-    const metrics = await (await fetch(`${svc.url}/metrics`)).text();
+    const metrics = await (await fetch(`${svc.url}/metrics`, { headers: internal })).text();
     expect(metrics).toMatch(/^aeq_upstream_failures_total\{engine="WEB_SCRAPE",kind="UPSTREAM_ERROR"\} 3$/m);
     expect(metrics).toMatch(/^aeq_engine_internal_errors_total\{engine="WEB_SCRAPE"\} 1$/m);
   });

@@ -86,7 +86,7 @@ describe('exit addresses are real proxies (end to end, sandbox on)', () => {
         ['us-http-1', 'http'],
         ['kr-socks-1', 'socks5'],
       ]);
-      const metrics = await svc.raw('GET', '/metrics');
+      const metrics = await svc.raw('GET', '/metrics', undefined, internal);
       expectNoPasswords(
         JSON.stringify(exits) + JSON.stringify(us) + JSON.stringify(kr) + String(metrics.body) + logLines.join('\n'),
       );

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { RequestError, errorObject } from '../../domain/request-errors.js';
 import type { HttpContext } from '../context.js';
 
 /** Where the dashboard is served; its files are public (they hold no data), every call they make takes the key. */
@@ -22,13 +23,8 @@ const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'cache-control': 'no-cache',
 };
 
-/** True for the dashboard's paths, which the bearer check lets through. */
-export function isDashboardPath(p: string): boolean {
-  return p === DASHBOARD_PATH || p.startsWith(`${DASHBOARD_PATH}/`);
-}
-
 /**
- * GET /dashboard: the web dashboard (web/dashboard, built by `npm run build` into AEQ_DASHBOARD_DIR). Without a
+ * GET /dashboard: the web dashboard (its routes are public: server.ts registers them in a public scope) (web/dashboard, built by `npm run build` into AEQ_DASHBOARD_DIR). Without a
  * build the page says how to make one (503), rather than a blank 404.
  */
 export async function registerDashboardRoutes(app: FastifyInstance, ctx: HttpContext): Promise<void> {
@@ -55,5 +51,11 @@ export async function registerDashboardRoutes(app: FastifyInstance, ctx: HttpCon
     setHeaders: (res) => {
       for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
     },
+  });
+  // A file the build does not have: the error envelope, as public as the files beside it (the router prefers each
+  // file's own route to this one).
+  app.get(`${DASHBOARD_PATH}/*`, { schema: { hide: true } }, (_req, reply) => {
+    const e = new RequestError('NOT_FOUND', 'No such file in the dashboard.');
+    return reply.code(404).send({ success: false, error: errorObject(e, new Date(ctx.now())) });
   });
 }

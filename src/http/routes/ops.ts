@@ -7,11 +7,18 @@ import type { HttpContext } from '../context.js';
 
 /** Liveness, readiness, queue statistics, capacity and Prometheus metrics. */
 export function registerOpsRoutes(app: FastifyInstance, ctx: HttpContext): void {
-  app.get('/health', { schema: { summary: 'Liveness probe', security: [] } }, async () => ({ status: 'ok' }));
+  app.get(
+    '/health',
+    { schema: { summary: 'Liveness probe', security: [] }, config: { access: 'public' } },
+    async () => ({ status: 'ok' }),
+  );
 
   app.get(
     '/ready',
-    { schema: { summary: 'Readiness probe: 200 when the store answers and migrations are applied', security: [] } },
+    {
+      schema: { summary: 'Readiness probe: 200 when the store answers and migrations are applied', security: [] },
+      config: { access: 'public' },
+    },
     async () => {
       if (await ctx.store.isReady()) return { status: 'ready', store: ctx.store.kind };
       throw new RequestError('NOT_READY', 'The store is not reachable or not migrated yet.');
@@ -56,12 +63,37 @@ export function registerOpsRoutes(app: FastifyInstance, ctx: HttpContext): void 
     }
     return out;
   });
+}
 
-  app.get('/metrics', { schema: { summary: 'Prometheus metrics', hide: true } }, async (_req, reply) => {
+/**
+ * The queue-depth gauge is a store aggregate over every account's tasks: a scrape reads the last one taken, and a
+ * new one is taken (once, however many scrapes wait for it) only when it is older than this. A scrape flood costs
+ * the store at most one aggregate per interval.
+ */
+const QUEUE_DEPTH_MAX_AGE_MS = 5_000;
+
+/**
+ * GET /metrics: Prometheus text, behind the internal token (registered only with one). The counters name accounts
+ * (credits per account) and engines' failures: the operator's view, not a tenant's. Prometheus scrapes it with
+ * `authorization: {credentials: <AEQ_INTERNAL_TOKEN>}` (docs/operations.md).
+ */
+export function registerMetricsRoute(app: FastifyInstance, ctx: HttpContext): void {
+  let takenAt = -Infinity;
+  let taking: Promise<void> | null = null;
+  const refreshQueueDepth = async (): Promise<void> => {
     const depth = await ctx.store.stats(ctx.now() - ctx.settings.retentionMs);
     ctx.metrics.queueDepth.reset();
     for (const [engine, counts] of Object.entries(depth.byEngine)) {
       for (const [status, n] of Object.entries(counts)) ctx.metrics.queueDepth.set({ engine, status }, n);
+    }
+    takenAt = Date.now();
+  };
+  app.get('/metrics', { schema: { summary: 'Prometheus metrics', hide: true } }, async (_req, reply) => {
+    if (Date.now() - takenAt > QUEUE_DEPTH_MAX_AGE_MS) {
+      taking ??= refreshQueueDepth().finally(() => {
+        taking = null;
+      });
+      await taking;
     }
     return reply.type(ctx.metrics.registry.contentType).send(await ctx.metrics.registry.metrics());
   });
