@@ -148,7 +148,7 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
   let batches: BatchCompleter | null = null;
   let monitors: MonitorScheduler | null = null;
   const transports = new TransportFactory({
-    allowPrivate: settings.webhookAllowPrivate,
+    allowPrivate: settings.readerAllowPrivate,
     sandboxWebBase: sandboxUrl ? `${sandboxUrl}/web` : null,
   });
   let browsers: BrowserPool | null = null;

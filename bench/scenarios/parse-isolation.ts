@@ -96,7 +96,7 @@ export function parseEnv(dataDir: string, mode: Mode, inFlight: number): Record<
     AEQ_CONFIG: configPath,
     AEQ_LOG_LEVEL: 'warn',
     // The page server listens on loopback.
-    AEQ_WEBHOOK_ALLOW_PRIVATE: '1',
+    AEQ_READER_ALLOW_PRIVATE: '1',
     ...(mode === 'inline' ? { AEQ_PARSE_THREADS: '0' } : {}),
     ...(mode === 'unbounded' ? { AEQ_PARSE_HEAP_MB: '0' } : {}),
   };

@@ -28,7 +28,14 @@ export interface Settings {
   engineMaxAttempts: number | undefined;
   webhookRetryBaseMs: number;
   webhookTimeoutMs: number;
+  /** Webhook targets may be loopback, private or link-local addresses (AEQ_WEBHOOK_ALLOW_PRIVATE); webhooks only. */
   webhookAllowPrivate: boolean;
+  /**
+   * Page readers (WEB_SCRAPE, the source-influence citation fetches) may read loopback, private or link-local
+   * addresses (AEQ_READER_ALLOW_PRIVATE). Separate from the webhook switch: each lifts only its own guard, since a
+   * page reader returns what it read to the client.
+   */
+  readerAllowPrivate: boolean;
   /**
    * Standard Webhooks signing secrets (AEQ_WEBHOOK_SECRET, comma-separated `whsec_<base64>`, several during a
    * rotation); empty = unsigned deliveries. Secrets: never logged.
@@ -143,6 +150,7 @@ export function loadSettings(env: Env = process.env, overrides: Partial<Settings
     webhookRetryBaseMs: int(env, 'AEQ_WEBHOOK_RETRY_BASE_MS', 1, 86_400_000) ?? 120_000,
     webhookTimeoutMs: int(env, 'AEQ_WEBHOOK_TIMEOUT_MS', 1, 600_000) ?? 30_000,
     webhookAllowPrivate: flag(env, 'AEQ_WEBHOOK_ALLOW_PRIVATE'),
+    readerAllowPrivate: flag(env, 'AEQ_READER_ALLOW_PRIVATE'),
     webhookSecrets: webhookSecrets(env),
     retentionMs: int(env, 'AEQ_RETENTION_MS', 1, 365 * 86_400_000) ?? 86_400_000,
     monitorRetentionMs: (int(env, 'AEQ_MONITOR_RETENTION_DAYS', 1, 3650) ?? 400) * 86_400_000,

@@ -47,3 +47,28 @@ export function assertPublicHost(hostname: string): void {
   if (net.isIP(h) && isPrivateAddress(h)) throw new PrivateAddressError(hostname, h);
   if (h === 'localhost' || h.endsWith('.localhost')) throw new PrivateAddressError(hostname, '127.0.0.1');
 }
+
+/**
+ * A refused private address or a name that does not resolve (ENOTFOUND), on the error or its causes: a guarded
+ * client-chosen target that cannot be reached for either reason.
+ */
+export function isRefusedOrUnresolved(e: unknown): boolean {
+  for (let x: unknown = e, depth = 0; x instanceof Error && depth < 4; x = x.cause, depth++) {
+    const code = (x as { code?: unknown }).code;
+    if (code === 'PRIVATE_ADDRESS' || code === 'ENOTFOUND') return true;
+  }
+  return false;
+}
+
+/**
+ * The one error of a guarded target that is private or does not resolve. Its message names neither the host
+ * nor an address, so nothing built from it tells a client whether a private name exists; the cause keeps the
+ * detail for the operator's log.
+ */
+export class RefusedTargetError extends Error {
+  readonly code = 'PRIVATE_ADDRESS';
+  constructor(cause: unknown) {
+    super('target is not a public address that resolves', { cause });
+    this.name = 'RefusedTargetError';
+  }
+}

@@ -31,11 +31,12 @@ export function classifyAttemptError(e: unknown, timedOut: boolean): AttemptFail
   if (e instanceof UpstreamFailure) return { origin: 'upstream', failure: e };
   const err = e instanceof Error ? e : new Error(String(e));
   const code = codeOf(err);
+  // A guarded page reader's private or unresolvable target (one error for both: src/net/address-guard.ts).
   if (code === 'PRIVATE_ADDRESS') {
     return {
       origin: 'upstream',
       failure: new UpstreamFailure('BAD_PAYLOAD', err.message, {
-        clientMessage: 'payload.url must point to a public address.',
+        clientMessage: 'payload.url must point to a host that resolves to a public address.',
       }),
     };
   }

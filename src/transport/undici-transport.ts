@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import { Agent, type Dispatcher } from 'undici';
 import type { ExitAddressConfig } from '../config/engine-config.js';
-import { assertPublicHost, guardedLookup } from '../net/address-guard.js';
+import { assertPublicHost, guardedLookup, isRefusedOrUnresolved, RefusedTargetError } from '../net/address-guard.js';
 import { decodeBody } from '../net/charset.js';
 import { UpstreamFailure } from '../domain/engine-errors.js';
 import type { HttpRequest, HttpResponse, HttpTransport, SocketTarget } from './http-transport.js';
@@ -89,15 +89,16 @@ export class UndiciTransport implements HttpTransport {
           clientMessage: 'payload.url must be an http or https URL.',
         });
       }
-      if (this.guardPrivate) assertPublicHost(target.hostname);
-      const res = await this.dispatcher.request({
-        origin: target.origin,
-        path: target.pathname + target.search,
-        method,
-        headers: req.headers ?? {},
-        body: body ?? null,
-        signal: req.signal ?? null,
-      });
+      const res = await this.guarded(target.hostname, () =>
+        this.dispatcher.request({
+          origin: target.origin,
+          path: target.pathname + target.search,
+          method,
+          headers: req.headers ?? {},
+          body: body ?? null,
+          signal: req.signal ?? null,
+        }),
+      );
       const headers = flattenHeaders(res.headers);
       const location = headers.location;
       if (follow && location && res.statusCode >= 300 && res.statusCode < 400) {
@@ -124,6 +125,21 @@ export class UndiciTransport implements HttpTransport {
         text: () => decodeBody(headers['content-type'], buf),
         json: () => JSON.parse(buf.toString('utf8')) as unknown,
       };
+    }
+  }
+
+  /**
+   * With the guard on, a private address and a name that does not resolve fail as one error: the client chose the
+   * URL, and two outcomes would tell it which private host names exist on our network.
+   */
+  private async guarded<T>(hostname: string, connect: () => Promise<T>): Promise<T> {
+    if (!this.guardPrivate) return connect();
+    try {
+      assertPublicHost(hostname);
+      return await connect();
+    } catch (e) {
+      if (isRefusedOrUnresolved(e)) throw new RefusedTargetError(e);
+      throw e;
     }
   }
 }

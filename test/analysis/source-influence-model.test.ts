@@ -323,7 +323,7 @@ describe('SOURCE_INFLUENCE model budget and model check', () => {
 
 describe('SOURCE_INFLUENCE in the sandbox with private targets refused', () => {
   it('cited pages go to the web simulator, the model is still reached (configuration, not a client URL)', async () => {
-    const svc = await startAnalysisService({ env: { AEQ_WEBHOOK_ALLOW_PRIVATE: '0' } });
+    const svc = await startAnalysisService({ env: { AEQ_READER_ALLOW_PRIVATE: '0' } });
     try {
       const body = {
         answer: 'The Acme Glide 3 is the best daily trainer for most runners [1]. Trail shoes need grippy lugs [2].',

@@ -167,7 +167,7 @@ describe('WEB_SCRAPE with private targets refused', () => {
   let pages: Awaited<ReturnType<typeof startPageServer>>;
   beforeAll(async () => {
     pages = await startPageServer();
-    svc = await startService({ AEQ_WEBHOOK_ALLOW_PRIVATE: '0', AEQ_CONFIG: fastRetries() });
+    svc = await startService({ AEQ_READER_ALLOW_PRIVATE: '0', AEQ_CONFIG: fastRetries() });
   });
   afterAll(async () => {
     await svc.stop();
@@ -178,7 +178,7 @@ describe('WEB_SCRAPE with private targets refused', () => {
     const before = pages.seen.length;
     const r = await runTask(svc, { taskType: 'WEB_SCRAPE', payload: { url: `${pages.url}/article` } });
     expect(r.task.status).toBe('FAILED');
-    expect(r.error).toBe('BAD_PAYLOAD: payload.url must point to a public address.');
+    expect(r.error).toBe('BAD_PAYLOAD: payload.url must point to a host that resolves to a public address.');
     expect(pages.seen.length).toBe(before);
   });
 

@@ -30,6 +30,7 @@ export async function spawnService(env: Record<string, string>, timeoutMs = 30_0
       AEQ_SANDBOX: '1',
       AEQ_API_KEY: TEST_KEY,
       AEQ_WEBHOOK_ALLOW_PRIVATE: '1',
+      AEQ_READER_ALLOW_PRIVATE: '1',
       PORT: '0',
       AEQ_LOG_LEVEL: 'info',
       ...env,

@@ -114,7 +114,7 @@ export async function testDatabaseUrl(dataDir: string): Promise<string | undefin
 
 /**
  * Starts the real service in this process on a free loopback port, with its own data dir.
- * `env` is layered over a test default (sandbox on, fixed key, private targets allowed).
+ * `env` is layered over a test default (sandbox on, fixed key, private webhook and page targets allowed).
  */
 export async function startService(env: Record<string, string> = {}, opts: StartOptions = {}): Promise<RunningService> {
   const dataDir = env.AEQ_DATA_DIR ?? tempDir();
@@ -124,6 +124,7 @@ export async function startService(env: Record<string, string> = {}, opts: Start
     AEQ_SANDBOX: '1',
     AEQ_API_KEY: TEST_KEY,
     AEQ_WEBHOOK_ALLOW_PRIVATE: '1',
+    AEQ_READER_ALLOW_PRIVATE: '1',
     PORT: '0',
     AEQ_DATA_DIR: dataDir,
     AEQ_LOG_LEVEL: process.env.AEQ_TEST_LOG ?? 'silent',

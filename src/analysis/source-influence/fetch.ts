@@ -189,8 +189,10 @@ function plainText(text: string, minEn: number, minKo: number) {
 function failureStatus(e: unknown): { status: FetchStatus; detail: string } {
   const chain: unknown[] = [];
   for (let cur: unknown = e; cur && chain.length < 5; cur = (cur as { cause?: unknown }).cause) chain.push(cur);
+  // The guarded transport reports a private address and a name that does not resolve as one error, so the
+  // result cannot tell a client which private host names exist.
   if (chain.some((c) => (c as { code?: unknown }).code === 'PRIVATE_ADDRESS'))
-    return { status: 'ssrf_refused', detail: 'target resolves to a private address' };
+    return { status: 'ssrf_refused', detail: 'not a public address that resolves' };
   if (e instanceof UpstreamFailure) {
     if (e.kind === 'CONTENT_UNREADABLE') return { status: 'too_large', detail: 'body over the size cap' };
     if (e.kind === 'BAD_PAYLOAD') return { status: 'invalid_url', detail: 'redirect to a non-http(s) URL' };
