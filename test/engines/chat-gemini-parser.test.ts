@@ -251,6 +251,7 @@ describe('grounding redirect resolution against the sandbox', () => {
       http,
       [...parsed.chunks, expired, noTitle, direct],
       AbortSignal.timeout(5000),
+      `${sim.url}/gemini`,
     );
     for (const c of parsed.chunks) {
       const r = resolved.get(c.index);

@@ -35,7 +35,7 @@ export const assistantA: EngineAdapter = {
       throw new UpstreamFailure('UPSTREAM_ERROR', 'ASSISTANT_A answered malformed JSON');
     }
     const parsed = parseGemini(body);
-    const resolved = await resolveGroundingChunks(ctx.http, parsed.chunks, ctx.signal);
+    const resolved = await resolveGroundingChunks(ctx.http, parsed.chunks, ctx.signal, upstream.baseUrl);
     const result = buildGeminiResult(parsed, resolved);
     return { ...result, raw: redactSecrets(result.raw, [upstream.apiKey]) };
   },
