@@ -25,6 +25,30 @@ describe('ChatGPT web parser', () => {
     expect(r.text).toMatch(/^E-bikes differ mostly in motor and battery\. example\.com/);
   });
 
+  it('keeps the answer turn only, scrubbed of the account, its tokens and other conversations', () => {
+    const jwt = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ1c2VyLWFiYyJ9.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg';
+    const bootstrap = JSON.stringify({
+      props: { session: { user: { email: 'kim.pool@corp.example', name: 'Kim Poolaccount', id: 'user-8f2e' } } },
+      accessToken: jwt,
+    });
+    const html = `<html><head><script id="__NEXT_DATA__" type="application/json">${bootstrap}</script></head><body>
+<nav><ol><li><a href="/c/1">Merger memo for Halvorsen</a></li></ol><span>kim.pool@corp.example</span></nav>
+<main><div data-message-author-role="assistant" data-message-id="msg-7c1d"><div class="markdown" data-start="3">
+<p>Hello Kim Poolaccount, the best pick is <a href="https://example.com/kb?utm_source=chatgpt.com" data-x="1">this one</a>.</p>
+<img alt="Kim Poolaccount" src="https://cdn.example/avatar.png"><p>Write to kim.pool@corp.example; token ${jwt}</p>
+<script>window.__s = "${jwt}"</script><p>Session sess_${'A1b2C3d4'.repeat(6)} ends.</p></div></div>
+<div id="prompt-textarea"></div></main></body></html>`;
+    const r = parseChatGptPage({ html, url: 'https://chatgpt.com/c/abc', status: 200, complete: true });
+    const raw = r.raw as Record<string, unknown>;
+    const turn = String(raw.turnHtml);
+    expect(turn).toContain('<a href="https://example.com/kb?utm_source=chatgpt.com">this one</a>');
+    for (const leak of ['kim.pool@corp.example', 'Kim Poolaccount', jwt, 'eyJzdWIiOiJ1c2VyLWFiYyJ9', 'Halvorsen'])
+      expect(JSON.stringify(r)).not.toContain(leak);
+    expect(turn).not.toMatch(/data-message-id|data-start|data-x|<img|<script|avatar|A1b2C3d4A1b2C3d4/);
+    expect(turn).toMatch(/\[account\]|\[email\]/);
+    expect(raw.html).toBeUndefined();
+  });
+
   it('classifies walls and absences', () => {
     expect(
       failureOf(() => parseChatGptPage(page('chatgpt-web-login.html', 'https://chatgpt.com/auth/login'))).kind,

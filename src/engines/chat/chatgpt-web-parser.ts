@@ -3,6 +3,7 @@ import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { EngineResult } from '../engine-result.js';
 import { letterCount } from '../common/engine-render.js';
 import { answerOf, assertNotCloudflare, type RenderedChatPage } from './web-answer.js';
+import { maskTokens, pageIdentity, scrubbedTurnMarkup, withoutIdentity } from './turn-markup.js';
 
 /** ChatGPT's UI (docs/engines.md#chatgpt-web): composer, the assistant turns, and the banners that stop a turn. */
 export const CHATGPT_COMPOSER = '#prompt-textarea';
@@ -38,8 +39,28 @@ export function parseChatGptPage(page: RenderedChatPage): EngineResult {
   const answer = answerOf($, box, page.url);
   if (letterCount(answer.text) === 0)
     throw new UpstreamFailure('NO_ANSWER', 'CHATBOT_A web: the assistant turn stayed empty');
-  return { ...answer, raw: { status: page.status, finalUrl: page.url, complete: page.complete } };
+  // The page belongs to a pool account shared by all tenants (docs/security.md#shared-browser-accounts):
+  // only this turn's scrubbed markup is kept, and the account's identity is taken out of the answer too.
+  const identity = pageIdentity($);
+  const visible = identity.filter((v) => v.length >= MIN_IDENTITY_IN_TEXT);
+  return {
+    text: withoutIdentity(answer.text, visible),
+    markdown: withoutIdentity(answer.markdown, visible),
+    sources: answer.sources,
+    raw: {
+      status: page.status,
+      finalUrl: maskTokens(page.url),
+      complete: page.complete,
+      turnHtml: scrubbedTurnMarkup($, box, identity),
+    },
+  };
 }
+
+/**
+ * Identity strings shorter than this stay in the answer's text (a first name such as "Ann" is also an
+ * ordinary word); `raw` loses them all.
+ */
+const MIN_IDENTITY_IN_TEXT = 6;
 
 function isLoginUrl(url: string): boolean {
   try {

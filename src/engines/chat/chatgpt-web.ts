@@ -14,8 +14,8 @@ const DEFAULT_STABLE_MS = 2500;
 const WALLS = [...CLOUDFLARE_MARKERS, ...CHATGPT_LOGIN, CHATGPT_ALERTS];
 
 /**
- * CHATBOT_A web mode (`transport: "browser"`): the ChatGPT UI with the account's session, the prompt
- * typed into the composer, the last assistant turn read once stable.
+ * CHATBOT_A web mode (`transport: "browser"`): the ChatGPT UI with the account's session in a temporary
+ * chat, the prompt typed into the composer, the last assistant turn read once stable.
  */
 export async function runChatGptWeb(ctx: AttemptContext): Promise<EngineResult> {
   const secret = ctx.account?.secret;
@@ -26,7 +26,9 @@ export async function runChatGptWeb(ctx: AttemptContext): Promise<EngineResult> 
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(upstream.headers)) headers[k.toLowerCase()] = v;
   headers.cookie = `${SESSION_COOKIE}=${secret}`;
-  const page = await browserOf(ctx).render(`${base}/`, {
+  // A temporary chat: the account's history and memory neither keep this tenant's prompt nor feed
+  // its answer with the prompts of the tenants who used the account before.
+  const page = await browserOf(ctx).render(`${base}/?temporary-chat=true`, {
     waitFor: [CHATGPT_COMPOSER, ...WALLS],
     skipActionsIf: WALLS,
     actions: [{ fill: CHATGPT_COMPOSER, text: promptOf(ctx.payload) }, { press: 'Enter' }],
@@ -39,13 +41,10 @@ export async function runChatGptWeb(ctx: AttemptContext): Promise<EngineResult> 
   const result = await settledOrTimeout(page.complete, 'CHATBOT_A web', () =>
     ctx.parse('chat.chatgptWeb', { html: page.html, url: page.url, status: page.status, complete: page.complete }),
   );
-  const raw = {
-    ...(result.raw as Record<string, unknown>),
-    transport: 'browser',
-    render: page.timings,
-    html: page.html,
-  };
-  return { ...result, raw: redactSecrets(raw, [secret]) };
+  // Never the page itself: it is the pool account's (identity, tokens, other tenants' chats). The parser
+  // keeps the answer turn's scrubbed markup only (docs/security.md#shared-browser-accounts).
+  const raw = { ...(result.raw as Record<string, unknown>), transport: 'browser', render: page.timings };
+  return redactSecrets({ ...result, raw }, [secret]);
 }
 
 /** The turn counts once it has text; a wall or a banner ends the wait at once (the parser classifies it). */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SimContext } from '../sim-context.js';
 import { fakeCitations, fakeSentences } from '../text-gen.js';
@@ -29,15 +30,33 @@ const LOGIN_PAGE =
   `<button data-testid="signup-button">Sign up for free</button></main></body></html>`;
 
 /**
- * The app shell: a contenteditable composer; Enter posts the prompt to the conversation endpoint
- * and streams the answer chunk by chunk into the assistant turn, as the real UI does. Walls the
- * endpoint answers replace the page (Cloudflare) or show as a banner (rate limit, errors).
+ * The logged-in app shell, as chatgpt.com serves it to a pool account: the account's bootstrap data
+ * (e-mail, name, a session access token) in an inline JSON script, its profile button, and the
+ * history sidebar with the titles of the account's earlier conversations — the tenants who used the
+ * account before. The composer: Enter posts the prompt to the conversation endpoint (with
+ * `history_and_training_disabled` when the page was opened as `?temporary-chat=true`) and streams the
+ * answer chunk by chunk into the assistant turn, as the real UI does. Walls the endpoint answers
+ * replace the page (Cloudflare) or show as a banner (rate limit, errors).
  */
-const APP_PAGE =
-  `<!DOCTYPE html><html><head><title>ChatGPT</title></head><body><main><div id="thread"></div>
+function appPage(who: PoolIdentity, history: readonly string[]): string {
+  const bootstrap = {
+    session: {
+      user: { id: who.userId, name: who.name, email: who.email, image: `https://s.gravatar.com/avatar/${who.userId}` },
+      accessToken: who.accessToken,
+    },
+  };
+  const sidebar = history.map((t, i) => `<li><a href="/c/${i + 1}">${escapeHtml(t)}</a></li>`).join('');
+  return (
+    `<!DOCTYPE html><html><head><title>ChatGPT</title>
+<script id="client-bootstrap" type="application/json">${scriptJson(bootstrap)}</script></head><body>
+<nav aria-label="Chat history"><h2>Chats</h2><ol>${sidebar}</ol>
+<div data-testid="accounts-profile-button"><img alt="${escapeHtml(who.name)}" src="https://s.gravatar.com/avatar/${who.userId}">` +
+    `<span>${escapeHtml(who.name)}</span><span>${escapeHtml(who.email)}</span></div></nav>
+<main><div id="thread"></div>
 <form id="composer"><div contenteditable="true" id="prompt-textarea" class="ProseMirror"></div></form></main>
 <script>
 var box = document.getElementById('prompt-textarea');
+var temporary = new URLSearchParams(location.search).get('temporary-chat') === 'true';
 box.addEventListener('keydown', function (ev) {
   if (ev.key !== 'Enter' || ev.shiftKey) return;
   ev.preventDefault();
@@ -49,56 +68,108 @@ box.addEventListener('keydown', function (ev) {
   user.textContent = prompt;
   thread.appendChild(user);
   fetch('backend-api/conversation', { method: 'POST', headers: { 'content-type': ` +
-  `'application/json' }, body: JSON.stringify({ prompt: prompt }) })
+    `'application/json' }, body: JSON.stringify({ prompt: prompt, history_and_training_disabled: temporary }) })
     .then(function (res) {
       if (res.status === 403) return res.text().then(function (html) { document.open(); ` +
-  `document.write(html); document.close(); });
+    `document.write(html); document.close(); });
       if (!res.ok) {
         var alert = document.createElement('div');
         alert.setAttribute('role', 'alert');
         alert.textContent = res.status === 429 ? 'Too many requests in 1 hour. ` +
-  `Try again later.' : 'Something went wrong while generating the response.';
+    `Try again later.' : 'Something went wrong while generating the response.';
         thread.appendChild(alert);
         return;
       }
       return res.json().then(function (body) {
         var turn = document.createElement('div');
         turn.setAttribute('data-message-author-role', 'assistant');
+        turn.setAttribute('data-message-id', body.messageId);
         turn.innerHTML = '<div class="markdown prose"></div>';
         thread.appendChild(turn);
         var md = turn.querySelector('.markdown');
         body.chunks.forEach(function (chunk, i) { setTimeout(function ` +
-  `() { md.insertAdjacentHTML('beforeend', chunk); }, 120 * (i + 1)); });
+    `() { md.insertAdjacentHTML('beforeend', chunk); }, 120 * (i + 1)); });
       });
     });
 });
-</script></body></html>`;
+</script></body></html>`
+  );
+}
+
+/** Who a pool account is on the simulated site: derived from its session secret, so tests can name it. */
+export interface PoolIdentity {
+  userId: string;
+  name: string;
+  email: string;
+  /** A JWT-shaped access token, as the real bootstrap data carries one. */
+  accessToken: string;
+}
+
+export function sandboxChatGptIdentity(sessionSecret: string): PoolIdentity {
+  const h = createHash('sha256').update(sessionSecret).digest('hex');
+  const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+  return {
+    userId: `user-${h.slice(0, 24)}`,
+    name: `Pool Member ${h.slice(0, 6)}`,
+    email: `pool.${h.slice(0, 10)}@accounts.aeq-sandbox.test`,
+    accessToken: `${b64({ alg: 'RS256', typ: 'JWT' })}.${b64({ sub: h.slice(0, 24), email: h.slice(0, 10) })}.${h}`,
+  };
+}
+
+/** What earlier users of every pool account asked: the history sidebar starts with these titles. */
+export const SANDBOX_CHATGPT_HISTORY: readonly string[] = Object.freeze([
+  'Severance terms for Dana Whitfield (draft)',
+  'Q3 acquisition shortlist: Halvorsen Tools',
+  'Rewrite my cover letter for the Lyra Labs role',
+]);
 
 const error5xx = (reply: FastifyReply) =>
   reply.code(500).type('application/json').send({ detail: 'Internal server error' });
 
-/** chatgpt.com (docs/engines.md#chatgpt-web): the app page behind the session cookie and its conversation endpoint. */
+/**
+ * chatgpt.com (docs/engines.md#chatgpt-web): the app page behind the session cookie, its conversation
+ * endpoint and the history list. Each account keeps its history: a conversation is added to it unless
+ * it was a temporary chat, so a test can tell whether one tenant's prompt reached the next one's page.
+ */
 export function registerChatGptWeb(app: FastifyInstance, sim: SimContext): void {
+  const histories = new Map<string, string[]>();
+  const historyOf = (secret: string): string[] => {
+    const h = histories.get(secret) ?? [...SANDBOX_CHATGPT_HISTORY];
+    histories.set(secret, h);
+    return h;
+  };
   app.get('/', async (req, reply) => {
-    if (!hasSession(req.headers.cookie)) return reply.redirect('auth/login');
-    return reply.type('text/html; charset=utf-8').send(APP_PAGE);
+    const secret = sessionOf(req.headers.cookie);
+    if (!secret) return reply.redirect('auth/login');
+    const page = appPage(sandboxChatGptIdentity(secret), [...historyOf(secret)].reverse());
+    return reply.type('text/html; charset=utf-8').send(page);
   });
   app.get('/auth/login', async (_req, reply) => reply.type('text/html; charset=utf-8').send(LOGIN_PAGE));
+  app.get('/backend-api/conversations', async (req, reply) => {
+    const secret = sessionOf(req.headers.cookie);
+    if (!secret) return reply.code(401).send({ detail: 'Unauthorized' });
+    return reply.send({ items: [...historyOf(secret)].reverse().map((title) => ({ title })) });
+  });
 
   app.post('/backend-api/conversation', async (req, reply) => {
-    if (!hasSession(req.headers.cookie)) return reply.code(401).send({ detail: 'Unauthorized' });
+    const secret = sessionOf(req.headers.cookie);
+    if (!secret) return reply.code(401).send({ detail: 'Unauthorized' });
     let prompt = '';
+    let temporary = false;
     try {
-      const body = JSON.parse(String(req.body)) as { prompt?: unknown };
+      const body = JSON.parse(String(req.body)) as { prompt?: unknown; history_and_training_disabled?: unknown };
       prompt = typeof body.prompt === 'string' ? body.prompt : '';
+      temporary = body.history_and_training_disabled === true;
     } catch {
       return reply.code(400).send({ detail: 'Invalid JSON' });
     }
+    if (!temporary) historyOf(secret).push(prompt.slice(0, 80));
     const d = await sim.gate('chatgpt', prompt, reply, error5xx);
     if (!d) return reply;
     if (d.captcha) return reply.code(403).type('text/html; charset=utf-8').send(CLOUDFLARE_CHALLENGE);
-    if (d.empty) return reply.send({ chunks: [] });
-    return reply.send({ chunks: answerChunks(sim, sim.clean(prompt)) });
+    const messageId = createHash('sha256').update(`${secret}\u0000${prompt}`).digest('hex').slice(0, 32);
+    if (d.empty) return reply.send({ messageId, chunks: [] });
+    return reply.send({ messageId, chunks: answerChunks(sim, sim.clean(prompt)) });
   });
 }
 
@@ -120,9 +191,11 @@ function answerChunks(sim: SimContext, topic: string): string[] {
   ];
 }
 
-function hasSession(cookieHeader: string | undefined): boolean {
-  return (cookieHeader ?? '').split(';').some((part) => {
-    const [name, value] = part.trim().split('=', 2);
-    return name === SESSION_COOKIE && (value ?? '').length > 0;
-  });
+/** The session cookie's value (the pool account's secret), or null without one. */
+function sessionOf(cookieHeader: string | undefined): string | null {
+  for (const part of (cookieHeader ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) return part.slice(eq + 1).trim() || null;
+  }
+  return null;
 }
