@@ -1,5 +1,5 @@
 import type { AeqClient, ListedTask, TaskStatus } from '@aeq/client';
-import { stringify } from 'csv-stringify/sync';
+import { csvRecord } from '../csv.js';
 
 const COLUMNS = ['created_at', 'task_id', 'type', 'status', 'idempotency_key', 'answer', 'cited_urls', 'error'];
 
@@ -14,7 +14,7 @@ export async function exportTasks(
 ): Promise<number> {
   let cursor: string | undefined;
   let n = 0;
-  if (o.format === 'csv') out.write(stringify([COLUMNS]));
+  if (o.format === 'csv') out.write(csvRecord(COLUMNS));
   do {
     const page = await client.tasks({
       since: o.since,
@@ -36,16 +36,14 @@ export async function exportTasks(
 function csvRow(t: ListedTask): string {
   const r = t.response as { text?: unknown; sources?: Array<{ url?: unknown }> } | undefined;
   const urls = (Array.isArray(r?.sources) ? r.sources : []).map((s) => s.url).filter((u) => typeof u === 'string');
-  return stringify([
-    [
-      t.task?.createdAt ?? '',
-      t.task?.id ?? '',
-      t.task?.taskType ?? '',
-      t.task?.status ?? '',
-      t.task?.idempotencyKey ?? '',
-      typeof r?.text === 'string' ? r.text : '',
-      urls.join(' '),
-      t.error ?? '',
-    ],
+  return csvRecord([
+    t.task?.createdAt ?? '',
+    t.task?.id ?? '',
+    t.task?.taskType ?? '',
+    t.task?.status ?? '',
+    t.task?.idempotencyKey ?? '',
+    typeof r?.text === 'string' ? r.text : '',
+    urls.join(' '),
+    t.error ?? '',
   ]);
 }

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { stringify } from 'csv-stringify/sync';
+import { csvRecord } from '../csv.js';
 import { InputError } from './input.js';
 import type { StudyItem } from './plan.js';
 
@@ -48,7 +48,7 @@ export class ResultsFile {
     let csvFd: number | null = null;
     if (csvPath) {
       csvFd = fs.openSync(csvPath, 'w');
-      fs.writeSync(csvFd, stringify([CSV_COLUMNS]));
+      fs.writeSync(csvFd, csvRecord(CSV_COLUMNS));
       for (const r of done.values()) fs.writeSync(csvFd, csvRow(r));
     }
     return { file: new ResultsFile(jsonlFd, csvFd), done };
@@ -78,20 +78,18 @@ export function completeLines(file: string): string {
 
 function csvRow(r: ResultLine): string {
   const sources = Array.isArray(r.response?.sources) ? (r.response.sources as Array<{ url?: unknown }>) : [];
-  return stringify([
-    [
-      r.study.row,
-      r.study.prompt,
-      r.study.engine,
-      r.study.country ?? '',
-      r.status,
-      r.task?.id ?? '',
-      typeof r.response?.text === 'string' ? r.response.text : '',
-      sources
-        .map((s) => s.url)
-        .filter((u): u is string => typeof u === 'string')
-        .join(' '),
-      r.error ?? '',
-    ],
+  return csvRecord([
+    r.study.row,
+    r.study.prompt,
+    r.study.engine,
+    r.study.country ?? '',
+    r.status,
+    r.task?.id ?? '',
+    typeof r.response?.text === 'string' ? r.response.text : '',
+    sources
+      .map((s) => s.url)
+      .filter((u): u is string => typeof u === 'string')
+      .join(' '),
+    r.error ?? '',
   ]);
 }
