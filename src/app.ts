@@ -30,7 +30,7 @@ import { routeToSandbox } from './sandbox/upstream-map.js';
 import { openSqliteStore } from './store/sqlite/sqlite-store.js';
 import type { Store, WorkerRegistration } from './store/store.js';
 import { WebhookSender } from './webhooks/sender.js';
-import { secretKeys } from './webhooks/signing.js';
+import { AccountSecrets } from './webhooks/account-secrets.js';
 
 export interface App {
   settings: Readonly<Settings>;
@@ -141,6 +141,9 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
   if (generated)
     log.warn({ apiKeyFile: path.join(settings.dataDir, 'api-key') }, `generated API key (shown once): ${apiKey}`);
 
+  // Each account's webhook signing secrets; AEQ_WEBHOOK_SECRET stays the default account's.
+  const webhookSecrets = new AccountSecrets(store, { configured: settings.webhookSecrets, sealingKey: null, now });
+
   const runsWorkers = settings.role !== 'api';
   const runsHttp = settings.role !== 'worker';
   let webhooks: WebhookSender | null = null;
@@ -162,7 +165,7 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
         allowPrivate: settings.webhookAllowPrivate,
         concurrency: 64,
         pollMs: 500,
-        secrets: secretKeys(settings.webhookSecrets),
+        signing: webhookSecrets,
         holder: () => registration.id,
       },
       metrics,
@@ -250,6 +253,7 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
         log,
         apiKey,
         auth,
+        webhookSecrets,
         now,
         notify: (t: TaskType) => wake.publish(t),
       })

@@ -6,7 +6,7 @@ import { median } from '../stats.js';
 import { startBenchService } from '../service.js';
 import { createLogger } from '../../src/ops/logger.js';
 import { WebhookSender } from '../../src/webhooks/sender.js';
-import { secretKeys } from '../../src/webhooks/signing.js';
+import { AccountSecrets } from '../../src/webhooks/account-secrets.js';
 import { submitAll, waitCompleted } from './dispatch.js';
 
 /** Same concurrency as the service's sender (src/app.ts). */
@@ -70,7 +70,10 @@ async function deliveryRun(
         allowPrivate: true,
         concurrency: SENDER_CONCURRENCY,
         pollMs: 500,
-        secrets: secretKeys(secrets),
+        // The bench's tasks are the default account's: its configured secrets sign, as AEQ_WEBHOOK_SECRET does.
+        ...(secrets.length > 0
+          ? { signing: new AccountSecrets(svc.app.store, { configured: secrets, sealingKey: null, now: Date.now }) }
+          : {}),
       },
       svc.app.metrics,
       createLogger('silent'),

@@ -7,6 +7,7 @@ import type { Metrics } from '../ops/metrics.js';
 import type { Pools } from '../pools/pools.js';
 import type { RuntimeChanges } from '../pools/runtime-changes.js';
 import type { Store } from '../store/store.js';
+import type { AccountSecrets } from '../webhooks/account-secrets.js';
 
 /** What the HTTP layer needs from the rest of the service. */
 export interface HttpContext {
@@ -21,6 +22,8 @@ export interface HttpContext {
   apiKey: string;
   /** Who a bearer token belongs to (the configured key, or an account's key). */
   auth: Authenticator;
+  /** Each account's webhook signing secrets (GET /v1/webhooks/secret). */
+  webhookSecrets: AccountSecrets;
   now: () => number;
   /** Wakes an in-process worker after an insert (no-op in the `api` role). */
   notify: (taskType: TaskType) => void;

@@ -7,8 +7,10 @@ import * as accounts from './accounts.js';
 import * as batches from './batches.js';
 import * as monitors from './monitors.js';
 import { usage as usageOf, type UsageRow } from './usage.js';
+import * as webhookSecrets from './webhook-secrets.js';
 import type { StoreDialect } from './dialect.js';
 import { migrateToLatest } from './migrate.js';
+import * as outboxClaim from './outbox/claim.js';
 import * as deliveries from './outbox/deliveries.js';
 import * as poolLeases from './pool-leases.js';
 import * as runtimeState from './runtime-state.js';
@@ -17,6 +19,7 @@ import * as counts from './stats.js';
 import type {
   DeliveryLogRow,
   DeliveryOutcome,
+  DeliveryShare,
   RedeliveryOutcome,
   DueDelivery,
   InsertOutcome,
@@ -164,8 +167,9 @@ export abstract class KyselyStore implements Store {
     limit: number,
     leaseMs: number,
     holder: string | null = null,
+    share?: DeliveryShare,
   ): Promise<DueDelivery[]> {
-    return deliveries.claimDueDeliveries(this.db, this.dialect, now, limit, leaseMs, holder);
+    return outboxClaim.claimDueDeliveries(this.db, this.dialect, now, limit, leaseMs, holder, share);
   }
   startDeliveryAttempt(
     taskId: string,
@@ -290,6 +294,16 @@ export abstract class KyselyStore implements Store {
   }
   deleteOldMonitorRuns(before: number, limit: number): Promise<number> {
     return monitors.deleteOldRuns(this.db, before, limit);
+  }
+
+  webhookSecrets(accountIds: readonly string[]): Promise<webhookSecrets.StoredWebhookSecret[]> {
+    return webhookSecrets.webhookSecrets(this.db, accountIds);
+  }
+  createWebhookSecret(accountId: string, secret: string, now: number): Promise<void> {
+    return webhookSecrets.createWebhookSecret(this.db, accountId, secret, now);
+  }
+  rotateWebhookSecret(accountId: string, secret: string, now: number, previousUntil: number): Promise<void> {
+    return webhookSecrets.rotateWebhookSecret(this.db, accountId, secret, now, previousUntil);
   }
 
   getMeta(key: string): Promise<string | undefined> {

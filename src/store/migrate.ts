@@ -15,6 +15,7 @@ import * as m013 from './migrations/013-usage-daily.js';
 import * as m015 from './migrations/015-monitors.js';
 import * as m016 from './migrations/016-monitor-run-counts.js';
 import * as m017 from './migrations/017-worker-liveness.js';
+import * as m021 from './migrations/021-webhook-secrets.js';
 
 /** Migrations of both dialects; a dialect may add its own (StoreDialect.migrations), named in the same order. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -32,6 +33,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '015-monitors': m015,
   '016-monitor-run-counts': m016,
   '017-worker-liveness': m017,
+  '021-webhook-secrets': m021,
 };
 
 /** Brings the schema to the latest migration of the dialect; throws what the migrator failed with. */

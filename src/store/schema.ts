@@ -92,6 +92,16 @@ export interface WebhookAttemptsTable {
   delivery: Generated<number>;
 }
 
+/** An account's webhook signing secrets (migrations/021-webhook-secrets.ts); sealed (`v1.…`) or `whsec_…`. */
+export interface WebhookSecretsTable {
+  account_id: string;
+  secret: string;
+  created_at: number;
+  /** The secret before the last rotation, signing too until `previous_expires_at`. */
+  previous_secret: string | null;
+  previous_expires_at: number | null;
+}
+
 export interface AccountsTable {
   id: string;
   name: string;
@@ -179,6 +189,7 @@ export interface Database {
   usage_daily: UsageDailyTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  webhook_secrets: WebhookSecretsTable;
   aeq_meta: MetaTable;
   pool_leases: PoolLeasesTable;
   runtime_changes: RuntimeChangesTable;

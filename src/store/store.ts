@@ -2,6 +2,7 @@ import type { MonitorRecord, MonitorRunRecord, MonitorRunStatus } from '../domai
 import type { RunTask } from './monitors.js';
 import type { Account, ApiKeyRecord, NewApiKey, StoredKey } from '../domain/account.js';
 import type { UsageRow } from './usage.js';
+import type { StoredWebhookSecret } from './webhook-secrets.js';
 import type { BatchItem, BatchRecord, NewBatch } from '../domain/batch.js';
 import type { ClaimedTask, NewTask, PolledTask, TaskRecord, TaskStatus } from '../domain/task.js';
 
@@ -30,6 +31,8 @@ export interface TerminalWrite {
 
 export interface DueDelivery {
   taskId: string;
+  /** The account of its task or batch: its deliveries are signed with that account's secrets. */
+  accountId: string;
   url: string;
   payload: string;
   attempts: number;
@@ -38,6 +41,18 @@ export interface DueDelivery {
   redelivery: number;
   /** `attempts` when this delivery began: its own attempt number is `attempts + 1 - attemptsBase`. */
   attemptsBase: number;
+}
+
+/**
+ * How a sender shares its delivery slots between accounts (webhooks/sender.ts), so that one account's receivers
+ * that never answer cannot hold them all: an account holds at most `alone` deliveries, and at most `shared` when a
+ * claim finds other accounts' deliveries due too.
+ */
+export interface DeliveryShare {
+  /** Deliveries each account has in flight in this sender (accounts with none may be left out). */
+  held: ReadonlyMap<string, number>;
+  shared: number;
+  alone: number;
 }
 
 /** What a redelivery request found: queued, a delivery still under way, or no webhook to send. */
@@ -206,8 +221,17 @@ export interface Store {
   stats(notBefore: number, accountId?: string): Promise<Stats>;
   queuedAndRunning(notBefore: number): Promise<Record<string, { queued: number; processing: number }>>;
 
-  /** Claims due deliveries for the sender of worker `holder` (null: none registered; only the lease frees them). */
-  claimDueDeliveries(now: number, limit: number, leaseMs: number, holder?: string | null): Promise<DueDelivery[]>;
+  /**
+   * Claims due deliveries for the sender of worker `holder` (null: none registered; only the lease frees them), each
+   * account within its `share` of the sender's slots when one is given.
+   */
+  claimDueDeliveries(
+    now: number,
+    limit: number,
+    leaseMs: number,
+    holder?: string | null,
+    share?: DeliveryShare,
+  ): Promise<DueDelivery[]>;
   /** Records that attempt `attempt` starts; false if it was already made (another sender got there first). */
   startDeliveryAttempt(
     taskId: string,
@@ -257,6 +281,11 @@ export interface Store {
   keysVersion(): Promise<string>;
   /** An account's finished tasks and credits charged by day and engine, retained tasks and swept ones alike. */
   usage(accountId: string, fromDay: number, toDay: number): Promise<UsageRow[]>;
+
+  /** Accounts' webhook signing secrets in their stored form (store/webhook-secrets.ts). */
+  webhookSecrets(accountIds: readonly string[]): Promise<StoredWebhookSecret[]>;
+  createWebhookSecret(accountId: string, secret: string, now: number): Promise<void>;
+  rotateWebhookSecret(accountId: string, secret: string, now: number, previousUntil: number): Promise<void>;
 
   /** Visibility monitors of an account (store/monitors.ts); deleting one deletes its runs. */
   insertMonitor(m: MonitorRecord): Promise<void>;

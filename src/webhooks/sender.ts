@@ -3,7 +3,8 @@ import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../domain/clock.js';
 import { assertPublicHost, guardedLookup } from '../net/address-guard.js';
 import type { Metrics } from '../ops/metrics.js';
-import type { DeliveryOutcome, DueDelivery, Store } from '../store/store.js';
+import type { DeliveryOutcome, DeliveryShare, DueDelivery, Store } from '../store/store.js';
+import type { AccountSecrets } from './account-secrets.js';
 import { SharedDeadlines } from './deadlines.js';
 import { webhookHeaders, type WebhookSecret } from './signing.js';
 
@@ -33,8 +34,8 @@ export interface WebhookSenderOptions {
   allowPrivate: boolean;
   concurrency: number;
   pollMs: number;
-  /** Signing secrets (AEQ_WEBHOOK_SECRET); none = unsigned deliveries. */
-  secrets?: readonly WebhookSecret[];
+  /** Each account's signing secrets (account-secrets.ts); without them deliveries go unsigned (the bench's baseline). */
+  signing?: Pick<AccountSecrets, 'signingKeys'>;
   /**
    * The worker process the claims are recorded for (its registration's id), so that its death releases them at once;
    * without one, a claimed delivery is freed by its lease only.
@@ -62,6 +63,8 @@ export class WebhookSender {
   private stopped = false;
   private stopping: Promise<void> | null = null;
   private readonly inFlight = new Set<Promise<void>>();
+  /** Deliveries in flight per account: the claim keeps each account within its share of the slots. */
+  private readonly held = new Map<string, number>();
   private readonly deadlines: SharedDeadlines;
 
   constructor(
@@ -137,9 +140,12 @@ export class WebhookSender {
           room,
           deliveryLeaseMs(this.opts.timeoutMs),
           this.opts.holder?.() ?? null,
+          this.share(),
         );
+        const keys = await this.keysOf(due);
         for (const d of due) {
-          const p = this.deliver(d)
+          this.held.set(d.accountId, (this.held.get(d.accountId) ?? 0) + 1);
+          const p = this.deliver(d, keys.get(d.accountId) ?? (this.opts.signing ? MISSING_KEYS : []))
             .catch((e: unknown) =>
               this.log.error(
                 { err: e, taskId: d.taskId },
@@ -148,6 +154,9 @@ export class WebhookSender {
             )
             .finally(() => {
               this.inFlight.delete(p);
+              const n = (this.held.get(d.accountId) ?? 1) - 1;
+              if (n > 0) this.held.set(d.accountId, n);
+              else this.held.delete(d.accountId);
               this.wake();
             });
           this.inFlight.add(p);
@@ -163,12 +172,35 @@ export class WebhookSender {
     return sent;
   }
 
+  /**
+   * Each account's share of the slots: while other accounts have deliveries due, a quarter of them; alone, all but a
+   * quarter, which stays free for the others. So receivers that accept and never answer hold at most that many slots
+   * for the request timeout each, and another account's delivery still finds a free one.
+   */
+  private share(): DeliveryShare {
+    const shared = Math.max(1, Math.ceil(this.opts.concurrency / 4));
+    return { held: this.held, shared, alone: Math.max(shared, this.opts.concurrency - shared) };
+  }
+
+  /** The signing keys of the claimed deliveries' accounts, in one read; an error stands for every one of them. */
+  private async keysOf(due: readonly DueDelivery[]): Promise<Map<string, WebhookSecret[] | Error>> {
+    const signing = this.opts.signing;
+    if (!signing || due.length === 0) return new Map();
+    try {
+      return await signing.signingKeys(due.map((d) => d.accountId));
+    } catch (e) {
+      this.log.error({ err: e }, 'reading webhook signing secrets failed; the deliveries are retried');
+      const err = e instanceof Error ? e : new Error(String(e));
+      return new Map(due.map((d) => [d.accountId, err]));
+    }
+  }
+
   /** Waits for attempts in flight (tests and shutdown). */
   async idle(): Promise<void> {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
-  private async deliver(d: DueDelivery): Promise<void> {
+  private async deliver(d: DueDelivery, keys: WebhookSecret[] | Error): Promise<void> {
     const attempt = d.attempts + 1;
     // Each delivery (the first, then each redelivery) has its own five attempts and its own schedule.
     const ofDelivery = attempt - d.attemptsBase;
@@ -195,16 +227,27 @@ export class WebhookSender {
     );
     if (!started) return;
     let outcome: DeliveryOutcome;
-    try {
-      const status = await this.post(d);
-      if (status >= 200 && status < 300) outcome = { kind: 'delivered', httpStatus: status };
-      else outcome = this.failure(ofDelivery, `HTTP ${status}`, status);
-    } catch (e) {
-      // A target refused as private or that does not resolve will not become deliverable by waiting.
-      outcome = undeliverable(e)
-        ? { kind: 'abandoned', error: `undeliverable: ${describe(e)}`, httpStatus: null }
-        : this.failure(ofDelivery, describe(e), null);
-    }
+    if (keys instanceof Error) {
+      // Never unsigned when the account has secrets: the delivery waits for them (a store error, a changed sealing key).
+      outcome = this.failure(
+        ofDelivery,
+        "SIGNING_SECRET_UNAVAILABLE: the account's signing secret could not be read",
+        null,
+      );
+    } else
+      try {
+        const status = await this.post(d, keys);
+        if (status >= 200 && status < 300) outcome = { kind: 'delivered', httpStatus: status };
+        else outcome = this.failure(ofDelivery, `HTTP ${status}`, status);
+      } catch (e) {
+        // A target refused as private or that does not resolve will not become deliverable by waiting. Both are
+        // recorded alike, so the delivery log does not tell a tenant whether a private host name exists; the
+        // operator's log keeps which it was.
+        if (undeliverable(e)) {
+          this.log.warn({ ...about, reason: describe(e) }, 'webhook target refused or unresolvable');
+          outcome = { kind: 'abandoned', error: `undeliverable: ${REFUSED_TARGET}`, httpStatus: null };
+        } else outcome = this.failure(ofDelivery, describe(e), null);
+      }
     this.metrics.webhookOutcomes.inc({ outcome: outcome.kind });
     if (outcome.kind === 'delivered') this.log.info({ ...about, httpStatus: outcome.httpStatus }, 'webhook delivered');
     else
@@ -230,7 +273,7 @@ export class WebhookSender {
     };
   }
 
-  private async post(d: DueDelivery): Promise<number> {
+  private async post(d: DueDelivery, keys: readonly WebhookSecret[]): Promise<number> {
     const u = new URL(d.url);
     if (!this.opts.allowPrivate) assertPublicHost(u.hostname);
     const res = await this.dispatcher.request({
@@ -240,7 +283,7 @@ export class WebhookSender {
       headers: {
         'content-type': 'application/json',
         'user-agent': 'aeq-webhook/1',
-        ...webhookHeaders(this.opts.secrets ?? [], d.taskId, d.redelivery, d.payload, this.clock.now()),
+        ...webhookHeaders(keys, d.taskId, d.redelivery, d.payload, this.clock.now()),
       },
       body: d.payload,
       signal: this.deadlines.forAttempt(),
@@ -265,6 +308,15 @@ export class WebhookSender {
     await this.dispatcher.close();
   }
 }
+
+/** A claimed delivery whose account's keys were not read (never sent unsigned). */
+const MISSING_KEYS = new Error('no signing keys read for the account');
+
+/**
+ * What a delivery log says of a target that is private or does not resolve: one code and sentence for both (the page
+ * readers' RefusedTargetError says the same, src/net/address-guard.ts).
+ */
+const REFUSED_TARGET = 'PRIVATE_ADDRESS: target is not a public address that resolves';
 
 /** A private-address refusal or a name that does not resolve (ENOTFOUND), on the error or its cause. */
 function undeliverable(e: unknown): boolean {

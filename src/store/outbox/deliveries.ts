@@ -1,16 +1,15 @@
-import { randomUUID } from 'node:crypto';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Kysely } from 'kysely';
-import type { StoreDialect } from '../dialect.js';
 import type { Database } from '../schema.js';
 import type { GroupCommit } from '../sqlite/group-commit.js';
-import type { DeliveryLogRow, DeliveryOutcome, DueDelivery, RedeliveryOutcome, WebhookOutbox } from '../store.js';
+import type { DeliveryLogRow, DeliveryOutcome, RedeliveryOutcome, WebhookOutbox } from '../store.js';
 
 /**
  * The webhook outbox. A delivery row is written in the transaction that makes its task terminal
  * (tasks/finish.ts), so a crash cannot lose a webhook; the sender claims due rows under a lease of
  * their own, records attempt n before sending (primary key (task_id, attempt): no attempt number
- * twice), then settles the row. Writes by a sender are fenced by the delivery's lease token.
+ * twice), then settles the row. Writes by a sender are fenced by the delivery's lease token. The claim is in
+ * outbox/claim.ts.
  */
 
 /** Queues a task's webhook, due at once. */
@@ -50,90 +49,6 @@ export function prepareEnqueueDelivery(db: BetterSqlite3.Database) {
         lease_expires_at, last_error, created_at, updated_at, account_id)
       values (?, ?, ?, 'PENDING', 0, ?, null, null, null, ?, ?, ?)`,
   );
-}
-
-interface DeliveryLease {
-  token: string;
-  leaseExpiresAt: number;
-  now: number;
-  /** The worker process claiming (store/workers/liveness.ts): its death releases the delivery at once. */
-  holder: string | null;
-}
-
-/** Claims up to `limit` deliveries to send: those whose sender died mid-attempt (lease expired), then the due ones. */
-export function claimDueDeliveries(
-  db: Kysely<Database>,
-  dialect: StoreDialect,
-  now: number,
-  limit: number,
-  leaseMs: number,
-  holder: string | null,
-): Promise<DueDelivery[]> {
-  return db.transaction().execute(async (trx) => {
-    const lease = { token: randomUUID(), leaseExpiresAt: now + leaseMs, now, holder };
-    // Two index ranges rather than one OR: stale leases first, then the due ones. Each claim then
-    // costs the same whatever the outbox holds.
-    const stale = await claimRange(trx, dialect, 'SENDING', 'lease_expires_at', '<', now, limit, lease);
-    const due =
-      stale.length < limit
-        ? await claimRange(trx, dialect, 'PENDING', 'next_attempt_at', '<=', now, limit - stale.length, lease)
-        : [];
-    return [...stale, ...due];
-  });
-}
-
-async function claimRange(
-  trx: Kysely<Database>,
-  dialect: StoreDialect,
-  status: 'SENDING' | 'PENDING',
-  timeColumn: 'lease_expires_at' | 'next_attempt_at',
-  op: '<' | '<=',
-  before: number,
-  limit: number,
-  lease: DeliveryLease,
-): Promise<DueDelivery[]> {
-  let candidates = trx
-    .selectFrom('webhook_deliveries')
-    .select('task_id')
-    .where('status', '=', status)
-    .where(timeColumn, op, before)
-    .orderBy(timeColumn)
-    .limit(limit);
-  if (dialect.supportsSkipLocked) candidates = candidates.forUpdate().skipLocked();
-  const rows = await trx
-    .with(
-      (cte) => cte('due').materialized(),
-      () => candidates,
-    )
-    .updateTable('webhook_deliveries')
-    .from('due')
-    .set({
-      status: 'SENDING',
-      lease_token: lease.token,
-      lease_expires_at: lease.leaseExpiresAt,
-      updated_at: lease.now,
-      holder: lease.holder,
-    })
-    .whereRef('webhook_deliveries.task_id', '=', 'due.task_id')
-    .returning([
-      'webhook_deliveries.task_id',
-      'url',
-      'payload',
-      'attempts',
-      'lease_token',
-      'redeliveries',
-      'attempts_base',
-    ])
-    .execute();
-  return rows.map((r) => ({
-    taskId: r.task_id,
-    url: r.url,
-    payload: r.payload,
-    attempts: Number(r.attempts),
-    leaseToken: r.lease_token ?? '',
-    redelivery: Number(r.redeliveries),
-    attemptsBase: Number(r.attempts_base),
-  }));
 }
 
 /** Records that attempt `attempt` starts; false if it was already made (another sender got there first). */
@@ -224,20 +139,6 @@ export async function nextDeliveryAt(db: Kysely<Database>): Promise<number | nul
 export function prepareDeliveries(db: BetterSqlite3.Database) {
   const p = (text: string) => db.prepare(text);
   return {
-    claimStale: p(
-      `update webhook_deliveries set status = 'SENDING', ` +
-        `lease_token = @token, lease_expires_at = @expires, updated_at = @now, holder = @holder
-      where task_id in (select task_id from webhook_deliveries where status = 'SENDING' and lease_expires_at < @now
-        order by lease_expires_at limit @limit)
-      returning task_id, url, payload, attempts, lease_token, redeliveries, attempts_base`,
-    ),
-    claimDue: p(
-      `update webhook_deliveries set status = 'SENDING', ` +
-        `lease_token = @token, lease_expires_at = @expires, updated_at = @now, holder = @holder
-      where task_id in (select task_id from webhook_deliveries where status = 'PENDING' and next_attempt_at <= @now
-        order by next_attempt_at limit @limit)
-      returning task_id, url, payload, attempts, lease_token, redeliveries, attempts_base`,
-    ),
     startDelivery: p(
       'update webhook_deliveries set attempts = ?, ' +
         'updated_at = ? where task_id = ? and lease_token = ? and attempts = ?',
@@ -260,41 +161,6 @@ export function prepareDeliveries(db: BetterSqlite3.Database) {
 }
 
 type DeliveryStatements = ReturnType<typeof prepareDeliveries>;
-
-interface DeliveryRow {
-  task_id: string;
-  url: string;
-  payload: string;
-  attempts: number;
-  lease_token: string;
-  redeliveries: number;
-  attempts_base: number;
-}
-
-export function claimDueDeliveriesSqlite(
-  group: GroupCommit,
-  s: DeliveryStatements,
-  now: number,
-  limit: number,
-  leaseMs: number,
-  holder: string | null,
-): Promise<DueDelivery[]> {
-  return group.write(() => {
-    const set = { token: randomUUID(), expires: now + leaseMs, now, holder };
-    // Two index ranges, as above: stale leases first, then due deliveries.
-    const stale = s.claimStale.all({ ...set, limit }) as DeliveryRow[];
-    const due = stale.length < limit ? (s.claimDue.all({ ...set, limit: limit - stale.length }) as DeliveryRow[]) : [];
-    return [...stale, ...due].map((r) => ({
-      taskId: r.task_id,
-      url: r.url,
-      payload: r.payload,
-      attempts: r.attempts,
-      leaseToken: r.lease_token,
-      redelivery: r.redeliveries,
-      attemptsBase: r.attempts_base,
-    }));
-  });
-}
 
 export function startDeliveryAttemptSqlite(
   group: GroupCommit,

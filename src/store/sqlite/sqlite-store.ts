@@ -6,11 +6,13 @@ import type { NewBatch } from '../../domain/batch.js';
 import type { ClaimedTask, NewTask, PolledTask, TaskRecord } from '../../domain/task.js';
 import { SQLITE_DIALECT } from '../dialect.js';
 import { KyselyStore } from '../kysely-store.js';
+import * as outboxClaim from '../outbox/claim.js';
 import * as deliveries from '../outbox/deliveries.js';
 import type { Database } from '../schema.js';
 import * as counts from '../stats.js';
 import type {
   DeliveryOutcome,
+  DeliveryShare,
   DueDelivery,
   InsertOutcome,
   Stats,
@@ -37,6 +39,7 @@ function prepareStatements(raw: BetterSqlite3.Database) {
     finish: prepareFinish(raw),
     retry: prepareRetry(raw),
     deliveries: deliveries.prepareDeliveries(raw),
+    deliveryClaim: outboxClaim.prepareClaim(raw),
     stats: counts.prepareStats(raw),
   };
 }
@@ -123,8 +126,9 @@ export class SqliteStore extends KyselyStore {
     limit: number,
     leaseMs: number,
     holder: string | null = null,
+    share?: DeliveryShare,
   ): Promise<DueDelivery[]> {
-    return deliveries.claimDueDeliveriesSqlite(this.group, this.s.deliveries, now, limit, leaseMs, holder);
+    return outboxClaim.claimDueDeliveriesSqlite(this.group, this.s.deliveryClaim, now, limit, leaseMs, holder, share);
   }
   override startDeliveryAttempt(
     taskId: string,
