@@ -20,6 +20,11 @@ export interface LeasedAccount {
 /** Everything an adapter may use for one attempt. */
 export interface AttemptContext {
   taskId: string;
+  /**
+   * The id of the account that owns the task (its submitting key's), not a pool account: state kept across tasks,
+   * such as the analysis caches, is kept per tenant so that one tenant's result never shows another's use.
+   */
+  tenant: string;
   taskType: TaskType;
   payload: TaskPayload;
   /** Upper-case ISO country the attempt is served for. */

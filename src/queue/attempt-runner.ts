@@ -110,6 +110,7 @@ export class AttemptRunner {
         browser = this.browsers.forAttempt({ exit: exit.resource.value, country: attemptCountry, signal });
       const work = adapter.run({
         taskId: task.id,
+        tenant: task.accountId,
         taskType: task.taskType,
         payload,
         country: attemptCountry,

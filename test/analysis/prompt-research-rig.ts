@@ -42,6 +42,7 @@ export function researchAttempt(
 ): AttemptContext {
   return {
     taskId: 't',
+    tenant: 'default',
     taskType: 'PROMPT_RESEARCH',
     payload: payload as unknown as TaskPayload,
     country: payload.country,

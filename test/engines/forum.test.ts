@@ -156,6 +156,7 @@ describe('FORUM adapter with OAuth app credentials', () => {
     };
     return forum.run({
       taskId: 't',
+      tenant: 'default',
       taskType: 'FORUM',
       payload,
       country: 'US',

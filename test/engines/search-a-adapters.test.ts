@@ -99,6 +99,7 @@ describe('Google adapters against the sandbox upstream', () => {
   function run(adapter: EngineAdapter, taskType: TaskType, payload: TaskPayload, country: string) {
     return adapter.run({
       taskId: 't1',
+      tenant: 'default',
       taskType,
       payload,
       country,

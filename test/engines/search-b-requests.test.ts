@@ -58,6 +58,7 @@ describe('SEARCH_B requests', () => {
     };
     return {
       taskId: 't1',
+      tenant: 'default',
       taskType,
       payload,
       country: 'KR',

@@ -86,6 +86,7 @@ function context(opts: { signal?: AbortSignal; account?: LeasedAccount; graceMs?
   };
   return {
     taskId: 'task-1',
+    tenant: 'default',
     taskType: 'SEARCH_C_ASSISTANT',
     payload: { prompt: 'what is a heat pump' },
     country: 'US',

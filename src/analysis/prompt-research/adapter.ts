@@ -26,7 +26,7 @@ import type { PrWarning, PromptResearchInput, ProviderReport } from './types.js'
  */
 export interface PromptResearchAdapterOptions {
   config?: Readonly<AnalysisConfig>;
-  /** Autocomplete answer cache shared by the tasks of this process; null disables it. */
+  /** Autocomplete answer cache of this process, keyed by tenant, market and query; null disables it. */
   cache?: TtlCache<ParsedSuggestions> | null;
 }
 
@@ -108,7 +108,8 @@ export function createPromptResearchAdapter(opts: PromptResearchAdapterOptions =
         signal: ctx.signal,
         config: cfg,
         cache,
-        cacheScope: `${input.country}\u0000${lang}`,
+        // Per tenant: a hit must not tell one account that another researched the same seed.
+        cacheScope: `${ctx.tenant}\u0000${input.country}\u0000${lang}`,
       });
 
       const terms = termFilter(input);

@@ -10,7 +10,7 @@ import type { ParsedSuggestions, Suggestion } from './suggest-parsers.js';
  * Calls the autocomplete providers within the request budget (§3.3): per provider two requests in
  * flight, a pause of `delayMs` plus a jitter after each network request, a 5 s timeout and one
  * retry on 5xx/timeout; a 429 or block stops that provider for the task while the others go on.
- * Answers are cached per (provider, country, language, query); cache hits are not metered.
+ * Answers are cached per (tenant, provider, country, language, query); cache hits are not metered.
  */
 export interface RequestResult {
   provider: ProviderName;

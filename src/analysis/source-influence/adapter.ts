@@ -21,7 +21,7 @@ import type { CitationIn, Entity, FetchRecord, FetchedPage, SourceInfluenceInput
  */
 export interface SourceInfluenceAdapterOptions {
   config?: Readonly<AnalysisConfig>;
-  /** Page cache shared by the tasks of this process; null disables caching. */
+  /** Page cache of this process, keyed by tenant and URL (fetch.ts); null disables caching. */
   cache?: TtlCache<FetchedPage> | null;
   now?: () => number;
 }
@@ -96,7 +96,7 @@ export function createSourceInfluenceAdapter(opts: SourceInfluenceAdapterOptions
       const fetched = await fetchAll(
         toFetch.map((f) => f.url),
         lang,
-        { http: ctx.http, signal: ctx.signal, parse: ctx.parse, config: config.si, cache, now },
+        { http: ctx.http, signal: ctx.signal, parse: ctx.parse, config: config.si, cache, tenant: ctx.tenant, now },
       );
       const records: Array<FetchRecord | null> = input.citations.map(() => null);
       toFetch.forEach((f, k) => {

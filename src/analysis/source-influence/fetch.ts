@@ -13,8 +13,8 @@ import { acceptLanguage, USER_AGENTS } from '../../transport/identity.js';
 /**
  * Fetches every distinct cited page through the attempt's transport (so SSRF rules and sandbox
  * routing are those of the page reader), with bounded concurrency per task and per host, one retry
- * on network errors / 5xx / 429, and a page cache by normalised URL. A failed source never fails
- * the task: its status is recorded and the analysis falls back to the citation's snippet.
+ * on network errors / 5xx / 429, and a page cache by tenant and normalised URL. A failed source never
+ * fails the task: its status is recorded and the analysis falls back to the citation's snippet.
  */
 export interface FetchDeps {
   http: HttpTransport;
@@ -23,6 +23,11 @@ export interface FetchDeps {
   parse: Parse;
   config: SourceInfluenceConfig;
   cache: TtlCache<FetchedPage> | null;
+  /**
+   * The task's tenant, part of every cache key: a hit (`fromCache`, `cacheHits`, no charge, no wait) then only
+   * ever comes from the same account's earlier read, never tells who else read a URL.
+   */
+  tenant: string;
   now: () => number;
 }
 
@@ -67,7 +72,8 @@ async function fetchOne(url: string, lang: Language, deps: FetchDeps): Promise<F
       durationMs: 0,
     };
   }
-  const cached = deps.cache?.get(url);
+  const cacheKey = `${deps.tenant}\u0000${url}`;
+  const cached = deps.cache?.get(cacheKey);
   if (cached) return { page: cached, attempted: false, fromCache: true, retries: 0, durationMs: 0 };
 
   let retries = 0;
@@ -82,7 +88,7 @@ async function fetchOne(url: string, lang: Language, deps: FetchDeps): Promise<F
     result = outcome.page;
     break;
   }
-  if (result.status !== 'timeout' && result.status !== 'network_error') deps.cache?.set(url, result);
+  if (result.status !== 'timeout' && result.status !== 'network_error') deps.cache?.set(cacheKey, result);
   return {
     page: result,
     attempted: true,
