@@ -179,6 +179,9 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
       maxPages: settings.browserPages,
       log: log.child({ component: 'browser' }),
       ...(sandboxUrl ? { allowedOrigins: [new URL(sandboxUrl).origin] } : {}),
+      // Outside the sandbox every connection of a page is checked for private addresses; the sandbox's
+      // simulator is on loopback and is the only origin allowed there anyway.
+      guardPrivate: !sandboxUrl && !settings.readerAllowPrivate,
     });
     // Its threads start on the first parse and leave when idle (an API-only process has no pool at all).
     parser = new ParsePool({

@@ -8,7 +8,7 @@ import { eventually, startAuthProxy, startTestSite, type TestSite } from './test
 
 const DIRECT = { id: 'direct-test' };
 const newPool = (maxPages = 4) =>
-  new BrowserPool({ executablePath: CHROMIUM_PATH, maxPages, log: createLogger('silent') });
+  new BrowserPool({ executablePath: CHROMIUM_PATH, maxPages, log: createLogger('silent'), guardPrivate: false });
 
 /** The pool against the real system Chromium and a local site over real sockets. */
 describe.skipIf(!chromiumAvailable())('browser pool', () => {

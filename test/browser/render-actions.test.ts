@@ -33,7 +33,12 @@ describe.skipIf(!chromiumAvailable())('browser render actions', () => {
     );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    pool = new BrowserPool({ executablePath: CHROMIUM_PATH, maxPages: 2, log: createLogger('silent') });
+    pool = new BrowserPool({
+      executablePath: CHROMIUM_PATH,
+      maxPages: 2,
+      log: createLogger('silent'),
+      guardPrivate: false,
+    });
   });
   afterAll(async () => {
     await pool.close();

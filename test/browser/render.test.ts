@@ -15,7 +15,12 @@ describe.skipIf(!chromiumAvailable())('browser render', () => {
 
   beforeAll(async () => {
     site = await startTestSite();
-    pool = new BrowserPool({ executablePath: CHROMIUM_PATH, maxPages: 2, log: createLogger('silent') });
+    pool = new BrowserPool({
+      executablePath: CHROMIUM_PATH,
+      maxPages: 2,
+      log: createLogger('silent'),
+      guardPrivate: false,
+    });
   });
   afterAll(async () => {
     await pool.close();

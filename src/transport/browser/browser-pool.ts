@@ -5,7 +5,10 @@ import type { ExitAddressConfig } from '../../config/engine-config.js';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { BrowserTransport, RenderOptions, RenderedPage } from './browser-transport.js';
 import { browserRegion, desktopUserAgent, desktopUserAgentMetadata } from '../identity.js';
+import { openSocket } from '../tunnel.js';
+import { parseProxyUrl } from '../proxy-endpoint.js';
 import { proxyForExit, splitRequestHeaders, type ContextProxy } from './context-options.js';
+import { GuardRelay, type SocketOpener } from './guard-relay.js';
 import { chromiumLaunchOptions } from './launch-options.js';
 import { navigationFailure } from './navigation-failure.js';
 import { PageSlots } from './page-slots.js';
@@ -18,11 +21,17 @@ export interface BrowserPoolOptions {
   log: Logger;
   /** When set, requests to any other origin are refused (sandbox mode: only the simulator). */
   allowedOrigins?: readonly string[];
+  /**
+   * Refuse every connection of the page to a private, loopback or link-local address (GuardRelay):
+   * on outside the sandbox unless AEQ_READER_ALLOW_PRIVATE=1 (docs/security.md#browser-isolation).
+   */
+  guardPrivate: boolean;
 }
 
 /** What one page needs: where it goes out, which region it looks like, the adapter's headers. */
 export interface PageSpec {
-  proxy: ContextProxy | null;
+  /** The leased exit address: its proxy, or the host's own connection. */
+  exit: Pick<ExitAddressConfig, 'id' | 'proxyUrl'>;
   country: string;
   headers?: Record<string, string>;
   /** The site the adapter's cookies belong to. */
@@ -74,14 +83,18 @@ export class BrowserPool {
   /** Runs `fn` on a fresh page in a fresh context; the context is closed afterwards and as soon as `signal` aborts. */
   async withPage<T>(spec: PageSpec, signal: AbortSignal, fn: (page: Page) => Promise<T>): Promise<T> {
     if (this.closed) throw new UpstreamFailure('UPSTREAM_ERROR', 'browser pool is closed');
+    // Unguarded, the exit's proxy is the context's; a setting Chromium cannot use fails before anything opens.
+    const exitProxy = this.opts.guardPrivate ? null : proxyForExit(spec.exit);
     const release = await this.slots.acquire(signal);
     let context: BrowserContext | null = null;
+    let relay: GuardRelay | null = null;
     let contextClosed: Promise<void> = Promise.resolve();
     const onAbort = () => void context?.close().catch(() => undefined);
     signal.addEventListener('abort', onAbort, { once: true });
     try {
       const browser = await this.connected();
-      const options = this.contextOptions(spec, browser);
+      if (this.opts.guardPrivate) relay = await GuardRelay.start(guardedOpener(spec.exit));
+      const options = this.contextOptions(spec, browser, relay ?? exitProxy);
       context = await browser.newContext(options);
       const opened = context;
       contextClosed = new Promise((resolve) => opened.once('close', () => resolve()));
@@ -102,6 +115,7 @@ export class BrowserPool {
         await context.close().catch(() => undefined);
         await within(contextClosed, CLOSE_WAIT_MS);
       }
+      await relay?.close();
       release();
     }
   }
@@ -140,7 +154,11 @@ export class BrowserPool {
     await b?.close().catch(() => undefined);
   }
 
-  private contextOptions(spec: PageSpec, browser: Browser): BrowserContextOptions {
+  private contextOptions(
+    spec: PageSpec,
+    browser: Browser,
+    way: GuardRelay | ContextProxy | null,
+  ): BrowserContextOptions {
     const region = browserRegion(spec.country);
     const headers = splitRequestHeaders(spec.headers);
     const options: BrowserContextOptions = {
@@ -153,7 +171,10 @@ export class BrowserPool {
       // A service worker would answer requests outside the route filter and the proxy's view.
       serviceWorkers: 'block',
     };
-    if (spec.proxy) options.proxy = spec.proxy;
+    // Guarded, the relay is the only way out: "<-loopback>" removes Chromium's implicit bypass, so
+    // 127.0.0.1 and localhost go through the relay (and are refused) like any other host.
+    if (way instanceof GuardRelay) options.proxy = { server: way.proxyServer, bypass: '<-loopback>' };
+    else if (way) options.proxy = way;
     return options;
   }
 
@@ -237,7 +258,7 @@ export class AttemptBrowser implements BrowserTransport {
   }
 
   async render(url: string, opts: RenderOptions): Promise<RenderedPage> {
-    const spec: PageSpec = { proxy: proxyForExit(this.exit), country: this.country, cookieUrl: url };
+    const spec: PageSpec = { exit: this.exit, country: this.country, cookieUrl: url };
     if (opts.headers) spec.headers = opts.headers;
     return this.pool.withPage(spec, this.signal, (page) => renderPage(page, url, opts, this.signal));
   }
@@ -246,6 +267,12 @@ export class AttemptBrowser implements BrowserTransport {
   close(): void {
     this.ended.abort();
   }
+}
+
+/** Connections of a guarded page: the target is checked after resolution, then reached through the exit. */
+function guardedOpener(exit: Pick<ExitAddressConfig, 'id' | 'proxyUrl'>): SocketOpener {
+  const proxy = exit.proxyUrl ? parseProxyUrl(exit.id, exit.proxyUrl) : null;
+  return (target) => openSocket(proxy, target, { guardPrivate: true });
 }
 
 /** Waits for `p`, but no longer than `ms` (the timer does not keep the process alive). */
