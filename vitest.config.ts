@@ -3,7 +3,7 @@ import pg from 'pg';
 import { defineConfig } from 'vitest/config';
 
 /**
- * Two projects: every test on the embedded SQLite store, and the HTTP contract, lifecycle and dashboard
+ * Two projects: every test on the embedded SQLite store, and the HTTP contract, lifecycle, dashboard and security
  * suites again on PostgreSQL (`AEQ_TEST_STORE=postgres` makes startService use a fresh schema).
  * Without a reachable PostgreSQL the second project is left out and the reason is printed.
  */
@@ -37,8 +37,16 @@ const MAX_WORKERS = Math.max(2, os.availableParallelism() - 1);
 
 const common = { testTimeout: 30_000, hookTimeout: 60_000, pool: 'forks' as const };
 
-/** Lifecycle tests that drive a child process on the SQLite file stay SQLite-only. */
-const SQLITE_ONLY = ['test/lifecycle/crash-recovery.test.ts', 'test/lifecycle/sigterm-drain.test.ts'];
+/**
+ * Lifecycle tests that drive a child process on the SQLite file stay SQLite-only; so do the security tests that read
+ * the SQLite file's bytes or test one module alone.
+ */
+const SQLITE_ONLY = [
+  'test/lifecycle/crash-recovery.test.ts',
+  'test/lifecycle/sigterm-drain.test.ts',
+  'test/security/secrets.test.ts',
+  'test/security/logger-redaction.test.ts',
+];
 
 /**
  * Files that keep both cores busy on their own (the real-page corpora through the parse pool, several service
@@ -74,7 +82,12 @@ export default defineConfig({
               test: {
                 ...common,
                 name: 'postgres',
-                include: ['test/contract/**/*.test.ts', 'test/lifecycle/**/*.test.ts', 'test/dashboard/**/*.test.ts'],
+                include: [
+                  'test/contract/**/*.test.ts',
+                  'test/lifecycle/**/*.test.ts',
+                  'test/dashboard/**/*.test.ts',
+                  'test/security/**/*.test.ts',
+                ],
                 exclude: SQLITE_ONLY,
                 env: { AEQ_TEST_STORE: 'postgres' },
                 globalSetup: ['test/pg-global-setup.ts'],
