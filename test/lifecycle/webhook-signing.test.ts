@@ -129,7 +129,7 @@ describe('signed deliveries during a secret rotation (two secrets)', () => {
   });
 });
 
-describe('without a secret', () => {
+describe('without AEQ_WEBHOOK_SECRET', () => {
   let svc: RunningService;
   let hooks: Receiver;
   beforeAll(async () => {
@@ -141,7 +141,7 @@ describe('without a secret', () => {
     await hooks.close();
   });
 
-  it('delivers unsigned, with the id and timestamp', async () => {
+  it("signs with the default account's own secret, with the id and timestamp", async () => {
     const id = await submit(svc, {
       taskType: 'ANSWER_ENGINE_A',
       payload: { prompt: 'unsigned hook' },
@@ -152,7 +152,9 @@ describe('without a secret', () => {
     const [r] = hooks.received;
     expect(r?.headers['webhook-id']).toBe(`msg_${id}`);
     expect(r?.headers['webhook-timestamp']).toMatch(/^\d+$/);
-    expect(r?.headers).not.toHaveProperty('webhook-signature');
+    // Every delivery is signed: the account's secret is made on first use (test/security/webhook-secrets.test.ts).
+    const { secret } = (await svc.call('GET', '/v1/webhooks/secret')).body;
+    expect(new Webhook(secret).verify(r?.raw ?? '', signatureHeaders(r))).toEqual(r?.body);
   });
 });
 
