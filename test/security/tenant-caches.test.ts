@@ -18,7 +18,7 @@ const CACHED = analysisConfig({
   si: { fetch: { cacheTtlMs: DAY_MS, retryDelayMs: 10, timeoutMs: 4_000 }, model: { timeoutMs: 4_000 } },
 });
 const ARTICLE = `<!doctype html><html><head><title>Knee pain and running shoes</title></head><body><article>
-<h1>Knee pain and running shoes</h1><p>${'Cushioned running shoes with a stable heel help runners who have knee pain. '.repeat(8)}</p>
+<h1>Knee pain and running shoes</h1><p>${'Cushioned shoes with a stable heel help sore knees. '.repeat(8)}</p>
 </article></body></html>`;
 
 /**
