@@ -249,6 +249,10 @@ describe('exit addresses through HTTP(S) CONNECT and SOCKS5 proxies (transport)'
       const t = transportVia(url, {}, true);
       await expect(get(t, `http://127.0.0.1:${upstreamPort}/`)).rejects.toMatchObject({ code: 'PRIVATE_ADDRESS' });
       await expect(get(t, `http://localhost:${upstreamPort}/`)).rejects.toMatchObject({ code: 'PRIVATE_ADDRESS' });
+      // A name that does not resolve fails as a private one does, word for word: no answer tells them apart.
+      const refused = { code: 'PRIVATE_ADDRESS', message: 'target is not a public address that resolves' };
+      await expect(get(t, `http://127.0.0.1:${upstreamPort}/`)).rejects.toMatchObject(refused);
+      await expect(get(t, 'http://no-such-host.invalid/')).rejects.toMatchObject(refused);
       await expect(t.openSocket?.({ host: 'localhost', port: upstreamPort, tls: false })).rejects.toMatchObject({
         code: 'PRIVATE_ADDRESS',
       });
