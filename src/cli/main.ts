@@ -5,12 +5,13 @@ import { registerAccounts } from './commands/accounts.js';
 import { registerClientCommands } from './commands/client-commands.js';
 import { registerRun } from './commands/run.js';
 import { registerService } from './commands/service.js';
+import { registerWebhooks } from './commands/webhooks.js';
 import { StudyError, UsageError, isAeqError } from './errors.js';
 import { InputError } from './study/input.js';
 
 /**
  * `aeq`: the service (`serve`, the default, is what `npm start` runs), its administration, and the client
- * commands (`run`, `tasks`, `export`, `research`, `influence`) that talk to any aeq over HTTP.
+ * commands (`run`, `tasks`, `export`, `research`, `influence`, `webhooks`) that talk to any aeq over HTTP.
  */
 export function buildProgram(): Command {
   const program = new Command('aeq')
@@ -21,6 +22,7 @@ export function buildProgram(): Command {
   registerAccounts(program);
   registerRun(program);
   registerClientCommands(program);
+  registerWebhooks(program);
   return program;
 }
 

@@ -106,6 +106,13 @@ describe('AeqClient against a running service', () => {
     expect((await client.redeliver(t.task?.id ?? '')).webhook?.redeliveries).toBe(1);
     expect((await client.usage()).totals?.tasks).toBeGreaterThan(0);
   });
+
+  it("reads the account's webhook secret; a configured one is rotated by the operator only", async () => {
+    expect(await client.webhookSecret()).toMatchObject({ secret: SECRET, source: 'configured', previous: null });
+    const e = await client.rotateWebhookSecret().catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(AeqError);
+    expect(e).toMatchObject({ status: 409, code: 'WEBHOOK_SECRET_CONFIGURED' });
+  });
 });
 
 describe('submitBatch splits any number of items within the contract bounds and keeps their order', () => {
@@ -116,6 +123,15 @@ describe('submitBatch splits any number of items within the contract bounds and 
     client = new AeqClient({ baseUrl: svc.url, apiKey: TEST_KEY });
   });
   afterAll(() => svc.stop());
+
+  it("an account's own webhook secret and its rotation", async () => {
+    const first = await client.webhookSecret();
+    expect(first).toMatchObject({ source: 'account', previous: null });
+    expect(first.secret).toMatch(/^whsec_/);
+    const rotated = await client.rotateWebhookSecret();
+    expect(rotated.secret).not.toBe(first.secret);
+    expect(rotated.previous?.secret).toBe(first.secret);
+  });
 
   it('1,203 items in batches of 500, 500 and 203, refused items in their places', async () => {
     const items = Array.from(

@@ -20,6 +20,7 @@ import type {
   TaskRequest,
   TaskStatus,
   Usage,
+  WebhookSecret,
 } from './types.js';
 
 /** The contract's batch bounds: 500 items, 8 MiB of body. */
@@ -206,6 +207,16 @@ export class AeqClient {
   /** Sends a finished task's webhook again (a new webhook-id). */
   redeliver(taskId: string): Promise<DeliveryLog> {
     return this.request('POST', `/v1/async/task/${encodeURIComponent(taskId)}/deliveries`);
+  }
+
+  /** The account's webhook signing secret (`whsec_…`, for verifyWebhook), made on its first use. */
+  webhookSecret(): Promise<WebhookSecret> {
+    return this.request('GET', '/v1/webhooks/secret');
+  }
+
+  /** A new webhook signing secret for the account; the replaced one (`previous`) signs too for 24 hours. */
+  rotateWebhookSecret(): Promise<WebhookSecret> {
+    return this.request('POST', '/v1/webhooks/secret/rotate');
   }
 
   /** The account's tasks finished and credits charged by day and engine (`from`, `to`: YYYY-MM-DD, UTC). */

@@ -2007,6 +2007,196 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's account's webhook signing secret (made on first use) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                            /** @description The account's current secret: every delivery is signed with it */
+                            secret: string;
+                            /**
+                             * Format: date-time
+                             * @description null for a configured secret
+                             */
+                            createdAt: string | null;
+                            /** @description The secret the last rotation replaced, which signs too (a second `v1,` signature) until expiresAt */
+                            previous: {
+                                /** @description `whsec_` and the base64 of the key bytes */
+                                secret: string;
+                                /** Format: date-time */
+                                expiresAt: string;
+                            } | null;
+                            /**
+                             * @description `configured`: the default account's AEQ_WEBHOOK_SECRET (the first one); `account`: made by aeq
+                             * @enum {string}
+                             */
+                            source: "account" | "configured";
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new webhook signing secret for the caller's account; the replaced one signs too for 24 hours */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                            /** @description The account's current secret: every delivery is signed with it */
+                            secret: string;
+                            /**
+                             * Format: date-time
+                             * @description null for a configured secret
+                             */
+                            createdAt: string | null;
+                            /** @description The secret the last rotation replaced, which signs too (a second `v1,` signature) until expiresAt */
+                            previous: {
+                                /** @description `whsec_` and the base64 of the key bytes */
+                                secret: string;
+                                /** Format: date-time */
+                                expiresAt: string;
+                            } | null;
+                            /**
+                             * @description `configured`: the default account's AEQ_WEBHOOK_SECRET (the first one); `account`: made by aeq
+                             * @enum {string}
+                             */
+                            source: "account" | "configured";
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/monitors": {
         parameters: {
             query?: never;

@@ -17,6 +17,8 @@ export type TaskStatus = NonNullable<NonNullable<Polling['task']>['status']>;
 export type BatchStatus = JsonAnswer<paths['/v1/async/batch/{id}']['get'], 200>;
 export type DeliveryLog = JsonAnswer<paths['/v1/async/task/{id}/deliveries']['get'], 200>;
 export type Usage = JsonAnswer<paths['/v1/usage']['get'], 200>;
+/** The account's webhook signing secret, and the one a rotation replaced while it still signs. */
+export type WebhookSecret = JsonAnswer<paths['/v1/webhooks/secret']['get'], 200>;
 /** One page of the account's tasks (GET /v1/async/tasks) and the cursor of the next. */
 export type ListedTasks = JsonAnswer<paths['/v1/async/tasks']['get'], 200>;
 /** A task of a listing: `task`, `credits`, and with `includeResult` its `response` or `error`. */
