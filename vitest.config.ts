@@ -44,6 +44,7 @@ const common = { testTimeout: 30_000, hookTimeout: 60_000, pool: 'forks' as cons
 const SQLITE_ONLY = [
   'test/lifecycle/crash-recovery.test.ts',
   'test/lifecycle/sigterm-drain.test.ts',
+  'test/lifecycle/data-dir-lock.test.ts',
   'test/security/secrets.test.ts',
   'test/security/logger-redaction.test.ts',
 ];

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { Authenticator } from './accounts/authenticator.js';
 import { resolveApiKey } from './config/api-key.js';
+import { resolveSecretsKey } from './config/secrets-key.js';
 import { loadServiceConfig, type ServiceConfig } from './config/engine-config.js';
 import type { Settings } from './config/settings.js';
 import { systemClock, type Clock } from './domain/clock.js';
@@ -27,6 +28,7 @@ import { expiredWrite } from './queue/terminal-write.js';
 import { Worker } from './queue/worker.js';
 import { startSimulator, type Simulator } from './sandbox/server.js';
 import { routeToSandbox } from './sandbox/upstream-map.js';
+import { lockDataDir } from './store/sqlite/data-dir-lock.js';
 import { openSqliteStore } from './store/sqlite/sqlite-store.js';
 import type { Store, WorkerRegistration } from './store/store.js';
 import { WebhookSender } from './webhooks/sender.js';
@@ -68,6 +70,11 @@ export interface AppOptions {
   /** Time for every part (the system clock unless a test passes one it steps). */
   clock?: Clock;
   registry?: EngineRegistry;
+  /**
+   * Shows an operator a line once on the console, outside the structured log (which is shipped and kept): the
+   * generated API key. Standard error by default.
+   */
+  console?: (line: string) => void;
 }
 
 /** The configured store (DATABASE_URL, else the embedded one in the data dir), migrated. */
@@ -96,8 +103,22 @@ async function registerWorker(store: Store, at: number, log: Logger): Promise<Wo
   }
 }
 
-/** Composition root: builds every part from the settings and wires them for the chosen role. */
+/**
+ * Composition root: builds every part from the settings and wires them for the chosen role. On the embedded store the
+ * data dir is locked first, before anything reads or hands back what is in it: a second process on it is refused
+ * (DataDirLockedError, naming the holder) instead of taking the first one's tasks for a dead worker's.
+ */
 export async function createApp(settings: Readonly<Settings>, opts: AppOptions): Promise<App> {
+  const dirLock = settings.databaseUrl ? null : lockDataDir(settings.dataDir, settings.role);
+  try {
+    return await assemble(settings, opts, () => dirLock?.release());
+  } catch (e) {
+    dirLock?.release();
+    throw e;
+  }
+}
+
+async function assemble(settings: Readonly<Settings>, opts: AppOptions, releaseDataDir: () => void): Promise<App> {
   const log = opts.log;
   const clock = opts.clock ?? systemClock;
   const now = (): number => clock.now();
@@ -138,11 +159,17 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
     pools.accounts.useLedger(ledger);
   }
   const { key: apiKey, generated } = resolveApiKey(settings.apiKey, settings.dataDir);
-  if (generated)
-    log.warn({ apiKeyFile: path.join(settings.dataDir, 'api-key') }, `generated API key (shown once): ${apiKey}`);
-
+  const apiKeyFile = path.join(settings.dataDir, 'api-key');
+  if (generated) {
+    // The key itself only on the console; the log says where it is kept.
+    (opts.console ?? ((line: string) => process.stderr.write(`${line}\n`)))(
+      `aeq: generated API key (shown once; kept in ${apiKeyFile}): ${apiKey}`,
+    );
+    log.warn({ apiKeyFile }, 'generated an API key: shown once on the console, kept in the data dir');
+  }
+  const secretsKey = resolveSecretsKey(settings.secretsKey, settings.dataDir, store.kind === 'postgres');
   // Each account's webhook signing secrets; AEQ_WEBHOOK_SECRET stays the default account's.
-  const webhookSecrets = new AccountSecrets(store, { configured: settings.webhookSecrets, sealingKey: null, now });
+  const webhookSecrets = new AccountSecrets(store, { configured: settings.webhookSecrets, sealingKey: secretsKey, now });
 
   const runsWorkers = settings.role !== 'api';
   const runsHttp = settings.role !== 'worker';
@@ -240,7 +267,7 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
     log.child({ component: 'runtime-changes' }),
     now,
     (t) => wake.publish(t),
-    settings.internalToken,
+    { key: secretsKey, legacy: settings.internalToken },
   );
   // Operator changes made before this start (or by other processes) apply before any claim or check.
   await runtime.sync();
@@ -277,7 +304,19 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
     simulator,
     apiKey,
     url: null,
+    // The HTTP listen comes first: when it fails (the port is taken) nothing else has started, everything built is
+    // stopped, and the error goes to the caller, which exits non-zero.
     async listen() {
+      if (http) {
+        try {
+          await auth.start(KEYS_VERSION_POLL_MS);
+          const address = await http.listen({ host: settings.host, port: settings.port });
+          app.url = address.replace('localhost', '127.0.0.1');
+        } catch (e) {
+          await app.stop(0).catch((err: unknown) => log.error({ err }, 'stopping after a failed listen failed'));
+          throw e;
+        }
+      }
       worker?.start();
       webhooks?.start();
       batches?.start(BATCH_CHECK_MS);
@@ -285,9 +324,6 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
       sweeper.start(Math.min(60_000, Math.max(1000, Math.floor(settings.retentionMs / 10))));
       runtime.start(RUNTIME_SYNC_MS);
       if (http) {
-        await auth.start(KEYS_VERSION_POLL_MS);
-        const address = await http.listen({ host: settings.host, port: settings.port });
-        app.url = address.replace('localhost', '127.0.0.1');
         log.info({ url: app.url, role: settings.role, store: store.kind, sandbox: settings.sandbox }, 'aeq listening');
       } else {
         log.info({ role: settings.role, store: store.kind }, 'aeq worker running');
@@ -316,6 +352,7 @@ export async function createApp(settings: Readonly<Settings>, opts: AppOptions):
       await parser?.close();
       if (simulator) await simulator.close();
       await store.close();
+      releaseDataDir();
     },
   };
   return app;

@@ -12,6 +12,8 @@ export interface Settings {
   dataDir: string;
   apiKey: string | undefined;
   internalToken: string | undefined;
+  /** Seals secrets kept in the store (AEQ_SECRETS_KEY); unset: generated in the data dir for the embedded store. */
+  secretsKey: string | undefined;
   databaseUrl: string | undefined;
   /** Connections per process to PostgreSQL. */
   pgPoolMax: number;
@@ -112,6 +114,28 @@ function webhookSecrets(env: Env): string[] {
   return parts;
 }
 
+/**
+ * Configured credentials shorter than this are refused at start-up: a key people type or reuse ("k", "secret",
+ * "changeme") is guessed long before any rate limit matters. 16 characters of a random generator is at least 95 bits;
+ * the docs ask for 32 random bytes.
+ */
+export const MIN_CREDENTIAL_LENGTH = 16;
+/** The sealing key stands behind every stored secret: twice the length. */
+const MIN_SECRETS_KEY_LENGTH = 32;
+
+function credential(env: Env, name: string, min = MIN_CREDENTIAL_LENGTH): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  // The message names the variable and the rule, never the value: a secret must not reach a log.
+  if (raw.length < min)
+    throw new SettingsError(
+      `${name} is too short (${raw.length} characters): use at least ${min}, e.g. the output of ` +
+        '`openssl rand -base64 32`',
+    );
+  if (/\s/.test(raw)) throw new SettingsError(`${name} must not contain whitespace`);
+  return raw;
+}
+
 function flag(env: Env, name: string): boolean {
   const raw = env[name];
   if (raw === undefined || raw === '' || raw === '0' || raw.toLowerCase() === 'false') return false;
@@ -131,12 +155,18 @@ export function loadSettings(env: Env = process.env, overrides: Partial<Settings
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new SettingsError('DATABASE_URL must start with postgres:// (unset it for the embedded SQLite store)');
   }
+  const apiKey = credential(env, 'AEQ_API_KEY');
+  const internalToken = credential(env, 'AEQ_INTERNAL_TOKEN');
+  // One value for both would give every holder of the client key the operator's routes.
+  if (apiKey !== undefined && apiKey === internalToken)
+    throw new SettingsError('AEQ_INTERNAL_TOKEN must differ from AEQ_API_KEY');
   const settings: Settings = {
     port: int(env, 'PORT', 0, 65535) ?? 8080,
     host: env.HOST || '127.0.0.1',
     dataDir: path.resolve(env.AEQ_DATA_DIR || './data'),
-    apiKey: env.AEQ_API_KEY || undefined,
-    internalToken: env.AEQ_INTERNAL_TOKEN || undefined,
+    apiKey,
+    internalToken,
+    secretsKey: credential(env, 'AEQ_SECRETS_KEY', MIN_SECRETS_KEY_LENGTH),
     databaseUrl,
     pgPoolMax: int(env, 'AEQ_PG_POOL_MAX', 1, 1000) ?? 10,
     sqliteCacheMb: int(env, 'AEQ_SQLITE_CACHE_MB', 2, 65_536) ?? 64,

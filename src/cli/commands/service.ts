@@ -23,10 +23,11 @@ export function registerService(program: Command): void {
 /** The service in the role AEQ_ROLE selects; SIGTERM and SIGINT drain it. */
 async function serve(): Promise<void> {
   // Loaded here, not at the top: the client commands start without the service's modules.
-  const [{ createApp }, { ConfigError }, { createLogger }] = await Promise.all([
+  const [{ createApp }, { ConfigError }, { createLogger }, { DataDirLockedError }] = await Promise.all([
     import('../../app.js'),
     import('../../config/engine-config.js'),
     import('../../ops/logger.js'),
+    import('../../store/sqlite/data-dir-lock.js'),
   ]);
   const settings = loadSettings();
   const log = createLogger(settings.logLevel);
@@ -38,9 +39,25 @@ async function serve(): Promise<void> {
       process.stderr.write(`aeq: configuration error: ${e.message}\n`);
       process.exit(2);
     }
+    if (e instanceof DataDirLockedError) {
+      process.stderr.write(`aeq: ${e.message}\n`);
+      process.exit(1);
+    }
     throw e;
   }
-  await app.listen();
+  try {
+    await app.listen();
+  } catch (e) {
+    // listen() has stopped whatever it had started; nothing may live on (a worker without its API).
+    const code = (e as { code?: string }).code;
+    process.stderr.write(
+      code === 'EADDRINUSE'
+        ? `aeq: ${settings.host}:${settings.port} is in use by another process; set PORT (or HOST) to another\n`
+        : `aeq: the HTTP server could not listen: ${e instanceof Error ? e.message : String(e)}\n`,
+    );
+    log.flush();
+    process.exit(1);
+  }
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
