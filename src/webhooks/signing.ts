@@ -2,9 +2,10 @@ import { createHmac } from 'node:crypto';
 
 /**
  * Standard Webhooks signing (https://www.standardwebhooks.com/): every delivery carries `webhook-id` (the same on
- * every retry of one delivery), `webhook-timestamp` (seconds, the time of the attempt) and, with secrets configured,
- * `webhook-signature`: `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` per secret, space-separated, so a receiver
- * keeps verifying while the operator rotates secrets. The body signed is the exact string sent.
+ * every retry of one delivery), `webhook-timestamp` (seconds, the time of the attempt) and `webhook-signature`:
+ * `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` per secret of the delivery's account (account-secrets.ts),
+ * space-separated, so a receiver keeps verifying while the account rotates its secret. The body signed is the exact
+ * string sent.
  */
 export interface WebhookSecret {
   /** The key bytes: the base64 part of `whsec_<base64>`, decoded. */
