@@ -209,6 +209,7 @@ async function assemble(settings: Readonly<Settings>, opts: AppOptions, releaseD
       // Outside the sandbox every connection of a page is checked for private addresses; the sandbox's
       // simulator is on loopback and is the only origin allowed there anyway.
       guardPrivate: !sandboxUrl && !settings.readerAllowPrivate,
+      sandbox: settings.chromiumSandbox,
     });
     // Its threads start on the first parse and leave when idle (an API-only process has no pool at all).
     parser = new ParsePool({

@@ -50,6 +50,11 @@ export interface Settings {
   logLevel: string;
   /** Chromium for engines with `transport: "browser"` (Debian's `chromium` package). */
   chromiumPath: string;
+  /**
+   * AEQ_CHROMIUM_SANDBOX: `auto` (default) runs Chromium sandboxed where the kernel allows it, `on` refuses to run it
+   * otherwise, `off` never sandboxes it (docs/security.md#browser-isolation).
+   */
+  chromiumSandbox: 'auto' | 'on' | 'off';
   /** Browser pages open at once per worker process. */
   browserPages: number;
   /**
@@ -136,6 +141,14 @@ function credential(env: Env, name: string, min = MIN_CREDENTIAL_LENGTH): string
   return raw;
 }
 
+function chromiumSandbox(env: Env): 'auto' | 'on' | 'off' {
+  const raw = (env.AEQ_CHROMIUM_SANDBOX ?? 'auto').trim().toLowerCase() || 'auto';
+  if (raw === 'auto' || raw === 'on' || raw === 'off') return raw;
+  throw new SettingsError(
+    `AEQ_CHROMIUM_SANDBOX must be auto, on or off, got ${JSON.stringify(env.AEQ_CHROMIUM_SANDBOX)}`,
+  );
+}
+
 function flag(env: Env, name: string): boolean {
   const raw = env[name];
   if (raw === undefined || raw === '' || raw === '0' || raw.toLowerCase() === 'false') return false;
@@ -187,6 +200,7 @@ export function loadSettings(env: Env = process.env, overrides: Partial<Settings
     directCountry,
     logLevel: env.AEQ_LOG_LEVEL || 'info',
     chromiumPath: env.AEQ_CHROMIUM_PATH || '/usr/bin/chromium',
+    chromiumSandbox: chromiumSandbox(env),
     browserPages: int(env, 'AEQ_BROWSER_PAGES', 1, 64) ?? 4,
     parseThreads: int(env, 'AEQ_PARSE_THREADS', 0, 256) ?? os.availableParallelism(),
     parseHeapMb: parseHeapMb(env),

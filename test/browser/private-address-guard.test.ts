@@ -25,7 +25,8 @@ describe.skipIf(!chromiumAvailable())('browser private-address guard', () => {
   const hits: Hit[] = [];
   const proxied: string[] = [];
   let site: http.Server;
-  let exitProxy: net.Server;
+  let exitProxy: http.Server;
+  const tunnels = new Set<net.Socket>();
   let sitePort = 0;
   let proxyUrl = '';
   const pools: BrowserPool[] = [];
@@ -58,6 +59,7 @@ setTimeout(function () { var d = document.createElement('div'); d.id = 'done'; d
     exitProxy = http.createServer();
     exitProxy.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
       proxied.push(req.url ?? '');
+      tunnels.add(client);
       const upstream = net.connect(sitePort, '127.0.0.1', () => {
         client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
         if (head.length) upstream.write(head);
@@ -72,7 +74,7 @@ setTimeout(function () { var d = document.createElement('div'); d.id = 'done'; d
   });
   afterAll(async () => {
     for (const p of pools) await p.close();
-    exitProxy?.closeAllConnections?.();
+    for (const t of tunnels) t.destroy();
     await new Promise((r) => exitProxy?.close(r));
     site?.closeAllConnections();
     await new Promise((r) => site?.close(r));

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Browser, BrowserContext, BrowserContextOptions, Page, Route } from 'playwright-core';
 import { playwright } from './playwright.js';
@@ -9,6 +11,7 @@ import { openSocket } from '../tunnel.js';
 import { parseProxyUrl } from '../proxy-endpoint.js';
 import { proxyForExit, splitRequestHeaders, type ContextProxy } from './context-options.js';
 import { GuardRelay, type SocketOpener } from './guard-relay.js';
+import { isSandboxFailure, planSandbox, type SandboxPlan, type SandboxSetting } from './chromium-sandbox.js';
 import { chromiumLaunchOptions } from './launch-options.js';
 import { navigationFailure } from './navigation-failure.js';
 import { PageSlots } from './page-slots.js';
@@ -26,6 +29,8 @@ export interface BrowserPoolOptions {
    * on outside the sandbox unless AEQ_READER_ALLOW_PRIVATE=1 (docs/security.md#browser-isolation).
    */
   guardPrivate: boolean;
+  /** AEQ_CHROMIUM_SANDBOX (default `auto`: the sandbox where the kernel allows it). */
+  sandbox?: SandboxSetting;
 }
 
 /** What one page needs: where it goes out, which region it looks like, the adapter's headers. */
@@ -65,6 +70,8 @@ export class BrowserPool {
   private closed = false;
   private readonly slots: PageSlots;
   private readonly allowed: ReadonlySet<string> | null;
+  /** Decided at the first launch and logged once: whether Chromium runs sandboxed, and why. */
+  private sandbox: SandboxPlan | null = null;
 
   constructor(private readonly opts: BrowserPoolOptions) {
     this.slots = new PageSlots(opts.maxPages);
@@ -152,6 +159,10 @@ export class BrowserPool {
     this.current = null;
     const b = launching ? await launching.catch(() => null) : null;
     await b?.close().catch(() => undefined);
+    // The namespace wrapper of a root service (chromium-sandbox.ts) lives in a temporary directory of its own.
+    const plan = this.sandbox;
+    if (plan && plan.executablePath !== this.opts.executablePath)
+      fs.rmSync(path.dirname(plan.executablePath), { recursive: true, force: true });
   }
 
   private contextOptions(
@@ -211,10 +222,21 @@ export class BrowserPool {
   private async launch(): Promise<Browser> {
     this.launches++;
     let browser: Browser;
+    const plan = this.sandboxPlan();
     try {
-      browser = await playwright().chromium.launch(chromiumLaunchOptions(this.opts.executablePath));
+      browser = await playwright().chromium.launch(chromiumLaunchOptions(plan.executablePath, plan.sandboxed));
     } catch (e) {
-      const why = (e instanceof Error ? e.message : String(e)).split('\n')[0] ?? '';
+      const message = e instanceof Error ? e.message : String(e);
+      const why = message.split('\n')[0] ?? '';
+      if (plan.sandboxed && this.setting() === 'auto' && isSandboxFailure(message)) {
+        this.sandbox = {
+          sandboxed: false,
+          executablePath: this.opts.executablePath,
+          why: 'the sandboxed start failed',
+        };
+        this.opts.log.warn({ err: why }, 'chromium sandbox: off (the sandboxed start failed; starting without it)');
+        return this.launch();
+      }
       this.opts.log.error({ executablePath: this.opts.executablePath, err: why }, 'chromium could not start');
       throw new UpstreamFailure('UPSTREAM_ERROR', `chromium could not start (${this.opts.executablePath}): ${why}`);
     }
@@ -230,6 +252,23 @@ export class BrowserPool {
     });
     this.opts.log.info({ version: browser.version(), launches: this.launches }, 'chromium launched');
     return browser;
+  }
+
+  private setting(): SandboxSetting {
+    return this.opts.sandbox ?? 'auto';
+  }
+
+  private sandboxPlan(): SandboxPlan {
+    if (this.sandbox) return this.sandbox;
+    const plan = planSandbox(this.opts.executablePath, this.setting());
+    if (!plan.sandboxed && this.setting() === 'on') {
+      this.opts.log.error({ why: plan.why }, 'chromium sandbox required (AEQ_CHROMIUM_SANDBOX=on) but unavailable');
+      throw new UpstreamFailure('UPSTREAM_ERROR', `chromium sandbox required but unavailable: ${plan.why}`);
+    }
+    this.sandbox = plan;
+    if (plan.sandboxed) this.opts.log.info({ why: plan.why }, 'chromium sandbox: on');
+    else this.opts.log.warn({ why: plan.why }, 'chromium sandbox: off (a compromised renderer is not confined)');
+    return plan;
   }
 
   private forget(browser: Browser): void {
