@@ -158,7 +158,12 @@ async function assemble(settings: Readonly<Settings>, opts: AppOptions, releaseD
     pools.exits.useLedger(ledger);
     pools.accounts.useLedger(ledger);
   }
-  const { key: apiKey, generated } = resolveApiKey(settings.apiKey, settings.dataDir);
+  const { key: apiKey, generated, superseded } = resolveApiKey(settings.apiKey, settings.dataDir);
+  if (superseded)
+    log.warn(
+      { apiKeyFile: superseded },
+      'AEQ_API_KEY is set: the key generated on an earlier start (in this file) is no longer accepted; delete the file',
+    );
   const apiKeyFile = path.join(settings.dataDir, 'api-key');
   if (generated) {
     // The key itself only on the console; the log says where it is kept.

@@ -18,6 +18,10 @@ export const REQUEST_ERRORS = Object.freeze({
     status: 409,
     message: 'Some tasks of the batch have not finished; its webhook is sent when they have.',
   },
+  MONITOR_RUN_IN_PROGRESS: {
+    status: 409,
+    message: "The monitor's last run has not finished; start another when it has (see its runs).",
+  },
   NO_WEBHOOK: { status: 422, message: 'The task was submitted without a webhook.' },
   WEBHOOK_SECRET_CONFIGURED: {
     status: 409,
@@ -32,6 +36,11 @@ export const REQUEST_ERRORS = Object.freeze({
   KEY_NOT_FOUND: { status: 404, message: 'No key with this prefix.' },
   SECRETS_KEY_MISSING: { status: 422, message: 'This service has no key to seal secrets with (AEQ_SECRETS_KEY).' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
+  HEADERS_TOO_LARGE: {
+    status: 431,
+    message: 'The request line and headers are over the 16 KiB limit: send the key and a short URL.',
+  },
+  REQUEST_TIMEOUT: { status: 408, message: 'The request was not sent in time.' },
   RESOURCE_NOT_FOUND: { status: 404, message: 'No task with this id (unknown or expired).' },
   ENQUEUE_ERROR: { status: 500, message: 'The task could not be queued; retry.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Send the body as application/json.' },

@@ -26,6 +26,7 @@ import { registerTaskRoutes } from './routes/tasks.js';
 import { registerUsageRoutes } from './routes/usage.js';
 import { registerWebhookSecretRoutes } from './routes/webhook-secret.js';
 import { ajvToProblems } from './validation-details.js';
+import { clientErrorHandler } from './client-errors.js';
 
 /** Throws on malformed UTF-8; a leading byte-order mark is dropped. */
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
@@ -83,6 +84,7 @@ export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false, useDefaults: false } },
     return503OnClosing: true,
+    clientErrorHandler: clientErrorHandler(ctx.now),
     // URLs the router refuses before any hook runs (over-long or badly encoded path parameters):
     // answer with the error envelope, after the same key check as every other route.
     // No route was matched, so nothing is reached: the key only decides between 401 and the envelope of the problem.
@@ -254,5 +256,16 @@ export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance
     await registerDashboardRoutes(scope, ctx);
   });
   app.get('/openapi.json', { schema: { hide: true }, config: { access: 'public' } }, async () => app.swagger());
+  // The root points where a person or a program should go next: a browser to the dashboard, anything else to a map.
+  app.get('/', { schema: { hide: true }, config: { access: 'public' } }, async (req, reply) => {
+    if ((req.headers.accept ?? '').includes('text/html')) return reply.redirect('/dashboard/', 302);
+    return {
+      service: 'aeq',
+      dashboard: '/dashboard/',
+      openapi: '/openapi.json',
+      health: '/health',
+      authentication: 'Authorization: Bearer <API key> on /v1/*, /stats and /capacity',
+    };
+  });
   return app;
 }

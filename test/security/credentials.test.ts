@@ -98,6 +98,13 @@ describe.skipIf(onceForAllStores)('the generated API key', () => {
     const second = await serve({}, dataDir);
     expect(second.code).toBe(0);
     expect(second.stdout + second.stderr).not.toContain(key);
+    // Once AEQ_API_KEY is set, the start-up log says the generated key no longer works, and where it is.
+    const third = await serve({ AEQ_API_KEY: TEST_KEY }, dataDir);
+    expect(third.code).toBe(0);
+    expect(third.stdout).toMatch(
+      /"apiKeyFile":"[^"]*api-key".*AEQ_API_KEY is set: the key generated .* no longer accepted/,
+    );
+    expect(third.stdout + third.stderr).not.toContain(key);
   }, 60_000);
 });
 
