@@ -266,6 +266,9 @@ export abstract class KyselyStore implements Store {
   claimMonitorSlot(read: Parameters<Store['claimMonitorSlot']>[0], run: MonitorRunRecord, nextRunAt: number | null) {
     return monitors.claimMonitorSlot(this.db, read, run, nextRunAt);
   }
+  startMonitorRun(run: MonitorRunRecord) {
+    return monitors.startMonitorRun(this.db, run);
+  }
   monitorRunsToFinish(staleBefore: number, limit: number): Promise<MonitorRunRecord[]> {
     return monitors.runsToFinish(this.db, staleBefore, limit);
   }

@@ -300,6 +300,8 @@ export interface Store {
     run: MonitorRunRecord,
     nextRunAt: number | null,
   ): Promise<boolean>;
+  /** A run started outside the schedule, unless the monitor has one open (store/monitors.ts). */
+  startMonitorRun(run: MonitorRunRecord): Promise<'started' | 'in-progress' | 'gone'>;
   monitorRunsIn(status: MonitorRunStatus, limit: number): Promise<MonitorRunRecord[]>;
   monitorRunsToFinish(staleBefore: number, limit: number): Promise<MonitorRunRecord[]>;
   monitorRunMetrics(

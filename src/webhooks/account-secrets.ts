@@ -6,7 +6,7 @@ import type { StoredWebhookSecret } from '../store/webhook-secrets.js';
 import { secretKeys, type WebhookSecret } from './signing.js';
 
 /** After a rotation the replaced secret signs too for this long, so receivers can cut over (Standard Webhooks). */
-export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
+const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 
 /** Key bytes of a generated secret (Standard Webhooks asks for 24 to 64). */
 const SECRET_BYTES = 32;
@@ -135,6 +135,6 @@ export class AccountSecrets {
 }
 
 /** A new secret: `whsec_` and the base64 of 32 random bytes. */
-export function generateSecret(): string {
+function generateSecret(): string {
   return `whsec_${randomBytes(SECRET_BYTES).toString('base64')}`;
 }

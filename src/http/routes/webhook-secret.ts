@@ -8,7 +8,7 @@ import { errorEnvelopeSchema } from '../schemas.js';
 const secretString = { type: 'string', pattern: '^whsec_', description: '`whsec_` and the base64 of the key bytes' };
 
 /** The account's webhook signing secrets, as GET /v1/webhooks/secret and its rotation answer them. */
-export const webhookSecretSchema = {
+const webhookSecretSchema = {
   type: 'object',
   required: ['success', 'secret', 'createdAt', 'previous', 'source'],
   properties: {
