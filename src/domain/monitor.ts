@@ -85,7 +85,11 @@ function cronOf(s: MonitorSchedule): Cron {
   }
 }
 
-/** Runs at least this far apart: a monitor is a daily (or hourly) habit, and each run may ask 200 tasks. */
+/**
+ * Scheduled runs at least this far apart: a monitor is a daily (or hourly) habit, each run may ask 200 tasks in each
+ * country, and a run of that size takes minutes, so closer slots would pile runs up. To see a run at once, start
+ * one by hand (`POST /v1/monitors/{id}/runs`) rather than setting the schedule to the next minute.
+ */
 export const MIN_RUN_GAP_MS = 3600_000;
 
 /** Checks a schedule; throws ScheduleError. A schedule that never fires, or fires too often, is refused. */
@@ -96,7 +100,10 @@ export function checkSchedule(s: MonitorSchedule, now: number): void {
   if (next.length === 0) throw new ScheduleError('schedule.cron', 'the schedule never fires');
   for (let i = 1; i < next.length; i++)
     if ((next[i] as number) - (next[i - 1] as number) < MIN_RUN_GAP_MS)
-      throw new ScheduleError('schedule.cron', 'runs must be at least an hour apart');
+      throw new ScheduleError(
+        'schedule.cron',
+        'runs must be at least an hour apart (to run one now: POST /v1/monitors/{id}/runs)',
+      );
 }
 
 /** The first scheduled time strictly after `after` (ms), or null when there is none. */

@@ -156,27 +156,33 @@ const runResultSchema = {
   },
 } as const;
 
+/** A run with its progress (`slotAt`: its scheduled time, or when it was started by hand). */
+const runSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    slotAt: { type: 'string', format: 'date-time' },
+    status: { type: 'string', enum: ['starting', 'running', 'completed'] },
+    tasks: { type: 'integer' },
+    progress: looseObject,
+    createdAt: { type: 'string', format: 'date-time' },
+    completedAt: { type: ['string', 'null'], format: 'date-time' },
+    results: { type: 'array', items: runResultSchema },
+  },
+} as const;
+
 export const monitorRunsSchema = {
   type: 'object',
   properties: {
     success: { type: 'boolean' },
-    runs: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          id: { type: 'string' },
-          slotAt: { type: 'string', format: 'date-time' },
-          status: { type: 'string', enum: ['starting', 'running', 'completed'] },
-          tasks: { type: 'integer' },
-          progress: looseObject,
-          createdAt: { type: 'string', format: 'date-time' },
-          completedAt: { type: ['string', 'null'], format: 'date-time' },
-          results: { type: 'array', items: runResultSchema },
-        },
-      },
-    },
+    runs: { type: 'array', items: runSchema },
   },
+} as const;
+
+/** `POST /v1/monitors/{id}/runs`: the run just started. */
+export const monitorRunStartedSchema = {
+  type: 'object',
+  properties: { success: { type: 'boolean' }, run: runSchema },
 } as const;
 
 export const monitorMetricsQuerySchema = {

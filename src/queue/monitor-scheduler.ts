@@ -6,7 +6,6 @@ import {
   savedMentions,
   trackBrands,
 } from '../analysis/visibility/index.js';
-import type { NewBatch } from '../domain/batch.js';
 import { systemClock, type Clock } from '../domain/clock.js';
 import {
   dueSlot,
@@ -14,13 +13,11 @@ import {
   type MonitorRecord,
   type MonitorRunRecord,
   type MonitorRunResult,
-  monitorSpecOf,
 } from '../domain/monitor.js';
-import type { NewTask } from '../domain/task.js';
-import { newTaskId } from '../domain/task-id.js';
 import type { Store } from '../store/store.js';
+import type { SubmissionContext } from '../submission/envelope.js';
+import { newMonitorRun, type RunSubmission, submitMonitorRun } from './monitor-runs.js';
 import { PeriodicPass } from './periodic-pass.js';
-import { envelopeToTask, type SubmissionContext } from '../submission/envelope.js';
 
 /** Monitors, runs and old runs handled per pass; the next pass takes the rest. */
 const PER_PASS = 20;
@@ -95,72 +92,24 @@ export class MonitorScheduler extends PeriodicPass<void> {
   private async claim(m: MonitorRecord, now: number): Promise<void> {
     const slot = dueSlot(m.schedule, now);
     if (slot === null) return;
-    const run: MonitorRunRecord = {
-      id: newTaskId(now),
-      monitorId: m.id,
-      accountId: m.accountId,
-      slotAt: slot,
-      status: 'starting',
-      batchId: newTaskId(now),
-      spec: monitorSpecOf(m),
-      tasks: m.prompts.length * m.engines.length * m.countries.length,
-      results: null,
-      counts: null,
-      metrics: null,
-      createdAt: now,
-      completedAt: null,
-    };
+    const run = newMonitorRun(m, slot, now);
     if (await this.store.claimMonitorSlot(m, run, nextSlot(m.schedule, now)))
       this.log.info({ monitorId: m.id, runId: run.id, slot: new Date(slot).toISOString() }, 'monitor run started');
   }
 
-  /**
-   * The run's tasks as one batch, from the definition the run was claimed with; a batch already made (a pass cut
-   * short after it) is not made again.
-   */
+  /** The run's tasks as one batch (queue/monitor-runs.ts); also what a run started by hand goes through. */
   private async submit(run: MonitorRunRecord): Promise<void> {
-    let batch = await this.store.getBatch(run.batchId, run.accountId, 0);
-    if (!batch) {
-      const made: NewBatch = {
-        id: run.batchId,
-        size: run.tasks,
-        webhookUrl: null,
-        createdAt: this.clock.now(),
-        accountId: run.accountId,
-      };
-      try {
-        await this.store.insertTasks(this.tasksOf(run), this.clock.now() - this.o.retentionMs, made);
-      } catch (e) {
-        // Another process made the batch first (the same id): what matters is that it exists.
-        if (!(await this.store.getBatch(run.batchId, run.accountId, 0))) throw e;
-      }
-      batch = await this.store.getBatch(run.batchId, run.accountId, 0);
-    }
-    // `tasks` becomes what was asked: those an engine could not serve at the time are not waited for.
-    await this.store.advanceMonitorRun(run.id, 'starting', { status: 'running', tasks: batch?.total ?? 0 });
+    await submitMonitorRun(this.runSubmission(), run);
   }
 
-  private tasksOf(run: MonitorRunRecord): NewTask[] {
-    const tasks: NewTask[] = [];
-    let index = 0;
-    for (const prompt of run.spec.prompts)
-      for (const engine of run.spec.engines)
-        for (const country of run.spec.countries) {
-          const i = index++;
-          try {
-            const task = envelopeToTask(
-              { taskType: engine, payload: { prompt, country }, idempotencyKey: `monitor:${run.id}:${i}` },
-              this.submission,
-              run.accountId,
-            );
-            task.batch = { id: run.batchId, index: i };
-            tasks.push(task);
-          } catch (e) {
-            // A region the engine cannot serve now: the run goes on without this task.
-            this.log.warn({ monitorId: run.monitorId, engine, country, err: e }, 'monitor task not submitted');
-          }
-        }
-    return tasks;
+  private runSubmission(): RunSubmission {
+    return {
+      store: this.store,
+      submission: this.submission,
+      retentionMs: this.o.retentionMs,
+      now: () => this.clock.now(),
+      log: this.log,
+    };
   }
 
   /**

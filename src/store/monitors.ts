@@ -160,27 +160,67 @@ export async function claimMonitorSlot(
     if (Number(moved.numUpdatedRows) === 0) return false;
     const made = await trx
       .insertInto('monitor_runs')
-      .values({
-        id: run.id,
-        monitor_id: run.monitorId,
-        account_id: run.accountId,
-        slot_at: run.slotAt,
-        status: run.status,
-        batch_id: run.batchId,
-        spec: JSON.stringify(run.spec),
-        tasks: run.tasks,
-        results: null,
-        metrics: null,
-        completed_tasks: null,
-        failed_tasks: null,
-        created_at: run.createdAt,
-        completed_at: null,
-      })
+      .values(runRow(run))
       .onConflict((oc) => oc.columns(['monitor_id', 'slot_at']).doNothing())
       .returning('id')
       .execute();
     return made.length > 0;
   });
+}
+
+/**
+ * Starts a run outside the schedule (run now), in one transaction: the monitor's row is written first (to itself),
+ * which takes its row lock on PostgreSQL and the write lock on SQLite, so two requests at once are serialised; the
+ * run goes in only when the monitor has no run still starting or running. The schedule (`next_run_at`) is left as
+ * it is. `in-progress` when a run is open, `gone` when the monitor is not there.
+ */
+export async function startMonitorRun(
+  db: Kysely<Database>,
+  run: MonitorRunRecord,
+): Promise<'started' | 'in-progress' | 'gone'> {
+  return db.transaction().execute(async (trx) => {
+    const locked = await trx
+      .updateTable('monitors')
+      .set((eb) => ({ status: eb.ref('status') }))
+      .where('id', '=', run.monitorId)
+      .where('account_id', '=', run.accountId)
+      .executeTakeFirst();
+    if (Number(locked.numUpdatedRows) === 0) return 'gone';
+    const open = await trx
+      .selectFrom('monitor_runs')
+      .select('id')
+      .where('monitor_id', '=', run.monitorId)
+      .where('status', 'in', ['starting', 'running'])
+      .executeTakeFirst();
+    if (open) return 'in-progress';
+    const made = await trx
+      .insertInto('monitor_runs')
+      .values(runRow(run))
+      .onConflict((oc) => oc.columns(['monitor_id', 'slot_at']).doNothing())
+      .returning('id')
+      .execute();
+    return made.length > 0 ? 'started' : 'in-progress';
+  });
+}
+
+/** A new run's row (no results or figures yet). */
+function runRow(run: MonitorRunRecord): MonitorRunsTable {
+  return {
+    id: run.id,
+    monitor_id: run.monitorId,
+    account_id: run.accountId,
+    slot_at: run.slotAt,
+    status: run.status,
+    batch_id: run.batchId,
+    spec: JSON.stringify(run.spec),
+    tasks: run.tasks,
+    results: null,
+    metrics: null,
+    completed_tasks: null,
+    failed_tasks: null,
+    created_at: run.createdAt,
+    completed_at: null,
+  };
 }
 
 /**

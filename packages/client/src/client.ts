@@ -13,6 +13,7 @@ import type {
   MonitorList,
   MonitorMetrics,
   MonitorPatch,
+  MonitorRunStarted,
   MonitorRuns,
   Polling,
   PromptResearchRequest,
@@ -276,6 +277,14 @@ export class AeqClient {
   /** A monitor's runs, newest first, with their progress; `include: 'results'` adds each run's saved answers. */
   monitorRuns(id: string, o: { limit?: number; include?: 'results' } = {}): Promise<MonitorRuns> {
     return this.request('GET', `/v1/monitors/${encodeURIComponent(id)}/runs${query(o)}`);
+  }
+
+  /**
+   * Runs a monitor now, outside its schedule (202 with the run); a run still open is 409
+   * `MONITOR_RUN_IN_PROGRESS` (an `AeqError`).
+   */
+  runMonitorNow(id: string): Promise<MonitorRunStarted> {
+    return this.request('POST', `/v1/monitors/${encodeURIComponent(id)}/runs`);
   }
 
   /** A monitor's visibility figures per run, engine and country, for runs scheduled in [from, to) (RFC 3339). */

@@ -2967,7 +2967,149 @@ export interface paths {
             };
         };
         put?: never;
-        post?: never;
+        /**
+         * Run a monitor now, outside its schedule
+         * @description Starts a run at once, made and submitted as a scheduled one (same tasks, size bound and usage). 409 MONITOR_RUN_IN_PROGRESS while a run of the monitor is starting or running. A paused monitor runs too (pausing stops its schedule); the schedule is left as it is.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success?: boolean;
+                            run?: {
+                                id?: string;
+                                /** Format: date-time */
+                                slotAt?: string;
+                                /** @enum {string} */
+                                status?: "starting" | "running" | "completed";
+                                tasks?: number;
+                                progress?: {
+                                    [key: string]: unknown;
+                                };
+                                /** Format: date-time */
+                                createdAt?: string;
+                                /** Format: date-time */
+                                completedAt?: string | null;
+                                results?: ({
+                                    taskId?: string;
+                                    prompt?: string;
+                                    engine?: string;
+                                    country?: string | null;
+                                    /** @enum {string} */
+                                    status?: "COMPLETED" | "FAILED";
+                                    text?: string;
+                                    /** @description cited URLs, in order */
+                                    sources?: string[];
+                                    error?: string | null;
+                                    /** @description where `text` names a tracked brand, as the figures counted it: UTF-16 offsets */
+                                    mentions?: {
+                                        start?: number;
+                                        end?: number;
+                                        brand?: string;
+                                        /** @enum {string} */
+                                        role?: "brand" | "competitor";
+                                    }[];
+                                    /** @description the brand's rank by first mention; null when not named */
+                                    position?: number | null;
+                                } & {
+                                    [key: string]: unknown;
+                                })[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;

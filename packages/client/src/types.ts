@@ -36,6 +36,8 @@ export type Monitor = NonNullable<MonitorAnswer['monitor']>;
 export type MonitorList = JsonAnswer<paths['/v1/monitors']['get'], 200>;
 export type MonitorRuns = JsonAnswer<paths['/v1/monitors/{id}/runs']['get'], 200>;
 export type MonitorRun = NonNullable<MonitorRuns['runs']>[number];
+/** A run started by hand (POST /v1/monitors/{id}/runs). */
+export type MonitorRunStarted = JsonAnswer<paths['/v1/monitors/{id}/runs']['post'], 202>;
 export type MonitorMetrics = JsonAnswer<paths['/v1/monitors/{id}/metrics']['get'], 200>;
 /** One point of a monitor's series: one run, engine and country. */
 export type MonitorMetricsPoint = NonNullable<MonitorMetrics['series']>[number];

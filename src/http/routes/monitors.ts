@@ -18,6 +18,8 @@ import {
 } from '../../domain/monitor.js';
 import { RequestError, validationError } from '../../domain/request-errors.js';
 import { newTaskId } from '../../domain/task-id.js';
+import type { TaskType } from '../../domain/task-types.js';
+import { newMonitorRun, submitMonitorRun } from '../../queue/monitor-runs.js';
 import { callerOf } from '../caller.js';
 import type { HttpContext } from '../context.js';
 import { coercedQuery } from '../query-validator.js';
@@ -29,6 +31,7 @@ import {
   monitorMetricsQuerySchema,
   monitorMetricsSchema,
   monitorPatchSchema,
+  monitorRunStartedSchema,
   monitorRunsQuerySchema,
   monitorRunsSchema,
 } from '../monitor-schemas.js';
@@ -56,7 +59,10 @@ interface MonitorBody {
 
 const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 404: errorEnvelopeSchema } as const;
 
-/** Monitors: `POST /v1/monitors`, `GET /v1/monitors`, and `GET`, `PATCH`, `DELETE /v1/monitors/{id}`. */
+/**
+ * Monitors: `POST /v1/monitors`, `GET /v1/monitors`, `GET`, `PATCH`, `DELETE /v1/monitors/{id}`, its runs, figures,
+ * and `POST /v1/monitors/{id}/runs` (run now).
+ */
 export function registerMonitorRoutes(app: FastifyInstance, ctx: HttpContext): void {
   app.post<{ Body: MonitorBody }>(
     '/v1/monitors',
@@ -168,6 +174,52 @@ export function registerMonitorRoutes(app: FastifyInstance, ctx: HttpContext): v
       return { success: true, runs: views };
     },
   );
+  app.post<{ Params: { id: string } }>(
+    '/v1/monitors/:id/runs',
+    {
+      schema: {
+        summary: 'Run a monitor now, outside its schedule',
+        description:
+          'Starts a run at once, made and submitted as a scheduled one (same tasks, size bound and usage). 409 ' +
+          'MONITOR_RUN_IN_PROGRESS while a run of the monitor is starting or running. A paused monitor runs too ' +
+          '(pausing stops its schedule); the schedule is left as it is.',
+        params: idParamsSchema,
+        response: { 202: monitorRunStartedSchema, 409: errorEnvelopeSchema, ...errors },
+      },
+    },
+    async (req, reply) => {
+      const caller = callerOf(req);
+      const m = await monitorOr404(ctx, req.params.id, caller);
+      const now = ctx.now();
+      const run = newMonitorRun(m, now, now);
+      const outcome = await ctx.store.startMonitorRun(run);
+      if (outcome === 'gone') throw notFound(req.params.id);
+      if (outcome === 'in-progress') throw new RequestError('MONITOR_RUN_IN_PROGRESS', undefined, { monitorId: m.id });
+      try {
+        const made = await submitMonitorRun(
+          {
+            store: ctx.store,
+            submission: { config: ctx.config, pools: ctx.pools, now: ctx.now },
+            retentionMs: ctx.settings.retentionMs,
+            now: ctx.now,
+            log: req.log,
+          },
+          run,
+        );
+        for (const type of new Set<TaskType>(made.map((t) => t.taskType))) ctx.notify(type);
+      } catch (e) {
+        // The run stays `starting`: a worker's scheduler pass submits it (the same batch id, made once).
+        req.log.error({ err: e, runId: run.id }, 'monitor run not submitted at once');
+      }
+      const [fresh] = await ctx.store.monitorRuns(m.id, caller.accountId, {
+        from: run.slotAt,
+        to: run.slotAt + 1,
+        limit: 1,
+      });
+      return reply.code(202).send({ success: true, run: await runView(ctx, fresh ?? run, false) });
+    },
+  );
+
   app.get<{ Params: { id: string }; Querystring: { from?: string; to?: string } }>(
     '/v1/monitors/:id/metrics',
     {
