@@ -26,6 +26,8 @@ export function MonitorView(p: { client: AeqClient; id: string; route: Route; on
   const { client, id, onKeyRefused } = p;
   const country = p.route.query.get('country');
   const [actionError, setActionError] = useState<string | null>(null);
+  const [starting, setStarting] = useState(false);
+  const [startedId, setStartedId] = useState<string | null>(null);
   const monitor = useLoad(() => client.monitor(id), id, { onKeyRefused });
   const runs = useLoad<MonitorRuns>(() => client.monitorRuns(id, { limit: 30 }), id, {
     // Every 3 s while a run is going on; every 30 s otherwise, so that the next run shows up when it starts.
@@ -61,6 +63,21 @@ export function MonitorView(p: { client: AeqClient; id: string; route: Route; on
     }
   };
   const chooseCountry = (c: string) => navigate(href(`monitors/${id}`, { country: c }));
+  // Run now: the run is made at once and shows in the runs below, whose list is read every 3 s while it goes on.
+  const open = runList.some((r) => r.status !== 'completed');
+  const runNow = async () => {
+    try {
+      setActionError(null);
+      setStarting(true);
+      const started = await client.runMonitorNow(id);
+      setStartedId(started.run?.id ?? null);
+      runs.reload();
+    } catch (e) {
+      setActionError(describeError(e));
+    } finally {
+      setStarting(false);
+    }
+  };
 
   return html`<article class="monitor" data-monitor-id=${m.id}>
     <p class="crumbs"><a href=${href('monitors')}>Monitors</a> / ${m.name}</p>
@@ -69,6 +86,10 @@ export function MonitorView(p: { client: AeqClient; id: string; route: Route; on
     <div class="toolbar">
       <${Choice} label="Country" name="country" value=${country ?? ''} onChange=${chooseCountry}
         options=${[['', 'All countries'], ...(m.countries ?? []).map((c) => [c, c])]} />
+      <button type="button" class="run-now" onClick=${runNow} disabled=${starting || open}
+        title=${open ? 'A run is going on: see its progress below' : `Ask its ${m.tasksPerRun} tasks now`}>
+        Run now
+      </button>
       ${
         m.status === 'active'
           ? html`<button type="button" class="secondary" onClick=${() => setStatus('paused')}>Pause</button>`
@@ -87,7 +108,7 @@ export function MonitorView(p: { client: AeqClient; id: string; route: Route; on
             newest=${newest.data === null && !newest.error ? undefined : (newest.data?.runs?.[0] ?? null)} />`
         : null
     }
-    <${RunsTable} runs=${runList} loading=${runs.data === null} />
+    <${RunsTable} runs=${runList} loading=${runs.data === null} startedId=${startedId} />
   </article>`;
 }
 
@@ -235,7 +256,7 @@ function RunAnswer({ a }: { a: RunResult }) {
 
 const ordinal = (n: number) => `${n}${n === 1 ? 'st' : n === 2 ? 'nd' : n === 3 ? 'rd' : 'th'}`;
 
-function RunsTable({ runs, loading }: { runs: MonitorRun[]; loading: boolean }) {
+function RunsTable({ runs, loading, startedId }: { runs: MonitorRun[]; loading: boolean; startedId: string | null }) {
   return html`<${Section} title="Runs" id="runs-title">
     ${loading ? html`<${Loading} what="the runs" />` : null}
     ${!loading && runs.length === 0 ? html`<p class="muted">No run yet.</p>` : null}
@@ -247,8 +268,10 @@ function RunsTable({ runs, loading }: { runs: MonitorRun[]; loading: boolean }) 
               <tbody>
                 ${runs.map((r) => {
                   const pr = (r.progress ?? {}) as { done?: number; total?: number; failed?: number };
-                  return html`<tr>
-                    <td class="nowrap">${when(r.slotAt)}</td>
+                  return html`<tr data-run-id=${r.id} data-status=${r.status}>
+                    <td class="nowrap">${when(r.slotAt)}${
+                      r.id === startedId ? html` <span class="badge">started now</span>` : null
+                    }</td>
                     <td>${r.status}</td>
                     <td><${Progress} done=${pr.done ?? 0} total=${pr.total ?? r.tasks ?? 0}
                       label=${`Run of ${when(r.slotAt)}`} />
