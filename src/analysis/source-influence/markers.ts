@@ -1,3 +1,5 @@
+import { trimEndChars } from '../text/norm.js';
+
 /** Citation-marker grammar of docs/analysis.md#s2-5 (applied to raw unit text). */
 
 export type MarkerKind = 'bracket' | 'footnote' | 'lenticular' | 'superscript';
@@ -20,7 +22,8 @@ const BRACKET = new RegExp(String.raw`\[(${NUM_LIST})\](?!\()`, 'g');
 const FOOTNOTE = /\[\^(\d{1,3})\](?!:)/g;
 const LENTICULAR = /【(\d{1,3})(?::\d+)?(?:†[^】]*)?】/g;
 const SUPERSCRIPT = /[⁰¹²³⁴⁵⁶⁷⁸⁹]+/g;
-const MD_LINK = /\[([^\]\n]*)\]\((https?:\/\/[^\s)]+)\)/g;
+// The label excludes `[`: a run of `[` without `]` would otherwise be rescanned from each one.
+const MD_LINK = /\[([^[\]\n]*)\]\((https?:\/\/[^\s)]+)\)/g;
 const BARE_URL = /https?:\/\/[^\s)\]>"'<]+/g;
 
 const SUPER_DIGITS: Readonly<Record<string, string>> = {
@@ -84,7 +87,7 @@ export function findLinks(text: string): LinkRef[] {
   }
   for (const m of text.matchAll(BARE_URL)) {
     if (covered.some(([a, b]) => m.index >= a && m.index < b)) continue;
-    out.push({ url: m[0].replace(/[.,;:!?]+$/, ''), start: m.index });
+    out.push({ url: trimEndChars(m[0], '.,;:!?'), start: m.index });
   }
   return out.sort((a, b) => a.start - b.start);
 }
@@ -98,13 +101,15 @@ export function stripMarkup(text: string, allowSuperscript: boolean): string {
     .replace(FOOTNOTE, ' ')
     .replace(LENTICULAR, ' ');
   if (allowSuperscript) t = t.replace(SUPERSCRIPT, ' ');
+  // Whitespace is collapsed before the space before punctuation is dropped, and quote marks are
+  // matched within a line: each pattern then scans a run once, not once per starting position.
   return t
-    .replace(/^\s*>\s?/gm, '')
+    .replace(/^[^\S\n]*>[^\S\n]?/gm, '')
     .replace(/(\*\*|__)(.*?)\1/g, '$2')
     .replace(/(^|[^*\w])[*_]([^*_\n]+)[*_](?=[^*\w]|$)/g, '$1$2')
     .replace(/\|/g, ' ')
-    .replace(/\s+([.,;:!?])/g, '$1')
     .replace(/\s+/g, ' ')
+    .replace(/ ([.,;:!?])/g, '$1')
     .trim();
 }
 

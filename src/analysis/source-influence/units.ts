@@ -1,4 +1,4 @@
-import { detectLanguage, norm, type Language } from '../text/norm.js';
+import { detectLanguage, norm, trimEndChars, type Language } from '../text/norm.js';
 import { sentences, words } from '../text/segment.js';
 import {
   findLinks,
@@ -53,13 +53,66 @@ interface Block {
   listItem: number | null;
 }
 
+/*
+ * Every pattern below sees client text, one line at a time, and runs in linear time: no two
+ * adjacent quantifiers can take the same characters (`npm run lint` checks it). Lines are
+ * classified by their first CLASSIFY_PREFIX characters only, and the shapes that need the whole
+ * line (table separators, reference headings) are decided on the line with its whitespace runs
+ * collapsed, or by splitting rather than by a pattern.
+ */
 const HEADING = /^\s{0,3}#{1,6}\s/;
-const RULE = /^\s{0,3}([-*_])(\s*\1){2,}\s*$/;
+const RULE = /^([-*_])(?: ?\1){2,}$/;
 const LIST_ITEM = /^(\s*)([-*+]|(\d{1,3})[.)])\s+/;
-const TABLE_SEPARATOR = /^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$/;
+const TABLE_CELL = /^:?-{3,}:?$/;
 const REF_HEADING =
-  /^\s*(?:#{1,6}\s*)?(?:\*\*)?\s*(sources|references|citations|출처|참고|참고\s?자료|참고\s?문헌)\s*:?\s*(?:\*\*)?\s*:?\s*$/i;
-const REF_LINE = /^\s*(?:[-*]\s*)?(?:\[\^?(\d{1,3})\]:?|(\d{1,3})[.)])\s*.*?(https?:\/\/[^\s)\]>]+)/;
+  /^(?:#{1,6} ?)?(?:\*\*)? ?(?:sources|references|citations|출처|참고|참고 ?자료|참고 ?문헌) ?:? ?(?:\*\*)? ?:?$/i;
+const REF_MARKER = /^\s*(?:[-*]\s*)?(?:\[\^?(\d{1,3})\]|(\d{1,3})[.)])/;
+const URL_IN_LINE = /https?:\/\/[^\s)\]>]+/;
+const REF_LIKE = /^\s*(?:\[\^?\d+\]|\d+[.)]|[-*])/;
+/** Characters of a line that decide its block kind: a heading, list item, rule or table row shows in its first ones. */
+const CLASSIFY_PREFIX = 256;
+/** A references heading or a table separator is short; a longer line (whitespace collapsed) is neither. */
+const SHORT_LINE = 512;
+
+/** `t` with each whitespace run made one space and no whitespace at either end. */
+function collapsed(t: string): string {
+  return t.replace(/\s+/g, ' ').trim();
+}
+
+function prefix(t: string): string {
+  return t.length > CLASSIFY_PREFIX ? t.slice(0, CLASSIFY_PREFIX) : t;
+}
+
+/** A thematic break (`---`, `* * *`): indented at most 3 columns. */
+function isRule(t: string): boolean {
+  const body = t.trimStart();
+  if (t.length - body.length > 3 || !'-*_'.includes(body[0] ?? 'x')) return false;
+  return RULE.test(collapsed(body));
+}
+
+/** A Markdown table separator (`| --- | :---: |`): every cell three or more dashes, with optional colons. */
+function isTableSeparator(t: string): boolean {
+  const s = collapsed(t);
+  if (s.length > SHORT_LINE) return false;
+  const cells = s.split('|');
+  if (cells[0]?.trim() === '') cells.shift();
+  if (cells.length > 1 && cells[cells.length - 1]?.trim() === '') cells.pop();
+  return cells.length > 0 && cells.every((c) => TABLE_CELL.test(c.trim()));
+}
+
+function isRefHeading(t: string): boolean {
+  const s = collapsed(t);
+  return s.length <= SHORT_LINE && REF_HEADING.test(s);
+}
+
+/** A reference line (`[3] Title https://…`, `3. https://…`): its number and its first URL. */
+function refLine(t: string): { n: number; url: string } | null {
+  const m = REF_MARKER.exec(t.slice(0, CLASSIFY_PREFIX));
+  if (!m) return null;
+  const url = URL_IN_LINE.exec(t.slice(m[0].length))?.[0];
+  if (!url) return null;
+  return { n: Number(m[1] ?? m[2]), url };
+}
 
 /** Masks fenced code blocks and inline code with spaces (offsets stay valid, code is not scored). */
 export function maskCode(text: string): string {
@@ -87,17 +140,16 @@ function referencesBlock(lines: Line[]): { from: number; refs: Map<number, strin
   const refs = new Map<number, string>();
   const collect = (from: number) => {
     for (let i = from; i <= last; i++) {
-      const m = REF_LINE.exec(lines[i]?.text ?? '');
-      const n = Number(m?.[1] ?? m?.[2]);
-      if (m?.[3] && Number.isFinite(n) && !refs.has(n)) refs.set(n, m[3].replace(/[.,;:]+$/, ''));
+      const r = refLine(lines[i]?.text ?? '');
+      if (r && Number.isFinite(r.n) && !refs.has(r.n)) refs.set(r.n, trimEndChars(r.url, '.,;:'));
     }
   };
   for (let i = last; i >= 0; i--) {
-    if (!REF_HEADING.test(lines[i]?.text ?? '')) continue;
+    if (!isRefHeading(lines[i]?.text ?? '')) continue;
     const after = lines.slice(i + 1, last + 1).filter((l) => l.text.trim() !== '');
     if (
       after.length > 0 &&
-      after.every((l) => /https?:\/\//.test(l.text) || /^\s*(\[\^?\d+\]|\d+[.)]|[-*])/.test(l.text))
+      after.every((l) => l.text.includes('http://') || l.text.includes('https://') || REF_LIKE.test(prefix(l.text)))
     ) {
       collect(i + 1);
       return { from: i, refs };
@@ -105,7 +157,7 @@ function referencesBlock(lines: Line[]): { from: number; refs: Map<number, strin
     break;
   }
   let i = last;
-  while (i >= 0 && REF_LINE.test(lines[i]?.text ?? '')) i--;
+  while (i >= 0 && refLine(lines[i]?.text ?? '') !== null) i--;
   if (last - i >= 2) {
     collect(i + 1);
     return { from: i + 1, refs };
@@ -123,11 +175,11 @@ function blocksOf(lines: Line[]): Block[] {
     cur = null;
   };
   for (const line of lines) {
-    const t = line.text;
-    const end = line.start + t.length;
-    if (t.trim() === '' || HEADING.test(t) || RULE.test(t)) {
+    const t = prefix(line.text);
+    const end = line.start + line.text.length;
+    if (line.text.trim() === '' || HEADING.test(t) || isRule(line.text)) {
       close();
-      if (t.trim() !== '') listBase = null;
+      if (line.text.trim() !== '') listBase = null;
       continue;
     }
     const item = LIST_ITEM.exec(t);
@@ -145,7 +197,7 @@ function blocksOf(lines: Line[]): Block[] {
     if (/^\s*\|/.test(t)) {
       close();
       listBase = null;
-      if (!TABLE_SEPARATOR.test(t)) blocks.push({ kind: 'table_row', start: line.start, end, listItem: null });
+      if (!isTableSeparator(line.text)) blocks.push({ kind: 'table_row', start: line.start, end, listItem: null });
       continue;
     }
     const quote = /^\s*>/.test(t);

@@ -17,6 +17,16 @@ export function norm(s: string): string {
 // Language detection lives below the engines (page extraction uses it too); the analyses import it from here.
 export { detectLanguage, hasHangul, type Language } from '../../text/language.js';
 
+/**
+ * `s` without the trailing characters listed in `chars`: what `/[…]+$/` does, without the quadratic
+ * time that pattern takes on a long run of those characters followed by another one.
+ */
+export function trimEndChars(s: string, chars: string): string {
+  let end = s.length;
+  while (end > 0 && chars.includes(s[end - 1] as string)) end--;
+  return end === s.length ? s : s.slice(0, end);
+}
+
 /** Rounds to 4 decimals (shares, §0). */
 export function round4(x: number): number {
   return Math.round(x * 10_000) / 10_000;
