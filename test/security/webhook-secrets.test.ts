@@ -220,3 +220,57 @@ describe('without AEQ_WEBHOOK_SECRET the default account gets a secret of its ow
     expect(rotated.body.previous.secret).toBe(shown.body.secret);
   });
 });
+
+describe('a secret that cannot be opened is never replaced by no signature', () => {
+  let hooks: Receiver;
+  const dataDir = tempDir();
+  const config = fastConfig(tempDir());
+  const clock = steppedClock();
+  const start = (secretsKey: string) =>
+    startService({ AEQ_CONFIG: config, AEQ_DATA_DIR: dataDir, AEQ_SECRETS_KEY: secretsKey }, { clock });
+  beforeAll(async () => {
+    hooks = await startReceiver();
+  });
+  afterAll(() => hooks.close());
+
+  it('after the secrets key changed, deliveries wait (retried) until the account rotates its secret', async () => {
+    const first = await start(randomBytes(32).toString('base64url'));
+    const sealedUnderOld = (await first.call('GET', '/v1/webhooks/secret')).body.secret as string;
+    await first.stop();
+
+    const svc = await start(randomBytes(32).toString('base64url'));
+    try {
+      const unreadable = await svc.call('GET', '/v1/webhooks/secret');
+      expect(unreadable.status).toBe(409);
+      expect(unreadable.body.error.code).toBe('WEBHOOK_SECRET_UNREADABLE');
+      const id = await submit(svc, {
+        taskType: 'ANSWER_ENGINE_A',
+        payload: { prompt: 'hook under a changed key' },
+        webhook: { url: `${hooks.url}/changed-key` },
+      });
+      await waitTerminal(svc, id);
+      await deliverDue(svc);
+      expect(hooks.received.filter((r) => r.path === '/changed-key')).toHaveLength(0);
+      const log = (await svc.call('GET', `/v1/async/task/${id}/deliveries`)).body.webhook;
+      expect(log).toMatchObject({
+        status: 'pending',
+        attempts: [{ attempt: 1, outcome: 'retry', errorCode: 'SIGNING_SECRET_UNAVAILABLE', httpStatus: null }],
+      });
+
+      // A rotation gives the account a secret this key opens; the next attempt is signed with it alone.
+      const rotated = await svc.call('POST', '/v1/webhooks/secret/rotate');
+      expect(rotated.status).toBe(200);
+      expect(rotated.body.previous).toBeNull();
+      expect(rotated.body.secret).not.toBe(sealedUnderOld);
+      clock.advance(120_000);
+      await deliverDue(svc);
+      const [got] = hooks.received.filter((r) => r.path === '/changed-key');
+      if (!got) throw new Error('the retry was not delivered');
+      expect(got.headers['webhook-signature']?.toString().split(' ')).toHaveLength(1);
+      expect(signedBy(rotated.body.secret, got)).toBe(true);
+      expect((await svc.call('GET', `/v1/async/task/${id}/deliveries`)).body.webhook.status).toBe('delivered');
+    } finally {
+      await svc.stop();
+    }
+  });
+});
