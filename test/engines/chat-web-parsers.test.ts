@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseChatGptPage } from '../../src/engines/chat/chatgpt-web-parser.js';
+import { maskTokens } from '../../src/engines/chat/turn-markup.js';
 import { parsePerplexityPage } from '../../src/engines/chat/perplexity-web-parser.js';
 import { fixtureBytes } from '../fixtures/chat/load.js';
 import { failureOf } from '../helpers/failures.js';
@@ -47,6 +48,22 @@ describe('ChatGPT web parser', () => {
     expect(turn).not.toMatch(/data-message-id|data-start|data-x|<img|<script|avatar|A1b2C3d4A1b2C3d4/);
     expect(turn).toMatch(/\[account\]|\[email\]/);
     expect(raw.html).toBeUndefined();
+  });
+
+  it('masks addresses and tokens in one linear pass, also over 200 KB of pathological text', () => {
+    expect(
+      maskTokens('mail kim.pool@corp.example, key eyJa.eyJb.c and sess_0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f'),
+    ).toBe('mail [email], key [token] and [token]');
+    // Words, slugs and source URLs stay as they are.
+    const kept = 'https://example.com/best-trail-running-shoes-for-wide-feet-reviewed?utm_source=chatgpt.com';
+    expect(maskTokens(kept)).toBe(kept);
+    for (const shape of ['eyJ', 'a@', 'a.', '@.', 'a-', '0a']) {
+      const text = shape.repeat(Math.ceil(200_000 / shape.length));
+      const started = performance.now();
+      maskTokens(text);
+      // Generous: a quadratic scan of 200 KB takes minutes; the linear one takes milliseconds.
+      expect(performance.now() - started).toBeLessThan(2000);
+    }
   });
 
   it('classifies walls and absences', () => {

@@ -15,19 +15,27 @@ const DROPPED =
 /** Bound on the markup kept: one answer turn is a few KB; a page that swells it is cut, not echoed. */
 const MAX_TURN_CHARS = 200_000;
 
-/**
- * Masks e-mail addresses and token-like strings. Each pattern is bounded (local part ≤ 64, labels ≤ 63,
- * at most 8 labels) so a long run of the same characters costs a fixed amount per position, not a
- * rescan of the run.
- */
-const EMAIL = /[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,8}/g;
-/** Three base64url segments starting with `eyJ` (the JSON `{"`): a JWT such as an access token. */
-const JWT = /eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{0,2048}/g;
-/** A run of 40 or more token characters: session ids, API keys, signatures (URLs of sources are cut at `/` and `.`). */
-const LONG_TOKEN = /[A-Za-z0-9_-]{40,}/g;
+/** Runs of the characters e-mail addresses and tokens are made of; each run is judged whole, in one pass. */
+const RUN = /[A-Za-z0-9_.%+@-]+/g;
+/** A token piece: 32+ word characters mixing letters and digits (session ids, keys, signatures; not a slug). */
+const MIN_TOKEN_PIECE = 32;
 
+/**
+ * Masks e-mail addresses (a run with `@` and a dot after it), JWTs (three dot-separated parts, the first
+ * `eyJ`: base64 of `{"`) and long random-looking pieces. One linear scan: the run pattern cannot
+ * backtrack, and each run is then inspected with string operations only.
+ */
 export function maskTokens(s: string): string {
-  return s.replace(JWT, '[token]').replace(EMAIL, '[email]').replace(LONG_TOKEN, '[token]');
+  return s.replace(RUN, (run) => {
+    const at = run.indexOf('@');
+    if (at > 0 && run.indexOf('.', at + 2) > at + 1) return '[email]';
+    if (run.startsWith('eyJ') && run.split('.').length >= 3) return '[token]';
+    return run.split(/[.@%+-]/).some(isTokenPiece) ? '[token]' : run;
+  });
+}
+
+function isTokenPiece(piece: string): boolean {
+  return piece.length >= MIN_TOKEN_PIECE && /[0-9]/.test(piece) && /[A-Za-z]/.test(piece);
 }
 
 /** The answer turn's own markup, scrubbed: what `raw.turnHtml` holds. */
@@ -46,6 +54,8 @@ export function scrubbedTurnMarkup($: CheerioAPI, box: Cheerio<AnyNode>, identit
 const USER_KEYS = ['email', 'name', 'given_name', 'family_name', 'picture', 'image', 'id'];
 /** Keys that hold the session's credentials wherever they appear. */
 const TOKEN_KEYS = new Set(['accessToken', 'access_token', 'sessionToken', 'refreshToken', 'id_token']);
+/** One account's strings are a handful; the bound keeps the replacements linear in the page. */
+const MAX_IDENTITY_STRINGS = 32;
 /** JSON scripts larger than this are not walked (bootstrap data is tens of KB). */
 const MAX_BOOTSTRAP_CHARS = 2_000_000;
 
@@ -65,7 +75,10 @@ export function pageIdentity($: CheerioAPI): string[] {
       // Not JSON after all: nothing to learn from it.
     }
   });
-  return [...found].filter((s) => s.trim().length >= 3).sort((a, b) => b.length - a.length);
+  return [...found]
+    .filter((s) => s.trim().length >= 3)
+    .sort((a, b) => b.length - a.length)
+    .slice(0, MAX_IDENTITY_STRINGS);
 }
 
 function collect(v: unknown, out: Set<string>, depth: number): void {

@@ -54,8 +54,12 @@ export function planSandbox(executablePath: string, setting: SandboxSetting): Sa
 
 /** Whether a sandboxed launch failed because the sandbox could not be set up (AppArmor, seccomp of the host). */
 export function isSandboxFailure(message: string): boolean {
-  return /no usable sandbox|without --no-sandbox|sandbox.*(failed|not supported)|zygote/i.test(message);
+  const m = message.toLowerCase();
+  return SANDBOX_FAILURES.some((marker) => m.includes(marker));
 }
+
+/** What Chromium prints when it cannot build its sandbox (zygote_host_impl_linux.cc, setuid_sandbox_host.cc). */
+const SANDBOX_FAILURES = ['no usable sandbox', 'without --no-sandbox', 'sandbox_host', 'zygote'];
 
 function runs(command: string, args: string[]): boolean {
   try {
