@@ -22,7 +22,10 @@ export const CHATGPT_LOGIN = ['[data-testid="login-button"]', 'form[action*="/au
 export function parseChatGptPage(page: RenderedChatPage): EngineResult {
   const $ = cheerio().load(page.html);
   assertNotCloudflare($, 'CHATBOT_A web');
-  const alert = $(CHATGPT_ALERTS).text().replace(/\s+/g, ' ').trim();
+  // The page belongs to a pool account shared by all tenants (docs/security.md#shared-browser-accounts): its
+  // identity is taken out of everything that leaves, the banner of a failure included.
+  const identity = pageIdentity($);
+  const alert = withoutIdentity(maskTokens($(CHATGPT_ALERTS).text().replace(/\s+/g, ' ').trim()), identity);
   if (/too many requests|rate limit/i.test(alert))
     throw new UpstreamFailure('RATE_LIMITED', 'CHATBOT_A web: "Too many requests" banner');
   const hasComposer = $(CHATGPT_COMPOSER).length > 0;
@@ -39,9 +42,7 @@ export function parseChatGptPage(page: RenderedChatPage): EngineResult {
   const answer = answerOf($, box, page.url);
   if (letterCount(answer.text) === 0)
     throw new UpstreamFailure('NO_ANSWER', 'CHATBOT_A web: the assistant turn stayed empty');
-  // The page belongs to a pool account shared by all tenants (docs/security.md#shared-browser-accounts):
-  // only this turn's scrubbed markup is kept, and the account's identity is taken out of the answer too.
-  const identity = pageIdentity($);
+  // Only this turn's scrubbed markup is kept, and the account's identity is taken out of the answer too.
   const visible = identity.filter((v) => v.length >= MIN_IDENTITY_IN_TEXT);
   return {
     text: withoutIdentity(answer.text, visible),
