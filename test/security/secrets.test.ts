@@ -286,7 +286,8 @@ describe('secrets never leave the service', () => {
         JSON.stringify({ headers: r.headers, body: r.body }),
       ]);
     for (const p of ['/metrics', '/capacity', '/stats', '/openapi.json', '/health', '/ready']) {
-      const r = await svc.call('GET', p);
+      // The metrics are the operator's: they take the internal token.
+      const r = await svc.call('GET', p, undefined, p === '/metrics' ? asInternal : {});
       expect(r.status, p).toBe(200);
       seen.push([p, typeof r.body === 'string' ? r.body : JSON.stringify(r.body)]);
     }
