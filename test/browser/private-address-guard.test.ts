@@ -118,16 +118,18 @@ setTimeout(function () { var d = document.createElement('div'); d.id = 'done'; d
     expect(hits.map((h) => h.path)).toEqual(['/redirect']);
   });
 
-  it('guarded, direct exit: a private page itself is refused, by address and by name', async () => {
+  it('guarded, direct exit: a private page is refused by address and by name, as a name that does not resolve', async () => {
     hits.length = 0;
     const pool = poolOf(true);
-    for (const host of ['127.0.0.1', 'localhost']) {
-      const failure = await asyncFailureOf(() =>
-        render(pool, { id: 'exit-direct' }, `http://${host}:${sitePort}/page`),
-      );
+    const messages: string[] = [];
+    for (const origin of [`127.0.0.1:${sitePort}`, `localhost:${sitePort}`, 'no-such-host.invalid']) {
+      const failure = await asyncFailureOf(() => render(pool, { id: 'exit-direct' }, `http://${origin}/page`));
       expect(failure.kind).toBe('UPSTREAM_ERROR');
+      messages.push(failure.message);
     }
     expect(hits).toEqual([]);
+    // One answer for all three: a page or a tenant cannot tell which private names exist.
+    expect(new Set(messages).size).toBe(1);
   });
 
   it('unguarded (the control): the same page does reach the private addresses', async () => {
