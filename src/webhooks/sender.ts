@@ -240,12 +240,13 @@ export class WebhookSender {
         if (status >= 200 && status < 300) outcome = { kind: 'delivered', httpStatus: status };
         else outcome = this.failure(ofDelivery, `HTTP ${status}`, status);
       } catch (e) {
-        // A target refused as private or that does not resolve will not become deliverable by waiting. Both are
-        // recorded alike, so the delivery log does not tell a tenant whether a private host name exists; the
-        // operator's log keeps which it was.
+        // A target refused as private and a name that does not resolve are recorded alike, so the delivery log does
+        // not tell a tenant whether a private host name exists (the operator's log keeps which it was). Both are
+        // retried on the usual schedule: a name that failed to resolve may resolve later (a resolver's blip, a record
+        // not yet published), and a refused address costs an attempt but no connection.
         if (undeliverable(e)) {
           this.log.warn({ ...about, reason: describe(e) }, 'webhook target refused or unresolvable');
-          outcome = { kind: 'abandoned', error: `undeliverable: ${REFUSED_TARGET}`, httpStatus: null };
+          outcome = this.failure(ofDelivery, `undeliverable: ${REFUSED_TARGET}`, null);
         } else outcome = this.failure(ofDelivery, describe(e), null);
       }
     this.metrics.webhookOutcomes.inc({ outcome: outcome.kind });

@@ -54,7 +54,7 @@ describe('webhook targets on private addresses are refused (AEQ_WEBHOOK_ALLOW_PR
       : []),
   ];
 
-  it('each is refused once and recorded as undeliverable, never retried, never reaching the receiver', async () => {
+  it('each is refused at every attempt, recorded as undeliverable at the end, never reaching the receiver', async () => {
     const ids = await Promise.all(
       targets().map(async ([label, url]) => {
         const id = await submit(svc, {
@@ -70,7 +70,7 @@ describe('webhook targets on private addresses are refused (AEQ_WEBHOOK_ALLOW_PR
       // The engine work is unaffected: status describes the task, not its notification.
       expect(view.task.status, label).toBe('COMPLETED');
     }
-    // The first attempt, then each time a retry would have been due.
+    // The first attempt, then each retry when it is due (2, 4, 8, 16 minutes).
     await deliverDue(svc);
     for (let n = 1; n <= 4; n++) {
       clock.advance(BASE_MS * 2 ** (n - 1));
@@ -82,31 +82,25 @@ describe('webhook targets on private addresses are refused (AEQ_WEBHOOK_ALLOW_PR
       // One sentence for every refused target: nothing says which address, or whether the name exists.
       expect(row?.last_error, label).toBe(REFUSED);
       const attempts = await deliveryAttempts(svc, id);
-      // Waiting does not make a private address public: one attempt, then no retry at 2, 4, 8 or 16 minutes.
-      expect(
-        attempts.map((a) => a.attempt),
-        label,
-      ).toEqual([1]);
       expect(
         attempts.map((a) => a.outcome),
         label,
-      ).toEqual(['abandoned']);
+      ).toEqual(['retry', 'retry', 'retry', 'retry', 'abandoned']);
       const log = await svc.call('GET', `/v1/async/task/${id}/deliveries`);
-      expect(log.body.webhook, label).toMatchObject({
-        status: 'abandoned',
-        nextAttemptAt: null,
-        attempts: [{ attempt: 1, outcome: 'undeliverable', httpStatus: null, nextAttemptAt: null }],
-      });
-      expect(log.body.webhook.attempts[0].errorCode, label).toBe('PRIVATE_ADDRESS');
+      expect(log.body.webhook, label).toMatchObject({ status: 'abandoned', nextAttemptAt: null });
       expect(
-        attempts.every((a) => a.http_status === null),
+        log.body.webhook.attempts.map((a: { outcome: string }) => a.outcome),
         label,
-      ).toBe(true);
+      ).toEqual(['retry', 'retry', 'retry', 'retry', 'undeliverable']);
+      for (const a of log.body.webhook.attempts) {
+        expect(a.errorCode, label).toBe('PRIVATE_ADDRESS');
+        expect(a.httpStatus, label).toBeNull();
+      }
     }
     expect(hooks.received).toHaveLength(0);
   });
 
-  it('a host name that does not resolve is undeliverable at once too, not retried, and recorded alike', async () => {
+  it('a host name that does not resolve is recorded as a refused one, and retried (it may resolve later)', async () => {
     const id = await submit(svc, {
       taskType: 'ANSWER_ENGINE_A',
       payload: { prompt: 'unresolvable hook' },
@@ -114,16 +108,20 @@ describe('webhook targets on private addresses are refused (AEQ_WEBHOOK_ALLOW_PR
     });
     await waitTerminal(svc, id);
     await deliverDue(svc);
-    clock.advance(BASE_MS);
-    await deliverDue(svc);
     const log = (await svc.call('GET', `/v1/async/task/${id}/deliveries`)).body.webhook;
     expect(log).toMatchObject({
       targetHost: 'no-such-host.invalid',
-      status: 'abandoned',
-      attempts: [{ attempt: 1, outcome: 'undeliverable', errorCode: 'PRIVATE_ADDRESS', httpStatus: null }],
+      status: 'pending',
+      attempts: [{ attempt: 1, outcome: 'retry', errorCode: 'PRIVATE_ADDRESS', httpStatus: null }],
     });
+    expect(log.nextAttemptAt).not.toBeNull();
     // Recorded as a refused private name is: the log does not tell a tenant whether a private host name exists.
     expect((await deliveryRow(svc, id))?.last_error).toBe(REFUSED);
+    for (let n = 1; n <= 4; n++) {
+      clock.advance(BASE_MS * 2 ** (n - 1));
+      await deliverDue(svc);
+    }
+    expect((await svc.call('GET', `/v1/async/task/${id}/deliveries`)).body.webhook.status).toBe('abandoned');
   });
 
   it('/stats counts them as abandoned', async () => {
