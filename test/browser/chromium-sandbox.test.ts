@@ -25,7 +25,8 @@ function descendants(pid: number): Array<{ pid: number; type: string }> {
   for (const p of parent.keys()) {
     if (!below(p)) continue;
     try {
-      const cmdline = fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').split(/[\0 ]/); // Chromium rewrites its children's argv as one line
+      // Chromium rewrites its children's argv as one line: split at spaces too.
+      const cmdline = fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').split(/[\0 ]/);
       out.push({ pid: p, type: cmdline.find((a) => a.startsWith('--type='))?.slice('--type='.length) ?? '' });
     } catch {
       // The process ended meanwhile.

@@ -118,7 +118,7 @@ setTimeout(function () { var d = document.createElement('div'); d.id = 'done'; d
     expect(hits.map((h) => h.path)).toEqual(['/redirect']);
   });
 
-  it('guarded, direct exit: a private page is refused by address and by name, as a name that does not resolve', async () => {
+  it('guarded, direct exit: a private page is refused by address and by name, as an unknown name is', async () => {
     hits.length = 0;
     const pool = poolOf(true);
     const messages: string[] = [];

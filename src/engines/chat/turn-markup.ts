@@ -11,7 +11,8 @@ import type { AnyNode, Element } from 'domhandler';
 
 /** Elements that carry no answer text but may carry state, tracking or identity (avatars are images). */
 const DROPPED =
-  'script, style, template, noscript, svg, img, picture, video, audio, iframe, object, embed, form, input, textarea, button, link, meta';
+  'script, style, template, noscript, svg, img, picture, video, audio, iframe, object, embed, ' +
+  'form, input, textarea, button, link, meta';
 /** Bound on the markup kept: one answer turn is a few KB; a page that swells it is cut, not echoed. */
 const MAX_TURN_CHARS = 200_000;
 
