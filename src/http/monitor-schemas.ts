@@ -210,9 +210,12 @@ export const monitorMetricsSchema = {
           country: { type: ['string', 'null'] },
           mentionRate: { type: ['number', 'null'] },
           avgFirstMentionPosition: { type: ['number', 'null'] },
+          avgFirstMentionOffset: { type: ['number', 'null'] },
           shareOfVoice: { type: ['number', 'null'] },
           ownCitationShare: { type: ['number', 'null'] },
           topCitedDomains: { type: 'array', items: looseObject },
+          // Each tracked brand's own figures (docs/analysis.md §6.4), as the contract lists them.
+          brands: { type: 'array', items: looseObject },
           counts: looseObject,
           methodVersion: { type: 'string' },
         },

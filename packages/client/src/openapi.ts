@@ -3157,9 +3157,13 @@ export interface paths {
                                 country?: string | null;
                                 mentionRate?: number | null;
                                 avgFirstMentionPosition?: number | null;
+                                avgFirstMentionOffset?: number | null;
                                 shareOfVoice?: number | null;
                                 ownCitationShare?: number | null;
                                 topCitedDomains?: {
+                                    [key: string]: unknown;
+                                }[];
+                                brands?: {
                                     [key: string]: unknown;
                                 }[];
                                 counts?: {

@@ -1,10 +1,12 @@
 import { norm } from './norm.js';
+import { withoutAddresses } from './visible-text.js';
 
 /**
  * Brand / entity / exclude-term matching of §2.11.2 and §3.5: Latin-script names need no Latin
  * letter or digit on either side (`apple의` matches, `pineapple` does not); Hangul names match as
  * substrings with spaces removed on both sides (`로얄 캐닌` = `로얄캐닌`). Names of one Hangul
- * syllable or at most two Latin characters must match a whole word.
+ * syllable or at most two Latin characters must match a whole word. Web addresses in the text are not searched
+ * (visible-text.ts): a name inside a URL is no mention.
  */
 export interface NameMatch {
   start: number;
@@ -25,7 +27,8 @@ export const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$
 export function nameMatcher(rawName: string): NameMatcher | null {
   const name = norm(rawName);
   if (!/[\p{L}\p{N}]/u.test(name)) return null;
-  const find = HANGUL.test(name) ? hangulFinder(name) : latinFinder(name);
+  const inner = HANGUL.test(name) ? hangulFinder(name) : latinFinder(name);
+  const find = (text: string) => inner(withoutAddresses(text));
   return { name, find, test: (text) => find(text).length > 0 };
 }
 

@@ -1,4 +1,5 @@
 import { escapeRegExp } from '../text/name-match.js';
+import { withoutAddresses } from '../text/visible-text.js';
 import { KOREAN_PARTICLES } from './korean-particles.js';
 import { normalizeWithOffsets } from './nfkc-offsets.js';
 
@@ -6,7 +7,9 @@ import { normalizeWithOffsets } from './nfkc-offsets.js';
  * Brand mentions of §6.1: a name or alias found in an answer on word boundaries, case-insensitively, after NFKC.
  *
  * Stricter than the brand matching of §2.11.2, which finds Hangul names as substrings: a monitor counts one brand
- * against the others, so 삼성 must not be counted inside 삼성전자 nor 삼성전자 inside 삼성전자서비스.
+ * against the others, so 삼성 must not be counted inside 삼성전자 nor 삼성전자 inside 삼성전자서비스. Only what a reader
+ * sees counts: web addresses in the text (a results page's result URLs, pasted links) are blanked before matching
+ * (text/visible-text.ts), so `…/brooks-vs-hoka/1` names neither brand.
  */
 export interface Mention {
   /** Offset of the first character, in the caller's text (UTF-16 code units, as `String.prototype.slice`). */
@@ -48,7 +51,8 @@ export function mentionFinder(names: readonly string[]): (text: string) => Menti
   const entries = [...byPattern.entries()].sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : 1));
   const re = new RegExp(entries.map(([p], i) => `(?<n${i}>${p})`).join('|'), 'giu');
   return (original) => {
-    const norm = normalizeWithOffsets(original);
+    // Blanked addresses keep their length: offsets found in the masked text are offsets in the original.
+    const norm = normalizeWithOffsets(withoutAddresses(original));
     const found: Mention[] = [];
     for (const m of norm.text.matchAll(re)) {
       const k = entries.findIndex((_, i) => m.groups?.[`n${i}`] !== undefined);

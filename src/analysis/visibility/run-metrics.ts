@@ -3,7 +3,7 @@ import { type AnswerFacts, factsFor, type TrackedBrands, trackBrands } from './a
 import type { CompetitorBrand, MonitoredBrand, RunAnswer } from './types.js';
 
 /** Recorded with stored figures; any change of a definition in §6 bumps it (§0). */
-export const VISIBILITY_METHOD_VERSION = 'visibility/1.0.0';
+export const VISIBILITY_METHOD_VERSION = 'visibility/1.1.0';
 
 /** How many domains `topCitedDomains` lists unless told otherwise. */
 export const DEFAULT_TOP_DOMAINS = 10;
