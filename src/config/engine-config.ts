@@ -35,16 +35,21 @@ export interface EngineConfig {
   /** Absent means `http` (the loader always sets it). */
   transport?: EngineTransport;
   /**
-   * Set at start-up when the engine cannot serve on this machine, with the reason (its transport is
-   * `browser` and Chromium is missing). Its tasks fail at once instead of being retried.
+   * Set at start-up when the engine cannot serve at all, with the reason: switched off, `api` mode without a key, or
+   * its transport is `browser` and Chromium is missing. Submissions to it are refused (ENGINE_UNAVAILABLE) and
+   * /capacity says why; a task queued before fails at once instead of being retried.
    */
   unavailable?: string;
+  /** The kind of `unavailable`, for clients to branch on (ENGINE_UNAVAILABLE's `details.reason`). */
+  unavailableCause?: EngineUnavailableCause;
   /**
    * True when the engine's upstreams are the sandbox's simulators (AEQ_SANDBOX=1): results computed from them say
    * `simulated: true` and name the simulator, never a vendor's model or data source. Absent means false.
    */
   simulated?: boolean;
 }
+
+export type EngineUnavailableCause = 'SWITCHED_OFF' | 'NO_CREDENTIALS' | 'NO_BROWSER';
 
 export interface AccountConfig {
   id: string;
@@ -239,7 +244,18 @@ export function loadServiceConfig(settings: Settings): ServiceConfig {
     const apiKey = u.upstream?.apiKey ?? d.upstream?.apiKey ?? (settings.sandbox ? SANDBOX_API_KEYS[t] : undefined);
     if (apiKey) upstream.apiKey = apiKey;
     let mode: EngineMode = u.mode ?? d.mode ?? 'anon';
-    if (mode === 'api' && !upstream.apiKey) mode = 'off';
+    let off: Pick<EngineConfig, 'unavailable' | 'unavailableCause'> = {};
+    if (mode === 'api' && !upstream.apiKey) {
+      mode = 'off';
+      off = {
+        unavailable: `no provider API key is configured (engines.${t}.upstream.apiKey in the AEQ_CONFIG file)`,
+        unavailableCause: 'NO_CREDENTIALS',
+      };
+    } else if (mode === 'off')
+      off = {
+        unavailable: `switched off in the configuration (engines.${t}.mode is "off")`,
+        unavailableCause: 'SWITCHED_OFF',
+      };
     // The simulator's pages are complete without JavaScript (unless `sandbox:js`), so the sandbox
     // keeps plain HTTP unless the config file asks for the browser; real Google needs the browser.
     const transport: EngineTransport = u.transport ?? (settings.sandbox ? 'http' : d.transport) ?? 'http';
@@ -260,6 +276,7 @@ export function loadServiceConfig(settings: Settings): ServiceConfig {
       transport,
       upstream,
       simulated: settings.sandbox,
+      ...off,
     };
   }
   const pools = settings.sandbox ? sandboxPools() : { accounts: [], exitAddresses: [] };

@@ -11,6 +11,10 @@ export const REQUEST_ERRORS = Object.freeze({
     status: 422,
     message: 'No account or exit-address capacity for the requested country at present; see GET /capacity.',
   },
+  ENGINE_UNAVAILABLE: {
+    status: 422,
+    message: 'This engine cannot serve on this service (switched off or not configured); see GET /capacity.',
+  },
   RESOURCE_ALREADY_EXISTS: { status: 409, message: 'A task with this idempotencyKey already exists.' },
   TASK_NOT_TERMINAL: { status: 409, message: 'The task has not finished; its webhook is sent when it does.' },
   DELIVERY_IN_PROGRESS: { status: 409, message: "The task's webhook delivery is still under way; see its log." },

@@ -1,5 +1,6 @@
 import type { PolledTask, TaskStatus, TaskSummary } from './task.js';
 import { TERMINAL_STATUSES } from './task.js';
+import type { TaskFailure } from './task-failure.js';
 
 /** Task metadata as the contract shows it; `idempotencyKey` is omitted (not null) when none was given. */
 export interface TaskMetadata {
@@ -40,11 +41,16 @@ export interface PollingView {
   task: TaskMetadata;
   credits: Credits;
   error?: string;
+  /** Why the last attempt failed, beside the fixed `error` string; present when FAILED and known. */
+  failure?: TaskFailure;
 }
 
 export function pollingView(t: PolledTask): { view: PollingView; responseJson: string | null } {
   const view: PollingView = { success: true, task: taskMetadata(t), credits: creditsView(t) };
-  if (t.status === 'FAILED') view.error = t.error ?? '';
+  if (t.status === 'FAILED') {
+    view.error = t.error ?? '';
+    if (t.failure) view.failure = t.failure;
+  }
   return { view, responseJson: t.status === 'COMPLETED' ? (t.resultJson ?? '{}') : null };
 }
 
@@ -61,6 +67,7 @@ export interface ListedTask {
   task: TaskMetadata;
   credits: Credits;
   error?: string;
+  failure?: TaskFailure;
   /** What the client asked (with `include=request`). */
   request?: { payload: unknown };
 }
@@ -73,6 +80,7 @@ export function listedView(t: PolledTask, withOutcome: boolean): { item: ListedT
   const { view, responseJson } = pollingView(t);
   const item: ListedTask = { task: view.task, credits: view.credits };
   if (withOutcome && view.error !== undefined) item.error = view.error;
+  if (withOutcome && view.failure !== undefined) item.failure = view.failure;
   return { item, responseJson: withOutcome ? responseJson : null };
 }
 
@@ -80,6 +88,8 @@ export interface WebhookPayload {
   task: TaskMetadata;
   credits: { creditsToCharge: number; creditsCharged: number };
   response: unknown;
+  /** As polling shows it: present when FAILED and known. */
+  failure?: TaskFailure;
 }
 
 export function webhookPayload(
@@ -88,13 +98,16 @@ export function webhookPayload(
     status: 'COMPLETED' | 'FAILED';
     result: unknown;
     error: string | null;
+    failure: TaskFailure | null;
     creditsToCharge: number;
     creditsCharged: number;
   },
 ): WebhookPayload {
-  return {
+  const payload: WebhookPayload = {
     task: taskMetadata(t, terminal.status),
     credits: { creditsToCharge: terminal.creditsToCharge, creditsCharged: terminal.creditsCharged },
     response: terminal.status === 'COMPLETED' ? terminal.result : { error: terminal.error },
   };
+  if (terminal.status === 'FAILED' && terminal.failure) payload.failure = terminal.failure;
+  return payload;
 }

@@ -1,3 +1,4 @@
+import type { TaskFailure } from './task-failure.js';
 import type { TaskType } from './task-types.js';
 
 export const TASK_STATUSES = ['QUEUED', 'PROCESSING', 'COMPLETED', 'FAILED'] as const;
@@ -48,6 +49,8 @@ export interface TaskRecord extends NewTask {
   attempts: number;
   result: unknown;
   error: string | null;
+  /** Why its last attempt failed (src/domain/task-failure.ts); null until one has. */
+  failure: TaskFailure | null;
   creditsCharged: number | null;
   updatedAt: number;
   finishedAt: number | null;
@@ -72,7 +75,7 @@ export type TaskSummary = Pick<
  * result stays the JSON text the store holds: the answer carries it as it is, never parsed and
  * re-serialised (docs/benchmarks.md).
  */
-export type PolledTask = TaskSummary & Pick<TaskRecord, 'error'> & { resultJson: string | null };
+export type PolledTask = TaskSummary & Pick<TaskRecord, 'error' | 'failure'> & { resultJson: string | null };
 
 /** A task held by a worker: the lease token fences every write the worker makes. */
 export interface ClaimedTask extends TaskRecord {

@@ -1,4 +1,6 @@
 import { ACCEPTED_TASK_TYPE_NAMES, ALL_TASK_TYPES, ENGINE_CATALOG } from '../domain/engine-catalog.js';
+import { UPSTREAM_FAILURE_KINDS } from '../domain/engine-errors.js';
+import { SERVICE_FAILURE_CODES } from '../domain/task-failure.js';
 
 /**
  * JSON schemas of the HTTP edge. Fastify validates bodies with them and @fastify/swagger builds
@@ -176,6 +178,32 @@ export const acceptedSchema = {
   properties: { success: { type: 'boolean' }, task: taskMetadataSchema, credits: creditsSchema },
 } as const;
 
+/** Why a FAILED task's last attempt failed (src/domain/task-failure.ts), beside the fixed `error` string. */
+export const taskFailureSchema = {
+  type: 'object',
+  description:
+    "Why the last attempt failed; present when FAILED (absent on tasks that failed before aeq recorded reasons). The contract's `error` string stays fixed; branch on this `code` for the reason.",
+  required: ['code', 'origin', 'message', 'upstreamHost', 'attempts'],
+  properties: {
+    code: {
+      type: 'string',
+      enum: [...UPSTREAM_FAILURE_KINDS, ...SERVICE_FAILURE_CODES],
+      description: 'what ended the last attempt: a kind of upstream failure, or one of aeq (the last five)',
+    },
+    origin: {
+      type: 'string',
+      enum: ['upstream', 'aeq'],
+      description: "whose side failed: the engine's upstream (or the way to it), or aeq itself",
+    },
+    message: { type: 'string', description: 'one sentence for a reader; no URL path or query, credential or body' },
+    upstreamHost: {
+      type: ['string', 'null'],
+      description: 'host[:port] the attempt talked to; null when it never reached one',
+    },
+    attempts: { type: 'integer', description: 'attempts made, the last included' },
+  },
+} as const;
+
 export const pollingSchema = {
   type: 'object',
   properties: {
@@ -184,6 +212,7 @@ export const pollingSchema = {
     credits: creditsSchema,
     response: { type: 'object', additionalProperties: true, description: 'Engine result; present when COMPLETED' },
     error: { type: 'string', description: '<CODE>: <sentence>; present when FAILED' },
+    failure: taskFailureSchema,
   },
 } as const;
 
@@ -199,6 +228,7 @@ export const listedTaskSchema = {
       description: 'Engine result, as polling shows it; with include=result, when COMPLETED',
     },
     error: { type: 'string', description: '<CODE>: <sentence>, as polling shows it; with include=result, when FAILED' },
+    failure: { ...taskFailureSchema, description: 'as polling shows it; with include=result, when FAILED' },
     request: {
       type: 'object',
       properties: { payload: { type: 'object', additionalProperties: true } },

@@ -10,6 +10,13 @@ import {
 } from '../domain/engine-errors.js';
 import { upstreamScope } from '../engines/upstream-scope.js';
 import { classifyAttemptError, type AttemptFailure } from './attempt-failure.js';
+import {
+  hostOfScope,
+  serviceFailure,
+  upstreamFailure,
+  type ServiceFailureCode,
+  type TaskFailure,
+} from '../domain/task-failure.js';
 import type { ClaimedTask, TaskPayload } from '../domain/task.js';
 import { ENGINE_CATALOG } from '../domain/engine-catalog.js';
 import type { EngineRegistry } from '../engines/registry.js';
@@ -28,6 +35,8 @@ export type AttemptOutcome =
       code: TaskErrorCode;
       error: string;
       retryable: boolean;
+      /** Why, for the client (src/domain/task-failure.ts): the contract's `error` string stays fixed. */
+      failure: TaskFailure;
       /** The upstream's Retry-After, capped at retryMaxMs: the next attempt waits at least this long. */
       retryAfterMs?: number;
     };
@@ -52,15 +61,18 @@ export class AttemptRunner {
   async run(task: ClaimedTask, log: Logger, drain: AbortSignal): Promise<AttemptOutcome> {
     const engine = this.config.engines[task.taskType];
     const adapter = this.registry.get(task.taskType);
-    if (!adapter) return this.fail('ENGINE_FAILED', false, log, `no adapter registered for ${task.taskType}`);
-    if (engine.mode === 'off')
-      return this.fail('ENGINE_FAILED', false, log, `engine ${task.taskType} is not configured (mode off)`);
-    if (engine.unavailable)
+    const attempts = task.attempts;
+    if (!adapter)
+      return this.fail(task, 'ENGINE_FAILED', 'INTERNAL_ERROR', log, `aeq has no adapter for ${task.taskType}.`);
+    // Submissions to such an engine are refused (submission/engine-check.ts); a task queued before the
+    // configuration changed still ends here, at once and without a retry.
+    if (engine.mode === 'off' || engine.unavailable)
       return this.fail(
+        task,
         'ENGINE_FAILED',
-        false,
+        'ENGINE_UNAVAILABLE',
         log,
-        `engine ${task.taskType} cannot serve on this machine: ${engine.unavailable}`,
+        `${task.taskType} cannot serve on this service: ${engine.unavailable ?? 'its mode is off'}.`,
       );
     const payload = (task.payload ?? {}) as TaskPayload;
     const country = task.country ?? ENGINE_CATALOG[task.taskType].defaultCountry;
@@ -70,8 +82,17 @@ export class AttemptRunner {
     const holdMs = engine.timeoutMs + 30_000;
     // Rests are per upstream: an address Google refused still serves Bing.
     const scope = upstreamScope(task.taskType, payload, engine);
+    const upstreamHost = hostOfScope(scope);
     const exit = await this.pools.exits.lease(country, waitMs, drain, { holdMs, scope });
-    if (!exit) return this.fail('NO_IP_AVAILABLE', true, log, `no exit address for ${country ?? 'any country'}`);
+    if (!exit)
+      return this.fail(
+        task,
+        'NO_IP_AVAILABLE',
+        'NO_IP_AVAILABLE',
+        log,
+        `No exit address for ${country ?? 'any country'} became free within ${waitMs} ms.`,
+        true,
+      );
     let account = null;
     // Accounts are leased only in `account` mode; an `api`-mode engine authenticates with its provider key.
     if (engine.mode === 'account') {
@@ -82,7 +103,14 @@ export class AttemptRunner {
       });
       if (!account) {
         exit.release();
-        return this.fail('NO_ACCOUNT_AVAILABLE', true, log, `no account for ${task.taskType} in ${country}`);
+        return this.fail(
+          task,
+          'NO_ACCOUNT_AVAILABLE',
+          'NO_ACCOUNT_AVAILABLE',
+          log,
+          `No ${task.taskType} account for ${country ?? 'US'} became free within ${waitMs} ms.`,
+          true,
+        );
       }
     }
     // One controller per attempt, its timer cleared at the end: AbortSignal.timeout and AbortSignal.any kept a timer
@@ -140,13 +168,27 @@ export class AttemptRunner {
         { engine: task.taskType, outcome: 'error' },
         (performance.now() - started) / 1000,
       );
-      const classified = drain.aborted && !timedOut ? interrupted() : classifyAttemptError(e, timedOut);
+      const cutShort = drain.aborted && !timedOut;
+      const classified = cutShort ? interrupted() : classifyAttemptError(e, timedOut);
       if (classified.origin === 'internal') {
         // Our own bug: no verdict on the exit address or account, and no retry (it would fail the same way).
         release = 'unused';
         this.metrics.internalErrors.inc({ engine: task.taskType });
         log.error({ err: classified.error, engine: task.taskType, exit: exit.resource.id }, 'engine internal error');
-        return { kind: 'failed', code: 'ENGINE_FAILED', error: taskErrorString('ENGINE_FAILED'), retryable: false };
+        // The exception's text stays in the log: it may quote anything the adapter held.
+        const failure = serviceFailure(
+          'INTERNAL_ERROR',
+          `aeq failed in its own code (${classified.error.name}) while running this attempt; the upstream is not ` +
+            'at fault, and the error is logged for the operator.',
+          { upstreamHost, attempts },
+        );
+        return {
+          kind: 'failed',
+          code: 'ENGINE_FAILED',
+          error: taskErrorString('ENGINE_FAILED'),
+          retryable: false,
+          failure,
+        };
       }
       const failure = classified.failure;
       const retryAfterMs =
@@ -163,10 +205,22 @@ export class AttemptRunner {
         { engine: task.taskType, kind: failure.kind, exit: exit.resource.id, upstream: scope, detail: failure.message },
         'engine attempt failed',
       );
+      const secrets = [engine.upstream.apiKey, account?.resource.value.secret, ...proxySecrets(exit.resource.value)];
       return {
         kind: 'failed',
         code,
         error: taskErrorString(code, failure.clientMessage),
+        failure: cutShort
+          ? serviceFailure('WORKER_LOST', 'The attempt was cut short by its worker stopping.', { attempts })
+          : upstreamFailure(
+              failure.kind,
+              timedOut ? `no complete answer within ${engine.timeoutMs} ms` : failure.message,
+              {
+                upstreamHost,
+                attempts,
+                secrets: secrets.filter((x): x is string => typeof x === 'string'),
+              },
+            ),
         retryable: !isPermanent(failure.kind),
         ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
       };
@@ -180,9 +234,18 @@ export class AttemptRunner {
     }
   }
 
-  private fail(code: TaskErrorCode, retryable: boolean, log: Logger, detail: string): AttemptOutcome {
-    log.warn({ code, detail }, 'attempt could not start');
-    return { kind: 'failed', code, error: taskErrorString(code), retryable };
+  /** An attempt that could not start, for a reason on aeq's side; `message` is aeq's own sentence. */
+  private fail(
+    task: ClaimedTask,
+    code: TaskErrorCode,
+    reason: ServiceFailureCode,
+    log: Logger,
+    message: string,
+    retryable = false,
+  ): AttemptOutcome {
+    log.warn({ code, detail: message }, 'attempt could not start');
+    const failure = serviceFailure(reason, message, { attempts: task.attempts });
+    return { kind: 'failed', code, error: taskErrorString(code), retryable, failure };
   }
 }
 
@@ -200,4 +263,15 @@ function interrupted(): AttemptFailure {
     origin: 'upstream',
     failure: new UpstreamFailure('UPSTREAM_ERROR', 'attempt interrupted by the worker draining'),
   };
+}
+
+/** An exit address's proxy URL and its password, as they could appear in an error's text. */
+function proxySecrets(exit: { proxyUrl?: string }): string[] {
+  if (!exit.proxyUrl) return [];
+  try {
+    const u = new URL(exit.proxyUrl);
+    return [exit.proxyUrl, u.password, decodeURIComponent(u.password)].filter((x) => x.length > 0);
+  } catch {
+    return [exit.proxyUrl];
+  }
 }

@@ -1,4 +1,5 @@
 import { taskErrorString } from '../domain/engine-errors.js';
+import { serviceFailure } from '../domain/task-failure.js';
 import type { TaskRecord } from '../domain/task.js';
 import { webhookPayload } from '../domain/task-view.js';
 import type { TerminalWrite } from '../store/store.js';
@@ -12,6 +13,7 @@ export function terminalWrite(task: TaskRecord, outcome: AttemptOutcome, credits
           status: 'COMPLETED' as const,
           result: outcome.response,
           error: null,
+          failure: null,
           creditsToCharge: outcome.credits ?? credits,
           creditsCharged: outcome.credits ?? credits,
         }
@@ -19,6 +21,7 @@ export function terminalWrite(task: TaskRecord, outcome: AttemptOutcome, credits
           status: 'FAILED' as const,
           result: undefined,
           error: outcome.error,
+          failure: outcome.failure,
           creditsToCharge: credits,
           creditsCharged: 0,
         };
@@ -28,8 +31,18 @@ export function terminalWrite(task: TaskRecord, outcome: AttemptOutcome, credits
   return { ...base, webhook };
 }
 
-/** The terminal row of a task whose lease expired with no attempt left: its last error, else ENGINE_TIMEOUT. */
+/**
+ * The terminal row of a task whose lease expired with no attempt left: its last error and failure when an attempt
+ * recorded one, else ENGINE_TIMEOUT, and a failure that says the worker running it stopped or lost its lease.
+ */
 export function expiredWrite(task: TaskRecord, credits: number): TerminalWrite {
   const error = task.error ?? taskErrorString('ENGINE_TIMEOUT');
-  return terminalWrite(task, { kind: 'failed', code: 'ENGINE_TIMEOUT', error, retryable: false }, credits);
+  const failure =
+    task.failure ??
+    serviceFailure(
+      'WORKER_LOST',
+      'The worker running the last attempt stopped or lost its lease before the attempt ended.',
+      { attempts: task.attempts },
+    );
+  return terminalWrite(task, { kind: 'failed', code: 'ENGINE_TIMEOUT', error, retryable: false, failure }, credits);
 }

@@ -192,7 +192,7 @@ export class Worker {
       // Never sooner than the upstream asked (its Retry-After, capped at retryMaxMs by the runner).
       const delay = Math.max(retryDelayMs(task.attempts, s.retryBaseMs, s.retryMaxMs), outcome.retryAfterMs ?? 0);
       const at = now + delay;
-      const ok = await this.d.store.retryTask(task.id, task.leaseToken, outcome.error, at, now);
+      const ok = await this.d.store.retryTask(task.id, task.leaseToken, outcome.error, at, now, outcome.failure);
       log.info(
         { retryAt: new Date(at).toISOString(), error: outcome.error, leaseHeld: ok },
         'attempt failed, retry scheduled',
@@ -201,7 +201,7 @@ export class Worker {
     }
     if (outcome.kind === 'failed' && outcome.retryable && this.stopped) {
       // Draining: give the task back now rather than failing it; another worker picks it up.
-      await this.d.store.retryTask(task.id, task.leaseToken, outcome.error, now, now);
+      await this.d.store.retryTask(task.id, task.leaseToken, outcome.error, now, now, outcome.failure);
       log.info('attempt interrupted by shutdown, task requeued');
       return;
     }

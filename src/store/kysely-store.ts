@@ -40,6 +40,7 @@ import { getTask, nextAvailableAt, pollTask } from './tasks/read.js';
 import { reapExpiredLeases } from './tasks/reap.js';
 import { retryTask } from './tasks/retry.js';
 import { releaseWorkers } from './workers/liveness.js';
+import type { TaskFailure } from '../domain/task-failure.js';
 
 /**
  * A store on a Kysely connection: each call runs the shared Kysely form of its operation (one file
@@ -118,8 +119,15 @@ export abstract class KyselyStore implements Store {
   abstract claimTasks(a: Parameters<Store['claimTasks']>[0]): Promise<ClaimedTask[]>;
   abstract heartbeat(leases: Array<{ id: string; leaseToken: string }>, leaseExpiresAt: number): Promise<number>;
   abstract finishTask(id: string, leaseToken: string, write: TerminalWrite, now: number): Promise<boolean>;
-  retryTask(id: string, leaseToken: string, lastError: string, availableAt: number, now: number): Promise<boolean> {
-    return retryTask(this.db, id, leaseToken, lastError, availableAt, now);
+  retryTask(
+    id: string,
+    leaseToken: string,
+    lastError: string,
+    availableAt: number,
+    now: number,
+    failure: TaskFailure | null = null,
+  ): Promise<boolean> {
+    return retryTask(this.db, id, leaseToken, lastError, availableAt, now, failure);
   }
   reapExpiredLeases(now: number, failedWrite: (task: TaskRecord) => TerminalWrite): Promise<ReapResult> {
     return reapExpiredLeases(this.db, now, failedWrite);

@@ -1,5 +1,6 @@
 import type { ClaimedTask, PolledTask, TaskRecord, TaskStatus } from '../domain/task.js';
 import type { TaskType } from '../domain/task-types.js';
+import { parseTaskFailure } from '../domain/task-failure.js';
 import type { TasksTable } from './schema.js';
 
 /** A task's columns as reads return them (TASK_COLUMNS): all but the batch's, which only batch reads look at. */
@@ -22,6 +23,7 @@ export function taskFromRow(r: TaskRow): TaskRecord {
     maxAttempts: Number(r.max_attempts),
     result: r.result === null ? undefined : (JSON.parse(r.result) as unknown),
     error: r.error,
+    failure: parseTaskFailure(r.failure),
     creditsToCharge: Number(r.credits_to_charge),
     creditsCharged: r.credits_charged === null ? null : Number(r.credits_charged),
     finishedAt: r.finished_at === null ? null : Number(r.finished_at),
@@ -42,6 +44,7 @@ export const POLL_COLUMNS = [
   'credits_to_charge',
   'credits_charged',
   'account_id',
+  'failure',
 ] as const;
 
 type PollColumn = (typeof POLL_COLUMNS)[number];
@@ -58,6 +61,7 @@ export type PollValues = [
   creditsToCharge: number,
   creditsCharged: number | null,
   accountId: string,
+  failure: string | null,
 ];
 
 export function polledFromValues(v: PollValues): PolledTask {
@@ -73,6 +77,7 @@ export function polledFromValues(v: PollValues): PolledTask {
     creditsToCharge,
     creditsCharged,
     accountId,
+    failure,
   ] = v;
   return {
     id,
@@ -86,6 +91,7 @@ export function polledFromValues(v: PollValues): PolledTask {
     creditsToCharge: Number(creditsToCharge),
     creditsCharged: creditsCharged === null ? null : Number(creditsCharged),
     accountId,
+    failure: parseTaskFailure(failure),
   };
 }
 

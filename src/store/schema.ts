@@ -21,6 +21,8 @@ export interface TasksTable {
   worker_id: string | null;
   result: string | null;
   error: string | null;
+  /** Why the last attempt failed: a TaskFailure as JSON (migrations/022-task-failure.ts). */
+  failure: string | null;
   credits_to_charge: number;
   credits_charged: number | null;
   finished_at: number | null;

@@ -5,6 +5,7 @@ import type { UsageRow } from './usage.js';
 import type { StoredWebhookSecret } from './webhook-secrets.js';
 import type { BatchItem, BatchRecord, NewBatch } from '../domain/batch.js';
 import type { ClaimedTask, NewTask, PolledTask, TaskRecord, TaskStatus } from '../domain/task.js';
+import type { TaskFailure } from '../domain/task-failure.js';
 
 /** Outcome of inserting one task: accepted, or refused because its idempotency key is taken. */
 export type InsertOutcome =
@@ -24,6 +25,8 @@ export interface TerminalWrite {
   status: 'COMPLETED' | 'FAILED';
   result: unknown;
   error: string | null;
+  /** Why the last attempt failed (FAILED only), stored as JSON beside `error`; absent means none recorded. */
+  failure?: TaskFailure | null;
   creditsToCharge: number;
   creditsCharged: number;
   webhook: WebhookOutbox | null;
@@ -200,8 +203,15 @@ export interface Store {
   heartbeat(leases: Array<{ id: string; leaseToken: string }>, leaseExpiresAt: number): Promise<number>;
   /** Makes a held task terminal (and writes its webhook delivery) in one transaction. False if the lease was lost. */
   finishTask(id: string, leaseToken: string, write: TerminalWrite, now: number): Promise<boolean>;
-  /** Puts a held task back in the queue until `availableAt`. False if the lease was lost. */
-  retryTask(id: string, leaseToken: string, lastError: string, availableAt: number, now: number): Promise<boolean>;
+  /** Puts a held task back in the queue until `availableAt`, with its attempt's failure. False if the lease was lost. */
+  retryTask(
+    id: string,
+    leaseToken: string,
+    lastError: string,
+    availableAt: number,
+    now: number,
+    failure?: TaskFailure | null,
+  ): Promise<boolean>;
   /** Tasks whose lease expired go back to QUEUED, or FAILED when they have no attempt left. */
   reapExpiredLeases(now: number, failedWrite: (task: TaskRecord) => TerminalWrite): Promise<ReapResult>;
   /**

@@ -2,6 +2,7 @@ import { RequestError, validationError, type FieldProblem } from '../domain/requ
 import type { NewTask } from '../domain/task.js';
 import { ENGINE_CATALOG, canonicalTaskType } from '../domain/engine-catalog.js';
 import { buildTask, type SubmissionContext } from './envelope.js';
+import { checkEngineServes } from './engine-check.js';
 
 export interface CitationInput {
   url: string;
@@ -62,6 +63,7 @@ export function sourceInfluenceTask(input: SourceInfluenceInput, ctx: Submission
         }
       : null,
   };
+  checkEngineServes(ctx.config.engines.SOURCE_INFLUENCE, 'SOURCE_INFLUENCE');
   return buildTask(ctx, 'SOURCE_INFLUENCE', payload, {
     accountId,
     country: null,
@@ -153,6 +155,7 @@ export function promptResearchTask(input: PromptResearchInput, ctx: SubmissionCo
     brandAliases: input.brandAliases ?? [],
     brandDescription: input.brandDescription ?? null,
   };
+  checkEngineServes(ctx.config.engines.PROMPT_RESEARCH, 'PROMPT_RESEARCH');
   return buildTask(ctx, 'PROMPT_RESEARCH', payload, {
     accountId,
     country,

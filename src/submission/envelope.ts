@@ -12,6 +12,7 @@ import {
 } from '../domain/engine-catalog.js';
 import type { TaskType } from '../domain/task-types.js';
 import type { Pools } from '../pools/pools.js';
+import { checkEngineServes } from './engine-check.js';
 import { checkRegion } from './region-check.js';
 
 /** A submission envelope after schema validation (types and ranges already checked). */
@@ -90,6 +91,7 @@ export function envelopeToTask(input: EnvelopeInput, ctx: SubmissionContext, acc
   const payload = knownPayload(input.payload, country);
   const problems = payloadProblems(taskType, row, payload);
   if (problems.length > 0) throw validationError(problems);
+  checkEngineServes(ctx.config.engines[taskType], taskType);
   if (country) checkRegion(ctx.config, ctx.pools, taskType, country);
   return buildTask(ctx, taskType, payload, {
     accountId,

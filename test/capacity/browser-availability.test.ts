@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fastConfig, runTask, startService, tempDir, type RunningService } from '../helpers/service.js';
+import { fastConfig, startService, tempDir, type RunningService } from '../helpers/service.js';
 
 /** Issue 24 item 6: the engines that need a browser say so once when Chromium is missing. */
 
@@ -53,11 +53,15 @@ describe('a task for an engine that cannot serve', () => {
   });
   afterAll(() => svc.stop());
 
-  it('fails at once with ENGINE_FAILED instead of being retried', async () => {
-    const r = await runTask(svc, { taskType: 'SEARCH_A', payload: { query: 'standing desks' } });
-    expect(r.task.status).toBe('FAILED');
-    expect(r.error).toBe('ENGINE_FAILED: The engine request failed.');
-    expect((await svc.app.store.getTask(r.task.id, 0))?.attempts).toBe(1);
+  it('is refused at submit with ENGINE_UNAVAILABLE and the reason, instead of queued to fail', async () => {
+    const r = await svc.call('POST', '/v1/async/task', { taskType: 'SEARCH_A', payload: { query: 'standing desks' } });
+    expect(r.status).toBe(422);
+    expect(r.body.error.code).toBe('ENGINE_UNAVAILABLE');
+    expect(r.body.error.details).toEqual({
+      engine: 'SEARCH_A',
+      reason: 'NO_BROWSER',
+      message: expect.stringMatching(/Chromium not found at \/nonexistent\/chromium/),
+    });
   });
 
   it('the sandbox keeps plain HTTP for the other Google engines unless the config asks for the browser', () => {

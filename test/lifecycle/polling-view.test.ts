@@ -65,7 +65,7 @@ describe('the polling view through a task lifecycle', () => {
     },
   );
 
-  it('FAILED shows error only (a string), with 0 charged', async () => {
+  it('FAILED shows error (a string) and why (failure), no response, with 0 charged', async () => {
     const id = await submit(svc, {
       taskType: 'ANSWER_ENGINE_A',
       payload: { prompt: 'will fail sandbox:delay=300 sandbox:error' },
@@ -75,7 +75,8 @@ describe('the polling view through a task lifecycle', () => {
     expect(final).not.toHaveProperty('response');
     expect(typeof final.error).toBe('string');
     expect(final.error).toMatch(/^ENGINE_FAILED: /);
-    expect(Object.keys(final).sort()).toEqual(['credits', 'error', 'success', 'task']);
+    expect(Object.keys(final).sort()).toEqual(['credits', 'error', 'failure', 'success', 'task']);
+    expect(final.failure).toMatchObject({ code: 'UPSTREAM_ERROR', origin: 'upstream' });
     expect(final.credits).toEqual({ creditsToCharge: 2, creditsCharged: 0 });
   });
 

@@ -150,6 +150,7 @@ for (const kind of ['sqlite', 'postgres'] as StoreKind[]) {
         accountId: 'default',
         resultJson: JSON.stringify({ text: 'ok' }),
         error: null,
+        failure: null,
         creditsToCharge: 2,
         creditsCharged: 2,
       });

@@ -50,8 +50,11 @@ export function registerOpsRoutes(app: FastifyInstance, ctx: HttpContext): void 
       out[t.toLowerCase()] = {
         mode: e.mode,
         transport: e.transport ?? 'http',
-        // Present only when the engine cannot serve on this machine, with the reason.
-        ...(e.unavailable ? { unavailable: e.unavailable } : {}),
+        // Present only when the engine cannot serve at all (switched off, no credentials, no browser), with the
+        // reason and its kind; submissions to it are refused with ENGINE_UNAVAILABLE.
+        ...(e.unavailable
+          ? { unavailable: e.unavailable, unavailableReason: e.unavailableCause ?? 'SWITCHED_OFF' }
+          : {}),
         paused: e.paused,
         concurrency: e.concurrency,
         inFlight: depth[t]?.processing ?? 0,

@@ -28,6 +28,7 @@ import { getTaskSqlite, pollTaskSqlite, prepareRead } from '../tasks/read.js';
 import { prepareRetry, retryTaskSqlite } from '../tasks/retry.js';
 import { deadWorkersSqlite, registerWorkerSqlite } from '../workers/liveness.js';
 import { GroupCommit } from './group-commit.js';
+import type { TaskFailure } from '../../domain/task-failure.js';
 
 /** The hot-path statements of every operation, prepared once the schema exists. */
 function prepareStatements(raw: BetterSqlite3.Database) {
@@ -111,8 +112,9 @@ export class SqliteStore extends KyselyStore {
     lastError: string,
     availableAt: number,
     now: number,
+    failure: TaskFailure | null = null,
   ): Promise<boolean> {
-    return retryTaskSqlite(this.group, this.s.retry, id, leaseToken, lastError, availableAt, now);
+    return retryTaskSqlite(this.group, this.s.retry, id, leaseToken, lastError, availableAt, now, failure);
   }
   override stats(notBefore: number, accountId?: string): Promise<Stats> {
     return counts.statsSqlite(this.group, this.s.stats, notBefore, accountId);

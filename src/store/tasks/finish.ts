@@ -26,6 +26,7 @@ export async function writeTerminal(
       status: w.status,
       result: w.result === undefined ? null : JSON.stringify(w.result),
       error: w.error,
+      failure: failureText(w),
       credits_to_charge: w.creditsToCharge,
       credits_charged: w.creditsCharged,
       lease_token: null,
@@ -43,8 +44,8 @@ export async function writeTerminal(
 /** Embedded store: the finish's statements, prepared once. */
 export function prepareFinish(db: BetterSqlite3.Database) {
   return {
-    finishTask:
-      db.prepare(`update tasks set status = @status, result = @result, error = @error, credits_to_charge = @toCharge,
+    finishTask: db.prepare(`update tasks set status = @status, result = @result, error = @error, failure = @failure,
+        credits_to_charge = @toCharge,
         credits_charged = @charged, lease_token = null, lease_expires_at = null, finished_at = @now, updated_at = @now
       where ${leaseFenceSql('@id', '@token')}`),
     insertDelivery: prepareEnqueueDelivery(db),
@@ -70,6 +71,7 @@ export function finishTaskSqlite(
       status: w.status,
       result,
       error: w.error,
+      failure: failureText(w),
       toCharge: w.creditsToCharge,
       charged: w.creditsCharged,
       now,
@@ -121,6 +123,7 @@ async function finishAllPostgres(q: PreparedQuery, fs: Finish[]): Promise<boolea
     status: w.status,
     result: w.result === undefined ? null : JSON.stringify(w.result),
     error: w.error,
+    failure: failureText(w),
     to_charge: w.creditsToCharge,
     charged: w.creditsCharged,
     now,
@@ -137,11 +140,12 @@ async function finishAllPostgres(q: PreparedQuery, fs: Finish[]): Promise<boolea
 const FINISH_ALL = `
   with v as (
     select * from json_to_recordset($1::json)
-      as v (id text, token text, status text, result text, error text, to_charge integer, charged integer,
+      as v (id text, token text, status text, result text, error text, failure text, to_charge integer, charged integer,
         now bigint, hook_url text, hook_payload text, hook_account text)
   ),
   done as (
-    update tasks as t set status = v.status, result = v.result, error = v.error, credits_to_charge = v.to_charge,
+    update tasks as t set status = v.status, result = v.result, error = v.error, failure = v.failure,
+      credits_to_charge = v.to_charge,
       credits_charged = v.charged, lease_token = null, lease_expires_at = null, finished_at = v.now,
       updated_at = v.now
     from v where ${leaseFenceSql('v.id', 'v.token', 't')}
@@ -154,3 +158,8 @@ const FINISH_ALL = `
     from v join done on done.id = v.id where v.hook_url is not null
   )
   select id from done`;
+
+/** The failure as the column holds it (JSON text), on a FAILED task only. */
+function failureText(w: TerminalWrite): string | null {
+  return w.status === 'FAILED' && w.failure ? JSON.stringify(w.failure) : null;
+}

@@ -10,7 +10,7 @@ import type { GroupCommit } from '../sqlite/group-commit.js';
 import type { InsertOutcome } from '../store.js';
 import { deleteTaskSqlite, deleteTasks, prepareDeleteTask } from './delete.js';
 
-/** Rows per multi-row insert: 22 columns each, well under PostgreSQL's 65,535 bind parameters. */
+/** Rows per multi-row insert: 23 columns each, well under PostgreSQL's 65,535 bind parameters. */
 const INSERT_CHUNK = 1000;
 
 /** A new task's row: QUEUED, due now, its claim order (sort_key) fixed at insert. */
@@ -35,6 +35,7 @@ function taskRow(t: NewTask, agingMs: number): TasksTable {
     worker_id: null,
     result: null,
     error: null,
+    failure: null,
     credits_to_charge: t.creditsToCharge,
     credits_charged: null,
     finished_at: null,

@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Kysely } from 'kysely';
+import type { TaskFailure } from '../../domain/task-failure.js';
 import type { Database } from '../schema.js';
 import type { GroupCommit } from '../sqlite/group-commit.js';
 import { heldUnderLease, leaseFenceSql } from './lease-fence.js';
@@ -12,12 +13,14 @@ export async function retryTask(
   lastError: string,
   availableAt: number,
   now: number,
+  failure: TaskFailure | null = null,
 ): Promise<boolean> {
   const r = await db
     .updateTable('tasks')
     .set({
       status: 'QUEUED',
       error: lastError,
+      failure: failure ? JSON.stringify(failure) : null,
       available_at: availableAt,
       lease_token: null,
       lease_expires_at: null,
@@ -32,7 +35,7 @@ export async function retryTask(
 /** Embedded store: the retry's statement, prepared once. */
 export function prepareRetry(db: BetterSqlite3.Database) {
   return db.prepare(
-    `update tasks set status = 'QUEUED', error = ?, ` +
+    `update tasks set status = 'QUEUED', error = ?, failure = ?, ` +
       `available_at = ?, lease_token = null, lease_expires_at = null,
         worker_id = null, updated_at = ?
       where ${leaseFenceSql('?', '?')}`,
@@ -47,6 +50,8 @@ export function retryTaskSqlite(
   lastError: string,
   availableAt: number,
   now: number,
+  failure: TaskFailure | null = null,
 ): Promise<boolean> {
-  return group.write(() => s.run(lastError, availableAt, now, id, leaseToken).changes === 1);
+  const failureText = failure ? JSON.stringify(failure) : null;
+  return group.write(() => s.run(lastError, failureText, availableAt, now, id, leaseToken).changes === 1);
 }

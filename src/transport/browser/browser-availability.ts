@@ -26,6 +26,7 @@ export function markBrowserEngines(config: ServiceConfig, missing: string | null
   for (const [t, e] of Object.entries(config.engines) as Array<[TaskType, ServiceConfig['engines'][TaskType]]>) {
     if (e.transport !== 'browser' || e.mode === 'off') continue;
     e.unavailable = `${missing}; this engine's transport is "browser"`;
+    e.unavailableCause = 'NO_BROWSER';
     marked.push(t);
   }
   return marked;

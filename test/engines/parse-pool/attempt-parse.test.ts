@@ -71,6 +71,7 @@ describe('an attempt whose parse runs too long', () => {
       attempts: 1,
       result: null,
       error: null,
+      failure: null,
       creditsCharged: null,
       updatedAt: Date.now(),
       finishedAt: null,
