@@ -433,6 +433,25 @@ export interface paths {
                             };
                             /** @description <CODE>: <sentence>; present when FAILED */
                             error?: string;
+                            /** @description Why the last attempt failed; present when FAILED (absent on tasks that failed before aeq recorded reasons). The contract's `error` string stays fixed; branch on this `code` for the reason. */
+                            failure?: {
+                                /**
+                                 * @description what ended the last attempt: a kind of upstream failure, or one of aeq (the last five)
+                                 * @enum {string}
+                                 */
+                                code: "UPSTREAM_BLOCKED" | "CONSENT_REQUIRED" | "RATE_LIMITED" | "AUTH_FAILED" | "PROVIDER_REFUSED" | "LAYOUT_CHANGED" | "NO_ANSWER" | "UPSTREAM_ERROR" | "TIMEOUT" | "CONTENT_UNREADABLE" | "BAD_PAYLOAD" | "PAGE_UNAVAILABLE" | "INTERNAL_ERROR" | "ENGINE_UNAVAILABLE" | "NO_IP_AVAILABLE" | "NO_ACCOUNT_AVAILABLE" | "WORKER_LOST";
+                                /**
+                                 * @description whose side failed: the engine's upstream (or the way to it), or aeq itself
+                                 * @enum {string}
+                                 */
+                                origin: "upstream" | "aeq";
+                                /** @description one sentence for a reader; no URL path or query, credential or body */
+                                message: string;
+                                /** @description host[:port] the attempt talked to; null when it never reached one */
+                                upstreamHost: string | null;
+                                /** @description attempts made, the last included */
+                                attempts: number;
+                            };
                         };
                     };
                 };
@@ -549,6 +568,25 @@ export interface paths {
                                 };
                                 /** @description <CODE>: <sentence>, as polling shows it; with include=result, when FAILED */
                                 error?: string;
+                                /** @description as polling shows it; with include=result, when FAILED */
+                                failure?: {
+                                    /**
+                                     * @description what ended the last attempt: a kind of upstream failure, or one of aeq (the last five)
+                                     * @enum {string}
+                                     */
+                                    code: "UPSTREAM_BLOCKED" | "CONSENT_REQUIRED" | "RATE_LIMITED" | "AUTH_FAILED" | "PROVIDER_REFUSED" | "LAYOUT_CHANGED" | "NO_ANSWER" | "UPSTREAM_ERROR" | "TIMEOUT" | "CONTENT_UNREADABLE" | "BAD_PAYLOAD" | "PAGE_UNAVAILABLE" | "INTERNAL_ERROR" | "ENGINE_UNAVAILABLE" | "NO_IP_AVAILABLE" | "NO_ACCOUNT_AVAILABLE" | "WORKER_LOST";
+                                    /**
+                                     * @description whose side failed: the engine's upstream (or the way to it), or aeq itself
+                                     * @enum {string}
+                                     */
+                                    origin: "upstream" | "aeq";
+                                    /** @description one sentence for a reader; no URL path or query, credential or body */
+                                    message: string;
+                                    /** @description host[:port] the attempt talked to; null when it never reached one */
+                                    upstreamHost: string | null;
+                                    /** @description attempts made, the last included */
+                                    attempts: number;
+                                };
                                 /** @description What was asked: the `payload` as submitted; with include=request */
                                 request?: {
                                     payload?: {

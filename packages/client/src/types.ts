@@ -14,6 +14,8 @@ export type BatchAnswer = JsonAnswer<paths['/v1/async/task/batch']['post'], 200>
 export type BatchItemResult = NonNullable<BatchAnswer['results']>[number];
 export type Polling = JsonAnswer<paths['/v1/async/task/{id}']['get'], 200>;
 export type TaskStatus = NonNullable<NonNullable<Polling['task']>['status']>;
+/** Why a FAILED task's last attempt failed, beside the fixed `error` string (polling, listings, webhooks). */
+export type TaskFailure = NonNullable<Polling['failure']>;
 export type BatchStatus = JsonAnswer<paths['/v1/async/batch/{id}']['get'], 200>;
 export type DeliveryLog = JsonAnswer<paths['/v1/async/task/{id}/deliveries']['get'], 200>;
 export type Usage = JsonAnswer<paths['/v1/usage']['get'], 200>;
