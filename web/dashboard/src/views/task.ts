@@ -1,5 +1,5 @@
 import type { AeqClient } from '../../../../packages/client/src/client.js';
-import type { Polling, TaskRequest } from '../../../../packages/client/src/types.js';
+import type { Polling, TaskFailure, TaskRequest } from '../../../../packages/client/src/types.js';
 import { type Source, AnswerWithSources } from '../components/answer.js';
 import { ErrorBox, Loading, StatusBadge } from '../components/bits.js';
 import { askedText, when } from '../format.js';
@@ -45,6 +45,7 @@ export function TaskView({ client, id, onKeyRefused }: { client: AeqClient; id: 
     </dl>
     <${ErrorBox} error=${loaded.error} />
     ${poll.error ? html`<p class="error task-error" role="alert">${poll.error}</p>` : null}
+    ${poll.failure ? html`<${FailureReason} failure=${poll.failure} />` : null}
     ${
       TERMINAL.has(task?.status ?? '')
         ? null
@@ -56,6 +57,21 @@ export function TaskView({ client, id, onKeyRefused }: { client: AeqClient; id: 
       <pre>${JSON.stringify({ ...poll, request: asked.request }, null, 2)}</pre>
     </details>
   </article>`;
+}
+
+/** Why the last attempt failed: whose side, the reason's code, its sentence, the host and the attempts made. */
+function FailureReason({ failure }: { failure: TaskFailure }) {
+  const side = failure.origin === 'aeq' ? 'aeq (this service)' : 'the upstream';
+  return html`<section class="failure" aria-label="Why it failed">
+    <h2>Why it failed</h2>
+    <p class="failure-message">${failure.message}</p>
+    <dl class="facts">
+      <div><dt>Reason</dt><dd><code class="failure-code">${failure.code}</code></dd></div>
+      <div><dt>On the side of</dt><dd class="failure-origin">${side}</dd></div>
+      <div><dt>Upstream host</dt><dd class="failure-host">${failure.upstreamHost ?? '—'}</dd></div>
+      <div><dt>Attempts made</dt><dd class="failure-attempts">${failure.attempts}</dd></div>
+    </dl>
+  </section>`;
 }
 
 function Result({ taskType, response }: { taskType: string; response: Record<string, unknown> }) {
