@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable } from '../browser/chromium.js';
 import { TEST_KEY, fastConfig, runTask, startService, tempDir, type RunningService } from '../helpers/service.js';
@@ -26,18 +26,20 @@ describe.runIf(chromiumAvailable())('why a task failed, in the dashboard', () =>
     await svc?.stop();
   });
 
+  const text = async (l: Locator) => (await l.textContent())?.trim() ?? '';
+
   /** The failure section of a task's page, as a reader sees it. */
   async function shown(id: string) {
     await page.goto(`${svc.url}/dashboard/#/tasks/${id}`);
     const section = page.getByRole('region', { name: 'Why it failed' });
     await section.waitFor();
     return {
-      error: await page.locator('.task-error').innerText(),
-      message: await section.locator('.failure-message').innerText(),
-      code: await section.locator('.failure-code').innerText(),
-      origin: await section.locator('.failure-origin').innerText(),
-      host: await section.locator('.failure-host').innerText(),
-      attempts: await section.locator('.failure-attempts').innerText(),
+      error: await text(page.locator('.task-error')),
+      message: await text(section.locator('.failure-message')),
+      code: await text(section.locator('.failure-code')),
+      origin: await text(section.locator('.failure-origin')),
+      host: await text(section.locator('.failure-host')),
+      attempts: await text(section.locator('.failure-attempts')),
     };
   }
 
