@@ -80,8 +80,14 @@ describe('worked example of §2.15', () => {
     expect(c1.influence.share).toBe(0.7822);
     expect(c2.influence.share).toBe(0.1204);
     expect(r.summary.unattributedShare).toBe(0.0974);
-    expect(c1.influence).toMatchObject({ score: 78, rank: 1, level: 'high' });
-    expect(c2.influence).toMatchObject({ score: 12, rank: 2, level: 'medium' });
+    // By share alone c1 is high and c2 medium; no text of either was read, so no claim rests on them and the level
+    // shown is held at low, with the reason (docs/analysis.md §2.8).
+    expect(c1.influence).toMatchObject({ score: 78, rank: 1, levelByShare: 'high', level: 'low' });
+    expect(c2.influence).toMatchObject({ score: 12, rank: 2, levelByShare: 'medium', level: 'low' });
+    expect(c1.influence.levelNote).toBe(
+      'It is cited for 2 claims, but no text of it could be read, so no claim rests on its content: ' +
+        'its share alone would rate it high; the level is held at low.',
+    );
     expect(r.summary.topSourceId).toBe('c1');
   });
 

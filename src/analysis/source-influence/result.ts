@@ -6,7 +6,8 @@ import { sentences } from '../text/segment.js';
 import { tokenize } from '../text/tokens.js';
 import { finalHost, type AnalysisCore, type PreparedSource } from './core.js';
 import { subjectiveImpression, subjectiveProxies } from './geo.js';
-import { isMiscited, level, misciteSupporters } from './metrics.js';
+import { influenceLevel } from './influence-level.js';
+import { isMiscited, misciteSupporters } from './metrics.js';
 import { featuresOf, type Passage } from './passages.js';
 import { SI_METHOD_VERSION, type SourceFetchUsage, type SourceInfluenceInput, type Warning } from './types.js';
 
@@ -276,7 +277,17 @@ export function buildResult(
         uncitedShare: round4(r?.uncitedShare ?? 0),
         score: Math.round(100 * share),
         rank: ranks.get(j) ?? j + 1,
-        level: level(r?.share ?? 0, cfg),
+        // Never more than the claims show: `high` needs a claim it supports fully (influence-level.ts).
+        ...influenceLevel(
+          r?.share ?? 0,
+          {
+            citedUnits: r?.citedUnits ?? 0,
+            supportedUnits: r?.supportedUnits ?? 0,
+            partialUnits: r?.partialUnits ?? 0,
+            passages: s.text.passages,
+          },
+          cfg,
+        ),
       },
       geo: core.anyValidCitation
         ? {

@@ -32,7 +32,7 @@ interface InfluenceSource {
   title?: string | null;
   registrableDomain?: string;
   fetch?: { status?: string };
-  influence?: { score?: number; rank?: number; level?: string; share?: number };
+  influence?: { score?: number; rank?: number; level?: string; levelNote?: string | null; share?: number };
   citations?: { count?: number };
 }
 interface ClaimSource {
@@ -155,7 +155,8 @@ export function SourceInfluenceView({ r }: { r: SourceInfluenceResult }) {
                 <td>${x.influence?.rank ?? '—'}</td>
                 <td><${SourceLink} url=${x.url} text=${x.title || x.url} />
                   <div class="muted">${x.sourceId} · ${x.registrableDomain ?? ''}</div></td>
-                <td>${x.influence?.score ?? '—'} <span class="muted">${x.influence?.level ?? ''}</span></td>
+                <td>${x.influence?.score ?? '—'} <span class="muted">${x.influence?.level ?? ''}</span>
+                  ${x.influence?.levelNote ? html`<div class="muted small level-note">${x.influence.levelNote}</div>` : null}</td>
                 <td>${percent(x.influence?.share)}</td>
                 <td>${x.citations?.count ?? 0}×</td>
                 <td>${x.fetch?.status ?? '—'}</td>
