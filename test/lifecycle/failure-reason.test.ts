@@ -196,6 +196,18 @@ describe('an engine that cannot serve at all', () => {
     expect(r.body.results[1].success).toBe(true);
   });
 
+  it('a monitor of it is refused at creation, as a submit is', async () => {
+    const r = await svc.call('POST', '/v1/monitors', {
+      name: 'Off engine',
+      prompts: ['best running shoes'],
+      engines: ['ANSWER_ENGINE_A', 'CHATBOT_A'],
+      brand: { name: 'Nike' },
+    });
+    expect(r.status).toBe(422);
+    expect(r.body.error.code).toBe('ENGINE_UNAVAILABLE');
+    expect(r.body.error.details).toMatchObject({ engine: 'ANSWER_ENGINE_A', reason: 'NO_CREDENTIALS' });
+  });
+
   it('a paused engine is still accepted: it keeps its queue', async () => {
     const r = await svc.call('POST', '/v1/async/task', { taskType: 'FORUM', payload: { query: 'shoes' } });
     expect(r.status).toBe(202);

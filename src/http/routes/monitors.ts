@@ -20,6 +20,7 @@ import { RequestError, validationError } from '../../domain/request-errors.js';
 import { newTaskId } from '../../domain/task-id.js';
 import type { TaskType } from '../../domain/task-types.js';
 import { newMonitorRun, submitMonitorRun } from '../../queue/monitor-runs.js';
+import { checkEngineServes } from '../../submission/engine-check.js';
 import { callerOf } from '../caller.js';
 import type { HttpContext } from '../context.js';
 import { coercedQuery } from '../query-validator.js';
@@ -300,6 +301,11 @@ async function specFrom(
   const engines = body.engines
     ? unique(body.engines.map((e) => canonicalTaskType(e) ?? e))
     : (base?.engines as string[]);
+  // An engine that cannot serve at all would be left out of every run: refused here as a submit to it is.
+  for (const e of body.engines ? engines : []) {
+    const t = canonicalTaskType(e);
+    if (t) checkEngineServes(ctx.config.engines[t], t);
+  }
   const countries = body.countries ? unique(body.countries.map((c) => c.toUpperCase())) : (base?.countries ?? ['US']);
   const spec: MonitorSpec = {
     name: body.name ?? base?.name ?? '',
