@@ -8,7 +8,7 @@ import type { ModelEndpoint } from '../model/chat-client.js';
 import { ModelSession } from '../model/session.js';
 import { analyzeSourceInfluence } from './analyze.js';
 import { tokenLimit } from './metering.js';
-import { prepareTargets } from './core.js';
+import { prepareTargets, restoreCore } from './core.js';
 import { fetchAll } from './fetch.js';
 import type { CitationIn, Entity, FetchRecord, FetchedPage, SourceInfluenceInput } from './types.js';
 
@@ -113,12 +113,19 @@ export function createSourceInfluenceAdapter(opts: SourceInfluenceAdapterOptions
             maxOutputTokens: config.si.model.maxOutputTokens,
           })
         : null;
-      const { result, credits } = await analyzeSourceInfluence(input, records, config.si, {
-        session,
-        modelJudge: modelJudgeMode(ctx.config),
-        simulated: ctx.config.simulated === true,
-        signal: ctx.signal,
-      });
+      // The analysis runs in the parse pool, off the event loop that serves every other request: all
+      // of it without a model; with one, its lexical core (segmentation and alignment of the answer),
+      // since the model's calls go through this attempt's transport, on the main thread.
+      const simulated = ctx.config.simulated === true;
+      const { result, credits } = session
+        ? await analyzeSourceInfluence(input, records, config.si, {
+            session,
+            modelJudge: modelJudgeMode(ctx.config),
+            simulated,
+            signal: ctx.signal,
+            core: restoreCore(await ctx.parse('sourceInfluence.core', { input, records, cfg: config.si }), config.si),
+          })
+        : await ctx.parse('sourceInfluence.analyze', { input, records, cfg: config.si, simulated });
       ctx.log.info(
         {
           sources: toFetch.length,

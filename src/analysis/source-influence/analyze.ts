@@ -1,6 +1,6 @@
 import type { SourceInfluenceConfig } from '../config.js';
 import type { ModelSession } from '../model/session.js';
-import { analyzeCore } from './core.js';
+import { analyzeCore, type AnalysisCore } from './core.js';
 import { extendedAnalysis } from './extended/analysis.js';
 import { credits, type CreditReport } from './metering.js';
 import { runModelCheck, type ModelJudgeMode } from './model-check.js';
@@ -22,6 +22,8 @@ export interface AnalyzeOptions {
   simulated?: boolean;
   /** The attempt's signal: an aborting attempt is never reported as a component failure. */
   signal?: AbortSignal | null;
+  /** The lexical core, already computed (in the parse pool); computed here otherwise. */
+  core?: AnalysisCore;
 }
 
 export interface AnalyzeOutput {
@@ -36,7 +38,7 @@ export async function analyzeSourceInfluence(
   opts: AnalyzeOptions = {},
 ): Promise<AnalyzeOutput> {
   const session = opts.session ?? null;
-  let core = analyzeCore(input, records, cfg);
+  let core = opts.core ?? analyzeCore(input, records, cfg);
   const warnings: Warning[] = [];
   let alignmentMethod: 'lexical' | 'lexical+model_check' = 'lexical';
   let judge: JudgeBasis = 'lexical';

@@ -12,7 +12,7 @@ import {
   type SourceRaw,
   type UnitFacts,
 } from './metrics.js';
-import { buildPassages, featuresOf, type Passage, type SourceTextInput } from './passages.js';
+import { buildPassages, featuresOf, type Passage, type PassageIndex, type SourceTextInput } from './passages.js';
 import type { FetchRecord, SourceInfluenceInput, TextInfo } from './types.js';
 import { segmentAnswer, type SegmentedAnswer } from './units.js';
 
@@ -40,6 +40,8 @@ export interface AnalysisCore {
   sources: PreparedSource[];
   mapping: CitationMapping;
   passages: Passage[];
+  /** What the aligner was built from (it is rebuilt from this when the core crosses a thread boundary). */
+  passageIndex: PassageIndex;
   aligner: Aligner;
   units: UnitFacts[];
   alignments: UnitAlignment[];
@@ -165,6 +167,7 @@ export function analyzeCore(
     sources,
     mapping,
     passages,
+    passageIndex,
     aligner,
     units,
     alignments,
@@ -173,6 +176,19 @@ export function analyzeCore(
     answer: answerMetrics(units, anyValidCitation, cfg),
     anyValidCitation,
   };
+}
+
+/** The core as plain data (structured-cloneable): computed in the parse pool, used on the main thread. */
+export type PortableCore = Omit<AnalysisCore, 'aligner'>;
+
+export function portableCore(core: AnalysisCore): PortableCore {
+  const { aligner: _aligner, ...rest } = core;
+  return rest;
+}
+
+/** The core again, with its aligner rebuilt from the passage index (linear in the pages' tokens). */
+export function restoreCore(p: PortableCore, cfg: SourceInfluenceConfig): AnalysisCore {
+  return { ...p, aligner: new Aligner(p.passageIndex, cfg) };
 }
 
 /**

@@ -104,7 +104,7 @@ export function stripMarkup(text: string, allowSuperscript: boolean): string {
   // Whitespace is collapsed before the space before punctuation is dropped, and quote marks are
   // matched within a line: each pattern then scans a run once, not once per starting position.
   return t
-    .replace(/^[^\S\n]*>[^\S\n]?/gm, '')
+    .replace(/^[ \t]*>[ \t]?/gm, '')
     .replace(/(\*\*|__)(.*?)\1/g, '$2')
     .replace(/(^|[^*\w])[*_]([^*_\n]+)[*_](?=[^*\w]|$)/g, '$1$2')
     .replace(/\|/g, ' ')

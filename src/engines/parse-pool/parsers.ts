@@ -1,3 +1,7 @@
+import { analyzeSourceInfluence } from '../../analysis/source-influence/analyze.js';
+import type { SourceInfluenceConfig } from '../../analysis/config.js';
+import type { FetchRecord, SourceInfluenceInput } from '../../analysis/source-influence/types.js';
+import { analyzeCore, portableCore } from '../../analysis/source-influence/core.js';
 import { extractHtml } from '../common/page-extract.js';
 import type { EngineResult } from '../engine-result.js';
 import { parseChatGptPage } from '../chat/chatgpt-web-parser.js';
@@ -60,6 +64,26 @@ export const PARSERS = {
   /** SOURCE_INFLUENCE: main text and metadata of a cited page (jsdom + Readability). */
   'sourceInfluence.page': (i: { html: string; url: string; minCharsEn: number; minCharsKo: number }) =>
     extractHtml(i.html, i.url, i.minCharsEn, i.minCharsKo),
+  /**
+   * SOURCE_INFLUENCE without an interpretation model: the whole analysis (segmenting the client's
+   * answer, aligning it with the pages, the extended analysis), a pure function of its input. Off
+   * the event loop, a long or hostile answer holds a parse thread, and only until the deadline.
+   */
+  'sourceInfluence.analyze': (i: {
+    input: SourceInfluenceInput;
+    records: ReadonlyArray<FetchRecord | null>;
+    cfg: SourceInfluenceConfig;
+    simulated: boolean;
+  }) => analyzeSourceInfluence(i.input, i.records, i.cfg, { simulated: i.simulated }),
+  /**
+   * SOURCE_INFLUENCE with a model (whose calls need the attempt's transport, on the main thread):
+   * the lexical core (segmentation, passages, alignment), without its class instances.
+   */
+  'sourceInfluence.core': (i: {
+    input: SourceInfluenceInput;
+    records: ReadonlyArray<FetchRecord | null>;
+    cfg: SourceInfluenceConfig;
+  }) => portableCore(analyzeCore(i.input, i.records, i.cfg)),
 };
 
 /** Any table of parse functions (the worker can be given another, in tests). */
