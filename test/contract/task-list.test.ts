@@ -124,7 +124,8 @@ describe('listing an account’s recent tasks', () => {
     // Without include=result an item is {task, credits}, as polling shows them.
     for (const item of one.body.tasks) {
       expect(Object.keys(item).sort()).toEqual(['credits', 'task']);
-      const { success, response, error, ...polled } = (await get('acme', `/v1/async/task/${item.task.id}`)).body;
+      const { success, response, error, failure, ...polled } = (await get('acme', `/v1/async/task/${item.task.id}`))
+        .body;
       expect(success).toBe(true);
       expect(item).toEqual(polled);
     }
@@ -230,6 +231,7 @@ describe('listing an account’s recent tasks', () => {
     expect(byId.get(acme.failed)).toMatchObject({
       task: { status: 'FAILED' },
       error: expect.stringMatching(/^ENGINE_/),
+      failure: { code: 'UPSTREAM_ERROR', origin: 'upstream' },
     });
     expect(byId.get(acme.first[0] ?? '')).not.toHaveProperty('response');
     // Paged and filtered alike.
