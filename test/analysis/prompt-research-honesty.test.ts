@@ -283,7 +283,7 @@ describe('simulated upstreams are labelled from configuration', () => {
     };
     const r = (await adapter.run(ctx('러닝화', 'KR', upstream))).extra as any;
     expect(r.simulated).toBe(true);
-    expect(r.methodVersion).toBe('prompt-research/1.1.0');
+    expect(r.methodVersion).toBe('prompt-research/1.2.0');
     expect(r.providers.map((p: any) => p.name)).toEqual([
       'sandbox_naver_autocomplete',
       'sandbox_google_autocomplete',

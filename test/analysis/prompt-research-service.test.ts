@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPromptResearchAdapter } from '../../src/analysis/prompt-research/adapter.js';
+import { questionKey } from '../../src/analysis/prompt-research/question-dedup.js';
 import { UpstreamFailure } from '../../src/domain/engine-errors.js';
 import type { RunningService } from '../helpers/service.js';
 import { FAST_ANALYSIS, startAnalysisService } from './analysis-service.js';
@@ -30,7 +31,7 @@ describe('PROMPT_RESEARCH through the service', () => {
     const r = view.response;
     expect(r).toMatchObject({
       resultVersion: 1,
-      methodVersion: 'prompt-research/1.1.0',
+      methodVersion: 'prompt-research/1.2.0',
       simulated: true,
       demandBasis: 'autocomplete',
       demandCheck: null,
@@ -115,12 +116,16 @@ describe('PROMPT_RESEARCH through the service', () => {
     });
     expect(recommend.variants).toContain('강아지사료 추천');
     expect(recommend.demand.evidence).toMatchObject({ providers: ['naver', 'google'], bestRank: 1, seenForSeed: true });
-    // `2024` and `2025` never share a cluster.
-    expect(r.questions.map((q: any) => q.query)).toContain('강아지 사료 추천 2025');
-    for (const q of r.questions) {
-      const years = new Set([q.query, ...q.variants].flatMap((s: string) => s.match(/20\d\d/g) ?? []));
-      expect(years.size).toBeLessThanOrEqual(1);
-    }
+    // The simulator suggests this year and last year (from the clock). The two never share a cluster (§3.6), but
+    // both are asked about this year: one question, the other query among its variants, no past year asked.
+    const year = new Date().getUTCFullYear();
+    const dated = r.questions.filter((q: any) => /20\d\d/.test(q.text));
+    expect(dated.map((q: any) => q.text)).toContain(`${year}년 강아지 사료 추천해줘`);
+    for (const q of dated) expect(q.text).toContain(String(year));
+    const thisYears = r.questions.find((q: any) => q.text === `${year}년 강아지 사료 추천해줘`);
+    expect([thisYears.query, ...thisYears.variants]).toEqual(
+      expect.arrayContaining([`강아지 사료 추천 ${year}`, `강아지 사료 추천 ${year - 1}`]),
+    );
     for (const q of r.questions) expect(q.fit).toMatchObject({ method: 'lexical', score: expect.any(Number) });
     expect(r.monitorSet).toMatchObject({ engines: ['CHATBOT_A', 'SEARCH_B_AI_BRIEF'], size: 8, plannedTasks: 16 });
     for (const item of r.monitorSet.items) expect(item.fitScore).toEqual(expect.any(Number));
@@ -128,6 +133,28 @@ describe('PROMPT_RESEARCH through the service', () => {
     // Same request, same upstream answers: byte-identical result.
     const again = await run(body);
     expect(JSON.stringify(again.response)).toBe(JSON.stringify(r));
+  });
+
+  it('US with a description sharing no word: fit has no basis and says so; no question twice, none of a past year', async () => {
+    const r = (
+      await run({
+        seed: 'running shoes',
+        country: 'US',
+        limit: 30,
+        monitorSize: 5,
+        brand: 'Trailfox',
+        brandDescription: 'Swiss craftsmanship since 1921, sold in 40 countries.',
+      })
+    ).response;
+    expect(r.questions.length).toBeGreaterThan(10);
+    for (const q of r.questions) expect(q.fit).toEqual({ score: null, method: 'lexical', basis: 'none', terms: [] });
+    expect(r.warnings.map((w: { code: string }) => w.code)).toContain('NO_FIT_BASIS');
+    const keys = r.questions.map((q: { text: string }) => questionKey(q.text));
+    expect(new Set(keys).size).toBe(keys.length);
+    const year = new Date().getUTCFullYear();
+    const years = r.questions.flatMap((q: { text: string }) => (q.text.match(/\b20\d\d\b/g) ?? []).map(Number));
+    expect(years.length).toBeGreaterThan(0);
+    for (const y of years) expect(y).toBeGreaterThanOrEqual(year);
   });
 
   it('a seed holding the brand completes with no questions and SEED_CONTAINS_BRAND, asking no provider', async () => {

@@ -205,6 +205,8 @@ export function createPromptResearchAdapter(opts: PromptResearchAdapterOptions =
           },
           cacheHits: [...runs.values()].reduce((a, r) => a + r.cacheHits, 0),
           warnings: [...warnings, ...providerWarnings(order, runs, simulated)],
+          // Questions are asked about this year, not a past one a suggestion still carries.
+          year: new Date().getUTCFullYear(),
         },
         cfg,
       );

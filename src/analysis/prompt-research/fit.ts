@@ -3,12 +3,28 @@ import { sentences } from '../text/segment.js';
 import { cosine, counts } from '../text/similarity.js';
 import { tokenize } from '../text/tokens.js';
 
+/** A candidate's fit and the description's words it shares (its basis), most telling first. */
+export interface FitOf {
+  /** 0–1, scaled by the pool's best; 0 when it shares nothing with the description. */
+  score: number;
+  /** The candidate's tokens (seed left out) that the description also has, by TF-IDF weight, at most 5. */
+  terms: string[];
+}
+
 /**
  * Lexical fit of §3.10: TF-IDF cosine between a candidate and the brand description, with the
  * seed's tokens removed from both sides (every candidate shares them), idf over the candidate pool
- * plus the description sentences, and scaled by the best cosine of the pool.
+ * plus the description sentences, and scaled by the best cosine of the pool. Null when no candidate
+ * shares a word with the description: a fit of 0 for every question would read as "fits nothing"
+ * when the measure has simply nothing to go on (the description speaks of other things than the
+ * words people type around the seed), so the result says it has no basis instead.
  */
-export function lexicalFit(candidates: readonly string[], description: string, seed: string, lang: Language): number[] {
+export function fitWithTerms(
+  candidates: readonly string[],
+  description: string,
+  seed: string,
+  lang: Language,
+): FitOf[] | null {
   const seedTokens = new Set(tokenize(seed).tokens);
   const toks = (s: string) => tokenize(s).tokens.filter((t) => !seedTokens.has(t));
   const candTokens = candidates.map(toks);
@@ -29,5 +45,17 @@ export function lexicalFit(candidates: readonly string[], description: string, s
   const desc = vector(descSentences.flat());
   const cos = candTokens.map((t) => cosine(vector(t), desc));
   const max = Math.max(0, ...cos);
-  return cos.map((c) => (max > 0 ? c / max : 0));
+  if (max === 0) return null;
+  return cos.map((c, i) => ({
+    score: c / max,
+    terms: [...new Set(candTokens[i])]
+      .filter((t) => desc.has(t))
+      .sort((a, b) => (desc.get(b) ?? 0) - (desc.get(a) ?? 0) || (a < b ? -1 : 1))
+      .slice(0, 5),
+  }));
+}
+
+/** The fit scores alone (0 for every candidate when there is no basis). */
+export function lexicalFit(candidates: readonly string[], description: string, seed: string, lang: Language): number[] {
+  return fitWithTerms(candidates, description, seed, lang)?.map((f) => f.score) ?? candidates.map(() => 0);
 }

@@ -118,7 +118,11 @@ const KO_TEMPLATES: readonly Template[] = [
   [/^(.+?)\s*(후기|리뷰|순위|장단점|종류|효과|부작용|브랜드)$/, (m) => `${m[1]} ${m[2]} 알려줘`],
 ];
 
-/** A trailing year: the rest is templated and the year added ("… in 2024?", "2024년 …"). */
+/**
+ * A trailing year: the rest is templated and the year added ("… in 2024?", "2024년 …"). Given the clock's year, an
+ * earlier one is asked as this year's: people still type last year's ("best shoes 2025" in January 2026), and what
+ * they want is this year's answer, so a monitor must not ask an engine about a past year.
+ */
 const TRAILING_YEAR = /^(.+?)\s+((?:19|20)\d\d)$/;
 
 function capitaliseFirstLatin(s: string): string {
@@ -146,7 +150,11 @@ function seedInVerbSlot(q: string, seed: string | undefined): string | null | un
  * form that is grammatical for it (`templated`); anything else is asked about as a noun phrase.
  * A noun phrase is never put where a verb belongs: an unreadable `how to <seed> …` stays verbatim.
  */
-export function questionText(query: string, seed?: string): { text: string; origin: 'observed' | 'templated' } {
+export function questionText(
+  query: string,
+  seed?: string,
+  clockYear?: number,
+): { text: string; origin: 'observed' | 'templated' } {
   let q = query.trim().replace(/\s+/g, ' ');
   const lang = detectLanguage(q) === 'ko' ? 'ko' : 'en';
   const reread = lang === 'en' ? seedInVerbSlot(q, seed) : undefined;
@@ -159,9 +167,10 @@ export function questionText(query: string, seed?: string): { text: string; orig
   const year = TRAILING_YEAR.exec(q);
   if (year) {
     const rest = questionText(year[1] as string, seed);
+    const asked = clockYear !== undefined && Number(year[2]) < clockYear ? String(clockYear) : (year[2] as string);
     if (rest.origin === 'templated')
       return {
-        text: lang === 'ko' ? `${year[2]}년 ${rest.text}` : rest.text.replace(/\?$/, ` in ${year[2]}?`),
+        text: lang === 'ko' ? `${asked}년 ${rest.text}` : rest.text.replace(/\?$/, ` in ${asked}?`),
         origin: 'templated',
       };
   }

@@ -5,7 +5,8 @@ import { buildClusters, type Cluster, type EvidenceWeights } from './clustering.
 import type { RequestResult } from './collector.js';
 import { fitImputation, imputedVolume, relativeDemand, volumeScore, volumeTier } from './demand.js';
 import { TermFilter } from './filters.js';
-import { lexicalFit } from './fit.js';
+import { type FitOf, fitWithTerms } from './fit.js';
+import { uniqueByText } from './question-dedup.js';
 import { kendallTauB, spearmanRho } from './rank-correlation.js';
 import { selectMonitorSet } from './monitor.js';
 import type { ProviderName } from './providers.js';
@@ -35,6 +36,11 @@ export interface ResearchRun {
   /** Naver Search Ad volumes by hint-keyword key, or null when no lookup ran. */
   volumes: ReadonlyMap<string, KeywordVolume> | null;
   volumeRequests: number;
+  /**
+   * The clock's year (UTC): a suggestion's earlier trailing year is asked as this one (questions.ts). Absent for
+   * recorded suggestions replayed as they were (calibration), whose years stay as observed.
+   */
+  year?: number;
 }
 
 export function marketLanguage(country: 'KR' | 'US'): 'ko' | 'en' {
@@ -79,6 +85,8 @@ interface Ranked {
   modifier: string | null;
   demand: Demand;
   fit: number | null;
+  /** The description's words the question shares (its fit's basis). */
+  fitTerms: string[];
 }
 
 /**
@@ -147,16 +155,17 @@ export function assembleResearch(run: ResearchRun, cfg: PromptResearchConfig): R
     questionClusters.length < input.limit ? buildClusters(candidates.backfill, weights, cfg.dedup, true) : [];
   const all = [...questionClusters, ...backfillClusters];
   const { demands, actual } = demandOf(all, run.volumes, run.volumeSource, cfg);
-  const fits = input.brandDescription
-    ? lexicalFit(
+  const described = input.brandDescription !== null && input.brandDescription.trim() !== '';
+  const fits: FitOf[] | null = described
+    ? fitWithTerms(
         all.map((c) => c.query),
-        input.brandDescription,
+        input.brandDescription ?? '',
         input.seed,
         lang,
       )
     : null;
   const ranked: Ranked[] = all.map((cluster, i) => {
-    const q = questionText(cluster.query, input.seed);
+    const q = questionText(cluster.query, input.seed, run.year);
     const { intent, modifier } = classifyIntent(cluster.query);
     return {
       cluster,
@@ -165,12 +174,25 @@ export function assembleResearch(run: ResearchRun, cfg: PromptResearchConfig): R
       intent,
       modifier,
       demand: demands[i] as Demand,
-      fit: fits ? Math.round(100 * (fits[i] ?? 0)) : null,
+      fit: fits ? Math.round(100 * (fits[i]?.score ?? 0)) : null,
+      fitTerms: fits?.[i]?.terms ?? [],
     };
   });
   const order = ranking(lang);
-  const questionsRanked = ranked.filter((r) => !r.cluster.backfill).sort(order.compare);
-  const backfillRanked = ranked.filter((r) => r.cluster.backfill).sort(order.compare);
+  // Each text once, the better-ranked kept, the other's queries kept as its variants (question-dedup.ts).
+  const unique = uniqueByText(
+    [
+      ...ranked.filter((r) => !r.cluster.backfill).sort(order.compare),
+      ...ranked.filter((r) => r.cluster.backfill).sort(order.compare),
+    ],
+    (kept, dropped) => {
+      kept.cluster.variants = [
+        ...new Set([...kept.cluster.variants, dropped.cluster.query, ...dropped.cluster.variants]),
+      ];
+    },
+  );
+  const questionsRanked = unique.filter((r) => !r.cluster.backfill);
+  const backfillRanked = unique.filter((r) => r.cluster.backfill);
   const returned = [...questionsRanked, ...backfillRanked].slice(0, input.limit);
   const ids = new Map(returned.map((r, i) => [r, `q${i + 1}`]));
 
@@ -187,7 +209,13 @@ export function assembleResearch(run: ResearchRun, cfg: PromptResearchConfig): R
       ...r.demand,
       evidence: { ...r.cluster.evidence, autocompleteScore: round4(r.cluster.evidence.autocompleteScore) },
     },
-    fit: r.fit === null ? null : { score: r.fit, method: 'lexical' },
+    // With a description: the score and the words it rests on, or no score and `basis: "none"` when no question
+    // shares a word with the description (§3.10).
+    fit: !described
+      ? null
+      : r.fit === null
+        ? { score: null, method: 'lexical', basis: 'none', terms: [] }
+        : { score: r.fit, method: 'lexical', basis: 'description_terms', terms: r.fitTerms },
     aboveNextBy: i + 1 < returned.length ? order.decidedBy(r, returned[i + 1] as Ranked) : null,
   }));
 
@@ -198,6 +226,13 @@ export function assembleResearch(run: ResearchRun, cfg: PromptResearchConfig): R
     cfg,
   );
   const warnings = [...run.warnings];
+  if (described && fits === null)
+    warnings.push({
+      code: 'NO_FIT_BASIS',
+      message:
+        'No question shares a word with the brand description beyond the seed, so brand fit has no basis ' +
+        '(fit.score null, fit.basis "none"); the monitor set is chosen on demand alone.',
+    });
   if (candidates.stats.suggestions === 0)
     warnings.push({ code: 'NO_SUGGESTIONS', message: 'No provider returned any suggestion; no question is invented.' });
   if (questions.length < input.limit)
@@ -267,7 +302,8 @@ function buildMonitorSet(
   cfg: PromptResearchConfig,
 ) {
   const m = cfg.monitor;
-  const withFit = input.brandDescription !== null && input.brandDescription.trim() !== '';
+  // Fit weighs in only where it has a basis (a description some question shares words with).
+  const withFit = pool.some((r) => r.fit !== null);
   const value = (r: Ranked) =>
     withFit ? m.demandWeight * (r.demand.score / 100) + m.fitWeight * ((r.fit ?? 0) / 100) : r.demand.score / 100;
   const picks = selectMonitorSet(

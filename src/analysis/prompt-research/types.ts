@@ -1,7 +1,7 @@
 /** Inputs of PROMPT_RESEARCH (the task payload of the submission layer) and the §3.13 enums. */
 import type { PromptResearchPayload } from '../../submission/analysis-requests.js';
 
-export const PR_METHOD_VERSION = 'prompt-research/1.1.0';
+export const PR_METHOD_VERSION = 'prompt-research/1.2.0';
 
 /** The task payload the submission layer stores (one definition for both layers). */
 export type PromptResearchInput = PromptResearchPayload;
@@ -17,7 +17,8 @@ export type WarningCode =
   | 'PROVIDER_BLOCKED'
   | 'PROVIDER_ERROR'
   | 'NO_SUGGESTIONS'
-  | 'VOLUME_LOOKUP_FAILED';
+  | 'VOLUME_LOOKUP_FAILED'
+  | 'NO_FIT_BASIS';
 
 export interface PrWarning {
   code: WarningCode;

@@ -23,8 +23,21 @@ export const EN_TAILS = [
   'reddit',
 ];
 
+/**
+ * The simulator's years come from the clock: people type this year, and still last year's early in a year. A
+ * fixed "2025" made every research of 2026 ask about a past year.
+ */
+export function thisYear(): string {
+  return String(new Date().getUTCFullYear());
+}
+export function lastYear(): string {
+  return String(new Date().getUTCFullYear() - 1);
+}
+
 /** After a completed modifier (`X review`, `X price`, `X 2024`): what people add to that. */
-export const EN_EXTEND_TAILS = ['2025'];
+export function enExtendTails(): string[] {
+  return [thisYear()];
+}
 
 /** What follows a bare preposition, by the preposition; unknown ones get no completion. */
 export const EN_AFTER_WORD: Readonly<Record<string, readonly string[]>> = {
@@ -84,12 +97,12 @@ export const EN_LETTERS: Readonly<Record<string, readonly string[]>> = {
 export const EN_WRONG_SCRIPT = ['추천', 'おすすめ'];
 
 /** Korean: head-final, so the intent word follows the topic. */
-export const KO_TAILS = [
+export const koTails = (): string[] => [
   '추천',
   '비교',
   '순위',
-  '추천 2025',
-  '추천 2024',
+  `추천 ${thisYear()}`,
+  `추천 ${lastYear()}`,
   '가격',
   '후기',
   '종류',
@@ -104,9 +117,9 @@ export const KO_TAILS = [
  * After a completed Korean intent word, by the word: recommendations get a year, `순위`, `가성비` and
  * the topic's audiences; rankings a year; reviews communities; prices a comparison; others nothing.
  */
-export const KO_EXTEND_TAILS: ReadonlyArray<[RegExp, readonly string[]]> = [
-  [/추천$/, ['2025', '순위', '가성비']],
-  [/(순위|브랜드|비교|가성비|\d)$/, ['2025']],
+export const koExtendTails = (): ReadonlyArray<[RegExp, readonly string[]]> => [
+  [/추천$/, [thisYear(), '순위', '가성비']],
+  [/(순위|브랜드|비교|가성비|\d)$/, [thisYear()]],
   [/(후기|리뷰)$/, ['디시', '더쿠']],
   [/(가격|비용)$/, ['비교']],
 ];

@@ -2,18 +2,20 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SimContext } from '../sim-context.js';
 import {
   EN_AFTER_WORD,
-  EN_EXTEND_TAILS,
   EN_LETTERS,
   EN_QUESTION_DONE,
   EN_QUESTIONS,
   EN_TAILS,
   EN_WRONG_SCRIPT,
-  KO_EXTEND_TAILS,
+  enExtendTails,
   KO_HOW_TO,
   KO_QUESTION_TAILS,
   KO_QUESTION_WORD_TAILS,
   KO_SYLLABLES,
-  KO_TAILS,
+  koExtendTails,
+  koTails,
+  lastYear,
+  thisYear,
   TOPICS,
   type Topic,
   withParticle,
@@ -68,15 +70,15 @@ function englishSuggestions(sim: SimContext, q: string, topic: Topic | undefined
     for (const t of afterWord) if (keep(sim, q, t)) out.push(`${q} ${t}`);
   } else if (/\bnear me$/i.test(q)) {
     // Only a topic people buy in shops has completions here.
-    if (topic) extend(out, sim, q, EN_EXTEND_TAILS);
+    if (topic) extend(out, sim, q, enExtendTails());
   } else if (/^best\b/i.test(q)) {
-    extend(out, sim, q, merged(['2025', 'for beginners'], topic?.extendTails ?? []));
+    extend(out, sim, q, merged([thisYear(), 'for beginners'], topic?.extendTails ?? []));
   } else if (question || /\b(review|price|cost|alternatives|worth it|\d+)$/i.test(q)) {
-    extend(out, sim, q, /\d$/.test(q) ? [] : EN_EXTEND_TAILS);
+    extend(out, sim, q, /\d$/.test(q) ? [] : enExtendTails());
   } else {
     extend(out, sim, q, merged(EN_TAILS, topic?.tails ?? []));
     // `best X` fits a kind of product, not any seed (`best pydantic`): topics only.
-    if (topic && !/^best\b/i.test(q)) out.splice(2, 0, `best ${q} 2025`, `best ${q} 2024`);
+    if (topic && !/^best\b/i.test(q)) out.splice(2, 0, `best ${q} ${thisYear()}`, `best ${q} ${lastYear()}`);
     if (sim.hash(q, 'foreign') % 2 === 0) out.splice(5, 0, `${q} ${EN_WRONG_SCRIPT[sim.hash(q, 'which') % 2]}`);
   }
   return out;
@@ -101,13 +103,14 @@ function koreanSuggestions(sim: SimContext, q: string, topic: Topic | undefined,
   } else if (/\svs$/i.test(q)) {
     for (const t of topic?.versus ?? []) if (keep(sim, q, t)) out.push(`${q} ${t}`);
   } else if (KO_INTENT_END.test(q)) {
-    const general = KO_EXTEND_TAILS.find(([re]) => re.test(q))?.[1] ?? [];
+    const general = koExtendTails().find(([re]) => re.test(q))?.[1] ?? [];
     const tails = merged(general, /추천$/.test(q) ? (topic?.extendTails ?? []) : []);
     extend(out, sim, q, /\d/.test(q) ? tails.filter((t) => !/\d/.test(t)) : tails);
   } else {
-    extend(out, sim, q, merged(KO_TAILS, topic?.tails ?? []));
+    const tails = koTails();
+    extend(out, sim, q, merged(tails, topic?.tails ?? []));
     // People also type the topic without spaces: a spacing variant of the top completion.
-    if (q.includes(' ')) out.splice(1, 0, `${q.replace(/\s+/g, '')} ${KO_TAILS[0]}`);
+    if (q.includes(' ')) out.splice(1, 0, `${q.replace(/\s+/g, '')} ${tails[0]}`);
     const extra = provider === 'naver' ? topic?.naverExtra : topic?.googleExtra;
     if (extra) out.splice(provider === 'naver' ? 6 : 4, 0, ...extra);
   }
