@@ -27,5 +27,5 @@ export function parseDirectives(text: string | undefined | null): Directives {
 
 /** Removes directives from a text, so generated answers read naturally. */
 export function stripDirectives(text: string): string {
-  return text.replace(/\s*sandbox:(timeout|empty|error|captcha|flaky=\d+|delay=\d+)\b/g, '').trim();
+  return text.replace(/(?<!\s)\s*sandbox:(timeout|empty|error|captcha|flaky=\d+|delay=\d+)\b/g, '').trim();
 }

@@ -1,3 +1,4 @@
+import { ESLint } from 'eslint';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -211,5 +212,33 @@ describe('text functions on generated strings', () => {
       }),
       { numRuns: 60, seed: 35 },
     );
+  });
+});
+
+/**
+ * The detector of `npm run lint` (eslint.config.js) on patterns of known complexity: the shapes
+ * this file's answers exploited are reported, their linear rewrites are not.
+ */
+describe('the ReDoS detector of npm run lint', () => {
+  const lint = async (pattern: string) => {
+    const eslint = new ESLint({ cwd: process.cwd() });
+    const [r] = await eslint.lintText(`export const re = ${pattern};\n`, { filePath: 'src/redos-probe.ts' });
+    return (r?.messages ?? []).map((m) => m.ruleId);
+  };
+
+  it.each([
+    ['nested quantifier', '/(a+)+$/'],
+    ['the old table separator', String.raw`/^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$/`],
+    ['the old reference heading', String.raw`/^\s*(?:#{1,6}\s*)?(?:\*\*)?\s*(sources)\s*:?\s*(?:\*\*)?\s*:?\s*$/i`],
+    ['a run retried at each position', String.raw`/\s+([.,;:!?])/g`],
+  ])('reports %s', async (_name, pattern) => {
+    expect((await lint(pattern)).length).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ['the new reference heading', String.raw`/^(?:#{1,6} ?)?(?:\*\*)? ?(?:sources) ?:? ?(?:\*\*)? ?:?$/i`],
+    ['a run anchored at its start', String.raw`/(?<!\s)\s+(?:but|and)\s+/i`],
+  ])('passes %s', async (_name, pattern) => {
+    expect(await lint(pattern)).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import type { HttpResponse, HttpTransport } from '../../transport/http-transport.js';
 import { openAiErrorInfo } from '../../engines/chat/openai-errors.js';
 import type { TokenUsage } from './meter.js';
+import { trimEndChars } from '../text/norm.js';
 
 /**
  * One call to an OpenAI-compatible `/v1/chat/completions` endpoint with a JSON-schema response
@@ -33,7 +34,7 @@ export type ChatOutcome =
 
 /** `https://api.openai.com` and `https://host/v1` both work as the configured base. */
 export function completionsUrl(baseUrl: string): string {
-  const base = baseUrl.replace(/\/+$/, '');
+  const base = trimEndChars(baseUrl, '/');
   return /\/v1$/.test(base) ? `${base}/chat/completions` : `${base}/v1/chat/completions`;
 }
 

@@ -137,8 +137,15 @@ function check<T>(content: string, validate: ValidateFunction<T>): ModelResult<T
   return { ok: true, value: parsed };
 }
 
-/** Some compatible servers wrap JSON in a Markdown fence despite the response format. */
+/**
+ * Some compatible servers wrap JSON in a Markdown fence despite the response format: the text
+ * between a first line of ```` ``` ```` or ```` ```json ```` and a last line of ```` ``` ````. Found by index,
+ * not by a pattern, whose runs of whitespace and content could be split in quadratically many ways.
+ */
 function stripFence(s: string): string {
-  const m = /^\s*```(?:json)?\s*\n([\s\S]*?)\n```\s*$/.exec(s);
-  return m?.[1] ?? s;
+  const t = s.trim();
+  const open = t.indexOf('\n');
+  if (!t.startsWith('```') || !t.endsWith('\n```') || open < 0 || open >= t.length - 4) return s;
+  const info = t.slice(3, open).trim();
+  return info === '' || info === 'json' ? t.slice(open + 1, t.length - 4) : s;
 }

@@ -1,4 +1,5 @@
 import { nameMatcher, type NameMatcher } from '../text/name-match.js';
+import { trimEndChars } from '../text/norm.js';
 
 /** Suggestion filters of §3.5, in the order that the stats count them. */
 
@@ -40,7 +41,7 @@ const KO_INTENT =
 /** A question as typed: interrogative start, `?`, Korean question ending or interrogative word (§3.8 "observed"). */
 export function isInterrogative(text: string): boolean {
   const t = text.trim();
-  const bare = t.replace(/\?+$/, '').trim();
+  const bare = trimEndChars(t, '?').trim();
   return t.includes('?') || EN_START.test(t) || KO_ENDING.test(bare) || KO_INTERROGATIVE.test(t);
 }
 

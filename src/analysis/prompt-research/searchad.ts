@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { HttpRequest, HttpResponse } from '../../transport/http-transport.js';
+import { trimEndChars } from '../text/norm.js';
 
 /**
  * Naver Search Ad keyword tool (docs/analysis.md#s3-1): `GET /keywordstool?hintKeywords=…&showDetail=1`
@@ -48,7 +49,7 @@ export function keywordToolRequest(
 ): HttpRequest {
   return {
     method: 'GET',
-    url: `${baseUrl.replace(/\/+$/, '')}${PATH}?hintKeywords=${encodeURIComponent(keywords.join(','))}&showDetail=1`,
+    url: `${trimEndChars(baseUrl, '/')}${PATH}?hintKeywords=${encodeURIComponent(keywords.join(','))}&showDetail=1`,
     headers: {
       'x-timestamp': timestamp,
       'x-api-key': creds.accessLicense,

@@ -1,4 +1,5 @@
 import type { UpstreamConfig } from '../../config/engine-config.js';
+import { trimEndChars } from '../text/norm.js';
 
 /**
  * Which of prompt research's upstreams are the sandbox simulator, decided from configuration only
@@ -27,7 +28,7 @@ const NAMES: Readonly<Record<Upstream, { real: string; simulated: string }>> = O
 export function isSimulatorUrl(baseUrl: string, upstream: Upstream): boolean {
   let path: string;
   try {
-    path = new URL(baseUrl).pathname.replace(/\/+$/, '');
+    path = trimEndChars(new URL(baseUrl).pathname, '/');
   } catch {
     return false;
   }

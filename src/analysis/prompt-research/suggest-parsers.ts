@@ -74,7 +74,9 @@ const ENTITIES: Readonly<Record<string, string>> = {
 };
 
 export function stripTags(html: string): string {
-  return html.replace(/<[^>]*>/g, '').replace(/&(amp|lt|gt|quot|#39|#x27|apos);/g, (_, e: string) => ENTITIES[e] ?? '');
+  return html
+    .replace(/<[^<>]*>/g, '')
+    .replace(/&(amp|lt|gt|quot|#39|#x27|apos);/g, (_, e: string) => ENTITIES[e] ?? '');
 }
 
 /** `client=gws-wiz`: an anti-JSON prefix line `)]}'`, then `[[["<b>…</b>", 0, […]], …], {…}]`. */

@@ -66,7 +66,7 @@ export function wordKey(raw: string): string {
   return raw
     .toLowerCase()
     .replace(/[\d.,]+/g, '')
-    .replace(/^'+|'+$/g, '');
+    .replace(/^'+|(?<!')'+$/g, '');
 }
 
 /** The Hangul character bigrams of a Korean stem, the stem itself excepted (§1.2's dictionary-free part). */

@@ -93,9 +93,10 @@ export function pageDates(meta: PageMetadata | null, url: string, text: string |
   }
   if (text) {
     const head = text.slice(0, 3000);
-    const published = /(?:Published|Posted|입력|작성일|등록일?)\s*:?\s*([^\n]{6,40})/i.exec(head);
+    // The value starts at its first non-space character, so the whitespace before it is taken one way only.
+    const published = /(?:Published|Posted|입력|작성일|등록일?)(?:\s*:)?\s*(\S[^\n]{5,39})/i.exec(head);
     const pub = published?.[1] ? toIsoDate(published[1], fetchedAt) : null;
-    const modified = /(?:Updated|Modified|수정일?)\s*:?\s*([^\n]{6,40})/i.exec(head);
+    const modified = /(?:Updated|Modified|수정일?)(?:\s*:)?\s*(\S[^\n]{5,39})/i.exec(head);
     const mod = modified?.[1] ? toIsoDate(modified[1], fetchedAt) : null;
     if (pub || mod) return result(pub, mod, 'text');
   }
@@ -104,7 +105,7 @@ export function pageDates(meta: PageMetadata | null, url: string, text: string |
 
 function cleanAuthor(raw: string): string | null {
   const s = raw
-    .replace(/[\w.+-]+@[\w-]+\.[\w.]+/g, '')
+    .replace(/(?<![\w.+-])[\w.+-]+@[\w-]+\.[\w.]+/g, '')
     .replace(/^\s*by\s+/i, '')
     .replace(/\s+/g, ' ')
     .trim();

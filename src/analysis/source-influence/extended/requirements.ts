@@ -26,7 +26,11 @@ const HINTS: readonly Hint[] = [
     label: 'budget',
   },
   { type: 'budget', re: /[$€£₩]\s?\d[\d,.]*(?:\s?(?:k|million))?/g, label: 'budget' },
-  { type: 'budget', re: /\d[\d,.]*\s?(?:만|천|억)?\s?원\s?(?:이하|미만|이내|대|정도|까지)?/g, label: '예산' },
+  {
+    type: 'budget',
+    re: /(?<![\d,.])\d[\d,.]*\s?(?:만|천|억)?\s?원\s?(?:이하|미만|이내|대|정도|까지)?/g,
+    label: '예산',
+  },
   { type: 'location', re: /\bnear me\b/gi, label: 'location' },
   { type: 'location', re: /[가-힣]{2,6}(?:시|구|동|역)(?=$|[\s,.?!]|에서|에|의|근처|주변)/g, label: '지역' },
   { type: 'location', re: /(?:근처|주변)/g, label: '지역' },

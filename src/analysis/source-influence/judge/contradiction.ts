@@ -35,7 +35,8 @@ export interface Contradiction {
   page: string;
 }
 
-const CLAUSE_BREAK_EN = /[;:,]\s+|\s+(?:but|although|though|whereas|while|however|and|which|who)\s+/i;
+// A break starts where its whitespace run starts (the lookbehind), so a long run is scanned once.
+const CLAUSE_BREAK_EN = /[;:,]\s+|(?<!\s)\s+(?:but|although|though|whereas|while|however|and|which|who)\s+/i;
 // The connective stays on its clause (최고 기록 must not lose 고): the break is the space after it.
 const CLAUSE_BREAK_KO = /[;:,]\s*|(?<=지만|는데|으나|면서|반면|며|고)\s+/;
 

@@ -16,7 +16,8 @@ import { rewritePhrases } from './phrases.js';
 export type LexLang = 'en' | 'ko';
 export type { NegationCue } from './negation.js';
 
-const EDGE = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu;
+// The trailing run is matched only from its first character (the lookbehind): one scan, not one per position.
+const EDGE = /^[^\p{L}\p{N}]+|(?<![^\p{L}\p{N}])[^\p{L}\p{N}]+$/gu;
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
 function isWordChar(code: number): boolean {

@@ -21,7 +21,8 @@ function set(words: string): ReadonlySet<string> {
   return new Set(words.split(/\s+/).filter((w) => w !== ''));
 }
 
-const EDGE = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu;
+// The trailing run is matched only from its first character (the lookbehind): one scan, not one per position.
+const EDGE = /^[^\p{L}\p{N}]+|(?<![^\p{L}\p{N}])[^\p{L}\p{N}]+$/gu;
 function clean(word: string): string {
   return word.replace(EDGE, '').toLowerCase().replace(/’/g, "'");
 }
