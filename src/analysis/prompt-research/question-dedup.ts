@@ -9,8 +9,11 @@
 
 const HANGUL = '\\p{Script=Hangul}';
 const PUNCTUATION = /[\p{P}\p{S}]+/gu;
-/** A space beside a Hangul syllable: Korean spacing varies between writers, the words do not. */
-const HANGUL_SPACE = new RegExp(`(?<=${HANGUL}) +| +(?=${HANGUL})`, 'gu');
+/**
+ * A space beside a Hangul syllable: Korean spacing varies between writers, the words do not. A run
+ * before one is matched from its first space (the lookbehind), so a long run is scanned once.
+ */
+const HANGUL_SPACE = new RegExp(`(?<=${HANGUL}) +|(?<! ) +(?=${HANGUL})`, 'gu');
 
 /** The comparison key of a question's text. */
 export function questionKey(text: string): string {
