@@ -203,7 +203,7 @@ export function registerMonitorRoutes(app: FastifyInstance, ctx: HttpContext): v
             submission: { config: ctx.config, pools: ctx.pools, now: ctx.now },
             retentionMs: ctx.settings.retentionMs,
             now: ctx.now,
-            log: req.log,
+            log: ctx.log,
           },
           run,
         );
