@@ -78,6 +78,12 @@ describe('AeqClient against a running service', () => {
     expect((await client.updateMonitor(id, { status: 'active' })).monitor?.status).toBe('active');
     expect((await client.monitorRuns(id, { limit: 5, include: 'results' })).runs).toEqual([]);
     expect((await client.monitorMetrics(id, { from: '2026-01-01T00:00:00Z' })).series).toEqual([]);
+    // Run now: the run at once; a second while it is open (its answer takes 3 s) is an AeqError with the stable code.
+    await client.updateMonitor(id, { prompts: ['is Nike good for running sandbox:delay=3000'] });
+    const started = await client.runMonitorNow(id);
+    expect(started.run).toMatchObject({ tasks: 1 });
+    expect((await client.monitorRuns(id)).runs?.map((r) => r.id)).toEqual([started.run?.id]);
+    await expect(client.runMonitorNow(id)).rejects.toMatchObject({ code: 'MONITOR_RUN_IN_PROGRESS', status: 409 });
     await client.deleteMonitor(id);
     await expect(client.monitor(id)).rejects.toMatchObject({ code: 'RESOURCE_NOT_FOUND', status: 404 });
   });
