@@ -141,6 +141,9 @@ export function monitorView(m: MonitorRecord) {
 
 export type MonitorRunStatus = 'starting' | 'running' | 'completed';
 
+/** What started a run: a slot of its schedule, or a request to run it now (`POST /v1/monitors/{id}/runs`). */
+export type MonitorRunTrigger = 'schedule' | 'manual';
+
 /** Where an answer names a tracked brand: one credited occurrence (offsets in its text), its brand and role. */
 export interface MentionSpan {
   start: number;
@@ -180,6 +183,8 @@ export interface MonitorRunRecord {
   spec: MonitorSpec;
   /** Tasks asked: prompts × engines × countries, less those an engine could not serve at the time. */
   tasks: number;
+  /** What started it; a manual run's `slotAt` is when it was asked for. */
+  trigger: MonitorRunTrigger;
   /** The saved answers once the run has completed (read only when asked: `Store.monitorRuns`). */
   results: MonitorRunResult[] | null;
   /** The saved answers by status once the run has completed, so that its progress is shown without reading them. */

@@ -163,6 +163,7 @@ const runSchema = {
     id: { type: 'string' },
     slotAt: { type: 'string', format: 'date-time' },
     status: { type: 'string', enum: ['starting', 'running', 'completed'] },
+    trigger: { type: 'string', enum: ['schedule', 'manual'] },
     tasks: { type: 'integer' },
     progress: looseObject,
     createdAt: { type: 'string', format: 'date-time' },

@@ -1,6 +1,12 @@
 import type { Logger } from 'pino';
 import type { NewBatch } from '../domain/batch.js';
-import { type MonitorRecord, type MonitorRunRecord, monitorSpecOf, tasksPerRun } from '../domain/monitor.js';
+import {
+  type MonitorRecord,
+  type MonitorRunRecord,
+  type MonitorRunTrigger,
+  monitorSpecOf,
+  tasksPerRun,
+} from '../domain/monitor.js';
 import type { NewTask } from '../domain/task.js';
 import { newTaskId } from '../domain/task-id.js';
 import type { Store } from '../store/store.js';
@@ -14,7 +20,12 @@ import { envelopeToTask, type SubmissionContext } from '../submission/envelope.j
  */
 
 /** A new run of `m` for the time `slotAt`, in state `starting` (its tasks are not made yet). */
-export function newMonitorRun(m: MonitorRecord, slotAt: number, now: number): MonitorRunRecord {
+export function newMonitorRun(
+  m: MonitorRecord,
+  slotAt: number,
+  now: number,
+  trigger: MonitorRunTrigger,
+): MonitorRunRecord {
   return {
     id: newTaskId(now),
     monitorId: m.id,
@@ -24,6 +35,7 @@ export function newMonitorRun(m: MonitorRecord, slotAt: number, now: number): Mo
     batchId: newTaskId(now),
     spec: monitorSpecOf(m),
     tasks: tasksPerRun(m),
+    trigger,
     results: null,
     counts: null,
     metrics: null,

@@ -92,7 +92,7 @@ export class MonitorScheduler extends PeriodicPass<void> {
   private async claim(m: MonitorRecord, now: number): Promise<void> {
     const slot = dueSlot(m.schedule, now);
     if (slot === null) return;
-    const run = newMonitorRun(m, slot, now);
+    const run = newMonitorRun(m, slot, now, 'schedule');
     if (await this.store.claimMonitorSlot(m, run, nextSlot(m.schedule, now)))
       this.log.info({ monitorId: m.id, runId: run.id, slot: new Date(slot).toISOString() }, 'monitor run started');
   }

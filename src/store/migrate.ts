@@ -17,6 +17,7 @@ import * as m016 from './migrations/016-monitor-run-counts.js';
 import * as m017 from './migrations/017-worker-liveness.js';
 import * as m021 from './migrations/021-webhook-secrets.js';
 import * as m022 from './migrations/022-task-failure.js';
+import * as m023 from './migrations/023-monitor-run-trigger.js';
 
 /** Migrations of both dialects; a dialect may add its own (StoreDialect.migrations), named in the same order. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -36,6 +37,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '017-worker-liveness': m017,
   '021-webhook-secrets': m021,
   '022-task-failure': m022,
+  '023-monitor-run-trigger': m023,
 };
 
 /** Brings the schema to the latest migration of the dialect; throws what the migrator failed with. */

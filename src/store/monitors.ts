@@ -5,6 +5,7 @@ import {
   type MonitorRunRecord,
   type MonitorRunResult,
   type MonitorRunStatus,
+  type MonitorRunTrigger,
   type MonitorSpec,
   type MonitorStatus,
 } from '../domain/monitor.js';
@@ -113,6 +114,7 @@ function runFromRow(r: RunRow): MonitorRunRecord {
     batchId: r.batch_id ?? '',
     spec: JSON.parse(r.spec) as MonitorSpec,
     tasks: Number(r.tasks),
+    trigger: r.run_trigger as MonitorRunTrigger,
     results: r.results === null || r.results === undefined ? null : (JSON.parse(r.results) as MonitorRunResult[]),
     counts:
       r.completed_tasks === null || r.failed_tasks === null
@@ -220,6 +222,7 @@ function runRow(run: MonitorRunRecord): MonitorRunsTable {
     failed_tasks: null,
     created_at: run.createdAt,
     completed_at: null,
+    run_trigger: run.trigger,
   };
 }
 
@@ -329,6 +332,7 @@ const RUN_COLUMNS = [
   'failed_tasks',
   'created_at',
   'completed_at',
+  'run_trigger',
 ] as const;
 
 /**

@@ -179,6 +179,8 @@ export interface MonitorRunsTable {
   failed_tasks: number | null;
   created_at: number;
   completed_at: number | null;
+  /** `schedule` or `manual` (migrations/023-monitor-run-trigger.ts). */
+  run_trigger: string;
 }
 
 export interface Database {

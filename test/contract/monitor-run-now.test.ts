@@ -43,6 +43,7 @@ describe('run a monitor now', () => {
     expect(r.status).toBe(202);
     expect(r.body.run).toMatchObject({
       status: 'running',
+      trigger: 'manual',
       tasks: 4,
       slotAt: new Date(start).toISOString(),
       completedAt: null,
@@ -59,7 +60,7 @@ describe('run a monitor now', () => {
       30_000,
       100,
     );
-    expect(done.id).toBe(r.body.run.id);
+    expect(done).toMatchObject({ id: r.body.run.id, trigger: 'manual' });
     expect(done.progress).toEqual({ total: 4, done: 4, completed: 4, failed: 0 });
     const series = (await svc.call('GET', `/v1/monitors/${m.id}/metrics`)).body.series;
     expect(series.map((s: { engine: string }) => s.engine).sort()).toEqual(['ANSWER_ENGINE_A', 'CHATBOT_A']);

@@ -76,7 +76,7 @@ describe('monitor runs on a schedule', () => {
     await pass();
     const started = await runs();
     expect(started).toHaveLength(1);
-    expect(started[0]).toMatchObject({ slotAt: '2026-11-21T00:00:00.000Z', tasks: 4 });
+    expect(started[0]).toMatchObject({ slotAt: '2026-11-21T00:00:00.000Z', tasks: 4, trigger: 'schedule' });
     const done = await finishRuns();
     expect(done[0].progress).toEqual({ total: 4, done: 4, completed: 4, failed: 0 });
     const [withResults] = await runs(true);

@@ -59,5 +59,11 @@ describe.runIf(chromiumAvailable())('run a monitor now from the dashboard', () =
     expect(await progress.getAttribute('aria-valuetext')).toBe('4 of 4');
     await page.waitForFunction(() => !(document.querySelector('button.run-now') as HTMLButtonElement).disabled);
     await screenshot(page, 'monitor-run-now');
+    // Read again later, the run still says it was started by hand.
+    await page.reload();
+    const again = page.locator(`table.runs tbody tr[data-run-id="${runs[0]?.id}"]`);
+    await again.waitFor();
+    expect(await again.getAttribute('data-trigger')).toBe('manual');
+    expect(await again.locator('.badge').textContent()).toBe('by hand');
   });
 });

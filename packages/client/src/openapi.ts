@@ -2909,6 +2909,8 @@ export interface paths {
                                 slotAt?: string;
                                 /** @enum {string} */
                                 status?: "starting" | "running" | "completed";
+                                /** @enum {string} */
+                                trigger?: "schedule" | "manual";
                                 tasks?: number;
                                 progress?: {
                                     [key: string]: unknown;
@@ -3034,6 +3036,8 @@ export interface paths {
                                 slotAt?: string;
                                 /** @enum {string} */
                                 status?: "starting" | "running" | "completed";
+                                /** @enum {string} */
+                                trigger?: "schedule" | "manual";
                                 tasks?: number;
                                 progress?: {
                                     [key: string]: unknown;

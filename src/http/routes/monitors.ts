@@ -192,7 +192,7 @@ export function registerMonitorRoutes(app: FastifyInstance, ctx: HttpContext): v
       const caller = callerOf(req);
       const m = await monitorOr404(ctx, req.params.id, caller);
       const now = ctx.now();
-      const run = newMonitorRun(m, now, now);
+      const run = newMonitorRun(m, now, now, 'manual');
       const outcome = await ctx.store.startMonitorRun(run);
       if (outcome === 'gone') throw notFound(req.params.id);
       if (outcome === 'in-progress') throw new RequestError('MONITOR_RUN_IN_PROGRESS', undefined, { monitorId: m.id });
@@ -393,6 +393,7 @@ async function runView(ctx: HttpContext, run: MonitorRunRecord, withResults: boo
     id: run.id,
     slotAt: new Date(run.slotAt).toISOString(),
     status: run.status,
+    trigger: run.trigger,
     tasks: run.tasks,
     progress,
     createdAt: new Date(run.createdAt).toISOString(),

@@ -264,13 +264,17 @@ function RunsTable({ runs, loading, startedId }: { runs: MonitorRun[]; loading: 
       runs.length > 0
         ? html`<${TableWrap} label="Runs">
             <table class="runs">
-              <${Head} cols=${['Scheduled', 'Status', 'Progress', 'Ended']} />
+              <${Head} cols=${['Run of', 'Status', 'Progress', 'Ended']} />
               <tbody>
                 ${runs.map((r) => {
                   const pr = (r.progress ?? {}) as { done?: number; total?: number; failed?: number };
-                  return html`<tr data-run-id=${r.id} data-status=${r.status}>
+                  // A scheduled run is of its slot; one started by hand says so (and the one just started, that).
+                  const byHand = r.trigger === 'manual';
+                  return html`<tr data-run-id=${r.id} data-status=${r.status} data-trigger=${r.trigger ?? 'schedule'}>
                     <td class="nowrap">${when(r.slotAt)}${
-                      r.id === startedId ? html` <span class="badge">started now</span>` : null
+                      byHand
+                        ? html` <span class="badge">${r.id === startedId ? 'started now' : 'by hand'}</span>`
+                        : null
                     }</td>
                     <td>${r.status}</td>
                     <td><${Progress} done=${pr.done ?? 0} total=${pr.total ?? r.tasks ?? 0}
