@@ -67,7 +67,7 @@ export function serviceFailure(
 /** Longest detail kept, in characters: a reason, not a body. */
 const MAX_DETAIL = 200;
 const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>()]+/gi;
-const USERINFO = /[^\s/@:]+:[^\s/@]+@(?=[a-z0-9[])/gi;
+const USERINFO = /(?<![^\s/@:])[^\s/@:]+:[^\s/@]+@(?=[a-z0-9[])/gi;
 const CREDENTIAL_WORD =
   /\b(bearer|basic|token|access[_-]?token|api[_-]?key|apikey|key|secret|password|passwd|pwd|session|cookie|authorization|signature|sig)(\s*[=:]\s*|\s+)[^\s,;)]+/gi;
 /**
@@ -92,7 +92,7 @@ export function cleanDetail(detail: string, secrets: readonly string[] = []): st
     .replace(/\s+/g, ' ')
     .trim();
   if (s.length > MAX_DETAIL) s = `${s.slice(0, MAX_DETAIL - 1)}…`;
-  return s.replace(/[.\s]+$/, '');
+  return s.replace(/(?<![.\s])[.\s]+$/, '');
 }
 
 function hostOf(url: string): string {

@@ -15,6 +15,6 @@ export function upstreamScope(taskType: TaskType, payload: TaskPayload, engine: 
     if (page?.host) return page.host.toLowerCase();
   }
   const base = engine.upstream.baseUrl ? parseUrl(engine.upstream.baseUrl) : null;
-  if (base?.host) return `${base.host.toLowerCase()}${base.pathname.replace(/\/+$/, '')}`;
+  if (base?.host) return `${base.host.toLowerCase()}${base.pathname.replace(/(?<!\/)\/+$/, '')}`;
   return taskType;
 }

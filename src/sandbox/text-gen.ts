@@ -32,7 +32,7 @@ export function isKorean(text: string): boolean {
 }
 
 export function fakeSentences(sim: SimContext, topic: string, n: number): string[] {
-  const subject = topic.replace(/[?.!]+$/, '') || 'This topic';
+  const subject = topic.replace(/(?<![?.!])[?.!]+$/, '') || 'This topic';
   const pool = isKorean(topic) ? KO : EN;
   const out: string[] = [];
   for (let i = 0; i < n; i++) {

@@ -22,7 +22,7 @@ export async function runChatGptWeb(ctx: AttemptContext): Promise<EngineResult> 
   if (!secret)
     throw new UpstreamFailure('AUTH_FAILED', 'CHATBOT_A web mode needs a leased account (its session token)');
   const { upstream } = ctx.config;
-  const base = String(upstream.options.webBaseUrl ?? 'https://chatgpt.com').replace(/\/+$/, '');
+  const base = String(upstream.options.webBaseUrl ?? 'https://chatgpt.com').replace(/(?<!\/)\/+$/, '');
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(upstream.headers)) headers[k.toLowerCase()] = v;
   headers.cookie = `${SESSION_COOKIE}=${secret}`;

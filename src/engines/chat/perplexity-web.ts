@@ -14,7 +14,7 @@ const DEFAULT_STABLE_MS = 2000;
 /** ANSWER_ENGINE_A web mode (`transport: "browser"`): Perplexity's search page, read once the answer is stable. */
 export async function runPerplexityWeb(ctx: AttemptContext): Promise<EngineResult> {
   const { upstream } = ctx.config;
-  const base = String(upstream.options.webBaseUrl ?? 'https://www.perplexity.ai').replace(/\/+$/, '');
+  const base = String(upstream.options.webBaseUrl ?? 'https://www.perplexity.ai').replace(/(?<!\/)\/+$/, '');
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(upstream.headers)) headers[k.toLowerCase()] = v;
   const page = await browserOf(ctx).render(`${base}/search?q=${encodeURIComponent(promptOf(ctx.payload))}`, {

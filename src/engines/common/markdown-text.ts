@@ -10,7 +10,7 @@ export function markdownToText(md: string): string {
     .replace(/(^|[^*\w])[*_]([^*_\n]+)[*_](?=[^*\w]|$)/g, '$1$2')
     .replace(/`([^`]+)`/g, '$1')
     .replace(/^\s*\|?\s*:?-{3,}.*$/gm, '')
-    .replace(/[ \t]+$/gm, '')
+    .replace(/(?<![ \t])[ \t]+$/gm, '')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
 }

@@ -61,7 +61,7 @@ async function resolveShareLink(
   const ua = typeof upstream.options.userAgent === 'string' ? upstream.options.userAgent : 'server:aeq:0.1.0';
   const res = await ctx.http.request({
     method: 'GET',
-    url: `${upstream.baseUrl.replace(/\/+$/, '')}/r/${share.community}/s/${encodeURIComponent(share.token)}`,
+    url: `${upstream.baseUrl.replace(/(?<!\/)\/+$/, '')}/r/${share.community}/s/${encodeURIComponent(share.token)}`,
     headers: { ...upstream.headers, 'user-agent': ua },
     followRedirects: false,
     signal: ctx.signal,

@@ -43,12 +43,12 @@ export async function redditAccess(ctx: AttemptContext, now: () => number = Date
   const headers: Record<string, string> = { accept: 'application/json', ...upstream.headers, 'user-agent': userAgent };
   const clientId = opt('clientId');
   const clientSecret = opt('clientSecret');
-  const baseUrl = upstream.baseUrl.replace(/\/+$/, '');
+  const baseUrl = upstream.baseUrl.replace(/(?<!\/)\/+$/, '');
   if (!clientId || !clientSecret)
     return { mode: 'anonymous', base: baseUrl, suffix: '.json', headers, invalidate: () => undefined };
 
-  const authBase = (opt('authBaseUrl') ?? baseUrl).replace(/\/+$/, '');
-  const oauthBase = (opt('oauthBaseUrl') ?? defaultOauthBase(baseUrl)).replace(/\/+$/, '');
+  const authBase = (opt('authBaseUrl') ?? baseUrl).replace(/(?<!\/)\/+$/, '');
+  const oauthBase = (opt('oauthBaseUrl') ?? defaultOauthBase(baseUrl)).replace(/(?<!\/)\/+$/, '');
   const key = `${authBase}\u0000${clientId}`;
   let cached = tokens.get(key);
   if (!cached || cached.expiresAt <= now()) {

@@ -78,7 +78,7 @@ export function redditJson(res: HttpResponse, access: 'oauth' | 'anonymous'): un
   if (html)
     throw new UpstreamFailure(
       'LAYOUT_CHANGED',
-      `reddit answered HTML where JSON was expected (${res.url.replace(/\?.*$/, '')})`,
+      `reddit answered HTML where JSON was expected (${res.url.split('?')[0]})`,
     );
   try {
     return res.json();

@@ -66,7 +66,7 @@ export function postRefFromUrl(raw: string): PostRef {
 export function normalizeCommunity(raw: string): string {
   const name = raw
     .trim()
-    .replace(/^\/+|\/+$/g, '')
+    .replace(/^\/+|(?<!\/)\/+$/g, '')
     .replace(/^r\//i, '');
   if (!/^[A-Za-z0-9][A-Za-z0-9_]{1,20}$/.test(name)) {
     throw badPayload(
@@ -81,7 +81,7 @@ export function normalizeCommunity(raw: string): string {
 export function normalizeUser(raw: string): string {
   const name = raw
     .trim()
-    .replace(/^\/+|\/+$/g, '')
+    .replace(/^\/+|(?<!\/)\/+$/g, '')
     .replace(/^(u|user)\//i, '');
   if (!/^[A-Za-z0-9_-]{3,20}$/.test(name)) {
     throw badPayload(

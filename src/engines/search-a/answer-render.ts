@@ -222,7 +222,7 @@ function splitRow(line: string): string[] {
 
 function tidyMarkdown(md: string): string {
   return md
-    .replace(/[ \t\u00a0]+$/gm, '')
+    .replace(/(?<![ \t\u00a0])[ \t\u00a0]+$/gm, '')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
 }
@@ -267,7 +267,7 @@ function listItem(content: string, node: unknown): string {
   }
   const item = content
     .replace(/^\n+/, '')
-    .replace(/\n+$/, '')
+    .replace(/(?<!\n)\n+$/, '')
     .replace(/\n/g, `\n${' '.repeat(prefix.length)}`);
   return prefix + item + (li.nextSibling ? '\n' : '');
 }

@@ -51,7 +51,7 @@ const HOST_LIKE = /^[\w.-]+\.[a-z]{2,}(\s*›.*)?$/i;
  * 2026 citation chips label their overlay link "<site> - Related results" (or only "Related
  * results" when the chip shows no site): the suffix is the chip's control name, not the source's.
  */
-const CHIP_ARIA_SUFFIX = /(^|\s+[-–]\s+)Related results$/i;
+const CHIP_ARIA_SUFFIX = /(^|(?<!\s)\s+[-–]\s+)Related results$/i;
 /**
  * Where a source card shows its title when the card's link is an empty overlay: a heading, else the
  * title line of the 2025-2026 cards (classes, the last resort: `.gpZmoc` in the "Show all" dialog,

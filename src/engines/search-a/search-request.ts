@@ -39,7 +39,7 @@ export function buildSearchRequest(
   if (opts.udm !== undefined) params.set('udm', String(opts.udm));
   if (opts.page !== undefined && opts.page > 1) params.set('start', String((opts.page - 1) * 10));
   params.set('pws', '0');
-  const base = ctx.config.upstream.baseUrl.replace(/\/+$/, '');
+  const base = ctx.config.upstream.baseUrl.replace(/(?<!\/)\/+$/, '');
   return {
     url: `${base}/search?${params.toString()}`,
     headers: {

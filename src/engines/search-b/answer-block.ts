@@ -117,7 +117,7 @@ export function readAnswerBlock($: CheerioAPI, root: Cheerio<Element>, label: El
   const lines: string[] = [];
   let previousWasItem = false;
   for (const el of proseBlocks($, root, label)) {
-    const body = collapse(inline($, el, positionOf)).replace(/\s+(\[\d+\])/g, '$1');
+    const body = collapse(inline($, el, positionOf)).replace(/(?<!\s)\s+(\[\d+\])/g, '$1');
     if (!body) continue;
     const isItem = el.tagName === 'li';
     const prefix = isItem

@@ -78,7 +78,7 @@ function titleOf($: CheerioAPI): string {
     $('meta[property="og:title"]').attr('content') ?? '',
     $('title')
       .text()
-      .replace(/\s*:\s*네이버\s*블로그\s*$/, ''),
+      .replace(/(?<!\s)\s*:\s*네이버\s*블로그\s*$/, ''),
   ];
   return candidates.map((t) => collapse(t.replace(ZERO_WIDTH, ''))).find((t) => t !== '') ?? '';
 }
@@ -125,7 +125,12 @@ function componentMarkdown($: CheerioAPI, c: Cheerio<Element>): string {
     return [...quote, ...(cite ? [`> — ${cite}`] : [])].join('\n');
   }
   if (c.hasClass('se-code')) {
-    const code = c.find('.se-code-source, pre, code').first().text().replace(ZERO_WIDTH, '').replace(/\n+$/, '');
+    const code = c
+      .find('.se-code-source, pre, code')
+      .first()
+      .text()
+      .replace(ZERO_WIDTH, '')
+      .replace(/(?<!\n)\n+$/, '');
     return code ? `\`\`\`\n${code}\n\`\`\`` : '';
   }
   if (c.hasClass('se-oglink')) {

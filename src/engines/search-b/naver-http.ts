@@ -26,7 +26,7 @@ export interface NaverFetchOptions {
 
 /** `{base}/search.naver?<params>`; the base is the configured upstream (the sandbox in sandbox mode). */
 export function naverSearchUrl(baseUrl: string, params: Record<string, string>): string {
-  return `${baseUrl.replace(/\/+$/, '')}/search.naver?${new URLSearchParams(params).toString()}`;
+  return `${baseUrl.replace(/(?<!\/)\/+$/, '')}/search.naver?${new URLSearchParams(params).toString()}`;
 }
 
 /**

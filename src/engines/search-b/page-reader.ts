@@ -19,7 +19,7 @@ const LOGIN_MESSAGE =
 export async function readNaverPage(ctx: AttemptContext, clientUrl: string): Promise<EngineResult> {
   const post = parseNaverPageUrl(clientUrl);
   const option = ctx.config.upstream.options.blogBaseUrl;
-  const base = (typeof option === 'string' && option !== '' ? option : DEFAULT_BLOG_BASE).replace(/\/+$/, '');
+  const base = (typeof option === 'string' && option !== '' ? option : DEFAULT_BLOG_BASE).replace(/(?<!\/)\/+$/, '');
   const fetchUrl = `${base}/${encodeURIComponent(post.blogId)}/${post.logNo}`;
   const page = await fetchNaverPage(ctx, fetchUrl, {
     label: 'naver blog',

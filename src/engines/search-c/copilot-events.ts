@@ -73,7 +73,7 @@ export function foldCopilotEvents(events: readonly CopilotEvent[]): EngineResult
   });
   const dropped: string[] = [];
   const markdown = answer
-    .replace(/([ \t]*)\[(\d{1,3})\](?!\()/g, (m, space: string, k: string) => {
+    .replace(/(?<![ \t])([ \t]*)\[(\d{1,3})\](?!\()/g, (m, space: string, k: string) => {
       const pos = positionOfCitation[Number(k) - 1];
       if (pos === undefined) {
         dropped.push(m.trim());
@@ -83,8 +83,8 @@ export function foldCopilotEvents(events: readonly CopilotEvent[]): EngineResult
     })
     // Two citations of one page become the same marker twice in a row: keep one.
     .replace(/(\[\d+\])\1+/g, '$1')
-    .replace(/[ \t]+$/gm, '');
-  const text = markdownToText(markdown.replace(/[ \t]*\[\d+\](?!\()/g, ''));
+    .replace(/(?<![ \t])[ \t]+$/gm, '');
+  const text = markdownToText(markdown.replace(/(?<![ \t])[ \t]*\[\d+\](?!\()/g, ''));
   return { text, markdown, sources, raw: { events, droppedMarkers: dropped } };
 }
 

@@ -31,7 +31,7 @@ const MAX_EVENTS = 20_000;
 export function socketUrl(baseUrl: string, path: string, query: Record<string, string>): string {
   const u = new URL(baseUrl);
   u.protocol = u.protocol === 'https:' ? 'wss:' : 'ws:';
-  u.pathname = u.pathname.replace(/\/+$/, '') + path;
+  u.pathname = u.pathname.replace(/(?<!\/)\/+$/, '') + path;
   u.search = new URLSearchParams(query).toString();
   u.hash = '';
   return u.toString();

@@ -118,7 +118,7 @@ export function parseSrcset(srcset: string): SrcsetCandidate[] {
     let url = srcset.slice(start, i);
     let descriptor = '';
     if (url.endsWith(',')) {
-      url = url.replace(/,+$/, '');
+      url = url.replace(/(?<!,),+$/, '');
     } else {
       const end = srcset.indexOf(',', i);
       descriptor = srcset.slice(i, end === -1 ? srcset.length : end).trim();

@@ -17,7 +17,7 @@ function createTurndown(): TurndownService {
     filter: ['th', 'td'],
     replacement: (content, node) => {
       const cell = content
-        .replace(/\s*\n+\s*/g, ' ')
+        .replace(/(?<!\s)\s*\n+\s*/g, ' ')
         .replace(/\|/g, '\\|')
         .trim();
       const first = node.parentNode?.firstChild === node;
@@ -41,7 +41,7 @@ function createTurndown(): TurndownService {
       }
       const body = content
         .replace(/^\n+/, '')
-        .replace(/\n+$/, '\n')
+        .replace(/(?<!\n)\n+$/, '\n')
         .replace(/\n/g, `\n${' '.repeat(prefix.length)}`);
       return prefix + body + (node.nextSibling && !/\n$/.test(body) ? '\n' : '');
     },
@@ -67,7 +67,7 @@ export function toMarkdown(html: string): string {
   shared ??= createTurndown();
   return shared
     .turndown(html)
-    .replace(/[ \t]+$/gm, '')
+    .replace(/(?<![ \t])[ \t]+$/gm, '')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
 }
@@ -150,7 +150,7 @@ export function toPlainText(root: Element): string {
     .split('\n')
     .map((l) =>
       l
-        .replace(/[ \t]+$/g, '')
+        .replace(/(?<![ \t])[ \t]+$/g, '')
         .replace(/^ +/, '')
         .replace(/\t +/g, '\t'),
     )

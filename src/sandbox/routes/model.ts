@@ -85,11 +85,11 @@ function requirements(input: Obj, bad: boolean): Obj {
   for (const h of hints) rest = rest.split(h.quote).join('\u0000');
   let topic = '';
   for (const part of rest.split('\u0000')) {
-    let t = part.trim().replace(/^[,;:\s]+|[,;:\s]+$/g, '');
+    let t = part.trim().replace(/^[,;:\s]+|(?<![,;:\s])[,;:\s]+$/g, '');
     for (let i = 0; i < 6 && LEAD.test(t); i++) t = t.replace(LEAD, '');
     t = t
       .replace(TAIL, '')
-      .replace(/\s+(?:in|for|under|near|with|at)$/i, '')
+      .replace(/(?<!\s)\s+(?:in|for|under|near|with|at)$/i, '')
       .trim();
     if (t.length > topic.length && question.includes(t)) topic = t;
   }

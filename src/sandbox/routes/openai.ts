@@ -8,7 +8,7 @@ import { fakeCitations, fakeSentences, type FakeCitation } from '../text-gen.js'
  * answer starts with an emoji so a parser counting UTF-16 units misplaces its markers. Besides the
  * common directives, `sandbox:cut` ends the stream before `response.completed`.
  */
-const CUT = /\s*sandbox:cut\b/g;
+const CUT = /(?<!\s)\s*sandbox:cut\b/g;
 const CREATED_AT = 1767225600;
 
 const error5xx = (reply: FastifyReply) =>

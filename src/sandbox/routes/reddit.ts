@@ -26,7 +26,7 @@ export function registerReddit(app: FastifyInstance, sim: SimContext): void {
   });
 
   app.get('/*', async (req, reply) => {
-    let path = `/${(req.params as { '*': string })['*']}`.replace(/\/+$/, '') || '/';
+    let path = `/${(req.params as { '*': string })['*']}`.replace(/(?<!\/)\/+$/, '') || '/';
     const share = /^\/r\/([^/]+)\/s\/([^/]+)$/.exec(path);
     if (share?.[1] && share[2]) {
       const { id, slug } = threadIdentity(sim, postId(sim, `share:${share[2]}`));
@@ -153,7 +153,7 @@ function slugOf(title: string): string {
     title
       .toLowerCase()
       .replace(/[^\p{L}\p{N}]+/gu, '_')
-      .replace(/^_+|_+$/g, '')
+      .replace(/^_+|(?<!_)_+$/g, '')
       .slice(0, 40) || 'post'
   );
 }

@@ -73,7 +73,7 @@ function cloudflareChallenge(reply: FastifyReply, host: string): FastifyReply {
 
 /** A news-style article page: head metadata, a lead image, relative images with srcset, a list. */
 function articlePage(sim: SimContext, pageUrl: string, decoded: string): string {
-  const u = parseUrl(decoded.replace(/\s*sandbox:[\w=]+/g, '')) ?? new URL(pageUrl);
+  const u = parseUrl(decoded.replace(/(?<!\s)\s*sandbox:[\w=]+/g, '')) ?? new URL(pageUrl);
   const topic = topicOf(u);
   const ko = isKorean(topic);
   const h = sim.hash(pageUrl);

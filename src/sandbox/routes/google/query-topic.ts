@@ -1,7 +1,7 @@
 import type { SimContext } from '../../sim-context.js';
 
 /** Google-only directives: `sandbox:aio` / `sandbox:noaio` (AI Overview), `sandbox:js` (script-rendered AI Mode). */
-const GOOGLE_DIRECTIVES = /\s*sandbox:(?:(?:no)?aio|js)\b/g;
+const GOOGLE_DIRECTIVES = /(?<!\s)\s*sandbox:(?:(?:no)?aio|js)\b/g;
 const SCRIPT_RENDER = /sandbox:js\b/;
 
 /**

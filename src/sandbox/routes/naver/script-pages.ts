@@ -5,7 +5,7 @@ import type { SimContext } from '../../sim-context.js';
 import { briefingChunks, integratedDocument, integratedPage, wantsBriefing } from './search-pages.js';
 
 const SCRIPT_RENDER = /sandbox:js\b/;
-const SCRIPT_DIRECTIVE = /\s*sandbox:js\b/g;
+const SCRIPT_DIRECTIVE = /(?<!\s)\s*sandbox:js\b/g;
 /** Pause between the two streamed parts of the briefing. */
 const STREAM_GAP_MS = 150;
 
