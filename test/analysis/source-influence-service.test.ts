@@ -138,6 +138,17 @@ describe('SOURCE_INFLUENCE through the service', () => {
     expect(byId.c8.fetch.status).toBe('blocked');
     expect(byId.c8.text.source).toBe('title');
     expect(byId.c1.evidence[0]).toMatchObject({ unitIndex: 0, level: 'full', cited: true });
+    // Levels never say more than the claims (docs/analysis.md §2.8): high needs a claim the source supports fully,
+    // medium one it supports partly; a lowered level says why.
+    const rank = ['none', 'low', 'medium', 'high'];
+    for (const src of r.sources) {
+      const labels = r.claims.flatMap((c: any) =>
+        c.sources.filter((x: any) => x.sourceId === src.sourceId).map((x: any) => x.label),
+      );
+      const cap = labels.includes('supported') ? 'high' : labels.includes('partial') ? 'medium' : 'low';
+      expect(rank.indexOf(src.influence.level)).toBeLessThanOrEqual(rank.indexOf(cap));
+      expect(src.influence.levelNote === null).toBe(src.influence.level === src.influence.levelByShare);
+    }
     expect(byId.c1.content.relevanceToPrompt).toBeGreaterThan(0);
 
     const codes = r.warnings.map((w: any) => `${w.code}:${w.sourceId ?? ''}`);
