@@ -16,6 +16,7 @@ import { registerAnalysisRoutes } from './routes/analysis.js';
 import { registerBatchRoutes } from './routes/batches.js';
 import { registerDashboardRoutes } from './routes/dashboard.js';
 import { registerInternalRoutes } from './routes/internal.js';
+import { registerMonitorRunRoutes } from './routes/monitor-runs.js';
 import { registerMonitorRoutes } from './routes/monitors.js';
 import { registerAccountAdminRoutes } from './routes/internal-accounts.js';
 import { registerMetricsRoute, registerOpsRoutes } from './routes/ops.js';
@@ -231,6 +232,7 @@ export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance
   registerUsageRoutes(app, ctx);
   registerWebhookSecretRoutes(app, ctx);
   registerMonitorRoutes(app, ctx);
+  registerMonitorRunRoutes(app, ctx);
   // The operator's routes and the metrics exist only with an internal token: without one there is nothing to reach.
   if (ctx.settings.internalToken) {
     await app.register(async (scope) => {
