@@ -173,13 +173,17 @@ export function loadSettings(env: Env = process.env, overrides: Partial<Settings
   // One value for both would give every holder of the client key the operator's routes.
   if (apiKey !== undefined && apiKey === internalToken)
     throw new SettingsError('AEQ_INTERNAL_TOKEN must differ from AEQ_API_KEY');
+  // The sealing key is its own so that no holder of a credential can open what the store keeps.
+  const secretsKey = credential(env, 'AEQ_SECRETS_KEY', MIN_SECRETS_KEY_LENGTH);
+  if (secretsKey !== undefined && (secretsKey === apiKey || secretsKey === internalToken))
+    throw new SettingsError('AEQ_SECRETS_KEY must differ from AEQ_API_KEY and AEQ_INTERNAL_TOKEN');
   const settings: Settings = {
     port: int(env, 'PORT', 0, 65535) ?? 8080,
     host: env.HOST || '127.0.0.1',
     dataDir: path.resolve(env.AEQ_DATA_DIR || './data'),
     apiKey,
     internalToken,
-    secretsKey: credential(env, 'AEQ_SECRETS_KEY', MIN_SECRETS_KEY_LENGTH),
+    secretsKey,
     databaseUrl,
     pgPoolMax: int(env, 'AEQ_PG_POOL_MAX', 1, 1000) ?? 10,
     sqliteCacheMb: int(env, 'AEQ_SQLITE_CACHE_MB', 2, 65_536) ?? 64,

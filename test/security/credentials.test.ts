@@ -72,11 +72,17 @@ describe.skipIf(onceForAllStores)('weak configured credentials', () => {
     }, 40_000);
   }
 
-  it('the client key and the internal token must differ', () => {
+  it('the client key, the internal token and the secrets key must differ', () => {
     const same = 'the-same-credential-0123456789';
     expect(() => loadSettings({ AEQ_API_KEY: same, AEQ_INTERNAL_TOKEN: same })).toThrow(SettingsError);
     expect(() => loadSettings({ AEQ_API_KEY: same, AEQ_INTERNAL_TOKEN: `${same}-x` })).not.toThrow();
     expect(() => loadSettings({ AEQ_API_KEY: 'has a space in it 0123' })).toThrow(/whitespace/);
+    // The sealing key is no credential anyone else holds.
+    const long = 'a-credential-long-enough-to-seal-0123456789';
+    expect(() => loadSettings({ AEQ_INTERNAL_TOKEN: long, AEQ_SECRETS_KEY: long })).toThrow(
+      /AEQ_SECRETS_KEY must differ/,
+    );
+    expect(() => loadSettings({ AEQ_API_KEY: long, AEQ_SECRETS_KEY: long })).toThrow(/AEQ_SECRETS_KEY must differ/);
   });
 });
 

@@ -30,12 +30,12 @@ const ABBREV_END = new RegExp(`(?:^|[\\s(])(?:${ABBREVIATIONS.map((a) => a.repla
 const ABBREV_TAIL = Math.max(...ABBREVIATIONS.map((a) => a.length)) + 2;
 
 /** Citation-marker shapes that may stand alone between sentences (the full grammar is in markers.ts). */
-const MARKER_RUN = /(?:\[\^?\d{1,3}(?:\s*[-–,]\s*\d{1,3})*\]|【\d{1,3}(?:†[^】]*)?】|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)/g;
+const MARKER_RUN = /(?:\[\^?\d{1,3}(?:\s*[-–,]\s*\d{1,3})*\]|【\d{1,3}(?:†[^】【\n]{0,200})?】|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)/g;
 /**
  * One marker, a superscript digit counting as one: repeated by `*` or `+` below, a superscript
  * run inside the repetition could be split in exponentially many ways.
  */
-const MARKER = String.raw`(?:\[\^?\d{1,3}(?:\s*[-–,]\s*\d{1,3})*\]|【\d{1,3}(?:†[^】]*)?】|[¹²³⁴⁵⁶⁷⁸⁹⁰])`;
+const MARKER = String.raw`(?:\[\^?\d{1,3}(?:\s*[-–,]\s*\d{1,3})*\]|【\d{1,3}(?:†[^】【\n]{0,200})?】|[¹²³⁴⁵⁶⁷⁸⁹⁰])`;
 const ONLY_MARKERS = new RegExp(`^(?:\\s|${MARKER})*$`);
 /** Markers at the start, each after optional whitespace; the whitespace after the last is added in code. */
 const LEADING_MARKERS = new RegExp(`^(?:\\s*${MARKER})+`);

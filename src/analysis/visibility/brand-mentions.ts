@@ -25,11 +25,16 @@ const WORD_CHAR = /[\p{L}\p{M}\p{N}]/u;
 const NOT_AFTER_WORD = '(?<![\\p{L}\\p{M}\\p{N}])';
 const HANGUL = /\p{Script=Hangul}/u;
 
-/** Longest first, so that 에서 is tried before 에 and the chain ends where the word ends. */
+/**
+ * Longest first, so that 에서 is tried before 에 and the chain ends where the word ends. At most four endings (만으로도
+ * is three): the list can split one text in several ways (이랑 or 이+랑), so an unbounded chain that fails at its end
+ * tries every split, exponentially many (나이키 and 24 × 이랑 then 격 took 30 s); four bound them to a few dozen.
+ */
+const MAX_PARTICLES = 4;
 const PARTICLE_CHAIN = `(?:${[...KOREAN_PARTICLES]
   .sort((a, b) => b.length - a.length)
   .map(escapeRegExp)
-  .join('|')})*`;
+  .join('|')}){0,${MAX_PARTICLES}}`;
 /** The end of a word: nothing word-like next, after any Korean particles (나이키는, Nike의, 삼성전자에서는). */
 const WORD_END = `(?=${PARTICLE_CHAIN}(?![\\p{L}\\p{M}\\p{N}]))`;
 
