@@ -31,7 +31,9 @@ export function markdownToHtml(md: string): string {
     esc(s)
       .replace(/`([^`]+)`/g, '<code>$1</code>')
       .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')
-      .replace(/\[([^\]]+)\]\((https?:[^)\s]+)\)/g, '<a href="$2">$1</a>');
+      // Neither the label nor the URL crosses a bracket: each `[` of a line without its closer would
+      // otherwise rescan the line to its end (quadratic on `[a](http:` repeated).
+      .replace(/\[([^[\]]+)\]\((https?:[^)\s[\]]+)\)/g, '<a href="$2">$1</a>');
   const out: string[] = [];
   let list: 'ul' | 'ol' | null = null;
   const closeList = () => {
@@ -39,9 +41,10 @@ export function markdownToHtml(md: string): string {
     list = null;
   };
   for (const line of md.split('\n')) {
-    const h = /^(#{1,6})\s+(.*)$/.exec(line);
-    const ul = /^\s*[-*]\s+(.*)$/.exec(line);
-    const ol = /^\s*\d+\.\s+(.*)$/.exec(line);
+    // The text after the marker starts at a non-space, so the whitespace before it is taken one way only.
+    const h = /^(#{1,6})\s+((?:\S.*)?)$/.exec(line);
+    const ul = /^\s*[-*]\s+((?:\S.*)?)$/.exec(line);
+    const ol = /^\s*\d+\.\s+((?:\S.*)?)$/.exec(line);
     if (h?.[1] && h[2] !== undefined) {
       closeList();
       out.push(`<h${h[1].length}>${inline(h[2])}</h${h[1].length}>`);

@@ -9,7 +9,7 @@ export function markdownToText(md: string): string {
     .replace(/(\*\*|__)(.*?)\1/g, '$2')
     .replace(/(^|[^*\w])[*_]([^*_\n]+)[*_](?=[^*\w]|$)/g, '$1$2')
     .replace(/`([^`]+)`/g, '$1')
-    .replace(/^\s*\|?\s*:?-{3,}.*$/gm, '')
+    .replace(/^\s*(?:\|\s*)?:?---.*$/gm, '')
     .replace(/(?<![ \t])[ \t]+$/gm, '')
     .replace(/\n{3,}/g, '\n\n')
     .trim();

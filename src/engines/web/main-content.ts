@@ -177,7 +177,7 @@ function textLength(el: Element): number {
 /** Readability usually leaves the title out of the content; the Markdown starts with it once. */
 function withTitleHeading(markdown: string, title: string): string {
   if (!title) return markdown;
-  const firstHeading = /^#{1,6}\s+(.+)$/m.exec(markdown.split('\n').slice(0, 3).join('\n'))?.[1];
+  const firstHeading = /^#{1,6}\s+(\S.*)$/m.exec(markdown.split('\n').slice(0, 3).join('\n'))?.[1];
   if (firstHeading && sameText(firstHeading, title)) return markdown;
   return `# ${title}\n\n${markdown}`;
 }
