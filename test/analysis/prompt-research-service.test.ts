@@ -135,7 +135,7 @@ describe('PROMPT_RESEARCH through the service', () => {
     expect(JSON.stringify(again.response)).toBe(JSON.stringify(r));
   });
 
-  it('US with a description sharing no word: fit has no basis and says so; no question twice, none of a past year', async () => {
+  it('US, a description sharing no word: fit has no basis; no question twice, none of a past year', async () => {
     const r = (
       await run({
         seed: 'running shoes',

@@ -50,7 +50,10 @@ interface MonitorBody {
 
 const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 404: errorEnvelopeSchema } as const;
 
-/** Monitors: `POST /v1/monitors`, `GET /v1/monitors`, and `GET`, `PATCH`, `DELETE /v1/monitors/{id}` (runs and figures: monitor-runs.ts). */
+/**
+ * Monitors: `POST /v1/monitors`, `GET /v1/monitors`, and `GET`, `PATCH`, `DELETE /v1/monitors/{id}` (their runs and
+ * figures: monitor-runs.ts).
+ */
 export function registerMonitorRoutes(app: FastifyInstance, ctx: HttpContext): void {
   app.post<{ Body: MonitorBody }>(
     '/v1/monitors',

@@ -156,7 +156,11 @@ export function SourceInfluenceView({ r }: { r: SourceInfluenceResult }) {
                 <td><${SourceLink} url=${x.url} text=${x.title || x.url} />
                   <div class="muted">${x.sourceId} · ${x.registrableDomain ?? ''}</div></td>
                 <td>${x.influence?.score ?? '—'} <span class="muted">${x.influence?.level ?? ''}</span>
-                  ${x.influence?.levelNote ? html`<div class="muted small level-note">${x.influence.levelNote}</div>` : null}</td>
+                  ${
+                    x.influence?.levelNote
+                      ? html`<div class="muted small level-note">${x.influence.levelNote}</div>`
+                      : null
+                  }</td>
                 <td>${percent(x.influence?.share)}</td>
                 <td>${x.citations?.count ?? 0}×</td>
                 <td>${x.fetch?.status ?? '—'}</td>
