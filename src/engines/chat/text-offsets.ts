@@ -90,7 +90,8 @@ export function markdownLinkRanges(cps: readonly string[]): Array<[number, numbe
   }
   cpIndex[text.length] = cps.length;
   const ranges: Array<[number, number]> = [];
-  for (const m of text.matchAll(/(\()?\[[^\]\n]*\]\((?:[^()\s]|\([^()\s]*\))*\)(\))?/g)) {
+  // The label does not cross a `[`: each `[` of a run without its `]` would otherwise rescan the line.
+  for (const m of text.matchAll(/(\()?\[[^[\]\n]*\]\((?:[^()\s]|\([^()\s]*\))*\)(\))?/g)) {
     let start = m.index;
     let end = m.index + m[0].length;
     // Only a matched pair of wrapping parentheses belongs to the link.
