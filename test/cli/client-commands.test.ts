@@ -27,7 +27,9 @@ describe('aeq client commands', () => {
     const rows = waited.stdout.trim().split('\n');
     expect(rows[0]).toMatch(/^id\s+type\s+status\s+result$/);
     expect(rows[1]).toMatch(new RegExp(`^${ok}\\s+ANSWER_ENGINE_A\\s+COMPLETED\\s+\\d+ sources; `));
-    expect(rows[2]).toMatch(new RegExp(`^${bad}\\s+ANSWER_ENGINE_A\\s+FAILED\\s+ENGINE_FAILED: `));
+    expect(rows[2]).toMatch(
+      new RegExp(`^${bad}\\s+ANSWER_ENGINE_A\\s+FAILED\\s+ENGINE_FAILED: .* \\(UPSTREAM_ERROR: `),
+    );
 
     const json = await runCli(['tasks', 'wait', ok, bad, '--json'], { cwd, env });
     const views = json.stdout
@@ -42,6 +44,9 @@ describe('aeq client commands', () => {
     const got = await runCli(['tasks', 'get', ok], { cwd, env });
     expect(got.stdout).toMatch(new RegExp(`^id\\s+${ok}\\ntype\\s+ANSWER_ENGINE_A\\nstatus\\s+COMPLETED`, 'm'));
     expect(got.stdout).toMatch(/^#\s+source\s+label$/m);
+    const failed = await runCli(['tasks', 'get', bad], { cwd, env });
+    expect(failed.stdout).toMatch(/^reason\s+UPSTREAM_ERROR \(the upstream\): The upstream .*failed/m);
+    expect(failed.stdout).toMatch(/^upstream\s+127\.0\.0\.1:\d+, \d attempts?$/m);
     const missing = await runCli(['tasks', 'get', '00000000-0000-7000-8000-000000000000'], { cwd, env });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/^aeq: the service refused: RESOURCE_NOT_FOUND \(HTTP 404\)/);

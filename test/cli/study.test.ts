@@ -164,7 +164,7 @@ describe('aeq run (study runner)', () => {
     const csv = parse(fs.readFileSync(path.join(dir, 'prompts.results.csv')), { columns: true }) as unknown[];
     expect(csv).toHaveLength(300);
     expect(second.stdout).toMatch(/300 tasks, 270 completed, 30 failed/);
-    expect(second.stdout).toMatch(/top failure codes:\s+ENGINE_FAILED\s+30/);
+    expect(second.stdout).toMatch(/top failure codes:\s+ENGINE_FAILED \(UPSTREAM_ERROR\)\s+30/);
 
     // Once more: everything is written, so nothing is submitted or fetched (the service's own request counts).
     const before = await requests();

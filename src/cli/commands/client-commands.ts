@@ -177,7 +177,8 @@ async function submitAndWait(client: AeqClient, submit: () => Promise<{ task?: {
 }
 
 function resultLine(v: Polling): string {
-  if (v.task?.status === 'FAILED') return v.error ?? '';
+  if (v.task?.status === 'FAILED')
+    return `${v.error ?? ''}${v.failure ? ` (${v.failure.code}: ${v.failure.message})` : ''}`;
   const r = v.response as { text?: unknown; sources?: unknown[] } | undefined;
   if (!r) return '';
   const text = typeof r.text === 'string' ? r.text : '';
@@ -195,6 +196,12 @@ function taskText(v: Polling): string {
   ];
   if (t.idempotencyKey) lines.push(`key       ${t.idempotencyKey}`);
   if (v.error) lines.push(`error     ${v.error}`);
+  // Why it failed, beside the fixed error string: whose side, the reason, the host and the attempts made.
+  if (v.failure) {
+    const f = v.failure;
+    lines.push(`reason    ${f.code} (${f.origin === 'aeq' ? 'aeq' : 'the upstream'}): ${f.message}`);
+    lines.push(`upstream  ${f.upstreamHost ?? '-'}, ${f.attempts} attempt${f.attempts === 1 ? '' : 's'}`);
+  }
   const r = v.response as { text?: unknown; sources?: Array<{ url?: string; label?: string }> } | undefined;
   if (typeof r?.text === 'string') lines.push('', r.text);
   if (Array.isArray(r?.sources) && r.sources.length > 0) {

@@ -15,6 +15,8 @@ export interface ResultLine {
   response?: { text?: unknown; sources?: unknown } & Record<string, unknown>;
   /** `CODE: sentence`, as the service words a failed task. */
   error?: string;
+  /** Why it failed (the polling view's `failure`): the reason's code among others. */
+  failure?: { code?: string; message?: string } & Record<string, unknown>;
 }
 
 const CSV_COLUMNS = ['row', 'prompt', 'engine', 'country', 'status', 'task_id', 'answer', 'cited_urls', 'error'];

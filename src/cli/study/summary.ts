@@ -34,7 +34,9 @@ export function summarize(r: StudyReport, simulated: boolean): StudySummary {
       continue;
     }
     if (e) e.failed++;
-    const code = /^([A-Z][A-Z0-9_]*)/.exec(line.error ?? '')?.[1] ?? line.status;
+    const base = /^([A-Z][A-Z0-9_]*)/.exec(line.error ?? '')?.[1] ?? line.status;
+    // The contract's code says little (ENGINE_FAILED); the reason beside it says what to do.
+    const code = line.failure?.code ? `${base} (${line.failure.code})` : base;
     codes.set(code, (codes.get(code) ?? 0) + 1);
   }
   return {
