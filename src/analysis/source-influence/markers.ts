@@ -86,8 +86,12 @@ export function findLinks(text: string): LinkRef[] {
     out.push({ url: m[2] ?? '', start: m.index });
     covered.push([m.index, m.index + m[0].length]);
   }
+  // Both runs are in text order, so one pointer walks the covered ranges (linear, not links × links).
+  let k = 0;
   for (const m of text.matchAll(BARE_URL)) {
-    if (covered.some(([a, b]) => m.index >= a && m.index < b)) continue;
+    while (k < covered.length && (covered[k] as [number, number])[1] <= m.index) k++;
+    const range = covered[k];
+    if (range && m.index >= range[0] && m.index < range[1]) continue;
     out.push({ url: trimEndChars(m[0], '.,;:!?'), start: m.index });
   }
   return out.sort((a, b) => a.start - b.start);
@@ -117,13 +121,18 @@ export function stripMarkup(text: string, allowSuperscript: boolean): string {
 /** Length of a leading run of markers (and whitespace) at the start of a unit, 0 if none. */
 export function leadingMarkerLength(text: string, allowSuperscript: boolean): number {
   const markers = findMarkers(text, allowSuperscript);
+  // By start, so that a run of n markers takes n lookups, not n scans of the list.
+  const byStart = new Map<number, Marker>();
+  for (const m of markers) if (!byStart.has(m.start)) byStart.set(m.start, m);
   let pos = 0;
+  let consumed = false;
   for (;;) {
     while (pos < text.length && /\s/.test(text[pos] as string)) pos++;
-    const m = markers.find((x) => x.start === pos);
+    const m = byStart.get(pos);
     if (!m) break;
     pos += m.raw.length;
+    consumed = true;
   }
   // Only markers/whitespace seen: nothing to move unless at least one marker was consumed.
-  return markers.some((m) => m.start < pos) ? pos : 0;
+  return consumed ? pos : 0;
 }
