@@ -40,6 +40,9 @@ const SHAPES: Readonly<Record<string, string>> = {
   // Each opener without its closer once rescanned the rest of the text: 42 s of a parse thread for this one.
   'lenticular marker openers': line('', '【1†'),
   'markdown link openers': line('', '[a](http://'),
+  // A run of markers was looked up marker by marker, and each bare URL tested against every link before it.
+  'bracket markers': line('', '[1]'),
+  'markdown links': line('', '[a](http://b.example/) '),
 };
 
 /** A generous bound for `GET /health` while an analysis runs (it takes ~5 ms on an idle loop). */
