@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { ServiceConfig } from '../config/engine-config.js';
+import type { EngineConfig, ServiceConfig } from '../config/engine-config.js';
 import {
   UpstreamFailure,
   coolsDownExit,
@@ -82,7 +82,7 @@ export class AttemptRunner {
     const holdMs = engine.timeoutMs + 30_000;
     // Rests are per upstream: an address Google refused still serves Bing.
     const scope = upstreamScope(task.taskType, payload, engine);
-    const upstreamHost = hostOfScope(scope);
+    const upstreamHost = attemptHost(engine, scope);
     const exit = await this.pools.exits.lease(country, waitMs, drain, { holdMs, scope });
     if (!exit)
       return this.fail(
@@ -274,4 +274,20 @@ function proxySecrets(exit: { proxyUrl?: string }): string[] {
   } catch {
     return [exit.proxyUrl];
   }
+}
+
+/**
+ * The host an attempt talks to, as its failure names it: the web host of a chat engine in its web mode (its
+ * `webBaseUrl`, not the API's), else the host of the upstream scope.
+ */
+function attemptHost(engine: EngineConfig, scope: string): string | null {
+  const web = engine.upstream.options.webBaseUrl;
+  if (engine.transport === 'browser' && typeof web === 'string') {
+    try {
+      return new URL(web).host || hostOfScope(scope);
+    } catch {
+      return hostOfScope(scope);
+    }
+  }
+  return hostOfScope(scope);
 }

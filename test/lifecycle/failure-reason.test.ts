@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultRegistry } from '../../src/adapters.js';
+import { chromiumAvailable } from '../browser/chromium.js';
 import type { EngineAdapter } from '../../src/engines/adapter.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { fastConfig, runTask, startService, tempDir, waitTerminal, type RunningService } from '../helpers/service.js';
@@ -249,6 +250,34 @@ describe('a task queued before its engine was switched off', () => {
       });
     } finally {
       await after.stop();
+    }
+  });
+});
+
+describe.runIf(chromiumAvailable())('a chat engine in its web mode', () => {
+  it("names the web host it talked to, not the API's", async () => {
+    const config = fastConfig(tempDir(), {
+      engines: {
+        ANSWER_ENGINE_A: {
+          mode: 'api',
+          transport: 'browser',
+          maxAttempts: 1,
+          timeoutMs: 15_000,
+          upstream: {
+            apiKey: 'web-mode-key',
+            baseUrl: 'http://127.0.0.2:9',
+            options: { webBaseUrl: 'http://127.0.0.1:9' },
+          },
+        },
+      },
+    });
+    const svc = await startService({ AEQ_SANDBOX: '0', AEQ_CONFIG: config });
+    try {
+      const r = await runTask(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'best trail shoes' } }, 30_000);
+      expect(r.task.status).toBe('FAILED');
+      expect(r.failure).toMatchObject({ origin: 'upstream', upstreamHost: '127.0.0.1:9', attempts: 1 });
+    } finally {
+      await svc.stop();
     }
   });
 });
