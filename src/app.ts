@@ -9,6 +9,8 @@ import type { Settings } from './config/settings.js';
 import { systemClock, type Clock } from './domain/clock.js';
 import type { TaskType } from './domain/task-types.js';
 import { defaultRegistry } from './adapters.js';
+// The analysis' steps join the parse pool's table before any pool starts a thread (adapters load lazily).
+import './analysis/source-influence/parse-tasks.js';
 import { ParsePool } from './engines/parse-pool/pool.js';
 import type { EngineRegistry } from './engines/registry.js';
 import { TransportFactory } from './transport/transport-factory.js';
@@ -174,7 +176,11 @@ async function assemble(settings: Readonly<Settings>, opts: AppOptions, releaseD
   }
   const secretsKey = resolveSecretsKey(settings.secretsKey, settings.dataDir, store.kind === 'postgres');
   // Each account's webhook signing secrets; AEQ_WEBHOOK_SECRET stays the default account's.
-  const webhookSecrets = new AccountSecrets(store, { configured: settings.webhookSecrets, sealingKey: secretsKey, now });
+  const webhookSecrets = new AccountSecrets(store, {
+    configured: settings.webhookSecrets,
+    sealingKey: secretsKey,
+    now,
+  });
 
   const runsWorkers = settings.role !== 'api';
   const runsHttp = settings.role !== 'worker';

@@ -19,7 +19,6 @@ import type { SubmissionContext } from '../submission/envelope.js';
 import { newMonitorRun, type RunSubmission, submitMonitorRun } from './monitor-runs.js';
 import { PeriodicPass } from './periodic-pass.js';
 
-
 /** How long a run's matching may hold the event loop before giving it back. */
 const FACTS_SLICE_MS = 10;
 /** Monitors, runs and old runs handled per pass; the next pass takes the rest. */

@@ -47,7 +47,11 @@ describe('mentions in what a reader sees, not in addresses', () => {
   it('SEARCH_B results: the same through its own formatter; a result with the brand only in its URL names none', () => {
     const r = serpResult(
       [
-        { url: 'https://blog.example.org/brooks-ghost-16/', title: 'Daily trainers compared', snippet: 'Soft and fast.' },
+        {
+          url: 'https://blog.example.org/brooks-ghost-16/',
+          title: 'Daily trainers compared',
+          snippet: 'Soft and fast.',
+        },
         { url: 'http://www.hoka.com/en/us/', title: 'Official store', snippet: '' },
       ],
       1,

@@ -11,6 +11,8 @@ import { tokenLimit } from './metering.js';
 import { prepareTargets, restoreCore } from './core.js';
 import { fetchAll } from './fetch.js';
 import type { CitationIn, Entity, FetchRecord, FetchedPage, SourceInfluenceInput } from './types.js';
+// The steps this adapter runs in the parse pool are added to the pool's table by this module.
+import './parse-tasks.js';
 
 /**
  * SOURCE_INFLUENCE as an engine adapter: reads the cited pages through the attempt's transport,

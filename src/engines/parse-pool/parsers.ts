@@ -1,7 +1,3 @@
-import { analyzeSourceInfluence } from '../../analysis/source-influence/analyze.js';
-import type { SourceInfluenceConfig } from '../../analysis/config.js';
-import type { FetchRecord, SourceInfluenceInput } from '../../analysis/source-influence/types.js';
-import { analyzeCore, portableCore } from '../../analysis/source-influence/core.js';
 import { extractHtml } from '../common/page-extract.js';
 import type { EngineResult } from '../engine-result.js';
 import { parseChatGptPage } from '../chat/chatgpt-web-parser.js';
@@ -64,34 +60,35 @@ export const PARSERS = {
   /** SOURCE_INFLUENCE: main text and metadata of a cited page (jsdom + Readability). */
   'sourceInfluence.page': (i: { html: string; url: string; minCharsEn: number; minCharsKo: number }) =>
     extractHtml(i.html, i.url, i.minCharsEn, i.minCharsKo),
-  /**
-   * SOURCE_INFLUENCE without an interpretation model: the whole analysis (segmenting the client's
-   * answer, aligning it with the pages, the extended analysis), a pure function of its input. Off
-   * the event loop, a long or hostile answer holds a parse thread, and only until the deadline.
-   */
-  'sourceInfluence.analyze': (i: {
-    input: SourceInfluenceInput;
-    records: ReadonlyArray<FetchRecord | null>;
-    cfg: SourceInfluenceConfig;
-    simulated: boolean;
-  }) => analyzeSourceInfluence(i.input, i.records, i.cfg, { simulated: i.simulated }),
-  /**
-   * SOURCE_INFLUENCE with a model (whose calls need the attempt's transport, on the main thread):
-   * the lexical core (segmentation, passages, alignment), without its class instances.
-   */
-  'sourceInfluence.core': (i: {
-    input: SourceInfluenceInput;
-    records: ReadonlyArray<FetchRecord | null>;
-    cfg: SourceInfluenceConfig;
-  }) => portableCore(analyzeCore(i.input, i.records, i.cfg)),
 };
 
 /** Any table of parse functions (the worker can be given another, in tests). */
 export type ParserTable = Record<string, (input: never) => unknown>;
-export type Parsers = typeof PARSERS;
+type EngineParsers = typeof PARSERS;
+
+/**
+ * Every parse the pool runs, by name: this layer's table, and the tables of the layers above it (the analysis), which
+ * add their entries to this interface by module augmentation and their module to the pool with `addParserTable`, so
+ * that this layer never imports theirs.
+ */
+export interface ParserRegistry extends EngineParsers {}
+export type Parsers = ParserRegistry;
 export type ParserName = keyof Parsers;
-export type ParserInput<T extends ParserTable, N extends keyof T> = Parameters<T[N]>[0];
-export type ParserOutput<T extends ParserTable, N extends keyof T> = Awaited<ReturnType<T[N]>>;
+type ParseFn<T, N extends keyof T> = T[N] extends (input: infer I) => infer O ? { input: I; output: O } : never;
+export type ParserInput<T, N extends keyof T> = ParseFn<T, N>['input'];
+export type ParserOutput<T, N extends keyof T> = Awaited<ParseFn<T, N>['output']>;
+
+/** Modules (file URLs) of the tables that layers above add; every parse thread loads them beside this one. */
+const addedTables = new Set<string>();
+
+/** Adds a module exporting a `PARSERS` table; called by that module itself when it is loaded. */
+export function addParserTable(moduleUrl: string): void {
+  addedTables.add(moduleUrl);
+}
+
+export function addedParserTables(): string[] {
+  return [...addedTables];
+}
 
 /** Runs one registered parse; what `AttemptContext.parse` offers, bound to the attempt's signal. */
 export type Parse = <N extends ParserName>(

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { Piscina } from 'piscina';
-import type { Parse, ParserInput, ParserOutput, Parsers, ParserTable } from './parsers.js';
+import { addedParserTables, type Parse, type ParserInput, type ParserOutput, type Parsers } from './parsers.js';
 import { fromWireError, type ParseReply, type ParseTask } from './wire.js';
 import type { ParseWorkerData } from './worker.js';
 
@@ -39,7 +39,7 @@ const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
  * timed-out attempt stops using the CPU. The rejection is the signal's reason, as for any other
  * aborted call of the attempt.
  */
-export class ParsePool<T extends ParserTable = Parsers> {
+export class ParsePool<T extends object = Parsers> {
   private pool: Piscina | null = null;
   private starting: Promise<Piscina> | null = null;
   private inlineTable: Promise<T> | null = null;
@@ -101,7 +101,7 @@ export class ParsePool<T extends ParserTable = Parsers> {
 
   private async runInline<N extends keyof T & string>(name: N, input: ParserInput<T, N>): Promise<ParserOutput<T, N>> {
     this.inlineTable ??= loadTable<T>(this.opts.parsersUrl);
-    const table = await this.inlineTable;
+    const table = (await this.inlineTable) as Record<string, ((input: never) => unknown) | undefined>;
     const parse = table[name];
     if (!parse) throw new Error(`no parser named ${name}`);
     return (await parse(input as never)) as ParserOutput<T, N>;
@@ -112,7 +112,10 @@ export class ParsePool<T extends ParserTable = Parsers> {
     this.starting ??= (async () => {
       // piscina itself loads only in a process that parses.
       const { Piscina } = await import('piscina');
-      const workerData: ParseWorkerData = this.opts.parsersUrl ? { parsers: this.opts.parsersUrl.href } : {};
+      const workerData: ParseWorkerData = {
+        ...(this.opts.parsersUrl ? { parsers: this.opts.parsersUrl.href } : {}),
+        added: addedParserTables(),
+      };
       this.pool = new Piscina({
         filename: workerEntry().href,
         minThreads: 0,
@@ -139,9 +142,12 @@ function isOutOfMemory(e: unknown): boolean {
   return e instanceof Error && (e as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY';
 }
 
-async function loadTable<T extends ParserTable>(url: URL | undefined): Promise<T> {
+async function loadTable<T>(url: URL | undefined): Promise<T> {
   const mod = (url ? await import(url.href) : await import('./parsers.js')) as { PARSERS: T };
-  return mod.PARSERS;
+  const added = await Promise.all(
+    addedParserTables().map(async (u) => ((await import(u)) as { PARSERS: object }).PARSERS),
+  );
+  return Object.assign({}, mod.PARSERS, ...added) as T;
 }
 
 /**

@@ -5,9 +5,13 @@ import { workerData } from 'node:worker_threads';
 import type { ParserTable } from './parsers.js';
 import { toWireError, type ParseReply, type ParseTask } from './wire.js';
 
-/** What the pool hands every worker: the module of its parse table, when it is not the service's own (tests). */
+/**
+ * What the pool hands every worker: the module of its parse table, when it is not the service's own (tests), and the
+ * modules of the tables the layers above added (`addParserTable`).
+ */
 export interface ParseWorkerData {
   parsers?: string;
+  added?: string[];
 }
 
 /**
@@ -16,7 +20,8 @@ export interface ParseWorkerData {
  * `worker-tsx.mjs` from the TypeScript sources.
  */
 lowerPriority();
-const table = await loadTable((workerData as ParseWorkerData | null)?.parsers);
+const data = (workerData as ParseWorkerData | null) ?? {};
+const table = await loadTable(data.parsers, data.added ?? []);
 
 /**
  * Parsing yields the CPU to the event loop: this thread runs at the lowest priority (nice 19), so
@@ -35,9 +40,10 @@ function lowerPriority(): void {
   }
 }
 
-async function loadTable(url: string | undefined): Promise<ParserTable> {
+async function loadTable(url: string | undefined, added: readonly string[]): Promise<ParserTable> {
   const mod = (url ? await import(url) : await import('./parsers.js')) as { PARSERS: ParserTable };
-  return mod.PARSERS;
+  const tables = await Promise.all(added.map(async (u) => ((await import(u)) as { PARSERS: ParserTable }).PARSERS));
+  return Object.assign({}, mod.PARSERS, ...tables) as ParserTable;
 }
 
 export default async function runParse(task: ParseTask): Promise<ParseReply<unknown>> {

@@ -1,0 +1,17 @@
+import { addParserTable } from '../../engines/parse-pool/parsers.js';
+import type { PARSERS } from './parse-table.js';
+
+/**
+ * Adds the source-influence steps (`parse-table.ts`) to the parse pool's table: the pool's layer is below this one and
+ * never imports it. Only the module's address is handed over, so loading this file loads none of the analysis; the
+ * composition root loads it before any pool starts a thread, and each thread then loads the table itself.
+ */
+type SourceInfluenceParsers = typeof PARSERS;
+
+declare module '../../engines/parse-pool/parsers.js' {
+  interface ParserRegistry extends SourceInfluenceParsers {}
+}
+
+/** From the sources (tsx, tests) the table is the .ts beside this file; built, the .js. */
+const fromSource = import.meta.url.endsWith('.ts');
+addParserTable(new URL(fromSource ? './parse-table.ts' : './parse-table.js', import.meta.url).href);
