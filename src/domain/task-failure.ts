@@ -68,8 +68,11 @@ export function serviceFailure(
 const MAX_DETAIL = 200;
 const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>()]+/gi;
 const USERINFO = /(?<![^\s/@:])[^\s/@:]+:[^\s/@]+@(?=[a-z0-9[])/gi;
-const CREDENTIAL_WORD =
-  /\b(bearer|basic|token|access[_-]?token|api[_-]?key|apikey|key|secret|password|passwd|pwd|session|cookie|authorization|signature|sig)(\s*[=:]\s*|\s+)[^\s,;)]+/gi;
+const CREDENTIAL_WORD = new RegExp(
+  String.raw`\b(bearer|basic|token|access[_-]?token|api[_-]?key|apikey|key|secret|password|passwd|pwd|session|` +
+    String.raw`cookie|authorization|signature|sig)(\s*[=:]\s*|\s+)[^\s,;)]+`,
+  'gi',
+);
 /**
  * A run of 20 or more token characters with letters and digits is taken for a key or a token, whatever it is; dots
  * end a run, so host names stay.

@@ -182,7 +182,8 @@ export const acceptedSchema = {
 export const taskFailureSchema = {
   type: 'object',
   description:
-    "Why the last attempt failed; present when FAILED (absent on tasks that failed before aeq recorded reasons). The contract's `error` string stays fixed; branch on this `code` for the reason.",
+    'Why the last attempt failed; present when FAILED (absent on tasks that failed before aeq recorded reasons). ' +
+    "The contract's `error` string stays fixed; branch on this `code` for the reason.",
   required: ['code', 'origin', 'message', 'upstreamHost', 'attempts'],
   properties: {
     code: {

@@ -203,7 +203,7 @@ export interface Store {
   heartbeat(leases: Array<{ id: string; leaseToken: string }>, leaseExpiresAt: number): Promise<number>;
   /** Makes a held task terminal (and writes its webhook delivery) in one transaction. False if the lease was lost. */
   finishTask(id: string, leaseToken: string, write: TerminalWrite, now: number): Promise<boolean>;
-  /** Puts a held task back in the queue until `availableAt`, with its attempt's failure. False if the lease was lost. */
+  /** Puts a held task back in the queue until `availableAt`, with its failure; false if the lease was lost. */
   retryTask(
     id: string,
     leaseToken: string,

@@ -34,7 +34,7 @@ export interface WebhookSenderOptions {
   allowPrivate: boolean;
   concurrency: number;
   pollMs: number;
-  /** Each account's signing secrets (account-secrets.ts); without them deliveries go unsigned (the bench's baseline). */
+  /** Each account's signing secrets (account-secrets.ts); without them deliveries go unsigned (the bench baseline). */
   signing?: Pick<AccountSecrets, 'signingKeys'>;
   /**
    * The worker process the claims are recorded for (its registration's id), so that its death releases them at once;
@@ -228,7 +228,7 @@ export class WebhookSender {
     if (!started) return;
     let outcome: DeliveryOutcome;
     if (keys instanceof Error) {
-      // Never unsigned when the account has secrets: the delivery waits for them (a store error, a changed sealing key).
+      // Never unsigned when the account has secrets: the delivery waits for them (a store error, a new sealing key).
       outcome = this.failure(
         ofDelivery,
         "SIGNING_SECRET_UNAVAILABLE: the account's signing secret could not be read",

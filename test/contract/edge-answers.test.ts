@@ -33,7 +33,8 @@ describe('edge answers', () => {
   it('headers over 16 KiB: 431 in the error envelope', async () => {
     const r = await rawExchange(
       Buffer.from(
-        `GET /v1/async/tasks HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\nX-Big: ${'a'.repeat(17_000)}\r\n\r\n`,
+        `GET /v1/async/tasks HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\n` +
+          `X-Big: ${'a'.repeat(17_000)}\r\n\r\n`,
       ),
     );
     expect(r.status).toBe(431);

@@ -54,7 +54,7 @@ describe('webhook targets on private addresses are refused (AEQ_WEBHOOK_ALLOW_PR
       : []),
   ];
 
-  it('each is refused at every attempt, recorded as undeliverable at the end, never reaching the receiver', async () => {
+  it('each is refused at every attempt, undeliverable at the end, never reaching the receiver', async () => {
     const ids = await Promise.all(
       targets().map(async ([label, url]) => {
         const id = await submit(svc, {

@@ -24,8 +24,9 @@ const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /**
- * GET /dashboard: the web dashboard (its routes are public: server.ts registers them in a public scope) (web/dashboard, built by `npm run build` into AEQ_DASHBOARD_DIR). Without a
- * build the page says how to make one (503), rather than a blank 404.
+ * GET /dashboard: the web dashboard (web/dashboard, built by `npm run build` into AEQ_DASHBOARD_DIR). Its routes are
+ * public: server.ts registers them in a public scope. Without a build the page says how to make one (503), rather
+ * than a blank 404.
  */
 export async function registerDashboardRoutes(app: FastifyInstance, ctx: HttpContext): Promise<void> {
   const root = ctx.settings.dashboardDir;

@@ -123,7 +123,10 @@ export function claimDueDeliveries(
       due as (
         select task_id
         from ranked
-        where place <= case when (select count(distinct account_id) from scan) > 1 then cast(${shared} as integer) else cast(${alone} as integer) end
+        where place <= case
+          when (select count(distinct account_id) from scan) > 1 then cast(${shared} as integer)
+          else cast(${alone} as integer)
+        end
         order by next_attempt_at
         limit ${room}
       )
