@@ -29,6 +29,11 @@ export interface BatchItem {
   index: number;
   taskId: string;
   status: TaskStatus;
+  /** The engine (task type) and the region the task is served from: a batch page shows which is which. */
+  taskType: string;
+  country: string | null;
+  /** What was asked, as submitted; read only when asked for (`include=request`). */
+  request?: { payload: unknown };
 }
 
 export function emptyStatusCounts(): Record<TaskStatus, number> {

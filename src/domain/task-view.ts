@@ -68,8 +68,8 @@ export interface ListedTask {
   credits: Credits;
   error?: string;
   failure?: TaskFailure;
-  /** What the client asked (with `include=request`). */
-  request?: { payload: unknown };
+  /** What the client asked and the region it is served from (with `include=request`). */
+  request?: { payload: unknown; country: string | null };
 }
 
 /**

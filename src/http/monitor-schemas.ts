@@ -164,6 +164,7 @@ const runSchema = {
     slotAt: { type: 'string', format: 'date-time' },
     status: { type: 'string', enum: ['starting', 'running', 'completed'] },
     trigger: { type: 'string', enum: ['schedule', 'manual'] },
+    batchId: { type: 'string', description: "the batch of the run's tasks (GET /v1/async/batch/{id})" },
     tasks: { type: 'integer' },
     progress: looseObject,
     createdAt: { type: 'string', format: 'date-time' },

@@ -232,8 +232,11 @@ export const listedTaskSchema = {
     failure: { ...taskFailureSchema, description: 'as polling shows it; with include=result, when FAILED' },
     request: {
       type: 'object',
-      properties: { payload: { type: 'object', additionalProperties: true } },
-      description: 'What was asked: the `payload` as submitted; with include=request',
+      properties: {
+        payload: { type: 'object', additionalProperties: true },
+        country: { type: ['string', 'null'], description: 'the region it is served from' },
+      },
+      description: 'What was asked: the `payload` as submitted, and its region; with include=request',
     },
   },
 } as const;
@@ -390,6 +393,7 @@ export const batchQuerySchema = {
   properties: {
     limit: { type: 'integer', minimum: 1, maximum: 500, default: 100, description: 'items per page' },
     cursor: { type: 'string', pattern: '^[0-9]{1,4}$', description: '`nextCursor` of the previous page' },
+    include: { type: 'string', enum: ['request'], description: '`request`: each item with what it asked (`payload`)' },
   },
 } as const;
 
@@ -439,6 +443,13 @@ export const batchStatusSchema = {
           index: { type: 'integer', description: 'the item index in the submitted array' },
           taskId: { type: 'string', format: 'uuid' },
           status: { type: 'string', enum: ['QUEUED', 'PROCESSING', 'COMPLETED', 'FAILED'] },
+          taskType: { type: 'string', description: 'the engine (canonical task type)' },
+          country: { type: ['string', 'null'], description: 'the region it is served from' },
+          request: {
+            type: 'object',
+            properties: { payload: { type: 'object', additionalProperties: true } },
+            description: 'What was asked: the `payload` as submitted; with include=request',
+          },
         },
       },
     },

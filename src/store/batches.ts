@@ -1,4 +1,4 @@
-import type { ExpressionBuilder, Kysely } from 'kysely';
+import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import { emptyStatusCounts, type BatchItem, type BatchRecord } from '../domain/batch.js';
 import type { TaskStatus } from '../domain/task.js';
 import { enqueueDelivery } from './outbox/deliveries.js';
@@ -106,15 +106,25 @@ export async function batchItems(
   b: BatchRecord,
   after: number,
   limit: number,
+  withPayload = false,
 ): Promise<BatchItem[]> {
   if (b.firstTaskId === null || b.lastTaskId === null) return [];
+  // The payload only when asked for: an analysis' payload (an answer to attribute) can be long.
+  const payload = withPayload ? sql.ref<string | null>('payload') : sql<string | null>`null`;
   const rows = await tasksOf(db, b.id, b.firstTaskId, b.lastTaskId)
-    .select(['batch_index', 'id', 'status'])
+    .select(['batch_index', 'id', 'status', 'task_type', 'country', payload.as('payload')])
     .where('batch_index', '>', after)
     .orderBy('batch_index')
     .limit(limit)
     .execute();
-  return rows.map((r) => ({ index: Number(r.batch_index), taskId: r.id, status: r.status as TaskStatus }));
+  return rows.map((r) => ({
+    index: Number(r.batch_index),
+    taskId: r.id,
+    status: r.status as TaskStatus,
+    taskType: r.task_type,
+    country: r.country ?? null,
+    ...(withPayload ? { request: { payload: r.payload === null ? null : (JSON.parse(r.payload) as unknown) } } : {}),
+  }));
 }
 
 /**

@@ -92,8 +92,8 @@ export abstract class KyselyStore implements Store {
   ): Promise<{ batches: BatchRecord[]; more: boolean }> {
     return batches.listBatches(this.db, accountId, notBefore, beforeId, limit);
   }
-  batchItems(batch: BatchRecord, after: number, limit: number): Promise<BatchItem[]> {
-    return batches.batchItems(this.db, batch, after, limit);
+  batchItems(batch: BatchRecord, after: number, limit: number, withPayload = false): Promise<BatchItem[]> {
+    return batches.batchItems(this.db, batch, after, limit, withPayload);
   }
   completeBatches(
     now: number,

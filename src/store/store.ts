@@ -123,7 +123,8 @@ export interface TaskListQuery {
 }
 
 /** A task as a listing reads it: as polls read it, and its payload when asked for. */
-export type ListedTaskRow = PolledTask & { payload?: unknown };
+/** With the payload asked for: what was asked and the region the task is served from. */
+export type ListedTaskRow = PolledTask & { payload?: unknown; country?: string | null };
 
 /** For a lease that expired: what the reaper did with the task. */
 export interface ReapResult {
@@ -174,8 +175,8 @@ export interface Store {
     beforeId: string | null,
     limit: number,
   ): Promise<{ batches: BatchRecord[]; more: boolean }>;
-  /** Up to `limit` of a batch's items after item index `after`, in order. */
-  batchItems(batch: BatchRecord, after: number, limit: number): Promise<BatchItem[]>;
+  /** Up to `limit` of a batch's items after item index `after`, in order; with `withPayload`, each with what it asked. */
+  batchItems(batch: BatchRecord, after: number, limit: number, withPayload?: boolean): Promise<BatchItem[]>;
   /** Marks open batches whose tasks are all terminal as completed and queues their webhook (see store/batches.ts). */
   completeBatches(
     now: number,

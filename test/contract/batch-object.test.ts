@@ -54,8 +54,19 @@ describe('a batch that runs to completion, with a webhook', () => {
     expect(done.batch.webhook).toEqual({ targetHost: new URL(hooks.url).host });
     expect(Date.parse(done.batch.completedAt)).toBeGreaterThanOrEqual(Date.parse(done.batch.updatedAt));
     expect(Date.parse(done.batch.updatedAt)).toBeGreaterThanOrEqual(Date.parse(done.batch.createdAt));
-    expect(done.items).toEqual([0, 1, 3, 4].map((index, k) => ({ index, taskId: taskIds[k], status: 'COMPLETED' })));
+    // Each item names its engine and region; what it asked only with include=request.
+    expect(done.items).toEqual(
+      [0, 1, 3, 4].map((index, k) => ({
+        index,
+        taskId: taskIds[k],
+        status: 'COMPLETED',
+        taskType: items[index]?.taskType,
+        country: null,
+      })),
+    );
     expect(done.nextCursor).toBeNull();
+    const asked = (await svc.call('GET', `/v1/async/batch/${id}?include=request`)).body;
+    expect(asked.items.map((x: any) => x.request.payload)).toEqual([0, 1, 3, 4].map((i) => items[i]?.payload));
 
     // Pages of two, in item order, with a cursor.
     const p1 = (await svc.call('GET', `/v1/async/batch/${id}?limit=2`)).body;

@@ -183,6 +183,8 @@ describe('listing an account’s recent tasks', () => {
   it('with include=request, each item says what it asked; GET …/request says it of one task', async () => {
     const r = await get('acme', `/v1/async/tasks?since=${iso(T0)}&include=request&engine=SEARCH_A&limit=3`);
     expect(r.body.tasks.map((t: any) => t.request.payload.query)).toEqual(['acme 0', 'acme 1', 'acme 2']);
+    // The region the task is served from: none, for an engine that is not region-bound asked without a country.
+    expect(r.body.tasks.map((t: any) => t.request.country)).toEqual([null, null, null]);
     expect(r.body.tasks[0].response).toBeUndefined();
     const both = await get('acme', `/v1/async/tasks?since=${iso(T0)}&include=result,request&status=COMPLETED`);
     expect(both.body.tasks[0].request.payload).toEqual({ prompt: 'acme completes' });

@@ -187,10 +187,11 @@ export class AeqClient {
   }
 
   /** A batch's progress and one page of its items (`cursor` from the previous page's `nextCursor`). */
-  batch(id: string, page: { limit?: number; cursor?: string } = {}): Promise<BatchStatus> {
+  batch(id: string, page: { limit?: number; cursor?: string; includeRequest?: boolean } = {}): Promise<BatchStatus> {
     const q = new URLSearchParams();
     if (page.limit !== undefined) q.set('limit', String(page.limit));
     if (page.cursor !== undefined) q.set('cursor', page.cursor);
+    if (page.includeRequest) q.set('include', 'request');
     const qs = q.size > 0 ? `?${q}` : '';
     return this.request('GET', `/v1/async/batch/${encodeURIComponent(id)}${qs}`);
   }

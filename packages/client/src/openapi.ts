@@ -587,11 +587,13 @@ export interface paths {
                                     /** @description attempts made, the last included */
                                     attempts: number;
                                 };
-                                /** @description What was asked: the `payload` as submitted; with include=request */
+                                /** @description What was asked: the `payload` as submitted, and its region; with include=request */
                                 request?: {
                                     payload?: {
                                         [key: string]: unknown;
                                     };
+                                    /** @description the region it is served from */
+                                    country?: string | null;
                                 };
                             }[];
                             /** @description pass as `cursor` for the next page; null on the last */
@@ -884,6 +886,8 @@ export interface paths {
                     limit?: number;
                     /** @description `nextCursor` of the previous page */
                     cursor?: string;
+                    /** @description `request`: each item with what it asked (`payload`) */
+                    include?: "request";
                 };
                 header?: never;
                 path: {
@@ -943,6 +947,16 @@ export interface paths {
                                 taskId?: string;
                                 /** @enum {string} */
                                 status?: "QUEUED" | "PROCESSING" | "COMPLETED" | "FAILED";
+                                /** @description the engine (canonical task type) */
+                                taskType?: string;
+                                /** @description the region it is served from */
+                                country?: string | null;
+                                /** @description What was asked: the `payload` as submitted; with include=request */
+                                request?: {
+                                    payload?: {
+                                        [key: string]: unknown;
+                                    };
+                                };
                             }[];
                             /** @description pass as `cursor` for the next page; null on the last */
                             nextCursor?: string | null;
@@ -2911,6 +2925,8 @@ export interface paths {
                                 status?: "starting" | "running" | "completed";
                                 /** @enum {string} */
                                 trigger?: "schedule" | "manual";
+                                /** @description the batch of the run's tasks (GET /v1/async/batch/{id}) */
+                                batchId?: string;
                                 tasks?: number;
                                 progress?: {
                                     [key: string]: unknown;
@@ -3038,6 +3054,8 @@ export interface paths {
                                 status?: "starting" | "running" | "completed";
                                 /** @enum {string} */
                                 trigger?: "schedule" | "manual";
+                                /** @description the batch of the run's tasks (GET /v1/async/batch/{id}) */
+                                batchId?: string;
                                 tasks?: number;
                                 progress?: {
                                     [key: string]: unknown;

@@ -1,7 +1,37 @@
 import type { AeqClient, ListedTask, TaskStatus } from '@aeq/client';
 import { csvRecord } from '../csv.js';
 
-const COLUMNS = ['created_at', 'task_id', 'type', 'status', 'idempotency_key', 'answer', 'cited_urls', 'error'];
+/**
+ * The CSV's columns. The first eight are those of the first version, in their place (scripts read them by name or
+ * position); `type` is the engine (the task type). What was asked and the region come from `include=request`; the
+ * monitor and the brand's position from the saved results of the account's completed monitor runs; the failure
+ * columns from the polling view's `failure`. Tasks carry no sample index, so there is no sample column.
+ */
+const COLUMNS = [
+  'created_at',
+  'task_id',
+  'type',
+  'status',
+  'idempotency_key',
+  'answer',
+  'cited_urls',
+  'error',
+  'prompt',
+  'country',
+  'source_count',
+  'monitor',
+  'position',
+  'failure_code',
+  'failure_origin',
+  'failure_host',
+  'attempts',
+];
+
+/** A task's place in a monitor run: the monitor's name and the brand's rank by first mention (null: not named). */
+interface MonitorPlace {
+  monitor: string;
+  position: number | null;
+}
 
 /**
  * Every task of the account created since `since`, page after page, with its result: as JSONL (the polling views)
@@ -14,6 +44,7 @@ export async function exportTasks(
 ): Promise<number> {
   let cursor: string | undefined;
   let n = 0;
+  const places = o.format === 'csv' ? await monitorPlaces(client, o.since) : new Map<string, MonitorPlace>();
   if (o.format === 'csv') out.write(csvRecord(COLUMNS));
   do {
     const page = await client.tasks({
@@ -21,11 +52,13 @@ export async function exportTasks(
       // Pages of 100 with their results: a page stays a few megabytes even when answers are long.
       limit: 100,
       includeResult: true,
+      // What was asked and where, for the CSV's prompt and country; the JSONL keeps the polling views as they are.
+      includeRequest: o.format === 'csv',
       ...(o.status ? { status: o.status } : {}),
       ...(cursor ? { cursor } : {}),
     });
     for (const t of page.tasks ?? []) {
-      out.write(o.format === 'jsonl' ? `${JSON.stringify(t)}\n` : csvRow(t));
+      out.write(o.format === 'jsonl' ? `${JSON.stringify(t)}\n` : csvRow(t, places));
       n++;
     }
     cursor = page.nextCursor ?? undefined;
@@ -33,9 +66,45 @@ export async function exportTasks(
   return n;
 }
 
-function csvRow(t: ListedTask): string {
+/**
+ * The tasks of the account's monitor runs created since `since`, by task id. Only a completed run has saved results
+ * (and with them the brand's position), so a task of a run still going has no place yet.
+ */
+async function monitorPlaces(client: AeqClient, since: string): Promise<Map<string, MonitorPlace>> {
+  const places = new Map<string, MonitorPlace>();
+  let cursor: string | undefined;
+  do {
+    const page = await client.monitors({ limit: 100, ...(cursor ? { cursor } : {}) });
+    for (const m of page.monitors ?? []) {
+      if (!m.id) continue;
+      // 100 runs reach back further than the 24 hours tasks are kept, unless runs were started by hand that often.
+      const { runs } = await client.monitorRuns(m.id, { limit: 100, include: 'results' });
+      for (const run of runs ?? []) {
+        if ((run.createdAt ?? '') < since) continue;
+        for (const r of run.results ?? [])
+          if (r.taskId) places.set(r.taskId, { monitor: m.name ?? m.id, position: r.position ?? null });
+      }
+    }
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  return places;
+}
+
+/** What a task asked, in words: its prompt, query, page address or other addressing member. */
+function askedOf(payload: unknown): string {
+  if (typeof payload !== 'object' || payload === null) return '';
+  const p = payload as Record<string, unknown>;
+  for (const k of ['prompt', 'query', 'seed', 'url', 'community', 'user'])
+    if (typeof p[k] === 'string') return p[k] as string;
+  return '';
+}
+
+function csvRow(t: ListedTask, places: ReadonlyMap<string, MonitorPlace>): string {
   const r = t.response as { text?: unknown; sources?: Array<{ url?: unknown }> } | undefined;
-  const urls = (Array.isArray(r?.sources) ? r.sources : []).map((s) => s.url).filter((u) => typeof u === 'string');
+  const sources = Array.isArray(r?.sources) ? r.sources : [];
+  const urls = sources.map((s) => s.url).filter((u) => typeof u === 'string');
+  const place = t.task?.id ? places.get(t.task.id) : undefined;
+  const f = t.failure;
   return csvRecord([
     t.task?.createdAt ?? '',
     t.task?.id ?? '',
@@ -45,5 +114,14 @@ function csvRow(t: ListedTask): string {
     typeof r?.text === 'string' ? r.text : '',
     urls.join(' '),
     t.error ?? '',
+    askedOf(t.request?.payload),
+    t.request?.country ?? '',
+    r ? sources.length : '',
+    place?.monitor ?? '',
+    place?.position ?? '',
+    f?.code ?? '',
+    f?.origin ?? '',
+    f?.upstreamHost ?? '',
+    f ? f.attempts : '',
   ]);
 }

@@ -16,10 +16,35 @@ export interface ResultLine {
   /** `CODE: sentence`, as the service words a failed task. */
   error?: string;
   /** Why it failed (the polling view's `failure`): the reason's code among others. */
-  failure?: { code?: string; message?: string } & Record<string, unknown>;
+  failure?: {
+    code?: string;
+    message?: string;
+    origin?: string;
+    upstreamHost?: string | null;
+    attempts?: number;
+  } & Record<string, unknown>;
 }
 
-const CSV_COLUMNS = ['row', 'prompt', 'engine', 'country', 'status', 'task_id', 'answer', 'cited_urls', 'error'];
+/**
+ * The CSV's columns: the study's coordinates, the outcome and answer, then why a failed task failed (the polling
+ * view's `failure`: its code, whose side, the upstream host and the attempts made). A study asks each prompt once per
+ * engine and country, so there is no sample column.
+ */
+const CSV_COLUMNS = [
+  'row',
+  'prompt',
+  'engine',
+  'country',
+  'status',
+  'task_id',
+  'answer',
+  'cited_urls',
+  'error',
+  'failure_code',
+  'failure_origin',
+  'failure_host',
+  'attempts',
+];
 
 /**
  * The study's results: JSONL (the record of what is done, read back on resume) and optionally a flat CSV, which is
@@ -93,5 +118,9 @@ function csvRow(r: ResultLine): string {
       .filter((u): u is string => typeof u === 'string')
       .join(' '),
     r.error ?? '',
+    r.failure?.code ?? '',
+    r.failure?.origin ?? '',
+    r.failure?.upstreamHost ?? '',
+    r.failure?.attempts ?? '',
   ]);
 }

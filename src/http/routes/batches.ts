@@ -57,7 +57,7 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: HttpContext): voi
     },
   );
 
-  app.get<{ Params: { id: string }; Querystring: { limit: number; cursor?: string } }>(
+  app.get<{ Params: { id: string }; Querystring: { limit: number; cursor?: string; include?: 'request' } }>(
     '/v1/async/batch/:id',
     {
       validatorCompiler: coercedQuery(batchQuerySchema),
@@ -77,7 +77,7 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: HttpContext): voi
       const batch = await liveBatchOr404(ctx, req.params.id, callerOf(req));
       const after = req.query.cursor === undefined ? -1 : Number(req.query.cursor);
       // One more than the page tells whether another page follows.
-      const rows = await ctx.store.batchItems(batch, after, req.query.limit + 1);
+      const rows = await ctx.store.batchItems(batch, after, req.query.limit + 1, req.query.include === 'request');
       const items = rows.slice(0, req.query.limit);
       const last = items.at(-1);
       return {

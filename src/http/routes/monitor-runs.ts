@@ -156,6 +156,7 @@ async function runView(ctx: HttpContext, run: MonitorRunRecord, withResults: boo
     slotAt: new Date(run.slotAt).toISOString(),
     status: run.status,
     trigger: run.trigger,
+    batchId: run.batchId,
     tasks: run.tasks,
     progress,
     createdAt: new Date(run.createdAt).toISOString(),

@@ -98,7 +98,7 @@ export function registerTaskListRoutes(app: FastifyInstance, ctx: HttpContext): 
       // Each item as polling writes it: the stored result goes in as its text, never parsed and re-serialised.
       const items = page.map((t) => {
         const { item, responseJson } = listedView(t, withResult);
-        if (withPayload) item.request = { payload: t.payload ?? null };
+        if (withPayload) item.request = { payload: t.payload ?? null, country: t.country ?? null };
         return withResponseJson(JSON.stringify(item), responseJson);
       });
       return reply

@@ -50,6 +50,7 @@ export async function listTasks(db: Kysely<Database>, q: TaskListQuery): Promise
   // The stored result only when asked for: it is most of a row's bytes.
   const result = q.withResult ? sql.ref<string | null>('result') : sql<string | null>`null`;
   const payload = q.withPayload ? sql.ref<string | null>('payload') : sql<string | null>`null`;
+  const country = q.withPayload ? sql.ref<string | null>('country') : sql<string | null>`null`;
   const out: ListedTaskRow[] = [];
   for (;;) {
     const range = db
@@ -64,7 +65,7 @@ export async function listTasks(db: Kysely<Database>, q: TaskListQuery): Promise
       .offset(LIST_WINDOW - 1)
       .executeTakeFirst();
     const rows = await range
-      .select([...WITHOUT_RESULT, result.as('result'), payload.as('payload')])
+      .select([...WITHOUT_RESULT, result.as('result'), payload.as('payload'), country.as('country')])
       .$if(edge !== undefined, (b) => b.where('id', desc ? '>=' : '<=', edge?.id ?? ''))
       .where('account_id', '=', q.accountId)
       .where(createdAt, '>=', q.since)
@@ -75,7 +76,11 @@ export async function listTasks(db: Kysely<Database>, q: TaskListQuery): Promise
       .limit(q.limit - out.length)
       .execute();
     for (const r of rows)
-      out.push(r.payload === null ? polledFromRow(r) : { ...polledFromRow(r), payload: JSON.parse(r.payload) });
+      out.push(
+        r.payload === null
+          ? polledFromRow(r)
+          : { ...polledFromRow(r), payload: JSON.parse(r.payload), country: r.country },
+      );
     if (out.length >= q.limit || edge === undefined) return out;
     if (desc) high = { op: '<', id: edge.id };
     else low = { op: '>', id: edge.id };
