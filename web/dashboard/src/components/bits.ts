@@ -13,13 +13,35 @@ export function SimulatedBadge({ simulated }: { simulated: unknown }) {
     : null;
 }
 
-/** Done of total as a bar that assistive technology reads as a progress bar. */
-export function Progress({ done, total, label }: { done: number; total: number; label: string }) {
-  const pct = total > 0 ? Math.round((done / total) * 100) : 100;
+/**
+ * Done of total as a bar that assistive technology reads as a progress bar. The failed among the done show as a red
+ * segment after the others and are counted in words too (the colour only helps): a run that fails is never a full
+ * blue bar.
+ */
+export function Progress({
+  done,
+  total,
+  label,
+  failed = 0,
+}: {
+  done: number;
+  total: number;
+  label: string;
+  failed?: number;
+}) {
+  const pct = (n: number) => (total > 0 ? (n / total) * 100 : 0);
+  const ok = Math.max(0, done - failed);
+  const okWidth = total > 0 ? pct(ok) : 100;
+  const failedText = failed > 0 ? `, ${failed} failed` : '';
   return html`<div class="progress" role="progressbar" aria-label=${label} aria-valuemin="0" aria-valuemax=${total}
-    aria-valuenow=${done} aria-valuetext=${`${done} of ${total}`}>
-    <div class="progress-fill" style=${{ width: `${pct}%` }}></div>
-    <span class="progress-text">${done} / ${total}</span>
+    aria-valuenow=${done} aria-valuetext=${`${done} of ${total}${failedText}`} data-failed=${failed}>
+    <div class="progress-fill" style=${{ width: `${okWidth}%` }}></div>
+    ${
+      failed > 0
+        ? html`<div class="progress-failed" style=${{ left: `${okWidth}%`, width: `${pct(failed)}%` }}></div>`
+        : null
+    }
+    <span class="progress-text">${done} / ${total}${failed > 0 ? html` · <strong>${failed} failed</strong>` : ''}</span>
   </div>`;
 }
 

@@ -264,7 +264,7 @@ function RunsTable({ runs, loading, startedId }: { runs: MonitorRun[]; loading: 
       runs.length > 0
         ? html`<${TableWrap} label="Runs">
             <table class="runs">
-              <${Head} cols=${['Run of', 'Status', 'Progress', 'Ended']} />
+              <${Head} cols=${['Run of', 'Status', 'Progress', 'Ended', 'Tasks']} />
               <tbody>
                 ${runs.map((r) => {
                   const pr = (r.progress ?? {}) as { done?: number; total?: number; failed?: number };
@@ -277,10 +277,10 @@ function RunsTable({ runs, loading, startedId }: { runs: MonitorRun[]; loading: 
                         : null
                     }</td>
                     <td>${r.status}</td>
-                    <td><${Progress} done=${pr.done ?? 0} total=${pr.total ?? r.tasks ?? 0}
-                      label=${`Run of ${when(r.slotAt)}`} />
-                      ${pr.failed ? html`<span class="muted small">${pr.failed} failed</span>` : null}</td>
+                    <td><${Progress} done=${pr.done ?? 0} total=${pr.total ?? r.tasks ?? 0} failed=${pr.failed ?? 0}
+                      label=${`Run of ${when(r.slotAt)}`} /></td>
                     <td class="nowrap">${when(r.completedAt)}</td>
+                    <td>${r.batchId ? html`<a href=${href(`batches/${r.batchId}`)}>its batch</a>` : '—'}</td>
                   </tr>`;
                 })}
               </tbody>

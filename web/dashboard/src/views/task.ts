@@ -12,6 +12,7 @@ import {
   type SourceInfluenceResult,
   SourceInfluenceView,
 } from './analysis.js';
+import { DeliveryLogView } from './deliveries.js';
 
 const TERMINAL = new Set(['COMPLETED', 'FAILED']);
 
@@ -52,6 +53,11 @@ export function TaskView({ client, id, onKeyRefused }: { client: AeqClient; id: 
         : html`<p class="muted" role="status">Waiting for the answer; this page follows the task.</p>`
     }
     ${task?.status === 'COMPLETED' ? html`<${Result} taskType=${task.taskType ?? ''} response=${response} />` : null}
+    ${
+      asked.request?.webhook
+        ? html`<${DeliveryLogView} client=${client} id=${task?.id ?? id} onKeyRefused=${onKeyRefused} />`
+        : null
+    }
     <details class="raw">
       <summary>Raw JSON</summary>
       <pre>${JSON.stringify({ ...poll, request: asked.request }, null, 2)}</pre>

@@ -136,12 +136,13 @@ export function TasksView(p: { client: AeqClient; route: Route; onKeyRefused: ()
                 ${tasks.length} ${tasks.length === 1 ? 'task' : 'tasks'}${cursor ? ' shown, more below' : ''},
                 newest first
               </caption>
-              <${Head} cols=${['Created', 'Engine', 'Status', 'Asked']} />
+              <${Head} cols=${['Created', 'Engine', 'Country', 'Status', 'Asked']} />
               <tbody>
                 ${tasks.map(
                   (t) => html`<tr>
                     <td class="nowrap">${when(t.task?.createdAt)}</td>
                     <td>${t.task?.taskType}</td>
+                    <td class="task-country">${t.request?.country ?? '—'}</td>
                     <td><${StatusBadge} status=${t.task?.status} /></td>
                     <td><a href=${href(`tasks/${t.task?.id}`)}>${askedOf(t, 90)}</a></td>
                   </tr>`,
