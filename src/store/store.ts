@@ -175,7 +175,7 @@ export interface Store {
     beforeId: string | null,
     limit: number,
   ): Promise<{ batches: BatchRecord[]; more: boolean }>;
-  /** Up to `limit` of a batch's items after item index `after`, in order; with `withPayload`, each with what it asked. */
+  /** Up to `limit` of a batch's items after item index `after`, in order; with `withPayload`, what each asked. */
   batchItems(batch: BatchRecord, after: number, limit: number, withPayload?: boolean): Promise<BatchItem[]>;
   /** Marks open batches whose tasks are all terminal as completed and queues their webhook (see store/batches.ts). */
   completeBatches(

@@ -146,15 +146,16 @@ export function BatchView({ client, id, onKeyRefused }: { client: AeqClient; id:
         </caption>
         <${Head} cols=${['#', 'Engine', 'Country', 'Asked', 'Status']} />
         <tbody>
-          ${items.map(
-            (i) => html`<tr data-task-id=${i.taskId}>
+          ${items.map((i) => {
+            const asked = askedOf({ task: { id: i.taskId }, request: i.request }, 90);
+            return html`<tr data-task-id=${i.taskId}>
               <td>${i.index}</td>
               <td class="item-engine">${i.taskType}</td>
               <td class="item-country">${i.country ?? '—'}</td>
-              <td class="item-asked"><a href=${href(`tasks/${i.taskId}`)}>${askedOf({ task: { id: i.taskId }, request: i.request }, 90)}</a></td>
+              <td class="item-asked"><a href=${href(`tasks/${i.taskId}`)}>${asked}</a></td>
               <td><${StatusBadge} status=${i.status} /></td>
-            </tr>`,
-          )}
+            </tr>`;
+          })}
         </tbody>
       </table>
     <//>

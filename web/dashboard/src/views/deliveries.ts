@@ -62,7 +62,7 @@ export function DeliveryLogView({
                             <td class="attempt-outcome">${OUTCOMES[a.outcome ?? ''] ?? a.outcome}</td>
                             <td class="attempt-http">${a.httpStatus ?? '—'}</td>
                             <td class="attempt-error">${a.errorCode ? html`<code>${a.errorCode}</code>` : '—'}</td>
-                            <td class="nowrap">${a.latencyMs === null || a.latencyMs === undefined ? '—' : `${a.latencyMs} ms`}</td>
+                            <td class="nowrap">${typeof a.latencyMs === 'number' ? `${a.latencyMs} ms` : '—'}</td>
                           </tr>`,
                         )}
                       </tbody>
