@@ -82,7 +82,11 @@ describe.each([
       expect(log).toMatchObject({ status: 'delivered' });
     } else {
       expect(hooks.received).toHaveLength(0);
-      expect(log).toMatchObject({ status: 'abandoned', attempts: [{ attempt: 1, outcome: 'undeliverable' }] });
+      // Refused (and retried on the usual schedule, as a name that does not resolve is), never sent.
+      expect(log).toMatchObject({
+        status: 'pending',
+        attempts: [{ attempt: 1, outcome: 'retry', errorCode: 'PRIVATE_ADDRESS' }],
+      });
     }
   });
 });
