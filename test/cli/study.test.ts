@@ -103,8 +103,12 @@ describe('aeq run (study runner)', () => {
       'answer',
       'cited_urls',
       'error',
+      'failure_code',
+      'failure_origin',
+      'failure_host',
+      'attempts',
     ]);
-    expect(csv.every((r) => r.answer !== '' && r.status === 'COMPLETED')).toBe(true);
+    expect(csv.every((r) => r.answer !== '' && r.status === 'COMPLETED' && r.failure_code === '')).toBe(true);
     expect(csv.filter((r) => r.engine === 'SEARCH_A')).toHaveLength(100);
     expect(run.stdout).toMatch(/study finished in \S+: 300 tasks, 300 completed, 0 failed/);
     for (const e of ENGINES.split(',')) expect(run.stdout).toMatch(new RegExp(`${e}\\s+100\\s+0`));
