@@ -138,4 +138,41 @@ describe.runIf(chromiumAvailable())('context in the dashboard', () => {
     expect(await section.textContent()).not.toContain('receiver-own');
     await screenshot(page, 'task-deliveries');
   });
+
+  it('renders the extended source-influence result: components, requirements, brands and shares', async () => {
+    const r = await svc.call('POST', '/v1/source-influence', {
+      answer: 'Acme Glide is the best pick for beginners. Nike Pegasus is a solid second choice for daily runs.',
+      prompt: 'best running shoes under $150',
+      citations: [],
+      analysis: {
+        version: 1,
+        entities: [
+          { id: 'acme', name: 'Acme', role: 'brand' },
+          { name: 'Nike', role: 'competitor' },
+        ],
+      },
+    });
+    expect(r.status).toBe(202);
+    const view = await until(
+      'the analysis completed',
+      async () => (await svc.call('GET', `/v1/async/task/${r.body.task.id}`)).body,
+      (b) => b.task?.status === 'COMPLETED',
+    );
+    const a = view.response.analysis;
+    await page.goto(`${svc.url}/dashboard/#/tasks/${r.body.task.id}`);
+    const section = page.getByRole('region', { name: 'Extended analysis' });
+    await section.waitFor();
+    expect(await section.getAttribute('data-status')).toBe(a.status);
+    expect(await section.locator('[data-component="brandDecisions"] em').textContent()).toBe(
+      a.components.brandDecisions,
+    );
+    expect(await section.locator('.extended-errors li').count()).toBe(a.errors.length);
+    expect(await section.locator('table.requirements tbody tr').count()).toBe(a.questionRequirements.items.length);
+    const brands = await cells('table.brand-decisions tbody tr');
+    expect(brands.map((b) => [b[0]?.replace(' top pick', ''), b[1], b[2]])).toEqual(
+      a.brandDecisions.entities.map((e: any) => [e.name, e.role, String(e.mentionCount)]),
+    );
+    expect(await section.locator('[data-shares="By source type"]').textContent()).toContain('unattributed 100.0%');
+    await screenshot(page, 'source-influence-extended');
+  });
 });

@@ -2,6 +2,7 @@ import { SourceLink } from '../components/answer.js';
 import { Head, SimulatedBadge, TableWrap } from '../components/bits.js';
 import { count, percent } from '../format.js';
 import { html } from '../html.js';
+import { type ExtendedAnalysis, ExtendedAnalysisView } from './extended-analysis.js';
 
 /** The members of the analysis results the views read (docs/analysis.md §2.12, §3.13); the rest is in the raw JSON. */
 interface Question {
@@ -67,6 +68,8 @@ export interface SourceInfluenceResult {
   sources?: InfluenceSource[];
   claims?: Claim[];
   warnings?: Array<{ code?: string; message?: string } | string>;
+  /** The extended analysis, when the request asked for it (`analysis.version = 1`). */
+  analysis?: ExtendedAnalysis;
 }
 
 function Warnings({ warnings }: { warnings: PromptResearchResult['warnings'] }) {
@@ -138,8 +141,9 @@ export function SourceInfluenceView({ r }: { r: SourceInfluenceResult }) {
   const s = r.summary ?? {};
   return html`<div class="analysis">
     <p>
-      ${count(s.claims)} claims, ${count(s.sources)} sources; ${count(s.miscitedClaims)} miscited,
-      ${count(s.contradictedClaims)} contradicted; citation coverage ${percent(s.citationCoverage)}
+      ${count(s.claims)} claims, ${count(s.sources)} sources;
+      ${`${count(s.miscitedClaims)} miscited, ${count(s.contradictedClaims)} contradicted;`}
+      citation coverage ${percent(s.citationCoverage)}
       ${s.judge ? html` <span class="muted">(judge: ${s.judge})</span>` : null}
       <${SimulatedBadge} simulated=${r.simulated} />
     </p>
@@ -208,5 +212,6 @@ export function SourceInfluenceView({ r }: { r: SourceInfluenceResult }) {
         })}
       </ol>
     </section>
+    ${r.analysis ? html`<${ExtendedAnalysisView} a=${r.analysis} />` : null}
   </div>`;
 }
