@@ -12,6 +12,8 @@ import { EngineRegistry } from '../src/engines/registry.js';
 import { createLogger } from '../src/ops/logger.js';
 
 export const BENCH_KEY = 'bench-key-0123456789abcdef';
+/** The operator's token of the bench's services: their /metrics need it. */
+export const BENCH_INTERNAL_TOKEN = 'bench-internal-token-0123456789';
 /** The engine the no-op adapter stands in for in the dispatch and webhook scenarios. */
 export const NOOP_ENGINE: TaskType = 'SEARCH_A';
 

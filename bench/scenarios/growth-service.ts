@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { loadServiceConfig } from '../../src/config/engine-config.js';
 import { loadSettings } from '../../src/config/settings.js';
 import { ALL_TASK_TYPES } from '../../src/domain/engine-catalog.js';
-import { BENCH_KEY } from '../service.js';
+import { BENCH_INTERNAL_TOKEN, BENCH_KEY } from '../service.js';
 
 /**
  * The growth scenario's service as its own OS process (`aeq serve`), so that its memory can be
@@ -73,7 +73,13 @@ export function serviceEnv(dataDir: string): Record<string, string> {
       exitAddresses: [{ id: 'bench-direct', country: 'US', maxConcurrent: 100_000 }],
     }),
   );
-  return { AEQ_API_KEY: BENCH_KEY, AEQ_DATA_DIR: dataDir, AEQ_CONFIG: configPath, AEQ_LOG_LEVEL: 'warn' };
+  return {
+    AEQ_API_KEY: BENCH_KEY,
+    AEQ_INTERNAL_TOKEN: BENCH_INTERNAL_TOKEN,
+    AEQ_DATA_DIR: dataDir,
+    AEQ_CONFIG: configPath,
+    AEQ_LOG_LEVEL: 'warn',
+  };
 }
 
 /** The settings and scheduler ageing the child will derive from `env`, for opening the same store from the bench. */
@@ -234,7 +240,7 @@ export function rssSampler(pid: number, everyMs: number): { stop(): RssPeak } {
 }
 
 /**
- * Reads the service's V8 heap (`nodejs_heap_size_total_bytes` of GET /metrics, which needs no key)
+ * Reads the service's V8 heap (`nodejs_heap_size_total_bytes` of GET /metrics, with the internal token)
  * every `everyMs` until stopped; returns the max seen, in MB. One small request a second beside a
  * load of thousands: it tells whether a peak of VmRSS is the JavaScript heap or memory outside it.
  */
@@ -243,7 +249,7 @@ export function heapSampler(url: string, everyMs: number): { stop(): Promise<num
   let failure: unknown = null;
   let inFlight: Promise<void> = Promise.resolve();
   const read = async () => {
-    const res = await fetch(`${url}/metrics`);
+    const res = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${BENCH_INTERNAL_TOKEN}` } });
     const text = await res.text();
     const m = /^nodejs_heap_size_total_bytes (\d+)/m.exec(text);
     if (res.status !== 200 || !m)

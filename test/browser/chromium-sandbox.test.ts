@@ -68,7 +68,10 @@ describe.skipIf(!chromiumAvailable() || process.platform !== 'linux')('chromium 
     for (const p of pools.splice(0)) await p.close();
   });
 
-  /** Opens one page and reports the renderers of the running browser while it is open. */
+  /**
+   * Opens one page and reports the renderers of the running browser, with their confinement read while the page is
+   * still open (a renderer ends with its page; read afterwards, it may be gone).
+   */
   async function renderersWith(sandbox: SandboxSetting, lines: string[]) {
     const log = createLogger('info', {
       write: (chunk: string) => void lines.push(...chunk.split('\n').filter(Boolean)),
@@ -80,7 +83,9 @@ describe.skipIf(!chromiumAvailable() || process.platform !== 'linux')('chromium 
       expect(await page.textContent('p')).toBe('sandbox probe');
       const browserPid = await pool.browserPid();
       if (browserPid === null) throw new Error('no browser process');
-      return descendants(browserPid).filter((p) => p.type === 'renderer');
+      return descendants(browserPid)
+        .filter((p) => p.type === 'renderer')
+        .map((r) => ({ ...r, seen: confinementOf(r.pid) }));
     });
   }
 
@@ -91,8 +96,7 @@ describe.skipIf(!chromiumAvailable() || process.platform !== 'linux')('chromium 
     expect(renderers.length).toBeGreaterThan(0);
     const ours = { user: fs.readlinkSync('/proc/self/ns/user'), net: fs.readlinkSync('/proc/self/ns/net') };
     let checked = 0;
-    for (const r of renderers) {
-      const seen = confinementOf(r.pid);
+    for (const { seen } of renderers) {
       if (!seen) continue; // a spare renderer that ended meanwhile
       expect(seen.seccomp).toBe(2);
       expect(seen.user).not.toBe(ours.user);
@@ -119,7 +123,7 @@ describe.skipIf(!chromiumAvailable() || process.platform !== 'linux')('chromium 
     const lines: string[] = [];
     const renderers = await renderersWith('off', lines);
     expect(renderers.length).toBeGreaterThan(0);
-    const seen = renderers.map((r) => confinementOf(r.pid)).filter((c) => c !== null);
+    const seen = renderers.map((r) => r.seen).filter((c) => c !== null);
     expect(seen.length).toBeGreaterThan(0);
     for (const c of seen) expect(c.seccomp).toBe(0);
     expect(sandboxLine(lines)).toMatchObject({ why: 'AEQ_CHROMIUM_SANDBOX=off' });

@@ -56,6 +56,8 @@ describe.skipIf(skip !== null)('several API and worker processes on PostgreSQL',
       AEQ_LOG_LEVEL: 'warn',
       AEQ_PG_POOL_MAX: '5',
       AEQ_INTERNAL_TOKEN: INTERNAL,
+      // Accounts added at run time are sealed in the store: every process gets the same sealing key.
+      AEQ_SECRETS_KEY: 'secrets-key-of-the-multi-process-test-0123',
     };
     // Start one process first so migrations are applied once, then the rest together.
     apis.push(await spawnService({ ...env, AEQ_ROLE: 'api', AEQ_LOG_LEVEL: 'info' }, 90_000));
