@@ -83,3 +83,30 @@ describe('operational endpoints', () => {
     }
   });
 });
+
+describe('GET /metrics under a scrape flood', () => {
+  let svc: RunningService;
+  let aggregates = 0;
+  beforeAll(async () => {
+    svc = await startIdleService({ AEQ_INTERNAL_TOKEN: INTERNAL });
+    // Counts the store aggregate over every account that the queue-depth gauge is made of.
+    const store = svc.app.store;
+    const stats = store.stats.bind(store);
+    store.stats = (...args: Parameters<typeof stats>) => {
+      if (args[1] === undefined) aggregates++;
+      return stats(...args);
+    };
+  });
+  afterAll(() => svc.stop());
+
+  it('takes the store aggregate once per 5 s for 40 scrapes, not once each', async () => {
+    const scrape = () => fetch(`${svc.url}/metrics`, { headers: { authorization: `Bearer ${INTERNAL}` } });
+    const answers = await Promise.all(Array.from({ length: 30 }, scrape));
+    expect(answers.every((r) => r.status === 200)).toBe(true);
+    for (let i = 0; i < 10; i++) expect((await scrape()).status).toBe(200);
+    // One per 5 s: two if the machine is so slow that the scrapes straddle that age.
+    expect(aggregates).toBeGreaterThanOrEqual(1);
+    expect(aggregates).toBeLessThanOrEqual(2);
+    expect(await (await scrape()).text()).toMatch(/^aeq_queue_depth|^# TYPE aeq_queue_depth gauge$/m);
+  });
+});
