@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { askedOf, safeHref } from '../../web/dashboard/src/format.js';
+import { askedOf, safeHref, whenIn } from '../../web/dashboard/src/format.js';
 
 /** The dashboard's own rules on text from outside: links only to http(s) pages, a task's question in a line. */
 describe('dashboard formatting', () => {
@@ -29,5 +29,18 @@ describe('dashboard formatting', () => {
     expect(askedOf({ task: { id: 't4' }, request: { payload: { seed: 'x'.repeat(200) } } }, 10)).toBe(
       `${'x'.repeat(9)}…`,
     );
+  });
+
+  it("gives a schedule's next run in the schedule's own time zone, named", () => {
+    const at = '2026-11-29T00:00:00.000Z';
+    const seoul = whenIn(at, 'Asia/Seoul');
+    expect(seoul.endsWith(' Asia/Seoul')).toBe(true);
+    // Midnight UTC is 9 in the morning in Seoul, whatever the browser's own zone.
+    expect(seoul).toMatch(/\b9:00\b/);
+    expect(seoul).toMatch(/29/);
+    expect(whenIn(at, 'America/New_York')).toMatch(/\b7:00\b.*America\/New_York$/);
+    // Without a zone, or with one the browser does not know, the browser's time, unnamed.
+    expect(whenIn(at, 'Not/AZone')).not.toContain('Not/AZone');
+    expect(whenIn(null, 'Asia/Seoul')).toBe('—');
   });
 });

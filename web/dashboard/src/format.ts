@@ -9,6 +9,23 @@ export function when(iso: string | null | undefined): string {
   return Number.isNaN(d.getTime()) ? iso : dateTime.format(d);
 }
 
+/**
+ * A time in a schedule's own time zone, named: a monitor scheduled in Asia/Seoul says when it runs there
+ * ("Nov 29, 2026, 9:00 AM Asia/Seoul"), not in the browser's zone beside a Seoul cron. An unknown zone falls back to
+ * the browser's, unnamed.
+ */
+export function whenIn(iso: string | null | undefined, timeZone: string | null | undefined): string {
+  if (!iso || !timeZone) return when(iso);
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  try {
+    const f = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZone });
+    return `${f.format(d)} ${timeZone}`;
+  } catch {
+    return when(iso);
+  }
+}
+
 /** A run's day (slots are UTC times). */
 export function day(iso: string): string {
   return shortDate.format(new Date(iso));

@@ -6,7 +6,7 @@ import { describeError } from '../api.js';
 import { Choice, ErrorBox, Head, Loading, Progress, Section, TableWrap } from '../components/bits.js';
 import { type MentionSpan, Highlighted } from '../components/highlighted.js';
 import { LineChart } from '../components/line-chart.js';
-import { day, hostOf, percent, when } from '../format.js';
+import { day, hostOf, percent, when, whenIn } from '../format.js';
 import { html } from '../html.js';
 import { useLoad } from '../poll.js';
 import { href, navigate, type Route } from '../router.js';
@@ -132,7 +132,7 @@ function MonitorFacts({ m }: { m: Monitor }) {
     <div><dt>Prompts</dt><dd>${m.prompts?.length} (${m.tasksPerRun} tasks a run)</dd></div>
     <div><dt>Schedule</dt><dd><code>${m.schedule?.cron}</code> ${m.schedule?.timezone}</dd></div>
     <div><dt>Status</dt><dd><span class=${`badge monitor-${m.status}`}>${m.status}</span></dd></div>
-    <div><dt>Next run</dt><dd>${when(m.schedule?.nextRunAt)}</dd></div>
+    <div><dt>Next run</dt><dd>${whenIn(m.schedule?.nextRunAt, m.schedule?.timezone)}</dd></div>
   </dl>`;
 }
 

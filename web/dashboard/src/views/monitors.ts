@@ -1,7 +1,7 @@
 import type { AeqClient } from '../../../../packages/client/src/client.js';
 import type { MonitorList } from '../../../../packages/client/src/types.js';
 import { ErrorBox, Head, listBody, TableWrap } from '../components/bits.js';
-import { when } from '../format.js';
+import { whenIn } from '../format.js';
 import { html } from '../html.js';
 import { useLoad } from '../poll.js';
 import { href } from '../router.js';
@@ -29,7 +29,7 @@ export function MonitorsView({ client, onKeyRefused }: { client: AeqClient; onKe
                       <td>${m.brand?.name}</td>
                       <td>${m.prompts?.length} × ${m.engines?.length} × ${m.countries?.length} = ${m.tasksPerRun}</td>
                       <td><span class=${`badge monitor-${m.status}`}>${m.status}</span></td>
-                      <td class="nowrap">${when(m.schedule?.nextRunAt)}</td>
+                      <td class="nowrap">${whenIn(m.schedule?.nextRunAt, m.schedule?.timezone)}</td>
                     </tr>`,
                   )}
                 </tbody>
