@@ -160,13 +160,7 @@ export async function claimMonitorSlot(
       .where('updated_at', '=', read.updatedAt)
       .executeTakeFirst();
     if (Number(moved.numUpdatedRows) === 0) return false;
-    const made = await trx
-      .insertInto('monitor_runs')
-      .values(runRow(run))
-      .onConflict((oc) => oc.columns(['monitor_id', 'slot_at']).doNothing())
-      .returning('id')
-      .execute();
-    return made.length > 0;
+    return insertRun(trx, run);
   });
 }
 
@@ -195,14 +189,19 @@ export async function startMonitorRun(
       .where('status', 'in', ['starting', 'running'])
       .executeTakeFirst();
     if (open) return 'in-progress';
-    const made = await trx
-      .insertInto('monitor_runs')
-      .values(runRow(run))
-      .onConflict((oc) => oc.columns(['monitor_id', 'slot_at']).doNothing())
-      .returning('id')
-      .execute();
-    return made.length > 0 ? 'started' : 'in-progress';
+    return (await insertRun(trx, run)) ? 'started' : 'in-progress';
   });
+}
+
+/** Inserts a run unless its monitor has one for the same slot; whether it went in. */
+async function insertRun(trx: Kysely<Database>, run: MonitorRunRecord): Promise<boolean> {
+  const made = await trx
+    .insertInto('monitor_runs')
+    .values(runRow(run))
+    .onConflict((oc) => oc.columns(['monitor_id', 'slot_at']).doNothing())
+    .returning('id')
+    .execute();
+  return made.length > 0;
 }
 
 /** A new run's row (no results or figures yet). */

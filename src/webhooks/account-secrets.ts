@@ -84,11 +84,8 @@ export class AccountSecrets {
       if (configured) out.set(id, secretKeys(configured));
       else fromStore.push(id);
     }
-    const now = this.opts.now();
     for (const row of await this.rows(fromStore)) {
-      const current = this.opened(row.secret);
-      const previous =
-        row.previousSecret !== null && (row.previousExpiresAt ?? 0) > now ? this.opened(row.previousSecret) : null;
+      const { current, previous } = this.openedPair(row);
       out.set(
         row.accountId,
         current === null ? new SecretUnreadableError() : secretKeys(previous ? [current, previous] : [current]),
@@ -109,17 +106,22 @@ export class AccountSecrets {
   }
 
   private viewOf(row: StoredWebhookSecret): AccountSecretView {
-    const secret = this.opened(row.secret);
+    const { current: secret, previous } = this.openedPair(row);
     if (secret === null) throw new SecretUnreadableError();
-    const previous =
-      row.previousSecret !== null && (row.previousExpiresAt ?? 0) > this.opts.now()
-        ? this.opened(row.previousSecret)
-        : null;
     return {
       secret,
       createdAt: row.createdAt,
       previous: previous === null ? null : { secret: previous, expiresAt: row.previousExpiresAt ?? 0 },
       source: 'account',
+    };
+  }
+
+  /** An account's secret in clear, and the replaced one while it still signs (null after its 24 hours). */
+  private openedPair(row: StoredWebhookSecret): { current: string | null; previous: string | null } {
+    const signs = row.previousSecret !== null && (row.previousExpiresAt ?? 0) > this.opts.now();
+    return {
+      current: this.opened(row.secret),
+      previous: signs && row.previousSecret !== null ? this.opened(row.previousSecret) : null,
     };
   }
 
