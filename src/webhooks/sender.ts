@@ -1,7 +1,7 @@
 import { Agent, type Dispatcher } from 'undici';
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../domain/clock.js';
-import { assertPublicHost, guardedLookup } from '../net/address-guard.js';
+import { RefusedTargetError, assertPublicHost, guardedLookup, isRefusedOrUnresolved } from '../net/address-guard.js';
 import type { Metrics } from '../ops/metrics.js';
 import type { DeliveryOutcome, DeliveryShare, DueDelivery, Store } from '../store/store.js';
 import type { AccountSecrets } from './account-secrets.js';
@@ -244,7 +244,7 @@ export class WebhookSender {
         // not tell a tenant whether a private host name exists (the operator's log keeps which it was). Both are
         // retried on the usual schedule: a name that failed to resolve may resolve later (a resolver's blip, a record
         // not yet published), and a refused address costs an attempt but no connection.
-        if (undeliverable(e)) {
+        if (isRefusedOrUnresolved(e)) {
           this.log.warn({ ...about, reason: describe(e) }, 'webhook target refused or unresolvable');
           outcome = this.failure(ofDelivery, `undeliverable: ${REFUSED_TARGET}`, null);
         } else outcome = this.failure(ofDelivery, describe(e), null);
@@ -314,19 +314,10 @@ export class WebhookSender {
 const MISSING_KEYS = new Error('no signing keys read for the account');
 
 /**
- * What a delivery log says of a target that is private or does not resolve: one code and sentence for both (the page
- * readers' RefusedTargetError says the same, src/net/address-guard.ts).
+ * What a delivery log says of a target that is private or does not resolve: one code and sentence for both, the
+ * page readers' (RefusedTargetError).
  */
-const REFUSED_TARGET = 'PRIVATE_ADDRESS: target is not a public address that resolves';
-
-/** A private-address refusal or a name that does not resolve (ENOTFOUND), on the error or its cause. */
-function undeliverable(e: unknown): boolean {
-  for (let x: unknown = e, depth = 0; x instanceof Error && depth < 3; x = x.cause, depth++) {
-    const code = (x as { code?: string }).code;
-    if (code === 'PRIVATE_ADDRESS' || code === 'ENOTFOUND') return true;
-  }
-  return false;
-}
+const REFUSED_TARGET = `PRIVATE_ADDRESS: ${new RefusedTargetError(null).message}`;
 
 function describe(e: unknown): string {
   if (e instanceof Error) {
