@@ -293,6 +293,14 @@ export const taskListQuerySchema = {
       default: 'asc',
       description: '`asc`: oldest first (the default); `desc`: newest first',
     },
+    q: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 200,
+      description:
+        'only tasks whose request text (`prompt`, `query`, `url`, `community` or `seed`) contains this text, ' +
+        'ignoring case (ASCII letters only on the embedded store)',
+    },
     limit: { type: 'integer', minimum: 1, maximum: 500, default: 100, description: 'tasks per page' },
     cursor: {
       type: 'string',

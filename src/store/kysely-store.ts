@@ -113,7 +113,7 @@ export abstract class KyselyStore implements Store {
     return pollTask(this.db, id, notBefore);
   }
   listTasks(q: TaskListQuery): Promise<ListedTaskRow[]> {
-    return listTasks(this.db, q);
+    return listTasks(this.db, this.dialect, q);
   }
   /** The hot path of a claimed task: each store has its own form (no shared one would be used). */
   abstract claimTasks(a: Parameters<Store['claimTasks']>[0]): Promise<ClaimedTask[]>;

@@ -113,6 +113,8 @@ export interface TaskListQuery {
   status: TaskStatus | null;
   /** Only tasks of this (canonical) type, or null for every type. */
   taskType: string | null;
+  /** Only tasks whose request text (prompt, query, url, community or seed) contains this, ignoring case; or null. */
+  text: string | null;
   /** `asc`: oldest first (creation order); `desc`: newest first. */
   order: 'asc' | 'desc';
   limit: number;

@@ -78,6 +78,15 @@ describe('aeq export: the context of each task', () => {
     const m = byId(monitored?.taskId ?? '');
     expect(m).toMatchObject({ type: 'CHATBOT_A', prompt: 'is Nike good for running', monitor: 'Export monitor' });
     expect(m?.position).toBe(monitored?.position === null ? '' : String(monitored?.position));
+
+    // --text keeps the tasks that asked it (here, ignoring case); a blank one is a usage error.
+    const only = await runCli(['export', '--since', '1h', '--format', 'csv', '--text', 'UMBRELLA'], { cwd, env });
+    expect(only.code, only.stderr).toBe(0);
+    expect((parse(only.stdout, { columns: true }) as Row[]).map((r) => r.task_id)).toEqual([asked.task.id]);
+    expect(only.stderr).toContain('aeq export: 1 tasks since');
+    const blank = await runCli(['export', '--since', '1h', '--text', ' '], { cwd, env });
+    expect(blank.code).toBe(2);
+    expect(blank.stderr).toContain('--text must be 1 to 200 characters');
   }, 60_000);
 
   it('aeq run --csv names why a task failed', async () => {

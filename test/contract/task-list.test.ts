@@ -279,6 +279,8 @@ describe('listing an account’s recent tasks', () => {
       [`since=${iso(T0)}&status=DONE`, ['status']],
       [`since=${iso(T0)}&status=queued`, ['status']],
       [`since=${iso(T0)}&include=everything`, ['include']],
+      [`since=${iso(T0)}&q=`, ['q']],
+      [`since=${iso(T0)}&q=${'x'.repeat(201)}`, ['q']],
       ['since=nope&limit=0&status=DONE', ['since', 'limit', 'status']],
     ];
     for (const [query, fields] of cases) {
@@ -289,6 +291,54 @@ describe('listing an account’s recent tasks', () => {
       expect(r.body.error.details.map((d: any) => d.field).sort(), query).toEqual([...fields].sort());
       for (const d of r.body.error.details) expect(typeof d.message).toBe('string');
     }
+  });
+
+  it('finds tasks by the text they asked, in what was asked and never in member names', async () => {
+    const since = `since=${iso(T0)}&limit=2`;
+    // Across pages, oldest first and newest first; ignoring ASCII case.
+    expect(await idsOf('acme', `${since}&q=batch`)).toEqual(acme.batch);
+    expect(await idsOf('acme', `${since}&q=BaTcH&order=desc`)).toEqual([...acme.batch].reverse());
+    expect(await idsOf('acme', `${since}&q=${encodeURIComponent('acme b')}`)).toEqual(acme.batch);
+    // With the other filters: the prompt of an ANSWER_ENGINE_A task, and a failed one by its status.
+    expect(await idsOf('acme', `${since}&q=acme&engine=ANSWER_ENGINE_A`)).toEqual([acme.ok, acme.failed]);
+    expect(await idsOf('acme', `${since}&q=acme&status=FAILED`)).toEqual([acme.failed]);
+    // The JSON's member names and the country are not the asked text.
+    for (const text of ['prompt', 'query', 'country', '"', '{'])
+      expect(await idsOf('acme', `${since}&q=${text}`)).toEqual([]);
+    // Pattern characters are plain text.
+    expect(await idsOf('acme', `${since}&q=${encodeURIComponent('%')}`)).toEqual([]);
+    expect(await idsOf('acme', `${since}&q=_`)).toEqual([]);
+    // Never another account's: globex asked "globex batch", acme's text finds nothing there.
+    expect(await idsOf('globex', `${since}&q=acme`)).toEqual([]);
+    expect(await idsOf('globex', `${since}&q=batch`)).toEqual([globex[3]]);
+  });
+
+  it('finds a Korean query, a URL and a community by their text', async () => {
+    const internal = { authorization: `Bearer ${INTERNAL}` };
+    expect((await svc.call('POST', '/internal/accounts', { name: 'initech' }, internal)).status).toBe(201);
+    const key = (await svc.call('POST', '/internal/keys', { account: 'initech' }, internal)).body.key;
+    const submit = async (body: unknown): Promise<string> => {
+      const r = await svc.call('POST', '/v1/async/task', body, { authorization: `Bearer ${key}` });
+      expect(r.status, JSON.stringify(r.body)).toBe(202);
+      return r.body.task.id;
+    };
+    const korean = await submit({ taskType: 'SEARCH_A', payload: { query: '나이키 러닝화 추천', country: 'KR' } });
+    const page = await submit({ taskType: 'WEB_SCRAPE', payload: { url: 'https://shop.example/Nike-Pegasus-41' } });
+    const forum = await submit({
+      taskType: 'FORUM',
+      payload: { query: 'trail shoes', community: 'RunningCirclejerk' },
+    });
+    const find = async (text: string) =>
+      (
+        await svc.call('GET', `/v1/async/tasks?since=${iso(T0)}&q=${encodeURIComponent(text)}`, undefined, {
+          authorization: `Bearer ${key}`,
+        })
+      ).body.tasks.map((t: any) => t.task.id);
+    expect(await find('러닝화')).toEqual([korean]);
+    expect(await find('nike-pegasus')).toEqual([page]);
+    expect(await find('circlejerk')).toEqual([forum]);
+    expect(await find('shoes')).toEqual([forum]);
+    expect(await find('KR')).toEqual([]);
   });
 
   it('answers 401 MISSING_API_KEY without a key or with a wrong one', async () => {
@@ -310,6 +360,7 @@ describe('listing an account’s recent tasks', () => {
       'include',
       'limit',
       'order',
+      'q',
       'since',
       'status',
       'until',
@@ -384,6 +435,11 @@ describe('listing a few tasks among many of another account', () => {
       cursor = answer.nextCursor;
     }
     expect(seen).toEqual(sparse);
+    // A text search reads the same windows: the account's tasks asking "middle" or "last", among thousands.
+    const found = await client.tasks({ since: iso(T0), q: 'MIDDLE' });
+    expect(found.tasks?.map((t) => t.task?.id)).toEqual([sparse[1]]);
+    const lastFirst = await client.tasks({ since: iso(T0), q: 'l', order: 'desc', limit: 1 });
+    expect(lastFirst.tasks?.map((t) => t.task?.id)).toEqual([sparse[2]]);
     // Newest first, across the same windows from the other end.
     const newest: string[] = [];
     cursor = undefined;

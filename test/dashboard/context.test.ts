@@ -8,7 +8,7 @@ import { TEST_KEY, fastConfig, runTask, startService, tempDir, type RunningServi
 import { builtDashboard, launchChromium, screenshot, signIn } from './dashboard-rig.js';
 
 /**
- * The context around a task in the system Chromium: the explorer's country column; a batch page that lists each
+ * The context around a task in the system Chromium: the explorer's country column and text search; a batch page that lists each
  * item's engine, region, question and status, with its failures in the progress bar (a red segment and a count); a
  * monitor run's batch labelled with its monitor; and a task's webhook delivery log as a table.
  */
@@ -74,6 +74,17 @@ describe.runIf(chromiumAvailable())('context in the dashboard', () => {
     const tasks = await cells('table.tasks-table tbody tr');
     expect(tasks.find((t) => t[4] === 'context umbrellas')?.slice(1, 4)).toEqual(['SEARCH_A_SERP', 'GB', 'COMPLETED']);
     expect(tasks.find((t) => t[4] === 'context ok')?.slice(1, 4)).toEqual(['ANSWER_ENGINE_A', '—', 'COMPLETED']);
+
+    // The explorer's text search: what was asked, ignoring case; the filter stays in the address.
+    await page.fill('form.filters input[name="q"]', 'UMBRELLAS');
+    await page.click('form.filters button[type="submit"]');
+    await page.waitForFunction(() => document.querySelectorAll('table.tasks-table tbody tr').length === 1);
+    expect((await cells('table.tasks-table tbody tr')).map((t) => t[4])).toEqual(['context umbrellas']);
+    expect(page.url()).toContain('q=UMBRELLAS');
+    await page.fill('form.filters input[name="q"]', 'no task asks this');
+    await page.click('form.filters button[type="submit"]');
+    await page.getByText('No task matches these filters.').waitFor();
+    expect(await page.locator('table.tasks-table tbody tr').count()).toBe(0);
   });
 
   it("labels a monitor run's batch with its monitor", async () => {

@@ -52,6 +52,8 @@ export interface TasksQuery {
   status?: TaskStatus;
   /** Only this task type (canonical name or alias). */
   engine?: string;
+  /** Only tasks whose request text (prompt, query, url, community, seed) contains this, ignoring case. */
+  q?: string;
   /** `asc` (oldest first, the default) or `desc` (newest first). */
   order?: 'asc' | 'desc';
   /** 1 to 500, default 100. */
@@ -238,6 +240,7 @@ export class AeqClient {
     if (query.until !== undefined) q.set('until', query.until);
     if (query.status !== undefined) q.set('status', query.status);
     if (query.engine !== undefined) q.set('engine', query.engine);
+    if (query.q !== undefined) q.set('q', query.q);
     if (query.order !== undefined) q.set('order', query.order);
     if (query.limit !== undefined) q.set('limit', String(query.limit));
     if (query.cursor !== undefined) q.set('cursor', query.cursor);

@@ -524,6 +524,8 @@ export interface paths {
                     engine?: string;
                     /** @description `asc`: oldest first (the default); `desc`: newest first */
                     order?: "asc" | "desc";
+                    /** @description only tasks whose request text (`prompt`, `query`, `url`, `community` or `seed`) contains this text, ignoring case (ASCII letters only on the embedded store) */
+                    q?: string;
                     /** @description tasks per page */
                     limit?: number;
                     /** @description `nextCursor` of the previous page (of the same query) */

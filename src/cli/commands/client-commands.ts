@@ -57,8 +57,9 @@ export function registerClientCommands(program: Command): void {
     .option('--format <format>', 'csv or jsonl', 'jsonl')
     .option('-o, --out <file>', 'write to this file instead of stdout')
     .option('--status <status>', 'only tasks in this state: QUEUED, PROCESSING, COMPLETED or FAILED')
+    .option('--text <text>', 'only tasks whose prompt, query or URL contains this text (ignoring case)')
     .addHelpText('after', CONNECTION_HELP)
-    .action((flags: Flags & { since: string; format: string; out?: string; status?: string }) =>
+    .action((flags: Flags & { since: string; format: string; out?: string; status?: string; text?: string }) =>
       withClient(flags, async (c) => {
         if (flags.format !== 'csv' && flags.format !== 'jsonl')
           throw new UsageError(`--format must be csv or jsonl, got ${JSON.stringify(flags.format)}`);
@@ -69,7 +70,14 @@ export function registerClientCommands(program: Command): void {
           throw new UsageError(
             `--status must be one of ${TASK_STATUSES.join(', ')}, got ${JSON.stringify(flags.status)}`,
           );
-        const o = { since, format: flags.format, ...(status ? { status: status as TaskStatus } : {}) } as const;
+        if (flags.text !== undefined && (flags.text.trim() === '' || flags.text.length > 200))
+          throw new UsageError('--text must be 1 to 200 characters');
+        const o = {
+          since,
+          format: flags.format,
+          ...(status ? { status: status as TaskStatus } : {}),
+          ...(flags.text ? { text: flags.text } : {}),
+        } as const;
         const n = await exportTasks(c.client, o, out);
         if (flags.out) await new Promise<void>((r) => (out as fs.WriteStream).end(r));
         process.stderr.write(`aeq export: ${n} tasks since ${since}${flags.out ? ` to ${flags.out}` : ''}\n`);

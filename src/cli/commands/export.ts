@@ -39,7 +39,7 @@ interface MonitorPlace {
  */
 export async function exportTasks(
   client: AeqClient,
-  o: { since: string; format: 'csv' | 'jsonl'; status?: TaskStatus },
+  o: { since: string; format: 'csv' | 'jsonl'; status?: TaskStatus; text?: string },
   out: NodeJS.WritableStream,
 ): Promise<number> {
   let cursor: string | undefined;
@@ -55,6 +55,7 @@ export async function exportTasks(
       // What was asked and where, for the CSV's prompt and country; the JSONL keeps the polling views as they are.
       includeRequest: o.format === 'csv',
       ...(o.status ? { status: o.status } : {}),
+      ...(o.text ? { q: o.text } : {}),
       ...(cursor ? { cursor } : {}),
     });
     for (const t of page.tasks ?? []) {

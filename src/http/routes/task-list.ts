@@ -15,6 +15,7 @@ interface TaskListQuerystring {
   until?: string;
   status?: TaskStatus;
   engine?: string;
+  q?: string;
   order: 'asc' | 'desc';
   limit: number;
   cursor?: string;
@@ -32,7 +33,7 @@ export function idOfCursor(cursor: string): string | null {
 
 /**
  * GET /v1/async/tasks: the caller's account's tasks created at or after `since` (and before `until`), oldest first
- * (or newest first with `order=desc`), of one status and task type if asked, a page at a time, each as polling shows
+ * (or newest first with `order=desc`), of one status and task type and with a text in the request if asked, a page at a time, each as polling shows
  * it (`task`, `credits`; with `include=result` the `response` of a COMPLETED task and the `error` of a FAILED one;
  * with `include=request` the `request` it made). A `since` before the retention window reads as its start: tasks
  * older than that are gone, and expired ones not swept yet are left out as polling leaves them out (404).
@@ -87,6 +88,7 @@ export function registerTaskListRoutes(app: FastifyInstance, ctx: HttpContext): 
         afterId,
         status: q.status ?? null,
         taskType,
+        text: q.q ?? null,
         order: q.order,
         limit: q.limit + 1,
         withResult,

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { taskIdFloor } from '../../domain/task-id.js';
 import { POLL_COLUMNS, polledFromRow } from '../rows.js';
+import type { StoreDialect } from '../dialect.js';
 import type { Database } from '../schema.js';
 import type { ListedTaskRow, TaskListQuery } from '../store.js';
 
@@ -36,7 +37,11 @@ const createdAt = sql<number>`+${sql.ref('created_at')}`;
  * `task_type` and `status` are checked on the rows of that range. An index on tasks was measured to cost insert and
  * dispatch throughput (migrations/009-batches.ts); this read is rare and bounded by the retention window.
  */
-export async function listTasks(db: Kysely<Database>, q: TaskListQuery): Promise<ListedTaskRow[]> {
+export async function listTasks(
+  db: Kysely<Database>,
+  dialect: Pick<StoreDialect, 'kind'>,
+  q: TaskListQuery,
+): Promise<ListedTaskRow[]> {
   if (q.limit <= 0 || (q.until !== null && q.until <= q.since)) return [];
   const desc = q.order === 'desc';
   // The id range of [since, until): from the first id of `since` to before the first id past `until`.
@@ -51,6 +56,7 @@ export async function listTasks(db: Kysely<Database>, q: TaskListQuery): Promise
   const result = q.withResult ? sql.ref<string | null>('result') : sql<string | null>`null`;
   const payload = q.withPayload ? sql.ref<string | null>('payload') : sql<string | null>`null`;
   const country = q.withPayload ? sql.ref<string | null>('country') : sql<string | null>`null`;
+  const contains = q.text === null ? null : textContains(dialect.kind, q.text);
   const out: ListedTaskRow[] = [];
   for (;;) {
     const range = db
@@ -72,6 +78,7 @@ export async function listTasks(db: Kysely<Database>, q: TaskListQuery): Promise
       .$if(q.until !== null, (b) => b.where(createdAt, '<', q.until ?? 0))
       .$if(q.status !== null, (b) => b.where('status', '=', q.status ?? ''))
       .$if(q.taskType !== null, (b) => b.where('task_type', '=', q.taskType ?? ''))
+      .$if(contains !== null, (b) => b.where(contains ?? sql<boolean>`true`))
       .orderBy('id', desc ? 'desc' : 'asc')
       .limit(q.limit - out.length)
       .execute();
@@ -91,4 +98,22 @@ export async function listTasks(db: Kysely<Database>, q: TaskListQuery): Promise
 interface Bound {
   op: '>' | '>=' | '<';
   id: string;
+}
+
+/** The request members a text search reads: what was asked, never the JSON's member names. */
+const SEARCHED_MEMBERS = ['prompt', 'query', 'url', 'community', 'seed'] as const;
+
+/**
+ * "The request's searched members contain `text`, ignoring case", in the dialect's JSON functions. The embedded store's
+ * `lower()` folds ASCII letters only, so there the needle is folded the same way (a needle folded further would never
+ * match); PostgreSQL folds every letter. `instr`/`strpos` take the needle as plain text: no pattern characters.
+ */
+function textContains(kind: StoreDialect['kind'], text: string) {
+  if (kind === 'postgres') {
+    const members = SEARCHED_MEMBERS.map((m) => sql`coalesce(payload::json ->> ${sql.lit(m)}, '')`);
+    return sql<boolean>`strpos(lower(${sql.join(members, sql` || chr(10) || `)}), ${text.toLowerCase()}) > 0`;
+  }
+  const members = SEARCHED_MEMBERS.map((m) => sql`coalesce(json_extract(payload, ${sql.lit(`$.${m}`)}), '')`);
+  const needle = text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+  return sql<boolean>`instr(lower(${sql.join(members, sql` || char(10) || `)}), ${needle}) > 0`;
 }

@@ -19,7 +19,7 @@ const WINDOWS: Array<[string, string, number]> = [
 ];
 const DAY_MS = 24 * 3600_000;
 const PAGE = 50;
-const FILTERS = ['engine', 'status', 'window', 'from', 'to'] as const;
+const FILTERS = ['q', 'engine', 'status', 'window', 'from', 'to'] as const;
 type Filters = Record<(typeof FILTERS)[number], string>;
 
 /** `datetime-local` text (the reader's zone) as an RFC 3339 time, or undefined. */
@@ -37,6 +37,7 @@ function queryOf(f: Filters): TasksQuery {
   return {
     since: (custom && isoOf(f.from)) || new Date(Date.now() - (custom ? DAY_MS : span)).toISOString(),
     ...(until ? { until } : {}),
+    ...(f.q.trim() ? { q: f.q.trim() } : {}),
     ...(f.engine ? { engine: f.engine } : {}),
     ...(f.status ? { status: f.status as TaskStatus } : {}),
     order: 'desc',
@@ -51,7 +52,7 @@ interface Listing {
   cursor: string | null;
 }
 
-/** The task explorer: the account's tasks, newest first, by engine, status and time, a page at a time. */
+/** The task explorer: the account's tasks, newest first, by asked text, engine, status and time, a page at a time. */
 export function TasksView(p: { client: AeqClient; route: Route; onKeyRefused: () => void }) {
   const { client } = p;
   const applied = Object.fromEntries(FILTERS.map((k) => [k, p.route.query.get(k) ?? ''])) as Filters;
@@ -107,6 +108,8 @@ export function TasksView(p: { client: AeqClient; route: Route; onKeyRefused: ()
   return html`<div>
     <h1>Tasks</h1>
     <form class="filters card" onSubmit=${apply} aria-label="Filter tasks">
+      <label>Asked <input type="search" name="q" maxlength="200" placeholder="text in the prompt, query or URL"
+        value=${draft.q} onInput=${(e: Event) => edit('q')((e.target as HTMLInputElement).value)} /></label>
       <${Choice} label="Engine" name="engine" value=${draft.engine} onChange=${edit('engine')}
         options=${[['', 'All engines'], ...ALL_TASK_TYPES.map((t) => [t, t])]} />
       <${Choice} label="Status" name="status" value=${draft.status} onChange=${edit('status')}
