@@ -85,7 +85,9 @@ export function parseEnv(dataDir: string, mode: Mode, inFlight: number): Record<
   fs.writeFileSync(
     configPath,
     JSON.stringify({
-      scheduler: { pollMs: 250 },
+      // A lease far past any stall of the loop: inline parsing is measured by how long it holds the loop, and a
+      // loaded machine must not turn a long hold into a lost lease and a failed page (a count, not a timing).
+      scheduler: { pollMs: 250, leaseMs: 600_000, heartbeatMs: 10_000 },
       engines,
       exitAddresses: [{ id: 'bench-direct', country: 'US', maxConcurrent: 100_000 }],
     }),
@@ -149,6 +151,19 @@ async function finishedCounts(url: string): Promise<{ completed: number; failed:
   if (r.status !== 200) throw new Error(`parse isolation: GET /stats answered ${r.status}`);
   const tasks = (r.body as { tasks: { COMPLETED: number; FAILED: number } }).tasks;
   return { completed: tasks.COMPLETED, failed: tasks.FAILED };
+}
+
+/** Why pages failed, by failure code and message, for the log (a failed page is an integrity loss). */
+async function failureReasons(url: string): Promise<string> {
+  const since = new Date(Date.now() - 3600_000).toISOString();
+  const r = await call(url, 'GET', `/v1/async/tasks?since=${since}&status=FAILED&include=result&limit=20`);
+  const tasks = (r.body as { tasks?: Array<{ failure?: { code?: string; message?: string } }> }).tasks ?? [];
+  const reasons = new Map<string, number>();
+  for (const t of tasks) {
+    const why = `${t.failure?.code ?? '?'}: ${t.failure?.message ?? '?'}`;
+    reasons.set(why, (reasons.get(why) ?? 0) + 1);
+  }
+  return [...reasons].map(([why, n]) => `${n} × ${why}`).join('; ') || `GET /v1/async/tasks answered ${r.status}`;
 }
 
 async function waitFor(what: string, timeoutMs: number, ok: () => Promise<boolean> | boolean): Promise<void> {
@@ -224,6 +239,7 @@ async function runMode(
     const end = await finishedCounts(url);
     const completed = end.completed - start.completed;
     const failed = end.failed - start.failed;
+    if (failed > 0) log(`parse isolation (${mode}): failed pages: ${await failureReasons(url)}`);
     log(
       `parse isolation (${mode}): ${completed} pages in ${seconds.toFixed(1)} s, ` +
         `loaded p99 ${percentile(loaded.ms, 99).toFixed(1)} ms, ` +
