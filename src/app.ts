@@ -131,7 +131,7 @@ async function assemble(settings: Readonly<Settings>, opts: AppOptions, releaseD
     // Several processes can share one simulator (`aeq sandbox`); otherwise each starts its own.
     if (settings.sandboxUrl) sandboxUrl = settings.sandboxUrl;
     else {
-      simulator = await startSimulator();
+      simulator = await startSimulator({ clock });
       sandboxUrl = simulator.url;
       log.info({ simulator: sandboxUrl }, 'sandbox upstreams started');
     }

@@ -6,6 +6,12 @@ import { createApp } from '../app.js';
 import { loadSettings } from '../config/settings.js';
 import { createLogger } from '../ops/logger.js';
 
+/**
+ * The demos' API key: a throwaway service in a temporary data dir, on loopback, gone when the demo ends. Printed where
+ * the service stays up (`--keep`); long enough for the service's minimum.
+ */
+export const DEMO_KEY = 'aeq-demo-key-sandbox-only';
+
 /** One demo step: what is submitted and the end state the sandbox must produce. */
 interface Step {
   label: string;
@@ -191,7 +197,7 @@ export async function runDemo(out: NodeJS.WritableStream = process.stdout): Prom
   const hookUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
   const settings = loadSettings({
     AEQ_SANDBOX: '1',
-    AEQ_API_KEY: 'demo-key',
+    AEQ_API_KEY: DEMO_KEY,
     PORT: '0',
     AEQ_DATA_DIR: dataDir,
     AEQ_WEBHOOK_ALLOW_PRIVATE: '1',
@@ -204,7 +210,7 @@ export async function runDemo(out: NodeJS.WritableStream = process.stdout): Prom
   const call = async (method: string, p: string, body?: unknown) => {
     const res = await fetch(base + p, {
       method,
-      headers: { authorization: 'Bearer demo-key', 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${DEMO_KEY}`, 'content-type': 'application/json' },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     return { status: res.status, body: (await res.json()) as DemoBody };

@@ -1,3 +1,5 @@
+import { parseShifts, type VisibilityShift } from './landscape/shifts.js';
+
 /**
  * Sandbox directives (docs/contract.md#sandbox-directives): test-card-like markers inside a prompt or query
  * that make the simulated upstream misbehave in a chosen way.
@@ -11,6 +13,8 @@ export interface Directives {
   flaky: number;
   /** Answer after this many milliseconds. */
   delayMs: number;
+  /** `sandbox:shift=…`: changes of a brand's visibility from a day on (landscape/shifts.ts). */
+  shifts: VisibilityShift[];
 }
 
 export function parseDirectives(text: string | undefined | null): Directives {
@@ -22,10 +26,16 @@ export function parseDirectives(text: string | undefined | null): Directives {
     captcha: /sandbox:captcha\b/.test(t),
     flaky: Number(/sandbox:flaky=(\d{1,4})/.exec(t)?.[1] ?? 0),
     delayMs: Math.min(600_000, Number(/sandbox:delay=(\d{1,7})/.exec(t)?.[1] ?? 0)),
+    shifts: parseShifts(t),
   };
 }
 
 /** Removes directives from a text, so generated answers read naturally. */
 export function stripDirectives(text: string): string {
-  return text.replace(/(?<!\s)\s*sandbox:(timeout|empty|error|captcha|flaky=\d+|delay=\d+)\b/g, '').trim();
+  return text
+    .replace(
+      /(?<!\s)\s*sandbox:(?:(?:timeout|empty|error|captcha|flaky=\d+|delay=\d+)\b|shift=[\p{L}\p{N}:@+_-]+)/gu,
+      '',
+    )
+    .trim();
 }

@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { Clock } from '../domain/clock.js';
 import { trackLoad } from './load-stats.js';
 import { SimContext } from './sim-context.js';
 import { registerAnswerEngineA } from './routes/perplexity.js';
@@ -52,14 +53,15 @@ export interface Simulator {
 
 /**
  * The sandbox: local HTTP upstreams that answer in the real wire formats (docs/engines.md), with the
- * directives of docs/contract.md#sandbox-directives. The real adapters run against it unchanged.
+ * directives of docs/contract.md#sandbox-directives. The real adapters run against it unchanged. Its days (which brands
+ * the engines recommend, landscape/) follow `clock`: the service's own when it runs in the service's process.
  */
-export async function startSimulator(opts: { host?: string; port?: number } = {}): Promise<Simulator> {
+export async function startSimulator(opts: { host?: string; port?: number; clock?: Clock } = {}): Promise<Simulator> {
   const app = Fastify({ logger: false, bodyLimit: 16 * 1024 * 1024 });
   // Upstreams are called with many content types; keep bodies as text and let routes parse them.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
-  const sim = new SimContext();
+  const sim = new SimContext(opts.clock);
   trackLoad(app);
   for (const [prefix, routes] of FAMILIES) {
     await app.register(async (scope) => routes(scope, sim), { prefix });

@@ -1,11 +1,30 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
+import { type Clock, systemClock } from '../domain/clock.js';
 import { parseDirectives, stripDirectives, type Directives } from './directives.js';
 
 /** Shared state and helpers of the simulated upstreams. */
 export class SimContext {
   /** Requests seen per (route, text), for `sandbox:flaky=N`. */
   private readonly seen = new Map<string, number>();
+  /** Asks seen per (engine, country, day, prompt), for the sample index of landscape/recommendations.ts. */
+  private readonly asks = new Map<string, number>();
+
+  /** The service's clock when the simulator runs in its process (a test's stepped clock moves the day too). */
+  constructor(private readonly clock: Clock = systemClock) {}
+
+  /** `YYYY-MM-DD` (UTC) of the clock. */
+  today(): string {
+    return new Date(this.clock.now()).toISOString().slice(0, 10);
+  }
+
+  /** 0 for the first ask of a key, then 1, 2, …; days' keys differ, so old ones are dropped at the day's turn. */
+  sampleOf(key: string): number {
+    const n = this.asks.get(key) ?? 0;
+    if (n === 0 && this.asks.size > 100_000) this.asks.clear();
+    this.asks.set(key, n + 1);
+    return n;
+  }
 
   /**
    * Applies the transport-level directives common to every upstream: delay, timeout (never answers)

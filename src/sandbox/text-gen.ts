@@ -47,11 +47,12 @@ export interface FakeCitation {
   title: string;
 }
 
-export function fakeCitations(sim: SimContext, topic: string, n: number): FakeCitation[] {
+/** `n` sources for a topic; `engine` (a task type) makes each engine's sources its own, as real engines' differ. */
+export function fakeCitations(sim: SimContext, topic: string, n: number, engine = ''): FakeCitation[] {
   const slug = encodeURIComponent(topic.toLowerCase().replace(/\s+/g, '-').slice(0, 40)) || 'topic';
   const out: FakeCitation[] = [];
   for (let i = 0; i < n; i++) {
-    const site = SITES[(sim.hash(topic, `c${i}`) + i) % SITES.length] as string;
+    const site = SITES[(sim.hash(topic, `${engine}c${i}`) + i) % SITES.length] as string;
     out.push({ url: `https://${site}/${slug}-${i + 1}`, title: `${topic.slice(0, 60)} — source ${i + 1}` });
   }
   return out;

@@ -8,9 +8,9 @@ import { TEST_KEY, fastConfig, runTask, startService, tempDir, type RunningServi
 import { builtDashboard, launchChromium, screenshot, signIn } from './dashboard-rig.js';
 
 /**
- * The context around a task in the system Chromium: the explorer's country column and text search; a batch page that lists each
- * item's engine, region, question and status, with its failures in the progress bar (a red segment and a count); a
- * monitor run's batch labelled with its monitor; and a task's webhook delivery log as a table.
+ * The context around a task in the system Chromium: the explorer's country column and text search; a batch page that
+ * lists each item's engine, region, question and status, with its failures in the progress bar (a red segment and a
+ * count); a monitor run's batch labelled with its monitor; and a task's webhook delivery log as a table.
  */
 describe.runIf(chromiumAvailable())('context in the dashboard', () => {
   let svc: RunningService;

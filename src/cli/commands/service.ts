@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { loadSettings } from '../../config/settings.js';
+import { UsageError } from '../errors.js';
 
 /** `aeq serve` (the default), `aeq sandbox` and `aeq demo`: the service itself and its simulator. */
 export function registerService(program: Command): void {
@@ -13,8 +14,29 @@ export function registerService(program: Command): void {
     .action(sandbox);
   program
     .command('demo')
-    .description('run the sandbox demo: every engine and directive end to end')
-    .action(async () => {
+    .description('run the sandbox demo: every engine and directive end to end (--monitor: a monitor over days)')
+    .option('--monitor', 'instead: a monitor run once a day over past days, its engines apart and a change injected')
+    .option('--days <n>', 'with --monitor: how many daily runs (2 to 60)', '14')
+    .option(
+      '--start <date>',
+      "with --monitor: the first run's day, YYYY-MM-DD (default: --days ago); replays those days",
+    )
+    .option('--keep', 'with --monitor: keep the service running afterwards, to see the charts in the dashboard')
+    .action(async (flags: { monitor?: boolean; days: string; start?: string; keep?: boolean }) => {
+      if (flags.monitor) {
+        const days = Number(flags.days);
+        if (!Number.isInteger(days) || days < 2 || days > 60) throw new UsageError('--days must be 2 to 60');
+        const start = flags.start === undefined ? undefined : Date.parse(`${flags.start}T00:00:00Z`);
+        if (start !== undefined && (!/^\d{4}-\d{2}-\d{2}$/.test(flags.start ?? '') || Number.isNaN(start)))
+          throw new UsageError(`--start must be a date YYYY-MM-DD, got ${JSON.stringify(flags.start)}`);
+        const { runMonitorDemo } = await import('../demo-monitor.js');
+        process.exitCode = await runMonitorDemo({
+          days,
+          keep: flags.keep === true,
+          ...(start === undefined ? {} : { start }),
+        });
+        return;
+      }
       const { runDemo } = await import('../demo.js');
       process.exitCode = await runDemo();
     });

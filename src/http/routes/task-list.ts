@@ -32,11 +32,12 @@ export function idOfCursor(cursor: string): string | null {
 }
 
 /**
- * GET /v1/async/tasks: the caller's account's tasks created at or after `since` (and before `until`), oldest first
- * (or newest first with `order=desc`), of one status and task type and with a text in the request if asked, a page at a time, each as polling shows
- * it (`task`, `credits`; with `include=result` the `response` of a COMPLETED task and the `error` of a FAILED one;
- * with `include=request` the `request` it made). A `since` before the retention window reads as its start: tasks
- * older than that are gone, and expired ones not swept yet are left out as polling leaves them out (404).
+ * GET /v1/async/tasks: the caller's account's tasks created at or after `since` (and before `until`), oldest first (or
+ * newest first with `order=desc`), of one status and task type and with a text in the request if asked, a page at a
+ * time, each as polling shows it (`task`, `credits`; with `include=result` the `response` of a COMPLETED task and the
+ * `error` of a FAILED one; with `include=request` the `request` it made). A `since` before the retention window reads
+ * as its start: tasks older than that are gone, and expired ones not swept yet are left out as polling leaves them out
+ * (404).
  */
 export function registerTaskListRoutes(app: FastifyInstance, ctx: HttpContext): void {
   // A query string is text: `limit` is read as a number here (bodies are never coerced, server.ts).

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SimContext } from '../sim-context.js';
-import { fakeCitations, fakeSentences } from '../text-gen.js';
+import { landscapeOf } from '../landscape/recommendations.js';
+import { requestCountry } from '../request-country.js';
+import { fakeCitations, fakeSentences, isKorean } from '../text-gen.js';
 
 const SESSION_COOKIE = '__Secure-next-auth.session-token';
 
@@ -169,14 +171,24 @@ export function registerChatGptWeb(app: FastifyInstance, sim: SimContext): void 
     if (d.captcha) return reply.code(403).type('text/html; charset=utf-8').send(CLOUDFLARE_CHALLENGE);
     const messageId = createHash('sha256').update(`${secret}\u0000${prompt}`).digest('hex').slice(0, 32);
     if (d.empty) return reply.send({ messageId, chunks: [] });
-    return reply.send({ messageId, chunks: answerChunks(sim, sim.clean(prompt)) });
+    const topic = sim.clean(prompt);
+    const brands = landscapeOf(sim, {
+      engine: 'CHATBOT_A',
+      country: requestCountry(req),
+      topic,
+      korean: isKorean(topic),
+      shifts: d.shifts,
+    });
+    const chunks = answerChunks(sim, topic);
+    if (brands.sentence) chunks.push(`<p>${escapeHtml(brands.sentence)}</p>`);
+    return reply.send({ messageId, chunks });
   });
 }
 
 /** The answer in the chunks it streams in: three paragraphs citing publishers (tracked, one twice). */
 function answerChunks(sim: SimContext, topic: string): string[] {
   const [s0, s1, s2] = fakeSentences(sim, topic, 3).map(escapeHtml);
-  const cites = fakeCitations(sim, topic, 3).map((c) => ({
+  const cites = fakeCitations(sim, topic, 3, 'CHATBOT_A').map((c) => ({
     href: escapeHtml(`${c.url}?utm_source=chatgpt.com`),
     host: escapeHtml(new URL(c.url).hostname),
   }));

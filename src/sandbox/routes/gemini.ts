@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SimContext } from '../sim-context.js';
-import { fakeCitations, fakeSentences } from '../text-gen.js';
+import { type Landscape, landscapeOf } from '../landscape/recommendations.js';
+import { requestCountry } from '../request-country.js';
+import { fakeCitations, fakeSentences, isKorean } from '../text-gen.js';
 
 /**
  * Gemini `POST /v1beta/models/<model>:generateContent` with Search grounding (docs/engines.md#gemini-grounding).
@@ -64,7 +66,14 @@ export function registerAssistantA(app: FastifyInstance, sim: SimContext): void 
     };
     if (d.empty) return reply.send({ candidates: [{ finishReason: 'OTHER', index: 0 }], ...meta });
 
-    const sentences = fakeSentences(sim, topic, 3);
+    const brands = landscapeOf(sim, {
+      engine: 'ASSISTANT_A',
+      country: requestCountry(req, body),
+      topic,
+      korean: isKorean(topic),
+      shifts: d.shifts,
+    });
+    const sentences = [...fakeSentences(sim, topic, 3), ...(brands.sentence ? [brands.sentence] : [])];
     const text = sentences.join(' ');
     const grounded = JSON.stringify(body.tools ?? []).includes('google_search');
     const candidate: Record<string, unknown> = {
@@ -74,7 +83,7 @@ export function registerAssistantA(app: FastifyInstance, sim: SimContext): void 
     };
     if (grounded) {
       const base = `http://${req.headers.host ?? '127.0.0.1'}${req.url.slice(0, req.url.indexOf('/v1beta'))}`;
-      candidate.groundingMetadata = groundingFor(sim, topic, sentences, base);
+      candidate.groundingMetadata = groundingFor(sim, topic, sentences, base, brands);
     }
     return reply.send({ candidates: [candidate], ...meta });
   });
@@ -97,16 +106,30 @@ export function registerAssistantA(app: FastifyInstance, sim: SimContext): void 
   });
 }
 
-/** Supports per sentence: bytes `[start, end)` of the joined text; chunk 0 cited twice, 1 and 2 together. */
-function groundingFor(sim: SimContext, topic: string, sentences: string[], base: string): Record<string, unknown> {
-  const cites = fakeCitations(sim, topic, 3);
+/**
+ * Supports per sentence: bytes `[start, end)` of the joined text; chunk 0 cited twice, 1 and 2 together; the brands'
+ * sentence grounded on the first brand's own site when the answer cites it, else on nothing.
+ */
+function groundingFor(
+  sim: SimContext,
+  topic: string,
+  sentences: string[],
+  base: string,
+  brands: Landscape,
+): Record<string, unknown> {
+  const cites = fakeCitations(sim, topic, 3, 'ASSISTANT_A');
   const chunkSets = [[0], [1, 2], [0]];
+  if (brands.sentence) chunkSets.push(brands.ownSite ? [cites.push(brands.ownSite) - 1] : []);
   const supports: unknown[] = [];
   let offset = 0;
   sentences.forEach((s, i) => {
     if (i > 0) offset += 1; // the joining space
     const segment: Record<string, unknown> = { endIndex: offset + bytes(s), text: s };
     if (offset > 0) segment.startIndex = offset; // proto3 JSON omits a zero start
+    if (chunkSets[i]?.length === 0) {
+      offset += bytes(s);
+      return;
+    }
     supports.push({
       segment,
       groundingChunkIndices: chunkSets[i] ?? [0],

@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { landscapeOf } from '../landscape/recommendations.js';
+import { requestCountry } from '../request-country.js';
 import type { SimContext } from '../sim-context.js';
 import { pageLocale } from './google/content.js';
 import { aiModePage, noResultsPage, serpPage, serverErrorPage, sorryPage } from './google/pages.js';
@@ -39,15 +41,19 @@ export function registerSearchEngineA(app: FastifyInstance, sim: SimContext): vo
     const locale = pageLocale(params.hl, topic);
     const start = Math.max(0, Math.min(90, Number(params.start ?? 0) || 0));
     const page = Math.floor(start / 10) + 1;
+    const brands = (engine: 'SEARCH_A' | 'AIMODE') => () =>
+      landscapeOf(sim, { engine, country: requestCountry(req), topic, korean: locale.korean, shifts: d.shifts });
     reply.type(HTML);
     if (d.empty && !aiMode) return reply.send(noResultsPage(query, locale));
     if (aiMode && !d.empty)
       return reply.send(
-        wantsScriptRender(query) ? aiModeScriptPage(sim, query, topic, locale) : aiModePage(sim, query, topic, locale),
+        wantsScriptRender(query)
+          ? aiModeScriptPage(sim, query, topic, locale, requestCountry(req))
+          : aiModePage(sim, query, topic, locale, brands('AIMODE')()),
       );
     // AI Mode with `sandbox:empty` falls back to a plain results page, as where AI Mode is unavailable.
     const withAio = !aiMode && (AIO_ON.test(query) || (!AIO_OFF.test(query) && sim.hash(topic, 'aio') % 2 === 0));
-    return reply.send(serpPage(sim, { query, topic, page, locale, withAio }));
+    return reply.send(serpPage(sim, { query, topic, page, locale, withAio, brands: brands('SEARCH_A') }));
   });
 
   app.get('/sorry/index', async (req, reply) => {

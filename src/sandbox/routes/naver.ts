@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { landscapeOf } from '../landscape/recommendations.js';
 import type { SimContext } from '../sim-context.js';
+import { isKorean } from '../text-gen.js';
 import { blogPostPage, neighboursOnlyPage, privatePostPage } from './naver/blog-pages.js';
 import { blockPage, noResultsPage, serverErrorPage, type NaverTab } from './naver/html.js';
 import { integratedScriptPage, wantsScriptRender, withoutScriptDirective } from './naver/script-pages.js';
@@ -37,8 +39,16 @@ export function registerNaverSearch(app: FastifyInstance, sim: SimContext): void
     const topic = sim.clean(withoutScriptDirective(query));
     if (d.empty || topic === '') return html(reply, noResultsPage(topic, tab));
     if (tab === 'web') return html(reply, webTabPage(sim, topic, start));
-    if (tab === 'ai') return html(reply, aiTabPage(sim, topic));
-    return html(reply, wantsScriptRender(query) ? integratedScriptPage(sim, topic) : integratedPage(sim, topic));
+    // Naver serves Korea: the brands its answers name are Korea's, whatever the exit address.
+    const brands = (engine: string) => () =>
+      landscapeOf(sim, { engine, country: 'KR', topic, korean: isKorean(topic), shifts: d.shifts });
+    if (tab === 'ai') return html(reply, aiTabPage(sim, topic, brands('SEARCH_B_AI_TAB')()));
+    return html(
+      reply,
+      wantsScriptRender(query)
+        ? integratedScriptPage(sim, topic, withoutScriptDirective(query))
+        : integratedPage(sim, topic, brands('SEARCH_B_AI_BRIEF')),
+    );
   });
 }
 

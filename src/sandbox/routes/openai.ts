@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SimContext } from '../sim-context.js';
-import { fakeCitations, fakeSentences, type FakeCitation } from '../text-gen.js';
+import { type Landscape, landscapeOf } from '../landscape/recommendations.js';
+import { requestCountry } from '../request-country.js';
+import { fakeCitations, fakeSentences, isKorean, type FakeCitation } from '../text-gen.js';
 
 /**
  * OpenAI Responses API `POST /v1/responses` with the hosted web_search tool (docs/engines.md#openai-responses):
@@ -66,7 +68,14 @@ export function registerChatbotA(app: FastifyInstance, sim: SimContext): void {
         });
     }
     const topic = sim.clean(prompt).replace(CUT, '').trim();
-    const response = buildResponse(sim, topic, body, d.empty);
+    const brands = landscapeOf(sim, {
+      engine: 'CHATBOT_A',
+      country: requestCountry(req, body),
+      topic,
+      korean: isKorean(topic),
+      shifts: d.shifts,
+    });
+    const response = buildResponse(sim, topic, body, d.empty, brands);
     if (body.stream !== true) return reply.header('x-request-id', `req_${sim.hash(topic).toString(16)}`).send(response);
 
     reply.hijack();
@@ -102,12 +111,16 @@ function promptOf(input: unknown): string {
 const cpLen = (s: string) => Array.from(s).length;
 const hostOf = (url: string) => new URL(url).hostname;
 
-/** Three cited paragraphs in the model's style: `sentence ([site](url?utm_source=openai))`. */
+/**
+ * Three cited paragraphs in the model's style: `sentence ([site](url?utm_source=openai))`, and the brands it recommends
+ * (linked to the first one's site when it cites it).
+ */
 function answerWithCitations(
   sim: SimContext,
   topic: string,
+  brands: Landscape,
 ): { text: string; annotations: Annotation[]; cites: FakeCitation[] } {
-  const cites = fakeCitations(sim, topic, 3);
+  const cites = fakeCitations(sim, topic, 3, 'CHATBOT_A');
   const s = fakeSentences(sim, topic, 3);
   const [c0, c1, c2] = cites as [FakeCitation, FakeCitation, FakeCitation];
   const link = (c: FakeCitation) => ` ([${hostOf(c.url)}](${c.url}?utm_source=openai))`;
@@ -116,6 +129,11 @@ function answerWithCitations(
     [`${s[1]}${link(c1)}`, [c1, c2]],
     [`${s[2]}${link(c0)}`, [c0]],
   ];
+  if (brands.sentence) {
+    const own = brands.ownSite;
+    paragraphs.push(own ? [`${brands.sentence}${link(own)}`, [own]] : [brands.sentence, []]);
+    if (own) cites.push(own);
+  }
   let text = '';
   const annotations: Annotation[] = [];
   for (const [para, refs] of paragraphs) {
@@ -134,9 +152,9 @@ function answerWithCitations(
   return { text, annotations, cites };
 }
 
-function buildResponse(sim: SimContext, topic: string, req: Json, empty: boolean): Json {
+function buildResponse(sim: SimContext, topic: string, req: Json, empty: boolean, brands: Landscape): Json {
   const id = sim.hash(topic).toString(16);
-  const answer = empty ? { text: '', annotations: [], cites: [] } : answerWithCitations(sim, topic);
+  const answer = empty ? { text: '', annotations: [], cites: [] } : answerWithCitations(sim, topic, brands);
   const consulted = [...answer.cites.map((c) => c.url), ...(empty ? [] : [`https://consulted.example.net/${id}`])];
   return {
     id: `resp_${id}`,

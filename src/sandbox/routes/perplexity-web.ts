@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SimContext } from '../sim-context.js';
-import { fakeCitations, fakeSentences } from '../text-gen.js';
+import { landscapeOf } from '../landscape/recommendations.js';
+import { requestCountry } from '../request-country.js';
+import { fakeCitations, fakeSentences, isKorean } from '../text-gen.js';
 import { CLOUDFLARE_CHALLENGE, escapeHtml, scriptJson } from './chatgpt.js';
 
 const error5xx = (reply: FastifyReply) =>
@@ -23,7 +25,7 @@ export function registerPerplexityWeb(app: FastifyInstance, sim: SimContext): vo
     if (!d) return reply;
     if (d.captcha) return reply.code(403).type('text/html; charset=utf-8').send(CLOUDFLARE_CHALLENGE);
     const topic = sim.clean(q);
-    const cites = d.empty ? [] : fakeCitations(sim, topic, 3);
+    const cites = d.empty ? [] : fakeCitations(sim, topic, 3, 'ANSWER_ENGINE_A');
     const chunks = d.empty
       ? []
       : answerChunks(
@@ -31,6 +33,16 @@ export function registerPerplexityWeb(app: FastifyInstance, sim: SimContext): vo
           topic,
           cites.map((c) => c.url),
         );
+    const brands = d.empty
+      ? null
+      : landscapeOf(sim, {
+          engine: 'ANSWER_ENGINE_A',
+          country: requestCountry(req),
+          topic,
+          korean: isKorean(topic),
+          shifts: d.shifts,
+        });
+    if (brands?.sentence) chunks.push(`<p>${escapeHtml(brands.sentence)}</p>`);
     const chips = cites
       .map(
         (c, i) =>

@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SimContext } from '../sim-context.js';
-import { fakeCitations, fakeSentences } from '../text-gen.js';
+import { landscapeOf } from '../landscape/recommendations.js';
+import { requestCountry } from '../request-country.js';
+import { fakeCitations, fakeSentences, isKorean } from '../text-gen.js';
 
 const error5xx = (reply: FastifyReply) =>
   reply
@@ -18,7 +20,7 @@ export function registerAnswerEngineA(app: FastifyInstance, sim: SimContext): vo
         .code(401)
         .send({ error: { message: 'Invalid API key', type: 'invalid_request_error', code: 'invalid_api_key' } });
     }
-    let body: { messages?: Array<{ role?: string; content?: string }> };
+    let body: { messages?: Array<{ role?: string; content?: string }>; web_search_options?: unknown };
     try {
       body = JSON.parse(String(req.body)) as typeof body;
     } catch {
@@ -33,9 +35,22 @@ export function registerAnswerEngineA(app: FastifyInstance, sim: SimContext): vo
         .send({ error: { message: 'Rate limit exceeded', type: 'rate_limit_error', code: 'rate_limit_exceeded' } });
     }
     const topic = sim.clean(prompt);
-    const cites = d.empty ? [] : fakeCitations(sim, topic, 3);
+    const cites = d.empty ? [] : fakeCitations(sim, topic, 3, 'ANSWER_ENGINE_A');
     const sentences = fakeSentences(sim, topic, 3);
-    const content = d.empty ? '' : `${sentences[0]} [2]\n\n${sentences[1]} [1][3]\n\n${sentences[2]} [2]`;
+    let content = d.empty ? '' : `${sentences[0]} [2]\n\n${sentences[1]} [1][3]\n\n${sentences[2]} [2]`;
+    const brands = d.empty
+      ? null
+      : landscapeOf(sim, {
+          engine: 'ANSWER_ENGINE_A',
+          country: requestCountry(req, body),
+          topic,
+          korean: isKorean(topic),
+          shifts: d.shifts,
+        });
+    if (brands?.sentence) {
+      if (brands.ownSite) cites.push(brands.ownSite);
+      content += `\n\n${brands.sentence}${brands.ownSite ? ` [${cites.length}]` : ''}`;
+    }
     return reply.send({
       id: `sim-${sim.hash(topic).toString(16)}`,
       model: 'sonar',

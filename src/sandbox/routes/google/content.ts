@@ -167,12 +167,15 @@ export interface FakeCitation {
   host: string;
 }
 
-/** Citations of a generated answer; the first carries a `#:~:text=` highlight, as Google's do. */
-export function fakeAnswerCitations(sim: SimContext, topic: string, n: number): FakeCitation[] {
+/**
+ * Citations of a generated answer; the first carries a `#:~:text=` highlight, as Google's do. `engine` (a task type)
+ * makes the AI Overview's and AI Mode's sources their own.
+ */
+export function fakeAnswerCitations(sim: SimContext, topic: string, n: number, engine = ''): FakeCitation[] {
   const slug = slugOf(topic);
   const out: FakeCitation[] = [];
   for (let i = 0; i < n; i++) {
-    const [host, siteName] = SITES[(sim.hash(topic, `cite${i}`) + i) % SITES.length] as [string, string];
+    const [host, siteName] = SITES[(sim.hash(topic, `${engine}cite${i}`) + i) % SITES.length] as [string, string];
     out.push({
       url: `https://${host}/${slug}/answer-${i + 1}`,
       title: `${topic} — ${siteName}`,

@@ -1,3 +1,4 @@
+import type { Landscape } from '../../landscape/recommendations.js';
 import type { SimContext } from '../../sim-context.js';
 import { fakeAnswerCitations, fakeFacts, fakeResults, type PageLocale } from './content.js';
 
@@ -33,6 +34,8 @@ export interface SerpOptions {
   page: number;
   locale: PageLocale;
   withAio: boolean;
+  /** The brands the AI Overview names (landscape/); asked for only when the page has one. */
+  brands: () => Landscape;
 }
 
 /** A results page: ads, optional AI Overview (page 1), organic results, People-also-ask, pagination. */
@@ -61,7 +64,7 @@ export function serpPage(sim: SimContext, o: SerpOptions): string {
         `<h3>Images: ${esc(o.topic)}</h3></a></div></div>`,
     );
   }
-  const aio = o.withAio && o.page === 1 ? aiOverview(sim, o.query, o.topic, o.locale) : '';
+  const aio = o.withAio && o.page === 1 ? aiOverview(sim, o.query, o.topic, o.locale, o.brands()) : '';
   const next =
     o.page < 10
       ? `<a id="pnnext" href="/search?q=${encodeURIComponent(o.query)}&amp;start=${o.page * 10}" ` +
@@ -112,10 +115,11 @@ function peopleAlsoAsk(sim: SimContext, topic: string, locale: PageLocale): stri
  * `aria-hidden`, as Google does), source cards whose link is an empty overlay titled by `aria-label`, and the
  * chrome around.
  */
-function aiOverview(sim: SimContext, query: string, topic: string, locale: PageLocale): string {
+function aiOverview(sim: SimContext, query: string, topic: string, locale: PageLocale, brands: Landscape): string {
   const facts = fakeFacts(sim, topic, 4, locale);
-  const cites = fakeAnswerCitations(sim, topic, 3);
+  const cites = fakeAnswerCitations(sim, topic, 3, 'SEARCH_A');
   const [c1, c2, c3] = cites as [(typeof cites)[0], (typeof cites)[0], (typeof cites)[0]];
+  const own = brands.ownSite;
   const card = (c: (typeof cites)[0], href: string) =>
     `<li class="Ndm2cf"><div class="cRH23c"><a class="vIWmYe" href="${esc(href)}" aria-label="${esc(c.title)}"></a>
         <div class="jdxGff"><span>${esc(c.host)}</span></div>` +
@@ -142,12 +146,14 @@ function aiOverview(sim: SimContext, query: string, topic: string, locale: PageL
         <li><span>${esc(facts[2] ?? '')}</span><span jscontroller="udAs2b">` +
     `<button data-amic="true" aria-label="View related links"></button></span></li>
       </ul>
-      <div class="n6owBd"><span>${esc(facts[3] ?? '')}</span></div>
+      <div class="n6owBd"><span>${esc(facts[3] ?? '')}</span></div>${
+        brands.sentence ? `\n      <div class="n6owBd"><span>${esc(brands.sentence)}</span></div>` : ''
+      }
     </div>
     <div class="ofHStc"><ul class="aajpme">
       ${card(c1, c1.url)}
       ${card(c2, `${c2.url}?utm_source=google`)}
-      ${card(c3, c3.url)}
+      ${card(c3, c3.url)}${own ? `\n      ${card(own, own.url)}` : ''}
     </ul></div></div>
     <div jsname="rPRdsc" role="button" aria-expanded="false" aria-controls="m-x-content">` +
     `<span>${esc(locale.showMore)}</span></div>
@@ -165,9 +171,11 @@ export function aiModeAnswerChunks(
   sim: SimContext,
   topic: string,
   locale: PageLocale,
+  brands: Landscape,
 ): [opening: string, rest: string] {
   const facts = fakeFacts(sim, topic, 5, locale);
-  const cites = fakeAnswerCitations(sim, topic, 2 + (sim.hash(topic, 'aimcites') % 3));
+  const cites = fakeAnswerCitations(sim, topic, 2 + (sim.hash(topic, 'aimcites') % 3), 'AIMODE');
+  if (brands.ownSite) cites.push(brands.ownSite);
   const first = cites[0] as (typeof cites)[0];
   const withTable = sim.hash(topic, 'table') % 2 === 0;
   const table = withTable
@@ -182,7 +190,8 @@ export function aiModeAnswerChunks(
         <p>${esc(facts[0] ?? '')} <span jscontroller="udAs2b">` +
     `<button data-amic="true" aria-label="Sources, +${cites.length - 1}"></button></span></p>
         <p>${esc(facts[1] ?? '')} <a class="H23r4e" ` +
-    `href="${esc(first.url)}#:~:text=${encodeURIComponent(topic)}">${esc(first.host)}</a></p>`;
+    `href="${esc(first.url)}#:~:text=${encodeURIComponent(topic)}">${esc(first.host)}</a></p>` +
+    (brands.sentence ? `\n        <p>${esc(brands.sentence)}</p>` : '');
   const rest = `
         <h3>${esc(locale.keyPoints)}</h3>
         <ol>${facts
@@ -223,8 +232,14 @@ export function aiModeDocument(
 }
 
 /** AI Mode (udm=50): one turn with the answer container, a sources dialog and action buttons. */
-export function aiModePage(sim: SimContext, query: string, topic: string, locale: PageLocale): string {
-  return aiModeDocument(query, topic, locale, aiModeAnswerChunks(sim, topic, locale).join(''));
+export function aiModePage(
+  sim: SimContext,
+  query: string,
+  topic: string,
+  locale: PageLocale,
+  brands: Landscape,
+): string {
+  return aiModeDocument(query, topic, locale, aiModeAnswerChunks(sim, topic, locale, brands).join(''));
 }
 
 /** A query without hits: the notice in #topstuff and an empty #rso (docs/engines.md#google-organic-results). */

@@ -1,6 +1,8 @@
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
+import { parseDirectives } from '../../directives.js';
+import { landscapeOf } from '../../landscape/recommendations.js';
 import type { SimContext } from '../../sim-context.js';
 import { pageLocale, type PageLocale } from './content.js';
 import { aiModeAnswerChunks, aiModeDocument, esc } from './pages.js';
@@ -15,8 +17,14 @@ export const STREAM_GAP_MS = 150;
  * and inserts it as it streams in (two parts). A plain HTTP client sees only the placeholder, which
  * the parser reads as an answer that never arrived.
  */
-export function aiModeScriptPage(sim: SimContext, query: string, topic: string, locale: PageLocale): string {
-  const src = `async/folwr?${new URLSearchParams({ q: query, hl: locale.hl }).toString()}`;
+export function aiModeScriptPage(
+  sim: SimContext,
+  query: string,
+  topic: string,
+  locale: PageLocale,
+  country: string,
+): string {
+  const src = `async/folwr?${new URLSearchParams({ q: query, hl: locale.hl, gl: country.toLowerCase() }).toString()}`;
   const delayMs = 200 + (sim.hash(topic, 'aim-js-delay') % 201);
   const placeholder =
     `<div role="progressbar" aria-label="Thinking">` +
@@ -55,8 +63,17 @@ function scriptString(s: string): string {
 export function registerGoogleScriptRoutes(app: FastifyInstance, sim: SimContext): void {
   app.get('/async/folwr', async (req, reply) => {
     const params = req.query as Record<string, string | undefined>;
-    const topic = queryTopic(sim, (params.q ?? '').trim());
-    const chunks = aiModeAnswerChunks(sim, topic, pageLocale(params.hl, topic));
+    const query = (params.q ?? '').trim();
+    const topic = queryTopic(sim, query);
+    const locale = pageLocale(params.hl, topic);
+    const brands = landscapeOf(sim, {
+      engine: 'AIMODE',
+      country: /^[a-z]{2}$/i.test(params.gl ?? '') ? String(params.gl).toUpperCase() : 'US',
+      topic,
+      korean: locale.korean,
+      shifts: parseDirectives(query).shifts,
+    });
+    const chunks = aiModeAnswerChunks(sim, topic, locale, brands);
     return reply
       .type('text/html; charset=UTF-8')
       .header('cache-control', 'no-store')

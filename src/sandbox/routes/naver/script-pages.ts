@@ -1,7 +1,10 @@
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
+import { parseDirectives } from '../../directives.js';
+import { landscapeOf } from '../../landscape/recommendations.js';
 import type { SimContext } from '../../sim-context.js';
+import { isKorean } from '../../text-gen.js';
 import { briefingChunks, integratedDocument, integratedPage, wantsBriefing } from './search-pages.js';
 
 const SCRIPT_RENDER = /sandbox:js\b/;
@@ -25,9 +28,10 @@ export function withoutScriptDirective(query: string): string {
  * briefing 200-400 ms after load and inserts it as it streams in (two parts). Over plain HTTP the
  * page has results but no briefing, which the parser reads as NO_ANSWER.
  */
-export function integratedScriptPage(sim: SimContext, topic: string): string {
-  if (!wantsBriefing(topic)) return integratedPage(sim, topic);
-  const src = `ai-briefing?${new URLSearchParams({ query: topic }).toString()}`;
+export function integratedScriptPage(sim: SimContext, topic: string, query: string): string {
+  if (!wantsBriefing(topic)) return integratedPage(sim, topic, () => briefingBrands(sim, topic, query));
+  // The query as asked (less `sandbox:js`): a `sandbox:shift` in it applies to the streamed briefing too.
+  const src = `ai-briefing?${new URLSearchParams({ query }).toString()}`;
   const delayMs = 200 + (sim.hash(topic, 'brief-js-delay') % 201);
   const script = `<script>
 (function () {
@@ -61,12 +65,19 @@ export function integratedScriptPage(sim: SimContext, topic: string): string {
 /** The briefing stream the script-rendered page fetches: `GET /ai-briefing?query=`. */
 export function registerNaverScriptRoutes(app: FastifyInstance, sim: SimContext): void {
   app.get('/ai-briefing', async (req, reply) => {
-    const topic = sim.clean(withoutScriptDirective((req.query as Record<string, string | undefined>).query ?? ''));
+    const query = withoutScriptDirective((req.query as Record<string, string | undefined>).query ?? '');
+    const topic = sim.clean(query);
     return reply
       .type('text/html; charset=UTF-8')
       .header('cache-control', 'no-store')
-      .send(Readable.from(streamed(briefingChunks(sim, topic))));
+      .send(Readable.from(streamed(briefingChunks(sim, topic, briefingBrands(sim, topic, query)))));
   });
+}
+
+/** The brands the briefing names (Naver serves Korea). */
+function briefingBrands(sim: SimContext, topic: string, query: string) {
+  const shifts = parseDirectives(query).shifts;
+  return landscapeOf(sim, { engine: 'SEARCH_B_AI_BRIEF', country: 'KR', topic, korean: isKorean(topic), shifts });
 }
 
 async function* streamed(chunks: readonly string[]): AsyncGenerator<Buffer> {

@@ -1,4 +1,5 @@
 import type { SimContext } from '../../sim-context.js';
+import type { Landscape } from '../../landscape/recommendations.js';
 import { fakeCitations, fakeSentences } from '../../text-gen.js';
 import { esc, searchShell } from './html.js';
 
@@ -113,20 +114,28 @@ interface Cite {
   title: string;
 }
 
-/** A Naver blog post plus three outside pages, cited by the generated answers. */
-function cites(sim: SimContext, topic: string): Cite[] {
+/** A Naver blog post plus three outside pages (each engine's own), cited by the generated answers. */
+function cites(sim: SimContext, topic: string, engine: string): Cite[] {
   const h = sim.hash(topic, 'cited-blog');
   const blogId = BLOGGERS[h % BLOGGERS.length] as string;
   const blog = {
     url: `https://blog.naver.com/${blogId}/${simLogNo(sim, topic)}`,
     title: `${topic} ${TITLE_WORDS[h % TITLE_WORDS.length] as string}`,
   };
-  return [blog, ...fakeCitations(sim, topic, 3)];
+  return [blog, ...fakeCitations(sim, topic, 3, engine)];
 }
 
 function citeLink(c: Cite, n: number, tracker: boolean): string {
   const href = tracker ? `https://search.naver.com/p/crd/rd?m=1&a=ai.cite&u=${encodeURIComponent(c.url)}` : c.url;
   return `<a class="fds-cite" href="${esc(href)}"><span class="blind">출처</span>${n}</a>`;
+}
+
+/** The paragraph naming the brands an answer recommends, citing the first one's site when it does; '' for none. */
+function brandsParagraph(brands: Landscape, list: Cite[]): string {
+  if (!brands.sentence) return '';
+  const own = brands.ownSite;
+  if (own) list.push(own);
+  return `\n          <p>${esc(brands.sentence)}${own ? citeLink(own, list.length, false) : ''}</p>`;
 }
 
 function sourceCards(list: Cite[]): string {
@@ -142,8 +151,9 @@ function sourceCards(list: Cite[]): string {
  * The inside of the AI briefing section in two parts, as it streams in (the heading and the first
  * paragraph, then the rest with the sources); the plain page has them joined.
  */
-export function briefingChunks(sim: SimContext, topic: string): [opening: string, rest: string] {
-  const c = cites(sim, topic);
+export function briefingChunks(sim: SimContext, topic: string, brands: Landscape): [opening: string, rest: string] {
+  const c = cites(sim, topic, 'SEARCH_B_AI_BRIEF');
+  const named = brandsParagraph(brands, c);
   const [s1, s2, s3] = fakeSentences(sim, topic, 3) as [string, string, string];
   const opening = `
       <div class="api_subject_bx">
@@ -155,7 +165,7 @@ export function briefingChunks(sim: SimContext, topic: string): [opening: string
     `
           <p class="sds-comps-text sds-comps-text-type-body1">${esc(s2)}` +
     `${citeLink(c[1] as Cite, 2, false)}${citeLink(c[2] as Cite, 3, true)}</p>
-          <ul><li>${esc(s3)}${citeLink(c[0] as Cite, 1, false)}</li></ul>
+          <ul><li>${esc(s3)}${citeLink(c[0] as Cite, 1, false)}</li></ul>${named}
         </div>
         <div class="fds-source-list"><strong class="sds-comps-text">출처</strong>
           ${sourceCards(c)}
@@ -180,18 +190,19 @@ export function integratedDocument(sim: SimContext, topic: string, briefingSecti
 }
 
 /** Integrated search: an AI briefing (for informational queries) above a few web results. */
-export function integratedPage(sim: SimContext, topic: string): string {
+export function integratedPage(sim: SimContext, topic: string, brands: () => Landscape): string {
   if (!wantsBriefing(topic)) return integratedDocument(sim, topic, '');
   return integratedDocument(
     sim,
     topic,
-    `    <section class="sc_new sp_ai_briefing">${briefingChunks(sim, topic).join('')}</section>`,
+    `    <section class="sc_new sp_ai_briefing">${briefingChunks(sim, topic, brands()).join('')}</section>`,
   );
 }
 
 /** The AI tab (designed markup, see src/engines/search-b/ai-tab-parser.ts): a question and an answer turn. */
-export function aiTabPage(sim: SimContext, topic: string): string {
-  const c = cites(sim, topic);
+export function aiTabPage(sim: SimContext, topic: string, brands: Landscape): string {
+  const c = cites(sim, topic, 'SEARCH_B_AI_TAB');
+  const named = brandsParagraph(brands, c);
   const [s1, s2, s3, s4] = fakeSentences(sim, topic, 4) as [string, string, string, string];
   const answer =
     `    <section class="fds-ai-tab-root" data-tab="ai"><div class="fds-ai-tab-thread">
@@ -204,7 +215,7 @@ export function aiTabPage(sim: SimContext, topic: string): string {
           <h3>핵심 정리</h3>
           <ol><li>${esc(s2)}${citeLink(c[0] as Cite, 2, false)}</li>` +
     `<li>${esc(s3)}${citeLink(c[1] as Cite, 1, false)}</li></ol>
-          <p>${esc(s4)}${citeLink(c[2] as Cite, 3, false)}</p>
+          <p>${esc(s4)}${citeLink(c[2] as Cite, 3, false)}</p>${named}
         </div>
         <div class="fds-ai-tab-references"><strong class="sds-comps-text">참고 자료</strong>
           ${sourceCards(c)}

@@ -20,6 +20,9 @@ export interface MonitorCharts {
   xs: string[];
   mentionRate: ChartSeries[];
   shareOfVoice: ChartSeries[];
+  /** What the charts rest on: the answers of the chosen runs and countries, and those naming the brand. */
+  answers: number;
+  mentioning: number;
 }
 
 /**
@@ -48,8 +51,11 @@ export function chartsOf(points: MonitorMetricsPoint[], country: string | null):
   }
   const line = (f: (c: { answers: number; mentioning: number; pairs: number }) => number | null): ChartSeries[] =>
     engines.map((e) => ({ label: e, values: (sums.get(e) ?? []).map(f) }));
+  const cells = [...sums.values()].flat();
   return {
     xs,
+    answers: cells.reduce((s, c) => s + c.answers, 0),
+    mentioning: cells.reduce((s, c) => s + c.mentioning, 0),
     mentionRate: line((c) => (c.answers > 0 ? c.mentioning / c.answers : null)),
     shareOfVoice: line((c) => (c.pairs > 0 ? c.mentioning / c.pairs : null)),
   };

@@ -148,9 +148,22 @@ function Charts({
   const charts = useMemo(() => chartsOf(points, country), [points, country]);
   const domains = useMemo(() => topDomainsOf(points, country), [points, country]);
   if (charts.xs.length === 0)
-    return html`<p class="muted card">No run has ended yet: the charts appear after the first.</p>`;
+    return html`<p class="muted card charts-empty">
+      ${
+        country && points.length > 0
+          ? `No figures in ${country}: no run has ended there yet (or no engine of the monitor could serve it).`
+          : 'No run has ended yet: the charts appear after the first.'
+      }
+    </p>`;
   const where = country ?? 'all countries';
-  return html`<div class="charts">
+  return html`${
+    charts.mentioning === 0
+      ? html`<p class="muted card charts-note">
+          ${brand} is not named in any of the ${charts.answers} answers of these runs (${where}): every line is at
+          0%. The latest answers below show what the engines named instead.
+        </p>`
+      : null
+  }<div class="charts">
     <section class="card chart-card" aria-label="Mention rate">
       <${LineChart} title=${`Mention rate of ${brand}, per engine (${where})`} xs=${charts.xs}
         series=${charts.mentionRate} />

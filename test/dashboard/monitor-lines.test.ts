@@ -1,0 +1,113 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MonitorScheduler } from '../../src/queue/monitor-scheduler.js';
+import { chromiumAvailable } from '../browser/chromium.js';
+import { TEST_KEY, fastConfig, startService, steppedClock, tempDir, type RunningService } from '../helpers/service.js';
+import { until } from '../helpers/wait.js';
+import { builtDashboard, launchChromium, screenshot, signIn } from './dashboard-rig.js';
+
+const DAY = 86_400_000;
+const DAYS = 5;
+const ENGINES = ['AIMODE', 'ANSWER_ENGINE_A', 'ASSISTANT_A', 'CHATBOT_A'];
+const PROMPTS = [
+  'best running shoes for flat feet',
+  'running shoes for beginners',
+  'trail running shoes for wet rocks',
+  'cushioned running shoes for long runs',
+];
+
+/**
+ * The monitor demo's picture in the system Chromium: a sandbox monitor run once a day for five days (the clock stepped)
+ * draws four engines as four different lines, and one engine's line jumps from
+ * the day its prompts' `sandbox:shift` says. A brand no answer names gets a sentence saying so, not an empty chart.
+ */
+describe.runIf(chromiumAvailable())('monitor lines in the dashboard', () => {
+  // A fixed start: the sandbox's answers are seeded by day, so the same days give the same lines on every run.
+  const clock = steppedClock(Date.UTC(2026, 10, 20, 10));
+  const shiftDay = '2026-11-23';
+  let svc: RunningService;
+  let browser: Browser;
+  let page: Page;
+
+  const monitor = async (name: string, brand: string) => {
+    const r = await svc.call('POST', '/v1/monitors', {
+      name,
+      prompts: PROMPTS.map((p) => `${p} sandbox:shift=hoka:+70@${shiftDay}:ASSISTANT_A`),
+      engines: ENGINES,
+      countries: ['US'],
+      brand: { name: brand },
+      competitors: [{ name: 'Nike' }, { name: 'Brooks' }],
+    });
+    expect(r.status).toBe(201);
+    const id = r.body.monitor.id as string;
+    await svc.call('PATCH', `/v1/monitors/${id}`, { status: 'paused' });
+    return id;
+  };
+
+  beforeAll(async () => {
+    const dashboard = await builtDashboard();
+    svc = await startService({ AEQ_CONFIG: fastConfig(tempDir()), AEQ_DASHBOARD_DIR: dashboard }, { clock });
+    const ids = [await monitor('Hoka lines', 'Hoka'), await monitor('Unnamed brand', 'Mizuno')];
+    const scheduler = svc.app.monitors as MonitorScheduler;
+    for (let day = 0; day < DAYS; day++) {
+      for (const id of ids) {
+        expect((await svc.call('POST', `/v1/monitors/${id}/runs`)).status).toBe(202);
+        await until(
+          'the run completed',
+          async () => {
+            await scheduler.runOnce();
+            return (await svc.call('GET', `/v1/monitors/${id}/runs?limit=1`)).body.runs;
+          },
+          (rs) => (rs as Array<{ status: string }>)[0]?.status === 'completed',
+          60_000,
+          100,
+        );
+      }
+      if (day < DAYS - 1) clock.advance(DAY);
+    }
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await signIn(page, svc.url, TEST_KEY);
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await svc?.stop();
+  });
+
+  /** The mention-rate chart's figures table: one column of percentages per engine, a row per run. */
+  const mentionColumns = async () =>
+    page.$eval('section[aria-label="Mention rate"] figure.chart', (f) => {
+      const heads = [...f.querySelectorAll('.chart-figures thead th')].slice(1).map((th) => th.textContent ?? '');
+      const rows = [...f.querySelectorAll('.chart-figures tbody tr')].map((tr) =>
+        [...tr.querySelectorAll('td')].map((td) => td.textContent ?? ''),
+      );
+      return Object.fromEntries(heads.map((h, i) => [h, rows.map((r) => Number.parseFloat(r[i] ?? ''))]));
+    });
+
+  it('draws each engine as its own line, and the shifted engine jumps from its day', async () => {
+    await page.goto(`${svc.url}/dashboard/#/monitors`);
+    await page.getByRole('link', { name: 'Hoka lines' }).click();
+    await page.waitForSelector('section[aria-label="Mention rate"] figure.chart canvas');
+    const columns = await mentionColumns();
+    expect(Object.keys(columns).sort()).toEqual(ENGINES);
+    for (const values of Object.values(columns)) expect(values).toHaveLength(DAYS);
+    // Four lines, no two the same.
+    expect(new Set(Object.values(columns).map((v) => v.join('|'))).size).toBe(ENGINES.length);
+    // ASSISTANT_A from the shift's day (the last two runs) above every day before it.
+    const shifted = columns.ASSISTANT_A ?? [];
+    expect(Math.min(...shifted.slice(-2))).toBeGreaterThan(Math.max(...shifted.slice(0, -2)));
+    expect(await page.locator('.charts-note').count()).toBe(0);
+    await screenshot(page, 'monitor-lines');
+  });
+
+  it('says so when no answer names the brand, instead of drawing flat lines without a word', async () => {
+    await page.goto(`${svc.url}/dashboard/#/monitors`);
+    await page.getByRole('link', { name: 'Unnamed brand' }).click();
+    const note = page.locator('.charts-note');
+    await note.waitFor();
+    expect((await note.textContent())?.replace(/\s+/g, ' ')).toContain(
+      `Mizuno is not named in any of the ${DAYS * PROMPTS.length * ENGINES.length} answers of these runs`,
+    );
+    await screenshot(page, 'monitor-unnamed-brand');
+  });
+});
