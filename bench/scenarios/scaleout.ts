@@ -14,7 +14,7 @@ import type { ToChild, ToParent } from './scaleout-process.js';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ENTRY = path.join('bench', 'scenarios', 'scaleout-process.ts');
 /** Worker processes per run: one API process beside them, all on one PostgreSQL database. */
-export const WORKER_COUNTS = [1, 2, 4] as const;
+const WORKER_COUNTS = [1, 2, 4] as const;
 const READY_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 20_000;
 /**

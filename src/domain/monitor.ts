@@ -90,7 +90,7 @@ function cronOf(s: MonitorSchedule): Cron {
  * country, and a run of that size takes minutes, so closer slots would pile runs up. To see a run at once, start
  * one by hand (`POST /v1/monitors/{id}/runs`) rather than setting the schedule to the next minute.
  */
-export const MIN_RUN_GAP_MS = 3600_000;
+const MIN_RUN_GAP_MS = 3600_000;
 
 /** Checks a schedule; throws ScheduleError. A schedule that never fires, or fires too often, is refused. */
 export function checkSchedule(s: MonitorSchedule, now: number): void {

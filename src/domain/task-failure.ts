@@ -27,7 +27,7 @@ export const SERVICE_FAILURE_CODES = [
   'WORKER_LOST',
 ] as const;
 export type ServiceFailureCode = (typeof SERVICE_FAILURE_CODES)[number];
-export type TaskFailureCode = UpstreamFailureKind | ServiceFailureCode;
+type TaskFailureCode = UpstreamFailureKind | ServiceFailureCode;
 
 /** The opening of the sentence for each upstream failure kind; the adapter's cleaned detail follows in brackets. */
 const UPSTREAM_LEADS: Record<UpstreamFailureKind, string> = {

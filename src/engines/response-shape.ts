@@ -24,7 +24,7 @@ export function clientResponse(taskType: TaskType, payload: TaskPayload, r: Engi
 }
 
 /** Small Markdown renderer for the `html` flag: paragraphs, headings, lists, links, emphasis, code. */
-export function markdownToHtml(md: string): string {
+function markdownToHtml(md: string): string {
   const esc = (s: string) =>
     s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
   const inline = (s: string) =>

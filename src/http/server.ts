@@ -54,7 +54,7 @@ function pathOf(url: string): string {
  * route the router matched, never from the URL's text, so no spelling of a path (percent-encoded letters, double
  * slashes, dot segments) reaches a route under another rule than its own.
  */
-export type RouteAccess = 'public' | 'client' | 'internal';
+type RouteAccess = 'public' | 'client' | 'internal';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -9,14 +9,14 @@ import type { LeaseLedger } from './lease-ledger.js';
  */
 
 /** One upstream's rest of a resource. */
-export interface Cooldown {
+interface Cooldown {
   until: number;
   /** Consecutive refusals by this upstream; doubles the next rest. */
   strikes: number;
 }
 
 /** The scope of a lease that names no upstream (and of rests it causes). */
-export const ANY_UPSTREAM = '*';
+const ANY_UPSTREAM = '*';
 
 export interface PoolResource<T> {
   id: string;

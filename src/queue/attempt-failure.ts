@@ -49,7 +49,7 @@ export function classifyAttemptError(e: unknown, timedOut: boolean): AttemptFail
 }
 
 /** A fault of the connection to the upstream (directly, or as the cause of a wrapper such as fetch's TypeError). */
-export function isNetworkError(err: Error): boolean {
+function isNetworkError(err: Error): boolean {
   for (let cur: unknown = err, depth = 0; cur instanceof Error && depth < 4; cur = cur.cause, depth++) {
     if (NETWORK_NAMES.has(cur.name)) return true;
     const code = codeOf(cur);

@@ -11,7 +11,7 @@ import { ProxyFailure, proxyUpstreamFailure, type ProxyEndpoint } from './proxy-
 import { socks5Connect } from './socks5-client.js';
 
 /** Bound on reaching the proxy and completing its handshake (undici gives a connector no signal). */
-export const DEFAULT_TUNNEL_TIMEOUT_MS = 10_000;
+const DEFAULT_TUNNEL_TIMEOUT_MS = 10_000;
 
 export interface TunnelOptions {
   /** Refuse targets that resolve to private addresses (client-chosen URLs). */
@@ -28,7 +28,7 @@ export interface TunnelOptions {
  * itself becomes UPSTREAM_BLOCKED naming the exit address (so it rests and the retry goes
  * elsewhere); a guarded target that resolves privately is refused before the proxy is asked.
  */
-export async function openTunnel(
+async function openTunnel(
   proxy: ProxyEndpoint,
   target: { host: string; port: number },
   opts: TunnelOptions,
@@ -107,7 +107,7 @@ async function socksTunnel(
 }
 
 /** Wraps a tunnel in TLS for an https (or wss) target, verifying the target's name. */
-export async function startTls(
+async function startTls(
   socket: Socket,
   host: string,
   targetTls: ConnectionOptions | undefined,

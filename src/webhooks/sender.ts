@@ -9,12 +9,12 @@ import { SharedDeadlines } from './deadlines.js';
 import { webhookHeaders, type WebhookSecret } from './signing.js';
 
 /** Five attempts: at 0, then base, 2x, 4x, 8x base after each failure (2, 4, 8, 16 minutes by default). */
-export const WEBHOOK_MAX_ATTEMPTS = 5;
+const WEBHOOK_MAX_ATTEMPTS = 5;
 
 /** Free slots to gather (at most a quarter of the concurrency) before claiming again while deliveries are in flight. */
 const CLAIM_BUNCH = 16;
 
-export function nextWebhookDelayMs(attemptJustFailed: number, baseMs: number): number {
+function nextWebhookDelayMs(attemptJustFailed: number, baseMs: number): number {
   return baseMs * 2 ** (attemptJustFailed - 1);
 }
 
@@ -24,7 +24,7 @@ export function nextWebhookDelayMs(attemptJustFailed: number, baseMs: number): n
  * stalls. A sender that died mid-attempt leaves its delivery due again after this (about a minute
  * by default).
  */
-export function deliveryLeaseMs(timeoutMs: number): number {
+function deliveryLeaseMs(timeoutMs: number): number {
   return 2 * timeoutMs + 1_000;
 }
 

@@ -90,7 +90,7 @@ export function domainLabel(host: string): string {
 }
 
 /** Unwraps search-engine redirectors (Google `/url`, Bing `/ck/a`, Naver `/p/crd/rd`). */
-export function unwrapRedirector(raw: string): string {
+function unwrapRedirector(raw: string): string {
   let u: URL;
   try {
     u = new URL(raw);

@@ -33,7 +33,7 @@ function isObj(v: unknown): v is Record<string, unknown> {
 }
 
 /** Narrows the stored payload (SourceInfluencePayload of the submission layer). */
-export function parseSourceInfluencePayload(p: unknown): SourceInfluenceInput {
+function parseSourceInfluencePayload(p: unknown): SourceInfluenceInput {
   if (!isObj(p) || typeof p.answer !== 'string' || !Array.isArray(p.citations)) {
     throw new UpstreamFailure('BAD_PAYLOAD', 'SOURCE_INFLUENCE payload without answer/citations', {
       clientMessage: 'answer and citations are required.',
@@ -62,7 +62,7 @@ export function parseSourceInfluencePayload(p: unknown): SourceInfluenceInput {
 }
 
 /** The configured model endpoint, or null: a model needs a base URL, a model id and the engine's API key. */
-export function modelEndpoint(config: EngineConfig): ModelEndpoint | null {
+function modelEndpoint(config: EngineConfig): ModelEndpoint | null {
   const { options, apiKey, headers } = config.upstream;
   const baseUrl = typeof options.modelBaseUrl === 'string' ? options.modelBaseUrl.trim() : '';
   const model = typeof options.model === 'string' ? options.model.trim() : '';

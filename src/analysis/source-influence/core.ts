@@ -195,7 +195,7 @@ export function restoreCore(p: PortableCore, cfg: SourceInfluenceConfig): Analys
  * Support a model label stands for (§2.10): the model gives a label, not a score, so its label is placed inside the
  * band of the configured thresholds (supported at max(0.9, τ_full), partial midway between τ_part and τ_full).
  */
-export function judgedSupport(label: SupportLabel, cfg: Pick<SourceInfluenceConfig, 'tauFull' | 'tauPartial'>): number {
+function judgedSupport(label: SupportLabel, cfg: Pick<SourceInfluenceConfig, 'tauFull' | 'tauPartial'>): number {
   if (label === 'supported') return Math.max(0.9, cfg.tauFull);
   if (label === 'partial') return (cfg.tauPartial + cfg.tauFull) / 2;
   return 0;

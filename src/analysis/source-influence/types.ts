@@ -24,7 +24,7 @@ export type FetchStatus =
   | 'duplicate'
   | 'not_fetched';
 
-export type TextSource = 'extracted' | 'body_fallback' | 'snippet' | 'title' | 'none';
+type TextSource = 'extracted' | 'body_fallback' | 'snippet' | 'title' | 'none';
 
 /** What the page reader keeps for §2.11.3 (defined beside the extractor, which runs in the parse pool). */
 export type { PageMetadata };

@@ -1,7 +1,7 @@
 import { hostOf, normalizeCitationUrl, registrableDomain } from '../common/urls.js';
 
 /** One distinct source of an answer, grouped by registrable domain (§6.2). */
-export interface CitedSource {
+interface CitedSource {
   /** The normalised URL (redirector unwrapped, `utm_*` and text fragments dropped): the key for duplicates. */
   url: string;
   host: string;

@@ -24,7 +24,7 @@ export interface GroundingChunk {
 }
 
 /** Where one grounding support's markers go: a code-point index into the answer. */
-export interface Placement {
+interface Placement {
   support: number;
   at: number;
   chunks: number[];

@@ -9,7 +9,7 @@ import { answerOf, assertNotCloudflare, externalUrl, type RenderedChatPage } fro
 /** Perplexity's answer container; the prose class is the fallback when the test id is gone. */
 export const PERPLEXITY_ANSWER = ['[data-testid="answer"]', 'div[class*="prose"]'];
 /** The numbered source chips above the answer. */
-export const PERPLEXITY_SOURCE_CHIPS = '[data-testid="sources"] a[href]';
+const PERPLEXITY_SOURCE_CHIPS = '[data-testid="sources"] a[href]';
 
 /**
  * Reads a rendered Perplexity search page. Sources are the answer's numbered citation links in

@@ -24,7 +24,7 @@ export const CLOUDFLARE_MARKERS = [
   'script[src*="/cdn-cgi/challenge-platform/"]',
 ];
 
-export function isCloudflareChallenge($: CheerioAPI): boolean {
+function isCloudflareChallenge($: CheerioAPI): boolean {
   return /^\s*Just a moment/i.test($('title').text()) || CLOUDFLARE_MARKERS.some((sel) => $(sel).length > 0);
 }
 

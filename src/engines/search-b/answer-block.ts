@@ -72,7 +72,7 @@ export function climbToAnswerSection($: CheerioAPI, label: Element): Cheerio<Ele
 }
 
 /** Outbound source links of a block, in document order. */
-export function outboundLinks($: CheerioAPI, root: Cheerio<Element>): Element[] {
+function outboundLinks($: CheerioAPI, root: Cheerio<Element>): Element[] {
   return root
     .find('a[href]')
     .toArray()
@@ -83,7 +83,7 @@ export function outboundLinks($: CheerioAPI, root: Cheerio<Element>): Element[] 
  * Prose blocks of a section, outermost only; a block made of nothing but link text is a source
  * card, not prose; the label itself is skipped.
  */
-export function proseBlocks($: CheerioAPI, root: Cheerio<Element>, label: Element | null): Element[] {
+function proseBlocks($: CheerioAPI, root: Cheerio<Element>, label: Element | null): Element[] {
   return root
     .find(PROSE)
     .toArray()

@@ -12,7 +12,7 @@ export interface WebResult {
 }
 
 /** Which marker generation matched (recorded in `raw` so drift shows up before wrong data does). */
-export type WebResultsTier = 'fds' | 'legacy';
+type WebResultsTier = 'fds' | 'legacy';
 
 export interface ParsedWebResults {
   tier: WebResultsTier;

@@ -17,7 +17,7 @@ export interface FetchedPage {
 }
 
 /** Transfer and decompressed-size cap (5-10 MB is the usual range: docs/engines.md#page-fetch). */
-export const MAX_PAGE_BYTES = 10 * 1024 * 1024;
+const MAX_PAGE_BYTES = 10 * 1024 * 1024;
 
 /** Headers a browser sends for a top-level navigation; `Accept-Language` follows the attempt's country. */
 export function browserHeaders(country: string, overrides: Record<string, string> = {}): Record<string, string> {
@@ -35,19 +35,10 @@ export function browserHeaders(country: string, overrides: Record<string, string
   };
 }
 
-/** GETs a page through the attempt's transport (redirects followed, size capped) and decompresses it. */
-export async function fetchPage(
-  http: HttpTransport,
-  url: string,
-  headers: Record<string, string>,
-  signal: AbortSignal,
-): Promise<FetchedPage> {
-  return decodedPage(await fetchRawPage(http, url, headers, signal));
-}
-
 /**
- * The same GET with the body as sent (still compressed): the parse pool decompresses it off the
- * event loop (`decodedPage`), since inflating a large page is CPU work like parsing it.
+ * GETs a page through the attempt's transport (redirects followed, size capped) with the body as sent
+ * (still compressed): the parse pool decompresses it off the event loop (`decodedPage`), since inflating
+ * a large page is CPU work like parsing it.
  */
 export async function fetchRawPage(
   http: HttpTransport,

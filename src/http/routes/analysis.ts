@@ -12,7 +12,7 @@ import { callerOf } from '../caller.js';
 import { insertOne } from './tasks.js';
 
 /** Source-influence bodies are capped at 1 MiB by the contract. */
-export const SOURCE_INFLUENCE_MAX_BYTES = 1024 * 1024;
+const SOURCE_INFLUENCE_MAX_BYTES = 1024 * 1024;
 
 const errors = {
   400: errorEnvelopeSchema,

@@ -22,10 +22,10 @@ interface TaskListQuerystring {
 }
 
 /** A page's cursor: the id of its last task, base64url-encoded (opaque to clients: only ever passed back). */
-export const cursorOf = (id: string): string => Buffer.from(id, 'latin1').toString('base64url');
+const cursorOf = (id: string): string => Buffer.from(id, 'latin1').toString('base64url');
 
 /** The task id of a cursor this route made, or null for any other text. */
-export function idOfCursor(cursor: string): string | null {
+function idOfCursor(cursor: string): string | null {
   const id = Buffer.from(cursor, 'base64url').toString('latin1');
   return UUID_RE.test(id) && id === id.toLowerCase() && cursorOf(id) === cursor ? id : null;
 }

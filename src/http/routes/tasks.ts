@@ -23,9 +23,9 @@ import { ajvToProblems } from '../validation-details.js';
 import { callerOf } from '../caller.js';
 import { liveTaskOr404 } from './task-lookup.js';
 
-export const BATCH_MAX_ITEMS = 500;
-export const BATCH_MAX_BYTES = 8 * 1024 * 1024;
-export const SINGLE_MAX_BYTES = 1024 * 1024;
+const BATCH_MAX_ITEMS = 500;
+const BATCH_MAX_BYTES = 8 * 1024 * 1024;
+const SINGLE_MAX_BYTES = 1024 * 1024;
 
 const errorResponses = {
   400: errorEnvelopeSchema,

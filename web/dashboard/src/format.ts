@@ -40,7 +40,7 @@ export function count(n: number | null | undefined): string {
 }
 
 /** The first `n` characters of a text on one line. */
-export function excerpt(text: string, n = 120): string {
+function excerpt(text: string, n = 120): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > n ? `${flat.slice(0, n - 1)}…` : flat;
 }

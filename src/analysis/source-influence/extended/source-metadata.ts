@@ -155,7 +155,7 @@ function structuredType(jsonLd: readonly unknown[]): SourceType | null {
   return null;
 }
 
-export interface Ownership {
+interface Ownership {
   relation: 'owned' | 'not_owned' | 'unknown';
   entityId: string | null;
   method: 'domain_label' | 'site_name' | 'publisher_jsonld' | 'path_segment' | 'model' | null;
@@ -166,7 +166,7 @@ export interface Ownership {
   confidence: number | null;
 }
 
-export type TypeMethod = 'domain_list' | 'structured_data' | 'url_pattern' | 'model';
+type TypeMethod = 'domain_list' | 'structured_data' | 'url_pattern' | 'model';
 
 export interface SourceMeta {
   sourceId: string;

@@ -7,7 +7,7 @@ import { aiModeAnswerChunks, aiModeDocument, esc } from './pages.js';
 import { queryTopic } from './query-topic.js';
 
 /** Pause between the two streamed parts of an answer, as a generating model pauses. */
-export const STREAM_GAP_MS = 150;
+const STREAM_GAP_MS = 150;
 
 /**
  * AI Mode as the real page delivers it (docs/engines.md#google-ai-mode): the HTML holds the turn with a

@@ -9,7 +9,7 @@ import { esc, searchShell } from './html.js';
  * heading-text anchors.
  */
 
-export interface SimDoc {
+interface SimDoc {
   url: string;
   host: string;
   title: string;
@@ -37,14 +37,14 @@ const TITLE_WORDS = [
 ];
 
 /** A blog logNo that never ends in 0000 or 9999 (those serve the private and sign-in pages). */
-export function simLogNo(sim: SimContext, seed: string): string {
+function simLogNo(sim: SimContext, seed: string): string {
   const n = (sim.hash(seed, 'logNo') % 900_000_000) + 100_000_000;
   const s = `223${n}`;
   return /(0000|9999)$/.test(s) ? `${s.slice(0, -1)}5` : s;
 }
 
 /** The web document ranked `n` (1-based) for a query: about a third are Naver blog posts. */
-export function simDoc(sim: SimContext, topic: string, n: number): SimDoc {
+function simDoc(sim: SimContext, topic: string, n: number): SimDoc {
   const h = sim.hash(topic, `doc${n}`);
   const title = `${topic} ${TITLE_WORDS[h % TITLE_WORDS.length] as string} ${n}`;
   const snippet = fakeSentences(sim, topic, 4)[n % 4] as string;
