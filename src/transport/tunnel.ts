@@ -9,6 +9,7 @@ import { httpConnect } from './http-connect.js';
 import type { SocketTarget } from './http-transport.js';
 import { ProxyFailure, proxyUpstreamFailure, type ProxyEndpoint } from './proxy-endpoint.js';
 import { socks5Connect } from './socks5-client.js';
+import { coerceError } from '../domain/coerce-error.js';
 
 /** Bound on reaching the proxy and completing its handshake (undici gives a connector no signal). */
 const DEFAULT_TUNNEL_TIMEOUT_MS = 10_000;
@@ -131,7 +132,7 @@ export function tunnelConnector(proxy: ProxyEndpoint, opts: TunnelOptions): buil
     const port = Number(o.port) || (o.protocol === 'https:' ? 443 : 80);
     openTunnel(proxy, { host: o.hostname, port }, opts).then(
       (socket) => (o.protocol === 'https:' ? upgrade({ ...o, httpSocket: socket }, callback) : callback(null, socket)),
-      (e: unknown) => callback(e instanceof Error ? e : new Error(String(e)), null),
+      (e: unknown) => callback(coerceError(e), null),
     );
   };
 }

@@ -66,7 +66,8 @@ const MULTI_LABEL_SUFFIXES: ReadonlySet<string> = new Set([
   'pages.dev',
 ]);
 
-export function hostOf(url: string): string {
+/** The URL's host name in lower case (`www.` kept, for domain matching); empty when it is no URL. */
+export function hostnameOf(url: string): string {
   return parseUrl(url)?.hostname.toLowerCase() ?? '';
 }
 

@@ -1,4 +1,4 @@
-import { hostOf, normalizeCitationUrl } from '../common/urls.js';
+import { hostnameOf, normalizeCitationUrl } from '../common/urls.js';
 import type { SourceInfluenceConfig } from '../config.js';
 import { detectLanguage, norm, type Language } from '../text/norm.js';
 import { Aligner, type UnitAlignment } from './align.js';
@@ -253,5 +253,5 @@ export function withModelJudgements(
 
 /** Host of the page actually read (redirects to another domain are classified by the final URL). */
 export function finalHost(s: PreparedSource): string {
-  return hostOf(s.record?.page.finalUrl ?? s.normalizedUrl) || hostOf(s.normalizedUrl);
+  return hostnameOf(s.record?.page.finalUrl ?? s.normalizedUrl) || hostnameOf(s.normalizedUrl);
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { loadSettings } from '../../config/settings.js';
+import { coerceError } from '../../domain/coerce-error.js';
 
 /** `aeq serve` (the default), `aeq sandbox` and `aeq demo`: the service itself and its simulator. */
 export function registerService(program: Command): void {
@@ -53,7 +54,7 @@ async function serve(): Promise<void> {
     process.stderr.write(
       code === 'EADDRINUSE'
         ? `aeq: ${settings.host}:${settings.port} is in use by another process; set PORT (or HOST) to another\n`
-        : `aeq: the HTTP server could not listen: ${e instanceof Error ? e.message : String(e)}\n`,
+        : `aeq: the HTTP server could not listen: ${coerceError(e).message}\n`,
     );
     log.flush();
     process.exit(1);

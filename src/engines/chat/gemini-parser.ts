@@ -1,7 +1,7 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { EngineResult, Source } from '../adapter.js';
 import { markdownToText } from '../common/markdown-text.js';
-import { hostOf, normalizeSourceUrl } from '../common/urls.js';
+import { displayHost, normalizeSourceUrl } from '../common/urls.js';
 import {
   codePointAtByte,
   codePointsOf,
@@ -203,7 +203,7 @@ export function buildGeminiResult(a: GeminiAnswer, resolved: ReadonlyMap<number,
     if (pos === undefined) {
       pos = sources.length + 1;
       positionOfUrl.set(url, pos);
-      sources.push({ position: pos, url, label: chunk.title ?? hostOf(url) });
+      sources.push({ position: pos, url, label: chunk.title ?? displayHost(url) });
     }
     positionOfChunk.set(idx, pos);
   }

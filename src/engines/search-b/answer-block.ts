@@ -2,7 +2,7 @@ import type { Cheerio, CheerioAPI } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
 import type { Source } from '../engine-result.js';
 import { markdownToText } from '../common/markdown-text.js';
-import { hostOf } from '../common/urls.js';
+import { displayHost } from '../common/urls.js';
 import { sourceUrlOf } from './naver-links.js';
 import { collapse } from './naver-signals.js';
 
@@ -110,7 +110,7 @@ export function readAnswerBlock($: CheerioAPI, root: Cheerio<Element>, label: El
     const existing = sources.find((s) => s.url === url);
     if (existing) return existing.position;
     const position = sources.length + 1;
-    sources.push({ position, url, label: labels.get(url) ?? hostOf(url) });
+    sources.push({ position, url, label: labels.get(url) ?? displayHost(url) });
     return position;
   };
 

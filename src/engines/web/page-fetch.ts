@@ -3,8 +3,8 @@ import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { HttpTransport } from '../../transport/http-transport.js';
 import { acceptLanguage, regionLocale, USER_AGENTS } from '../../transport/identity.js';
 
-/** A fetched page before interpretation: what `interpretPage` needs, and what fixtures reproduce. */
-export interface FetchedPage {
+/** A fetched page as bytes and headers, before interpretation: what `interpretPage` reads, what fixtures reproduce. */
+export interface PageBytes {
   /** The URL the client asked for. */
   requestedUrl: string;
   /** The URL after redirects: the base for relative links (unless the page has `<base href>`). */
@@ -12,7 +12,7 @@ export interface FetchedPage {
   status: number;
   /** Lower-case header names. */
   headers: Record<string, string>;
-  /** Decoded (decompressed) body bytes; the charset is applied later. */
+  /** Body bytes: as sent by `fetchRawPage`, decompressed by `decodedPage`; the charset is applied later. */
   body: Buffer;
 }
 
@@ -45,7 +45,7 @@ export async function fetchRawPage(
   url: string,
   headers: Record<string, string>,
   signal: AbortSignal,
-): Promise<FetchedPage> {
+): Promise<PageBytes> {
   const res = await http.request({
     method: 'GET',
     url,
@@ -59,7 +59,7 @@ export async function fetchRawPage(
 }
 
 /** A page of `fetchRawPage` with its body decompressed per its Content-Encoding. */
-export function decodedPage(page: FetchedPage): FetchedPage {
+export function decodedPage(page: PageBytes): PageBytes {
   return { ...page, body: decompress(page.body, page.headers['content-encoding']) };
 }
 

@@ -2,12 +2,9 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SimContext } from '../sim-context.js';
 import { fakeCitations, fakeSentences } from '../text-gen.js';
+import { escapeHtml } from '../../text/html-escape.js';
 
 const SESSION_COOKIE = '__Secure-next-auth.session-token';
-
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 /** A value for an inline script: JSON with `<` escaped so no `</script>` can end it early. */
 export function scriptJson(v: unknown): string {

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SimContext } from '../sim-context.js';
 import { fakeCitations, fakeSentences } from '../text-gen.js';
+import { escapeHtml } from '../../text/html-escape.js';
 
 /**
  * Gemini `POST /v1beta/models/<model>:generateContent` with Search grounding (docs/engines.md#gemini-grounding).
@@ -134,8 +135,4 @@ function decodeToken(token: string): string | null {
   if (!token.startsWith(REDIRECT_TOKEN_PREFIX)) return null;
   const url = Buffer.from(token.slice(REDIRECT_TOKEN_PREFIX.length), 'base64url').toString('utf8');
   return /^https?:\/\/[^\s"<>]+$/.test(url) ? url : null;
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }

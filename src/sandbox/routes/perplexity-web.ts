@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SimContext } from '../sim-context.js';
 import { fakeCitations, fakeSentences } from '../text-gen.js';
-import { CLOUDFLARE_CHALLENGE, escapeHtml, scriptJson } from './chatgpt.js';
+import { CLOUDFLARE_CHALLENGE, scriptJson } from './chatgpt.js';
+import { escapeHtml } from '../../text/html-escape.js';
 
 const error5xx = (reply: FastifyReply) =>
   reply

@@ -59,7 +59,8 @@ export function safeHref(url: string | undefined): string | undefined {
   }
 }
 
-export function hostOf(url: string): string {
+/** A link's host name, shown beside it; the text as given when it is no URL. */
+export function linkHost(url: string): string {
   try {
     return new URL(url).hostname;
   } catch {

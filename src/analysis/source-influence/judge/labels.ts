@@ -31,7 +31,7 @@ export interface PairJudgement {
  * claim (minContradictionOverlap), else by the support thresholds τ_full and τ_part; a claim whose number or name
  * is nowhere in the evidence is at most partial, however much else matches.
  */
-export function labelOf(
+export function lexicalLabel(
   score: number,
   basis: PairJudgement['basis'],
   cfg: Pick<SourceInfluenceConfig, 'tauFull' | 'tauPartial' | 'judge'>,

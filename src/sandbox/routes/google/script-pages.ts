@@ -3,8 +3,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import type { SimContext } from '../../sim-context.js';
 import { pageLocale, type PageLocale } from './content.js';
-import { aiModeAnswerChunks, aiModeDocument, esc } from './pages.js';
+import { aiModeAnswerChunks, aiModeDocument } from './pages.js';
 import { queryTopic } from './query-topic.js';
+import { escapeHtml } from '../../../text/html-escape.js';
 
 /** Pause between the two streamed parts of an answer, as a generating model pauses. */
 const STREAM_GAP_MS = 150;
@@ -20,7 +21,7 @@ export function aiModeScriptPage(sim: SimContext, query: string, topic: string, 
   const delayMs = 200 + (sim.hash(topic, 'aim-js-delay') % 201);
   const placeholder =
     `<div role="progressbar" aria-label="Thinking">` +
-    `<span>${esc(locale.korean ? '생각하는 중…' : 'Thinking…')}</span></div>`;
+    `<span>${escapeHtml(locale.korean ? '생각하는 중…' : 'Thinking…')}</span></div>`;
   const script = `
 <script>
 (function () {
