@@ -8,6 +8,9 @@ import {
   tasksPerRun,
 } from '../domain/monitor.js';
 import type { NewTask } from '../domain/task.js';
+import { RequestError } from '../domain/request-errors.js';
+import { monitorNotFound } from '../submission/monitors.js';
+import type { TaskType } from '../domain/task-types.js';
 import { newTaskId } from '../domain/task-id.js';
 import type { Store } from '../store/store.js';
 import { envelopeToTask, type SubmissionContext } from '../submission/envelope.js';
@@ -104,4 +107,32 @@ function tasksOf(o: RunSubmission, run: MonitorRunRecord): NewTask[] {
         }
       }
   return tasks;
+}
+
+/**
+ * Runs `m` now, outside its schedule (the run-now route): 404 when the monitor is gone, 409 MONITOR_RUN_IN_PROGRESS
+ * while a run of it is starting or running. A run that could not be submitted at once stays `starting`: a worker's
+ * scheduler pass submits it (the same batch id, made once). `notify` wakes the workers of each engine given tasks.
+ * Returns the run as stored after its submission (or as made, if it cannot be read back). `askedId` is the id as the
+ * client wrote it, for the 404.
+ */
+export async function runMonitorNow(
+  o: RunSubmission,
+  m: MonitorRecord,
+  askedId: string,
+  notify: (taskType: TaskType) => void,
+): Promise<MonitorRunRecord> {
+  const now = o.now();
+  const run = newMonitorRun(m, now, now, 'manual');
+  const outcome = await o.store.startMonitorRun(run);
+  if (outcome === 'gone') throw monitorNotFound(askedId);
+  if (outcome === 'in-progress') throw new RequestError('MONITOR_RUN_IN_PROGRESS', undefined, { monitorId: m.id });
+  try {
+    const made = await submitMonitorRun(o, run);
+    for (const type of new Set<TaskType>(made.map((t) => t.taskType))) notify(type);
+  } catch (e) {
+    o.log.error({ err: e, runId: run.id }, 'monitor run not submitted at once');
+  }
+  const [fresh] = await o.store.monitorRuns(m.id, m.accountId, { from: run.slotAt, to: run.slotAt + 1, limit: 1 });
+  return fresh ?? run;
 }

@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { factsFor, savedMentions, trackBrands } from '../../analysis/visibility/index.js';
 import { dateTimeMs } from '../../domain/clock.js';
 import type { MonitorRunRecord } from '../../domain/monitor.js';
-import { RequestError, validationError } from '../../domain/request-errors.js';
-import type { TaskType } from '../../domain/task-types.js';
-import { newMonitorRun, submitMonitorRun } from '../../queue/monitor-runs.js';
+import { validationError } from '../../domain/request-errors.js';
+import { runMonitorNow } from '../../queue/monitor-runs.js';
+import { monitorOr404 } from '../../submission/monitors.js';
 import { callerOf } from '../caller.js';
 import type { HttpContext } from '../context.js';
 import {
@@ -16,7 +16,6 @@ import {
 } from '../monitor-schemas.js';
 import { coercedQuery } from '../query-validator.js';
 import { errorEnvelopeSchema, idParamsSchema } from '../schemas.js';
-import { monitorOr404, notFound } from './monitors.js';
 
 const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 404: errorEnvelopeSchema } as const;
 
@@ -63,35 +62,20 @@ export function registerMonitorRunRoutes(app: FastifyInstance, ctx: HttpContext)
       },
     },
     async (req, reply) => {
-      const caller = callerOf(req);
-      const m = await monitorOr404(ctx, req.params.id, caller);
-      const now = ctx.now();
-      const run = newMonitorRun(m, now, now, 'manual');
-      const outcome = await ctx.store.startMonitorRun(run);
-      if (outcome === 'gone') throw notFound(req.params.id);
-      if (outcome === 'in-progress') throw new RequestError('MONITOR_RUN_IN_PROGRESS', undefined, { monitorId: m.id });
-      try {
-        const made = await submitMonitorRun(
-          {
-            store: ctx.store,
-            submission: { config: ctx.config, pools: ctx.pools, now: ctx.now },
-            retentionMs: ctx.settings.retentionMs,
-            now: ctx.now,
-            log: ctx.log,
-          },
-          run,
-        );
-        for (const type of new Set<TaskType>(made.map((t) => t.taskType))) ctx.notify(type);
-      } catch (e) {
-        // The run stays `starting`: a worker's scheduler pass submits it (the same batch id, made once).
-        req.log.error({ err: e, runId: run.id }, 'monitor run not submitted at once');
-      }
-      const [fresh] = await ctx.store.monitorRuns(m.id, caller.accountId, {
-        from: run.slotAt,
-        to: run.slotAt + 1,
-        limit: 1,
-      });
-      return reply.code(202).send({ success: true, run: await runView(ctx, fresh ?? run, false) });
+      const m = await monitorOr404(ctx, req.params.id, callerOf(req));
+      const run = await runMonitorNow(
+        {
+          store: ctx.store,
+          submission: { config: ctx.config, pools: ctx.pools, now: ctx.now },
+          retentionMs: ctx.settings.retentionMs,
+          now: ctx.now,
+          log: ctx.log,
+        },
+        m,
+        req.params.id,
+        ctx.notify,
+      );
+      return reply.code(202).send({ success: true, run: await runView(ctx, run, false) });
     },
   );
 

@@ -8,7 +8,7 @@ import { listedView, withResponseJson } from '../../domain/task-view.js';
 import { callerOf } from '../caller.js';
 import type { HttpContext } from '../context.js';
 import { errorEnvelopeSchema, taskListQuerySchema, taskListSchema } from '../schemas.js';
-import { UUID_RE } from './task-lookup.js';
+import { UUID_RE } from '../../domain/task-id.js';
 
 interface TaskListQuerystring {
   since: string;
