@@ -210,7 +210,7 @@ async function scaleoutOnce(cfg: BenchConfig, n: number, workers: number): Promi
 }
 
 /**
- * Issue 22, item 5: tasks/s of the no-op dispatch workload with one API process and 1, 2 and 4 worker
+ * Scale-out: tasks/s of the no-op dispatch workload with one API process and 1, 2 and 4 worker
  * processes on one PostgreSQL, each a real OS process. `cfg.rounds` interleaved rounds (1, 2, 4 workers
  * in each); medians reported, with the 1-worker median as the baseline of the others (the ratio is
  * the speed-up).

@@ -1,9 +1,9 @@
 import { Cron } from 'croner';
 
 /**
- * Visibility monitors (issue 18): a set of prompts asked on engines in countries on a schedule, with the brand (and
+ * Visibility monitors: a set of prompts asked on engines in countries on a schedule, with the brand (and
  * its competitors) whose visibility the runs measure. This module holds the monitor's shape and its schedule; the
- * store keeps it (store/monitors.ts), the routes take it (http/routes/monitors.ts).
+ * store keeps it (store/monitors.ts), its use cases take it (submission/monitors.ts).
  */
 
 /** The contract's bound on a monitor: at most 200 prompt-by-engine tasks (in each of its countries). */

@@ -64,8 +64,8 @@ const TRIGGER_SQL = `
     for each statement execute function gc_kill_slow();`;
 
 /**
- * Item 7 of issue 22: kill -9 of a worker in the middle of a group commit. One API process and one worker process
- * on a fresh schema work through 200 sandbox tasks with webhooks; under load the trigger above holds one of the
+ * A worker killed (kill -9) in the middle of a group commit loses no task and completes none twice. One API process
+ * and one worker process on a fresh schema work through 200 sandbox tasks with webhooks; under load the trigger above holds one of the
  * worker's batched finish statements (its tasks updated to COMPLETED and their outbox rows inserted, not yet
  * committed) inside PostgreSQL, and the worker is killed with SIGKILL while the statement sleeps. A second worker is
  * started at once, so its liveness sweep hands back the dead worker's tasks while that statement may still hold
