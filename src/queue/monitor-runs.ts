@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { factsFor, savedMentions, trackBrands } from '../analysis/visibility/index.js';
 import type { NewBatch } from '../domain/batch.js';
 import {
   type MonitorRecord,
@@ -19,7 +20,7 @@ import { envelopeToTask, type SubmissionContext } from '../submission/envelope.j
  * A monitor run's making and submission, shared by the scheduler (a scheduled slot) and the run-now route (a run
  * started by hand): both make the same run, with the monitor's definition as it is now, and submit the same tasks
  * through the normal queue, so a run started by hand is limited (the monitor's size bound) and counted (usage, per
- * finished task) exactly as a scheduled one.
+ * finished task) exactly as a scheduled one. Also a run as the API shows it (`monitorRunView`).
  */
 
 /** A new run of `m` for the time `slotAt`, in state `starting` (its tasks are not made yet). */
@@ -135,4 +136,52 @@ export async function runMonitorNow(
   }
   const [fresh] = await o.store.monitorRuns(m.id, m.accountId, { from: run.slotAt, to: run.slotAt + 1, limit: 1 });
   return fresh ?? run;
+}
+
+/**
+ * A run as the API shows it: its progress from its batch while it runs, from the counts of its saved results once
+ * done (the results themselves are read only when asked for).
+ */
+export async function monitorRunView(store: Pick<Store, 'getBatch'>, run: MonitorRunRecord, withResults: boolean) {
+  let progress: { total: number; done: number; completed: number; failed: number };
+  if (run.status === 'completed') {
+    const { completed, failed } = run.counts ?? { completed: 0, failed: 0 };
+    progress = { total: run.tasks, done: completed + failed, completed, failed };
+  } else {
+    const batch = await store.getBatch(run.batchId, run.accountId, 0);
+    const c = batch?.counts;
+    progress = {
+      total: run.tasks,
+      done: c ? c.COMPLETED + c.FAILED : 0,
+      completed: c?.COMPLETED ?? 0,
+      failed: c?.FAILED ?? 0,
+    };
+  }
+  return {
+    id: run.id,
+    slotAt: new Date(run.slotAt).toISOString(),
+    status: run.status,
+    trigger: run.trigger,
+    batchId: run.batchId,
+    tasks: run.tasks,
+    progress,
+    createdAt: new Date(run.createdAt).toISOString(),
+    completedAt: run.completedAt === null ? null : new Date(run.completedAt).toISOString(),
+    ...(withResults ? { results: withMentions(run) } : {}),
+  };
+}
+
+/**
+ * A run's saved results, each with where its answer names the tracked brands (`mentions`: offsets in `text`, the
+ * brand and its role, as the figures counted them: docs/analysis.md §6.1) and the brand's rank by first mention
+ * (`position`). Saved with the run when it ended; computed here only for runs saved before that.
+ */
+function withMentions(run: MonitorRunRecord) {
+  const results = run.results ?? [];
+  if (results.every((r) => r.mentions !== undefined)) return results;
+  const tracked = trackBrands(run.spec.brand, run.spec.competitors);
+  return results.map((r) => {
+    if (r.mentions !== undefined) return r;
+    return { ...r, ...savedMentions(factsFor({ text: r.text, sources: [] }, tracked)) };
+  });
 }

@@ -1,9 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { factsFor, savedMentions, trackBrands } from '../../analysis/visibility/index.js';
 import { dateTimeMs } from '../../domain/clock.js';
-import type { MonitorRunRecord } from '../../domain/monitor.js';
 import { validationError } from '../../domain/request-errors.js';
-import { runMonitorNow } from '../../queue/monitor-runs.js';
+import { monitorRunView, runMonitorNow } from '../../queue/monitor-runs.js';
 import { monitorOr404 } from '../../submission/monitors.js';
 import { callerOf } from '../caller.js';
 import type { HttpContext } from '../context.js';
@@ -44,7 +42,7 @@ export function registerMonitorRunRoutes(app: FastifyInstance, ctx: HttpContext)
         results: withResults,
       });
       const views = [];
-      for (const run of runs) views.push(await runView(ctx, run, withResults));
+      for (const run of runs) views.push(await monitorRunView(ctx.store, run, withResults));
       return { success: true, runs: views };
     },
   );
@@ -75,7 +73,7 @@ export function registerMonitorRunRoutes(app: FastifyInstance, ctx: HttpContext)
         req.params.id,
         ctx.notify,
       );
-      return reply.code(202).send({ success: true, run: await runView(ctx, run, false) });
+      return reply.code(202).send({ success: true, run: await monitorRunView(ctx.store, run, false) });
     },
   );
 
@@ -114,54 +112,6 @@ export function registerMonitorRunRoutes(app: FastifyInstance, ctx: HttpContext)
       return { success: true, monitorId: m.id, series };
     },
   );
-}
-
-/**
- * A run as the API shows it: its progress from its batch while it runs, from the counts of its saved results once
- * done (the results themselves are read only when asked for).
- */
-async function runView(ctx: HttpContext, run: MonitorRunRecord, withResults: boolean) {
-  let progress: { total: number; done: number; completed: number; failed: number };
-  if (run.status === 'completed') {
-    const { completed, failed } = run.counts ?? { completed: 0, failed: 0 };
-    progress = { total: run.tasks, done: completed + failed, completed, failed };
-  } else {
-    const batch = await ctx.store.getBatch(run.batchId, run.accountId, 0);
-    const c = batch?.counts;
-    progress = {
-      total: run.tasks,
-      done: c ? c.COMPLETED + c.FAILED : 0,
-      completed: c?.COMPLETED ?? 0,
-      failed: c?.FAILED ?? 0,
-    };
-  }
-  return {
-    id: run.id,
-    slotAt: new Date(run.slotAt).toISOString(),
-    status: run.status,
-    trigger: run.trigger,
-    batchId: run.batchId,
-    tasks: run.tasks,
-    progress,
-    createdAt: new Date(run.createdAt).toISOString(),
-    completedAt: run.completedAt === null ? null : new Date(run.completedAt).toISOString(),
-    ...(withResults ? { results: withMentions(run) } : {}),
-  };
-}
-
-/**
- * A run's saved results, each with where its answer names the tracked brands (`mentions`: offsets in `text`, the
- * brand and its role, as the figures counted them: docs/analysis.md §6.1) and the brand's rank by first mention
- * (`position`). Saved with the run when it ended; computed here only for runs saved before that.
- */
-function withMentions(run: MonitorRunRecord) {
-  const results = run.results ?? [];
-  if (results.every((r) => r.mentions !== undefined)) return results;
-  const tracked = trackBrands(run.spec.brand, run.spec.competitors);
-  return results.map((r) => {
-    if (r.mentions !== undefined) return r;
-    return { ...r, ...savedMentions(factsFor({ text: r.text, sources: [] }, tracked)) };
-  });
 }
 
 /** An optional RFC 3339 time of the query, or 400 on the field. */
