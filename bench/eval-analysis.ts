@@ -5,7 +5,7 @@ import { ANALYSIS_DEFAULTS, type SourceInfluenceConfig } from '../src/analysis/c
 import { evaluate, type ItemRun } from '../src/analysis/eval/evaluate.js';
 import { loadEvalSet, type EvalLanguage, type EvalSet, type EvalSplit } from '../src/analysis/eval/eval-set.js';
 import { LABEL_ORDER, score, type Scores } from '../src/analysis/eval/scores.js';
-import { labelOf } from '../src/analysis/source-influence/judge/labels.js';
+import { lexicalLabel } from '../src/analysis/source-influence/judge/labels.js';
 
 /**
  * `npm run eval:analysis`: the lexical judge on the labelled evaluation set (test/fixtures/analysis/eval/), per
@@ -123,11 +123,11 @@ function contradictedF1(s: Scores): number {
   return tp === 0 ? 0 : (2 * tp) / (gold + predicted);
 }
 
-function relabelled(runs: readonly ItemRun[], t: Parameters<typeof labelOf>[2]): Scores {
+function relabelled(runs: readonly ItemRun[], t: Parameters<typeof lexicalLabel>[2]): Scores {
   const pairs = runs.flatMap((r) =>
     r.pairs.map((p, k) => {
       const b = r.bases[k];
-      return { gold: p.gold, predicted: b ? labelOf(b.score, b.basis, t) : 'unsupported' };
+      return { gold: p.gold, predicted: b ? lexicalLabel(b.score, b.basis, t) : 'unsupported' };
     }),
   );
   return score(

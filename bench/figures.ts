@@ -90,13 +90,13 @@ export interface Figure {
   runs: number[];
   /** Median of the baseline measured in the same run, for throughput figures. */
   baseline?: { name: string; value: number };
-  /** The issue's target for this figure; absent for figures shown as context. */
+  /** The target this figure must meet; absent for figures shown as context. */
   target?: Target;
   /** null when there is no target. */
   met: boolean | null;
 }
 
-/** A target of issue 6: a bound on the value, or on its ratio to the baseline. */
+/** A target: a bound on the value, or on its ratio to the baseline. */
 export type Target = { op: '<' | '>='; value: number; unit: string } | { op: 'ratio>='; value: number };
 
 export function targetLabel(t: Target | undefined): string {

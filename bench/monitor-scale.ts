@@ -1,5 +1,5 @@
 /**
- * Monitors at scale (issue 18, item 5): a monitor of 50 prompts × 4 engines × 2 countries (400 tasks a run) runs
+ * Monitors at scale: a monitor of 50 prompts × 4 engines × 2 countries (400 tasks a run) runs
  * daily on the sandbox for 30 simulated days, on SQLite and on PostgreSQL; then the monitor's reads are timed over
  * HTTP against the listening service. The days are stepped with the service's injectable clock, never slept; the
  * tasks of each run are worked in real time meanwhile.
@@ -290,7 +290,7 @@ export async function timeGet(
   };
 }
 
-/** The four reads of a monitor the issue asks about: the series over every run and over 7 days, and the runs. */
+/** The four reads of a monitor a dashboard makes: the series over every run and over 7 days, and the runs. */
 export async function timeMonitorReads(svc: PopulatedService): Promise<ReadFigures[]> {
   const base = `/v1/monitors/${svc.monitorId}`;
   const last7From = new Date(svc.slots.at(-7) ?? svc.slots[0]!).toISOString();
@@ -376,7 +376,7 @@ function renderTable(reports: StoreReport[]): string[] {
 export const START_MARK =
   '<!-- bench:monitors:start (written by `npm run bench:monitors`; edit outside these marks) -->';
 export const END_MARK = '<!-- bench:monitors:end -->';
-const SECTION = '## Monitors at scale (issue 18)';
+const SECTION = '## Monitors at scale';
 
 function renderSection(reports: StoreReport[], startedAt: Date, seconds: number, command: string): string {
   const cpu = os.cpus()[0]?.model ?? 'unknown';

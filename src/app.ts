@@ -18,7 +18,7 @@ import { chromiumMissing, markBrowserEngines } from './transport/browser/browser
 import { BrowserPool } from './transport/browser/browser-pool.js';
 import { buildHttpServer } from './http/server.js';
 import { Metrics } from './ops/metrics.js';
-import type { LeaseLedger } from './pools/lease-ledger.js';
+import type { SlotLedger } from './pools/slot-ledger.js';
 import { Pools } from './pools/pools.js';
 import { RuntimeChanges } from './pools/runtime-changes.js';
 import { AttemptRunner } from './queue/attempt-runner.js';
@@ -35,6 +35,7 @@ import { openSqliteStore } from './store/sqlite/sqlite-store.js';
 import type { Store, WorkerRegistration } from './store/store.js';
 import { WebhookSender } from './webhooks/sender.js';
 import { AccountSecrets } from './webhooks/account-secrets.js';
+import { coerceError } from './domain/coerce-error.js';
 
 export interface App {
   settings: Readonly<Settings>;
@@ -101,7 +102,7 @@ async function registerWorker(store: Store, at: number, log: Logger): Promise<Wo
     );
   } catch (e) {
     await store.close().catch(() => undefined);
-    throw new Error(`worker registration failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    throw new Error(`worker registration failed: ${coerceError(e).message}`, { cause: e });
   }
 }
 
@@ -152,8 +153,8 @@ async function assemble(settings: Readonly<Settings>, opts: AppOptions, releaseD
   // A worker process registers with a liveness signal the store sees; its death hands back what it held.
   const registration = settings.role !== 'api' ? await registerWorker(store, now(), log) : null;
   if (store.kind === 'postgres' && registration) {
-    // Several workers share the exit addresses and accounts: leases are recorded in the store.
-    const ledger: LeaseLedger = {
+    // Several workers share the exit addresses and accounts: their slots are recorded in the store.
+    const ledger: SlotLedger = {
       acquire: (id, capacity, holdMs) => store.acquirePoolLease(id, capacity, now(), now() + holdMs, registration.id),
       release: (token) => store.releasePoolLease(token),
     };

@@ -12,7 +12,7 @@ export interface LibraryRun {
 }
 
 /** Same size as the HTTP batches of the aeq dispatch scenario (bench/scenarios/dispatch.ts submitAll). */
-export const CHUNK = 500;
+const CHUNK = 500;
 
 /** `n` items in chunks of CHUNK, built before timing starts. */
 export function chunks<T>(n: number, make: (i: number) => T): T[][] {

@@ -12,7 +12,7 @@ import { AUTH, call, startBenchService, type BenchService } from '../service.js'
 const SINGLE = { taskType: 'SEARCH_A', payload: { prompt: 'best trail running shoes for wide feet', country: 'US' } };
 
 /** 500 envelopes over several engines, priorities, payload shapes and a webhook now and then. */
-export function mixedBatch(n: number): unknown[] {
+function mixedBatch(n: number): unknown[] {
   const kinds: Array<(i: number) => Record<string, unknown>> = [
     (i) => ({ taskType: 'SEARCH_A', payload: { prompt: `running shoes ${i}`, country: 'US' } }),
     (i) => ({ taskType: 'AIMODE', payload: { prompt: `what is the best crm for startups ${i}` }, priority: 5 }),
@@ -64,7 +64,7 @@ async function pairedRuns(
  * bare's (a ratio that does not depend on whether the load generator or the server saturated first),
  * and how busy each side was. The bench process hosts both servers, only one of them loaded at a time.
  */
-export function cpuFigures(scenario: string, p: Pair): Figure[] {
+function cpuFigures(scenario: string, p: Pair): Figure[] {
   const busy = (rs: LoadResult[], of: 'serverCpuMs' | 'loadCpuMs') => rs.map((r) => (100 * r[of]) / r.wallMs);
   if (p.bare.length === 0) return [];
   return [

@@ -147,7 +147,7 @@ async function runOnce(system: System, cfg: BenchConfig, n: number, pattern: Pat
 }
 
 /**
- * Issue 22's comparison: the no-op dispatch workload on aeq with the PostgreSQL store, and the same
+ * The comparison with other job queues: the no-op dispatch workload on aeq with the PostgreSQL store, and the same
  * enqueue-process-complete workload written with BullMQ (Redis of this machine), graphile-worker
  * (same PostgreSQL; its defaults, and its documented throughput settings) and pg-boss (same
  * PostgreSQL): same N (capped at COMPARE_TASKS_CAP), same batching (500 per call, two calls in
@@ -155,7 +155,7 @@ async function runOnce(system: System, cfg: BenchConfig, n: number, pattern: Pat
  * every system (bench/compare/workload.ts Pattern). `cfg.rounds` interleaved rounds: in each, every
  * system runs each pattern once, in the same order, so that the load of the shared machine falls on
  * all alike. The figures list every round and report medians; aeq's are set against BullMQ and
- * graphile-worker tuned, with the issue's target (at least 100% of each) in both patterns.
+ * graphile-worker tuned, with the target (at least 100% of each) in both patterns.
  */
 export async function runCompareScenario(cfg: BenchConfig, log: (s: string) => void): Promise<ScenarioResult> {
   const n = Math.min(cfg.dispatchTasks, COMPARE_TASKS_CAP);

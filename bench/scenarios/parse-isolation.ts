@@ -20,8 +20,7 @@ import {
 const PROBE_EVERY_MS = 20;
 const RSS_EVERY_MS = 200;
 /** The scenario's name in the figures: the page reads in flight are WEB_SCRAPE's concurrency. */
-export const parseScenarioName = (cfg: BenchConfig) =>
-  `parse isolation (1 MB pages, ${cfg.parseInFlight} reads in flight)`;
+const parseScenarioName = (cfg: BenchConfig) => `parse isolation (1 MB pages, ${cfg.parseInFlight} reads in flight)`;
 
 /**
  * pool: the service's defaults; unbounded: the pool without its per-thread heap bound (AEQ_PARSE_HEAP_MB=0); inline:
@@ -51,7 +50,7 @@ const MODES: readonly Mode[] = ['inline', 'unbounded', 'pool'];
  * The page site (`page-site.ts`) in a child process: every path answers the same 1 MB article page; counts the
  * reads.
  */
-export async function startPageServer(): Promise<{ url: string; reads(): Promise<number>; close(): Promise<void> }> {
+async function startPageServer(): Promise<{ url: string; reads(): Promise<number>; close(): Promise<void> }> {
   const child = fork(fileURLToPath(new URL('./page-site.ts', import.meta.url)), [], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -77,7 +76,7 @@ export async function startPageServer(): Promise<{ url: string; reads(): Promise
 }
 
 /** The service's environment: WEB_SCRAPE alone, `inFlight` at a time, one attempt; the pool sized by default or off. */
-export function parseEnv(dataDir: string, mode: Mode, inFlight: number): Record<string, string> {
+function parseEnv(dataDir: string, mode: Mode, inFlight: number): Record<string, string> {
   const engines: Record<string, unknown> = {};
   for (const t of ALL_TASK_TYPES) engines[t] = { paused: true };
   engines.WEB_SCRAPE = { paused: false, mode: 'anon', concurrency: inFlight, timeoutMs: 300_000, maxAttempts: 1 };
@@ -112,11 +111,7 @@ export function parseEnv(dataDir: string, mode: Mode, inFlight: number): Record<
  * correction): the figures are those of clients sending every 20 ms regardless. Runs until `until`
  * resolves.
  */
-export async function probe(
-  url: string,
-  taskId: string,
-  until: Promise<unknown>,
-): Promise<{ ms: number[]; failed: number }> {
+async function probe(url: string, taskId: string, until: Promise<unknown>): Promise<{ ms: number[]; failed: number }> {
   const ms: number[] = [];
   let failed = 0;
   let stop = false;

@@ -14,7 +14,7 @@ import { submitAll } from './dispatch.js';
 import { childEnv, startChild, type Child } from './scaleout.js';
 
 /**
- * Issue 22, item 6: kill -9 of one of two worker processes under load, with the default liveness interval and
+ * Recovery: kill -9 of one of two worker processes under load, with the default liveness interval and
  * lease. One API process and two worker processes (bench/scenarios/scaleout-process.ts) on a fresh PostgreSQL
  * database; N no-op tasks that take TASK_DELAY_MS on average (0.5 to 1.5 times it), with ENGINE_CONCURRENCY slots
  * across both workers, each with a webhook to a local receiver that answers after RECEIVER_DELAY_MS (so deliveries

@@ -14,7 +14,7 @@ import type { ToChild, ToParent } from './scaleout-process.js';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ENTRY = path.join('bench', 'scenarios', 'scaleout-process.ts');
 /** Worker processes per run: one API process beside them, all on one PostgreSQL database. */
-export const WORKER_COUNTS = [1, 2, 4] as const;
+const WORKER_COUNTS = [1, 2, 4] as const;
 const READY_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 20_000;
 /**
@@ -210,7 +210,7 @@ async function scaleoutOnce(cfg: BenchConfig, n: number, workers: number): Promi
 }
 
 /**
- * Issue 22, item 5: tasks/s of the no-op dispatch workload with one API process and 1, 2 and 4 worker
+ * Scale-out: tasks/s of the no-op dispatch workload with one API process and 1, 2 and 4 worker
  * processes on one PostgreSQL, each a real OS process. `cfg.rounds` interleaved rounds (1, 2, 4 workers
  * in each); medians reported, with the 1-worker median as the baseline of the others (the ratio is
  * the speed-up).

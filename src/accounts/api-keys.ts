@@ -9,7 +9,7 @@ import { sha256 } from './bearer.js';
  * every request, cached lookups included). The prefix (`aeq_` and 8 characters, 48 bits) names a key in lists and
  * to revoke it, and says nothing usable about the rest.
  */
-export const KEY_PREFIX = 'aeq_';
+const KEY_PREFIX = 'aeq_';
 const PREFIX_CHARS = 8;
 /** Every key this service makes (and the generated AEQ_API_KEY): `aeq_` and 32 base64url characters. */
 const KEY_SHAPE = /^aeq_[A-Za-z0-9_-]{32}$/;
@@ -20,7 +20,7 @@ export function isKeyShaped(token: string): boolean {
 }
 
 /** What the store keeps of a key: its SHA-256 in hex (the authenticator looks keys up by the same digest). */
-export function hashKey(key: string): string {
+function hashKey(key: string): string {
   return sha256(key).toString('hex');
 }
 

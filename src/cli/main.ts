@@ -8,6 +8,7 @@ import { registerService } from './commands/service.js';
 import { registerWebhooks } from './commands/webhooks.js';
 import { StudyError, UsageError, isAeqError } from './errors.js';
 import { InputError } from './study/input.js';
+import { coerceError } from '../domain/coerce-error.js';
 
 /**
  * `aeq`: the service (`serve`, the default, is what `npm start` runs), its administration, and the client
@@ -49,7 +50,7 @@ function report(e: unknown): number {
   }
   // Our own bug or the system's: the message, and the stack when asked for (AEQ_DEBUG=1).
   const stack = process.env.AEQ_DEBUG && e instanceof Error ? e.stack : undefined;
-  process.stderr.write(`aeq: ${stack ?? (e instanceof Error ? e.message : String(e))}\n`);
+  process.stderr.write(`aeq: ${stack ?? coerceError(e).message}\n`);
   return 1;
 }
 

@@ -8,10 +8,10 @@ import type { Settings } from './settings.js';
  * How an engine reaches its upstream: anonymous via exit addresses, an account pool, an official API, or not
  * configured.
  */
-export type EngineMode = 'anon' | 'account' | 'api' | 'off';
+type EngineMode = 'anon' | 'account' | 'api' | 'off';
 
 /** How an engine loads its pages: plain HTTP, or a real browser for upstreams that render with JavaScript. */
-export type EngineTransport = 'http' | 'browser';
+type EngineTransport = 'http' | 'browser';
 
 export interface UpstreamConfig {
   baseUrl: string;
@@ -49,7 +49,7 @@ export interface EngineConfig {
   simulated?: boolean;
 }
 
-export type EngineUnavailableCause = 'SWITCHED_OFF' | 'NO_CREDENTIALS' | 'NO_BROWSER';
+type EngineUnavailableCause = 'SWITCHED_OFF' | 'NO_CREDENTIALS' | 'NO_BROWSER';
 
 export interface AccountConfig {
   id: string;
@@ -67,7 +67,7 @@ export interface ExitAddressConfig {
   maxConcurrent: number;
 }
 
-export interface SchedulerConfig {
+interface SchedulerConfig {
   leaseMs: number;
   heartbeatMs: number;
   agingMs: number;

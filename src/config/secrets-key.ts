@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /** Where the generated sealing key of an embedded store lives, beside the store in the data dir. */
-export const SECRETS_KEY_FILE = 'secrets-key';
+const SECRETS_KEY_FILE = 'secrets-key';
 
 /**
  * The key that seals secrets kept in the store (pool resources added at run time, accounts' webhook secrets): its own

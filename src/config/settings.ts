@@ -124,7 +124,7 @@ function webhookSecrets(env: Env): string[] {
  * "changeme") is guessed long before any rate limit matters. 16 characters of a random generator is at least 95 bits;
  * the docs ask for 32 random bytes.
  */
-export const MIN_CREDENTIAL_LENGTH = 16;
+const MIN_CREDENTIAL_LENGTH = 16;
 /** The sealing key stands behind every stored secret: twice the length. */
 const MIN_SECRETS_KEY_LENGTH = 32;
 

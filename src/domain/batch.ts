@@ -41,7 +41,7 @@ export function emptyStatusCounts(): Record<TaskStatus, number> {
 }
 
 /** Tasks of the batch that are terminal (COMPLETED or FAILED). */
-export function doneCount(b: BatchRecord): number {
+function doneCount(b: BatchRecord): number {
   let n = 0;
   for (const s of TERMINAL_STATUSES) n += b.counts[s];
   return n;

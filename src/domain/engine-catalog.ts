@@ -7,7 +7,7 @@
  */
 
 /** `include` flags a client may set (`TaskPayload.include`); an engine honours those its row lists. */
-export type IncludeFlag = 'markdown' | 'rawResponse' | 'html';
+type IncludeFlag = 'markdown' | 'rawResponse' | 'html';
 
 /** Payload members (of `TaskPayload`) that can say what a request is about. */
 export type AddressMember = 'prompt' | 'query' | 'url' | 'user';
@@ -56,7 +56,7 @@ export interface EngineRow extends RowFacts {
 }
 
 /** A task type created only through its own endpoint. */
-export interface AnalysisRow extends RowFacts {
+interface AnalysisRow extends RowFacts {
   readonly kind: 'analysis';
   /** The endpoint that creates it; elsewhere it is USE_DEDICATED_ENDPOINT. */
   readonly endpoint: string;

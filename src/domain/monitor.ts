@@ -1,9 +1,9 @@
 import { Cron } from 'croner';
 
 /**
- * Visibility monitors (issue 18): a set of prompts asked on engines in countries on a schedule, with the brand (and
+ * Visibility monitors: a set of prompts asked on engines in countries on a schedule, with the brand (and
  * its competitors) whose visibility the runs measure. This module holds the monitor's shape and its schedule; the
- * store keeps it (store/monitors.ts), the routes take it (http/routes/monitors.ts).
+ * store keeps it (store/monitors.ts), its use cases take it (submission/monitors.ts).
  */
 
 /** The contract's bound on a monitor: at most 200 prompt-by-engine tasks (in each of its countries). */
@@ -90,7 +90,7 @@ function cronOf(s: MonitorSchedule): Cron {
  * country, and a run of that size takes minutes, so closer slots would pile runs up. To see a run at once, start
  * one by hand (`POST /v1/monitors/{id}/runs`) rather than setting the schedule to the next minute.
  */
-export const MIN_RUN_GAP_MS = 3600_000;
+const MIN_RUN_GAP_MS = 3600_000;
 
 /** Checks a schedule; throws ScheduleError. A schedule that never fires, or fires too often, is refused. */
 export function checkSchedule(s: MonitorSchedule, now: number): void {

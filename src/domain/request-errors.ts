@@ -2,7 +2,7 @@
  * Request-level error catalogue: every error a client can get from the HTTP API, with its stable
  * code, HTTP status and default message. Nothing else invents request error codes.
  */
-export const REQUEST_ERRORS = Object.freeze({
+const REQUEST_ERRORS = Object.freeze({
   MISSING_API_KEY: { status: 401, message: 'Missing or invalid API key. Send Authorization: Bearer <API_KEY>.' },
   VALIDATION_ERROR: { status: 400, message: 'The request is invalid.' },
   USE_DEDICATED_ENDPOINT: { status: 400, message: 'This task type has its own endpoint.' },

@@ -27,7 +27,7 @@ export const SERVICE_FAILURE_CODES = [
   'WORKER_LOST',
 ] as const;
 export type ServiceFailureCode = (typeof SERVICE_FAILURE_CODES)[number];
-export type TaskFailureCode = UpstreamFailureKind | ServiceFailureCode;
+type TaskFailureCode = UpstreamFailureKind | ServiceFailureCode;
 
 /** The opening of the sentence for each upstream failure kind; the adapter's cleaned detail follows in brackets. */
 const UPSTREAM_LEADS: Record<UpstreamFailureKind, string> = {
@@ -86,7 +86,7 @@ const OPAQUE = /[A-Za-z0-9_\-+/=]{20,}/g;
 export function cleanDetail(detail: string, secrets: readonly string[] = []): string {
   let s = detail;
   for (const secret of secrets) if (secret.length >= 4) s = s.split(secret).join('[redacted]');
-  s = s.replace(URL_IN_TEXT, (u) => hostOf(u));
+  s = s.replace(URL_IN_TEXT, (u) => hostForDetail(u));
   s = s.replace(USERINFO, '');
   s = s.replace(CREDENTIAL_WORD, (_m, word: string, sep: string) => `${word}${sep}[redacted]`);
   s = s.replace(OPAQUE, (run) => (/\d/.test(run) && /[A-Za-z]/.test(run) ? '[redacted]' : run));
@@ -98,7 +98,8 @@ export function cleanDetail(detail: string, secrets: readonly string[] = []): st
   return s.replace(/(?<![.\s])[.\s]+$/, '');
 }
 
-function hostOf(url: string): string {
+/** What a failure detail keeps of a URL: its host and port (a path or query may carry a secret). */
+function hostForDetail(url: string): string {
   try {
     const u = new URL(url);
     return u.host || '[url]';

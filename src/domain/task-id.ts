@@ -75,3 +75,6 @@ export function taskIdFloor(ms: number): string {
   const hex = Math.max(0, Math.floor(ms)).toString(16).padStart(12, '0').slice(-12);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-`;
 }
+
+/** Task, batch and monitor ids are UUIDs; anything else is not found without asking the store. */
+export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -19,7 +19,7 @@ export interface TaskPayload {
 }
 
 /** The batch a task was submitted in (src/domain/batch.ts), and the task's item index in it. */
-export interface BatchRef {
+interface BatchRef {
   id: string;
   index: number;
 }
@@ -83,9 +83,9 @@ export interface ClaimedTask extends TaskRecord {
   leaseExpiresAt: number;
 }
 
-export const PRIORITY_MIN = 1;
-export const PRIORITY_MAX = 10;
-export const PRIORITY_DEFAULT = 1;
+const PRIORITY_MIN = 1;
+const PRIORITY_MAX = 10;
+const PRIORITY_DEFAULT = 1;
 
 export function clampPriority(p: number | undefined): number {
   if (p === undefined) return PRIORITY_DEFAULT;

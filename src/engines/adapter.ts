@@ -10,8 +10,8 @@ import type { EngineResult } from './engine-result.js';
 // Parsers import these from engine-result.ts (not from here, which would close a cycle through the parse table).
 export type { EngineResult, Source } from './engine-result.js';
 
-/** The account leased for this attempt, for engines drawing on an account pool. */
-export interface LeasedAccount {
+/** The account taken from the account pool for this attempt, for engines drawing on one. */
+export interface AttemptAccount {
   id: string;
   country: string;
   secret: string;
@@ -30,14 +30,14 @@ export interface AttemptContext {
   /** Upper-case ISO country the attempt is served for. */
   country: string;
   config: EngineConfig;
-  /** HTTP through the exit address leased for this attempt. */
+  /** HTTP through the exit address taken for this attempt. */
   http: HttpTransport;
   /**
    * A browser through the same exit address, for engines configured with `transport: "browser"` (worker processes
    * only).
    */
   browser?: BrowserTransport;
-  account: LeasedAccount | null;
+  account: AttemptAccount | null;
   /** Aborted when the attempt times out or the worker drains; pass it on to every call. */
   signal: AbortSignal;
   /**
@@ -51,13 +51,13 @@ export interface AttemptContext {
 }
 
 /**
- * An engine adapter builds the upstream request, calls it through the leased transport, and parses
+ * An engine adapter builds the upstream request, calls it through the attempt's transport, and parses
  * the answer. Failures are thrown as UpstreamFailure with a kind (never an empty success).
  */
 export interface EngineAdapter {
   readonly taskType: TaskType;
   /**
-   * Whether the engine can draw on an account pool; the runner leases one only when the engine is in `account` mode.
+   * Whether the engine can draw on an account pool; the runner takes one only when the engine is in `account` mode.
    */
   readonly needsAccount: boolean;
   run(ctx: AttemptContext): Promise<EngineResult>;

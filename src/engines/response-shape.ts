@@ -2,6 +2,7 @@ import { engineRow, isAnalysisTaskType } from '../domain/engine-catalog.js';
 import type { TaskType } from '../domain/task-types.js';
 import type { TaskPayload } from '../domain/task.js';
 import type { EngineResult } from './adapter.js';
+import { escapeHtml } from '../text/html-escape.js';
 
 /**
  * Turns an adapter's result into the client `response`: `text`, `markdown`, `sources` and the
@@ -24,11 +25,9 @@ export function clientResponse(taskType: TaskType, payload: TaskPayload, r: Engi
 }
 
 /** Small Markdown renderer for the `html` flag: paragraphs, headings, lists, links, emphasis, code. */
-export function markdownToHtml(md: string): string {
-  const esc = (s: string) =>
-    s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+function markdownToHtml(md: string): string {
   const inline = (s: string) =>
-    esc(s)
+    escapeHtml(s)
       .replace(/`([^`]+)`/g, '<code>$1</code>')
       .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')
       // Neither the label nor the URL crosses a bracket: each `[` of a line without its closer would

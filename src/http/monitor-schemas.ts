@@ -66,7 +66,7 @@ const brandViewSchema = {
   },
 } as const;
 
-export const monitorViewSchema = {
+const monitorViewSchema = {
   type: 'object',
   properties: {
     id: { type: 'string' },

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 
 /** A refused body declared larger than this is not read: the answer goes with `connection: close`. */
-export const READ_AFTER_ANSWER_MAX_BYTES = 64 * 1024 * 1024;
+const READ_AFTER_ANSWER_MAX_BYTES = 64 * 1024 * 1024;
 
 /**
  * Whether the rest of a refused body should be read after the answer, on a connection kept open. Fastify answers a

@@ -7,11 +7,10 @@ import Fastify, {
   type FastifyRequest,
 } from 'fastify';
 import swagger from '@fastify/swagger';
-import { RequestError, errorObject } from '../domain/request-errors.js';
+import { RequestError } from '../domain/request-errors.js';
 import { bearerMatches } from '../accounts/bearer.js';
 import type { Caller } from '../domain/account.js';
 import type { HttpContext } from './context.js';
-import { readRestAfterAnswer } from './refused-body.js';
 import { registerAnalysisRoutes } from './routes/analysis.js';
 import { registerBatchRoutes } from './routes/batches.js';
 import { registerDashboardRoutes } from './routes/dashboard.js';
@@ -26,27 +25,11 @@ import { registerTaskRequestRoute } from './routes/task-request.js';
 import { registerTaskRoutes } from './routes/tasks.js';
 import { registerUsageRoutes } from './routes/usage.js';
 import { registerWebhookSecretRoutes } from './routes/webhook-secret.js';
-import { ajvToProblems } from './validation-details.js';
 import { clientErrorHandler } from './client-errors.js';
+import { errorHandler, frameworkErrorAnswer, notFoundHandler } from './error-handler.js';
 
 /** Throws on malformed UTF-8; a leading byte-order mark is dropped. */
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-
-const TASK_PATH = '/v1/async/task/';
-const BATCH_PATH = '/v1/async/batch/';
-
-function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-}
-
-function pathOf(url: string): string {
-  const q = url.indexOf('?');
-  return q === -1 ? url : url.slice(0, q);
-}
 
 /**
  * Who may call a route, in its config: `client` (the default: an account's key), `public` (no key: probes, the
@@ -54,7 +37,7 @@ function pathOf(url: string): string {
  * route the router matched, never from the URL's text, so no spelling of a path (percent-encoded letters, double
  * slashes, dot segments) reaches a route under another rule than its own.
  */
-export type RouteAccess = 'public' | 'client' | 'internal';
+type RouteAccess = 'public' | 'client' | 'internal';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -73,7 +56,7 @@ function setScopeAccess(scope: FastifyInstance, access: RouteAccess): void {
   });
 }
 
-/** Builds the Fastify app: JSON-schema validation, the error envelope, bearer auth, every route. */
+/** Builds the Fastify app: JSON-schema validation, the error envelope (error-handler.ts), bearer auth, every route. */
 export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: ctx.log as FastifyBaseLogger,
@@ -86,34 +69,14 @@ export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance
     ajv: { customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false, useDefaults: false } },
     return503OnClosing: true,
     clientErrorHandler: clientErrorHandler(ctx.now),
-    // URLs the router refuses before any hook runs (over-long or badly encoded path parameters):
-    // answer with the error envelope, after the same key check as every other route.
-    // No route was matched, so nothing is reached: the key only decides between 401 and the envelope of the problem.
+    // URLs the router refuses before any hook runs: the error envelope, after the same key check as every route.
     frameworkErrors: (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
-      const path = pathOf(req.url);
       void Promise.resolve(ctx.auth.authenticate(req.headers.authorization))
         .then(Boolean)
         .catch(() => false)
-        .then((authorized) => frameworkError(authorized, path, err, req, reply));
+        .then((authorized) => frameworkErrorAnswer(authorized, err, req, reply, ctx.now()));
     },
   });
-
-  const frameworkError = (
-    authorized: boolean,
-    path: string,
-    err: FastifyError,
-    req: FastifyRequest,
-    reply: FastifyReply,
-  ) => {
-    const base = [TASK_PATH, BATCH_PATH].find((p) => path.startsWith(p));
-    const id = base ? safeDecode(path.slice(base.length)) : null;
-    const e = !authorized
-      ? new RequestError('MISSING_API_KEY')
-      : id !== null && req.method === 'GET'
-        ? new RequestError('RESOURCE_NOT_FOUND', 'No task or batch with this id (unknown or expired).', { id })
-        : new RequestError('VALIDATION_ERROR', err.message, [{ field: '', message: 'the URL path is not valid' }]);
-    void reply.code(e.status).send({ success: false, error: errorObject(e, new Date(ctx.now())) });
-  };
 
   // Bodies are JSON whatever Content-Type says; anything unparsable is a 400 VALIDATION_ERROR.
   // Invalid UTF-8 is refused rather than silently turned into U+FFFD inside the client's text.
@@ -189,38 +152,8 @@ export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance
     req.caller = caller;
   });
 
-  app.setErrorHandler((err: FastifyError | RequestError, req, reply) => {
-    const now = new Date(ctx.now());
-    let e: RequestError;
-    if (err instanceof RequestError) e = err;
-    else if (err.validation) {
-      const problems = ajvToProblems(err.validation);
-      const first = problems[0];
-      e = new RequestError(
-        'VALIDATION_ERROR',
-        first ? `${first.field || 'body'}: ${first.message}` : undefined,
-        problems,
-      );
-    } else if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      e = new RequestError(
-        'PAYLOAD_TOO_LARGE',
-        `The request body is over the ${req.routeOptions.bodyLimit ?? 1048576} byte limit of this endpoint.`,
-      );
-      // The answer at once, and the rest of the body read after it on a kept connection (see refused-body.ts).
-      if (readRestAfterAnswer(req.raw)) reply.removeHeader('connection');
-    } else if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
-      e = new RequestError('VALIDATION_ERROR', err.message, undefined, err.statusCode === 415 ? 400 : err.statusCode);
-    } else {
-      req.log.error({ err, reqId: req.id }, 'unhandled error');
-      e = new RequestError('INTERNAL_ERROR');
-    }
-    return reply.code(e.status).send({ success: false, error: errorObject(e, now) });
-  });
-
-  app.setNotFoundHandler((req, reply) => {
-    const e = new RequestError('NOT_FOUND', `No route ${req.method} ${pathOf(req.url)}.`);
-    return reply.code(404).send({ success: false, error: errorObject(e, new Date(ctx.now())) });
-  });
+  app.setErrorHandler(errorHandler(ctx.now));
+  app.setNotFoundHandler(notFoundHandler(ctx.now));
 
   registerTaskRoutes(app, ctx);
   registerTaskListRoutes(app, ctx);
@@ -245,10 +178,7 @@ export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance
     // Without a token they do not exist: one route answers 404 for all of them, to anyone, with the reason.
     await app.register(async (scope) => {
       setScopeAccess(scope, 'public');
-      const absent = async (req: FastifyRequest, reply: FastifyReply) => {
-        const e = new RequestError('NOT_FOUND', `No route ${req.method} ${pathOf(req.url)}: set AEQ_INTERNAL_TOKEN.`);
-        return reply.code(404).send({ success: false, error: errorObject(e, new Date(ctx.now())) });
-      };
+      const absent = notFoundHandler(ctx.now, 'set AEQ_INTERNAL_TOKEN');
       scope.all('/internal/*', { schema: { hide: true } }, absent);
       scope.all('/metrics', { schema: { hide: true } }, absent);
     });

@@ -8,7 +8,7 @@ interface AjvLikeError {
 }
 
 /** `/payload/page` -> `payload.page`; `/citations/3/url` -> `citations[3].url`. */
-export function fieldPath(instancePath: string): string {
+function fieldPath(instancePath: string): string {
   let out = '';
   for (const seg of instancePath.split('/').slice(1)) {
     const s = seg.replace(/~1/g, '/').replace(/~0/g, '~');

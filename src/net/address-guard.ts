@@ -6,7 +6,7 @@ import ipaddr from 'ipaddr.js';
  * SSRF protection for webhook and page-reader targets: the check runs on the address the host name
  * resolves to, at connect time, so a public name pointing at 127.0.0.1 is refused too.
  */
-export function isPrivateAddress(address: string): boolean {
+function isPrivateAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return true;
   let addr = ipaddr.parse(address);
   if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress())
@@ -14,7 +14,7 @@ export function isPrivateAddress(address: string): boolean {
   return addr.range() !== 'unicast';
 }
 
-export class PrivateAddressError extends Error {
+class PrivateAddressError extends Error {
   readonly code = 'PRIVATE_ADDRESS';
   constructor(host: string, address: string) {
     super(`target ${host} resolves to a private, loopback or link-local address (${address})`);

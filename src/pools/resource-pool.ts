@@ -1,22 +1,22 @@
-import type { LeaseLedger } from './lease-ledger.js';
+import type { SlotLedger } from './slot-ledger.js';
 
 /**
- * A pool of leasable resources (exit addresses or accounts). Each resource allows `capacity`
- * concurrent leases, can be disabled, and rests (cooldown with backoff) after a block or 429.
+ * A pool of resources (exit addresses or accounts) handed out as slots. Each resource has `capacity`
+ * slots, can be disabled, and rests (cooldown with backoff) after a block or 429.
  * A rest is scoped to the upstream that refused: Google blocking an address says nothing about
- * Bing on the same address, so a lease names its upstream and skips only the rests of that one.
- * Waiters are woken when a lease is released.
+ * Bing on the same address, so a slot names its upstream and skips only the rests of that one.
+ * Waiters are woken when a slot is released.
  */
 
 /** One upstream's rest of a resource. */
-export interface Cooldown {
+interface Cooldown {
   until: number;
   /** Consecutive refusals by this upstream; doubles the next rest. */
   strikes: number;
 }
 
-/** The scope of a lease that names no upstream (and of rests it causes). */
-export const ANY_UPSTREAM = '*';
+/** The scope of a slot that names no upstream (and of rests it causes). */
+const ANY_UPSTREAM = '*';
 
 export interface PoolResource<T> {
   id: string;
@@ -26,8 +26,8 @@ export interface PoolResource<T> {
   disabled: boolean;
   inUse: number;
   /**
-   * Rests by upstream scope (see `ResourcePool.lease`). An entry outlives its rest, so a repeated
-   * refusal doubles the next one; a successful lease for that upstream removes it.
+   * Rests by upstream scope (see `ResourcePool.acquire`). An entry outlives its rest, so a repeated
+   * refusal doubles the next one; a successful slot for that upstream removes it.
    */
   cooldowns: Map<string, Cooldown>;
   lastUsedAt: number;
@@ -35,7 +35,8 @@ export interface PoolResource<T> {
   busyElsewhereUntil: number;
 }
 
-export interface Lease<T> {
+/** A resource held for one attempt, until `release`. */
+export interface PoolSlot<T> {
   resource: PoolResource<T>;
   /** `restAtLeastMs`: with 'cooldown', the rest lasts at least this long (the upstream's Retry-After). */
   release(outcome?: 'ok' | 'cooldown' | 'unused', restAtLeastMs?: number): void;
@@ -47,7 +48,7 @@ const LEDGER_RECHECK_MS = 100;
 export class ResourcePool<T> {
   private readonly resources = new Map<string, PoolResource<T>>();
   private waiters: Array<() => void> = [];
-  private ledger: LeaseLedger | null = null;
+  private ledger: SlotLedger | null = null;
 
   constructor(
     private readonly baseCooldownMs: number,
@@ -81,8 +82,8 @@ export class ResourcePool<T> {
   }
 
   /**
-   * Takes a resource out of the pool. A lease already granted keeps its (now detached) resource and
-   * releases it normally, so an attempt in progress finishes; no new lease can pick it.
+   * Takes a resource out of the pool. A slot already granted keeps its (now detached) resource and
+   * releases it normally, so an attempt in progress finishes; no new slot can pick it.
    */
   remove(id: string): PoolResource<T> | null {
     const r = this.resources.get(id);
@@ -97,8 +98,8 @@ export class ResourcePool<T> {
     return this.resources.get(id);
   }
 
-  /** Shares leases with other worker processes through the store (scale-out). */
-  useLedger(ledger: LeaseLedger): void {
+  /** Shares slots with other worker processes through the store (scale-out). */
+  useLedger(ledger: SlotLedger): void {
     this.ledger = ledger;
   }
 
@@ -155,12 +156,12 @@ export class ResourcePool<T> {
   }
 
   /**
-   * Leases a resource for `country` (any country when null), waiting up to `waitMs` for one to free.
+   * Takes a slot of a resource for `country` (any country when null), waiting up to `waitMs` for one to free.
    * Resources in `exclude` (those that just failed this task) are skipped while others exist.
-   * `scope` names the upstream the lease is for: resources resting for it are skipped, and a
+   * `scope` names the upstream the slot is for: resources resting for it are skipped, and a
    * 'cooldown' release rests the resource for it alone.
    */
-  async lease(
+  async acquire(
     country: string | null,
     waitMs: number,
     signal: AbortSignal,
@@ -170,7 +171,7 @@ export class ResourcePool<T> {
       holdMs?: number;
       scope?: string;
     } = {},
-  ): Promise<Lease<T> | null> {
+  ): Promise<PoolSlot<T> | null> {
     const filter = opts.filter ?? (() => true);
     const scope = opts.scope ?? ANY_UPSTREAM;
     const deadline = this.now() + waitMs;
@@ -179,12 +180,12 @@ export class ResourcePool<T> {
         this.pick(country, scope, opts.exclude ?? new Set(), filter) ??
         (opts.exclude?.size ? this.pick(country, scope, new Set(), filter) : undefined);
       if (r) {
-        const lease = this.grant(r, scope);
-        if (!this.ledger) return lease;
-        // Reserved here; now the other processes' leases decide.
+        const slot = this.grant(r, scope);
+        if (!this.ledger) return slot;
+        // Reserved here; now the other processes' slots decide.
         const token = await this.ledger.acquire(r.id, r.capacity, opts.holdMs ?? 120_000).catch(() => null);
-        if (token) return this.withLedgerToken(lease, token);
-        lease.release('unused');
+        if (token) return this.withLedgerToken(slot, token);
+        slot.release('unused');
         r.busyElsewhereUntil = this.now() + LEDGER_RECHECK_MS;
         continue;
       }
@@ -196,12 +197,12 @@ export class ResourcePool<T> {
     }
   }
 
-  private withLedgerToken(lease: Lease<T>, token: string): Lease<T> {
+  private withLedgerToken(slot: PoolSlot<T>, token: string): PoolSlot<T> {
     const ledger = this.ledger;
     return {
-      resource: lease.resource,
+      resource: slot.resource,
       release: (outcome, restAtLeastMs) => {
-        lease.release(outcome, restAtLeastMs);
+        slot.release(outcome, restAtLeastMs);
         void ledger?.release(token).catch(() => undefined);
       },
     };
@@ -216,7 +217,7 @@ export class ResourcePool<T> {
     return t;
   }
 
-  private grant(r: PoolResource<T>, scope: string): Lease<T> {
+  private grant(r: PoolResource<T>, scope: string): PoolSlot<T> {
     r.inUse++;
     r.lastUsedAt = this.now();
     let released = false;
@@ -261,7 +262,7 @@ export class ResourcePool<T> {
   }
 }
 
-/** When `r` stops resting for `scope`: a rest for that upstream, or one a scopeless lease caused. */
+/** When `r` stops resting for `scope`: a rest for that upstream, or one a scopeless slot caused. */
 function restUntil(r: PoolResource<unknown>, scope: string): number {
   const own = r.cooldowns.get(scope)?.until ?? 0;
   return scope === ANY_UPSTREAM ? own : Math.max(own, r.cooldowns.get(ANY_UPSTREAM)?.until ?? 0);

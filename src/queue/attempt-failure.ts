@@ -1,4 +1,5 @@
 import { UpstreamFailure } from '../domain/engine-errors.js';
+import { coerceError } from '../domain/coerce-error.js';
 
 /**
  * What ended an attempt: the upstream (a refusal, a fault, a timeout, a legitimate absence) or our own
@@ -29,7 +30,7 @@ const NETWORK_NAMES = new Set(['AbortError', 'TimeoutError', 'ProxyFailure']);
 export function classifyAttemptError(e: unknown, timedOut: boolean): AttemptFailure {
   if (timedOut) return { origin: 'upstream', failure: new UpstreamFailure('TIMEOUT', 'attempt timed out') };
   if (e instanceof UpstreamFailure) return { origin: 'upstream', failure: e };
-  const err = e instanceof Error ? e : new Error(String(e));
+  const err = coerceError(e);
   const code = codeOf(err);
   // A guarded page reader's private or unresolvable target (one error for both: src/net/address-guard.ts).
   if (code === 'PRIVATE_ADDRESS') {
@@ -49,7 +50,7 @@ export function classifyAttemptError(e: unknown, timedOut: boolean): AttemptFail
 }
 
 /** A fault of the connection to the upstream (directly, or as the cause of a wrapper such as fetch's TypeError). */
-export function isNetworkError(err: Error): boolean {
+function isNetworkError(err: Error): boolean {
   for (let cur: unknown = err, depth = 0; cur instanceof Error && depth < 4; cur = cur.cause, depth++) {
     if (NETWORK_NAMES.has(cur.name)) return true;
     const code = codeOf(cur);

@@ -42,7 +42,7 @@ export type AttemptOutcome =
     };
 
 /**
- * Runs one attempt of a claimed task: leases an exit address (and an account if the engine needs
+ * Runs one attempt of a claimed task: takes a slot of an exit address (and of an account if the engine needs
  * one), calls the adapter under a timeout, and turns every failure into a task-level code.
  */
 export class AttemptRunner {
@@ -78,12 +78,12 @@ export class AttemptRunner {
     const country = task.country ?? ENGINE_CATALOG[task.taskType].defaultCountry;
     const waitMs = this.config.scheduler.poolWaitMs;
 
-    // A lease outlives the attempt only if its worker dies; then it expires on its own.
+    // A slot outlives the attempt only if its worker dies; then it expires on its own.
     const holdMs = engine.timeoutMs + 30_000;
     // Rests are per upstream: an address Google refused still serves Bing.
     const scope = upstreamScope(task.taskType, payload, engine);
     const upstreamHost = attemptHost(engine, scope);
-    const exit = await this.pools.exits.lease(country, waitMs, drain, { holdMs, scope });
+    const exit = await this.pools.exits.acquire(country, waitMs, drain, { holdMs, scope });
     if (!exit)
       return this.fail(
         task,
@@ -94,9 +94,9 @@ export class AttemptRunner {
         true,
       );
     let account = null;
-    // Accounts are leased only in `account` mode; an `api`-mode engine authenticates with its provider key.
+    // Accounts are taken only in `account` mode; an `api`-mode engine authenticates with its provider key.
     if (engine.mode === 'account') {
-      account = await this.pools.accounts.lease(country ?? 'US', waitMs, drain, {
+      account = await this.pools.accounts.acquire(country ?? 'US', waitMs, drain, {
         filter: (r) => r.value.engine === task.taskType,
         holdMs,
         scope,

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { factsFor, savedMentions, trackBrands } from '../analysis/visibility/index.js';
 import type { NewBatch } from '../domain/batch.js';
 import {
   type MonitorRecord,
@@ -8,6 +9,9 @@ import {
   tasksPerRun,
 } from '../domain/monitor.js';
 import type { NewTask } from '../domain/task.js';
+import { RequestError } from '../domain/request-errors.js';
+import { monitorNotFound } from '../submission/monitors.js';
+import type { TaskType } from '../domain/task-types.js';
 import { newTaskId } from '../domain/task-id.js';
 import type { Store } from '../store/store.js';
 import { envelopeToTask, type SubmissionContext } from '../submission/envelope.js';
@@ -16,7 +20,7 @@ import { envelopeToTask, type SubmissionContext } from '../submission/envelope.j
  * A monitor run's making and submission, shared by the scheduler (a scheduled slot) and the run-now route (a run
  * started by hand): both make the same run, with the monitor's definition as it is now, and submit the same tasks
  * through the normal queue, so a run started by hand is limited (the monitor's size bound) and counted (usage, per
- * finished task) exactly as a scheduled one.
+ * finished task) exactly as a scheduled one. Also a run as the API shows it (`monitorRunView`).
  */
 
 /** A new run of `m` for the time `slotAt`, in state `starting` (its tasks are not made yet). */
@@ -104,4 +108,80 @@ function tasksOf(o: RunSubmission, run: MonitorRunRecord): NewTask[] {
         }
       }
   return tasks;
+}
+
+/**
+ * Runs `m` now, outside its schedule (the run-now route): 404 when the monitor is gone, 409 MONITOR_RUN_IN_PROGRESS
+ * while a run of it is starting or running. A run that could not be submitted at once stays `starting`: a worker's
+ * scheduler pass submits it (the same batch id, made once). `notify` wakes the workers of each engine given tasks.
+ * Returns the run as stored after its submission (or as made, if it cannot be read back). `askedId` is the id as the
+ * client wrote it, for the 404.
+ */
+export async function runMonitorNow(
+  o: RunSubmission,
+  m: MonitorRecord,
+  askedId: string,
+  notify: (taskType: TaskType) => void,
+): Promise<MonitorRunRecord> {
+  const now = o.now();
+  const run = newMonitorRun(m, now, now, 'manual');
+  const outcome = await o.store.startMonitorRun(run);
+  if (outcome === 'gone') throw monitorNotFound(askedId);
+  if (outcome === 'in-progress') throw new RequestError('MONITOR_RUN_IN_PROGRESS', undefined, { monitorId: m.id });
+  try {
+    const made = await submitMonitorRun(o, run);
+    for (const type of new Set<TaskType>(made.map((t) => t.taskType))) notify(type);
+  } catch (e) {
+    o.log.error({ err: e, runId: run.id }, 'monitor run not submitted at once');
+  }
+  const [fresh] = await o.store.monitorRuns(m.id, m.accountId, { from: run.slotAt, to: run.slotAt + 1, limit: 1 });
+  return fresh ?? run;
+}
+
+/**
+ * A run as the API shows it: its progress from its batch while it runs, from the counts of its saved results once
+ * done (the results themselves are read only when asked for).
+ */
+export async function monitorRunView(store: Pick<Store, 'getBatch'>, run: MonitorRunRecord, withResults: boolean) {
+  let progress: { total: number; done: number; completed: number; failed: number };
+  if (run.status === 'completed') {
+    const { completed, failed } = run.counts ?? { completed: 0, failed: 0 };
+    progress = { total: run.tasks, done: completed + failed, completed, failed };
+  } else {
+    const batch = await store.getBatch(run.batchId, run.accountId, 0);
+    const c = batch?.counts;
+    progress = {
+      total: run.tasks,
+      done: c ? c.COMPLETED + c.FAILED : 0,
+      completed: c?.COMPLETED ?? 0,
+      failed: c?.FAILED ?? 0,
+    };
+  }
+  return {
+    id: run.id,
+    slotAt: new Date(run.slotAt).toISOString(),
+    status: run.status,
+    trigger: run.trigger,
+    batchId: run.batchId,
+    tasks: run.tasks,
+    progress,
+    createdAt: new Date(run.createdAt).toISOString(),
+    completedAt: run.completedAt === null ? null : new Date(run.completedAt).toISOString(),
+    ...(withResults ? { results: withMentions(run) } : {}),
+  };
+}
+
+/**
+ * A run's saved results, each with where its answer names the tracked brands (`mentions`: offsets in `text`, the
+ * brand and its role, as the figures counted them: docs/analysis.md §6.1) and the brand's rank by first mention
+ * (`position`). Saved with the run when it ended; computed here only for runs saved before that.
+ */
+function withMentions(run: MonitorRunRecord) {
+  const results = run.results ?? [];
+  if (results.every((r) => r.mentions !== undefined)) return results;
+  const tracked = trackBrands(run.spec.brand, run.spec.competitors);
+  return results.map((r) => {
+    if (r.mentions !== undefined) return r;
+    return { ...r, ...savedMentions(factsFor({ text: r.text, sources: [] }, tracked)) };
+  });
 }

@@ -32,7 +32,7 @@ export interface MonitorSchedulerOptions {
 }
 
 /**
- * Runs monitors on their schedules (issue 18). Each pass:
+ * Runs monitors on their schedules. Each pass:
  * 1. takes the slot of every due monitor: its run row, unique per monitor and scheduled time, so a restart or two
  *    workers never run one slot twice; slots missed while the service was down collapse into the latest one; the
  *    run keeps the monitor's definition as it was then;

@@ -21,7 +21,7 @@ import { registerChatGptWeb } from './routes/chatgpt.js';
 import { registerPerplexityWeb } from './routes/perplexity-web.js';
 
 /** A simulated upstream family: registers its routes under its prefix. */
-export type SimRoutes = (app: FastifyInstance, sim: SimContext) => void;
+type SimRoutes = (app: FastifyInstance, sim: SimContext) => void;
 
 const FAMILIES: ReadonlyArray<[prefix: string, routes: SimRoutes]> = [
   ['/perplexity', registerAnswerEngineA],

@@ -39,7 +39,7 @@ const SANDBOX_ENGINE_OPTION_PREFIX: Readonly<Partial<Record<TaskType, Readonly<R
  * The model id engines with a `modelBaseUrl` send to the simulator, and so report: the simulator's name, never a
  * vendor's model (a simulated judgement must not pass for a real model's).
  */
-export const SANDBOX_MODEL_NAME = 'aeq-sandbox-model';
+const SANDBOX_MODEL_NAME = 'aeq-sandbox-model';
 
 /** Points every engine's upstream (and secondary hosts) at the simulator. */
 export function routeToSandbox(config: ServiceConfig, sandboxUrl: string): void {

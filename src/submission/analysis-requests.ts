@@ -4,7 +4,7 @@ import { ENGINE_CATALOG, canonicalTaskType } from '../domain/engine-catalog.js';
 import { buildTask, type SubmissionContext } from './envelope.js';
 import { checkEngineServes } from './engine-check.js';
 
-export interface CitationInput {
+interface CitationInput {
   url: string;
   title?: string;
   snippet?: string;
@@ -31,7 +31,7 @@ function knownCitation(c: CitationInput): CitationInput {
 }
 
 /** What a SOURCE_INFLUENCE task carries to its worker. */
-export interface SourceInfluencePayload {
+interface SourceInfluencePayload {
   answer: string;
   prompt: string | null;
   citations: CitationInput[];

@@ -5,7 +5,6 @@
 
 export type Language = 'ko' | 'en' | 'und';
 
-const HANGUL = /\p{Script=Hangul}/u;
 const HANGUL_G = /\p{Script=Hangul}/gu;
 const LATIN_G = /\p{Script=Latin}/gu;
 const LETTER_G = /\p{L}/gu;
@@ -18,8 +17,4 @@ export function detectLanguage(text: string): Language {
   if (hangul / letters >= 0.2) return 'ko';
   const latin = text.match(LATIN_G)?.length ?? 0;
   return latin / letters > 0.5 ? 'en' : 'und';
-}
-
-export function hasHangul(text: string): boolean {
-  return HANGUL.test(text);
 }

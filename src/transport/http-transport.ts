@@ -1,6 +1,6 @@
 /**
  * The narrow interface engines use to reach an upstream over HTTP. The implementation sends the
- * request through the exit address leased for the attempt; the sandbox and the real upstreams
+ * request through the exit address taken for the attempt; the sandbox and the real upstreams
  * differ only in the base URLs of the engine config.
  */
 import type { Socket } from 'node:net';

@@ -1,6 +1,6 @@
 import { UpstreamFailure } from '../domain/engine-errors.js';
 
-export type ProxyScheme = 'http' | 'https' | 'socks5' | 'socks5h';
+type ProxyScheme = 'http' | 'https' | 'socks5' | 'socks5h';
 
 /** An exit address's proxy, parsed once. The credentials stay here: nothing prints this object. */
 export interface ProxyEndpoint {
@@ -50,7 +50,7 @@ export function parseProxyUrl(exitId: string, proxyUrl: string): ProxyEndpoint {
 }
 
 /** `scheme://host:port`, for messages. */
-export function describeProxy(p: ProxyEndpoint): string {
+function describeProxy(p: ProxyEndpoint): string {
   const host = p.host.includes(':') ? `[${p.host}]` : p.host;
   return `${p.scheme}://${host}:${p.port}`;
 }

@@ -6,7 +6,7 @@ import type { HttpRequest, HttpResponse, HttpTransport } from './http-transport.
 import { UndiciTransport, dispatcherFor, socketOpenerFor } from './undici-transport.js';
 
 /**
- * Builds the HTTP transport of an attempt from its leased exit address. Dispatchers are cached per
+ * Builds the HTTP transport of an attempt from the exit address it took. Dispatchers are cached per
  * exit address so keep-alive connections are reused across attempts.
  */
 export class TransportFactory {

@@ -9,9 +9,10 @@ import { httpConnect } from './http-connect.js';
 import type { SocketTarget } from './http-transport.js';
 import { ProxyFailure, proxyUpstreamFailure, type ProxyEndpoint } from './proxy-endpoint.js';
 import { socks5Connect } from './socks5-client.js';
+import { coerceError } from '../domain/coerce-error.js';
 
 /** Bound on reaching the proxy and completing its handshake (undici gives a connector no signal). */
-export const DEFAULT_TUNNEL_TIMEOUT_MS = 10_000;
+const DEFAULT_TUNNEL_TIMEOUT_MS = 10_000;
 
 export interface TunnelOptions {
   /** Refuse targets that resolve to private addresses (client-chosen URLs). */
@@ -28,7 +29,7 @@ export interface TunnelOptions {
  * itself becomes UPSTREAM_BLOCKED naming the exit address (so it rests and the retry goes
  * elsewhere); a guarded target that resolves privately is refused before the proxy is asked.
  */
-export async function openTunnel(
+async function openTunnel(
   proxy: ProxyEndpoint,
   target: { host: string; port: number },
   opts: TunnelOptions,
@@ -107,7 +108,7 @@ async function socksTunnel(
 }
 
 /** Wraps a tunnel in TLS for an https (or wss) target, verifying the target's name. */
-export async function startTls(
+async function startTls(
   socket: Socket,
   host: string,
   targetTls: ConnectionOptions | undefined,
@@ -131,7 +132,7 @@ export function tunnelConnector(proxy: ProxyEndpoint, opts: TunnelOptions): buil
     const port = Number(o.port) || (o.protocol === 'https:' ? 443 : 80);
     openTunnel(proxy, { host: o.hostname, port }, opts).then(
       (socket) => (o.protocol === 'https:' ? upgrade({ ...o, httpSocket: socket }, callback) : callback(null, socket)),
-      (e: unknown) => callback(e instanceof Error ? e : new Error(String(e)), null),
+      (e: unknown) => callback(coerceError(e), null),
     );
   };
 }

@@ -6,7 +6,7 @@ import type { DeliveryLogRow } from '../store/store.js';
  * status or the error code, and the next attempt it scheduled. The target is shown by host only: a webhook URL's
  * path and query may carry the receiver's own token, and credentials never leave the service.
  */
-export interface DeliveryAttemptView {
+interface DeliveryAttemptView {
   /** 0 the first delivery, n the n-th redelivery (whose webhook-id is `msg_<task id>_r<n>`). */
   delivery: number;
   /** The attempt's number within its delivery (1 to 5). */
@@ -30,7 +30,7 @@ export interface DeliveryLogView {
 }
 
 /** `undeliverable: PRIVATE_ADDRESS: target …` → PRIVATE_ADDRESS; `ECONNREFUSED: connect …` → ECONNREFUSED. */
-export function errorCodeOf(error: string | null): string | null {
+function errorCodeOf(error: string | null): string | null {
   if (!error) return null;
   const rest = error.replace(/^undeliverable:\s*/, '');
   const code = /^([A-Za-z_][A-Za-z0-9_]*)(?::|$)/.exec(rest)?.[1];

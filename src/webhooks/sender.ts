@@ -6,17 +6,12 @@ import type { Metrics } from '../ops/metrics.js';
 import type { DeliveryOutcome, DeliveryShare, DueDelivery, Store } from '../store/store.js';
 import type { AccountSecrets } from './account-secrets.js';
 import { SharedDeadlines } from './deadlines.js';
+import { afterFailure, attemptOfDelivery, attemptsSpent } from './retry-schedule.js';
 import { webhookHeaders, type WebhookSecret } from './signing.js';
-
-/** Five attempts: at 0, then base, 2x, 4x, 8x base after each failure (2, 4, 8, 16 minutes by default). */
-export const WEBHOOK_MAX_ATTEMPTS = 5;
+import { coerceError } from '../domain/coerce-error.js';
 
 /** Free slots to gather (at most a quarter of the concurrency) before claiming again while deliveries are in flight. */
 const CLAIM_BUNCH = 16;
-
-export function nextWebhookDelayMs(attemptJustFailed: number, baseMs: number): number {
-  return baseMs * 2 ** (attemptJustFailed - 1);
-}
 
 /**
  * How long a claimed delivery stays with its sender: one attempt lasts at most the request timeout
@@ -24,7 +19,7 @@ export function nextWebhookDelayMs(attemptJustFailed: number, baseMs: number): n
  * stalls. A sender that died mid-attempt leaves its delivery due again after this (about a minute
  * by default).
  */
-export function deliveryLeaseMs(timeoutMs: number): number {
+function deliveryClaimMs(timeoutMs: number): number {
   return 2 * timeoutMs + 1_000;
 }
 
@@ -38,15 +33,15 @@ export interface WebhookSenderOptions {
   signing?: Pick<AccountSecrets, 'signingKeys'>;
   /**
    * The worker process the claims are recorded for (its registration's id), so that its death releases them at once;
-   * without one, a claimed delivery is freed by its lease only.
+   * without one, a claimed delivery is freed only when its claim runs out (`deliveryClaimMs`).
    */
   holder?: () => string;
 }
 
 /**
- * Delivers webhook outbox rows. A delivery is claimed under a lease, each attempt is recorded
+ * Delivers webhook outbox rows. A delivery is claimed for a bounded time, each attempt is recorded
  * before it is sent (so an attempt number is never made twice), and the outcome schedules the
- * next attempt or ends the delivery. Pending rows survive restarts because they live in the store.
+ * next attempt or ends the delivery (retry-schedule.ts). Pending rows survive restarts because they live in the store.
  * Its timers (the poll, the earliest retry, wake-ups) only call `runOnce()`, which tests call directly
  * after moving their clock to the next retry.
  */
@@ -138,7 +133,7 @@ export class WebhookSender {
         const due = await this.store.claimDueDeliveries(
           this.clock.now(),
           room,
-          deliveryLeaseMs(this.opts.timeoutMs),
+          deliveryClaimMs(this.opts.timeoutMs),
           this.opts.holder?.() ?? null,
           this.share(),
         );
@@ -149,7 +144,7 @@ export class WebhookSender {
             .catch((e: unknown) =>
               this.log.error(
                 { err: e, taskId: d.taskId },
-                'webhook delivery crashed; it is retried when its lease expires',
+                'webhook delivery crashed; it is retried when its claim runs out',
               ),
             )
             .finally(() => {
@@ -190,7 +185,7 @@ export class WebhookSender {
       return await signing.signingKeys(due.map((d) => d.accountId));
     } catch (e) {
       this.log.error({ err: e }, 'reading webhook signing secrets failed; the deliveries are retried');
-      const err = e instanceof Error ? e : new Error(String(e));
+      const err = coerceError(e);
       return new Map(due.map((d) => [d.accountId, err]));
     }
   }
@@ -202,12 +197,11 @@ export class WebhookSender {
 
   private async deliver(d: DueDelivery, keys: WebhookSecret[] | Error): Promise<void> {
     const attempt = d.attempts + 1;
-    // Each delivery (the first, then each redelivery) has its own five attempts and its own schedule.
-    const ofDelivery = attempt - d.attemptsBase;
+    const ofDelivery = attemptOfDelivery(attempt, d.attemptsBase);
     // Fields on the lines themselves rather than a child logger: pino builds a child (with its
     // redaction) eagerly, a cost paid per delivery even when the level drops the lines.
     const about = { taskId: d.taskId, webhookAttempt: ofDelivery, redelivery: d.redelivery };
-    if (ofDelivery > WEBHOOK_MAX_ATTEMPTS) {
+    if (attemptsSpent(ofDelivery)) {
       // The fifth attempt was started by a sender that died before recording its outcome.
       await this.store.finishDeliveryAttempt(
         d.taskId,
@@ -241,9 +235,8 @@ export class WebhookSender {
         else outcome = this.failure(ofDelivery, `HTTP ${status}`, status);
       } catch (e) {
         // A target refused as private and a name that does not resolve are recorded alike, so the delivery log does
-        // not tell a tenant whether a private host name exists (the operator's log keeps which it was). Both are
-        // retried on the usual schedule: a name that failed to resolve may resolve later (a resolver's blip, a record
-        // not yet published), and a refused address costs an attempt but no connection.
+        // not tell a tenant whether a private host name exists (the operator's log keeps which it was); both are
+        // retried on the usual schedule (retry-schedule.ts).
         if (isRefusedOrUnresolved(e)) {
           this.log.warn({ ...about, reason: describe(e) }, 'webhook target refused or unresolvable');
           outcome = this.failure(ofDelivery, `undeliverable: ${REFUSED_TARGET}`, null);
@@ -264,14 +257,8 @@ export class WebhookSender {
     if (outcome.kind === 'retry') this.wakeAt(outcome.at);
   }
 
-  private failure(attempt: number, error: string, httpStatus: number | null): DeliveryOutcome {
-    if (attempt >= WEBHOOK_MAX_ATTEMPTS) return { kind: 'abandoned', error, httpStatus };
-    return {
-      kind: 'retry',
-      at: this.clock.now() + nextWebhookDelayMs(attempt, this.opts.retryBaseMs),
-      error,
-      httpStatus,
-    };
+  private failure(ofDelivery: number, error: string, httpStatus: number | null): DeliveryOutcome {
+    return afterFailure(ofDelivery, this.clock.now(), this.opts.retryBaseMs, error, httpStatus);
   }
 
   private async post(d: DueDelivery, keys: readonly WebhookSecret[]): Promise<number> {

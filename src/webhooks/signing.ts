@@ -18,16 +18,11 @@ export function secretKeys(secrets: readonly string[]): WebhookSecret[] {
 }
 
 /** The delivery's id: stable across one delivery's retries; a redelivery (n ≥ 1) of the task gets its own. */
-export function webhookId(taskId: string, redelivery = 0): string {
+function webhookId(taskId: string, redelivery = 0): string {
   return redelivery === 0 ? `msg_${taskId}` : `msg_${taskId}_r${redelivery}`;
 }
 
-export function signatureHeader(
-  secrets: readonly WebhookSecret[],
-  id: string,
-  timestamp: number,
-  body: string,
-): string {
+function signatureHeader(secrets: readonly WebhookSecret[], id: string, timestamp: number, body: string): string {
   const content = `${id}.${timestamp}.${body}`;
   return secrets.map((s) => `v1,${createHmac('sha256', s.key).update(content, 'utf8').digest('base64')}`).join(' ');
 }

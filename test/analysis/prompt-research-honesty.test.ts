@@ -16,7 +16,7 @@ import { SimContext } from '../../src/sandbox/sim-context.js';
 import { researchAttempt, researchInput, startLoopback, useSimulator } from './prompt-research-rig.js';
 
 /**
- * Issue 23, prompt-research side: simulated upstreams say so, question text is grammatical in both
+ * Prompt research says what it knows and how: simulated upstreams say so, question text is grammatical in both
  * languages, ties say what broke them, volumes come only from a keyword tool, and the rank
  * correlation between autocomplete evidence and keyword volumes (Spearman, Kendall tau-b).
  */

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { escapeHtml } from '../../src/text/html-escape.js';
 
 /**
  * A small local site for the browser transport tests: pages that change their DOM by script,
@@ -164,8 +165,4 @@ export async function eventually(check: () => boolean, what: string, timeoutMs =
     if (Date.now() > deadline) throw new Error(`not reached within ${timeoutMs} ms: ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fastConfig, startService, tempDir, type RunningService } from '../helpers/service.js';
 
-/** Issue 24 item 6: the engines that need a browser say so once when Chromium is missing. */
+/** The engines that need a browser say so once when Chromium is missing. */
 
 const BROWSER_ENGINES = ['AIMODE', 'SEARCH_A', 'SEARCH_A_SERP', 'SEARCH_B_AI_BRIEF', 'SEARCH_B_AI_TAB'];
 

@@ -7,7 +7,7 @@ import { until } from '../helpers/wait.js';
 const DAY = 86_400_000;
 
 /**
- * Monitor runs (issue 18, item 1): a due monitor runs once per scheduled time through the normal queue, whichever
+ * Monitor runs: a due monitor runs once per scheduled time through the normal queue, whichever
  * process gets there; missed slots collapse into one run; a finished run keeps its answers and its visibility
  * figures per engine and country, which the metrics series returns. The clock is stepped, never slept.
  */

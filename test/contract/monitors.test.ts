@@ -5,7 +5,7 @@ import { type RunningService, waitTerminal } from '../helpers/service.js';
 const INTERNAL = 'internal-token-monitors-012345';
 
 /**
- * The monitor resource (issue 18, item 1, first part): create with prompts or a prompt research's monitor set,
+ * The monitor resource: create with prompts or a prompt research's monitor set,
  * read, list, edit, pause and resume, delete; the schedule (cron with time zone, daily by default) gives the next
  * run; the contract's 200 tasks per run; another account's monitor is not found.
  */

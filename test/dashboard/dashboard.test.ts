@@ -18,7 +18,7 @@ const DAY = 86_400_000;
 const RUNS = 3;
 
 /**
- * The dashboard (issue 18, items 3 and 4) in the system Chromium against a sandbox service whose monitor has run on
+ * The dashboard in the system Chromium against a sandbox service whose monitor has run on
  * three days (the clock stepped, never slept): sign in with the keyboard, open the monitor and count the charts'
  * points, read the latest answers with the brand marked, open a task beside its sources, follow a batch to its end,
  * read both analyses, and the same pages 390 pixels wide without sideways scrolling.

@@ -23,7 +23,7 @@ import type { HttpResponse } from '../../src/transport/http-transport.js';
 import { interpretPage } from '../../src/engines/web/page-reader.js';
 
 /**
- * Issue 24 item 3: every parser fed truncated, malformed, empty and oversized input (HTML and JSON)
+ * Every parser fed truncated, malformed, empty and oversized input (HTML and JSON)
  * either returns or throws an UpstreamFailure (a typed parse failure). Anything else escaping is a
  * bug of ours, which the attempt runner would report as an internal error.
  */

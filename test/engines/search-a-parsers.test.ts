@@ -1,18 +1,18 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseAiModePage } from '../../src/engines/search-a/aimode-parser.js';
-import type { FetchedPage } from '../../src/engines/search-a/page-signals.js';
+import type { HtmlPage } from '../../src/engines/common/html-page.js';
 import { parseResultsPage } from '../../src/engines/search-a/results-page.js';
 import { failureKind } from '../helpers/failures.js';
 
 const SEARCH_URL = 'https://www.google.com/search?q=test&hl=en&gl=us&pws=0';
 
-function fixture(name: string, over: Partial<FetchedPage> = {}): FetchedPage {
+function fixture(name: string, over: Partial<HtmlPage> = {}): HtmlPage {
   const html = fs.readFileSync(new URL(`../fixtures/search-a/${name}`, import.meta.url), 'utf8');
   return { html, status: 200, finalUrl: SEARCH_URL, ...over };
 }
 
-const serp = (p: FetchedPage, page = 1) => parseResultsPage(p, { page, readAio: true });
+const serp = (p: HtmlPage, page = 1) => parseResultsPage(p, { page, readAio: true });
 
 describe('Google results page parser', () => {
   it('reads organic results: h3 links in #search, redirector unwrapped, ads/PAA/internal/duplicates dropped', () => {

@@ -5,7 +5,7 @@ import { Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { EngineConfig } from '../../src/config/engine-config.js';
-import type { AttemptContext, LeasedAccount } from '../../src/engines/adapter.js';
+import type { AttemptContext, AttemptAccount } from '../../src/engines/adapter.js';
 import { searchCAssistant } from '../../src/engines/search-c/search-c-assistant.js';
 import { UndiciTransport } from '../../src/transport/undici-transport.js';
 import { asyncFailureOf } from '../helpers/failures.js';
@@ -73,7 +73,7 @@ afterAll(async () => {
   await agent.close();
 });
 
-function context(opts: { signal?: AbortSignal; account?: LeasedAccount; graceMs?: number } = {}): AttemptContext {
+function context(opts: { signal?: AbortSignal; account?: AttemptAccount; graceMs?: number } = {}): AttemptContext {
   const config: EngineConfig = {
     mode: 'anon',
     concurrency: 1,

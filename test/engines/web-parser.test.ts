@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { decompress, type FetchedPage } from '../../src/engines/web/page-fetch.js';
+import { decompress, type PageBytes } from '../../src/engines/web/page-fetch.js';
 import { parseSrcset } from '../../src/engines/web/page-images.js';
 import { densestParagraphBlock } from '../../src/engines/web/paragraph-block.js';
 import { interpretPage } from '../../src/engines/web/page-reader.js';
@@ -10,7 +10,7 @@ import { failureOf } from '../helpers/failures.js';
 
 const fixture = (name: string) => fs.readFileSync(new URL(`../fixtures/web/${name}`, import.meta.url));
 
-function page(name: string, url: string, opts: Partial<FetchedPage> = {}): FetchedPage {
+function page(name: string, url: string, opts: Partial<PageBytes> = {}): PageBytes {
   return {
     requestedUrl: url,
     finalUrl: url,
@@ -188,7 +188,7 @@ describe('WEB_SCRAPE page reader over fixtures', () => {
 
   it('maps HTTP failures and unsupported types to their kinds', () => {
     const html = { 'content-type': 'text/html' };
-    const kind = (opts: Partial<FetchedPage>) =>
+    const kind = (opts: Partial<PageBytes>) =>
       failureOf(() => interpretPage(page('article.html', 'https://x.example.com/a', opts))).kind;
     expect(kind({ status: 404, headers: html })).toBe('NO_ANSWER');
     // A bare 403 refuses the page, not the exit address.

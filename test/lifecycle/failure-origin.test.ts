@@ -8,7 +8,7 @@ import { webScrape } from '../../src/engines/web/web-scrape.js';
 import { fastConfig, runTask, startService, tempDir, type RunningService } from '../helpers/service.js';
 
 /**
- * Issue 24 item 3 and 5: an exception in our own code is an internal failure (logged once with its
+ * Failures by origin: an exception in our own code is an internal failure (logged once with its
  * stack, counted, never retried, no cooldown); a refusal is scoped to the upstream that refused; a
  * provider's permanent error is not retried.
  */

@@ -64,17 +64,17 @@ const TRIGGER_SQL = `
     for each statement execute function gc_kill_slow();`;
 
 /**
- * Item 7 of issue 22: kill -9 of a worker in the middle of a group commit. One API process and one worker process
- * on a fresh schema work through 200 sandbox tasks with webhooks; under load the trigger above holds one of the
- * worker's batched finish statements (its tasks updated to COMPLETED and their outbox rows inserted, not yet
+ * A worker killed (kill -9) in the middle of a group commit loses no task and completes none twice. One API process and
+ * one worker process on a fresh schema work through 200 sandbox tasks with webhooks; under load the trigger above holds
+ * one of the worker's batched finish statements (its tasks updated to COMPLETED and their outbox rows inserted, not yet
  * committed) inside PostgreSQL, and the worker is killed with SIGKILL while the statement sleeps. A second worker is
- * started at once, so its liveness sweep hands back the dead worker's tasks while that statement may still hold
- * their rows. PostgreSQL only notices a dead client when it writes to its socket, so the statement commits after the
- * kill (seen in every run); the second case runs the workers with client_connection_check_interval, so the server
- * ends the statement while it sleeps and rolls it back (seen in every run), and its tasks are handed back and run
- * again. The test passes either way and logs which occurred. Either way: the
- * statement's tasks are all COMPLETED with their outbox rows or none are (atomic); no task is lost or completed twice;
- * every webhook is acknowledged, and a duplicate only for a delivery the killed worker had in flight.
+ * started at once, so its liveness sweep hands back the dead worker's tasks while that statement may still hold their
+ * rows. PostgreSQL only notices a dead client when it writes to its socket, so the statement commits after the kill
+ * (seen in every run); the second case runs the workers with client_connection_check_interval, so the server ends the
+ * statement while it sleeps and rolls it back (seen in every run), and its tasks are handed back and run again. The
+ * test passes either way and logs which occurred. Either way: the statement's tasks are all COMPLETED with their outbox
+ * rows or none are (atomic); no task is lost or completed twice; every webhook is acknowledged, and a duplicate only
+ * for a delivery the killed worker had in flight.
  */
 describe.skipIf(!onPostgres)('kill -9 of a worker in the middle of its group commit (PostgreSQL)', () => {
   const children: ChildService[] = [];

@@ -125,11 +125,11 @@ describe('worker liveness (releaseDead on a stepped clock)', () => {
     const [delivery] = await store.claimDueDeliveries(later, 10, HOUR, doomed.id);
     expect(delivery?.taskId).toBe(webhookTask);
 
-    // PostgreSQL records exit-address and account leases in the store (several processes share them): the doomed
+    // PostgreSQL records exit-address and account slots in the store (several processes share them): the doomed
     // worker holds the one slot of an exit address. SQLite's pools live in its one process.
-    const leasesShared = store.kind === 'postgres';
+    const slotsShared = store.kind === 'postgres';
     const slot = () => store.acquirePoolLease('exit-liveness', 1, clock.now(), clock.now() + HOUR, live.id);
-    if (leasesShared) {
+    if (slotsShared) {
       expect(
         await store.acquirePoolLease('exit-liveness', 1, clock.now(), clock.now() + HOUR, doomed.id),
       ).not.toBeNull();
@@ -140,7 +140,7 @@ describe('worker liveness (releaseDead on a stepped clock)', () => {
     expect(await reaper.releaseDead()).toEqual({ workers: 0, requeued: 0, failed: 0, deliveries: 0 });
     for (const t of [...doomedTasks, ...liveTasks]) expect(await status(t.id)).toBe('PROCESSING');
     expect(await store.claimDueDeliveries(later, 10, HOUR, live.id)).toEqual([]);
-    if (leasesShared) expect(await slot()).toBeNull();
+    if (slotsShared) expect(await slot()).toBeNull();
 
     await kill(doomed);
     // Nothing moved by itself: the sweep is what hands back.
@@ -155,7 +155,7 @@ describe('worker liveness (releaseDead on a stepped clock)', () => {
 
     // The dead worker's two slots are free again, at the same clock time (no lease ran out), and its exit address.
     expect(await claim(live.id, 5)).toHaveLength(2);
-    if (leasesShared) expect(await slot()).not.toBeNull();
+    if (slotsShared) expect(await slot()).not.toBeNull();
     // Its delivery is due again, at the clock's time: the service's sender takes it and makes the first attempt.
     const sender = svc.app.webhooks!;
     await sender.runOnce();

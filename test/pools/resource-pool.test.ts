@@ -4,27 +4,27 @@ import { ResourcePool } from '../../src/pools/resource-pool.js';
 const never = new AbortController().signal;
 
 describe('ResourcePool', () => {
-  it('leases up to each resource capacity and prefers the least loaded', async () => {
+  it('hands out up to each resource capacity in slots and prefers the least loaded', async () => {
     const pool = new ResourcePool<string>(1000);
     pool.add('a', 'us', 2, 'A');
     pool.add('b', 'US', 1, 'B');
-    const l1 = await pool.lease('US', 0, never);
-    const l2 = await pool.lease('US', 0, never);
+    const l1 = await pool.acquire('US', 0, never);
+    const l2 = await pool.acquire('US', 0, never);
     expect(new Set([l1?.resource.id, l2?.resource.id])).toEqual(new Set(['a', 'b']));
-    const l3 = await pool.lease('US', 0, never);
+    const l3 = await pool.acquire('US', 0, never);
     expect(l3?.resource.id).toBe('a');
-    expect(await pool.lease('US', 0, never)).toBeNull();
-    expect(await pool.lease('KR', 0, never)).toBeNull();
+    expect(await pool.acquire('US', 0, never)).toBeNull();
+    expect(await pool.acquire('KR', 0, never)).toBeNull();
   });
 
-  it('wakes a waiter when a lease is released, and gives up when none frees in time', async () => {
+  it('wakes a waiter when a slot is released, and gives up when none frees in time', async () => {
     const pool = new ResourcePool<string>(1000);
     pool.add('a', 'KR', 1, 'A');
-    const held = await pool.lease('KR', 0, never);
-    const waiting = pool.lease('KR', 5_000, never);
+    const held = await pool.acquire('KR', 0, never);
+    const waiting = pool.acquire('KR', 5_000, never);
     held?.release();
     expect((await waiting)?.resource.id).toBe('a');
-    expect(await pool.lease('KR', 20, never)).toBeNull();
+    expect(await pool.acquire('KR', 20, never)).toBeNull();
   });
 
   it('cools a resource down after a block with doubling backoff, and re-enables it after', async () => {
@@ -32,14 +32,14 @@ describe('ResourcePool', () => {
     const pool = new ResourcePool<string>(100, () => now);
     pool.add('a', 'US', 1, 'A');
     pool.add('b', 'US', 1, 'B');
-    const l = await pool.lease('US', 0, never);
+    const l = await pool.acquire('US', 0, never);
     const blocked = l!.resource.id;
     l!.release('cooldown');
-    const other = await pool.lease('US', 0, never);
+    const other = await pool.acquire('US', 0, never);
     expect(other?.resource.id).not.toBe(blocked);
     other!.release();
     // Only the other one is usable while the first rests.
-    const x = await pool.lease('US', 0, never);
+    const x = await pool.acquire('US', 0, never);
     expect(x?.resource.id).not.toBe(blocked);
     x!.release();
     now = 100;
@@ -47,11 +47,11 @@ describe('ResourcePool', () => {
     expect(pool.coolingUntil(r)).toBe(0);
     expect(r.cooldowns.get('*')?.until).toBe(100);
     // A second strike doubles the rest.
-    const again = await pool.lease('US', 0, never, { filter: (p) => p.id === blocked });
+    const again = await pool.acquire('US', 0, never, { filter: (p) => p.id === blocked });
     again!.release('cooldown');
     expect(pool.coolingUntil(r)).toBe(100 + 200);
     now = 300;
-    const ok = await pool.lease('US', 0, never, { filter: (p) => p.id === blocked });
+    const ok = await pool.acquire('US', 0, never, { filter: (p) => p.id === blocked });
     ok!.release('ok');
     expect(r.cooldowns.size).toBe(0);
   });
@@ -60,11 +60,11 @@ describe('ResourcePool', () => {
     let now = 0;
     const pool = new ResourcePool<string>(100, () => now);
     pool.add('a', 'US', 4, 'A');
-    const google = await pool.lease('US', 0, never, { scope: 'www.google.com' });
+    const google = await pool.acquire('US', 0, never, { scope: 'www.google.com' });
     google!.release('cooldown');
     // Google refused: the address rests for Google, and still serves Bing at once.
-    expect(await pool.lease('US', 0, never, { scope: 'www.google.com' })).toBeNull();
-    const bing = await pool.lease('US', 0, never, { scope: 'www.bing.com' });
+    expect(await pool.acquire('US', 0, never, { scope: 'www.google.com' })).toBeNull();
+    const bing = await pool.acquire('US', 0, never, { scope: 'www.bing.com' });
     expect(bing?.resource.id).toBe('a');
     bing!.release('ok');
     const r = pool.get('a')!;
@@ -73,7 +73,7 @@ describe('ResourcePool', () => {
     expect(pool.activeCooldowns(r)).toEqual([{ scope: 'www.google.com', until: 100, strikes: 1 }]);
     // A Bing success leaves Google's strikes alone: the next Google refusal doubles the rest.
     now = 100;
-    const again = await pool.lease('US', 0, never, { scope: 'www.google.com' });
+    const again = await pool.acquire('US', 0, never, { scope: 'www.google.com' });
     again!.release('cooldown');
     expect(pool.coolingUntil(r, 'www.google.com')).toBe(100 + 200);
   });
@@ -82,8 +82,8 @@ describe('ResourcePool', () => {
     let now = 0;
     const pool = new ResourcePool<string>(30, () => now);
     pool.add('a', 'US', 1, 'A');
-    (await pool.lease('US', 0, never, { scope: 'x' }))!.release('cooldown');
-    const waiting = pool.lease('US', 5_000, never, { scope: 'x' });
+    (await pool.acquire('US', 0, never, { scope: 'x' }))!.release('cooldown');
+    const waiting = pool.acquire('US', 5_000, never, { scope: 'x' });
     now = 30;
     expect((await waiting)?.resource.id).toBe('a');
   });
@@ -93,7 +93,7 @@ describe('ResourcePool', () => {
     pool.add('a', 'US', 1, 'A');
     expect(pool.setDisabled('a', true)).toBe(true);
     expect(pool.countFor('US')).toBe(0);
-    expect(await pool.lease('US', 0, never)).toBeNull();
+    expect(await pool.acquire('US', 0, never)).toBeNull();
     pool.setDisabled('a', false);
     expect(pool.countFor('US')).toBe(1);
     expect(pool.setDisabled('zzz', true)).toBe(false);
@@ -102,9 +102,9 @@ describe('ResourcePool', () => {
   it('stops waiting when the attempt is aborted', async () => {
     const pool = new ResourcePool<string>(100);
     pool.add('a', 'US', 1, 'A');
-    await pool.lease('US', 0, never);
+    await pool.acquire('US', 0, never);
     const ac = new AbortController();
-    const p = pool.lease('US', 60_000, ac.signal);
+    const p = pool.acquire('US', 60_000, ac.signal);
     ac.abort();
     expect(await p).toBeNull();
   });
@@ -112,7 +112,7 @@ describe('ResourcePool', () => {
   it('releasing twice does not free two slots', async () => {
     const pool = new ResourcePool<string>(100);
     pool.add('a', 'US', 1, 'A');
-    const l = await pool.lease('US', 0, never);
+    const l = await pool.acquire('US', 0, never);
     l!.release();
     l!.release();
     expect(pool.list()[0]!.inUse).toBe(0);

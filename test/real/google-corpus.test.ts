@@ -129,8 +129,8 @@ function scoreAnswer(expected: ExpectedAnswer, text: string, sources: Served['so
   const urls = sources.map((s) => canonical(s.url));
   const sourcesInOrder =
     urls.length === expected.sources.length && expected.sources.every((s, i) => canonical(s.url) === urls[i]);
-  const labelOf = new Map(sources.map((s) => [canonical(s.url), squash(s.label)]));
-  const labelled = expected.sources.filter((s) => labelOf.get(canonical(s.url)) === squash(s.label)).length;
+  const labelByUrl = new Map(sources.map((s) => [canonical(s.url), squash(s.label)]));
+  const labelled = expected.sources.filter((s) => labelByUrl.get(canonical(s.url)) === squash(s.label)).length;
   return {
     f1,
     precision,

@@ -33,7 +33,7 @@ describe.skipIf(skip !== null)('several API and worker processes on PostgreSQL',
     sim = await startSimulator();
     receiver = await startReceiver();
     const config = writeConfig(tempDir(), {
-      // Waits for an account or an exit address, and leases, long enough for a machine whose two cores are shared
+      // Waits for an account or an exit address, and task leases, long enough for a machine whose two cores are shared
       // with the rest of the suite: seen failing 2 of 2,000 tasks there with 5 s (twice in one day, at the parent
       // commit too), and never alone. This test is about exactly-once across processes, not about pool timeouts.
       scheduler: {

@@ -66,7 +66,8 @@ const MULTI_LABEL_SUFFIXES: ReadonlySet<string> = new Set([
   'pages.dev',
 ]);
 
-export function hostOf(url: string): string {
+/** The URL's host name in lower case (`www.` kept, for domain matching); empty when it is no URL. */
+export function hostnameOf(url: string): string {
   return parseUrl(url)?.hostname.toLowerCase() ?? '';
 }
 
@@ -90,7 +91,7 @@ export function domainLabel(host: string): string {
 }
 
 /** Unwraps search-engine redirectors (Google `/url`, Bing `/ck/a`, Naver `/p/crd/rd`). */
-export function unwrapRedirector(raw: string): string {
+function unwrapRedirector(raw: string): string {
   let u: URL;
   try {
     u = new URL(raw);

@@ -10,7 +10,7 @@ import type { SupportLabel } from '../source-influence/judge/labels.js';
 export type EvalLanguage = 'en' | 'ko';
 export type EvalSplit = 'calibration' | 'heldout';
 
-export interface EvalPage {
+interface EvalPage {
   id: string;
   url: string;
   title: string;

@@ -23,7 +23,7 @@ export interface ItemRun {
   units: number;
 }
 
-export function runItem(set: EvalSet, item: EvalItem, cfg: SourceInfluenceConfig): ItemRun {
+function runItem(set: EvalSet, item: EvalItem, cfg: SourceInfluenceConfig): ItemRun {
   const pages = item.sources.map((s) => set.pages.get(s.page));
   const markers = item.cited.map((c) => ` [${item.sources.findIndex((s) => s.page === c) + 1}]`).join('');
   const input: SourceInfluenceInput = {

@@ -5,9 +5,9 @@ import type { SupportLabel } from '../source-influence/judge/labels.js';
  * labels. Three-class scores fold `unsupported` and `contradicted` into "not supported".
  */
 export const LABEL_ORDER: readonly SupportLabel[] = ['supported', 'partial', 'unsupported', 'contradicted'];
-export type Three = 'supported' | 'partial' | 'not_supported';
+type Three = 'supported' | 'partial' | 'not_supported';
 
-export const three = (l: SupportLabel): Three => (l === 'supported' || l === 'partial' ? l : 'not_supported');
+const three = (l: SupportLabel): Three => (l === 'supported' || l === 'partial' ? l : 'not_supported');
 
 export interface PairOutcome {
   gold: SupportLabel;

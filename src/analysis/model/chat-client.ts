@@ -33,7 +33,7 @@ export type ChatOutcome =
   | { kind: 'timeout'; detail: string };
 
 /** `https://api.openai.com` and `https://host/v1` both work as the configured base. */
-export function completionsUrl(baseUrl: string): string {
+function completionsUrl(baseUrl: string): string {
   const base = trimEndChars(baseUrl, '/');
   return /\/v1$/.test(base) ? `${base}/chat/completions` : `${base}/v1/chat/completions`;
 }

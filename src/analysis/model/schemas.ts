@@ -17,7 +17,7 @@ const obj = (properties: Record<string, unknown>) => ({
 const arr = (items: unknown, maxItems = 100) => ({ type: 'array', items, maxItems });
 const str = (maxLength = 1000) => ({ type: 'string', maxLength });
 
-export const REQUIREMENT_TYPES = [
+const REQUIREMENT_TYPES = [
   'topic',
   'criterion',
   'budget',
@@ -29,7 +29,7 @@ export const REQUIREMENT_TYPES = [
   'format',
   'other',
 ] as const;
-export const SOURCE_TYPES = [
+const SOURCE_TYPES = [
   'institutional',
   'reference',
   'ugc_forum',

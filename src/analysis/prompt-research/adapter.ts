@@ -36,7 +36,7 @@ function isObj(v: unknown): v is Record<string, unknown> {
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 
 /** Narrows the stored payload (PromptResearchPayload of the submission layer). */
-export function parsePromptResearchPayload(p: unknown): PromptResearchInput {
+function parsePromptResearchPayload(p: unknown): PromptResearchInput {
   if (!isObj(p) || typeof p.seed !== 'string' || (p.country !== 'KR' && p.country !== 'US')) {
     throw new UpstreamFailure('BAD_PAYLOAD', 'PROMPT_RESEARCH payload without seed/country', {
       clientMessage: 'seed and country (KR or US) are required.',

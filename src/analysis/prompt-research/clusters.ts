@@ -9,7 +9,7 @@ import { intentWords } from './questions.js';
 
 export type KeyLanguage = 'ko' | 'en';
 
-export function candidateLanguage(text: string): KeyLanguage {
+function candidateLanguage(text: string): KeyLanguage {
   return detectLanguage(text) === 'ko' ? 'ko' : 'en';
 }
 

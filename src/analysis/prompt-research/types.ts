@@ -8,7 +8,7 @@ export type PromptResearchInput = PromptResearchPayload;
 
 export type ProviderStatus = 'ok' | 'partial' | 'rate_limited' | 'blocked' | 'error' | 'disabled' | 'not_configured';
 
-export type WarningCode =
+type WarningCode =
   | 'FEWER_THAN_LIMIT'
   | 'MONITOR_SET_SMALLER'
   | 'SEED_CONTAINS_BRAND'

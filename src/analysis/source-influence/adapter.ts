@@ -10,7 +10,7 @@ import { analyzeSourceInfluence } from './analyze.js';
 import { tokenLimit } from './metering.js';
 import { prepareTargets, restoreCore } from './core.js';
 import { fetchAll } from './fetch.js';
-import type { CitationIn, Entity, FetchRecord, FetchedPage, SourceInfluenceInput } from './types.js';
+import type { CitationIn, Entity, FetchRecord, CitedPage, SourceInfluenceInput } from './types.js';
 // The steps this adapter runs in the parse pool are added to the pool's table by this module.
 import './parse-tasks.js';
 
@@ -24,7 +24,7 @@ import './parse-tasks.js';
 export interface SourceInfluenceAdapterOptions {
   config?: Readonly<AnalysisConfig>;
   /** Page cache of this process, keyed by tenant and URL (fetch.ts); null disables caching. */
-  cache?: TtlCache<FetchedPage> | null;
+  cache?: TtlCache<CitedPage> | null;
   now?: () => number;
 }
 
@@ -33,7 +33,7 @@ function isObj(v: unknown): v is Record<string, unknown> {
 }
 
 /** Narrows the stored payload (SourceInfluencePayload of the submission layer). */
-export function parseSourceInfluencePayload(p: unknown): SourceInfluenceInput {
+function parseSourceInfluencePayload(p: unknown): SourceInfluenceInput {
   if (!isObj(p) || typeof p.answer !== 'string' || !Array.isArray(p.citations)) {
     throw new UpstreamFailure('BAD_PAYLOAD', 'SOURCE_INFLUENCE payload without answer/citations', {
       clientMessage: 'answer and citations are required.',
@@ -62,7 +62,7 @@ export function parseSourceInfluencePayload(p: unknown): SourceInfluenceInput {
 }
 
 /** The configured model endpoint, or null: a model needs a base URL, a model id and the engine's API key. */
-export function modelEndpoint(config: EngineConfig): ModelEndpoint | null {
+function modelEndpoint(config: EngineConfig): ModelEndpoint | null {
   const { options, apiKey, headers } = config.upstream;
   const baseUrl = typeof options.modelBaseUrl === 'string' ? options.modelBaseUrl.trim() : '';
   const model = typeof options.model === 'string' ? options.model.trim() : '';
@@ -83,8 +83,7 @@ export function modelJudgeMode(config: EngineConfig): 'off' | 'ambiguous' | 'all
 export function createSourceInfluenceAdapter(opts: SourceInfluenceAdapterOptions = {}): EngineAdapter {
   const config = opts.config ?? ANALYSIS_DEFAULTS;
   const now = opts.now ?? Date.now;
-  const cache =
-    opts.cache === undefined ? new TtlCache<FetchedPage>(config.si.fetch.cacheTtlMs, 2_000, now) : opts.cache;
+  const cache = opts.cache === undefined ? new TtlCache<CitedPage>(config.si.fetch.cacheTtlMs, 2_000, now) : opts.cache;
   return {
     taskType: 'SOURCE_INFLUENCE',
     needsAccount: false,

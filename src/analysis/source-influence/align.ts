@@ -1,7 +1,7 @@
 import type { SourceInfluenceConfig } from '../config.js';
 import { Bm25Index, containment, ngramContainment } from '../text/similarity.js';
 import { findContradiction, missingSpecific } from './judge/contradiction.js';
-import { labelOf, UNSUPPORTED_EMPTY, type PairJudgement } from './judge/labels.js';
+import { lexicalLabel, UNSUPPORTED_EMPTY, type PairJudgement } from './judge/labels.js';
 import { bigramCounts, char4Counts, featuresIn, type Features, type Passage, type PassageIndex } from './passages.js';
 
 /**
@@ -174,7 +174,7 @@ export class Aligner {
           negationMinOverlap: this.cfg.judge.negationMinOverlap,
         });
     const basis = { overlap, candidate, missingSpecific: trivial ? false : missingSpecific(u.text, evidence) };
-    const label = labelOf(score, basis, this.cfg);
+    const label = lexicalLabel(score, basis, this.cfg);
     const contradiction = label === 'contradicted' ? candidate : null;
     return {
       label,

@@ -1,4 +1,4 @@
-import { hostOf, normalizeCitationUrl, registrableDomain } from '../common/urls.js';
+import { hostnameOf, normalizeCitationUrl, registrableDomain } from '../common/urls.js';
 import type { AnswerUnit } from './units.js';
 
 /** Maps markers and links of every unit to sources (§2.5 "Number → citation"). */
@@ -51,7 +51,7 @@ function linkResolver(targets: readonly CitationTarget[]): (url: string) => numb
   const byDomain = new Map<string, Set<number>>();
   for (const t of targets) {
     if (!byUrl.has(t.normalizedUrl)) byUrl.set(t.normalizedUrl, t.canonical);
-    const d = registrableDomain(hostOf(t.normalizedUrl));
+    const d = registrableDomain(hostnameOf(t.normalizedUrl));
     const set = byDomain.get(d) ?? new Set<number>();
     set.add(t.canonical);
     byDomain.set(d, set);
@@ -59,7 +59,7 @@ function linkResolver(targets: readonly CitationTarget[]): (url: string) => numb
   return (url) => {
     const exact = byUrl.get(normalizeCitationUrl(url));
     if (exact !== undefined) return exact;
-    const same = byDomain.get(registrableDomain(hostOf(url)));
+    const same = byDomain.get(registrableDomain(hostnameOf(url)));
     return same && same.size === 1 ? ([...same][0] as number) : null;
   };
 }

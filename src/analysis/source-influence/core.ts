@@ -1,4 +1,4 @@
-import { hostOf, normalizeCitationUrl } from '../common/urls.js';
+import { hostnameOf, normalizeCitationUrl } from '../common/urls.js';
 import type { SourceInfluenceConfig } from '../config.js';
 import { detectLanguage, norm, type Language } from '../text/norm.js';
 import { Aligner, type UnitAlignment } from './align.js';
@@ -195,7 +195,7 @@ export function restoreCore(p: PortableCore, cfg: SourceInfluenceConfig): Analys
  * Support a model label stands for (§2.10): the model gives a label, not a score, so its label is placed inside the
  * band of the configured thresholds (supported at max(0.9, τ_full), partial midway between τ_part and τ_full).
  */
-export function judgedSupport(label: SupportLabel, cfg: Pick<SourceInfluenceConfig, 'tauFull' | 'tauPartial'>): number {
+function judgedSupport(label: SupportLabel, cfg: Pick<SourceInfluenceConfig, 'tauFull' | 'tauPartial'>): number {
   if (label === 'supported') return Math.max(0.9, cfg.tauFull);
   if (label === 'partial') return (cfg.tauPartial + cfg.tauFull) / 2;
   return 0;
@@ -253,5 +253,5 @@ export function withModelJudgements(
 
 /** Host of the page actually read (redirects to another domain are classified by the final URL). */
 export function finalHost(s: PreparedSource): string {
-  return hostOf(s.record?.page.finalUrl ?? s.normalizedUrl) || hostOf(s.normalizedUrl);
+  return hostnameOf(s.record?.page.finalUrl ?? s.normalizedUrl) || hostnameOf(s.normalizedUrl);
 }

@@ -3,11 +3,11 @@ import { isShortText } from '../../engines/common/page-extract.js';
 import type { Parse } from '../../engines/parse-pool/parsers.js';
 import type { HttpResponse, HttpTransport } from '../../transport/http-transport.js';
 import { KeyedSemaphore, mapLimit, sleep, type TtlCache } from '../common/async.js';
-import { fetchableUrl, hostOf } from '../common/urls.js';
+import { fetchableUrl, hostnameOf } from '../common/urls.js';
 import type { SourceInfluenceConfig } from '../config.js';
 import type { Language } from '../text/norm.js';
 import { decodePage, isWallPage } from './page-decode.js';
-import type { FetchRecord, FetchStatus, FetchedPage } from './types.js';
+import type { FetchRecord, FetchStatus, CitedPage } from './types.js';
 import { acceptLanguage, USER_AGENTS } from '../../transport/identity.js';
 
 /**
@@ -22,7 +22,7 @@ export interface FetchDeps {
   /** The attempt's parse pool: page extraction (jsdom + Readability) runs there. */
   parse: Parse;
   config: SourceInfluenceConfig;
-  cache: TtlCache<FetchedPage> | null;
+  cache: TtlCache<CitedPage> | null;
   /**
    * The task's tenant, part of every cache key: a hit (`fromCache`, `cacheHits`, no charge, no wait) then only
    * ever comes from the same account's earlier read, never tells who else read a URL.
@@ -34,11 +34,11 @@ export interface FetchDeps {
 export async function fetchAll(urls: readonly string[], lang: Language, deps: FetchDeps): Promise<FetchRecord[]> {
   const perHost = new KeyedSemaphore(deps.config.fetch.perHost);
   return mapLimit(urls, deps.config.fetch.concurrency, (url) =>
-    perHost.run(hostOf(url), () => fetchOne(url, lang, deps)),
+    perHost.run(hostnameOf(url), () => fetchOne(url, lang, deps)),
   );
 }
 
-function page(status: FetchStatus, url: string, now: number, extra: Partial<FetchedPage> = {}): FetchedPage {
+function page(status: FetchStatus, url: string, now: number, extra: Partial<CitedPage> = {}): CitedPage {
   return {
     status,
     httpStatus: null,
@@ -77,7 +77,7 @@ async function fetchOne(url: string, lang: Language, deps: FetchDeps): Promise<F
   if (cached) return { page: cached, attempted: false, fromCache: true, retries: 0, durationMs: 0 };
 
   let retries = 0;
-  let result: FetchedPage;
+  let result: CitedPage;
   for (let attempt = 1; ; attempt++) {
     const outcome = await requestOnce(url, lang, deps);
     if (outcome.retryAfterMs !== null && attempt === 1 && outcome.retryAfterMs <= deps.config.fetch.maxRetryAfterMs) {
@@ -103,7 +103,7 @@ async function requestOnce(
   url: string,
   lang: Language,
   deps: FetchDeps,
-): Promise<{ page: FetchedPage; retryAfterMs: number | null }> {
+): Promise<{ page: CitedPage; retryAfterMs: number | null }> {
   const { fetch: cfg } = deps.config;
   const now = deps.now();
   const timeout = AbortSignal.timeout(cfg.timeoutMs);
@@ -136,7 +136,7 @@ async function requestOnce(
   }
   const contentType = res.headers['content-type']?.split(';')[0]?.trim().toLowerCase() ?? null;
   const base = { httpStatus: res.status, contentType, bytes: res.body.length, finalUrl: res.url || url };
-  const host = hostOf(base.finalUrl);
+  const host = hostnameOf(base.finalUrl);
   const looksHtml =
     contentType === null && /^\s*<(!doctype html|html|head|body)/i.test(res.body.subarray(0, 512).toString('latin1'));
   const isHtml = contentType === 'text/html' || contentType === 'application/xhtml+xml' || looksHtml;

@@ -43,15 +43,15 @@ export function subjectiveProxies(
   const words = citing.reduce((a, { u }) => a + u.geoWords, 0);
   const backed = (pred: (u: UnitFacts) => boolean) =>
     words === 0 ? 0 : citing.filter(({ u }) => pred(u)).reduce((a, { u }) => a + u.geoWords, 0) / words;
-  const labelOf = (u: UnitFacts, k: number) => u.alignment.judgements[k]?.label ?? 'unsupported';
+  const supportOf = (u: UnitFacts, k: number) => u.alignment.judgements[k]?.label ?? 'unsupported';
   const citedTokens = new Set(citing.flatMap(({ ui }) => [...(tokens[ui]?.tokenSet ?? [])]));
   const allTokens = new Set(tokens.flatMap((t) => [...t.tokenSet]));
   const first = citing[0];
   return {
     relevance: query && citing.length > 0 ? containment(query.tokenSet, citedTokens, idf) : null,
-    influence: backed((u) => supports(labelOf(u, j))),
+    influence: backed((u) => supports(supportOf(u, j))),
     uniqueness: backed(
-      (u) => supports(labelOf(u, j)) && !u.alignment.judgements.some((x, k) => k !== j && supports(x.label)),
+      (u) => supports(supportOf(u, j)) && !u.alignment.judgements.some((x, k) => k !== j && supports(x.label)),
     ),
     position: first ? paperDecay(first.u.index, units.length) : 0,
     count: units.length === 0 ? 0 : citing.length / units.length,

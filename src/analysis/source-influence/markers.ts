@@ -2,7 +2,7 @@ import { trimEndChars } from '../text/norm.js';
 
 /** Citation-marker grammar of docs/analysis.md#s2-5 (applied to raw unit text). */
 
-export type MarkerKind = 'bracket' | 'footnote' | 'lenticular' | 'superscript';
+type MarkerKind = 'bracket' | 'footnote' | 'lenticular' | 'superscript';
 
 export interface Marker {
   kind: MarkerKind;

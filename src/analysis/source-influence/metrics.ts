@@ -68,7 +68,7 @@ export function isMiscited(u: UnitFacts, cfg: Pick<SourceInfluenceConfig, 'misci
 }
 
 /**
- * a_uj for every unit and source (rows sum to 1, or to 0 for an unattributed unit), §2.7 as changed by issue 23:
+ * a_uj for every unit and source (rows sum to 1, or to 0 for an unattributed unit), §2.7:
  * citations are one signal, not a gate. A cited source gets ε + s (GEO's equal split when nothing is read); a source
  * the unit does not cite gets s when the judge calls it `supported`; a contradicting source gets nothing. A miscited
  * unit goes to the sources that support it. An uncited unit goes, by s², to the sources labelled supported or partial

@@ -75,14 +75,14 @@ function pieces(sentence: string, lang: Language, cfg: SourceInfluenceConfig['pa
 }
 
 /** A source's text cut into sentences (long ones into window-sized pieces), the units of evidence windows. */
-export function sourceSentences(text: string, lang: Language, cfg: SourceInfluenceConfig['passage']): string[] {
+function sourceSentences(text: string, lang: Language, cfg: SourceInfluenceConfig['passage']): string[] {
   const out: string[] = [];
   for (const line of text.split('\n')) for (const s of sentences(line, lang)) out.push(...pieces(s.text, lang, cfg));
   return out;
 }
 
 /** Windows of consecutive sentences up to 80 words (`en`) / 200 characters (`ko`), stride half a window. */
-export function windows(
+function windows(
   sents: readonly string[],
   lang: Language,
   cfg: SourceInfluenceConfig['passage'],

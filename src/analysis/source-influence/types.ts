@@ -24,12 +24,13 @@ export type FetchStatus =
   | 'duplicate'
   | 'not_fetched';
 
-export type TextSource = 'extracted' | 'body_fallback' | 'snippet' | 'title' | 'none';
+type TextSource = 'extracted' | 'body_fallback' | 'snippet' | 'title' | 'none';
 
 /** What the page reader keeps for §2.11.3 (defined beside the extractor, which runs in the parse pool). */
 export type { PageMetadata };
 
-export interface FetchedPage {
+/** A cited page as the analysis fetched and read it, or why it could not. */
+export interface CitedPage {
   status: FetchStatus;
   httpStatus: number | null;
   contentType: string | null;
@@ -48,7 +49,7 @@ export interface FetchedPage {
 }
 
 export interface FetchRecord {
-  page: FetchedPage;
+  page: CitedPage;
   attempted: boolean;
   fromCache: boolean;
   retries: number;

@@ -12,7 +12,7 @@ import {
 
 /** Answer units of docs/analysis.md#s2-5: blocks, then sentences of paragraph blocks. */
 
-export type UnitKind = 'paragraph' | 'list_item' | 'table_row' | 'blockquote';
+type UnitKind = 'paragraph' | 'list_item' | 'table_row' | 'blockquote';
 
 export interface AnswerUnit {
   index: number;

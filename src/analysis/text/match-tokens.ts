@@ -4,7 +4,7 @@ import { ENGLISH_STOPWORDS } from './stopwords.js';
 import { hangulBigrams, numbersOf, wordKey, type Tokens } from './tokens.js';
 
 /**
- * Tokens for support judging (docs/analysis.md#s1-2, as changed by issue 23): multi-word paraphrases are rewritten to
+ * Tokens for support judging (docs/analysis.md#s1-2): multi-word paraphrases are rewritten to
  * one word first, then every word becomes the canonical id of its lemma's synonym group, so 결혼했다 and 혼인한 or
  * "purchase" and "bought" meet on one token. Korean lemmas also give their character bigrams (compounds written with
  * or without spaces still share tokens). The plain `tokenize` of tokens.ts stays for prompt research, whose merge

@@ -8,7 +8,7 @@ import { withoutAddresses } from './visible-text.js';
  * syllable or at most two Latin characters must match a whole word. Web addresses in the text are not searched
  * (visible-text.ts): a name inside a URL is no mention.
  */
-export interface NameMatch {
+interface NameMatch {
   start: number;
   end: number;
 }

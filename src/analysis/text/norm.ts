@@ -15,7 +15,7 @@ export function norm(s: string): string {
 }
 
 // Language detection lives below the engines (page extraction uses it too); the analyses import it from here.
-export { detectLanguage, hasHangul, type Language } from '../../text/language.js';
+export { detectLanguage, type Language } from '../../text/language.js';
 
 /**
  * `s` without the trailing characters listed in `chars`: what `/[…]+$/` does, without the quadratic

@@ -22,7 +22,7 @@ export interface AnswerFacts {
   invalidCitations: number;
 }
 
-export interface FirstMention {
+interface FirstMention {
   /** 1-based rank among the tracked brands this answer mentions, ordered by where each is first mentioned. */
   position: number;
   /** Offset of the first mention in the text. */
@@ -31,7 +31,7 @@ export interface FirstMention {
   relativeOffset: number;
 }
 
-export interface BrandInAnswer {
+interface BrandInAnswer {
   name: string;
   role: 'brand' | 'competitor';
   /** The occurrences credited to this brand, in text order (for highlighting). */
@@ -42,7 +42,7 @@ export interface BrandInAnswer {
   position: number | null;
 }
 
-export interface AnswerCitation {
+interface AnswerCitation {
   url: string;
   host: string;
   /** Registrable domain (eTLD+1). */
@@ -54,7 +54,7 @@ export interface AnswerCitation {
 }
 
 /** A tracked brand ready to match: its name, role, mention finder and own domains. */
-export interface TrackedBrand {
+interface TrackedBrand {
   name: string;
   role: 'brand' | 'competitor';
   find: (text: string) => Mention[];

@@ -1,7 +1,7 @@
-import { hostOf, normalizeCitationUrl, registrableDomain } from '../common/urls.js';
+import { hostnameOf, normalizeCitationUrl, registrableDomain } from '../common/urls.js';
 
 /** One distinct source of an answer, grouped by registrable domain (§6.2). */
-export interface CitedSource {
+interface CitedSource {
   /** The normalised URL (redirector unwrapped, `utm_*` and text fragments dropped): the key for duplicates. */
   url: string;
   host: string;
@@ -28,7 +28,7 @@ export interface DomainOwner {
  */
 export function ownDomainHost(configured: string): string {
   const t = configured.trim();
-  const host = hostOf(/^[a-z][a-z\d+.-]*:\/\//i.test(t) ? t : `https://${t}`);
+  const host = hostnameOf(/^[a-z][a-z\d+.-]*:\/\//i.test(t) ? t : `https://${t}`);
   return host.replace(/\.$/, '').replace(/^www\./, '');
 }
 
@@ -48,7 +48,7 @@ export function citedSources(sources: ReadonlyArray<{ url: string }>, owners: re
   let invalid = 0;
   for (const s of sources) {
     const url = normalizeCitationUrl(s.url);
-    const host = hostOf(url).replace(/\.$/, '');
+    const host = hostnameOf(url).replace(/\.$/, '');
     if (host === '') {
       invalid++;
       continue;

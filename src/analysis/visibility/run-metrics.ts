@@ -6,7 +6,7 @@ import type { CompetitorBrand, MonitoredBrand, RunAnswer } from './types.js';
 export const VISIBILITY_METHOD_VERSION = 'visibility/1.1.0';
 
 /** How many domains `topCitedDomains` lists unless told otherwise. */
-export const DEFAULT_TOP_DOMAINS = 10;
+const DEFAULT_TOP_DOMAINS = 10;
 
 /** The figures of one group of answers (one run, engine and country), §6.3. Shares have 4 decimals (§0). */
 export interface VisibilityMetrics {
@@ -28,7 +28,7 @@ export interface VisibilityMetrics {
 }
 
 /** What the figures rest on. */
-export interface VisibilityCounts {
+interface VisibilityCounts {
   /** Tasks given: answered (with or without a text) and failed. */
   tasks: number;
   /** Failed tasks, left out of every figure. */
@@ -53,7 +53,7 @@ export interface VisibilityCounts {
   invalidCitations: number;
 }
 
-export interface BrandMetrics {
+interface BrandMetrics {
   name: string;
   role: 'brand' | 'competitor';
   mentioningAnswers: number;
@@ -66,7 +66,7 @@ export interface BrandMetrics {
   citationShare: number | null;
 }
 
-export interface DomainCount {
+interface DomainCount {
   /** Registrable domain. */
   domain: string;
   citations: number;

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { loadSettings } from '../../config/settings.js';
 import { UsageError } from '../errors.js';
+import { coerceError } from '../../domain/coerce-error.js';
 
 /** `aeq serve` (the default), `aeq sandbox` and `aeq demo`: the service itself and its simulator. */
 export function registerService(program: Command): void {
@@ -75,7 +76,7 @@ async function serve(): Promise<void> {
     process.stderr.write(
       code === 'EADDRINUSE'
         ? `aeq: ${settings.host}:${settings.port} is in use by another process; set PORT (or HOST) to another\n`
-        : `aeq: the HTTP server could not listen: ${e instanceof Error ? e.message : String(e)}\n`,
+        : `aeq: the HTTP server could not listen: ${coerceError(e).message}\n`,
     );
     log.flush();
     process.exit(1);

@@ -4,7 +4,7 @@ import { InputError } from './input.js';
 import type { StudyItem } from './plan.js';
 
 /** How a study task ended: the service's two terminal states, refused at submission, or gone past retention. */
-export type Outcome = 'COMPLETED' | 'FAILED' | 'REJECTED' | 'MISSING';
+type Outcome = 'COMPLETED' | 'FAILED' | 'REJECTED' | 'MISSING';
 
 /** One line of the JSONL results: the study's coordinates, the outcome, and the task's whole polling view. */
 export interface ResultLine {

@@ -10,7 +10,7 @@ import { approximateLocation } from './user-location.js';
 /**
  * CHATBOT_A: OpenAI Responses API with the hosted `web_search` tool (docs/engines.md#openai-responses).
  *
- * `needsAccount` is static, but the runner leases an account only when the engine's mode is
+ * `needsAccount` is static, but the runner takes an account only when the engine's mode is
  * `account`; in `api` mode no account comes and the adapter authenticates with `upstream.apiKey`.
  */
 export const chatbotA: EngineAdapter = {

@@ -7,7 +7,7 @@ import { CHATGPT_ALERTS, CHATGPT_ANSWER, CHATGPT_COMPOSER, CHATGPT_LOGIN } from 
 import { redactSecrets } from './secret-redaction.js';
 import { CLOUDFLARE_MARKERS } from './web-answer.js';
 
-/** The session cookie of chatgpt.com; the leased account's secret is its value. */
+/** The session cookie of chatgpt.com; the attempt's account's secret is its value. */
 const SESSION_COOKIE = '__Secure-next-auth.session-token';
 /** docs/engines.md#chatgpt-web: the answer is complete once its text has not changed for ~2.5 s. */
 const DEFAULT_STABLE_MS = 2500;

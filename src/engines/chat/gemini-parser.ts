@@ -1,7 +1,7 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { EngineResult, Source } from '../adapter.js';
 import { markdownToText } from '../common/markdown-text.js';
-import { hostOf, normalizeSourceUrl } from '../common/urls.js';
+import { displayHost, normalizeSourceUrl } from '../common/urls.js';
 import {
   codePointAtByte,
   codePointsOf,
@@ -24,7 +24,7 @@ export interface GroundingChunk {
 }
 
 /** Where one grounding support's markers go: a code-point index into the answer. */
-export interface Placement {
+interface Placement {
   support: number;
   at: number;
   chunks: number[];
@@ -203,7 +203,7 @@ export function buildGeminiResult(a: GeminiAnswer, resolved: ReadonlyMap<number,
     if (pos === undefined) {
       pos = sources.length + 1;
       positionOfUrl.set(url, pos);
-      sources.push({ position: pos, url, label: chunk.title ?? hostOf(url) });
+      sources.push({ position: pos, url, label: chunk.title ?? displayHost(url) });
     }
     positionOfChunk.set(idx, pos);
   }

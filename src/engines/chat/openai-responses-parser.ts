@@ -1,7 +1,7 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { EngineResult, Source } from '../engine-result.js';
 import { markdownToText } from '../common/markdown-text.js';
-import { hostOf, normalizeSourceUrl } from '../common/urls.js';
+import { displayHost, normalizeSourceUrl } from '../common/urls.js';
 import { finalFromStream } from './openai-stream.js';
 import { decodeSse } from './sse-decoder.js';
 import { codePointsOf, insertAtCodePoints, markdownLinkRanges, markerString, outsideLinks } from './text-offsets.js';
@@ -142,7 +142,7 @@ function numberSources(citations: readonly Citation[]): { sources: Source[]; pos
     if (positionOf.has(url)) continue;
     const position = sources.length + 1;
     positionOf.set(url, position);
-    sources.push({ position, url, label: c.title ?? hostOf(url) });
+    sources.push({ position, url, label: c.title ?? displayHost(url) });
   }
   return { sources, positionOf };
 }

@@ -2,14 +2,14 @@ import { cheerio } from '../lazy-modules.js';
 import type { CheerioAPI } from 'cheerio';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { EngineResult } from '../engine-result.js';
-import { hostOf } from '../common/urls.js';
+import { displayHost } from '../common/urls.js';
 import { letterCount } from '../common/engine-render.js';
 import { answerOf, assertNotCloudflare, externalUrl, type RenderedChatPage } from './web-answer.js';
 
 /** Perplexity's answer container; the prose class is the fallback when the test id is gone. */
 export const PERPLEXITY_ANSWER = ['[data-testid="answer"]', 'div[class*="prose"]'];
 /** The numbered source chips above the answer. */
-export const PERPLEXITY_SOURCE_CHIPS = '[data-testid="sources"] a[href]';
+const PERPLEXITY_SOURCE_CHIPS = '[data-testid="sources"] a[href]';
 
 /**
  * Reads a rendered Perplexity search page. Sources are the answer's numbered citation links in
@@ -35,10 +35,10 @@ function chipSources($: CheerioAPI, pageUrl: string): EngineResult['sources'] {
   const seen = new Set<string>();
   const out: EngineResult['sources'] = [];
   $(PERPLEXITY_SOURCE_CHIPS).each((_, el) => {
-    const url = externalUrl($(el).attr('href'), pageUrl, hostOf(pageUrl));
+    const url = externalUrl($(el).attr('href'), pageUrl, displayHost(pageUrl));
     if (!url || seen.has(url)) return;
     seen.add(url);
-    const label = $(el).find('[data-testid="source-title"]').text().trim() || hostOf(url);
+    const label = $(el).find('[data-testid="source-title"]').text().trim() || displayHost(url);
     out.push({ position: out.length + 1, url, label });
   });
   return out;

@@ -1,7 +1,7 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { EngineResult, Source } from '../adapter.js';
 import { markdownToText } from '../common/markdown-text.js';
-import { hostOf, normalizeSourceUrl } from '../common/urls.js';
+import { displayHost, normalizeSourceUrl } from '../common/urls.js';
 
 interface SonarSearchResult {
   url?: unknown;
@@ -56,7 +56,7 @@ export function parseSonar(body: unknown): EngineResult {
       if (pos === undefined) {
         pos = sources.length + 1;
         byUrl.set(url, pos);
-        sources.push({ position: pos, url, label: ref.title ?? hostOf(url) });
+        sources.push({ position: pos, url, label: ref.title ?? displayHost(url) });
       }
       positions.set(idx, pos);
     }

@@ -5,7 +5,7 @@ import { turndown, turndownGfm } from '../lazy-modules.js';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { EngineResult } from '../engine-result.js';
 import { markdownToText } from '../common/markdown-text.js';
-import { hostOf, normalizeSourceUrl, parseUrl } from '../common/urls.js';
+import { displayHost, normalizeSourceUrl, parseUrl } from '../common/urls.js';
 
 /** What the chat web parsers read: the rendered page as the browser transport returns it. */
 export interface RenderedChatPage {
@@ -24,7 +24,7 @@ export const CLOUDFLARE_MARKERS = [
   'script[src*="/cdn-cgi/challenge-platform/"]',
 ];
 
-export function isCloudflareChallenge($: CheerioAPI): boolean {
+function isCloudflareChallenge($: CheerioAPI): boolean {
   return /^\s*Just a moment/i.test($('title').text()) || CLOUDFLARE_MARKERS.some((sel) => $(sel).length > 0);
 }
 
@@ -44,7 +44,7 @@ export function answerOf(
 ): Pick<EngineResult, 'text' | 'markdown' | 'sources'> {
   const clone = box.clone();
   clone.find('script, style, template, noscript, svg, button').remove();
-  const ownHost = hostOf(pageUrl);
+  const ownHost = displayHost(pageUrl);
   const order: string[] = [];
   const labels = new Map<string, string>();
   clone.find('a').each((_, el) => {
@@ -57,7 +57,7 @@ export function answerOf(
     a.attr('href', url);
     if (!labels.has(url)) {
       order.push(url);
-      labels.set(url, a.text().replace(/\s+/g, ' ').trim() || hostOf(url));
+      labels.set(url, a.text().replace(/\s+/g, ' ').trim() || displayHost(url));
     }
   });
   const markdown = converter()
@@ -69,7 +69,7 @@ export function answerOf(
   return {
     markdown,
     text: markdownToText(markdown),
-    sources: order.map((url, i) => ({ position: i + 1, url, label: labels.get(url) ?? hostOf(url) })),
+    sources: order.map((url, i) => ({ position: i + 1, url, label: labels.get(url) ?? displayHost(url) })),
   };
 }
 
@@ -77,7 +77,7 @@ export function answerOf(
 export function externalUrl(href: string | undefined, pageUrl: string, ownHost: string): string | null {
   const u = href ? parseUrl(href, pageUrl) : null;
   if (!u) return null;
-  if (!/^https?:$/.test(u.protocol) || hostOf(u.toString()) === ownHost) return null;
+  if (!/^https?:$/.test(u.protocol) || displayHost(u.toString()) === ownHost) return null;
   return normalizeSourceUrl(u.toString());
 }
 

@@ -19,6 +19,7 @@ export function normalizeSourceUrl(raw: string): string {
   return u.toString();
 }
 
-export function hostOf(url: string): string {
+/** The host a reader is shown: without `www.`; the text as given when it is no URL. */
+export function displayHost(url: string): string {
   return parseUrl(url)?.hostname.replace(/^www\./, '') ?? url;
 }

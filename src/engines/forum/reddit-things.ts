@@ -1,7 +1,7 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 
 /** Reddit's public web origin: permalinks are relative to it. */
-export const REDDIT_WEB = 'https://www.reddit.com';
+const REDDIT_WEB = 'https://www.reddit.com';
 
 /** A post (`t3`) as the FORUM result exposes it in `extra`. */
 export interface ForumPost {

@@ -1,7 +1,7 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { EngineResult, Source } from '../engine-result.js';
 import { markdownToText } from '../common/markdown-text.js';
-import { hostOf } from '../common/urls.js';
+import { displayHost } from '../common/urls.js';
 import { escapeLinkText, metaLine, plural } from './listing-parser.js';
 import { dayOf, listingChildren, num, str, toComment, toPost, type ForumComment, type Json } from './reddit-things.js';
 
@@ -33,7 +33,7 @@ export function parseThread(body: unknown): EngineResult {
   const md: string[] = [`# ${post.title}`, '', meta];
   const txt: string[] = [post.title, '', meta];
   if (post.linkUrl) {
-    md.push('', `Link: [${escapeLinkText(post.domain ?? hostOf(post.linkUrl))}](${post.linkUrl})`);
+    md.push('', `Link: [${escapeLinkText(post.domain ?? displayHost(post.linkUrl))}](${post.linkUrl})`);
     txt.push('', `Link: ${post.linkUrl}`);
   }
   if (post.selftext.trim()) {
@@ -51,7 +51,7 @@ export function parseThread(body: unknown): EngineResult {
   }
 
   const sources: Source[] = [{ position: 1, url: post.permalink, label: post.title }];
-  if (post.linkUrl) sources.push({ position: 2, url: post.linkUrl, label: post.domain ?? hostOf(post.linkUrl) });
+  if (post.linkUrl) sources.push({ position: 2, url: post.linkUrl, label: post.domain ?? displayHost(post.linkUrl) });
   return {
     text: txt.join('\n').trim(),
     markdown: md.join('\n').trim(),

@@ -8,19 +8,19 @@ import { parseListing } from '../forum/listing-parser.js';
 import { redditJson } from '../forum/reddit-status.js';
 import { parseThread } from '../forum/thread-parser.js';
 import { parseAiModePage } from '../search-a/aimode-parser.js';
-import type { FetchedPage as GooglePage } from '../search-a/page-signals.js';
+import type { HtmlPage } from '../common/html-page.js';
 import { parseResultsPage } from '../search-a/results-page.js';
 import { parseAiBriefing } from '../search-b/ai-brief-parser.js';
 import { parseAiTab } from '../search-b/ai-tab-parser.js';
 import { parseBlogPost } from '../search-b/blog-post-parser.js';
 import { parseWebResults } from '../search-b/web-results-parser.js';
 import { parseBingSerp } from '../search-c/bing-serp-parser.js';
-import { decodedPage, type FetchedPage as WebPage } from '../web/page-fetch.js';
+import { decodedPage, type PageBytes } from '../web/page-fetch.js';
 import { interpretPage } from '../web/page-reader.js';
 import { asBuffer, responseOf, type ResponseSnapshot } from './bytes.js';
 
 /** A fetched page whose body crosses the thread boundary (where a Buffer arrives as a Uint8Array). */
-export type RawWebPage = Omit<WebPage, 'body'> & { body: Uint8Array };
+export type RawWebPage = Omit<PageBytes, 'body'> & { body: Uint8Array };
 
 /**
  * Every CPU-heavy step an adapter hands to the parse pool, by name: DOM parsing (cheerio, jsdom),
@@ -33,10 +33,10 @@ export const PARSERS = {
   /** WEB_SCRAPE: decompress, decode, classify (blocks, walls, HTTP faults) and extract the main content. */
   'web.page': (page: RawWebPage): EngineResult => interpretPage(decodedPage({ ...page, body: asBuffer(page.body) })),
   /** SEARCH_A and SEARCH_A_SERP: a Google results page (organic results, AI Overview). */
-  'google.results': (i: { page: GooglePage; opts: { page: number; readAio: boolean } }) =>
+  'google.results': (i: { page: HtmlPage; opts: { page: number; readAio: boolean } }) =>
     parseResultsPage(i.page, i.opts),
   /** AIMODE. */
-  'google.aiMode': (page: GooglePage) => parseAiModePage(page),
+  'google.aiMode': (page: HtmlPage) => parseAiModePage(page),
   'naver.webResults': (html: string) => parseWebResults(html),
   'naver.aiBriefing': (html: string) => parseAiBriefing(html),
   'naver.aiTab': (html: string) => parseAiTab(html),

@@ -154,7 +154,7 @@ async function loadTable<T>(url: URL | undefined): Promise<T> {
  * The worker's module: the compiled `worker.js` beside this file in dist/, or, when this file is
  * the TypeScript source (vitest, tsx), a small loader that registers tsx in the worker first.
  */
-export function workerEntry(): URL {
+function workerEntry(): URL {
   const fromSource = import.meta.url.endsWith('.ts');
   return new URL(fromSource ? './worker-tsx.mjs' : './worker.js', import.meta.url);
 }

@@ -1,4 +1,5 @@
 import { UPSTREAM_FAILURE_KINDS, UpstreamFailure, type UpstreamFailureKind } from '../../domain/engine-errors.js';
+import { coerceError } from '../../domain/coerce-error.js';
 
 /**
  * What crosses the thread boundary. A thrown value loses its class and own properties when it is
@@ -27,7 +28,7 @@ export function toWireError(e: unknown): WireError {
       ...(e.retryAfterMs !== undefined ? { retryAfterMs: e.retryAfterMs } : {}),
     };
   }
-  const err = e instanceof Error ? e : new Error(String(e));
+  const err = coerceError(e);
   return {
     type: 'error',
     name: err.name,

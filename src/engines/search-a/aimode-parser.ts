@@ -13,8 +13,8 @@ import {
   assertNoWall,
   wallNotes,
   wallSignals,
-  type FetchedPage,
 } from './page-signals.js';
+import type { HtmlPage } from '../common/html-page.js';
 
 /**
  * Answer container markers, most stable first (docs/engines.md#google-ai-mode). The inline async container's id
@@ -42,7 +42,7 @@ export interface AiModeDiagnostics {
  * page with neither is that wall, and nothing at all is LAYOUT_CHANGED. A container without content
  * is an answer that never arrived: TIMEOUT.
  */
-export function parseAiModePage(page: FetchedPage): Omit<EngineResult, 'raw'> & { diagnostics: AiModeDiagnostics } {
+export function parseAiModePage(page: HtmlPage): Omit<EngineResult, 'raw'> & { diagnostics: AiModeDiagnostics } {
   assertNotBlocked(page);
   const $ = cheerio().load(page.html);
   const walls = wallSignals($, page);

@@ -25,7 +25,7 @@ export type AioParse =
   | { status: 'absent' };
 
 /** Localised AI Overview headings (docs/engines.md#google-ai-overview): the most stable anchor there is. */
-export const AI_OVERVIEW_LABELS: ReadonlySet<string> = new Set([
+const AI_OVERVIEW_LABELS: ReadonlySet<string> = new Set([
   'AI Overview',
   'AI 개요',
   'AI による概要',

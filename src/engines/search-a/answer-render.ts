@@ -201,7 +201,7 @@ export function dropLinkGroups($: CheerioAPI, clone: Cheerio<Element>): void {
 }
 
 /** Plain text of the rendered Markdown: markup removed, table rows flattened to `cell | cell`. */
-export function plainText(markdown: string): string {
+function plainText(markdown: string): string {
   const flattened = markdown
     .split('\n')
     .filter((line) => !/^\s*\|?(\s*:?-{3,}:?\s*\|)+\s*:?-{0,}:?\s*$/.test(line))

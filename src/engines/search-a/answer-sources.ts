@@ -1,7 +1,7 @@
 import type { Cheerio, CheerioAPI } from 'cheerio';
 import type { Element } from 'domhandler';
 import type { Source } from '../engine-result.js';
-import { hostOf } from '../common/urls.js';
+import { displayHost } from '../common/urls.js';
 import { collapse } from './answer-render.js';
 import { publisherUrl } from './google-links.js';
 
@@ -33,12 +33,12 @@ export function collectSources($: CheerioAPI, scopes: SourceScope[], pageUrl: st
       const known = byUrl.get(url);
       if (known) {
         if (fromCard && !known.fromCard) {
-          known.source.label = labelOf($, a, url, pageUrl, true);
+          known.source.label = citationLabel($, a, url, pageUrl, true);
           known.fromCard = true;
         }
         return;
       }
-      const source = { position: sources.length + 1, url, label: labelOf($, a, url, pageUrl, fromCard) };
+      const source = { position: sources.length + 1, url, label: citationLabel($, a, url, pageUrl, fromCard) };
       sources.push(source);
       byUrl.set(url, { source, fromCard });
     });
@@ -63,7 +63,7 @@ const CARD_TITLE = '[role="heading"], h3, h4, .gpZmoc, .vFyWT';
  * Label of a citation: the card title, or the linked phrase, or the host. A card whose link is an
  * empty overlay has its title only in the anchor's `aria-label` or elsewhere in the card.
  */
-function labelOf($: CheerioAPI, a: Cheerio<Element>, url: string, pageUrl: string, card: boolean): string {
+function citationLabel($: CheerioAPI, a: Cheerio<Element>, url: string, pageUrl: string, card: boolean): string {
   const heading = collapse(a.find('[role="heading"], h3, h4').first().text());
   if (heading) return heading;
   // A source card is "<title><span>site</span>": the anchor's own text is the title.
@@ -84,7 +84,7 @@ function labelOf($: CheerioAPI, a: Cheerio<Element>, url: string, pageUrl: strin
     const title = cardTitle($, a, url, pageUrl);
     if (title) return title;
   }
-  return hostOf(url);
+  return displayHost(url);
 }
 
 /** The title of the card an empty overlay link belongs to: the nearest ancestor that links nowhere else. */

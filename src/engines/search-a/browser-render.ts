@@ -2,7 +2,7 @@ import type { AttemptContext } from '../adapter.js';
 import type { PageProbe, RenderOptions } from '../../transport/browser/browser-transport.js';
 import { browserOf, letterCount, renderBudgetMs, stableMsOf } from '../common/engine-render.js';
 import { AI_MODE_CONTAINER_TIERS } from './aimode-parser.js';
-import type { FetchedPage } from './page-signals.js';
+import type { HtmlPage } from '../common/html-page.js';
 
 /**
  * Which Google page is loaded: the completion rule differs (docs/engines.md#google-ai-overview,
@@ -48,7 +48,7 @@ export async function renderSearchPage(
   ctx: AttemptContext,
   target: SearchPageTarget,
   surface: GoogleSurface,
-): Promise<FetchedPage> {
+): Promise<HtmlPage> {
   const opts: RenderOptions = {
     waitFor: surface === 'aimode' ? [...AIM_CONTAINERS, ...PAGE_MARKERS] : PAGE_MARKERS,
     stableSelector:

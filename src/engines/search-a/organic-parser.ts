@@ -1,6 +1,6 @@
 import type { Cheerio, CheerioAPI } from 'cheerio';
 import type { Element } from 'domhandler';
-import { hostOf } from '../common/urls.js';
+import { displayHost } from '../common/urls.js';
 import { collapse, PEOPLE_ALSO_ASK } from './answer-render.js';
 import { publisherUrl } from './google-links.js';
 
@@ -166,5 +166,5 @@ function siteOf($: CheerioAPI, a: Cheerio<Element>, url: string): string {
     collapse(a.find('span.VuuXrf').first().text()) ||
     (inWrapper ? collapse($(inWrapper).find('span.VuuXrf').first().text()) : '');
   if (name) return name;
-  return hostOf(url);
+  return displayHost(url);
 }

@@ -1,16 +1,6 @@
 import type { CheerioAPI } from 'cheerio';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
-import type { RenderTimings } from '../../transport/browser/browser-transport.js';
-
-/** A fetched Google page as the parsers see it. */
-export interface FetchedPage {
-  html: string;
-  status: number;
-  /** URL after redirects. */
-  finalUrl: string;
-  /** Browser transport only: whether the page settled before the budget ran out, and how long it took. */
-  rendered?: { complete: boolean; timings: RenderTimings };
-}
+import type { HtmlPage } from '../common/html-page.js';
 
 /**
  * Block and wall markers found in the markup. They end the attempt only when the page has nothing
@@ -36,7 +26,7 @@ const DAILY_LIMIT = /you(?:'|’)ve reached your daily limit|일일 한도에 �
  * Pages that can never hold results, decided by where the request ended and its status: the sorry
  * page, the turn-on-JavaScript redirect, the consent host, 429 and 403.
  */
-export function assertNotBlocked(page: FetchedPage): void {
+export function assertNotBlocked(page: HtmlPage): void {
   const url = safeUrl(page.finalUrl);
   let reason: string | null = null;
   if (url && (url.pathname.includes('/sorry/') || url.hostname.startsWith('sorry.google.'))) reason = 'sorry_page';
@@ -50,7 +40,7 @@ export function assertNotBlocked(page: FetchedPage): void {
 }
 
 /** Block and wall markers in the markup; whether they end the attempt depends on what else the page holds. */
-export function wallSignals($: CheerioAPI, page: FetchedPage): WallSignals {
+export function wallSignals($: CheerioAPI, page: HtmlPage): WallSignals {
   return { blocked: blockMarker($, page), consent: consentMarker($) };
 }
 
@@ -73,13 +63,13 @@ export function assertNoDailyLimit($: CheerioAPI, scopeSelector: string): void {
 }
 
 /** After blocks: any other non-2xx answer is an upstream fault (or its wall, when the markup shows one). */
-export function assertHttpOk(page: FetchedPage, walls: WallSignals): void {
+export function assertHttpOk(page: HtmlPage, walls: WallSignals): void {
   if (page.status >= 200 && page.status < 300) return;
   assertNoWall(walls, page.status);
   throw new UpstreamFailure('UPSTREAM_ERROR', `google answered HTTP ${page.status}`);
 }
 
-function blockMarker($: CheerioAPI, page: FetchedPage): string | null {
+function blockMarker($: CheerioAPI, page: HtmlPage): string | null {
   if ($('#captcha-form, .g-recaptcha, script[src*="recaptcha"], iframe[src*="recaptcha"]').length > 0)
     return 'captcha_form';
   const text = $('body').text();

@@ -2,14 +2,8 @@ import { cheerio } from '../lazy-modules.js';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import { parseAiOverview, type AiOverview } from './aio-parser.js';
 import { hasNoResultsNotice, parseOrganic, resultRoot, type OrganicResult } from './organic-parser.js';
-import {
-  assertHttpOk,
-  assertNoWall,
-  assertNotBlocked,
-  wallNotes,
-  wallSignals,
-  type FetchedPage,
-} from './page-signals.js';
+import { assertHttpOk, assertNoWall, assertNotBlocked, wallNotes, wallSignals } from './page-signals.js';
+import type { HtmlPage } from '../common/html-page.js';
 
 export interface ResultsPage {
   organic: OrganicResult[];
@@ -42,7 +36,7 @@ export interface ResultsPage {
  * captcha marker ends the attempt only when nothing usable is on the page; zero results with a "did not
  * match" notice is NO_ANSWER; zero results with neither is LAYOUT_CHANGED.
  */
-export function parseResultsPage(page: FetchedPage, opts: { page: number; readAio: boolean }): ResultsPage {
+export function parseResultsPage(page: HtmlPage, opts: { page: number; readAio: boolean }): ResultsPage {
   assertNotBlocked(page);
   const $ = cheerio().load(page.html);
   const walls = wallSignals($, page);

@@ -3,7 +3,7 @@ import { UpstreamFailure } from '../../domain/engine-errors.js';
 import { promptOf } from '../common/upstream-status.js';
 import { usesBrowser } from '../common/engine-render.js';
 import { renderSearchPage, type GoogleSurface } from './browser-render.js';
-import type { FetchedPage } from './page-signals.js';
+import type { HtmlPage } from '../common/html-page.js';
 import { regionLanguage, type RegionLanguage } from './region-language.js';
 import { USER_AGENTS } from '../../transport/identity.js';
 
@@ -64,7 +64,7 @@ export async function fetchSearchPage(
   ctx: AttemptContext,
   req: SearchRequest,
   surface: GoogleSurface = 'serp',
-): Promise<FetchedPage> {
+): Promise<HtmlPage> {
   if (usesBrowser(ctx.config))
     return renderSearchPage(ctx, { url: req.url, acceptLanguage: req.region.acceptLanguage }, surface);
   const res = await ctx.http.request({ method: 'GET', url: req.url, headers: req.headers, signal: ctx.signal });
@@ -74,7 +74,7 @@ export async function fetchSearchPage(
 /**
  * Browser transport only: `{ transport, complete, timings }` for `raw`; nothing over HTTP, so `raw` stays as it was.
  */
-export function renderDiagnostics(page: FetchedPage): Record<string, unknown> {
+export function renderDiagnostics(page: HtmlPage): Record<string, unknown> {
   return page.rendered ? { transport: 'browser', render: page.rendered } : {};
 }
 

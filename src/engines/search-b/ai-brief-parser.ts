@@ -3,7 +3,7 @@ import { UpstreamFailure } from '../../domain/engine-errors.js';
 import { climbToAnswerSection, findLabelElements, readAnswerBlock, type NaverAnswer } from './answer-block.js';
 import { hasSearchContainer, isBlockPage, isNoResultsPage } from './naver-signals.js';
 
-export const AI_BRIEF_LABEL = 'AI 브리핑';
+const AI_BRIEF_LABEL = 'AI 브리핑';
 
 /**
  * ASSUMPTION (a gap in docs/engines.md#naver-ai-briefing): the AI briefing's markup is not verified. We anchor on

@@ -24,7 +24,7 @@ import { isBlockPage, isNoResultsPage } from './naver-signals.js';
  * then needed. The tier and this assumption are recorded in `raw`.
  */
 export const AI_TAB_PARAMS = { ssc: 'tab.ai.all' } as const;
-export const AI_TAB_LABEL = 'AI 답변';
+const AI_TAB_LABEL = 'AI 답변';
 const ASSUMPTION =
   'AI tab URL and markup unverified: ssc=tab.ai.all; ' +
   'assistant turn [data-turn-role=assistant], fallback heading text "AI 답변"';

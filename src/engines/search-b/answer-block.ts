@@ -2,7 +2,7 @@ import type { Cheerio, CheerioAPI } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
 import type { Source } from '../engine-result.js';
 import { markdownToText } from '../common/markdown-text.js';
-import { hostOf } from '../common/urls.js';
+import { displayHost } from '../common/urls.js';
 import { sourceUrlOf } from './naver-links.js';
 import { collapse } from './naver-signals.js';
 
@@ -72,7 +72,7 @@ export function climbToAnswerSection($: CheerioAPI, label: Element): Cheerio<Ele
 }
 
 /** Outbound source links of a block, in document order. */
-export function outboundLinks($: CheerioAPI, root: Cheerio<Element>): Element[] {
+function outboundLinks($: CheerioAPI, root: Cheerio<Element>): Element[] {
   return root
     .find('a[href]')
     .toArray()
@@ -83,7 +83,7 @@ export function outboundLinks($: CheerioAPI, root: Cheerio<Element>): Element[] 
  * Prose blocks of a section, outermost only; a block made of nothing but link text is a source
  * card, not prose; the label itself is skipped.
  */
-export function proseBlocks($: CheerioAPI, root: Cheerio<Element>, label: Element | null): Element[] {
+function proseBlocks($: CheerioAPI, root: Cheerio<Element>, label: Element | null): Element[] {
   return root
     .find(PROSE)
     .toArray()
@@ -110,7 +110,7 @@ export function readAnswerBlock($: CheerioAPI, root: Cheerio<Element>, label: El
     const existing = sources.find((s) => s.url === url);
     if (existing) return existing.position;
     const position = sources.length + 1;
-    sources.push({ position, url, label: labels.get(url) ?? hostOf(url) });
+    sources.push({ position, url, label: labels.get(url) ?? displayHost(url) });
     return position;
   };
 

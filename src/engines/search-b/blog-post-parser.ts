@@ -5,10 +5,8 @@ import { UpstreamFailure } from '../../domain/engine-errors.js';
 import { blogImageOf, type BlogImage } from './blog-images.js';
 import { collapse, isBlockPage, unreadablePostReason } from './naver-signals.js';
 
-export type { BlogImage } from './blog-images.js';
-
 /** Which editor generation the post was written with (recorded in `raw`). */
-export type BlogPostTier = 'smarteditor-one' | 'smarteditor-2' | 'legacy';
+type BlogPostTier = 'smarteditor-one' | 'smarteditor-2' | 'legacy';
 
 export interface ParsedBlogPost {
   title: string;

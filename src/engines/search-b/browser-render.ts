@@ -1,7 +1,8 @@
 import type { AttemptContext } from '../adapter.js';
 import type { PageProbe, RenderOptions } from '../../transport/browser/browser-transport.js';
 import { browserOf, letterCount, renderBudgetMs, stableMsOf, usesBrowser } from '../common/engine-render.js';
-import { assertNaverStatus, fetchNaverPage, NAVER_ACCEPT_LANGUAGE, type FetchedPage } from './naver-http.js';
+import { assertNaverStatus, fetchNaverPage, NAVER_ACCEPT_LANGUAGE } from './naver-http.js';
+import type { HtmlPage } from '../common/html-page.js';
 
 /** Naver's generated answers: the AI briefing on integrated search, and the AI tab's conversation. */
 export type NaverAnswerSurface = 'ai-brief' | 'ai-tab';
@@ -22,7 +23,7 @@ export async function loadNaverAnswerPage(
   url: string,
   surface: NaverAnswerSurface,
   label: string,
-): Promise<FetchedPage> {
+): Promise<HtmlPage> {
   if (!usesBrowser(ctx.config)) return fetchNaverPage(ctx, url, { label });
   const opts: RenderOptions = {
     stableSelector: surface === 'ai-tab' ? [ASSISTANT_TURN, ...RESULT_CONTAINERS] : RESULT_CONTAINERS,
@@ -59,6 +60,6 @@ async function assistantTurnStarted(page: PageProbe): Promise<boolean> {
 }
 
 /** Browser transport only: `{ transport, render }` for `raw`; nothing over HTTP. */
-export function renderDiagnostics(page: FetchedPage): Record<string, unknown> {
+export function renderDiagnostics(page: HtmlPage): Record<string, unknown> {
   return page.rendered ? { transport: 'browser', render: page.rendered } : {};
 }

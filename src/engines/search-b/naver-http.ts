@@ -1,19 +1,10 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { AttemptContext } from '../adapter.js';
-import type { RenderTimings } from '../../transport/browser/browser-transport.js';
+import type { HtmlPage } from '../common/html-page.js';
 import { acceptLanguage, USER_AGENTS } from '../../transport/identity.js';
 
 /** Naver is a Korea-only service: always Korean, whatever the attempt's country. */
 export const NAVER_ACCEPT_LANGUAGE = acceptLanguage('ko-KR');
-
-export interface FetchedPage {
-  html: string;
-  status: number;
-  /** URL after redirects. */
-  finalUrl: string;
-  /** Browser transport only: whether the page settled before the budget ran out, and how long it took. */
-  rendered?: { complete: boolean; timings: RenderTimings };
-}
 
 export interface NaverFetchOptions {
   /** Name for logs and failure details. */
@@ -33,7 +24,7 @@ export function naverSearchUrl(baseUrl: string, params: Record<string, string>):
  * GETs a Naver HTML page through the attempt's exit address with Korean browser headers, mapping
  * HTTP failures to kinds: 403 is Naver's anti-crawling answer (blocked), 429 rate limited.
  */
-export async function fetchNaverPage(ctx: AttemptContext, url: string, opts: NaverFetchOptions): Promise<FetchedPage> {
+export async function fetchNaverPage(ctx: AttemptContext, url: string, opts: NaverFetchOptions): Promise<HtmlPage> {
   const headers: Record<string, string> = {
     accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
     'accept-language': NAVER_ACCEPT_LANGUAGE,

@@ -5,7 +5,7 @@ import { readNaverPage } from './page-reader.js';
 import type { WebResult } from './web-results-parser.js';
 
 /** Naver's web-documents tab shows 15 results per page (docs/engines.md#naver-surfaces). */
-export const RESULTS_PER_PAGE = 15;
+const RESULTS_PER_PAGE = 15;
 
 /**
  * SEARCH_B_SERP: one page (1..10) of Naver's web-documents tab, or with `action = "page"` one

@@ -12,12 +12,12 @@ export interface WebResult {
 }
 
 /** Which marker generation matched (recorded in `raw` so drift shows up before wrong data does). */
-export type WebResultsTier = 'fds' | 'legacy';
+type WebResultsTier = 'fds' | 'legacy';
 
 export interface ParsedWebResults {
   tier: WebResultsTier;
   results: WebResult[];
-  /** Block or captcha markers on a page whose results are all there: noted, not fatal (issue 24 item 5). */
+  /** Block or captcha markers on a page whose results are all there: noted, not fatal: the answer is usable. */
   walls: string[];
 }
 

@@ -1,7 +1,7 @@
 import { cheerio } from '../lazy-modules.js';
 import type { CheerioAPI } from 'cheerio';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
-import { hostOf } from '../common/urls.js';
+import { displayHost } from '../common/urls.js';
 import { unwrapBingLink } from './bing-links.js';
 import { checkRequestedPage, parseResultCount, type PageCheck, type ResultCount } from './bing-result-count.js';
 
@@ -88,9 +88,9 @@ export function parseBingSerp(html: string, first: number): BingSerp {
     results.push({
       position: first + results.length,
       url,
-      title: title || hostOf(url),
+      title: title || displayHost(url),
       snippet: clean(snippet),
-      site: clean(item.find('.tptt').first().text()) || hostOf(url),
+      site: clean(item.find('.tptt').first().text()) || displayHost(url),
     });
   });
   if (results.length === 0) throw new UpstreamFailure('LAYOUT_CHANGED', 'bing: li.b_algo items without a title link');

@@ -1,7 +1,7 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { EngineResult, Source } from '../adapter.js';
 import { markdownToText } from '../common/markdown-text.js';
-import { hostOf, normalizeSourceUrl } from '../common/urls.js';
+import { displayHost, normalizeSourceUrl } from '../common/urls.js';
 
 /** One server frame of the Copilot chat socket (docs/engines.md#copilot-chat): `event` plus its payload. */
 export type CopilotEvent = Record<string, unknown> & { event?: unknown };
@@ -67,7 +67,7 @@ export function foldCopilotEvents(events: readonly CopilotEvent[]): EngineResult
     if (pos === undefined) {
       pos = sources.length + 1;
       byUrl.set(url, pos);
-      sources.push({ position: pos, url, label: c.title ?? hostOf(url) });
+      sources.push({ position: pos, url, label: c.title ?? displayHost(url) });
     }
     return pos;
   });

@@ -3,6 +3,7 @@ import WebSocket from 'ws';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { HttpTransport } from '../../transport/http-transport.js';
 import { endsTurn, type CopilotEvent } from './copilot-events.js';
+import { coerceError } from '../../domain/coerce-error.js';
 
 export interface ChatSocketOptions {
   /** ws:// or wss:// URL of the chat endpoint (may carry an access token: never log it). */
@@ -131,7 +132,7 @@ function connectThrough(open: NonNullable<HttpTransport['openSocket']>, url: str
   const create = (_options: unknown, oncreate: (err: Error | null, socket?: net.Socket) => void): undefined => {
     open(target).then(
       (socket) => oncreate(null, socket),
-      (e: unknown) => oncreate(e instanceof Error ? e : new Error(String(e))),
+      (e: unknown) => oncreate(coerceError(e)),
     );
     return undefined;
   };

@@ -52,7 +52,7 @@ export const searchCAssistant: EngineAdapter = {
       headers,
       firstFrame: JSON.stringify(frame),
       signal: ctx.signal,
-      // Through the leased exit address, like the HTTP calls.
+      // Through the attempt's exit address, like the HTTP calls.
       http: ctx.http,
       graceMs: Number.isFinite(graceOption) && graceOption >= 0 ? graceOption : DEFAULT_DONE_GRACE_MS,
     });

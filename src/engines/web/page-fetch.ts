@@ -3,8 +3,8 @@ import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { HttpTransport } from '../../transport/http-transport.js';
 import { acceptLanguage, regionLocale, USER_AGENTS } from '../../transport/identity.js';
 
-/** A fetched page before interpretation: what `interpretPage` needs, and what fixtures reproduce. */
-export interface FetchedPage {
+/** A fetched page as bytes and headers, before interpretation: what `interpretPage` reads, what fixtures reproduce. */
+export interface PageBytes {
   /** The URL the client asked for. */
   requestedUrl: string;
   /** The URL after redirects: the base for relative links (unless the page has `<base href>`). */
@@ -12,12 +12,12 @@ export interface FetchedPage {
   status: number;
   /** Lower-case header names. */
   headers: Record<string, string>;
-  /** Decoded (decompressed) body bytes; the charset is applied later. */
+  /** Body bytes: as sent by `fetchRawPage`, decompressed by `decodedPage`; the charset is applied later. */
   body: Buffer;
 }
 
 /** Transfer and decompressed-size cap (5-10 MB is the usual range: docs/engines.md#page-fetch). */
-export const MAX_PAGE_BYTES = 10 * 1024 * 1024;
+const MAX_PAGE_BYTES = 10 * 1024 * 1024;
 
 /** Headers a browser sends for a top-level navigation; `Accept-Language` follows the attempt's country. */
 export function browserHeaders(country: string, overrides: Record<string, string> = {}): Record<string, string> {
@@ -35,26 +35,17 @@ export function browserHeaders(country: string, overrides: Record<string, string
   };
 }
 
-/** GETs a page through the attempt's transport (redirects followed, size capped) and decompresses it. */
-export async function fetchPage(
-  http: HttpTransport,
-  url: string,
-  headers: Record<string, string>,
-  signal: AbortSignal,
-): Promise<FetchedPage> {
-  return decodedPage(await fetchRawPage(http, url, headers, signal));
-}
-
 /**
- * The same GET with the body as sent (still compressed): the parse pool decompresses it off the
- * event loop (`decodedPage`), since inflating a large page is CPU work like parsing it.
+ * GETs a page through the attempt's transport (redirects followed, size capped) with the body as sent
+ * (still compressed): the parse pool decompresses it off the event loop (`decodedPage`), since inflating
+ * a large page is CPU work like parsing it.
  */
 export async function fetchRawPage(
   http: HttpTransport,
   url: string,
   headers: Record<string, string>,
   signal: AbortSignal,
-): Promise<FetchedPage> {
+): Promise<PageBytes> {
   const res = await http.request({
     method: 'GET',
     url,
@@ -68,7 +59,7 @@ export async function fetchRawPage(
 }
 
 /** A page of `fetchRawPage` with its body decompressed per its Content-Encoding. */
-export function decodedPage(page: FetchedPage): FetchedPage {
+export function decodedPage(page: PageBytes): PageBytes {
   return { ...page, body: decompress(page.body, page.headers['content-encoding']) };
 }
 

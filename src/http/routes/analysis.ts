@@ -9,10 +9,11 @@ import {
 import type { HttpContext } from '../context.js';
 import { acceptedSchema, errorEnvelopeSchema, promptResearchSchema, sourceInfluenceSchema } from '../schemas.js';
 import { callerOf } from '../caller.js';
-import { insertOne } from './tasks.js';
+import { submitOne } from '../../submission/submit.js';
+import { submitDeps } from './tasks.js';
 
 /** Source-influence bodies are capped at 1 MiB by the contract. */
-export const SOURCE_INFLUENCE_MAX_BYTES = 1024 * 1024;
+const SOURCE_INFLUENCE_MAX_BYTES = 1024 * 1024;
 
 const errors = {
   400: errorEnvelopeSchema,
@@ -23,6 +24,7 @@ const errors = {
 };
 
 export function registerAnalysisRoutes(app: FastifyInstance, ctx: HttpContext): void {
+  const deps = submitDeps(ctx);
   app.post<{ Body: SourceInfluenceInput }>(
     '/v1/source-influence',
     {
@@ -34,7 +36,7 @@ export function registerAnalysisRoutes(app: FastifyInstance, ctx: HttpContext): 
       },
     },
     async (req, reply) =>
-      reply.code(202).send(await insertOne(ctx, sourceInfluenceTask(req.body, ctx, callerOf(req).accountId))),
+      reply.code(202).send(await submitOne(deps, sourceInfluenceTask(req.body, ctx, callerOf(req).accountId))),
   );
 
   app.post<{ Body: PromptResearchInput }>(
@@ -48,6 +50,6 @@ export function registerAnalysisRoutes(app: FastifyInstance, ctx: HttpContext): 
       },
     },
     async (req, reply) =>
-      reply.code(202).send(await insertOne(ctx, promptResearchTask(req.body, ctx, callerOf(req).accountId))),
+      reply.code(202).send(await submitOne(deps, promptResearchTask(req.body, ctx, callerOf(req).accountId))),
   );
 }

@@ -14,7 +14,7 @@ import {
   errorEnvelopeSchema,
   idParamsSchema,
 } from '../schemas.js';
-import { UUID_RE } from './task-lookup.js';
+import { UUID_RE } from '../../domain/task-id.js';
 
 /** A batch within its retention (that of its tasks) by the id of a path, or 404 RESOURCE_NOT_FOUND. */
 export async function liveBatchOr404(ctx: HttpContext, id: string, caller: Caller): Promise<BatchRecord> {

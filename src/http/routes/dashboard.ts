@@ -6,7 +6,7 @@ import { RequestError, errorObject } from '../../domain/request-errors.js';
 import type { HttpContext } from '../context.js';
 
 /** Where the dashboard is served; its files are public (they hold no data), every call they make takes the key. */
-export const DASHBOARD_PATH = '/dashboard';
+const DASHBOARD_PATH = '/dashboard';
 
 /**
  * The browser may run only the dashboard's own files and talk only to this service: no inline script, no other

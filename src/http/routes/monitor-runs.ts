@@ -1,10 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { factsFor, savedMentions, trackBrands } from '../../analysis/visibility/index.js';
 import { dateTimeMs } from '../../domain/clock.js';
-import type { MonitorRunRecord } from '../../domain/monitor.js';
-import { RequestError, validationError } from '../../domain/request-errors.js';
-import type { TaskType } from '../../domain/task-types.js';
-import { newMonitorRun, submitMonitorRun } from '../../queue/monitor-runs.js';
+import { validationError } from '../../domain/request-errors.js';
+import { monitorRunView, runMonitorNow } from '../../queue/monitor-runs.js';
+import { monitorOr404 } from '../../submission/monitors.js';
 import { callerOf } from '../caller.js';
 import type { HttpContext } from '../context.js';
 import {
@@ -16,7 +14,6 @@ import {
 } from '../monitor-schemas.js';
 import { coercedQuery } from '../query-validator.js';
 import { errorEnvelopeSchema, idParamsSchema } from '../schemas.js';
-import { monitorOr404, notFound } from './monitors.js';
 
 const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 404: errorEnvelopeSchema } as const;
 
@@ -45,7 +42,7 @@ export function registerMonitorRunRoutes(app: FastifyInstance, ctx: HttpContext)
         results: withResults,
       });
       const views = [];
-      for (const run of runs) views.push(await runView(ctx, run, withResults));
+      for (const run of runs) views.push(await monitorRunView(ctx.store, run, withResults));
       return { success: true, runs: views };
     },
   );
@@ -63,35 +60,20 @@ export function registerMonitorRunRoutes(app: FastifyInstance, ctx: HttpContext)
       },
     },
     async (req, reply) => {
-      const caller = callerOf(req);
-      const m = await monitorOr404(ctx, req.params.id, caller);
-      const now = ctx.now();
-      const run = newMonitorRun(m, now, now, 'manual');
-      const outcome = await ctx.store.startMonitorRun(run);
-      if (outcome === 'gone') throw notFound(req.params.id);
-      if (outcome === 'in-progress') throw new RequestError('MONITOR_RUN_IN_PROGRESS', undefined, { monitorId: m.id });
-      try {
-        const made = await submitMonitorRun(
-          {
-            store: ctx.store,
-            submission: { config: ctx.config, pools: ctx.pools, now: ctx.now },
-            retentionMs: ctx.settings.retentionMs,
-            now: ctx.now,
-            log: ctx.log,
-          },
-          run,
-        );
-        for (const type of new Set<TaskType>(made.map((t) => t.taskType))) ctx.notify(type);
-      } catch (e) {
-        // The run stays `starting`: a worker's scheduler pass submits it (the same batch id, made once).
-        req.log.error({ err: e, runId: run.id }, 'monitor run not submitted at once');
-      }
-      const [fresh] = await ctx.store.monitorRuns(m.id, caller.accountId, {
-        from: run.slotAt,
-        to: run.slotAt + 1,
-        limit: 1,
-      });
-      return reply.code(202).send({ success: true, run: await runView(ctx, fresh ?? run, false) });
+      const m = await monitorOr404(ctx, req.params.id, callerOf(req));
+      const run = await runMonitorNow(
+        {
+          store: ctx.store,
+          submission: { config: ctx.config, pools: ctx.pools, now: ctx.now },
+          retentionMs: ctx.settings.retentionMs,
+          now: ctx.now,
+          log: ctx.log,
+        },
+        m,
+        req.params.id,
+        ctx.notify,
+      );
+      return reply.code(202).send({ success: true, run: await monitorRunView(ctx.store, run, false) });
     },
   );
 
@@ -130,54 +112,6 @@ export function registerMonitorRunRoutes(app: FastifyInstance, ctx: HttpContext)
       return { success: true, monitorId: m.id, series };
     },
   );
-}
-
-/**
- * A run as the API shows it: its progress from its batch while it runs, from the counts of its saved results once
- * done (the results themselves are read only when asked for).
- */
-async function runView(ctx: HttpContext, run: MonitorRunRecord, withResults: boolean) {
-  let progress: { total: number; done: number; completed: number; failed: number };
-  if (run.status === 'completed') {
-    const { completed, failed } = run.counts ?? { completed: 0, failed: 0 };
-    progress = { total: run.tasks, done: completed + failed, completed, failed };
-  } else {
-    const batch = await ctx.store.getBatch(run.batchId, run.accountId, 0);
-    const c = batch?.counts;
-    progress = {
-      total: run.tasks,
-      done: c ? c.COMPLETED + c.FAILED : 0,
-      completed: c?.COMPLETED ?? 0,
-      failed: c?.FAILED ?? 0,
-    };
-  }
-  return {
-    id: run.id,
-    slotAt: new Date(run.slotAt).toISOString(),
-    status: run.status,
-    trigger: run.trigger,
-    batchId: run.batchId,
-    tasks: run.tasks,
-    progress,
-    createdAt: new Date(run.createdAt).toISOString(),
-    completedAt: run.completedAt === null ? null : new Date(run.completedAt).toISOString(),
-    ...(withResults ? { results: withMentions(run) } : {}),
-  };
-}
-
-/**
- * A run's saved results, each with where its answer names the tracked brands (`mentions`: offsets in `text`, the
- * brand and its role, as the figures counted them: docs/analysis.md §6.1) and the brand's rank by first mention
- * (`position`). Saved with the run when it ended; computed here only for runs saved before that.
- */
-function withMentions(run: MonitorRunRecord) {
-  const results = run.results ?? [];
-  if (results.every((r) => r.mentions !== undefined)) return results;
-  const tracked = trackBrands(run.spec.brand, run.spec.competitors);
-  return results.map((r) => {
-    if (r.mentions !== undefined) return r;
-    return { ...r, ...savedMentions(factsFor({ text: r.text, sources: [] }, tracked)) };
-  });
 }
 
 /** An optional RFC 3339 time of the query, or 400 on the field. */

@@ -8,7 +8,7 @@ import { listedView, withResponseJson } from '../../domain/task-view.js';
 import { callerOf } from '../caller.js';
 import type { HttpContext } from '../context.js';
 import { errorEnvelopeSchema, taskListQuerySchema, taskListSchema } from '../schemas.js';
-import { UUID_RE } from './task-lookup.js';
+import { UUID_RE } from '../../domain/task-id.js';
 
 interface TaskListQuerystring {
   since: string;
@@ -23,10 +23,10 @@ interface TaskListQuerystring {
 }
 
 /** A page's cursor: the id of its last task, base64url-encoded (opaque to clients: only ever passed back). */
-export const cursorOf = (id: string): string => Buffer.from(id, 'latin1').toString('base64url');
+const cursorOf = (id: string): string => Buffer.from(id, 'latin1').toString('base64url');
 
 /** The task id of a cursor this route made, or null for any other text. */
-export function idOfCursor(cursor: string): string | null {
+function idOfCursor(cursor: string): string | null {
   const id = Buffer.from(cursor, 'base64url').toString('latin1');
   return UUID_RE.test(id) && id === id.toLowerCase() && cursorOf(id) === cursor ? id : null;
 }

@@ -1,10 +1,8 @@
 import { RequestError } from '../../domain/request-errors.js';
 import type { Caller } from '../../domain/account.js';
 import type { PolledTask } from '../../domain/task.js';
+import { UUID_RE } from '../../domain/task-id.js';
 import type { HttpContext } from '../context.js';
-
-/** Task and batch ids are UUIDs; anything else is not found without asking the store. */
-export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * A task of the caller's account within its retention by the id of a path, or 404 RESOURCE_NOT_FOUND (unknown,

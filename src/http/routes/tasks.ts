@@ -2,12 +2,9 @@ import type { FastifyInstance, FastifySchemaValidationError } from 'fastify';
 import type {} from '@fastify/swagger';
 import { Ajv } from 'ajv';
 import { RequestError, errorObject, validationError, type ErrorObject } from '../../domain/request-errors.js';
-import type { NewBatch } from '../../domain/batch.js';
-import type { NewTask } from '../../domain/task.js';
-import { newTaskId } from '../../domain/task-id.js';
-import { creditsView, pollingView, taskMetadata, withResponseJson } from '../../domain/task-view.js';
+import { pollingView, withResponseJson } from '../../domain/task-view.js';
 import { envelopeToTask, type EnvelopeInput } from '../../submission/envelope.js';
-import type { InsertOutcome } from '../../store/store.js';
+import { BATCH_MAX_ITEMS, submitBatch, submitOne, type SubmitDeps } from '../../submission/submit.js';
 import type { HttpContext } from '../context.js';
 import {
   acceptedSchema,
@@ -23,9 +20,8 @@ import { ajvToProblems } from '../validation-details.js';
 import { callerOf } from '../caller.js';
 import { liveTaskOr404 } from './task-lookup.js';
 
-export const BATCH_MAX_ITEMS = 500;
-export const BATCH_MAX_BYTES = 8 * 1024 * 1024;
-export const SINGLE_MAX_BYTES = 1024 * 1024;
+const BATCH_MAX_BYTES = 8 * 1024 * 1024;
+const SINGLE_MAX_BYTES = 1024 * 1024;
 
 const errorResponses = {
   400: errorEnvelopeSchema,
@@ -35,31 +31,28 @@ const errorResponses = {
   422: errorEnvelopeSchema,
 };
 
-/** Inserts one task and turns the store's outcome into the reply (409 on a taken key). */
-export async function insertOne(
-  ctx: HttpContext,
-  task: NewTask,
-): Promise<{ success: true; task: ReturnType<typeof taskMetadata>; credits: ReturnType<typeof creditsView> }> {
-  const [outcome] = await ctx.store.insertTasks([task], ctx.now() - ctx.settings.retentionMs);
-  return acceptedOrThrow(ctx, outcome);
-}
-
-function acceptedOrThrow(ctx: HttpContext, outcome: InsertOutcome | undefined) {
-  if (!outcome?.ok) {
-    if (outcome?.reason === 'DUPLICATE_KEY') {
-      throw new RequestError('RESOURCE_ALREADY_EXISTS', undefined, { id: outcome.existingId });
-    }
-    throw new RequestError('ENQUEUE_ERROR');
-  }
-  ctx.metrics.tasksSubmitted.inc({ engine: outcome.task.taskType });
-  ctx.notify(outcome.task.taskType);
-  return { success: true as const, task: taskMetadata(outcome.task), credits: creditsView(outcome.task) };
+/** What the submit use cases (src/submission/submit.ts) take of the HTTP context. */
+export function submitDeps(ctx: HttpContext): SubmitDeps {
+  return {
+    config: ctx.config,
+    pools: ctx.pools,
+    now: ctx.now,
+    store: ctx.store,
+    metrics: ctx.metrics,
+    notify: ctx.notify,
+    retentionMs: ctx.settings.retentionMs,
+  };
 }
 
 export function registerTaskRoutes(app: FastifyInstance, ctx: HttpContext): void {
   // Batch items are validated one by one with the same schema as the single endpoint.
   const ajv = new Ajv({ allErrors: true, coerceTypes: false, useDefaults: false });
   const validateItem = ajv.compile<EnvelopeInput>(envelopeSchema);
+  const checkItem = (item: unknown): EnvelopeInput => {
+    if (!validateItem(item)) throw validationError(ajvToProblems(validateItem.errors ?? []));
+    return item;
+  };
+  const deps = submitDeps(ctx);
 
   app.post<{ Body: EnvelopeInput }>(
     '/v1/async/task',
@@ -73,8 +66,7 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: HttpContext): void
     },
     async (req, reply) => {
       const task = envelopeToTask(req.body, ctx, callerOf(req).accountId);
-      const accepted = await insertOne(ctx, task);
-      return reply.code(202).send(accepted);
+      return reply.code(202).send(await submitOne(deps, task));
     },
   );
 
@@ -101,52 +93,25 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: HttpContext): void
           { field: '', message: `the batch must contain 1 to ${BATCH_MAX_ITEMS} items (got ${items.length})` },
         ]);
       }
-      const now = new Date(ctx.now());
-      const { accountId } = callerOf(req);
-      const batch: NewBatch = {
-        id: newTaskId(now.getTime()),
-        size: items.length,
-        webhookUrl: req.query.webhook ?? null,
-        createdAt: now.getTime(),
-        accountId,
-      };
-      const results: Array<Record<string, unknown>> = new Array(items.length);
-      const toInsert: Array<{ index: number; task: NewTask }> = [];
-      items.forEach((item, index) => {
-        try {
-          if (!validateItem(item)) throw validationError(ajvToProblems(validateItem.errors ?? []));
-          const task = envelopeToTask(item, ctx, accountId);
-          task.batch = { id: batch.id, index };
-          toInsert.push({ index, task });
-        } catch (e) {
-          results[index] = failure(index, e, now);
-        }
-      });
-      let outcomes: InsertOutcome[];
-      let batchMade = true;
-      try {
-        outcomes = await ctx.store.insertTasks(
-          toInsert.map((x) => x.task),
-          ctx.now() - ctx.settings.retentionMs,
-          batch,
-        );
-      } catch (e) {
-        req.log.error({ err: e, reqId: req.id }, 'batch insert failed');
-        outcomes = toInsert.map(() => ({ ok: false, reason: 'STORE_ERROR', message: 'store unavailable' }));
-        batchMade = false;
-      }
-      toInsert.forEach(({ index }, i) => {
-        try {
-          const accepted = acceptedOrThrow(ctx, outcomes[i]);
-          results[index] = { success: true, index, task: accepted.task, credits: accepted.credits };
-        } catch (e) {
-          results[index] = failure(index, e, now);
-        }
-      });
+      const submitted = await submitBatch(
+        deps,
+        callerOf(req).accountId,
+        items,
+        req.query.webhook ?? null,
+        checkItem,
+        (e) => req.log.error({ err: e, reqId: req.id }, 'batch insert failed'),
+      );
+      const now = new Date(submitted.at);
+      const results = submitted.items.map(
+        (o): Record<string, unknown> =>
+          'accepted' in o
+            ? { success: true, index: o.index, task: o.accepted.task, credits: o.accepted.credits }
+            : failure(o.index, o.error, now),
+      );
       const succeeded = results.filter((r) => r.success === true).length;
       return {
         success: true,
-        batch: batchMade ? { id: batch.id, size: batch.size } : null,
+        batch: submitted.batch,
         summary: { total: items.length, succeeded, failed: items.length - succeeded },
         results,
       };

@@ -19,7 +19,7 @@ export interface Market {
   brands: readonly MarketBrand[];
 }
 
-export const MARKETS: readonly Market[] = [
+const MARKETS: readonly Market[] = [
   {
     id: 'running-shoes',
     phrases: ['running shoe', 'trail running', 'marathon shoe', 'running sneaker', '러닝화', '마라톤화', '런닝화'],

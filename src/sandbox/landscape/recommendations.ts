@@ -13,7 +13,7 @@ import type { VisibilityShift } from './shifts.js';
  * is named against that chance, so repeated asks disagree as a real engine's do. Brands named are ordered by their
  * chance with some noise (the position a monitor reads). The same slot always gives the same answer.
  */
-export interface AskSlot {
+interface AskSlot {
   /** The task type the route serves (CHATBOT_A, AIMODE, …): the seed of the engine's own preferences. */
   engine: string;
   /** Upper-case ISO country the request came for. */
@@ -24,7 +24,7 @@ export interface AskSlot {
   sample: number;
 }
 
-export interface Recommended {
+interface Recommended {
   brand: MarketBrand;
   /** 1-based place in the answer's list. */
   position: number;
@@ -33,7 +33,7 @@ export interface Recommended {
 /** At most this many brands are named in one answer. */
 const MAX_NAMED = 4;
 
-export function recommendBrands(
+function recommendBrands(
   sim: SimContext,
   market: Market,
   slot: AskSlot,

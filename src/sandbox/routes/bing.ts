@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SimContext } from '../sim-context.js';
 import { fakeCitations, fakeSentences } from '../text-gen.js';
+import { escapeHtml } from '../../text/html-escape.js';
 
 const error5xx = (reply: FastifyReply) =>
   reply
@@ -40,24 +41,24 @@ function resultItems(sim: SimContext, topic: string, first: number, cc: string):
   // The market reorders a page, as a real market would rank differently.
   const shift = sim.hash(topic, `cc:${cc}`) % cites.length;
   const order = cites.map((_, i) => (i + shift) % cites.length);
-  const ad = `<li class="b_ad b_adTop"><ul><li><div class="b_title"><h2><a href="https://www.bing.com/aclk?ld=e8sim&u=aHR0cHM6Ly9hZHMuZXhhbXBsZS5jb20v">Sponsored: ${esc(topic)} deals</a></h2></div><div class="b_caption"><p>Ad · Best prices for ${esc(topic)}</p></div></li></ul></li>`;
+  const ad = `<li class="b_ad b_adTop"><ul><li><div class="b_title"><h2><a href="https://www.bing.com/aclk?ld=e8sim&u=aHR0cHM6Ly9hZHMuZXhhbXBsZS5jb20v">Sponsored: ${escapeHtml(topic)} deals</a></h2></div><div class="b_caption"><p>Ad · Best prices for ${escapeHtml(topic)}</p></div></li></ul></li>`;
   const items = order.map((i, rank) => {
     const c = cites[i] as { url: string; title: string };
     const host = new URL(c.url).hostname;
     const wrapped = `https://www.bing.com/ck/a?!&&p=sim${(first + rank).toString(16)}&u=a1${Buffer.from(c.url, 'utf8').toString('base64url')}&ntb=1`;
     return (
       `<li class="b_algo" data-tag="" data-id="SERP.${5000 + first + rank}">` +
-      `<div class="b_tpcn"><a class="tilk" href="${esc(c.url)}"><div class="tpic">` +
-      `</div><div class="tptxt"><div class="tptt">${esc(host)}</div>` +
-      `<div class="b_attribution"><cite>https://${esc(host)} › ${esc(new URL(c.url).pathname.slice(1))}</cite></div></div></a></div>` +
-      `<h2><a href="${esc(wrapped)}" h="ID=SERP,${5000 + first + rank}.1">${esc(c.title)}</a></h2>` +
+      `<div class="b_tpcn"><a class="tilk" href="${escapeHtml(c.url)}"><div class="tpic">` +
+      `</div><div class="tptxt"><div class="tptt">${escapeHtml(host)}</div>` +
+      `<div class="b_attribution"><cite>https://${escapeHtml(host)} › ${escapeHtml(new URL(c.url).pathname.slice(1))}</cite></div></div></a></div>` +
+      `<h2><a href="${escapeHtml(wrapped)}" h="ID=SERP,${5000 + first + rank}.1">${escapeHtml(c.title)}</a></h2>` +
       `<div class="b_caption"><p class="b_lineclamp2">` +
-      `<span class="algoSlug_icon" data-priority="2">Web</span>${esc(sentences[i] ?? '')}</p></div></li>`
+      `<span class="algoSlug_icon" data-priority="2">Web</span>${escapeHtml(sentences[i] ?? '')}</p></div></li>`
     );
   });
   const related =
-    `<li class="b_ans"><h2>Related searches for ${esc(topic)}</h2><ul class="b_vList"><li>` +
-    `<a href="/search?q=${encodeURIComponent(`${topic} review`)}">${esc(topic)} review</a></li></ul></li>`;
+    `<li class="b_ans"><h2>Related searches for ${escapeHtml(topic)}</h2><ul class="b_vList"><li>` +
+    `<a href="/search?q=${encodeURIComponent(`${topic} review`)}">${escapeHtml(topic)} review</a></li></ul></li>`;
   return ad + items.join('') + related;
 }
 
@@ -82,8 +83,8 @@ function pager(q: string, first: number): string {
 function noResults(topic: string, lang: string): string {
   const heading =
     lang === 'ko'
-      ? `<strong>${esc(topic)}</strong>에 대한 검색 결과가 없습니다.`
-      : `There are no results for <strong>${esc(topic)}</strong>`;
+      ? `<strong>${escapeHtml(topic)}</strong>에 대한 검색 결과가 없습니다.`
+      : `There are no results for <strong>${escapeHtml(topic)}</strong>`;
   return (
     `<li class="b_no"><h1>${heading}</h1><ul><li>` +
     `<span>Check your spelling or try different keywords</span></li></ul></li>`
@@ -92,10 +93,10 @@ function noResults(topic: string, lang: string): string {
 
 function page(q: string, lang: string, count: string, items: string): string {
   return (
-    `<!DOCTYPE html><html lang="${esc(lang)}" dir="ltr"><head>` +
-    `<meta charset="utf-8"><title>${esc(q)} - Search</title></head><body>` +
+    `<!DOCTYPE html><html lang="${escapeHtml(lang)}" dir="ltr"><head>` +
+    `<meta charset="utf-8"><title>${escapeHtml(q)} - Search</title></head><body>` +
     `<header id="b_header"><form action="/search" id="sb_form">` +
-    `<input id="sb_form_q" name="q" value="${esc(q)}"></form></header>` +
+    `<input id="sb_form_q" name="q" value="${escapeHtml(q)}"></form></header>` +
     `<main aria-label="Search Results"><div id="b_content">` +
     `<div id="b_tween">${count ? `<span class="sb_count">${count}</span>` : ''}</div>` +
     `<ol id="b_results" role="main">${items}</ol></div></main></body></html>`
@@ -112,8 +113,4 @@ function captchaPage(): string {
     '<input name="captcha_answer" type="text"></form>' +
     '</div></div></body></html>'
   );
-}
-
-function esc(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }

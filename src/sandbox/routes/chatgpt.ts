@@ -4,12 +4,9 @@ import type { SimContext } from '../sim-context.js';
 import { landscapeOf } from '../landscape/recommendations.js';
 import { requestCountry } from '../request-country.js';
 import { fakeCitations, fakeSentences, isKorean } from '../text-gen.js';
+import { escapeHtml } from '../../text/html-escape.js';
 
 const SESSION_COOKIE = '__Secure-next-auth.session-token';
-
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 /** A value for an inline script: JSON with `<` escaped so no `</script>` can end it early. */
 export function scriptJson(v: unknown): string {

@@ -3,6 +3,7 @@ import type { SimContext } from '../sim-context.js';
 import { type Landscape, landscapeOf } from '../landscape/recommendations.js';
 import { requestCountry } from '../request-country.js';
 import { fakeCitations, fakeSentences, isKorean } from '../text-gen.js';
+import { escapeHtml } from '../../text/html-escape.js';
 
 /**
  * Gemini `POST /v1beta/models/<model>:generateContent` with Search grounding (docs/engines.md#gemini-grounding).
@@ -157,8 +158,4 @@ function decodeToken(token: string): string | null {
   if (!token.startsWith(REDIRECT_TOKEN_PREFIX)) return null;
   const url = Buffer.from(token.slice(REDIRECT_TOKEN_PREFIX.length), 'base64url').toString('utf8');
   return /^https?:\/\/[^\s"<>]+$/.test(url) ? url : null;
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }

@@ -109,7 +109,6 @@ function promptOf(input: unknown): string {
 }
 
 const cpLen = (s: string) => Array.from(s).length;
-const hostOf = (url: string) => new URL(url).hostname;
 
 /**
  * Three cited paragraphs in the model's style: `sentence ([site](url?utm_source=openai))`, and the brands it recommends
@@ -123,7 +122,7 @@ function answerWithCitations(
   const cites = fakeCitations(sim, topic, 3, 'CHATBOT_A');
   const s = fakeSentences(sim, topic, 3);
   const [c0, c1, c2] = cites as [FakeCitation, FakeCitation, FakeCitation];
-  const link = (c: FakeCitation) => ` ([${hostOf(c.url)}](${c.url}?utm_source=openai))`;
+  const link = (c: FakeCitation) => ` ([${new URL(c.url).hostname}](${c.url}?utm_source=openai))`;
   const paragraphs: Array<[string, FakeCitation[]]> = [
     [`📌 ${s[0]}${link(c0)}`, [c0]],
     [`${s[1]}${link(c1)}`, [c1, c2]],

@@ -3,7 +3,8 @@ import type { SimContext } from '../sim-context.js';
 import { landscapeOf } from '../landscape/recommendations.js';
 import { requestCountry } from '../request-country.js';
 import { fakeCitations, fakeSentences, isKorean } from '../text-gen.js';
-import { CLOUDFLARE_CHALLENGE, escapeHtml, scriptJson } from './chatgpt.js';
+import { CLOUDFLARE_CHALLENGE, scriptJson } from './chatgpt.js';
+import { escapeHtml } from '../../text/html-escape.js';
 
 const error5xx = (reply: FastifyReply) =>
   reply

@@ -20,6 +20,7 @@ import {
   type Topic,
   withParticle,
 } from './suggest-words.js';
+import { escapeHtml } from '../../text/html-escape.js';
 
 /**
  * Google autocomplete (docs/analysis.md#s3-1, docs/engines.md#google-autocomplete): `GET /complete/search` with
@@ -134,7 +135,6 @@ export function suggestLanguage(hl: string | undefined, q: string): Lang {
 }
 
 const isDomainLike = (s: string) => /\.(com|net|co\.kr|org)\b|www\./i.test(s);
-const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** gws-wiz marks the completed part in bold. */
 function bolded(q: string, s: string): string {

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SimContext } from '../sim-context.js';
 import { fakeSentences, isKorean } from '../text-gen.js';
+import { escapeHtml } from '../../text/html-escape.js';
 
 /**
  * Arbitrary web pages for WEB_SCRAPE and page readers (docs/contract.md#sandbox-scope): the transport sends
@@ -147,8 +148,4 @@ function safeDecode(s: string): string {
   } catch {
     return s;
   }
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }

@@ -16,6 +16,7 @@ import { chromiumLaunchOptions } from './launch-options.js';
 import { navigationFailure } from './navigation-failure.js';
 import { PageSlots } from './page-slots.js';
 import { renderPage } from './render-page.js';
+import { coerceError } from '../../domain/coerce-error.js';
 
 export interface BrowserPoolOptions {
   executablePath: string;
@@ -35,7 +36,7 @@ export interface BrowserPoolOptions {
 
 /** What one page needs: where it goes out, which region it looks like, the adapter's headers. */
 export interface PageSpec {
-  /** The leased exit address: its proxy, or the host's own connection. */
+  /** The attempt's exit address: its proxy, or the host's own connection. */
   exit: Pick<ExitAddressConfig, 'id' | 'proxyUrl'>;
   country: string;
   headers?: Record<string, string>;
@@ -226,7 +227,7 @@ export class BrowserPool {
     try {
       browser = await playwright().chromium.launch(chromiumLaunchOptions(plan.executablePath, plan.sandboxed));
     } catch (e) {
-      const message = e instanceof Error ? e.message : String(e);
+      const message = coerceError(e).message;
       const why = message.split('\n')[0] ?? '';
       if (plan.sandboxed && this.setting() === 'auto' && isSandboxFailure(message)) {
         this.sandbox = {

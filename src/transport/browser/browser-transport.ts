@@ -2,7 +2,7 @@
  * The narrow interface engines use to load a page in a real browser (docs/engines.md#google-access,
  * #google-ai-mode, #naver-ai-briefing, #naver-ai-tab): pages whose answer is rendered by
  * JavaScript, or streams in and must be waited for. Like the HTTP transport, it goes out through
- * the exit address leased for the attempt; engines never see Playwright itself.
+ * the exit address taken for the attempt; engines never see Playwright itself.
  */
 
 /** Read-only view of the page while a render waits, for `RenderOptions.until`. */

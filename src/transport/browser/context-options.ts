@@ -8,7 +8,7 @@ export interface ContextProxy {
   password?: string;
 }
 
-/** How the leased exit address becomes the context's proxy; null for the host's own connection. */
+/** How the attempt's exit address becomes the context's proxy; null for the host's own connection. */
 export function proxyForExit(exit: Pick<ExitAddressConfig, 'id' | 'proxyUrl'>): ContextProxy | null {
   if (!exit.proxyUrl) return null;
   let u: URL;

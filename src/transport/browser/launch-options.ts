@@ -9,7 +9,7 @@ import type { LaunchOptions } from 'playwright-core';
  * containers often have a 64 MB /dev/shm, too small for renderers. The sandbox is not a flag here:
  * chromium-sandbox.ts decides it (Playwright adds `--no-sandbox` when it is off).
  */
-export const CHROMIUM_ARGS: readonly string[] = Object.freeze([
+const CHROMIUM_ARGS: readonly string[] = Object.freeze([
   '--headless',
   '--disable-gpu',
   '--disable-quic',

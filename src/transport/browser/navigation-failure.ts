@@ -1,5 +1,6 @@
 import { playwright } from './playwright.js';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
+import { coerceError } from '../../domain/coerce-error.js';
 
 /** Chromium net errors that mean "no answer in time" rather than "refused" (net_error_list.h). */
 const NET_TIMEOUTS = new Set(['ERR_TIMED_OUT', 'ERR_CONNECTION_TIMED_OUT', 'ERR_PROXY_CONNECTION_TIMED_OUT']);
@@ -12,7 +13,7 @@ export function navigationFailure(e: unknown, signal: AbortSignal, step: string)
   if (e instanceof UpstreamFailure) return e;
   if (signal.aborted) return new UpstreamFailure('TIMEOUT', `browser ${step} aborted with the attempt`);
   if (e instanceof playwright().errors.TimeoutError) return new UpstreamFailure('TIMEOUT', `browser ${step} timed out`);
-  const message = e instanceof Error ? e.message : String(e);
+  const message = coerceError(e).message;
   const net = /net::(ERR_[A-Z_]+)/.exec(message)?.[1];
   if (net) {
     if (NET_TIMEOUTS.has(net)) return new UpstreamFailure('TIMEOUT', `browser ${step}: ${net}`);

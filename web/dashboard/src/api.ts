@@ -1,8 +1,6 @@
 import { AeqClient } from '../../../packages/client/src/client.js';
 import { AeqError } from '../../../packages/client/src/errors.js';
 
-export { AeqError };
-
 /** The typed client (packages/client) against the service that served this page, with the signed-in key. */
 export function clientFor(apiKey: string): AeqClient {
   return new AeqClient({ baseUrl: location.origin, apiKey, fetch: (input, init) => fetch(input, init) });

@@ -40,7 +40,7 @@ export function count(n: number | null | undefined): string {
 }
 
 /** The first `n` characters of a text on one line. */
-export function excerpt(text: string, n = 120): string {
+function excerpt(text: string, n = 120): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > n ? `${flat.slice(0, n - 1)}…` : flat;
 }
@@ -59,7 +59,8 @@ export function safeHref(url: string | undefined): string | undefined {
   }
 }
 
-export function hostOf(url: string): string {
+/** A link's host name, shown beside it; the text as given when it is no URL. */
+export function linkHost(url: string): string {
   try {
     return new URL(url).hostname;
   } catch {

@@ -25,7 +25,7 @@ const INSTRUCTIONS =
 
 const MODEL_OWNERSHIP_CAP = 0.7;
 
-export function needsModel(meta: SourceMeta, source: PreparedSource, entities: readonly Entity[]): boolean {
+function needsModel(meta: SourceMeta, source: PreparedSource, entities: readonly Entity[]): boolean {
   if (source.text.source === 'none') return false;
   return meta.sourceType === 'other' || (entities.length > 0 && meta.ownership.relation === 'unknown');
 }

@@ -4,7 +4,7 @@ import type { PageMetadata } from '../types.js';
  * Production metadata of a page (§2.11.3): publication / modification dates in the priority order
  * of htmldate's clue families (Barbaresi 2020), author, publisher. Deterministic, no model.
  */
-export type DateSource = 'json_ld' | 'meta' | 'time_element' | 'url' | 'text' | 'none';
+type DateSource = 'json_ld' | 'meta' | 'time_element' | 'url' | 'text' | 'none';
 
 export interface PageDates {
   publishedAt: string | null;

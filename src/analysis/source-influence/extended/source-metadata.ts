@@ -1,4 +1,4 @@
-import { domainLabel, hostOf } from '../../common/urls.js';
+import { domainLabel, hostnameOf } from '../../common/urls.js';
 import { detectLanguage, norm } from '../../text/norm.js';
 import { finalHost, type PreparedSource } from '../core.js';
 import type { Entity } from '../types.js';
@@ -155,7 +155,7 @@ function structuredType(jsonLd: readonly unknown[]): SourceType | null {
   return null;
 }
 
-export interface Ownership {
+interface Ownership {
   relation: 'owned' | 'not_owned' | 'unknown';
   entityId: string | null;
   method: 'domain_label' | 'site_name' | 'publisher_jsonld' | 'path_segment' | 'model' | null;
@@ -166,7 +166,7 @@ export interface Ownership {
   confidence: number | null;
 }
 
-export type TypeMethod = 'domain_list' | 'structured_data' | 'url_pattern' | 'model';
+type TypeMethod = 'domain_list' | 'structured_data' | 'url_pattern' | 'model';
 
 export interface SourceMeta {
   sourceId: string;
@@ -250,7 +250,7 @@ export function sourceMetadata(s: PreparedSource, entities: readonly Entity[]): 
   const siteName = meta?.siteName ?? null;
   const own = ownership(host, finalUrl, siteName, publisher, entities);
 
-  let sourceType: SourceType | null = domainType(host) ?? domainType(hostOf(s.normalizedUrl));
+  let sourceType: SourceType | null = domainType(host) ?? domainType(hostnameOf(s.normalizedUrl));
   let typeMethod: TypeMethod | null = sourceType ? 'domain_list' : null;
   if (!sourceType && meta) {
     sourceType = structuredType(meta.jsonLd);

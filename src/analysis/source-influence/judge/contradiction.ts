@@ -50,7 +50,7 @@ function splitClauses(sentence: string, pattern: RegExp): string[] {
     .filter((p) => p.length > 0);
 }
 
-export function clausesOf(sentence: string, lang: Language): string[] {
+function clausesOf(sentence: string, lang: Language): string[] {
   return lang === 'ko' ? clausesKo(sentence) : clausesEn(sentence);
 }
 
@@ -64,7 +64,7 @@ const QUASI_NEGATIONS = /\b(?:rarely|seldom|hardly|barely|scarcely)\b/gi;
  * Parity of the syntactic negations of a text, after the phrase rewrite (세금이 붙지 않는 → 비과세: lexical negatives
  * are words, compared as words).
  */
-export function negationParity(raw: string, lang: Language): number {
+function negationParity(raw: string, lang: Language): number {
   return lang === 'ko' ? parityKo(raw) : parityEn(raw);
 }
 
@@ -121,7 +121,7 @@ const DATE_KINDS = new Set(['year', '년', '월', '일', 'month', 'day']);
  * Numbers with the kind of quantity they count (a unit after them, a four-digit year, or plain); Korean multipliers
  * are applied (20만 명 = 200,000 people, 5천만원 = 50,000,000 won) so 20만 and 2만 differ.
  */
-export const numberMentions = memo(readNumbers);
+const numberMentions = memo(readNumbers);
 
 function readNumbers(text: string): NumberMention[] {
   const out: NumberMention[] = [];

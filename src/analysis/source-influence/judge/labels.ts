@@ -6,7 +6,7 @@ import type { Contradiction, ContradictionReason } from './contradiction.js';
  * it rests on, the evidence passage, the reason of a contradiction, and which judge said it.
  */
 export type SupportLabel = 'supported' | 'partial' | 'unsupported' | 'contradicted';
-export type JudgeName = 'lexical' | 'model';
+type JudgeName = 'lexical' | 'model';
 
 export interface PairJudgement {
   label: SupportLabel;
@@ -31,7 +31,7 @@ export interface PairJudgement {
  * claim (minContradictionOverlap), else by the support thresholds τ_full and τ_part; a claim whose number or name
  * is nowhere in the evidence is at most partial, however much else matches.
  */
-export function labelOf(
+export function lexicalLabel(
   score: number,
   basis: PairJudgement['basis'],
   cfg: Pick<SourceInfluenceConfig, 'tauFull' | 'tauPartial' | 'judge'>,

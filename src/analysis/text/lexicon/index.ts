@@ -14,7 +14,6 @@ import { rewritePhrases } from './phrases.js';
  */
 
 export type LexLang = 'en' | 'ko';
-export type { NegationCue } from './negation.js';
 
 // The trailing run is matched only from its first character (the lookbehind): one scan, not one per position.
 const EDGE = /^[^\p{L}\p{N}]+|(?<![^\p{L}\p{N}])[^\p{L}\p{N}]+$/gu;

@@ -101,7 +101,7 @@ add('히', { rep: '', min: 2, pred: false, verbal: false });
 const MAX_PASSES = 5;
 
 /** Predicate stems (verbs, adjectives) as they stand before an ending; also used to restore ㄹ-drop. */
-export const PREDICATES: ReadonlySet<string> = new Set(
+const PREDICATES: ReadonlySet<string> = new Set(
   `가 오 보 주 사 자 타 서 나 내 두 하 되 이 쓰 크 끄 뜨 트 먹 읽 찾 잡 놓 넣 받 붙 믿 입 벗 웃 울 걷 듣 묻 남 맞 틀
    쉬 치 지 알 살 팔 열 놀 늘 줄 길 멀 들 만들 달 많 적 높 낮 좋 싫 넓 좁 짧 깊 얕 같 없 있 않 젊 늙 밝 맑 작 굵 얇
    싸 비싸 예쁘 나쁘 기쁘 슬프 아프 바쁘 고프 빠르 느리 다르 모르 고르 오르 부르 흐르 자르 이르 누르 기르 마르

@@ -64,11 +64,6 @@ const HANGUL = /[\uac00-\ud7a3]/u;
 const LATIN = /[A-Za-z]/;
 
 /** Korean first (its patterns only match Hangul), then English; text without either script is returned as is. */
-/** Anchors of each pattern, for the tests. */
-export function phraseAnchors(lang: 'en' | 'ko'): string[][] {
-  return (lang === 'ko' ? KO_COMPILED : EN_COMPILED).map((p) => [...p.anchors]);
-}
-
 export function rewritePhrases(text: string, lang: 'en' | 'ko'): string {
   let out = text;
   const tables = lang === 'ko' ? [KO_COMPILED, EN_COMPILED] : [EN_COMPILED, KO_COMPILED];

@@ -185,7 +185,7 @@ export function fakeAnswerCitations(sim: SimContext, topic: string, n: number, e
   return out;
 }
 
-export function slugOf(topic: string): string {
+function slugOf(topic: string): string {
   return encodeURIComponent(topic.toLowerCase().replace(/\s+/g, '-').slice(0, 40)) || 'topic';
 }
 

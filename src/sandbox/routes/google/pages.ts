@@ -1,27 +1,24 @@
 import type { Landscape } from '../../landscape/recommendations.js';
 import type { SimContext } from '../../sim-context.js';
 import { fakeAnswerCitations, fakeFacts, fakeResults, type PageLocale } from './content.js';
+import { escapeHtml } from '../../../text/html-escape.js';
 
 /**
  * HTML of the simulated Google pages, in the shapes of the hand-made fixtures in
  * test/fixtures/search-a (docs/engines.md#google-organic-results, #google-ai-overview,
  * #google-walls-and-blocks, #google-ai-mode). Generated from the query only.
  */
-export function esc(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
-
 function documentShell(locale: PageLocale, title: string, body: string): string {
   return (
     `<!doctype html>
-<html itemscope="" itemtype="http://schema.org/SearchResultsPage" lang="${esc(locale.hl)}">
-<head><meta charset="UTF-8"><meta content="origin" name="referrer"><title>${esc(title)}</title>
+<html itemscope="" itemtype="http://schema.org/SearchResultsPage" lang="${escapeHtml(locale.hl)}">
+<head><meta charset="UTF-8"><meta content="origin" name="referrer"><title>${escapeHtml(title)}</title>
 <style>.MjjYud{margin:0 0 30px}.VwiC3b{line-height:1.58}</style></head>
 <body class="srp">
 <div id="searchform"><form action="/search" role="search">` +
-    `<textarea name="q" aria-label="Search">${esc(title)}</textarea></form></div>
+    `<textarea name="q" aria-label="Search">${escapeHtml(title)}</textarea></form></div>
 ${body}
-<footer id="footcnt"><a href="https://policies.google.com/privacy?hl=${esc(locale.hl)}">Privacy</a></footer>
+<footer id="footcnt"><a href="https://policies.google.com/privacy?hl=${escapeHtml(locale.hl)}">Privacy</a></footer>
 </body>
 </html>
 `
@@ -49,9 +46,10 @@ export function serpPage(sim: SimContext, o: SerpOptions): string {
         : r.url;
     return (
       `<div class="MjjYud"><div class="g tF2Cxc" data-hveid="CA${i}QAA">
-  <div class="yuRUbf"><a jsname="UWckNb" href="${esc(href)}"><h3 class="LC20lb MBeuO">${esc(r.title)}</h3>` +
-      `<span class="VuuXrf">${esc(r.siteName)}</span><cite>${esc(r.displayUrl)}</cite></a></div>
-  <div class="VwiC3b" data-sncf="1"><span>${esc(r.snippet)}</span></div>
+  <div class="yuRUbf"><a jsname="UWckNb" href="${escapeHtml(href)}">` +
+      `<h3 class="LC20lb MBeuO">${escapeHtml(r.title)}</h3>` +
+      `<span class="VuuXrf">${escapeHtml(r.siteName)}</span><cite>${escapeHtml(r.displayUrl)}</cite></a></div>
+  <div class="VwiC3b" data-sncf="1"><span>${escapeHtml(r.snippet)}</span></div>
 </div></div>`
     );
   });
@@ -61,24 +59,24 @@ export function serpPage(sim: SimContext, o: SerpOptions): string {
       0,
       peopleAlsoAsk(sim, o.topic, o.locale),
       `<div class="MjjYud"><div class="g"><a href="/search?q=${encodeURIComponent(o.topic)}&amp;udm=2">` +
-        `<h3>Images: ${esc(o.topic)}</h3></a></div></div>`,
+        `<h3>Images: ${escapeHtml(o.topic)}</h3></a></div></div>`,
     );
   }
   const aio = o.withAio && o.page === 1 ? aiOverview(sim, o.query, o.topic, o.locale, o.brands()) : '';
   const next =
     o.page < 10
       ? `<a id="pnnext" href="/search?q=${encodeURIComponent(o.query)}&amp;start=${o.page * 10}" ` +
-        `aria-label="${esc(o.locale.nextAria)}"><span>${esc(o.locale.nextLabel)}</span></a>`
+        `aria-label="${escapeHtml(o.locale.nextAria)}"><span>${escapeHtml(o.locale.nextLabel)}</span></a>`
       : '';
   const ads =
     o.page === 1
-      ? `<div id="tads" aria-label="Ads"><div data-text-ad="1"><span>Sponsored</span><a href="https://ads.example.com/landing"><h3>${esc(o.topic)} — Official Store</h3></a></div></div>`
+      ? `<div id="tads" aria-label="Ads"><div data-text-ad="1"><span>Sponsored</span><a href="https://ads.example.com/landing"><h3>${escapeHtml(o.topic)} — Official Store</h3></a></div></div>`
       : '';
   const body =
     `<div id="main"><div id="cnt"><div id="center_col" role="main">
   <div id="taw">${ads}</div>
   <div id="res" role="main"><div id="topstuff"></div>
-  <div id="search"><div data-hveid="CAEQAA"><h1 class="bNg8Rb">${esc(o.locale.resultsHeading)}</h1>
+  <div id="search"><div data-hveid="CAEQAA"><h1 class="bNg8Rb">${escapeHtml(o.locale.resultsHeading)}</h1>
   <div id="rso">
 ${aio}
 ${blocks.join('\n')}
@@ -97,12 +95,12 @@ function peopleAlsoAsk(sim: SimContext, topic: string, locale: PageLocale): stri
   const facts = fakeFacts(sim, topic, 2, locale);
   const cites = fakeAnswerCitations(sim, `${topic} paa`, 2);
   const pair = (q: string, answer: string, cite: (typeof cites)[0]) =>
-    `<div class="related-question-pair" data-q="${esc(q)}">` +
-    `<div role="button" aria-expanded="false"><span>${esc(q)}</span></div>
-    <div jsname="yEVEwb" style="display:none"><span>${esc(answer)}</span>` +
-    `<a href="${esc(cite.url)}"><h3>${esc(cite.title)}</h3></a></div></div>`;
+    `<div class="related-question-pair" data-q="${escapeHtml(q)}">` +
+    `<div role="button" aria-expanded="false"><span>${escapeHtml(q)}</span></div>
+    <div jsname="yEVEwb" style="display:none"><span>${escapeHtml(answer)}</span>` +
+    `<a href="${escapeHtml(cite.url)}"><h3>${escapeHtml(cite.title)}</h3></a></div></div>`;
   return `<div class="MjjYud"><div jsname="N760b" class="Wt5Tfe"><div class="cUnQKe">
-  <div role="heading" aria-level="2"><span>${esc(locale.peopleAlsoAsk)}</span></div>
+  <div role="heading" aria-level="2"><span>${escapeHtml(locale.peopleAlsoAsk)}</span></div>
   ${pair(locale.korean ? `${topic}란 무엇인가요?` : `What is ${topic}?`, facts[0] ?? '', cites[0] as (typeof cites)[0])}
   ${pair(locale.korean ? `${topic}은 가치가 있나요?` : `Is ${topic} worth it?`, facts[1] ?? '', cites[1] as (typeof cites)[0])}
 </div></div></div>`;
@@ -121,33 +119,36 @@ function aiOverview(sim: SimContext, query: string, topic: string, locale: PageL
   const [c1, c2, c3] = cites as [(typeof cites)[0], (typeof cites)[0], (typeof cites)[0]];
   const own = brands.ownSite;
   const card = (c: (typeof cites)[0], href: string) =>
-    `<li class="Ndm2cf"><div class="cRH23c"><a class="vIWmYe" href="${esc(href)}" aria-label="${esc(c.title)}"></a>
-        <div class="jdxGff"><span>${esc(c.host)}</span></div>` +
-    `<div class="gpZmoc"><span>${esc(c.title)}</span></div></div></li>`;
+    `<li class="Ndm2cf"><div class="cRH23c">` +
+    `<a class="vIWmYe" href="${escapeHtml(href)}" aria-label="${escapeHtml(c.title)}"></a>
+        <div class="jdxGff"><span>${escapeHtml(c.host)}</span></div>` +
+    `<div class="gpZmoc"><span>${escapeHtml(c.title)}</span></div></div></li>`;
   return (
     `<div class="YzCcne" data-mcpr="" data-mcp="18">` +
-    `<div class="q8sySb"><h1 class="VW3apb">${esc(locale.aioLabel)}</h1>
-  <div class="hdzaWe"><div jscontroller="EYwa3d" jsname="dEwkXc" data-aim="1" data-q="${esc(query)}">
+    `<div class="q8sySb"><h1 class="VW3apb">${escapeHtml(locale.aioLabel)}</h1>
+  <div class="hdzaWe"><div jscontroller="EYwa3d" jsname="dEwkXc" data-aim="1" data-q="${escapeHtml(query)}">
   <div class="D5ad8b" id="m-x-content">
     <div jsname="txosbe" class="OZ9ddf">
-      <span class="YWpX0d" style="display:none"><span>${esc(locale.aioUnavailableNow)}</span>` +
-    `<span style="display:none">${esc(locale.aioNotAvailable)}</span></span>
-      <div jsname="cUzNTd" class="Fzsovc" aria-level="2" role="heading"><strong>${esc(locale.aioLabel)}</strong></div>
-      <div class="ZKfmAf"><a class="NOo3C" href="https://support.google.com/websearch?p=ai_overviews&amp;hl=${esc(locale.hl)}">${esc(locale.learnMore)}</a></div>
+      <span class="YWpX0d" style="display:none"><span>${escapeHtml(locale.aioUnavailableNow)}</span>` +
+    `<span style="display:none">${escapeHtml(locale.aioNotAvailable)}</span></span>
+      <div jsname="cUzNTd" class="Fzsovc" aria-level="2" role="heading">` +
+    `<strong>${escapeHtml(locale.aioLabel)}</strong></div>
+      <div class="ZKfmAf"><a class="NOo3C" href="https://support.google.com/websearch?p=ai_overviews&amp;hl=${escapeHtml(locale.hl)}">${escapeHtml(locale.learnMore)}</a></div>
     </div>
     <div data-subtree="aimc"><div data-container-id="main-col" class="mZJni">
-      <div class="n6owBd"><span>${esc(facts[0] ?? '')} ` +
-    `<a class="H23r4e" href="${esc(c1.url)}#:~:text=${encodeURIComponent(topic)}">${esc(c1.host)}</a></span>
-        <span class="WBgIic"><a class="PMDqCb" href="${esc(c1.url)}"></a>` +
-    `<button class="vDOt8c"><span>${esc(c1.host)}</span><span>&nbsp;+1</span></button></span></div>
-      <div class="otQkpb" role="heading" aria-level="3" aria-hidden="true">${esc(locale.keyPoints)}</div>
+      <div class="n6owBd"><span>${escapeHtml(facts[0] ?? '')} ` +
+    `<a class="H23r4e" href="${escapeHtml(c1.url)}#:~:text=${encodeURIComponent(topic)}">${escapeHtml(c1.host)}</a>` +
+    `</span>
+        <span class="WBgIic"><a class="PMDqCb" href="${escapeHtml(c1.url)}"></a>` +
+    `<button class="vDOt8c"><span>${escapeHtml(c1.host)}</span><span>&nbsp;+1</span></button></span></div>
+      <div class="otQkpb" role="heading" aria-level="3" aria-hidden="true">${escapeHtml(locale.keyPoints)}</div>
       <ul class="KsbFXc" aria-hidden="true">
-        <li><span>${esc(facts[1] ?? '')}</span></li>
-        <li><span>${esc(facts[2] ?? '')}</span><span jscontroller="udAs2b">` +
+        <li><span>${escapeHtml(facts[1] ?? '')}</span></li>
+        <li><span>${escapeHtml(facts[2] ?? '')}</span><span jscontroller="udAs2b">` +
     `<button data-amic="true" aria-label="View related links"></button></span></li>
       </ul>
-      <div class="n6owBd"><span>${esc(facts[3] ?? '')}</span></div>${
-        brands.sentence ? `\n      <div class="n6owBd"><span>${esc(brands.sentence)}</span></div>` : ''
+      <div class="n6owBd"><span>${escapeHtml(facts[3] ?? '')}</span></div>${
+        brands.sentence ? `\n      <div class="n6owBd"><span>${escapeHtml(brands.sentence)}</span></div>` : ''
       }
     </div>
     <div class="ofHStc"><ul class="aajpme">
@@ -156,8 +157,8 @@ function aiOverview(sim: SimContext, query: string, topic: string, locale: PageL
       ${card(c3, c3.url)}${own ? `\n      ${card(own, own.url)}` : ''}
     </ul></div></div>
     <div jsname="rPRdsc" role="button" aria-expanded="false" aria-controls="m-x-content">` +
-    `<span>${esc(locale.showMore)}</span></div>
-    <div class="DuQANe"><span>${esc(locale.mistakes)}</span></div>
+    `<span>${escapeHtml(locale.showMore)}</span></div>
+    <div class="DuQANe"><span>${escapeHtml(locale.mistakes)}</span></div>
   </div></div></div></div></div>`
   );
 }
@@ -179,33 +180,35 @@ export function aiModeAnswerChunks(
   const first = cites[0] as (typeof cites)[0];
   const withTable = sim.hash(topic, 'table') % 2 === 0;
   const table = withTable
-    ? `<h3>${esc(locale.comparison)}</h3>
+    ? `<h3>${escapeHtml(locale.comparison)}</h3>
         <table><tr><th>${locale.korean ? '항목' : 'Aspect'}</th><th>${locale.korean ? '요약' : 'Summary'}</th></tr>
-          <tr><td>${locale.korean ? '가격' : 'Price'}</td><td>${esc(facts[3] ?? '')}</td></tr>
-          <tr><td>${locale.korean ? '품질' : 'Quality'}</td><td>${esc(facts[4] ?? '')}</td></tr></table>`
+          <tr><td>${locale.korean ? '가격' : 'Price'}</td><td>${escapeHtml(facts[3] ?? '')}</td></tr>
+          <tr><td>${locale.korean ? '품질' : 'Quality'}</td><td>${escapeHtml(facts[4] ?? '')}</td></tr></table>`
     : '';
   const opening =
     `
       <div data-container-id="main-col">
-        <p>${esc(facts[0] ?? '')} <span jscontroller="udAs2b">` +
+        <p>${escapeHtml(facts[0] ?? '')} <span jscontroller="udAs2b">` +
     `<button data-amic="true" aria-label="Sources, +${cites.length - 1}"></button></span></p>
-        <p>${esc(facts[1] ?? '')} <a class="H23r4e" ` +
-    `href="${esc(first.url)}#:~:text=${encodeURIComponent(topic)}">${esc(first.host)}</a></p>` +
-    (brands.sentence ? `\n        <p>${esc(brands.sentence)}</p>` : '');
+        <p>${escapeHtml(facts[1] ?? '')} <a class="H23r4e" ` +
+    `href="${escapeHtml(first.url)}#:~:text=${encodeURIComponent(topic)}">${escapeHtml(first.host)}</a></p>` +
+    (brands.sentence ? `\n        <p>${escapeHtml(brands.sentence)}</p>` : '');
   const rest = `
-        <h3>${esc(locale.keyPoints)}</h3>
+        <h3>${escapeHtml(locale.keyPoints)}</h3>
         <ol>${facts
           .slice(2, 5)
-          .map((f) => `<li>${esc(f)}</li>`)
+          .map((f) => `<li>${escapeHtml(f)}</li>`)
           .join('')}</ol>
         ${table}
       </div>
-      <button>${esc(locale.sitesButton(cites.length))}</button>
+      <button>${escapeHtml(locale.sitesButton(cites.length))}</button>
       <div role="dialog" aria-modal="true" hidden>
-        ${cites.map((c) => `<a href="${esc(c.url)}">${esc(c.title)}<span>${esc(c.host)}</span></a>`).join('\n        ')}
+        ${cites
+          .map((c) => `<a href="${escapeHtml(c.url)}">${escapeHtml(c.title)}<span>${escapeHtml(c.host)}</span></a>`)
+          .join('\n        ')}
       </div>
       <button aria-label="Copy text"></button>
-      <div data-subtree="aimba"><span>${esc(locale.mistakes)}</span><a href="https://support.google.com/websearch?p=aimode">${esc(locale.learnMore)}</a></div>
+      <div data-subtree="aimba"><span>${escapeHtml(locale.mistakes)}</span><a href="https://support.google.com/websearch?p=aimode">${escapeHtml(locale.learnMore)}</a></div>
     `;
   return [opening, rest];
 }
@@ -223,7 +226,7 @@ export function aiModeDocument(
 ): string {
   const body = `<div id="main"><div class="aim-page" role="main">
   <div data-scope-id="turn">
-    <span role="heading" aria-level="2">${esc(topic)}</span>
+    <span role="heading" aria-level="2">${escapeHtml(topic)}</span>
     <div data-subtree="aimc"${extra.containerAttrs ?? ''}>${container}</div>
   </div>
   <div class="follow-up"><textarea aria-label="Ask a follow up" placeholder="Ask anything"></textarea></div>
@@ -247,7 +250,7 @@ export function noResultsPage(query: string, locale: PageLocale): string {
   const body =
     `<div id="main"><div id="cnt"><div id="center_col" role="main"><div id="res" role="main">
   <div id="topstuff"><div class="card-section" role="heading" aria-level="3">` +
-    `<p>${locale.noResults(esc(query))}</p></div></div>
+    `<p>${locale.noResults(escapeHtml(query))}</p></div></div>
   <div id="search"><div data-hveid="CAEQAA"><div id="rso"></div></div></div>
 </div></div></div></div>`;
   return documentShell(locale, `${query} - ${locale.titleSuffix}`, body);
@@ -257,17 +260,18 @@ export function noResultsPage(query: string, locale: PageLocale): string {
 export function sorryPage(continueUrl: string): string {
   return (
     `<html>
-<head><meta http-equiv="content-type" content="text/html; charset=utf-8"><title>${esc(continueUrl)}</title></head>
+<head><meta http-equiv="content-type" content="text/html; charset=utf-8">` +
+    `<title>${escapeHtml(continueUrl)}</title></head>
 <body><div style="max-width:400px;">
 <form id="captcha-form" action="index" method="post">
 <script src="https://www.google.com/recaptcha/api.js" async defer></script>
 <div id="recaptcha" class="g-recaptcha" data-sitekey="6LfwuyUTAAAAAOAmoS0fdqijC2PbbdH4kjq62Y1b" data-s="sandbox"></div>
 <input type="hidden" name="q" value="EgQKz7KjGKKc0bIGIjB">` +
-    `<input type="hidden" name="continue" value="${esc(continueUrl)}">
+    `<input type="hidden" name="continue" value="${escapeHtml(continueUrl)}">
 </form>
 <div style="font-size:13px;"><b>About this page</b><br><br>Our systems have detected unusual traffic from your ` +
     `computer network. This page checks to see if it's really you sending the requests, and not a robot.<br><br>
-IP address: 203.0.113.7<br>Time: 2026-07-01T10:00:00Z<br>URL: ${esc(continueUrl)}<br></div>
+IP address: 203.0.113.7<br>Time: 2026-07-01T10:00:00Z<br>URL: ${escapeHtml(continueUrl)}<br></div>
 </div></body></html>
 `
   );

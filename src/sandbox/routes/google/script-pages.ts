@@ -5,11 +5,12 @@ import { parseDirectives } from '../../directives.js';
 import { landscapeOf } from '../../landscape/recommendations.js';
 import type { SimContext } from '../../sim-context.js';
 import { pageLocale, type PageLocale } from './content.js';
-import { aiModeAnswerChunks, aiModeDocument, esc } from './pages.js';
+import { aiModeAnswerChunks, aiModeDocument } from './pages.js';
 import { queryTopic } from './query-topic.js';
+import { escapeHtml } from '../../../text/html-escape.js';
 
 /** Pause between the two streamed parts of an answer, as a generating model pauses. */
-export const STREAM_GAP_MS = 150;
+const STREAM_GAP_MS = 150;
 
 /**
  * AI Mode as the real page delivers it (docs/engines.md#google-ai-mode): the HTML holds the turn with a
@@ -28,7 +29,7 @@ export function aiModeScriptPage(
   const delayMs = 200 + (sim.hash(topic, 'aim-js-delay') % 201);
   const placeholder =
     `<div role="progressbar" aria-label="Thinking">` +
-    `<span>${esc(locale.korean ? '생각하는 중…' : 'Thinking…')}</span></div>`;
+    `<span>${escapeHtml(locale.korean ? '생각하는 중…' : 'Thinking…')}</span></div>`;
   const script = `
 <script>
 (function () {

@@ -1,6 +1,6 @@
 import type { SimContext } from '../../sim-context.js';
 import { fakeSentences } from '../../text-gen.js';
-import { esc } from './html.js';
+import { escapeHtml } from '../../../text/html-escape.js';
 
 /**
  * Simulated mobile blog posts (m.blog.naver.com, docs/engines.md#naver-blog-posts) in SmartEditor ONE markup,
@@ -13,7 +13,7 @@ function mobileShell(title: string, body: string): string {
   return `<!doctype html>
 <html lang="ko">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta property="og:title" content="${esc(title)}"><title>${esc(title)} : 네이버 블로그</title></head>
+<meta property="og:title" content="${escapeHtml(title)}"><title>${escapeHtml(title)} : 네이버 블로그</title></head>
 <body>
 <div id="ct" class="post_ct">
   <div class="blog_header"><a href="https://m.blog.naver.com/">블로그</a>
@@ -25,20 +25,22 @@ ${body}
 }
 
 function image(src: string, caption: string, w: number, h: number): string {
-  const data = esc(JSON.stringify({ src: `${src}?type=w773`, originalWidth: String(w), originalHeight: String(h) }));
+  const data = escapeHtml(
+    JSON.stringify({ src: `${src}?type=w773`, originalWidth: String(w), originalHeight: String(h) }),
+  );
   return (
     `<div class="se-component se-image se-l-default">` +
     `<div class="se-component-content"><div class="se-section se-section-image">
       <div class="se-module se-module-image"><a class="se-module-image-link" data-linkdata="${data}">
         <img class="se-image-resource" src="${src}?type=w80_blur" data-lazy-src="${src}?type=w773" alt=""></a></div>
       <div class="se-module se-module-text se-caption">` +
-    `<p class="se-text-paragraph"><span>${esc(caption)}</span></p></div>
+    `<p class="se-text-paragraph"><span>${escapeHtml(caption)}</span></p></div>
     </div></div></div>`
   );
 }
 
 function textComponent(paragraphs: string[]): string {
-  const ps = paragraphs.map((p) => `<p class="se-text-paragraph"><span>${esc(p)}</span></p>`).join('\n        ');
+  const ps = paragraphs.map((p) => `<p class="se-text-paragraph"><span>${escapeHtml(p)}</span></p>`).join('\n        ');
   return (
     `<div class="se-component se-text se-l-default">` +
     `<div class="se-component-content"><div class="se-section se-section-text">
@@ -61,21 +63,22 @@ export function blogPostPage(sim: SimContext, blogId: string, logNo: string): st
     <div class="se-component se-documentTitle"><div class="se-component-content">` +
     `<div class="se-section se-section-documentTitle">
       <div class="se-module se-module-text se-title-text">` +
-    `<p class="se-text-paragraph"><span>${esc(title)}</span></p></div></div></div>
-      <div class="blog_authorArea"><span class="nick">${esc(blogId)}</span><p class="blog_date">${date}</p></div></div>
+    `<p class="se-text-paragraph"><span>${escapeHtml(title)}</span></p></div></div></div>
+      <div class="blog_authorArea"><span class="nick">${escapeHtml(blogId)}</span>` +
+    `<p class="blog_date">${date}</p></div></div>
     <div class="se-main-container">
     ${textComponent([s1, '\u200b', s2])}
     <div class="se-component se-sectionTitle"><div class="se-component-content">` +
     `<div class="se-section se-section-sectionTitle">
       <div class="se-module se-module-text"><p class="se-text-paragraph">` +
-    `<span>${esc(topic)} 핵심 포인트</span></p></div></div></div></div>
+    `<span>${escapeHtml(topic)} 핵심 포인트</span></p></div></div></div></div>
     ${image(`${img}_1.jpg`, `${topic} 사진`, 1200, 800)}
     ${textComponent([s3])}
     ${image(`${img}_2.jpg`, '', 900, 1200)}
     <div class="se-component se-quotation"><div class="se-component-content">` +
     `<div class="se-section se-section-quotation"><blockquote>
       <div class="se-module se-module-text se-quote"><p class="se-text-paragraph">` +
-    `<span>${esc(s4)}</span></p></div></blockquote></div></div></div>
+    `<span>${escapeHtml(s4)}</span></p></div></blockquote></div></div></div>
     </div>
   </div></div>`;
   return mobileShell(title, body);

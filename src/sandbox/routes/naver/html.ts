@@ -3,14 +3,7 @@
  * block/captcha page, the "no results" page and the 5xx page, in Naver's own wording.
  */
 
-export function esc(s: string): string {
-  return s
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
+import { escapeHtml } from '../../../text/html-escape.js';
 
 export type NaverTab = 'nexearch' | 'web' | 'ai';
 
@@ -30,11 +23,11 @@ export function searchShell(query: string, tab: NaverTab, main: string): string 
   const suffix = tab === 'ai' ? '네이버 AI 탭' : '네이버 검색';
   return `<!doctype html>
 <html lang="ko">
-<head><meta charset="utf-8"><title>${esc(query)} : ${suffix}</title></head>
+<head><meta charset="utf-8"><title>${escapeHtml(query)} : ${suffix}</title></head>
 <body>
 <div id="wrap">
   <div id="header"><a href="https://www.naver.com/">NAVER</a>
-    <form id="sform" action="/search.naver"><input id="nx_query" name="query" value="${esc(query)}"></form>
+    <form id="sform" action="/search.naver"><input id="nx_query" name="query" value="${escapeHtml(query)}"></form>
     <a class="link_login" href="https://nid.naver.com/nidlogin.login?mode=form">로그인</a></div>
   <div class="api_flicking_wrap">${tabs}</div>
   <div id="container"><div id="content">
@@ -53,7 +46,7 @@ export function noResultsPage(query: string, tab: NaverTab): string {
     query,
     tab,
     `    <section class="sc_new"><div class="api_noresult_wrap"><div class="not_found02">
-      <p class="dsc"><em>'${esc(query)}'</em>에 대한 검색결과가 없습니다.</p>
+      <p class="dsc"><em>'${escapeHtml(query)}'</em>에 대한 검색결과가 없습니다.</p>
       <ul class="dsc_list"><li>단어의 철자가 정확한지 확인해 보세요.</li><li>검색어의 단어 수를 줄이거나, 보다 일반적인 검색어로 다시 검색해 보세요.</li></ul>
     </div></div></section>`,
   );

@@ -1,7 +1,8 @@
 import type { SimContext } from '../../sim-context.js';
 import type { Landscape } from '../../landscape/recommendations.js';
 import { fakeCitations, fakeSentences } from '../../text-gen.js';
-import { esc, searchShell } from './html.js';
+import { escapeHtml } from '../../../text/html-escape.js';
+import { searchShell } from './html.js';
 
 /**
  * Deterministic Naver result pages (docs/engines.md#naver-web-results, #naver-ai-briefing, #naver-ai-tab):
@@ -10,7 +11,7 @@ import { esc, searchShell } from './html.js';
  * heading-text anchors.
  */
 
-export interface SimDoc {
+interface SimDoc {
   url: string;
   host: string;
   title: string;
@@ -38,14 +39,14 @@ const TITLE_WORDS = [
 ];
 
 /** A blog logNo that never ends in 0000 or 9999 (those serve the private and sign-in pages). */
-export function simLogNo(sim: SimContext, seed: string): string {
+function simLogNo(sim: SimContext, seed: string): string {
   const n = (sim.hash(seed, 'logNo') % 900_000_000) + 100_000_000;
   const s = `223${n}`;
   return /(0000|9999)$/.test(s) ? `${s.slice(0, -1)}5` : s;
 }
 
 /** The web document ranked `n` (1-based) for a query: about a third are Naver blog posts. */
-export function simDoc(sim: SimContext, topic: string, n: number): SimDoc {
+function simDoc(sim: SimContext, topic: string, n: number): SimDoc {
   const h = sim.hash(topic, `doc${n}`);
   const title = `${topic} ${TITLE_WORDS[h % TITLE_WORDS.length] as string} ${n}`;
   const snippet = fakeSentences(sim, topic, 4)[n % 4] as string;
@@ -70,16 +71,16 @@ function tracked(url: string, n: number): string {
 
 function webDocItem(doc: SimDoc, n: number): string {
   // Every third title link goes through the click tracker, as on the real page.
-  const href = esc(n % 3 === 2 ? tracked(doc.url, n) : doc.url);
+  const href = escapeHtml(n % 3 === 2 ? tracked(doc.url, n) : doc.url);
   return (
-    `      <div class="fds-web-doc-root fds-web-normal-doc-root" data-url="${esc(doc.url)}">
+    `      <div class="fds-web-doc-root fds-web-normal-doc-root" data-url="${escapeHtml(doc.url)}">
         <div class="sds-comps-profile">
           <a href="https://${doc.host}"><span class="sds-comps-text sds-comps-text-type-body2">${doc.host}</span></a>
           <a href="https://keep.naver.com/?svcCode=web&amp;url=${encodeURIComponent(doc.url)}">Keep에 저장</a>
         </div>
         <a href="${href}" nocr="1"><span class="sds-comps-text ` +
-    `sds-comps-text-type-headline1">${esc(doc.title)}</span></a>
-        <a href="${href}"><span class="sds-comps-text sds-comps-text-type-body1">${esc(doc.snippet)}</span></a>
+    `sds-comps-text-type-headline1">${escapeHtml(doc.title)}</span></a>
+        <a href="${href}"><span class="sds-comps-text sds-comps-text-type-body1">${escapeHtml(doc.snippet)}</span></a>
       </div>`
   );
 }
@@ -127,7 +128,7 @@ function cites(sim: SimContext, topic: string, engine: string): Cite[] {
 
 function citeLink(c: Cite, n: number, tracker: boolean): string {
   const href = tracker ? `https://search.naver.com/p/crd/rd?m=1&a=ai.cite&u=${encodeURIComponent(c.url)}` : c.url;
-  return `<a class="fds-cite" href="${esc(href)}"><span class="blind">출처</span>${n}</a>`;
+  return `<a class="fds-cite" href="${escapeHtml(href)}"><span class="blind">출처</span>${n}</a>`;
 }
 
 /** The paragraph naming the brands an answer recommends, citing the first one's site when it does; '' for none. */
@@ -135,14 +136,15 @@ function brandsParagraph(brands: Landscape, list: Cite[]): string {
   if (!brands.sentence) return '';
   const own = brands.ownSite;
   if (own) list.push(own);
-  return `\n          <p>${esc(brands.sentence)}${own ? citeLink(own, list.length, false) : ''}</p>`;
+  return `\n          <p>${escapeHtml(brands.sentence)}${own ? citeLink(own, list.length, false) : ''}</p>`;
 }
 
 function sourceCards(list: Cite[]): string {
   return list
     .map(
       (c) =>
-        `<a href="${esc(c.url)}"><span class="sds-comps-text sds-comps-text-type-headline2">${esc(c.title)}</span></a>`,
+        `<a href="${escapeHtml(c.url)}">` +
+        `<span class="sds-comps-text sds-comps-text-type-headline2">${escapeHtml(c.title)}</span></a>`,
     )
     .join('\n          ');
 }
@@ -160,12 +162,12 @@ export function briefingChunks(sim: SimContext, topic: string, brands: Landscape
         <div class="fds-header"><h2 class="sds-comps-text sds-comps-text-type-headline1">AI 브리핑</h2>
           <span class="sds-comps-text sds-comps-text-type-body2">HyperCLOVA X 기반으로 생성된 답변입니다</span></div>
         <div class="fds-summary-body">
-          <p class="sds-comps-text sds-comps-text-type-body1">${esc(s1)}${citeLink(c[0] as Cite, 1, true)}</p>`;
+          <p class="sds-comps-text sds-comps-text-type-body1">${escapeHtml(s1)}${citeLink(c[0] as Cite, 1, true)}</p>`;
   const rest =
     `
-          <p class="sds-comps-text sds-comps-text-type-body1">${esc(s2)}` +
+          <p class="sds-comps-text sds-comps-text-type-body1">${escapeHtml(s2)}` +
     `${citeLink(c[1] as Cite, 2, false)}${citeLink(c[2] as Cite, 3, true)}</p>
-          <ul><li>${esc(s3)}${citeLink(c[0] as Cite, 1, false)}</li></ul>${named}
+          <ul><li>${escapeHtml(s3)}${citeLink(c[0] as Cite, 1, false)}</li></ul>${named}
         </div>
         <div class="fds-source-list"><strong class="sds-comps-text">출처</strong>
           ${sourceCards(c)}
@@ -206,16 +208,16 @@ export function aiTabPage(sim: SimContext, topic: string, brands: Landscape): st
   const [s1, s2, s3, s4] = fakeSentences(sim, topic, 4) as [string, string, string, string];
   const answer =
     `    <section class="fds-ai-tab-root" data-tab="ai"><div class="fds-ai-tab-thread">
-      <div class="fds-ai-tab-turn" data-turn-role="user"><p class="fds-ai-tab-question">${esc(topic)}</p></div>
+      <div class="fds-ai-tab-turn" data-turn-role="user"><p class="fds-ai-tab-question">${escapeHtml(topic)}</p></div>
       <div class="fds-ai-tab-turn" data-turn-role="assistant">
         <div class="fds-ai-tab-answer-head"><h2 class="sds-comps-text sds-comps-text-type-headline1">AI 답변</h2>` +
     `<span class="sds-comps-text">HyperCLOVA X</span></div>
         <div class="fds-ai-tab-answer-body">
-          <p>${esc(s1)}${citeLink(c[1] as Cite, 1, true)}</p>
+          <p>${escapeHtml(s1)}${citeLink(c[1] as Cite, 1, true)}</p>
           <h3>핵심 정리</h3>
-          <ol><li>${esc(s2)}${citeLink(c[0] as Cite, 2, false)}</li>` +
-    `<li>${esc(s3)}${citeLink(c[1] as Cite, 1, false)}</li></ol>
-          <p>${esc(s4)}${citeLink(c[2] as Cite, 3, false)}</p>${named}
+          <ol><li>${escapeHtml(s2)}${citeLink(c[0] as Cite, 2, false)}</li>` +
+    `<li>${escapeHtml(s3)}${citeLink(c[1] as Cite, 1, false)}</li></ol>
+          <p>${escapeHtml(s4)}${citeLink(c[2] as Cite, 3, false)}</p>${named}
         </div>
         <div class="fds-ai-tab-references"><strong class="sds-comps-text">참고 자료</strong>
           ${sourceCards(c)}

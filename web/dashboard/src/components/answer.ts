@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { hostOf, safeHref } from '../format.js';
+import { linkHost, safeHref } from '../format.js';
 import { html } from '../html.js';
 
 /** A link to a cited page that opens elsewhere without a referrer; a URL that is not http(s) is only shown. */
@@ -77,7 +77,7 @@ export function AnswerWithSources({
                   <span class="source-n">${s.position ?? i + 1}</span>
                   <span>
                     <${SourceLink} url=${s.url} text=${s.label || s.url} />
-                    <span class="muted host">${hostOf(s.url ?? '')}</span>
+                    <span class="muted host">${linkHost(s.url ?? '')}</span>
                   </span>
                 </li>`,
               )}

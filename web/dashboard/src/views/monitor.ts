@@ -6,7 +6,7 @@ import { describeError } from '../api.js';
 import { Choice, ErrorBox, Head, Loading, Progress, Section, TableWrap } from '../components/bits.js';
 import { type MentionSpan, Highlighted } from '../components/highlighted.js';
 import { LineChart } from '../components/line-chart.js';
-import { day, hostOf, percent, when, whenIn } from '../format.js';
+import { day, linkHost, percent, when, whenIn } from '../format.js';
 import { html } from '../html.js';
 import { useLoad } from '../poll.js';
 import { href, navigate, type Route } from '../router.js';
@@ -253,7 +253,7 @@ const answerCard = (a: RunResult) => html`<${RunAnswer} a=${a} />`;
 
 function RunAnswer({ a }: { a: RunResult }) {
   const named = a.position ? `brand ${ordinal(a.position)} named` : 'brand not named';
-  const hosts = [...new Set(a.sources.map(hostOf))];
+  const hosts = [...new Set(a.sources.map(linkHost))];
   return html`<div class="run-answer">
     <h3>${a.engine}${a.country ? ` · ${a.country}` : ''}
       ${a.status === 'COMPLETED' ? html` <span class="badge">${named}</span>` : null}

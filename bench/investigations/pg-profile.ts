@@ -8,30 +8,33 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import pg from 'pg';
-import { submitAll, waitCompleted } from './scenarios/dispatch.js';
-import { NOOP_ENGINE, attemptLog, startBenchService } from './service.js';
-import { median, percentile } from './stats.js';
+import { submitAll, waitCompleted } from '../scenarios/dispatch.js';
+import { NOOP_ENGINE, attemptLog, startBenchService } from '../service.js';
+import { median, percentile } from '../stats.js';
 
 /**
- * Issue 22: where a task's time goes on the PostgreSQL store. Runs the comparison workload of
+ * Where a task's time goes on the PostgreSQL store. Runs the comparison workload of
  * bench/scenarios/compare.ts (N no-op tasks, concurrency 256, submitted over HTTP in batches of 500,
  * two in flight, timed from submit to COMPLETED) against a SEPARATE PostgreSQL cluster that loads
  * pg_stat_statements, and prints markdown tables for docs/benchmarks.md:
  *
  *  1. tasks/s;
- *  2. round trips and transactions per task (pg_stat_statements, pg_stat_database, and the client's own count);
- *  3. how long the per-engine claim lock (pg_advisory_xact_lock in src/store/dialect.ts) is held;
+ *  2. round trips and transactions per task (pg_stat_statements, pg_stat_database, and the client's own count), by
+ *     statement: what the hot path sends is one call per turn of each of aeq_claim_tasks, the finish, the heartbeat,
+ *     aeq_acquire_pool_slots and aeq_release_pool_slots (src/store/tasks/claim.ts, finish.ts, heartbeat.ts,
+ *     src/store/pool-leases.ts), and one insert per submitted batch;
+ *  3. the claim: calls, tasks per call and server time of aeq_claim_tasks, and how often its per-engine lock
+ *     (pg_advisory_xact_lock inside the function) is held or waited on;
  *  4. WAL bytes per task (pg_current_wal_lsn and pg_stat_wal);
  *  5. waits for a connection of the service's pg.Pool;
  *  6. a CPU profile of the service's process (the bench client runs in it too, as in compare.ts).
  *
  * Nothing under src/ is edited. The measurements come from outside the code under test:
  *  - pg.Client.prototype.query and pg.Pool.prototype.connect are wrapped (monkey-patched) by this
- *    script, before the service opens its pool, to time each statement and each connection checkout
- *    per client; the claim lock's hold time is the time from the lock statement's answer to COMMIT's.
+ *    script, before the service opens its pool, to time each statement and each connection checkout.
  *    This is fine for a bench script; the wrappers add a performance.now() pair and a map update per call.
  *  - A worker thread samples pg_locks and pg_stat_activity every --sample-ms (default 2) from its own
- *    connection (a second view of the lock, and what the service's backends are doing).
+ *    connection (the claim's lock, which the client never sees, and what the service's backends are doing).
  *  - The main thread samples the pool's waitingCount / totalCount / idleCount every 2 ms (setInterval, so
  *    only between event-loop turns).
  *  - The CPU profile covers the measured window only (node:inspector's Profiler, the same .cpuprofile
@@ -44,7 +47,7 @@ import { median, percentile } from './stats.js';
  *     (and listen_addresses = '127.0.0.1', autovacuum = off, as the main cluster's conf.d/90-ci.conf)
  *   pg_ctlcluster --skip-systemctl-redirect 15 prof start
  *
- * Usage: npx tsx bench/pg-profile.ts [--tasks=10000] [--runs=3] [--concurrency=256]
+ * Usage: npm run bench:pg-profile -- [--tasks=10000] [--runs=3] [--concurrency=256]
  *   [--url=postgres://postgres@127.0.0.1:5433/postgres] [--sample-ms=2 (0: no pg_locks sampler)] [--no-cpu-prof]
  */
 
@@ -79,7 +82,7 @@ function parseOptions(argv: string[]): Options {
     else if (k === '--sample-ms') o.sampleMs = int();
     else if (k === '--url' && v) o.url = v;
     else if (k === '--no-cpu-prof') o.cpuProf = false;
-    else throw new Error(`unknown argument ${arg} (see the comment at the top of bench/pg-profile.ts)`);
+    else throw new Error(`unknown argument ${arg} (see the comment at the top of bench/investigations/pg-profile.ts)`);
   }
   if (o.tasks < 1 || o.runs < 1 || o.concurrency < 1) throw new Error('--tasks, --runs and --concurrency must be >= 1');
   return o;
@@ -93,134 +96,27 @@ interface StatementTiming {
   ms: number;
 }
 
-/** One transaction that took an advisory lock by a statement of its own (serialised() in src/store/dialect.ts). */
-interface LockedTx {
-  key: string;
-  /** Lock statement sent to its answer: the wait for the lock plus one round trip. */
-  lockWaitMs: number;
-  /** Lock statement answered to COMMIT sent: the part of the hold the client spends (statements, event loop). */
-  holdToCommitSentMs: number;
-  /** Lock statement answered to COMMIT answered: the hold as the client sees it (an upper bound of the server's). */
-  holdMs: number;
-  /** BEGIN sent to COMMIT answered. */
-  txMs: number;
-  /** Rows the transaction's UPDATEs changed (tasks claimed). */
-  updatedRows: number;
-  statements: number;
-}
-
-interface TxKindStats {
-  count: number;
-  ms: number;
-  statements: number;
-}
-
-interface ClientState {
-  inTx: boolean;
-  beginSent: number;
-  label: string | null;
-  statements: number;
-  lockKey: string | null;
-  lockSent: number;
-  lockAt: number;
-  updatedRows: number;
-  texts: string[];
-}
-
 const instr = {
   /** Counting only between the start and the end of the measured window. */
   active: false,
   queries: 0,
   byText: new Map<string, StatementTiming>(),
-  /** Transactions by kind: the first statement after BEGIN, or the statement itself outside one. */
-  txKinds: new Map<string, TxKindStats>(),
-  locked: [] as LockedTx[],
-  /** The statements of the transactions that took each advisory lock (to find them in pg_stat_statements). */
-  lockedTexts: new Map<string, Set<string>>(),
   connectWaitsMs: [] as number[],
   pools: new Set<pg.Pool>(),
 };
-const clients = new WeakMap<pg.Client, ClientState>();
 
 function shorten(sql: string, max = 100): string {
   const s = sql.replace(/\s+/g, ' ').trim();
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
 
-function addTx(label: string, ms: number, statements: number): void {
-  const k = instr.txKinds.get(label) ?? { count: 0, ms: 0, statements: 0 };
-  k.count++;
-  k.ms += ms;
-  k.statements += statements;
-  instr.txKinds.set(label, k);
-}
-
-function onAnswered(c: pg.Client, text: string, values: unknown, sent: number, ok: pg.QueryResult | null): void {
-  const at = performance.now();
-  let st = clients.get(c);
-  if (!st) {
-    st = {
-      inTx: false,
-      beginSent: 0,
-      label: null,
-      statements: 0,
-      lockKey: null,
-      lockSent: 0,
-      lockAt: 0,
-      updatedRows: 0,
-      texts: [],
-    };
-    clients.set(c, st);
-  }
-  const verb = text.trim().slice(0, 9).toLowerCase();
-  if (instr.active) {
-    instr.queries++;
-    const t = instr.byText.get(text) ?? { calls: 0, ms: 0 };
-    t.calls++;
-    t.ms += at - sent;
-    instr.byText.set(text, t);
-  }
-  if (verb === 'begin') {
-    Object.assign(st, { inTx: true, beginSent: sent, label: null, statements: 1, lockKey: null, updatedRows: 0 });
-    st.texts = [text];
-    return;
-  }
-  if (verb === 'commit' || verb === 'rollback') {
-    st.statements++;
-    if (instr.active && st.inTx) {
-      addTx(`${st.label ?? '(empty)'}${verb === 'rollback' ? ' [rolled back]' : ''}`, at - st.beginSent, st.statements);
-      if (st.lockKey !== null) {
-        instr.locked.push({
-          key: st.lockKey,
-          lockWaitMs: st.lockAt - st.lockSent,
-          holdToCommitSentMs: sent - st.lockAt,
-          holdMs: at - st.lockAt,
-          txMs: at - st.beginSent,
-          updatedRows: st.updatedRows,
-          statements: st.statements,
-        });
-        const set = instr.lockedTexts.get(st.lockKey) ?? new Set<string>();
-        for (const t of [...st.texts, text]) set.add(t);
-        instr.lockedTexts.set(st.lockKey, set);
-      }
-    }
-    st.inTx = false;
-    st.lockKey = null;
-    return;
-  }
-  if (!st.inTx) {
-    if (instr.active) addTx(text.slice(0, 200), at - sent, 1);
-    return;
-  }
-  st.statements++;
-  st.texts.push(text);
-  st.label ??= text.slice(0, 200);
-  if (text.includes('pg_advisory_xact_lock') && Array.isArray(values)) {
-    st.lockKey = String(values[0]);
-    st.lockSent = sent;
-    st.lockAt = at;
-  }
-  if (ok?.command === 'UPDATE') st.updatedRows += ok.rowCount ?? 0;
+function onAnswered(text: string, sent: number): void {
+  if (!instr.active) return;
+  instr.queries++;
+  const t = instr.byText.get(text) ?? { calls: 0, ms: 0 };
+  t.calls++;
+  t.ms += performance.now() - sent;
+  instr.byText.set(text, t);
 }
 
 type QueryFn = (this: pg.Client, ...args: unknown[]) => unknown;
@@ -231,18 +127,29 @@ function instrumentPg(): void {
   const proto = pg.Client.prototype as unknown as { query: QueryFn };
   const query = proto.query;
   proto.query = function (this: pg.Client, ...args: unknown[]): unknown {
-    const text = args[0];
+    // Kysely and the wake bus call query(text, values) and await its promise; the hot path's named prepared
+    // statements (src/store/postgres/prepared.ts) go through pg.Pool's query, which calls query({name, text, values},
+    // undefined, callback). Both are counted; other forms pass through uncounted.
+    const first = args[0];
+    const text = typeof first === 'string' ? first : (first as { text?: unknown } | null)?.text;
     const sent = performance.now();
+    const last = args.at(-1);
+    if (typeof text === 'string' && typeof last === 'function') {
+      args[args.length - 1] = (...cb: unknown[]) => {
+        onAnswered(text, sent);
+        return (last as (...a: unknown[]) => unknown)(...cb);
+      };
+      return query.apply(this, args);
+    }
     const out = query.apply(this, args);
-    // Kysely and the wake bus call query(text, values) and await the promise; other forms pass through.
     if (typeof text !== 'string' || !(out instanceof Promise)) return out;
     return out.then(
       (r: pg.QueryResult) => {
-        onAnswered(this, text, args[1], sent, r);
+        onAnswered(text, sent);
         return r;
       },
       (e: unknown) => {
-        onAnswered(this, text, args[1], sent, null);
+        onAnswered(text, sent);
         throw e;
       },
     );
@@ -292,8 +199,6 @@ interface LockSamples {
   claimHeld: number;
   claimWaited: number;
   claimMaxWaiters: number;
-  leaseHeld: number;
-  leaseWaited: number;
   /** Backend-samples of the service's connections by state / wait event. */
   activity: Record<string, number>;
   backendSamples: number;
@@ -311,37 +216,31 @@ const SQL = \`
       else coalesce(state, '?') end as v
     from pg_stat_activity where datname = $1 and backend_type = 'client backend' and pid <> pg_backend_pid()
   union all
-  select 'lock', case when granted then 'held ' else 'wait ' end
-      || case when k = hashtext($2)::bigint then 'claim' else 'lease' end
+  select 'lock', case when granted then 'held' else 'wait' end
     from (select granted, (classid::bigint << 32) | objid::bigint as k from pg_locks
           where locktype = 'advisory' and database = (select oid from pg_database where datname = $1)) l
-    where k in (hashtext($2)::bigint, hashtext($3)::bigint)\`;
+    where k = hashtext($2)::bigint\`;
 let stop = false;
 parentPort.on('message', (m) => { if (m === 'stop') stop = true; });
 (async () => {
   const c = new pg.Client({ connectionString: workerData.url });
   await c.connect();
-  const r = { samples: 0, elapsedMs: 0, claimHeld: 0, claimWaited: 0, claimMaxWaiters: 0, leaseHeld: 0,
-    leaseWaited: 0, activity: {}, backendSamples: 0 };
+  const r = { samples: 0, elapsedMs: 0, claimHeld: 0, claimWaited: 0, claimMaxWaiters: 0, activity: {},
+    backendSamples: 0 };
   parentPort.postMessage('ready');
   const t0 = performance.now();
   while (!stop) {
-    const res = await c.query({ name: 'sample', text: SQL, values: [workerData.datname, workerData.claimKey,
-      workerData.leaseKey] });
+    const res = await c.query({ name: 'sample', text: SQL, values: [workerData.datname, workerData.claimKey] });
     r.samples++;
-    let held = 0, waiters = 0, leaseHeld = 0, leaseWaiters = 0;
+    let held = 0, waiters = 0;
     for (const row of res.rows) {
       if (row.kind === 'act') { r.activity[row.v] = (r.activity[row.v] || 0) + 1; r.backendSamples++; }
-      else if (row.v === 'held claim') held++;
-      else if (row.v === 'wait claim') waiters++;
-      else if (row.v === 'held lease') leaseHeld++;
-      else leaseWaiters++;
+      else if (row.v === 'held') held++;
+      else waiters++;
     }
     if (held) r.claimHeld++;
     if (waiters) r.claimWaited++;
     r.claimMaxWaiters = Math.max(r.claimMaxWaiters, waiters);
-    if (leaseHeld) r.leaseHeld++;
-    if (leaseWaiters) r.leaseWaited++;
     await new Promise((ok) => setTimeout(ok, workerData.intervalMs));
   }
   r.elapsedMs = performance.now() - t0;
@@ -359,7 +258,6 @@ async function startLockSampler(url: string, datname: string, intervalMs: number
       datname,
       intervalMs,
       claimKey: `aeq:claim:${NOOP_ENGINE}`,
-      leaseKey: 'aeq:claim:lease:bench-direct',
     },
   });
   const messages: unknown[] = [];
@@ -429,7 +327,7 @@ async function checkCluster(url: string): Promise<ClusterInfo> {
       if (!libs[0]?.v.split(',').some((l) => l.trim() === 'pg_stat_statements'))
         throw new Error(
           `the cluster at ${url} does not load pg_stat_statements (shared_preload_libraries = ` +
-            `'${libs[0]?.v ?? ''}'); see the comment at the top of bench/pg-profile.ts`,
+            `'${libs[0]?.v ?? ''}'); see the comment at the top of bench/investigations/pg-profile.ts`,
         );
       await c.query('create extension if not exists pg_stat_statements');
       const version = (await c.query<{ v: string }>('select version() as v')).rows[0]?.v ?? '?';
@@ -617,13 +515,9 @@ interface RunResult {
   clientQueries: number;
   xactCommit: number;
   xactRollback: number;
-  clientTx: number;
-  txKinds: Map<string, TxKindStats>;
   byText: Map<string, StatementTiming>;
   walLsnBytes: number;
   wal: Record<string, number>;
-  locked: LockedTx[];
-  lockedTexts: Map<string, Set<string>>;
   lockSamples: LockSamples | null;
   pool: ReturnType<ReturnType<typeof samplePools>['stop']>;
   poolMax: number | null;
@@ -685,9 +579,6 @@ async function runOnce(o: Options, cluster: ClusterInfo, run: number, log: (s: s
       instr.active = true;
       instr.queries = 0;
       instr.byText.clear();
-      instr.txKinds.clear();
-      instr.locked.length = 0;
-      instr.lockedTexts.clear();
       instr.connectWaitsMs.length = 0;
       if (session) await session.post('Profiler.start');
       const cpu0 = process.cpuUsage();
@@ -760,7 +651,6 @@ async function runOnce(o: Options, cluster: ClusterInfo, run: number, log: (s: s
         grouped.set(key, g);
       }
       const statements = [...grouped.values()];
-      const clientTx = [...instr.txKinds.values()].reduce((s, k) => s + k.count, 0);
       const poolMax = [...instr.pools][0]?.options.max ?? null;
       const result: RunResult = {
         run,
@@ -775,13 +665,9 @@ async function runOnce(o: Options, cluster: ClusterInfo, run: number, log: (s: s
         clientQueries: instr.queries,
         xactCommit: xact1.commit - xact0.commit,
         xactRollback: xact1.rollback - xact0.rollback,
-        clientTx,
-        txKinds: new Map(instr.txKinds),
         byText: new Map(instr.byText),
         walLsnBytes: lsnBytes,
         wal: Object.fromEntries(WAL_COLUMNS.map((k) => [k, (wal1[k] ?? 0) - (wal0[k] ?? 0)])),
-        locked: [...instr.locked],
-        lockedTexts: new Map(instr.lockedTexts),
         lockSamples,
         pool,
         poolMax,
@@ -867,33 +753,12 @@ function statementRows(r: RunResult, list: Statement[]): string[][] {
   });
 }
 
-/** The claim lock, per key (the engine's claim; other serialised() keys if any). */
-function lockStats(r: RunResult, key: string) {
-  const l = r.locked.filter((x) => x.key === key);
-  const hold = l.map((x) => x.holdMs);
-  const claimTexts = new Set([...(r.lockedTexts.get(key) ?? [])].map(normalise));
-  return {
-    count: l.length,
-    perS: l.length / r.seconds,
-    tasksPerTx: sum(l.map((x) => x.updatedRows)) / l.length,
-    statements: mean(l.map((x) => x.statements)),
-    waitMean: mean(l.map((x) => x.lockWaitMs)),
-    waitP99: percentile(
-      l.map((x) => x.lockWaitMs),
-      99,
-    ),
-    toCommitSent: mean(l.map((x) => x.holdToCommitSentMs)),
-    holdMean: mean(hold),
-    holdP50: percentile(hold, 50),
-    holdP99: percentile(hold, 99),
-    holdMax: Math.max(...hold),
-    txMean: mean(l.map((x) => x.txMs)),
-    heldShare: sum(hold) / 1000 / r.seconds,
-    // Each statement of the claim runs once per claim (5 per transaction, as counted above).
-    serverExecMs: sum(
-      r.statements.filter((s) => s.toplevel && s.texts.some((t) => claimTexts.has(normalise(t)))).map((s) => s.meanMs),
-    ),
-  };
+/** The claim as pg_stat_statements saw it: the top-level calls of aeq_claim_tasks, the rows (tasks) they returned. */
+function claimStats(r: RunResult) {
+  const calls = r.statements.filter((s) => s.toplevel && s.query.includes('aeq_claim_tasks('));
+  const n = sum(calls.map((s) => s.calls));
+  const ms = sum(calls.map((s) => s.totalMs));
+  return { calls: n, perS: n / r.seconds, tasksPerCall: sum(calls.map((s) => s.rows)) / n, serverMs: ms / n };
 }
 
 function printRun(r: RunResult): void {
@@ -913,7 +778,6 @@ function printRun(r: RunResult): void {
         ['round trips per task (pg_stat_statements, top-level calls / N)', f2(r.roundTrips / r.n)],
         ['round trips per task (client: query() calls / N)', f2(r.clientQueries / r.n)],
         ['transactions per task (pg_stat_database xact_commit delta / N)', f2(r.xactCommit / r.n)],
-        ['transactions per task (client: COMMITs + single statements / N)', f2(r.clientTx / r.n)],
         ['WAL bytes per task (pg_wal_lsn_diff / N)', f0(r.walLsnBytes / r.n)],
         ['WAL records per task (pg_stat_wal)', f2((r.wal.wal_records ?? 0) / r.n)],
         ['WAL full-page images per task (pg_stat_wal)', f3((r.wal.wal_fpi ?? 0) / r.n)],
@@ -937,61 +801,21 @@ function printRun(r: RunResult): void {
   out.push(table(head, align, statementRows(r, topLevel.slice(0, 12))), '');
   out.push('All statements (nested ones too: inside the stored functions) by total execution time:', '');
   out.push(table(head, align, statementRows(r, [...top].sort((a, b) => b.totalMs - a.totalMs).slice(0, 12))), '');
-  // Labels are the first 200 characters of a statement (cheap to take in the hot path), shortened here.
-  const byLabel = new Map<string, TxKindStats>();
-  for (const [k, v] of r.txKinds) {
-    const label = shorten(k, 70);
-    const g = byLabel.get(label) ?? { count: 0, ms: 0, statements: 0 };
-    g.count += v.count;
-    g.ms += v.ms;
-    g.statements += v.statements;
-    byLabel.set(label, g);
-  }
-  const kinds = [...byLabel].sort((a, b) => b[1].count - a[1].count);
-  out.push('Transactions by kind (client side: first statement after BEGIN, or a single statement):', '');
+  const c = claimStats(r);
+  out.push('The claim (`aeq_claim_tasks`, one statement; its per-engine lock is taken inside it):', '');
   out.push(
     table(
-      ['transaction', 'count', 'per task', 'statements', 'mean ms (BEGIN sent to COMMIT answered)'],
-      ['---', '---:', '---:', '---:', '---:'],
-      kinds
-        .slice(0, 12)
-        .map(([k, s]) => [cell(k), f0(s.count), f3(s.count / r.n), f1(s.statements / s.count), f3(s.ms / s.count)]),
+      ['figure', 'value'],
+      ['---', '---:'],
+      [
+        ['calls', f0(c.calls)],
+        ['per second', f1(c.perS)],
+        ['tasks claimed per call', f1(c.tasksPerCall)],
+        ['server execution per call, mean ms', f3(c.serverMs)],
+      ],
     ),
     '',
   );
-  const keys = [...new Set(r.locked.map((x) => x.key))];
-  for (const key of keys) {
-    const l = lockStats(r, key);
-    out.push(`Advisory lock \`${key}\` (client side, every transaction that took it):`, '');
-    out.push(
-      table(
-        ['figure', 'value'],
-        ['---', '---:'],
-        [
-          ['transactions (claims)', f0(l.count)],
-          ['per second', f1(l.perS)],
-          ['rows updated (tasks claimed) per transaction', f1(l.tasksPerTx)],
-          ['statements per transaction (BEGIN..COMMIT)', f1(l.statements)],
-          [
-            'lock statement, sent to answered (wait + round trip), mean / p99 ms',
-            `${f3(l.waitMean)} / ${f3(l.waitP99)}`,
-          ],
-          ['held, lock answered to COMMIT sent, mean ms', f3(l.toCommitSent)],
-          [
-            'held, lock answered to COMMIT answered, mean / p50 / p99 / max ms',
-            `${f3(l.holdMean)} / ${f3(l.holdP50)} / ${f3(l.holdP99)} / ${f3(l.holdMax)}`,
-          ],
-          ['transaction, BEGIN sent to COMMIT answered, mean ms', f3(l.txMean)],
-          [
-            'server execution of its statements per transaction, estimate (sum of their pg_stat_statements means)',
-            f3(l.serverExecMs),
-          ],
-          ['held per second of the run (sum of holds / wall time)', pct(l.heldShare)],
-        ],
-      ),
-      '',
-    );
-  }
   const s = r.lockSamples;
   if (s) {
     out.push(
@@ -1009,11 +833,6 @@ function printRun(r: RunResult): void {
             `samples with a waiter on \`aeq:claim:${NOOP_ENGINE}\` (max waiters)`,
             `${pct(s.claimWaited / s.samples)} (${s.claimMaxWaiters})`,
           ],
-          [
-            'samples with `aeq:claim:lease:bench-direct` held (inside aeq_acquire_pool_slot)',
-            pct(s.leaseHeld / s.samples),
-          ],
-          ['samples with a waiter on `aeq:claim:lease:bench-direct`', pct(s.leaseWaited / s.samples)],
         ],
       ),
       '',
@@ -1088,7 +907,7 @@ function printRun(r: RunResult): void {
     );
     const summary = spawnSync(
       process.execPath,
-      ['--import', 'tsx', fileURLToPath(new URL('./profile-summary.ts', import.meta.url)), r.cpu.file, '15'],
+      ['--import', 'tsx', fileURLToPath(new URL('../profile-summary.ts', import.meta.url)), r.cpu.file, '15'],
       { encoding: 'utf8' },
     );
     out.push(`bench/profile-summary.ts ${path.relative(process.cwd(), r.cpu.file)} 15:`, '', summary.stdout.trim(), '');
@@ -1097,7 +916,6 @@ function printRun(r: RunResult): void {
 }
 
 function printMedians(rs: RunResult[]): void {
-  const key = `aeq:claim:${NOOP_ENGINE}`;
   const row = (name: string, f: (r: RunResult) => number, fmt: (x: number) => string): string[] => {
     const xs = rs.map(f);
     return [name, ...xs.map(fmt), fmt(median(xs)), `${fmt(Math.min(...xs))} – ${fmt(Math.max(...xs))}`];
@@ -1112,17 +930,13 @@ function printMedians(rs: RunResult[]): void {
         row('tasks/s', (r) => r.rate, f1),
         row('round trips / task (pg_stat_statements)', (r) => r.roundTrips / r.n, f2),
         row('transactions / task (xact_commit)', (r) => r.xactCommit / r.n, f2),
-        row('transactions / task (client)', (r) => r.clientTx / r.n, f2),
         row('WAL bytes / task (LSN diff)', (r) => r.walLsnBytes / r.n, f0),
         row('WAL records / task', (r) => (r.wal.wal_records ?? 0) / r.n, f2),
         row('WAL FPIs / task', (r) => (r.wal.wal_fpi ?? 0) / r.n, f3),
         row('WAL fsyncs / task', (r) => (r.wal.wal_sync ?? 0) / r.n, f3),
-        row('claims / s', (r) => lockStats(r, key).perS, f1),
-        row('tasks per claim', (r) => lockStats(r, key).tasksPerTx, f1),
-        row('claim lock held per claim, mean ms', (r) => lockStats(r, key).holdMean, f3),
-        row('claim lock held per claim, p99 ms', (r) => lockStats(r, key).holdP99, f3),
-        row('claim statements, server exec per claim (estimate), ms', (r) => lockStats(r, key).serverExecMs, f3),
-        row('claim lock held, share of wall time (client)', (r) => lockStats(r, key).heldShare, pct),
+        row('claims / s', (r) => claimStats(r).perS, f1),
+        row('tasks per claim', (r) => claimStats(r).tasksPerCall, f1),
+        row('claim, server execution per call, ms', (r) => claimStats(r).serverMs, f3),
         row('claim lock held, share of samples (pg_locks)', (r) => samples(r, (s) => s.claimHeld / s.samples), pct),
         row('claim lock waited on, share of samples', (r) => samples(r, (s) => s.claimWaited / s.samples), pct),
         row('pool: samples with waiters', (r) => r.pool.withWaiters / r.pool.samples, pct),
@@ -1156,7 +970,7 @@ async function main(): Promise<void> {
   const cluster = await checkCluster(o.url);
   instrumentPg();
   const log = (s: string) => console.error(`[pg-profile] ${s}`);
-  say(`## PostgreSQL profile of the dispatch workload (bench/pg-profile.ts)`);
+  say(`## PostgreSQL profile of the dispatch workload (bench/investigations/pg-profile.ts)`);
   say(
     `${f0(o.tasks)} no-op tasks per run, concurrency ${o.concurrency}, batches of 500 over HTTP (two in flight), ` +
       `${o.runs} runs; cluster ${o.url.replace(/\/\/[^@]*@/, '//')}: ${cluster.version.split(' on ')[0]}.`,

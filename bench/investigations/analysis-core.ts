@@ -5,12 +5,13 @@ import { join, resolve } from 'node:path';
  * Time of SOURCE_INFLUENCE's analysis core on a large input: 20 cited pages of about 48,000 characters (real
  * Wikipedia text of the evaluation set, ten articles a page) and an answer of 406 claims citing them. The argument is
  * the root of a checkout (default: this one), so an older tree (a `git worktree` of the baseline commit) runs the
- * same input in the same session: `npx tsx bench/analysis-core.ts /tmp/base`. Three runs, milliseconds each.
+ * same input in the same session: `npx tsx bench/investigations/analysis-core.ts /tmp/base`. Three runs,
+ * milliseconds each.
  */
-const root = resolve(process.argv[2] ?? join(import.meta.dirname, '..'));
+const root = resolve(process.argv[2] ?? join(import.meta.dirname, '..', '..'));
 const { ANALYSIS_DEFAULTS } = await import(join(root, 'src/analysis/config.ts'));
 const { analyzeCore } = await import(join(root, 'src/analysis/source-influence/core.ts'));
-const lines = readFileSync(join(import.meta.dirname, '..', 'test/fixtures/analysis/eval/en/pages.jsonl'), 'utf8');
+const lines = readFileSync(join(import.meta.dirname, '..', '..', 'test/fixtures/analysis/eval/en/pages.jsonl'), 'utf8');
 const texts = lines
   .trim()
   .split('\n')
