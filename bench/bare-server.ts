@@ -1,13 +1,10 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Ajv } from 'ajv';
 import { bearerMatches } from '../src/accounts/bearer.js';
-import {
-  acceptedSchema,
-  batchResponseSchema,
-  envelopeSchema,
-  idParamsSchema,
-  pollingSchema,
-} from '../src/http/schemas.js';
+import { batchResponseSchema } from '../src/http/schemas/batches.js';
+import { idParamsSchema } from '../src/http/schemas/common.js';
+import { envelopeSchema } from '../src/http/schemas/submission.js';
+import { acceptedSchema, pollingSchema } from '../src/http/schemas/tasks.js';
 
 /**
  * The "bare" baseline: a Fastify server with the service's route schemas, body parsing and key

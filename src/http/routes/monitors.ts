@@ -25,8 +25,8 @@ import {
   monitorListQuerySchema,
   monitorListSchema,
   monitorPatchSchema,
-} from '../monitor-schemas.js';
-import { errorEnvelopeSchema, idParamsSchema } from '../schemas.js';
+} from '../schemas/monitors.js';
+import { errorEnvelopeSchema, idParamsSchema } from '../schemas/common.js';
 import { UUID_RE } from './task-lookup.js';
 
 interface BrandBody {

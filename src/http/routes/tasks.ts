@@ -9,16 +9,10 @@ import { creditsView, pollingView, taskMetadata, withResponseJson } from '../../
 import { envelopeToTask, type EnvelopeInput } from '../../submission/envelope.js';
 import type { InsertOutcome } from '../../store/store.js';
 import type { HttpContext } from '../context.js';
-import {
-  acceptedSchema,
-  batchResponseSchema,
-  batchSchema,
-  batchSubmitQuerySchema,
-  envelopeSchema,
-  errorEnvelopeSchema,
-  idParamsSchema,
-  pollingSchema,
-} from '../schemas.js';
+import { batchResponseSchema, batchSubmitQuerySchema } from '../schemas/batches.js';
+import { errorEnvelopeSchema, idParamsSchema } from '../schemas/common.js';
+import { batchSchema, envelopeSchema } from '../schemas/submission.js';
+import { acceptedSchema, pollingSchema } from '../schemas/tasks.js';
 import { ajvToProblems } from '../validation-details.js';
 import { callerOf } from '../caller.js';
 import { liveTaskOr404 } from './task-lookup.js';
