@@ -26,6 +26,7 @@ import { registerTaskRequestRoute } from './routes/task-request.js';
 import { registerTaskRoutes } from './routes/tasks.js';
 import { registerUsageRoutes } from './routes/usage.js';
 import { registerWebhookSecretRoutes } from './routes/webhook-secret.js';
+import { SHARED_SCHEMAS } from './schemas/task-response.js';
 import { ajvToProblems } from './validation-details.js';
 import { clientErrorHandler } from './client-errors.js';
 
@@ -143,7 +144,11 @@ export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance
     }
   });
 
+  // Shared schemas (the analysis results) are listed in the document under their own names, not `def-N`.
   await app.register(swagger, {
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
     openapi: {
       openapi: '3.0.3',
       info: {
@@ -169,6 +174,8 @@ export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance
       security: [{ bearer: [] }],
     },
   });
+
+  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
 
   app.decorateRequest('caller', null);
   app.addHook('onRequest', async (req) => {

@@ -1,5 +1,6 @@
 import { UPSTREAM_FAILURE_KINDS } from '../../domain/engine-errors.js';
 import { SERVICE_FAILURE_CODES } from '../../domain/task-failure.js';
+import { taskResponseSchema } from './task-response.js';
 
 /** What the task routes answer: a task's metadata, its polling view, what it asked, and the account's listing. */
 export const taskMetadataSchema = {
@@ -57,7 +58,12 @@ export const pollingSchema = {
     success: { type: 'boolean' },
     task: taskMetadataSchema,
     credits: creditsSchema,
-    response: { type: 'object', additionalProperties: true, description: 'Engine result; present when COMPLETED' },
+    response: {
+      ...taskResponseSchema,
+      description:
+        'Engine result; present when COMPLETED. A SOURCE_INFLUENCE task answers with a SourceInfluenceResult, a ' +
+        'PROMPT_RESEARCH task with a PromptResearchResult, any other engine with its answer (text, markdown, sources)',
+    },
     error: { type: 'string', description: '<CODE>: <sentence>; present when FAILED' },
     failure: taskFailureSchema,
   },
@@ -70,8 +76,7 @@ export const listedTaskSchema = {
     task: taskMetadataSchema,
     credits: creditsSchema,
     response: {
-      type: 'object',
-      additionalProperties: true,
+      ...taskResponseSchema,
       description: 'Engine result, as polling shows it; with include=result, when COMPLETED',
     },
     error: { type: 'string', description: '<CODE>: <sentence>, as polling shows it; with include=result, when FAILED' },
