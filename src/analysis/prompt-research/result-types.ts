@@ -28,7 +28,7 @@ export interface PromptResearchResult {
 }
 
 /** The request as the research read it. */
-export interface ResearchInputEcho {
+interface ResearchInputEcho {
   seed: string;
   country: 'KR' | 'US';
   language: 'ko' | 'en';
@@ -98,12 +98,12 @@ export interface Demand {
   lowVolume: boolean;
 }
 
-export interface QuestionDemand extends Demand {
+interface QuestionDemand extends Demand {
   evidence: Evidence;
 }
 
 /** Brand fit: the score and the description's words it rests on, or no score and `basis: "none"` (§3.10). */
-export interface QuestionFit {
+interface QuestionFit {
   score: number | null;
   method: 'lexical';
   basis: 'none' | 'description_terms';
@@ -122,7 +122,7 @@ export interface MonitorSet {
   intentCoverage: Partial<Record<Intent, number>>;
 }
 
-export interface MonitorItem {
+interface MonitorItem {
   order: number;
   /** The returned question it is, or null for a cluster ranked below the limit. */
   questionId: string | null;
@@ -134,13 +134,13 @@ export interface MonitorItem {
   maxSimilarityToSelected: number;
 }
 
-export interface ResearchStats extends FilterStats {
+interface ResearchStats extends FilterStats {
   requests: number;
   clusters: number;
   returned: number;
 }
 
-export interface ResearchUsage {
+interface ResearchUsage {
   autocompleteRequests: { google: number; naver: number; bing: number };
   volumeRequests: { naverSearchad: number; googleAds: number };
   serpRequests: number;

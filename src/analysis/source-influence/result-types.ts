@@ -20,7 +20,7 @@ export interface SourceInfluenceResult {
   /** The pages (and model) came from the sandbox's simulators. */
   simulated: boolean;
   language: Language;
-  answer: AnswerFacts;
+  answer: AnswerFigures;
   summary: InfluenceSummary;
   sources: InfluenceSource[];
   claims: Claim[];
@@ -34,7 +34,7 @@ export interface SourceInfluenceResult {
 /** Which judge labelled the pairs: the lexical judge alone, or the model for some pairs (the rest lexical). */
 export type JudgeBasis = 'lexical' | 'lexical+model' | 'model';
 
-export interface AnswerFacts {
+interface AnswerFigures {
   chars: number;
   units: number;
   words: number;
@@ -44,7 +44,7 @@ export interface AnswerFacts {
   referencesBlock: boolean;
 }
 
-export interface InfluenceSummary {
+interface InfluenceSummary {
   sources: number;
   sourcesWithText: number;
   sourcesSnippetOnly: number;
@@ -83,7 +83,7 @@ export interface InfluenceSource {
   evidence: SourceEvidence[];
 }
 
-export interface SourceFetch {
+interface SourceFetch {
   status: FetchStatus;
   httpStatus: number | null;
   contentType: string | null;
@@ -92,7 +92,7 @@ export interface SourceFetch {
   short: boolean;
 }
 
-export interface SourceInfluenceFigures {
+interface SourceInfluenceFigures {
   share: number;
   shareOfAttributed: number | null;
   uncitedShare: number;
@@ -104,7 +104,7 @@ export interface SourceInfluenceFigures {
 }
 
 /** The GEO paper's measures (eq. 3 and the subjective proxies); all null when no citation of the answer is valid. */
-export interface GeoFigures {
+interface GeoFigures {
   wordCount: number | null;
   positionAdjustedWordCount: number | null;
   normalizedWordCount: number | null;
@@ -125,14 +125,14 @@ export interface SubjectiveImpression {
   impression: number;
 }
 
-export interface SourceCitations {
+interface SourceCitations {
   count: number;
   citedUnits: number;
   firstCitedUnit: number | null;
   citationShare: number | null;
 }
 
-export interface SourceContent {
+interface SourceContent {
   supportedUnits: number;
   partialUnits: number;
   bestSupport: number;
@@ -170,7 +170,7 @@ export interface Claim {
   sources: ClaimSource[];
 }
 
-export interface ClaimSource {
+interface ClaimSource {
   sourceId: string;
   cited: boolean;
   label: SupportLabel;
@@ -190,7 +190,7 @@ export interface DomainInfluence {
   citationCount: number;
 }
 
-export interface SourceInfluenceUsage {
+interface SourceInfluenceUsage {
   modelTokens: ModelTokensReport;
   sourceFetches: SourceFetchUsage;
   /** Credits held at submission and charged (§2.14). */
