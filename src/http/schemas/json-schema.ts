@@ -12,7 +12,7 @@ export const ints = { type: 'array', items: int } as const;
 type Schema = Record<string, unknown>;
 
 /** One of the given strings (and null, with `nullable`). */
-export function oneOf(values: readonly string[], description?: string): Schema {
+export function enumOf(values: readonly string[], description?: string): Schema {
   return { type: 'string', enum: [...values], ...(description ? { description } : {}) };
 }
 

@@ -1,5 +1,5 @@
 import { INTENT_ORDER } from '../../analysis/prompt-research/questions.js';
-import { bool, described, int, list, nullable, num, object, oneOf, str, strings } from './json-schema.js';
+import { bool, described, int, list, nullable, num, object, enumOf, str, strings } from './json-schema.js';
 import { modelTokensSchema } from './model-tokens.js';
 
 /**
@@ -7,7 +7,7 @@ import { modelTokensSchema } from './model-tokens.js';
  * the component `PromptResearchResult`. The builder's type is `PromptResearchResult` in
  * src/analysis/prompt-research/result-types.ts; test/client/result-types.test.ts fails when the two differ.
  */
-const intent = oneOf(INTENT_ORDER);
+const intent = enumOf(INTENT_ORDER);
 const RANK_CRITERIA = [
   'backfill',
   'hasVolume',
@@ -39,16 +39,16 @@ const question = object({
   id: str,
   rank: int,
   text: str,
-  textOrigin: oneOf(['observed', 'templated'], 'asked as a suggestion said it, or put as a question by a template'),
+  textOrigin: enumOf(['observed', 'templated'], 'asked as a suggestion said it, or put as a question by a template'),
   query: str,
   variants: strings,
   intent,
   modifier: nullable(str),
   demand: object({
     score: int,
-    scoreBasis: oneOf(['monthly_volume', 'autocomplete_evidence']),
+    scoreBasis: enumOf(['monthly_volume', 'autocomplete_evidence']),
     tier: int,
-    tierBasis: oneOf(['absolute', 'relative']),
+    tierBasis: enumOf(['absolute', 'relative']),
     monthlyVolume: nullable(int),
     volumeSource: nullable(str),
     volumeIsEstimate: bool,
@@ -56,7 +56,7 @@ const question = object({
     evidence: object({
       autocompleteScore: num,
       appearances: int,
-      providers: list(oneOf(['google', 'naver'])),
+      providers: list(enumOf(['google', 'naver'])),
       bestRank: int,
       seenForSeed: bool,
     }),
@@ -64,14 +64,14 @@ const question = object({
   fit: nullable(
     object({
       score: nullable(int),
-      method: oneOf(['lexical']),
-      basis: oneOf(['none', 'description_terms']),
+      method: enumOf(['lexical']),
+      basis: enumOf(['none', 'description_terms']),
       terms: strings,
     }),
     'brand fit; null without a brand description',
   ),
   aboveNextBy: nullable(
-    oneOf(RANK_CRITERIA),
+    enumOf(RANK_CRITERIA),
     'the first ranking criterion that puts it above the next question; null for the last or a tie',
   ),
 });
@@ -81,7 +81,7 @@ const monitorSet = object({
   requestedSize: int,
   engines: strings,
   plannedTasks: described(int, 'size × engines'),
-  method: oneOf(['mmr']),
+  method: enumOf(['mmr']),
   parameters: object({ lambda: num, demandWeight: num, fitWeight: num, intentBonus: num, maxSimilarity: num }),
   items: list(
     object({
@@ -110,8 +110,8 @@ export const promptResearchResultSchema = {
       simulated: described(bool, "some upstream the task used is the sandbox's simulator"),
       input: object({
         seed: str,
-        country: oneOf(['KR', 'US']),
-        language: oneOf(['ko', 'en']),
+        country: enumOf(['KR', 'US']),
+        language: enumOf(['ko', 'en']),
         limit: int,
         exclude: strings,
         brand: nullable(str),
@@ -120,15 +120,15 @@ export const promptResearchResultSchema = {
         monitorSize: int,
         engines: strings,
       }),
-      demandBasis: oneOf(
+      demandBasis: enumOf(
         ['keyword_volume', 'mixed', 'autocomplete'],
         '`keyword_volume` when every returned question has an actual volume, `mixed` when some have one',
       ),
       demandCheck: nullable(
         object({
-          method: oneOf(['spearman']),
-          ranking: oneOf(['autocomplete_evidence']),
-          against: oneOf(['monthly_volume']),
+          method: enumOf(['spearman']),
+          ranking: enumOf(['autocomplete_evidence']),
+          against: enumOf(['monthly_volume']),
           volumeSource: str,
           n: int,
           rho: nullable(num),
@@ -149,8 +149,8 @@ export const promptResearchResultSchema = {
         clusters: int,
         returned: int,
       }),
-      providers: list(object({ name: str, status: oneOf(PROVIDER_STATUSES), requests: int, failures: int })),
-      warnings: list(object({ code: oneOf(WARNING_CODES), message: str, provider: str }, { optional: ['provider'] })),
+      providers: list(object({ name: str, status: enumOf(PROVIDER_STATUSES), requests: int, failures: int })),
+      warnings: list(object({ code: enumOf(WARNING_CODES), message: str, provider: str }, { optional: ['provider'] })),
       usage: object({
         autocompleteRequests: object({ google: int, naver: int, bing: int }),
         volumeRequests: object({ naverSearchad: int, googleAds: int }),

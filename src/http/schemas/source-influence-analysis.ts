@@ -1,5 +1,5 @@
 import { COMPONENT_ORDER } from '../../analysis/source-influence/extended/components.js';
-import { bool, described, int, ints, list, nullable, num, object, oneOf, str, strings } from './json-schema.js';
+import { bool, described, int, ints, list, nullable, num, object, enumOf, str, strings } from './json-schema.js';
 
 /**
  * The `analysis` member of a SOURCE_INFLUENCE result (docs/analysis.md#s2-11), present when the request asked for
@@ -15,7 +15,7 @@ const STATUSES = [
   'budget_exceeded',
   'internal_error',
 ] as const;
-const componentStatus = oneOf(STATUSES);
+const componentStatus = enumOf(STATUSES);
 const DECISIONS = ['recommended', 'mentioned', 'not_recommended', 'mixed'] as const;
 const REQUIREMENT_TYPES = [
   'budget',
@@ -47,9 +47,9 @@ const requirementItem = object({
   id: str,
   text: str,
   quote: { ...str, description: 'the words of the prompt it rests on' },
-  type: oneOf(REQUIREMENT_TYPES),
+  type: enumOf(REQUIREMENT_TYPES),
   mandatory: bool,
-  coverage: oneOf(['addressed', 'partial', 'not_addressed'], 'whether the answer addresses it'),
+  coverage: enumOf(['addressed', 'partial', 'not_addressed'], 'whether the answer addresses it'),
   evidenceUnits: described(ints, 'the answer units that address it'),
   supportingSourceIds: strings,
 });
@@ -65,35 +65,35 @@ const brandDecision = object({
   listRank: nullable(int),
   shareOfVoice: nullable(num),
   decision: nullable(
-    oneOf([...DECISIONS, 'absent']),
+    enumOf([...DECISIONS, 'absent']),
     '`absent` exactly when not mentioned; null when a mentioned brand was not judged (no model)',
   ),
   topPick: nullable(bool),
   sentiment: nullable(num),
   reasons: list(
-    object({ polarity: oneOf(['pro', 'con']), summary: str, quote: str, unitIndex: int, sourceIds: strings }),
+    object({ polarity: enumOf(['pro', 'con']), summary: str, quote: str, unitIndex: int, sourceIds: strings }),
   ),
 });
 
 const sourceMeta = object({
   sourceId: str,
   ownership: object({
-    relation: oneOf(['owned', 'not_owned', 'unknown']),
+    relation: enumOf(['owned', 'not_owned', 'unknown']),
     entityId: nullable(str),
-    method: nullable(oneOf(['domain_label', 'site_name', 'publisher_jsonld', 'path_segment', 'model'])),
+    method: nullable(enumOf(['domain_label', 'site_name', 'publisher_jsonld', 'path_segment', 'model'])),
     confidence: nullable(num, "the model's stated confidence (at most 0.7) when `method` is `model`; else null"),
   }),
-  sourceType: oneOf(SOURCE_TYPES),
-  mediaClass: oneOf(['owned', 'earned', 'ugc', 'vendor', 'unknown']),
-  typeMethod: nullable(oneOf(['domain_list', 'structured_data', 'url_pattern', 'model'])),
+  sourceType: enumOf(SOURCE_TYPES),
+  mediaClass: enumOf(['owned', 'earned', 'ugc', 'vendor', 'unknown']),
+  typeMethod: nullable(enumOf(['domain_list', 'structured_data', 'url_pattern', 'model'])),
   publishedAt: nullable(str, 'YYYY-MM-DD'),
   modifiedAt: nullable(str, 'YYYY-MM-DD'),
   dateSource: str,
   author: nullable(
     object({
       name: str,
-      kind: oneOf(['person', 'organization', 'unknown']),
-      source: oneOf(['json_ld', 'meta', 'html', 'readability', 'text']),
+      kind: enumOf(['person', 'organization', 'unknown']),
+      source: enumOf(['json_ld', 'meta', 'html', 'readability', 'text']),
     }),
   ),
   publisher: nullable(str),
@@ -106,17 +106,17 @@ const shares = (description: string) => ({ type: 'object', additionalProperties:
 export const extendedAnalysisSchema = object(
   {
     version: { type: 'integer', enum: [1] },
-    status: oneOf(
+    status: enumOf(
       STATUSES,
       '`ok` when every component is, `partial` when any is ok or partial, else the first failure',
     ),
     components: object(Object.fromEntries(COMPONENT_ORDER.map((c) => [c, componentStatus]))),
-    errors: list(object({ component: oneOf(COMPONENT_ORDER), code: str, message: str })),
+    errors: list(object({ component: enumOf(COMPONENT_ORDER), code: str, message: str })),
     budget: object({ tokenLimit: int, tokensUsed: int }),
     questionRequirements: object({ items: list(requirementItem), coverageRate: nullable(num) }),
     brandDecisions: object({
       entities: list(brandDecision),
-      otherBrands: list(object({ name: str, decision: oneOf(DECISIONS), mentionCount: int })),
+      otherBrands: list(object({ name: str, decision: enumOf(DECISIONS), mentionCount: int })),
     }),
     sourceMetadata: list(sourceMeta),
     sourceTypeShares: shares('influence share per source type, and `unattributed`'),

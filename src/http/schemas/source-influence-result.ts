@@ -1,4 +1,4 @@
-import { bool, described, int, list, nullable, num, object, oneOf, str, strings } from './json-schema.js';
+import { bool, described, int, list, nullable, num, object, enumOf, str, strings } from './json-schema.js';
 import { modelTokensSchema } from './model-tokens.js';
 import { extendedAnalysisSchema } from './source-influence-analysis.js';
 
@@ -22,7 +22,7 @@ const FETCH_STATUSES = [
   'duplicate',
   'not_fetched',
 ] as const;
-const language = oneOf(['ko', 'en', 'und']);
+const language = enumOf(['ko', 'en', 'und']);
 
 const source = object({
   sourceId: described(str, '`c1`, `c2`, … in the order of the request'),
@@ -35,7 +35,7 @@ const source = object({
   title: nullable(str),
   duplicateOf: nullable(str, 'the source with the same URL, whose markers these count for'),
   fetch: object({
-    status: oneOf(FETCH_STATUSES),
+    status: enumOf(FETCH_STATUSES),
     httpStatus: nullable(int),
     contentType: nullable(str),
     bytes: int,
@@ -43,7 +43,7 @@ const source = object({
     short: bool,
   }),
   text: object({
-    source: oneOf(['extracted', 'body_fallback', 'snippet', 'title', 'none'], 'what the source was aligned against'),
+    source: enumOf(['extracted', 'body_fallback', 'snippet', 'title', 'none'], 'what the source was aligned against'),
     chars: int,
     passages: int,
     truncated: bool,
@@ -55,8 +55,8 @@ const source = object({
     uncitedShare: num,
     score: int,
     rank: int,
-    level: oneOf(LEVELS, 'never more than the claims show: `high` needs a claim the source supports fully'),
-    levelByShare: oneOf(LEVELS),
+    level: enumOf(LEVELS, 'never more than the claims show: `high` needs a claim the source supports fully'),
+    levelByShare: enumOf(LEVELS),
     levelNote: nullable(str, 'why `level` is below `levelByShare`'),
   }),
   geo: object(
@@ -67,7 +67,7 @@ const source = object({
       normalizedPositionAdjustedWordCount: nullable(num),
       subjective: nullable(
         object({
-          basis: oneOf(['lexical_proxies']),
+          basis: enumOf(['lexical_proxies']),
           relevance: nullable(num),
           influence: num,
           uniqueness: num,
@@ -98,7 +98,7 @@ const source = object({
       answerExcerpt: str,
       sourceExcerpt: nullable(str),
       support: num,
-      level: oneOf(['full', 'partial', 'none']),
+      level: enumOf(['full', 'partial', 'none']),
       cited: bool,
     }),
     'the (up to) three answer units it weighs most in',
@@ -122,12 +122,12 @@ const claim = object({
     object({
       sourceId: str,
       cited: bool,
-      label: oneOf(['supported', 'partial', 'unsupported', 'contradicted']),
+      label: enumOf(['supported', 'partial', 'unsupported', 'contradicted']),
       score: num,
       evidence: nullable(str),
-      reason: nullable(oneOf(['negation', 'antonym', 'number', 'date', 'name']), 'why it is contradicted'),
+      reason: nullable(enumOf(['negation', 'antonym', 'number', 'date', 'name']), 'why it is contradicted'),
       changed: nullable(object({ claim: str, page: str }), 'the differing pieces of a contradiction'),
-      judge: oneOf(['lexical', 'model']),
+      judge: enumOf(['lexical', 'model']),
       weight: num,
     }),
     "the judge's label for every readable source",
@@ -162,8 +162,8 @@ export const sourceInfluenceResultSchema = {
         citationRecall: nullable(num),
         citationPrecision: nullable(num),
         groundedShare: nullable(num),
-        alignmentMethod: oneOf(['lexical', 'lexical+model_check']),
-        judge: oneOf(['lexical', 'lexical+model', 'model']),
+        alignmentMethod: enumOf(['lexical', 'lexical+model_check']),
+        judge: enumOf(['lexical', 'lexical+model', 'model']),
         judgeModel: nullable(str),
         claims: int,
         miscitedClaims: int,
