@@ -157,7 +157,8 @@ function describeResponse(step: Step, response: unknown): string {
   }
   if (step.path === '/v1/source-influence') {
     const r = response as SourceInfluenceResult;
-    return `${r.sources.length} sources, top ${r.summary.topSourceId ?? 'none'}, attributed ${r.summary.attributedShare}`;
+    const { topSourceId, attributedShare } = r.summary;
+    return `${r.sources.length} sources, top ${topSourceId ?? 'none'}, attributed ${attributedShare}`;
   }
   const r = response as { text?: unknown; sources?: unknown[] };
   return `${(r.sources ?? []).length} sources, ${String(r.text ?? '').length} chars`;
