@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import type { PromptResearchResult, SourceInfluenceResult } from '@aeq/client';
 import { createApp } from '../app.js';
 import { loadSettings } from '../config/settings.js';
 import { createLogger } from '../ops/logger.js';
@@ -145,36 +146,27 @@ const STEPS: Step[] = [
   },
 ];
 
-/** The members of an answer the demo prints, whichever engine or analysis gave it. */
-interface DemoResponse {
-  questions?: unknown[];
-  monitorSet?: { size?: number };
-  demandBasis?: string;
-  summary?: { topSourceId?: string | null; attributedShare?: number };
-  sources?: unknown[];
-  resultVersion?: unknown;
-  text?: string;
-}
-
 /** The members of the service's answers the demo reads. */
 interface DemoBody {
   task: { id: string; status: string };
   error?: { code?: string } | string;
-  response?: DemoResponse;
+  response?: unknown;
   tasks?: unknown;
 }
 
 /** One line about a result: engine answers by their sources, analyses by their headline figures. */
-function describeResponse(r: DemoResponse | undefined): string {
-  if (!r) return '';
-  if (Array.isArray(r.questions))
-    return `${r.questions.length} questions, monitor set of ${r.monitorSet?.size ?? 0} (${r.demandBasis})`;
-  if (r.summary && Array.isArray(r.sources) && 'resultVersion' in r) {
-    return (
-      `${r.sources.length} sources, top ${r.summary.topSourceId ?? 'none'}, ` +
-      `attributed ${r.summary.attributedShare ?? 0}`
-    );
+function describeResponse(step: Step, response: unknown): string {
+  if (!response) return '';
+  if (step.path === '/v1/prompt-research') {
+    const r = response as PromptResearchResult;
+    return `${r.questions.length} questions, monitor set of ${r.monitorSet.size} (${r.demandBasis})`;
   }
+  if (step.path === '/v1/source-influence') {
+    const r = response as SourceInfluenceResult;
+    const { topSourceId, attributedShare } = r.summary;
+    return `${r.sources.length} sources, top ${topSourceId ?? 'none'}, attributed ${attributedShare}`;
+  }
+  const r = response as { text?: unknown; sources?: unknown[] };
   return `${(r.sources ?? []).length} sources, ${String(r.text ?? '').length} chars`;
 }
 
@@ -238,7 +230,7 @@ export async function runDemo(out: NodeJS.WritableStream = process.stdout): Prom
           const r = await call('GET', `/v1/async/task/${entry.id}`);
           status = r.body.task.status;
           if (status === 'COMPLETED' || status === 'FAILED' || Date.now() > deadline) {
-            note = status === 'FAILED' ? String(r.body.error) : describeResponse(r.body.response);
+            note = status === 'FAILED' ? String(r.body.error) : describeResponse(entry.step, r.body.response);
             break;
           }
           await new Promise((res) => setTimeout(res, 100));

@@ -17,8 +17,11 @@ export interface EngineResult {
   sources: Source[];
   /** The upstream payload plus diagnostics (final URL, status, selector tier). */
   raw: unknown;
-  /** Extra engine-specific members of the response (e.g. `aioverview`, `organic`, `images`). */
-  extra?: Record<string, unknown>;
+  /**
+   * Extra engine-specific members of the response (e.g. `aioverview`, `organic`, `images`); for an analysis, its whole
+   * typed result (`SourceInfluenceResult`, `PromptResearchResult`).
+   */
+  extra?: object;
   /**
    * Metered charge of this task, for engines billed by actual usage (source influence: model tokens
    * and source fetches). Absent: the engine's fixed cost from the config.

@@ -427,8 +427,8 @@ export interface paths {
                                 creditsToCharge?: number;
                                 creditsCharged?: number | null;
                             };
-                            /** @description Engine result; present when COMPLETED */
-                            response?: {
+                            /** @description Engine result; present when COMPLETED. A SOURCE_INFLUENCE task answers with a SourceInfluenceResult, a PROMPT_RESEARCH task with a PromptResearchResult, any other engine with its answer (text, markdown, sources) */
+                            response?: components["schemas"]["SourceInfluenceResult"] | components["schemas"]["PromptResearchResult"] | {
                                 [key: string]: unknown;
                             };
                             /** @description <CODE>: <sentence>; present when FAILED */
@@ -565,7 +565,7 @@ export interface paths {
                                     creditsCharged?: number | null;
                                 };
                                 /** @description Engine result, as polling shows it; with include=result, when COMPLETED */
-                                response?: {
+                                response?: components["schemas"]["SourceInfluenceResult"] | components["schemas"]["PromptResearchResult"] | {
                                     [key: string]: unknown;
                                 };
                                 /** @description <CODE>: <sentence>, as polling shows it; with include=result, when FAILED */
@@ -3306,7 +3306,537 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: never;
+    schemas: {
+        /** @description The result of a SOURCE_INFLUENCE task (docs/analysis.md#s2-12) */
+        SourceInfluenceResult: {
+            /** @enum {integer} */
+            resultVersion: 2;
+            methodVersion: string;
+            /** @description the pages (and model) came from the sandbox's simulators */
+            simulated: boolean;
+            /** @enum {string} */
+            language: "ko" | "en" | "und";
+            answer: {
+                chars: number;
+                units: number;
+                words: number;
+                citationMarkers: number;
+                invalidMarkers: {
+                    marker: string;
+                    unitIndex: number;
+                }[];
+                unmatchedLinks: {
+                    url: string;
+                    unitIndex: number;
+                }[];
+                referencesBlock: boolean;
+            };
+            summary: {
+                sources: number;
+                sourcesWithText: number;
+                sourcesSnippetOnly: number;
+                sourcesWithoutText: number;
+                attributedShare: number;
+                unattributedShare: number;
+                citationCoverage: number | null;
+                citationRecall: number | null;
+                citationPrecision: number | null;
+                groundedShare: number | null;
+                /** @enum {string} */
+                alignmentMethod: "lexical" | "lexical+model_check";
+                /** @enum {string} */
+                judge: "lexical" | "lexical+model" | "model";
+                judgeModel: string | null;
+                claims: number;
+                miscitedClaims: number;
+                contradictedClaims: number;
+                topSourceId: string | null;
+            };
+            sources: {
+                /** @description `c1`, `c2`, … in the order of the request */
+                sourceId: string;
+                inputIndex: number;
+                position: number | null;
+                url: string;
+                finalUrl: string;
+                host: string;
+                registrableDomain: string;
+                title: string | null;
+                /** @description the source with the same URL, whose markers these count for */
+                duplicateOf: string | null;
+                fetch: {
+                    /** @enum {string} */
+                    status: "ok" | "http_error" | "timeout" | "blocked" | "unsupported_content_type" | "too_large" | "invalid_url" | "ssrf_refused" | "network_error" | "empty_content" | "duplicate" | "not_fetched";
+                    httpStatus: number | null;
+                    contentType: string | null;
+                    bytes: number;
+                    fromCache: boolean;
+                    short: boolean;
+                };
+                text: {
+                    /**
+                     * @description what the source was aligned against
+                     * @enum {string}
+                     */
+                    source: "extracted" | "body_fallback" | "snippet" | "title" | "none";
+                    chars: number;
+                    passages: number;
+                    truncated: boolean;
+                    /** @enum {string} */
+                    language: "ko" | "en" | "und";
+                };
+                influence: {
+                    share: number;
+                    shareOfAttributed: number | null;
+                    uncitedShare: number;
+                    score: number;
+                    rank: number;
+                    /**
+                     * @description never more than the claims show: `high` needs a claim the source supports fully
+                     * @enum {string}
+                     */
+                    level: "high" | "medium" | "low" | "none";
+                    /** @enum {string} */
+                    levelByShare: "high" | "medium" | "low" | "none";
+                    /** @description why `level` is below `levelByShare` */
+                    levelNote: string | null;
+                };
+                /** @description the GEO paper's measures; all null when no citation of the answer is valid */
+                geo: {
+                    wordCount: number | null;
+                    positionAdjustedWordCount: number | null;
+                    normalizedWordCount: number | null;
+                    normalizedPositionAdjustedWordCount: number | null;
+                    subjective: {
+                        /** @enum {string} */
+                        basis: "lexical_proxies";
+                        relevance: number | null;
+                        influence: number;
+                        uniqueness: number;
+                        position: number;
+                        count: number;
+                        diversity: number;
+                        /**
+                         * @description no text measure stands for it
+                         * @enum {object|null}
+                         */
+                        clickLikelihood: never | null;
+                        impression: number;
+                    } | null;
+                };
+                citations: {
+                    count: number;
+                    citedUnits: number;
+                    firstCitedUnit: number | null;
+                    citationShare: number | null;
+                };
+                content: {
+                    supportedUnits: number;
+                    partialUnits: number;
+                    bestSupport: number;
+                    uniqueSupportShare: number;
+                    usedWithoutCitation: boolean;
+                    uncitedSupportedUnits: number;
+                    contradictedUnits: number;
+                    relevanceToPrompt: number | null;
+                };
+                /** @description the (up to) three answer units it weighs most in */
+                evidence: {
+                    unitIndex: number;
+                    answerExcerpt: string;
+                    sourceExcerpt: string | null;
+                    support: number;
+                    /** @enum {string} */
+                    level: "full" | "partial" | "none";
+                    cited: boolean;
+                }[];
+            }[];
+            /** @description the per-claim view: every unit of the answer */
+            claims: {
+                claimId: string;
+                index: number;
+                text: string;
+                start: number;
+                end: number;
+                words: number;
+                /** @description fewer than 3 content words: not judged */
+                trivial: boolean;
+                /** @description the sources its markers name */
+                cites: string[];
+                miscited: boolean;
+                supportedBy: string[];
+                uncitedSupport: string[];
+                contradictedBy: string[];
+                /** @description the judge's label for every readable source */
+                sources: {
+                    sourceId: string;
+                    cited: boolean;
+                    /** @enum {string} */
+                    label: "supported" | "partial" | "unsupported" | "contradicted";
+                    score: number;
+                    evidence: string | null;
+                    /**
+                     * @description why it is contradicted
+                     * @enum {string|null}
+                     */
+                    reason: "negation" | "antonym" | "number" | "date" | "name" | null;
+                    /** @description the differing pieces of a contradiction */
+                    changed: {
+                        claim: string;
+                        page: string;
+                    } | null;
+                    /** @enum {string} */
+                    judge: "lexical" | "model";
+                    weight: number;
+                }[];
+            }[];
+            domains: {
+                registrableDomain: string;
+                sourceIds: string[];
+                urls: number;
+                influenceShare: number;
+                citationCount: number;
+            }[];
+            warnings: {
+                code: string;
+                message: string;
+                sourceId?: string;
+            }[];
+            usage: {
+                /** @description model tokens by purpose, in pipeline order; zeros without a model */
+                modelTokens: {
+                    input: number;
+                    output: number;
+                    /** @description some call reported no usage, so its tokens are estimated */
+                    estimated: boolean;
+                    calls: {
+                        /** @enum {string} */
+                        purpose: "model_check" | "requirements" | "requirement_coverage" | "brand_decisions" | "source_classification";
+                        model: string;
+                        count: number;
+                        input: number;
+                        output: number;
+                    }[];
+                };
+                sourceFetches: {
+                    attempted: number;
+                    succeeded: number;
+                    failed: number;
+                    retries: number;
+                    cacheHits: number;
+                    bytes: number;
+                };
+                credits: {
+                    held: number;
+                    charged: number;
+                };
+            };
+            /** @description The extended analysis (docs/analysis.md#s2-11); only with `analysis.version = 1` */
+            analysis?: {
+                /** @enum {integer} */
+                version: 1;
+                /**
+                 * @description `ok` when every component is, `partial` when any is ok or partial, else the first failure
+                 * @enum {string}
+                 */
+                status: "ok" | "partial" | "insufficient_input" | "model_error" | "timeout" | "invalid_output" | "budget_exceeded" | "internal_error";
+                components: {
+                    /** @enum {string} */
+                    questionRequirements: "ok" | "partial" | "insufficient_input" | "model_error" | "timeout" | "invalid_output" | "budget_exceeded" | "internal_error";
+                    /** @enum {string} */
+                    brandDecisions: "ok" | "partial" | "insufficient_input" | "model_error" | "timeout" | "invalid_output" | "budget_exceeded" | "internal_error";
+                    /** @enum {string} */
+                    sourceMetadata: "ok" | "partial" | "insufficient_input" | "model_error" | "timeout" | "invalid_output" | "budget_exceeded" | "internal_error";
+                };
+                errors: {
+                    /** @enum {string} */
+                    component: "questionRequirements" | "brandDecisions" | "sourceMetadata";
+                    code: string;
+                    message: string;
+                }[];
+                budget: {
+                    tokenLimit: number;
+                    tokensUsed: number;
+                };
+                questionRequirements: {
+                    items: {
+                        id: string;
+                        text: string;
+                        /** @description the words of the prompt it rests on */
+                        quote: string;
+                        /** @enum {string} */
+                        type: "budget" | "location" | "time" | "quantity" | "comparison_set" | "topic" | "criterion" | "audience" | "format" | "other";
+                        mandatory: boolean;
+                        /**
+                         * @description whether the answer addresses it
+                         * @enum {string}
+                         */
+                        coverage: "addressed" | "partial" | "not_addressed";
+                        /** @description the answer units that address it */
+                        evidenceUnits: number[];
+                        supportingSourceIds: string[];
+                    }[];
+                    coverageRate: number | null;
+                };
+                brandDecisions: {
+                    entities: {
+                        entityId: string;
+                        name: string;
+                        role: string;
+                        mentioned: boolean;
+                        mentionCount: number;
+                        firstMention: {
+                            unitIndex: number;
+                            charOffset: number;
+                        } | null;
+                        mentionOrder: number | null;
+                        listRank: number | null;
+                        shareOfVoice: number | null;
+                        /**
+                         * @description `absent` exactly when not mentioned; null when a mentioned brand was not judged (no model)
+                         * @enum {string|null}
+                         */
+                        decision: "recommended" | "mentioned" | "not_recommended" | "mixed" | "absent" | null;
+                        topPick: boolean | null;
+                        sentiment: number | null;
+                        reasons: {
+                            /** @enum {string} */
+                            polarity: "pro" | "con";
+                            summary: string;
+                            quote: string;
+                            unitIndex: number;
+                            sourceIds: string[];
+                        }[];
+                    }[];
+                    otherBrands: {
+                        name: string;
+                        /** @enum {string} */
+                        decision: "recommended" | "mentioned" | "not_recommended" | "mixed";
+                        mentionCount: number;
+                    }[];
+                };
+                sourceMetadata: {
+                    sourceId: string;
+                    ownership: {
+                        /** @enum {string} */
+                        relation: "owned" | "not_owned" | "unknown";
+                        entityId: string | null;
+                        /** @enum {string|null} */
+                        method: "domain_label" | "site_name" | "publisher_jsonld" | "path_segment" | "model" | null;
+                        /** @description the model's stated confidence (at most 0.7) when `method` is `model`; else null */
+                        confidence: number | null;
+                    };
+                    /** @enum {string} */
+                    sourceType: "institutional" | "reference" | "ugc_forum" | "ugc_social" | "review_site" | "marketplace" | "news" | "editorial" | "vendor_page" | "other" | "unknown";
+                    /** @enum {string} */
+                    mediaClass: "owned" | "earned" | "ugc" | "vendor" | "unknown";
+                    /** @enum {string|null} */
+                    typeMethod: "domain_list" | "structured_data" | "url_pattern" | "model" | null;
+                    /** @description YYYY-MM-DD */
+                    publishedAt: string | null;
+                    /** @description YYYY-MM-DD */
+                    modifiedAt: string | null;
+                    dateSource: string;
+                    author: {
+                        name: string;
+                        /** @enum {string} */
+                        kind: "person" | "organization" | "unknown";
+                        /** @enum {string} */
+                        source: "json_ld" | "meta" | "html" | "readability" | "text";
+                    } | null;
+                    publisher: string | null;
+                    siteName: string | null;
+                    language: string | null;
+                }[];
+                /** @description influence share per source type, and `unattributed` */
+                sourceTypeShares: {
+                    [key: string]: number;
+                };
+                /** @description influence share per media class, and `unattributed` */
+                mediaClassShares: {
+                    [key: string]: number;
+                };
+            };
+        };
+        /** @description The result of a PROMPT_RESEARCH task (docs/analysis.md#s3-13) */
+        PromptResearchResult: {
+            /** @enum {integer} */
+            resultVersion: 1;
+            methodVersion: string;
+            /** @description some upstream the task used is the sandbox's simulator */
+            simulated: boolean;
+            input: {
+                seed: string;
+                /** @enum {string} */
+                country: "KR" | "US";
+                /** @enum {string} */
+                language: "ko" | "en";
+                limit: number;
+                exclude: string[];
+                brand: string | null;
+                brandAliases: string[];
+                hasBrandDescription: boolean;
+                monitorSize: number;
+                engines: string[];
+            };
+            /**
+             * @description `keyword_volume` when every returned question has an actual volume, `mixed` when some have one
+             * @enum {string}
+             */
+            demandBasis: "keyword_volume" | "mixed" | "autocomplete";
+            /** @description how well autocomplete evidence orders the clusters that have a keyword-tool volume; null with fewer than 8 */
+            demandCheck: {
+                /** @enum {string} */
+                method: "spearman";
+                /** @enum {string} */
+                ranking: "autocomplete_evidence";
+                /** @enum {string} */
+                against: "monthly_volume";
+                volumeSource: string;
+                n: number;
+                rho: number | null;
+                kendallTauB: number | null;
+            } | null;
+            questions: {
+                id: string;
+                rank: number;
+                text: string;
+                /**
+                 * @description asked as a suggestion said it, or put as a question by a template
+                 * @enum {string}
+                 */
+                textOrigin: "observed" | "templated";
+                query: string;
+                variants: string[];
+                /** @enum {string} */
+                intent: "comparison" | "recommendation" | "transactional" | "definition" | "how_to" | "problem" | "other";
+                modifier: string | null;
+                demand: {
+                    score: number;
+                    /** @enum {string} */
+                    scoreBasis: "monthly_volume" | "autocomplete_evidence";
+                    tier: number;
+                    /** @enum {string} */
+                    tierBasis: "absolute" | "relative";
+                    monthlyVolume: number | null;
+                    volumeSource: string | null;
+                    volumeIsEstimate: boolean;
+                    lowVolume: boolean;
+                    evidence: {
+                        autocompleteScore: number;
+                        appearances: number;
+                        providers: ("google" | "naver")[];
+                        bestRank: number;
+                        seenForSeed: boolean;
+                    };
+                };
+                /** @description brand fit; null without a brand description */
+                fit: {
+                    score: number | null;
+                    /** @enum {string} */
+                    method: "lexical";
+                    /** @enum {string} */
+                    basis: "none" | "description_terms";
+                    terms: string[];
+                } | null;
+                /**
+                 * @description the first ranking criterion that puts it above the next question; null for the last or a tie
+                 * @enum {string|null}
+                 */
+                aboveNextBy: "backfill" | "hasVolume" | "score" | "monthlyVolume" | "evidence" | "providers" | "bestRank" | "appearances" | "fit" | "textLength" | "text" | null;
+            }[];
+            monitorSet: {
+                size: number;
+                requestedSize: number;
+                engines: string[];
+                /** @description size × engines */
+                plannedTasks: number;
+                /** @enum {string} */
+                method: "mmr";
+                parameters: {
+                    lambda: number;
+                    demandWeight: number;
+                    fitWeight: number;
+                    intentBonus: number;
+                    maxSimilarity: number;
+                };
+                items: {
+                    order: number;
+                    /** @description the returned question it is; null for a cluster ranked below the limit */
+                    questionId: string | null;
+                    text: string;
+                    /** @enum {string} */
+                    intent: "comparison" | "recommendation" | "transactional" | "definition" | "how_to" | "problem" | "other";
+                    demandScore: number;
+                    fitScore: number | null;
+                    value: number;
+                    maxSimilarityToSelected: number;
+                }[];
+                /** @description prompts per intent, for the intents the set covers */
+                intentCoverage: {
+                    comparison?: number;
+                    recommendation?: number;
+                    transactional?: number;
+                    definition?: number;
+                    how_to?: number;
+                    problem?: number;
+                    other?: number;
+                };
+            };
+            stats: {
+                requests: number;
+                suggestions: number;
+                navigationalDropped: number;
+                scriptDropped: number;
+                nonQuestionDropped: number;
+                excludedByBrand: number;
+                excludedByTerms: number;
+                clusters: number;
+                returned: number;
+            };
+            providers: {
+                name: string;
+                /** @enum {string} */
+                status: "ok" | "partial" | "rate_limited" | "blocked" | "error" | "disabled" | "not_configured";
+                requests: number;
+                failures: number;
+            }[];
+            warnings: {
+                /** @enum {string} */
+                code: "FEWER_THAN_LIMIT" | "MONITOR_SET_SMALLER" | "SEED_CONTAINS_BRAND" | "SEED_EXCLUDED" | "PROVIDER_RATE_LIMITED" | "PROVIDER_BLOCKED" | "PROVIDER_ERROR" | "NO_SUGGESTIONS" | "VOLUME_LOOKUP_FAILED" | "NO_FIT_BASIS";
+                message: string;
+                provider?: string;
+            }[];
+            usage: {
+                autocompleteRequests: {
+                    google: number;
+                    naver: number;
+                    bing: number;
+                };
+                volumeRequests: {
+                    naverSearchad: number;
+                    googleAds: number;
+                };
+                serpRequests: number;
+                cacheHits: number;
+                /** @description model tokens by purpose, in pipeline order; zeros without a model */
+                modelTokens: {
+                    input: number;
+                    output: number;
+                    /** @description some call reported no usage, so its tokens are estimated */
+                    estimated: boolean;
+                    calls: {
+                        /** @enum {string} */
+                        purpose: "model_check" | "requirements" | "requirement_coverage" | "brand_decisions" | "source_classification";
+                        model: string;
+                        count: number;
+                        input: number;
+                        output: number;
+                    }[];
+                };
+            };
+        };
+    };
     responses: never;
     parameters: never;
     requestBodies: never;

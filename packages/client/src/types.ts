@@ -1,4 +1,4 @@
-import type { paths } from './openapi.js';
+import type { components, paths } from './openapi.js';
 
 /** Request and answer types of the service, taken from its OpenAPI document (openapi.ts, generated). */
 type JsonBody<T> = T extends { requestBody: { content: { 'application/json': infer B } } } ? B : never;
@@ -45,3 +45,12 @@ export type MonitorMetrics = JsonAnswer<paths['/v1/monitors/{id}/metrics']['get'
 export type MonitorMetricsPoint = NonNullable<MonitorMetrics['series']>[number];
 /** What a task asked (GET /v1/async/task/{id}/request). */
 export type TaskRequest = JsonAnswer<paths['/v1/async/task/{id}/request']['get'], 200>;
+/**
+ * The `response` of a completed SOURCE_INFLUENCE task (docs/analysis.md#s2-12), as the service's OpenAPI document
+ * publishes it; polling answers it for that engine (`Polling['response']` is the union of every engine's answer).
+ */
+export type SourceInfluenceResult = components['schemas']['SourceInfluenceResult'];
+/** The extended analysis of a source-influence result, present when the request asked for `analysis.version = 1`. */
+export type ExtendedAnalysis = NonNullable<SourceInfluenceResult['analysis']>;
+/** The `response` of a completed PROMPT_RESEARCH task (docs/analysis.md#s3-13). */
+export type PromptResearchResult = components['schemas']['PromptResearchResult'];

@@ -11,7 +11,7 @@ export type ModelPurpose =
   | 'source_classification';
 
 /** Fixed report order of the purposes (pipeline order), so `calls` never depends on timing. */
-const PURPOSE_ORDER: readonly ModelPurpose[] = [
+export const PURPOSE_ORDER: readonly ModelPurpose[] = [
   'model_check',
   'requirements',
   'requirement_coverage',

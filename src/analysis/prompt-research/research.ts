@@ -1,17 +1,19 @@
 import type { PromptResearchConfig } from '../config.js';
+import { emptyModelTokens } from '../model/meter.js';
 import { round4 } from '../text/norm.js';
 import { filterCandidates, type FilterStats } from './candidates.js';
-import { buildClusters, type Cluster, type EvidenceWeights } from './clustering.js';
+import { buildClusters, type EvidenceWeights } from './clustering.js';
 import type { RequestResult } from './collector.js';
-import { fitImputation, imputedVolume, relativeDemand, volumeScore, volumeTier } from './demand.js';
 import { TermFilter } from './filters.js';
 import { type FitOf, fitWithTerms } from './fit.js';
-import { uniqueByText } from './question-dedup.js';
-import { kendallTauB, spearmanRho } from './rank-correlation.js';
-import { selectMonitorSet } from './monitor.js';
+import { buildMonitorSet } from './monitor-set.js';
 import type { ProviderName } from './providers.js';
-import { INTENT_ORDER, classifyIntent, questionText, type Intent } from './questions.js';
-import { hintKeyword, type KeywordVolume } from './searchad.js';
+import { demandBasis, demandCheck, demandOf } from './question-demand.js';
+import { uniqueByText } from './question-dedup.js';
+import { classifyIntent, questionText } from './questions.js';
+import { ranking, type Ranked } from './ranking.js';
+import type { Demand, PromptResearchResult, ResearchQuestion } from './result-types.js';
+import type { KeywordVolume } from './searchad.js';
 import { PR_METHOD_VERSION, type PrWarning, type PromptResearchInput, type ProviderReport } from './types.js';
 
 /**
@@ -65,83 +67,7 @@ export function termFilter(input: PromptResearchInput): TermFilter {
   return new TermFilter(input.brand ? [input.brand, ...input.brandAliases] : [], input.exclude);
 }
 
-interface Demand {
-  score: number;
-  /** What the score is computed from: the monthly volume (actual or imputed) or autocomplete evidence E. */
-  scoreBasis: 'monthly_volume' | 'autocomplete_evidence';
-  tier: number;
-  tierBasis: 'absolute' | 'relative';
-  monthlyVolume: number | null;
-  volumeSource: string | null;
-  volumeIsEstimate: boolean;
-  lowVolume: boolean;
-}
-
-interface Ranked {
-  cluster: Cluster;
-  text: string;
-  origin: 'observed' | 'templated';
-  intent: Intent;
-  modifier: string | null;
-  demand: Demand;
-  fit: number | null;
-  /** The description's words the question shares (its fit's basis). */
-  fitTerms: string[];
-}
-
-/**
- * The ranking criteria of §3.11 in order, each named so the result can say which one put a question
- * above the next (`aboveNextBy`): question-like before back-fill, clusters with a volume (actual or
- * imputed) before those without (§3.7), demand score, the monthly volume itself (scores are rounded
- * logarithms, so close volumes share one), then the raw evidence E as shown (4 decimals),
- * number of providers, best rank, appearances, fit, shorter text, and the text in locale order.
- */
-export type RankCriterion =
-  | 'backfill'
-  | 'hasVolume'
-  | 'score'
-  | 'monthlyVolume'
-  | 'evidence'
-  | 'providers'
-  | 'bestRank'
-  | 'appearances'
-  | 'fit'
-  | 'textLength'
-  | 'text';
-
-function criteria(lang: 'ko' | 'en'): ReadonlyArray<[RankCriterion, (a: Ranked, b: Ranked) => number]> {
-  const e = (r: Ranked) => round4(r.cluster.evidence.autocompleteScore);
-  return [
-    ['backfill', (a, b) => Number(a.cluster.backfill) - Number(b.cluster.backfill)],
-    ['hasVolume', (a, b) => Number(b.demand.monthlyVolume !== null) - Number(a.demand.monthlyVolume !== null)],
-    ['score', (a, b) => b.demand.score - a.demand.score],
-    ['monthlyVolume', (a, b) => (b.demand.monthlyVolume ?? 0) - (a.demand.monthlyVolume ?? 0)],
-    ['evidence', (a, b) => e(b) - e(a)],
-    ['providers', (a, b) => b.cluster.evidence.providers.length - a.cluster.evidence.providers.length],
-    ['bestRank', (a, b) => a.cluster.evidence.bestRank - b.cluster.evidence.bestRank],
-    ['appearances', (a, b) => b.cluster.evidence.appearances - a.cluster.evidence.appearances],
-    ['fit', (a, b) => (b.fit ?? -1) - (a.fit ?? -1)],
-    ['textLength', (a, b) => a.text.length - b.text.length],
-    ['text', (a, b) => a.text.localeCompare(b.text, lang)],
-  ];
-}
-
-function ranking(lang: 'ko' | 'en') {
-  const list = criteria(lang);
-  return {
-    compare: (a: Ranked, b: Ranked): number => {
-      for (const [, cmp] of list) {
-        const d = cmp(a, b);
-        if (d !== 0) return d;
-      }
-      return 0;
-    },
-    /** The first criterion that orders `a` before `b`, or null when nothing tells them apart. */
-    decidedBy: (a: Ranked, b: Ranked): RankCriterion | null => list.find(([, cmp]) => cmp(a, b) !== 0)?.[0] ?? null,
-  };
-}
-
-export function assembleResearch(run: ResearchRun, cfg: PromptResearchConfig): Record<string, unknown> {
+export function assembleResearch(run: ResearchRun, cfg: PromptResearchConfig): PromptResearchResult {
   const { input } = run;
   const lang = marketLanguage(input.country);
   const weights = evidenceWeights(input.country, run.answered, run.providerOrder, cfg);
@@ -196,28 +122,30 @@ export function assembleResearch(run: ResearchRun, cfg: PromptResearchConfig): R
   const returned = [...questionsRanked, ...backfillRanked].slice(0, input.limit);
   const ids = new Map(returned.map((r, i) => [r, `q${i + 1}`]));
 
-  const questions = returned.map((r, i) => ({
-    id: `q${i + 1}`,
-    rank: i + 1,
-    text: r.text,
-    textOrigin: r.origin,
-    query: r.cluster.query,
-    variants: r.cluster.variants,
-    intent: r.intent,
-    modifier: r.modifier,
-    demand: {
-      ...r.demand,
-      evidence: { ...r.cluster.evidence, autocompleteScore: round4(r.cluster.evidence.autocompleteScore) },
-    },
-    // With a description: the score and the words it rests on, or no score and `basis: "none"` when no question
-    // shares a word with the description (§3.10).
-    fit: !described
-      ? null
-      : r.fit === null
-        ? { score: null, method: 'lexical', basis: 'none', terms: [] }
-        : { score: r.fit, method: 'lexical', basis: 'description_terms', terms: r.fitTerms },
-    aboveNextBy: i + 1 < returned.length ? order.decidedBy(r, returned[i + 1] as Ranked) : null,
-  }));
+  const questions = returned.map(
+    (r, i): ResearchQuestion => ({
+      id: `q${i + 1}`,
+      rank: i + 1,
+      text: r.text,
+      textOrigin: r.origin,
+      query: r.cluster.query,
+      variants: r.cluster.variants,
+      intent: r.intent,
+      modifier: r.modifier,
+      demand: {
+        ...r.demand,
+        evidence: { ...r.cluster.evidence, autocompleteScore: round4(r.cluster.evidence.autocompleteScore) },
+      },
+      // With a description: the score and the words it rests on, or no score and `basis: "none"` when no question
+      // shares a word with the description (§3.10).
+      fit: !described
+        ? null
+        : r.fit === null
+          ? { score: null, method: 'lexical', basis: 'none', terms: [] }
+          : { score: r.fit, method: 'lexical', basis: 'description_terms', terms: r.fitTerms },
+      aboveNextBy: i + 1 < returned.length ? order.decidedBy(r, returned[i + 1] as Ranked) : null,
+    }),
+  );
 
   const monitorSet = buildMonitorSet(
     input,
@@ -272,14 +200,14 @@ export function assembleResearch(run: ResearchRun, cfg: PromptResearchConfig): R
       clusters: questionClusters.length,
       returned: questions.length,
     },
-    providers: run.providers,
+    providers: [...run.providers],
     warnings,
     usage: {
       autocompleteRequests: run.autocompleteRequests,
       volumeRequests: { naverSearchad: run.volumeRequests, googleAds: 0 },
       serpRequests: 0,
       cacheHits: run.cacheHits,
-      modelTokens: { input: 0, output: 0, estimated: false, calls: [] },
+      modelTokens: emptyModelTokens(),
     },
   };
 }
@@ -292,58 +220,6 @@ function statsOf(s: FilterStats): FilterStats {
     nonQuestionDropped: s.nonQuestionDropped,
     excludedByBrand: s.excludedByBrand,
     excludedByTerms: s.excludedByTerms,
-  };
-}
-
-function buildMonitorSet(
-  input: PromptResearchInput,
-  pool: readonly Ranked[],
-  ids: ReadonlyMap<Ranked, string>,
-  cfg: PromptResearchConfig,
-) {
-  const m = cfg.monitor;
-  // Fit weighs in only where it has a basis (a description some question shares words with).
-  const withFit = pool.some((r) => r.fit !== null);
-  const value = (r: Ranked) =>
-    withFit ? m.demandWeight * (r.demand.score / 100) + m.fitWeight * ((r.fit ?? 0) / 100) : r.demand.score / 100;
-  const picks = selectMonitorSet(
-    pool.map((r) => ({ grams: r.cluster.grams, intent: r.intent, value: value(r) })),
-    input.monitorSize,
-    m,
-  );
-  const items = picks.map((p, i) => {
-    const r = pool[p.poolIndex] as Ranked;
-    return {
-      order: i + 1,
-      questionId: ids.get(r) ?? null,
-      text: r.text,
-      intent: r.intent,
-      demandScore: r.demand.score,
-      fitScore: r.fit,
-      value: round4(value(r)),
-      maxSimilarityToSelected: round4(p.maxSimilarity),
-    };
-  });
-  const coverage: Record<string, number> = {};
-  for (const intent of INTENT_ORDER) {
-    const n = items.filter((it) => it.intent === intent).length;
-    if (n > 0) coverage[intent] = n;
-  }
-  return {
-    size: items.length,
-    requestedSize: input.monitorSize,
-    engines: input.engines,
-    plannedTasks: items.length * input.engines.length,
-    method: 'mmr',
-    parameters: {
-      lambda: m.lambda,
-      demandWeight: m.demandWeight,
-      fitWeight: m.fitWeight,
-      intentBonus: m.intentBonus,
-      maxSimilarity: m.maxSim,
-    },
-    items,
-    intentCoverage: coverage,
   };
 }
 
@@ -370,101 +246,4 @@ export function volumeCandidates(
     )
     .slice(0, cfg.searchad.pool)
     .map((c) => c.query);
-}
-
-/**
- * Demand of §3.7: V = Σ over the cluster's distinct keys of their volumes; volume-basis scores and
- * absolute tiers where V is known or imputed, the autocomplete basis (relative tiers) elsewhere.
- */
-function demandOf(
-  clusters: readonly Cluster[],
-  volumes: ReadonlyMap<string, KeywordVolume> | null,
-  volumeSource: string,
-  cfg: PromptResearchConfig,
-): { demands: Demand[]; actual: Array<{ v: number; low: boolean } | null> } {
-  const actual = clusters.map((c) => {
-    if (!volumes) return null;
-    const found = [...new Set([c.query, ...c.variants].map(hintKeyword))]
-      .map((k) => volumes.get(k))
-      .filter((v): v is KeywordVolume => v !== undefined);
-    return found.length === 0 ? null : { v: found.reduce((a, x) => a + x.volume, 0), low: found.every((x) => x.low) };
-  });
-  const fit = fitImputation(
-    clusters.flatMap((c, i) => (actual[i] ? [{ e: c.evidence.autocompleteScore, v: actual[i].v }] : [])),
-    cfg.impute.minPoints,
-    cfg.impute.minR2,
-  );
-  const v = clusters.map((c, i) => actual[i]?.v ?? (fit ? imputedVolume(fit, c.evidence.autocompleteScore) : null));
-  const vMax = Math.max(0, ...v.map((x) => x ?? 0));
-  const eMax = Math.max(0, ...clusters.map((c) => c.evidence.autocompleteScore));
-  const demands = clusters.map((c, i): Demand => {
-    const vol = v[i];
-    if (vol === null || vol === undefined) {
-      const rel = relativeDemand(c.evidence.autocompleteScore, eMax);
-      return {
-        score: rel.score,
-        scoreBasis: 'autocomplete_evidence',
-        tier: rel.tier,
-        tierBasis: 'relative',
-        monthlyVolume: null,
-        volumeSource: null,
-        volumeIsEstimate: false,
-        lowVolume: false,
-      };
-    }
-    return {
-      score: volumeScore(vol, vMax),
-      scoreBasis: 'monthly_volume',
-      tier: volumeTier(vol),
-      tierBasis: 'absolute',
-      monthlyVolume: Math.round(vol),
-      // An imputed volume is the fit over this tool's figures, so it names the tool and says estimate.
-      volumeSource,
-      volumeIsEstimate: actual[i] === null,
-      lowVolume: actual[i]?.low ?? false,
-    };
-  });
-  return { demands, actual };
-}
-
-/** Fewer clusters with a keyword-tool volume than this and no rank correlation is reported. */
-const DEMAND_CHECK_MIN = 8;
-
-/**
- * How well autocomplete evidence E (the ranking used when no keyword tool is configured) orders the
- * clusters that have an actual keyword-tool volume (imputed ones excluded, they are a function of E):
- * Spearman's rho and Kendall's tau-b over those clusters, or null with fewer than 8 of them.
- */
-function demandCheck(
-  clusters: readonly Cluster[],
-  actual: ReadonlyArray<{ v: number } | null>,
-  volumeSource: string,
-  cfg: PromptResearchConfig,
-) {
-  const pairs = clusters.flatMap((c, i) => {
-    const a = actual[i];
-    return a ? [{ e: c.evidence.autocompleteScore, v: a.v }] : [];
-  });
-  if (pairs.length < Math.max(DEMAND_CHECK_MIN, cfg.impute.minPoints)) return null;
-  const es = pairs.map((p) => p.e);
-  const vs = pairs.map((p) => p.v);
-  const rho = spearmanRho(es, vs);
-  const tau = kendallTauB(es, vs);
-  return {
-    method: 'spearman',
-    ranking: 'autocomplete_evidence',
-    against: 'monthly_volume',
-    volumeSource,
-    n: pairs.length,
-    rho: rho === null ? null : round4(rho),
-    kendallTauB: tau === null ? null : round4(tau),
-  };
-}
-
-/** `keyword_volume` when every returned question has an actual volume, `mixed` when some have one. */
-function demandBasis(demands: readonly Demand[]): 'keyword_volume' | 'mixed' | 'autocomplete' {
-  const withActual = demands.filter((d) => d.monthlyVolume !== null && !d.volumeIsEstimate).length;
-  const withAny = demands.filter((d) => d.monthlyVolume !== null).length;
-  if (demands.length > 0 && withActual === demands.length) return 'keyword_volume';
-  return withAny > 0 ? 'mixed' : 'autocomplete';
 }

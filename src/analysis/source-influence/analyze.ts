@@ -4,7 +4,9 @@ import { analyzeCore, type AnalysisCore } from './core.js';
 import { extendedAnalysis } from './extended/analysis.js';
 import { credits, type CreditReport } from './metering.js';
 import { runModelCheck, type ModelJudgeMode } from './model-check.js';
-import { buildResult, fetchUsage, roundedShares, type JudgeBasis } from './result.js';
+import { emptyModelTokens } from '../model/meter.js';
+import { buildResult, fetchUsage, roundedShares } from './result.js';
+import type { ExtendedAnalysis, JudgeBasis, SourceInfluenceResult } from './result-types.js';
 import type { FetchRecord, SourceInfluenceInput, Warning } from './types.js';
 
 /**
@@ -27,7 +29,7 @@ export interface AnalyzeOptions {
 }
 
 export interface AnalyzeOutput {
-  result: Record<string, unknown>;
+  result: SourceInfluenceResult;
   credits: CreditReport;
 }
 
@@ -52,16 +54,11 @@ export async function analyzeSourceInfluence(
     judge = byModel === 0 ? 'lexical' : byModel === pairs.length ? 'model' : 'lexical+model';
     if (checked.warning) warnings.push(checked.warning);
   }
-  const result = buildResult(core, input, cfg, {
-    alignmentMethod,
-    judge,
-    judgeModel: judge === 'lexical' ? null : (session?.model ?? null),
-    simulated: opts.simulated === true,
-    warnings,
-  });
+  // The extended analysis runs before the bill (its model calls are metered); the result is assembled last.
+  let analysis: ExtendedAnalysis | null = null;
   if (input.analysis?.version === 1) {
     const { shares, unattributed } = roundedShares(core);
-    result.analysis = await extendedAnalysis({
+    analysis = await extendedAnalysis({
       core,
       input,
       shares,
@@ -72,10 +69,16 @@ export async function analyzeSourceInfluence(
     });
   }
   const fetches = fetchUsage(core.sources);
-  const tokens = session?.meter.report();
   const bill = credits(input, fetches.attempted, session?.meter.tokensUsed ?? 0, cfg);
-  const usage = result.usage as Record<string, unknown>;
-  if (tokens) usage.modelTokens = tokens;
-  usage.credits = { held: bill.held, charged: bill.charged };
+  const result = buildResult(core, input, cfg, {
+    alignmentMethod,
+    judge,
+    judgeModel: judge === 'lexical' ? null : (session?.model ?? null),
+    simulated: opts.simulated === true,
+    warnings,
+    modelTokens: session?.meter.report() ?? emptyModelTokens(),
+    credits: { held: bill.held, charged: bill.charged },
+    analysis,
+  });
   return { result, credits: bill };
 }

@@ -1,23 +1,27 @@
 import { registrableDomain } from '../common/urls.js';
-import { emptyModelTokens } from '../model/meter.js';
+import type { ModelTokensReport } from '../model/meter.js';
 import type { SourceInfluenceConfig } from '../config.js';
-import { excerpt, round4, roundPartition, type Language } from '../text/norm.js';
-import { sentences } from '../text/segment.js';
-import { tokenize } from '../text/tokens.js';
+import { round4, roundPartition } from '../text/norm.js';
+import { claimsOf, evidenceOf } from './claim-views.js';
 import { finalHost, type AnalysisCore, type PreparedSource } from './core.js';
 import { subjectiveImpression, subjectiveProxies } from './geo.js';
 import { influenceLevel } from './influence-level.js';
-import { isMiscited, misciteSupporters } from './metrics.js';
-import { featuresOf, type Passage } from './passages.js';
+import { isMiscited } from './metrics.js';
+import { featuresOf } from './passages.js';
+import type {
+  DomainInfluence,
+  ExtendedAnalysis,
+  InfluenceSource,
+  JudgeBasis,
+  SourceInfluenceResult,
+  SubjectiveImpression,
+} from './result-types.js';
+import { warningsOf } from './result-warnings.js';
 import { SI_METHOD_VERSION, type SourceFetchUsage, type SourceInfluenceInput, type Warning } from './types.js';
 
-/** Assembles the §2.12 result (legacy shape, without `analysis`) from the analysis core. */
+/** Assembles the §2.12 result from the analysis core and what the steps around it add (model, bill, `analysis`). */
 
 const nullable = (x: number | null) => (x === null ? null : round4(x));
-
-function supportLevel(s: number, cfg: SourceInfluenceConfig): 'full' | 'partial' | 'none' {
-  return s >= cfg.tauFull ? 'full' : s >= cfg.tauPartial ? 'partial' : 'none';
-}
 
 export function rankSources(core: AnalysisCore): Map<number, number> {
   const order = core.sources
@@ -36,155 +40,6 @@ export function rankSources(core: AnalysisCore): Map<number, number> {
         a.input - b.input,
     );
   return new Map(order.map((o, i) => [o.j, i + 1]));
-}
-
-/** Up to 300 characters of the passage, starting at the sentence that shares most tokens with the unit. */
-function focusedExcerpt(passageText: string, unitText: string, lang: Language): string {
-  const unitTokens = new Set(tokenize(unitText).tokens);
-  let bestStart = 0;
-  let bestHits = -1;
-  for (const s of sentences(passageText, lang)) {
-    const hits = new Set(tokenize(s.text).tokens.filter((t) => unitTokens.has(t))).size;
-    if (hits > bestHits) {
-      bestHits = hits;
-      bestStart = s.start;
-    }
-  }
-  return excerpt(passageText.slice(bestStart), 300);
-}
-
-function evidence(core: AnalysisCore, j: number, cfg: SourceInfluenceConfig): unknown[] {
-  return core.units
-    .map((u, ui) => ({ ui, weight: (core.weights[ui]?.[j] ?? 0) * u.words }))
-    .filter((e) => e.weight > 0)
-    .sort((a, b) => b.weight - a.weight || a.ui - b.ui)
-    .slice(0, 3)
-    .map(({ ui }) => {
-      const unit = core.segmented.units[ui];
-      const al = core.alignments[ui];
-      const s = al?.support[j] ?? 0;
-      const bestIdx = al?.best[j] ?? null;
-      const passage: Passage | undefined = bestIdx === null ? undefined : core.passages[bestIdx];
-      return {
-        unitIndex: ui,
-        answerExcerpt: excerpt(unit?.plainText ?? '', 240),
-        sourceExcerpt: passage ? focusedExcerpt(passage.text, unit?.plainText ?? '', passage.language) : null,
-        support: round4(s),
-        level: supportLevel(s, cfg),
-        cited: core.units[ui]?.cited.has(j) ?? false,
-      };
-    });
-}
-
-/**
- * The per-claim view: every unit of the answer with its text and position, the sources it cites, and for every source
- * with text the judge's label, score, evidence passage and reason, plus the `miscited` flag and the sources that
- * support it without being cited (uncited support).
- */
-function claimsOf(core: AnalysisCore, cfg: SourceInfluenceConfig): unknown[] {
-  const readable = core.sources.map((s, j) => ({ s, j })).filter(({ s }) => !s.duplicateOf && s.text.source !== 'none');
-  return core.units.map((u, ui) => {
-    const unit = core.segmented.units[ui];
-    const al = core.alignments[ui];
-    const sourceOf = (j: number) => core.sources[j]?.sourceId ?? `c${j + 1}`;
-    const supporters = misciteSupporters(u, cfg);
-    const judged = readable.map(({ s, j }) => {
-      const jd = al?.judgements[j];
-      const label = jd?.label ?? 'unsupported';
-      // An uncited page that does not support the claim has no evidence worth its bytes (answers × pages).
-      const showEvidence = label !== 'unsupported' || u.cited.has(j);
-      return {
-        j,
-        sourceId: s.sourceId,
-        cited: u.cited.has(j),
-        label,
-        score: round4(jd?.score ?? 0),
-        evidence: showEvidence && jd?.evidence ? excerpt(jd.evidence, 300) : null,
-        reason: jd?.reason ?? null,
-        changed: jd?.changed ?? null,
-        judge: jd?.judge ?? 'lexical',
-        weight: round4(core.weights[ui]?.[j] ?? 0),
-      };
-    });
-    return {
-      claimId: `u${ui + 1}`,
-      index: ui,
-      text: unit?.plainText ?? '',
-      start: unit?.start ?? 0,
-      end: (unit?.start ?? 0) + (unit?.text.length ?? 0),
-      words: u.words,
-      trivial: al?.trivial ?? true,
-      cites: [...u.cited].sort((a, b) => a - b).map(sourceOf),
-      miscited: supporters.length > 0,
-      supportedBy: judged.filter((x) => x.label === 'supported').map((x) => x.sourceId),
-      // Uncited pages that support the claim: labelled supported, or the pages a miscited claim's content is on.
-      uncitedSupport: judged
-        .filter((x) => !x.cited && (x.label === 'supported' || supporters.includes(x.j)))
-        .map((x) => x.sourceId),
-      contradictedBy: judged.filter((x) => x.label === 'contradicted').map((x) => x.sourceId),
-      sources: judged.map(({ j: _, ...rest }) => rest),
-    };
-  });
-}
-
-export function warningsOf(core: AnalysisCore, input: SourceInfluenceInput): Warning[] {
-  const w: Warning[] = [];
-  for (const s of core.sources) {
-    if (s.duplicateOf) {
-      w.push({
-        code: 'DUPLICATE_CITATION',
-        sourceId: s.sourceId,
-        message: `Same URL as ${s.duplicateOf}; its markers count for ${s.duplicateOf}.`,
-      });
-      continue;
-    }
-    const page = s.record?.page;
-    if (page && page.status !== 'ok') {
-      w.push({
-        code: 'SOURCE_FETCH_FAILED',
-        sourceId: s.sourceId,
-        message: `Page not read (${page.status}${page.detail ? `: ${page.detail}` : ''}).`,
-      });
-    }
-    if (s.text.source === 'snippet' || s.text.source === 'title') {
-      w.push({
-        code: 'SOURCE_SNIPPET_ONLY',
-        sourceId: s.sourceId,
-        message: `Aligned against the citation's ${s.text.source} only.`,
-      });
-    }
-    if (page?.status === 'ok' && page.short)
-      w.push({
-        code: 'SOURCE_TEXT_SHORT',
-        sourceId: s.sourceId,
-        message: `Page text is short (${s.text.chars} characters); it is used as read.`,
-      });
-    if (s.text.truncated)
-      w.push({
-        code: 'SOURCE_TEXT_TRUNCATED',
-        sourceId: s.sourceId,
-        message: `Page text cut at ${s.text.chars} characters.`,
-      });
-  }
-  if (core.mapping.invalidMarkers.length > 0) {
-    w.push({
-      code: 'INVALID_CITATION_MARKER',
-      message: `${core.mapping.invalidMarkers.length} marker(s) point to no citation; they are ignored.`,
-    });
-  }
-  if (input.citations.length > 0 && core.mapping.markerCount === 0) {
-    w.push({
-      code: 'NO_CITATION_MARKERS',
-      message: 'The answer has no citation markers; influence comes from content alignment only.',
-    });
-  }
-  if (input.citations.length > 0 && core.passages.length === 0) {
-    w.push({ code: 'NO_SOURCE_TEXT', message: 'No source text, snippet or title was available to align against.' });
-  }
-  if (core.units.every((u) => u.alignment.trivial)) {
-    w.push({ code: 'ANSWER_TRIVIAL', message: 'The answer has no unit with at least 3 content words.' });
-  }
-  return w;
 }
 
 export function fetchUsage(sources: readonly PreparedSource[]): SourceFetchUsage {
@@ -211,9 +66,6 @@ export function roundedShares(core: AnalysisCore): { shares: number[]; unattribu
   return { shares: parts.slice(0, raw.length), unattributed: parts[raw.length] ?? 1 };
 }
 
-/** Which judge labelled the pairs: the lexical judge alone, or the model for some pairs (the rest lexical). */
-export type JudgeBasis = 'lexical' | 'lexical+model' | 'model';
-
 export interface ResultOptions {
   alignmentMethod: 'lexical' | 'lexical+model_check';
   judge: JudgeBasis;
@@ -223,6 +75,11 @@ export interface ResultOptions {
   simulated: boolean;
   /** Warnings of steps outside the core (the model check). */
   warnings: readonly Warning[];
+  /** The model's token report (empty without a model). */
+  modelTokens: ModelTokensReport;
+  credits: { held: number; charged: number };
+  /** The extended analysis, when the request asked for it. */
+  analysis: ExtendedAnalysis | null;
 }
 
 export function buildResult(
@@ -230,7 +87,7 @@ export function buildResult(
   input: SourceInfluenceInput,
   cfg: SourceInfluenceConfig,
   opts: ResultOptions,
-): Record<string, unknown> {
+): SourceInfluenceResult {
   const { shares, unattributed } = roundedShares(core);
   const attributedTotal = core.raw.reduce((a, r) => a + r.share, 0);
   const ranks = rankSources(core);
@@ -246,7 +103,7 @@ export function buildResult(
   );
   const impressions = subjectiveImpression(proxies);
 
-  const sources = core.sources.map((s, j) => {
+  const sources = core.sources.map((s, j): InfluenceSource => {
     const r = core.raw[j];
     const page = s.record?.page;
     const share = shares[j] ?? 0;
@@ -320,7 +177,7 @@ export function buildResult(
         contradictedUnits: r?.contradictedUnits ?? 0,
         relevanceToPrompt: promptFeatures ? round4(core.aligner.relevance(promptFeatures, j)) : null,
       },
-      evidence: evidence(core, j, cfg),
+      evidence: evidenceOf(core, j, cfg),
     };
   });
 
@@ -369,14 +226,19 @@ export function buildResult(
     ),
     warnings: [...warningsOf(core, input), ...opts.warnings],
     usage: {
-      modelTokens: emptyModelTokens(),
+      modelTokens: opts.modelTokens,
       sourceFetches: fetchUsage(core.sources),
+      credits: opts.credits,
     },
+    ...(opts.analysis ? { analysis: opts.analysis } : {}),
   };
 }
 
 /** The subjective-impression proxies of a source, rounded, with the facet no text measure stands for left null. */
-function subjectiveOut(p: ReturnType<typeof subjectiveProxies> | undefined, impression: number | undefined): unknown {
+function subjectiveOut(
+  p: ReturnType<typeof subjectiveProxies> | undefined,
+  impression: number | undefined,
+): SubjectiveImpression | null {
   if (!p) return null;
   return {
     basis: 'lexical_proxies',
@@ -391,7 +253,7 @@ function subjectiveOut(p: ReturnType<typeof subjectiveProxies> | undefined, impr
   };
 }
 
-function domainsOf(core: AnalysisCore, figures: ReadonlyArray<{ share: number; count: number }>): unknown[] {
+function domainsOf(core: AnalysisCore, figures: ReadonlyArray<{ share: number; count: number }>): DomainInfluence[] {
   const groups = new Map<string, { sourceIds: string[]; urls: Set<string>; share: number; count: number }>();
   core.sources.forEach((s, j) => {
     const d = registrableDomain(finalHost(s));

@@ -1,7 +1,7 @@
 import type { PageMetadata } from '../../engines/common/page-extract.js';
 import type { Language } from '../text/norm.js';
 
-/** Result shape of docs/analysis.md#s2-12 (resultVersion 2) and the fetcher's output. */
+/** The request as the analysis reads it, the fetcher's output, and pieces of the result (result-types.ts). */
 
 /**
  * 2.0.0: the four-label judge with the contradiction rule, `claims[]`, citations as one signal (uncited support,

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { AeqClient, Polling, TaskStatus } from '@aeq/client';
+import type { AeqClient, Polling, PromptResearchResult, SourceInfluenceResult, TaskStatus } from '@aeq/client';
 import type { Command } from 'commander';
 import { parseDuration } from '../../accounts/api-keys.js';
 import type { Connection } from '../connection.js';
@@ -225,68 +225,44 @@ function taskText(v: Polling): string {
   return `${lines.join('\n')}\n`;
 }
 
-interface ResearchResult {
-  simulated?: boolean;
-  demandBasis?: string;
-  questions?: Array<{
-    id: string;
-    rank: number;
-    text: string;
-    intent?: string;
-    demand?: { score?: number; tier?: number };
-  }>;
-  monitorSet?: { size?: number; questionIds?: string[]; questions?: Array<{ id?: string }> };
-}
-
 function researchText(v: Polling, c: Connection): string {
   if (v.task?.status !== 'COMPLETED') return `prompt research ${v.task?.status}: ${v.error ?? ''}\n`;
-  const r = v.response as ResearchResult;
-  const qs = r.questions ?? [];
+  // A completed PROMPT_RESEARCH task's response is its result (the OpenAPI document's PromptResearchResult).
+  const r = v.response as PromptResearchResult;
+  const qs = r.questions;
   const out = [
     table(
       ['rank', 'question', 'demand', 'tier', 'intent'],
-      qs.map((q) => [q.rank, q.text, q.demand?.score ?? null, q.demand?.tier ?? null, q.intent]),
+      qs.map((q) => [q.rank, q.text, q.demand.score, q.demand.tier, q.intent]),
       70,
     ),
-    `${qs.length} questions; demand from ${r.demandBasis ?? 'unknown'}` +
-      `${r.monitorSet?.size !== undefined ? `; monitor set of ${r.monitorSet.size}` : ''}`,
+    `${qs.length} questions; demand from ${r.demandBasis}; monitor set of ${r.monitorSet.size}`,
   ];
   if (r.simulated || c.simulated) out.push('simulated: computed from the sandbox, not from real upstreams');
   return `${out.join('\n')}\n`;
 }
 
-interface InfluenceResult {
-  simulated?: boolean;
-  summary?: { attributedShare?: number; topSourceId?: string | null; citationCoverage?: number };
-  sources?: Array<{
-    sourceId: string;
-    url: string;
-    influence?: { share?: number; rank?: number; level?: string };
-    citations?: { count?: number };
-    fetch?: { status?: string };
-  }>;
-}
-
 function influenceText(v: Polling, c: Connection): string {
   if (v.task?.status !== 'COMPLETED') return `source influence ${v.task?.status}: ${v.error ?? ''}\n`;
-  const r = v.response as InfluenceResult;
-  const sources = [...(r.sources ?? [])].sort((a, b) => (a.influence?.rank ?? 99) - (b.influence?.rank ?? 99));
-  const pct = (x: number | undefined) => (x === undefined ? '' : `${(x * 100).toFixed(1)}%`);
+  // A completed SOURCE_INFLUENCE task's response is its result (the OpenAPI document's SourceInfluenceResult).
+  const r = v.response as SourceInfluenceResult;
+  const sources = [...r.sources].sort((a, b) => a.influence.rank - b.influence.rank);
+  const pct = (x: number | null) => `${((x ?? 0) * 100).toFixed(1)}%`;
   const out = [
     table(
       ['rank', 'source', 'influence', 'level', 'cited', 'fetch'],
       sources.map((s) => [
-        s.influence?.rank ?? null,
+        s.influence.rank,
         s.url,
-        pct(s.influence?.share),
-        s.influence?.level,
-        s.citations?.count ?? 0,
-        s.fetch?.status,
+        pct(s.influence.share),
+        s.influence.level,
+        s.citations.count,
+        s.fetch.status,
       ]),
       70,
     ),
-    `attributed ${pct(r.summary?.attributedShare)} of the answer; citation coverage ` +
-      `${pct(r.summary?.citationCoverage)}; top source ${r.summary?.topSourceId ?? 'none'}`,
+    `attributed ${pct(r.summary.attributedShare)} of the answer; citation coverage ` +
+      `${pct(r.summary.citationCoverage)}; top source ${r.summary.topSourceId ?? 'none'}`,
   ];
   if (r.simulated || c.simulated) out.push('simulated: computed from the sandbox, not from real upstreams');
   return `${out.join('\n')}\n`;

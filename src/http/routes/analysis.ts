@@ -7,7 +7,9 @@ import {
   type SourceInfluenceInput,
 } from '../../submission/analysis-requests.js';
 import type { HttpContext } from '../context.js';
-import { acceptedSchema, errorEnvelopeSchema, promptResearchSchema, sourceInfluenceSchema } from '../schemas.js';
+import { errorEnvelopeSchema } from '../schemas/common.js';
+import { promptResearchSchema, sourceInfluenceSchema } from '../schemas/submission.js';
+import { acceptedSchema } from '../schemas/tasks.js';
 import { callerOf } from '../caller.js';
 import { submitOne } from '../../submission/submit.js';
 import { submitDeps } from './tasks.js';

@@ -6,14 +6,8 @@ import { callerOf } from '../caller.js';
 import { targetHostOf } from '../../webhooks/delivery-log.js';
 import type { HttpContext } from '../context.js';
 import { coercedQuery } from '../query-validator.js';
-import {
-  batchListQuerySchema,
-  batchListSchema,
-  batchQuerySchema,
-  batchStatusSchema,
-  errorEnvelopeSchema,
-  idParamsSchema,
-} from '../schemas.js';
+import { batchListQuerySchema, batchListSchema, batchQuerySchema, batchStatusSchema } from '../schemas/batches.js';
+import { errorEnvelopeSchema, idParamsSchema } from '../schemas/common.js';
 import { UUID_RE } from '../../domain/task-id.js';
 
 /** A batch within its retention (that of its tasks) by the id of a path, or 404 RESOURCE_NOT_FOUND. */

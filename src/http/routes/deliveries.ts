@@ -5,7 +5,8 @@ import { callerOf } from '../caller.js';
 import { TERMINAL_STATUSES } from '../../domain/task.js';
 import { deliveryLogView } from '../../webhooks/delivery-log.js';
 import type { HttpContext } from '../context.js';
-import { batchDeliveryLogSchema, deliveryLogSchema, errorEnvelopeSchema, idParamsSchema } from '../schemas.js';
+import { errorEnvelopeSchema, idParamsSchema } from '../schemas/common.js';
+import { batchDeliveryLogSchema, deliveryLogSchema } from '../schemas/deliveries.js';
 import { liveBatchOr404 } from './batches.js';
 import { liveTaskOr404 } from './task-lookup.js';
 

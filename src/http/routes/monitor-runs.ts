@@ -11,9 +11,9 @@ import {
   monitorRunStartedSchema,
   monitorRunsQuerySchema,
   monitorRunsSchema,
-} from '../monitor-schemas.js';
+} from '../schemas/monitors.js';
 import { coercedQuery } from '../query-validator.js';
-import { errorEnvelopeSchema, idParamsSchema } from '../schemas.js';
+import { errorEnvelopeSchema, idParamsSchema } from '../schemas/common.js';
 
 const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 404: errorEnvelopeSchema } as const;
 

@@ -19,8 +19,8 @@ import {
   monitorListQuerySchema,
   monitorListSchema,
   monitorPatchSchema,
-} from '../monitor-schemas.js';
-import { errorEnvelopeSchema, idParamsSchema } from '../schemas.js';
+} from '../schemas/monitors.js';
+import { errorEnvelopeSchema, idParamsSchema } from '../schemas/common.js';
 
 const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 404: errorEnvelopeSchema } as const;
 

@@ -7,7 +7,8 @@ import type { TaskStatus } from '../../domain/task.js';
 import { listedView, withResponseJson } from '../../domain/task-view.js';
 import { callerOf } from '../caller.js';
 import type { HttpContext } from '../context.js';
-import { errorEnvelopeSchema, taskListQuerySchema, taskListSchema } from '../schemas.js';
+import { errorEnvelopeSchema } from '../schemas/common.js';
+import { taskListQuerySchema, taskListSchema } from '../schemas/tasks.js';
 import { UUID_RE } from '../../domain/task-id.js';
 
 interface TaskListQuerystring {

@@ -5,7 +5,8 @@ import { taskMetadata } from '../../domain/task-view.js';
 import { targetHostOf } from '../../webhooks/delivery-log.js';
 import { callerOf } from '../caller.js';
 import type { HttpContext } from '../context.js';
-import { errorEnvelopeSchema, idParamsSchema, taskRequestSchema } from '../schemas.js';
+import { errorEnvelopeSchema, idParamsSchema } from '../schemas/common.js';
+import { taskRequestSchema } from '../schemas/tasks.js';
 import { liveTaskOr404 } from './task-lookup.js';
 
 /**

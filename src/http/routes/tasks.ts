@@ -6,16 +6,10 @@ import { pollingView, withResponseJson } from '../../domain/task-view.js';
 import { envelopeToTask, type EnvelopeInput } from '../../submission/envelope.js';
 import { BATCH_MAX_ITEMS, submitBatch, submitOne, type SubmitDeps } from '../../submission/submit.js';
 import type { HttpContext } from '../context.js';
-import {
-  acceptedSchema,
-  batchResponseSchema,
-  batchSchema,
-  batchSubmitQuerySchema,
-  envelopeSchema,
-  errorEnvelopeSchema,
-  idParamsSchema,
-  pollingSchema,
-} from '../schemas.js';
+import { batchResponseSchema, batchSubmitQuerySchema } from '../schemas/batches.js';
+import { errorEnvelopeSchema, idParamsSchema } from '../schemas/common.js';
+import { batchSchema, envelopeSchema } from '../schemas/submission.js';
+import { acceptedSchema, pollingSchema } from '../schemas/tasks.js';
 import { ajvToProblems } from '../validation-details.js';
 import { callerOf } from '../caller.js';
 import { liveTaskOr404 } from './task-lookup.js';

@@ -3,7 +3,8 @@ import { validationError } from '../../domain/request-errors.js';
 import { DAY_MS } from '../../store/usage.js';
 import { callerOf } from '../caller.js';
 import type { HttpContext } from '../context.js';
-import { errorEnvelopeSchema, usageQuerySchema, usageSchema } from '../schemas.js';
+import { errorEnvelopeSchema } from '../schemas/common.js';
+import { usageQuerySchema, usageSchema } from '../schemas/usage.js';
 
 /** The longest range one call covers. */
 const MAX_DAYS = 366;

@@ -3,7 +3,7 @@ import { RequestError } from '../../domain/request-errors.js';
 import { SecretUnreadableError, type AccountSecretView } from '../../webhooks/account-secrets.js';
 import { callerOf } from '../caller.js';
 import type { HttpContext } from '../context.js';
-import { errorEnvelopeSchema } from '../schemas.js';
+import { errorEnvelopeSchema } from '../schemas/common.js';
 
 const secretString = { type: 'string', pattern: '^whsec_', description: '`whsec_` and the base64 of the key bytes' };
 

@@ -3,6 +3,7 @@ import type { ModelSession } from '../../model/session.js';
 import { round4 } from '../../text/norm.js';
 import type { AnalysisCore, PreparedSource } from '../core.js';
 import { tokenLimit } from '../metering.js';
+import type { ExtendedAnalysis } from '../result-types.js';
 import type { SourceInfluenceInput } from '../types.js';
 import { brandDecisions } from './brands.js';
 import {
@@ -128,7 +129,7 @@ function sharesBy(
   return out;
 }
 
-export async function extendedAnalysis(x: ExtendedInput): Promise<Record<string, unknown>> {
+export async function extendedAnalysis(x: ExtendedInput): Promise<ExtendedAnalysis> {
   const requirements = await requirementsComponent(x);
   const brands = await brandsComponent(x);
   const metadata = await metadataComponent(x);

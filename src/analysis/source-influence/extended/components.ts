@@ -16,7 +16,7 @@ export type ComponentStatus =
   | 'budget_exceeded'
   | 'internal_error';
 export type ComponentName = 'questionRequirements' | 'brandDecisions' | 'sourceMetadata';
-const COMPONENT_ORDER: readonly ComponentName[] = ['questionRequirements', 'brandDecisions', 'sourceMetadata'];
+export const COMPONENT_ORDER: readonly ComponentName[] = ['questionRequirements', 'brandDecisions', 'sourceMetadata'];
 
 export interface ComponentError {
   component: ComponentName;

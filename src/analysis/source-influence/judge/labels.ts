@@ -6,7 +6,7 @@ import type { Contradiction, ContradictionReason } from './contradiction.js';
  * it rests on, the evidence passage, the reason of a contradiction, and which judge said it.
  */
 export type SupportLabel = 'supported' | 'partial' | 'unsupported' | 'contradicted';
-type JudgeName = 'lexical' | 'model';
+export type JudgeName = 'lexical' | 'model';
 
 export interface PairJudgement {
   label: SupportLabel;

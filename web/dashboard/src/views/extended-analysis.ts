@@ -1,33 +1,7 @@
+import type { ExtendedAnalysis } from '../../../../packages/client/src/types.js';
 import { Head, TableWrap } from '../components/bits.js';
 import { percent } from '../format.js';
 import { html } from '../html.js';
-
-/** The members of the extended source-influence result (`analysis`, docs/analysis.md §2.11) this view reads. */
-export interface ExtendedAnalysis {
-  version?: number;
-  status?: string;
-  components?: Record<string, string>;
-  errors?: Array<{ component?: string; code?: string; message?: string }>;
-  questionRequirements?: {
-    coverageRate?: number | null;
-    items?: Array<{ id?: string; text?: string; type?: string; mandatory?: boolean; coverage?: string }>;
-  };
-  brandDecisions?: {
-    entities?: Array<{
-      entityId?: string;
-      name?: string;
-      role?: string;
-      mentionCount?: number;
-      mentionOrder?: number | null;
-      shareOfVoice?: number | null;
-      decision?: string | null;
-      topPick?: boolean | null;
-    }>;
-    otherBrands?: Array<{ name?: string; decision?: string; mentionCount?: number }>;
-  };
-  sourceTypeShares?: Record<string, number>;
-  mediaClassShares?: Record<string, number>;
-}
 
 /** Component names as a reader says them. */
 const COMPONENTS: Record<string, string> = {
@@ -43,8 +17,8 @@ const COVERAGE: Record<string, string> = {
 };
 
 /** Shares by class, largest first, as "type 42.0%" items (`unattributed` last: what no source explains). */
-function Shares({ label, shares }: { label: string; shares: Record<string, number> | undefined }) {
-  const entries = Object.entries(shares ?? {}).sort(
+function Shares({ label, shares }: { label: string; shares: Record<string, number> }) {
+  const entries = Object.entries(shares).sort(
     ([a, x], [b, y]) => Number(a === 'unattributed') - Number(b === 'unattributed') || y - x,
   );
   if (entries.length === 0) return null;
@@ -60,25 +34,24 @@ function Shares({ label, shares }: { label: string; shares: Record<string, numbe
  * addresses it, each brand's mentions and the answer's decision on it, and the answer's shares by source type.
  */
 export function ExtendedAnalysisView({ a }: { a: ExtendedAnalysis }) {
-  const reqs = a.questionRequirements?.items ?? [];
-  const brands = a.brandDecisions?.entities ?? [];
-  const others = a.brandDecisions?.otherBrands ?? [];
+  const reqs = a.questionRequirements.items;
+  const brands = a.brandDecisions.entities;
+  const others = a.brandDecisions.otherBrands;
   return html`<section class="card extended" aria-labelledby="extended-title" data-status=${a.status}>
     <h2 id="extended-title">Extended analysis</h2>
     <p class="extended-status">
-      Status <strong>${a.status ?? '—'}</strong>:
-      ${Object.entries(a.components ?? {}).map(
+      Status <strong>${a.status}</strong>:
+      ${Object.entries(a.components).map(
         ([k, v], i) => html`${i ? ' · ' : ' '}<span data-component=${k}>
             ${COMPONENTS[k] ?? k} <em>${v.replaceAll('_', ' ')}</em>
           </span>`,
       )}
     </p>
     ${
-      (a.errors ?? []).length
+      a.errors.length
         ? html`<ul class="extended-errors">
-            ${(a.errors ?? []).map(
-              (e) =>
-                html`<li><code>${e.code}</code> ${COMPONENTS[e.component ?? ''] ?? e.component}: ${e.message}</li>`,
+            ${a.errors.map(
+              (e) => html`<li><code>${e.code}</code> ${COMPONENTS[e.component] ?? e.component}: ${e.message}</li>`,
             )}
           </ul>`
         : null
@@ -87,7 +60,7 @@ export function ExtendedAnalysisView({ a }: { a: ExtendedAnalysis }) {
     ${
       reqs.length === 0
         ? html`<p class="muted">No requirement found in the prompt.</p>`
-        : html`<p class="muted">Coverage ${percent(a.questionRequirements?.coverageRate)}</p>
+        : html`<p class="muted">Coverage ${percent(a.questionRequirements.coverageRate)}</p>
             <${TableWrap} label="Question requirements">
               <table class="requirements">
                 <${Head} cols=${['Requirement', 'Kind', 'Coverage']} />
@@ -95,8 +68,8 @@ export function ExtendedAnalysisView({ a }: { a: ExtendedAnalysis }) {
                   ${reqs.map(
                     (q) => html`<tr>
                       <td>${q.text}${q.mandatory ? html` <span class="badge">must</span>` : null}</td>
-                      <td>${q.type?.replaceAll('_', ' ')}</td>
-                      <td>${COVERAGE[q.coverage ?? ''] ?? q.coverage}</td>
+                      <td>${q.type.replaceAll('_', ' ')}</td>
+                      <td>${COVERAGE[q.coverage] ?? q.coverage}</td>
                     </tr>`,
                   )}
                 </tbody>
@@ -115,7 +88,7 @@ export function ExtendedAnalysisView({ a }: { a: ExtendedAnalysis }) {
                   (b) => html`<tr data-entity=${b.entityId}>
                     <td>${b.name}${b.topPick ? html` <span class="badge">top pick</span>` : null}</td>
                     <td>${b.role}</td>
-                    <td>${b.mentionCount ?? 0}</td>
+                    <td>${b.mentionCount}</td>
                     <td>${b.mentionOrder ?? '—'}</td>
                     <td>${percent(b.shareOfVoice, 1)}</td>
                     <td>${b.decision ?? 'not judged'}</td>
@@ -128,7 +101,7 @@ export function ExtendedAnalysisView({ a }: { a: ExtendedAnalysis }) {
     ${
       others.length
         ? html`<p class="muted">
-            Other brands named: ${others.map((o) => `${o.name} (${o.mentionCount ?? 0})`).join(', ')}
+            Other brands named: ${others.map((o) => `${o.name} (${o.mentionCount})`).join(', ')}
           </p>`
         : null
     }

@@ -1,17 +1,18 @@
 import type { AeqClient } from '../../../../packages/client/src/client.js';
-import type { Polling, TaskFailure, TaskRequest } from '../../../../packages/client/src/types.js';
+import type {
+  Polling,
+  PromptResearchResult,
+  SourceInfluenceResult,
+  TaskFailure,
+  TaskRequest,
+} from '../../../../packages/client/src/types.js';
 import { type Source, AnswerWithSources } from '../components/answer.js';
 import { ErrorBox, Loading, StatusBadge } from '../components/bits.js';
 import { askedText, when } from '../format.js';
 import { html } from '../html.js';
 import { useLoad } from '../poll.js';
 import { href } from '../router.js';
-import {
-  type PromptResearchResult,
-  PromptResearchView,
-  type SourceInfluenceResult,
-  SourceInfluenceView,
-} from './analysis.js';
+import { PromptResearchView, SourceInfluenceView } from './analysis.js';
 import { DeliveryLogView } from './deliveries.js';
 
 const TERMINAL = new Set(['COMPLETED', 'FAILED']);

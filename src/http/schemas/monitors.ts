@@ -1,5 +1,5 @@
-import { ENGINE_CATALOG } from '../domain/engine-catalog.js';
-import { MAX_TASKS_PER_RUN } from '../domain/monitor.js';
+import { ENGINE_CATALOG } from '../../domain/engine-catalog.js';
+import { MAX_TASKS_PER_RUN } from '../../domain/monitor.js';
 
 /** JSON schemas of the monitor routes (validation and the OpenAPI document, as for every route). */
 
