@@ -20,7 +20,7 @@ import { median, percentile } from './stats.js';
  *
  *  1. tasks/s;
  *  2. round trips and transactions per task (pg_stat_statements, pg_stat_database, and the client's own count);
- *  3. how long the per-engine claim lock (pg_advisory_xact_lock in src/store/dialect.ts) is held;
+ *  3. how long the per-engine claim lock (pg_advisory_xact_lock in the aeq_claim_tasks function) is held;
  *  4. WAL bytes per task (pg_current_wal_lsn and pg_stat_wal);
  *  5. waits for a connection of the service's pg.Pool;
  *  6. a CPU profile of the service's process (the bench client runs in it too, as in compare.ts).
@@ -93,7 +93,7 @@ interface StatementTiming {
   ms: number;
 }
 
-/** One transaction that took an advisory lock by a statement of its own (serialised() in src/store/dialect.ts). */
+/** One transaction that took an advisory lock by a statement of its own (as the removed serialised() of src/store did). */
 interface LockedTx {
   key: string;
   /** Lock statement sent to its answer: the wait for the lock plus one round trip. */
@@ -721,7 +721,7 @@ async function runOnce(o: Options, cluster: ClusterInfo, run: number, log: (s: s
         [dbOid],
       );
       const lockSamples = sampler ? await sampler.stop() : null;
-      const stats = await svc.app.store.stats(0);
+      const stats = await svc.app.store.figures.stats({ notBefore: 0 });
       // Backends flush pg_stat_database / pg_stat_wal counters lazily (at most once a second, or at exit):
       // they are read after the service's pool has closed its connections.
       await svc.stop();

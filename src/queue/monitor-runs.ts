@@ -9,7 +9,7 @@ import {
 } from '../domain/monitor.js';
 import type { NewTask } from '../domain/task.js';
 import { newTaskId } from '../domain/task-id.js';
-import type { Store } from '../store/store.js';
+import type { Batches, Monitors, TaskQueue } from '../store/ports.js';
 import { envelopeToTask, type SubmissionContext } from '../submission/envelope.js';
 
 /**
@@ -44,8 +44,15 @@ export function newMonitorRun(
   };
 }
 
+/** The ports a run's start writes through: its tasks, their batch and the run. */
+export interface RunPorts {
+  tasks: Pick<TaskQueue, 'insert'>;
+  batches: Pick<Batches, 'get'>;
+  monitors: Pick<Monitors, 'advanceRun'>;
+}
+
 export interface RunSubmission {
-  store: Store;
+  store: RunPorts;
   submission: SubmissionContext;
   /** Task retention (an idempotency key older than this may be taken over). */
   retentionMs: number;
@@ -58,7 +65,8 @@ export interface RunSubmission {
  * `running`; a batch already made (a pass cut short after it) is not made again. Returns the tasks submitted.
  */
 export async function submitMonitorRun(o: RunSubmission, run: MonitorRunRecord): Promise<NewTask[]> {
-  let batch = await o.store.getBatch(run.batchId, run.accountId, 0);
+  const batchRef = { id: run.batchId, accountId: run.accountId, notBefore: 0 };
+  let batch = await o.store.batches.get(batchRef);
   let made: NewTask[] = [];
   if (!batch) {
     made = tasksOf(o, run);
@@ -70,16 +78,20 @@ export async function submitMonitorRun(o: RunSubmission, run: MonitorRunRecord):
       accountId: run.accountId,
     };
     try {
-      await o.store.insertTasks(made, o.now() - o.retentionMs, nb);
+      await o.store.tasks.insert({ tasks: made, notBefore: o.now() - o.retentionMs, batch: nb });
     } catch (e) {
       // Another process made the batch first (the same id): what matters is that it exists.
-      if (!(await o.store.getBatch(run.batchId, run.accountId, 0))) throw e;
+      if (!(await o.store.batches.get(batchRef))) throw e;
       made = [];
     }
-    batch = await o.store.getBatch(run.batchId, run.accountId, 0);
+    batch = await o.store.batches.get(batchRef);
   }
   // `tasks` becomes what was asked: those an engine could not serve at the time are not waited for.
-  await o.store.advanceMonitorRun(run.id, 'starting', { status: 'running', tasks: batch?.total ?? 0 });
+  await o.store.monitors.advanceRun({
+    id: run.id,
+    from: 'starting',
+    to: { status: 'running', tasks: batch?.total ?? 0 },
+  });
   return made;
 }
 

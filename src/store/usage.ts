@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import type { UsageRow } from './ports.js';
 import type { Database } from './schema.js';
 
 /**
@@ -8,14 +9,6 @@ import type { Database } from './schema.js';
  * never neither.
  */
 export const DAY_MS = 86_400_000;
-
-export interface UsageRow {
-  /** Days since 1970-01-01 (UTC). */
-  day: number;
-  taskType: string;
-  tasks: number;
-  credits: number;
-}
 
 const DAY = sql.lit(DAY_MS);
 
@@ -39,9 +32,7 @@ export const FOLD_ONE_SQL = `insert into usage_daily (account_id, day, task_type
 /** An account's usage from day `fromDay` to day `toDay` (both included), by day and engine, in day order. */
 export async function usage(
   db: Kysely<Database>,
-  accountId: string,
-  fromDay: number,
-  toDay: number,
+  { accountId, fromDay, toDay }: { accountId: string; fromDay: number; toDay: number },
 ): Promise<UsageRow[]> {
   const kept = await db
     .selectFrom('usage_daily')

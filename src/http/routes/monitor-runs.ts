@@ -40,7 +40,9 @@ export function registerMonitorRunRoutes(app: FastifyInstance, ctx: HttpContext)
       const caller = callerOf(req);
       const m = await monitorOr404(ctx, req.params.id, caller);
       const withResults = req.query.include === 'results';
-      const runs = await ctx.store.monitorRuns(m.id, caller.accountId, {
+      const runs = await ctx.store.monitors.runs({
+        monitorId: m.id,
+        accountId: caller.accountId,
         limit: req.query.limit,
         results: withResults,
       });
@@ -67,7 +69,7 @@ export function registerMonitorRunRoutes(app: FastifyInstance, ctx: HttpContext)
       const m = await monitorOr404(ctx, req.params.id, caller);
       const now = ctx.now();
       const run = newMonitorRun(m, now, now, 'manual');
-      const outcome = await ctx.store.startMonitorRun(run);
+      const outcome = await ctx.store.monitors.startRun(run);
       if (outcome === 'gone') throw notFound(req.params.id);
       if (outcome === 'in-progress') throw new RequestError('MONITOR_RUN_IN_PROGRESS', undefined, { monitorId: m.id });
       try {
@@ -86,7 +88,9 @@ export function registerMonitorRunRoutes(app: FastifyInstance, ctx: HttpContext)
         // The run stays `starting`: a worker's scheduler pass submits it (the same batch id, made once).
         req.log.error({ err: e, runId: run.id }, 'monitor run not submitted at once');
       }
-      const [fresh] = await ctx.store.monitorRuns(m.id, caller.accountId, {
+      const [fresh] = await ctx.store.monitors.runs({
+        monitorId: m.id,
+        accountId: caller.accountId,
         from: run.slotAt,
         to: run.slotAt + 1,
         limit: 1,
@@ -111,7 +115,9 @@ export function registerMonitorRunRoutes(app: FastifyInstance, ctx: HttpContext)
       const m = await monitorOr404(ctx, req.params.id, caller);
       const from = timeOf(req.query.from, 'from');
       const to = timeOf(req.query.to, 'to');
-      const runs = await ctx.store.monitorRunMetrics(m.id, caller.accountId, {
+      const runs = await ctx.store.monitors.runMetrics({
+        monitorId: m.id,
+        accountId: caller.accountId,
         ...(from === undefined ? {} : { from }),
         ...(to === undefined ? {} : { to }),
       });
@@ -142,7 +148,7 @@ async function runView(ctx: HttpContext, run: MonitorRunRecord, withResults: boo
     const { completed, failed } = run.counts ?? { completed: 0, failed: 0 };
     progress = { total: run.tasks, done: completed + failed, completed, failed };
   } else {
-    const batch = await ctx.store.getBatch(run.batchId, run.accountId, 0);
+    const batch = await ctx.store.batches.get({ id: run.batchId, accountId: run.accountId, notBefore: 0 });
     const c = batch?.counts;
     progress = {
       total: run.tasks,

@@ -77,7 +77,7 @@ export function registerMonitorRoutes(app: FastifyInstance, ctx: HttpContext): v
         createdAt: now,
         updatedAt: now,
       };
-      await ctx.store.insertMonitor(monitor);
+      await ctx.store.monitors.insert(monitor);
       return reply.code(201).send({ success: true, monitor: monitorView(monitor) });
     },
   );
@@ -96,7 +96,11 @@ export function registerMonitorRoutes(app: FastifyInstance, ctx: HttpContext): v
       const after = req.query.cursor ?? null;
       if (after !== null && !UUID_RE.test(after))
         throw validationError([{ field: 'cursor', message: 'must be the nextCursor of the previous page' }]);
-      const rows = await ctx.store.listMonitors(callerOf(req).accountId, after, req.query.limit + 1);
+      const rows = await ctx.store.monitors.list({
+        accountId: callerOf(req).accountId,
+        after,
+        limit: req.query.limit + 1,
+      });
       const page = rows.slice(0, req.query.limit);
       return {
         success: true,
@@ -137,7 +141,7 @@ export function registerMonitorRoutes(app: FastifyInstance, ctx: HttpContext): v
             ? nextSlot(spec.schedule, now)
             : current.nextRunAt;
       const monitor: MonitorRecord = { ...current, ...spec, status, nextRunAt, updatedAt: now };
-      if (!(await ctx.store.updateMonitor(monitor))) throw notFound(req.params.id);
+      if (!(await ctx.store.monitors.update(monitor))) throw notFound(req.params.id);
       return { success: true, monitor: monitorView(monitor) };
     },
   );
@@ -147,7 +151,11 @@ export function registerMonitorRoutes(app: FastifyInstance, ctx: HttpContext): v
     async (req, reply) => {
       const caller = callerOf(req);
       const id = req.params.id;
-      if (!UUID_RE.test(id) || !(await ctx.store.deleteMonitor(id.toLowerCase(), caller.accountId))) throw notFound(id);
+      if (
+        !UUID_RE.test(id) ||
+        !(await ctx.store.monitors.delete({ id: id.toLowerCase(), accountId: caller.accountId }))
+      )
+        throw notFound(id);
       return reply.code(204).send();
     },
   );
@@ -159,7 +167,9 @@ export function notFound(id: string): RequestError {
 
 /** The caller's monitor by the id of a path; another account's is not found either (404, never 403). */
 export async function monitorOr404(ctx: HttpContext, id: string, caller: Caller): Promise<MonitorRecord> {
-  const m = UUID_RE.test(id) ? await ctx.store.getMonitor(id.toLowerCase(), caller.accountId) : undefined;
+  const m = UUID_RE.test(id)
+    ? await ctx.store.monitors.get({ id: id.toLowerCase(), accountId: caller.accountId })
+    : undefined;
   if (!m) throw notFound(id);
   return m;
 }
@@ -234,7 +244,7 @@ function unique(xs: string[]): string[] {
 /** The prompts of a completed prompt research of the caller: its monitor set, in order. */
 async function monitorSetOf(ctx: HttpContext, caller: Caller, id: string): Promise<string[]> {
   const task = UUID_RE.test(id)
-    ? await ctx.store.getTask(id.toLowerCase(), ctx.now() - ctx.settings.retentionMs)
+    ? await ctx.store.tasks.get({ id: id.toLowerCase(), notBefore: ctx.now() - ctx.settings.retentionMs })
     : undefined;
   const set = (task?.result as { monitorSet?: { items?: Array<{ text?: unknown }> } } | null)?.monitorSet;
   const prompts = (set?.items ?? []).map((i) => i.text).filter((t): t is string => typeof t === 'string');

@@ -7,7 +7,7 @@ import type { NewTask } from '../../domain/task.js';
 import { newTaskId } from '../../domain/task-id.js';
 import { creditsView, pollingView, taskMetadata, withResponseJson } from '../../domain/task-view.js';
 import { envelopeToTask, type EnvelopeInput } from '../../submission/envelope.js';
-import type { InsertOutcome } from '../../store/store.js';
+import type { InsertOutcome } from '../../store/ports.js';
 import type { HttpContext } from '../context.js';
 import {
   acceptedSchema,
@@ -40,7 +40,7 @@ export async function insertOne(
   ctx: HttpContext,
   task: NewTask,
 ): Promise<{ success: true; task: ReturnType<typeof taskMetadata>; credits: ReturnType<typeof creditsView> }> {
-  const [outcome] = await ctx.store.insertTasks([task], ctx.now() - ctx.settings.retentionMs);
+  const [outcome] = await ctx.store.tasks.insert({ tasks: [task], notBefore: ctx.now() - ctx.settings.retentionMs });
   return acceptedOrThrow(ctx, outcome);
 }
 
@@ -125,11 +125,11 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: HttpContext): void
       let outcomes: InsertOutcome[];
       let batchMade = true;
       try {
-        outcomes = await ctx.store.insertTasks(
-          toInsert.map((x) => x.task),
-          ctx.now() - ctx.settings.retentionMs,
+        outcomes = await ctx.store.tasks.insert({
+          tasks: toInsert.map((x) => x.task),
+          notBefore: ctx.now() - ctx.settings.retentionMs,
           batch,
-        );
+        });
       } catch (e) {
         req.log.error({ err: e, reqId: req.id }, 'batch insert failed');
         outcomes = toInsert.map(() => ({ ok: false, reason: 'STORE_ERROR', message: 'store unavailable' }));

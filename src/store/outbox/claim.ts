@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type BetterSqlite3 from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
-import type { StoreDialect } from '../dialect.js';
 import type { Database } from '../schema.js';
 import type { GroupCommit } from '../sqlite/group-commit.js';
-import type { DeliveryShare, DueDelivery } from '../store.js';
+import type { DueDelivery, Outbox } from '../ports.js';
+
+type ClaimDue = Parameters<Outbox['claimDue']>[0];
 
 /**
  * The sender's claim of webhook deliveries (outbox/deliveries.ts has the rest of the outbox): those whose sender died
@@ -57,19 +58,17 @@ function dueOf(r: ClaimedRow): DueDelivery {
   };
 }
 
-/** Shared form (PostgreSQL): candidate rows locked with SKIP LOCKED where the dialect has it. */
-export function claimDueDeliveries(
+/**
+ * PostgreSQL: the claim in one transaction, candidate rows locked with SKIP LOCKED so that concurrent senders pass
+ * each other's rows by.
+ */
+export function claimDueDeliveriesPostgres(
   db: Kysely<Database>,
-  dialect: StoreDialect,
-  now: number,
-  limit: number,
-  leaseMs: number,
-  holder: string | null,
-  share?: DeliveryShare,
+  { now, limit, leaseMs, holder = null, share }: ClaimDue,
 ): Promise<DueDelivery[]> {
   return db.transaction().execute(async (trx) => {
     const lease: Lease = { token: randomUUID(), expires: now + leaseMs, now, holder };
-    const lock = dialect.supportsSkipLocked ? sql`for update skip locked` : sql``;
+    const lock = sql`for update skip locked`;
     const set = sql`status = 'SENDING', lease_token = ${lease.token}, lease_expires_at = ${lease.expires},
       updated_at = ${now}, holder = ${holder}`;
     // Two index ranges rather than one OR: stale leases first, then the due ones.
@@ -192,11 +191,7 @@ export function prepareClaim(db: BetterSqlite3.Database) {
 export function claimDueDeliveriesSqlite(
   group: GroupCommit,
   s: ReturnType<typeof prepareClaim>,
-  now: number,
-  limit: number,
-  leaseMs: number,
-  holder: string | null,
-  share?: DeliveryShare,
+  { now, limit, leaseMs, holder = null, share }: ClaimDue,
 ): Promise<DueDelivery[]> {
   return group.write(() => {
     const lease = { token: randomUUID(), expires: now + leaseMs, now, holder };

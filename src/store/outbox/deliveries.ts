@@ -2,7 +2,10 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
 import type { GroupCommit } from '../sqlite/group-commit.js';
-import type { DeliveryLogRow, DeliveryOutcome, RedeliveryOutcome, WebhookOutbox } from '../store.js';
+import type { DeliveryLogRow, Outbox, RedeliveryOutcome, WebhookOutbox } from '../ports.js';
+
+type StartAttempt = Parameters<Outbox['startAttempt']>[0];
+type FinishAttempt = Parameters<Outbox['finishAttempt']>[0];
 
 /**
  * The webhook outbox. A delivery row is written in the transaction that makes its task terminal
@@ -54,11 +57,7 @@ export function prepareEnqueueDelivery(db: BetterSqlite3.Database) {
 /** Records that attempt `attempt` starts; false if it was already made (another sender got there first). */
 export function startDeliveryAttempt(
   db: Kysely<Database>,
-  taskId: string,
-  leaseToken: string,
-  attempt: number,
-  now: number,
-  delivery: number,
+  { taskId, leaseToken, attempt, now, delivery = 0 }: StartAttempt,
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const r = await trx
@@ -90,11 +89,7 @@ export function startDeliveryAttempt(
 /** Records how an attempt ended and settles the delivery: delivered, due again at `o.at`, or abandoned. */
 export async function finishDeliveryAttempt(
   db: Kysely<Database>,
-  taskId: string,
-  leaseToken: string,
-  attempt: number,
-  o: DeliveryOutcome,
-  now: number,
+  { taskId, leaseToken, attempt, outcome: o, now }: FinishAttempt,
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx
@@ -165,11 +160,7 @@ type DeliveryStatements = ReturnType<typeof prepareDeliveries>;
 export function startDeliveryAttemptSqlite(
   group: GroupCommit,
   s: DeliveryStatements,
-  taskId: string,
-  leaseToken: string,
-  attempt: number,
-  now: number,
-  delivery: number,
+  { taskId, leaseToken, attempt, now, delivery = 0 }: StartAttempt,
 ): Promise<boolean> {
   return group.write(() => {
     if (s.startDelivery.run(attempt, now, taskId, leaseToken, attempt - 1).changes !== 1) return false;
@@ -181,11 +172,7 @@ export function startDeliveryAttemptSqlite(
 export function finishDeliveryAttemptSqlite(
   group: GroupCommit,
   s: DeliveryStatements,
-  taskId: string,
-  leaseToken: string,
-  attempt: number,
-  o: DeliveryOutcome,
-  now: number,
+  { taskId, leaseToken, attempt, outcome: o, now }: FinishAttempt,
 ): Promise<void> {
   return group.write(() => {
     const error = o.kind === 'delivered' ? null : o.error;
@@ -233,7 +220,10 @@ export async function deliveryLog(db: Kysely<Database>, taskId: string): Promise
  * Queues a fresh delivery of a settled one: due at once (outside the retry schedule), the next delivery number (so
  * a new webhook-id), and five attempts of its own from here. A delivery still pending or sending is left alone.
  */
-export async function requestRedelivery(db: Kysely<Database>, taskId: string, now: number): Promise<RedeliveryOutcome> {
+export async function requestRedelivery(
+  db: Kysely<Database>,
+  { taskId, now }: { taskId: string; now: number },
+): Promise<RedeliveryOutcome> {
   const r = await db
     .updateTable('webhook_deliveries')
     .set((eb) => ({

@@ -5,9 +5,7 @@ import { claimedFromRow } from '../rows.js';
 import type { PreparedQuery } from '../postgres/prepared.js';
 import type { TasksTable } from '../schema.js';
 import type { GroupCommit } from '../sqlite/group-commit.js';
-import type { Store } from '../store.js';
-
-type ClaimArgs = Parameters<Store['claimTasks']>[0];
+import type { ClaimRequest } from '../ports.js';
 
 /**
  * The claim: count the engine's PROCESSING tasks and move at most `concurrency - running` due QUEUED tasks (by
@@ -15,10 +13,10 @@ type ClaimArgs = Parameters<Store['claimTasks']>[0];
  * in between. The count lives here, so the concurrency holds across processes. Each store has its own form: SQLite's
  * write transaction is exclusive by itself; PostgreSQL's is a stored function that takes a per-engine lock.
  *
- * PostgreSQL: the claim in one statement, a call of the stored function (postgres/migrations/019-claim-function.ts),
+ * PostgreSQL: the claim in one statement, a call of the stored function (postgres/migrations/021-claim-function.ts),
  * which holds the per-engine lock only while it runs.
  */
-export async function claimTasksPostgres(q: PreparedQuery, agingMs: number, a: ClaimArgs): Promise<ClaimedTask[]> {
+export async function claimTasksPostgres(q: PreparedQuery, agingMs: number, a: ClaimRequest): Promise<ClaimedTask[]> {
   const r = await q<TasksTable>('aeq_claim_tasks', 'select * from aeq_claim_tasks($1, $2, $3, $4, $5, $6, $7)', [
     a.taskType,
     a.limit,
@@ -60,7 +58,7 @@ export function prepareClaim(db: BetterSqlite3.Database) {
 export function claimTasksSqlite(
   group: GroupCommit,
   s: ReturnType<typeof prepareClaim>,
-  a: ClaimArgs,
+  a: ClaimRequest,
 ): Promise<ClaimedTask[]> {
   return group.writeNowIfIdle(() => {
     const running = (s.countProcessing.get(a.taskType) as { n: number }).n;

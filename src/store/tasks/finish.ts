@@ -5,7 +5,9 @@ import type { Database } from '../schema.js';
 import type { GroupCommit } from '../sqlite/group-commit.js';
 import type { PreparedQuery } from '../postgres/prepared.js';
 import { TurnBatch } from '../postgres/turn-batch.js';
-import type { TerminalWrite } from '../store.js';
+import type { TaskQueue, TerminalWrite } from '../ports.js';
+
+type Finish = Parameters<TaskQueue['finish']>[0];
 import { heldUnderLease, leaseFenceSql } from './lease-fence.js';
 
 /**
@@ -59,10 +61,7 @@ export function prepareFinish(db: BetterSqlite3.Database) {
 export function finishTaskSqlite(
   group: GroupCommit,
   s: ReturnType<typeof prepareFinish>,
-  id: string,
-  leaseToken: string,
-  w: TerminalWrite,
-  now: number,
+  { id, leaseToken, write: w, now }: Finish,
 ): Promise<boolean> {
   const result = w.result === undefined ? null : JSON.stringify(w.result);
   const payload = w.webhook ? JSON.stringify(w.webhook.payload) : null;
@@ -85,27 +84,18 @@ export function finishTaskSqlite(
   });
 }
 
-interface Finish {
-  id: string;
-  leaseToken: string;
-  write: TerminalWrite;
-  now: number;
-}
-
 /**
  * PostgreSQL: finishes with one statement per turn of the event loop, the group commit of the embedded store. The
  * terminal writes asked for during one turn go to the server as one statement (postgres/turn-batch.ts), their
  * webhooks' outbox rows with them: the statement is atomic, so a task is terminal with its delivery queued, or
  * neither.
  */
-export function postgresFinisher(
-  q: PreparedQuery,
-): (id: string, leaseToken: string, w: TerminalWrite, now: number) => Promise<boolean> {
+export function postgresFinisher(q: PreparedQuery): TaskQueue['finish'] {
   const batch = new TurnBatch<Finish, boolean>(
     (fs) => finishAllPostgres(q, fs),
     async (f) => (await finishAllPostgres(q, [f]))[0] ?? false,
   );
-  return (id, leaseToken, write, now) => batch.add({ id, leaseToken, write, now });
+  return (f) => batch.add(f);
 }
 
 /**

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { taskIdFloor } from '../../domain/task-id.js';
 import { POLL_COLUMNS, polledFromRow } from '../rows.js';
 import type { Database } from '../schema.js';
-import type { ListedTaskRow, TaskListQuery } from '../store.js';
+import type { ListedTaskRow, TaskListQuery } from '../ports.js';
 
 /**
  * Ids a listing reads per step: the page is looked for a window of this many tasks (of every account) at a time, so
@@ -34,7 +34,7 @@ const createdAt = sql<number>`+${sql.ref('created_at')}`;
  * time-ordered (domain/task-id.ts), so the tasks created in a time range lie in one range of the tasks' id index
  * (their primary key), read in windows of LIST_WINDOW ids from either end, and `account_id`, `created_at`,
  * `task_type` and `status` are checked on the rows of that range. An index on tasks was measured to cost insert and
- * dispatch throughput (migrations/009-batches.ts); this read is rare and bounded by the retention window.
+ * dispatch throughput (migrations/011-batches.ts); this read is rare and bounded by the retention window.
  */
 export async function listTasks(db: Kysely<Database>, q: TaskListQuery): Promise<ListedTaskRow[]> {
   if (q.limit <= 0 || (q.until !== null && q.until <= q.since)) return [];
