@@ -29,6 +29,36 @@ export async function claimTasksPostgres(q: PreparedQuery, agingMs: number, a: C
   return inClaimOrder(r.rows.map(claimedFromRow), agingMs);
 }
 
+/**
+ * The body of aeq_claim_tasks (postgres/migrations/021-claim-function.ts), kept here so that the claim reads where
+ * the claim is; the schema-dump test holds it to the function the migrations define. Under the per-engine advisory
+ * lock: the room left under the engine's concurrency, then at most that many due QUEUED tasks by sort_key moved to
+ * PROCESSING under the lease token. Each statement of a volatile function reads a fresh snapshot (READ COMMITTED), so
+ * the count sees every claim committed before the lock was granted, which one statement with CTEs would not.
+ */
+export const CLAIM_TASKS_FUNCTION = `
+    declare
+      v_room integer;
+    begin
+      perform pg_advisory_xact_lock(hashtext('aeq:claim:' || p_type));
+      select p_concurrency - count(*) into v_room from tasks where task_type = p_type and status = 'PROCESSING';
+      v_room := least(p_limit, v_room);
+      if v_room <= 0 then
+        return;
+      end if;
+      -- A materialized CTE, not id IN (subquery): with LIMIT and SKIP LOCKED an IN-subquery may run more than once.
+      return query
+        with picked as materialized (
+          select id from tasks
+          where task_type = p_type and status = 'QUEUED' and available_at <= p_now
+          order by sort_key limit v_room
+          for update skip locked)
+        update tasks t set status = 'PROCESSING', lease_token = p_token, lease_expires_at = p_expires,
+          worker_id = p_worker, attempts = t.attempts + 1, updated_at = p_now
+        from picked where t.id = picked.id and t.status = 'QUEUED'
+        returning t.*;
+    end `;
+
 /** In claim order (sort_key), computed from numbers: PostgreSQL returns bigint columns as text (rows.ts). */
 function inClaimOrder(tasks: ClaimedTask[], agingMs: number): ClaimedTask[] {
   return tasks.sort((x, y) => x.createdAt - x.priority * agingMs - (y.createdAt - y.priority * agingMs));
