@@ -16,7 +16,7 @@ export const RENAMED_MIGRATIONS: Readonly<Record<string, string>> = {
   '011-account-isolation': '013-account-isolation',
   '012-account-counts': '014-account-counts',
   '013-usage-daily': '015-usage-daily',
-  '016-c-collation-ids': '016-c-collation-ids',
+  '014-c-collation-ids': '016-c-collation-ids',
   '015-monitors': '017-monitors',
   '016-monitor-run-counts': '018-monitor-run-counts',
   '017-worker-liveness': '019-worker-liveness',
