@@ -93,7 +93,7 @@ interface StatementTiming {
   ms: number;
 }
 
-/** One transaction that took an advisory lock by a statement of its own (as the removed serialised() of src/store did). */
+/** One transaction that took an advisory lock by a statement of its own (as pool leases once did). */
 interface LockedTx {
   key: string;
   /** Lock statement sent to its answer: the wait for the lock plus one round trip. */

@@ -68,9 +68,12 @@ export function claimDueDeliveriesPostgres(
 ): Promise<DueDelivery[]> {
   return db.transaction().execute(async (trx) => {
     const lease: Lease = { token: randomUUID(), expires: now + leaseMs, now, holder };
-    const lock = sql`for update skip locked`;
-    const set = sql`status = 'SENDING', lease_token = ${lease.token}, lease_expires_at = ${lease.expires},
-      updated_at = ${now}, holder = ${holder}`;
+    const set = sql`
+      status = 'SENDING',
+      lease_token = ${lease.token},
+      lease_expires_at = ${lease.expires},
+      updated_at = ${now},
+      holder = ${holder}`;
     // Two index ranges rather than one OR: stale leases first, then the due ones.
     const stale = await sql<ClaimedRow>`
       with stale as materialized (
@@ -80,7 +83,7 @@ export function claimDueDeliveriesPostgres(
           and lease_expires_at < ${now}
         order by lease_expires_at
         limit ${limit}
-        ${lock}
+        for update skip locked
       )
       update webhook_deliveries
       set ${set}
@@ -111,7 +114,7 @@ export function claimDueDeliveriesPostgres(
           and account_id not in (select account_id from held where n >= ${alone})
         order by next_attempt_at
         limit ${room * SCAN_FACTOR}
-        ${lock}
+        for update skip locked
       ),
       ranked as (
         select s.task_id, s.next_attempt_at,
@@ -123,9 +126,9 @@ export function claimDueDeliveriesPostgres(
         select task_id
         from ranked
         where place <= case
-          when (select count(distinct account_id) from scan) > 1 then cast(${shared} as integer)
-          else cast(${alone} as integer)
-        end
+            when (select count(distinct account_id) from scan) > 1 then cast(${shared} as integer)
+            else cast(${alone} as integer)
+          end
         order by next_attempt_at
         limit ${room}
       )
@@ -138,12 +141,20 @@ export function claimDueDeliveriesPostgres(
   });
 }
 
+/** Embedded store: the lease a claim gives each row it takes. */
+const CLAIMED_SQLITE = `
+  set status = 'SENDING',
+    lease_token = @token,
+    lease_expires_at = @expires,
+    updated_at = @now,
+    holder = @holder`;
+
 /** Embedded store: the claim's statements, prepared once (the same ranges and share as above). */
 export function prepareClaim(db: BetterSqlite3.Database) {
   return {
     stale: db.prepare(
       `update webhook_deliveries
-      set status = 'SENDING', lease_token = @token, lease_expires_at = @expires, updated_at = @now, holder = @holder
+      ${CLAIMED_SQLITE}
       where task_id in (
         select task_id
         from webhook_deliveries
@@ -156,7 +167,7 @@ export function prepareClaim(db: BetterSqlite3.Database) {
     ),
     due: db.prepare(
       `update webhook_deliveries
-      set status = 'SENDING', lease_token = @token, lease_expires_at = @expires, updated_at = @now, holder = @holder
+      ${CLAIMED_SQLITE}
       where task_id in (
         with held as (
           select key as account_id, value as n
@@ -179,7 +190,10 @@ export function prepareClaim(db: BetterSqlite3.Database) {
         )
         select task_id
         from ranked
-        where place <= case when (select count(distinct account_id) from scan) > 1 then @shared else @alone end
+        where place <= case
+            when (select count(distinct account_id) from scan) > 1 then @shared
+            else @alone
+          end
         order by next_attempt_at
         limit @limit
       )

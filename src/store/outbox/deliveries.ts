@@ -46,13 +46,12 @@ export async function enqueueDelivery(
  * now, account id).
  */
 export function prepareEnqueueDelivery(db: BetterSqlite3.Database) {
-  return db.prepare(
-    `insert into webhook_deliveries (task_id, url, ` +
-      `payload, status, attempts, next_attempt_at, lease_token,
-        lease_expires_at, last_error, created_at, updated_at, account_id)
-      values (?, ?, ?, 'PENDING', 0, ?, null, null, null, ?, ?, ?)`,
-  );
+  return db.prepare(ENQUEUE_SQLITE);
 }
+
+const ENQUEUE_SQLITE = `
+  insert into webhook_deliveries (task_id, url, payload, status, attempts, next_attempt_at, lease_token, lease_expires_at, last_error, created_at, updated_at, account_id)
+  values (?, ?, ?, 'PENDING', 0, ?, null, null, null, ?, ?, ?)`;
 
 /** Records that attempt `attempt` starts; false if it was already made (another sender got there first). */
 export function startDeliveryAttempt(
@@ -134,24 +133,37 @@ export async function nextDeliveryAt(db: Kysely<Database>): Promise<number | nul
 export function prepareDeliveries(db: BetterSqlite3.Database) {
   const p = (text: string) => db.prepare(text);
   return {
-    startDelivery: p(
-      'update webhook_deliveries set attempts = ?, ' +
-        'updated_at = ? where task_id = ? and lease_token = ? and attempts = ?',
-    ),
-    insertAttempt: p(
-      'insert into webhook_attempts (task_id, attempt, started_at, ' +
-        'finished_at, outcome, http_status, delivery) values (?, ?, ?, null, null, null, ?)',
-    ),
-    finishAttempt: p(
-      'update webhook_attempts set finished_at = ?, outcome = ?, http_status = ?, error = ?, next_attempt_at = ? ' +
-        'where task_id = ? and attempt = ?',
-    ),
-    finishDelivery: p(
-      `update webhook_deliveries set status = @status, ` +
-        `next_attempt_at = coalesce(@next, next_attempt_at), last_error = @error,
-        lease_token = null, lease_expires_at = null, updated_at = @now
-      where task_id = @id and lease_token = @token`,
-    ),
+    // Attempt n starts once: only from attempts n - 1, under the sender's lease.
+    startDelivery: p(`
+      update webhook_deliveries
+      set attempts = ?,
+        updated_at = ?
+      where task_id = ?
+        and lease_token = ?
+        and attempts = ?`),
+    insertAttempt: p(`
+      insert into webhook_attempts (task_id, attempt, started_at, finished_at, outcome, http_status, delivery)
+      values (?, ?, ?, null, null, null, ?)`),
+    finishAttempt: p(`
+      update webhook_attempts
+      set finished_at = ?,
+        outcome = ?,
+        http_status = ?,
+        error = ?,
+        next_attempt_at = ?
+      where task_id = ?
+        and attempt = ?`),
+    // A retry moves next_attempt_at (@next); the other outcomes leave it as it was.
+    finishDelivery: p(`
+      update webhook_deliveries
+      set status = @status,
+        next_attempt_at = coalesce(@next, next_attempt_at),
+        last_error = @error,
+        lease_token = null,
+        lease_expires_at = null,
+        updated_at = @now
+      where task_id = @id
+        and lease_token = @token`),
   };
 }
 

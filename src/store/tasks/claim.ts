@@ -7,6 +7,9 @@ import type { TasksTable } from '../schema.js';
 import type { GroupCommit } from '../sqlite/group-commit.js';
 import type { ClaimRequest } from '../ports.js';
 
+/** PostgreSQL: the claim, a call of the function whose body is CLAIM_TASKS_FUNCTION (below). */
+const CLAIM_POSTGRES = 'select * from aeq_claim_tasks($1, $2, $3, $4, $5, $6, $7)';
+
 /**
  * The claim: count the engine's PROCESSING tasks and move at most `concurrency - running` due QUEUED tasks (by
  * sort_key) to PROCESSING under a fresh lease token, counting the attempt, with nothing else claiming for the engine
@@ -17,7 +20,7 @@ import type { ClaimRequest } from '../ports.js';
  * which holds the per-engine lock only while it runs.
  */
 export async function claimTasksPostgres(q: PreparedQuery, agingMs: number, a: ClaimRequest): Promise<ClaimedTask[]> {
-  const r = await q<TasksTable>('aeq_claim_tasks', 'select * from aeq_claim_tasks($1, $2, $3, $4, $5, $6, $7)', [
+  const r = await q<TasksTable>('aeq_claim_tasks', CLAIM_POSTGRES, [
     a.taskType,
     a.limit,
     a.concurrency,
@@ -64,21 +67,39 @@ function inClaimOrder(tasks: ClaimedTask[], agingMs: number): ClaimedTask[] {
   return tasks.sort((x, y) => x.createdAt - x.priority * agingMs - (y.createdAt - y.priority * agingMs));
 }
 
+/** Embedded store: the engine's tasks that count against its concurrency. */
+const COUNT_PROCESSING_SQLITE = `
+  select count(*) as n
+  from tasks
+  where task_type = ?
+    and status = 'PROCESSING'`;
+
+/**
+ * Embedded store: the claim of up to @room due tasks. SQLite runs the IN-subquery once, so LIMIT bounds the claim
+ * (PostgreSQL needs the materialized CTE of CLAIM_TASKS_FUNCTION).
+ */
+const CLAIM_SQLITE = `
+  update tasks
+  set status = 'PROCESSING',
+    lease_token = @token,
+    lease_expires_at = @expires,
+    worker_id = @worker,
+    attempts = attempts + 1,
+    updated_at = @now
+  where id in (
+      select id
+      from tasks
+      where task_type = @type
+        and status = 'QUEUED'
+        and available_at <= @now
+      order by sort_key
+      limit @room)
+    and status = 'QUEUED'
+  returning *`;
+
 /** Embedded store: the claim's statements, prepared once. */
 export function prepareClaim(db: BetterSqlite3.Database) {
-  return {
-    countProcessing: db.prepare(`select count(*) as n from tasks where task_type = ? and status = 'PROCESSING'`),
-    // SQLite runs the IN-subquery once, so LIMIT bounds the claim (PostgreSQL needs the CTE form).
-    claim: db.prepare(
-      `update tasks set status = 'PROCESSING', lease_token = @token, ` +
-        `lease_expires_at = @expires, worker_id = @worker,
-        attempts = attempts + 1, updated_at = @now
-      where id in (select id from tasks where task_type = @type and ` +
-        `status = 'QUEUED' and available_at <= @now order by sort_key limit @room)
-        and status = 'QUEUED'
-      returning *`,
-    ),
-  };
+  return { countProcessing: db.prepare(COUNT_PROCESSING_SQLITE), claim: db.prepare(CLAIM_SQLITE) };
 }
 
 /**

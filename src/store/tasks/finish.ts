@@ -43,15 +43,24 @@ export async function writeTerminal(
   return true;
 }
 
+/** Embedded store: the terminal write of one held task (its outbox row is prepareEnqueueDelivery's). */
+const FINISH_SQLITE = `
+  update tasks
+  set status = @status,
+    result = @result,
+    error = @error,
+    failure = @failure,
+    credits_to_charge = @toCharge,
+    credits_charged = @charged,
+    lease_token = null,
+    lease_expires_at = null,
+    finished_at = @now,
+    updated_at = @now
+  where ${leaseFenceSql('@id', '@token')}`;
+
 /** Embedded store: the finish's statements, prepared once. */
 export function prepareFinish(db: BetterSqlite3.Database) {
-  return {
-    finishTask: db.prepare(`update tasks set status = @status, result = @result, error = @error, failure = @failure,
-        credits_to_charge = @toCharge,
-        credits_charged = @charged, lease_token = null, lease_expires_at = null, finished_at = @now, updated_at = @now
-      where ${leaseFenceSql('@id', '@token')}`),
-    insertDelivery: prepareEnqueueDelivery(db),
-  };
+  return { finishTask: db.prepare(FINISH_SQLITE), insertDelivery: prepareEnqueueDelivery(db) };
 }
 
 /**
@@ -129,25 +138,34 @@ async function finishAllPostgres(q: PreparedQuery, fs: Finish[]): Promise<boolea
 /** The finish of a turn's tasks (finishAllPostgres): $1 is the JSON array of their rows. */
 const FINISH_ALL = `
   with v as (
-    select * from json_to_recordset($1::json)
-      as v (id text, token text, status text, result text, error text, failure text, to_charge integer, charged integer,
-        now bigint, hook_url text, hook_payload text, hook_account text)
+    select *
+    from json_to_recordset($1::json) as v (id text, token text, status text, result text, error text, failure text, to_charge integer, charged integer, now bigint, hook_url text, hook_payload text, hook_account text)
   ),
   done as (
-    update tasks as t set status = v.status, result = v.result, error = v.error, failure = v.failure,
+    update tasks as t
+    set status = v.status,
+      result = v.result,
+      error = v.error,
+      failure = v.failure,
       credits_to_charge = v.to_charge,
-      credits_charged = v.charged, lease_token = null, lease_expires_at = null, finished_at = v.now,
+      credits_charged = v.charged,
+      lease_token = null,
+      lease_expires_at = null,
+      finished_at = v.now,
       updated_at = v.now
-    from v where ${leaseFenceSql('v.id', 'v.token', 't')}
+    from v
+    where ${leaseFenceSql('v.id', 'v.token', 't')}
     returning t.id
   ),
   hooks as (
-    insert into webhook_deliveries (task_id, url, payload, status, attempts, next_attempt_at, lease_token,
-      lease_expires_at, last_error, created_at, updated_at, account_id)
+    insert into webhook_deliveries (task_id, url, payload, status, attempts, next_attempt_at, lease_token, lease_expires_at, last_error, created_at, updated_at, account_id)
     select v.id, v.hook_url, v.hook_payload, 'PENDING', 0, v.now, null, null, null, v.now, v.now, v.hook_account
-    from v join done on done.id = v.id where v.hook_url is not null
+    from v
+    join done on done.id = v.id
+    where v.hook_url is not null
   )
-  select id from done`;
+  select id
+  from done`;
 
 /** The failure as the column holds it (JSON text), on a FAILED task only. */
 function failureText(w: TerminalWrite): string | null {

@@ -196,22 +196,21 @@ async function insertSkipped(trx: Kysely<Database>, row: TasksTable, notBefore: 
   return { ok: false, reason: 'DUPLICATE_KEY', existingId: existing?.id ?? '' };
 }
 
+/**
+ * Embedded store: one task's row; of two with one idempotency key in an account, the second inserts nothing. Run with
+ * the rowid and the row (taskRow).
+ */
+const INSERT_SQLITE = `
+  insert into tasks (rowid, id, task_type, status, priority, sort_key, payload, idempotency_key, webhook_url, country, created_at, updated_at, available_at, attempts, max_attempts, lease_token, lease_expires_at, worker_id, result, error, credits_to_charge, credits_charged, finished_at, batch_id, batch_index, account_id)
+  values (?, @id, @task_type, @status, @priority, @sort_key, @payload, @idempotency_key, @webhook_url, @country, @created_at, @updated_at, @available_at, @attempts, @max_attempts, @lease_token, @lease_expires_at, @worker_id, @result, @error, @credits_to_charge, @credits_charged, @finished_at, @batch_id, @batch_index, @account_id)
+  on conflict (account_id, idempotency_key) where idempotency_key is not null
+  do nothing`;
+
 /** Embedded store: the insert's statements, prepared once. */
 export function prepareInsert(db: BetterSqlite3.Database) {
   return {
     // The rowid is the id's time and counter (taskIdKey), or null for SQLite to choose one.
-    insertTask: db.prepare(
-      `insert into tasks (rowid, id, task_type, status, priority, ` +
-        `sort_key, payload, idempotency_key, webhook_url, country,
-        created_at, updated_at, available_at, attempts, ` +
-        `max_attempts, lease_token, lease_expires_at, worker_id, result, error,
-        credits_to_charge, credits_charged, finished_at, batch_id, batch_index, account_id)
-      values (?, @id, @task_type, @status, @priority, @sort_key, @payload, @idempotency_key, @webhook_url, @country,
-        @created_at, @updated_at, @available_at, @attempts, @max_attempts, ` +
-        `@lease_token, @lease_expires_at, @worker_id, @result, @error,
-        @credits_to_charge, @credits_charged, @finished_at, @batch_id, @batch_index, @account_id)
-      on conflict (account_id, idempotency_key) where idempotency_key is not null do nothing`,
-    ),
+    insertTask: db.prepare(INSERT_SQLITE),
     taskByKey: db.prepare('select id, created_at from tasks where account_id = ? and idempotency_key = ?'),
     deleteTask: prepareDeleteTask(db),
     // New tasks are counted here, once per account and engine per insert (sqlite/migrations/014-account-counts.ts).

@@ -29,14 +29,22 @@ export async function retryTask(
   return Number(r.numUpdatedRows) === 1;
 }
 
+/** Embedded store: the retry, run with (error, failure, available at, now, id, token). */
+const RETRY_SQLITE = `
+  update tasks
+  set status = 'QUEUED',
+    error = ?,
+    failure = ?,
+    available_at = ?,
+    lease_token = null,
+    lease_expires_at = null,
+    worker_id = null,
+    updated_at = ?
+  where ${leaseFenceSql('?', '?')}`;
+
 /** Embedded store: the retry's statement, prepared once. */
 export function prepareRetry(db: BetterSqlite3.Database) {
-  return db.prepare(
-    `update tasks set status = 'QUEUED', error = ?, failure = ?, ` +
-      `available_at = ?, lease_token = null, lease_expires_at = null,
-        worker_id = null, updated_at = ?
-      where ${leaseFenceSql('?', '?')}`,
-  );
+  return db.prepare(RETRY_SQLITE);
 }
 
 export function retryTaskSqlite(
