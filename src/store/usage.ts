@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { UsageRow } from './ports.js';
+import { DAY_MS, type UsageRow } from './records.js';
 import type { Database } from './schema.js';
 
 /**
@@ -8,8 +8,6 @@ import type { Database } from './schema.js';
  * an insert that takes over an expired idempotency key) folds it in the transaction that deletes it: never both,
  * never neither.
  */
-export const DAY_MS = 86_400_000;
-
 const DAY = sql.lit(DAY_MS);
 
 /** Folds the finished tasks among `ids` into usage_daily; call it before deleting them, in the same transaction. */

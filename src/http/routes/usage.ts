@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { validationError } from '../../domain/request-errors.js';
-import { DAY_MS } from '../../store/usage.js';
+import { DAY_MS } from '../../store/ports.js';
 import { callerOf } from '../caller.js';
 import type { HttpContext } from '../context.js';
 import { errorEnvelopeSchema, usageQuerySchema, usageSchema } from '../schemas.js';
