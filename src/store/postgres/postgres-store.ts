@@ -6,7 +6,7 @@ import { claimDueDeliveriesPostgres } from '../outbox/claim.js';
 import * as deliveries from '../outbox/deliveries.js';
 import { postgresAcquirer, postgresReleaser, releaseSlotsOf } from '../pool-slots.js';
 import type { Database } from '../schema.js';
-import { accountsOn, monitorsOn, runtimeOn, webhookSecretsOn } from '../shared-ports.js';
+import { accountsOn, monitorsOn, runtimeOn, webhookSecretsOn } from '../kysely-ports.js';
 import * as counts from '../stats.js';
 import type { Store } from '../store.js';
 import { claimTasksPostgres } from '../tasks/claim.js';

@@ -7,7 +7,7 @@ import { migrateToLatest } from '../migrate.js';
 import * as outboxClaim from '../outbox/claim.js';
 import * as deliveries from '../outbox/deliveries.js';
 import type { Database } from '../schema.js';
-import { accountsOn, monitorsOn, runtimeOn, webhookSecretsOn } from '../shared-ports.js';
+import { accountsOn, monitorsOn, runtimeOn, webhookSecretsOn } from '../kysely-ports.js';
 import * as counts from '../stats.js';
 import type { Store } from '../store.js';
 import { claimTasksSqlite, prepareClaim } from '../tasks/claim.js';
