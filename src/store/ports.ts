@@ -3,7 +3,6 @@ import type { BatchItem, BatchRecord, NewBatch } from '../domain/batch.js';
 import type { MonitorRecord, MonitorRunRecord, MonitorRunStatus } from '../domain/monitor.js';
 import type { ClaimedTask, NewTask, PolledTask, TaskRecord, TaskStatus } from '../domain/task.js';
 import type { TaskFailure } from '../domain/task-failure.js';
-
 import type {
   DeliveryLogRow,
   DeliveryOutcome,
@@ -23,6 +22,7 @@ import type {
   WorkerRegistration,
   WorkersReleased,
 } from './records.js';
+
 /*
  * The store's ports: one small interface per aggregate, each what its consumers need and nothing else. A consumer
  * takes the port it uses (the worker a TaskQueue, the webhook sender an Outbox), never the whole store; each database
