@@ -209,7 +209,8 @@ export async function startPopulatedService(
         await scheduler.runOnce();
         const passMs = performance.now() - tp;
         const open =
-          (await app.store.monitorRunsIn('starting', 1)).length + (await app.store.monitorRunsIn('running', 1)).length;
+          (await app.store.monitors.runsIn({ status: 'starting', limit: 1 })).length +
+          (await app.store.monitors.runsIn({ status: 'running', limit: 1 })).length;
         if (open === 0) {
           figures.finishPassMs.push(passMs);
           break;

@@ -119,8 +119,8 @@ export async function startBenchService(o: ServiceOptions = {}): Promise<BenchSe
   const registry = new EngineRegistry().register(noopAdapter(o.seen));
   const app = await createApp(settings, { log: createLogger('silent'), registry });
   const url = await app.listen();
-  const account = await createAccount(app.store, 'bench', Date.now());
-  const { key: accountKey } = await createKey(app.store, { account: 'bench' }, Date.now());
+  const account = await createAccount(app.store.accounts, 'bench', Date.now());
+  const { key: accountKey } = await createKey(app.store.accounts, { account: 'bench' }, Date.now());
   return {
     app,
     url,

@@ -32,7 +32,8 @@ import { startSimulator, type Simulator } from './sandbox/server.js';
 import { routeToSandbox } from './sandbox/upstream-map.js';
 import { lockDataDir } from './store/sqlite/data-dir-lock.js';
 import { openSqliteStore } from './store/sqlite/sqlite-store.js';
-import type { Store, WorkerRegistration } from './store/store.js';
+import type { WorkerRegistration } from './store/ports.js';
+import type { Store } from './store/store.js';
 import { WebhookSender } from './webhooks/sender.js';
 import { AccountSecrets } from './webhooks/account-secrets.js';
 import { coerceError } from './domain/coerce-error.js';
@@ -97,9 +98,11 @@ export async function openStore(settings: Readonly<Settings>, agingMs: number): 
 /** Registers this worker process (store/workers/liveness.ts); a failure closes the store and says what failed. */
 async function registerWorker(store: Store, at: number, log: Logger): Promise<WorkerRegistration> {
   try {
-    return await store.registerWorker(at, (e) =>
-      log.warn({ err: e }, 'worker liveness signal lost: what this worker held is handed back; registering again'),
-    );
+    return await store.workers.register({
+      now: at,
+      onLost: (e) =>
+        log.warn({ err: e }, 'worker liveness signal lost: what this worker held is handed back; registering again'),
+    });
   } catch (e) {
     await store.close().catch(() => undefined);
     throw new Error(`worker registration failed: ${coerceError(e).message}`, { cause: e });
@@ -152,11 +155,13 @@ async function assemble(settings: Readonly<Settings>, opts: AppOptions, releaseD
   const pools = new Pools(config, now);
   // A worker process registers with a liveness signal the store sees; its death hands back what it held.
   const registration = settings.role !== 'api' ? await registerWorker(store, now(), log) : null;
-  if (store.kind === 'postgres' && registration) {
+  const slots = store.poolSlots;
+  if (slots && registration) {
     // Several workers share the exit addresses and accounts: their slots are recorded in the store.
     const ledger: SlotLedger = {
-      acquire: (id, capacity, holdMs) => store.acquirePoolLease(id, capacity, now(), now() + holdMs, registration.id),
-      release: (token) => store.releasePoolLease(token),
+      acquire: (resourceId, capacity, holdMs) =>
+        slots.acquire({ resourceId, capacity, now: now(), expiresAt: now() + holdMs, holder: registration.id }),
+      release: (token) => slots.release(token),
     };
     pools.exits.useLedger(ledger);
     pools.accounts.useLedger(ledger);
@@ -177,7 +182,7 @@ async function assemble(settings: Readonly<Settings>, opts: AppOptions, releaseD
   }
   const secretsKey = resolveSecretsKey(settings.secretsKey, settings.dataDir, store.kind === 'postgres');
   // Each account's webhook signing secrets; AEQ_WEBHOOK_SECRET stays the default account's.
-  const webhookSecrets = new AccountSecrets(store, {
+  const webhookSecrets = new AccountSecrets(store.webhookSecrets, {
     configured: settings.webhookSecrets,
     sealingKey: secretsKey,
     now,
@@ -197,7 +202,7 @@ async function assemble(settings: Readonly<Settings>, opts: AppOptions, releaseD
   let parser: ParsePool | null = null;
   if (runsWorkers && registration) {
     webhooks = new WebhookSender(
-      store,
+      store.outbox,
       {
         retryBaseMs: settings.webhookRetryBaseMs,
         timeoutMs: settings.webhookTimeoutMs,
@@ -239,7 +244,8 @@ async function assemble(settings: Readonly<Settings>, opts: AppOptions, releaseD
       parser,
     );
     worker = new Worker({
-      store,
+      tasks: store.tasks,
+      workers: store.workers,
       registration,
       config,
       runner,
@@ -249,7 +255,7 @@ async function assemble(settings: Readonly<Settings>, opts: AppOptions, releaseD
       onWebhookQueued: () => sender.wake(),
     });
     batches = new BatchCompleter(
-      store,
+      store.batches,
       settings.retentionMs,
       log.child({ component: 'batches' }),
       () => sender.wake(),
@@ -274,7 +280,7 @@ async function assemble(settings: Readonly<Settings>, opts: AppOptions, releaseD
   const w = worker;
   if (w) wake.subscribe((t) => w.notify(t as TaskType));
   const runtime = new RuntimeChanges(
-    store,
+    store.runtime,
     pools,
     config,
     log.child({ component: 'runtime-changes' }),
@@ -284,7 +290,7 @@ async function assemble(settings: Readonly<Settings>, opts: AppOptions, releaseD
   );
   // Operator changes made before this start (or by other processes) apply before any claim or check.
   await runtime.sync();
-  const auth = new Authenticator(store, apiKey, now, log.child({ component: 'auth' }));
+  const auth = new Authenticator(store.accounts, apiKey, now, log.child({ component: 'auth' }));
   const http = runsHttp
     ? await buildHttpServer({
         settings,
@@ -354,8 +360,12 @@ async function assemble(settings: Readonly<Settings>, opts: AppOptions, releaseD
       if (webhooks) await webhooks.stop();
       if (registration) {
         // Whatever is still held (nothing after a full drain) goes back at once, then the signal ends.
-        await store
-          .releaseWorker(registration.id, now(), (t) => expiredWrite(t, config.engines[t.taskType].credits))
+        await store.workers
+          .release({
+            id: registration.id,
+            now: now(),
+            failedWrite: (t) => expiredWrite(t, config.engines[t.taskType].credits),
+          })
           .catch((e: unknown) => log.error({ err: e }, 'hand-back at stop failed'));
         await registration.close().catch(() => undefined);
       }

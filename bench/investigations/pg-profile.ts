@@ -612,7 +612,7 @@ async function runOnce(o: Options, cluster: ClusterInfo, run: number, log: (s: s
         [dbOid],
       );
       const lockSamples = sampler ? await sampler.stop() : null;
-      const stats = await svc.app.store.stats(0);
+      const stats = await svc.app.store.figures.stats({ notBefore: 0 });
       // Backends flush pg_stat_database / pg_stat_wal counters lazily (at most once a second, or at exit):
       // they are read after the service's pool has closed its connections.
       await svc.stop();

@@ -125,7 +125,7 @@ async function prefill(svc: BenchService, n: number): Promise<string[]> {
         createdAt: now,
       });
     }
-    await svc.app.store.insertTasks(chunk);
+    await svc.app.store.tasks.insert({ tasks: chunk });
   }
   return ids;
 }

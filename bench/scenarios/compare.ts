@@ -75,7 +75,7 @@ async function aeqWhileRunning(cfg: BenchConfig, n: number, databaseUrl: string)
     const accepted = await go();
     await waitCompleted(svc.app, n, 120_000 + n * 5);
     const seconds = (performance.now() - t0) / 1000;
-    return aeqResult(n, seconds, accepted, await svc.app.store.stats(0), seen);
+    return aeqResult(n, seconds, accepted, await svc.app.store.figures.stats({ notBefore: 0 }), seen);
   } finally {
     await svc.stop();
   }
@@ -93,14 +93,14 @@ async function aeqQueuedFirst(cfg: BenchConfig, n: number, databaseUrl: string):
   let worker: Awaited<ReturnType<typeof startBenchWorker>> | null = null;
   try {
     const accepted = await (await submitAll(api.url, n))();
-    const before = await api.app.store.stats(0);
+    const before = await api.app.store.figures.stats({ notBefore: 0 });
     if (before.tasks.QUEUED !== accepted)
       throw new Error(`aeq queued first: ${before.tasks.QUEUED} of ${accepted} tasks queued before the worker start`);
     const t0 = performance.now();
     worker = await startBenchWorker({ noopConcurrency: cfg.noopConcurrency, seen, databaseUrl });
     await waitCompleted(worker.app, n, 120_000 + n * 5);
     const seconds = (performance.now() - t0) / 1000;
-    return aeqResult(n, seconds, accepted, await api.app.store.stats(0), seen);
+    return aeqResult(n, seconds, accepted, await api.app.store.figures.stats({ notBefore: 0 }), seen);
   } finally {
     await worker?.stop();
     await api.stop();

@@ -74,7 +74,7 @@ export async function runDispatchScenario(
       await waitCompleted(svc.app, cfg.dispatchTasks, 120_000 + cfg.dispatchTasks * 5);
       const seconds = (performance.now() - t0) / 1000;
       rates.push(cfg.dispatchTasks / seconds);
-      const stats = await svc.app.store.stats(0);
+      const stats = await svc.app.store.figures.stats({ notBefore: 0 });
       integrity.push({
         scenario: `dispatch run ${run + 1}`,
         expected: cfg.dispatchTasks,

@@ -3,7 +3,6 @@ import { newTaskId } from '../../src/domain/task-id.js';
 import type { NewTask } from '../../src/domain/task.js';
 import type { TaskType } from '../../src/domain/task-types.js';
 import { taskErrorString } from '../../src/domain/engine-errors.js';
-import { KyselyStore } from '../../src/store/kysely-store.js';
 import type { Store } from '../../src/store/store.js';
 
 const CHUNK = 5_000;
@@ -111,7 +110,7 @@ export async function prefillRetained(
   sample: IdSample,
   progress: (p: PrefillProgress) => void,
 ): Promise<void> {
-  if (!(store instanceof KyselyStore)) throw new Error('growth prefill needs the Kysely store (embedded SQLite)');
+  if (store.kind !== 'sqlite') throw new Error('growth prefill needs the embedded SQLite store');
   const db = store.db;
   const now = Date.now();
   const first = now - SPREAD_MS;
@@ -132,7 +131,7 @@ export async function prefillRetained(
         completed.set(t.taskType, ids);
       } else if (r < 0.75) failed.push(t.id);
     }
-    await store.insertTasks(chunk);
+    await store.tasks.insert({ tasks: chunk });
     await db.transaction().execute(async (trx) => {
       for (const [engine, ids] of completed) {
         await trx

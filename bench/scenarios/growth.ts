@@ -5,7 +5,7 @@ import path from 'node:path';
 import { figure, type BenchConfig, type Figure, type Integrity, type ScenarioResult } from '../figures.js';
 import { requestsPerCpuSecond, type LoadGenerator, type LoadJob, type LoadResult } from '../load.js';
 import { median, percentile } from '../stats.js';
-import type { Stats } from '../../src/store/store.js';
+import type { Stats } from '../../src/store/ports.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { AUTH, call } from '../service.js';
 import { IdSample, prefillRetained } from './growth-prefill.js';
@@ -109,7 +109,10 @@ async function prefillStopped(
   const store = openSqliteStore(o.file, o.agingMs);
   try {
     await store.migrate();
-    const toAdd = Math.max(0, target - retainedOf(await store.stats(Date.now() - o.retentionMs)));
+    const toAdd = Math.max(
+      0,
+      target - retainedOf(await store.figures.stats({ notBefore: Date.now() - o.retentionMs })),
+    );
     log(
       `growth: prefilling ${toAdd.toLocaleString('en-US')} tasks (service stopped), ` +
         `up to ${target.toLocaleString('en-US')} retained`,

@@ -63,7 +63,7 @@ async function deliveryRun(
     await waitCompleted(svc.app, n, 120_000 + n * 5);
     receiver.reset();
     const sender = new WebhookSender(
-      svc.app.store,
+      svc.app.store.outbox,
       {
         retryBaseMs: 120_000,
         timeoutMs: 30_000,
@@ -72,7 +72,13 @@ async function deliveryRun(
         pollMs: 500,
         // The bench's tasks are the default account's: its configured secrets sign, as AEQ_WEBHOOK_SECRET does.
         ...(secrets.length > 0
-          ? { signing: new AccountSecrets(svc.app.store, { configured: secrets, sealingKey: null, now: Date.now }) }
+          ? {
+              signing: new AccountSecrets(svc.app.store.webhookSecrets, {
+                configured: secrets,
+                sealingKey: null,
+                now: Date.now,
+              }),
+            }
           : {}),
       },
       svc.app.metrics,
@@ -84,7 +90,7 @@ async function deliveryRun(
     await sender.idle();
     const rate = n / ((performance.now() - t0) / 1000);
     await sender.stop();
-    const stats = await svc.app.store.stats(0);
+    const stats = await svc.app.store.figures.stats({ notBefore: 0 });
     return {
       rate,
       integrity: {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Account, ApiKeyRecord } from '../domain/account.js';
 import { isoOrNull } from '../domain/clock.js';
-import type { Store } from '../store/store.js';
+import type { Accounts } from '../store/ports.js';
 import { ACCOUNT_NAME, newApiKey, parseDuration } from './api-keys.js';
 
 /** Why an administration step was refused; the CLI prints it, the internal routes answer it. */
@@ -18,33 +18,33 @@ export class AdminError extends Error {
  * Account and key administration, the same for `aeq accounts|keys …` (against the configured store, no server
  * running) and for /internal/accounts and /internal/keys.
  */
-export async function createAccount(store: Store, name: string, now: number): Promise<Account> {
+export async function createAccount(accounts: Accounts, name: string, now: number): Promise<Account> {
   if (!ACCOUNT_NAME.test(name))
     throw new AdminError('BAD_NAME', 'an account name is 1-63 letters, digits, ".", "_" or "-", starting alphanumeric');
-  const made = await store.createAccount({ id: randomUUID(), name, createdAt: now });
+  const made = await accounts.create({ id: randomUUID(), name, createdAt: now });
   if (!made) throw new AdminError('ACCOUNT_EXISTS', `an account named ${JSON.stringify(name)} exists`);
   return made;
 }
 
 /** The account of this name, or ACCOUNT_NOT_FOUND. */
-async function accountNamed(store: Store, name: string): Promise<Account> {
-  const account = await store.accountByName(name);
+async function accountNamed(accounts: Accounts, name: string): Promise<Account> {
+  const account = await accounts.byName(name);
   if (!account) throw new AdminError('ACCOUNT_NOT_FOUND', `no account named ${JSON.stringify(name)}`);
   return account;
 }
 
 /** Every key, or the named account's (ACCOUNT_NOT_FOUND for a name that is none), newest first. */
-export async function listKeys(store: Store, accountName?: string): Promise<ApiKeyRecord[]> {
-  return store.listKeys(accountName === undefined ? undefined : (await accountNamed(store, accountName)).id);
+export async function listKeys(accounts: Accounts, accountName?: string): Promise<ApiKeyRecord[]> {
+  return accounts.listKeys(accountName === undefined ? undefined : (await accountNamed(accounts, accountName)).id);
 }
 
 /** A new key of the named account: the key itself, to show once, and its record. */
 export async function createKey(
-  store: Store,
+  accounts: Accounts,
   o: { account: string; name?: string | undefined; expires?: string | undefined },
   now: number,
 ): Promise<{ key: string; record: ApiKeyRecord }> {
-  const account = await accountNamed(store, o.account);
+  const account = await accountNamed(accounts, o.account);
   let expiresAt: number | null = null;
   if (o.expires !== undefined) {
     const ms = parseDuration(o.expires);
@@ -52,7 +52,7 @@ export async function createKey(
     expiresAt = now + ms;
   }
   const { key, stored } = newApiKey(account.id, o.name ?? null, now, expiresAt);
-  await store.insertKey(stored);
+  await accounts.insertKey(stored);
   return {
     key,
     record: {
@@ -69,8 +69,8 @@ export async function createKey(
   };
 }
 
-export async function revokeKey(store: Store, prefix: string, now: number): Promise<ApiKeyRecord> {
-  const r = await store.revokeKey(prefix, now);
+export async function revokeKey(accounts: Accounts, prefix: string, now: number): Promise<ApiKeyRecord> {
+  const r = await accounts.revokeKey({ prefix, now });
   if (!r) throw new AdminError('KEY_NOT_FOUND', `no key with prefix ${JSON.stringify(prefix)}`);
   return r;
 }

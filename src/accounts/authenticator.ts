@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { DEFAULT_ACCOUNT_ID, type Caller, type StoredKey } from '../domain/account.js';
 import { bearerToken, digestMatches, sha256 } from './bearer.js';
-import type { Store } from '../store/store.js';
+import type { Accounts } from '../store/ports.js';
 import { isKeyShaped } from './api-keys.js';
 
 /** The configured key's caller, one object for every request that presents it. */
@@ -42,7 +42,7 @@ export class Authenticator {
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
-    private readonly store: Store,
+    private readonly accounts: Pick<Accounts, 'keysVersion' | 'keyByHash' | 'touchKey'>,
     private readonly configuredKey: string,
     private readonly now: () => number,
     private readonly log: Logger,
@@ -62,7 +62,7 @@ export class Authenticator {
   /** Drops the cache when the store's keys version has moved (a key made, revoked, by any process). */
   async refresh(): Promise<void> {
     try {
-      const v = await this.store.keysVersion();
+      const v = await this.accounts.keysVersion();
       if (v !== this.version) {
         this.version = v;
         this.forget();
@@ -99,7 +99,7 @@ export class Authenticator {
 
   private async lookup(hash: string): Promise<Caller | null> {
     const generation = this.generation;
-    const stored = await this.store.keyByHash(hash);
+    const stored = await this.accounts.keyByHash(hash);
     const entry = stored ? { key: stored, caller: { accountId: stored.accountId, keyId: stored.id } } : null;
     if (generation === this.generation) {
       if (entry) remember(this.cache, hash, entry, KEYS_MAX);
@@ -121,7 +121,9 @@ export class Authenticator {
     const last = this.touched.get(key.id) ?? key.lastUsedAt ?? 0;
     if (now - last < TOUCH_EVERY_MS) return;
     this.touched.set(key.id, now);
-    this.store.touchKey(key.id, now).catch((e: unknown) => this.log.warn({ err: e }, 'recording a key use failed'));
+    this.accounts
+      .touchKey({ id: key.id, now })
+      .catch((e: unknown) => this.log.warn({ err: e }, 'recording a key use failed'));
   }
 }
 

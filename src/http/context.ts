@@ -6,14 +6,27 @@ import type { TaskType } from '../domain/task-types.js';
 import type { Metrics } from '../ops/metrics.js';
 import type { Pools } from '../pools/pools.js';
 import type { RuntimeChanges } from '../pools/runtime-changes.js';
-import type { Store } from '../store/store.js';
+import type { Accounts, Batches, Figures, Monitors, Outbox, TaskQueue, Usage } from '../store/ports.js';
 import type { AccountSecrets } from '../webhooks/account-secrets.js';
+
+/** The store's ports the routes use, and its readiness (/ready). */
+interface HttpStore {
+  readonly kind: 'sqlite' | 'postgres';
+  isReady(): Promise<boolean>;
+  readonly tasks: TaskQueue;
+  readonly figures: Figures;
+  readonly outbox: Pick<Outbox, 'log' | 'requestRedelivery'>;
+  readonly batches: Batches;
+  readonly accounts: Accounts;
+  readonly monitors: Monitors;
+  readonly usage: Usage;
+}
 
 /** What the HTTP layer needs from the rest of the service. */
 export interface HttpContext {
   settings: Readonly<Settings>;
   config: ServiceConfig;
-  store: Store;
+  store: HttpStore;
   pools: Pools;
   /** Operator changes (internal routes), shared with every process through the store. */
   runtime: RuntimeChanges;

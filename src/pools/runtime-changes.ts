@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { AccountConfig, ExitAddressConfig, ServiceConfig } from '../config/engine-config.js';
 import type { TaskType } from '../domain/task-types.js';
 import { RequestError } from '../domain/request-errors.js';
-import type { Store } from '../store/store.js';
+import type { RuntimeState } from '../store/ports.js';
 import type { Pools } from './pools.js';
 import { open, seal } from './secret-box.js';
 
@@ -50,7 +50,7 @@ export class RuntimeChanges {
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
-    private readonly store: Store,
+    private readonly runtime: RuntimeState,
     private readonly pools: Pools,
     private readonly config: ServiceConfig,
     private readonly log: Logger,
@@ -71,7 +71,7 @@ export class RuntimeChanges {
 
   async sync(): Promise<void> {
     try {
-      for (const row of await this.store.runtimeChanges()) {
+      for (const row of await this.runtime.changes()) {
         const state = JSON.parse(row.state) as ResourceState | EngineState;
         const usable = 'kind' in state ? this.unsealed(row.key, state) : state;
         if (!usable) continue;
@@ -105,7 +105,7 @@ export class RuntimeChanges {
 
   /** The stored state of a resource, so a change keeps what earlier changes said (its spec). */
   private async current(kind: Kind, id: string): Promise<ResourceState> {
-    const row = (await this.store.runtimeChanges()).find((r) => r.key === `${kind}:${id}`);
+    const row = (await this.runtime.changes()).find((r) => r.key === `${kind}:${id}`);
     const base: ResourceState = { kind, disabled: false, removed: false };
     if (!row) return base;
     const s = JSON.parse(row.state) as ResourceState;
@@ -113,7 +113,7 @@ export class RuntimeChanges {
   }
 
   private async put(key: string, state: ResourceState | EngineState): Promise<void> {
-    await this.store.putRuntimeChange(key, JSON.stringify(this.sealed(state)), this.now());
+    await this.runtime.putChange({ key, state: JSON.stringify(this.sealed(state)), now: this.now() });
     this.apply(key, state);
   }
 
@@ -148,7 +148,7 @@ export class RuntimeChanges {
 
   /** Stores a legacy box again under the secrets key; another process doing the same writes the same state. */
   private async reseal(key: string, state: ResourceState): Promise<void> {
-    await this.store.putRuntimeChange(key, JSON.stringify(this.sealed(state)), this.now());
+    await this.runtime.putChange({ key, state: JSON.stringify(this.sealed(state)), now: this.now() });
     this.log.info({ resource: key }, 'a resource added at run time was sealed again under the secrets key');
   }
 

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { batchCompletedPayload } from '../domain/batch.js';
 import { systemClock, type Clock } from '../domain/clock.js';
-import type { Store } from '../store/store.js';
+import type { Batches } from '../store/ports.js';
 import { PeriodicPass } from './periodic-pass.js';
 
 /** Batches completed per store call; the next tick takes the rest. */
@@ -15,7 +15,7 @@ const PER_ROUND = 100;
  */
 export class BatchCompleter extends PeriodicPass<number> {
   constructor(
-    private readonly store: Store,
+    private readonly batches: Pick<Batches, 'complete'>,
     private readonly retentionMs: number,
     private readonly log: Logger,
     private readonly onWebhookQueued: () => void,
@@ -29,9 +29,13 @@ export class BatchCompleter extends PeriodicPass<number> {
     try {
       for (;;) {
         const now = this.clock.now();
-        const done = await this.store.completeBatches(now, now - this.retentionMs, PER_ROUND, (b) =>
-          b.webhookUrl ? { url: b.webhookUrl, payload: batchCompletedPayload(b), accountId: b.accountId } : null,
-        );
+        const done = await this.batches.complete({
+          now,
+          notBefore: now - this.retentionMs,
+          limit: PER_ROUND,
+          webhookOf: (b) =>
+            b.webhookUrl ? { url: b.webhookUrl, payload: batchCompletedPayload(b), accountId: b.accountId } : null,
+        });
         total += done.length;
         for (const b of done) this.log.info({ batchId: b.id, total: b.total }, 'batch completed');
         if (done.some((b) => b.webhookUrl)) this.onWebhookQueued();

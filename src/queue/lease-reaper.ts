@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import type { ServiceConfig } from '../config/engine-config.js';
 import type { Clock } from '../domain/clock.js';
-import type { Store } from '../store/store.js';
+import type { TaskRecord } from '../domain/task.js';
+import type { TaskQueue, TerminalWrite, WorkerLiveness } from '../store/ports.js';
 import { expiredWrite } from './terminal-write.js';
 
 export interface ReapCounts {
@@ -24,19 +25,22 @@ export interface ReleaseCounts extends ReapCounts {
  */
 export class LeaseReaper {
   constructor(
-    private readonly store: Store,
+    private readonly store: { tasks: Pick<TaskQueue, 'reapExpired'>; workers: Pick<WorkerLiveness, 'releaseDead'> },
     private readonly config: ServiceConfig,
     private readonly clock: Clock,
     private readonly log: Logger,
     private readonly onWebhookQueued?: () => void,
   ) {}
 
+  /** The terminal write of a task given up on: its engine's credits. */
+  private expired(t: TaskRecord): TerminalWrite {
+    return expiredWrite(t, this.config.engines[t.taskType].credits);
+  }
+
   /** One sweep over expired leases; a store error is logged and counts as nothing reaped. */
   async runOnce(): Promise<ReapCounts> {
     try {
-      const r = await this.store.reapExpiredLeases(this.clock.now(), (t) =>
-        expiredWrite(t, this.config.engines[t.taskType].credits),
-      );
+      const r = await this.store.tasks.reapExpired({ now: this.clock.now(), failedWrite: (t) => this.expired(t) });
       const counts = { requeued: r.requeued.length, failed: r.failed.length };
       if (counts.requeued || counts.failed) this.log.warn(counts, 'expired leases reaped');
       if (counts.failed) this.onWebhookQueued?.();
@@ -50,9 +54,7 @@ export class LeaseReaper {
   /** One liveness sweep: what dead workers held is handed back; a store error is logged and counts as nothing. */
   async releaseDead(): Promise<ReleaseCounts> {
     try {
-      const r = await this.store.releaseDeadWorkers(this.clock.now(), (t) =>
-        expiredWrite(t, this.config.engines[t.taskType].credits),
-      );
+      const r = await this.store.workers.releaseDead({ now: this.clock.now(), failedWrite: (t) => this.expired(t) });
       const counts = {
         workers: r.workers.length,
         requeued: r.requeued.length,

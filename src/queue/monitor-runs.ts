@@ -13,7 +13,7 @@ import { RequestError } from '../domain/request-errors.js';
 import { monitorNotFound } from '../submission/monitors.js';
 import type { TaskType } from '../domain/task-types.js';
 import { newTaskId } from '../domain/task-id.js';
-import type { Store } from '../store/store.js';
+import type { Batches, Monitors, TaskQueue } from '../store/ports.js';
 import { envelopeToTask, type SubmissionContext } from '../submission/envelope.js';
 
 /**
@@ -48,8 +48,15 @@ export function newMonitorRun(
   };
 }
 
+/** The ports a run's start writes through: its tasks, their batch and the run. */
+export interface RunPorts {
+  tasks: Pick<TaskQueue, 'insert'>;
+  batches: Pick<Batches, 'get'>;
+  monitors: Pick<Monitors, 'advanceRun'>;
+}
+
 export interface RunSubmission {
-  store: Store;
+  store: RunPorts;
   submission: SubmissionContext;
   /** Task retention (an idempotency key older than this may be taken over). */
   retentionMs: number;
@@ -62,7 +69,8 @@ export interface RunSubmission {
  * `running`; a batch already made (a pass cut short after it) is not made again. Returns the tasks submitted.
  */
 export async function submitMonitorRun(o: RunSubmission, run: MonitorRunRecord): Promise<NewTask[]> {
-  let batch = await o.store.getBatch(run.batchId, run.accountId, 0);
+  const batchRef = { id: run.batchId, accountId: run.accountId, notBefore: 0 };
+  let batch = await o.store.batches.get(batchRef);
   let made: NewTask[] = [];
   if (!batch) {
     made = tasksOf(o, run);
@@ -74,16 +82,20 @@ export async function submitMonitorRun(o: RunSubmission, run: MonitorRunRecord):
       accountId: run.accountId,
     };
     try {
-      await o.store.insertTasks(made, o.now() - o.retentionMs, nb);
+      await o.store.tasks.insert({ tasks: made, notBefore: o.now() - o.retentionMs, batch: nb });
     } catch (e) {
       // Another process made the batch first (the same id): what matters is that it exists.
-      if (!(await o.store.getBatch(run.batchId, run.accountId, 0))) throw e;
+      if (!(await o.store.batches.get(batchRef))) throw e;
       made = [];
     }
-    batch = await o.store.getBatch(run.batchId, run.accountId, 0);
+    batch = await o.store.batches.get(batchRef);
   }
   // `tasks` becomes what was asked: those an engine could not serve at the time are not waited for.
-  await o.store.advanceMonitorRun(run.id, 'starting', { status: 'running', tasks: batch?.total ?? 0 });
+  await o.store.monitors.advanceRun({
+    id: run.id,
+    from: 'starting',
+    to: { status: 'running', tasks: batch?.total ?? 0 },
+  });
   return made;
 }
 
@@ -118,14 +130,14 @@ function tasksOf(o: RunSubmission, run: MonitorRunRecord): NewTask[] {
  * client wrote it, for the 404.
  */
 export async function runMonitorNow(
-  o: RunSubmission,
+  o: RunSubmission & { store: { monitors: Pick<Monitors, 'startRun' | 'runs'> } },
   m: MonitorRecord,
   askedId: string,
   notify: (taskType: TaskType) => void,
 ): Promise<MonitorRunRecord> {
   const now = o.now();
   const run = newMonitorRun(m, now, now, 'manual');
-  const outcome = await o.store.startMonitorRun(run);
+  const outcome = await o.store.monitors.startRun(run);
   if (outcome === 'gone') throw monitorNotFound(askedId);
   if (outcome === 'in-progress') throw new RequestError('MONITOR_RUN_IN_PROGRESS', undefined, { monitorId: m.id });
   try {
@@ -134,7 +146,13 @@ export async function runMonitorNow(
   } catch (e) {
     o.log.error({ err: e, runId: run.id }, 'monitor run not submitted at once');
   }
-  const [fresh] = await o.store.monitorRuns(m.id, m.accountId, { from: run.slotAt, to: run.slotAt + 1, limit: 1 });
+  const [fresh] = await o.store.monitors.runs({
+    monitorId: m.id,
+    accountId: m.accountId,
+    from: run.slotAt,
+    to: run.slotAt + 1,
+    limit: 1,
+  });
   return fresh ?? run;
 }
 
@@ -142,13 +160,17 @@ export async function runMonitorNow(
  * A run as the API shows it: its progress from its batch while it runs, from the counts of its saved results once
  * done (the results themselves are read only when asked for).
  */
-export async function monitorRunView(store: Pick<Store, 'getBatch'>, run: MonitorRunRecord, withResults: boolean) {
+export async function monitorRunView(
+  store: { batches: Pick<Batches, 'get'> },
+  run: MonitorRunRecord,
+  withResults: boolean,
+) {
   let progress: { total: number; done: number; completed: number; failed: number };
   if (run.status === 'completed') {
     const { completed, failed } = run.counts ?? { completed: 0, failed: 0 };
     progress = { total: run.tasks, done: completed + failed, completed, failed };
   } else {
-    const batch = await store.getBatch(run.batchId, run.accountId, 0);
+    const batch = await store.batches.get({ id: run.batchId, accountId: run.accountId, notBefore: 0 });
     const c = batch?.counts;
     progress = {
       total: run.tasks,

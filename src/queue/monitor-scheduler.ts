@@ -14,9 +14,9 @@ import {
   type MonitorRunRecord,
   type MonitorRunResult,
 } from '../domain/monitor.js';
-import type { Store } from '../store/store.js';
 import type { SubmissionContext } from '../submission/envelope.js';
-import { newMonitorRun, type RunSubmission, submitMonitorRun } from './monitor-runs.js';
+import type { Monitors } from '../store/ports.js';
+import { newMonitorRun, type RunPorts, type RunSubmission, submitMonitorRun } from './monitor-runs.js';
 import { PeriodicPass } from './periodic-pass.js';
 
 /** How long a run's matching may hold the event loop before giving it back. */
@@ -47,7 +47,7 @@ export interface MonitorSchedulerOptions {
  */
 export class MonitorScheduler extends PeriodicPass<void> {
   constructor(
-    private readonly store: Store,
+    private readonly store: RunPorts & { monitors: Monitors },
     private readonly submission: SubmissionContext,
     private readonly o: MonitorSchedulerOptions,
     private readonly log: Logger,
@@ -60,25 +60,25 @@ export class MonitorScheduler extends PeriodicPass<void> {
     const now = this.clock.now();
     await this.each(
       'claim',
-      () => this.store.dueMonitors(now, PER_PASS),
+      () => this.store.monitors.due({ now, limit: PER_PASS }),
       (m) => this.claim(m, now),
     );
     await this.each(
       'submit',
-      () => this.store.monitorRunsIn('starting', PER_PASS),
+      () => this.store.monitors.runsIn({ status: 'starting', limit: PER_PASS }),
       (run) => this.submit(run),
     );
     // A run still open an hour before its tasks' retention ends is ended with what it has.
     const staleBefore = now - Math.max(0, this.o.retentionMs - 3600_000);
     await this.each(
       'finish',
-      () => this.store.monitorRunsToFinish(staleBefore, PER_PASS),
+      () => this.store.monitors.runsToFinish({ staleBefore, limit: PER_PASS }),
       (run) => this.finish(run),
     );
     await this.each(
       'cleanup',
       async () => [now - this.o.runRetentionMs],
-      async (before) => void (await this.store.deleteOldMonitorRuns(before, PER_PASS * 5)),
+      async (before) => void (await this.store.monitors.deleteOldRuns({ before, limit: PER_PASS * 5 })),
     );
   }
 
@@ -95,7 +95,7 @@ export class MonitorScheduler extends PeriodicPass<void> {
     const slot = dueSlot(m.schedule, now);
     if (slot === null) return;
     const run = newMonitorRun(m, slot, now, 'schedule');
-    if (await this.store.claimMonitorSlot(m, run, nextSlot(m.schedule, now)))
+    if (await this.store.monitors.claimSlot({ read: m, run, nextRunAt: nextSlot(m.schedule, now) }))
       this.log.info({ monitorId: m.id, runId: run.id, slot: new Date(slot).toISOString() }, 'monitor run started');
   }
 
@@ -123,7 +123,7 @@ export class MonitorScheduler extends PeriodicPass<void> {
    */
   private async finish(run: MonitorRunRecord): Promise<void> {
     const results: MonitorRunResult[] = [];
-    for (const t of await this.store.monitorRunTasks(run.batchId, run.accountId)) {
+    for (const t of await this.store.monitors.runTasks({ batchId: run.batchId, accountId: run.accountId })) {
       if (t.status !== 'COMPLETED' && t.status !== 'FAILED') continue;
       const r = (t.result ?? {}) as { text?: unknown; sources?: Array<{ url?: unknown }> };
       results.push({
@@ -165,7 +165,7 @@ export class MonitorScheduler extends PeriodicPass<void> {
     const metrics: Record<string, unknown> = {};
     for (const [key, g] of groups) metrics[key] = aggregateFacts(tracked, g.facts, g.failed);
     const done = { status: 'completed' as const, results, metrics, completedAt: this.clock.now() };
-    if (await this.store.advanceMonitorRun(run.id, 'running', done))
+    if (await this.store.monitors.advanceRun({ id: run.id, from: 'running', to: done }))
       this.log.info({ runId: run.id, tasks: results.length }, 'monitor run completed');
   }
 }

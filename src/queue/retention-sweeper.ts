@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../domain/clock.js';
-import type { Store } from '../store/store.js';
+import type { Batches, TaskQueue } from '../store/ports.js';
 
 /**
  * Deletes tasks older than the retention window in small batches, so the store stays responsive.
@@ -10,7 +10,7 @@ export class RetentionSweeper {
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: { tasks: Pick<TaskQueue, 'deleteExpired'>; batches: Pick<Batches, 'deleteExpired'> },
     private readonly retentionMs: number,
     private readonly log: Logger,
     private readonly clock: Clock = systemClock,
@@ -28,14 +28,14 @@ export class RetentionSweeper {
     try {
       const before = this.clock.now() - this.retentionMs;
       for (;;) {
-        const n = await this.store.deleteExpired(before, this.batch);
+        const n = await this.store.tasks.deleteExpired({ before, limit: this.batch });
         total += n;
         if (n < this.batch) break;
       }
       // Batches expire with their tasks (they were created together).
       let batches = 0;
       for (;;) {
-        const n = await this.store.deleteExpiredBatches(before, this.batch);
+        const n = await this.store.batches.deleteExpired({ before, limit: this.batch });
         batches += n;
         if (n < this.batch) break;
       }

@@ -2,7 +2,7 @@ import { taskErrorString } from '../domain/engine-errors.js';
 import { serviceFailure } from '../domain/task-failure.js';
 import type { TaskRecord } from '../domain/task.js';
 import { webhookPayload } from '../domain/task-view.js';
-import type { TerminalWrite } from '../store/store.js';
+import type { TerminalWrite } from '../store/ports.js';
 import type { AttemptOutcome } from './attempt-runner.js';
 
 /** The terminal row for an attempt's outcome, with its webhook delivery when the task asked for one. */

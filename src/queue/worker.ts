@@ -5,14 +5,16 @@ import { systemClock, type Clock } from '../domain/clock.js';
 import type { ClaimedTask } from '../domain/task.js';
 import type { TaskType } from '../domain/task-types.js';
 import type { Metrics } from '../ops/metrics.js';
-import type { Store, WorkerRegistration } from '../store/store.js';
+import type { TaskQueue, WorkerLiveness, WorkerRegistration } from '../store/ports.js';
 import type { AttemptOutcome, AttemptRunner } from './attempt-runner.js';
 import { LeaseReaper } from './lease-reaper.js';
 import { retryDelayMs } from './retry-policy.js';
 import { terminalWrite } from './terminal-write.js';
 
 export interface WorkerDeps {
-  store: Store;
+  tasks: TaskQueue;
+  /** The liveness sweep's release of dead workers (the lease reaper's). */
+  workers: WorkerLiveness;
   /** This process's registration: the id its claims are recorded under, alive while the process is. */
   registration: WorkerRegistration;
   config: ServiceConfig;
@@ -50,7 +52,7 @@ export class Worker {
     // Every attempt in flight listens to the drain signal (and stops listening when it ends): no leak to warn of.
     setMaxListeners(0, this.drain.signal);
     this.clock = d.clock ?? systemClock;
-    this.reaper = new LeaseReaper(d.store, d.config, this.clock, d.log, d.onWebhookQueued);
+    this.reaper = new LeaseReaper(d, d.config, this.clock, d.log, d.onWebhookQueued);
   }
 
   /** The id claims are recorded under (the registration's; it changes if the liveness signal was lost). */
@@ -141,7 +143,7 @@ export class Worker {
     if (free <= 0) return 0;
     let claimed = 0;
     try {
-      const call = this.d.store.claimTasks({
+      const call = this.d.tasks.claim({
         taskType,
         limit: free,
         concurrency: engine.concurrency,
@@ -192,7 +194,14 @@ export class Worker {
       // Never sooner than the upstream asked (its Retry-After, capped at retryMaxMs by the runner).
       const delay = Math.max(retryDelayMs(task.attempts, s.retryBaseMs, s.retryMaxMs), outcome.retryAfterMs ?? 0);
       const at = now + delay;
-      const ok = await this.d.store.retryTask(task.id, task.leaseToken, outcome.error, at, now, outcome.failure);
+      const ok = await this.d.tasks.retry({
+        id: task.id,
+        leaseToken: task.leaseToken,
+        error: outcome.error,
+        availableAt: at,
+        now,
+        failure: outcome.failure,
+      });
       log.info(
         { retryAt: new Date(at).toISOString(), error: outcome.error, leaseHeld: ok },
         'attempt failed, retry scheduled',
@@ -201,12 +210,19 @@ export class Worker {
     }
     if (outcome.kind === 'failed' && outcome.retryable && this.stopped) {
       // Draining: give the task back now rather than failing it; another worker picks it up.
-      await this.d.store.retryTask(task.id, task.leaseToken, outcome.error, now, now, outcome.failure);
+      await this.d.tasks.retry({
+        id: task.id,
+        leaseToken: task.leaseToken,
+        error: outcome.error,
+        availableAt: now,
+        now,
+        failure: outcome.failure,
+      });
       log.info('attempt interrupted by shutdown, task requeued');
       return;
     }
     const write = terminalWrite(task, outcome, this.d.config.engines[task.taskType].credits);
-    const ok = await this.d.store.finishTask(task.id, task.leaseToken, write, now);
+    const ok = await this.d.tasks.finish({ id: task.id, leaseToken: task.leaseToken, write, now });
     if (!ok) {
       log.warn('lease lost before the task could be finished; the result is discarded');
       return;
@@ -223,7 +239,7 @@ export class Worker {
     if (this.inFlight.size === 0) return;
     const leases = [...this.inFlight.values()].map((t) => ({ id: t.id, leaseToken: t.leaseToken }));
     try {
-      await this.d.store.heartbeat(leases, this.clock.now() + this.d.config.scheduler.leaseMs);
+      await this.d.tasks.heartbeat({ leases, expiresAt: this.clock.now() + this.d.config.scheduler.leaseMs });
     } catch (e) {
       this.d.log.error({ err: e }, 'heartbeat failed');
     }

@@ -4,7 +4,7 @@ import type { Account, ApiKeyRecord, NewApiKey, StoredKey } from '../domain/acco
 import type { Database } from './schema.js';
 
 /**
- * Accounts and API keys (migrations/010-accounts-and-keys.ts). Every change to a key changes `keys_version` in
+ * Accounts and API keys (migrations/012-accounts-and-keys.ts). Every change to a key changes `keys_version` in
  * aeq_meta in the same transaction: processes poll it and drop their cache of keys when it moves.
  */
 
@@ -120,7 +120,10 @@ export async function listKeys(db: Kysely<Database>, accountId?: string): Promis
 }
 
 /** Revokes the key with this prefix (once: a revoked key keeps its first revocation time); undefined if none. */
-export async function revokeKey(db: Kysely<Database>, prefix: string, now: number): Promise<ApiKeyRecord | undefined> {
+export async function revokeKey(
+  db: Kysely<Database>,
+  { prefix, now }: { prefix: string; now: number },
+): Promise<ApiKeyRecord | undefined> {
   return db.transaction().execute(async (trx) => {
     await trx
       .updateTable('api_keys')
@@ -158,6 +161,6 @@ export async function keyByHash(db: Kysely<Database>, hash: string): Promise<Sto
 }
 
 /** Records a key's use (the caller writes at most once a minute per key). */
-export async function touchKey(db: Kysely<Database>, id: string, now: number): Promise<void> {
+export async function touchKey(db: Kysely<Database>, { id, now }: { id: string; now: number }): Promise<void> {
   await db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', id).execute();
 }

@@ -3,13 +3,15 @@ import { emptyStatusCounts, type BatchItem, type BatchRecord } from '../domain/b
 import type { TaskStatus } from '../domain/task.js';
 import { enqueueDelivery } from './outbox/deliveries.js';
 import type { BatchesTable, Database } from './schema.js';
-import type { WebhookOutbox } from './store.js';
+import type { Batches } from './ports.js';
+
+type Args<K extends keyof Batches> = Parameters<Batches[K]>[0];
 import { PROCESSING, QUEUED } from './tasks/status-literals.js';
 
 /**
  * Batches: their row (written with their tasks, tasks/insert.ts), the counts of their tasks by status, their items
  * in order, and their completion. A batch's tasks are read in the range of their ids that its row keeps (no index on
- * the batch: migrations/009-batches.ts). A batch completes once every task in it is terminal: the first pass that
+ * the batch: migrations/011-batches.ts). A batch completes once every task in it is terminal: the first pass that
  * sees it so marks it, and queues its `batch.completed` delivery in the same transaction (the outbox), so the
  * delivery is made once whichever process sees it first, and a crash between the two cannot lose it.
  */
@@ -58,9 +60,7 @@ async function withCounts(db: Kysely<Database>, row: BatchesTable): Promise<Batc
  */
 export async function getBatch(
   db: Kysely<Database>,
-  id: string,
-  accountId: string,
-  notBefore: number,
+  { id, accountId, notBefore }: Args<'get'>,
 ): Promise<BatchRecord | undefined> {
   const row = await db
     .selectFrom('batches')
@@ -80,10 +80,7 @@ export async function getBatch(
  */
 export async function listBatches(
   db: Kysely<Database>,
-  accountId: string,
-  notBefore: number,
-  beforeId: string | null,
-  limit: number,
+  { accountId, notBefore, beforeId, limit }: Args<'list'>,
 ): Promise<{ batches: BatchRecord[]; more: boolean }> {
   const rows = await db
     .selectFrom('batches')
@@ -103,10 +100,7 @@ export async function listBatches(
 /** Up to `limit` items of a batch after item index `after`, in item order (items refused at submission have none). */
 export async function batchItems(
   db: Kysely<Database>,
-  b: BatchRecord,
-  after: number,
-  limit: number,
-  withPayload = false,
+  { batch: b, after, limit, withPayload = false }: Args<'items'>,
 ): Promise<BatchItem[]> {
   if (b.firstTaskId === null || b.lastTaskId === null) return [];
   // The payload only when asked for: an analysis' payload (an answer to attribute) can be long.
@@ -134,10 +128,7 @@ export async function batchItems(
  */
 export async function completeBatches(
   db: Kysely<Database>,
-  now: number,
-  notBefore: number,
-  limit: number,
-  webhookOf: (b: BatchRecord) => WebhookOutbox | null,
+  { now, notBefore, limit, webhookOf }: Args<'complete'>,
 ): Promise<BatchRecord[]> {
   const ready = await db
     .selectFrom('batches as b')
@@ -180,7 +171,11 @@ export async function completeBatches(
 }
 
 /** The retention sweep's part for batches: deletes up to `limit` created before `before`, with their deliveries. */
-export async function deleteExpiredBatches(trx: Kysely<Database>, before: number, limit: number): Promise<number> {
+export function deleteExpiredBatches(db: Kysely<Database>, a: Args<'deleteExpired'>): Promise<number> {
+  return db.transaction().execute((trx) => deleteBatchesBefore(trx, a));
+}
+
+async function deleteBatchesBefore(trx: Kysely<Database>, { before, limit }: Args<'deleteExpired'>): Promise<number> {
   const ids = (
     await trx.selectFrom('batches').select('id').where('created_at', '<', before).limit(limit).execute()
   ).map((r) => r.id);

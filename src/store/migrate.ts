@@ -1,55 +1,73 @@
-import { Migrator, sql, type Kysely, type Migration } from 'kysely';
-import type { StoreDialect } from './dialect.js';
+import { Migrator, type Kysely, type Migration } from 'kysely';
 import type { Database } from './schema.js';
-import * as m001 from './migrations/001-initial.js';
-import * as m002 from './migrations/002-pool-leases.js';
-import * as m003 from './migrations/003-runtime-changes.js';
-import * as m004 from './migrations/004-webhook-lease-index.js';
-import * as m006 from './migrations/006-partial-task-indexes.js';
-import * as m007 from './migrations/007-webhook-attempt-details.js';
-import * as m008 from './migrations/008-webhook-redelivery.js';
-import * as m009 from './migrations/009-batches.js';
-import * as m010 from './migrations/010-accounts-and-keys.js';
-import * as m011 from './migrations/011-account-isolation.js';
-import * as m013 from './migrations/013-usage-daily.js';
-import * as m015 from './migrations/015-monitors.js';
-import * as m016 from './migrations/016-monitor-run-counts.js';
-import * as m017 from './migrations/017-worker-liveness.js';
-import * as m021 from './migrations/021-webhook-secrets.js';
-import * as m022 from './migrations/022-task-failure.js';
-import * as m023 from './migrations/023-monitor-run-trigger.js';
 
-/** Migrations of both dialects; a dialect may add its own (StoreDialect.migrations), named in the same order. */
-const MIGRATIONS: Record<string, Migration> = {
-  '001-initial': m001,
-  '002-pool-leases': m002,
-  '003-runtime-changes': m003,
-  '004-webhook-lease-index': m004,
-  '006-partial-task-indexes': m006,
-  '007-webhook-attempt-details': m007,
-  '008-webhook-redelivery': m008,
-  '009-batches': m009,
-  '010-accounts-and-keys': m010,
-  '011-account-isolation': m011,
-  '013-usage-daily': m013,
-  '015-monitors': m015,
-  '016-monitor-run-counts': m016,
-  '017-worker-liveness': m017,
-  '021-webhook-secrets': m021,
-  '022-task-failure': m022,
-  '023-monitor-run-trigger': m023,
+/**
+ * Names migrations were recorded under before each database had one list with one number per change (005 and 007
+ * each named two changes): a database migrated then has its records renamed, in one statement, before it migrates.
+ */
+export const RENAMED_MIGRATIONS: Readonly<Record<string, string>> = {
+  '005-pool-lease-function': '006-pool-lease-function',
+  '006-partial-task-indexes': '007-partial-task-indexes',
+  '007-pool-slots': '008-pool-slots',
+  '007-webhook-attempt-details': '009-webhook-attempt-details',
+  '008-webhook-redelivery': '010-webhook-redelivery',
+  '009-batches': '011-batches',
+  '010-accounts-and-keys': '012-accounts-and-keys',
+  '011-account-isolation': '013-account-isolation',
+  '012-account-counts': '014-account-counts',
+  '013-usage-daily': '015-usage-daily',
+  '014-c-collation-ids': '016-c-collation-ids',
+  '015-monitors': '017-monitors',
+  '016-monitor-run-counts': '018-monitor-run-counts',
+  '017-worker-liveness': '019-worker-liveness',
+  '018-worker-lock-keys': '020-worker-lock-keys',
+  '019-claim-function': '021-claim-function',
+  '020-pool-slots-batch': '022-pool-slots-batch',
+  '021-webhook-secrets': '023-webhook-secrets',
+  '022-task-failure': '024-task-failure',
+  '023-monitor-run-trigger': '025-monitor-run-trigger',
 };
 
-/** Brings the schema to the latest migration of the dialect; throws what the migrator failed with. */
-export async function migrateToLatest(db: Kysely<Database>, dialect: StoreDialect): Promise<void> {
-  const schema = dialect.supportsSchemas
-    ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s
-    : undefined;
+/** Kysely's record of the migrations run (its default name). */
+const MIGRATION_TABLE = 'kysely_migration';
+
+/**
+ * Brings the schema to the last of `migrations`; throws what the migrator failed with. `schema`: where the
+ * migrator's tables live, on a database with named schemas (Kysely looks across every schema otherwise, and would
+ * take another deployment's tables in the same database for ours).
+ */
+export async function migrateToLatest(
+  db: Kysely<Database>,
+  migrations: Readonly<Record<string, Migration>>,
+  schema?: string,
+): Promise<void> {
+  await renameRecordedMigrations(db, schema);
   const migrator = new Migrator({
     db,
-    provider: { getMigrations: async () => ({ ...MIGRATIONS, ...dialect.migrations }) },
+    provider: { getMigrations: async () => ({ ...migrations }) },
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
   const { error } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
+}
+
+/** Renames the records of a database migrated under the old names (RENAMED_MIGRATIONS); nothing on the others. */
+async function renameRecordedMigrations(db: Kysely<Database>, schema: string | undefined): Promise<void> {
+  const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
+  if (!tables.some((t) => t.name === MIGRATION_TABLE && (schema === undefined || t.schema === schema))) return;
+  const records = (schema ? db.withSchema(schema) : db) as unknown as Kysely<{ [MIGRATION_TABLE]: { name: string } }>;
+  const old = await records
+    .selectFrom(MIGRATION_TABLE)
+    .select('name')
+    .where('name', 'in', Object.keys(RENAMED_MIGRATIONS))
+    .execute();
+  if (old.length === 0) return;
+  await records.transaction().execute(async (trx) => {
+    for (const { name } of old)
+      await trx
+        .updateTable(MIGRATION_TABLE)
+        .set({ name: RENAMED_MIGRATIONS[name] ?? name })
+        .where('name', '=', name)
+        .execute();
+  });
 }

@@ -10,6 +10,9 @@ import {
   type MonitorStatus,
 } from '../domain/monitor.js';
 import type { TaskRecord } from '../domain/task.js';
+import type { Monitors, RunTask } from './ports.js';
+
+type Args<K extends keyof Monitors> = Parameters<Monitors[K]>[0];
 import type { Database, MonitorRunsTable, MonitorsTable } from './schema.js';
 
 /**
@@ -50,8 +53,7 @@ export async function insertMonitor(db: Kysely<Database>, m: MonitorRecord): Pro
 
 export async function getMonitor(
   db: Kysely<Database>,
-  id: string,
-  accountId: string,
+  { id, accountId }: Args<'get'>,
 ): Promise<MonitorRecord | undefined> {
   const r = await db
     .selectFrom('monitors')
@@ -63,13 +65,9 @@ export async function getMonitor(
 }
 
 /** The account's monitors in creation order (ids are time-ordered), `limit` after the id `after`. */
-export async function listMonitors(
-  db: Kysely<Database>,
-  accountId: string,
-  after: string | null,
-  limit: number,
-): Promise<MonitorRecord[]> {
-  after = after === null ? null : after.toLowerCase();
+export async function listMonitors(db: Kysely<Database>, a: Args<'list'>): Promise<MonitorRecord[]> {
+  const { accountId, limit } = a;
+  const after = a.after === null ? null : a.after.toLowerCase();
   let q = db.selectFrom('monitors').selectAll().where('account_id', '=', accountId);
   if (after !== null) q = q.where('id', '>', after);
   return (await q.orderBy('id').limit(limit).execute()).map(fromRow);
@@ -88,7 +86,7 @@ export async function updateMonitor(db: Kysely<Database>, m: MonitorRecord): Pro
 }
 
 /** Deletes a monitor and its runs; false when there was none. */
-export async function deleteMonitor(db: Kysely<Database>, id: string, accountId: string): Promise<boolean> {
+export async function deleteMonitor(db: Kysely<Database>, { id, accountId }: Args<'delete'>): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const r = await trx
       .deleteFrom('monitors')
@@ -127,7 +125,7 @@ function runFromRow(r: RunRow): MonitorRunRecord {
 }
 
 /** Active monitors whose next scheduled time has come, earliest first. */
-export async function dueMonitors(db: Kysely<Database>, now: number, limit: number): Promise<MonitorRecord[]> {
+export async function dueMonitors(db: Kysely<Database>, { now, limit }: Args<'due'>): Promise<MonitorRecord[]> {
   const rows = await db
     .selectFrom('monitors')
     .selectAll()
@@ -146,9 +144,7 @@ export async function dueMonitors(db: Kysely<Database>, now: number, limit: numb
  */
 export async function claimMonitorSlot(
   db: Kysely<Database>,
-  read: Pick<MonitorRecord, 'id' | 'nextRunAt' | 'updatedAt'>,
-  run: MonitorRunRecord,
-  nextRunAt: number | null,
+  { read, run, nextRunAt }: Args<'claimSlot'>,
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const moved = await trx
@@ -232,8 +228,7 @@ function runRow(run: MonitorRunRecord): MonitorRunsTable {
  */
 export async function runsToFinish(
   db: Kysely<Database>,
-  staleBefore: number,
-  limit: number,
+  { staleBefore, limit }: Args<'runsToFinish'>,
 ): Promise<MonitorRunRecord[]> {
   const rows = await db
     .selectFrom('monitor_runs as r')
@@ -252,9 +247,7 @@ export async function runsToFinish(
 /** A monitor's completed runs' figures within [from, to), oldest first: the series, without the saved answers. */
 export async function runMetrics(
   db: Kysely<Database>,
-  monitorId: string,
-  accountId: string,
-  o: { from?: number; to?: number },
+  { monitorId, accountId, ...o }: Args<'runMetrics'>,
 ): Promise<Array<{ id: string; slotAt: number; metrics: Record<string, unknown> }>> {
   let q = db
     .selectFrom('monitor_runs')
@@ -273,11 +266,7 @@ export async function runMetrics(
 }
 
 /** Runs in a state, oldest first (the scheduler's passes: `starting` ones get their tasks, `running` ones end). */
-export async function runsIn(
-  db: Kysely<Database>,
-  status: MonitorRunStatus,
-  limit: number,
-): Promise<MonitorRunRecord[]> {
+export async function runsIn(db: Kysely<Database>, { status, limit }: Args<'runsIn'>): Promise<MonitorRunRecord[]> {
   const rows = await db
     .selectFrom('monitor_runs')
     .selectAll()
@@ -289,12 +278,7 @@ export async function runsIn(
 }
 
 /** Moves a run on, only from the state it is expected in; false when another process did it first. */
-export async function advanceRun(
-  db: Kysely<Database>,
-  id: string,
-  from: MonitorRunStatus,
-  to: Partial<Pick<MonitorRunRecord, 'status' | 'results' | 'metrics' | 'completedAt' | 'tasks'>>,
-): Promise<boolean> {
+export async function advanceRun(db: Kysely<Database>, { id, from, to }: Args<'advanceRun'>): Promise<boolean> {
   const set: Partial<MonitorRunsTable> = {};
   if (to.status) set.status = to.status;
   if (to.tasks !== undefined) set.tasks = to.tasks;
@@ -342,9 +326,7 @@ const RUN_COLUMNS = [
  */
 export async function monitorRuns(
   db: Kysely<Database>,
-  monitorId: string,
-  accountId: string,
-  o: { from?: number; to?: number; limit: number; results?: boolean },
+  { monitorId, accountId, ...o }: Args<'runs'>,
 ): Promise<MonitorRunRecord[]> {
   let q = db
     .selectFrom('monitor_runs')
@@ -357,16 +339,13 @@ export async function monitorRuns(
   return (await q.orderBy('slot_at', 'desc').limit(o.limit).execute()).map(runFromRow);
 }
 
-/** A run's task as its end reads it: what the saved result keeps. */
-export type RunTask = Pick<TaskRecord, 'id' | 'taskType' | 'status' | 'country' | 'payload' | 'result' | 'error'>;
-
 /**
  * The finished tasks of a run's batch, in batch order, in one read: the batch's id range (on the tasks' id index,
  * as store/batches.ts reads a batch) narrowed to its own tasks. A run's end read them one by one before, 400
  * lookups for the scale monitor's run: 620 ms a run on PostgreSQL, 100 ms on SQLite (docs/benchmarks.md,
  * "Monitors at scale").
  */
-export async function runTasks(db: Kysely<Database>, batchId: string, accountId: string): Promise<RunTask[]> {
+export async function runTasks(db: Kysely<Database>, { batchId, accountId }: Args<'runTasks'>): Promise<RunTask[]> {
   const b = await db
     .selectFrom('batches')
     .select(['first_task_id', 'last_task_id'])
@@ -395,7 +374,7 @@ export async function runTasks(db: Kysely<Database>, batchId: string, accountId:
 }
 
 /** Deletes runs scheduled before `before` (the monitor data retention), at most `limit`; returns how many. */
-export async function deleteOldRuns(db: Kysely<Database>, before: number, limit: number): Promise<number> {
+export async function deleteOldRuns(db: Kysely<Database>, { before, limit }: Args<'deleteOldRuns'>): Promise<number> {
   const ids = await db.selectFrom('monitor_runs').select('id').where('slot_at', '<', before).limit(limit).execute();
   if (ids.length === 0) return 0;
   await db

@@ -2,7 +2,10 @@ import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
 
 /** Operator changes shared by every process (src/pools/runtime-changes.ts): the latest state per key. */
-export async function putRuntimeChange(db: Kysely<Database>, key: string, state: string, now: number): Promise<void> {
+export async function putRuntimeChange(
+  db: Kysely<Database>,
+  { key, state, now }: { key: string; state: string; now: number },
+): Promise<void> {
   await db
     .insertInto('runtime_changes')
     .values({ key, state, updated_at: now })
@@ -23,7 +26,10 @@ export async function getMeta(db: Kysely<Database>, key: string): Promise<string
   return r?.value;
 }
 
-export async function setMetaIfAbsent(db: Kysely<Database>, key: string, value: string): Promise<string> {
+export async function setMetaIfAbsent(
+  db: Kysely<Database>,
+  { key, value }: { key: string; value: string },
+): Promise<string> {
   await db
     .insertInto('aeq_meta')
     .values({ key, value })

@@ -21,7 +21,7 @@ export interface TasksTable {
   worker_id: string | null;
   result: string | null;
   error: string | null;
-  /** Why the last attempt failed: a TaskFailure as JSON (migrations/022-task-failure.ts). */
+  /** Why the last attempt failed: a TaskFailure as JSON (migrations/024-task-failure.ts). */
   failure: string | null;
   credits_to_charge: number;
   credits_charged: number | null;
@@ -29,11 +29,11 @@ export interface TasksTable {
   /** The batch the task was submitted in and its item index there (null when submitted alone). */
   batch_id: string | null;
   batch_index: number | null;
-  /** The account of the key that made it (migrations/011-account-isolation.ts). */
+  /** The account of the key that made it (migrations/013-account-isolation.ts). */
   account_id: string;
 }
 
-/** A batch (migrations/009-batches.ts): `size` items submitted, `total` of them accepted as tasks. */
+/** A batch (migrations/011-batches.ts): `size` items submitted, `total` of them accepted as tasks. */
 export interface BatchesTable {
   id: string;
   size: number;
@@ -71,7 +71,7 @@ export interface WebhookDeliveriesTable {
 }
 
 /** A registered worker process (store/workers/liveness.ts). */
-export interface WorkersTable {
+interface WorkersTable {
   id: string;
   /** PostgreSQL: the key of the session advisory lock the worker holds while it lives. */
   lock_key: number | null;
@@ -94,8 +94,8 @@ export interface WebhookAttemptsTable {
   delivery: Generated<number>;
 }
 
-/** An account's webhook signing secrets (migrations/021-webhook-secrets.ts); sealed (`v1.…`) or `whsec_…`. */
-export interface WebhookSecretsTable {
+/** An account's webhook signing secrets (migrations/023-webhook-secrets.ts); sealed (`v1.…`) or `whsec_…`. */
+interface WebhookSecretsTable {
   account_id: string;
   secret: string;
   created_at: number;
@@ -104,14 +104,14 @@ export interface WebhookSecretsTable {
   previous_expires_at: number | null;
 }
 
-export interface AccountsTable {
+interface AccountsTable {
   id: string;
   name: string;
   created_at: number;
 }
 
 /** An API key: its SHA-256 only, and a prefix for display (src/accounts/api-keys.ts). */
-export interface ApiKeysTable {
+interface ApiKeysTable {
   id: string;
   account_id: string;
   name: string | null;
@@ -123,8 +123,8 @@ export interface ApiKeysTable {
   revoked_at: number | null;
 }
 
-/** Usage of tasks past retention (migrations/013-usage-daily.ts). */
-export interface UsageDailyTable {
+/** Usage of tasks past retention (migrations/015-usage-daily.ts). */
+interface UsageDailyTable {
   account_id: string;
   /** Days since 1970-01-01, UTC. */
   day: number;
@@ -133,24 +133,18 @@ export interface UsageDailyTable {
   credits: number;
 }
 
-export interface PoolLeasesTable {
-  token: string;
-  resource_id: string;
-  expires_at: number;
-}
-
-export interface RuntimeChangesTable {
+interface RuntimeChangesTable {
   key: string;
   state: string;
   updated_at: number;
 }
 
-export interface MetaTable {
+interface MetaTable {
   key: string;
   value: string;
 }
 
-/** A visibility monitor (migrations/015-monitors.ts): its definition as JSON, status and next scheduled time. */
+/** A visibility monitor (migrations/017-monitors.ts): its definition as JSON, status and next scheduled time. */
 export interface MonitorsTable {
   id: string;
   account_id: string;
@@ -174,12 +168,12 @@ export interface MonitorRunsTable {
   tasks: number;
   results: string | null;
   metrics: string | null;
-  /** The saved results by status, once the run has completed (migrations/016-monitor-run-counts.ts). */
+  /** The saved results by status, once the run has completed (migrations/018-monitor-run-counts.ts). */
   completed_tasks: number | null;
   failed_tasks: number | null;
   created_at: number;
   completed_at: number | null;
-  /** `schedule` or `manual` (migrations/023-monitor-run-trigger.ts). */
+  /** `schedule` or `manual` (migrations/025-monitor-run-trigger.ts). */
   run_trigger: string;
 }
 
@@ -195,7 +189,6 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   webhook_secrets: WebhookSecretsTable;
   aeq_meta: MetaTable;
-  pool_leases: PoolLeasesTable;
   runtime_changes: RuntimeChangesTable;
   workers: WorkersTable;
 }

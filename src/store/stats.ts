@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { emptyStatusCounts } from '../domain/batch.js';
 import type { Database } from './schema.js';
 import type { GroupCommit } from './sqlite/group-commit.js';
-import type { Stats, StatusCounts } from './store.js';
+import type { Stats, StatusCounts } from './ports.js';
 
 type QueueDepths = Record<string, { queued: number; processing: number }>;
 
@@ -22,7 +22,10 @@ function webhookCounts(rows: Array<{ status: string; n: number | string | bigint
  * Counts of tasks created since `notBefore` per status and engine, and of deliveries per outcome: of one account, or
  * of all when `accountId` is undefined.
  */
-export async function stats(db: Kysely<Database>, notBefore: number, accountId?: string): Promise<Stats> {
+export async function stats(
+  db: Kysely<Database>,
+  { notBefore, accountId }: { notBefore: number; accountId?: string },
+): Promise<Stats> {
   // One aggregate query, so every process sharing the store reports the same figures.
   let taskRows = db
     .selectFrom('tasks')
@@ -51,7 +54,10 @@ export async function stats(db: Kysely<Database>, notBefore: number, accountId?:
 }
 
 /** QUEUED and PROCESSING tasks per engine (engines with neither are left out). */
-export async function queuedAndRunning(db: Kysely<Database>, notBefore: number): Promise<QueueDepths> {
+export async function queuedAndRunning(
+  db: Kysely<Database>,
+  { notBefore }: { notBefore: number },
+): Promise<QueueDepths> {
   const rows = await db
     .selectFrom('tasks')
     .select(['task_type', 'status', (eb) => eb.fn.countAll<number>().as('n')])
@@ -70,7 +76,7 @@ export async function queuedAndRunning(db: Kysely<Database>, notBefore: number):
 }
 
 /**
- * Embedded store: the counts kept by triggers per account (sqlite/migrations/012-account-counts.ts), prepared once;
+ * Embedded store: the counts kept by triggers per account (sqlite/migrations/014-account-counts.ts), prepared once;
  * `…Of` read one account's, the others add up every account's.
  */
 export function prepareStats(db: BetterSqlite3.Database) {
@@ -101,8 +107,7 @@ interface CountRow {
 export function statsSqlite(
   group: GroupCommit,
   s: StatsStatements,
-  notBefore: number,
-  accountId?: string,
+  { notBefore, accountId }: { notBefore: number; accountId?: string },
 ): Promise<Stats> {
   return group.read(() => {
     const tasks = emptyStatusCounts();
@@ -131,9 +136,9 @@ export function statsSqlite(
 export async function queuedAndRunningSqlite(
   group: GroupCommit,
   s: StatsStatements,
-  notBefore: number,
+  { notBefore }: { notBefore: number },
 ): Promise<QueueDepths> {
-  const st = await statsSqlite(group, s, notBefore);
+  const st = await statsSqlite(group, s, { notBefore });
   const out: QueueDepths = {};
   for (const [type, c] of Object.entries(st.byEngine))
     if (c.QUEUED + c.PROCESSING > 0) out[type] = { queued: c.QUEUED, processing: c.PROCESSING };

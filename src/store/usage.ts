@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { DAY_MS, type UsageRow } from './records.js';
 import type { Database } from './schema.js';
 
 /**
@@ -7,16 +8,6 @@ import type { Database } from './schema.js';
  * an insert that takes over an expired idempotency key) folds it in the transaction that deletes it: never both,
  * never neither.
  */
-export const DAY_MS = 86_400_000;
-
-export interface UsageRow {
-  /** Days since 1970-01-01 (UTC). */
-  day: number;
-  taskType: string;
-  tasks: number;
-  credits: number;
-}
-
 const DAY = sql.lit(DAY_MS);
 
 /** Folds the finished tasks among `ids` into usage_daily; call it before deleting them, in the same transaction. */
@@ -39,9 +30,7 @@ export const FOLD_ONE_SQL = `insert into usage_daily (account_id, day, task_type
 /** An account's usage from day `fromDay` to day `toDay` (both included), by day and engine, in day order. */
 export async function usage(
   db: Kysely<Database>,
-  accountId: string,
-  fromDay: number,
-  toDay: number,
+  { accountId, fromDay, toDay }: { accountId: string; fromDay: number; toDay: number },
 ): Promise<UsageRow[]> {
   const kept = await db
     .selectFrom('usage_daily')

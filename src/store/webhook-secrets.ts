@@ -1,17 +1,8 @@
 import type { Kysely } from 'kysely';
+import type { StoredWebhookSecret } from './ports.js';
 import type { Database } from './schema.js';
 
-/**
- * Accounts' webhook signing secrets (migrations/021-webhook-secrets.ts), as stored: `secret` and `previousSecret`
- * are the stored forms (sealed or `whsec_…`); src/webhooks/account-secrets.ts makes, seals and opens them.
- */
-export interface StoredWebhookSecret {
-  accountId: string;
-  secret: string;
-  createdAt: number;
-  previousSecret: string | null;
-  previousExpiresAt: number | null;
-}
+/** Accounts' webhook signing secrets (migrations/023-webhook-secrets.ts), as stored (ports.ts, StoredWebhookSecret). */
 
 const num = (x: number | string | null): number | null => (x === null ? null : Number(x));
 
@@ -34,9 +25,7 @@ export async function webhookSecrets(
 /** Gives an account its first secret; one made meanwhile by another process wins (the caller reads again). */
 export async function createWebhookSecret(
   db: Kysely<Database>,
-  accountId: string,
-  secret: string,
-  now: number,
+  { accountId, secret, now }: { accountId: string; secret: string; now: number },
 ): Promise<void> {
   await db
     .insertInto('webhook_secrets')
@@ -51,10 +40,7 @@ export async function createWebhookSecret(
  */
 export async function rotateWebhookSecret(
   db: Kysely<Database>,
-  accountId: string,
-  secret: string,
-  now: number,
-  previousUntil: number,
+  { accountId, secret, now, previousUntil }: { accountId: string; secret: string; now: number; previousUntil: number },
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const r = await trx
@@ -67,6 +53,6 @@ export async function rotateWebhookSecret(
       }))
       .where('account_id', '=', accountId)
       .executeTakeFirst();
-    if (Number(r.numUpdatedRows) === 0) await createWebhookSecret(trx, accountId, secret, now);
+    if (Number(r.numUpdatedRows) === 0) await createWebhookSecret(trx, { accountId, secret, now });
   });
 }

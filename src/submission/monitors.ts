@@ -14,7 +14,7 @@ import {
 import { RequestError, validationError } from '../domain/request-errors.js';
 import { newTaskId, UUID_RE } from '../domain/task-id.js';
 import type { ServiceConfig } from '../config/engine-config.js';
-import type { Store } from '../store/store.js';
+import type { Monitors, TaskQueue } from '../store/ports.js';
 import { checkEngineServes } from './engine-check.js';
 
 /**
@@ -44,7 +44,7 @@ export interface MonitorBody {
 
 /** What the monitor use cases need of the service. */
 export interface MonitorDeps {
-  store: Pick<Store, 'insertMonitor' | 'getMonitor' | 'updateMonitor' | 'deleteMonitor' | 'getTask'>;
+  store: { monitors: Pick<Monitors, 'insert' | 'get' | 'update' | 'delete'>; tasks: Pick<TaskQueue, 'get'> };
   config: Pick<ServiceConfig, 'engines'>;
   retentionMs: number;
   now: () => number;
@@ -60,7 +60,9 @@ export async function monitorOr404(
   id: string,
   caller: Caller,
 ): Promise<MonitorRecord> {
-  const m = UUID_RE.test(id) ? await deps.store.getMonitor(id.toLowerCase(), caller.accountId) : undefined;
+  const m = UUID_RE.test(id)
+    ? await deps.store.monitors.get({ id: id.toLowerCase(), accountId: caller.accountId })
+    : undefined;
   if (!m) throw monitorNotFound(id);
   return m;
 }
@@ -78,7 +80,7 @@ export async function createMonitor(deps: MonitorDeps, caller: Caller, body: Mon
     createdAt: now,
     updatedAt: now,
   };
-  await deps.store.insertMonitor(monitor);
+  await deps.store.monitors.insert(monitor);
   return monitor;
 }
 
@@ -102,13 +104,13 @@ export async function editMonitor(
         ? nextSlot(spec.schedule, now)
         : current.nextRunAt;
   const monitor: MonitorRecord = { ...current, ...spec, status, nextRunAt, updatedAt: now };
-  if (!(await deps.store.updateMonitor(monitor))) throw monitorNotFound(id);
+  if (!(await deps.store.monitors.update(monitor))) throw monitorNotFound(id);
   return monitor;
 }
 
 /** Deletes the caller's monitor `id` and its runs, or 404. */
 export async function deleteMonitor(deps: Pick<MonitorDeps, 'store'>, id: string, caller: Caller): Promise<void> {
-  if (!UUID_RE.test(id) || !(await deps.store.deleteMonitor(id.toLowerCase(), caller.accountId)))
+  if (!UUID_RE.test(id) || !(await deps.store.monitors.delete({ id: id.toLowerCase(), accountId: caller.accountId })))
     throw monitorNotFound(id);
 }
 
@@ -181,7 +183,9 @@ function unique(xs: string[]): string[] {
 
 /** The prompts of a completed prompt research of the caller: its monitor set, in order. */
 async function monitorSetOf(deps: MonitorDeps, caller: Caller, id: string): Promise<string[]> {
-  const task = UUID_RE.test(id) ? await deps.store.getTask(id.toLowerCase(), deps.now() - deps.retentionMs) : undefined;
+  const task = UUID_RE.test(id)
+    ? await deps.store.tasks.get({ id: id.toLowerCase(), notBefore: deps.now() - deps.retentionMs })
+    : undefined;
   const set = (task?.result as { monitorSet?: { items?: Array<{ text?: unknown }> } } | null)?.monitorSet;
   const prompts = (set?.items ?? []).map((i) => i.text).filter((t): t is string => typeof t === 'string');
   if (

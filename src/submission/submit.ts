@@ -5,7 +5,7 @@ import { newTaskId } from '../domain/task-id.js';
 import type { TaskType } from '../domain/task-types.js';
 import { creditsView, taskMetadata } from '../domain/task-view.js';
 import type { Metrics } from '../ops/metrics.js';
-import type { InsertOutcome, Store } from '../store/store.js';
+import type { InsertOutcome, TaskQueue } from '../store/ports.js';
 import { envelopeToTask, type EnvelopeInput, type SubmissionContext } from './envelope.js';
 
 /**
@@ -19,7 +19,7 @@ export const BATCH_MAX_ITEMS = 500;
 
 /** What submitting needs of the service. */
 export interface SubmitDeps extends SubmissionContext {
-  store: Pick<Store, 'insertTasks'>;
+  store: { tasks: Pick<TaskQueue, 'insert'> };
   metrics: Pick<Metrics, 'tasksSubmitted'>;
   /** Wakes the workers of an engine after an insert. */
   notify: (taskType: TaskType) => void;
@@ -36,7 +36,7 @@ export interface Accepted {
 
 /** Inserts one task; throws the RequestError of a refusal (409 on a taken key). */
 export async function submitOne(deps: SubmitDeps, task: NewTask): Promise<Accepted> {
-  const [outcome] = await deps.store.insertTasks([task], deps.now() - deps.retentionMs);
+  const [outcome] = await deps.store.tasks.insert({ tasks: [task], notBefore: deps.now() - deps.retentionMs });
   return acceptedOrThrow(deps, outcome);
 }
 
@@ -93,11 +93,11 @@ export async function submitBatch(
   let outcomes: InsertOutcome[];
   let batchMade = true;
   try {
-    outcomes = await deps.store.insertTasks(
-      toInsert.map((x) => x.task),
-      deps.now() - deps.retentionMs,
+    outcomes = await deps.store.tasks.insert({
+      tasks: toInsert.map((x) => x.task),
+      notBefore: deps.now() - deps.retentionMs,
       batch,
-    );
+    });
   } catch (e) {
     onStoreError(e);
     outcomes = toInsert.map(() => ({ ok: false, reason: 'STORE_ERROR', message: 'store unavailable' }));

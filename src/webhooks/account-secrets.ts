@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_ACCOUNT_ID } from '../domain/account.js';
 import { open, seal } from '../pools/secret-box.js';
-import type { Store } from '../store/store.js';
-import type { StoredWebhookSecret } from '../store/webhook-secrets.js';
+import type { StoredWebhookSecret, WebhookSecrets } from '../store/ports.js';
 import { secretKeys, type WebhookSecret } from './signing.js';
 
 /** After a rotation the replaced secret signs too for this long, so receivers can cut over (Standard Webhooks). */
@@ -46,7 +45,7 @@ export interface AccountSecretsOptions {
  */
 export class AccountSecrets {
   constructor(
-    private readonly store: Pick<Store, 'webhookSecrets' | 'createWebhookSecret' | 'rotateWebhookSecret'>,
+    private readonly secrets: WebhookSecrets,
     private readonly opts: AccountSecretsOptions,
   ) {}
 
@@ -67,7 +66,12 @@ export class AccountSecrets {
   async rotate(accountId: string): Promise<AccountSecretView | null> {
     if (this.configuredFor(accountId)) return null;
     const now = this.opts.now();
-    await this.store.rotateWebhookSecret(accountId, this.sealed(generateSecret()), now, now + ROTATION_OVERLAP_MS);
+    await this.secrets.rotate({
+      accountId,
+      secret: this.sealed(generateSecret()),
+      now,
+      previousUntil: now + ROTATION_OVERLAP_MS,
+    });
     return this.view(accountId);
   }
 
@@ -97,12 +101,12 @@ export class AccountSecrets {
   /** The rows of these accounts, each made first when missing (another process's, made meanwhile, wins). */
   private async rows(accountIds: readonly string[]): Promise<StoredWebhookSecret[]> {
     if (accountIds.length === 0) return [];
-    const found = await this.store.webhookSecrets(accountIds);
+    const found = await this.secrets.of(accountIds);
     const missing = accountIds.filter((id) => !found.some((r) => r.accountId === id));
     if (missing.length === 0) return found;
     const now = this.opts.now();
-    for (const id of missing) await this.store.createWebhookSecret(id, this.sealed(generateSecret()), now);
-    return [...found, ...(await this.store.webhookSecrets(missing))];
+    for (const id of missing) await this.secrets.create({ accountId: id, secret: this.sealed(generateSecret()), now });
+    return [...found, ...(await this.secrets.of(missing))];
   }
 
   private viewOf(row: StoredWebhookSecret): AccountSecretView {

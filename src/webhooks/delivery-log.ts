@@ -1,5 +1,5 @@
 import { isoOrNull } from '../domain/clock.js';
-import type { DeliveryLogRow } from '../store/store.js';
+import type { DeliveryLogRow } from '../store/ports.js';
 
 /**
  * The delivery log a client reads (GET /v1/async/task/{id}/deliveries): per attempt its time, latency, the HTTP

@@ -1,4 +1,4 @@
-import type { DeliveryOutcome } from '../store/store.js';
+import type { DeliveryOutcome } from '../store/ports.js';
 
 /**
  * The webhook retry schedule. A delivery (the first, and each redelivery on its own) has five attempts: the first at

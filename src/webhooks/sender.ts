@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../domain/clock.js';
 import { RefusedTargetError, assertPublicHost, guardedLookup, isRefusedOrUnresolved } from '../net/address-guard.js';
 import type { Metrics } from '../ops/metrics.js';
-import type { DeliveryOutcome, DeliveryShare, DueDelivery, Store } from '../store/store.js';
+import type { DeliveryOutcome, DeliveryShare, DueDelivery, Outbox } from '../store/ports.js';
 import type { AccountSecrets } from './account-secrets.js';
 import { SharedDeadlines } from './deadlines.js';
 import { afterFailure, attemptOfDelivery, attemptsSpent } from './retry-schedule.js';
@@ -63,7 +63,7 @@ export class WebhookSender {
   private readonly deadlines: SharedDeadlines;
 
   constructor(
-    private readonly store: Store,
+    private readonly outbox: Outbox,
     private readonly opts: WebhookSenderOptions,
     private readonly metrics: Metrics,
     private readonly log: Logger,
@@ -130,13 +130,13 @@ export class WebhookSender {
         // delivery: each finish wakes the sender again, so nothing due waits for long.
         if (room <= 0 || (this.inFlight.size > 0 && room < Math.min(CLAIM_BUNCH, Math.ceil(this.opts.concurrency / 4))))
           break;
-        const due = await this.store.claimDueDeliveries(
-          this.clock.now(),
-          room,
-          deliveryClaimMs(this.opts.timeoutMs),
-          this.opts.holder?.() ?? null,
-          this.share(),
-        );
+        const due = await this.outbox.claimDue({
+          now: this.clock.now(),
+          limit: room,
+          leaseMs: deliveryClaimMs(this.opts.timeoutMs),
+          holder: this.opts.holder?.() ?? null,
+          share: this.share(),
+        });
         const keys = await this.keysOf(due);
         for (const d of due) {
           this.held.set(d.accountId, (this.held.get(d.accountId) ?? 0) + 1);
@@ -203,22 +203,22 @@ export class WebhookSender {
     const about = { taskId: d.taskId, webhookAttempt: ofDelivery, redelivery: d.redelivery };
     if (attemptsSpent(ofDelivery)) {
       // The fifth attempt was started by a sender that died before recording its outcome.
-      await this.store.finishDeliveryAttempt(
-        d.taskId,
-        d.leaseToken,
+      await this.outbox.finishAttempt({
+        taskId: d.taskId,
+        leaseToken: d.leaseToken,
         attempt,
-        { kind: 'abandoned', error: 'sender stopped during the last attempt', httpStatus: null },
-        this.clock.now(),
-      );
+        outcome: { kind: 'abandoned', error: 'sender stopped during the last attempt', httpStatus: null },
+        now: this.clock.now(),
+      });
       return;
     }
-    const started = await this.store.startDeliveryAttempt(
-      d.taskId,
-      d.leaseToken,
+    const started = await this.outbox.startAttempt({
+      taskId: d.taskId,
+      leaseToken: d.leaseToken,
       attempt,
-      this.clock.now(),
-      d.redelivery,
-    );
+      now: this.clock.now(),
+      delivery: d.redelivery,
+    });
     if (!started) return;
     let outcome: DeliveryOutcome;
     if (keys instanceof Error) {
@@ -253,7 +253,13 @@ export class WebhookSender {
         },
         'webhook attempt failed',
       );
-    await this.store.finishDeliveryAttempt(d.taskId, d.leaseToken, attempt, outcome, this.clock.now());
+    await this.outbox.finishAttempt({
+      taskId: d.taskId,
+      leaseToken: d.leaseToken,
+      attempt,
+      outcome,
+      now: this.clock.now(),
+    });
     if (outcome.kind === 'retry') this.wakeAt(outcome.at);
   }
 

@@ -60,9 +60,9 @@ describe('API keys over HTTP', () => {
     expect(text).not.toContain(createHash('sha256').update(key).digest('hex'));
 
     // Only the hash is at rest.
-    const rows = await svc.app.store.listKeys();
+    const rows = await svc.app.store.accounts.listKeys();
     expect(JSON.stringify(rows)).not.toContain(key);
-    const stored = await svc.app.store.keyByHash(createHash('sha256').update(key).digest('hex'));
+    const stored = await svc.app.store.accounts.keyByHash(createHash('sha256').update(key).digest('hex'));
     expect(stored?.prefix).toBe(key.slice(0, 12));
 
     // Errors of the key routes.

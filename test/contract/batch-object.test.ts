@@ -194,6 +194,6 @@ describe('batch progress while its tasks wait, and the edges of the batch endpoi
     clock.advance(24 * 3600_000 + 1000);
     expect((await svc.call('GET', `/v1/async/batch/${id}`)).status).toBe(404);
     await svc.app.sweeper.runOnce();
-    expect(await svc.app.store.getBatch(id, 'default', 0)).toBeUndefined();
+    expect(await svc.app.store.batches.get({ id, accountId: 'default', notBefore: 0 })).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countSavedResults } from '../../src/store/migrations/016-monitor-run-counts.js';
+import { countSavedResults } from '../../src/store/migrations/018-monitor-run-counts.js';
 import { fastConfig, startService, steppedClock, tempDir, type RunningService } from '../helpers/service.js';
 import { until } from '../helpers/wait.js';
 

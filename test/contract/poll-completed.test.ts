@@ -20,7 +20,7 @@ describe('GET /v1/async/task/{id} of a COMPLETED task', () => {
       idempotencyKey: 'poll-completed',
     });
     const now = Date.now();
-    const [claimed] = await svc.app.store.claimTasks({
+    const [claimed] = await svc.app.store.tasks.claim({
       taskType: 'ANSWER_ENGINE_A',
       limit: 1,
       concurrency: 1,
@@ -36,7 +36,7 @@ describe('GET /v1/async/task/{id} of a COMPLETED task', () => {
       creditsCharged: 2,
       webhook: null,
     };
-    expect(await svc.app.store.finishTask(id, claimed!.leaseToken, write, now)).toBe(true);
+    expect(await svc.app.store.tasks.finish({ id, leaseToken: claimed!.leaseToken, write, now })).toBe(true);
   });
   afterAll(() => svc.stop());
 

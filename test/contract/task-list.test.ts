@@ -379,13 +379,13 @@ describe('listing an account’s recent tasks', () => {
     expect((await get('acme', `/v1/async/task/${acme.first[0]}`)).status).toBe(404);
     expect((await get('acme', `/v1/async/task/${acme.batch[0]}`)).status).toBe(200);
     // Still in the store (the sweep has not run): left out all the same.
-    expect(await svc.app.store.getTask(acme.first[0] ?? '', 0)).toBeDefined();
+    expect(await svc.app.store.tasks.get({ id: acme.first[0] ?? '', notBefore: 0 })).toBeDefined();
     clock.advance(1);
     expect(await idsOf('acme', `since=${iso(T0)}`)).toEqual([acme.ok, acme.failed]);
     expect((await get('acme', `/v1/async/task/${acme.batch[0]}`)).status).toBe(404);
     // And after the sweep deletes them.
     expect(await svc.app.sweeper.runOnce()).toBeGreaterThan(0);
-    expect(await svc.app.store.getTask(acme.first[0] ?? '', 0)).toBeUndefined();
+    expect(await svc.app.store.tasks.get({ id: acme.first[0] ?? '', notBefore: 0 })).toBeUndefined();
     expect(await idsOf('acme', `since=${iso(T0)}`)).toEqual([acme.ok, acme.failed]);
   });
 });

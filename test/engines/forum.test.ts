@@ -106,7 +106,7 @@ describe('FORUM end to end through the sandbox', () => {
       expect(r.error).toBe(
         'PAGE_UNAVAILABLE: This community is private: only its approved members can read it. Choose another community.',
       );
-      expect((await svc.app.store.getTask(r.task.id, 0))?.attempts).toBe(1);
+      expect((await svc.app.store.tasks.get({ id: r.task.id, notBefore: 0 }))?.attempts).toBe(1);
       expect(svc.app.pools.exits.list().filter((x) => svc.app.pools.exits.coolingUntil(x) > 0)).toEqual([]);
     },
   );

@@ -1,13 +1,10 @@
-import { KyselyStore } from '../../src/store/kysely-store.js';
-import type { Selectable } from 'kysely';
-import type { WebhookAttemptsTable, WebhookDeliveriesTable } from '../../src/store/schema.js';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, WebhookAttemptsTable, WebhookDeliveriesTable } from '../../src/store/schema.js';
 import type { RunningService } from './service.js';
 
 /** The in-process store's Kysely handle, to look at rows the API does not show (webhook outbox, attempts). */
-function dbOf(svc: RunningService): KyselyStore['db'] {
-  const store = svc.app.store;
-  if (!(store instanceof KyselyStore)) throw new Error('store inspection needs the Kysely store');
-  return store.db;
+function dbOf(svc: RunningService): Kysely<Database> {
+  return svc.app.store.db;
 }
 
 export async function deliveryRow(

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import type { KyselyStore } from '../../src/store/kysely-store.js';
+import type { Store } from '../../src/store/store.js';
 import path from 'node:path';
 import { tempDir } from './service.js';
 
@@ -57,7 +57,7 @@ export type StoreKind = 'sqlite' | 'postgres';
 export async function openTestStore(
   kind: StoreKind,
   agingMs = 60_000,
-): Promise<{ store: KyselyStore; close: () => Promise<void> }> {
+): Promise<{ store: Store; close: () => Promise<void> }> {
   if (kind === 'sqlite') {
     const store = openSqliteStore(path.join(tempDir(), 'aeq.sqlite'), agingMs);
     await store.migrate();

@@ -17,7 +17,7 @@ describe('sandbox:captcha', () => {
     const r = await runTask(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'blocked sandbox:captcha' } });
     expect(r.task.status).toBe('FAILED');
     expect(r.error).toBe(`ENGINE_FAILED: ${ENGINE_ERROR_SENTENCES.ENGINE_FAILED}`);
-    const attempts = (await svc.app.store.getTask(r.task.id, 0))?.attempts;
+    const attempts = (await svc.app.store.tasks.get({ id: r.task.id, notBefore: 0 }))?.attempts;
     expect(attempts).toBe(3);
     // Three attempts, three different exit addresses now resting: a cooled one was never reused.
     expect(cooling()).toHaveLength(3);

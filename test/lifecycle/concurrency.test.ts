@@ -33,7 +33,7 @@ describe('per-engine concurrency', () => {
     // Each attempt lasts at least DELAY_MS. Had three run at once, three finishes would fall within DELAY_MS of each
     // other; with two slots, finish i+2 comes at least DELAY_MS after finish i (a slow machine only spreads them more).
     const finished = (
-      await Promise.all(ids.map(async (id) => (await svc.app.store.getTask(id, 0))?.finishedAt ?? 0))
+      await Promise.all(ids.map(async (id) => (await svc.app.store.tasks.get({ id, notBefore: 0 }))?.finishedAt ?? 0))
     ).sort((a, b) => a - b);
     for (const [i, f] of finished.slice(2).entries()) {
       expect(f - (finished[i] ?? 0), `finishes ${i + 1} and ${i + 3}`).toBeGreaterThanOrEqual(DELAY_MS - 5);

@@ -9,7 +9,7 @@ const run = (svc: RunningService, prompt: string) => runTask(svc, { taskType: 'A
 
 /** Attempts the store counted for a task (not part of the client view). */
 async function attemptsOf(svc: RunningService, id: string): Promise<number> {
-  const t = await svc.app.store.getTask(id, 0);
+  const t = await svc.app.store.tasks.get({ id, notBefore: 0 });
   return t?.attempts ?? -1;
 }
 

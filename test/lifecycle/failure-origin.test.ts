@@ -68,7 +68,7 @@ describe('an exception in our own code', () => {
     const r = await runTask(svc, { taskType: 'WEB_SCRAPE', payload: { url: pages.url } });
     expect(r.task.status).toBe('FAILED');
     expect(r.error).toBe('ENGINE_FAILED: The engine request failed.');
-    expect((await svc.app.store.getTask(r.task.id, 0))?.attempts).toBe(1);
+    expect((await svc.app.store.tasks.get({ id: r.task.id, notBefore: 0 }))?.attempts).toBe(1);
     expect(pages.hits()).toBe(1);
 
     const errors = logLines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.level === 50);
@@ -93,7 +93,7 @@ describe('an exception in our own code', () => {
     await new Promise((r) => closed.close(r));
     const r = await runTask(svc, { taskType: 'WEB_SCRAPE', payload: { url: `http://127.0.0.1:${port}/gone` } });
     expect(r.error).toBe('ENGINE_FAILED: The engine request failed.');
-    expect((await svc.app.store.getTask(r.task.id, 0))?.attempts).toBe(3);
+    expect((await svc.app.store.tasks.get({ id: r.task.id, notBefore: 0 }))?.attempts).toBe(3);
     const metrics = await (await fetch(`${svc.url}/metrics`, { headers: internal })).text();
     expect(metrics).toMatch(/^aeq_upstream_failures_total\{engine="WEB_SCRAPE",kind="UPSTREAM_ERROR"\} 3$/m);
     expect(metrics).toMatch(/^aeq_engine_internal_errors_total\{engine="WEB_SCRAPE"\} 1$/m);
@@ -176,7 +176,7 @@ describe("a provider's permanent error", () => {
     const r = await runTask(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'best running shoes' } });
     expect(r.task.status).toBe('FAILED');
     expect(r.error).toBe('ENGINE_FAILED: The engine request failed.');
-    expect((await svc.app.store.getTask(r.task.id, 0))?.attempts).toBe(1);
+    expect((await svc.app.store.tasks.get({ id: r.task.id, notBefore: 0 }))?.attempts).toBe(1);
     expect(calls).toBe(1);
     expect(svc.app.pools.exits.list().filter((x) => svc.app.pools.exits.coolingUntil(x) > 0)).toEqual([]);
   });

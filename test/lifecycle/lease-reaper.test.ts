@@ -43,7 +43,7 @@ describe('lease reaper (runOnce on a stepped clock)', () => {
 
   /** Claims the task as a worker that then dies: the lease is never renewed or released. */
   const claimAndDie = async (id: string) => {
-    const [claimed] = await svc.app.store.claimTasks({
+    const [claimed] = await svc.app.store.tasks.claim({
       taskType: 'ANSWER_ENGINE_A',
       limit: 1,
       concurrency: 1,

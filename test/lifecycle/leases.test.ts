@@ -14,6 +14,6 @@ describe('leases: heartbeats keep a long attempt its task', () => {
   it('an attempt over several lease periods completes once, in one attempt (the reaper never takes it)', async () => {
     const r = await runTask(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'long one sandbox:delay=2500' } });
     expect(r.task.status).toBe('COMPLETED');
-    expect((await svc.app.store.getTask(r.task.id, 0))?.attempts).toBe(1);
+    expect((await svc.app.store.tasks.get({ id: r.task.id, notBefore: 0 }))?.attempts).toBe(1);
   });
 });

@@ -64,7 +64,7 @@ describe('priority ordering with one slot (concurrency 1)', () => {
     await engine('resume');
     await workDue(svc);
     const tasks = await Promise.all(
-      labels.map(async (l) => [l, await svc.app.store.getTask(ids.get(l) ?? '', 0)] as const),
+      labels.map(async (l) => [l, await svc.app.store.tasks.get({ id: ids.get(l) ?? '', notBefore: 0 })] as const),
     );
     for (const [l, t] of tasks) expect(t?.status, l).toBe('COMPLETED');
     const finished = tasks.map(([l, t]) => [l, t?.finishedAt ?? NaN] as const);

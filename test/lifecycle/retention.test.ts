@@ -55,15 +55,15 @@ describe('retention (AEQ_RETENTION_MS)', () => {
     expect(expired.body.error.code).toBe('RESOURCE_NOT_FOUND');
     expect(expired.body.error.details).toEqual({ id: done });
     // Hidden before it is deleted, deleted after the sweep.
-    expect(await svc.app.store.getTask(done, 0)).toBeDefined();
+    expect(await svc.app.store.tasks.get({ id: done, notBefore: 0 })).toBeDefined();
     const deleted = await svc.app.sweeper.runOnce();
     expect(deleted).toBeGreaterThanOrEqual(1);
-    expect(await svc.app.store.getTask(done, 0)).toBeUndefined();
+    expect(await svc.app.store.tasks.get({ id: done, notBefore: 0 })).toBeUndefined();
     expect(await deliveryRow(svc, done)).toBeUndefined();
     expect(await deliveryAttempts(svc, done)).toHaveLength(0);
 
     expect((await svc.call('GET', `/v1/async/task/${young}`)).status).toBe(200);
-    expect(await svc.app.store.getTask(young, 0)).toBeDefined();
+    expect(await svc.app.store.tasks.get({ id: young, notBefore: 0 })).toBeDefined();
   });
 
   it('expired tasks no longer count in /stats', async () => {

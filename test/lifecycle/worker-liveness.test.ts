@@ -1,7 +1,8 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LeaseReaper } from '../../src/queue/lease-reaper.js';
-import type { Store, WorkerRegistration } from '../../src/store/store.js';
+import type { WorkerRegistration } from '../../src/store/ports.js';
+import type { Store } from '../../src/store/store.js';
 import {
   ALL_ENGINES,
   fastConfig,
@@ -46,12 +47,12 @@ describe('worker liveness (releaseDead on a stepped clock)', () => {
   });
 
   const register = async () => {
-    const r = await store.registerWorker(clock.now(), () => undefined);
+    const r = await store.workers.register({ now: clock.now(), onLost: () => undefined });
     registrations.push(r);
     return r;
   };
   const claim = (workerId: string, limit: number) =>
-    store.claimTasks({ taskType: ENGINE, limit, concurrency: CONCURRENCY, workerId, now: clock.now(), leaseMs: HOUR });
+    store.tasks.claim({ taskType: ENGINE, limit, concurrency: CONCURRENCY, workerId, now: clock.now(), leaseMs: HOUR });
   const status = async (id: string) => (await svc.call('GET', `/v1/async/task/${id}`)).body.task.status as string;
 
   /** The death of a worker process as the store sees it. */
@@ -99,7 +100,7 @@ describe('worker liveness (releaseDead on a stepped clock)', () => {
     // A delivery claimed by the doomed worker's sender. It is due an hour ahead, so the service's own sender (on the
     // clock's time) leaves it alone until it is released.
     const later = clock.now() + HOUR;
-    const [held] = await store.claimTasks({
+    const [held] = await store.tasks.claim({
       taskType: 'SEARCH_A',
       limit: 1,
       concurrency: 1,
@@ -108,10 +109,10 @@ describe('worker liveness (releaseDead on a stepped clock)', () => {
       leaseMs: HOUR,
     });
     expect(held?.id).toBe(webhookTask);
-    const finished = await store.finishTask(
-      webhookTask,
-      held?.leaseToken ?? '',
-      {
+    const finished = await store.tasks.finish({
+      id: webhookTask,
+      leaseToken: held?.leaseToken ?? '',
+      write: {
         status: 'COMPLETED',
         result: { ok: true },
         error: null,
@@ -119,19 +120,32 @@ describe('worker liveness (releaseDead on a stepped clock)', () => {
         creditsCharged: 1,
         webhook: { url: 'http://127.0.0.1:9/hook', payload: { ok: true }, accountId: held?.accountId ?? '' },
       },
-      later,
-    );
+      now: later,
+    });
     expect(finished).toBe(true);
-    const [delivery] = await store.claimDueDeliveries(later, 10, HOUR, doomed.id);
+    const [delivery] = await store.outbox.claimDue({ now: later, limit: 10, leaseMs: HOUR, holder: doomed.id });
     expect(delivery?.taskId).toBe(webhookTask);
 
     // PostgreSQL records exit-address and account slots in the store (several processes share them): the doomed
     // worker holds the one slot of an exit address. SQLite's pools live in its one process.
     const slotsShared = store.kind === 'postgres';
-    const slot = () => store.acquirePoolLease('exit-liveness', 1, clock.now(), clock.now() + HOUR, live.id);
+    const slot = () =>
+      store.poolSlots!.acquire({
+        resourceId: 'exit-liveness',
+        capacity: 1,
+        now: clock.now(),
+        expiresAt: clock.now() + HOUR,
+        holder: live.id,
+      });
     if (slotsShared) {
       expect(
-        await store.acquirePoolLease('exit-liveness', 1, clock.now(), clock.now() + HOUR, doomed.id),
+        await store.poolSlots!.acquire({
+          resourceId: 'exit-liveness',
+          capacity: 1,
+          now: clock.now(),
+          expiresAt: clock.now() + HOUR,
+          holder: doomed.id,
+        }),
       ).not.toBeNull();
       expect(await slot()).toBeNull();
     }
@@ -139,7 +153,7 @@ describe('worker liveness (releaseDead on a stepped clock)', () => {
     // Both alive: a sweep takes nothing.
     expect(await reaper.releaseDead()).toEqual({ workers: 0, requeued: 0, failed: 0, deliveries: 0 });
     for (const t of [...doomedTasks, ...liveTasks]) expect(await status(t.id)).toBe('PROCESSING');
-    expect(await store.claimDueDeliveries(later, 10, HOUR, live.id)).toEqual([]);
+    expect(await store.outbox.claimDue({ now: later, limit: 10, leaseMs: HOUR, holder: live.id })).toEqual([]);
     if (slotsShared) expect(await slot()).toBeNull();
 
     await kill(doomed);
@@ -149,9 +163,12 @@ describe('worker liveness (releaseDead on a stepped clock)', () => {
     for (const t of doomedTasks) expect(await status(t.id)).toBe('QUEUED');
     // The live worker's lease is untouched: it still finishes its task.
     expect(await status(liveTasks[0]!.id)).toBe('PROCESSING');
-    expect(await store.heartbeat([{ id: liveTasks[0]!.id, leaseToken: liveTasks[0]!.leaseToken }], clock.now())).toBe(
-      1,
-    );
+    expect(
+      await store.tasks.heartbeat({
+        leases: [{ id: liveTasks[0]!.id, leaseToken: liveTasks[0]!.leaseToken }],
+        expiresAt: clock.now(),
+      }),
+    ).toBe(1);
 
     // The dead worker's two slots are free again, at the same clock time (no lease ran out), and its exit address.
     expect(await claim(live.id, 5)).toHaveLength(2);
@@ -160,7 +177,7 @@ describe('worker liveness (releaseDead on a stepped clock)', () => {
     const sender = svc.app.webhooks!;
     await sender.runOnce();
     await sender.idle();
-    const log = await store.deliveryLog(webhookTask);
+    const log = await store.outbox.log(webhookTask);
     expect(log?.attempts.map((a) => a.attempt)).toEqual([1]);
 
     // A second sweep finds nothing more, and the live worker is never released.

@@ -120,9 +120,9 @@ describe('failed authentication', () => {
   beforeAll(async () => {
     svc = await startService({ AEQ_INTERNAL_TOKEN: 'internal-token-credentials-0123' });
     // Counts the store's key lookups: the one read an unknown token can cost.
-    const store = svc.app.store;
-    const keyByHash = store.keyByHash.bind(store);
-    store.keyByHash = (hash: string) => {
+    const accounts = svc.app.store.accounts;
+    const keyByHash = accounts.keyByHash.bind(accounts);
+    accounts.keyByHash = (hash: string) => {
       reads++;
       return keyByHash(hash);
     };

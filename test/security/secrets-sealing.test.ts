@@ -15,7 +15,7 @@ const SECRET = 'sk-SEALED-account-secret-5f2e9a';
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
 async function sealedBox(svc: RunningService, id: string): Promise<string> {
-  const row = (await svc.app.store.runtimeChanges()).find((r) => r.key === `account:${id}`);
+  const row = (await svc.app.store.runtime.changes()).find((r) => r.key === `account:${id}`);
   if (!row) throw new Error(`no runtime change for ${id}`);
   const state = JSON.parse(row.state) as { sealed?: string };
   expect(row.state).not.toContain(SECRET);
@@ -72,7 +72,11 @@ describe('pool secrets sealed with their own key', () => {
         disabled: false,
         removed: false,
       };
-      await svc.app.store.putRuntimeChange('account:jp-legacy', JSON.stringify(legacy), Date.now());
+      await svc.app.store.runtime.putChange({
+        key: 'account:jp-legacy',
+        state: JSON.stringify(legacy),
+        now: Date.now(),
+      });
     } finally {
       await svc.stop();
     }

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KyselyStore } from '../../src/store/kysely-store.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { fastConfig, startService, tempDir, type RunningService } from '../helpers/service.js';
 
@@ -21,7 +20,6 @@ describe("one account's hanging receivers do not hold every delivery slot", () =
     svc.call(method, p, body, { authorization: `Bearer ${keys[who]}` });
   const db = () => {
     const store = svc.app.store;
-    if (!(store instanceof KyselyStore)) throw new Error('needs the Kysely store');
     return store.db;
   };
   const deliveries = async (who: string, status?: string) => {
@@ -60,7 +58,7 @@ describe("one account's hanging receivers do not hold every delivery slot", () =
       const made = await svc.call('POST', '/internal/accounts', { name }, internal);
       expect(made.status).toBe(201);
       keys[name] = (await svc.call('POST', '/internal/keys', { account: name }, internal)).body.key;
-      ids[name] = (await svc.app.store.accountByName(name))?.id ?? '';
+      ids[name] = (await svc.app.store.accounts.byName(name))?.id ?? '';
     }
   });
   afterAll(async () => {
@@ -97,22 +95,34 @@ describe("one account's hanging receivers do not hold every delivery slot", () =
     for (let i = 0; i < 20; i++) expect((await hook('fair', `${answering.url}/fair/${i}`, i)).status).toBe(202);
     await until('every fair task to finish', async () => (await deliveries('fair')) === 21);
     expect(await deliveries('fair', 'PENDING')).toBe(20);
-    const claimed = await svc.app.store.claimDueDeliveries(Date.now(), 64, 60_000, null, {
-      held: new Map([[ids.hog ?? '', 10]]),
-      shared: 16,
-      alone: 48,
+    const claimed = await svc.app.store.outbox.claimDue({
+      now: Date.now(),
+      limit: 64,
+      leaseMs: 60_000,
+      holder: null,
+      share: {
+        held: new Map([[ids.hog ?? '', 10]]),
+        shared: 16,
+        alone: 48,
+      },
     });
     const count = (who: string) => claimed.filter((d) => d.accountId === ids[who]).length;
     // hog holds 10 (as told): 6 more; fair holds none: 16 of its 20.
     expect([count('hog'), count('fair')]).toEqual([6, 16]);
     // Alone, an account gets up to three quarters: fair's 4 left, with hog at its limit of 48.
-    const rest = await svc.app.store.claimDueDeliveries(Date.now(), 64, 60_000, null, {
-      held: new Map([
-        [ids.hog ?? '', 48],
-        [ids.fair ?? '', 16],
-      ]),
-      shared: 16,
-      alone: 48,
+    const rest = await svc.app.store.outbox.claimDue({
+      now: Date.now(),
+      limit: 64,
+      leaseMs: 60_000,
+      holder: null,
+      share: {
+        held: new Map([
+          [ids.hog ?? '', 48],
+          [ids.fair ?? '', 16],
+        ]),
+        shared: 16,
+        alone: 48,
+      },
     });
     expect(rest.map((d) => d.accountId)).toEqual(Array(4).fill(ids.fair));
     await hanging.close();

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewTask } from '../../src/domain/task.js';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
-import type { KyselyStore } from '../../src/store/kysely-store.js';
+import type { Store } from '../../src/store/store.js';
 import { TEST_PG_URL, postgresUnavailableReason } from '../helpers/stores.js';
 
 const pgSkip = await postgresUnavailableReason();
@@ -11,11 +11,11 @@ const pgSkip = await postgresUnavailableReason();
 /**
  * A batch finds its tasks in the range of their ids. On a PostgreSQL database whose collation has contractions (Danish
  * reads "aa" as one letter after "z"), ids compared by that collation fall out of the range; the ids are compared
- * byte by byte ("C", postgres/migrations/014-c-collation-ids.ts), so every task of the batch is found.
+ * byte by byte ("C", postgres/migrations/016-c-collation-ids.ts), so every task of the batch is found.
  */
 describe.skipIf(pgSkip !== null)('batch ids on a PostgreSQL database with a Danish collation', () => {
   const dbName = `aeq_da_${randomBytes(6).toString('hex')}`;
-  let store: KyselyStore;
+  let store: Store;
   const admin = () => new pg.Client({ connectionString: TEST_PG_URL });
 
   beforeAll(async () => {
@@ -64,10 +64,10 @@ describe.skipIf(pgSkip !== null)('batch ids on a PostgreSQL database with a Dani
       createdAt: now,
       batch: { id: batch.id, index },
     }));
-    await store.insertTasks(tasks, 0, batch);
-    const b = await store.getBatch(batch.id, 'default', 0);
+    await store.tasks.insert({ tasks, notBefore: 0, batch });
+    const b = await store.batches.get({ id: batch.id, accountId: 'default', notBefore: 0 });
     expect(b?.counts.QUEUED).toBe(4);
-    expect(b && (await store.batchItems(b, -1, 10)).map((x) => x.taskId)).toEqual(ids);
-    expect(await store.completeBatches(now, 0, 10, () => null)).toEqual([]);
+    expect(b && (await store.batches.items({ batch: b, after: -1, limit: 10 })).map((x) => x.taskId)).toEqual(ids);
+    expect(await store.batches.complete({ now, notBefore: 0, limit: 10, webhookOf: () => null })).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newTaskId, taskIdKey } from '../../src/domain/task-id.js';
 import type { NewTask } from '../../src/domain/task.js';
-import type { KyselyStore } from '../../src/store/kysely-store.js';
+import type { Store } from '../../src/store/store.js';
 import { openTestStore } from '../helpers/stores.js';
 
 const T0 = 1_800_000_000_000;
@@ -68,7 +68,7 @@ describe('task id keys', () => {
 });
 
 describe('embedded store rows keyed by the task id', () => {
-  let store: KyselyStore;
+  let store: Store;
   let close: () => Promise<void>;
   beforeEach(async () => {
     ({ store, close } = await openTestStore('sqlite'));
@@ -80,10 +80,14 @@ describe('embedded store rows keyed by the task id', () => {
 
   it("stores a v7 task under its id's key, and finds it by that key", async () => {
     const id = newTaskId(T0);
-    await store.insertTasks([task(id)]);
+    await store.tasks.insert({ tasks: [task(id)] });
     expect(await rowidOf(id)).toBe(taskIdKey(id));
-    expect(await store.pollTask(id, 0)).toMatchObject({ id, status: 'QUEUED' });
-    expect(await store.getTask(id, 0)).toMatchObject({ id, status: 'QUEUED', payload: { query: 'q' } });
+    expect(await store.tasks.poll({ id, notBefore: 0 })).toMatchObject({ id, status: 'QUEUED' });
+    expect(await store.tasks.get({ id, notBefore: 0 })).toMatchObject({
+      id,
+      status: 'QUEUED',
+      payload: { query: 'q' },
+    });
   });
 
   it('gives a task whose key another row holds a rowid of its own, and still finds both', async () => {
@@ -91,13 +95,13 @@ describe('embedded store rows keyed by the task id', () => {
     // Same time and counter (as after a clock step back), different random tail.
     const second = `${first.slice(0, 19)}${randomUUID().slice(19)}`;
     expect(taskIdKey(second)).toBe(taskIdKey(first));
-    const out = await store.insertTasks([task(first), task(second)]);
+    const out = await store.tasks.insert({ tasks: [task(first), task(second)] });
     expect(out.map((o) => o.ok)).toEqual([true, true]);
     expect(await rowidOf(first)).toBe(taskIdKey(first));
     expect(await rowidOf(second)).not.toBe(taskIdKey(second));
-    expect((await store.pollTask(second, 0))?.id).toBe(second);
-    expect((await store.getTask(second, 0))?.id).toBe(second);
-    expect((await store.pollTask(first, 0))?.id).toBe(first);
+    expect((await store.tasks.poll({ id: second, notBefore: 0 }))?.id).toBe(second);
+    expect((await store.tasks.get({ id: second, notBefore: 0 }))?.id).toBe(second);
+    expect((await store.tasks.poll({ id: first, notBefore: 0 }))?.id).toBe(first);
   });
 
   it(
@@ -107,21 +111,23 @@ describe('embedded store rows keyed by the task id', () => {
       const v4 = randomUUID();
       const moved = newTaskId(T0);
       const old = newTaskId(T0 - 10_000);
-      await store.insertTasks([task(v4), task(moved), task(old, { createdAt: T0 - 10_000 })]);
+      await store.tasks.insert({ tasks: [task(v4), task(moved), task(old, { createdAt: T0 - 10_000 })] });
       await sql`update tasks set rowid = 7 where id = ${moved}`.execute(store.db);
-      expect((await store.pollTask(v4, 0))?.id).toBe(v4);
-      expect((await store.pollTask(moved, 0))?.id).toBe(moved);
-      expect((await store.getTask(moved, 0))?.id).toBe(moved);
-      expect(await store.pollTask(old, T0 - 5_000)).toBeUndefined();
-      expect(await store.getTask(old, T0 - 5_000)).toBeUndefined();
-      expect(await store.pollTask(newTaskId(T0), 0)).toBeUndefined();
+      expect((await store.tasks.poll({ id: v4, notBefore: 0 }))?.id).toBe(v4);
+      expect((await store.tasks.poll({ id: moved, notBefore: 0 }))?.id).toBe(moved);
+      expect((await store.tasks.get({ id: moved, notBefore: 0 }))?.id).toBe(moved);
+      expect(await store.tasks.poll({ id: old, notBefore: T0 - 5_000 })).toBeUndefined();
+      expect(await store.tasks.get({ id: old, notBefore: T0 - 5_000 })).toBeUndefined();
+      expect(await store.tasks.poll({ id: newTaskId(T0), notBefore: 0 })).toBeUndefined();
     },
   );
 
   it('keeps the idempotency rule when the key is taken: a duplicate is refused, not given another rowid', async () => {
     const a = newTaskId(T0);
     const b = `${a.slice(0, 19)}${randomUUID().slice(19)}`;
-    const out = await store.insertTasks([task(a, { idempotencyKey: 'k' }), task(b, { idempotencyKey: 'k' })]);
+    const out = await store.tasks.insert({
+      tasks: [task(a, { idempotencyKey: 'k' }), task(b, { idempotencyKey: 'k' })],
+    });
     expect(out[0]?.ok).toBe(true);
     expect(out[1]).toEqual({ ok: false, reason: 'DUPLICATE_KEY', existingId: a });
   });

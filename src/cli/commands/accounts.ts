@@ -27,14 +27,14 @@ export function registerAccounts(program: Command): void {
     .argument('<name>', 'letters, digits, dot, dash, underscore')
     .description('create an account')
     .action((name: string) =>
-      withStore(async (store, now) => print({ account: accountView(await createAccount(store, name, now)) })),
+      withStore(async (store, now) => print({ account: accountView(await createAccount(store.accounts, name, now)) })),
     );
   accounts
     .command('list')
     .description('list the accounts')
     .action(() =>
       withStore(async (store) => {
-        for (const a of await store.listAccounts()) print(accountView(a));
+        for (const a of await store.accounts.list()) print(accountView(a));
       }),
     );
 
@@ -47,7 +47,7 @@ export function registerAccounts(program: Command): void {
     .option('--expires <duration>', 'lifetime such as 90d, 12h or 30m (default: none)')
     .action((o: { account: string; name?: string; expires?: string }) =>
       withStore(async (store, now) => {
-        const { key, record } = await createKey(store, o, now);
+        const { key, record } = await createKey(store.accounts, o, now);
         print({ key, ...keyView(record, now) });
         process.stderr.write('aeq: the key is shown this once; only its hash is stored\n');
       }),
@@ -58,7 +58,7 @@ export function registerAccounts(program: Command): void {
     .option('--account <name>', "only this account's keys")
     .action((o: { account?: string }) =>
       withStore(async (store, now) => {
-        for (const k of await listKeys(store, o.account)) print(keyView(k, now));
+        for (const k of await listKeys(store.accounts, o.account)) print(keyView(k, now));
       }),
     );
   keys
@@ -66,7 +66,7 @@ export function registerAccounts(program: Command): void {
     .argument('<prefix>', "the key's 12-character prefix, as `aeq keys list` shows it")
     .description('revoke a key: refused from the next request on')
     .action((prefix: string) =>
-      withStore(async (store, now) => print(keyView(await revokeKey(store, prefix, now), now))),
+      withStore(async (store, now) => print(keyView(await revokeKey(store.accounts, prefix, now), now))),
     );
 }
 

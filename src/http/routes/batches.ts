@@ -14,7 +14,11 @@ import { UUID_RE } from '../../domain/task-id.js';
 export async function liveBatchOr404(ctx: HttpContext, id: string, caller: Caller): Promise<BatchRecord> {
   // Another account's batch is not found either (404, never 403: ids cannot be probed).
   const batch = UUID_RE.test(id)
-    ? await ctx.store.getBatch(id.toLowerCase(), caller.accountId, ctx.now() - ctx.settings.retentionMs)
+    ? await ctx.store.batches.get({
+        id: id.toLowerCase(),
+        accountId: caller.accountId,
+        notBefore: ctx.now() - ctx.settings.retentionMs,
+      })
     : undefined;
   if (!batch)
     throw new RequestError('RESOURCE_NOT_FOUND', `No batch with id ${JSON.stringify(id)} (unknown or expired).`, {
@@ -42,7 +46,12 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: HttpContext): voi
       const { accountId } = callerOf(req);
       const { limit, cursor } = req.query;
       const notBefore = ctx.now() - ctx.settings.retentionMs;
-      const page = await ctx.store.listBatches(accountId, notBefore, cursor?.toLowerCase() ?? null, limit);
+      const page = await ctx.store.batches.list({
+        accountId,
+        notBefore,
+        beforeId: cursor?.toLowerCase() ?? null,
+        limit,
+      });
       return {
         success: true,
         batches: page.batches.map(batchView),
@@ -71,7 +80,12 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: HttpContext): voi
       const batch = await liveBatchOr404(ctx, req.params.id, callerOf(req));
       const after = req.query.cursor === undefined ? -1 : Number(req.query.cursor);
       // One more than the page tells whether another page follows.
-      const rows = await ctx.store.batchItems(batch, after, req.query.limit + 1, req.query.include === 'request');
+      const rows = await ctx.store.batches.items({
+        batch,
+        after,
+        limit: req.query.limit + 1,
+        withPayload: req.query.include === 'request',
+      });
       const items = rows.slice(0, req.query.limit);
       const last = items.at(-1);
       return {

@@ -57,7 +57,7 @@ export function registerDeliveryRoutes(app: FastifyInstance, ctx: HttpContext): 
 
 function registerOwnerRoutes(app: FastifyInstance, ctx: HttpContext, owner: Owner): void {
   const answer = async (id: string) => {
-    const row = await ctx.store.deliveryLog(id);
+    const row = await ctx.store.outbox.log(id);
     return { success: true, [owner.idField]: id, webhook: row ? deliveryLogView(row) : null };
   };
 
@@ -91,7 +91,7 @@ function registerOwnerRoutes(app: FastifyInstance, ctx: HttpContext, owner: Owne
     async (req, reply) => {
       const { id, settled } = await owner.find(ctx, req.params.id, callerOf(req));
       if (!settled) throw owner.notSettled(id);
-      const outcome = await ctx.store.requestRedelivery(id, ctx.now());
+      const outcome = await ctx.store.outbox.requestRedelivery({ taskId: id, now: ctx.now() });
       if (outcome === 'none')
         throw new RequestError('NO_WEBHOOK', `The ${owner.noun} was submitted without a webhook.`, { id });
       if (outcome === 'busy')

@@ -56,19 +56,19 @@ async function admin<T>(step: () => Promise<T>): Promise<T> {
 export function registerAccountAdminRoutes(app: FastifyInstance, ctx: HttpContext): void {
   // /stats of every account together (the client route answers the caller's own account).
   app.get('/internal/stats', { schema: hide }, async () => {
-    const s = await ctx.store.stats(ctx.now() - ctx.settings.retentionMs);
+    const s = await ctx.store.figures.stats({ notBefore: ctx.now() - ctx.settings.retentionMs });
     return { tasks: s.tasks, byEngine: s.byEngine, webhooks: s.webhooks };
   });
 
   app.get('/internal/accounts', { schema: hide }, async () => ({
-    accounts: (await ctx.store.listAccounts()).map(accountView),
+    accounts: (await ctx.store.accounts.list()).map(accountView),
   }));
 
   app.post<{ Body: { name: string } }>(
     '/internal/accounts',
     { schema: { ...hide, body: accountBody } },
     async (req, reply) => {
-      const account = await admin(() => createAccount(ctx.store, req.body.name, ctx.now()));
+      const account = await admin(() => createAccount(ctx.store.accounts, req.body.name, ctx.now()));
       return reply.code(201).send({ account: accountView(account) });
     },
   );
@@ -81,7 +81,7 @@ export function registerAccountAdminRoutes(app: FastifyInstance, ctx: HttpContex
     '/internal/keys',
     { schema: { ...hide, querystring: keysQuery } },
     async (req) => {
-      const keys = await admin(() => listKeys(ctx.store, req.query.account));
+      const keys = await admin(() => listKeys(ctx.store.accounts, req.query.account));
       const now = ctx.now();
       return { keys: keys.map((k) => keyView(k, now)) };
     },
@@ -92,7 +92,7 @@ export function registerAccountAdminRoutes(app: FastifyInstance, ctx: HttpContex
     { schema: { ...hide, body: keyBody } },
     async (req, reply) => {
       const now = ctx.now();
-      const { key, record } = await admin(() => createKey(ctx.store, req.body, now));
+      const { key, record } = await admin(() => createKey(ctx.store.accounts, req.body, now));
       ctx.auth.forget();
       return reply.code(201).send({ key, ...keyView(record, now) });
     },
@@ -100,7 +100,7 @@ export function registerAccountAdminRoutes(app: FastifyInstance, ctx: HttpContex
 
   app.post<{ Params: { prefix: string } }>('/internal/keys/:prefix/revoke', { schema: hide }, async (req) => {
     const now = ctx.now();
-    const record = await admin(() => revokeKey(ctx.store, req.params.prefix, now));
+    const record = await admin(() => revokeKey(ctx.store.accounts, req.params.prefix, now));
     ctx.auth.forget();
     return keyView(record, now);
   });

@@ -37,7 +37,9 @@ export function registerMonitorRunRoutes(app: FastifyInstance, ctx: HttpContext)
       const caller = callerOf(req);
       const m = await monitorOr404(ctx, req.params.id, caller);
       const withResults = req.query.include === 'results';
-      const runs = await ctx.store.monitorRuns(m.id, caller.accountId, {
+      const runs = await ctx.store.monitors.runs({
+        monitorId: m.id,
+        accountId: caller.accountId,
         limit: req.query.limit,
         results: withResults,
       });
@@ -93,7 +95,9 @@ export function registerMonitorRunRoutes(app: FastifyInstance, ctx: HttpContext)
       const m = await monitorOr404(ctx, req.params.id, caller);
       const from = timeOf(req.query.from, 'from');
       const to = timeOf(req.query.to, 'to');
-      const runs = await ctx.store.monitorRunMetrics(m.id, caller.accountId, {
+      const runs = await ctx.store.monitors.runMetrics({
+        monitorId: m.id,
+        accountId: caller.accountId,
         ...(from === undefined ? {} : { from }),
         ...(to === undefined ? {} : { to }),
       });

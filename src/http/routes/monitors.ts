@@ -64,7 +64,11 @@ export function registerMonitorRoutes(app: FastifyInstance, ctx: HttpContext): v
       const after = req.query.cursor ?? null;
       if (after !== null && !UUID_RE.test(after))
         throw validationError([{ field: 'cursor', message: 'must be the nextCursor of the previous page' }]);
-      const rows = await ctx.store.listMonitors(callerOf(req).accountId, after, req.query.limit + 1);
+      const rows = await ctx.store.monitors.list({
+        accountId: callerOf(req).accountId,
+        after,
+        limit: req.query.limit + 1,
+      });
       const page = rows.slice(0, req.query.limit);
       return {
         success: true,

@@ -29,13 +29,16 @@ export function registerOpsRoutes(app: FastifyInstance, ctx: HttpContext): void 
     '/stats',
     { schema: { summary: "The caller's account: its tasks by status and engine, its webhook deliveries" } },
     async (req) => {
-      const s = await ctx.store.stats(ctx.now() - ctx.settings.retentionMs, callerOf(req).accountId);
+      const s = await ctx.store.figures.stats({
+        notBefore: ctx.now() - ctx.settings.retentionMs,
+        accountId: callerOf(req).accountId,
+      });
       return { tasks: s.tasks, byEngine: s.byEngine, webhooks: s.webhooks };
     },
   );
 
   app.get('/capacity', { schema: { summary: 'Serving mode and region serveability per engine' } }, async () => {
-    const depth = await ctx.store.queuedAndRunning(ctx.now() - ctx.settings.retentionMs);
+    const depth = await ctx.store.figures.queuedAndRunning({ notBefore: ctx.now() - ctx.settings.retentionMs });
     const countries = ctx.pools.knownCountries();
     const out: Record<string, unknown> = {};
     for (const t of ALL_TASK_TYPES) {
@@ -84,7 +87,7 @@ export function registerMetricsRoute(app: FastifyInstance, ctx: HttpContext): vo
   let takenAt = -Infinity;
   let taking: Promise<void> | null = null;
   const refreshQueueDepth = async (): Promise<void> => {
-    const depth = await ctx.store.stats(ctx.now() - ctx.settings.retentionMs);
+    const depth = await ctx.store.figures.stats({ notBefore: ctx.now() - ctx.settings.retentionMs });
     ctx.metrics.queueDepth.reset();
     for (const [engine, counts] of Object.entries(depth.byEngine)) {
       for (const [status, n] of Object.entries(counts)) ctx.metrics.queueDepth.set({ engine, status }, n);

@@ -83,7 +83,7 @@ export function registerTaskListRoutes(app: FastifyInstance, ctx: HttpContext): 
       const withResult = included.has('result');
       const withPayload = included.has('request');
       // One more than the page tells whether another page follows.
-      const rows = await ctx.store.listTasks({
+      const rows = await ctx.store.tasks.list({
         accountId,
         since: Math.max(since, ctx.now() - ctx.settings.retentionMs),
         until,

@@ -10,7 +10,7 @@ import type { HttpContext } from '../context.js';
  */
 export async function liveTaskOr404(ctx: HttpContext, id: string, caller: Caller): Promise<PolledTask> {
   const found = UUID_RE.test(id)
-    ? await ctx.store.pollTask(id.toLowerCase(), ctx.now() - ctx.settings.retentionMs)
+    ? await ctx.store.tasks.poll({ id: id.toLowerCase(), notBefore: ctx.now() - ctx.settings.retentionMs })
     : undefined;
   const task = found?.accountId === caller.accountId ? found : undefined;
   if (!task)

@@ -25,7 +25,7 @@ export function registerTaskRequestRoute(app: FastifyInstance, ctx: HttpContext)
     },
     async (req) => {
       const polled = await liveTaskOr404(ctx, req.params.id, callerOf(req));
-      const task = await ctx.store.getTask(polled.id, ctx.now() - ctx.settings.retentionMs);
+      const task = await ctx.store.tasks.get({ id: polled.id, notBefore: ctx.now() - ctx.settings.retentionMs });
       // Swept between the two reads: as unknown as the first read would have found it a moment later.
       if (!task)
         throw new RequestError('RESOURCE_NOT_FOUND', `No task with id ${JSON.stringify(req.params.id)} (expired).`, {

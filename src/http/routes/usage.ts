@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { validationError } from '../../domain/request-errors.js';
-import { DAY_MS } from '../../store/usage.js';
+import { DAY_MS } from '../../store/ports.js';
 import { callerOf } from '../caller.js';
 import type { HttpContext } from '../context.js';
 import { errorEnvelopeSchema } from '../schemas/common.js';
@@ -43,7 +43,7 @@ export function registerUsageRoutes(app: FastifyInstance, ctx: HttpContext): voi
       if (problems.length === 0 && toDay - fromDay >= MAX_DAYS)
         problems.push({ field: 'from', message: `the range is longer than ${MAX_DAYS} days` });
       if (problems.length > 0) throw validationError(problems);
-      const rows = await ctx.store.usage(callerOf(req).accountId, fromDay, toDay);
+      const rows = await ctx.store.usage.byDay({ accountId: callerOf(req).accountId, fromDay, toDay });
       const totals = { tasks: 0, credits: 0 };
       for (const r of rows) {
         totals.tasks += r.tasks;

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type BetterSqlite3 from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
-import type { StoreDialect } from '../dialect.js';
 import type { Database } from '../schema.js';
 import type { GroupCommit } from '../sqlite/group-commit.js';
-import type { DeliveryShare, DueDelivery } from '../store.js';
+import type { DueDelivery, Outbox } from '../ports.js';
+
+type ClaimDue = Parameters<Outbox['claimDue']>[0];
 
 /**
  * The sender's claim of webhook deliveries (outbox/deliveries.ts has the rest of the outbox): those whose sender died
@@ -57,21 +58,22 @@ function dueOf(r: ClaimedRow): DueDelivery {
   };
 }
 
-/** Shared form (PostgreSQL): candidate rows locked with SKIP LOCKED where the dialect has it. */
-export function claimDueDeliveries(
+/**
+ * PostgreSQL: the claim in one transaction, candidate rows locked with SKIP LOCKED so that concurrent senders pass
+ * each other's rows by.
+ */
+export function claimDueDeliveriesPostgres(
   db: Kysely<Database>,
-  dialect: StoreDialect,
-  now: number,
-  limit: number,
-  leaseMs: number,
-  holder: string | null,
-  share?: DeliveryShare,
+  { now, limit, leaseMs, holder = null, share }: ClaimDue,
 ): Promise<DueDelivery[]> {
   return db.transaction().execute(async (trx) => {
     const lease: Lease = { token: randomUUID(), expires: now + leaseMs, now, holder };
-    const lock = dialect.supportsSkipLocked ? sql`for update skip locked` : sql``;
-    const set = sql`status = 'SENDING', lease_token = ${lease.token}, lease_expires_at = ${lease.expires},
-      updated_at = ${now}, holder = ${holder}`;
+    const set = sql`
+      status = 'SENDING',
+      lease_token = ${lease.token},
+      lease_expires_at = ${lease.expires},
+      updated_at = ${now},
+      holder = ${holder}`;
     // Two index ranges rather than one OR: stale leases first, then the due ones.
     const stale = await sql<ClaimedRow>`
       with stale as materialized (
@@ -81,7 +83,7 @@ export function claimDueDeliveries(
           and lease_expires_at < ${now}
         order by lease_expires_at
         limit ${limit}
-        ${lock}
+        for update skip locked
       )
       update webhook_deliveries
       set ${set}
@@ -112,7 +114,7 @@ export function claimDueDeliveries(
           and account_id not in (select account_id from held where n >= ${alone})
         order by next_attempt_at
         limit ${room * SCAN_FACTOR}
-        ${lock}
+        for update skip locked
       ),
       ranked as (
         select s.task_id, s.next_attempt_at,
@@ -124,9 +126,9 @@ export function claimDueDeliveries(
         select task_id
         from ranked
         where place <= case
-          when (select count(distinct account_id) from scan) > 1 then cast(${shared} as integer)
-          else cast(${alone} as integer)
-        end
+            when (select count(distinct account_id) from scan) > 1 then cast(${shared} as integer)
+            else cast(${alone} as integer)
+          end
         order by next_attempt_at
         limit ${room}
       )
@@ -139,12 +141,20 @@ export function claimDueDeliveries(
   });
 }
 
+/** Embedded store: the lease a claim gives each row it takes. */
+const CLAIMED_SQLITE = `
+  set status = 'SENDING',
+    lease_token = @token,
+    lease_expires_at = @expires,
+    updated_at = @now,
+    holder = @holder`;
+
 /** Embedded store: the claim's statements, prepared once (the same ranges and share as above). */
 export function prepareClaim(db: BetterSqlite3.Database) {
   return {
     stale: db.prepare(
       `update webhook_deliveries
-      set status = 'SENDING', lease_token = @token, lease_expires_at = @expires, updated_at = @now, holder = @holder
+      ${CLAIMED_SQLITE}
       where task_id in (
         select task_id
         from webhook_deliveries
@@ -157,7 +167,7 @@ export function prepareClaim(db: BetterSqlite3.Database) {
     ),
     due: db.prepare(
       `update webhook_deliveries
-      set status = 'SENDING', lease_token = @token, lease_expires_at = @expires, updated_at = @now, holder = @holder
+      ${CLAIMED_SQLITE}
       where task_id in (
         with held as (
           select key as account_id, value as n
@@ -180,7 +190,10 @@ export function prepareClaim(db: BetterSqlite3.Database) {
         )
         select task_id
         from ranked
-        where place <= case when (select count(distinct account_id) from scan) > 1 then @shared else @alone end
+        where place <= case
+            when (select count(distinct account_id) from scan) > 1 then @shared
+            else @alone
+          end
         order by next_attempt_at
         limit @limit
       )
@@ -192,11 +205,7 @@ export function prepareClaim(db: BetterSqlite3.Database) {
 export function claimDueDeliveriesSqlite(
   group: GroupCommit,
   s: ReturnType<typeof prepareClaim>,
-  now: number,
-  limit: number,
-  leaseMs: number,
-  holder: string | null,
-  share?: DeliveryShare,
+  { now, limit, leaseMs, holder = null, share }: ClaimDue,
 ): Promise<DueDelivery[]> {
   return group.write(() => {
     const lease = { token: randomUUID(), expires: now + leaseMs, now, holder };

@@ -2,7 +2,10 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
 import type { GroupCommit } from '../sqlite/group-commit.js';
-import type { DeliveryLogRow, DeliveryOutcome, RedeliveryOutcome, WebhookOutbox } from '../store.js';
+import type { DeliveryLogRow, Outbox, RedeliveryOutcome, WebhookOutbox } from '../ports.js';
+
+type StartAttempt = Parameters<Outbox['startAttempt']>[0];
+type FinishAttempt = Parameters<Outbox['finishAttempt']>[0];
 
 /**
  * The webhook outbox. A delivery row is written in the transaction that makes its task terminal
@@ -43,22 +46,17 @@ export async function enqueueDelivery(
  * now, account id).
  */
 export function prepareEnqueueDelivery(db: BetterSqlite3.Database) {
-  return db.prepare(
-    `insert into webhook_deliveries (task_id, url, ` +
-      `payload, status, attempts, next_attempt_at, lease_token,
-        lease_expires_at, last_error, created_at, updated_at, account_id)
-      values (?, ?, ?, 'PENDING', 0, ?, null, null, null, ?, ?, ?)`,
-  );
+  return db.prepare(ENQUEUE_SQLITE);
 }
+
+const ENQUEUE_SQLITE = `
+  insert into webhook_deliveries (task_id, url, payload, status, attempts, next_attempt_at, lease_token, lease_expires_at, last_error, created_at, updated_at, account_id)
+  values (?, ?, ?, 'PENDING', 0, ?, null, null, null, ?, ?, ?)`;
 
 /** Records that attempt `attempt` starts; false if it was already made (another sender got there first). */
 export function startDeliveryAttempt(
   db: Kysely<Database>,
-  taskId: string,
-  leaseToken: string,
-  attempt: number,
-  now: number,
-  delivery: number,
+  { taskId, leaseToken, attempt, now, delivery = 0 }: StartAttempt,
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const r = await trx
@@ -90,11 +88,7 @@ export function startDeliveryAttempt(
 /** Records how an attempt ended and settles the delivery: delivered, due again at `o.at`, or abandoned. */
 export async function finishDeliveryAttempt(
   db: Kysely<Database>,
-  taskId: string,
-  leaseToken: string,
-  attempt: number,
-  o: DeliveryOutcome,
-  now: number,
+  { taskId, leaseToken, attempt, outcome: o, now }: FinishAttempt,
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx
@@ -139,24 +133,37 @@ export async function nextDeliveryAt(db: Kysely<Database>): Promise<number | nul
 export function prepareDeliveries(db: BetterSqlite3.Database) {
   const p = (text: string) => db.prepare(text);
   return {
-    startDelivery: p(
-      'update webhook_deliveries set attempts = ?, ' +
-        'updated_at = ? where task_id = ? and lease_token = ? and attempts = ?',
-    ),
-    insertAttempt: p(
-      'insert into webhook_attempts (task_id, attempt, started_at, ' +
-        'finished_at, outcome, http_status, delivery) values (?, ?, ?, null, null, null, ?)',
-    ),
-    finishAttempt: p(
-      'update webhook_attempts set finished_at = ?, outcome = ?, http_status = ?, error = ?, next_attempt_at = ? ' +
-        'where task_id = ? and attempt = ?',
-    ),
-    finishDelivery: p(
-      `update webhook_deliveries set status = @status, ` +
-        `next_attempt_at = coalesce(@next, next_attempt_at), last_error = @error,
-        lease_token = null, lease_expires_at = null, updated_at = @now
-      where task_id = @id and lease_token = @token`,
-    ),
+    // Attempt n starts once: only from attempts n - 1, under the sender's lease.
+    startDelivery: p(`
+      update webhook_deliveries
+      set attempts = ?,
+        updated_at = ?
+      where task_id = ?
+        and lease_token = ?
+        and attempts = ?`),
+    insertAttempt: p(`
+      insert into webhook_attempts (task_id, attempt, started_at, finished_at, outcome, http_status, delivery)
+      values (?, ?, ?, null, null, null, ?)`),
+    finishAttempt: p(`
+      update webhook_attempts
+      set finished_at = ?,
+        outcome = ?,
+        http_status = ?,
+        error = ?,
+        next_attempt_at = ?
+      where task_id = ?
+        and attempt = ?`),
+    // A retry moves next_attempt_at (@next); the other outcomes leave it as it was.
+    finishDelivery: p(`
+      update webhook_deliveries
+      set status = @status,
+        next_attempt_at = coalesce(@next, next_attempt_at),
+        last_error = @error,
+        lease_token = null,
+        lease_expires_at = null,
+        updated_at = @now
+      where task_id = @id
+        and lease_token = @token`),
   };
 }
 
@@ -165,11 +172,7 @@ type DeliveryStatements = ReturnType<typeof prepareDeliveries>;
 export function startDeliveryAttemptSqlite(
   group: GroupCommit,
   s: DeliveryStatements,
-  taskId: string,
-  leaseToken: string,
-  attempt: number,
-  now: number,
-  delivery: number,
+  { taskId, leaseToken, attempt, now, delivery = 0 }: StartAttempt,
 ): Promise<boolean> {
   return group.write(() => {
     if (s.startDelivery.run(attempt, now, taskId, leaseToken, attempt - 1).changes !== 1) return false;
@@ -181,11 +184,7 @@ export function startDeliveryAttemptSqlite(
 export function finishDeliveryAttemptSqlite(
   group: GroupCommit,
   s: DeliveryStatements,
-  taskId: string,
-  leaseToken: string,
-  attempt: number,
-  o: DeliveryOutcome,
-  now: number,
+  { taskId, leaseToken, attempt, outcome: o, now }: FinishAttempt,
 ): Promise<void> {
   return group.write(() => {
     const error = o.kind === 'delivered' ? null : o.error;
@@ -233,7 +232,10 @@ export async function deliveryLog(db: Kysely<Database>, taskId: string): Promise
  * Queues a fresh delivery of a settled one: due at once (outside the retry schedule), the next delivery number (so
  * a new webhook-id), and five attempts of its own from here. A delivery still pending or sending is left alone.
  */
-export async function requestRedelivery(db: Kysely<Database>, taskId: string, now: number): Promise<RedeliveryOutcome> {
+export async function requestRedelivery(
+  db: Kysely<Database>,
+  { taskId, now }: { taskId: string; now: number },
+): Promise<RedeliveryOutcome> {
   const r = await db
     .updateTable('webhook_deliveries')
     .set((eb) => ({

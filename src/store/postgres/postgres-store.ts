@@ -1,90 +1,106 @@
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import { POSTGRES_DIALECT } from '../dialect.js';
-import { KyselyStore } from '../kysely-store.js';
-import { postgresAcquirer, postgresReleaser, releaseSlotsOf } from '../pool-leases.js';
+import * as batches from '../batches.js';
+import { migrateToLatest } from '../migrate.js';
+import { claimDueDeliveriesPostgres } from '../outbox/claim.js';
+import * as deliveries from '../outbox/deliveries.js';
+import { postgresAcquirer, postgresReleaser, releaseSlotsOf } from '../pool-slots.js';
 import type { Database } from '../schema.js';
-import type { InsertOutcome, Store, TerminalWrite, WorkerRegistration } from '../store.js';
-import { insertTasksPostgres } from '../tasks/insert.js';
-import type { NewBatch } from '../../domain/batch.js';
+import { accountsOn, monitorsOn, runtimeOn, webhookSecretsOn } from '../kysely-ports.js';
+import * as counts from '../stats.js';
+import type { Store } from '../store.js';
 import { claimTasksPostgres } from '../tasks/claim.js';
-import { heartbeatPostgres } from '../tasks/heartbeat.js';
-import type { ClaimedTask, NewTask } from '../../domain/task.js';
-import { deadWorkersPostgres, PostgresWorkerRegistration } from '../workers/liveness.js';
+import { deleteExpired } from '../tasks/delete.js';
 import { postgresFinisher } from '../tasks/finish.js';
-import { preparedQuery, type PreparedQuery } from './prepared.js';
+import { heartbeatPostgres } from '../tasks/heartbeat.js';
+import { insertTasksPostgres } from '../tasks/insert.js';
+import { listTasks, postgresTextMatch } from '../tasks/list.js';
+import { getTask, nextAvailableAt, pollTask } from '../tasks/read.js';
+import { reapExpiredLeases } from '../tasks/reap.js';
+import { retryTask } from '../tasks/retry.js';
+import { usage } from '../usage.js';
+import { deadWorkersPostgres, PostgresWorkerRegistration, releaseHeld } from '../workers/liveness.js';
+import { POSTGRES_MIGRATIONS } from './migration-list.js';
+import { preparedQuery } from './prepared.js';
 
 /**
- * The shared store for several API and worker processes: the shared Kysely form of every operation, with
- * PostgreSQL's capabilities (src/store/dialect.ts). Its own forms, each one statement and one round trip on the hot
- * path: a claim is a call of a stored function (the per-engine lock held only while it runs), as is a pool lease; the
- * terminal writes (with their webhooks' outbox rows) and the lease releases asked for during one turn of the event
- * loop go to the server as one statement each; a heartbeat extends all its leases in one statement; and each worker
- * process holds a liveness lock on a connection of its own (store/workers/liveness.ts).
+ * The shared store for several API and worker processes, on one PostgreSQL schema (the connection's search_path).
+ *
+ * Which form of each operation runs here: the hot path is one named statement and one round trip per call: a claim
+ * calls a stored function (the per-engine lock held only while it runs), a submit without idempotency keys is one
+ * statement, a heartbeat extends all its leases in one statement, and the terminal writes (with their webhooks' outbox
+ * rows), pool-slot leases and releases asked for during one turn of the event loop go to the server as one statement
+ * each. The webhook claim skips rows other senders locked. Each worker process holds a liveness lock on a connection
+ * of its own (store/workers/liveness.ts), and the pool slots of a dead one are freed with its tasks. The rest is the
+ * shared Kysely form.
  */
-export class PostgresStore extends KyselyStore {
-  /** The hot path's statements, prepared once per connection of the pool Kysely uses. */
-  private readonly q: PreparedQuery;
-  private readonly finish: ReturnType<typeof postgresFinisher>;
-  private readonly release: ReturnType<typeof postgresReleaser>;
-  private readonly acquire: ReturnType<typeof postgresAcquirer>;
-
-  constructor(
-    db: Kysely<Database>,
-    pool: pg.Pool,
-    agingMs: number,
-    /** For the connection each worker's liveness lock is held on. */
-    private readonly connectionString: string,
-  ) {
-    super(db, POSTGRES_DIALECT, agingMs);
-    this.q = preparedQuery(pool);
-    this.finish = postgresFinisher(this.q);
-    this.release = postgresReleaser(this.q);
-    this.acquire = postgresAcquirer(this.q);
-  }
-
-  override insertTasks(tasks: NewTask[], notBefore = 0, batch?: NewBatch): Promise<InsertOutcome[]> {
-    return insertTasksPostgres(this.db, this.q, this.agingMs, tasks, notBefore, batch);
-  }
-  override claimTasks(a: Parameters<Store['claimTasks']>[0]): Promise<ClaimedTask[]> {
-    return claimTasksPostgres(this.q, this.agingMs, a);
-  }
-  override heartbeat(leases: Array<{ id: string; leaseToken: string }>, leaseExpiresAt: number): Promise<number> {
-    return heartbeatPostgres(this.q, leases, leaseExpiresAt);
-  }
-  override registerWorker(now: number, onLost: (e: unknown) => void): Promise<WorkerRegistration> {
-    return PostgresWorkerRegistration.open(this.connectionString, now, onLost);
-  }
-  protected override deadWorkers(trx: Kysely<Database>): Promise<string[]> {
-    return deadWorkersPostgres(trx);
-  }
-  /** The exit addresses and accounts they leased, recorded in pool slots (pool-leases.ts). */
-  protected override releaseMoreOf(trx: Kysely<Database>, ids: readonly string[]): Promise<void> {
-    return releaseSlotsOf(trx, ids);
-  }
-
-  override finishTask(id: string, leaseToken: string, write: TerminalWrite, now: number): Promise<boolean> {
-    return this.finish(id, leaseToken, write, now);
-  }
-  override acquirePoolLease(
-    resourceId: string,
-    capacity: number,
-    now: number,
-    expiresAt: number,
-    holder: string | null = null,
-  ): Promise<string | null> {
-    return this.acquire(resourceId, capacity, now, expiresAt, holder);
-  }
-
-  override releasePoolLease(token: string): Promise<void> {
-    return this.release(token);
-  }
-}
-
-export function openPostgresStore(connectionString: string, agingMs: number, poolMax: number): PostgresStore {
+export function openPostgresStore(connectionString: string, agingMs: number, poolMax: number): Store {
   const pool = new pg.Pool({ connectionString, max: poolMax });
   // A dropped connection must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return new PostgresStore(db, pool, agingMs, connectionString);
+  /** The hot path's statements, prepared once per connection of the pool Kysely uses. */
+  const q = preparedQuery(pool);
+  let migrated = false;
+  return {
+    kind: 'postgres',
+    db,
+    async migrate() {
+      // The migrator's tables live in this schema: Kysely looks across every schema otherwise.
+      const schema = (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s;
+      await migrateToLatest(db, POSTGRES_MIGRATIONS, schema);
+      migrated = true;
+    },
+    async isReady() {
+      if (!migrated) return false;
+      return sql`select 1`.execute(db).then(
+        () => true,
+        () => false,
+      );
+    },
+    close: () => db.destroy(),
+    tasks: {
+      insert: (a) => insertTasksPostgres(db, q, agingMs, a),
+      get: (a) => getTask(db, a),
+      poll: (a) => pollTask(db, a),
+      list: (query) => listTasks(db, query, postgresTextMatch),
+      claim: (a) => claimTasksPostgres(q, agingMs, a),
+      heartbeat: (a) => heartbeatPostgres(q, a),
+      finish: postgresFinisher(q),
+      retry: (a) => retryTask(db, a),
+      reapExpired: (a) => reapExpiredLeases(db, a),
+      deleteExpired: (a) => deleteExpired(db, a),
+      nextAvailableAt: (taskType) => nextAvailableAt(db, taskType),
+    },
+    figures: {
+      stats: (a) => counts.stats(db, a),
+      queuedAndRunning: (a) => counts.queuedAndRunning(db, a),
+    },
+    outbox: {
+      claimDue: (a) => claimDueDeliveriesPostgres(db, a),
+      startAttempt: (a) => deliveries.startDeliveryAttempt(db, a),
+      finishAttempt: (a) => deliveries.finishDeliveryAttempt(db, a),
+      requestRedelivery: (a) => deliveries.requestRedelivery(db, a),
+      nextDueAt: () => deliveries.nextDeliveryAt(db),
+      log: (taskId) => deliveries.deliveryLog(db, taskId),
+    },
+    batches: {
+      get: (a) => batches.getBatch(db, a),
+      list: (a) => batches.listBatches(db, a),
+      items: (a) => batches.batchItems(db, a),
+      complete: (a) => batches.completeBatches(db, a),
+      deleteExpired: (a) => batches.deleteExpiredBatches(db, a),
+    },
+    accounts: accountsOn(db),
+    webhookSecrets: webhookSecretsOn(db),
+    monitors: monitorsOn(db),
+    usage: { byDay: (a) => usage(db, a) },
+    runtime: runtimeOn(db),
+    poolSlots: { acquire: postgresAcquirer(q), release: postgresReleaser(q) },
+    workers: {
+      register: ({ now, onLost }) => PostgresWorkerRegistration.open(connectionString, now, onLost),
+      releaseDead: (a) => releaseHeld(db, deadWorkersPostgres, a, releaseSlotsOf),
+      release: ({ id, ...a }) => releaseHeld(db, async () => [id], a, releaseSlotsOf),
+    },
+  };
 }

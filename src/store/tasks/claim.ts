@@ -5,9 +5,10 @@ import { claimedFromRow } from '../rows.js';
 import type { PreparedQuery } from '../postgres/prepared.js';
 import type { TasksTable } from '../schema.js';
 import type { GroupCommit } from '../sqlite/group-commit.js';
-import type { Store } from '../store.js';
+import type { ClaimRequest } from '../ports.js';
 
-type ClaimArgs = Parameters<Store['claimTasks']>[0];
+/** PostgreSQL: the claim, a call of the function whose body is CLAIM_TASKS_FUNCTION (below). */
+const CLAIM_POSTGRES = 'select * from aeq_claim_tasks($1, $2, $3, $4, $5, $6, $7)';
 
 /**
  * The claim: count the engine's PROCESSING tasks and move at most `concurrency - running` due QUEUED tasks (by
@@ -15,11 +16,11 @@ type ClaimArgs = Parameters<Store['claimTasks']>[0];
  * in between. The count lives here, so the concurrency holds across processes. Each store has its own form: SQLite's
  * write transaction is exclusive by itself; PostgreSQL's is a stored function that takes a per-engine lock.
  *
- * PostgreSQL: the claim in one statement, a call of the stored function (postgres/migrations/019-claim-function.ts),
+ * PostgreSQL: the claim in one statement, a call of the stored function (postgres/migrations/021-claim-function.ts),
  * which holds the per-engine lock only while it runs.
  */
-export async function claimTasksPostgres(q: PreparedQuery, agingMs: number, a: ClaimArgs): Promise<ClaimedTask[]> {
-  const r = await q<TasksTable>('aeq_claim_tasks', 'select * from aeq_claim_tasks($1, $2, $3, $4, $5, $6, $7)', [
+export async function claimTasksPostgres(q: PreparedQuery, agingMs: number, a: ClaimRequest): Promise<ClaimedTask[]> {
+  const r = await q<TasksTable>('aeq_claim_tasks', CLAIM_POSTGRES, [
     a.taskType,
     a.limit,
     a.concurrency,
@@ -31,26 +32,74 @@ export async function claimTasksPostgres(q: PreparedQuery, agingMs: number, a: C
   return inClaimOrder(r.rows.map(claimedFromRow), agingMs);
 }
 
+/**
+ * The body of aeq_claim_tasks (postgres/migrations/021-claim-function.ts), kept here so that the claim reads where
+ * the claim is; the schema-dump test holds it to the function the migrations define. Under the per-engine advisory
+ * lock: the room left under the engine's concurrency, then at most that many due QUEUED tasks by sort_key moved to
+ * PROCESSING under the lease token. Each statement of a volatile function reads a fresh snapshot (READ COMMITTED), so
+ * the count sees every claim committed before the lock was granted, which one statement with CTEs would not.
+ */
+export const CLAIM_TASKS_FUNCTION = `
+    declare
+      v_room integer;
+    begin
+      perform pg_advisory_xact_lock(hashtext('aeq:claim:' || p_type));
+      select p_concurrency - count(*) into v_room from tasks where task_type = p_type and status = 'PROCESSING';
+      v_room := least(p_limit, v_room);
+      if v_room <= 0 then
+        return;
+      end if;
+      -- A materialized CTE, not id IN (subquery): with LIMIT and SKIP LOCKED an IN-subquery may run more than once.
+      return query
+        with picked as materialized (
+          select id from tasks
+          where task_type = p_type and status = 'QUEUED' and available_at <= p_now
+          order by sort_key limit v_room
+          for update skip locked)
+        update tasks t set status = 'PROCESSING', lease_token = p_token, lease_expires_at = p_expires,
+          worker_id = p_worker, attempts = t.attempts + 1, updated_at = p_now
+        from picked where t.id = picked.id and t.status = 'QUEUED'
+        returning t.*;
+    end `;
+
 /** In claim order (sort_key), computed from numbers: PostgreSQL returns bigint columns as text (rows.ts). */
 function inClaimOrder(tasks: ClaimedTask[], agingMs: number): ClaimedTask[] {
   return tasks.sort((x, y) => x.createdAt - x.priority * agingMs - (y.createdAt - y.priority * agingMs));
 }
 
+/** Embedded store: the engine's tasks that count against its concurrency. */
+const COUNT_PROCESSING_SQLITE = `
+  select count(*) as n
+  from tasks
+  where task_type = ?
+    and status = 'PROCESSING'`;
+
+/**
+ * Embedded store: the claim of up to @room due tasks. SQLite runs the IN-subquery once, so LIMIT bounds the claim
+ * (PostgreSQL needs the materialized CTE of CLAIM_TASKS_FUNCTION).
+ */
+const CLAIM_SQLITE = `
+  update tasks
+  set status = 'PROCESSING',
+    lease_token = @token,
+    lease_expires_at = @expires,
+    worker_id = @worker,
+    attempts = attempts + 1,
+    updated_at = @now
+  where id in (
+      select id
+      from tasks
+      where task_type = @type
+        and status = 'QUEUED'
+        and available_at <= @now
+      order by sort_key
+      limit @room)
+    and status = 'QUEUED'
+  returning *`;
+
 /** Embedded store: the claim's statements, prepared once. */
 export function prepareClaim(db: BetterSqlite3.Database) {
-  return {
-    countProcessing: db.prepare(`select count(*) as n from tasks where task_type = ? and status = 'PROCESSING'`),
-    // SQLite runs the IN-subquery once, so LIMIT bounds the claim (PostgreSQL needs the CTE form).
-    claim: db.prepare(
-      `update tasks set status = 'PROCESSING', lease_token = @token, ` +
-        `lease_expires_at = @expires, worker_id = @worker,
-        attempts = attempts + 1, updated_at = @now
-      where id in (select id from tasks where task_type = @type and ` +
-        `status = 'QUEUED' and available_at <= @now order by sort_key limit @room)
-        and status = 'QUEUED'
-      returning *`,
-    ),
-  };
+  return { countProcessing: db.prepare(COUNT_PROCESSING_SQLITE), claim: db.prepare(CLAIM_SQLITE) };
 }
 
 /**
@@ -60,7 +109,7 @@ export function prepareClaim(db: BetterSqlite3.Database) {
 export function claimTasksSqlite(
   group: GroupCommit,
   s: ReturnType<typeof prepareClaim>,
-  a: ClaimArgs,
+  a: ClaimRequest,
 ): Promise<ClaimedTask[]> {
   return group.writeNowIfIdle(() => {
     const running = (s.countProcessing.get(a.taskType) as { n: number }).n;

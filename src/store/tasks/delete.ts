@@ -16,7 +16,10 @@ export async function deleteTasks(trx: Kysely<Database>, ids: string[]): Promise
 }
 
 /** The retention sweep: deletes tasks created before `before` (and their deliveries), at most `limit`. */
-export function deleteExpired(db: Kysely<Database>, before: number, limit: number): Promise<number> {
+export function deleteExpired(
+  db: Kysely<Database>,
+  { before, limit }: { before: number; limit: number },
+): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const ids = (
       await trx.selectFrom('tasks').select('id').where('created_at', '<', before).limit(limit).execute()

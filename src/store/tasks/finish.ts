@@ -5,7 +5,9 @@ import type { Database } from '../schema.js';
 import type { GroupCommit } from '../sqlite/group-commit.js';
 import type { PreparedQuery } from '../postgres/prepared.js';
 import { TurnBatch } from '../postgres/turn-batch.js';
-import type { TerminalWrite } from '../store.js';
+import type { TaskQueue, TerminalWrite } from '../ports.js';
+
+type Finish = Parameters<TaskQueue['finish']>[0];
 import { heldUnderLease, leaseFenceSql } from './lease-fence.js';
 
 /**
@@ -41,15 +43,24 @@ export async function writeTerminal(
   return true;
 }
 
+/** Embedded store: the terminal write of one held task (its outbox row is prepareEnqueueDelivery's). */
+const FINISH_SQLITE = `
+  update tasks
+  set status = @status,
+    result = @result,
+    error = @error,
+    failure = @failure,
+    credits_to_charge = @toCharge,
+    credits_charged = @charged,
+    lease_token = null,
+    lease_expires_at = null,
+    finished_at = @now,
+    updated_at = @now
+  where ${leaseFenceSql('@id', '@token')}`;
+
 /** Embedded store: the finish's statements, prepared once. */
 export function prepareFinish(db: BetterSqlite3.Database) {
-  return {
-    finishTask: db.prepare(`update tasks set status = @status, result = @result, error = @error, failure = @failure,
-        credits_to_charge = @toCharge,
-        credits_charged = @charged, lease_token = null, lease_expires_at = null, finished_at = @now, updated_at = @now
-      where ${leaseFenceSql('@id', '@token')}`),
-    insertDelivery: prepareEnqueueDelivery(db),
-  };
+  return { finishTask: db.prepare(FINISH_SQLITE), insertDelivery: prepareEnqueueDelivery(db) };
 }
 
 /**
@@ -59,10 +70,7 @@ export function prepareFinish(db: BetterSqlite3.Database) {
 export function finishTaskSqlite(
   group: GroupCommit,
   s: ReturnType<typeof prepareFinish>,
-  id: string,
-  leaseToken: string,
-  w: TerminalWrite,
-  now: number,
+  { id, leaseToken, write: w, now }: Finish,
 ): Promise<boolean> {
   const result = w.result === undefined ? null : JSON.stringify(w.result);
   const payload = w.webhook ? JSON.stringify(w.webhook.payload) : null;
@@ -85,27 +93,18 @@ export function finishTaskSqlite(
   });
 }
 
-interface Finish {
-  id: string;
-  leaseToken: string;
-  write: TerminalWrite;
-  now: number;
-}
-
 /**
  * PostgreSQL: finishes with one statement per turn of the event loop, the group commit of the embedded store. The
  * terminal writes asked for during one turn go to the server as one statement (postgres/turn-batch.ts), their
  * webhooks' outbox rows with them: the statement is atomic, so a task is terminal with its delivery queued, or
  * neither.
  */
-export function postgresFinisher(
-  q: PreparedQuery,
-): (id: string, leaseToken: string, w: TerminalWrite, now: number) => Promise<boolean> {
+export function postgresFinisher(q: PreparedQuery): TaskQueue['finish'] {
   const batch = new TurnBatch<Finish, boolean>(
     (fs) => finishAllPostgres(q, fs),
     async (f) => (await finishAllPostgres(q, [f]))[0] ?? false,
   );
-  return (id, leaseToken, write, now) => batch.add({ id, leaseToken, write, now });
+  return (f) => batch.add(f);
 }
 
 /**
@@ -139,25 +138,34 @@ async function finishAllPostgres(q: PreparedQuery, fs: Finish[]): Promise<boolea
 /** The finish of a turn's tasks (finishAllPostgres): $1 is the JSON array of their rows. */
 const FINISH_ALL = `
   with v as (
-    select * from json_to_recordset($1::json)
-      as v (id text, token text, status text, result text, error text, failure text, to_charge integer, charged integer,
-        now bigint, hook_url text, hook_payload text, hook_account text)
+    select *
+    from json_to_recordset($1::json) as v (id text, token text, status text, result text, error text, failure text, to_charge integer, charged integer, now bigint, hook_url text, hook_payload text, hook_account text)
   ),
   done as (
-    update tasks as t set status = v.status, result = v.result, error = v.error, failure = v.failure,
+    update tasks as t
+    set status = v.status,
+      result = v.result,
+      error = v.error,
+      failure = v.failure,
       credits_to_charge = v.to_charge,
-      credits_charged = v.charged, lease_token = null, lease_expires_at = null, finished_at = v.now,
+      credits_charged = v.charged,
+      lease_token = null,
+      lease_expires_at = null,
+      finished_at = v.now,
       updated_at = v.now
-    from v where ${leaseFenceSql('v.id', 'v.token', 't')}
+    from v
+    where ${leaseFenceSql('v.id', 'v.token', 't')}
     returning t.id
   ),
   hooks as (
-    insert into webhook_deliveries (task_id, url, payload, status, attempts, next_attempt_at, lease_token,
-      lease_expires_at, last_error, created_at, updated_at, account_id)
+    insert into webhook_deliveries (task_id, url, payload, status, attempts, next_attempt_at, lease_token, lease_expires_at, last_error, created_at, updated_at, account_id)
     select v.id, v.hook_url, v.hook_payload, 'PENDING', 0, v.now, null, null, null, v.now, v.now, v.hook_account
-    from v join done on done.id = v.id where v.hook_url is not null
+    from v
+    join done on done.id = v.id
+    where v.hook_url is not null
   )
-  select id from done`;
+  select id
+  from done`;
 
 /** The failure as the column holds it (JSON text), on a FAILED task only. */
 function failureText(w: TerminalWrite): string | null {

@@ -7,7 +7,9 @@ import { taskIdKey } from '../../domain/task-id.js';
 import { taskFromRow } from '../rows.js';
 import type { BatchesTable, Database, TasksTable } from '../schema.js';
 import type { GroupCommit } from '../sqlite/group-commit.js';
-import type { InsertOutcome } from '../store.js';
+import type { InsertOutcome, TaskQueue } from '../ports.js';
+
+type InsertRequest = Parameters<TaskQueue['insert']>[0];
 import { deleteTaskSqlite, deleteTasks, prepareDeleteTask } from './delete.js';
 
 /** Rows per multi-row insert: 23 columns each, well under PostgreSQL's 65,535 bind parameters. */
@@ -74,12 +76,10 @@ function batchRow(b: NewBatch, out: InsertOutcome[]): BatchesTable {
  * race-safe: exactly one row wins. A key held only by a task older than `notBefore` (expired, not
  * swept yet) is taken over. A batch's row goes in the same transaction, with the number of its tasks accepted.
  */
-export async function insertTasks(
+async function insertTasks(
   db: Kysely<Database>,
   agingMs: number,
-  tasks: NewTask[],
-  notBefore: number,
-  batch?: NewBatch,
+  { tasks, notBefore = 0, batch }: InsertRequest,
 ): Promise<InsertOutcome[]> {
   if (tasks.length === 0 && !batch) return [];
   const rows = tasks.map((t) => taskRow(t, agingMs));
@@ -117,12 +117,10 @@ export async function insertTasksPostgres(
   db: Kysely<Database>,
   q: PreparedQuery,
   agingMs: number,
-  tasks: NewTask[],
-  notBefore: number,
-  batch?: NewBatch,
+  a: InsertRequest,
 ): Promise<InsertOutcome[]> {
-  if (tasks.length === 0 || tasks.some((t) => t.idempotencyKey !== null))
-    return insertTasks(db, agingMs, tasks, notBefore, batch);
+  const { tasks, batch } = a;
+  if (tasks.length === 0 || tasks.some((t) => t.idempotencyKey !== null)) return insertTasks(db, agingMs, a);
   const rows = tasks.map((t) => taskRow(t, agingMs));
   const out: InsertOutcome[] = rows.map((row) => ({ ok: true, task: taskFromRow(row) }));
   const batches = batch ? [batchRow(batch, out)] : [];
@@ -198,25 +196,24 @@ async function insertSkipped(trx: Kysely<Database>, row: TasksTable, notBefore: 
   return { ok: false, reason: 'DUPLICATE_KEY', existingId: existing?.id ?? '' };
 }
 
+/**
+ * Embedded store: one task's row; of two with one idempotency key in an account, the second inserts nothing. Run with
+ * the rowid and the row (taskRow).
+ */
+const INSERT_SQLITE = `
+  insert into tasks (rowid, id, task_type, status, priority, sort_key, payload, idempotency_key, webhook_url, country, created_at, updated_at, available_at, attempts, max_attempts, lease_token, lease_expires_at, worker_id, result, error, credits_to_charge, credits_charged, finished_at, batch_id, batch_index, account_id)
+  values (?, @id, @task_type, @status, @priority, @sort_key, @payload, @idempotency_key, @webhook_url, @country, @created_at, @updated_at, @available_at, @attempts, @max_attempts, @lease_token, @lease_expires_at, @worker_id, @result, @error, @credits_to_charge, @credits_charged, @finished_at, @batch_id, @batch_index, @account_id)
+  on conflict (account_id, idempotency_key) where idempotency_key is not null
+  do nothing`;
+
 /** Embedded store: the insert's statements, prepared once. */
 export function prepareInsert(db: BetterSqlite3.Database) {
   return {
     // The rowid is the id's time and counter (taskIdKey), or null for SQLite to choose one.
-    insertTask: db.prepare(
-      `insert into tasks (rowid, id, task_type, status, priority, ` +
-        `sort_key, payload, idempotency_key, webhook_url, country,
-        created_at, updated_at, available_at, attempts, ` +
-        `max_attempts, lease_token, lease_expires_at, worker_id, result, error,
-        credits_to_charge, credits_charged, finished_at, batch_id, batch_index, account_id)
-      values (?, @id, @task_type, @status, @priority, @sort_key, @payload, @idempotency_key, @webhook_url, @country,
-        @created_at, @updated_at, @available_at, @attempts, @max_attempts, ` +
-        `@lease_token, @lease_expires_at, @worker_id, @result, @error,
-        @credits_to_charge, @credits_charged, @finished_at, @batch_id, @batch_index, @account_id)
-      on conflict (account_id, idempotency_key) where idempotency_key is not null do nothing`,
-    ),
+    insertTask: db.prepare(INSERT_SQLITE),
     taskByKey: db.prepare('select id, created_at from tasks where account_id = ? and idempotency_key = ?'),
     deleteTask: prepareDeleteTask(db),
-    // New tasks are counted here, once per account and engine per insert (sqlite/migrations/012-account-counts.ts).
+    // New tasks are counted here, once per account and engine per insert (sqlite/migrations/014-account-counts.ts).
     countInserted: db.prepare(`insert into status_counts (scope, task_type, status, n)
       values ('task:' || ?, ?, 'QUEUED', ?) on conflict (scope, task_type, status) do update set n = n + excluded.n`),
     insertBatch: db.prepare(`insert into batches (id, size, total, first_task_id, last_task_id, webhook_url, created_at,
@@ -232,9 +229,7 @@ export function insertTasksSqlite(
   group: GroupCommit,
   s: InsertStatements,
   agingMs: number,
-  tasks: NewTask[],
-  notBefore: number,
-  batch?: NewBatch,
+  { tasks, notBefore = 0, batch }: InsertRequest,
 ): Promise<InsertOutcome[]> {
   if (tasks.length === 0 && !batch) return Promise.resolve([]);
   const rows = tasks.map((t) => taskRow(t, agingMs));

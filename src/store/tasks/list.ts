@@ -1,9 +1,8 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { taskIdFloor } from '../../domain/task-id.js';
 import { POLL_COLUMNS, polledFromRow } from '../rows.js';
-import type { StoreDialect } from '../dialect.js';
 import type { Database } from '../schema.js';
-import type { ListedTaskRow, TaskListQuery } from '../store.js';
+import type { ListedTaskRow, TaskListQuery } from '../ports.js';
 
 /**
  * Ids a listing reads per step: the page is looked for a window of this many tasks (of every account) at a time, so
@@ -35,12 +34,12 @@ const createdAt = sql<number>`+${sql.ref('created_at')}`;
  * time-ordered (domain/task-id.ts), so the tasks created in a time range lie in one range of the tasks' id index
  * (their primary key), read in windows of LIST_WINDOW ids from either end, and `account_id`, `created_at`,
  * `task_type` and `status` are checked on the rows of that range. An index on tasks was measured to cost insert and
- * dispatch throughput (migrations/009-batches.ts); this read is rare and bounded by the retention window.
+ * dispatch throughput (migrations/011-batches.ts); this read is rare and bounded by the retention window.
  */
 export async function listTasks(
   db: Kysely<Database>,
-  dialect: Pick<StoreDialect, 'kind'>,
   q: TaskListQuery,
+  textMatch: TextMatch,
 ): Promise<ListedTaskRow[]> {
   if (q.limit <= 0 || (q.until !== null && q.until <= q.since)) return [];
   const desc = q.order === 'desc';
@@ -56,7 +55,7 @@ export async function listTasks(
   const result = q.withResult ? sql.ref<string | null>('result') : sql<string | null>`null`;
   const payload = q.withPayload ? sql.ref<string | null>('payload') : sql<string | null>`null`;
   const country = q.withPayload ? sql.ref<string | null>('country') : sql<string | null>`null`;
-  const contains = q.text === null ? null : textContains(dialect.kind, q.text);
+  const contains = q.text === null ? null : textMatch(q.text);
   const out: ListedTaskRow[] = [];
   for (;;) {
     const range = db
@@ -103,17 +102,23 @@ interface Bound {
 /** The request members a text search reads: what was asked, never the JSON's member names. */
 const SEARCHED_MEMBERS = ['prompt', 'query', 'url', 'community', 'seed'] as const;
 
+/** "The request's searched members contain `text`, ignoring case", in one database's JSON functions. */
+export type TextMatch = (text: string) => RawBuilder<boolean>;
+
 /**
- * "The request's searched members contain `text`, ignoring case", in the dialect's JSON functions. The embedded store's
- * `lower()` folds ASCII letters only, so there the needle is folded the same way (a needle folded further would never
- * match); PostgreSQL folds every letter. `instr`/`strpos` take the needle as plain text: no pattern characters.
+ * PostgreSQL's form: `lower()` folds every letter; `strpos` takes the needle as plain text (no pattern characters).
  */
-function textContains(kind: StoreDialect['kind'], text: string) {
-  if (kind === 'postgres') {
-    const members = SEARCHED_MEMBERS.map((m) => sql`coalesce(payload::json ->> ${sql.lit(m)}, '')`);
-    return sql<boolean>`strpos(lower(${sql.join(members, sql` || chr(10) || `)}), ${text.toLowerCase()}) > 0`;
-  }
+export const postgresTextMatch: TextMatch = (text) => {
+  const members = SEARCHED_MEMBERS.map((m) => sql`coalesce(payload::json ->> ${sql.lit(m)}, '')`);
+  return sql<boolean>`strpos(lower(${sql.join(members, sql` || chr(10) || `)}), ${text.toLowerCase()}) > 0`;
+};
+
+/**
+ * The embedded store's form: its `lower()` folds ASCII letters only, so the needle is folded the same way (a needle
+ * folded further would never match); `instr` takes it as plain text.
+ */
+export const sqliteTextMatch: TextMatch = (text) => {
   const members = SEARCHED_MEMBERS.map((m) => sql`coalesce(json_extract(payload, ${sql.lit(`$.${m}`)}), '')`);
   const needle = text.replace(/[A-Z]/g, (c) => c.toLowerCase());
   return sql<boolean>`instr(lower(${sql.join(members, sql` || char(10) || `)}), ${needle}) > 0`;
-}
+};

@@ -8,7 +8,9 @@ import type { GroupCommit } from '../sqlite/group-commit.js';
 import { QUEUED } from './status-literals.js';
 
 /** A task by id, unless it was created before `notBefore` (expired: hidden until the sweep deletes it). */
-export async function getTask(db: Kysely<Database>, id: string, notBefore: number): Promise<TaskRecord | undefined> {
+type TaskRef = { id: string; notBefore: number };
+
+export async function getTask(db: Kysely<Database>, { id, notBefore }: TaskRef): Promise<TaskRecord | undefined> {
   const row = await db
     .selectFrom('tasks')
     .selectAll()
@@ -19,7 +21,7 @@ export async function getTask(db: Kysely<Database>, id: string, notBefore: numbe
 }
 
 /** The poll's read: `getTask` without the payload and the bookkeeping columns. */
-export async function pollTask(db: Kysely<Database>, id: string, notBefore: number): Promise<PolledTask | undefined> {
+export async function pollTask(db: Kysely<Database>, { id, notBefore }: TaskRef): Promise<PolledTask | undefined> {
   const row = await db
     .selectFrom('tasks')
     .select(POLL_COLUMNS)
@@ -62,8 +64,7 @@ type ReadStatements = ReturnType<typeof prepareRead>;
 export function getTaskSqlite(
   group: GroupCommit,
   s: ReadStatements,
-  id: string,
-  notBefore: number,
+  { id, notBefore }: TaskRef,
 ): Promise<TaskRecord | undefined> {
   return group.read(() => {
     const row = byKeyThenId<TasksTable>(s.getTaskByKey, s.getTask, id, notBefore);
@@ -75,8 +76,7 @@ export function getTaskSqlite(
 export function pollTaskSqlite(
   group: GroupCommit,
   s: ReadStatements,
-  id: string,
-  notBefore: number,
+  { id, notBefore }: TaskRef,
 ): Promise<PolledTask | undefined> {
   return group.read(() => {
     const values = byKeyThenId<PollValues>(s.pollTaskByKey, s.pollTask, id, notBefore);

@@ -1,8 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { TaskRecord } from '../../domain/task.js';
 import { taskFromRow } from '../rows.js';
 import type { Database, TasksTable } from '../schema.js';
-import type { ReapResult, TerminalWrite } from '../store.js';
+import type { FailedWrite, ReapResult } from '../ports.js';
 import { writeTerminal } from './finish.js';
 import { heldUnderLease } from './lease-fence.js';
 import { PROCESSING } from './status-literals.js';
@@ -17,8 +16,7 @@ const REAP_BATCH = 500;
  */
 export function reapExpiredLeases(
   db: Kysely<Database>,
-  now: number,
-  failedWrite: (task: TaskRecord) => TerminalWrite,
+  { now, failedWrite }: { now: number; failedWrite: FailedWrite },
 ): Promise<ReapResult> {
   return db.transaction().execute(async (trx) => {
     const expired = await trx
@@ -40,7 +38,7 @@ export async function handBack(
   trx: Kysely<Database>,
   rows: readonly TasksTable[],
   now: number,
-  failedWrite: (task: TaskRecord) => TerminalWrite,
+  failedWrite: FailedWrite,
 ): Promise<ReapResult> {
   const result: ReapResult = { requeued: [], failed: [] };
   for (const row of rows) {

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
-import type { TaskRecord } from '../../domain/task.js';
 import type { Database } from '../schema.js';
-import type { TerminalWrite, WorkerRegistration, WorkersReleased } from '../store.js';
+import type { FailedWrite, WorkerRegistration, WorkersReleased } from '../ports.js';
 import { handBack } from '../tasks/reap.js';
 import { PROCESSING } from '../tasks/status-literals.js';
 
@@ -48,15 +47,32 @@ export async function deadWorkersSqlite(trx: Kysely<Database>, alive: ReadonlySe
 }
 
 /**
+ * In one transaction: the workers `find` names, then everything they held handed back (releaseWorkers), with what
+ * else the database records for them (`releaseMore`: PostgreSQL's pool slots).
+ */
+export function releaseHeld(
+  db: Kysely<Database>,
+  find: (trx: Kysely<Database>) => Promise<string[]>,
+  { now, failedWrite }: { now: number; failedWrite: FailedWrite },
+  releaseMore?: (trx: Kysely<Database>, ids: readonly string[]) => Promise<void>,
+): Promise<WorkersReleased> {
+  return db.transaction().execute(async (trx) => {
+    const ids = await find(trx);
+    await releaseMore?.(trx, ids);
+    return releaseWorkers(trx, ids, now, failedWrite);
+  });
+}
+
+/**
  * Hands back everything the workers `ids` hold: their PROCESSING tasks (requeued, or failed with no attempt left,
  * fenced by each task's token), their SENDING deliveries (due again at once: an attempt they had started counts, so
  * the next is a new attempt number), and removes their rows.
  */
-export async function releaseWorkers(
+async function releaseWorkers(
   trx: Kysely<Database>,
   ids: readonly string[],
   now: number,
-  failedWrite: (task: TaskRecord) => TerminalWrite,
+  failedWrite: FailedWrite,
 ): Promise<WorkersReleased> {
   if (ids.length === 0) return { workers: [], requeued: [], failed: [], deliveries: 0 };
   const held = await trx
@@ -78,7 +94,7 @@ export async function releaseWorkers(
 }
 
 /** A worker's identity: its pid for operators, and a random part so no two are alike. */
-export function newWorkerId(): string {
+function newWorkerId(): string {
   return `worker-${process.pid}-${randomUUID().slice(0, 8)}`;
 }
 

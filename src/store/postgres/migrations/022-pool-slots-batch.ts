@@ -1,10 +1,10 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * PostgreSQL only: many pool leases in one call (store/pool-leases.ts, postgresAcquirer). Every attempt leases an exit
+ * PostgreSQL only: many pool leases in one call (store/pool-slots.ts, postgresAcquirer). Every attempt leases an exit
  * address, so one call per lease was a round trip per task, and with hundreds of attempts starting at once they
  * queued for the connection pool (docs/benchmarks.md, "PostgreSQL dispatch"). Each lease takes a free or expired slot
- * as aeq_acquire_pool_slot does (migrations/007-pool-slots.ts); the answer is each lease's slot, or -1.
+ * as aeq_acquire_pool_slot does (migrations/008-pool-slots.ts); the answer is each lease's slot, or -1.
  *
  * A lease is then released by its slot's key (the token names it), not through an index on the token: with no
  * indexed column changing, taking and freeing a slot are HOT updates, and the table's pages (fillfactor 50) are

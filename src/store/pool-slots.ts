@@ -1,45 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import { serialised, type StoreDialect } from './dialect.js';
 import type { PreparedQuery } from './postgres/prepared.js';
 import { TurnBatch } from './postgres/turn-batch.js';
+import type { PoolSlots } from './ports.js';
 import type { Database } from './schema.js';
 
 /**
- * Pool leases: a ledger of who holds an exit address or an account, so that a resource is never
- * held more than its capacity across processes. A lease expires on its own, which frees the
- * resources of a worker that died.
+ * Pool slots (PostgreSQL): who holds an exit address or an account, recorded in the database so that several worker
+ * processes never hold a resource beyond its capacity. A resource of capacity N has slot rows 0..N-1; a lease takes a
+ * free or expired slot, so the resources of a worker that died come back when their leases run out, or at once when
+ * its death is seen (releaseSlotsOf). The embedded store has one process, whose pools count in memory.
  */
-
-/** Records a lease in `pool_leases` when the resource has fewer than `capacity` live ones; null when full. */
-export function acquirePoolLease(
-  db: Kysely<Database>,
-  dialect: StoreDialect,
-  resourceId: string,
-  capacity: number,
-  now: number,
-  expiresAt: number,
-): Promise<string | null> {
-  // Serialised per resource, so the count cannot be raced.
-  return serialised(db, dialect, `lease:${resourceId}`, async (trx) => {
-    const live = await trx
-      .selectFrom('pool_leases')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('resource_id', '=', resourceId)
-      .where('expires_at', '>', now)
-      .executeTakeFirstOrThrow();
-    if (Number(live.n) >= capacity) return null;
-    const token = randomUUID();
-    await trx.insertInto('pool_leases').values({ token, resource_id: resourceId, expires_at: expiresAt }).execute();
-    // Expired rows of this resource are garbage now.
-    await trx.deleteFrom('pool_leases').where('resource_id', '=', resourceId).where('expires_at', '<=', now).execute();
-    return token;
-  });
-}
-
-export async function releasePoolLease(db: Kysely<Database>, token: string): Promise<void> {
-  await db.deleteFrom('pool_leases').where('token', '=', token).execute();
-}
 
 interface LeaseAsk {
   id: string;
@@ -52,7 +23,7 @@ interface LeaseAsk {
 
 /**
  * PostgreSQL lease tokens name their slot (`slot/id/resource`), so a release finds the row by its primary key
- * (postgres/migrations/020-pool-slots-batch.ts). Callers hold tokens as opaque strings.
+ * (postgres/migrations/022-pool-slots-batch.ts). Callers hold tokens as opaque strings.
  */
 function slotToken(slot: number, resourceId: string, id: string): string {
   return `${slot}/${id}/${resourceId}`;
@@ -66,17 +37,9 @@ function slotOf(token: string): { slot: number; resourceId: string; id: string }
 /**
  * PostgreSQL: a lease takes a free or expired slot row of the resource with FOR UPDATE SKIP LOCKED, in a stored
  * function. The leases asked for during one turn of the event loop go to the server as one call
- * (migrations/020-pool-slots-batch.ts): one round trip for the attempts that start together.
+ * (migrations/022-pool-slots-batch.ts): one round trip for the attempts that start together.
  */
-export function postgresAcquirer(
-  q: PreparedQuery,
-): (
-  resourceId: string,
-  capacity: number,
-  now: number,
-  expiresAt: number,
-  holder: string | null,
-) => Promise<string | null> {
+export function postgresAcquirer(q: PreparedQuery): PoolSlots['acquire'] {
   const acquireAll = async (asks: LeaseAsk[]): Promise<Array<string | null>> => {
     const col = <T>(pick: (a: LeaseAsk) => T) => asks.map(pick);
     // One `now` for the call: the latest asked (a slot expired by then is free for every ask of the turn).
@@ -100,15 +63,14 @@ export function postgresAcquirer(
     });
   };
   const batch = new TurnBatch<LeaseAsk, string | null>(acquireAll, async (a) => (await acquireAll([a]))[0] ?? null);
-  return (resourceId, capacity, now, expiresAt, holder) =>
-    batch.add({ id: randomUUID(), holder, resourceId, capacity, now, expiresAt });
+  return (a) => batch.add({ id: randomUUID(), ...a, holder: a.holder ?? null });
 }
 
 /**
  * PostgreSQL: the releases asked for during one turn of the event loop free their slots in one statement, each by
  * its slot's key and only while it still holds the lease (a slot taken over after expiry is left alone).
  */
-export function postgresReleaser(q: PreparedQuery): (token: string) => Promise<void> {
+export function postgresReleaser(q: PreparedQuery): PoolSlots['release'] {
   const releaseAll = async (tokens: string[]): Promise<undefined[]> => {
     const held = tokens.flatMap((t) => slotOf(t) ?? []);
     if (held.length > 0)

@@ -1,0 +1,61 @@
+import { expect, it } from 'vitest';
+import { newTaskId } from '../../../src/domain/task-id.js';
+import { claimArgs, completed, forEachStore, T0, task } from './driver.js';
+
+/** Batches (src/store/ports.ts): a batch's row with its tasks, its counts, its items and its completion. */
+forEachStore('batches', (s) => {
+  const ofBatch = async (n: number, webhookUrl: string | null = null) => {
+    const batch = { id: newTaskId(T0), size: n, webhookUrl, createdAt: T0, accountId: 'default' };
+    const tasks = Array.from({ length: n }, (_, index) =>
+      task({ id: newTaskId(T0), batch: { id: batch.id, index }, createdAt: T0 }),
+    );
+    await s.store.tasks.insert({ tasks, batch });
+    return { batch, tasks };
+  };
+
+  it('counts a batch by status and lists its items in order, with what each asked when wanted', async () => {
+    const { batch, tasks } = await ofBatch(3);
+    const got = await s.store.batches.get({ id: batch.id, accountId: 'default', notBefore: 0 });
+    expect(got).toMatchObject({ id: batch.id, total: 3, completedAt: null });
+    expect(got?.counts).toMatchObject({ QUEUED: 3, PROCESSING: 0, COMPLETED: 0, FAILED: 0 });
+    expect(await s.store.batches.get({ id: batch.id, accountId: 'other', notBefore: 0 })).toBeUndefined();
+    const items = await s.store.batches.items({ batch: got!, after: -1, limit: 10 });
+    expect(items.map((i) => [i.index, i.taskId])).toEqual(tasks.map((t, i) => [i, t.id]));
+    const [second] = await s.store.batches.items({ batch: got!, after: 0, limit: 1, withPayload: true });
+    expect(second).toMatchObject({ index: 1, request: { payload: { prompt: 'p' } } });
+  });
+
+  it('completes a batch once, when its last task is terminal, and queues its webhook', async () => {
+    const { batch, tasks } = await ofBatch(2, 'https://example.com/batch');
+    const complete = () =>
+      s.store.batches.complete({
+        now: T0 + 3000,
+        notBefore: 0,
+        limit: 10,
+        webhookOf: (b) => ({ url: b.webhookUrl ?? '', payload: { batch: b.id }, accountId: b.accountId }),
+      });
+    const claimed = await s.store.tasks.claim(claimArgs());
+    expect(claimed).toHaveLength(2);
+    const [first, last] = claimed;
+    await s.store.tasks.finish({ id: first!.id, leaseToken: first!.leaseToken, write: completed(), now: T0 + 2000 });
+    expect(await complete()).toEqual([]);
+    await s.store.tasks.finish({ id: last!.id, leaseToken: last!.leaseToken, write: completed(), now: T0 + 2000 });
+    const done = await complete();
+    expect(done.map((b) => b.id)).toEqual([batch.id]);
+    expect(done[0]?.counts.COMPLETED).toBe(tasks.length);
+    expect(await complete()).toEqual([]);
+    expect(await s.store.outbox.log(batch.id)).toMatchObject({ url: 'https://example.com/batch', status: 'PENDING' });
+  });
+
+  it("lists an account's batches newest first by cursor, and deletes expired ones", async () => {
+    const a = await ofBatch(1);
+    const b = await ofBatch(1);
+    const page = await s.store.batches.list({ accountId: 'default', notBefore: 0, beforeId: null, limit: 1 });
+    expect(page.batches.map((x) => x.id)).toEqual([b.batch.id]);
+    expect(page.more).toBe(true);
+    const next = await s.store.batches.list({ accountId: 'default', notBefore: 0, beforeId: b.batch.id, limit: 1 });
+    expect(next).toMatchObject({ batches: [{ id: a.batch.id }], more: false });
+    expect(await s.store.batches.deleteExpired({ before: T0 + 1, limit: 10 })).toBe(2);
+    expect(await s.store.batches.get({ id: a.batch.id, accountId: 'default', notBefore: 0 })).toBeUndefined();
+  });
+});

@@ -1,0 +1,51 @@
+import { expect, it } from 'vitest';
+import { claimArgs, completed, forEachStore, T0, task } from './driver.js';
+
+/** Figures (src/store/ports.ts): /stats and the queue depths follow every transition. */
+forEachStore('the figures', (s) => {
+  it('counts by status and engine follow every transition, leaving out expired tasks not swept yet', async () => {
+    const a = task({ webhookUrl: 'https://example.com/h' });
+    const b = task();
+    const c = task({ taskType: 'FORUM' });
+    const expired = task({ createdAt: T0 - 100_000 });
+    await s.store.tasks.insert({ tasks: [a, b, c] });
+    const claimed = await s.store.tasks.claim(claimArgs({ limit: 2 }));
+    expect(claimed).toHaveLength(2);
+    await s.store.tasks.insert({ tasks: [expired] });
+    await s.store.tasks.finish({
+      id: claimed[0]!.id,
+      leaseToken: claimed[0]!.leaseToken,
+      write: completed({ url: 'https://example.com/h', payload: {}, accountId: 'default' }),
+      now: T0 + 2000,
+    });
+    await s.store.tasks.retry({
+      id: claimed[1]!.id,
+      leaseToken: claimed[1]!.leaseToken,
+      error: 'x',
+      availableAt: T0 + 5000,
+      now: T0 + 2000,
+    });
+    const st = await s.store.figures.stats({ notBefore: T0 - 50_000 });
+    expect(st.tasks).toEqual({ QUEUED: 2, PROCESSING: 0, COMPLETED: 1, FAILED: 0 });
+    expect(st.byEngine).toEqual({
+      ANSWER_ENGINE_A: { QUEUED: 1, PROCESSING: 0, COMPLETED: 1, FAILED: 0 },
+      FORUM: { QUEUED: 1, PROCESSING: 0, COMPLETED: 0, FAILED: 0 },
+    });
+    expect(st.webhooks).toEqual({ pending: 1, delivered: 0, abandoned: 0 });
+    expect((await s.store.figures.stats({ notBefore: 0 })).tasks.QUEUED).toBe(3);
+    expect(await s.store.figures.queuedAndRunning({ notBefore: T0 - 50_000 })).toEqual({
+      ANSWER_ENGINE_A: { queued: 1, processing: 0 },
+      FORUM: { queued: 1, processing: 0 },
+    });
+    // The same figures as an aggregate over the rows themselves.
+    const rows = await s.store.db
+      .selectFrom('tasks')
+      .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('created_at', '>=', T0 - 50_000)
+      .groupBy('status')
+      .execute();
+    expect(Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]))).toEqual({ QUEUED: 2, COMPLETED: 1 });
+    await s.store.tasks.deleteExpired({ before: T0 - 50_000, limit: 100 });
+    expect((await s.store.figures.stats({ notBefore: 0 })).tasks.QUEUED).toBe(2);
+  });
+});
