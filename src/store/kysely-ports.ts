@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import * as accounts from './accounts.js';
+import * as batches from './batches.js';
 import * as monitors from './monitors.js';
-import type { Accounts, Monitors, RuntimeState, WebhookSecrets } from './ports.js';
+import type { Accounts, Batches, Monitors, RuntimeState, WebhookSecrets } from './ports.js';
 import * as runtime from './runtime-state.js';
 import type { Database } from './schema.js';
 import * as secrets from './webhook-secrets.js';
@@ -59,5 +60,15 @@ export function runtimeOn(db: Kysely<Database>): RuntimeState {
     changes: () => runtime.runtimeChanges(db),
     getMeta: (key) => runtime.getMeta(db, key),
     setMetaIfAbsent: (a) => runtime.setMetaIfAbsent(db, a),
+  };
+}
+
+export function batchesOn(db: Kysely<Database>): Batches {
+  return {
+    get: (a) => batches.getBatch(db, a),
+    list: (a) => batches.listBatches(db, a),
+    items: (a) => batches.batchItems(db, a),
+    complete: (a) => batches.completeBatches(db, a),
+    deleteExpired: (a) => batches.deleteExpiredBatches(db, a),
   };
 }

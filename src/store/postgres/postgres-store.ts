@@ -1,12 +1,11 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import * as batches from '../batches.js';
 import { migrateToLatest } from '../migrate.js';
 import { claimDueDeliveriesPostgres } from '../outbox/claim.js';
 import * as deliveries from '../outbox/deliveries.js';
 import { postgresAcquirer, postgresReleaser, releaseSlotsOf } from '../pool-slots.js';
 import type { Database } from '../schema.js';
-import { accountsOn, monitorsOn, runtimeOn, webhookSecretsOn } from '../kysely-ports.js';
+import { accountsOn, batchesOn, monitorsOn, runtimeOn, webhookSecretsOn } from '../kysely-ports.js';
 import * as counts from '../stats.js';
 import type { Store } from '../store.js';
 import { claimTasksPostgres } from '../tasks/claim.js';
@@ -84,13 +83,7 @@ export function openPostgresStore(connectionString: string, agingMs: number, poo
       nextDueAt: () => deliveries.nextDeliveryAt(db),
       log: (taskId) => deliveries.deliveryLog(db, taskId),
     },
-    batches: {
-      get: (a) => batches.getBatch(db, a),
-      list: (a) => batches.listBatches(db, a),
-      items: (a) => batches.batchItems(db, a),
-      complete: (a) => batches.completeBatches(db, a),
-      deleteExpired: (a) => batches.deleteExpiredBatches(db, a),
-    },
+    batches: batchesOn(db),
     accounts: accountsOn(db),
     webhookSecrets: webhookSecretsOn(db),
     monitors: monitorsOn(db),

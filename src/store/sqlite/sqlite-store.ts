@@ -2,12 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, sql, SqliteDialect } from 'kysely';
-import * as batches from '../batches.js';
 import { migrateToLatest } from '../migrate.js';
 import * as outboxClaim from '../outbox/claim.js';
 import * as deliveries from '../outbox/deliveries.js';
 import type { Database } from '../schema.js';
-import { accountsOn, monitorsOn, runtimeOn, webhookSecretsOn } from '../kysely-ports.js';
+import { accountsOn, batchesOn, monitorsOn, runtimeOn, webhookSecretsOn } from '../kysely-ports.js';
 import * as counts from '../stats.js';
 import type { Store } from '../store.js';
 import { claimTasksSqlite, prepareClaim } from '../tasks/claim.js';
@@ -112,13 +111,7 @@ export function openSqliteStore(file: string, agingMs: number, cacheMb = 64): St
       nextDueAt: () => deliveries.nextDeliveryAt(db),
       log: (taskId) => deliveries.deliveryLog(db, taskId),
     },
-    batches: {
-      get: (a) => batches.getBatch(db, a),
-      list: (a) => batches.listBatches(db, a),
-      items: (a) => batches.batchItems(db, a),
-      complete: (a) => batches.completeBatches(db, a),
-      deleteExpired: (a) => batches.deleteExpiredBatches(db, a),
-    },
+    batches: batchesOn(db),
     accounts: accountsOn(db),
     webhookSecrets: webhookSecretsOn(db),
     monitors: monitorsOn(db),
