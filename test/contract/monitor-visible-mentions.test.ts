@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MonitorScheduler } from '../../src/queue/monitor-scheduler.js';
 import { fastConfig, startService, steppedClock, tempDir, type RunningService } from '../helpers/service.js';
-import { until } from '../helpers/wait.js';
+import { runMonitorToEnd } from '../helpers/monitors.js';
 
 /**
  * A monitor's figures count what a reader sees (docs/analysis.md §6.1): on a results page the sandbox's result URLs
@@ -27,18 +26,7 @@ describe('monitor mentions leave addresses out', () => {
     });
     expect(created.status).toBe(201);
     const id = created.body.monitor.id;
-    expect((await svc.call('POST', `/v1/monitors/${id}/runs`)).status).toBe(202);
-    const scheduler = svc.app.monitors as MonitorScheduler;
-    await until(
-      'the run completed',
-      async () => {
-        await scheduler.runOnce();
-        return (await svc.call('GET', `/v1/monitors/${id}/runs`)).body.runs;
-      },
-      (rs) => (rs as Array<{ status: string }>)[0]?.status === 'completed',
-      30_000,
-      100,
-    );
+    await runMonitorToEnd(svc, id);
     const [run] = (await svc.call('GET', `/v1/monitors/${id}/runs?include=results`)).body.runs;
     const [result] = run.results;
     expect(result.status).toBe('COMPLETED');

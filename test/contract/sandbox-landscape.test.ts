@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MonitorScheduler } from '../../src/queue/monitor-scheduler.js';
 import { fastConfig, runTask, startService, steppedClock, tempDir, type RunningService } from '../helpers/service.js';
-import { until } from '../helpers/wait.js';
+import { runMonitorToEnd } from '../helpers/monitors.js';
 
 const DAY = 86_400_000;
 const ENGINES = ['CHATBOT_A', 'ANSWER_ENGINE_A', 'ASSISTANT_A', 'AIMODE'];
@@ -71,21 +70,7 @@ describe('a sandbox whose engines differ', () => {
     expect((await svc.call('PATCH', `/v1/monitors/${id}`, { status: 'paused' })).status).toBe(200);
     return id;
   };
-  /** Runs the monitor now and waits for the run to complete. */
-  const runNow = async (id: string) => {
-    expect((await svc.call('POST', `/v1/monitors/${id}/runs`)).status).toBe(202);
-    const scheduler = svc.app.monitors as MonitorScheduler;
-    await until(
-      'the run completed',
-      async () => {
-        await scheduler.runOnce();
-        return (await svc.call('GET', `/v1/monitors/${id}/runs?limit=1`)).body.runs;
-      },
-      (rs) => (rs as Array<{ status: string }>)[0]?.status === 'completed',
-      60_000,
-      100,
-    );
-  };
+  const runNow = (id: string) => runMonitorToEnd(svc, id);
   const series = async (id: string): Promise<Point[]> =>
     (await svc.call('GET', `/v1/monitors/${id}/metrics`)).body.series;
 

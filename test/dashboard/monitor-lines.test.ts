@@ -1,9 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MonitorScheduler } from '../../src/queue/monitor-scheduler.js';
 import { chromiumAvailable } from '../browser/chromium.js';
 import { TEST_KEY, fastConfig, startService, steppedClock, tempDir, type RunningService } from '../helpers/service.js';
-import { until } from '../helpers/wait.js';
+import { runMonitorToEnd } from '../helpers/monitors.js';
 import { builtDashboard, launchChromium, screenshot, signIn } from './dashboard-rig.js';
 
 const DAY = 86_400_000;
@@ -48,20 +47,9 @@ describe.runIf(chromiumAvailable())('monitor lines in the dashboard', () => {
     const dashboard = await builtDashboard();
     svc = await startService({ AEQ_CONFIG: fastConfig(tempDir()), AEQ_DASHBOARD_DIR: dashboard }, { clock });
     const ids = [await monitor('Hoka lines', 'Hoka'), await monitor('Unnamed brand', 'Mizuno')];
-    const scheduler = svc.app.monitors as MonitorScheduler;
     for (let day = 0; day < DAYS; day++) {
       for (const id of ids) {
-        expect((await svc.call('POST', `/v1/monitors/${id}/runs`)).status).toBe(202);
-        await until(
-          'the run completed',
-          async () => {
-            await scheduler.runOnce();
-            return (await svc.call('GET', `/v1/monitors/${id}/runs?limit=1`)).body.runs;
-          },
-          (rs) => (rs as Array<{ status: string }>)[0]?.status === 'completed',
-          60_000,
-          100,
-        );
+        await runMonitorToEnd(svc, id);
       }
       if (day < DAYS - 1) clock.advance(DAY);
     }
