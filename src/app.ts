@@ -30,6 +30,7 @@ import { expiredWrite } from './queue/terminal-write.js';
 import { Worker } from './queue/worker.js';
 import { startSimulator, type Simulator } from './sandbox/server.js';
 import { routeToSandbox } from './sandbox/upstream-map.js';
+import { claimDataDirMode } from './store/sqlite/data-dir-mode.js';
 import { lockDataDir } from './store/sqlite/data-dir-lock.js';
 import { openSqliteStore } from './store/sqlite/sqlite-store.js';
 import type { WorkerRegistration } from './store/ports.js';
@@ -112,11 +113,13 @@ async function registerWorker(store: Store, at: number, log: Logger): Promise<Wo
 /**
  * Composition root: builds every part from the settings and wires them for the chosen role. On the embedded store the
  * data dir is locked first, before anything reads or hands back what is in it: a second process on it is refused
- * (DataDirLockedError, naming the holder) instead of taking the first one's tasks for a dead worker's.
+ * (DataDirLockedError, naming the holder) instead of taking the first one's tasks for a dead worker's; and a dir
+ * serves one mode, the sandbox's or the live service's (DataDirModeError), so neither runs the other's tasks.
  */
 export async function createApp(settings: Readonly<Settings>, opts: AppOptions): Promise<App> {
   const dirLock = settings.databaseUrl ? null : lockDataDir(settings.dataDir, settings.role);
   try {
+    if (dirLock) claimDataDirMode(settings.dataDir, settings.sandbox ? 'sandbox' : 'live');
     return await assemble(settings, opts, () => dirLock?.release());
   } catch (e) {
     dirLock?.release();

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 export interface Settings {
   port: number;
   host: string;
+  /** AEQ_DATA_DIR; default `./data`, or `./data/sandbox` in the sandbox (a dir serves one mode: data-dir-mode.ts). */
   dataDir: string;
   apiKey: string | undefined;
   internalToken: string | undefined;
@@ -180,7 +181,8 @@ export function loadSettings(env: Env = process.env, overrides: Partial<Settings
   const settings: Settings = {
     port: int(env, 'PORT', 0, 65535) ?? 8080,
     host: env.HOST || '127.0.0.1',
-    dataDir: path.resolve(env.AEQ_DATA_DIR || './data'),
+    // The sandbox keeps its own store: a live start on it would send the sandbox's queued tasks to the real hosts.
+    dataDir: path.resolve(env.AEQ_DATA_DIR || (flag(env, 'AEQ_SANDBOX') ? './data/sandbox' : './data')),
     apiKey,
     internalToken,
     secretsKey,

@@ -10,12 +10,16 @@ const SRC = path.resolve(import.meta.dirname, '../../src');
  */
 const ROOTS = [/^app\.ts$/, /^cli\//];
 
-/** What a root may import of src/store besides the ports: the store itself and the two ways to open one. */
+/**
+ * What a root may import of src/store besides the ports: the store itself, the two ways to open one, and the embedded
+ * store's data dir guards (its lock and its mode).
+ */
 const ROOT_IMPORTS = new Set([
   'store/store.ts',
   'store/sqlite/sqlite-store.ts',
   'store/postgres/postgres-store.ts',
   'store/sqlite/data-dir-lock.ts',
+  'store/sqlite/data-dir-mode.ts',
 ]);
 
 /** The imports into src/store from outside it that take more than a port (docs/architecture.md, "The store"). */

@@ -1,4 +1,7 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { loadSettings } from '../../src/config/settings.js';
 import { killChild, spawnService, type ChildService } from '../helpers/child-service.js';
 import { tempDir } from '../helpers/service.js';
 
@@ -71,4 +74,43 @@ describe('one process per SQLite data dir', () => {
     children.push(after);
     expect((await after.call('GET', '/health')).status).toBe(200);
   }, 90_000);
+
+  it("a dir serves one mode: the live service refuses the sandbox's store, and the sandbox a live one", async () => {
+    const sandboxDir = tempDir();
+    const sandbox = await spawnService({ AEQ_DATA_DIR: sandboxDir });
+    const queued = await sandbox.call('POST', '/v1/async/task', {
+      taskType: 'ANSWER_ENGINE_A',
+      payload: { prompt: 'sandbox only sandbox:delay=60000' },
+    });
+    expect(queued.status).toBe(202);
+    await killChild(sandbox, 'SIGKILL');
+    expect(fs.readFileSync(path.join(sandboxDir, 'aeq.mode'), 'utf8')).toBe('sandbox\n');
+    // Live on the sandbox's store: refused at once, before its worker could take the task to the real host.
+    const live = await spawnService({ AEQ_DATA_DIR: sandboxDir, AEQ_SANDBOX: '0' }).then(
+      () => null,
+      (e: Error) => e.message,
+    );
+    expect(live).toMatch(/service exited before listening \(code 1,/);
+    expect(live).toContain(`aeq: the data dir ${sandboxDir} holds the sandbox's store (made with AEQ_SANDBOX=1)`);
+    // And the other way round.
+    const liveDir = tempDir();
+    const first = await spawnService({ AEQ_DATA_DIR: liveDir, AEQ_SANDBOX: '0' });
+    await killChild(first);
+    const refused = await spawnService({ AEQ_DATA_DIR: liveDir }).then(
+      () => null,
+      (e: Error) => e.message,
+    );
+    expect(refused).toContain(`aeq: the data dir ${liveDir} holds a live store (made without AEQ_SANDBOX)`);
+    // The sandbox's own store still opens in the sandbox, its task still there.
+    const again = await spawnService({ AEQ_DATA_DIR: sandboxDir });
+    children.push(again);
+    expect((await again.call('GET', `/v1/async/task/${queued.body.task.id}`)).status).toBe(200);
+  }, 120_000);
+
+  it('without AEQ_DATA_DIR the sandbox keeps its store in ./data/sandbox, the live service in ./data', () => {
+    const key = { AEQ_API_KEY: 'a-key-of-sixteen-or-more' };
+    expect(loadSettings({ ...key, AEQ_SANDBOX: '1' }).dataDir).toBe(path.resolve('data', 'sandbox'));
+    expect(loadSettings({ ...key }).dataDir).toBe(path.resolve('data'));
+    expect(loadSettings({ ...key, AEQ_SANDBOX: '1', AEQ_DATA_DIR: '/srv/aeq' }).dataDir).toBe('/srv/aeq');
+  });
 });

@@ -46,12 +46,14 @@ export function registerService(program: Command): void {
 /** The service in the role AEQ_ROLE selects; SIGTERM and SIGINT drain it. */
 async function serve(): Promise<void> {
   // Loaded here, not at the top: the client commands start without the service's modules.
-  const [{ createApp }, { ConfigError }, { createLogger }, { DataDirLockedError }] = await Promise.all([
-    import('../../app.js'),
-    import('../../config/engine-config.js'),
-    import('../../ops/logger.js'),
-    import('../../store/sqlite/data-dir-lock.js'),
-  ]);
+  const [{ createApp }, { ConfigError }, { createLogger }, { DataDirLockedError }, { DataDirModeError }] =
+    await Promise.all([
+      import('../../app.js'),
+      import('../../config/engine-config.js'),
+      import('../../ops/logger.js'),
+      import('../../store/sqlite/data-dir-lock.js'),
+      import('../../store/sqlite/data-dir-mode.js'),
+    ]);
   const settings = loadSettings();
   const log = createLogger(settings.logLevel);
   let app: Awaited<ReturnType<typeof createApp>>;
@@ -62,7 +64,7 @@ async function serve(): Promise<void> {
       process.stderr.write(`aeq: configuration error: ${e.message}\n`);
       process.exit(2);
     }
-    if (e instanceof DataDirLockedError) {
+    if (e instanceof DataDirLockedError || e instanceof DataDirModeError) {
       process.stderr.write(`aeq: ${e.message}\n`);
       process.exit(1);
     }
