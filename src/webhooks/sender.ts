@@ -14,12 +14,12 @@ import { coerceError } from '../domain/coerce-error.js';
 const CLAIM_BUNCH = 16;
 
 /**
- * How long a claimed delivery stays with its sender: one attempt lasts at most the request timeout
- * (and 100 ms, see deadlines.ts) plus two store writes, so twice the timeout and a second covers
- * stalls. A sender that died mid-attempt leaves its delivery due again after this (about a minute
- * by default).
+ * How long a delivery is leased to the sender that claimed it (a lease as a task's: held until a time, fenced by a
+ * token): one attempt lasts at most the request timeout (and 100 ms, see deadlines.ts) plus two store writes, so twice
+ * the timeout and a second covers stalls. A sender that died mid-attempt leaves its delivery due again after this
+ * (about a minute by default).
  */
-function deliveryClaimMs(timeoutMs: number): number {
+function deliveryLeaseMs(timeoutMs: number): number {
   return 2 * timeoutMs + 1_000;
 }
 
@@ -33,7 +33,7 @@ export interface WebhookSenderOptions {
   signing?: Pick<AccountSecrets, 'signingKeys'>;
   /**
    * The worker process the claims are recorded for (its registration's id), so that its death releases them at once;
-   * without one, a claimed delivery is freed only when its claim runs out (`deliveryClaimMs`).
+   * without one, a claimed delivery is freed only when its lease runs out (`deliveryLeaseMs`).
    */
   holder?: () => string;
 }
@@ -133,7 +133,7 @@ export class WebhookSender {
         const due = await this.outbox.claimDue({
           now: this.clock.now(),
           limit: room,
-          leaseMs: deliveryClaimMs(this.opts.timeoutMs),
+          leaseMs: deliveryLeaseMs(this.opts.timeoutMs),
           holder: this.opts.holder?.() ?? null,
           share: this.share(),
         });
