@@ -193,7 +193,8 @@ export async function runDemo(out: NodeJS.WritableStream = process.stdout): Prom
     PORT: '0',
     AEQ_DATA_DIR: dataDir,
     AEQ_WEBHOOK_ALLOW_PRIVATE: '1',
-    AEQ_ENGINE_TIMEOUT_MS: '5000',
+    // Generous: on a loaded machine a slow attempt must not read as a failed demo step.
+    AEQ_ENGINE_TIMEOUT_MS: '30000',
     AEQ_LOG_LEVEL: 'silent',
   });
   const app = await createApp(settings, { log: createLogger('silent') });
@@ -242,7 +243,7 @@ export async function runDemo(out: NodeJS.WritableStream = process.stdout): Prom
         `[${done}/${ids.length}] ${ok ? 'ok  ' : 'FAIL'} ${entry.step.label.padEnd(28)} ${status.padEnd(9)} ${note}\n`,
       );
     }
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + 30_000;
     const expected = ids.filter((e) => e.id).length;
     while (hooks.length < expected && Date.now() < deadline) await new Promise((res) => setTimeout(res, 100));
     out.write(`webhooks received: ${hooks.length}/${expected}\n`);

@@ -144,7 +144,7 @@ describe('analysis results against the published schemas', () => {
     const named = namedPaths(doc.components.schemas.SourceInfluenceResult as Json);
     const carried = new Set(results.flatMap((r) => [...carriedPaths(r)]));
     expect([...named].filter((p) => !carried.has(p))).toEqual([]);
-  });
+  }, 90_000);
 
   it('PROMPT_RESEARCH: keyword volumes, a refused keyword tool, a seed that names the brand', async () => {
     const results = [
@@ -181,7 +181,7 @@ describe('analysis results against the published schemas', () => {
     );
     const carried = new Set(results.flatMap((r) => [...carriedPaths(r)]));
     expect(named.filter((p) => !carried.has(p))).toEqual([]);
-  });
+  }, 90_000);
 
   it('the check is strict: a member the schema does not name, or one it requires missing, fails', async () => {
     const r = await run(noModel, '/v1/source-influence', { answer: ANSWER, citations: citations() });

@@ -65,8 +65,20 @@ export interface Landscape {
   /** The sentence naming the recommended brands, in the answer's language; null when none is named. */
   sentence: string | null;
   recommended: Recommended[];
-  /** The first-named brand's own site, when this answer cites it. */
+  /** The first-named brand's own site, when this answer cites it (in place of its last source: withOwnSite). */
   ownSite: { url: string; title: string; host: string } | null;
+}
+
+/**
+ * An answer's sources with the brand's own site, when it cites one, in place of the last: the number of sources and
+ * where each is cited stay as each route's wire form has them, only which site changes.
+ */
+export function withOwnSite<T extends { url: string; title: string }>(cites: T[], brands: Landscape | null): T[] {
+  const own = brands?.ownSite;
+  if (!own || cites.length === 0) return cites;
+  return cites.map((c, i) =>
+    i === cites.length - 1 ? { ...c, url: own.url, title: own.title, ...('host' in c ? { host: own.host } : {}) } : c,
+  );
 }
 
 const EN_LEADS = ['Popular picks include', 'Reviewers most often recommend', 'Many buyers shortlist'];

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SimContext } from '../sim-context.js';
-import { type Landscape, landscapeOf } from '../landscape/recommendations.js';
+import { type Landscape, landscapeOf, withOwnSite } from '../landscape/recommendations.js';
 import { requestCountry } from '../request-country.js';
 import { fakeCitations, fakeSentences, isKorean } from '../text-gen.js';
 import { escapeHtml } from '../../text/html-escape.js';
@@ -108,8 +108,8 @@ export function registerAssistantA(app: FastifyInstance, sim: SimContext): void 
 }
 
 /**
- * Supports per sentence: bytes `[start, end)` of the joined text; chunk 0 cited twice, 1 and 2 together; the brands'
- * sentence grounded on the first brand's own site when the answer cites it, else on nothing.
+ * Supports per sentence: bytes `[start, end)` of the joined text; chunk 0 cited twice, 1 and 2 together (chunk 2 the
+ * first brand's own site when the answer cites it); the brands' sentence grounded on nothing.
  */
 function groundingFor(
   sim: SimContext,
@@ -118,9 +118,9 @@ function groundingFor(
   base: string,
   brands: Landscape,
 ): Record<string, unknown> {
-  const cites = fakeCitations(sim, topic, 3, 'ASSISTANT_A');
-  const chunkSets = [[0], [1, 2], [0]];
-  if (brands.sentence) chunkSets.push(brands.ownSite ? [cites.push(brands.ownSite) - 1] : []);
+  const cites = withOwnSite(fakeCitations(sim, topic, 3, 'ASSISTANT_A'), brands);
+  // The brands' sentence, when there is one, is grounded on nothing: no support.
+  const chunkSets = [[0], [1, 2], [0], []];
   const supports: unknown[] = [];
   let offset = 0;
   sentences.forEach((s, i) => {

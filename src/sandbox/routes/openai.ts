@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SimContext } from '../sim-context.js';
-import { type Landscape, landscapeOf } from '../landscape/recommendations.js';
+import { type Landscape, landscapeOf, withOwnSite } from '../landscape/recommendations.js';
 import { requestCountry } from '../request-country.js';
 import { fakeCitations, fakeSentences, isKorean, type FakeCitation } from '../text-gen.js';
 
@@ -112,14 +112,14 @@ const cpLen = (s: string) => Array.from(s).length;
 
 /**
  * Three cited paragraphs in the model's style: `sentence ([site](url?utm_source=openai))`, and the brands it recommends
- * (linked to the first one's site when it cites it).
+ * (the first one's site among the sources when it cites it).
  */
 function answerWithCitations(
   sim: SimContext,
   topic: string,
   brands: Landscape,
 ): { text: string; annotations: Annotation[]; cites: FakeCitation[] } {
-  const cites = fakeCitations(sim, topic, 3, 'CHATBOT_A');
+  const cites = withOwnSite(fakeCitations(sim, topic, 3, 'CHATBOT_A'), brands);
   const s = fakeSentences(sim, topic, 3);
   const [c0, c1, c2] = cites as [FakeCitation, FakeCitation, FakeCitation];
   const link = (c: FakeCitation) => ` ([${new URL(c.url).hostname}](${c.url}?utm_source=openai))`;
@@ -128,11 +128,7 @@ function answerWithCitations(
     [`${s[1]}${link(c1)}`, [c1, c2]],
     [`${s[2]}${link(c0)}`, [c0]],
   ];
-  if (brands.sentence) {
-    const own = brands.ownSite;
-    paragraphs.push(own ? [`${brands.sentence}${link(own)}`, [own]] : [brands.sentence, []]);
-    if (own) cites.push(own);
-  }
+  if (brands.sentence) paragraphs.push([brands.sentence, []]);
   let text = '';
   const annotations: Annotation[] = [];
   for (const [para, refs] of paragraphs) {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SimContext } from '../sim-context.js';
-import { landscapeOf } from '../landscape/recommendations.js';
+import { landscapeOf, withOwnSite } from '../landscape/recommendations.js';
 import { requestCountry } from '../request-country.js';
 import { fakeCitations, fakeSentences, isKorean } from '../text-gen.js';
 
@@ -35,9 +35,6 @@ export function registerAnswerEngineA(app: FastifyInstance, sim: SimContext): vo
         .send({ error: { message: 'Rate limit exceeded', type: 'rate_limit_error', code: 'rate_limit_exceeded' } });
     }
     const topic = sim.clean(prompt);
-    const cites = d.empty ? [] : fakeCitations(sim, topic, 3, 'ANSWER_ENGINE_A');
-    const sentences = fakeSentences(sim, topic, 3);
-    let content = d.empty ? '' : `${sentences[0]} [2]\n\n${sentences[1]} [1][3]\n\n${sentences[2]} [2]`;
     const brands = d.empty
       ? null
       : landscapeOf(sim, {
@@ -47,10 +44,10 @@ export function registerAnswerEngineA(app: FastifyInstance, sim: SimContext): vo
           korean: isKorean(topic),
           shifts: d.shifts,
         });
-    if (brands?.sentence) {
-      if (brands.ownSite) cites.push(brands.ownSite);
-      content += `\n\n${brands.sentence}${brands.ownSite ? ` [${cites.length}]` : ''}`;
-    }
+    const cites = d.empty ? [] : withOwnSite(fakeCitations(sim, topic, 3, 'ANSWER_ENGINE_A'), brands);
+    const sentences = fakeSentences(sim, topic, 3);
+    let content = d.empty ? '' : `${sentences[0]} [2]\n\n${sentences[1]} [1][3]\n\n${sentences[2]} [2]`;
+    if (brands?.sentence) content += `\n\n${brands.sentence}`;
     return reply.send({
       id: `sim-${sim.hash(topic).toString(16)}`,
       model: 'sonar',

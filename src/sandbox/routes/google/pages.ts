@@ -1,4 +1,4 @@
-import type { Landscape } from '../../landscape/recommendations.js';
+import { type Landscape, withOwnSite } from '../../landscape/recommendations.js';
 import type { SimContext } from '../../sim-context.js';
 import { fakeAnswerCitations, fakeFacts, fakeResults, type PageLocale } from './content.js';
 import { escapeHtml } from '../../../text/html-escape.js';
@@ -115,9 +115,8 @@ function peopleAlsoAsk(sim: SimContext, topic: string, locale: PageLocale): stri
  */
 function aiOverview(sim: SimContext, query: string, topic: string, locale: PageLocale, brands: Landscape): string {
   const facts = fakeFacts(sim, topic, 4, locale);
-  const cites = fakeAnswerCitations(sim, topic, 3, 'SEARCH_A');
+  const cites = withOwnSite(fakeAnswerCitations(sim, topic, 3, 'SEARCH_A'), brands);
   const [c1, c2, c3] = cites as [(typeof cites)[0], (typeof cites)[0], (typeof cites)[0]];
-  const own = brands.ownSite;
   const card = (c: (typeof cites)[0], href: string) =>
     `<li class="Ndm2cf"><div class="cRH23c">` +
     `<a class="vIWmYe" href="${escapeHtml(href)}" aria-label="${escapeHtml(c.title)}"></a>
@@ -154,7 +153,7 @@ function aiOverview(sim: SimContext, query: string, topic: string, locale: PageL
     <div class="ofHStc"><ul class="aajpme">
       ${card(c1, c1.url)}
       ${card(c2, `${c2.url}?utm_source=google`)}
-      ${card(c3, c3.url)}${own ? `\n      ${card(own, own.url)}` : ''}
+      ${card(c3, c3.url)}
     </ul></div></div>
     <div jsname="rPRdsc" role="button" aria-expanded="false" aria-controls="m-x-content">` +
     `<span>${escapeHtml(locale.showMore)}</span></div>
@@ -175,8 +174,7 @@ export function aiModeAnswerChunks(
   brands: Landscape,
 ): [opening: string, rest: string] {
   const facts = fakeFacts(sim, topic, 5, locale);
-  const cites = fakeAnswerCitations(sim, topic, 2 + (sim.hash(topic, 'aimcites') % 3), 'AIMODE');
-  if (brands.ownSite) cites.push(brands.ownSite);
+  const cites = withOwnSite(fakeAnswerCitations(sim, topic, 2 + (sim.hash(topic, 'aimcites') % 3), 'AIMODE'), brands);
   const first = cites[0] as (typeof cites)[0];
   const withTable = sim.hash(topic, 'table') % 2 === 0;
   const table = withTable

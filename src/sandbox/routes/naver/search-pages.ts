@@ -1,5 +1,5 @@
 import type { SimContext } from '../../sim-context.js';
-import type { Landscape } from '../../landscape/recommendations.js';
+import { type Landscape, withOwnSite } from '../../landscape/recommendations.js';
 import { fakeCitations, fakeSentences } from '../../text-gen.js';
 import { escapeHtml } from '../../../text/html-escape.js';
 import { searchShell } from './html.js';
@@ -131,12 +131,9 @@ function citeLink(c: Cite, n: number, tracker: boolean): string {
   return `<a class="fds-cite" href="${escapeHtml(href)}"><span class="blind">출처</span>${n}</a>`;
 }
 
-/** The paragraph naming the brands an answer recommends, citing the first one's site when it does; '' for none. */
-function brandsParagraph(brands: Landscape, list: Cite[]): string {
-  if (!brands.sentence) return '';
-  const own = brands.ownSite;
-  if (own) list.push(own);
-  return `\n          <p>${escapeHtml(brands.sentence)}${own ? citeLink(own, list.length, false) : ''}</p>`;
+/** The paragraph naming the brands an answer recommends; '' for none. */
+function brandsParagraph(brands: Landscape): string {
+  return brands.sentence ? `\n          <p>${escapeHtml(brands.sentence)}</p>` : '';
 }
 
 function sourceCards(list: Cite[]): string {
@@ -154,8 +151,8 @@ function sourceCards(list: Cite[]): string {
  * paragraph, then the rest with the sources); the plain page has them joined.
  */
 export function briefingChunks(sim: SimContext, topic: string, brands: Landscape): [opening: string, rest: string] {
-  const c = cites(sim, topic, 'SEARCH_B_AI_BRIEF');
-  const named = brandsParagraph(brands, c);
+  const c = withOwnSite(cites(sim, topic, 'SEARCH_B_AI_BRIEF'), brands);
+  const named = brandsParagraph(brands);
   const [s1, s2, s3] = fakeSentences(sim, topic, 3) as [string, string, string];
   const opening = `
       <div class="api_subject_bx">
@@ -203,8 +200,8 @@ export function integratedPage(sim: SimContext, topic: string, brands: () => Lan
 
 /** The AI tab (designed markup, see src/engines/search-b/ai-tab-parser.ts): a question and an answer turn. */
 export function aiTabPage(sim: SimContext, topic: string, brands: Landscape): string {
-  const c = cites(sim, topic, 'SEARCH_B_AI_TAB');
-  const named = brandsParagraph(brands, c);
+  const c = withOwnSite(cites(sim, topic, 'SEARCH_B_AI_TAB'), brands);
+  const named = brandsParagraph(brands);
   const [s1, s2, s3, s4] = fakeSentences(sim, topic, 4) as [string, string, string, string];
   const answer =
     `    <section class="fds-ai-tab-root" data-tab="ai"><div class="fds-ai-tab-thread">
