@@ -15,8 +15,12 @@ describe('chat engines through the sandbox', () => {
   let svc: RunningService;
   beforeAll(async () => {
     const config = writeConfig(tempDir(), { scheduler: { retryBaseMs: 20, retryMaxMs: 100, exitCooldownMs: 100 } });
-    svc = await startService({ AEQ_CONFIG: config, AEQ_ENGINE_TIMEOUT_MS: '1500' });
-  });
+    svc = await startService({ AEQ_CONFIG: config, AEQ_ENGINE_TIMEOUT_MS: '3000' });
+    // The first attempt of each engine loads its modules and starts the parse threads: on a loaded machine that alone
+    // can outlast a short attempt budget. These tests are about answers, so each engine answers once first.
+    for (const taskType of ['CHATBOT_A', 'ASSISTANT_A'])
+      await runTask(svc, { taskType, payload: { prompt: 'warm up', country: 'US' } });
+  }, 60_000);
   afterAll(() => svc.stop());
 
   describe('CHATBOT_A', () => {
