@@ -64,7 +64,6 @@ function recommendBrands(
 export interface Landscape {
   /** The sentence naming the recommended brands, in the answer's language; null when none is named. */
   sentence: string | null;
-  recommended: Recommended[];
   /** The first-named brand's own site, when this answer cites it (in place of its last source: withOwnSite). */
   ownSite: { url: string; title: string; host: string } | null;
 }
@@ -92,12 +91,12 @@ export function landscapeOf(
   o: { engine: string; country: string; topic: string; korean: boolean; shifts: readonly VisibilityShift[] },
 ): Landscape {
   const market = marketOf(o.topic);
-  if (!market) return { sentence: null, recommended: [], ownSite: null };
+  if (!market) return { sentence: null, ownSite: null };
   const day = sim.today();
   const sample = sim.sampleOf(`${o.engine}\u0000${o.country}\u0000${day}\u0000${o.topic}`);
   const slot: AskSlot = { engine: o.engine, country: o.country, day, sample };
   const recommended = recommendBrands(sim, market, slot, o.topic, o.shifts);
-  if (recommended.length === 0) return { sentence: null, recommended, ownSite: null };
+  if (recommended.length === 0) return { sentence: null, ownSite: null };
   const names = recommended.map((r) => (o.korean ? (r.brand.ko ?? r.brand.name) : r.brand.name));
   const sentence = o.korean
     ? `많이 추천되는 브랜드로는 ${names.join(', ')} 등이 있습니다.`
@@ -110,7 +109,7 @@ export function landscapeOf(
     first && cites < citeRate
       ? { url: `https://www.${first.domain}/`, title: `${first.name} — official site`, host: first.domain }
       : null;
-  return { sentence, recommended, ownSite };
+  return { sentence, ownSite };
 }
 
 function listOf(names: readonly string[]): string {

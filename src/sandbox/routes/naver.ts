@@ -1,11 +1,9 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { landscapeOf } from '../landscape/recommendations.js';
 import type { SimContext } from '../sim-context.js';
-import { isKorean } from '../text-gen.js';
 import { blogPostPage, neighboursOnlyPage, privatePostPage } from './naver/blog-pages.js';
 import { blockPage, noResultsPage, serverErrorPage, type NaverTab } from './naver/html.js';
 import { integratedScriptPage, wantsScriptRender, withoutScriptDirective } from './naver/script-pages.js';
-import { aiTabPage, integratedPage, webTabPage } from './naver/search-pages.js';
+import { aiTabPage, integratedPage, naverLandscape, webTabPage } from './naver/search-pages.js';
 
 const html = (reply: FastifyReply, body: string, status = 200) =>
   reply.code(status).type('text/html; charset=UTF-8').send(body);
@@ -39,15 +37,13 @@ export function registerNaverSearch(app: FastifyInstance, sim: SimContext): void
     const topic = sim.clean(withoutScriptDirective(query));
     if (d.empty || topic === '') return html(reply, noResultsPage(topic, tab));
     if (tab === 'web') return html(reply, webTabPage(sim, topic, start));
-    // Naver serves Korea: the brands its answers name are Korea's, whatever the exit address.
-    const brands = (engine: string) => () =>
-      landscapeOf(sim, { engine, country: 'KR', topic, korean: isKorean(topic), shifts: d.shifts });
-    if (tab === 'ai') return html(reply, aiTabPage(sim, topic, brands('SEARCH_B_AI_TAB')()));
+    if (tab === 'ai')
+      return html(reply, aiTabPage(sim, topic, naverLandscape(sim, 'SEARCH_B_AI_TAB', topic, d.shifts)));
     return html(
       reply,
       wantsScriptRender(query)
         ? integratedScriptPage(sim, topic, withoutScriptDirective(query))
-        : integratedPage(sim, topic, brands('SEARCH_B_AI_BRIEF')),
+        : integratedPage(sim, topic, () => naverLandscape(sim, 'SEARCH_B_AI_BRIEF', topic, d.shifts)),
     );
   });
 }

@@ -2,10 +2,8 @@ import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { parseDirectives } from '../../directives.js';
-import { landscapeOf } from '../../landscape/recommendations.js';
 import type { SimContext } from '../../sim-context.js';
-import { isKorean } from '../../text-gen.js';
-import { briefingChunks, integratedDocument, integratedPage, wantsBriefing } from './search-pages.js';
+import { briefingChunks, integratedDocument, integratedPage, naverLandscape, wantsBriefing } from './search-pages.js';
 
 const SCRIPT_RENDER = /sandbox:js\b/;
 const SCRIPT_DIRECTIVE = /(?<!\s)\s*sandbox:js\b/g;
@@ -29,7 +27,10 @@ export function withoutScriptDirective(query: string): string {
  * page has results but no briefing, which the parser reads as NO_ANSWER.
  */
 export function integratedScriptPage(sim: SimContext, topic: string, query: string): string {
-  if (!wantsBriefing(topic)) return integratedPage(sim, topic, () => briefingBrands(sim, topic, query));
+  if (!wantsBriefing(topic))
+    return integratedPage(sim, topic, () =>
+      naverLandscape(sim, 'SEARCH_B_AI_BRIEF', topic, parseDirectives(query).shifts),
+    );
   // The query as asked (less `sandbox:js`): a `sandbox:shift` in it applies to the streamed briefing too.
   const src = `ai-briefing?${new URLSearchParams({ query }).toString()}`;
   const delayMs = 200 + (sim.hash(topic, 'brief-js-delay') % 201);
@@ -70,14 +71,14 @@ export function registerNaverScriptRoutes(app: FastifyInstance, sim: SimContext)
     return reply
       .type('text/html; charset=UTF-8')
       .header('cache-control', 'no-store')
-      .send(Readable.from(streamed(briefingChunks(sim, topic, briefingBrands(sim, topic, query)))));
+      .send(
+        Readable.from(
+          streamed(
+            briefingChunks(sim, topic, naverLandscape(sim, 'SEARCH_B_AI_BRIEF', topic, parseDirectives(query).shifts)),
+          ),
+        ),
+      );
   });
-}
-
-/** The brands the briefing names (Naver serves Korea). */
-function briefingBrands(sim: SimContext, topic: string, query: string) {
-  const shifts = parseDirectives(query).shifts;
-  return landscapeOf(sim, { engine: 'SEARCH_B_AI_BRIEF', country: 'KR', topic, korean: isKorean(topic), shifts });
 }
 
 async function* streamed(chunks: readonly string[]): AsyncGenerator<Buffer> {

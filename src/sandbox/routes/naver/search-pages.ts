@@ -1,6 +1,7 @@
 import type { SimContext } from '../../sim-context.js';
-import { type Landscape, withOwnSite } from '../../landscape/recommendations.js';
-import { fakeCitations, fakeSentences } from '../../text-gen.js';
+import { type Landscape, landscapeOf, withOwnSite } from '../../landscape/recommendations.js';
+import type { VisibilityShift } from '../../landscape/shifts.js';
+import { fakeCitations, fakeSentences, isKorean } from '../../text-gen.js';
 import { escapeHtml } from '../../../text/html-escape.js';
 import { searchShell } from './html.js';
 
@@ -129,6 +130,16 @@ function cites(sim: SimContext, topic: string, engine: string): Cite[] {
 function citeLink(c: Cite, n: number, tracker: boolean): string {
   const href = tracker ? `https://search.naver.com/p/crd/rd?m=1&a=ai.cite&u=${encodeURIComponent(c.url)}` : c.url;
   return `<a class="fds-cite" href="${escapeHtml(href)}"><span class="blind">출처</span>${n}</a>`;
+}
+
+/** The brands a Naver answer names: Naver serves Korea, so they are Korea's whatever the exit address. */
+export function naverLandscape(
+  sim: SimContext,
+  engine: 'SEARCH_B_AI_BRIEF' | 'SEARCH_B_AI_TAB',
+  topic: string,
+  shifts: readonly VisibilityShift[],
+): Landscape {
+  return landscapeOf(sim, { engine, country: 'KR', topic, korean: isKorean(topic), shifts });
 }
 
 /** The paragraph naming the brands an answer recommends; '' for none. */
