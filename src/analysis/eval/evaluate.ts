@@ -16,8 +16,11 @@ import { readPageRecord } from '../source-influence/page-record.js';
 export interface ItemRun {
   item: EvalItem;
   pairs: PairOutcome[];
-  /** Per page: what the lexical label rests on (score, clause overlap, the contradiction found), for calibration. */
-  bases: Array<{ score: number; basis: PairJudgement['basis'] }>;
+  /**
+   * Per page: what the label rests on (score, clause overlap, the contradiction found, the learned judge's features)
+   * and the judge's calibrated confidence, for calibration and training.
+   */
+  bases: Array<{ score: number; basis: PairJudgement['basis']; confidence: number | null }>;
   claim: ClaimOutcome;
   /** Units the claim was segmented into (1 for a one-sentence claim; the largest is judged). */
   units: number;
@@ -55,6 +58,7 @@ function runItem(set: EvalSet, item: EvalItem, cfg: SourceInfluenceConfig): Item
   const bases = item.sources.map((_, k) => ({
     score: judgements[k]?.score ?? 0,
     basis: judgements[k]?.basis ?? UNSUPPORTED_EMPTY.basis,
+    confidence: judgements[k]?.confidence ?? null,
   }));
   return {
     item,

@@ -84,3 +84,29 @@ export function score(pairs: readonly PairOutcome[], claims: readonly ClaimOutco
     confusion,
   };
 }
+
+/**
+ * Expected calibration error (Guo et al. 2017): the confidences binned in `bins` equal widths, and the mean gap
+ * between each bin's accuracy and its mean confidence, weighted by the bin's share of pairs. Null without pairs.
+ */
+export function expectedCalibrationError(
+  judged: ReadonlyArray<{ confidence: number; correct: boolean }>,
+  bins = 10,
+): number | null {
+  if (judged.length === 0) return null;
+  const sum = new Array<number>(bins).fill(0);
+  const hits = new Array<number>(bins).fill(0);
+  const n = new Array<number>(bins).fill(0);
+  for (const j of judged) {
+    const b = Math.min(bins - 1, Math.floor(j.confidence * bins));
+    sum[b] = (sum[b] ?? 0) + j.confidence;
+    hits[b] = (hits[b] ?? 0) + (j.correct ? 1 : 0);
+    n[b] = (n[b] ?? 0) + 1;
+  }
+  let ece = 0;
+  for (let b = 0; b < bins; b++) {
+    const nb = n[b] ?? 0;
+    if (nb > 0) ece += (nb / judged.length) * Math.abs((hits[b] ?? 0) / nb - (sum[b] ?? 0) / nb);
+  }
+  return ece;
+}

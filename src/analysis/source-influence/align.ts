@@ -1,7 +1,9 @@
 import type { SourceInfluenceConfig } from '../config.js';
 import { Bm25Index, containment, ngramContainment } from '../text/similarity.js';
 import { findContradiction, missingSpecific } from './judge/contradiction.js';
-import { lexicalLabel, UNSUPPORTED_EMPTY, type PairJudgement } from './judge/labels.js';
+import type { PairFeatures } from './judge/features.js';
+import { UNSUPPORTED_EMPTY, type PairJudgement } from './judge/labels.js';
+import { verdictOf } from './judge/verdict.js';
 import { bigramCounts, char4Counts, featuresIn, type Features, type Passage, type PassageIndex } from './passages.js';
 
 /**
@@ -114,7 +116,7 @@ export class Aligner {
         .map((i) => this.passages[i] as Passage);
     const judgements = support.map((score, j) => this.judge(u.features, j, best[j] ?? null, score, trivial));
     judgements.forEach((jd, j) => {
-      support[j] = jd.label === 'contradicted' ? 0 : jd.score;
+      support[j] = jd.expectedSupport;
     });
     // Joint support (ALCE recall) reads the cited sources that do not contradict the unit.
     const citedReading = [...u.cited].filter((j) => judgements[j]?.label !== 'contradicted');
@@ -147,6 +149,9 @@ export class Aligner {
     let score = passageScore;
     let evidence = p.text;
     let sentence = p.text;
+    let windowPassage: Passage = p;
+    let position = 0;
+    let pageChars = p.text.length;
     if (p.sentenceRange) {
       const sents = this.sentences[j] ?? [];
       const [a, b] = p.sentenceRange;
@@ -160,8 +165,11 @@ export class Aligner {
         }
       }
       evidence = sents.slice(Math.max(0, k - 1), k + 2).join(' ');
-      score = Math.max(score, this.lex(u, [this.passageFor(`w${j}:${k}`, evidence, lang, j)]));
+      windowPassage = this.passageFor(`w${j}:${k}`, evidence, lang, j);
+      score = Math.max(score, this.lex(u, [windowPassage]));
       sentence = sents[k] ?? p.text;
+      position = sents.length > 1 ? k / (sents.length - 1) : 0;
+      pageChars = this.sourceChars(j);
     }
     const overlap = containment(u.tokenSet, this.passageFor(`s:${sentence}`, sentence, lang, -1).tokenSet, this.idf);
     const candidate = trivial
@@ -173,18 +181,65 @@ export class Aligner {
           minRest: this.cfg.judge.nameMinRest,
           negationMinOverlap: this.cfg.judge.negationMinOverlap,
         });
-    const basis = { overlap, candidate, missingSpecific: trivial ? false : missingSpecific(u.text, evidence) };
-    const label = lexicalLabel(score, basis, this.cfg);
-    const contradiction = label === 'contradicted' ? candidate : null;
+    const missing = trivial ? false : missingSpecific(u.text, evidence);
+    const features = this.pairFeatures(u, windowPassage, { score, passageScore, overlap, position, pageChars });
+    const basis = {
+      overlap,
+      candidate,
+      missingSpecific: missing,
+      features: { ...features, missingSpecific: missing, contradiction: candidate?.reason ?? null },
+    };
+    const verdict = verdictOf(score, basis, lang, this.cfg);
+    const contradiction = verdict.label === 'contradicted' ? candidate : null;
     return {
-      label,
+      label: verdict.label,
       score,
       evidence,
       reason: contradiction?.reason ?? null,
       changed: contradiction ? { claim: contradiction.claim, page: contradiction.page } : null,
       judge: 'lexical',
+      confidence: verdict.confidence,
+      expectedSupport: verdict.expectedSupport,
       basis,
     };
+  }
+
+  /** The learned judge's measurements of the claim against its evidence window (judge/features.ts). */
+  private pairFeatures(
+    u: Features,
+    window: Passage,
+    m: { score: number; passageScore: number; overlap: number; position: number; pageChars: number },
+  ): PairFeatures {
+    const gramsOf = u.language === 'ko' ? char4Counts(window) : bigramCounts(window);
+    let numberHits = 0;
+    for (const n of u.numbers) if (window.numbers.has(n)) numberHits++;
+    const unmatched = u.words.filter((w) => !window.tokenSet.has(w)).length;
+    return {
+      score: m.score,
+      passageScore: m.passageScore,
+      windowContainment: containment(u.tokenSet, window.tokenSet, this.idf),
+      windowNgrams: ngramContainment(u.grams, gramsOf),
+      overlap: m.overlap,
+      hasNumbers: u.numbers.size > 0,
+      numberShare: u.numbers.size > 0 ? numberHits / u.numbers.size : 0,
+      missingSpecific: false,
+      contradiction: null,
+      claimWords: u.words.length,
+      unmatchedWords: unmatched,
+      pageChars: m.pageChars,
+      position: m.position,
+    };
+  }
+
+  private readonly charsPerSource = new Map<number, number>();
+
+  private sourceChars(j: number): number {
+    let n = this.charsPerSource.get(j);
+    if (n === undefined) {
+      n = (this.sentences[j] ?? []).reduce((acc, s) => acc + s.length, 0);
+      this.charsPerSource.set(j, n);
+    }
+    return n;
   }
 
   private sentenceOf(j: number, i: number, lang: Features['language']): Features {

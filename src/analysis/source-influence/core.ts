@@ -221,9 +221,21 @@ export function withModelJudgements(
       if (label === undefined) return jd;
       const changed = label === 'contradicted' ? jd.changed : null;
       const reason = label === 'contradicted' ? jd.reason : null;
-      return { ...jd, label, score: judgedSupport(label, cfg), reason, changed, judge: 'model' as const };
+      // A model's label has no measured confidence here (docs/analysis.md#the-model-judge): its expected support is
+      // the label's own, and its confidence null.
+      const expectedSupport = label === 'supported' ? 1 : label === 'partial' ? 0.5 : 0;
+      return {
+        ...jd,
+        label,
+        score: judgedSupport(label, cfg),
+        reason,
+        changed,
+        judge: 'model' as const,
+        confidence: null,
+        expectedSupport,
+      };
     });
-    const support = judgements.map((jd) => (jd.label === 'contradicted' ? 0 : jd.score));
+    const support = judgements.map((jd) => jd.expectedSupport);
     const cited = [...(core.units[ui]?.cited ?? [])];
     const jointOf = (set: number[], lexical: number) =>
       set.length === 1 ? (support[set[0] as number] ?? 0) : Math.max(lexical, ...set.map((j) => support[j] ?? 0));

@@ -1,5 +1,6 @@
 import type { SourceInfluenceConfig } from '../../config.js';
 import type { Contradiction, ContradictionReason } from './contradiction.js';
+import { NO_FEATURES, type PairFeatures } from './features.js';
 
 /**
  * What a judge says of one (claim, source) pair (docs/analysis.md#labelling-rubric): the label, the support score
@@ -20,18 +21,30 @@ export interface PairJudgement {
   changed: { claim: string; page: string } | null;
   judge: JudgeName;
   /**
-   * What the lexical label rests on, kept so calibration can relabel without rerunning: the claim's containment in
-   * the page's best clause, and the contradiction the rule found there (whatever the overlap). Not in results.
+   * Calibrated probability that `label` is right (the learned judge's, docs/analysis.md#the-learned-judge); null
+   * where no calibrated figure exists (a model judge's label, a contradiction only the rule can see).
    */
-  basis: { overlap: number; candidate: Contradiction | null; missingSpecific: boolean };
+  confidence: number | null;
+  /**
+   * Expected support in [0, 1]: P(supported) + ½·P(partial), from the calibrated probabilities (or the label where
+   * there are none). Attribution weights rest on it, so a doubtful label weighs less than a sure one.
+   */
+  expectedSupport: number;
+  /**
+   * What the label rests on, kept so a judge can be retrained or relabel without rerunning: the claim's containment
+   * in the page's best clause, the contradiction the rule found there (whatever the overlap), and the learned
+   * judge's features. Not in results.
+   */
+  basis: { overlap: number; candidate: Contradiction | null; missingSpecific: boolean; features: PairFeatures };
 }
 
 /**
- * The lexical judge's label: contradicted when the rule found a contradiction in a sentence that shares enough of the
+ * The threshold judge's label (the previous release's, and the fallback for a language without a learned model):
+ * contradicted when the rule found a contradiction in a sentence that shares enough of the
  * claim (minContradictionOverlap), else by the support thresholds τ_full and τ_part; a claim whose number or name
  * is nowhere in the evidence is at most partial, however much else matches.
  */
-export function lexicalLabel(
+export function thresholdLabel(
   score: number,
   basis: PairJudgement['basis'],
   cfg: Pick<SourceInfluenceConfig, 'tauFull' | 'tauPartial' | 'judge'>,
@@ -48,7 +61,9 @@ export const UNSUPPORTED_EMPTY: PairJudgement = Object.freeze({
   reason: null,
   changed: null,
   judge: 'lexical',
-  basis: Object.freeze({ overlap: 0, candidate: null, missingSpecific: false }),
+  confidence: null,
+  expectedSupport: 0,
+  basis: Object.freeze({ overlap: 0, candidate: null, missingSpecific: false, features: NO_FEATURES }),
 });
 
 /** Supported or partial: the labels that count as support for attribution and for "the source supports it". */

@@ -1,0 +1,108 @@
+import type { Language } from '../../text/norm.js';
+import { FEATURE_NAMES, featureVector, type PairFeatures } from './features.js';
+import type { SupportLabel } from './labels.js';
+import shipped from './weights.json' with { type: 'json' };
+
+/**
+ * The learned judge (docs/analysis.md#the-learned-judge): per language, one-vs-rest logistic regressions over the
+ * pair's features (features.ts), trained by `npm run train:judge` on real labelled pairs (bench/judge/) and shipped
+ * as `weights.json`. A language's model knows the labels its training data has; where it has no `contradicted`, the
+ * contradiction rule decides that label (labels.ts).
+ *
+ * Probabilities: each class's sigmoid, normalised, then the training priors restored (the model is trained on
+ * class-balanced data so that the decision favours no class, which macro-F1 asks for) and a temperature fitted on
+ * the training split; the label is the class with the highest balanced score times its decision weight, its
+ * confidence the calibrated probability of that label.
+ */
+export interface LanguageModel {
+  classes: SupportLabel[];
+  /** Standardisation of each feature (FEATURE_NAMES order). */
+  mean: number[];
+  scale: number[];
+  /** Per class: the bias, then one weight per feature; σ(w·x) is the one-vs-rest score of the class. */
+  weights: number[][];
+  /** Class shares of the training rows (each set weighing the same), in `classes` order. */
+  priors: number[];
+  /**
+   * Per class, what its balanced score is multiplied by before the decision: fitted on the train split for the best
+   * macro-F1 with at most 10 % of contradictions called supported. They move the decision only, not the confidence.
+   */
+  decision: number[];
+  temperature: number;
+  trainedOn: { sets: string[]; rows: number };
+}
+
+export interface JudgeWeights {
+  /** Changes whenever the weights do (a hash of the file's content without this member); results name it. */
+  version: string;
+  library: string;
+  features: string[];
+  models: Partial<Record<Language, LanguageModel>>;
+}
+
+export interface LearnedVerdict {
+  label: SupportLabel;
+  /** Calibrated probability of `label`. */
+  confidence: number;
+  /** Calibrated probability per label the model knows (the others are absent, not 0). */
+  probabilities: Partial<Record<SupportLabel, number>>;
+}
+
+export const JUDGE_WEIGHTS = checkWeights(shipped as unknown as JudgeWeights);
+
+function checkWeights(w: JudgeWeights): JudgeWeights {
+  if (w.features.join() !== FEATURE_NAMES.join())
+    throw new Error('judge weights were trained on other features: run npm run train:judge');
+  return w;
+}
+
+const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
+
+/** Balanced (decision) scores and calibrated probabilities of one feature vector. */
+export function scoreVector(
+  m: LanguageModel,
+  x: readonly number[],
+): { balanced: number[]; calibrated: number[] } {
+  const z = x.map((v, i) => (v - (m.mean[i] ?? 0)) / (m.scale[i] || 1));
+  const raw = m.weights.map((w) => sigmoid(z.reduce((acc, v, i) => acc + v * (w[i + 1] ?? 0), w[0] ?? 0)));
+  const balanced = normalise(raw);
+  const withPriors = normalise(balanced.map((p, k) => p * (m.priors[k] ?? 0)));
+  const tempered = normalise(withPriors.map((p) => Math.max(p, 1e-12) ** (1 / m.temperature)));
+  return { balanced, calibrated: tempered };
+}
+
+/** The index of the class the decision picks from the balanced scores. */
+export function decide(m: Pick<LanguageModel, 'decision'>, balanced: readonly number[]): number {
+  let k = 0;
+  let best = -1;
+  balanced.forEach((p, i) => {
+    const v = p * (m.decision[i] ?? 1);
+    if (v > best) {
+      best = v;
+      k = i;
+    }
+  });
+  return k;
+}
+
+function normalise(v: number[]): number[] {
+  const s = v.reduce((a, b) => a + b, 0);
+  return s > 0 ? v.map((x) => x / s) : v.map(() => 1 / v.length);
+}
+
+export function learnedVerdict(
+  f: PairFeatures,
+  language: Language,
+  weights: JudgeWeights = JUDGE_WEIGHTS,
+): LearnedVerdict | null {
+  const m = weights.models[language === 'ko' ? 'ko' : 'en'];
+  if (!m) return null;
+  const { balanced, calibrated } = scoreVector(m, featureVector(f));
+  const k = decide(m, balanced);
+  const probabilities: Partial<Record<SupportLabel, number>> = {};
+  m.classes.forEach((c, i) => {
+    probabilities[c] = calibrated[i] ?? 0;
+  });
+  const label = m.classes[k] ?? 'unsupported';
+  return { label, confidence: calibrated[k] ?? 0, probabilities };
+}

@@ -1,0 +1,38 @@
+import type { SourceInfluenceConfig } from '../../config.js';
+import type { Language } from '../../text/norm.js';
+import { type PairJudgement, type SupportLabel, thresholdLabel } from './labels.js';
+import { JUDGE_WEIGHTS, type JudgeWeights, learnedVerdict } from './learned.js';
+
+export interface Verdict {
+  label: SupportLabel;
+  confidence: number | null;
+  expectedSupport: number;
+}
+
+/**
+ * The label of one (claim, source) pair: the learned judge's where the claim's language has a model, with the
+ * contradiction rule deciding `contradicted` for a model that never saw that label (its confidence is then null:
+ * no real labelled contradictions measured it); the thresholds otherwise (then expected support is the score).
+ */
+export function verdictOf(
+  score: number,
+  basis: PairJudgement['basis'],
+  language: Language,
+  cfg: Pick<SourceInfluenceConfig, 'tauFull' | 'tauPartial' | 'judge'>,
+  weights: JudgeWeights = JUDGE_WEIGHTS,
+): Verdict {
+  const learned = learnedVerdict(basis.features, language, weights);
+  if (!learned) {
+    const label = thresholdLabel(score, basis, cfg);
+    return { label, confidence: null, expectedSupport: label === 'contradicted' ? 0 : score };
+  }
+  const ruleSees = basis.candidate !== null && basis.overlap >= cfg.judge.minContradictionOverlap;
+  if (learned.probabilities.contradicted === undefined && ruleSees)
+    return { label: 'contradicted', confidence: null, expectedSupport: 0 };
+  const p = learned.probabilities;
+  return {
+    label: learned.label,
+    confidence: learned.confidence,
+    expectedSupport: learned.label === 'contradicted' ? 0 : (p.supported ?? 0) + 0.5 * (p.partial ?? 0),
+  };
+}
