@@ -91,46 +91,45 @@ function trainLanguage(rows: readonly FeatureRow[]): LanguageModel {
     scale: scale.map(round),
     weights: weights.map((w) => w.map(round)),
     priors: priors.map(round),
-    decision: classes.map(() => 1),
+    minSupported: 0,
     temperature: 1,
     trainedOn: { sets, rows: rows.length },
   };
   model.temperature = fitTemperature(model, rows, setWeight);
-  model.decision = fitDecision(model, rows);
+  model.minSupported = fitMinSupported(model, rows);
   return model;
 }
 
 /**
- * Decision weights on a geometric grid (2^(k/4), k = −8…8; `unsupported` fixed at 1): the best mean macro-F1 over
- * the language's sets on their train rows, among weights that call at most MAX_CONTRADICTIONS_SUPPORTED of any
- * set's contradictions supported.
+ * The least P(supported) that is called supported (0–0.95 by 0.01): the best mean four-label macro-F1 over the
+ * language's sets on their train rows, among values that call at most MAX_CONTRADICTIONS_SUPPORTED of any set's
+ * contradictions supported.
  */
-function fitDecision(m: LanguageModel, rows: readonly FeatureRow[]): number[] {
-  const balancedOf = rows.map((r) => scoreVector(m, featureVector(r.features)).balanced);
-  const grid = Array.from({ length: 17 }, (_, k) => round(2 ** ((k - 8) / 4)));
-  const free = m.classes.map((c) => c !== 'unsupported');
+function fitMinSupported(m: LanguageModel, rows: readonly FeatureRow[]): number {
+  const calibratedOf = rows.map((r) => scoreVector(m, featureVector(r.features)).calibrated);
+  const minOverlap = ANALYSIS_DEFAULTS.si.judge.minContradictionOverlap;
+  const ruleSees = rows.map((r) => r.contradiction !== null && r.overlap >= minOverlap);
   const sets = [...new Set(rows.map((r) => r.set))];
-  let best = { objective: -1, decision: m.classes.map(() => 1) };
-  const visit = (i: number, decision: number[]): void => {
-    if (i === m.classes.length) {
-      const predicted = balancedOf.map((b) => m.classes[decide({ decision }, b)] as SupportLabel);
-      let objective = 0;
-      for (const set of sets) {
-        const idx = rows.flatMap((r, k) => (r.set === set ? [k] : []));
-        const s = score(
-          idx.map((k) => ({ gold: (rows[k] as FeatureRow).gold, predicted: predicted[k] as SupportLabel })),
-          [],
-        );
-        if ((s.contradictionsAsSupported ?? 0) > MAX_CONTRADICTIONS_SUPPORTED) return;
-        objective += s.macroF1 / sets.length;
-      }
-      if (objective > best.objective + 1e-9) best = { objective, decision: [...decision] };
-      return;
+  let best = { objective: -1, minSupported: 0 };
+  for (let t = 0; t <= 95; t++) {
+    const minSupported = t / 100;
+    const predicted = calibratedOf.map(
+      (p, k) => m.classes[decide({ minSupported, classes: m.classes }, p, ruleSees[k])] as SupportLabel,
+    );
+    let objective = 0;
+    let allowed = true;
+    for (const set of sets) {
+      const idx = rows.flatMap((r, k) => (r.set === set ? [k] : []));
+      const s = score(
+        idx.map((k) => ({ gold: (rows[k] as FeatureRow).gold, predicted: predicted[k] as SupportLabel })),
+        [],
+      );
+      if ((s.contradictionsAsSupported ?? 0) > MAX_CONTRADICTIONS_SUPPORTED) allowed = false;
+      objective += labelMacroF1(s.confusion) / sets.length;
     }
-    for (const v of free[i] ? grid : [1]) visit(i + 1, [...decision, v]);
-  };
-  visit(0, []);
-  return best.decision;
+    if (allowed && objective > best.objective + 1e-9) best = { objective, minSupported };
+  }
+  return best.minSupported;
 }
 
 /**
@@ -149,6 +148,22 @@ function fitTemperature(m: LanguageModel, rows: readonly FeatureRow[], setWeight
     if (nll < best.nll - 1e-9) best = { t: round(t), nll };
   }
   return best.t;
+}
+
+/**
+ * Macro-F1 over the four labels that occur in the gold (confusion[gold][predicted] in LABEL_ORDER): unlike the
+ * three-class score it counts calling a supported pair contradicted as the error it is for a reader.
+ */
+function labelMacroF1(confusion: number[][]): number {
+  const f1s: number[] = [];
+  confusion.forEach((row, k) => {
+    const gold = row.reduce((a, b) => a + b, 0);
+    if (gold === 0) return;
+    const tp = row[k] ?? 0;
+    const predicted = confusion.reduce((a, r) => a + (r[k] ?? 0), 0);
+    f1s.push(tp === 0 ? 0 : (2 * tp) / (gold + predicted));
+  });
+  return f1s.length === 0 ? 0 : f1s.reduce((a, b) => a + b, 0) / f1s.length;
 }
 
 const round = (x: number): number => Math.round(x * 1e9) / 1e9;

@@ -30,6 +30,12 @@ export interface SourceInfluenceConfig {
    * clause reaches this (a contradiction reuses the page's words; below it the pair is simply not about the same fact).
    */
   judge: {
+    /**
+     * `learned`: the learned judge of judge/weights.json (the default); `thresholds`: the previous release's τ_full
+     * and τ_part with the contradiction rule deciding `contradicted` (also the fallback for a language without a
+     * learned model). docs/analysis.md#the-learned-judge.
+     */
+    method: 'learned' | 'thresholds';
     minContradictionOverlap: number;
     /** A name change needs this share of the claim's other words in the page's sentence (a one-slot change). */
     nameMinRest: number;
@@ -127,7 +133,7 @@ export const ANALYSIS_DEFAULTS: Readonly<AnalysisConfig> = deepFreeze({
     lex: { wContain: 0.7, wNgram: 0.3, numBonus: 0.15, numPenalty: 0.85 },
     tauFull: 0.9,
     tauPartial: 0.55,
-    judge: { minContradictionOverlap: 0.4, nameMinRest: 0.75, negationMinOverlap: 0.6 },
+    judge: { method: 'learned', minContradictionOverlap: 0.4, nameMinRest: 0.75, negationMinOverlap: 0.6 },
     uncitedMin: 0.3,
     miscited: { minScore: 0.25, margin: 1.5 },
     citedEpsilon: 0.25,

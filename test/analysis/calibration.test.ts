@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ANALYSIS_DEFAULTS } from '../../src/analysis/config.js';
+import { THRESHOLD_JUDGE } from './threshold-judge.js';
 import { influenceOrder, withDistractors, type OrderCase } from './influence-order.js';
 
 /**
@@ -22,6 +22,6 @@ describe('influence ordering of the hand-written answers', () => {
   });
 
   it('ranks the sources of each answer in the labelled order (English and Korean, short and long pages)', () => {
-    for (const c of cases) expect(influenceOrder(c, ANALYSIS_DEFAULTS.si), c.id).toEqual(c.expectedOrder);
+    for (const c of cases) expect(influenceOrder(c, THRESHOLD_JUDGE), c.id).toEqual(c.expectedOrder);
   });
 });

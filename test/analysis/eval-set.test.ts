@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ANALYSIS_DEFAULTS, SI_CALIBRATION } from '../../src/analysis/config.js';
+import { SI_CALIBRATION } from '../../src/analysis/config.js';
+import { THRESHOLD_JUDGE } from './threshold-judge.js';
 import { evaluate } from '../../src/analysis/eval/evaluate.js';
 import { loadEvalSet, type EvalLanguage } from '../../src/analysis/eval/eval-set.js';
 import { score } from '../../src/analysis/eval/scores.js';
@@ -51,7 +52,7 @@ describe.each(['en', 'ko'] as EvalLanguage[])('the %s evaluation set', (lang) =>
 
 describe('the calibration behind the defaults', () => {
   it('gives the recorded calibration-split macro-F1 with the recorded values (the held-out split is not read)', () => {
-    const si = ANALYSIS_DEFAULTS.si;
+    const si = THRESHOLD_JUDGE;
     expect({
       wContain: si.lex.wContain,
       tauFull: si.tauFull,

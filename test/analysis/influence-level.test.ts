@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ANALYSIS_DEFAULTS } from '../../src/analysis/config.js';
+import { THRESHOLD_JUDGE } from './threshold-judge.js';
 import { analyzeSourceInfluence } from '../../src/analysis/source-influence/analyze.js';
 import { readPageRecord } from '../../src/analysis/source-influence/page-record.js';
 import type { CitationIn, FetchRecord } from '../../src/analysis/source-influence/types.js';
@@ -10,7 +10,7 @@ import type { CitationIn, FetchRecord } from '../../src/analysis/source-influenc
  * supports none is held at `low`, and `levelNote` says why. The whole analysis runs on real page text.
  */
 
-const cfg = ANALYSIS_DEFAULTS.si;
+const cfg = THRESHOLD_JUDGE;
 
 async function analyze(answer: string, citations: CitationIn[], pages: string[]): Promise<any> {
   const records: FetchRecord[] = pages.map((t) => readPageRecord(t));

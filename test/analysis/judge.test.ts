@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ANALYSIS_DEFAULTS } from '../../src/analysis/config.js';
+import { THRESHOLD_JUDGE } from './threshold-judge.js';
 import { analyzeSourceInfluence } from '../../src/analysis/source-influence/analyze.js';
 import { readPageRecord } from '../../src/analysis/source-influence/page-record.js';
 
@@ -15,7 +15,7 @@ async function run(answer: string, pages: string[]): Promise<any> {
   const { result } = await analyzeSourceInfluence(
     { answer, prompt: null, citations, analysis: null },
     pages.map((t) => readPageRecord(t)),
-    ANALYSIS_DEFAULTS.si,
+    THRESHOLD_JUDGE,
   );
   return result;
 }

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ANALYSIS_DEFAULTS } from '../../src/analysis/config.js';
+import { THRESHOLD_JUDGE } from './threshold-judge.js';
 import { analyzeSourceInfluence } from '../../src/analysis/source-influence/analyze.js';
 import { analyzeCore, withModelJudgements } from '../../src/analysis/source-influence/core.js';
 import { checkPairs } from '../../src/analysis/source-influence/model-check.js';
@@ -8,7 +8,7 @@ import type { CitationIn, FetchRecord } from '../../src/analysis/source-influenc
 import { segmentAnswer } from '../../src/analysis/source-influence/units.js';
 import { readPageRecord } from '../../src/analysis/source-influence/page-record.js';
 
-const cfg = ANALYSIS_DEFAULTS.si;
+const cfg = THRESHOLD_JUDGE;
 
 const okPage = (text: string): FetchRecord => readPageRecord(text);
 
@@ -255,16 +255,18 @@ describe('model judgements replace lexical support (§2.10)', () => {
   const answer = 'Runners who have knee pain often pick cushioned shoes, and a broad toe box suits wide feet [1].';
   const input = { answer, prompt: null, citations: [{ url: 'https://a.example.com/knees' }], analysis: null };
 
-  it('a judged pair takes the model label (0.9 / midway / 0), records the judge, and the metrics follow', () => {
+  it('a judged pair takes the model label (support 1 / ½ / 0), records the judge, and the metrics follow', () => {
     const core = analyzeCore(input, [okPage(page)], cfg);
     const lexical = core.alignments[0]?.support[0] ?? 0;
     expect(lexical).toBeLessThan(cfg.tauFull);
     expect(core.answer.citationRecall).toBe(0);
     const judged = withModelJudgements(core, new Map([[0, new Map([[0, 'supported' as const]])]]), cfg);
-    expect(judged.alignments[0]?.support[0]).toBe(0.9);
+    // Attribution reads the expected support; a model's label has no measured confidence, so it is the label's own.
+    expect(judged.alignments[0]?.support[0]).toBe(1);
+    expect(judged.alignments[0]?.judgements[0]?.confidence).toBeNull();
     expect(judged.alignments[0]?.judgements[0]).toMatchObject({ label: 'supported', judge: 'model' });
     expect(core.alignments[0]?.judgements[0]?.judge).toBe('lexical');
-    expect(judged.alignments[0]?.joint).toBe(0.9);
+    expect(judged.alignments[0]?.joint).toBe(1);
     expect(judged.answer).toMatchObject({ citationRecall: 1, citationPrecision: 1, groundedShare: 1 });
     expect(judged.raw[0]?.supportedUnits).toBe(1);
     const refuted = withModelJudgements(core, new Map([[0, new Map([[0, 'contradicted' as const]])]]), cfg);

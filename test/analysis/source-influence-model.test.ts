@@ -307,8 +307,8 @@ describe('SOURCE_INFLUENCE model budget and model check', () => {
       const r = view.response;
       expect(r.summary.alignmentMethod).toBe('lexical+model_check');
       expect(r.usage.modelTokens.calls.map((c: any) => [c.purpose, c.count])).toEqual([['model_check', 1]]);
-      // The model gives labels; they stand for 0.9, (τ_part + τ_full) / 2 and 0 (core.ts judgedSupport).
-      expect([0.9, 0.725, 0]).toContain(r.sources[0].evidence[0].support);
+      // The model gives labels, with no measured confidence: their expected support is the label's own (1, ½, 0).
+      expect([1, 0.5, 0]).toContain(r.sources[0].evidence[0].support);
 
       const failed = (
         await waitTerminal(svc, await submit('Which shoes help knee pain? sandbox:analysis_error=model_check'), 30_000)

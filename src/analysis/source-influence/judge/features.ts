@@ -50,8 +50,6 @@ export const FEATURE_NAMES = [
   'logClaimWords',
   'unmatchedShare',
   'logUnmatched',
-  'logPageChars',
-  'position',
 ] as const;
 
 const flag = (b: boolean): number => (b ? 1 : 0);
@@ -77,8 +75,6 @@ export function featureVector(f: PairFeatures): number[] {
     logClaimWords: Math.log1p(f.claimWords),
     unmatchedShare: f.claimWords === 0 ? 0 : f.unmatchedWords / f.claimWords,
     logUnmatched: Math.log1p(f.unmatchedWords),
-    logPageChars: Math.log10(1 + f.pageChars),
-    position: f.position,
   };
   return FEATURE_NAMES.map((n) => v[n]);
 }

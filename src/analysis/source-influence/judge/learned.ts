@@ -10,9 +10,8 @@ import shipped from './weights.json' with { type: 'json' };
  * contradiction rule decides that label (labels.ts).
  *
  * Probabilities: each class's sigmoid, normalised, then the training priors restored (the model is trained on
- * class-balanced data so that the decision favours no class, which macro-F1 asks for) and a temperature fitted on
- * the training split; the label is the class with the highest balanced score times its decision weight, its
- * confidence the calibrated probability of that label.
+ * class-balanced data, so that no label is learned as rare) and a temperature fitted on the training split. The label
+ * is the most probable one (decide), its confidence that label's calibrated probability.
  */
 export interface LanguageModel {
   classes: SupportLabel[];
@@ -24,10 +23,11 @@ export interface LanguageModel {
   /** Class shares of the training rows (each set weighing the same), in `classes` order. */
   priors: number[];
   /**
-   * Per class, what its balanced score is multiplied by before the decision: fitted on the train split for the best
-   * macro-F1 with at most 10 % of contradictions called supported. They move the decision only, not the confidence.
+   * The least calibrated P(supported) that is called `supported`; below it the next most probable label is given.
+   * Fitted on the train split for the best macro-F1 with few contradictions called supported: on real pairs a
+   * contradiction reuses the page's words as much as a restatement does, so a judge that reads words must be sure.
    */
-  decision: number[];
+  minSupported: number;
   temperature: number;
   trainedOn: { sets: string[]; rows: number };
 }
@@ -59,10 +59,7 @@ function checkWeights(w: JudgeWeights): JudgeWeights {
 const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
 
 /** Balanced (decision) scores and calibrated probabilities of one feature vector. */
-export function scoreVector(
-  m: LanguageModel,
-  x: readonly number[],
-): { balanced: number[]; calibrated: number[] } {
+export function scoreVector(m: LanguageModel, x: readonly number[]): { balanced: number[]; calibrated: number[] } {
   const z = x.map((v, i) => (v - (m.mean[i] ?? 0)) / (m.scale[i] || 1));
   const raw = m.weights.map((w) => sigmoid(z.reduce((acc, v, i) => acc + v * (w[i + 1] ?? 0), w[0] ?? 0)));
   const balanced = normalise(raw);
@@ -71,14 +68,21 @@ export function scoreVector(
   return { balanced, calibrated: tempered };
 }
 
-/** The index of the class the decision picks from the balanced scores. */
-export function decide(m: Pick<LanguageModel, 'decision'>, balanced: readonly number[]): number {
+/**
+ * The index of the label given: the most probable, except that `supported` needs `minSupported` and is never given
+ * when `notSupported` (the contradiction rule saw a contradiction: verdict.ts).
+ */
+export function decide(
+  m: Pick<LanguageModel, 'minSupported' | 'classes'>,
+  calibrated: readonly number[],
+  notSupported = false,
+): number {
   let k = 0;
   let best = -1;
-  balanced.forEach((p, i) => {
-    const v = p * (m.decision[i] ?? 1);
-    if (v > best) {
-      best = v;
+  calibrated.forEach((p, i) => {
+    if (m.classes[i] === 'supported' && (notSupported || p < m.minSupported)) return;
+    if (p > best) {
+      best = p;
       k = i;
     }
   });
@@ -94,11 +98,12 @@ export function learnedVerdict(
   f: PairFeatures,
   language: Language,
   weights: JudgeWeights = JUDGE_WEIGHTS,
+  notSupported = false,
 ): LearnedVerdict | null {
   const m = weights.models[language === 'ko' ? 'ko' : 'en'];
   if (!m) return null;
-  const { balanced, calibrated } = scoreVector(m, featureVector(f));
-  const k = decide(m, balanced);
+  const { calibrated } = scoreVector(m, featureVector(f));
+  const k = decide(m, calibrated, notSupported);
   const probabilities: Partial<Record<SupportLabel, number>> = {};
   m.classes.forEach((c, i) => {
     probabilities[c] = calibrated[i] ?? 0;

@@ -10,9 +10,11 @@ export interface Verdict {
 }
 
 /**
- * The label of one (claim, source) pair: the learned judge's where the claim's language has a model, with the
- * contradiction rule deciding `contradicted` for a model that never saw that label (its confidence is then null:
- * no real labelled contradictions measured it); the thresholds otherwise (then expected support is the score).
+ * The label of one (claim, source) pair: the learned judge's where the claim's language has a model, the thresholds
+ * otherwise (then expected support is the score). The contradiction rule (contradiction.ts) is one of the model's
+ * features; on real labelled pairs it is right about a contradiction only a third of the time (docs/analysis.md), so
+ * it does not decide `contradicted` by itself, but a pair it flags is never called `supported`. For a model that
+ * never saw `contradicted`, the rule decides that label, with a null confidence (nothing measured it).
  */
 export function verdictOf(
   score: number,
@@ -21,12 +23,12 @@ export function verdictOf(
   cfg: Pick<SourceInfluenceConfig, 'tauFull' | 'tauPartial' | 'judge'>,
   weights: JudgeWeights = JUDGE_WEIGHTS,
 ): Verdict {
-  const learned = learnedVerdict(basis.features, language, weights);
+  const ruleSees = basis.candidate !== null && basis.overlap >= cfg.judge.minContradictionOverlap;
+  const learned = cfg.judge.method === 'learned' ? learnedVerdict(basis.features, language, weights, ruleSees) : null;
   if (!learned) {
     const label = thresholdLabel(score, basis, cfg);
     return { label, confidence: null, expectedSupport: label === 'contradicted' ? 0 : score };
   }
-  const ruleSees = basis.candidate !== null && basis.overlap >= cfg.judge.minContradictionOverlap;
   if (learned.probabilities.contradicted === undefined && ruleSees)
     return { label: 'contradicted', confidence: null, expectedSupport: 0 };
   const p = learned.probabilities;
