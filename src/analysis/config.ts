@@ -69,7 +69,18 @@ export interface SourceInfluenceConfig {
    * §2.10: pairs with max(τ_part − band, minSupport) ≤ s < τ_full + band are judged, highest w·d
    * first; below `minSupport` a pair is at chance level and not worth a model call.
    */
-  modelCheck: { maxPairs: number; maxPairsAll: number; pairsPerCall: number; band: number; minSupport: number };
+  modelCheck: {
+    maxPairs: number;
+    maxPairsAll: number;
+    pairsPerCall: number;
+    band: number;
+    minSupport: number;
+    /**
+     * Model judgements kept in this process, per (tenant, endpoint, model, claim, evidence), least recently used
+     * evicted first: a pair judged before costs no call and no token. 0 disables the cache.
+     */
+    cacheEntries: number;
+  };
   extended: { maxRequirements: number; coverageUnits: number; brandChunkTokens: number; maxReasons: number };
   /**
    * Metered charge (§2.14) in micro-credits so sums stay exact: a billed fetch costs
@@ -149,7 +160,7 @@ export const ANALYSIS_DEFAULTS: Readonly<AnalysisConfig> = deepFreeze({
         source_classification: 1_200,
       },
     },
-    modelCheck: { maxPairs: 40, maxPairsAll: 200, pairsPerCall: 10, band: 0.1, minSupport: 0.2 },
+    modelCheck: { maxPairs: 40, maxPairsAll: 200, pairsPerCall: 10, band: 0.1, minSupport: 0.2, cacheEntries: 10_000 },
     extended: { maxRequirements: 12, coverageUnits: 5, brandChunkTokens: 8_000, maxReasons: 5 },
     credits: { fetchMicro: 100_000, tokenMicro: 20, min: 1, max: 3 },
   },

@@ -7,8 +7,8 @@ import { startService, tempDir, writeConfig, type RunningService } from '../help
 /**
  * The real service (sandbox on) with the analysis adapters built from a test AnalysisConfig: the
  * defaults, with autocomplete spacing removed, 4 s page and model timeouts (what never answers is
- * given up quickly; a busy test machine still answers in time) and caches off, so runs are fast
- * and independent. The engine config decides what is configured: in the
+ * given up quickly; a busy test machine still answers in time) and caches off (pages, suggestions and the model
+ * judge's answers), so runs are fast and independent. The engine config decides what is configured: in the
  * sandbox SOURCE_INFLUENCE has a model key and PROMPT_RESEARCH Naver Search Ad credentials, and an
  * empty `apiKey` in the AEQ_CONFIG file turns either off.
  * Everything else (HTTP edge, queue, worker, transport, simulator) is the production wiring.
@@ -38,7 +38,7 @@ export interface AnalysisServiceOptions {
 export function startAnalysisService(opts: AnalysisServiceOptions = {}): Promise<RunningService> {
   const cfg = opts.analysis ?? FAST_ANALYSIS;
   const registry = defaultRegistry()
-    .register(createSourceInfluenceAdapter({ config: cfg, cache: null }))
+    .register(createSourceInfluenceAdapter({ config: cfg, cache: null, judgements: null }))
     .register(createPromptResearchAdapter({ config: cfg, cache: null }));
   const si: Record<string, unknown> = { options: { modelCheck: opts.modelCheck ?? false } };
   if (opts.model === false) si.apiKey = '';

@@ -1,6 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANALYSIS_DEFAULTS } from '../../src/analysis/config.js';
@@ -10,70 +7,13 @@ import { analyzeSourceInfluence } from '../../src/analysis/source-influence/anal
 import type { SourceInfluenceInput } from '../../src/analysis/source-influence/types.js';
 import { UndiciTransport } from '../../src/transport/undici-transport.js';
 import { readPageRecord } from '../../src/analysis/source-influence/page-record.js';
+import { startJudgeServer, type JudgeServer } from './judge-server.js';
 
 /**
  * The optional model judge (§2.10) against a local OpenAI-compatible server (as llama.cpp, vLLM or Ollama would run
  * one) that answers from a fixture: every pair or only the ambiguous ones, the judge recorded per pair and in the
  * summary, the model's `contradicted` taking the pair's weight away, and a failing server leaving the lexical labels.
  */
-interface Rule {
-  claimIncludes: string;
-  passageIncludes?: string;
-  label: string;
-}
-const RULES = (
-  JSON.parse(readFileSync(new URL('../fixtures/analysis/model-judge/judgements.json', import.meta.url), 'utf8')) as {
-    rules: Rule[];
-  }
-).rules;
-
-interface Seen {
-  model: string;
-  pairs: Array<{ id: string; claim: string; passage: string }>;
-}
-
-function startJudgeServer(fail: () => boolean): Promise<{ server: Server; base: string; seen: Seen[] }> {
-  const seen: Seen[] = [];
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => {
-      body += c.toString('utf8');
-    });
-    req.on('end', () => {
-      if (req.url !== '/v1/chat/completions' || fail()) {
-        res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"down"}}');
-        return;
-      }
-      const request = JSON.parse(body) as { model: string; messages: Array<{ role: string; content: string }> };
-      const user = request.messages.find((m) => m.role === 'user')?.content ?? '{}';
-      const input = JSON.parse(user) as { pairs: Seen['pairs'] };
-      seen.push({ model: request.model, pairs: input.pairs });
-      const judgements = input.pairs.map((p) => {
-        const rule = RULES.find(
-          (r) => p.claim.includes(r.claimIncludes) && (!r.passageIncludes || p.passage.includes(r.passageIncludes)),
-        );
-        return { id: p.id, label: rule?.label ?? 'unsupported' };
-      });
-      const content = JSON.stringify({ judgements });
-      res.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({
-          id: 'chatcmpl-fixture',
-          object: 'chat.completion',
-          created: 0,
-          model: request.model,
-          choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-          usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 },
-        }),
-      );
-    });
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () =>
-      resolve({ server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen }),
-    ),
-  );
-}
-
 const PAGES = [
   'In 1997 the direction of the company was transferred to a board of trustees. The founder kept an honorary title.',
   'The museum opened in 1994 on the old harbour. The museum is open to visitors every day except Monday.',
@@ -88,8 +28,7 @@ const INPUT: SourceInfluenceInput = {
 };
 
 describe('the model judge on a local OpenAI-compatible server', () => {
-  let judge: Awaited<ReturnType<typeof startJudgeServer>>;
-  let failing = false;
+  let judge: JudgeServer;
   const dispatcher = new Agent();
   const session = () =>
     new ModelSession({
@@ -103,10 +42,10 @@ describe('the model judge on a local OpenAI-compatible server', () => {
   const records = PAGES.map((t) => readPageRecord(t));
 
   beforeAll(async () => {
-    judge = await startJudgeServer(() => failing);
+    judge = await startJudgeServer();
   });
   afterAll(async () => {
-    await new Promise((r) => judge.server.close(r));
+    await judge.close();
     await dispatcher.close();
   });
 
@@ -155,7 +94,7 @@ describe('the model judge on a local OpenAI-compatible server', () => {
   });
 
   it('a failing server leaves every pair lexical, with a warning', async () => {
-    failing = true;
+    judge.behave = () => 'fail';
     try {
       const { result } = await analyzeSourceInfluence(INPUT, records, ANALYSIS_DEFAULTS.si, {
         session: session(),
@@ -165,7 +104,7 @@ describe('the model judge on a local OpenAI-compatible server', () => {
       expect(r.summary.judge).toBe('lexical');
       expect(r.warnings.map((w: any) => w.code)).toContain('MODEL_CHECK_FAILED');
     } finally {
-      failing = false;
+      judge.behave = () => 'answer';
     }
   });
 });

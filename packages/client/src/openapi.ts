@@ -3347,6 +3347,13 @@ export interface components {
                 /** @enum {string} */
                 judge: "lexical" | "lexical+model" | "model";
                 judgeModel: string | null;
+                /** @description whether the judge behind the labels was measured on the held-out evaluation sets: `judge` is `model` once the model labelled any pair, and the model is reported unmeasured (docs/analysis.md, The model judge) */
+                judgeEvaluation: {
+                    /** @enum {string} */
+                    judge: "lexical" | "model";
+                    measured: boolean;
+                    note: string;
+                };
                 claims: number;
                 miscitedClaims: number;
                 contradictedClaims: number;

@@ -82,7 +82,10 @@ function abortError(signal: AbortSignal | undefined): Error {
   return r instanceof Error ? r : new Error('aborted');
 }
 
-/** An in-process cache with a time-to-live and a size bound (oldest entries evicted first). */
+/**
+ * An in-process cache with a time-to-live and a size bound: the least recently used entry is evicted first (a read
+ * moves an entry to the back; its expiry stays that of its write). A TTL or a size of 0 disables it.
+ */
 export class TtlCache<V> {
   private readonly entries = new Map<string, { value: V; expires: number }>();
 
@@ -93,18 +96,17 @@ export class TtlCache<V> {
   ) {}
 
   get(key: string): V | undefined {
-    if (this.ttlMs <= 0) return undefined;
+    if (this.ttlMs <= 0 || this.maxEntries <= 0) return undefined;
     const e = this.entries.get(key);
     if (!e) return undefined;
-    if (e.expires <= this.now()) {
-      this.entries.delete(key);
-      return undefined;
-    }
+    this.entries.delete(key);
+    if (e.expires <= this.now()) return undefined;
+    this.entries.set(key, e);
     return e.value;
   }
 
   set(key: string, value: V): void {
-    if (this.ttlMs <= 0) return;
+    if (this.ttlMs <= 0 || this.maxEntries <= 0) return;
     this.entries.delete(key);
     this.entries.set(key, { value, expires: this.now() + this.ttlMs });
     while (this.entries.size > this.maxEntries) {
@@ -112,5 +114,9 @@ export class TtlCache<V> {
       if (oldest === undefined) break;
       this.entries.delete(oldest);
     }
+  }
+
+  get size(): number {
+    return this.entries.size;
   }
 }

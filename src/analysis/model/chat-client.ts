@@ -89,7 +89,12 @@ export async function chatCompletion(
     res = await http.request({
       method: 'POST',
       url: completionsUrl(endpoint.baseUrl),
-      headers: { ...endpoint.headers, authorization: `Bearer ${endpoint.apiKey}`, 'content-type': 'application/json' },
+      headers: {
+        ...endpoint.headers,
+        // An empty key sends no Authorization header: a local server without authentication needs none.
+        ...(endpoint.apiKey === '' ? {} : { authorization: `Bearer ${endpoint.apiKey}` }),
+        'content-type': 'application/json',
+      },
       body: JSON.stringify(body),
       followRedirects: false,
       signal: AbortSignal.any([signal, timeout]),

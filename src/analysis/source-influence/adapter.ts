@@ -1,15 +1,19 @@
+import { Agent } from 'undici';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { AttemptContext, EngineAdapter, EngineResult } from '../../engines/adapter.js';
 import { TtlCache } from '../common/async.js';
 import { ANALYSIS_DEFAULTS, type AnalysisConfig } from '../config.js';
 import { norm, detectLanguage } from '../text/norm.js';
 import type { EngineConfig } from '../../config/engine-config.js';
+import type { HttpTransport } from '../../transport/http-transport.js';
+import { UndiciTransport } from '../../transport/undici-transport.js';
 import type { ModelEndpoint } from '../model/chat-client.js';
 import { ModelSession } from '../model/session.js';
 import { analyzeSourceInfluence } from './analyze.js';
 import { tokenLimit } from './metering.js';
 import { prepareTargets, restoreCore } from './core.js';
 import { fetchAll } from './fetch.js';
+import { JudgementCache } from './judgement-cache.js';
 import type { CitationIn, Entity, FetchRecord, CitedPage, SourceInfluenceInput } from './types.js';
 // The steps this adapter runs in the parse pool are added to the pool's table by this module.
 import './parse-tasks.js';
@@ -20,11 +24,19 @@ import './parse-tasks.js';
  * one is configured (`modelBaseUrl`, `model` and the engine's API key; `modelJudge`, or the older
  * `modelCheck`, turns on the §2.10 judge). A source that cannot be read never fails the task; it is reported in
  * `sources[].fetch` and `warnings`. The charge is metered (§2.14) and returned as `credits`.
+ *
+ * The model endpoint is the operator's configuration, not a URL a client chose, so it is reached directly and
+ * without the private-address guard of the page reads: a local llama.cpp, vLLM or Ollama server on loopback or on
+ * the private network works, and the model key never passes through an exit address's proxy.
  */
 export interface SourceInfluenceAdapterOptions {
   config?: Readonly<AnalysisConfig>;
   /** Page cache of this process, keyed by tenant and URL (fetch.ts); null disables caching. */
   cache?: TtlCache<CitedPage> | null;
+  /** The model judge's answers kept across tasks (judgement-cache.ts); null disables it. */
+  judgements?: JudgementCache | null;
+  /** How model calls reach the endpoint; a direct, unguarded transport of this adapter by default. */
+  modelHttp?: HttpTransport;
   now?: () => number;
 }
 
@@ -84,6 +96,13 @@ export function createSourceInfluenceAdapter(opts: SourceInfluenceAdapterOptions
   const config = opts.config ?? ANALYSIS_DEFAULTS;
   const now = opts.now ?? Date.now;
   const cache = opts.cache === undefined ? new TtlCache<CitedPage>(config.si.fetch.cacheTtlMs, 2_000, now) : opts.cache;
+  const judgements =
+    opts.judgements === undefined ? new JudgementCache(config.si.modelCheck.cacheEntries) : opts.judgements;
+  let modelHttp = opts.modelHttp ?? null;
+  const directModelHttp = (): HttpTransport => {
+    modelHttp ??= new UndiciTransport('model-endpoint', new Agent({ connections: 16 }), false);
+    return modelHttp;
+  };
   return {
     taskType: 'SOURCE_INFLUENCE',
     needsAccount: false,
@@ -106,7 +125,7 @@ export function createSourceInfluenceAdapter(opts: SourceInfluenceAdapterOptions
       const endpoint = modelEndpoint(ctx.config);
       const session = endpoint
         ? new ModelSession({
-            http: ctx.http,
+            http: directModelHttp(),
             signal: ctx.signal,
             endpoint,
             timeoutMs: config.si.model.timeoutMs,
@@ -116,12 +135,13 @@ export function createSourceInfluenceAdapter(opts: SourceInfluenceAdapterOptions
         : null;
       // The analysis runs in the parse pool, off the event loop that serves every other request: all
       // of it without a model; with one, its lexical core (segmentation and alignment of the answer),
-      // since the model's calls go through this attempt's transport, on the main thread.
+      // since the model's calls go out from the main thread.
       const simulated = ctx.config.simulated === true;
-      const { result, credits } = session
+      const { result, credits, modelJudged } = session
         ? await analyzeSourceInfluence(input, records, config.si, {
             session,
             modelJudge: modelJudgeMode(ctx.config),
+            judgementMemo: endpoint && judgements ? judgements.scoped(ctx.tenant, endpoint) : null,
             simulated,
             signal: ctx.signal,
             core: restoreCore(await ctx.parse('sourceInfluence.core', { input, records, cfg: config.si }), config.si),
@@ -135,6 +155,8 @@ export function createSourceInfluenceAdapter(opts: SourceInfluenceAdapterOptions
           extended: input.analysis !== null,
           model: endpoint?.model ?? null,
           tokens: session?.meter.tokensUsed ?? 0,
+          modelJudged: modelJudged.judged,
+          modelJudgedFromCache: modelJudged.cached,
           credits: credits.charged,
         },
         'source influence analysed',

@@ -3,6 +3,7 @@ import type { ModelSession } from '../model/session.js';
 import { analyzeCore, type AnalysisCore } from './core.js';
 import { extendedAnalysis } from './extended/analysis.js';
 import { credits, type CreditReport } from './metering.js';
+import type { JudgementMemo } from './judgement-cache.js';
 import { runModelCheck, type ModelJudgeMode } from './model-check.js';
 import { emptyModelTokens } from '../model/meter.js';
 import { buildResult, fetchUsage, roundedShares } from './result.js';
@@ -20,6 +21,8 @@ export interface AnalyzeOptions {
   session?: ModelSession | null;
   /** Which pairs the model judges (§2.10): none, the ambiguous band, or all; needs a session. */
   modelJudge?: 'off' | ModelJudgeMode;
+  /** Judgements this tenant already had from this model (judgement-cache.ts); null: every pair is asked. */
+  judgementMemo?: JudgementMemo | null;
   /** The pages (and model) came from the sandbox's simulators: the result says `simulated: true`. */
   simulated?: boolean;
   /** The attempt's signal: an aborting attempt is never reported as a component failure. */
@@ -31,6 +34,8 @@ export interface AnalyzeOptions {
 export interface AnalyzeOutput {
   result: SourceInfluenceResult;
   credits: CreditReport;
+  /** Pairs the model judge labelled, and how many of those labels came from the cache (0 without a model). */
+  modelJudged: { judged: number; cached: number };
 }
 
 export async function analyzeSourceInfluence(
@@ -45,8 +50,10 @@ export async function analyzeSourceInfluence(
   let alignmentMethod: 'lexical' | 'lexical+model_check' = 'lexical';
   let judge: JudgeBasis = 'lexical';
   const mode = opts.modelJudge ?? 'off';
+  let modelJudged = { judged: 0, cached: 0 };
   if (session && mode !== 'off') {
-    const checked = await runModelCheck(core, input.prompt, cfg, session, mode);
+    const checked = await runModelCheck(core, input.prompt, cfg, session, mode, opts.judgementMemo ?? null);
+    modelJudged = { judged: checked.judged, cached: checked.cached };
     core = checked.core;
     if (checked.judged > 0) alignmentMethod = 'lexical+model_check';
     const pairs = core.alignments.flatMap((al) => (al.trivial ? [] : al.judgements.filter((j) => j.evidence)));
@@ -80,5 +87,5 @@ export async function analyzeSourceInfluence(
     credits: { held: bill.held, charged: bill.charged },
     analysis,
   });
-  return { result, credits: bill };
+  return { result, credits: bill, modelJudged };
 }

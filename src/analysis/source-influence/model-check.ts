@@ -1,8 +1,9 @@
 import type { SourceInfluenceConfig } from '../config.js';
-import type { ModelSession } from '../model/session.js';
+import type { ModelFailureStatus, ModelSession } from '../model/session.js';
 import type { ModelCheckOutput } from '../model/schemas.js';
 import { withModelJudgements, type AnalysisCore } from './core.js';
 import type { SupportLabel } from './judge/labels.js';
+import type { JudgementMemo } from './judgement-cache.js';
 import { decay } from './metrics.js';
 import type { Passage } from './passages.js';
 import type { Warning } from './types.js';
@@ -13,12 +14,14 @@ import type { Warning } from './types.js';
  * lexical judge calls contradicted; in `all` mode every non-trivial pair with a passage. Pairs go in order of their
  * weight in the answer (w_u·d_u), at most `maxPairs` (`maxPairsAll` in `all` mode), a batch per call. A judgement
  * replaces the pair's label (and s_uj: judgedSupport in core.ts), records `judge: "model"`, and the metrics are
- * recomputed. A failed call ends the judging; the judgements already made stay, and a warning says why the rest
- * is lexical.
+ * recomputed. A pair this model judged before (judgement-cache.ts) takes its cached label without a call. A failed
+ * call (an error, a timeout, output still invalid after the repair, the token budget) ends the judging: the
+ * judgements already made stay, the remaining pairs keep the lexical judge's label, and a warning says so.
  */
 export type ModelJudgeMode = 'ambiguous' | 'all';
 
-const INSTRUCTIONS =
+/** What the model is told about each batch; the evaluation (eval/model-judge-eval.ts) sends the same. */
+const MODEL_CHECK_INSTRUCTIONS =
   'Each pair has a claim from an AI answer and a passage from a web page. Decide whether a reader ' +
   'would accept "according to the passage, <claim>": "supported" if the passage states everything the ' +
   'claim says (numbers included), "partial" if it states only part of it and contradicts nothing, ' +
@@ -55,8 +58,42 @@ export function checkPairs(core: AnalysisCore, cfg: SourceInfluenceConfig, mode:
 
 export interface ModelCheckOutcome {
   core: AnalysisCore;
+  /** Pairs the model's label replaced the lexical one for, from a call or from the cache. */
   judged: number;
+  /** Of those, the pairs whose label came from the cache (no call, no token). */
+  cached: number;
   warning: Warning | null;
+}
+
+/** One pair as the model reads it: the claim (a unit of the answer) and the evidence passage of the page. */
+export interface ModelCheckItem {
+  id: string;
+  claim: string;
+  passage: string;
+}
+
+export type BatchJudgement =
+  | { ok: true; labels: Map<string, SupportLabel> }
+  | { ok: false; status: ModelFailureStatus; message: string };
+
+/**
+ * One call of the judge: up to `pairsPerCall` items, with the user's question as context. Labels for ids that were
+ * not sent, and second labels for one id, are ignored; an id without a label is absent from the map.
+ */
+export async function judgeBatch(
+  session: ModelSession,
+  question: string | null,
+  items: readonly ModelCheckItem[],
+): Promise<BatchJudgement> {
+  const r = await session.call<ModelCheckOutput>('model_check', MODEL_CHECK_INSTRUCTIONS, {
+    question,
+    pairs: items,
+  });
+  if (!r.ok) return r;
+  const sent = new Set(items.map((p) => p.id));
+  const labels = new Map<string, SupportLabel>();
+  for (const j of r.value.judgements) if (sent.has(j.id) && !labels.has(j.id)) labels.set(j.id, j.label);
+  return { ok: true, labels };
 }
 
 export async function runModelCheck(
@@ -65,39 +102,56 @@ export async function runModelCheck(
   cfg: SourceInfluenceConfig,
   session: ModelSession,
   mode: ModelJudgeMode,
+  memo: JudgementMemo | null = null,
 ): Promise<ModelCheckOutcome> {
-  const pairs = checkPairs(core, cfg, mode);
   const overrides = new Map<number, Map<number, SupportLabel>>();
-  let judged = 0;
+  const apply = (p: CheckPair, label: SupportLabel) => {
+    const row = overrides.get(p.unit) ?? new Map<number, SupportLabel>();
+    row.set(p.source, label);
+    overrides.set(p.unit, row);
+  };
+  const items = checkPairs(core, cfg, mode).map((p) => ({
+    pair: p,
+    claim: core.segmented.units[p.unit]?.plainText ?? '',
+    passage: core.alignments[p.unit]?.judgements[p.source]?.evidence ?? p.passage.text,
+  }));
+  let cached = 0;
+  const toAsk: typeof items = [];
+  for (const it of items) {
+    const hit = memo?.get(it.claim, it.passage);
+    if (hit === undefined) toAsk.push(it);
+    else {
+      apply(it.pair, hit);
+      cached++;
+    }
+  }
+  let asked = 0;
+  let judged = cached;
   let warning: Warning | null = null;
-  for (let i = 0; i < pairs.length; i += cfg.modelCheck.pairsPerCall) {
-    const batch = pairs.slice(i, i + cfg.modelCheck.pairsPerCall);
-    const input = {
-      question: prompt,
-      pairs: batch.map((p) => ({
-        id: p.id,
-        claim: core.segmented.units[p.unit]?.plainText ?? '',
-        passage: core.alignments[p.unit]?.judgements[p.source]?.evidence ?? p.passage.text,
-      })),
-    };
-    const r = await session.call<ModelCheckOutput>('model_check', INSTRUCTIONS, input);
+  for (let i = 0; i < toAsk.length; i += cfg.modelCheck.pairsPerCall) {
+    const batch = toAsk.slice(i, i + cfg.modelCheck.pairsPerCall);
+    const r = await judgeBatch(
+      session,
+      prompt,
+      batch.map((it) => ({ id: it.pair.id, claim: it.claim, passage: it.passage })),
+    );
     if (!r.ok) {
       warning = {
         code: 'MODEL_CHECK_FAILED',
-        message: `Model check stopped (${r.status}); ${pairs.length - judged} pair(s) keep their lexical support.`,
+        message:
+          `The model judge stopped (${r.status}: ${r.message.replace(/^model_check: /, '')}); the remaining ` +
+          `${toAsk.length - asked} pair(s) keep the lexical judge's label.`,
       };
       break;
     }
-    const byId = new Map(batch.map((p) => [p.id, p]));
-    for (const j of r.value.judgements) {
-      const p = byId.get(j.id);
-      if (!p) continue; // an id we did not send
-      byId.delete(j.id);
-      const row = overrides.get(p.unit) ?? new Map<number, SupportLabel>();
-      row.set(p.source, j.label);
-      overrides.set(p.unit, row);
+    asked += batch.length;
+    for (const it of batch) {
+      const label = r.labels.get(it.pair.id);
+      if (label === undefined) continue; // the model skipped it: the lexical label stays
+      apply(it.pair, label);
+      memo?.set(it.claim, it.passage, label);
       judged++;
     }
   }
-  return { core: withModelJudgements(core, overrides, cfg), judged, warning };
+  return { core: withModelJudgements(core, overrides, cfg), judged, cached, warning };
 }

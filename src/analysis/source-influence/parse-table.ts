@@ -20,7 +20,7 @@ export const PARSERS = {
     simulated: boolean;
   }) => analyzeSourceInfluence(i.input, i.records, i.cfg, { simulated: i.simulated }),
   /**
-   * SOURCE_INFLUENCE with a model (whose calls need the attempt's transport, on the main thread):
+   * SOURCE_INFLUENCE with a model (whose calls go out from the main thread):
    * the lexical core (segmentation, passages, alignment), without its class instances.
    */
   'sourceInfluence.core': (i: {

@@ -34,6 +34,16 @@ export interface SourceInfluenceResult {
 /** Which judge labelled the pairs: the lexical judge alone, or the model for some pairs (the rest lexical). */
 export type JudgeBasis = 'lexical' | 'lexical+model' | 'model';
 
+/**
+ * Whether the judge behind the labels has been measured (judge-evaluation.ts): `judge` is `model` as soon as the
+ * model labelled one pair, and a model is never reported as measured.
+ */
+export interface JudgeEvaluation {
+  judge: 'lexical' | 'model';
+  measured: boolean;
+  note: string;
+}
+
 interface AnswerFigures {
   chars: number;
   units: number;
@@ -58,6 +68,7 @@ interface InfluenceSummary {
   alignmentMethod: 'lexical' | 'lexical+model_check';
   judge: JudgeBasis;
   judgeModel: string | null;
+  judgeEvaluation: JudgeEvaluation;
   claims: number;
   miscitedClaims: number;
   contradictedClaims: number;

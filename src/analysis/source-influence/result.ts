@@ -6,6 +6,7 @@ import { claimsOf, evidenceOf } from './claim-views.js';
 import { finalHost, type AnalysisCore, type PreparedSource } from './core.js';
 import { subjectiveImpression, subjectiveProxies } from './geo.js';
 import { influenceLevel } from './influence-level.js';
+import { judgeEvaluation } from './judge-evaluation.js';
 import { isMiscited } from './metrics.js';
 import { featuresOf } from './passages.js';
 import type {
@@ -213,6 +214,7 @@ export function buildResult(
       alignmentMethod: opts.alignmentMethod,
       judge: opts.judge,
       judgeModel: opts.judgeModel,
+      judgeEvaluation: judgeEvaluation(opts.judge),
       claims: claims.length,
       miscitedClaims: core.units.filter((u) => isMiscited(u, cfg)).length,
       contradictedClaims: core.alignments.filter((al) => al.judgements.some((x) => x.label === 'contradicted')).length,

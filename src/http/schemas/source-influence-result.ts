@@ -165,6 +165,11 @@ export const sourceInfluenceResultSchema = {
         alignmentMethod: enumOf(['lexical', 'lexical+model_check']),
         judge: enumOf(['lexical', 'lexical+model', 'model']),
         judgeModel: nullable(str),
+        judgeEvaluation: described(
+          object({ judge: enumOf(['lexical', 'model']), measured: bool, note: str }),
+          'whether the judge behind the labels was measured on the held-out evaluation sets: `judge` is `model` ' +
+            'once the model labelled any pair, and the model is reported unmeasured (docs/analysis.md, The model judge)',
+        ),
         claims: int,
         miscitedClaims: int,
         contradictedClaims: int,

@@ -1,0 +1,22 @@
+import type { JudgeBasis, JudgeEvaluation } from './result-types.js';
+
+/**
+ * What is known about the accuracy of the judge behind a result (`summary.judgeEvaluation`). The lexical judge is
+ * the code measured by `npm run eval:analysis` on the held-out evaluation sets, with its figures in
+ * docs/analysis.md. A model is whatever the deployment configured: nothing measured it here (no model endpoint is
+ * reachable where the figures are made), so a result any pair of which the model judged says `measured: false` and
+ * how a deployment measures its own model on the same sets.
+ */
+const LEXICAL_EVALUATION_NOTE =
+  'The lexical judge is measured on the held-out evaluation sets: docs/analysis.md, "Evaluation on held-out data" ' +
+  '(npm run eval:analysis).';
+
+const MODEL_UNMEASURED_NOTE =
+  'The model judge has not been evaluated on the held-out sets in this deployment; run ' +
+  'npm run eval:analysis -- --model-url URL --model NAME to measure it.';
+
+export function judgeEvaluation(judge: JudgeBasis): JudgeEvaluation {
+  return judge === 'lexical'
+    ? { judge: 'lexical', measured: true, note: LEXICAL_EVALUATION_NOTE }
+    : { judge: 'model', measured: false, note: MODEL_UNMEASURED_NOTE };
+}
