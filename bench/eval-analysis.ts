@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -5,7 +6,16 @@ import { ANALYSIS_DEFAULTS, type SourceInfluenceConfig } from '../src/analysis/c
 import { loadEvalSet, type EvalLanguage, type EvalSplit } from '../src/analysis/eval/eval-set.js';
 import { evaluate } from '../src/analysis/eval/evaluate.js';
 import { runRealPairs } from '../src/analysis/eval/real-evaluate.js';
-import { available, corporaDir, REAL_SETS, readRealSet, type RealSplit } from '../src/analysis/eval/real-sets.js';
+import { judgePairsWithModel } from '../src/analysis/eval/model-judge-eval.js';
+import {
+  available,
+  corporaDir,
+  type RealPair,
+  REAL_SETS,
+  readRealSet,
+  type RealSplit,
+} from '../src/analysis/eval/real-sets.js';
+import type { SupportLabel } from '../src/analysis/source-influence/judge/labels.js';
 import { LABEL_ORDER, type Scores, score } from '../src/analysis/eval/scores.js';
 import { JUDGE_WEIGHTS } from '../src/analysis/source-influence/judge/learned.js';
 import { type FeatureRow, rowOf, writeRows } from './judge/feature-rows.js';
@@ -24,6 +34,10 @@ const { values } = parseArgs({
     split: { type: 'string', default: 'heldout' },
     sets: { type: 'string' },
     extract: { type: 'boolean', default: false },
+    'model-url': { type: 'string' },
+    model: { type: 'string' },
+    'model-key': { type: 'string' },
+    'model-limit': { type: 'string', default: '300' },
     json: { type: 'boolean', default: false },
     corpora: { type: 'string', default: corporaDir(root) },
     dir: { type: 'string', default: join(root, 'test', 'fixtures', 'analysis', 'eval') },
@@ -49,7 +63,20 @@ const progress = (name: string) => (done: number, total: number) => {
 };
 const f3 = (x: number | null) => (x === null ? 'n/a' : x.toFixed(3));
 
+const modelUrl = values['model-url'];
+if ((modelUrl === undefined) !== (values.model === undefined)) {
+  process.stderr.write('--model-url and --model go together\n');
+  process.exit(2);
+}
+const modelLimit = Number(values['model-limit']);
+if (!Number.isInteger(modelLimit) || modelLimit < 1) {
+  process.stderr.write('--model-limit must be a positive integer\n');
+  process.exit(2);
+}
+
 const rows: FeatureRow[] = [];
+/** Held-out pairs with their evidence window, the model judge's input (only kept when a model is measured). */
+const modelInputs: ModelInput[] = [];
 const missing: string[] = [];
 for (const set of REAL_SETS) {
   if (wanted && !wanted.includes(set.name)) continue;
@@ -61,10 +88,14 @@ for (const set of REAL_SETS) {
   const pairs = readRealSet(values.corpora, set);
   const started = Date.now();
   const runs = runRealPairs(pairs, cfg, progress(set.name));
-  process.stderr.write(`${process.stderr.isTTY ? '\r' : ''}${set.name}: ${runs.length} pairs in ${Date.now() - started} ms\n`);
+  process.stderr.write(
+    `${process.stderr.isTTY ? '\r' : ''}${set.name}: ${runs.length} pairs in ${Date.now() - started} ms\n`,
+  );
   for (const { pair, run } of runs) {
     const b = run.bases[0];
     if (b) rows.push(rowOf(pair, b.score, b.basis));
+    if (modelUrl && b && (split === 'all' || pair.split === split))
+      modelInputs.push({ set: set.name, gold: pair.gold, claim: pair.claim, evidence: b.evidence, pair });
   }
 }
 if (values.extract) {
@@ -79,6 +110,8 @@ for (const set of REAL_SETS) {
 }
 
 const own = ownSet();
+const modelFigures = modelUrl ? await measureModel(modelUrl, values.model ?? '') : [];
+figures.push(...modelFigures);
 if (values.json) {
   process.stdout.write(`${JSON.stringify({ weights: JUDGE_WEIGHTS.version, real: figures, own, missing }, null, 2)}\n`);
 } else {
@@ -100,11 +133,12 @@ function report(fs: SetFigures[], ownScores: Record<string, Scores>): string {
           `| ${f3(j.scores.contradictionsAsSupported)} | ${f3(j.ece)} |`,
       );
   if (missing.length > 0) out.push('', `Not run (no snapshot): ${missing.join('; ')}`);
-  out.push(
-    '',
-    'The model judge: unmeasured here (no model endpoint is reachable on this machine); ' +
-      'docs/analysis.md#the-model-judge says how a deployment measures its own.',
-  );
+  if (!modelUrl)
+    out.push(
+      '',
+      'The model judge: unmeasured in this run (no --model-url); docs/analysis.md#the-model-judge says how a ' +
+        'deployment measures its own.',
+    );
   for (const f of fs) out.push('', confusion(`${f.set}: gold \\ learned`, f.judges[0]?.scores));
   out.push(
     '',
@@ -119,6 +153,61 @@ function report(fs: SetFigures[], ownScores: Record<string, Scores>): string {
   );
   return out.join('\n');
 }
+
+interface ModelInput {
+  set: string;
+  gold: SupportLabel;
+  claim: string;
+  evidence: string | null;
+  pair: RealPair;
+}
+
+/**
+ * The model judge on the first `--model-limit` held-out pairs of each set (by id hash: a fixed sample), reading the
+ * evidence window the lexical judge chose, as the service sends it. A pair the model did not judge counts as
+ * `unsupported` and is reported.
+ */
+async function measureModel(baseUrl: string, model: string): Promise<SetFigures[]> {
+  const out: SetFigures[] = [];
+  for (const set of REAL_SETS) {
+    const mine = modelInputs
+      .filter((m) => m.set === set.name && m.evidence !== null)
+      .sort((a, b) => hashOf(a.pair.id).localeCompare(hashOf(b.pair.id)))
+      .slice(0, modelLimit);
+    if (mine.length === 0) continue;
+    const started = Date.now();
+    const outcomes = await judgePairsWithModel(
+      mine.map((m, i) => ({ id: String(i), claim: m.claim, evidence: m.evidence ?? '', language: set.language })),
+      { baseUrl, model, apiKey: values['model-key'], onProgress: progress(`${set.name} (model)`) },
+    );
+    let tokens = 0;
+    let failed = 0;
+    const pairs = mine.map((m, i) => {
+      const o = outcomes.get(String(i));
+      if (!o || 'error' in o) {
+        failed++;
+        return { gold: m.gold, predicted: 'unsupported' as SupportLabel };
+      }
+      tokens += o.tokens;
+      return { gold: m.gold, predicted: o.label };
+    });
+    process.stderr.write(
+      `${set.name} (model ${model}): ${mine.length} pairs, ${failed} not judged, ${tokens} tokens, ` +
+        `${Date.now() - started} ms\n`,
+    );
+    out.push({
+      set: set.name,
+      language: set.language,
+      pairs: mine.length,
+      judges: [
+        { judge: `model ${model}${failed > 0 ? ` (${failed} not judged)` : ''}`, scores: score(pairs, []), ece: null },
+      ],
+    });
+  }
+  return out;
+}
+
+const hashOf = (id: string): string => createHash('sha256').update(id).digest('hex');
 
 function confusion(title: string, s: Scores | undefined): string {
   if (!s) return '';

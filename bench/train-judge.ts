@@ -82,9 +82,7 @@ function trainLanguage(rows: readonly FeatureRow[]): LanguageModel {
   const sets = [...new Set(rows.map((r) => r.set))].sort();
   // Each set weighs the same in the priors and the fits below: no one set's label mix is taken for the world's.
   const setWeight = new Map(sets.map((s) => [s, 1 / (sets.length * rows.filter((r) => r.set === s).length)]));
-  const priors = classes.map((c) =>
-    rows.reduce((a, r) => a + (r.gold === c ? (setWeight.get(r.set) ?? 0) : 0), 0),
-  );
+  const priors = classes.map((c) => rows.reduce((a, r) => a + (r.gold === c ? (setWeight.get(r.set) ?? 0) : 0), 0));
   const model: LanguageModel = {
     classes,
     mean: mean.map(round),

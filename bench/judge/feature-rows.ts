@@ -4,7 +4,11 @@ import type { SourceInfluenceConfig } from '../../src/analysis/config.js';
 import type { RealPair, RealSplit } from '../../src/analysis/eval/real-sets.js';
 import type { ContradictionReason } from '../../src/analysis/source-influence/judge/contradiction.js';
 import type { PairFeatures } from '../../src/analysis/source-influence/judge/features.js';
-import { type PairJudgement, type SupportLabel, thresholdLabel } from '../../src/analysis/source-influence/judge/labels.js';
+import {
+  type PairJudgement,
+  type SupportLabel,
+  thresholdLabel,
+} from '../../src/analysis/source-influence/judge/labels.js';
 import type { JudgeWeights } from '../../src/analysis/source-influence/judge/learned.js';
 import { type Verdict, verdictOf } from '../../src/analysis/source-influence/judge/verdict.js';
 

@@ -12,7 +12,8 @@ export interface SetFigures {
   set: string;
   language: 'en' | 'ko';
   pairs: number;
-  judges: Array<{ judge: 'learned' | 'previous release' | 'majority class'; scores: Scores; ece: number | null }>;
+  /** `learned`, `previous release`, `majority class`, or `model <name>` when a model was measured. */
+  judges: Array<{ judge: string; scores: Scores; ece: number | null }>;
 }
 
 export function figuresOf(

@@ -75,6 +75,8 @@ export interface SourceInfluenceConfig {
     pairsPerCall: number;
     band: number;
     minSupport: number;
+    /** In `ambiguous` mode, a learned label whose calibrated confidence is under this goes to the model. */
+    maxConfidence: number;
     /**
      * Model judgements kept in this process, per (tenant, endpoint, model, claim, evidence), least recently used
      * evicted first: a pair judged before costs no call and no token. 0 disables the cache.
@@ -160,7 +162,15 @@ export const ANALYSIS_DEFAULTS: Readonly<AnalysisConfig> = deepFreeze({
         source_classification: 1_200,
       },
     },
-    modelCheck: { maxPairs: 40, maxPairsAll: 200, pairsPerCall: 10, band: 0.1, minSupport: 0.2, cacheEntries: 10_000 },
+    modelCheck: {
+      maxPairs: 40,
+      maxPairsAll: 200,
+      pairsPerCall: 10,
+      band: 0.1,
+      minSupport: 0.2,
+      maxConfidence: 0.75,
+      cacheEntries: 10_000,
+    },
     extended: { maxRequirements: 12, coverageUnits: 5, brandChunkTokens: 8_000, maxReasons: 5 },
     credits: { fetchMicro: 100_000, tokenMicro: 20, min: 1, max: 3 },
   },

@@ -3347,6 +3347,8 @@ export interface components {
                 /** @enum {string} */
                 judge: "lexical" | "lexical+model" | "model";
                 judgeModel: string | null;
+                /** @description the learned judge's weights version; null when the thresholds judged */
+                judgeWeights: string | null;
                 /** @description whether the judge behind the labels was measured on the held-out evaluation sets: `judge` is `model` once the model labelled any pair, and the model is reported unmeasured (docs/analysis.md, The model judge) */
                 judgeEvaluation: {
                     /** @enum {string} */
@@ -3480,7 +3482,11 @@ export interface components {
                     cited: boolean;
                     /** @enum {string} */
                     label: "supported" | "partial" | "unsupported" | "contradicted";
+                    /** @description calibrated probability that the label is right (the learned judge); null for a model label or a rule */
+                    confidence: number | null;
                     score: number;
+                    /** @description expected support, P(supported) + ½·P(partial): the source's weight rests on it */
+                    support: number;
                     evidence: string | null;
                     /**
                      * @description why it is contradicted

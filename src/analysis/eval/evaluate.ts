@@ -20,7 +20,7 @@ export interface ItemRun {
    * Per page: what the label rests on (score, clause overlap, the contradiction found, the learned judge's features)
    * and the judge's calibrated confidence, for calibration and training.
    */
-  bases: Array<{ score: number; basis: PairJudgement['basis']; confidence: number | null }>;
+  bases: Array<{ score: number; basis: PairJudgement['basis']; confidence: number | null; evidence: string | null }>;
   claim: ClaimOutcome;
   /** Units the claim was segmented into (1 for a one-sentence claim; the largest is judged). */
   units: number;
@@ -59,6 +59,7 @@ function runItem(set: EvalSet, item: EvalItem, cfg: SourceInfluenceConfig): Item
     score: judgements[k]?.score ?? 0,
     basis: judgements[k]?.basis ?? UNSUPPORTED_EMPTY.basis,
     confidence: judgements[k]?.confidence ?? null,
+    evidence: judgements[k]?.evidence ?? null,
   }));
   return {
     item,

@@ -136,7 +136,7 @@ export const REAL_SETS: readonly RealSetSource[] = [
     repo: 'yuxiaw/Factcheck-GPT',
     commit: 'a9e6a04a953ad880806529c504a679dd1ad06528',
     files: [{ path: 'subtasks/subtask3_claim_evidence_stance.jsonl', split: 'byId' }],
-    licence: 'Apache-2.0 (the repository); the quoted web passages keep their sites\' terms (not committed)',
+    licence: "Apache-2.0 (the repository); the quoted web passages keep their sites' terms (not committed)",
     describe: 'claims from real ChatGPT answers against web search passages (support / partial / irrelevant / refute)',
     parse: parseFactcheckGpt,
   },
@@ -172,7 +172,9 @@ export function available(dir: string, s: RealSetSource): boolean {
 export function readRealSet(dir: string, s: RealSetSource): RealPair[] {
   const gitDir = snapshotOf(dir, s.repo);
   if (!existsSync(gitDir))
-    throw new Error(`${s.name}: no snapshot of ${s.repo} at ${gitDir} (fetch github:${s.repo}, or set AEQ_CORPORA_DIR)`);
+    throw new Error(
+      `${s.name}: no snapshot of ${s.repo} at ${gitDir} (fetch github:${s.repo}, or set AEQ_CORPORA_DIR)`,
+    );
   return s.files.flatMap((f) => {
     const text = execFileSync('git', ['--git-dir', gitDir, 'show', `${s.commit}:${f.path}`], {
       encoding: 'utf8',

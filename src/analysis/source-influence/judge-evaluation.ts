@@ -8,8 +8,8 @@ import type { JudgeBasis, JudgeEvaluation } from './result-types.js';
  * how a deployment measures its own model on the same sets.
  */
 const LEXICAL_EVALUATION_NOTE =
-  'The lexical judge is measured on the held-out evaluation sets: docs/analysis.md, "Evaluation on held-out data" ' +
-  '(npm run eval:analysis).';
+  'The lexical judge is measured on the held-out part of real labelled sets: docs/analysis.md, "Evaluation on ' +
+  'held-out data" (npm run eval:analysis).';
 
 const MODEL_UNMEASURED_NOTE =
   'The model judge has not been evaluated on the held-out sets in this deployment; run ' +

@@ -2,7 +2,7 @@ import type { SourceInfluenceConfig } from '../config.js';
 import type { ModelFailureStatus, ModelSession } from '../model/session.js';
 import type { ModelCheckOutput } from '../model/schemas.js';
 import { withModelJudgements, type AnalysisCore } from './core.js';
-import type { SupportLabel } from './judge/labels.js';
+import type { PairJudgement, SupportLabel } from './judge/labels.js';
 import type { JudgementMemo } from './judgement-cache.js';
 import { decay } from './metrics.js';
 import type { Passage } from './passages.js';
@@ -10,8 +10,8 @@ import type { Warning } from './types.js';
 
 /**
  * The optional model judge of §2.10, on any OpenAI-compatible endpoint: in `ambiguous` mode the (unit, source) pairs
- * whose lexical support is near a level boundary (max(τ_part − band, minSupport) ≤ s < τ_full + band), or that the
- * lexical judge calls contradicted; in `all` mode every non-trivial pair with a passage. Pairs go in order of their
+ * the learned judge is not sure of (confidence under `maxConfidence`; for the thresholds' labels, a score near a
+ * level boundary, max(τ_part − band, minSupport) ≤ s < τ_full + band), or that it calls contradicted; in `all` mode every non-trivial pair with a passage. Pairs go in order of their
  * weight in the answer (w_u·d_u), at most `maxPairs` (`maxPairsAll` in `all` mode), a batch per call. A judgement
  * replaces the pair's label (and s_uj: judgedSupport in core.ts), records `judge: "model"`, and the metrics are
  * recomputed. A pair this model judged before (judgement-cache.ts) takes its cached label without a call. A failed
@@ -35,6 +35,17 @@ export interface CheckPair {
   passage: Passage;
 }
 
+/**
+ * A pair worth a model's reading in `ambiguous` mode: a learned label the judge is not sure of (calibrated confidence
+ * under `maxConfidence`), or, for the thresholds' labels, a score near a boundary; either way not a pair whose score
+ * is at chance level (under `minSupport`).
+ */
+function ambiguous(jd: PairJudgement, lo: number, hi: number, cfg: SourceInfluenceConfig): boolean {
+  if (jd.score < cfg.modelCheck.minSupport) return false;
+  if (jd.confidence !== null) return jd.confidence < cfg.modelCheck.maxConfidence;
+  return jd.score >= lo && jd.score < hi;
+}
+
 export function checkPairs(core: AnalysisCore, cfg: SourceInfluenceConfig, mode: ModelJudgeMode): CheckPair[] {
   const lo = mode === 'all' ? 0 : Math.max(cfg.tauPartial - cfg.modelCheck.band, cfg.modelCheck.minSupport);
   const hi = mode === 'all' ? Number.POSITIVE_INFINITY : cfg.tauFull + cfg.modelCheck.band;
@@ -45,8 +56,7 @@ export function checkPairs(core: AnalysisCore, cfg: SourceInfluenceConfig, mode:
     u.alignment.judgements.forEach((jd, j) => {
       const best = u.alignment.best[j];
       if (best === null || best === undefined || core.sources[j]?.duplicateOf) return;
-      const s = jd.score;
-      if (jd.label !== 'contradicted' && (s < lo || s >= hi)) return;
+      if (mode === 'ambiguous' && jd.label !== 'contradicted' && !ambiguous(jd, lo, hi, cfg)) return;
       out.push({ unit: ui, source: j, passage: core.passages[best] as Passage, weight: u.words * decay(u.index, n) });
     });
   });

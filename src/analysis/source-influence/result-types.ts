@@ -68,6 +68,8 @@ interface InfluenceSummary {
   alignmentMethod: 'lexical' | 'lexical+model_check';
   judge: JudgeBasis;
   judgeModel: string | null;
+  /** The learned judge's weights version (judge/weights.json), null when the thresholds judged. */
+  judgeWeights: string | null;
   judgeEvaluation: JudgeEvaluation;
   claims: number;
   miscitedClaims: number;
@@ -185,7 +187,11 @@ interface ClaimSource {
   sourceId: string;
   cited: boolean;
   label: SupportLabel;
+  /** Calibrated probability that `label` is right; null where nothing calibrated it (a model's label, a rule's). */
+  confidence: number | null;
   score: number;
+  /** Expected support (P(supported) + ½·P(partial)): what the source's weight on the claim rests on. */
+  support: number;
   evidence: string | null;
   reason: ContradictionReason | null;
   changed: { claim: string; page: string } | null;

@@ -7,6 +7,7 @@ import { finalHost, type AnalysisCore, type PreparedSource } from './core.js';
 import { subjectiveImpression, subjectiveProxies } from './geo.js';
 import { influenceLevel } from './influence-level.js';
 import { judgeEvaluation } from './judge-evaluation.js';
+import { JUDGE_WEIGHTS } from './judge/learned.js';
 import { isMiscited } from './metrics.js';
 import { featuresOf } from './passages.js';
 import type {
@@ -214,6 +215,7 @@ export function buildResult(
       alignmentMethod: opts.alignmentMethod,
       judge: opts.judge,
       judgeModel: opts.judgeModel,
+      judgeWeights: cfg.judge.method === 'learned' ? JUDGE_WEIGHTS.version : null,
       judgeEvaluation: judgeEvaluation(opts.judge),
       claims: claims.length,
       miscitedClaims: core.units.filter((u) => isMiscited(u, cfg)).length,

@@ -123,7 +123,12 @@ const claim = object({
       sourceId: str,
       cited: bool,
       label: enumOf(['supported', 'partial', 'unsupported', 'contradicted']),
+      confidence: nullable(
+        num,
+        'calibrated probability that the label is right (the learned judge); null for a model label or a rule',
+      ),
       score: num,
+      support: described(num, "expected support, P(supported) + ½·P(partial): the source's weight rests on it"),
       evidence: nullable(str),
       reason: nullable(enumOf(['negation', 'antonym', 'number', 'date', 'name']), 'why it is contradicted'),
       changed: nullable(object({ claim: str, page: str }), 'the differing pieces of a contradiction'),
@@ -165,6 +170,7 @@ export const sourceInfluenceResultSchema = {
         alignmentMethod: enumOf(['lexical', 'lexical+model_check']),
         judge: enumOf(['lexical', 'lexical+model', 'model']),
         judgeModel: nullable(str),
+        judgeWeights: nullable(str, "the learned judge's weights version; null when the thresholds judged"),
         judgeEvaluation: described(
           object({ judge: enumOf(['lexical', 'model']), measured: bool, note: str }),
           'whether the judge behind the labels was measured on the held-out evaluation sets: `judge` is `model` ' +
