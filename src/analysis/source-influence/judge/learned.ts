@@ -50,7 +50,8 @@ export interface LearnedVerdict {
 
 export const JUDGE_WEIGHTS = checkWeights(shipped as unknown as JudgeWeights);
 
-function checkWeights(w: JudgeWeights): JudgeWeights {
+/** The weights, refused when they were trained on another feature list than the code's. */
+export function checkWeights(w: JudgeWeights): JudgeWeights {
   if (w.features.join() !== FEATURE_NAMES.join())
     throw new Error('judge weights were trained on other features: run npm run train:judge');
   return w;

@@ -1,0 +1,172 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { figuresOf } from '../../bench/judge/figures.js';
+import { readRows, rowOf, WEIGHTS_FILE } from '../../bench/judge/feature-rows.js';
+import { ANALYSIS_DEFAULTS } from '../../src/analysis/config.js';
+import { runRealPairs } from '../../src/analysis/eval/real-evaluate.js';
+import { available, corporaDir, REAL_SETS, readRealSet } from '../../src/analysis/eval/real-sets.js';
+import { analyzeSourceInfluence } from '../../src/analysis/source-influence/analyze.js';
+import { FEATURE_NAMES } from '../../src/analysis/source-influence/judge/features.js';
+import { checkWeights, JUDGE_WEIGHTS } from '../../src/analysis/source-influence/judge/learned.js';
+import { readPageRecord } from '../../src/analysis/source-influence/page-record.js';
+
+/**
+ * The learned judge (docs/analysis.md#the-learned-judge): its figures on the held-out part of real labelled sets,
+ * replayed from the features the repository keeps (bench/judge/features.jsonl) with the shipped weights; the
+ * features are what the code measures (re-measured from the fetched snapshots where this machine has them); the
+ * training is deterministic; and a result carries each label's calibrated confidence, the expected support its
+ * weight rests on, and the weights' version.
+ */
+const root = join(import.meta.dirname, '..', '..');
+const cfg = ANALYSIS_DEFAULTS.si;
+const rows = readRows();
+const sets = [...new Set(rows.map((r) => r.set))];
+
+describe('held-out figures of the shipped weights, per real set', () => {
+  const figures = sets.map((set) => {
+    const held = rows.filter((r) => r.set === set && r.split === 'heldout');
+    return figuresOf(set, held[0]?.language ?? 'en', held, rows, cfg, JUDGE_WEIGHTS);
+  });
+  const judgeOf = (f: (typeof figures)[number], name: string) => f.judges.find((j) => j.judge === name);
+
+  it('covers every real set, with a held-out part nobody trained on', () => {
+    expect(sets.sort()).toEqual(REAL_SETS.map((s) => s.name).sort());
+    for (const set of sets) {
+      const train = rows.filter((r) => r.set === set && r.split === 'train');
+      const held = rows.filter((r) => r.set === set && r.split === 'heldout');
+      expect(held.length, set).toBeGreaterThan(100);
+      // No pair (and, for a set of claims against several pages, no claim) is on both sides.
+      const trainIds = new Set(train.map((r) => r.id.replace(/-e\d+$/, '')));
+      expect(held.filter((r) => trainIds.has(r.id.replace(/-e\d+$/, ''))), set).toEqual([]);
+    }
+    for (const lang of ['en', 'ko'] as const)
+      expect(JUDGE_WEIGHTS.models[lang]?.trainedOn.rows).toBe(
+        rows.filter((r) => r.language === lang && r.split === 'train').length,
+      );
+  });
+
+  it.each(sets)('%s: above the majority class and the previous release, calibrated', (set) => {
+    const f = figures.find((x) => x.set === set);
+    if (!f) throw new Error(set);
+    const learned = judgeOf(f, 'learned');
+    const previous = judgeOf(f, 'previous release');
+    const majority = judgeOf(f, 'majority class');
+    expect(learned?.scores.macroF1).toBeGreaterThan(majority?.scores.macroF1 ?? 1);
+    expect(learned?.scores.macroF1).toBeGreaterThan(previous?.scores.macroF1 ?? 1);
+    expect(learned?.scores.supportedF1).toBeGreaterThan(previous?.scores.supportedF1 ?? 1);
+    // A set with contradictions: at most one in ten called supported.
+    if (learned?.scores.contradictionsAsSupported !== null)
+      expect(learned?.scores.contradictionsAsSupported).toBeLessThanOrEqual(0.1);
+    expect(learned?.ece).not.toBeNull();
+    expect(learned?.ece).toBeLessThan(0.2);
+  });
+});
+
+describe('the kept features are what the code measures', () => {
+  const dir = corporaDir(root);
+  const present = REAL_SETS.filter((s) => available(dir, s));
+  // Snapshots are fetched by the library's tool, so a clean machine may have none: then the rows cannot be
+  // re-measured here, and this says so rather than passing silently.
+  it.runIf(present.length > 0)('re-measures a fixed sample of every set that has a snapshot', () => {
+    for (const set of present) {
+      const pairs = readRealSet(dir, set).filter((_, i) => i % 25 === 0);
+      const kept = new Map(rows.filter((r) => r.set === set.name).map((r) => [r.id, r]));
+      for (const { pair, run } of runRealPairs(pairs, cfg)) {
+        const b = run.bases[0];
+        if (!b) throw new Error(pair.id);
+        expect(rowOf(pair, b.score, b.basis), `${set.name} ${pair.id}`).toEqual(kept.get(pair.id));
+      }
+    }
+  });
+  it.runIf(present.length === 0)('has no snapshot here (AEQ_CORPORA_DIR or ../.mirror)', () => {
+    expect(present).toEqual([]);
+  });
+});
+
+describe('training', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'aeq-judge-'));
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+  it('is deterministic: two runs write the same file', () => {
+    const train = (out: string) =>
+      execFileSync('npx', ['tsx', 'bench/train-judge.ts', '--steps', '50', '--out', out], {
+        cwd: root,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+    train(join(tmp, 'a.json'));
+    train(join(tmp, 'b.json'));
+    const a = readFileSync(join(tmp, 'a.json'), 'utf8');
+    expect(a).toBe(readFileSync(join(tmp, 'b.json'), 'utf8'));
+    expect(JSON.parse(a).version).toMatch(/^[0-9a-f]{12}$/);
+  }, 120_000);
+
+  it('the shipped file is what the full training writes from the kept rows', () => {
+    execFileSync('npx', ['tsx', 'bench/train-judge.ts', '--out', join(tmp, 'full.json')], {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    expect(readFileSync(join(tmp, 'full.json'), 'utf8')).toBe(readFileSync(WEIGHTS_FILE, 'utf8'));
+  }, 300_000);
+
+  it('refuses weights trained on other features', () => {
+    expect(() => checkWeights({ ...JUDGE_WEIGHTS, features: FEATURE_NAMES.slice(1) })).toThrow(/train:judge/);
+  });
+});
+
+async function analyze(answer: string, pages: string[]): Promise<any> {
+  const citations = pages.map((_, i) => ({ url: `https://p${i + 1}.example/` }));
+  const { result } = await analyzeSourceInfluence(
+    { answer, prompt: null, citations, analysis: null },
+    pages.map((t) => readPageRecord(t)),
+    cfg,
+  );
+  return result;
+}
+
+describe('labels with their confidence in a result', () => {
+  const EN = 'Trail models add a rock plate that protects the foot on rocky terrain.';
+  const KO = '이 박물관은 1994년에 옛 항구에 문을 열었다.';
+  const LONG_EN = `${'Runners discuss shoes, socks and the weather at length in this forum thread. '.repeat(60)}${EN}`;
+
+  it.each([
+    ['a short English passage', EN, EN],
+    ['a long English page', EN, LONG_EN],
+    ['a Korean sentence', KO, KO],
+  ])('a claim the page states word for word is supported, with high confidence (%s)', async (_, claim, page) => {
+    const r = await analyze(`${claim} [1]`, [page]);
+    const s = r.claims[0].sources[0];
+    expect(s).toMatchObject({ label: 'supported', judge: 'lexical' });
+    expect(s.confidence).toBeGreaterThan(0.7);
+    expect(r.summary.judgeWeights).toBe(JUDGE_WEIGHTS.version);
+  });
+
+  it.each([
+    ['The museum opened in 1998 on the old harbour.', 'The museum opened in 1994 on the old harbour.'],
+    ['The museum is not open to visitors every day.', 'The museum is open to visitors every day.'],
+    ['이 박물관은 1998년에 옛 항구에 문을 열었다.', '이 박물관은 1994년에 옛 항구에 문을 열었다.'],
+  ])('a contradiction the rule sees is never called supported: %s', async (claim, page) => {
+    const r = await analyze(`${claim} [1]`, [page]);
+    expect(r.claims[0].sources[0].label).not.toBe('supported');
+  });
+
+  it('a source weighs on a claim by its expected support, not by its label alone', async () => {
+    const strong = 'Cushioned running shoes reduce impact forces on the knees during long runs.';
+    const weak = 'Some running shoes have cushioning. Knees matter to runners. Long runs are popular.';
+    const r = await analyze(`${strong} [1][2]`, [strong, weak]);
+    const [a, b] = r.claims[0].sources;
+    for (const s of [a, b]) {
+      expect(s.confidence).toBeGreaterThanOrEqual(0);
+      expect(s.confidence).toBeLessThanOrEqual(1);
+      expect(s.support).toBeGreaterThanOrEqual(0);
+      expect(s.support).toBeLessThanOrEqual(1);
+    }
+    expect(a.support).toBeGreaterThan(b.support);
+    expect(a.weight).toBeGreaterThan(b.weight);
+    // Both cited: weights are ε + expected support, normalised (metrics.ts attributionWeights).
+    const eps = cfg.citedEpsilon;
+    expect(a.weight / b.weight).toBeCloseTo((eps + a.support) / (eps + b.support), 2);
+  });
+});
