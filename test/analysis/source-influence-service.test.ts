@@ -112,7 +112,7 @@ describe('SOURCE_INFLUENCE through the service', () => {
     // Computed from the sandbox's pages: the result says so.
     expect(r).toMatchObject({
       resultVersion: 2,
-      methodVersion: 'source-influence/2.1.0',
+      methodVersion: 'source-influence/2.2.0',
       simulated: true,
       language: 'en',
     });

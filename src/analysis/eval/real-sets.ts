@@ -69,27 +69,6 @@ function parseWice(text: string): Array<Omit<RealPair, 'set' | 'split' | 'langua
     });
 }
 
-const NLI_LABELS: Readonly<Record<string, SupportLabel>> = {
-  entailment: 'supported',
-  neutral: 'unsupported',
-  contradiction: 'contradicted',
-};
-
-/** KorNLI (XNLI part): a premise and a hypothesis, human-translated to Korean; the premise is the "page". */
-function parseKorNli(text: string, path: string): Array<Omit<RealPair, 'set' | 'split' | 'language'>> {
-  const file = path.includes('test') ? 'test' : 'dev';
-  return text
-    .split('\n')
-    .slice(1)
-    .filter((l) => l.trim() !== '')
-    .map((line, i) => {
-      const [premise = '', hypothesis = '', label = ''] = line.split('\t');
-      const gold = NLI_LABELS[label.trim()];
-      if (!gold) throw new Error(`KorNLI ${path}:${i + 2}: label ${label}`);
-      return { id: `${file}-${i + 1}`, claim: hypothesis.trim(), page: { title: '', text: premise.trim() }, gold };
-    });
-}
-
 const FACTCHECK_LABELS: Readonly<Record<string, SupportLabel>> = {
   'completely-support': 'supported',
   'partially-support': 'partial',
@@ -119,6 +98,12 @@ function parseFactcheckGpt(text: string): Array<Omit<RealPair, 'set' | 'split' |
     });
 }
 
+/**
+ * The sets. No Korean set is among them: none reachable here has labels of real Korean claims against real pages
+ * under a licence that allows this use. KLUE-NLI is reserved for the project's own checks; KorNLI's XNLI part is a
+ * translation of XNLI, whose licence is non-commercial (CC BY-NC 4.0); KorFactScore is CC BY-NC 4.0; LEAP NLI
+ * states no licence. docs/analysis.md#real-labelled-sets says what Korean labels rest on meanwhile.
+ */
 export const REAL_SETS: readonly RealSetSource[] = [
   {
     name: 'wice-dev',
@@ -139,19 +124,6 @@ export const REAL_SETS: readonly RealSetSource[] = [
     licence: "Apache-2.0 (the repository); the quoted web passages keep their sites' terms (not committed)",
     describe: 'claims from real ChatGPT answers against web search passages (support / partial / irrelevant / refute)',
     parse: parseFactcheckGpt,
-  },
-  {
-    name: 'kornli-xnli',
-    language: 'ko',
-    repo: 'kakaobrain/kor-nlu-datasets',
-    commit: '0df0fe7d496eb61b092e022e238c2230b29f1cbc',
-    files: [
-      { path: 'KorNLI/xnli.dev.ko.tsv', split: 'train' },
-      { path: 'KorNLI/xnli.test.ko.tsv', split: 'heldout' },
-    ],
-    licence: 'CC BY-SA 4.0',
-    describe: 'XNLI premises and hypotheses in Korean (entailment / neutral / contradiction)',
-    parse: parseKorNli,
   },
 ];
 

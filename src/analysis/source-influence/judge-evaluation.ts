@@ -1,3 +1,5 @@
+import type { Language } from '../text/norm.js';
+import { measuredIn } from './judge/learned.js';
 import type { JudgeBasis, JudgeEvaluation } from './result-types.js';
 
 /**
@@ -15,8 +17,21 @@ const MODEL_UNMEASURED_NOTE =
   'The model judge has not been evaluated on the held-out sets in this deployment; run ' +
   'npm run eval:analysis -- --model-url URL --model NAME to measure it.';
 
-export function judgeEvaluation(judge: JudgeBasis): JudgeEvaluation {
-  return judge === 'lexical'
-    ? { judge: 'lexical', measured: true, note: LEXICAL_EVALUATION_NOTE }
-    : { judge: 'model', measured: false, note: MODEL_UNMEASURED_NOTE };
+const LANGUAGE_UNMEASURED_NOTE =
+  'No real labelled set of this language with a licence that allows it was reachable: its pairs are judged by the ' +
+  'judge trained on real English pairs, and its figures in this language are unmeasured (docs/analysis.md, "Real ' +
+  'labelled sets").';
+
+/**
+ * `language`: the answer's; the lexical judge counts as measured only in a language it has real held-out figures in
+ * (learned.ts measuredIn), or, for the thresholds, in English, where the previous release was measured.
+ */
+export function judgeEvaluation(
+  judge: JudgeBasis,
+  language: Language,
+  method: 'learned' | 'thresholds',
+): JudgeEvaluation {
+  if (judge !== 'lexical') return { judge: 'model', measured: false, note: MODEL_UNMEASURED_NOTE };
+  const measured = method === 'learned' ? measuredIn(language) : language === 'en';
+  return { judge: 'lexical', measured, note: measured ? LEXICAL_EVALUATION_NOTE : LANGUAGE_UNMEASURED_NOTE };
 }

@@ -216,7 +216,7 @@ export function buildResult(
       judge: opts.judge,
       judgeModel: opts.judgeModel,
       judgeWeights: cfg.judge.method === 'learned' ? JUDGE_WEIGHTS.version : null,
-      judgeEvaluation: judgeEvaluation(opts.judge),
+      judgeEvaluation: judgeEvaluation(opts.judge, core.language, cfg.judge.method),
       claims: claims.length,
       miscitedClaims: core.units.filter((u) => isMiscited(u, cfg)).length,
       contradictedClaims: core.alignments.filter((al) => al.judgements.some((x) => x.label === 'contradicted')).length,

@@ -8,7 +8,7 @@ import type { Language } from '../text/norm.js';
  * `miscited`), the GEO paper's eq. 3 and subjective proxies, `simulated`, `summary.judge`; 1.1.0: calibrated τ and
  * lexical weights (§5), `uncitedMin`, the model steps, metered credits, no `fetch.durationMs`.
  */
-export const SI_METHOD_VERSION = 'source-influence/2.1.0';
+export const SI_METHOD_VERSION = 'source-influence/2.2.0';
 
 export type FetchStatus =
   | 'ok'

@@ -95,13 +95,27 @@ function normalise(v: number[]): number[] {
   return s > 0 ? v.map((x) => x / s) : v.map(() => 1 / v.length);
 }
 
+/**
+ * The model that judges a language's pairs: its own where real labelled pairs of that language trained one, else the
+ * English model (Korean today: real-sets.ts says why), whose figures on that language are unmeasured
+ * (`measuredIn`, and summary.judgeEvaluation in results).
+ */
+export function modelFor(language: Language, weights: JudgeWeights = JUDGE_WEIGHTS): LanguageModel | null {
+  return weights.models[language] ?? weights.models.en ?? null;
+}
+
+/** Whether the learned judge has been measured on real held-out pairs of this language. */
+export function measuredIn(language: Language, weights: JudgeWeights = JUDGE_WEIGHTS): boolean {
+  return weights.models[language] !== undefined;
+}
+
 export function learnedVerdict(
   f: PairFeatures,
   language: Language,
   weights: JudgeWeights = JUDGE_WEIGHTS,
   notSupported = false,
 ): LearnedVerdict | null {
-  const m = weights.models[language === 'ko' ? 'ko' : 'en'];
+  const m = modelFor(language, weights);
   if (!m) return null;
   const { calibrated } = scoreVector(m, featureVector(f));
   const k = decide(m, calibrated, notSupported);
