@@ -142,7 +142,8 @@ export const ANALYSIS_DEFAULTS: Readonly<AnalysisConfig> = deepFreeze({
     passage: { maxWordsEn: 80, maxCharsKo: 200 },
     retrieval: { topK: 8 },
     bm25: { k1: 1.2, b: 0.75 },
-    // Calibrated on the evaluation set's calibration split (SI_CALIBRATION below, docs/analysis.md "Calibration").
+    // The `thresholds` method's (the previous release's, chosen on our written set: SI_CALIBRATION below); the learned
+    // judge reads the same scores (docs/analysis.md#the-learned-judge).
     lex: { wContain: 0.7, wNgram: 0.3, numBonus: 0.15, numPenalty: 0.85 },
     tauFull: 0.9,
     tauPartial: 0.55,
@@ -191,8 +192,8 @@ export const ANALYSIS_DEFAULTS: Readonly<AnalysisConfig> = deepFreeze({
 });
 
 /**
- * The calibration behind the judge's defaults above (`npm run eval:analysis -- --calibrate`, docs/analysis.md
- * "Calibration"): a grid over wContain 0–1, τ_full 0.30–0.95, τ_part 0.05–0.60 and the contradiction overlap
+ * The previous release's calibration behind the `thresholds` method (docs/analysis.md, "The calibration on the
+ * written set"): a grid over wContain 0–1, τ_full 0.30–0.95, τ_part 0.05–0.60 and the contradiction overlap
  * 0.1–0.8 on the CALIBRATION split only of the real-page evaluation set (test/fixtures/analysis/eval); objective:
  * the languages' mean three-class macro-F1 (plus a tenth of the contradicted class's F1 to break near-ties), among
  * settings that call at most 10 % of contradictions supported. test/analysis/eval-set.test.ts recomputes the
