@@ -182,10 +182,12 @@ async function measureModel(baseUrl: string, model: string): Promise<SetFigures[
     );
     let tokens = 0;
     let failed = 0;
+    let firstError: string | null = null;
     const pairs = mine.map((m, i) => {
       const o = outcomes.get(String(i));
       if (!o || 'error' in o) {
         failed++;
+        firstError ??= o ? o.error : 'no answer';
         return { gold: m.gold, predicted: 'unsupported' as SupportLabel };
       }
       tokens += o.tokens;
@@ -193,7 +195,7 @@ async function measureModel(baseUrl: string, model: string): Promise<SetFigures[
     });
     process.stderr.write(
       `${set.name} (model ${model}): ${mine.length} pairs, ${failed} not judged, ${tokens} tokens, ` +
-        `${Date.now() - started} ms\n`,
+        `${Date.now() - started} ms${firstError ? ` (first failure: ${firstError})` : ''}\n`,
     );
     out.push({
       set: set.name,
@@ -207,7 +209,9 @@ async function measureModel(baseUrl: string, model: string): Promise<SetFigures[
   return out;
 }
 
-const hashOf = (id: string): string => createHash('sha256').update(id).digest('hex');
+function hashOf(id: string): string {
+  return createHash('sha256').update(id).digest('hex');
+}
 
 function confusion(title: string, s: Scores | undefined): string {
   if (!s) return '';

@@ -30,7 +30,7 @@ export interface FeatureRow {
   features: PairFeatures;
 }
 
-export const FEATURES_FILE = join(import.meta.dirname, 'features.jsonl');
+const FEATURES_FILE = join(import.meta.dirname, 'features.jsonl');
 export const WEIGHTS_FILE = join(
   import.meta.dirname,
   '..',

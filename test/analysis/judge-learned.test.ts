@@ -1,4 +1,5 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,9 @@ import { analyzeSourceInfluence } from '../../src/analysis/source-influence/anal
 import { FEATURE_NAMES } from '../../src/analysis/source-influence/judge/features.js';
 import { checkWeights, JUDGE_WEIGHTS } from '../../src/analysis/source-influence/judge/learned.js';
 import { readPageRecord } from '../../src/analysis/source-influence/page-record.js';
+import { startSimulator } from '../../src/sandbox/server.js';
+
+const execFileAsync = promisify(execFile);
 
 /**
  * The learned judge (docs/analysis.md#the-learned-judge): its figures on the held-out part of real labelled sets,
@@ -40,7 +44,10 @@ describe('held-out figures of the shipped weights, per real set', () => {
       expect(held.length, set).toBeGreaterThan(100);
       // No pair (and, for a set of claims against several pages, no claim) is on both sides.
       const trainIds = new Set(train.map((r) => r.id.replace(/-e\d+$/, '')));
-      expect(held.filter((r) => trainIds.has(r.id.replace(/-e\d+$/, ''))), set).toEqual([]);
+      expect(
+        held.filter((r) => trainIds.has(r.id.replace(/-e\d+$/, ''))),
+        set,
+      ).toEqual([]);
     }
     for (const lang of ['en', 'ko'] as const)
       expect(JUDGE_WEIGHTS.models[lang]?.trainedOn.rows).toBe(
@@ -81,6 +88,41 @@ describe('the kept features are what the code measures', () => {
       }
     }
   });
+  it.runIf(present.some((s) => s.name === 'wice-dev'))(
+    'eval:analysis measures a model endpoint on the same held-out pairs (the sandbox model here)',
+    async () => {
+      const sim = await startSimulator();
+      try {
+        const { stdout } = await execFileAsync(
+          'npx',
+          [
+            'tsx',
+            'bench/eval-analysis.ts',
+            '--json',
+            '--sets',
+            'wice-dev',
+            '--model-url',
+            `${sim.url}/model/v1`,
+            '--model',
+            'aeq-sandbox-model',
+            '--model-key',
+            'sk-sandbox-analysis-model',
+            '--model-limit',
+            '30',
+          ],
+          { cwd: root, maxBuffer: 16 * 1024 * 1024 },
+        );
+        const out = JSON.parse(stdout) as {
+          real: Array<{ set: string; pairs: number; judges: Array<{ judge: string }> }>;
+        };
+        const model = out.real.find((f) => f.judges.some((j) => j.judge.startsWith('model ')));
+        expect(model).toMatchObject({ set: 'wice-dev', pairs: 30, judges: [{ judge: 'model aeq-sandbox-model' }] });
+      } finally {
+        await sim.close();
+      }
+    },
+    120_000,
+  );
   it.runIf(present.length === 0)('has no snapshot here (AEQ_CORPORA_DIR or ../.mirror)', () => {
     expect(present).toEqual([]);
   });

@@ -43,7 +43,7 @@ export interface RealSetSource {
 /** The share of a `byId` file's pairs that trains; the rest is held out. */
 const TRAIN_SHARE = 0.6;
 
-export function splitById(set: string, id: string): RealSplit {
+function splitById(set: string, id: string): RealSplit {
   const h = createHash('sha256').update(`${set}\u0000${id}`).digest();
   return (h.readUInt32BE(0) / 2 ** 32 < TRAIN_SHARE ? 'train' : 'heldout') satisfies RealSplit;
 }
@@ -132,7 +132,7 @@ export function corporaDir(repoRoot: string): string {
   return process.env.AEQ_CORPORA_DIR ?? join(repoRoot, '..', '.mirror');
 }
 
-export function snapshotOf(dir: string, repo: string): string {
+function snapshotOf(dir: string, repo: string): string {
   return join(dir, repo.replace('/', '+'), 'repo');
 }
 

@@ -100,7 +100,7 @@ function normalise(v: number[]): number[] {
  * English model (Korean today: real-sets.ts says why), whose figures on that language are unmeasured
  * (`measuredIn`, and summary.judgeEvaluation in results).
  */
-export function modelFor(language: Language, weights: JudgeWeights = JUDGE_WEIGHTS): LanguageModel | null {
+function modelFor(language: Language, weights: JudgeWeights = JUDGE_WEIGHTS): LanguageModel | null {
   return weights.models[language] ?? weights.models.en ?? null;
 }
 
