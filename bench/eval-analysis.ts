@@ -129,7 +129,8 @@ function report(fs: SetFigures[], ownScores: Record<string, Scores>): string {
   for (const f of fs)
     for (const j of f.judges)
       out.push(
-        `| ${f.set} | ${f.language} | ${f.pairs} | ${j.judge} | ${f3(j.scores.macroF1)} | ${f3(j.scores.supportedF1)} ` +
+        `| ${f.set} | ${f.language} | ${f.pairs} | ${j.judge} | ${f3(j.scores.macroF1)} ` +
+          `| ${f3(j.scores.supportedF1)} ` +
           `| ${f3(j.scores.contradictionsAsSupported)} | ${f3(j.ece)} |`,
       );
   if (missing.length > 0) out.push('', `Not run (no snapshot): ${missing.join('; ')}`);
@@ -148,7 +149,8 @@ function report(fs: SetFigures[], ownScores: Record<string, Scores>): string {
     '|---|---:|---:|---:|---:|---:|',
     ...Object.entries(ownScores).map(
       ([l, s]) =>
-        `| ${l} | ${s.claims} | ${s.pairs} | ${f3(s.macroF1)} | ${f3(s.supportedF1)} | ${f3(s.contradictionsAsSupported)} |`,
+        `| ${l} | ${s.claims} | ${s.pairs} | ${f3(s.macroF1)} | ${f3(s.supportedF1)} ` +
+        `| ${f3(s.contradictionsAsSupported)} |`,
     ),
   );
   return out.join('\n');

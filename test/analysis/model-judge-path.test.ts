@@ -92,7 +92,7 @@ describe('the model judge path on a local OpenAI-compatible server', () => {
       expect(r.summary.judgeEvaluation).toMatchObject({ judge: 'lexical', measured: true });
     });
 
-    it('a hang after one answered call: the judged pairs stay, the rest are lexical and counted in the warning', async () => {
+    it('a hang after one answered call: the judged pairs stay, the rest are lexical and counted', async () => {
       const start = judge.requests();
       judge.behave = (n) => (n === start + 1 ? 'answer' : 'hang');
       const cfg = analysisConfig({ si: { modelCheck: { pairsPerCall: 2 } } }).si;

@@ -43,7 +43,9 @@ export function importEdges(srcDir: string): { edges: ImportEdge[]; unresolved: 
         known.has(c),
       );
       if (to) edges.push({ from, to });
-      else unresolved.push({ from, to: spec });
+      // A JSON module (the judge's weights) is data beside its importer, not a module of the graph.
+      else if (!(target.endsWith('.json') && fs.existsSync(path.join(srcDir, target))))
+        unresolved.push({ from, to: spec });
     }
   }
   return { edges, unresolved };

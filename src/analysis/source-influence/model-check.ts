@@ -11,7 +11,8 @@ import type { Warning } from './types.js';
 /**
  * The optional model judge of §2.10, on any OpenAI-compatible endpoint: in `ambiguous` mode the (unit, source) pairs
  * the learned judge is not sure of (confidence under `maxConfidence`; for the thresholds' labels, a score near a
- * level boundary, max(τ_part − band, minSupport) ≤ s < τ_full + band), or that it calls contradicted; in `all` mode every non-trivial pair with a passage. Pairs go in order of their
+ * level boundary, max(τ_part − band, minSupport) ≤ s < τ_full + band), or that it calls contradicted; in `all`
+ * mode every non-trivial pair with a passage. Pairs go in order of their
  * weight in the answer (w_u·d_u), at most `maxPairs` (`maxPairsAll` in `all` mode), a batch per call. A judgement
  * replaces the pair's label (and s_uj: judgedSupport in core.ts), records `judge: "model"`, and the metrics are
  * recomputed. A pair this model judged before (judgement-cache.ts) takes its cached label without a call. A failed

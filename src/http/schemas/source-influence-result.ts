@@ -174,7 +174,8 @@ export const sourceInfluenceResultSchema = {
         judgeEvaluation: described(
           object({ judge: enumOf(['lexical', 'model']), measured: bool, note: str }),
           'whether the judge behind the labels was measured on the held-out evaluation sets: `judge` is `model` ' +
-            'once the model labelled any pair, and the model is reported unmeasured (docs/analysis.md, The model judge)',
+            'once the model labelled any pair, and the model is reported unmeasured ' +
+            '(docs/analysis.md, The model judge)',
         ),
         claims: int,
         miscitedClaims: int,
