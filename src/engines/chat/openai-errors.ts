@@ -18,7 +18,7 @@ export function openAiErrorInfo(body: unknown): OpenAiErrorInfo {
  * The fields of the inner error object itself (`body.error`, a stream's `error` event, a failed
  * response's `response.error`). A missing or non-string member reads as null (the message as '').
  */
-export function openAiErrorFields(err: unknown): OpenAiErrorInfo {
+function openAiErrorFields(err: unknown): OpenAiErrorInfo {
   const e = err && typeof err === 'object' ? (err as Record<string, unknown>) : {};
   return {
     code: typeof e.code === 'string' ? e.code : null,
@@ -72,7 +72,7 @@ const REQUEST_TOO_LARGE = /^Request too large\b/i;
  * client's to shorten). `what` names where the error was read; the detail carries the error code and
  * a scrubbed message only: a 401 message quotes part of the key.
  */
-export function classifyOpenAiError(
+function classifyOpenAiError(
   status: number,
   info: OpenAiErrorInfo,
   what: string,
@@ -154,7 +154,7 @@ const REQUEST_REFUSED: ReadonlySet<string> = new Set([
  * request's own faults the 400's. Anything else (`server_error`, an unknown code, none) is read as
  * a server fault, the one kind a retry may fix without a wait.
  */
-export function bodyStatusOf(info: OpenAiErrorInfo): number {
+function bodyStatusOf(info: OpenAiErrorInfo): number {
   const has = (set: ReadonlySet<string>) => [info.code, info.type].some((c) => c !== null && set.has(c));
   if (info.code === 'invalid_api_key' || info.type === 'invalid_api_key') return 401;
   if (has(RATE_LIMIT_CODES)) return 429;
