@@ -22,6 +22,7 @@ interface Case {
   status: number;
   contentType: string;
   headers?: Record<string, string>;
+  bodyTwin?: string;
 }
 const { cases } = JSON.parse(read('cases.json').toString('utf8')) as { cases: Case[] };
 
@@ -102,6 +103,25 @@ describe('streamed OpenAI errors are classified like their JSON bodies', () => {
         expect(streamed.message, form).toContain(tail.trim());
         expect(streamed.message, form).not.toMatch(/sk-[A-Za-z0-9]{6,}/);
       }
+    });
+  }
+});
+
+describe('recorded error streams against their JSON-body twins (cases.json bodyTwin)', () => {
+  const streams = cases.filter((c) => c.bodyTwin !== undefined);
+
+  it('has recorded streams for a permanent refusal, a rate limit and a prompt too long', () => {
+    expect(streams.length).toBeGreaterThanOrEqual(3);
+  });
+
+  for (const c of streams) {
+    it(`${c.id} ends as ${c.bodyTwin}`, () => {
+      const twin = cases.find((x) => x.id === c.bodyTwin);
+      if (!twin) throw new Error(`${c.bodyTwin} is not in cases.json`);
+      const fromBody = thrown(() => assertOpenAiOk(httpAnswer(twin), twin.engine));
+      const streamed = thrown(() => parseResponsesPayload(c.contentType, read(c.file)));
+      expect(streamed.kind, streamed.message).toBe(fromBody.kind);
+      expect(streamed.clientMessage).toBe(fromBody.clientMessage);
     });
   }
 });
