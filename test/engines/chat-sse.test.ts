@@ -83,7 +83,7 @@ describe('Responses API stream', () => {
       () => parseResponsesPayload('text/event-stream', fixtureBytes('openai-stream-failed.sse')),
       'UPSTREAM_ERROR',
     );
-    expect(failed.message).toMatch(/response\.failed \(server_error\)/);
+    expect(failed.message).toMatch(/response\.failed \(after \d+ events\) server_error/);
     const error = failureOf(
       () => parseResponsesPayload('text/event-stream', fixtureBytes('openai-stream-error.sse')),
       'UPSTREAM_ERROR',

@@ -45,6 +45,8 @@ interface Case {
   /** Recorded response headers replayed with the body (rate-limit state, Retry-After). */
   headers?: Record<string, string>;
   payload: { prompt: string };
+  /** A streamed error's JSON-body twin: the case whose recorded body carries the same error object. */
+  bodyTwin?: string;
   expect: {
     code: string;
     kind?: string;
@@ -261,6 +263,20 @@ describe('chat engines real-input corpus (OpenAI Responses, Perplexity Sonar, Ge
       expect(failures, failures.join('; ')).toEqual([]);
     });
   }
+
+  it('ends every streamed error exactly as its JSON-body twin (code, kind, calls, rests)', () => {
+    const twins = cases.filter((c) => c.bodyTwin !== undefined);
+    expect(twins.length).toBeGreaterThan(0);
+    const rowOf = (id: string | undefined) => outcomes.find((o) => o.row.case === id)?.row;
+    for (const c of twins) {
+      const streamed = rowOf(c.id);
+      const body = rowOf(c.bodyTwin);
+      expect(body, `${c.bodyTwin} ran`).toBeDefined();
+      expect(streamed, `${c.id} ran`).toBeDefined();
+      const seen = (r: Record<string, string | number> | undefined) => [r?.got, r?.kind, r?.calls, r?.rests];
+      expect(seen(streamed), `${c.id} against ${c.bodyTwin}`).toEqual(seen(body));
+    }
+  });
 
   it('covers every input (the table above is the report)', () => {
     expect(outcomes.length).toBe(cases.length);

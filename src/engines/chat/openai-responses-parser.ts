@@ -2,6 +2,7 @@ import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { EngineResult, Source } from '../engine-result.js';
 import { markdownToText } from '../common/markdown-text.js';
 import { displayHost, normalizeSourceUrl } from '../common/urls.js';
+import { streamedOpenAiError } from './openai-errors.js';
 import { finalFromStream } from './openai-stream.js';
 import { decodeSse } from './sse-decoder.js';
 import { codePointsOf, insertAtCodePoints, markdownLinkRanges, markerString, outsideLinks } from './text-offsets.js';
@@ -34,8 +35,8 @@ export type ResponsesDiagnostics = Record<string, unknown>;
 export function parseResponsesObject(body: unknown, diagnostics: ResponsesDiagnostics = {}): EngineResult {
   if (!isObj(body)) throw new UpstreamFailure('LAYOUT_CHANGED', 'responses: body is not an object');
   const status = body.status;
-  if (status === 'failed')
-    throw new UpstreamFailure('UPSTREAM_ERROR', `responses: status failed (${errorCodeOf(body.error)})`);
+  // A failed response (a JSON answer, or `response.failed`'s object) carries its error like a stream does.
+  if (status === 'failed') throw streamedOpenAiError(body.error, 'responses: status failed');
   if (status === 'in_progress' || status === 'queued' || status === 'cancelled') {
     throw new UpstreamFailure('UPSTREAM_ERROR', `responses: final object has status ${status}`);
   }
@@ -173,11 +174,6 @@ export function stripOpenAiTracking(md: string): string {
 function incompleteReason(body: Obj): string {
   const d = body.incomplete_details;
   return isObj(d) && typeof d.reason === 'string' ? d.reason : 'unknown';
-}
-
-function errorCodeOf(e: unknown): string {
-  if (!isObj(e)) return 'no error object';
-  return typeof e.code === 'string' ? e.code : 'no code';
 }
 
 /**

@@ -1,4 +1,5 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
+import { streamedOpenAiError } from './openai-errors.js';
 import type { SseEvent } from './sse-decoder.js';
 
 type Obj = Record<string, unknown>;
@@ -23,7 +24,9 @@ export interface StreamOutcome {
  * Reads a Responses API event stream (docs/engines.md#openai-responses). Deltas are only counted: the normalised
  * result is built from the full object in `response.completed` (or `response.incomplete`), which
  * is simpler and cannot drift from what the deltas spelled. A stream that ends without either is
- * an upstream fault, never a partial success.
+ * an upstream fault, never a partial success. An error the stream reports (`error`,
+ * `response.failed`) is classified like the same error as a JSON body (streamedOpenAiError): a
+ * streamed `insufficient_quota` is as permanent as the 429 that carries it.
  */
 export function finalFromStream(events: Iterable<SseEvent>): StreamOutcome {
   const eventTypes: Record<string, number> = {};
@@ -46,7 +49,9 @@ export function finalFromStream(events: Iterable<SseEvent>): StreamOutcome {
     }
     if (!isObj(data))
       throw new UpstreamFailure('UPSTREAM_ERROR', `responses stream: ${ev.event} event data is not an object`);
-    const type = typeof data.type === 'string' ? data.type : ev.event;
+    // A bare `{"error": {...}}` data line is how OpenAI-compatible servers (and Chat Completions) report a failure
+    // mid-stream; it is the same error as an `error` event.
+    const type = typeof data.type === 'string' ? data.type : isObj(data.error) ? 'error' : ev.event;
     count++;
     eventTypes[type] = (eventTypes[type] ?? 0) + 1;
     if (typeof data.sequence_number === 'number') lastSequenceNumber = data.sequence_number;
@@ -63,18 +68,13 @@ export function finalFromStream(events: Iterable<SseEvent>): StreamOutcome {
         if (!isObj(data.response))
           throw new UpstreamFailure('LAYOUT_CHANGED', `responses stream: ${type} without a response object`);
         return { final: data.response, diagnostics: diagnostics() };
-      case 'response.failed': {
-        const err = isObj(data.response) ? data.response.error : undefined;
-        throw new UpstreamFailure(
-          'UPSTREAM_ERROR',
-          `responses stream: response.failed (${codeOf(err)}) after ${count} events`,
+      case 'response.failed':
+        throw streamedOpenAiError(
+          isObj(data.response) ? data.response.error : undefined,
+          `responses stream response.failed (after ${count} events)`,
         );
-      }
       case 'error':
-        throw new UpstreamFailure(
-          'UPSTREAM_ERROR',
-          `responses stream: error event (${codeOf(data)}) after ${count} events`,
-        );
+        throw streamedOpenAiError(errorOfEvent(data), `responses stream error event (after ${count} events)`);
       default:
         break;
     }
@@ -85,7 +85,11 @@ export function finalFromStream(events: Iterable<SseEvent>): StreamOutcome {
   );
 }
 
-function codeOf(e: unknown): string {
-  if (!isObj(e)) return 'no code';
-  return typeof e.code === 'string' ? e.code : 'no code';
+/**
+ * The error object of an `error` event: documented flat (`{type: "error", code, message, param}`),
+ * recorded nested (`{type: "error", error: {type, code, message, param}}`), or a bare `{error}`.
+ */
+function errorOfEvent(data: Obj): unknown {
+  if (isObj(data.error)) return data.error;
+  return { code: data.code, message: data.message };
 }
