@@ -6,7 +6,7 @@ import { Matrix } from 'ml-matrix';
 import { ANALYSIS_DEFAULTS } from '../src/analysis/config.js';
 import { FEATURE_NAMES, featureVector } from '../src/analysis/source-influence/judge/features.js';
 import type { SupportLabel } from '../src/analysis/source-influence/judge/labels.js';
-import { score } from '../src/analysis/eval/scores.js';
+import { expectedCalibrationError, score } from '../src/analysis/eval/scores.js';
 import {
   decide,
   type JudgeWeights,
@@ -21,7 +21,8 @@ import { figuresOf } from './judge/figures.js';
  * features of the real sets' train split (bench/judge/features.jsonl; `npm run eval:analysis -- --extract` writes
  * it from the fetched snapshots). Deterministic: full-batch gradient descent from zero weights on rows in file order,
  * so the same rows give the same file. docs/analysis.md#the-learned-judge describes the model; the held-out figures
- * printed at the end are the ones `npm run eval:analysis` reports.
+ * printed at the end are the ones `npm run eval:analysis` reports. `--cv` cross-validates on the train split alone
+ * (5 folds) and prints no held-out figure: every choice of features and training is made by it.
  *
  * The model: ml-logistic-regression (mljs), one-vs-rest logistic regressions; chosen because it is small, pure
  * JavaScript, trains deterministically and its weights are a plain matrix we evaluate ourselves at run time (the
@@ -31,7 +32,7 @@ const { values } = parseArgs({
   options: {
     steps: { type: 'string', default: '4000' },
     out: { type: 'string', default: WEIGHTS_FILE },
-    check: { type: 'boolean', default: false },
+    cv: { type: 'boolean', default: false },
   },
 });
 const steps = Number(values.steps);
@@ -42,6 +43,8 @@ export const LIBRARY = 'ml-logistic-regression@2.0.0';
  * held to, because a bound met exactly on the rows it was fitted on is exceeded on new ones.
  */
 const MAX_CONTRADICTIONS_SUPPORTED = 0.08;
+/** Folds of `--cv`. */
+const FOLDS = 5;
 
 /**
  * Every (set, label) cell of a language's train rows is repeated, in order, up to the size of the largest cell: each
@@ -166,7 +169,12 @@ function labelMacroF1(confusion: number[][]): number {
 
 const round = (x: number): number => Math.round(x * 1e9) / 1e9;
 
+const f3 = (x: number | null) => (x === null ? 'n/a' : x.toFixed(3));
 const all = readRows();
+if (values.cv) {
+  crossValidate();
+  process.exit(0);
+}
 const models: JudgeWeights['models'] = {};
 for (const language of ['en', 'ko'] as const) {
   const rows = all.filter((r) => r.language === language && r.split === 'train');
@@ -183,7 +191,6 @@ writeFileSync(values.out, text);
 process.stderr.write(`wrote ${values.out} (version ${version})\n`);
 
 const cfg = ANALYSIS_DEFAULTS.si;
-const f3 = (x: number | null) => (x === null ? 'n/a' : x.toFixed(3));
 for (const set of [...new Set(all.map((r) => r.set))]) {
   const held = all.filter((r) => r.set === set && r.split === 'heldout');
   const f = figuresOf(set, held[0]?.language ?? 'en', held, all, cfg, weights);
@@ -192,4 +199,67 @@ for (const set of [...new Set(all.map((r) => r.set))]) {
       `${set} heldout ${j.judge}: macro-F1 ${f3(j.scores.macroF1)} supported-F1 ${f3(j.scores.supportedF1)} ` +
         `contradictions→supported ${f3(j.scores.contradictionsAsSupported)} ECE ${f3(j.ece)}\n`,
     );
+}
+
+
+/**
+ * The group a row's fold is drawn by: a Factcheck-GPT claim's pairs (`c12-e3`, `c12-e5`) share one, so no claim is
+ * on both sides of a fold; in the other sets every pair is its own group.
+ */
+function groupOf(r: FeatureRow): string {
+  return `${r.set}\u0000${r.set === 'factcheck-gpt' ? (r.id.split('-')[0] ?? r.id) : r.id}`;
+}
+
+/** A fixed fold per group (a hash of it), so the same rows give the same folds on every run and machine. */
+function foldOf(r: FeatureRow): number {
+  return createHash('sha256').update(groupOf(r)).digest().readUInt32BE(0) % FOLDS;
+}
+
+/**
+ * `--cv`: the figures every choice of features and training is made by, from the train split alone. Each fold is
+ * predicted by a model trained the same way (balancing, temperature, least P(supported)) on the other folds, with
+ * the decision verdict.ts makes; the held folds' labels are pooled per set. The held-out split is not read.
+ */
+function crossValidate(): void {
+  const minOverlap = ANALYSIS_DEFAULTS.si.judge.minContradictionOverlap;
+  const train = all.filter((r) => r.split === 'train');
+  const predicted = new Map<FeatureRow, { label: SupportLabel; confidence: number | null }>();
+  for (const language of ['en', 'ko'] as const) {
+    const rows = train.filter((r) => r.language === language);
+    for (let fold = 0; fold < FOLDS; fold++) {
+      const fit = rows.filter((r) => foldOf(r) !== fold);
+      const held = rows.filter((r) => foldOf(r) === fold);
+      if (fit.length === 0 || held.length === 0) continue;
+      const m = trainLanguage(fit);
+      for (const r of held) {
+        const ruleSees = r.contradiction !== null && r.overlap >= minOverlap;
+        const { calibrated } = scoreVector(m, featureVector(r.features));
+        const k = decide(m, calibrated, ruleSees);
+        predicted.set(
+          r,
+          !m.classes.includes('contradicted') && ruleSees
+            ? { label: 'contradicted', confidence: null }
+            : { label: m.classes[k] as SupportLabel, confidence: calibrated[k] ?? 0 },
+        );
+      }
+      process.stderr.write(`${language} fold ${fold + 1}/${FOLDS}\n`);
+    }
+  }
+  for (const set of [...new Set(train.map((r) => r.set))]) {
+    const rows = train.filter((r) => r.set === set && predicted.has(r));
+    const s = score(
+      rows.map((r) => ({ gold: r.gold, predicted: predicted.get(r)?.label ?? 'unsupported' })),
+      [],
+    );
+    const ece = expectedCalibrationError(
+      rows.flatMap((r) => {
+        const p = predicted.get(r);
+        return p && p.confidence !== null ? [{ confidence: p.confidence, correct: p.label === r.gold }] : [];
+      }),
+    );
+    process.stdout.write(
+      `${set} cv (${rows.length} train pairs): macro-F1 ${f3(s.macroF1)} supported-F1 ${f3(s.supportedF1)} ` +
+        `contradictions→supported ${f3(s.contradictionsAsSupported)} ECE ${f3(ece)}\n`,
+    );
+  }
 }

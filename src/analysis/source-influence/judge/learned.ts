@@ -48,12 +48,20 @@ export interface LearnedVerdict {
   probabilities: Partial<Record<SupportLabel, number>>;
 }
 
-export const JUDGE_WEIGHTS = checkWeights(shipped as unknown as JudgeWeights);
+export const JUDGE_WEIGHTS = shipped as unknown as JudgeWeights;
 
-/** The weights, refused when they were trained on another feature list than the code's. */
+const checked = new WeakSet<JudgeWeights>();
+
+/**
+ * Weights are refused when they were trained on another feature list than the code's. The check runs when weights
+ * are first used, not when this module loads, so that `npm run train:judge` (which imports it) can replace a stale
+ * file.
+ */
 export function checkWeights(w: JudgeWeights): JudgeWeights {
+  if (checked.has(w)) return w;
   if (w.features.join() !== FEATURE_NAMES.join())
     throw new Error('judge weights were trained on other features: run npm run train:judge');
+  checked.add(w);
   return w;
 }
 
@@ -115,7 +123,7 @@ export function learnedVerdict(
   weights: JudgeWeights = JUDGE_WEIGHTS,
   notSupported = false,
 ): LearnedVerdict | null {
-  const m = modelFor(language, weights);
+  const m = modelFor(language, checkWeights(weights));
   if (!m) return null;
   const { calibrated } = scoreVector(m, featureVector(f));
   const k = decide(m, calibrated, notSupported);
