@@ -201,7 +201,6 @@ for (const set of [...new Set(all.map((r) => r.set))]) {
     );
 }
 
-
 /**
  * The group a row's fold is drawn by: a Factcheck-GPT claim's pairs (`c12-e3`, `c12-e5`) share one, so no claim is
  * on both sides of a fold; in the other sets every pair is its own group.
