@@ -2,7 +2,7 @@ import type { Cheerio, CheerioAPI } from 'cheerio';
 import type { Element } from 'domhandler';
 import type { Source } from '../engine-result.js';
 import { displayHost } from '../common/urls.js';
-import { collapse } from './answer-render.js';
+import { collapse, NOT_DISPLAYED } from './answer-render.js';
 import { publisherUrl } from './google-links.js';
 
 /** Where links are read from: prose (inline phrase links) or source cards (titles worth keeping). */
@@ -26,6 +26,7 @@ export function collectSources($: CheerioAPI, scopes: SourceScope[], pageUrl: st
       if (visited.has(el)) return;
       visited.add(el);
       const a = $(el);
+      if (isAnswerChrome(a, scope.el)) return;
       const url = publisherUrl(a.attr('href'), pageUrl);
       if (!url) return;
       // A source panel can sit inside the prose (2026): its `role="listitem"` cards are still cards.
@@ -44,6 +45,23 @@ export function collectSources($: CheerioAPI, scopes: SourceScope[], pageUrl: st
     });
   }
   return sources;
+}
+
+/**
+ * A link of the answer's own controls, not a citation: it sits in a dialog (share, feedback) or in a
+ * block that is not displayed (the feedback thanks, the legal notice of the report form), outside
+ * any list. Source lists are lists (`li`, `role="listitem"` cards, the "Show all" dialog's items),
+ * so a folded or dialog-borne source list still counts; the chrome's links sit in running text
+ * ("See our Privacy Policy", "You can delete this link"). Decided by place, so an answer that cites
+ * Google's own help pages keeps them.
+ */
+function isAnswerChrome(a: Cheerio<Element>, scope: Cheerio<Element>): boolean {
+  // Only the scope's own blocks count: a whole answer that the page folds away is still the answer.
+  const blocks = a.parentsUntil(scope).toArray();
+  if (blocks.some((e) => e.tagName === 'li' || e.attribs.role === 'listitem')) return false;
+  return blocks.some(
+    (e) => e.attribs.role === 'dialog' || e.attribs.hidden !== undefined || NOT_DISPLAYED.test(e.attribs.style ?? ''),
+  );
 }
 
 const HOST_LIKE = /^[\w.-]+\.[a-z]{2,}(\s*›.*)?$/i;
