@@ -75,7 +75,9 @@ function isGoogleNavigation(u: URL, pageUrl: string): boolean {
  */
 export function isHelpPointer(u: URL | string): boolean {
   const url = typeof u === 'string' ? parseUrl(u, 'https://www.google.com/') : u;
-  return url !== null && /^support\./i.test(url.hostname) && GOOGLE_SITE.test(url.hostname) && url.searchParams.has('p');
+  return (
+    url !== null && /^support\./i.test(url.hostname) && GOOGLE_SITE.test(url.hostname) && url.searchParams.has('p')
+  );
 }
 
 /**
