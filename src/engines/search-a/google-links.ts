@@ -18,8 +18,11 @@ const GOOGLE_SITE = /(^|\.)google\.([a-z]{2,3}|com?\.[a-z]{2})$/i;
  * page (`/search`, every tab and tool), the start page, settings, the advanced form, the block page,
  * ad clicks and sign-in. A page of Google's (`/finance`, `/intl/…/about`, `/maps/…`) is none of these.
  */
-const SEARCH_APP_PATH =
-  /^\/(search|webhp|preferences|setprefs|advanced_search|sorry|aclk|pagead|ServiceLogin|AccountChooser|complete|async|gen_204|client_204|xjs)(\/|$)/i;
+const SEARCH_APP_PATH = new RegExp(
+  String.raw`^\/(search|webhp|preferences|setprefs|advanced_search|sorry|aclk|pagead|ServiceLogin|AccountChooser|` +
+    String.raw`complete|async|gen_204|client_204|xjs)(\/|$)`,
+  'i',
+);
 
 /** Sign-in and account-chooser paths of accounts.google.*: the sign-in flow, not a page that ranks. */
 const SIGN_IN_PATH = /^\/(ServiceLogin|ServiceLoginAuth|signin|v3\/signin|AccountChooser|Logout|SignOutOptions)(\/|$)/i;
@@ -28,8 +31,11 @@ const SIGN_IN_PATH = /^\/(ServiceLogin|ServiceLoginAuth|signin|v3\/signin|Accoun
  * Hosts that never serve a page of their own: the consent flow, the results cache, static files and
  * ad clicks. Their links are a copy of, or a detour to, something else.
  */
-const NEVER_A_PAGE =
-  /^(consent\.google\.([a-z]{2,3}|com?\.[a-z]{2})|webcache\.googleusercontent\.com)$|(^|\.)(gstatic\.com|googleadservices\.com|googlesyndication\.com|doubleclick\.net)$/i;
+const NEVER_A_PAGE = new RegExp(
+  String.raw`^(consent\.google\.([a-z]{2,3}|com?\.[a-z]{2})|webcache\.googleusercontent\.com)$|` +
+    String.raw`(^|\.)(gstatic\.com|googleadservices\.com|googlesyndication\.com|doubleclick\.net)$`,
+  'i',
+);
 
 /**
  * Resolves a result or citation href to the publisher URL: unwraps Google's redirect wrappers
