@@ -96,6 +96,52 @@ describe('Google results page parser', () => {
     expect(r.organic.map((o) => o.position)).toEqual([21, 22, 23, 24, 25]);
   });
 
+  it(
+    "keeps results on Google's own pages, the featured snippet first with its title, " +
+      'and drops only the search application links (docs/engines.md#google-organic-results)',
+    () => {
+      const r = serp(fixture('serp-google-property.html'));
+      expect(r.organic.map((o) => [o.position, o.url, o.title])).toEqual([
+        [
+          1,
+          'https://support.google.com/maps/answer/6291838?hl=en&co=GENIE.Platform%3DAndroid',
+          'Download areas & navigate offline in Google Maps - Android',
+        ],
+        [2, 'https://www.google.com/maps/about/#!/', 'Google Maps - Explore'],
+        [
+          3,
+          'https://play.google.com/store/apps/details?id=com.google.android.apps.maps&hl=en_US',
+          'Google Maps - Apps on Google Play',
+        ],
+        [
+          4,
+          'https://developers.google.com/maps/documentation/android-sdk/offline',
+          'Offline maps | Maps SDK for Android | Google for Developers',
+        ],
+        [5, 'https://www.google.com/intl/en/about/products/', "Browse All of Google's Products & Services - Google"],
+        [
+          6,
+          'https://www.reddit.com/r/GoogleMaps/comments/1abc/offline_maps_expire/',
+          'Offline maps expire? : r/GoogleMaps',
+        ],
+      ]);
+      expect(r.organic[0]?.site).toBe('Google Help');
+      // "Images for …" links to the results page's own image tab: the one h3 link that is navigation.
+      expect(r.diagnostics.skipped).toEqual({ internal: 1, duplicate: 0 });
+    },
+  );
+
+  it("cites Google's help articles in an AI Overview, but not its Learn more, feedback or legal links", () => {
+    const aio = serp(fixture('serp-google-property.html')).aioverview;
+    expect(aio?.sources.map((s) => [s.url, s.label])).toEqual([
+      ['https://support.google.com/maps/answer/6291838?hl=en', 'Download areas & navigate offline in Google Maps'],
+      ['https://blog.google/products/maps/offline-maps-updates/', 'Offline maps, now with more places'],
+    ]);
+    expect(aio?.text).toContain('choose Offline maps, then select the area to download.');
+    expect(aio?.markdown).toContain('[Offline maps](https://support.google.com/maps/answer/6291838?hl=en)');
+    expect(aio?.text).not.toMatch(/Learn more|Privacy Policy|legal removal/);
+  });
+
   it('falls back to the jsname link tier when titles are not h3', () => {
     const r = serp(fixture('serp-jsname-tier.html'));
     expect(r.diagnostics.tiers).toMatchObject({ root: '#rso', link: 'a[jsname=UWckNb]' });

@@ -63,6 +63,13 @@ const ORGANIC_TARGET = 0.95;
 const F1_TARGET = 0.9;
 /** Share of expected citations whose label is the card title. */
 const LABEL_TARGET = 0.9;
+/**
+ * Google's own sites (google.com, google.co.uk, books.google.com, blog.google): pages that rank like any
+ * other, never the search application's navigation (docs/engines.md#google-organic-results).
+ */
+const GOOGLE_SITE = /(^|\.)google(\.com?)?(\.[a-z]{2,3})?$/i;
+const onGoogleSite = (url: string) => GOOGLE_SITE.test(new URL(url).hostname);
+
 /** Text that is never part of an answer: People also ask, the hidden fallback lines, feedback chrome. */
 const NEVER_IN_ANSWER = new RegExp(
   [
@@ -251,6 +258,23 @@ describe('Google engines on real saved result pages', () => {
     }
   });
 
+  it("returns every expected result on Google's own sites, www.google.com included, with its title", () => {
+    const expected = pages
+      .filter((p) => expectOf(p) === 'results')
+      .flatMap((p) => p.organic.filter((o) => onGoogleSite(o.url)));
+    expect(expected.some((o) => new URL(o.url).hostname === 'www.google.com')).toBe(true);
+    for (const engine of ['SEARCH_A', 'SEARCH_A_SERP'] as const) {
+      const missing = runs
+        .filter((r) => r.engine === engine && withResults(r))
+        .flatMap((r) =>
+          r.page.organic
+            .filter((o) => onGoogleSite(o.url) && organicFound([o], r.served.organic) === 0)
+            .map((o) => `${r.page.id}: ${o.url}`),
+        );
+      expect(missing, engine).toEqual([]);
+    }
+  });
+
   it('reports aioverview: null on every page without an overview (People also ask is no overview)', () => {
     const wrong = runs
       .filter(
@@ -305,6 +329,16 @@ function report(runs: Run[]): void {
       'organic expected': expected,
       'organic found': found,
       share: expected ? found / expected : 1,
+      'on Google sites': rs.reduce((n, r) => n + r.page.organic.filter((o) => onGoogleSite(o.url)).length, 0),
+      'on Google found': rs.reduce(
+        (n, r) =>
+          n +
+          organicFound(
+            r.page.organic.filter((o) => onGoogleSite(o.url)),
+            r.served.organic,
+          ),
+        0,
+      ),
       'aio null ok': rs.filter(
         (r) => r.engine === 'SEARCH_A' && r.page.aioverview === null && r.served.aioverview === null,
       ).length,

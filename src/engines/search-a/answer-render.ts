@@ -3,7 +3,7 @@ import type { Element } from 'domhandler';
 import type TurndownService from 'turndown';
 import { turndown as loadTurndown, turndownGfm } from '../lazy-modules.js';
 import { markdownToText } from '../common/markdown-text.js';
-import { publisherUrl } from './google-links.js';
+import { isHelpPointer, publisherUrl } from './google-links.js';
 
 /**
  * Elements that are chrome, not answer (docs/engines.md#google-ai-overview text hygiene,
@@ -16,7 +16,7 @@ const NOISE =
   'style, script, template, noscript, svg, button, img[src^="data:"], ' +
   '[data-subtree="aimba"], [role="dialog"], [hidden], .bNg8Rb, .MheKwc';
 /** Not displayed: the hidden fallback lines of the overview block, folded source lists, data blobs. */
-const NOT_DISPLAYED = /(^|;)\s*(display\s*:\s*none|visibility\s*:\s*hidden)/i;
+export const NOT_DISPLAYED = /(^|;)\s*(display\s*:\s*none|visibility\s*:\s*hidden)/i;
 /** Inline elements that carry words of the answer even when Google makes them clickable (entity chips). */
 const INLINE_TAGS: ReadonlySet<string> = new Set(['a', 'span', 'u', 'b', 'strong', 'em', 'i', 'mark', 'code']);
 
@@ -33,9 +33,6 @@ const BOILERPLATE_TEXTS = [
   '자세히 알아보기|더보기|Saiba mais|Mostrar mais|Mostrar menos',
 ];
 const BOILERPLATE = new RegExp(`^(${BOILERPLATE_TEXTS.join('|')})$`, 'i');
-
-/** Google's help and policy pages: links to them are chrome ("Learn more"), not a citation. */
-const HELP_LINK = /^https?:\/\/(support|policies)\.google\.[a-z.]+\//i;
 
 /**
  * People also ask (docs/engines.md#google-ai-overview corrections): the block, its questions and the answers it
@@ -143,8 +140,9 @@ export function renderAnswer(
   });
   clone.find('a[href]').each((_, el) => {
     const a = $(el);
-    // Help links are chrome; an empty link is a citation chip's overlay, a source and not prose.
-    if (HELP_LINK.test(a.attr('href') ?? '') || (!collapse(a.text()) && a.find('img').length === 0)) a.remove();
+    // The controls' help pointer ("Learn more") is chrome, while a link to a help article is prose
+    // (docs/engines.md#google-ai-overview); an empty link is a citation chip's overlay, a source and not prose.
+    if (isHelpPointer(a.attr('href') ?? '') || (!collapse(a.text()) && a.find('img').length === 0)) a.remove();
   });
   normaliseStructure($, clone);
   prune?.(clone);

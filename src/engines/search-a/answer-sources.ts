@@ -2,7 +2,7 @@ import type { Cheerio, CheerioAPI } from 'cheerio';
 import type { Element } from 'domhandler';
 import type { Source } from '../engine-result.js';
 import { displayHost } from '../common/urls.js';
-import { collapse } from './answer-render.js';
+import { collapse, NOT_DISPLAYED } from './answer-render.js';
 import { publisherUrl } from './google-links.js';
 
 /** Where links are read from: prose (inline phrase links) or source cards (titles worth keeping). */
@@ -21,11 +21,13 @@ export function collectSources($: CheerioAPI, scopes: SourceScope[], pageUrl: st
   const byUrl = new Map<string, { source: Source; fromCard: boolean }>();
   // Scopes may nest (prose inside the container): each anchor counts once, in its first scope.
   const visited = new Set<Element>();
+  const roots = new Set(scopes.flatMap((scope) => scope.el.toArray()));
   for (const scope of scopes) {
     scope.el.find('a[href]').each((_, el) => {
       if (visited.has(el)) return;
       visited.add(el);
       const a = $(el);
+      if (isAnswerChrome($, a, roots)) return;
       const url = publisherUrl(a.attr('href'), pageUrl);
       if (!url) return;
       // A source panel can sit inside the prose (2026): its `role="listitem"` cards are still cards.
@@ -44,6 +46,52 @@ export function collectSources($: CheerioAPI, scopes: SourceScope[], pageUrl: st
     });
   }
   return sources;
+}
+
+/**
+ * A link of the answer's own controls, not a citation: it sits in a dialog (share, feedback) or in a
+ * block that is not displayed (the feedback thanks, the report form's legal notice), outside any
+ * list item, inside a sentence ("See our Privacy Policy", "You can delete this link"). Source lists
+ * are lists or bare cards (`li`, `role="listitem"`, the "Show all" dialog's links), so a folded or
+ * dialog-borne source list still counts. Decided by place, never by host: an answer that cites
+ * Google's own help articles keeps them. Only the blocks inside the answer count (`roots`: the
+ * scopes read), so an answer the page folds away as a whole is still read.
+ */
+function isAnswerChrome($: CheerioAPI, a: Cheerio<Element>, roots: ReadonlySet<Element>): boolean {
+  const chain = a.parents().toArray();
+  let top = chain.length;
+  for (let i = chain.length - 1; i >= 0; i--) {
+    if (roots.has(chain[i] as Element)) {
+      top = i;
+      break;
+    }
+  }
+  const blocks = chain.slice(0, top);
+  if (blocks.some((e) => e.tagName === 'li' || e.attribs.role === 'listitem')) return false;
+  const folded = blocks.some(
+    (e) => e.attribs.role === 'dialog' || e.attribs.hidden !== undefined || NOT_DISPLAYED.test(e.attribs.style ?? ''),
+  );
+  return folded && inSentence($, a);
+}
+
+/** Inline elements that carry the words of a sentence around a link. */
+const PHRASE_TAGS: ReadonlySet<string> = new Set(['span', 'b', 'strong', 'em', 'i', 'u', 'mark', 'code']);
+
+/**
+ * Whether the link is a phrase of a sentence: words stand right beside it, as text or inline
+ * elements. A card in a source list stands beside other cards and block headings ("Sources"), not words.
+ */
+function inSentence($: CheerioAPI, a: Cheerio<Element>): boolean {
+  return a
+    .parent()
+    .contents()
+    .toArray()
+    .some(
+      (n) =>
+        n !== a.get(0) &&
+        (n.type === 'text' || (n.type === 'tag' && PHRASE_TAGS.has(n.tagName))) &&
+        /\p{L}/u.test($(n).text()),
+    );
 }
 
 const HOST_LIKE = /^[\w.-]+\.[a-z]{2,}(\s*›.*)?$/i;

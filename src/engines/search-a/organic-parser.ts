@@ -27,6 +27,8 @@ const LINKS: ReadonlyArray<[tier: string, find: (root: Cheerio<Element>) => Chee
   ['a:has(h3)', (root) => root.find('a[href]').filter((_, a) => a.tagName === 'a' && hasH3(a))],
   ['a[jsname=UWckNb]', (root) => root.find('a[jsname="UWckNb"][href]')],
   ['.yuRUbf > a', (root) => root.find('.yuRUbf > a[href]')],
+  // Basic HTML of 2018 and before puts the link inside the title (`h3.r > a`): the last resort.
+  ['h3 > a', (root) => root.find('h3 > a[href]')],
 ];
 const WRAPPERS = 'div.MjjYud, div.g, div.tF2Cxc, [data-hveid], [data-sokoban-container]';
 const SNIPPETS = ['div.VwiC3b', '[data-sncf="1"]', 'div.IsZvec', 'span.aCOpRe', 'div.s3v9rd'] as const;
