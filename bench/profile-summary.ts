@@ -6,7 +6,8 @@ import path from 'node:path';
  * (package name, or src/... file), so docs/benchmarks.md can say where the hot path spends its time.
  * Usage: tsx bench/profile-summary.ts FILE.cpuprofile [top=25] [--steps=fnA,fnB,...]
  * `--steps`: also the total time (self and callees) under each named function, counted once where they nest in
- * themselves, e.g. the steps of a page read (`--steps=parseFromString,appShellEvidence,parse,turndown`).
+ * themselves, e.g. the steps of a page read (`--steps=parseFromString,appShellEvidence,parse@readability,turndown`);
+ * `fn@text` counts only a function `fn` whose script URL contains `text`.
  */
 interface ProfileNode {
   id: number;
@@ -69,13 +70,20 @@ if (stepsArg) {
   for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const steps = stepsArg.split(',');
   const under = new Map<string, number>(steps.map((s) => [s, 0]));
+  const matches = (step: string, frame: ProfileNode['callFrame']) => {
+    const [fn, inUrl] = step.split('@');
+    return frame.functionName === fn && (inUrl === undefined || frame.url.includes(inUrl));
+  };
   for (const [id, us] of selfUs) {
     const seen = new Set<string>();
     for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
-      const name = byId.get(at)?.callFrame.functionName ?? '';
-      if (under.has(name) && !seen.has(name)) {
-        seen.add(name);
-        under.set(name, (under.get(name) ?? 0) + us);
+      const frame = byId.get(at)?.callFrame;
+      if (!frame) continue;
+      for (const step of steps) {
+        if (!seen.has(step) && matches(step, frame)) {
+          seen.add(step);
+          under.set(step, (under.get(step) ?? 0) + us);
+        }
       }
     }
   }
