@@ -29,6 +29,8 @@ export interface BenchConfig {
   scaleoutTasks: number;
   /** Tasks per recovery round (`--recovery-tasks=N`). */
   recoveryTasks: number;
+  /** Pages of the web corpus each side of the page-read scenario reads per round (`--read-pages=N`; 0: all). */
+  readPages: number;
 }
 
 export function benchConfig(quick: boolean, baseline = true): BenchConfig {
@@ -55,6 +57,7 @@ export function benchConfig(quick: boolean, baseline = true): BenchConfig {
         rounds: 1,
         scaleoutTasks: 1_000,
         recoveryTasks: 1_000,
+        readPages: 40,
       }
     : {
         quick,
@@ -78,6 +81,7 @@ export function benchConfig(quick: boolean, baseline = true): BenchConfig {
         rounds: 3,
         scaleoutTasks: 10_000,
         recoveryTasks: 2_000,
+        readPages: 0,
       };
 }
 

@@ -6,6 +6,7 @@ import { runCompareScenario } from './scenarios/compare.js';
 import { runDispatchScenario } from './scenarios/dispatch.js';
 import { runGrowthScenario } from './scenarios/growth.js';
 import { runParseIsolationScenario } from './scenarios/parse-isolation.js';
+import { runReadScenario } from './scenarios/read.js';
 import { runRecoveryScenario } from './scenarios/recovery.js';
 import { runScaleoutScenario } from './scenarios/scaleout.js';
 import { runWebhookScenario } from './scenarios/webhooks.js';
@@ -18,6 +19,7 @@ export const SCENARIOS = [
   'webhooks',
   'growth',
   'parse',
+  'read',
   'compare',
   'scaleout',
   'recovery',
@@ -63,6 +65,8 @@ export async function runBench(o: {
   scaleoutTasks?: number;
   /** Tasks per recovery round (default: the config's). */
   recoveryTasks?: number;
+  /** Pages per side and round of the page-read scenario (default: the config's). */
+  readPages?: number;
   command: string;
   log?: (s: string) => void;
 }): Promise<BenchReport> {
@@ -72,11 +76,13 @@ export async function runBench(o: {
     ...(o.rounds ? { rounds: o.rounds } : {}),
     ...(o.scaleoutTasks ? { scaleoutTasks: o.scaleoutTasks } : {}),
     ...(o.recoveryTasks ? { recoveryTasks: o.recoveryTasks } : {}),
+    ...(o.readPages ? { readPages: o.readPages } : {}),
   };
   // Quick mode (the CI test) leaves the scale-out out unless it is named: it starts and stops 3 x (1 + 1..4) service
   // processes under tsx, about 30 s on a 2-core machine, which the quick test's time budget does not hold. The
-  // recovery scenario likewise (three processes and a kill per round, waiting on the 2 s liveness sweep).
-  const slow: readonly ScenarioName[] = ['scaleout', 'recovery'];
+  // recovery scenario likewise (three processes and a kill per round, waiting on the 2 s liveness sweep), and the page
+  // read (the whole web corpus twice per round, about two minutes on a 2-core machine).
+  const slow: readonly ScenarioName[] = ['scaleout', 'recovery', 'read'];
   const only = new Set<ScenarioName>(o.only ?? (o.quick ? SCENARIOS.filter((s) => !slow.includes(s)) : SCENARIOS));
   const startedAt = new Date();
   const t0 = performance.now();
@@ -118,6 +124,11 @@ export async function runBench(o: {
   }
   if (only.has('parse')) {
     const r = await runParseIsolationScenario(config, log);
+    figures.push(...r.figures);
+    integrity.push(...r.integrity);
+  }
+  if (only.has('read')) {
+    const r = await runReadScenario(config, log);
     figures.push(...r.figures);
     integrity.push(...r.integrity);
   }

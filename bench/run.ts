@@ -4,11 +4,12 @@ import { runBench, SCENARIOS, type ScenarioName } from './harness.js';
 import { renderResults, writeResults } from './report.js';
 
 /**
- * `npm run bench [-- --quick] [--only=submit,batch,poll,dispatch,webhooks,growth,parse,compare,scaleout,recovery]
- * [--rounds=N] [--scaleout-tasks=N] [--recovery-tasks=N] [--out=FILE | --no-write] [--no-baseline]`
+ * `npm run bench [-- --quick] [--only=submit,batch,poll,dispatch,webhooks,growth,parse,read,compare,scaleout,recovery]
+ * [--rounds=N] [--scaleout-tasks=N] [--recovery-tasks=N] [--read-pages=N] [--out=FILE | --no-write] [--no-baseline]`
  * Runs the scenarios and writes the results section of docs/benchmarks.md. `--rounds`: interleaved rounds of
- * the comparison, scale-out and recovery scenarios (default 3, quick mode 1). Quick mode leaves out the scale-out
- * and recovery scenarios unless named in `--only`.
+ * the comparison, page-read, scale-out and recovery scenarios (default 3, quick mode 1). Quick mode leaves out the
+ * page-read, scale-out and recovery scenarios unless named in `--only`. `--read-pages`: pages of the web corpus each
+ * side of the page-read scenario reads per round, spread evenly over it (default all; quick mode 40).
  */
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -27,6 +28,7 @@ function intFlag(name: string): number | undefined {
 const rounds = intFlag('rounds');
 const scaleoutTasks = intFlag('scaleout-tasks');
 const recoveryTasks = intFlag('recovery-tasks');
+const readPages = intFlag('read-pages');
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out =
   args.find((a) => a.startsWith('--out='))?.slice('--out='.length) ?? path.join(root, 'docs', 'benchmarks.md');
@@ -40,6 +42,7 @@ const report = await runBench({
   ...(rounds ? { rounds } : {}),
   ...(scaleoutTasks ? { scaleoutTasks } : {}),
   ...(recoveryTasks ? { recoveryTasks } : {}),
+  ...(readPages ? { readPages } : {}),
   log: (s) => console.error(`[bench] ${s}`),
 });
 console.log(renderResults(report));

@@ -43,21 +43,26 @@ export function extractMainContent(html: string, pageUrl: string): MainContent {
     // A DOMParser document takes the window's URL (so `<base href>` and relative URLs resolve) but
     // has no browsing context, so jsdom does not parse the page's style sheets: we never use them,
     // they cost time, and some real CSS makes jsdom's CSS parser throw.
-    const doc = new dom.window.DOMParser().parseFromString(html, 'text/html');
+    const parsePage = () => new dom.window.DOMParser().parseFromString(html, 'text/html');
+    const doc = parsePage();
     const shell = appShellEvidence(doc);
     if (shell) throw new UpstreamFailure('CONTENT_UNREADABLE', `JavaScript-only app shell (${shell})`);
 
+    // Everything read from the page as it is comes first: Readability then takes this document apart (it runs on
+    // the page itself, not on a copy, as cloning the whole page cost as much as a tenth of a read), and the rare
+    // page it finds too little in is parsed again for the fallback.
     const meta = pageMetadata(doc);
     const lead = leadImage(doc);
-    const article = new (readability().Readability)(doc.cloneNode(true) as Document, {
-      charThreshold: 500,
-      keepClasses: true,
-    }).parse();
+    const baseUrl = doc.baseURI;
+    const headline = doc.querySelector('h1')?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
+    const article = new (readability().Readability)(doc, { charThreshold: 500, keepClasses: true }).parse();
 
     let container: Element | null = null;
     let tier = 'readability';
     if (article?.content) {
       container = doc.createElement('div');
+      // Readability's markup parsed again, not its nodes moved: parsing repairs the nesting Readability's edits can
+      // leave (a heading inside a paragraph), which the cleanup rules and Turndown read differently.
       container.innerHTML = article.content;
       pruneBoilerplate(container);
     }
@@ -65,7 +70,7 @@ export function extractMainContent(html: string, pageUrl: string): MainContent {
     // paragraphs instead, and keep whichever reads longer.
     const found = container ? textLength(container) : 0;
     if (found < MIN_ARTICLE_CHARS) {
-      const fb = fallbackContainer(doc);
+      const fb = fallbackContainer(parsePage());
       if (fb) pruneBoilerplate(fb.root);
       if (fb && textLength(fb.root) > found) {
         container = fb.root;
@@ -77,12 +82,12 @@ export function extractMainContent(html: string, pageUrl: string): MainContent {
 
     sanitize(container);
     normalizeTables(container);
-    absolutizeLinks(container, doc.baseURI);
-    const images = mergeImages(lead, resolveArticleImages(container, doc.baseURI));
-    const body = { markdown: toMarkdown(container.innerHTML), text: toPlainText(container) };
+    absolutizeLinks(container, baseUrl);
+    const images = mergeImages(lead, resolveArticleImages(container, baseUrl));
+    const body = { markdown: toMarkdown(container), text: toPlainText(container) };
     if (!body.text) throw new UpstreamFailure('CONTENT_UNREADABLE', `no readable text (${tier})`);
 
-    const title = withoutSiteName((article?.title?.trim() || meta.title || '').replace(/\s+/g, ' '), doc);
+    const title = withoutSiteName((article?.title?.trim() || meta.title || '').replace(/\s+/g, ' '), headline);
     return {
       title,
       byline: article?.byline?.trim() || meta.byline,
@@ -90,7 +95,7 @@ export function extractMainContent(html: string, pageUrl: string): MainContent {
       publishedTime: article?.publishedTime?.trim() || meta.publishedTime,
       language: meta.language ?? (article?.lang?.trim() || null),
       canonicalUrl: meta.canonicalUrl,
-      baseUrl: doc.baseURI,
+      baseUrl,
       markdown: withTitleHeading(body.markdown, title),
       text: withTitleLine(body.text, title),
       images,
@@ -188,9 +193,8 @@ function withTitleLine(text: string, title: string): string {
   return sameText(first, title) ? text : `${title}\n\n${text}`;
 }
 
-/** The page's own headline when the title is that headline plus the site name ("Headline -- Site"). */
-function withoutSiteName(title: string, doc: Document): string {
-  const h1 = doc.querySelector('h1')?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
+/** The page's own headline (its first `h1`) when the title is that headline plus the site name ("Headline -- Site"). */
+function withoutSiteName(title: string, h1: string): string {
   return h1 && h1.length < title.length && sameText(h1, title) ? h1 : title;
 }
 

@@ -62,11 +62,15 @@ function precedingItems(node: Node): number {
 
 let shared: TurndownService | null = null;
 
-/** Markdown of a cleaned article fragment (URLs already absolute). */
-export function toMarkdown(html: string): string {
+/**
+ * Markdown of a cleaned article fragment (URLs already absolute): its markup, or the element itself, which Turndown
+ * copies rather than serialising it and parsing the markup again with its own DOM.
+ */
+export function toMarkdown(html: string | Element): string {
   shared ??= createTurndown();
+  // Turndown reads any element (it copies it and walks the copy); its types name only HTMLElement.
   return shared
-    .turndown(html)
+    .turndown(html as string | HTMLElement)
     .replace(/(?<![ \t])[ \t]+$/gm, '')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
