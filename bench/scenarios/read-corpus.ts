@@ -3,7 +3,7 @@ import zlib from 'node:zlib';
 import type { RawWebPage } from '../../src/engines/parse-pool/parsers.js';
 
 /** The page-read scenario's input: the web corpus (test/fixtures/real/web, PROVENANCE.md there). */
-export const CORPUS_DIR = new URL('../../test/fixtures/real/web/', import.meta.url);
+const CORPUS_DIR = new URL('../../test/fixtures/real/web/', import.meta.url);
 
 interface CorpusEntry {
   id: string;
