@@ -147,13 +147,18 @@ describe('training', () => {
     expect(JSON.parse(a).version).toMatch(/^[0-9a-f]{12}$/);
   }, 120_000);
 
-  it('the shipped file is what the full training writes from the kept rows', () => {
-    execFileSync('npx', ['tsx', 'bench/train-judge.ts', '--out', join(tmp, 'full.json')], {
-      cwd: root,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    expect(readFileSync(join(tmp, 'full.json'), 'utf8')).toBe(readFileSync(WEIGHTS_FILE, 'utf8'));
-  }, 300_000);
+  // A full training takes a minute or more of CPU: run with AEQ_JUDGE_FULL_TRAINING=1 (and after every retraining).
+  it.runIf(process.env.AEQ_JUDGE_FULL_TRAINING === '1')(
+    'the shipped file is what the full training writes',
+    () => {
+      execFileSync('npx', ['tsx', 'bench/train-judge.ts', '--out', join(tmp, 'full.json')], {
+        cwd: root,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      expect(readFileSync(join(tmp, 'full.json'), 'utf8')).toBe(readFileSync(WEIGHTS_FILE, 'utf8'));
+    },
+    300_000,
+  );
 
   it('refuses weights trained on other features', () => {
     expect(() => checkWeights({ ...JUDGE_WEIGHTS, features: FEATURE_NAMES.slice(1) })).toThrow(/train:judge/);

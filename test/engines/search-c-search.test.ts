@@ -13,7 +13,8 @@ describe('SEARCH_C_SEARCH through the sandbox', () => {
   let svc: RunningService;
   beforeAll(async () => {
     const config = writeConfig(tempDir(), { scheduler: { retryBaseMs: 20, retryMaxMs: 100, exitCooldownMs: 100 } });
-    svc = await startService({ AEQ_CONFIG: config, AEQ_ENGINE_TIMEOUT_MS: '1500' });
+    // A browser renders the page: 3 s per attempt leaves room for a loaded machine.
+    svc = await startService({ AEQ_CONFIG: config, AEQ_ENGINE_TIMEOUT_MS: '3000' });
   });
   afterAll(() => svc.stop());
 
