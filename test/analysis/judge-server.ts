@@ -1,3 +1,4 @@
+import type { SourceInfluenceInput } from '../../src/analysis/source-influence/types.js';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -97,3 +98,17 @@ export async function startJudgeServer(): Promise<JudgeServer> {
   judge.base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return judge;
 }
+
+/** Two pages and an answer citing them: the pairs both model-judge tests send to the server. */
+export const JUDGE_PAGES = [
+  'In 1997 the direction of the company was transferred to a board of trustees. The founder kept an honorary title.',
+  'The museum opened in 1994 on the old harbour. The museum is open to visitors every day except Monday.',
+];
+export const JUDGE_INPUT: SourceInfluenceInput = {
+  answer:
+    'The founder gave up control of the company in 1997 [1]. The harbour museum opened in 1994 [2]. ' +
+    'The harbour museum is closed to visitors on most days [2].',
+  prompt: null,
+  citations: [{ url: 'https://a.example/company' }, { url: 'https://b.example/museum' }],
+  analysis: null,
+};

@@ -9,7 +9,7 @@ import { JudgementCache, type JudgementMemo } from '../../src/analysis/source-in
 import { readPageRecord } from '../../src/analysis/source-influence/page-record.js';
 import type { SourceInfluenceInput } from '../../src/analysis/source-influence/types.js';
 import { UndiciTransport } from '../../src/transport/undici-transport.js';
-import { labelFor, startJudgeServer, type JudgeServer } from './judge-server.js';
+import { labelFor, startJudgeServer, type JudgeServer, JUDGE_INPUT, JUDGE_PAGES } from './judge-server.js';
 
 /**
  * The model judge as a path of its own (§2.10), against a real local OpenAI-compatible server: a server that hangs
@@ -18,18 +18,8 @@ import { labelFor, startJudgeServer, type JudgeServer } from './judge-server.js'
  * the judge behind the labels was measured; and `judgePairsWithModel` (the evaluation's entry) sends what the
  * service sends.
  */
-const PAGES = [
-  'In 1997 the direction of the company was transferred to a board of trustees. The founder kept an honorary title.',
-  'The museum opened in 1994 on the old harbour. The museum is open to visitors every day except Monday.',
-];
-const INPUT: SourceInfluenceInput = {
-  answer:
-    'The founder gave up control of the company in 1997 [1]. The harbour museum opened in 1994 [2]. ' +
-    'The harbour museum is closed to visitors on most days [2].',
-  prompt: null,
-  citations: [{ url: 'https://a.example/company' }, { url: 'https://b.example/museum' }],
-  analysis: null,
-};
+const PAGES = JUDGE_PAGES;
+const INPUT = JUDGE_INPUT;
 const records = PAGES.map((t) => readPageRecord(t));
 const MODEL = 'local-llama-3.1-8b';
 

@@ -4,28 +4,17 @@ import { ANALYSIS_DEFAULTS } from '../../src/analysis/config.js';
 import { ModelSession } from '../../src/analysis/model/session.js';
 import { modelJudgeMode } from '../../src/analysis/source-influence/adapter.js';
 import { analyzeSourceInfluence } from '../../src/analysis/source-influence/analyze.js';
-import type { SourceInfluenceInput } from '../../src/analysis/source-influence/types.js';
 import { UndiciTransport } from '../../src/transport/undici-transport.js';
 import { readPageRecord } from '../../src/analysis/source-influence/page-record.js';
-import { startJudgeServer, type JudgeServer } from './judge-server.js';
+import { startJudgeServer, type JudgeServer, JUDGE_INPUT, JUDGE_PAGES } from './judge-server.js';
 
 /**
  * The optional model judge (§2.10) against a local OpenAI-compatible server (as llama.cpp, vLLM or Ollama would run
  * one) that answers from a fixture: every pair or only the ambiguous ones, the judge recorded per pair and in the
  * summary, the model's `contradicted` taking the pair's weight away, and a failing server leaving the lexical labels.
  */
-const PAGES = [
-  'In 1997 the direction of the company was transferred to a board of trustees. The founder kept an honorary title.',
-  'The museum opened in 1994 on the old harbour. The museum is open to visitors every day except Monday.',
-];
-const INPUT: SourceInfluenceInput = {
-  answer:
-    'The founder gave up control of the company in 1997 [1]. The harbour museum opened in 1994 [2]. ' +
-    'The harbour museum is closed to visitors on most days [2].',
-  prompt: null,
-  citations: [{ url: 'https://a.example/company' }, { url: 'https://b.example/museum' }],
-  analysis: null,
-};
+const PAGES = JUDGE_PAGES;
+const INPUT = JUDGE_INPUT;
 
 describe('the model judge on a local OpenAI-compatible server', () => {
   let judge: JudgeServer;
