@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import zlib from 'node:zlib';
 import type TurndownService from 'turndown';
+import { TURNDOWN_OPTIONS } from '../../src/engines/web/page-markdown.js';
 import { loadSettings } from '../../src/config/settings.js';
 import { ParsePool } from '../../src/engines/parse-pool/pool.js';
 import { jsdom, readability, turndown, turndownGfm } from '../../src/engines/lazy-modules.js';
@@ -36,14 +37,7 @@ function bareReader(): Reader {
   os.setPriority(19);
   const { JSDOM, VirtualConsole } = jsdom();
   const { Readability } = readability();
-  const td: TurndownService = new (turndown())({
-    headingStyle: 'atx',
-    codeBlockStyle: 'fenced',
-    bulletListMarker: '-',
-    emDelimiter: '_',
-    strongDelimiter: '**',
-    linkStyle: 'inlined',
-  });
+  const td: TurndownService = new (turndown())(TURNDOWN_OPTIONS);
   td.use(turndownGfm().gfm);
   return async (index) => {
     const page = pages[index]!;

@@ -1,16 +1,19 @@
 import type TurndownService from 'turndown';
 import { turndown, turndownGfm } from '../lazy-modules.js';
 
-/** Turndown as docs/engines.md#markdown-conversion configures it, with GFM tables, strikethrough and task lists. */
+/** Turndown's options as docs/engines.md#markdown-conversion sets them; the read bench's bare pipeline uses them. */
+export const TURNDOWN_OPTIONS: TurndownService.Options = {
+  headingStyle: 'atx',
+  codeBlockStyle: 'fenced',
+  bulletListMarker: '-',
+  emDelimiter: '_',
+  strongDelimiter: '**',
+  linkStyle: 'inlined',
+};
+
+/** Turndown with those options and GFM tables, strikethrough and task lists. */
 function createTurndown(): TurndownService {
-  const td = new (turndown())({
-    headingStyle: 'atx',
-    codeBlockStyle: 'fenced',
-    bulletListMarker: '-',
-    emDelimiter: '_',
-    strongDelimiter: '**',
-    linkStyle: 'inlined',
-  });
+  const td = new (turndown())(TURNDOWN_OPTIONS);
   td.use(turndownGfm().gfm);
   // Later rules win: GFM's cell rule lets block content (paragraphs, <br>) break the row.
   td.addRule('singleLineTableCell', {
