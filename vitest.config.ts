@@ -58,6 +58,7 @@ const SQLITE_ONLY = [
 const HEAVY = [
   'test/real/web-corpus.test.ts',
   'test/real/web-heldout.test.ts',
+  'test/real/web-articles-2026.test.ts',
   'test/scale/**/*.test.ts',
   'test/bench/quick.test.ts',
 ];

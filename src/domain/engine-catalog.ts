@@ -265,7 +265,7 @@ const ROWS = {
     defaultCountry: null,
     browser: false,
     readsClientUrls: true,
-    includeFlags: [],
+    includeFlags: ['rawResponse'],
     pages: NO_PAGES,
     address: {
       anyOf: ['url'],

@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 import zlib from 'node:zlib';
+import { JSDOM } from 'jsdom';
+import { pruneBoilerplate } from '../../src/engines/web/boilerplate.js';
 import { describe, expect, it } from 'vitest';
 import { decompress, type PageBytes } from '../../src/engines/web/page-fetch.js';
 import { parseSrcset } from '../../src/engines/web/page-images.js';
@@ -310,17 +312,48 @@ describe('WEB_SCRAPE extraction on markup seen in real pages', () => {
       'Weather',
       'Mill Road. (Photo',
       'Advertisement',
-      'READ MORE',
       'Facebook',
       'Related',
       'Bridge repairs',
       'cookies',
-      '©',
       'Market hall',
     ]) {
       expect(r.text).not.toContain(furniture);
     }
+    // A linked "read more" line and a copyright line stay in an article Readability kept them in: on real pages
+    // those rules removed annotated article text too often (docs/engines.md#cleanup-rules).
+    expect(r.text).toContain('READ MORE: Ring road crashes prompt safety review');
+    expect(r.text).toContain('© 2024 Riverside Gazette. All rights reserved.');
+    expect(r.raw).toMatchObject({ tier: 'readability' });
+    const removed = (r.raw as { removed: Array<{ rule: string; text: string }> }).removed;
+    expect(removed).toContainEqual({ rule: 'ui-label', tag: 'P', text: 'Advertisement' });
+    expect(removed.map((b) => b.rule)).not.toContain('link-block');
     expect(r.markdown).toContain('![A protected lane](https://docs.example.com/img/lane.jpg)');
+  });
+
+  it('drops link blocks, copyright lines and bare addresses only on the page scope (the fallback path)', () => {
+    const prose = (x: string) => `<p>${x} The library keeps the exhibit open until the end of January.</p>`;
+    const markup =
+      prose('Children at the branch library read Kwanzaa stories and made crafts on Saturday.') +
+      prose('A related exhibit on the African diaspora is on display in the reading room.') +
+      '<ul><li><a href="/a">Library hours</a></li><li><a href="/b">Events calendar</a></li>' +
+      '<li><a href="/c">Join the library</a></li></ul>' +
+      '<p>www.example-library.org</p><p>© 2015 Example Media Group. All rights reserved.</p>';
+    const pruned = (scope: 'article' | 'page') => {
+      const { window } = new JSDOM(`<div id="c">${markup}</div>`);
+      const root = window.document.getElementById('c') as Element;
+      const rules: string[] = [];
+      pruneBoilerplate(root, scope, { removed: (rule) => rules.push(rule) });
+      return { text: root.textContent ?? '', rules };
+    };
+    const page = pruned('page');
+    expect(page.rules.sort()).toEqual(['bare-address', 'copyright', 'link-block']);
+    for (const furniture of ['Events calendar', 'www.example-library.org', '©'])
+      expect(page.text).not.toContain(furniture);
+    expect(page.text).toContain('read Kwanzaa stories');
+    const article = pruned('article');
+    expect(article.rules).toEqual([]);
+    expect(article.text).toContain('Events calendar');
   });
 
   it('keeps an article that is mostly a list of links', () => {

@@ -1,13 +1,18 @@
 /**
- * Page furniture that Readability keeps inside the article it picks: menus, "related" link
- * lists, photo captions and credits, datelines, share bars, cookie notices, copyright lines and
- * repeated blocks. Measured on the real-page corpus (test/fixtures/real/web), these are what the
- * article-extraction benchmarks leave out of an article body, and what costs Readability most of
- * its precision there.
+ * Page furniture left in the content we convert: menus, "related" link lists, photo captions, datelines, share bars,
+ * cookie notices, copyright lines and repeated blocks. The rules run in one of two scopes:
  *
- * Every rule removes only blocks that are small next to the whole article, and the pruning is
- * undone when it would leave less than a third of the text, so a page whose article itself
- * carries such a class name, or consists of links, keeps its text.
+ * - `article`: on the article Readability picked. Readability has already weighed each block's link density and class
+ *   names, so a rule here removes text Readability decided to keep, and is kept only because, on the real-page corpus
+ *   (test/fixtures/real/web), at most a fifth of the words it removes are article text by the corpus's annotations
+ *   (docs/engines.md#cleanup-rules has the figures on that corpus and on a held-out one; test/real/web-corpus.test.ts
+ *   checks them). Link-dense paragraphs (product lists, card headlines), copyright lines and bare addresses failed
+ *   that bar and are left alone; a paragraph is dropped as a repeat only inside a repeated run of paragraphs.
+ * - `page`: on the structural fallback (`<main>`, `<article>`, or the whole body) when Readability found nothing or
+ *   little. Nobody has weighed those blocks yet, so every rule runs, link blocks and single repeats included.
+ *
+ * Every rule removes only blocks that are small next to the whole content, and the pruning is undone when it would
+ * leave less than a third of the text, so a page whose article itself carries such a class name keeps its text.
  */
 
 /** Class or id fragments of furniture blocks (matched anywhere, as Readability matches its own). */
@@ -31,6 +36,7 @@ const FURNITURE_TOKEN = new RegExp(
 );
 /** Image galleries: their images stay, their captions, counters and controls go. */
 const GALLERY_FRAGMENT = /gallery|slideshow|carousel|slider/i;
+const HEADING = /^H[1-6]$/;
 
 /** The whole text of a block that is a control or a section label, not prose. */
 const UI_LABELS = [
@@ -53,23 +59,24 @@ const LINKS_HEADING = new RegExp(
   'i',
 );
 
-/** A time of day, or a numeric date, or a year next to a day number: the marks of a dateline. */
+/**
+ * The marks of a date: a time of day, a numeric date (day first or year first), a day and a month word before a year
+ * ("22 de outubro de 2010", "19. November 2019"), a month word, a day and a year ("Dec 20, 2025"), or a CJK date.
+ * A number and a year anywhere in a line ("$4.88 million in 2024") are no date.
+ */
 const DATE_MARK = new RegExp(
   [
     String.raw`\b\d{1,2}:\d{2}\b`,
     String.raw`\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b`,
-    String.raw`\b(?:19|20)\d{2}\b.*\b(?:[1-9]|[12]\d|3[01])\b`,
-    String.raw`\b(?:[1-9]|[12]\d|3[01])\b.*\b(?:19|20)\d{2}\b`,
+    String.raw`\b(?:19|20)\d{2}[./-]\d{1,2}[./-]\d{1,2}\b`,
+    String.raw`\b\d{1,2}\.?\s+(?:de\s+)?\p{L}{3,}\.?,?\s+(?:de\s+)?(?:19|20)\d{2}\b`,
+    String.raw`\b\p{L}{3,}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+(?:19|20)\d{2}\b`,
+    String.raw`(?:19|20)\d{2}\s*[年년]\s*\d{1,2}\s*[月월]`,
   ].join('|'),
+  'u',
 );
 const DATELINE = /^(?:published|updated|posted|last (?:updated|modified)|created)\b/i;
-const BYLINE = /^[Bb][Yy]:?\s+\p{Lu}[\p{L}.'’-]*(?:\s+\p{Lu}[\p{L}.'’-]*){0,3}/u;
 const COPYRIGHT = /©|\ball rights reserved\b|\bcopyright \d{4}\b/i;
-/** A photo credit line, or a caption that ends with its credit. */
-const CREDIT_LINE =
-  /^\(?(?:photo(?:graph)?s?|images?|pictures?)(?: credit)?(?: by|:)|^(?:credit|getty images|ap photo)\b/i;
-const CREDIT_TAIL =
-  /(?:\((?:image|photo|picture)s?(?: credit)?:[^)]*\)|\((?:AP|AFP|Reuters) Photo[^)]*\)|Credit: [^.]{2,60})$/i;
 const COOKIE_NOTICE = /\b(?:uses?|using) cookies\b|\bcookie policy\b/i;
 
 const DATELINE_TAGS = new Set(['P', 'DIV', 'SECTION', 'SPAN', 'TIME', 'SMALL', 'LI', 'DD', 'DT', 'ADDRESS']);
@@ -77,16 +84,48 @@ const BLOCKS =
   'p, div, section, li, ul, ol, dl, dd, dt, h2, h3, h4, h5, h6, figure, table, blockquote, span, small, time, address';
 const LEAF_BLOCKS = 'p, li, h2, h3, h4, h5, h6, blockquote, dd, dt';
 
-export function pruneBoilerplate(root: Element): void {
+/** The cleanup rules that run on Readability's article, by name (the drop tracer and its tests report them so). */
+export type ArticleRule =
+  | 'teaser-article'
+  | 'navigation'
+  | 'figcaption'
+  | 'gallery-caption'
+  | 'furniture-class'
+  | 'links-heading'
+  | 'ui-label'
+  | 'dateline'
+  | 'cookie-notice'
+  | 'duplicate-paragraph';
+/** Rules that run only on the fallback path: on Readability's article they removed article text too often. */
+type PageOnlyRule = 'bare-address' | 'copyright' | 'link-block';
+export type PruneRule = ArticleRule | PageOnlyRule;
+
+/** Told of every block a rule removes, before it goes; `undone` when the whole pruning was undone. */
+export interface PruneTrace {
+  removed(rule: PruneRule, el: Element): void;
+  undone?(): void;
+}
+
+/** Where the rules run: Readability's article, or the page's own container on the fallback path. */
+export type PruneScope = 'article' | 'page';
+
+export function pruneBoilerplate(root: Element, scope: PruneScope, trace?: PruneTrace): void {
   const before = textLength(root);
   if (before === 0) return;
   const pruned = root.cloneNode(true) as Element;
-  prune(pruned, before);
-  if (textLength(pruned) < before / 3) return;
+  prune(pruned, before, scope, trace);
+  if (textLength(pruned) < before / 3) {
+    trace?.undone?.();
+    return;
+  }
   root.replaceChildren(...pruned.childNodes);
 }
 
-function prune(root: Element, total: number): void {
+function prune(root: Element, total: number, scope: PruneScope, trace: PruneTrace | undefined): void {
+  const drop = (rule: PruneRule, el: Element) => {
+    trace?.removed(rule, el);
+    el.remove();
+  };
   // A block may go only while it is small next to the article (a short article keeps a floor).
   const small = (el: Element) => textLength(el) <= Math.max(total * 0.2, 300);
   const inside = (el: Element) => el !== root && root.contains(el);
@@ -95,58 +134,93 @@ function prune(root: Element, total: number): void {
   const articles = [...root.querySelectorAll('article')].filter((a) => !a.parentElement?.closest('article'));
   if (articles.length > 1) {
     const main = articles.reduce((a, b) => (textLength(b) > textLength(a) ? b : a));
-    for (const a of articles) if (a !== main && textLength(a) < textLength(main) * 0.3) a.remove();
+    for (const a of articles) if (a !== main && textLength(a) < textLength(main) * 0.3) drop('teaser-article', a);
   }
 
   for (const el of [
     ...root.querySelectorAll('nav, [role="navigation"], [role="menu"], [role="menubar"], figcaption'),
   ]) {
-    if (inside(el) && small(el)) el.remove();
+    if (inside(el) && small(el)) drop(el.tagName === 'FIGCAPTION' ? 'figcaption' : 'navigation', el);
   }
   for (const el of [...root.querySelectorAll('[class], [id]')]) {
-    if (!inside(el)) continue;
+    // A heading's id is a slug of its own text ("what-are-hr-shared-services", "the-earned-income-tax-credit") and
+    // code highlighters mark tokens with classes such as "comment": neither names page furniture.
+    if (!inside(el) || HEADING.test(el.tagName) || el.closest('pre, code')) continue;
     const cls = el.getAttribute('class') ?? '';
     const name = `${cls} ${el.getAttribute('id') ?? ''}`;
-    if (GALLERY_FRAGMENT.test(name) && el.querySelector('img, picture') && small(el)) keepOnlyImages(el);
-    else if ((FURNITURE_FRAGMENT.test(name) || cls.split(/\s+/).some((t) => FURNITURE_TOKEN.test(t))) && small(el))
-      el.remove();
+    if (GALLERY_FRAGMENT.test(name) && el.querySelector('img, picture') && small(el)) {
+      trace?.removed('gallery-caption', el);
+      keepOnlyImages(el);
+    } else if ((FURNITURE_FRAGMENT.test(name) || cls.split(/\s+/).some((t) => FURNITURE_TOKEN.test(t))) && small(el))
+      drop('furniture-class', el);
   }
   for (const h of [...root.querySelectorAll('h2, h3, h4, h5, h6')]) {
     if (!inside(h) || !LINKS_HEADING.test(norm(h.textContent))) continue;
+    // The heading goes with the link list it introduces; alone, only when it is a bare label ("Related articles"),
+    // not a section title that starts with the same word ("Popular types of marketing videos").
     const next = h.nextElementSibling;
-    if (next && linkDensity(next) > 0.5 && small(next)) next.remove();
-    h.remove();
+    const list = next && linkDensity(next) > 0.5 && small(next);
+    if (list) drop('links-heading', next);
+    if (list || norm(h.textContent).split(' ').length <= 3) drop('links-heading', h);
   }
   for (const el of [...root.querySelectorAll(BLOCKS)]) {
     if (!inside(el)) continue;
     const text = norm(el.textContent);
     if (!text) continue;
-    const words = text.split(' ').length;
-    if (
-      UI_LABEL.test(text) ||
-      BARE_ADDRESS.test(text) ||
-      (words <= 15 && DATELINE.test(text) && (DATE_MARK.test(text) || /\bago\b/i.test(text))) ||
-      (words <= 8 && isDateline(el, text)) ||
-      (words <= 12 && BYLINE.test(text) && !/[.!?]$/.test(text)) ||
-      (words <= 40 && COPYRIGHT.test(text)) ||
-      (words <= 60 && COOKIE_NOTICE.test(text)) ||
-      (words <= 15 && CREDIT_LINE.test(text)) ||
-      (words <= 60 && CREDIT_TAIL.test(text)) ||
-      (isLinkBlock(el, words) && small(el))
-    ) {
-      el.remove();
+    const rule = blockRule(el, text, text.split(' ').length, small);
+    if (rule && (scope === 'page' || !PAGE_ONLY.has(rule))) drop(rule, el);
+  }
+  for (const el of repeatedParagraphs(root, scope, total)) if (inside(el)) drop('duplicate-paragraph', el);
+}
+
+const PAGE_ONLY: ReadonlySet<PruneRule> = new Set<PageOnlyRule>(['bare-address', 'copyright', 'link-block']);
+
+/**
+ * Repeats of a prose paragraph (the first copy stays): a gallery caption, a teaser or a print copy repeating the text.
+ * Short or list-like lines (menus, schedules, recipes) legitimately repeat, and so do a paragraph or a few in an
+ * article (an interview's recurring question, the same meal in each day of a plan). So in an article only a copy of
+ * the text goes: a run of two or more consecutive blocks repeating, in order, blocks met before, with a prose paragraph
+ * among them, that holds at least a quarter of the article's text. On the page scope any repeated prose paragraph goes.
+ */
+function repeatedParagraphs(root: Element, scope: PruneScope, total: number): Element[] {
+  const leaves = [...root.querySelectorAll(LEAF_BLOCKS)].filter((el) => !el.querySelector(LEAF_BLOCKS));
+  const texts = leaves.map((el) => norm(el.textContent));
+  const prose = texts.map((t) => t.length >= 100 && /[.!?"”’)]$/.test(t));
+  const firstAt = new Map<string, number>();
+  const repeatOf = texts.map((t, i) => {
+    if (!t) return -1;
+    const first = firstAt.get(t);
+    if (first === undefined) firstAt.set(t, i);
+    return first ?? -1;
+  });
+  const out: Element[] = [];
+  for (let i = 0; i < leaves.length; ) {
+    const first = repeatOf[i] ?? -1;
+    if (first < 0) {
+      i++;
+      continue;
     }
+    let end = i + 1;
+    while (end < leaves.length && repeatOf[end] === first + (end - i) && first + (end - i) < i) end++;
+    const run = leaves.slice(i, end);
+    const hasProse = prose.slice(i, end).some(Boolean);
+    const copy = run.length >= 2 && texts.slice(i, end).join(' ').length >= total / 4;
+    if (hasProse && (scope === 'page' || copy)) out.push(...run);
+    i = end;
   }
-  // The same prose paragraph twice is a gallery caption, a teaser or a print copy repeating the
-  // text; short or list-like lines (menus, schedules, recipes) legitimately repeat.
-  const seen = new Set<string>();
-  for (const el of [...root.querySelectorAll(LEAF_BLOCKS)]) {
-    if (!inside(el) || el.querySelector(LEAF_BLOCKS)) continue;
-    const text = norm(el.textContent);
-    if (text.length < 100 || !/[.!?"”’)]$/.test(text)) continue;
-    if (seen.has(text)) el.remove();
-    else seen.add(text);
-  }
+  return out;
+}
+
+/** The rule that removes this block by its own text, if one does. */
+function blockRule(el: Element, text: string, words: number, small: (el: Element) => boolean): PruneRule | null {
+  if (UI_LABEL.test(text)) return 'ui-label';
+  if (BARE_ADDRESS.test(text)) return 'bare-address';
+  if (words <= 15 && DATELINE.test(text) && (DATE_MARK.test(text) || /\bago\b/i.test(text))) return 'dateline';
+  if (words <= 8 && isDateline(el, text)) return 'dateline';
+  if (words <= 40 && COPYRIGHT.test(text)) return 'copyright';
+  if (words <= 60 && COOKIE_NOTICE.test(text)) return 'cookie-notice';
+  if (isLinkBlock(el, words) && small(el)) return 'link-block';
+  return null;
 }
 
 /** A short line with a date or a time (not a table, heading or quoted post, which keep theirs). */
@@ -156,9 +230,15 @@ function isDateline(el: Element, text: string): boolean {
   );
 }
 
+/**
+ * Only blocks that stand on their own can be link blocks: an inline element (a linked phrase inside a sentence) and a
+ * heading (the headline of a card on an index page, or of a section) are article text even when all of it is a link.
+ */
+const LINK_BLOCK_TAGS = new Set(['UL', 'OL', 'DL', 'P', 'LI', 'DD', 'DIV', 'SECTION', 'TABLE', 'BLOCKQUOTE']);
+
 /** A menu, a list of headlines, or a call to action: almost all of its text is link text. */
 function isLinkBlock(el: Element, words: number): boolean {
-  if (!el.querySelector('a')) return false;
+  if (!LINK_BLOCK_TAGS.has(el.tagName) || !el.querySelector('a')) return false;
   const density = linkDensity(el);
   if (el.tagName === 'UL' || el.tagName === 'OL' || el.tagName === 'DL') return density > 0.6;
   if (el.tagName === 'P' || el.tagName === 'LI' || el.tagName === 'DD') return density > 0.75 && words <= 25;

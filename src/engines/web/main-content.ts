@@ -1,6 +1,6 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import { appShellEvidence } from './app-shell.js';
-import { pruneBoilerplate } from './boilerplate.js';
+import { pruneBoilerplate, type PruneRule } from './boilerplate.js';
 import { densestParagraphBlock } from './paragraph-block.js';
 import { normalizeTables, sanitize } from './html-cleanup.js';
 import { leadImage, mergeImages, resolveArticleImages, type PageImage } from './page-images.js';
@@ -28,6 +28,18 @@ export interface MainContent {
   images: PageImage[];
   /** Which extraction path produced the content (recorded in `raw` so drift shows in logs). */
   tier: string;
+  /** Readability's own text of the article, before any step of ours; null when it found none. */
+  readabilityText: string | null;
+  /** Each block the cleanup rules removed from Readability's article, with the rule that removed it. */
+  removed: RemovedBlock[];
+}
+
+/** A block of Readability's article that a cleanup rule removed (docs/engines.md#main-content). */
+interface RemovedBlock {
+  rule: PruneRule;
+  /** The removed block's tag name (`P`, `UL`, …). */
+  tag: string;
+  text: string;
 }
 
 /**
@@ -59,22 +71,38 @@ export function extractMainContent(html: string, pageUrl: string): MainContent {
 
     let container: Element | null = null;
     let tier = 'readability';
+    let removed: RemovedBlock[] = [];
+    // How much of Readability's pick is prose: its text once every rule, page-scope ones included, has run. A pick
+    // that is a footer or a caption (copyright lines, link lists) reads short by this measure, and the fallback is
+    // tried, although the article-scope rules below leave those lines in place.
+    let found = 0;
     if (article?.content) {
       container = doc.createElement('div');
       // Readability's markup parsed again, not its nodes moved: parsing repairs the nesting Readability's edits can
       // leave (a heading inside a paragraph), which the cleanup rules and Turndown read differently.
       container.innerHTML = article.content;
-      pruneBoilerplate(container);
+      const probe = container.cloneNode(true) as Element;
+      pruneBoilerplate(probe, 'page');
+      found = textLength(probe);
+      pruneBoilerplate(container, 'article', {
+        removed: (rule, el) => {
+          const text = (el.textContent ?? '').replace(/\s+/g, ' ').trim();
+          if (text) removed.push({ rule, tag: el.tagName, text });
+        },
+        undone: () => {
+          removed = [];
+        },
+      });
     }
     // Readability found nothing, or only a footer or a caption: look for the page's own
     // paragraphs instead, and keep whichever reads longer.
-    const found = container ? textLength(container) : 0;
     if (found < MIN_ARTICLE_CHARS) {
       const fb = fallbackContainer(parsePage());
-      if (fb) pruneBoilerplate(fb.root);
+      if (fb) pruneBoilerplate(fb.root, 'page');
       if (fb && textLength(fb.root) > found) {
         container = fb.root;
         tier = `fallback:${fb.anchor}`;
+        removed = [];
       }
     }
     if (!container || textLength(container) === 0)
@@ -100,6 +128,8 @@ export function extractMainContent(html: string, pageUrl: string): MainContent {
       text: withTitleLine(body.text, title),
       images,
       tier,
+      readabilityText: article?.textContent ?? null,
+      removed,
     };
   } finally {
     dom.window.close();

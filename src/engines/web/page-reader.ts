@@ -61,7 +61,6 @@ export function interpretPage(page: PageBytes): EngineResult {
     markdown: c.markdown,
     sources: [{ position: 1, url: page.finalUrl, label: title }],
     raw: {
-      html,
       status: page.status,
       requestedUrl: page.requestedUrl,
       finalUrl: page.finalUrl,
@@ -70,6 +69,8 @@ export function interpretPage(page: PageBytes): EngineResult {
       charset: detectCharset(contentType, page.body),
       bytes: page.body.length,
       tier: c.tier,
+      readabilityText: c.readabilityText,
+      removed: c.removed,
     },
     extra: {
       title,

@@ -1,0 +1,51 @@
+/**
+ * WEB_SCRAPE second held-out corpus: 150 article pages of the web in 2025-2026 with annotated article text
+ * (test/fixtures/real/web-articles-2026, PROVENANCE.md there). The reader was never tuned on them: the cleanup rules
+ * were decided on test/fixtures/real/web alone. Each page is read through the service over HTTP; aeq's `text` and
+ * Readability's own text from the same read are scored against the expected text by bag-of-words F1.
+ */
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSavedPageServer, startWebScrapeService, type ReplayServer } from './harness.js';
+import { mean, readArticles, reportArticles, type ArticleOutcome, type ArticlePage } from './article-corpus.js';
+import type { RunningService } from '../helpers/service.js';
+
+const DIR = new URL('../fixtures/real/web-articles-2026/', import.meta.url);
+const pages = JSON.parse(fs.readFileSync(new URL('expected.json', DIR), 'utf8')) as ArticlePage[];
+
+const PARALLEL = 8;
+const F1_PASS = 0.9;
+
+describe('WEB_SCRAPE on a second held-out corpus (web-articles-2026)', () => {
+  let svc: RunningService;
+  let replay: ReplayServer;
+  let outcomes: ArticleOutcome[] = [];
+
+  beforeAll(async () => {
+    replay = await startSavedPageServer(pages, DIR);
+    svc = await startWebScrapeService(PARALLEL);
+    outcomes = await readArticles(svc, replay.url, pages, PARALLEL);
+    reportArticles('web-articles-2026 (held out)', outcomes, F1_PASS);
+  }, 600_000);
+
+  afterAll(async () => {
+    await svc?.stop();
+    await replay?.close();
+  });
+
+  it('holds 150 distinct pages', () => {
+    expect(pages).toHaveLength(150);
+    expect(new Set(pages.map((p) => p.id)).size).toBe(150);
+  });
+
+  it('completes every page', () => {
+    const failed = outcomes.filter((o) => o.status !== 'COMPLETED').map((o) => `${o.page.id}: ${o.code ?? o.status}`);
+    expect(failed).toEqual([]);
+  });
+
+  it("reads as much of the articles as Readability alone: a mean F1 at or above Readability's", () => {
+    const aeq = mean(outcomes.map((o) => o.aeq.f1));
+    const readability = mean(outcomes.map((o) => o.readability.f1));
+    expect(aeq).toBeGreaterThanOrEqual(readability);
+  });
+});
