@@ -331,6 +331,27 @@ describe('WEB_SCRAPE extraction on markup seen in real pages', () => {
     expect(r.markdown).toContain('![A protected lane](https://docs.example.com/img/lane.jpg)');
   });
 
+  it('keeps the equations of a page, MathML and MathJax output alike', () => {
+    const para = (x: string) => `<p>${x} The derivation follows step by step for a reader who checks each line.</p>`;
+    const mathjax =
+      '<span class="MathJax_Preview" style="display: none;"></span><span class="MathJax" role="presentation">' +
+      '<nobr aria-hidden="true"><span class="math"><span class="mi">x</span></span></nobr>' +
+      '<span class="MJX_Assistive_MathML" role="presentation"><math><mi>x</mi><mo>=</mo><mfrac><mrow><mo>-</mo>' +
+      '<mi>b</mi></mrow><mrow><mn>2</mn><mi>a</mi></mrow></mfrac></math></span></span>' +
+      '<script type="math/tex">x=\\frac{-b}{2a}</script>';
+    const r = read(
+      `<!doctype html><html><head><title>Two identities</title></head><body><article><h1>Two identities</h1>
+      ${para('We start from the exponential.')}
+      <p>The identity <math><msup><mi>e</mi><mrow><mi>i</mi><mi>π</mi></mrow></msup><mo>+</mo><mn>1</mn>` +
+        `<mo>=</mo><mn>0</mn></math> links five constants.</p>
+      <div class="MathJax_Display">${mathjax}</div>
+      ${para('Then we expand the series.')}${para('Finally we compare the terms.')}</article></body></html>`,
+    );
+    expect(r.text).toContain('The identity eiπ+1=0 links five constants.');
+    expect(r.text).toContain('x=-b2a');
+    expect((r.raw as { removed: unknown[] }).removed).toEqual([]);
+  });
+
   it('drops link blocks, copyright lines and bare addresses only on the page scope (the fallback path)', () => {
     const prose = (x: string) => `<p>${x} The library keeps the exhibit open until the end of January.</p>`;
     const markup =
