@@ -42,6 +42,12 @@ interface RowFacts {
 /** A task type created by `POST /v1/async/task` (and batch items). */
 export interface EngineRow extends RowFacts {
   readonly kind: 'engine';
+  /**
+   * The engine writes an answer (a chatbot, an answer engine, an AI search mode): its response carries the answer
+   * signals (`searchQueries`, `searchTriggered`, `retrievedSources`, `products`, `ads`, `places`), each null where
+   * the engine cannot see it (docs/contract.md#answer-signals).
+   */
+  readonly answers: boolean;
   /** The `include` flags the engine honours. */
   readonly includeFlags: readonly IncludeFlag[];
   /** The result pages `payload.page` selects; null: the engine ignores `payload.page`. */
@@ -96,6 +102,7 @@ const NO_MONITORS = { engines: [], byDefault: [] };
 const ROWS = {
   CHATBOT_A: {
     kind: 'engine',
+    answers: true,
     aliases: [],
     credits: 3,
     regionBound: true,
@@ -109,6 +116,7 @@ const ROWS = {
   },
   ANSWER_ENGINE_A: {
     kind: 'engine',
+    answers: true,
     aliases: [],
     credits: 2,
     regionBound: false,
@@ -122,6 +130,7 @@ const ROWS = {
   },
   ASSISTANT_A: {
     kind: 'engine',
+    answers: true,
     aliases: [],
     credits: 2,
     regionBound: false,
@@ -135,6 +144,7 @@ const ROWS = {
   },
   AIMODE: {
     kind: 'engine',
+    answers: true,
     aliases: ['SEARCH_A_AIMODE'],
     credits: 2,
     regionBound: false,
@@ -148,6 +158,7 @@ const ROWS = {
   },
   SEARCH_A: {
     kind: 'engine',
+    answers: true,
     aliases: ['SEARCH_A_AIO'],
     credits: 2,
     regionBound: false,
@@ -161,6 +172,7 @@ const ROWS = {
   },
   SEARCH_A_SERP: {
     kind: 'engine',
+    answers: false,
     aliases: [],
     credits: 1,
     regionBound: false,
@@ -174,6 +186,7 @@ const ROWS = {
   },
   SEARCH_B_AI_BRIEF: {
     kind: 'engine',
+    answers: true,
     aliases: ['SEARCH_B'],
     credits: 2,
     regionBound: false,
@@ -187,6 +200,7 @@ const ROWS = {
   },
   SEARCH_B_AI_TAB: {
     kind: 'engine',
+    answers: true,
     aliases: [],
     credits: 2,
     regionBound: false,
@@ -200,6 +214,7 @@ const ROWS = {
   },
   SEARCH_B_SERP: {
     kind: 'engine',
+    answers: false,
     aliases: [],
     credits: 1,
     regionBound: false,
@@ -214,6 +229,7 @@ const ROWS = {
   },
   SEARCH_C_SEARCH: {
     kind: 'engine',
+    answers: false,
     aliases: ['SEARCH_C', 'SEARCH_C_ASSISTANT_SEARCH'],
     credits: 1,
     regionBound: false,
@@ -227,6 +243,7 @@ const ROWS = {
   },
   SEARCH_C_ASSISTANT: {
     kind: 'engine',
+    answers: true,
     aliases: ['ASSISTANT_C'],
     credits: 2,
     regionBound: false,
@@ -240,6 +257,7 @@ const ROWS = {
   },
   FORUM: {
     kind: 'engine',
+    answers: false,
     aliases: [],
     credits: 1,
     regionBound: false,
@@ -259,6 +277,7 @@ const ROWS = {
   },
   WEB_SCRAPE: {
     kind: 'engine',
+    answers: false,
     aliases: [],
     credits: 1,
     regionBound: false,

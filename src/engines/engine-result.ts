@@ -10,6 +10,59 @@ export interface Source {
   label: string;
 }
 
+/** A page the engine consulted to write its answer but did not cite (docs/contract.md#answer-signals). */
+export interface RetrievedSource {
+  /** 1-based, in the order the engine listed or consulted them. */
+  position: number;
+  url: string;
+  title: string | null;
+  /** The search query that found it, where the engine says. */
+  query: string | null;
+}
+
+/** A product or shopping card shown in an answer. */
+interface ProductCard {
+  position: number;
+  title: string;
+  url: string | null;
+  /** The price as shown ("$19.99"), and its ISO currency where it can be told. */
+  price: string | null;
+  currency: string | null;
+  merchant: string | null;
+  rating: number | null;
+}
+
+/** A sponsored unit inside an answer. */
+interface AdUnit {
+  position: number;
+  title: string;
+  url: string | null;
+}
+
+/** A local (map) card. */
+interface PlaceCard {
+  position: number;
+  name: string;
+  url: string | null;
+  address: string | null;
+  rating: number | null;
+}
+
+/**
+ * What is behind an answer (docs/contract.md#answer-signals). An engine sets the members it can see; every member it
+ * leaves unset is null in the response ("unknown"), never an empty guess.
+ */
+export interface AnswerSignals {
+  /** The searches the engine ran to write the answer, in order. */
+  searchQueries: string[];
+  /** Whether the engine searched the web for this answer. */
+  searchTriggered: boolean;
+  retrievedSources: RetrievedSource[];
+  products: ProductCard[];
+  ads: AdUnit[];
+  places: PlaceCard[];
+}
+
 /** The one normalised shape every engine answer is turned into (docs/engines.md#normalised-answer). */
 export interface EngineResult {
   text: string;
@@ -22,6 +75,8 @@ export interface EngineResult {
    * typed result (`SourceInfluenceResult`, `PromptResearchResult`).
    */
   extra?: object;
+  /** The answer signals this engine could read from the upstream's answer (answer engines only). */
+  signals?: Partial<AnswerSignals>;
   /**
    * Metered charge of this task, for engines billed by actual usage (source influence: model tokens
    * and source fetches). Absent: the engine's fixed cost from the config.

@@ -2,6 +2,7 @@ import { engineRow, isAnalysisTaskType } from '../domain/engine-catalog.js';
 import type { TaskType } from '../domain/task-types.js';
 import type { TaskPayload } from '../domain/task.js';
 import type { EngineResult } from './adapter.js';
+import type { AnswerSignals } from './engine-result.js';
 import { escapeHtml } from '../text/html-escape.js';
 
 /**
@@ -13,15 +14,29 @@ import { escapeHtml } from '../text/html-escape.js';
  */
 export function clientResponse(taskType: TaskType, payload: TaskPayload, r: EngineResult): Record<string, unknown> {
   if (isAnalysisTaskType(taskType)) return { ...r.extra };
-  const honoured = engineRow(taskType).includeFlags;
+  const row = engineRow(taskType);
+  const honoured = row.includeFlags;
   const inc = payload.include ?? {};
   const out: Record<string, unknown> = { text: r.text };
   if (!(honoured.includes('markdown') && inc.markdown === false)) out.markdown = r.markdown;
   out.sources = r.sources;
   if (r.extra) Object.assign(out, r.extra);
+  if (row.answers) Object.assign(out, answerSignals(r.signals));
   if (honoured.includes('rawResponse') && inc.rawResponse === true) out.rawResponse = r.raw;
   if (honoured.includes('html') && inc.html === true) out.html = markdownToHtml(r.markdown);
   return out;
+}
+
+/** Every answer signal, null where the engine did not read it. */
+function answerSignals(s: Partial<AnswerSignals> | undefined): Record<keyof AnswerSignals, unknown> {
+  return {
+    searchQueries: s?.searchQueries ?? null,
+    searchTriggered: s?.searchTriggered ?? null,
+    retrievedSources: s?.retrievedSources ?? null,
+    products: s?.products ?? null,
+    ads: s?.ads ?? null,
+    places: s?.places ?? null,
+  };
 }
 
 /** Small Markdown renderer for the `html` flag: paragraphs, headings, lists, links, emphasis, code. */

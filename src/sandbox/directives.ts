@@ -9,6 +9,8 @@ export interface Directives {
   empty: boolean;
   error: boolean;
   captcha: boolean;
+  /** An answer engine answers from what it knows: no search, no citations (`sandbox:nosearch`). */
+  nosearch: boolean;
   /** First N requests for this text answer 5xx. */
   flaky: number;
   /** Answer after this many milliseconds. */
@@ -24,6 +26,7 @@ export function parseDirectives(text: string | undefined | null): Directives {
     empty: /sandbox:empty\b/.test(t),
     error: /sandbox:error\b/.test(t),
     captcha: /sandbox:captcha\b/.test(t),
+    nosearch: /sandbox:nosearch\b/.test(t),
     flaky: Number(/sandbox:flaky=(\d{1,4})/.exec(t)?.[1] ?? 0),
     delayMs: Math.min(600_000, Number(/sandbox:delay=(\d{1,7})/.exec(t)?.[1] ?? 0)),
     shifts: parseShifts(t),
@@ -34,7 +37,7 @@ export function parseDirectives(text: string | undefined | null): Directives {
 export function stripDirectives(text: string): string {
   return text
     .replace(
-      /(?<!\s)\s*sandbox:(?:(?:timeout|empty|error|captcha|flaky=\d+|delay=\d+)\b|shift=[\p{L}\p{N}:@+_-]+)/gu,
+      /(?<!\s)\s*sandbox:(?:(?:timeout|empty|error|captcha|nosearch|flaky=\d+|delay=\d+)\b|shift=[\p{L}\p{N}:@+_-]+)/gu,
       '',
     )
     .trim();

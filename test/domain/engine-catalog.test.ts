@@ -12,7 +12,7 @@ import {
 
 const COMMON_KEYS = ['aliases', 'browser', 'credits', 'defaultCountry', 'kind', 'readsClientUrls', 'regionBound'];
 const KEYS_BY_KIND: Record<string, string[]> = {
-  engine: [...COMMON_KEYS, 'actions', 'address', 'includeFlags', 'pages'].sort(),
+  engine: [...COMMON_KEYS, 'actions', 'address', 'answers', 'includeFlags', 'pages'].sort(),
   analysis: [...COMMON_KEYS, 'endpoint', 'monitors'].sort(),
 };
 const INCLUDE_FLAGS = ['markdown', 'rawResponse', 'html'];

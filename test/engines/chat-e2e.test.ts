@@ -162,7 +162,9 @@ describe('chat engines through the sandbox', () => {
       const raw = r.response.rawResponse as {
         groundingChunks: Array<{ uri: string; url: string; resolution: string }>;
       };
-      expect(raw.groundingChunks).toHaveLength(3);
+      // Three cited chunks and one the search returned that no support cites (a retrieved source).
+      expect(raw.groundingChunks).toHaveLength(4);
+      expect(r.response.retrievedSources).toHaveLength(1);
       for (const c of raw.groundingChunks) {
         expect(c.uri).toMatch(/\/grounding-api-redirect\//);
         expect(c.resolution).toBe('redirect');

@@ -55,12 +55,14 @@ describe('Gemini grounding parser', () => {
         [2, redirect('https://namu.wiki/w/에펠탑')],
       ]),
     );
-    // Chunk 1 is used first, so it is [1]; chunk 2 grounds nothing in particular and comes last, without a marker.
+    // Chunk 1 is used first, so it is [1]; chunk 2 grounds nothing: read, not cited, so it is a retrieved source.
     expect(r.markdown).toBe('에펠탑은 높이가 330m이다.[1] 1889년에 완공되었다.[1][2]');
     expect(r.sources.map((s) => [s.position, s.label])).toEqual([
       [1, 'ko.wikipedia.org'],
       [2, 'toureiffel.paris'],
-      [3, 'namu.wiki'],
+    ]);
+    expect(r.signals?.retrievedSources).toEqual([
+      { position: 1, url: 'https://namu.wiki/w/%EC%97%90%ED%8E%A0%ED%83%91', title: 'namu.wiki', query: null },
     ]);
   });
 
@@ -243,10 +245,11 @@ describe('grounding redirect resolution against the sandbox', () => {
     });
     expect(res.status).toBe(200);
     const parsed = parseGemini(res.json());
-    expect(parsed.chunks.length).toBe(3);
-    const expired = { index: 3, uri: `${sim.url}/gemini/grounding-api-redirect/expired-token`, title: 'example.org' };
-    const noTitle = { index: 4, uri: `${sim.url}/gemini/grounding-api-redirect/gone`, title: 'Some Site' };
-    const direct = { index: 5, uri: 'https://publisher.example/page', title: null };
+    // Three cited pages and one the search returned that no support cites.
+    expect(parsed.chunks.length).toBe(4);
+    const expired = { index: 4, uri: `${sim.url}/gemini/grounding-api-redirect/expired-token`, title: 'example.org' };
+    const noTitle = { index: 5, uri: `${sim.url}/gemini/grounding-api-redirect/gone`, title: 'Some Site' };
+    const direct = { index: 6, uri: 'https://publisher.example/page', title: null };
     const resolved = await resolveGroundingChunks(
       http,
       [...parsed.chunks, expired, noTitle, direct],
@@ -257,11 +260,13 @@ describe('grounding redirect resolution against the sandbox', () => {
       const r = resolved.get(c.index);
       expect(r?.resolution).toBe('redirect');
       expect(r?.status).toBe(302);
-      expect(r?.url).toMatch(/^https:\/\/[a-z.]+\.[a-z]+\/eiffel-tower-height-\d$/);
+      expect(r?.url).toMatch(
+        /^https:\/\/(?:[a-z.]+\.[a-z]+\/eiffel-tower-height-\d|consulted\.example\.net\/[0-9a-f]+)$/,
+      );
       expect(new URL(r?.url as string).hostname).toBe(c.title);
     }
-    expect(resolved.get(3)).toEqual({ url: 'https://example.org', resolution: 'title-fallback', status: 404 });
-    expect(resolved.get(4)).toEqual({ url: noTitle.uri, resolution: 'unresolved', status: 404 });
-    expect(resolved.get(5)).toEqual({ url: 'https://publisher.example/page', resolution: 'direct' });
+    expect(resolved.get(4)).toEqual({ url: 'https://example.org', resolution: 'title-fallback', status: 404 });
+    expect(resolved.get(5)).toEqual({ url: noTitle.uri, resolution: 'unresolved', status: 404 });
+    expect(resolved.get(6)).toEqual({ url: 'https://publisher.example/page', resolution: 'direct' });
   });
 });

@@ -255,6 +255,7 @@ describe('chat engines real-input corpus (OpenAI Responses, Perplexity Sonar, Ge
           row,
           failures,
         );
+        scoreSignals(c, view.response as AnswerView, row, failures);
       }
       // A provider key must never come back in a result or an error.
       if (/corpus-test-key/.test(JSON.stringify(view))) failures.push('the API key leaked into the task view');
@@ -335,6 +336,60 @@ describe("the recorded Retry-After is honoured (dd-trace-py's 429, Retry-After: 
     expect(restLeft(svc.app.pools.accounts.list())).toBeGreaterThan(RECORDED_RETRY_AFTER_MS - 2_000);
   });
 });
+
+interface AnswerView {
+  sources: Source[];
+  searchQueries: string[] | null;
+  searchTriggered: boolean | null;
+  retrievedSources: Array<{ url: string }> | null;
+}
+
+/**
+ * The answer signals the recording itself holds, read straight from its JSON: OpenAI's `web_search_call` actions
+ * (the final object of a stream), Gemini's `groundingMetadata`, Sonar's `search_results`.
+ */
+function recordedSignals(c: Case): { queries: string[] | null; triggered: boolean | null; listed: number | null } {
+  const text = readCorpusFile(new URL(c.file, DIR)).toString('utf8');
+  let body: Record<string, unknown>;
+  if (c.contentType.includes('event-stream')) {
+    const events = text
+      .split('\n')
+      .filter((l) => l.startsWith('data: '))
+      .map((l) => JSON.parse(l.slice(6)) as { type?: string; response?: Record<string, unknown> });
+    body = events.find((e) => e.type === 'response.completed')?.response ?? {};
+  } else body = JSON.parse(text) as Record<string, unknown>;
+  if (c.engine === 'CHATBOT_A') {
+    const calls = (body.output as Array<{ type?: string; action?: { query?: string; queries?: string[] } }>).filter(
+      (o) => o.type === 'web_search_call',
+    );
+    // A search action names its query, and newer models every query it ran (`queries`, the first repeated).
+    const queries = calls.flatMap((o) => [...(o.action?.query ? [o.action.query] : []), ...(o.action?.queries ?? [])]);
+    return { queries: [...new Set(queries)], triggered: calls.length > 0 ? true : null, listed: null };
+  }
+  if (c.engine === 'ASSISTANT_A') {
+    const gm = (body.candidates as Array<{ groundingMetadata?: Record<string, unknown[]> }>)[0]?.groundingMetadata;
+    const queries = (gm?.webSearchQueries ?? []) as string[];
+    return { queries, triggered: queries.length > 0 || (gm?.groundingChunks ?? []).length > 0, listed: null };
+  }
+  const results = body.search_results as unknown[] | undefined;
+  return { queries: null, triggered: results ? results.length > 0 : null, listed: results?.length ?? null };
+}
+
+/** The service's answer signals against the recording's own (docs/contract.md#answer-signals). */
+function scoreSignals(c: Case, r: AnswerView, row: Record<string, string | number>, failures: string[]): void {
+  const want = recordedSignals(c);
+  row.searches = `${r.searchQueries?.length ?? '-'}/${want.queries?.length ?? '-'}`;
+  if (JSON.stringify(r.searchQueries) !== JSON.stringify(want.queries))
+    failures.push(`searchQueries ${JSON.stringify(r.searchQueries)}, want ${JSON.stringify(want.queries)}`);
+  if (want.triggered !== null && r.searchTriggered !== want.triggered)
+    failures.push(`searchTriggered ${r.searchTriggered}, want ${want.triggered}`);
+  // Every page the engine listed is either cited or retrieved, never both.
+  const retrieved = r.retrievedSources ?? [];
+  row.retrieved = retrieved.length;
+  if (retrieved.some((x) => r.sources.some((s) => s.url === x.url))) failures.push('a cited source is also retrieved');
+  if (want.listed !== null && r.sources.length + retrieved.length > want.listed)
+    failures.push(`${r.sources.length} cited + ${retrieved.length} retrieved, more than the ${want.listed} listed`);
+}
 
 /** The Markdown with its `[n]` marker runs taken out, and which run stood at each offset of what is left. */
 function withoutMarkers(md: string): { plain: string; runAt: Map<number, string> } {

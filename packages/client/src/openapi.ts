@@ -428,9 +428,7 @@ export interface paths {
                                 creditsCharged?: number | null;
                             };
                             /** @description Engine result; present when COMPLETED. A SOURCE_INFLUENCE task answers with a SourceInfluenceResult, a PROMPT_RESEARCH task with a PromptResearchResult, any other engine with its answer (text, markdown, sources) */
-                            response?: components["schemas"]["SourceInfluenceResult"] | components["schemas"]["PromptResearchResult"] | {
-                                [key: string]: unknown;
-                            };
+                            response?: components["schemas"]["SourceInfluenceResult"] | components["schemas"]["PromptResearchResult"] | components["schemas"]["EngineAnswer"];
                             /** @description <CODE>: <sentence>; present when FAILED */
                             error?: string;
                             /** @description Why the last attempt failed; present when FAILED (absent on tasks that failed before aeq recorded reasons). The contract's `error` string stays fixed; branch on this `code` for the reason. */
@@ -565,9 +563,7 @@ export interface paths {
                                     creditsCharged?: number | null;
                                 };
                                 /** @description Engine result, as polling shows it; with include=result, when COMPLETED */
-                                response?: components["schemas"]["SourceInfluenceResult"] | components["schemas"]["PromptResearchResult"] | {
-                                    [key: string]: unknown;
-                                };
+                                response?: components["schemas"]["SourceInfluenceResult"] | components["schemas"]["PromptResearchResult"] | components["schemas"]["EngineAnswer"];
                                 /** @description <CODE>: <sentence>, as polling shows it; with include=result, when FAILED */
                                 error?: string;
                                 /** @description as polling shows it; with include=result, when FAILED */
@@ -3848,6 +3844,56 @@ export interface components {
                     }[];
                 };
             };
+        };
+        /** @description An engine's answer. The answer signals are present on engines that write an answer and null where the engine cannot see them (docs/contract.md#answer-signals); other members are the engine's own */
+        EngineAnswer: {
+            text: string;
+            /** @description absent when include.markdown is false */
+            markdown?: string;
+            /** @description the cited sources, numbered as the markers */
+            sources: {
+                position: number;
+                url: string;
+                label: string;
+            }[];
+            /** @description the searches the engine ran, in order */
+            searchQueries?: string[] | null;
+            /** @description whether the engine searched the web for this answer */
+            searchTriggered?: boolean | null;
+            /** @description pages the engine read but did not cite */
+            retrievedSources?: {
+                position: number;
+                url: string;
+                title: string | null;
+                query: string | null;
+            }[] | null;
+            /** @description product and shopping cards */
+            products?: {
+                position: number;
+                title: string;
+                url: string | null;
+                /** @description as shown */
+                price: string | null;
+                currency: string | null;
+                merchant: string | null;
+                rating: number | null;
+            }[] | null;
+            /** @description sponsored units */
+            ads?: {
+                position: number;
+                title: string;
+                url: string | null;
+            }[] | null;
+            /** @description local cards */
+            places?: {
+                position: number;
+                name: string;
+                url: string | null;
+                address: string | null;
+                rating: number | null;
+            }[] | null;
+        } & {
+            [key: string]: unknown;
         };
     };
     responses: never;

@@ -1,5 +1,6 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { EngineResult, Source } from '../adapter.js';
+import type { RetrievedSource } from '../engine-result.js';
 import { markdownToText } from '../common/markdown-text.js';
 import { displayHost, normalizeSourceUrl } from '../common/urls.js';
 import {
@@ -40,6 +41,8 @@ export interface GeminiAnswer {
   unplaced: number[];
   /** Chunk indices in order of first use in the answer (by placement), then the uncited ones. */
   chunkOrder: number[];
+  /** `groundingMetadata.webSearchQueries`: the searches Gemini ran, in order. */
+  searchQueries: string[];
   finishReason: string | null;
   response: Obj;
 }
@@ -129,7 +132,10 @@ export function parseGemini(body: unknown): GeminiAnswer {
   const chunkOrder: number[] = [];
   for (const p of placements) for (const c of p.chunks) if (!chunkOrder.includes(c)) chunkOrder.push(c);
   for (const c of chunks) if (!chunkOrder.includes(c.index)) chunkOrder.push(c.index);
-  return { answer, chunks, placements, unplaced, chunkOrder, finishReason, response: body };
+  const searchQueries = (Array.isArray(gm.webSearchQueries) ? gm.webSearchQueries : []).filter(
+    (q): q is string => typeof q === 'string' && q.trim() !== '',
+  );
+  return { answer, chunks, placements, unplaced, chunkOrder, searchQueries, finishReason, response: body };
 }
 
 function placeSupports(
@@ -194,11 +200,20 @@ export function buildGeminiResult(a: GeminiAnswer, resolved: ReadonlyMap<number,
   const positionOfUrl = new Map<string, number>();
   const positionOfChunk = new Map<number, number>();
   const sources: Source[] = [];
+  // A chunk no support cites was read but not cited: it goes to `retrievedSources`. When no support could be placed
+  // at all, the chunks are the only source list the answer has, and they stay sources.
+  const cited = new Set(a.placements.flatMap((p) => p.chunks));
+  const retrieved: RetrievedSource[] = [];
   for (const idx of a.chunkOrder) {
     const chunk = a.chunks[idx];
     const r = resolved.get(idx);
     if (!chunk || !r) continue;
     const url = normalizeSourceUrl(r.url);
+    if (cited.size > 0 && !cited.has(idx)) {
+      if (!retrieved.some((x) => x.url === url) && !positionOfUrl.has(url))
+        retrieved.push({ position: retrieved.length + 1, url, title: chunk.title, query: null });
+      continue;
+    }
     let pos = positionOfUrl.get(url);
     if (pos === undefined) {
       pos = sources.length + 1;
@@ -222,6 +237,12 @@ export function buildGeminiResult(a: GeminiAnswer, resolved: ReadonlyMap<number,
     text: markdownToText(a.answer),
     markdown: insertAtCodePoints(codePointsOf(a.answer), inserts),
     sources,
+    signals: {
+      searchQueries: a.searchQueries,
+      // The request always offers the google_search tool: an answer without grounding did not search.
+      searchTriggered: a.searchQueries.length > 0 || a.chunks.length > 0,
+      retrievedSources: retrieved,
+    },
     raw: {
       response: a.response,
       groundingChunks: a.chunks.map((c) => ({ ...c, ...resolved.get(c.index) })),

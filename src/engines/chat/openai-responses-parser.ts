@@ -70,10 +70,18 @@ export function parseResponsesObject(body: unknown, diagnostics: ResponsesDiagno
   for (const [at, positions] of markers) inserts.set(at, markerString(positions));
   const markdown = stripOpenAiTracking(insertAtCodePoints(cps, inserts));
 
+  const searches = webSearches(body.output);
   return {
     text: markdownToText(stripOpenAiTracking(answer.text)),
     markdown,
     sources,
+    signals: {
+      searchQueries: searches.queries,
+      ...searchTriggered(body, searches.calls),
+      retrievedSources: searches.consulted
+        .filter((c) => !sources.some((s) => s.url === c.url))
+        .map((c, i) => ({ ...c, position: i + 1 })),
+    },
     raw: {
       response: body,
       consultedSources: consultedSources(body.output),
@@ -146,6 +154,51 @@ function numberSources(citations: readonly Citation[]): { sources: Source[]; pos
     sources.push({ position, url, label: c.title ?? displayHost(url) });
   }
   return { sources, positionOf };
+}
+
+interface WebSearches {
+  /** `web_search_call` items in the output. */
+  calls: number;
+  /** The queries of their `search` actions, in order. */
+  queries: string[];
+  /** The pages their actions consulted (a search's sources, an opened page), first appearance, normalised. */
+  consulted: Array<{ url: string; title: string | null; query: string | null }>;
+}
+
+/** What the hosted web_search tool did (`include: ["web_search_call.action.sources"]` lists each search's sources). */
+function webSearches(output: unknown[]): WebSearches {
+  const out: WebSearches = { calls: 0, queries: [], consulted: [] };
+  const add = (raw: unknown, title: unknown, query: string | null) => {
+    if (typeof raw !== 'string') return;
+    const url = normalizeSourceUrl(stripOpenAiTracking(raw));
+    if (out.consulted.some((c) => c.url === url)) return;
+    out.consulted.push({ url, title: typeof title === 'string' && title.trim() !== '' ? title : null, query });
+  };
+  for (const item of output) {
+    if (!isObj(item) || item.type !== 'web_search_call') continue;
+    out.calls++;
+    const action = isObj(item.action) ? item.action : {};
+    const queries = [
+      ...(typeof action.query === 'string' ? [action.query] : []),
+      ...(Array.isArray(action.queries) ? action.queries.filter((q): q is string => typeof q === 'string') : []),
+    ].filter((q) => q.trim() !== '');
+    for (const q of queries) if (!out.queries.includes(q)) out.queries.push(q);
+    const query = queries[0] ?? null;
+    if (action.type === 'open_page' || action.type === 'find') add(action.url, null, null);
+    for (const s of Array.isArray(action.sources) ? action.sources : []) if (isObj(s)) add(s.url, s.title, query);
+  }
+  return out;
+}
+
+/**
+ * Whether the model searched: a `web_search_call` says yes; none says no when the request offered the tool (the
+ * response echoes its `tools`), and nothing is known otherwise.
+ */
+function searchTriggered(body: Obj, calls: number): { searchTriggered?: boolean } {
+  if (calls > 0) return { searchTriggered: true };
+  const offered =
+    Array.isArray(body.tools) && body.tools.some((t) => isObj(t) && String(t.type).startsWith('web_search'));
+  return offered ? { searchTriggered: false } : {};
 }
 
 /** Every URL the web_search calls consulted (`include: ["web_search_call.action.sources"]`), distinct, in order. */

@@ -1,5 +1,6 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { EngineResult, Source } from '../adapter.js';
+import type { RetrievedSource } from '../engine-result.js';
 import { markdownToText } from '../common/markdown-text.js';
 import { displayHost, normalizeSourceUrl } from '../common/urls.js';
 
@@ -62,10 +63,23 @@ export function parseSonar(body: unknown): EngineResult {
     }
     return `[${pos}]`;
   });
+  // The search results no marker cites were read but not cited; Sonar names no queries.
+  const retrievedSources: RetrievedSource[] = [];
+  refs.forEach((ref, i) => {
+    const url = normalizeSourceUrl(ref.url);
+    if (positions.has(i + 1) || byUrl.has(url) || retrievedSources.some((x) => x.url === url)) return;
+    retrievedSources.push({ position: retrievedSources.length + 1, url, title: ref.title, query: null });
+  });
+  const listed = Array.isArray(r.search_results) ? r.search_results : Array.isArray(r.citations) ? r.citations : null;
   return {
     text: markdownToText(markdown.replace(/\[\d+\]/g, '')),
     markdown,
     sources,
+    signals: {
+      retrievedSources,
+      // Sonar searches unless told not to: an empty result list is an answer without search; no list, unknown.
+      ...(listed ? { searchTriggered: listed.length > 0 } : {}),
+    },
     raw: { response: body, droppedMarkers: dropped },
   };
 }

@@ -1,3 +1,4 @@
+import { engineAnswerSchema } from './engine-answer.js';
 import { promptResearchResultSchema } from './prompt-research-result.js';
 import { sourceInfluenceResultSchema } from './source-influence-result.js';
 
@@ -5,7 +6,7 @@ import { sourceInfluenceResultSchema } from './source-influence-result.js';
  * The schemas every route may refer to by `$id`: Fastify holds them as shared schemas (`app.addSchema`) and the
  * OpenAPI document lists them under `components.schemas` by that name.
  */
-export const SHARED_SCHEMAS = [sourceInfluenceResultSchema, promptResearchResultSchema] as const;
+export const SHARED_SCHEMAS = [sourceInfluenceResultSchema, promptResearchResultSchema, engineAnswerSchema] as const;
 
 /**
  * A completed task's `response`: the analysis result of SOURCE_INFLUENCE and PROMPT_RESEARCH tasks, every other
@@ -16,6 +17,6 @@ export const taskResponseSchema = {
   anyOf: [
     { $ref: `${sourceInfluenceResultSchema.$id}#` },
     { $ref: `${promptResearchResultSchema.$id}#` },
-    { type: 'object', additionalProperties: true },
+    { $ref: `${engineAnswerSchema.$id}#` },
   ],
 } as const;

@@ -76,7 +76,7 @@ export function registerAssistantA(app: FastifyInstance, sim: SimContext): void 
     });
     const sentences = [...fakeSentences(sim, topic, 3), ...(brands.sentence ? [brands.sentence] : [])];
     const text = sentences.join(' ');
-    const grounded = JSON.stringify(body.tools ?? []).includes('google_search');
+    const grounded = JSON.stringify(body.tools ?? []).includes('google_search') && !d.nosearch;
     const candidate: Record<string, unknown> = {
       content: { role: 'model', parts: [{ text }] },
       finishReason: 'STOP',
@@ -143,7 +143,8 @@ function groundingFor(
     searchEntryPoint: {
       renderedContent: `<style>.container{display:flex}</style><div class="container"><a class="chip" href="https://www.google.com/search?q=${encodeURIComponent(topic)}">${escapeHtml(topic)}</a></div>`,
     },
-    groundingChunks: cites.map((c) => ({
+    // The last chunk is a page the search returned that no support cites.
+    groundingChunks: [...cites, { url: `https://consulted.example.net/${sim.hash(topic).toString(16)}` }].map((c) => ({
       web: { uri: `${base}/grounding-api-redirect/${encodeToken(c.url)}`, title: new URL(c.url).hostname },
     })),
     groundingSupports: supports,

@@ -75,7 +75,7 @@ export function registerChatbotA(app: FastifyInstance, sim: SimContext): void {
       korean: isKorean(topic),
       shifts: d.shifts,
     });
-    const response = buildResponse(sim, topic, body, d.empty, brands);
+    const response = buildResponse(sim, topic, body, d.empty, d.nosearch, brands);
     if (body.stream !== true) return reply.header('x-request-id', `req_${sim.hash(topic).toString(16)}`).send(response);
 
     reply.hijack();
@@ -147,10 +147,27 @@ function answerWithCitations(
   return { text, annotations, cites };
 }
 
-function buildResponse(sim: SimContext, topic: string, req: Json, empty: boolean, brands: Landscape): Json {
+function buildResponse(
+  sim: SimContext,
+  topic: string,
+  req: Json,
+  empty: boolean,
+  nosearch: boolean,
+  brands: Landscape,
+): Json {
   const id = sim.hash(topic).toString(16);
-  const answer = empty ? { text: '', annotations: [], cites: [] } : answerWithCitations(sim, topic, brands);
+  const answer = empty
+    ? { text: '', annotations: [], cites: [] }
+    : nosearch
+      ? { text: fakeSentences(sim, topic, 2).join(' '), annotations: [], cites: [] }
+      : answerWithCitations(sim, topic, brands);
   const consulted = [...answer.cites.map((c) => c.url), ...(empty ? [] : [`https://consulted.example.net/${id}`])];
+  const search = {
+    type: 'web_search_call',
+    id: `ws_${id}`,
+    status: 'completed',
+    action: { type: 'search', query: topic, sources: consulted.map((url) => ({ type: 'url', url })) },
+  };
   return {
     id: `resp_${id}`,
     object: 'response',
@@ -160,12 +177,7 @@ function buildResponse(sim: SimContext, topic: string, req: Json, empty: boolean
     incomplete_details: null,
     model: typeof req.model === 'string' ? req.model : 'gpt-5-mini',
     output: [
-      {
-        type: 'web_search_call',
-        id: `ws_${id}`,
-        status: 'completed',
-        action: { type: 'search', query: topic, sources: consulted.map((url) => ({ type: 'url', url })) },
-      },
+      ...(nosearch ? [] : [search]),
       {
         type: 'message',
         id: `msg_${id}`,
@@ -187,23 +199,29 @@ function buildResponse(sim: SimContext, topic: string, req: Json, empty: boolean
 
 /** The typical event order of docs/engines.md#openai-responses, with annotations interleaved among the deltas. */
 function streamEvents(response: Json): Json[] {
-  const output = response.output as [Json, Json & { content: [{ text: string; annotations: Annotation[] }] }];
-  const [search, message] = output;
+  const output = response.output as Json[];
+  const search = output.find((o) => o.type === 'web_search_call');
+  const message = output.find((o) => o.type === 'message') as Json & {
+    content: [{ text: string; annotations: Annotation[] }];
+  };
+  const m = output.indexOf(message);
   const part = message.content[0];
   const events: Json[] = [];
   const push = (type: string, fields: Json) => events.push({ type, sequence_number: events.length, ...fields });
   const inProgress = { ...response, status: 'in_progress', output: [], usage: null };
   push('response.created', { response: inProgress });
   push('response.in_progress', { response: inProgress });
-  push('response.output_item.added', {
-    output_index: 0,
-    item: { type: 'web_search_call', id: search.id, status: 'in_progress' },
-  });
-  for (const t of ['in_progress', 'searching', 'completed'])
-    push(`response.web_search_call.${t}`, { output_index: 0, item_id: search.id });
-  push('response.output_item.done', { output_index: 0, item: search });
-  push('response.output_item.added', { output_index: 1, item: { ...message, status: 'in_progress', content: [] } });
-  const at = { item_id: message.id, output_index: 1, content_index: 0 };
+  if (search) {
+    push('response.output_item.added', {
+      output_index: 0,
+      item: { type: 'web_search_call', id: search.id, status: 'in_progress' },
+    });
+    for (const t of ['in_progress', 'searching', 'completed'])
+      push(`response.web_search_call.${t}`, { output_index: 0, item_id: search.id });
+    push('response.output_item.done', { output_index: 0, item: search });
+  }
+  push('response.output_item.added', { output_index: m, item: { ...message, status: 'in_progress', content: [] } });
+  const at = { item_id: message.id, output_index: m, content_index: 0 };
   push('response.content_part.added', { ...at, part: { type: 'output_text', text: '', annotations: [] } });
   const cps = Array.from(part.text);
   let sent = 0;
@@ -226,7 +244,7 @@ function streamEvents(response: Json): Json[] {
   }
   push('response.output_text.done', { ...at, text: part.text, logprobs: [] });
   push('response.content_part.done', { ...at, part });
-  push('response.output_item.done', { output_index: 1, item: message });
+  push('response.output_item.done', { output_index: m, item: message });
   push('response.completed', { response });
   return events;
 }

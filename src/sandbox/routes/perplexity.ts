@@ -44,9 +44,21 @@ export function registerAnswerEngineA(app: FastifyInstance, sim: SimContext): vo
           korean: isKorean(topic),
           shifts: d.shifts,
         });
-    const cites = d.empty ? [] : withOwnSite(fakeCitations(sim, topic, 3, 'ANSWER_ENGINE_A'), brands);
+    const searched = !d.empty && !d.nosearch;
+    const cites = searched ? withOwnSite(fakeCitations(sim, topic, 3, 'ANSWER_ENGINE_A'), brands) : [];
     const sentences = fakeSentences(sim, topic, 3);
-    let content = d.empty ? '' : `${sentences[0]} [2]\n\n${sentences[1]} [1][3]\n\n${sentences[2]} [2]`;
+    let content = d.empty
+      ? ''
+      : searched
+        ? `${sentences[0]} [2]\n\n${sentences[1]} [1][3]\n\n${sentences[2]} [2]`
+        : sentences.join('\n\n');
+    // One more result the search returned and the answer does not cite, as real answers have.
+    const results = searched
+      ? [
+          ...cites,
+          { title: `${topic} — further reading`, url: `https://consulted.example.net/${sim.hash(topic).toString(16)}` },
+        ]
+      : [];
     if (brands?.sentence) content += `\n\n${brands.sentence}`;
     return reply.send({
       id: `sim-${sim.hash(topic).toString(16)}`,
@@ -55,7 +67,7 @@ export function registerAnswerEngineA(app: FastifyInstance, sim: SimContext): vo
       object: 'chat.completion',
       choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } }],
       citations: cites.map((c) => c.url),
-      search_results: cites.map((c) => ({ title: c.title, url: c.url, date: null })),
+      search_results: results.map((c) => ({ title: c.title, url: c.url, date: null })),
       usage: { prompt_tokens: 12, completion_tokens: 40, total_tokens: 52 },
     });
   });
