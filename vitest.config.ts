@@ -35,7 +35,17 @@ if (pgProblem) {
  */
 const MAX_WORKERS = Math.max(2, os.availableParallelism() - 1);
 
-const common = { testTimeout: 30_000, hookTimeout: 60_000, pool: 'forks' as const };
+/**
+ * Parse threads at nice 10, not the service's default 19, in every service a test starts (in process or as a child):
+ * beside the other test files' services and browsers, all at nice 0, nice-19 threads starved and attempts that
+ * parse timed out (docs/configuration.md, AEQ_PARSE_NICE).
+ */
+const common = {
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+  pool: 'forks' as const,
+  env: { AEQ_PARSE_NICE: '10' },
+};
 
 /**
  * Lifecycle tests that drive a child process on the SQLite file stay SQLite-only; so do the security tests that read
@@ -91,7 +101,7 @@ export default defineConfig({
                   'test/security/**/*.test.ts',
                 ],
                 exclude: SQLITE_ONLY,
-                env: { AEQ_TEST_STORE: 'postgres' },
+                env: { ...common.env, AEQ_TEST_STORE: 'postgres' },
                 globalSetup: ['test/pg-global-setup.ts'],
               },
             },

@@ -234,6 +234,7 @@ async function assemble(settings: Readonly<Settings>, opts: AppOptions, releaseD
     // Its threads start on the first parse and leave when idle (an API-only process has no pool at all).
     parser = new ParsePool({
       threads: settings.parseThreads,
+      nice: settings.parseNice,
       ...(settings.parseHeapMb ? { maxHeapMb: settings.parseHeapMb } : {}),
       log: log.child({ component: 'parse-pool' }),
     });

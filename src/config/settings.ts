@@ -65,6 +65,8 @@ export interface Settings {
   parseThreads: number;
   /** Old-generation heap limit of each parse thread, in MB; 0 leaves V8's default. */
   parseHeapMb: number;
+  /** The parse threads' nice value on Linux (0 to 19, default 19: the lowest priority). */
+  parseNice: number;
   /** The built dashboard served at /dashboard (`npm run build` writes it to dist/dashboard). */
   dashboardDir: string;
 }
@@ -210,6 +212,7 @@ export function loadSettings(env: Env = process.env, overrides: Partial<Settings
     browserPages: int(env, 'AEQ_BROWSER_PAGES', 1, 64) ?? 4,
     parseThreads: int(env, 'AEQ_PARSE_THREADS', 0, 256) ?? os.availableParallelism(),
     parseHeapMb: parseHeapMb(env),
+    parseNice: int(env, 'AEQ_PARSE_NICE', 0, 19) ?? 19,
     dashboardDir: env.AEQ_DASHBOARD_DIR ? path.resolve(env.AEQ_DASHBOARD_DIR) : BUILT_DASHBOARD,
     ...overrides,
   };

@@ -53,7 +53,7 @@ describe('the drop tracer tells article text from boilerplate by the expected te
       maxBuffer: 8 * 1024 * 1024,
     });
     expect(stdout).toMatch(/Drop trace, corpus web, 12 pages/);
-    expect(stdout).toMatch(/mean F1: Readability alone 0\.\d{3}, aeq 0\.\d{3}/);
+    expect(stdout).toMatch(/mean F1: Readability alone [01]\.\d{3}, aeq [01]\.\d{3}/);
     expect(stdout).toMatch(/^rule +\| pages \| blocks \| words \| article blocks/m);
   }, 120_000);
 

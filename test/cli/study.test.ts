@@ -102,6 +102,9 @@ describe('aeq run (study runner)', () => {
       'task_id',
       'answer',
       'cited_urls',
+      'search_triggered',
+      'search_queries',
+      'retrieved_urls',
       'error',
       'failure_code',
       'failure_origin',
@@ -110,6 +113,11 @@ describe('aeq run (study runner)', () => {
     ]);
     expect(csv.every((r) => r.answer !== '' && r.status === 'COMPLETED' && r.failure_code === '')).toBe(true);
     expect(csv.filter((r) => r.engine === 'SEARCH_A')).toHaveLength(100);
+    // The answer signals: CHATBOT_A reads them (its searches, that it searched, the pages it read but did not cite).
+    const chat = csv.filter((r) => r.engine === 'CHATBOT_A');
+    expect(chat).toHaveLength(100);
+    expect(chat.every((r) => r.search_triggered === 'true' && r.search_queries !== '')).toBe(true);
+    expect(chat.every((r) => /^https:\/\/consulted\.example\.net\//.test(r.retrieved_urls ?? ''))).toBe(true);
     expect(run.stdout).toMatch(/study finished in \S+: 300 tasks, 300 completed, 0 failed/);
     for (const e of ENGINES.split(',')) expect(run.stdout).toMatch(new RegExp(`${e}\\s+100\\s+0`));
     expect(serverTasks(hashOf(path.join(dir, 'prompts.results.jsonl')))).toMatchObject({ tasks: 300, keys: 300 });

@@ -167,6 +167,12 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
     // ...and brings its source into focus.
     await page.locator('button.cite').first().click();
     expect(await page.evaluate(() => document.activeElement?.id)).toMatch(/^source-\d+$/);
+    // Behind the answer: Sonar searched, names no query (unknown), and read one page it did not cite.
+    expect(await page.textContent('.behind .searched')).toBe('Yes');
+    expect(await page.$$eval('.behind ol.searches li', (ls) => ls.length)).toBe(0);
+    const retrieved = await page.$$eval('.behind ol.retrieved li a', (as) => as.map((a) => a.getAttribute('href')));
+    expect(retrieved).toEqual(polled.response.retrievedSources.map((s: any) => s.url));
+    expect(retrieved.length).toBeGreaterThan(0);
     await screenshot(page, 'task-1280');
   });
 

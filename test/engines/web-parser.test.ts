@@ -352,6 +352,18 @@ describe('WEB_SCRAPE extraction on markup seen in real pages', () => {
     expect((r.raw as { removed: unknown[] }).removed).toEqual([]);
   });
 
+  // The date rule's patterns once used `\b`, which JavaScript bounds at ASCII letters only: in one long word of
+  // mixed scripts every character was a boundary and a 40 KB line took 18 s. A timeout is this test's failure.
+  it('reads a page whose line is one 40,000-letter word of mixed scripts', { timeout: 10_000 }, () => {
+    const word = 'aя'.repeat(20_000);
+    const r = read(
+      `<!doctype html><html><head><title>Long word</title></head><body><article><h1>Long word</h1>
+      <p>Published ${word}</p><p>${'A sentence of the article that carries its weight. '.repeat(12)}</p>
+      </article></body></html>`,
+    );
+    expect(r.text).toContain(word);
+  });
+
   it('drops link blocks, copyright lines and bare addresses only on the page scope (the fallback path)', () => {
     const prose = (x: string) => `<p>${x} The library keeps the exhibit open until the end of January.</p>`;
     const markup =

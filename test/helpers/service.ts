@@ -128,6 +128,9 @@ export async function startService(env: Record<string, string> = {}, opts: Start
     PORT: '0',
     AEQ_DATA_DIR: dataDir,
     AEQ_LOG_LEVEL: process.env.AEQ_TEST_LOG ?? 'silent',
+    // Test files run side by side, each with its services and browsers at nice 0: parse threads at nice 19 got a few
+    // percent of a core there and attempts timed out with their upstream's answer in hand (vitest.config.ts).
+    AEQ_PARSE_NICE: process.env.AEQ_PARSE_NICE ?? '10',
     ...env,
   });
   const lines = opts.logLines;

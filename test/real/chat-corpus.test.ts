@@ -371,8 +371,10 @@ function recordedSignals(c: Case): { queries: string[] | null; triggered: boolea
     const queries = (gm?.webSearchQueries ?? []) as string[];
     return { queries, triggered: queries.length > 0 || (gm?.groundingChunks ?? []).length > 0, listed: null };
   }
-  const results = body.search_results as unknown[] | undefined;
-  return { queries: null, triggered: results ? results.length > 0 : null, listed: results?.length ?? null };
+  // Sonar: it searched when it lists results or citations; the pages it lists are at most the larger list.
+  const lists = [body.search_results, body.citations].filter((l): l is unknown[] => Array.isArray(l));
+  if (lists.length === 0) return { queries: null, triggered: null, listed: null };
+  return { queries: null, triggered: lists.some((l) => l.length > 0), listed: Math.max(...lists.map((l) => l.length)) };
 }
 
 /** The service's answer signals against the recording's own (docs/contract.md#answer-signals). */

@@ -161,17 +161,4 @@ function report(outcomes: Outcome[]): void {
       outcomes.filter((o) => outOfScope[o.page.id]),
     ),
   ]);
-  const low = outcomes.filter((o) => o.aeq.f1 < F1_PASS);
-  printTable(
-    `Pages under F1 ${F1_PASS} (${low.length})`,
-    low.map((o) => ({
-      id: o.page.id,
-      status: o.code ? `${o.status} ${o.code}` : o.status,
-      precision: o.aeq.precision,
-      recall: o.aeq.recall,
-      f1: o.aeq.f1,
-      scope: outOfScope[o.page.id] ? 'out' : 'in',
-      url: o.page.url.slice(0, 70),
-    })),
-  );
 }

@@ -26,8 +26,10 @@ export interface ResultLine {
 }
 
 /**
- * The CSV's columns: the study's coordinates, the outcome and answer, then why a failed task failed (the polling
- * view's `failure`: its code, whose side, the upstream host and the attempts made). A study asks each prompt once per
+ * The CSV's columns: the study's coordinates, the outcome and answer, the answer signals
+ * (docs/contract.md#answer-signals: `true`/`false` or empty when unknown; queries joined by " | ", URLs by spaces),
+ * then why a failed task failed (the polling view's `failure`: its code, whose side, the upstream host and the
+ * attempts made). A study asks each prompt once per
  * engine and country, so there is no sample column.
  */
 const CSV_COLUMNS = [
@@ -39,6 +41,9 @@ const CSV_COLUMNS = [
   'task_id',
   'answer',
   'cited_urls',
+  'search_triggered',
+  'search_queries',
+  'retrieved_urls',
   'error',
   'failure_code',
   'failure_origin',
@@ -103,8 +108,17 @@ export function completeLines(file: string): string {
   return text.slice(0, end);
 }
 
+/** The `url`s of a list of sources, space-separated ('' when the member is not a list). */
+function urlsOf(list: unknown): string {
+  return (Array.isArray(list) ? (list as Array<{ url?: unknown }>) : [])
+    .map((s) => s.url)
+    .filter((u): u is string => typeof u === 'string')
+    .join(' ');
+}
+
 function csvRow(r: ResultLine): string {
-  const sources = Array.isArray(r.response?.sources) ? (r.response.sources as Array<{ url?: unknown }>) : [];
+  const triggered = r.response?.searchTriggered;
+  const queries = r.response?.searchQueries;
   return csvRecord([
     r.study.row,
     r.study.prompt,
@@ -113,10 +127,10 @@ function csvRow(r: ResultLine): string {
     r.status,
     r.task?.id ?? '',
     typeof r.response?.text === 'string' ? r.response.text : '',
-    sources
-      .map((s) => s.url)
-      .filter((u): u is string => typeof u === 'string')
-      .join(' '),
+    urlsOf(r.response?.sources),
+    typeof triggered === 'boolean' ? String(triggered) : '',
+    Array.isArray(queries) ? queries.filter((q): q is string => typeof q === 'string').join(' | ') : '',
+    urlsOf(r.response?.retrievedSources),
     r.error ?? '',
     r.failure?.code ?? '',
     r.failure?.origin ?? '',

@@ -41,6 +41,8 @@ export interface GeminiAnswer {
   unplaced: number[];
   /** Chunk indices in order of first use in the answer (by placement), then the uncited ones. */
   chunkOrder: number[];
+  /** The chunks some grounding support cites, placed in the text or not. */
+  supportedChunks: ReadonlySet<number>;
   /** `groundingMetadata.webSearchQueries`: the searches Gemini ran, in order. */
   searchQueries: string[];
   finishReason: string | null;
@@ -135,7 +137,23 @@ export function parseGemini(body: unknown): GeminiAnswer {
   const searchQueries = (Array.isArray(gm.webSearchQueries) ? gm.webSearchQueries : []).filter(
     (q): q is string => typeof q === 'string' && q.trim() !== '',
   );
-  return { answer, chunks, placements, unplaced, chunkOrder, searchQueries, finishReason, response: body };
+  const supportedChunks = new Set<number>();
+  for (const s of Array.isArray(gm.groundingSupports) ? gm.groundingSupports : []) {
+    if (!isObj(s) || !Array.isArray(s.groundingChunkIndices)) continue;
+    for (const i of s.groundingChunkIndices)
+      if (typeof i === 'number' && i >= 0 && i < chunks.length) supportedChunks.add(i);
+  }
+  return {
+    answer,
+    chunks,
+    placements,
+    unplaced,
+    chunkOrder,
+    supportedChunks,
+    searchQueries,
+    finishReason,
+    response: body,
+  };
 }
 
 function placeSupports(
@@ -200,18 +218,22 @@ export function buildGeminiResult(a: GeminiAnswer, resolved: ReadonlyMap<number,
   const positionOfUrl = new Map<string, number>();
   const positionOfChunk = new Map<number, number>();
   const sources: Source[] = [];
-  // A chunk no support cites was read but not cited: it goes to `retrievedSources`. When no support could be placed
-  // at all, the chunks are the only source list the answer has, and they stay sources.
-  const cited = new Set(a.placements.flatMap((p) => p.chunks));
+  // A chunk no support cites was read but not cited: it goes to `retrievedSources` (a chunk whose support could not be
+  // placed in the text is still cited). With no support at all, the chunks are the only source list the answer has,
+  // and they stay sources.
+  const cited = a.supportedChunks;
   const retrieved: RetrievedSource[] = [];
+  const retrievedUrls = new Set<string>();
   for (const idx of a.chunkOrder) {
     const chunk = a.chunks[idx];
     const r = resolved.get(idx);
     if (!chunk || !r) continue;
     const url = normalizeSourceUrl(r.url);
     if (cited.size > 0 && !cited.has(idx)) {
-      if (!retrieved.some((x) => x.url === url) && !positionOfUrl.has(url))
+      if (!retrievedUrls.has(url) && !positionOfUrl.has(url)) {
+        retrievedUrls.add(url);
         retrieved.push({ position: retrieved.length + 1, url, title: chunk.title, query: null });
+      }
       continue;
     }
     let pos = positionOfUrl.get(url);

@@ -1,5 +1,5 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
-import type { EngineResult, Source } from '../engine-result.js';
+import type { EngineResult, RetrievedSource, Source } from '../engine-result.js';
 import { markdownToText } from '../common/markdown-text.js';
 import { displayHost, normalizeSourceUrl } from '../common/urls.js';
 import { streamedOpenAiError } from './openai-errors.js';
@@ -78,9 +78,7 @@ export function parseResponsesObject(body: unknown, diagnostics: ResponsesDiagno
     signals: {
       searchQueries: searches.queries,
       ...searchTriggered(body, searches.calls),
-      retrievedSources: searches.consulted
-        .filter((c) => !sources.some((s) => s.url === c.url))
-        .map((c, i) => ({ ...c, position: i + 1 })),
+      ...retrievedSources(searches, new Set(sources.map((s) => s.url))),
     },
     raw: {
       response: body,
@@ -159,6 +157,8 @@ function numberSources(citations: readonly Citation[]): { sources: Source[]; pos
 interface WebSearches {
   /** `web_search_call` items in the output. */
   calls: number;
+  /** Some action listed the pages it read (`action.sources`, which the request's `include` asks for) or opened one. */
+  listed: boolean;
   /** The queries of their `search` actions, in order. */
   queries: string[];
   /** The pages their actions consulted (a search's sources, an opened page), first appearance, normalised. */
@@ -167,11 +167,13 @@ interface WebSearches {
 
 /** What the hosted web_search tool did (`include: ["web_search_call.action.sources"]` lists each search's sources). */
 function webSearches(output: unknown[]): WebSearches {
-  const out: WebSearches = { calls: 0, queries: [], consulted: [] };
+  const out: WebSearches = { calls: 0, listed: false, queries: [], consulted: [] };
+  const seen = new Set<string>();
   const add = (raw: unknown, title: unknown, query: string | null) => {
     if (typeof raw !== 'string') return;
     const url = normalizeSourceUrl(stripOpenAiTracking(raw));
-    if (out.consulted.some((c) => c.url === url)) return;
+    if (seen.has(url)) return;
+    seen.add(url);
     out.consulted.push({ url, title: typeof title === 'string' && title.trim() !== '' ? title : null, query });
   };
   for (const item of output) {
@@ -184,10 +186,24 @@ function webSearches(output: unknown[]): WebSearches {
     ].filter((q) => q.trim() !== '');
     for (const q of queries) if (!out.queries.includes(q)) out.queries.push(q);
     const query = queries[0] ?? null;
-    if (action.type === 'open_page' || action.type === 'find') add(action.url, null, null);
+    if (action.type === 'open_page' || action.type === 'find') {
+      out.listed = true;
+      add(action.url, null, null);
+    }
+    if (Array.isArray(action.sources)) out.listed = true;
     for (const s of Array.isArray(action.sources) ? action.sources : []) if (isObj(s)) add(s.url, s.title, query);
   }
   return out;
+}
+
+/**
+ * The pages the searches read less the cited ones; none when the model did not search; unknown (absent) when it
+ * searched and no action listed what it read.
+ */
+function retrievedSources(s: WebSearches, cited: ReadonlySet<string>): { retrievedSources?: RetrievedSource[] } {
+  if (s.calls > 0 && !s.listed) return {};
+  const retrieved = s.consulted.filter((c) => !cited.has(c.url)).map((c, i) => ({ ...c, position: i + 1 }));
+  return { retrievedSources: retrieved };
 }
 
 /**

@@ -63,22 +63,25 @@ export function parseSonar(body: unknown): EngineResult {
     }
     return `[${pos}]`;
   });
-  // The search results no marker cites were read but not cited; Sonar names no queries.
-  const retrievedSources: RetrievedSource[] = [];
+  // The listed results no marker cites were read but not cited; Sonar names no queries. Without any list, what it
+  // read is unknown (null), not nothing.
+  const listed = [r.search_results, r.citations].filter(Array.isArray);
+  const retrievedSources: RetrievedSource[] | null = listed.length > 0 ? [] : null;
+  const seen = new Set(byUrl.keys());
   refs.forEach((ref, i) => {
     const url = normalizeSourceUrl(ref.url);
-    if (positions.has(i + 1) || byUrl.has(url) || retrievedSources.some((x) => x.url === url)) return;
-    retrievedSources.push({ position: retrievedSources.length + 1, url, title: ref.title, query: null });
+    if (positions.has(i + 1) || seen.has(url)) return;
+    seen.add(url);
+    retrievedSources?.push({ position: retrievedSources.length + 1, url, title: ref.title, query: null });
   });
-  const listed = Array.isArray(r.search_results) ? r.search_results : Array.isArray(r.citations) ? r.citations : null;
   return {
     text: markdownToText(markdown.replace(/\[\d+\]/g, '')),
     markdown,
     sources,
     signals: {
-      retrievedSources,
-      // Sonar searches unless told not to: an empty result list is an answer without search; no list, unknown.
-      ...(listed ? { searchTriggered: listed.length > 0 } : {}),
+      ...(retrievedSources ? { retrievedSources } : {}),
+      // Sonar searches unless told not to: results or citations listed mean it searched, empty lists that it did not.
+      ...(listed.length > 0 ? { searchTriggered: listed.some((l) => l.length > 0) } : {}),
     },
     raw: { response: body, droppedMarkers: dropped },
   };

@@ -19,6 +19,8 @@ export interface ParsePoolOptions {
    * to read), not as our bug.
    */
   maxHeapMb?: number;
+  /** The threads' nice value on Linux (`AEQ_PARSE_NICE`, default 19). */
+  nice?: number;
   /** Where a thread that dies (out of memory, a native fault) is reported. */
   log?: Logger;
   /** A module exporting another `PARSERS` table (file URL); tests only. */
@@ -114,6 +116,7 @@ export class ParsePool<T extends object = Parsers> {
       const { Piscina } = await import('piscina');
       const workerData: ParseWorkerData = {
         ...(this.opts.parsersUrl ? { parsers: this.opts.parsersUrl.href } : {}),
+        nice: this.opts.nice ?? 19,
         added: addedParserTables(),
       };
       this.pool = new Piscina({

@@ -12,6 +12,8 @@ import { toWireError, type ParseReply, type ParseTask } from './wire.js';
 export interface ParseWorkerData {
   parsers?: string;
   added?: string[];
+  /** This thread's nice value (19 unless `AEQ_PARSE_NICE` says otherwise). */
+  nice?: number;
 }
 
 /**
@@ -19,22 +21,22 @@ export interface ParseWorkerData {
  * thrown value (see wire.ts). Loaded by piscina from dist/ as compiled, or through
  * `worker-tsx.mjs` from the TypeScript sources.
  */
-lowerPriority();
 const data = (workerData as ParseWorkerData | null) ?? {};
+lowerPriority(data.nice ?? 19);
 const table = await loadTable(data.parsers, data.added ?? []);
 
 /**
- * Parsing yields the CPU to the event loop: this thread runs at the lowest priority (nice 19), so
+ * Parsing yields the CPU to the event loop: this thread runs at the lowest priority (nice 19; `AEQ_PARSE_NICE`), so
  * that when the loop wakes (a request, a claim, a finished fetch) the kernel runs it at once even
  * with every core parsing, while parsing still gets all the CPU the loop leaves idle. Linux keeps
  * a nice value per thread; `/proc/thread-self` names this thread's id (piscina's `niceIncrement`
  * does the same through an optional native module). Elsewhere the thread keeps the process's
  * priority.
  */
-function lowerPriority(): void {
+function lowerPriority(nice: number): void {
   try {
     const tid = Number(path.basename(fs.readlinkSync('/proc/thread-self')));
-    if (Number.isInteger(tid) && tid > 0) os.setPriority(tid, 19);
+    if (Number.isInteger(tid) && tid > 0 && nice > 0) os.setPriority(tid, nice);
   } catch {
     // not Linux, or not permitted: parsing competes with the loop on equal terms
   }

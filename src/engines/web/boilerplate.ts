@@ -59,22 +59,46 @@ const LINKS_HEADING = new RegExp(
   'i',
 );
 
+/** An English month name or its abbreviation, standing as a word of its own. */
+const MONTH_NAMES = [
+  'jan(?:uary)?',
+  'feb(?:ruary)?',
+  'mar(?:ch)?',
+  'apr(?:il)?',
+  'may',
+  'june?',
+  'july?',
+  'aug(?:ust)?',
+  'sept?(?:ember)?',
+  'oct(?:ober)?',
+  'nov(?:ember)?',
+  'dec(?:ember)?',
+];
+const MONTH = String.raw`(?<![\p{L}\p{N}])(?:${MONTH_NAMES.join('|')})(?!\p{L})\.?`;
+const YEAR = String.raw`(?:19|20)\d{2}(?!\d)`;
+/** Not preceded by a letter or digit: `\b` in JavaScript knows only ASCII letters, and is no boundary for others. */
+const START = String.raw`(?<![\p{L}\p{N}])`;
 /**
- * The marks of a date: a time of day, a numeric date (day first or year first), a day and a month word before a year
- * ("22 de outubro de 2010", "19. November 2019"), a month word, a day and a year ("Dec 20, 2025"), or a CJK date.
- * A number and a year anywhere in a line ("$4.88 million in 2024") are no date.
+ * The marks of a date: a time of day, a numeric date (day first or year first), an English month name with a day and
+ * a year ("Dec 20, 2025", "19 November 2019"), a day, a month word and a year as Portuguese, Spanish ("22 de outubro de
+ * 2010") or German ("19. November 2019") write them, or a CJK date. A number and a year alone ("$4.88 million in
+ * 2024", "Issue 12, 2024") are no date. Every part is bounded, and the test runs on short lines only.
  */
 const DATE_MARK = new RegExp(
   [
-    String.raw`\b\d{1,2}:\d{2}\b`,
-    String.raw`\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b`,
-    String.raw`\b(?:19|20)\d{2}[./-]\d{1,2}[./-]\d{1,2}\b`,
-    String.raw`\b\d{1,2}\.?\s+(?:de\s+)?\p{L}{3,}\.?,?\s+(?:de\s+)?(?:19|20)\d{2}\b`,
-    String.raw`\b\p{L}{3,}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+(?:19|20)\d{2}\b`,
-    String.raw`(?:19|20)\d{2}\s*[年년]\s*\d{1,2}\s*[月월]`,
+    String.raw`${START}\d{1,2}:\d{2}(?!\d)`,
+    String.raw`${START}\d{1,2}[./-]\d{1,2}[./-]\d{2,4}(?!\d)`,
+    String.raw`${START}${YEAR}[./-]\d{1,2}[./-]\d{1,2}(?!\d)`,
+    String.raw`${MONTH}\s{1,3}\d{1,2}(?:st|nd|rd|th)?,?\s{1,3}${YEAR}`,
+    String.raw`${START}\d{1,2}(?:st|nd|rd|th)?\s{1,3}${MONTH},?\s{1,3}${YEAR}`,
+    String.raw`${START}\d{1,2}\s{1,3}de\s{1,3}\p{L}{3,12}\s{1,3}de\s{1,3}${YEAR}`,
+    String.raw`${START}\d{1,2}\.\s{1,3}\p{L}{3,12}\s{1,3}${YEAR}`,
+    String.raw`${YEAR}\s{0,3}[年년]\s{0,3}\d{1,2}\s{0,3}[月월]`,
   ].join('|'),
-  'u',
+  'iu',
 );
+/** Longer lines are never datelines; the date test does not read them at all. */
+const MAX_DATELINE_CHARS = 200;
 const DATELINE = /^(?:published|updated|posted|last (?:updated|modified)|created)\b/i;
 const COPYRIGHT = /©|\ball rights reserved\b|\bcopyright \d{4}\b/i;
 const COOKIE_NOTICE = /\b(?:uses?|using) cookies\b|\bcookie policy\b/i;
@@ -167,13 +191,11 @@ function prune(root: Element, total: number, scope: PruneScope, trace: PruneTrac
     if (!inside(el)) continue;
     const text = norm(el.textContent);
     if (!text) continue;
-    const rule = blockRule(el, text, text.split(' ').length, small);
-    if (rule && (scope === 'page' || !PAGE_ONLY.has(rule))) drop(rule, el);
+    const rule = blockRule(el, text, text.split(' ').length, small, scope);
+    if (rule) drop(rule, el);
   }
   for (const el of repeatedParagraphs(root, scope, total)) if (inside(el)) drop('duplicate-paragraph', el);
 }
-
-const PAGE_ONLY: ReadonlySet<PruneRule> = new Set<PageOnlyRule>(['bare-address', 'copyright', 'link-block']);
 
 /**
  * Repeats of a prose paragraph (the first copy stays): a gallery caption, a teaser or a print copy repeating the text.
@@ -212,14 +234,22 @@ function repeatedParagraphs(root: Element, scope: PruneScope, total: number): El
 }
 
 /** The rule that removes this block by its own text, if one does. */
-function blockRule(el: Element, text: string, words: number, small: (el: Element) => boolean): PruneRule | null {
+function blockRule(
+  el: Element,
+  text: string,
+  words: number,
+  small: (el: Element) => boolean,
+  scope: PruneScope,
+): PruneRule | null {
+  const page = scope === 'page';
+  const short = text.length <= MAX_DATELINE_CHARS;
   if (UI_LABEL.test(text)) return 'ui-label';
-  if (BARE_ADDRESS.test(text)) return 'bare-address';
-  if (words <= 15 && DATELINE.test(text) && (DATE_MARK.test(text) || /\bago\b/i.test(text))) return 'dateline';
-  if (words <= 8 && isDateline(el, text)) return 'dateline';
-  if (words <= 40 && COPYRIGHT.test(text)) return 'copyright';
+  if (page && BARE_ADDRESS.test(text)) return 'bare-address';
+  if (short && words <= 15 && DATELINE.test(text) && (DATE_MARK.test(text) || /\bago\b/i.test(text))) return 'dateline';
+  if (short && words <= 8 && isDateline(el, text)) return 'dateline';
+  if (page && words <= 40 && COPYRIGHT.test(text)) return 'copyright';
   if (words <= 60 && COOKIE_NOTICE.test(text)) return 'cookie-notice';
-  if (isLinkBlock(el, words) && small(el)) return 'link-block';
+  if (page && isLinkBlock(el, words) && small(el)) return 'link-block';
   return null;
 }
 

@@ -43,6 +43,20 @@ async function rejectionOf(p: Promise<unknown>): Promise<unknown> {
 }
 
 describe('parse pool', () => {
+  it.runIf(process.platform === 'linux')(
+    'runs its threads at the nice value asked (AEQ_PARSE_NICE), 19 by default',
+    async () => {
+      const lowest = testPool(1);
+      expect(await lowest.run('test.nice', null)).toBe(19);
+      const ten = new ParsePool<TestTable>({ threads: 1, parsersUrl: TEST_TABLE, nice: 10 });
+      pools.push(ten);
+      expect(await ten.run('test.nice', null)).toBe(10);
+      expect(loadSettings({ AEQ_PARSE_NICE: '10' }).parseNice).toBe(10);
+      expect(loadSettings({}).parseNice).toBe(19);
+      expect(() => loadSettings({ AEQ_PARSE_NICE: '20' })).toThrow(SettingsError);
+    },
+  );
+
   it('runs a parse in a worker thread, with bytes and text crossing intact', async () => {
     const pool = testPool(1);
     const r = await pool.run('test.echo', { text: 'ok', bytes: Buffer.from('12345') });

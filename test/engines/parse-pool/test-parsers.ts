@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { UpstreamFailure } from '../../../src/domain/engine-errors.js';
 
@@ -13,6 +16,8 @@ export const PARSERS = {
     threadId,
   }),
   'test.threadId': (_: null) => threadId,
+  /** This thread's nice value on Linux (the kernel keeps one per thread; /proc/thread-self names it). */
+  'test.nice': (_: null) => os.getPriority(Number(path.basename(fs.readlinkSync('/proc/thread-self')))),
   'test.rateLimited': (_: null): never => {
     throw new UpstreamFailure('RATE_LIMITED', 'upstream said slow down', { retryAfterMs: 30_000 });
   },

@@ -86,3 +86,53 @@ export function AnswerWithSources({
     </section>
   </div>`;
 }
+
+interface Retrieved {
+  url?: string;
+  title?: string | null;
+  query?: string | null;
+}
+
+/**
+ * What is behind an answer (docs/contract.md#answer-signals): whether the engine searched, the searches it ran and
+ * the pages it read but did not cite. A signal the engine cannot see is said to be unknown, never shown as "none".
+ */
+export function BehindTheAnswer({ response }: { response: Record<string, unknown> }) {
+  const triggered = response.searchTriggered;
+  const queries = Array.isArray(response.searchQueries) ? (response.searchQueries as string[]) : null;
+  const retrieved = Array.isArray(response.retrievedSources) ? (response.retrievedSources as Retrieved[]) : null;
+  const unknown = html`<p class="muted">Not shown by this engine.</p>`;
+  return html`<section class="card behind" aria-labelledby="behind-title">
+    <h2 id="behind-title">Behind the answer</h2>
+    <dl class="facts">
+      <div>
+        <dt>Searched the web</dt>
+        <dd class="searched">${triggered === true ? 'Yes' : triggered === false ? 'No' : 'Unknown'}</dd>
+      </div>
+    </dl>
+    <h3>Searches it ran ${queries ? html`<span class="muted">(${queries.length})</span>` : ''}</h3>
+    ${
+      queries === null
+        ? unknown
+        : queries.length === 0
+          ? html`<p class="muted">None.</p>`
+          : html`<ol class="searches">${queries.map((q) => html`<li>${q}</li>`)}</ol>`
+    }
+    <h3>Read but not cited ${retrieved ? html`<span class="muted">(${retrieved.length})</span>` : ''}</h3>
+    ${
+      retrieved === null
+        ? unknown
+        : retrieved.length === 0
+          ? html`<p class="muted">None.</p>`
+          : html`<ol class="retrieved">
+              ${retrieved.map(
+                (r) => html`<li>
+                  <${SourceLink} url=${r.url} text=${r.title || r.url} />
+                  <span class="muted host">${linkHost(r.url ?? '')}</span>
+                  ${r.query ? html`<span class="muted"> · found by “${r.query}”</span>` : ''}
+                </li>`,
+              )}
+            </ol>`
+    }
+  </section>`;
+}

@@ -6,7 +6,7 @@ import type {
   TaskFailure,
   TaskRequest,
 } from '../../../../packages/client/src/types.js';
-import { type Source, AnswerWithSources } from '../components/answer.js';
+import { type Source, AnswerWithSources, BehindTheAnswer } from '../components/answer.js';
 import { ErrorBox, Loading, StatusBadge } from '../components/bits.js';
 import { askedText, when } from '../format.js';
 import { html } from '../html.js';
@@ -85,7 +85,8 @@ function Result({ taskType, response }: { taskType: string; response: Record<str
   if (taskType === 'PROMPT_RESEARCH') return html`<${PromptResearchView} r=${response as PromptResearchResult} />`;
   if (taskType === 'SOURCE_INFLUENCE') return html`<${SourceInfluenceView} r=${response as SourceInfluenceResult} />`;
   return html`<${AnswerWithSources}
-    markdown=${typeof response.markdown === 'string' ? response.markdown : undefined}
-    text=${typeof response.text === 'string' ? response.text : ''}
-    sources=${Array.isArray(response.sources) ? (response.sources as Source[]) : []} />`;
+      markdown=${typeof response.markdown === 'string' ? response.markdown : undefined}
+      text=${typeof response.text === 'string' ? response.text : ''}
+      sources=${Array.isArray(response.sources) ? (response.sources as Source[]) : []} />
+    ${'searchTriggered' in response ? html`<${BehindTheAnswer} response=${response} />` : ''}`;
 }

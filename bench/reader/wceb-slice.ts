@@ -1,0 +1,75 @@
+/**
+ * `npm run corpus:wceb -- --from=301 --to=414 --out=DIR [--repo=GIT_DIR]`
+ *
+ * Writes a slice of tiptopjaw/web-content-extraction-benchmark as a corpus directory the drop tracer reads
+ * (`npm run trace:reader -- --dir=DIR`): the benchmark's pages whose `_internal.page_type` is a high-confidence article
+ * not needing review, with a non-empty `main_content` and a URL that is not a page of test/fixtures/real/web, ordered
+ * by sha1 of the URL, places `from` to `to` (1-based). Places 151-300 are test/fixtures/real/web-articles-2026;
+ * 301-414 are the blind check of docs/engines.md#cleanup-rules. `--repo` is a fetched snapshot's git directory
+ * (default: ../.mirror/tiptopjaw+web-content-extraction-benchmark/repo beside the checkout).
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+
+const COMMIT = '977613a3a90de65c9ed5e1db251eeede7b9d9714';
+const ROOT = new URL('../../', import.meta.url);
+
+const { values } = parseArgs({
+  options: { from: { type: 'string' }, to: { type: 'string' }, out: { type: 'string' }, repo: { type: 'string' } },
+});
+const from = Number(values.from);
+const to = Number(values.to);
+if (!Number.isInteger(from) || !Number.isInteger(to) || from < 1 || to < from || !values.out) {
+  console.error('usage: wceb-slice.ts --from=N --to=M --out=DIR [--repo=GIT_DIR]');
+  process.exit(2);
+}
+const repo = values.repo ?? path.resolve(ROOT.pathname, '../.mirror/tiptopjaw+web-content-extraction-benchmark/repo');
+const git = (args: string[]) => execFileSync('git', ['--git-dir', repo, ...args], { maxBuffer: 64 * 1024 * 1024 });
+
+interface GroundTruth {
+  url: string;
+  file_id: string;
+  _internal?: { page_type?: { primary?: string; confidence?: string; needs_review?: boolean } };
+  ground_truth: { main_content: string; title: string };
+}
+
+/** A URL as the corpora compare them: no scheme, no `www.`, no fragment, no trailing slash, lower case. */
+const urlKey = (u: string) =>
+  u
+    .toLowerCase()
+    .split('#')[0]
+    ?.replace(/\/+$/, '')
+    .replace(/^https?:\/\//, '')
+    .replace(/^www\./, '') ?? '';
+
+const tuned = JSON.parse(fs.readFileSync(new URL('test/fixtures/real/web/expected.json', ROOT), 'utf8')) as Array<{
+  url: string;
+}>;
+const seen = new Set(tuned.map((p) => urlKey(p.url)));
+const names = git(['ls-tree', '-r', '--name-only', COMMIT, 'benchmark/ground-truth']).toString().split('\n');
+const pages = names
+  .filter((n) => n.endsWith('.json'))
+  .map((n) => JSON.parse(git(['show', `${COMMIT}:${n}`]).toString('utf8')) as GroundTruth)
+  .filter((d) => {
+    const t = d._internal?.page_type;
+    return t?.primary === 'article' && t.confidence === 'high' && t.needs_review === false;
+  })
+  .filter((d) => !seen.has(urlKey(d.url)) && d.ground_truth.main_content.trim() !== '')
+  .map((d) => ({ hash: createHash('sha1').update(d.url).digest('hex'), d }))
+  .sort((a, b) => (a.hash < b.hash ? -1 : 1))
+  .slice(from - 1, to);
+
+fs.mkdirSync(values.out, { recursive: true });
+const rows = pages.map(({ hash, d }) => {
+  const id = `wceb-${hash.slice(0, 12)}`;
+  fs.writeFileSync(
+    path.join(values.out as string, `${id}.html.gz`),
+    git(['show', `${COMMIT}:release/html/${d.file_id}.html.gz`]),
+  );
+  return { id, file: `${id}.html.gz`, charset: 'utf-8', url: d.url, expectedText: d.ground_truth.main_content };
+});
+fs.writeFileSync(path.join(values.out, 'expected.json'), JSON.stringify(rows));
+console.log(`${rows.length} pages (places ${from}-${from + rows.length - 1}) written to ${values.out}`);
