@@ -82,7 +82,7 @@ const START = String.raw`(?<![\p{L}\p{N}])`;
  * The marks of a date: a time of day, a numeric date (day first or year first), an English month name with a day and
  * a year ("Dec 20, 2025", "19 November 2019"), a day, a month word and a year as Portuguese, Spanish ("22 de outubro de
  * 2010") or German ("19. November 2019") write them, or a CJK date. A number and a year alone ("$4.88 million in
- * 2024", "Issue 12, 2024") are no date. Every part is bounded, and the test runs on short lines only.
+ * 2024", "Volume 12, 2024") are no date. Every part is bounded, and the test runs on short lines only.
  */
 const DATE_MARK = new RegExp(
   [
