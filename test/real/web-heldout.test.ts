@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { printTable, startSavedPageServer, startWebScrapeService, type ReplayServer } from './harness.js';
 import { runTask, type RunningService } from '../helpers/service.js';
 import { ENGINE_ERROR_SENTENCES } from '../../src/domain/engine-errors.js';
+import { withoutHeadline } from '../../bench/reader/drop-trace-core.js';
 
 interface HeldOutPage {
   id: string;
@@ -53,24 +54,19 @@ interface Outcome {
 
 const fold = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
 
-/**
+/*
  * `text` starts with the headline (the page title or the content's heading). trafilatura's extracted
  * text, which its snippets were written against, holds no headline, and some 'without' snippets are
- * the title; so 'without' is scored on the text after that first line (the raw figure is printed too).
+ * the title; so 'without' is scored on the text after that first line (`withoutHeadline`; the raw
+ * figure is printed too).
  */
-function afterHeadline(text: string, title: string | undefined): string {
-  const [first = '', ...rest] = text.split('\n');
-  const [line, head] = [fold(first), fold(title ?? '')];
-  const headline = line.length > 0 && (line === head || (line.length >= 10 && head.startsWith(line)));
-  return headline ? rest.join('\n') : text;
-}
 
 function score(
   page: HeldOutPage,
   text: string,
   title: string | undefined,
 ): Pick<Outcome, 'withFound' | 'withoutAbsent' | 'withoutAbsentRaw' | 'missing' | 'leaked'> {
-  const [all, body] = [fold(text), fold(afterHeadline(text, title))];
+  const [all, body] = [fold(text), fold(withoutHeadline(text, title ?? ''))];
   const missing = page.with.filter((s) => !all.includes(fold(s)));
   const leaked = page.without.filter((s) => body.includes(fold(s)));
   const leakedRaw = page.without.filter((s) => all.includes(fold(s)));

@@ -133,12 +133,15 @@ export interface PruneTrace {
 /** Where the rules run: Readability's article, or the page's own container on the fallback path. */
 export type PruneScope = 'article' | 'page';
 
+/** The pruning is undone when it would keep less than this share of the text, so it never keeps less. */
+export const MIN_KEPT_SHARE = 1 / 3;
+
 export function pruneBoilerplate(root: Element, scope: PruneScope, trace?: PruneTrace): void {
   const before = textLength(root);
   if (before === 0) return;
   const pruned = root.cloneNode(true) as Element;
   prune(pruned, before, scope, trace);
-  if (textLength(pruned) < before / 3) {
+  if (textLength(pruned) < before * MIN_KEPT_SHARE) {
     trace?.undone?.();
     return;
   }

@@ -1,6 +1,6 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import { appShellEvidence } from './app-shell.js';
-import { pruneBoilerplate, type PruneRule } from './boilerplate.js';
+import { MIN_KEPT_SHARE, pruneBoilerplate, type PruneRule } from './boilerplate.js';
 import { densestParagraphBlock } from './paragraph-block.js';
 import { normalizeTables, sanitize } from './html-cleanup.js';
 import { leadImage, mergeImages, resolveArticleImages, type PageImage } from './page-images.js';
@@ -81,9 +81,14 @@ export function extractMainContent(html: string, pageUrl: string): MainContent {
       // Readability's markup parsed again, not its nodes moved: parsing repairs the nesting Readability's edits can
       // leave (a heading inside a paragraph), which the cleanup rules and Turndown read differently.
       container.innerHTML = article.content;
-      const probe = container.cloneNode(true) as Element;
-      pruneBoilerplate(probe, 'page');
-      found = textLength(probe);
+      // Pruning keeps at least MIN_KEPT_SHARE of the text, so a pick that long cannot read short: only a short pick
+      // pays for the probe.
+      found = textLength(container);
+      if (found * MIN_KEPT_SHARE < MIN_ARTICLE_CHARS) {
+        const probe = container.cloneNode(true) as Element;
+        pruneBoilerplate(probe, 'page');
+        found = textLength(probe);
+      }
       pruneBoilerplate(container, 'article', {
         removed: (rule, el) => {
           const text = (el.textContent ?? '').replace(/\s+/g, ' ').trim();
