@@ -268,7 +268,11 @@ async function assemble(settings: Readonly<Settings>, opts: AppOptions, releaseD
     monitors = new MonitorScheduler(
       store,
       { config, pools, now },
-      { retentionMs: settings.retentionMs, runRetentionMs: settings.monitorRetentionMs },
+      {
+        retentionMs: settings.retentionMs,
+        runRetentionMs: settings.monitorRetentionMs,
+        sampleSpacingMs: settings.monitorSampleSpacingMs,
+      },
       log.child({ component: 'monitors' }),
       clock,
     );

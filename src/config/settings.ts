@@ -47,6 +47,11 @@ export interface Settings {
   retentionMs: number;
   /** How long monitor runs keep their saved answers and figures (AEQ_MONITOR_RETENTION_DAYS, default 400 days). */
   monitorRetentionMs: number;
+  /**
+   * How far apart a monitor's samples of one prompt are asked (AEQ_MONITOR_SAMPLE_SPACING_SECONDS, 0–3600, default
+   * 300): sample k is due k spacings after the run starts, so samples do not share one minute and one exit address.
+   */
+  monitorSampleSpacingMs: number;
   directCountry: string;
   logLevel: string;
   /** Chromium for engines with `transport: "browser"` (Debian's `chromium` package). */
@@ -205,6 +210,7 @@ export function loadSettings(env: Env = process.env, overrides: Partial<Settings
     webhookSecrets: webhookSecrets(env),
     retentionMs: int(env, 'AEQ_RETENTION_MS', 1, 365 * 86_400_000) ?? 86_400_000,
     monitorRetentionMs: (int(env, 'AEQ_MONITOR_RETENTION_DAYS', 1, 3650) ?? 400) * 86_400_000,
+    monitorSampleSpacingMs: (int(env, 'AEQ_MONITOR_SAMPLE_SPACING_SECONDS', 0, 3600) ?? 300) * 1000,
     directCountry,
     logLevel: env.AEQ_LOG_LEVEL || 'info',
     chromiumPath: env.AEQ_CHROMIUM_PATH || '/usr/bin/chromium',

@@ -6,8 +6,10 @@ import { Cron } from 'croner';
  * store keeps it (store/monitors.ts), its use cases take it (submission/monitors.ts).
  */
 
-/** The contract's bound on a monitor: at most 200 prompt-by-engine tasks (in each of its countries). */
+/** The contract's bound on a monitor: at most 200 prompt-by-engine tasks (samples included) in each of its countries. */
 export const MAX_TASKS_PER_RUN = 200;
+/** How many times a run asks each prompt on each engine in each country, at most. */
+export const MAX_SAMPLES = 10;
 /** The schedule when none is given: every day at midnight UTC. */
 export const DEFAULT_SCHEDULE = Object.freeze({ cron: '0 0 * * *', timezone: 'UTC' });
 
@@ -36,6 +38,11 @@ export interface MonitorSpec {
   brand: MonitorBrand;
   competitors: MonitorBrand[];
   schedule: MonitorSchedule;
+  /**
+   * How many times each prompt is asked per engine and country in a run (1–10): answers vary between asks, and the
+   * figures' intervals narrow with samples (docs/analysis.md §6.5).
+   */
+  samples: number;
   /** The completed prompt-research task whose monitor set gave the prompts, if one did. */
   promptResearchTaskId: string | null;
 }
@@ -56,9 +63,16 @@ export function monitorSpecOf(m: MonitorRecord): MonitorSpec {
   return spec;
 }
 
-/** Tasks one run submits: every prompt on every engine in every country. */
-export function tasksPerRun(s: Pick<MonitorSpec, 'prompts' | 'engines' | 'countries'>): number {
-  return s.prompts.length * s.engines.length * s.countries.length;
+/** Tasks one run submits: every prompt on every engine in every country, `samples` times. */
+export function tasksPerRun(s: Pick<MonitorSpec, 'prompts' | 'engines' | 'countries' | 'samples'>): number {
+  return s.prompts.length * s.engines.length * s.countries.length * s.samples;
+}
+
+/** A spec as stored before monitors had samples: one sample. */
+export function withSamples<T extends Omit<MonitorSpec, 'samples'> & { samples?: number }>(
+  s: T,
+): T & { samples: number } {
+  return { ...s, samples: s.samples ?? 1 };
 }
 
 /** A schedule that cannot be used: which part, and why (the route answers 400 VALIDATION_ERROR with it). */
@@ -133,6 +147,7 @@ export function monitorView(m: MonitorRecord) {
     brand: m.brand,
     competitors: m.competitors,
     schedule: { ...m.schedule, nextRunAt: m.nextRunAt === null ? null : new Date(m.nextRunAt).toISOString() },
+    samples: m.samples,
     tasksPerRun: tasksPerRun(m),
     createdAt: new Date(m.createdAt).toISOString(),
     updatedAt: new Date(m.updatedAt).toISOString(),
@@ -158,6 +173,8 @@ export interface MonitorRunResult {
   prompt: string;
   engine: string;
   country: string | null;
+  /** Which ask of the prompt on this engine and country it was, from 0 (absent from runs saved before samples). */
+  sample?: number;
   status: 'COMPLETED' | 'FAILED';
   text: string;
   sources: string[];
@@ -181,7 +198,7 @@ export interface MonitorRunRecord {
   batchId: string;
   /** The monitor's definition when the slot was taken: the run asks and measures what it said then. */
   spec: MonitorSpec;
-  /** Tasks asked: prompts × engines × countries, less those an engine could not serve at the time. */
+  /** Tasks asked: prompts × engines × countries × samples, less those an engine could not serve at the time. */
   tasks: number;
   /** What started it; a manual run's `slotAt` is when it was asked for. */
   trigger: MonitorRunTrigger;

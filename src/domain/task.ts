@@ -41,6 +41,8 @@ export interface NewTask {
   accountId: string;
   /** Set when the task was submitted in a batch. */
   batch?: BatchRef;
+  /** When it may first be claimed (ms); now when absent. A monitor's later samples are due later. */
+  availableAt?: number;
 }
 
 /** A task as the store returns it. */

@@ -60,6 +60,8 @@ export interface RunSubmission {
   submission: SubmissionContext;
   /** Task retention (an idempotency key older than this may be taken over). */
   retentionMs: number;
+  /** How far apart the samples of one prompt are due (Settings.monitorSampleSpacingMs). */
+  sampleSpacingMs: number;
   now: () => number;
   log: Logger;
 }
@@ -99,27 +101,42 @@ export async function submitMonitorRun(o: RunSubmission, run: MonitorRunRecord):
   return made;
 }
 
+/**
+ * The run's tasks, each prompt on each engine in each country `samples` times. The samples are the innermost
+ * loop, so a task's batch index modulo `samples` is its sample (`sampleOf`). Sample k is due k spacings after the
+ * run starts: asked in one minute, the samples of a prompt would share an exit address and a moment of the engine,
+ * and differ less than a day's asks do.
+ */
 function tasksOf(o: RunSubmission, run: MonitorRunRecord): NewTask[] {
   const tasks: NewTask[] = [];
+  const samples = run.spec.samples;
+  const start = o.now();
   let index = 0;
   for (const prompt of run.spec.prompts)
     for (const engine of run.spec.engines)
-      for (const country of run.spec.countries) {
-        const i = index++;
-        try {
-          const task = envelopeToTask(
-            { taskType: engine, payload: { prompt, country }, idempotencyKey: `monitor:${run.id}:${i}` },
-            o.submission,
-            run.accountId,
-          );
-          task.batch = { id: run.batchId, index: i };
-          tasks.push(task);
-        } catch (e) {
-          // A region the engine cannot serve now: the run goes on without this task.
-          o.log.warn({ monitorId: run.monitorId, engine, country, err: e }, 'monitor task not submitted');
+      for (const country of run.spec.countries)
+        for (let sample = 0; sample < samples; sample++) {
+          const i = index++;
+          try {
+            const task = envelopeToTask(
+              { taskType: engine, payload: { prompt, country }, idempotencyKey: `monitor:${run.id}:${i}` },
+              o.submission,
+              run.accountId,
+            );
+            task.batch = { id: run.batchId, index: i };
+            if (sample > 0) task.availableAt = start + sample * o.sampleSpacingMs;
+            tasks.push(task);
+          } catch (e) {
+            // A region the engine cannot serve now: the run goes on without this task (and its other samples).
+            o.log.warn({ monitorId: run.monitorId, engine, country, err: e }, 'monitor task not submitted');
+          }
         }
-      }
   return tasks;
+}
+
+/** Which sample of its prompt, engine and country a run's task is, from its index in the run's batch. */
+export function sampleOf(batchIndex: number | null, samples: number): number {
+  return batchIndex === null ? 0 : batchIndex % samples;
 }
 
 /**

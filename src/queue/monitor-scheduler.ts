@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import {
-  type AnswerFacts,
   aggregateFacts,
+  type PromptFacts,
   factsFor,
   savedMentions,
   trackBrands,
@@ -16,7 +16,7 @@ import {
 } from '../domain/monitor.js';
 import type { SubmissionContext } from '../submission/envelope.js';
 import type { Monitors } from '../store/ports.js';
-import { newMonitorRun, type RunPorts, type RunSubmission, submitMonitorRun } from './monitor-runs.js';
+import { newMonitorRun, type RunPorts, type RunSubmission, sampleOf, submitMonitorRun } from './monitor-runs.js';
 import { PeriodicPass } from './periodic-pass.js';
 
 /** How long a run's matching may hold the event loop before giving it back. */
@@ -29,6 +29,8 @@ export interface MonitorSchedulerOptions {
   retentionMs: number;
   /** How long a run's saved results and figures are kept. */
   runRetentionMs: number;
+  /** How far apart the samples of one prompt are due. */
+  sampleSpacingMs: number;
 }
 
 /**
@@ -109,6 +111,7 @@ export class MonitorScheduler extends PeriodicPass<void> {
       store: this.store,
       submission: this.submission,
       retentionMs: this.o.retentionMs,
+      sampleSpacingMs: this.o.sampleSpacingMs,
       now: () => this.clock.now(),
       log: this.log,
     };
@@ -131,6 +134,7 @@ export class MonitorScheduler extends PeriodicPass<void> {
         prompt: String((t.payload as { prompt?: unknown }).prompt ?? ''),
         engine: t.taskType,
         country: t.country,
+        sample: sampleOf(t.batchIndex, run.spec.samples),
         status: t.status,
         text: typeof r.text === 'string' ? r.text : '',
         sources: (r.sources ?? []).map((s) => s.url).filter((u): u is string => typeof u === 'string'),
@@ -140,7 +144,7 @@ export class MonitorScheduler extends PeriodicPass<void> {
     // Each answer's facts once: they make the figures of its group, and are saved as where it names the brands (so
     // that reading a run computes nothing: 0.45 ms an answer, seconds for a page of large runs).
     const tracked = trackBrands(run.spec.brand, run.spec.competitors);
-    const groups = new Map<string, { facts: AnswerFacts[]; failed: number }>();
+    const groups = new Map<string, { facts: PromptFacts[]; failed: number }>();
     let sliceStart = performance.now();
     for (const r of results) {
       // A run's answers are matched on the event loop: it is given back every few milliseconds, so a large run
@@ -159,7 +163,7 @@ export class MonitorScheduler extends PeriodicPass<void> {
         continue;
       }
       const facts = factsFor({ text: r.text, sources: r.sources.map((url) => ({ url })) }, tracked);
-      group.facts.push(facts);
+      group.facts.push({ prompt: r.prompt, facts });
       Object.assign(r, savedMentions(facts));
     }
     const metrics: Record<string, unknown> = {};

@@ -8,6 +8,7 @@ import {
   type MonitorRunTrigger,
   type MonitorSpec,
   type MonitorStatus,
+  withSamples,
 } from '../domain/monitor.js';
 import type { TaskRecord } from '../domain/task.js';
 import type { Monitors, RunTask } from './ports.js';
@@ -21,7 +22,7 @@ import type { Database, MonitorRunsTable, MonitorsTable } from './schema.js';
  */
 
 function fromRow(r: MonitorsTable): MonitorRecord {
-  const spec = JSON.parse(r.spec) as MonitorSpec;
+  const spec = withSamples(JSON.parse(r.spec) as MonitorSpec);
   return {
     ...spec,
     name: r.name,
@@ -110,7 +111,7 @@ function runFromRow(r: RunRow): MonitorRunRecord {
     slotAt: Number(r.slot_at),
     status: r.status as MonitorRunStatus,
     batchId: r.batch_id ?? '',
-    spec: JSON.parse(r.spec) as MonitorSpec,
+    spec: withSamples(JSON.parse(r.spec) as MonitorSpec),
     tasks: Number(r.tasks),
     trigger: r.run_trigger as MonitorRunTrigger,
     results: r.results === null || r.results === undefined ? null : (JSON.parse(r.results) as MonitorRunResult[]),
@@ -355,7 +356,7 @@ export async function runTasks(db: Kysely<Database>, { batchId, accountId }: Arg
   if (!b || b.first_task_id === null || b.last_task_id === null) return [];
   const rows = await db
     .selectFrom('tasks')
-    .select(['id', 'task_type', 'status', 'country', 'payload', 'result', 'error'])
+    .select(['id', 'task_type', 'status', 'country', 'payload', 'result', 'error', 'batch_index'])
     .where('id', '>=', b.first_task_id)
     .where('id', '<=', b.last_task_id)
     .where('batch_id', '=', batchId)
@@ -370,6 +371,7 @@ export async function runTasks(db: Kysely<Database>, { batchId, accountId }: Arg
     payload: JSON.parse(r.payload) as unknown,
     result: r.result === null ? undefined : (JSON.parse(r.result) as unknown),
     error: r.error,
+    batchIndex: r.batch_index === null ? null : Number(r.batch_index),
   }));
 }
 

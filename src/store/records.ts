@@ -148,7 +148,10 @@ export interface WorkersReleased extends ReapResult {
 }
 
 /** A run's task as its end reads it: what the saved result keeps. */
-export type RunTask = Pick<TaskRecord, 'id' | 'taskType' | 'status' | 'country' | 'payload' | 'result' | 'error'>;
+export type RunTask = Pick<TaskRecord, 'id' | 'taskType' | 'status' | 'country' | 'payload' | 'result' | 'error'> & {
+  /** The task's index in the run's batch (its sample is this modulo the run's samples). */
+  batchIndex: number | null;
+};
 
 /** Usage is counted by day: days since 1970-01-01 (UTC). */
 export const DAY_MS = 86_400_000;

@@ -2,6 +2,7 @@ import type { Caller } from '../domain/account.js';
 import { canonicalTaskType } from '../domain/engine-catalog.js';
 import {
   DEFAULT_SCHEDULE,
+  MAX_SAMPLES,
   MAX_TASKS_PER_RUN,
   type MonitorBrand,
   type MonitorRecord,
@@ -39,6 +40,7 @@ export interface MonitorBody {
   brand?: BrandBody;
   competitors?: BrandBody[];
   schedule?: { cron: string; timezone?: string };
+  samples?: number;
   status?: MonitorStatus;
 }
 
@@ -152,22 +154,30 @@ async function specFrom(
     schedule: body.schedule
       ? { cron: body.schedule.cron.trim(), timezone: body.schedule.timezone ?? base?.schedule.timezone ?? 'UTC' }
       : (base?.schedule ?? { ...DEFAULT_SCHEDULE }),
+    samples: body.samples ?? base?.samples ?? 1,
     promptResearchTaskId,
   };
+  if (!Number.isInteger(spec.samples) || spec.samples < 1 || spec.samples > MAX_SAMPLES)
+    throw validationError([{ field: 'samples', message: `must be an integer from 1 to ${MAX_SAMPLES}` }]);
   try {
     checkSchedule(spec.schedule, deps.now());
   } catch (e) {
     if (e instanceof ScheduleError) throw validationError([{ field: e.field, message: e.message }]);
     throw e;
   }
-  // The contract's bound counts prompt-by-engine tasks (as prompt research's monitorSize does); each country is
-  // the same set asked in another region.
-  const n = spec.prompts.length * spec.engines.length;
+  // The contract's bound counts prompt-by-engine tasks (as prompt research's monitorSize does), each sample a task;
+  // each country is the same set asked in another region.
+  const n = spec.prompts.length * spec.engines.length * spec.samples;
   if (n > MAX_TASKS_PER_RUN)
     throw new RequestError(
       'VALIDATION_ERROR',
-      `A run would ask ${n} prompt-by-engine tasks in each country; at most ${MAX_TASKS_PER_RUN}.`,
-      [{ field: 'prompts', message: `${n} prompt-by-engine tasks, over ${MAX_TASKS_PER_RUN}` }],
+      `A run would ask ${n} prompt-by-engine tasks (samples included) in each country; at most ${MAX_TASKS_PER_RUN}.`,
+      [
+        {
+          field: spec.samples > 1 ? 'samples' : 'prompts',
+          message: `${spec.prompts.length} prompts × ${spec.engines.length} engines × ${spec.samples} samples = ${n}, over ${MAX_TASKS_PER_RUN}`,
+        },
+      ],
       422,
     );
   return spec;

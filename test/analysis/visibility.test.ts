@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { wilsonInterval } from '../../src/analysis/visibility/intervals.js';
 import {
   answerFacts,
   type CompetitorBrand,
@@ -229,8 +230,25 @@ describe('worked example in English (§6.5)', () => {
       citations: 9, // 3 + 2 + 2 (duplicate dropped) + 2; E6's source is not counted
       ownCitations: 3, // www.nike.com, about.nike.com (E1), www.nike.com (E3)
       invalidCitations: 0,
+      prompts: 4, // without prompts, each answer stands alone
+      effectiveAnswers: 4,
     });
     expect(m.methodVersion).toBe(VISIBILITY_METHOD_VERSION);
+  });
+
+  it('gives the intervals computed by hand (§6.5)', () => {
+    expect(m.intervals.level).toBe(0.95);
+    // One answer per prompt: plain Wilson on 3 of 4.
+    expect(m.intervals.mentionRate).toEqual(wilsonInterval(3, 4));
+    expect(m.intervals.mentionRate).toEqual({ low: 0.3006, high: 0.9544 });
+    // Own citations per answer (E1 2 of 3, E2 0 of 2, E3 1 of 2, E4 0 of 2), p = 1/3: Σ(yᵢ − p·nᵢ)² = 1 + 4/9 + 1/9
+    // + 4/9 = 2; cluster-robust variance 4/3 · 2 / 81 = 0.032922 over p(1−p)/9 = 0.024691: design effect 4/3, so
+    // Wilson on 9 / (4/3) = 6.75 citations.
+    expect(m.intervals.ownCitationShare).toEqual(wilsonInterval(6.75 / 3, 6.75));
+    expect(m.brands[0]?.intervals.citationShare).toEqual(m.intervals.ownCitationShare);
+    expect(m.intervals.shareOfVoice).toEqual(m.brands[0]?.intervals.shareOfVoice);
+    const sov = m.intervals.shareOfVoice;
+    expect(sov && sov.low <= 0.375 && 0.375 <= sov.high).toBe(true);
   });
 
   it('gives the figures computed by hand', () => {
@@ -252,7 +270,7 @@ describe('worked example in English (§6.5)', () => {
   it('lists the top domains with ties broken by name', () => {
     // nike.com 3; outdoorgearlab.com and runnersworld.com 2 each (o < r); adidas.com and example.com 1 each, and the
     // cut at 4 keeps adidas.com (a < e).
-    expect(m.topCitedDomains).toEqual([
+    expect(m.topCitedDomains).toMatchObject([
       { domain: 'nike.com', citations: 3, share: 0.3333, answers: 2, owner: 'Nike' },
       { domain: 'outdoorgearlab.com', citations: 2, share: 0.2222, answers: 2, owner: null },
       { domain: 'runnersworld.com', citations: 2, share: 0.2222, answers: 2, owner: null },
@@ -338,7 +356,7 @@ describe('worked example in Korean (§6.5)', () => {
   it('lists the top domains, five tied at one citation cut by name', () => {
     // samsung.com 4, naver.com 2 (blog. and m.blog.), then five with 1:
     // apple.com < lg.com < lge.co.kr < namu.wiki < samsungsvc.co.kr.
-    expect(m.topCitedDomains).toEqual([
+    expect(m.topCitedDomains).toMatchObject([
       { domain: 'samsung.com', citations: 4, share: 0.3636, answers: 3, owner: '삼성전자' },
       { domain: 'naver.com', citations: 2, share: 0.1818, answers: 2, owner: null },
       { domain: 'apple.com', citations: 1, share: 0.0909, answers: 1, owner: '애플' },

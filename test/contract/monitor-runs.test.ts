@@ -105,7 +105,7 @@ describe('monitor runs on a schedule', () => {
       expect(s.mentionRate).toBe(1);
       expect(s.counts).toMatchObject({ answers: 2, failed: 0 });
       expect(typeof s.shareOfVoice).toBe('number');
-      expect(s.methodVersion).toBe('visibility/1.1.0');
+      expect(s.methodVersion).toBe('visibility/1.2.0');
     }
   });
 
@@ -114,7 +114,7 @@ describe('monitor runs on a schedule', () => {
     const other = new MonitorScheduler(
       svc.app.store,
       { config: svc.app.config, pools: svc.app.pools, now: () => clock.now() },
-      { retentionMs: DAY, runRetentionMs: 400 * DAY },
+      { retentionMs: DAY, runRetentionMs: 400 * DAY, sampleSpacingMs: 0 },
       createLogger('silent'),
       clock,
     );

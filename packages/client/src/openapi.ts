@@ -2300,6 +2300,7 @@ export interface paths {
                                     /** Format: date-time */
                                     nextRunAt?: string | null;
                                 };
+                                samples?: number;
                                 tasksPerRun?: number;
                                 /** Format: date-time */
                                 createdAt?: string;
@@ -2400,6 +2401,8 @@ export interface paths {
                             cron: string;
                             timezone?: string;
                         };
+                        /** @description Times each prompt is asked per engine and country in a run (default 1), spread over the run (AEQ_MONITOR_SAMPLE_SPACING_SECONDS apart). prompts × engines × samples is at most 200. */
+                        samples?: number;
                     };
                 };
             };
@@ -2437,6 +2440,7 @@ export interface paths {
                                     /** Format: date-time */
                                     nextRunAt?: string | null;
                                 };
+                                samples?: number;
                                 tasksPerRun?: number;
                                 /** Format: date-time */
                                 createdAt?: string;
@@ -2582,6 +2586,7 @@ export interface paths {
                                     /** Format: date-time */
                                     nextRunAt?: string | null;
                                 };
+                                samples?: number;
                                 tasksPerRun?: number;
                                 /** Format: date-time */
                                 createdAt?: string;
@@ -2757,6 +2762,8 @@ export interface paths {
                             cron: string;
                             timezone?: string;
                         };
+                        /** @description Times each prompt is asked per engine and country in a run (default 1), spread over the run (AEQ_MONITOR_SAMPLE_SPACING_SECONDS apart). prompts × engines × samples is at most 200. */
+                        samples?: number;
                         /** @enum {string} */
                         status?: "active" | "paused";
                     };
@@ -2796,6 +2803,7 @@ export interface paths {
                                     /** Format: date-time */
                                     nextRunAt?: string | null;
                                 };
+                                samples?: number;
                                 tasksPerRun?: number;
                                 /** Format: date-time */
                                 createdAt?: string;
@@ -3218,6 +3226,26 @@ export interface paths {
                                 avgFirstMentionOffset?: number | null;
                                 shareOfVoice?: number | null;
                                 ownCitationShare?: number | null;
+                                /** @description 95% intervals of the brand's figures: Wilson on the effective sample for proportions, a bootstrap over prompts for share of voice and position (docs/analysis.md §6.5). Null for runs saved before intervals were kept (methodVersion before visibility/1.2.0). */
+                                intervals?: {
+                                    level?: number;
+                                    mentionRate?: {
+                                        low?: number;
+                                        high?: number;
+                                    } | null;
+                                    shareOfVoice?: {
+                                        low?: number;
+                                        high?: number;
+                                    } | null;
+                                    avgFirstMentionPosition?: {
+                                        low?: number;
+                                        high?: number;
+                                    } | null;
+                                    ownCitationShare?: {
+                                        low?: number;
+                                        high?: number;
+                                    } | null;
+                                } | null;
                                 topCitedDomains?: {
                                     [key: string]: unknown;
                                 }[];
@@ -3277,6 +3305,109 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/monitors/{id}/metrics.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A monitor's figures with their 95% intervals as CSV, one row per figure, brand or domain
+         * @description The series of `/metrics` in long form (columns in docs/analysis.md §6.5); text cells that a spreadsheet would read as a formula get a leading apostrophe.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description RFC 3339 date-time: runs scheduled at or after it */
+                    from?: string;
+                    /** @description RFC 3339 date-time: runs scheduled before it */
+                    to?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description CSV (RFC 4180), UTF-8 */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
                             /** @enum {boolean} */
                             success?: false;
                             error?: {

@@ -1,6 +1,5 @@
 /** Visibility metrics of monitors (§6): brand mentions, per-answer facts and the figures of a group of answers. */
 export {
-  type AnswerFacts,
   answerFacts,
   factsFor,
   savedMentions,
@@ -13,4 +12,5 @@ export {
   VISIBILITY_METHOD_VERSION,
   visibilityMetrics,
 } from './run-metrics.js';
+export type { PromptFacts } from './run-intervals.js';
 export type { CompetitorBrand, MonitoredBrand, RunAnswer } from './types.js';

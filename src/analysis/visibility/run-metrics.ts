@@ -1,9 +1,11 @@
 import { round4 } from '../text/norm.js';
 import { type AnswerFacts, factsFor, type TrackedBrands, trackBrands } from './answer-facts.js';
+import { INTERVAL_LEVEL, type Interval } from './intervals.js';
+import { type BrandIntervals, groupIntervals, type PromptFacts } from './run-intervals.js';
 import type { CompetitorBrand, MonitoredBrand, RunAnswer } from './types.js';
 
 /** Recorded with stored figures; any change of a definition in §6 bumps it (§0). */
-export const VISIBILITY_METHOD_VERSION = 'visibility/1.1.0';
+export const VISIBILITY_METHOD_VERSION = 'visibility/1.2.0';
 
 /** How many domains `topCitedDomains` lists unless told otherwise. */
 const DEFAULT_TOP_DOMAINS = 10;
@@ -24,7 +26,17 @@ export interface VisibilityMetrics {
   topCitedDomains: DomainCount[];
   /** The same figures for every tracked brand: the monitored one first, then the competitors in order. */
   brands: BrandMetrics[];
+  /** 95% intervals of the monitored brand's figures (§6.5); a bound is null where its figure rests on too little. */
+  intervals: FigureIntervals;
   counts: VisibilityCounts;
+}
+
+interface FigureIntervals {
+  level: number;
+  mentionRate: Interval | null;
+  shareOfVoice: Interval | null;
+  avgFirstMentionPosition: Interval | null;
+  ownCitationShare: Interval | null;
 }
 
 /** What the figures rest on. */
@@ -37,6 +49,10 @@ interface VisibilityCounts {
   empty: number;
   /** Answers with a text: the denominator of the mention rate. */
   answers: number;
+  /** Prompts with at least one answer: the independent units the intervals rest on (§6.5). */
+  prompts: number;
+  /** Answers over the mention rate's design effect: what its interval rests on (equal to `answers` at one sample). */
+  effectiveAnswers: number;
   /** Answers mentioning the monitored brand: the numerator of the mention rate. */
   mentioningAnswers: number;
   /** Occurrences of the monitored brand's names over all answers. */
@@ -64,6 +80,7 @@ interface BrandMetrics {
   /** Citations of this brand's domains (competitors without domains have 0). */
   citations: number;
   citationShare: number | null;
+  intervals: BrandIntervals;
 }
 
 interface DomainCount {
@@ -72,6 +89,8 @@ interface DomainCount {
   citations: number;
   /** `citations` / all citations. */
   share: number;
+  /** The share's 95% interval (§6.5). */
+  shareInterval: Interval | null;
   /** Answers citing the domain at least once. */
   answers: number;
   /** The tracked brand owning the first owned host cited under this domain, or null when none is owned. */
@@ -91,26 +110,30 @@ export function visibilityMetrics(
   options: VisibilityOptions = {},
 ): VisibilityMetrics {
   const tracked = trackBrands(brand, competitors);
-  const facts: AnswerFacts[] = [];
+  const facts: PromptFacts[] = [];
   let failed = 0;
-  for (const t of tasks) {
+  for (const [i, t] of tasks.entries()) {
     if (t.status === 'failed') failed++;
-    else facts.push(factsFor(t.answer, tracked));
+    // Without its prompt, each answer is its own cluster (one sample per prompt).
+    else facts.push({ prompt: t.prompt ?? `#${i}`, facts: factsFor(t.answer, tracked) });
   }
   return aggregateFacts(tracked, facts, failed, options);
 }
 
 /**
- * The figures from per-answer facts already computed by `factsFor` with the same `tracked` brands, plus the number
- * of failed tasks. Answers without a text count as `empty` and add nothing else.
+ * The figures from per-answer facts already computed by `factsFor` with the same `tracked` brands, each with the
+ * prompt it answers (the cluster of its samples), plus the number of failed tasks. Answers without a text count as
+ * `empty` and add nothing else.
  */
 export function aggregateFacts(
   tracked: TrackedBrands,
-  all: readonly AnswerFacts[],
+  answered: readonly PromptFacts[],
   failed: number,
   options: VisibilityOptions = {},
 ): VisibilityMetrics {
+  const all = answered.map((a) => a.facts);
   const facts = all.filter((f) => f.hasText);
+  const intervals = groupIntervals(tracked, answered);
   const answers = facts.length;
   const perBrand = tracked.map((b, i) => {
     const inAnswers = facts.map((f) => f.brands[i]);
@@ -128,7 +151,7 @@ export function aggregateFacts(
   const citations = facts.reduce((a, f) => a + f.citations.length, 0);
   const ownCitations = facts.reduce((a, f) => a + f.citations.filter((c) => c.own).length, 0);
   const brands = perBrand.map(
-    (b): BrandMetrics => ({
+    (b, i): BrandMetrics => ({
       name: b.name,
       role: b.role,
       mentioningAnswers: b.mentioningAnswers,
@@ -138,6 +161,7 @@ export function aggregateFacts(
       avgFirstMentionPosition: b.avgPosition,
       citations: b.role === 'brand' ? ownCitations : b.citations,
       citationShare: share(b.role === 'brand' ? ownCitations : b.citations, citations),
+      intervals: intervals.brands[i] as BrandIntervals,
     }),
   );
   // Averaged unrounded; `relativeOffset` itself is rounded for display.
@@ -150,13 +174,25 @@ export function aggregateFacts(
     avgFirstMentionOffset: mean(offsets),
     shareOfVoice: own?.shareOfVoice ?? null,
     ownCitationShare: share(ownCitations, citations),
-    topCitedDomains: topDomains(facts, citations, options.top ?? DEFAULT_TOP_DOMAINS),
+    topCitedDomains: topDomains(facts, citations, options.top ?? DEFAULT_TOP_DOMAINS).map((d) => ({
+      ...d,
+      shareInterval: intervals.domainShare(d.domain),
+    })),
     brands,
+    intervals: {
+      level: INTERVAL_LEVEL,
+      mentionRate: own?.intervals.mentionRate ?? null,
+      shareOfVoice: own?.intervals.shareOfVoice ?? null,
+      avgFirstMentionPosition: own?.intervals.avgFirstMentionPosition ?? null,
+      ownCitationShare: own?.intervals.citationShare ?? null,
+    },
     counts: {
       tasks: all.length + failed,
       failed,
       empty: all.length - answers,
       answers,
+      prompts: intervals.prompts,
+      effectiveAnswers: intervals.effectiveAnswers,
       mentioningAnswers: own?.mentioningAnswers ?? 0,
       mentions: own?.mentions ?? 0,
       allBrandMentions: perBrand.reduce((a, b) => a + b.mentions, 0),
@@ -169,7 +205,7 @@ export function aggregateFacts(
 }
 
 /** Domains by citations, most first; equal counts in domain-name order so the cut at N is deterministic (§0). */
-function topDomains(facts: readonly AnswerFacts[], total: number, n: number): DomainCount[] {
+function topDomains(facts: readonly AnswerFacts[], total: number, n: number): Omit<DomainCount, 'shareInterval'>[] {
   const byDomain = new Map<string, { citations: number; answers: number; owner: string | null }>();
   for (const f of facts) {
     const inThisAnswer = new Set<string>();
@@ -183,9 +219,7 @@ function topDomains(facts: readonly AnswerFacts[], total: number, n: number): Do
     }
   }
   return [...byDomain.entries()]
-    .map(
-      ([domain, d]): DomainCount => ({ domain, citations: d.citations, share: 0, answers: d.answers, owner: d.owner }),
-    )
+    .map(([domain, d]) => ({ domain, citations: d.citations, share: 0, answers: d.answers, owner: d.owner }))
     .sort((a, b) => b.citations - a.citations || (a.domain < b.domain ? -1 : a.domain > b.domain ? 1 : 0))
     .slice(0, Math.max(0, n))
     .map((d) => ({ ...d, share: round4(d.citations / total) }));

@@ -1,5 +1,5 @@
 import type { AeqClient, ListedTask, TaskStatus } from '@aeq/client';
-import { csvRecord } from '../csv.js';
+import { csvRecord } from '../../text/csv.js';
 
 /**
  * The CSV's columns. The first eight are those of the first version, in their place (scripts read them by name or

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { csvRecord } from '../csv.js';
+import { csvRecord } from '../../text/csv.js';
 import { InputError } from './input.js';
 import type { StudyItem } from './plan.js';
 

@@ -1,6 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { dateTimeMs } from '../../domain/clock.js';
 import { validationError } from '../../domain/request-errors.js';
+import { metricsCsv, metricsSeries } from '../../queue/monitor-metrics.js';
 import { monitorRunView, runMonitorNow } from '../../queue/monitor-runs.js';
 import { monitorOr404 } from '../../submission/monitors.js';
 import { callerOf } from '../caller.js';
@@ -19,7 +20,8 @@ const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 404: errorE
 
 /**
  * A monitor's runs: `GET /v1/monitors/{id}/runs` (newest first, with progress and optionally the saved answers),
- * `POST /v1/monitors/{id}/runs` (run now) and `GET /v1/monitors/{id}/metrics` (the figures over time).
+ * `POST /v1/monitors/{id}/runs` (run now), `GET /v1/monitors/{id}/metrics` (the figures over time, with their
+ * intervals) and `GET /v1/monitors/{id}/metrics.csv` (the same as CSV).
  */
 export function registerMonitorRunRoutes(app: FastifyInstance, ctx: HttpContext): void {
   app.get<{ Params: { id: string }; Querystring: { limit: number; include?: 'results' } }>(
@@ -68,6 +70,7 @@ export function registerMonitorRunRoutes(app: FastifyInstance, ctx: HttpContext)
           store: ctx.store,
           submission: { config: ctx.config, pools: ctx.pools, now: ctx.now },
           retentionMs: ctx.settings.retentionMs,
+          sampleSpacingMs: ctx.settings.monitorSampleSpacingMs,
           now: ctx.now,
           log: ctx.log,
         },
@@ -91,31 +94,52 @@ export function registerMonitorRunRoutes(app: FastifyInstance, ctx: HttpContext)
       },
     },
     async (req) => {
-      const caller = callerOf(req);
-      const m = await monitorOr404(ctx, req.params.id, caller);
-      const from = timeOf(req.query.from, 'from');
-      const to = timeOf(req.query.to, 'to');
-      const runs = await ctx.store.monitors.runMetrics({
-        monitorId: m.id,
-        accountId: caller.accountId,
-        ...(from === undefined ? {} : { from }),
-        ...(to === undefined ? {} : { to }),
-      });
-      const series = [];
-      for (const run of runs)
-        for (const [key, figures] of Object.entries(run.metrics)) {
-          const [engine, country] = key.split('/');
-          series.push({
-            runId: run.id,
-            slotAt: new Date(run.slotAt).toISOString(),
-            engine,
-            country: country === '-' ? null : country,
-            ...(figures as Record<string, unknown>),
-          });
-        }
-      return { success: true, monitorId: m.id, series };
+      const { monitorId, series } = await seriesOf(ctx, req);
+      return { success: true, monitorId, series };
     },
   );
+
+  app.get<{ Params: { id: string }; Querystring: { from?: string; to?: string } }>(
+    '/v1/monitors/:id/metrics.csv',
+    {
+      validatorCompiler: coercedQuery(monitorMetricsQuerySchema),
+      schema: {
+        summary: "A monitor's figures with their 95% intervals as CSV, one row per figure, brand or domain",
+        description:
+          'The series of `/metrics` in long form (columns in docs/analysis.md §6.5); text cells that a spreadsheet ' +
+          'would read as a formula get a leading apostrophe.',
+        params: idParamsSchema,
+        querystring: monitorMetricsQuerySchema,
+        produces: ['text/csv'],
+        response: { 200: { type: 'string', description: 'CSV (RFC 4180), UTF-8' }, ...errors },
+      },
+    },
+    async (req, reply) => {
+      const { monitorId, series } = await seriesOf(ctx, req);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="monitor-${monitorId}-metrics.csv"`)
+        .send(metricsCsv(series));
+    },
+  );
+}
+
+/** The caller's monitor's figures in the query's window, or 404 / 400. */
+async function seriesOf(
+  ctx: HttpContext,
+  req: FastifyRequest<{ Params: { id: string }; Querystring: { from?: string; to?: string } }>,
+) {
+  const caller = callerOf(req);
+  const m = await monitorOr404(ctx, req.params.id, caller);
+  const from = timeOf(req.query.from, 'from');
+  const to = timeOf(req.query.to, 'to');
+  const runs = await ctx.store.monitors.runMetrics({
+    monitorId: m.id,
+    accountId: caller.accountId,
+    ...(from === undefined ? {} : { from }),
+    ...(to === undefined ? {} : { to }),
+  });
+  return { monitorId: m.id, series: metricsSeries(runs) };
 }
 
 /** An optional RFC 3339 time of the query, or 400 on the field. */

@@ -1,5 +1,5 @@
 import { ENGINE_CATALOG } from '../../domain/engine-catalog.js';
-import { MAX_TASKS_PER_RUN } from '../../domain/monitor.js';
+import { MAX_SAMPLES, MAX_TASKS_PER_RUN } from '../../domain/monitor.js';
 
 /** JSON schemas of the monitor routes (validation and the OpenAPI document, as for every route). */
 
@@ -41,6 +41,14 @@ const specProperties = {
   brand: brandSchema,
   competitors: { type: 'array', maxItems: 20, items: brandSchema },
   schedule: scheduleSchema,
+  samples: {
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_SAMPLES,
+    description:
+      'Times each prompt is asked per engine and country in a run (default 1), spread over the run ' +
+      '(AEQ_MONITOR_SAMPLE_SPACING_SECONDS apart). prompts × engines × samples is at most 200.',
+  },
 } as const;
 
 export const monitorCreateSchema = {
@@ -86,6 +94,7 @@ const monitorViewSchema = {
         nextRunAt: { type: ['string', 'null'], format: 'date-time' },
       },
     },
+    samples: { type: 'integer' },
     tasksPerRun: { type: 'integer' },
     createdAt: { type: 'string', format: 'date-time' },
     updatedAt: { type: 'string', format: 'date-time' },
@@ -116,6 +125,12 @@ export const monitorListSchema = {
 } as const;
 
 const looseObject = { type: 'object', additionalProperties: true } as const;
+
+/** A 95% interval (docs/analysis.md §6.5); null where the figure is null or rests on too little. */
+const intervalSchema = {
+  type: ['object', 'null'],
+  properties: { low: { type: 'number' }, high: { type: 'number' } },
+} as const;
 
 export const monitorRunsQuerySchema = {
   type: 'object',
@@ -215,6 +230,20 @@ export const monitorMetricsSchema = {
           avgFirstMentionOffset: { type: ['number', 'null'] },
           shareOfVoice: { type: ['number', 'null'] },
           ownCitationShare: { type: ['number', 'null'] },
+          intervals: {
+            description:
+              "95% intervals of the brand's figures: Wilson on the effective sample for proportions, a bootstrap " +
+              'over prompts for share of voice and position (docs/analysis.md §6.5). Null for runs saved before ' +
+              'intervals were kept (methodVersion before visibility/1.2.0).',
+            type: ['object', 'null'],
+            properties: {
+              level: { type: 'number' },
+              mentionRate: intervalSchema,
+              shareOfVoice: intervalSchema,
+              avgFirstMentionPosition: intervalSchema,
+              ownCitationShare: intervalSchema,
+            },
+          },
           topCitedDomains: { type: 'array', items: looseObject },
           // Each tracked brand's own figures (docs/analysis.md §6.4), as the contract lists them.
           brands: { type: 'array', items: looseObject },

@@ -29,7 +29,7 @@ function taskRow(t: NewTask, agingMs: number): TasksTable {
     country: t.country,
     created_at: t.createdAt,
     updated_at: t.createdAt,
-    available_at: t.createdAt,
+    available_at: t.availableAt ?? t.createdAt,
     attempts: 0,
     max_attempts: t.maxAttempts,
     lease_token: null,

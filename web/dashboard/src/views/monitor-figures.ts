@@ -25,39 +25,104 @@ export interface MonitorCharts {
   mentioning: number;
 }
 
+/** A figure of one point with its interval and weight (the answers or pairs it rests on), for pooling. */
+interface Part {
+  value: number;
+  weight: number;
+  low: number | null;
+  high: number | null;
+}
+
+interface Cell {
+  answers: number;
+  mentioning: number;
+  pairs: number;
+  rate: Part[];
+  voice: Part[];
+}
+
+interface PointIntervals {
+  mentionRate?: { low: number; high: number } | null;
+  shareOfVoice?: { low: number; high: number } | null;
+}
+
+const Z95 = 1.959963984540054;
+
 /**
- * The charts' lines: one per engine, over the chosen countries. Figures of several countries are pooled from their
- * counts (mentioning answers over answers; mentioning answers over brand-answer pairs), so a country with more answers
- * weighs more, exactly as one group of those answers would (§6.3); with one country they are its own figures.
+ * The interval of a figure pooled over countries. One country: its own interval, as the service computed it. Several:
+ * each country's interval read as a normal one (half-width / 1.96 as its standard error) and combined with the
+ * pooled figure's weights, √Σ(wᵢ·seᵢ)², because countries are sampled independently; clipped to [0, 1]. Null when a
+ * part has no interval (runs saved before intervals were kept).
+ */
+function pooledInterval(parts: Part[], pooled: number | null): { low: number | null; high: number | null } {
+  const used = parts.filter((p) => p.weight > 0);
+  if (pooled === null || used.length === 0 || used.some((p) => p.low === null || p.high === null))
+    return { low: null, high: null };
+  if (used.length === 1) return { low: used[0]?.low ?? null, high: used[0]?.high ?? null };
+  const total = used.reduce((s, p) => s + p.weight, 0);
+  const se = Math.sqrt(
+    used.reduce((s, p) => s + ((p.weight / total) * (((p.high ?? 0) - (p.low ?? 0)) / (2 * Z95))) ** 2, 0),
+  );
+  return { low: Math.max(0, pooled - Z95 * se), high: Math.min(1, pooled + Z95 * se) };
+}
+
+/**
+ * The charts' lines: one per engine, over the chosen countries, each with its 95% band. Figures of several countries
+ * are pooled from their counts (mentioning answers over answers; mentioning answers over brand-answer pairs), so a
+ * country with more answers weighs more, exactly as one group of those answers would (§6.3); with one country they
+ * are its own figures and intervals.
  */
 export function chartsOf(points: MonitorMetricsPoint[], country: string | null): MonitorCharts {
   const chosen = points.filter((p) => country === null || p.country === country);
   const xs = [...new Set(chosen.map((p) => p.slotAt ?? ''))].sort();
   const at = new Map(xs.map((x, i) => [x, i]));
   const engines = [...new Set(chosen.map((p) => p.engine ?? ''))].sort();
-  const sums = new Map<string, Array<{ answers: number; mentioning: number; pairs: number }>>();
+  const sums = new Map<string, Cell[]>();
   for (const e of engines)
     sums.set(
       e,
-      xs.map(() => ({ answers: 0, mentioning: 0, pairs: 0 })),
+      xs.map(() => ({ answers: 0, mentioning: 0, pairs: 0, rate: [], voice: [] })),
     );
   for (const p of chosen) {
     const c = (p.counts ?? {}) as Counts;
     const cell = sums.get(p.engine ?? '')?.[at.get(p.slotAt ?? '') ?? -1];
     if (!cell) continue;
-    cell.answers += c.answers ?? 0;
-    cell.mentioning += c.mentioningAnswers ?? 0;
-    cell.pairs += c.brandAnswerPairs ?? 0;
+    const answers = c.answers ?? 0;
+    const pairs = c.brandAnswerPairs ?? 0;
+    const mentioning = c.mentioningAnswers ?? 0;
+    cell.answers += answers;
+    cell.mentioning += mentioning;
+    cell.pairs += pairs;
+    const iv = (p.intervals ?? {}) as PointIntervals;
+    const part = (value: number, weight: number, i: { low: number; high: number } | null | undefined): Part => ({
+      value,
+      weight,
+      low: i?.low ?? null,
+      high: i?.high ?? null,
+    });
+    if (answers > 0) cell.rate.push(part(mentioning / answers, answers, iv.mentionRate));
+    if (pairs > 0) cell.voice.push(part(mentioning / pairs, pairs, iv.shareOfVoice));
   }
-  const line = (f: (c: { answers: number; mentioning: number; pairs: number }) => number | null): ChartSeries[] =>
-    engines.map((e) => ({ label: e, values: (sums.get(e) ?? []).map(f) }));
+  const line = (figure: (c: Cell) => number | null, parts: (c: Cell) => Part[]): ChartSeries[] =>
+    engines.map((e) => {
+      const cells = sums.get(e) ?? [];
+      const values = cells.map(figure);
+      const bands = cells.map((c, i) => pooledInterval(parts(c), values[i] ?? null));
+      return { label: e, values, low: bands.map((b) => b.low), high: bands.map((b) => b.high) };
+    });
   const cells = [...sums.values()].flat();
   return {
     xs,
     answers: cells.reduce((s, c) => s + c.answers, 0),
     mentioning: cells.reduce((s, c) => s + c.mentioning, 0),
-    mentionRate: line((c) => (c.answers > 0 ? c.mentioning / c.answers : null)),
-    shareOfVoice: line((c) => (c.pairs > 0 ? c.mentioning / c.pairs : null)),
+    mentionRate: line(
+      (c) => (c.answers > 0 ? c.mentioning / c.answers : null),
+      (c) => c.rate,
+    ),
+    shareOfVoice: line(
+      (c) => (c.pairs > 0 ? c.mentioning / c.pairs : null),
+      (c) => c.voice,
+    ),
   };
 }
 

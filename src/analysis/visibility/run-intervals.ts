@@ -1,0 +1,83 @@
+import type { AnswerFacts, TrackedBrands } from './answer-facts.js';
+import {
+  bootstrapRatio,
+  type ClusterCount,
+  type ClusterRatio,
+  clusteredProportion,
+  type Interval,
+} from './intervals.js';
+
+/** One answer's facts and the prompt it answers: the prompt is the cluster its samples share. */
+export interface PromptFacts {
+  prompt: string;
+  facts: AnswerFacts;
+}
+
+/** A tracked brand's figures' intervals (null where the figure is null or rests on too little). */
+export interface BrandIntervals {
+  mentionRate: Interval | null;
+  shareOfVoice: Interval | null;
+  avgFirstMentionPosition: Interval | null;
+  citationShare: Interval | null;
+}
+
+/** What the intervals of one group of answers are: one per tracked brand, and one per cited domain. */
+export interface GroupIntervals {
+  brands: BrandIntervals[];
+  /** The domain's share of all citations, by registrable domain. */
+  domainShare: (domain: string) => Interval | null;
+  /** Prompts with at least one answer: the independent units the intervals rest on. */
+  prompts: number;
+  /** The mention rate's effective number of answers (answers over the design effect). */
+  effectiveAnswers: number;
+}
+
+/** The answers with a text, by prompt, in the order the prompts first appear. */
+function byPrompt(all: readonly PromptFacts[]): AnswerFacts[][] {
+  const groups = new Map<string, AnswerFacts[]>();
+  for (const a of all) {
+    if (!a.facts.hasText) continue;
+    const g = groups.get(a.prompt) ?? [];
+    g.push(a.facts);
+    groups.set(a.prompt, g);
+  }
+  return [...groups.values()];
+}
+
+/** The intervals of every figure of one group of answers (§6.5). */
+export function groupIntervals(tracked: TrackedBrands, all: readonly PromptFacts[]): GroupIntervals {
+  const prompts = byPrompt(all);
+  const mentionedBy = (answers: AnswerFacts[], i: number) => answers.filter((f) => f.brands[i]?.position).length;
+  const pairs = (answers: AnswerFacts[]) => answers.reduce((s, f) => s + f.brands.filter((b) => b.position).length, 0);
+  const citationsOf = (answers: AnswerFacts[]) => answers.reduce((s, f) => s + f.citations.length, 0);
+  let effectiveAnswers = 0;
+  const brands = tracked.map((b, i): BrandIntervals => {
+    const mention: ClusterCount[] = prompts.map((a) => ({ hits: mentionedBy(a, i), trials: a.length }));
+    const voice: ClusterRatio[] = prompts.map((a) => ({ num: mentionedBy(a, i), den: pairs(a) }));
+    const position: ClusterRatio[] = prompts.map((a) => ({
+      num: a.reduce((s, f) => s + (f.brands[i]?.position ?? 0), 0),
+      den: mentionedBy(a, i),
+    }));
+    const owned = (f: AnswerFacts) => f.citations.filter((c) => (b.role === 'brand' ? c.own : c.owner === b.name));
+    const cited: ClusterCount[] = prompts.map((a) => ({
+      hits: a.reduce((s, f) => s + owned(f).length, 0),
+      trials: citationsOf(a),
+    }));
+    const rate = clusteredProportion(mention);
+    if (i === 0) effectiveAnswers = rate.effectiveN;
+    return {
+      mentionRate: rate.interval,
+      shareOfVoice: bootstrapRatio(voice),
+      avgFirstMentionPosition: bootstrapRatio(position),
+      citationShare: clusteredProportion(cited).interval,
+    };
+  });
+  const domainShare = (domain: string): Interval | null =>
+    clusteredProportion(
+      prompts.map((a) => ({
+        hits: a.reduce((s, f) => s + f.citations.filter((c) => c.domain === domain).length, 0),
+        trials: citationsOf(a),
+      })),
+    ).interval;
+  return { brands, domainShare, prompts: prompts.length, effectiveAnswers };
+}
