@@ -10,6 +10,7 @@ import { judgePairsWithModel } from '../src/analysis/eval/model-judge-eval.js';
 import {
   available,
   corporaDir,
+  EVALUATION_ONLY,
   type RealPair,
   REAL_SETS,
   readRealSet,
@@ -18,7 +19,7 @@ import {
 import type { SupportLabel } from '../src/analysis/source-influence/judge/labels.js';
 import { LABEL_ORDER, type Scores, score } from '../src/analysis/eval/scores.js';
 import { JUDGE_WEIGHTS } from '../src/analysis/source-influence/judge/learned.js';
-import { type FeatureRow, rowOf, writeRows } from './judge/feature-rows.js';
+import { type FeatureRow, readRows, rowOf, writeRows } from './judge/feature-rows.js';
 import { figuresOf, type SetFigures } from './judge/figures.js';
 
 /**
@@ -99,8 +100,14 @@ for (const set of REAL_SETS) {
   }
 }
 if (values.extract) {
-  writeRows(rows);
-  process.stderr.write(`wrote ${rows.length} rows to bench/judge/features.jsonl\n`);
+  // A set not measured in this run (left out by --sets, or no snapshot here) keeps the rows the file has for it.
+  const measured = new Set(rows.map((r) => r.set));
+  const kept = readRows().filter((r) => !measured.has(r.set));
+  const merged = REAL_SETS.flatMap((s) => [...rows, ...kept].filter((r) => r.set === s.name));
+  writeRows(merged);
+  process.stderr.write(
+    `wrote ${merged.length} rows to bench/judge/features.jsonl (${rows.length} measured in this run)\n`,
+  );
 }
 
 const figures: SetFigures[] = [];
@@ -133,6 +140,9 @@ function report(fs: SetFigures[], ownScores: Record<string, Scores>): string {
           `| ${f3(j.scores.supportedF1)} ` +
           `| ${f3(j.scores.contradictionsAsSupported)} | ${f3(j.ece)} |`,
       );
+  const untouched = fs.filter((f) => EVALUATION_ONLY.has(f.set)).map((f) => f.set);
+  if (untouched.length > 0)
+    out.push('', `Evaluation only (held out whole, never read by training): ${[...new Set(untouched)].join(', ')}`);
   if (missing.length > 0) out.push('', `Not run (no snapshot): ${missing.join('; ')}`);
   if (!modelUrl)
     out.push(

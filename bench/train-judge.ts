@@ -13,14 +13,15 @@ import {
   type LanguageModel,
   scoreVector,
 } from '../src/analysis/source-influence/judge/learned.js';
-import { type FeatureRow, readRows, WEIGHTS_FILE } from './judge/feature-rows.js';
+import { type FeatureRow, readTrainingRows, WEIGHTS_FILE } from './judge/feature-rows.js';
 import { figuresOf } from './judge/figures.js';
 
 /**
  * `npm run train:judge`: the learned judge's weights (src/analysis/source-influence/judge/weights.json) from the kept
  * features of the real sets' train split (bench/judge/features.jsonl; `npm run eval:analysis -- --extract` writes
- * it from the fetched snapshots). Deterministic: full-batch gradient descent from zero weights on rows in file order,
- * so the same rows give the same file. docs/analysis.md#the-learned-judge describes the model; the held-out figures
+ * it from the fetched snapshots); the evaluation-only sets' rows are not read at all (readTrainingRows).
+ * Deterministic: full-batch gradient descent from zero weights on rows in file order, so the same rows give the same
+ * file. docs/analysis.md#the-learned-judge describes the model; the held-out figures
  * printed at the end are the ones `npm run eval:analysis` reports. `--cv` cross-validates on the train split alone
  * (5 folds) and prints no held-out figure: every choice of features and training is made by it.
  *
@@ -170,7 +171,8 @@ function labelMacroF1(confusion: number[][]): number {
 const round = (x: number): number => Math.round(x * 1e9) / 1e9;
 
 const f3 = (x: number | null) => (x === null ? 'n/a' : x.toFixed(3));
-const all = readRows();
+// Never the evaluation-only sets' rows (real-sets.ts): their held-out figures are untouched by every choice here.
+const all = readTrainingRows();
 if (values.cv) {
   crossValidate();
   process.exit(0);

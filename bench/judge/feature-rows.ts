@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SourceInfluenceConfig } from '../../src/analysis/config.js';
-import type { RealPair, RealSplit } from '../../src/analysis/eval/real-sets.js';
+import { EVALUATION_ONLY, type RealPair, type RealSplit } from '../../src/analysis/eval/real-sets.js';
 import type { ContradictionReason } from '../../src/analysis/source-influence/judge/contradiction.js';
 import type { PairFeatures } from '../../src/analysis/source-influence/judge/features.js';
 import {
@@ -67,6 +67,17 @@ export function readRows(path = FEATURES_FILE): FeatureRow[] {
     .split('\n')
     .filter((l) => l.trim() !== '')
     .map((l) => JSON.parse(l) as FeatureRow);
+}
+
+/**
+ * The rows `npm run train:judge` reads: every kept row but those of the evaluation-only sets (real-sets.ts), which
+ * training never reads, not even to print their figures. A train row of such a set is an error, not a row to skip.
+ */
+export function readTrainingRows(path = FEATURES_FILE): FeatureRow[] {
+  const rows = readRows(path);
+  const leaked = rows.find((r) => EVALUATION_ONLY.has(r.set) && r.split !== 'heldout');
+  if (leaked) throw new Error(`${leaked.set} ${leaked.id}: an evaluation-only set has a ${leaked.split} row`);
+  return rows.filter((r) => !EVALUATION_ONLY.has(r.set));
 }
 
 export function writeRows(rows: readonly FeatureRow[], path = FEATURES_FILE): void {

@@ -6,13 +6,17 @@ import { type FeatureRow, replay, replayThresholds } from './feature-rows.js';
 
 /**
  * The figures of one real set's rows: the learned judge (with its expected calibration error over the pairs it gave
- * a confidence), the previous release's thresholds, and the majority class of the set's train split.
+ * a confidence), the previous release's thresholds, and the majority class of the set's train split (of the
+ * language's train rows for a set held out whole, with the set's own commonest label beside it).
  */
 export interface SetFigures {
   set: string;
   language: 'en' | 'ko';
   pairs: number;
-  /** `learned`, `previous release`, `majority class`, or `model <name>` when a model was measured. */
+  /**
+   * `learned`, `previous release`, `majority class` (and `majority class of the set's own labels` for a set held out
+   * whole), or `model <name>` when a model was measured.
+   */
   judges: Array<{ judge: string; scores: Scores; ece: number | null }>;
 }
 
@@ -37,21 +41,23 @@ export function figuresOf(
     rows.map((r) => ({ gold: r.gold, predicted: replayThresholds(r, cfg) })),
     [],
   );
-  const majorityLabel = majority(allRows.filter((r) => r.set === set && r.split === 'train'));
-  const baseline = score(
-    rows.map((r) => ({ gold: r.gold, predicted: majorityLabel })),
-    [],
-  );
-  return {
-    set,
-    language,
-    pairs: rows.length,
-    judges: [
-      { judge: 'learned', scores: learned, ece },
-      { judge: 'previous release', scores: previous, ece: null },
-      { judge: 'majority class', scores: baseline, ece: null },
-    ],
-  };
+  // A set held out whole (evaluation-only) has no train split: its baseline is the majority class of the language's
+  // train rows, all a judge knows before it reads the set; the set's own commonest label is shown beside it.
+  const ownTrain = allRows.filter((r) => r.set === set && r.split === 'train');
+  const train = ownTrain.length > 0 ? ownTrain : allRows.filter((r) => r.language === language && r.split === 'train');
+  const always = (label: SupportLabel) =>
+    score(
+      rows.map((r) => ({ gold: r.gold, predicted: label })),
+      [],
+    );
+  const judges: SetFigures['judges'] = [
+    { judge: 'learned', scores: learned, ece },
+    { judge: 'previous release', scores: previous, ece: null },
+    { judge: 'majority class', scores: always(majority(train)), ece: null },
+  ];
+  if (ownTrain.length === 0)
+    judges.push({ judge: "majority class of the set's own labels", scores: always(majority(rows)), ece: null });
+  return { set, language, pairs: rows.length, judges };
 }
 
 /** A confidence is the probability that the label is right; right is the same label (the four-way one). */

@@ -1,14 +1,14 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { figuresOf } from '../../bench/judge/figures.js';
-import { readRows, rowOf, WEIGHTS_FILE } from '../../bench/judge/feature-rows.js';
+import { readRows, readTrainingRows, rowOf, WEIGHTS_FILE } from '../../bench/judge/feature-rows.js';
 import { ANALYSIS_DEFAULTS } from '../../src/analysis/config.js';
 import { runRealPairs } from '../../src/analysis/eval/real-evaluate.js';
-import { available, corporaDir, REAL_SETS, readRealSet } from '../../src/analysis/eval/real-sets.js';
+import { available, corporaDir, EVALUATION_ONLY, REAL_SETS, readRealSet } from '../../src/analysis/eval/real-sets.js';
 import { analyzeSourceInfluence } from '../../src/analysis/source-influence/analyze.js';
 import { FEATURE_NAMES } from '../../src/analysis/source-influence/judge/features.js';
 import { checkWeights, JUDGE_WEIGHTS } from '../../src/analysis/source-influence/judge/learned.js';
@@ -57,39 +57,112 @@ describe('held-out figures of the shipped weights, per real set', () => {
     expect(JUDGE_WEIGHTS.models.en).toBeDefined();
   });
 
-  it.each(sets)('%s: above the majority class and the previous release, calibrated', (set) => {
-    const f = figures.find((x) => x.set === set);
-    if (!f) throw new Error(set);
-    const learned = judgeOf(f, 'learned');
-    const previous = judgeOf(f, 'previous release');
-    const majority = judgeOf(f, 'majority class');
-    expect(learned?.scores.macroF1).toBeGreaterThan(majority?.scores.macroF1 ?? 1);
-    expect(learned?.scores.macroF1).toBeGreaterThan(previous?.scores.macroF1 ?? 1);
-    expect(learned?.scores.supportedF1).toBeGreaterThan(previous?.scores.supportedF1 ?? 1);
-    // A set with contradictions: at most one in ten called supported.
-    if (learned?.scores.contradictionsAsSupported !== null)
-      expect(learned?.scores.contradictionsAsSupported).toBeLessThanOrEqual(0.1);
-    expect(learned?.ece).not.toBeNull();
-    expect(learned?.ece).toBeLessThan(0.2);
+  // The bar is held on the sets the judge was made with; an evaluation-only set is reported as it came out
+  // (below), since a bar checked on it would make it a set the judge is tuned against.
+  it.each(sets.filter((s) => !EVALUATION_ONLY.has(s)))(
+    '%s: above the majority class and the previous release, calibrated',
+    (set) => {
+      const f = figures.find((x) => x.set === set);
+      if (!f) throw new Error(set);
+      const learned = judgeOf(f, 'learned');
+      const previous = judgeOf(f, 'previous release');
+      const majority = judgeOf(f, 'majority class');
+      expect(learned?.scores.macroF1).toBeGreaterThan(majority?.scores.macroF1 ?? 1);
+      expect(learned?.scores.macroF1).toBeGreaterThan(previous?.scores.macroF1 ?? 1);
+      expect(learned?.scores.supportedF1).toBeGreaterThan(previous?.scores.supportedF1 ?? 1);
+      // A set with contradictions: at most one in ten called supported.
+      if (learned?.scores.contradictionsAsSupported !== null)
+        expect(learned?.scores.contradictionsAsSupported).toBeLessThanOrEqual(0.1);
+      expect(learned?.ece).not.toBeNull();
+      expect(learned?.ece).toBeLessThan(0.2);
+    },
+  );
+});
+
+describe('the untouched set: evaluation only, never read by training', () => {
+  const untouched = REAL_SETS.filter((s) => s.evaluationOnly);
+  const tmp = mkdtempSync(join(tmpdir(), 'aeq-untouched-'));
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+  it('is held out whole, and the train rows hold no pair of it', () => {
+    expect(untouched.map((s) => s.name)).toEqual(['expertqa-gs']);
+    for (const set of untouched) {
+      const mine = rows.filter((r) => r.set === set.name);
+      expect(mine.length, set.name).toBe(864);
+      expect(
+        mine.filter((r) => r.split !== 'heldout'),
+        set.name,
+      ).toEqual([]);
+      expect(
+        set.files.every((f) => f.split === 'heldout'),
+        set.name,
+      ).toBe(true);
+      const ids = new Set(mine.map((r) => r.id));
+      expect(readTrainingRows().filter((r) => r.set === set.name || ids.has(r.id))).toEqual([]);
+      for (const m of Object.values(JUDGE_WEIGHTS.models)) expect(m.trainedOn.sets).not.toContain(set.name);
+    }
+  });
+
+  it('is refused to training if a row of it were ever marked train', () => {
+    const path = join(tmp, 'features.jsonl');
+    const flipped = rows.map((r) => (EVALUATION_ONLY.has(r.set) ? { ...r, split: 'train' } : r));
+    writeFileSync(path, `${flipped.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    expect(() => readTrainingRows(path)).toThrow(/evaluation-only/);
+  });
+
+  it('is not read by npm run train:judge, not even for the figures it prints', () => {
+    const stdout = execFileSync('npx', ['tsx', 'bench/train-judge.ts', '--steps', '20', '--out', join(tmp, 'w.json')], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    expect(stdout).toMatch(/wice-dev heldout/);
+    for (const set of untouched) expect(stdout).not.toContain(set.name);
+    const written = JSON.parse(readFileSync(join(tmp, 'w.json'), 'utf8')) as typeof JUDGE_WEIGHTS;
+    for (const m of Object.values(written.models))
+      for (const set of untouched) expect(m.trainedOn.sets).not.toContain(set.name);
+  }, 120_000);
+
+  // Recorded from the one run of `npm run eval:analysis` on this set with weights a964c03419f7 (docs/analysis.md,
+  // "Evaluation on held-out data"). New weights move these figures: then the docs must give the new ones and say
+  // whether the set is still untouched (read by no choice of the judge).
+  it('gives the figures docs/analysis.md records for the shipped weights', () => {
+    const held = rows.filter((r) => r.set === 'expertqa-gs');
+    const f = figuresOf('expertqa-gs', 'en', held, rows, cfg, JUDGE_WEIGHTS);
+    const by = (name: string) => f.judges.find((j) => j.judge === name);
+    if (JUDGE_WEIGHTS.version !== 'a964c03419f7') throw new Error('new weights: record the untouched figures anew');
+    expect(by('learned')?.scores.macroF1).toBeCloseTo(0.203, 3);
+    expect(by('learned')?.scores.supportedF1).toBeCloseTo(0.196, 3);
+    expect(by('learned')?.ece).toBeCloseTo(0.32, 3);
+    expect(by('learned')?.scores.confusion).toEqual([
+      [73, 364, 212, 1],
+      [6, 22, 31, 0],
+      [15, 62, 78, 0],
+      [0, 0, 0, 0],
+    ]);
+    expect(by('previous release')?.scores.macroF1).toBeCloseTo(0.158, 3);
+    expect(by('majority class')?.scores.macroF1).toBeCloseTo(0.101, 3);
+    expect(by("majority class of the set's own labels")?.scores.macroF1).toBeCloseTo(0.286, 3);
   });
 });
 
 describe('the kept features are what the code measures', () => {
   const dir = corporaDir(root);
   const present = REAL_SETS.filter((s) => available(dir, s));
-  // Snapshots are fetched by the library's tool, so a clean machine may have none: then the rows cannot be
-  // re-measured here, and this says so rather than passing silently.
-  it.runIf(present.length > 0)('re-measures a fixed sample of every set that has a snapshot', () => {
-    for (const set of present) {
-      const pairs = readRealSet(dir, set).filter((_, i) => i % 25 === 0);
-      const kept = new Map(rows.filter((r) => r.set === set.name).map((r) => [r.id, r]));
-      for (const { pair, run } of runRealPairs(pairs, cfg)) {
-        const b = run.bases[0];
-        if (!b) throw new Error(pair.id);
-        expect(rowOf(pair, b.score, b.basis), `${set.name} ${pair.id}`).toEqual(kept.get(pair.id));
-      }
+  // Snapshots are fetched by the library's tool, so a clean machine may have none: then a set's rows cannot be
+  // re-measured here, and a skipped test says so by name rather than passing silently.
+  it.each(present.map((s) => [s.name, s] as const))('re-measures a fixed sample of %s from its snapshot', (_, set) => {
+    const pairs = readRealSet(dir, set).filter((_, i) => i % 25 === 0);
+    const kept = new Map(rows.filter((r) => r.set === set.name).map((r) => [r.id, r]));
+    expect(pairs.length).toBeGreaterThan(0);
+    for (const { pair, run } of runRealPairs(pairs, cfg)) {
+      const b = run.bases[0];
+      if (!b) throw new Error(pair.id);
+      expect(rowOf(pair, b.score, b.basis), `${set.name} ${pair.id}`).toEqual(kept.get(pair.id));
     }
   });
+  for (const set of REAL_SETS.filter((s) => !present.includes(s)))
+    it.skip(`${set.name}: not re-measured, no snapshot of ${set.repo} here (AEQ_CORPORA_DIR or ../.mirror)`, () => {});
   it.runIf(present.some((s) => s.name === 'wice-dev'))(
     'eval:analysis measures a model endpoint on the same held-out pairs (the sandbox model here)',
     async () => {
@@ -125,9 +198,6 @@ describe('the kept features are what the code measures', () => {
     },
     120_000,
   );
-  it.runIf(present.length === 0)('has no snapshot here (AEQ_CORPORA_DIR or ../.mirror)', () => {
-    expect(present).toEqual([]);
-  });
 });
 
 describe('training', () => {

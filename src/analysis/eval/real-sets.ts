@@ -12,7 +12,9 @@ import type { EvalLanguage } from './eval-set.js';
  * judge measured and the labels are kept in the repository (bench/judge/features.jsonl).
  *
  * Each set has a fixed split: `train` (the learned judge is fitted and calibrated there) and `heldout` (reported,
- * never tuned on). A split is decided by the pair's id alone, so it cannot drift with code or order.
+ * never tuned on). A split is decided by the pair's id alone, so it cannot drift with code or order. A set marked
+ * `evaluationOnly` is held out whole and untouched: `npm run train:judge` never reads it (not even to print its
+ * figures), so no choice of the judge was made with it in view.
  */
 export type RealSplit = 'train' | 'heldout';
 
@@ -37,6 +39,8 @@ export interface RealSetSource {
   files: Array<{ path: string; split: RealSplit | 'byId' }>;
   licence: string;
   describe: string;
+  /** Held out whole: every pair is `heldout`, and training never reads the set (bench/train-judge.ts). */
+  evaluationOnly?: true;
   parse: (text: string, path: string) => Array<Omit<RealPair, 'set' | 'split' | 'language'>>;
 }
 
@@ -99,6 +103,67 @@ function parseFactcheckGpt(text: string): Array<Omit<RealPair, 'set' | 'split' |
 }
 
 /**
+ * ExpertQA's attribution judgement of a claim against its cited evidence, as its experts gave it: `Complete`, `Partial`
+ * and `Incomplete` (by the experts' written reasons, evidence that does not support the claim). `Missing` (the claim
+ * cites nothing), `N/A` (the annotator could not open the page) and no judgement have no pair and are left out.
+ */
+const EXPERTQA_LABELS: Readonly<Record<string, SupportLabel>> = {
+  Complete: 'supported',
+  Partial: 'partial',
+  Incomplete: 'unsupported',
+};
+
+/**
+ * The ExpertQA systems whose evidence is the text of a web page a Google search found: retrieve-and-read (GPT-4
+ * answers from the pages it cites) and post-hoc citation (GPT-4 answers, each claim then cited to a searched page).
+ * `gpt4` and `bing_chat` claims carry URLs only; the `sphere` systems' passages come from a research corpus.
+ */
+const EXPERTQA_SYSTEMS: ReadonlySet<string> = new Set(['rr_gs_gpt4', 'post_hoc_gs_gpt4']);
+
+/** One cited evidence as ExpertQA keeps it: `[n] URL`, a blank line, then the passage of the page. */
+const EXPERTQA_EVIDENCE = /^\[\d+\] \S+\n\n([\s\S]*)$/;
+
+/** A claim without its answer's citation markers (`[3]`) and the spaces before each. */
+function withoutMarkers(claim: string): string {
+  const parts = claim.split(/(\[\d+\])/);
+  return parts
+    .map((p, i) => (i % 2 === 1 ? '' : i + 1 < parts.length ? p.trimEnd() : p))
+    .join('')
+    .trim();
+}
+
+/**
+ * ExpertQA: claims of real GPT-4 answers to experts' questions, each against the one web passage it cites, judged by
+ * the expert who asked. A claim citing several passages is left out (its judgement is of them together), and the
+ * answer's own citation markers (`[3]`) are taken off the claim, since the evaluation cites the page itself. The id
+ * is a hash of question, system and claim: the same claim read from two of the files is one pair.
+ */
+function parseExpertQa(text: string): Array<Omit<RealPair, 'set' | 'split' | 'language'>> {
+  const out: Array<Omit<RealPair, 'set' | 'split' | 'language'>> = [];
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    const r = JSON.parse(line) as {
+      question: string;
+      answers: Record<string, { claims: Array<{ claim_string: string; evidence: unknown; support: unknown }> }>;
+    };
+    for (const [system, answer] of Object.entries(r.answers)) {
+      if (!EXPERTQA_SYSTEMS.has(system)) continue;
+      for (const c of answer.claims) {
+        const gold = typeof c.support === 'string' ? EXPERTQA_LABELS[c.support] : undefined;
+        if (!gold || !Array.isArray(c.evidence) || c.evidence.length !== 1) continue;
+        const m = EXPERTQA_EVIDENCE.exec(String(c.evidence[0]));
+        const page = m?.[1]?.trim() ?? '';
+        if (page === '') continue;
+        const hash = createHash('sha256').update(`${r.question}\u0000${system}\u0000${c.claim_string}`).digest('hex');
+        const claim = withoutMarkers(c.claim_string);
+        out.push({ id: `${system}-${hash.slice(0, 12)}`, claim, page: { title: '', text: page }, gold });
+      }
+    }
+  }
+  return out;
+}
+
+/**
  * The sets. No Korean set is among them: none reachable here has labels of real Korean claims against real pages
  * under a licence that allows this use. KLUE-NLI is reserved for the project's own checks; KorNLI's XNLI part is a
  * translation of XNLI, whose licence is non-commercial (CC BY-NC 4.0); KorFactScore is CC BY-NC 4.0; LEAP NLI
@@ -125,6 +190,25 @@ export const REAL_SETS: readonly RealSetSource[] = [
     describe: 'claims from real ChatGPT answers against web search passages (support / partial / irrelevant / refute)',
     parse: parseFactcheckGpt,
   },
+  {
+    // Untouched: added after the judge's last choice and read once, for the figures in docs/analysis.md.
+    name: 'expertqa-gs',
+    language: 'en',
+    repo: 'chaitanyamalaviya/ExpertQA',
+    commit: '1aa7ba81bd4c083c12ef1aa2fee338f6cb60fa87',
+    // The long-form QA splits keep whole annotated records; the main file (r2_compiled_anon.jsonl) is too large for
+    // the snapshot. The random and domain splits hold the same records differently cut: read once each.
+    files: [
+      { path: 'data/lfqa/rand_test.jsonl', split: 'heldout' },
+      { path: 'data/lfqa/rand_val.jsonl', split: 'heldout' },
+      { path: 'data/lfqa/domain_test.jsonl', split: 'heldout' },
+      { path: 'data/lfqa/domain_val.jsonl', split: 'heldout' },
+    ],
+    licence: "MIT (the repository and its data); the quoted web passages keep their sites' terms (not committed)",
+    describe: 'claims of real GPT-4 answers against the web passage each cites (complete / partial / incomplete)',
+    evaluationOnly: true,
+    parse: parseExpertQa,
+  },
 ];
 
 /** Where fetched snapshots live: AEQ_CORPORA_DIR, else the library's mirror beside the checkout. */
@@ -147,16 +231,24 @@ export function readRealSet(dir: string, s: RealSetSource): RealPair[] {
     throw new Error(
       `${s.name}: no snapshot of ${s.repo} at ${gitDir} (fetch github:${s.repo}, or set AEQ_CORPORA_DIR)`,
     );
+  const seen = new Set<string>();
   return s.files.flatMap((f) => {
+    if (s.evaluationOnly && f.split !== 'heldout') throw new Error(`${s.name}: an evaluation-only set trains nothing`);
     const text = execFileSync('git', ['--git-dir', gitDir, 'show', `${s.commit}:${f.path}`], {
       encoding: 'utf8',
       maxBuffer: 64 * 1024 * 1024,
     });
-    return s.parse(text, f.path).map((p) => ({
-      ...p,
-      set: s.name,
-      language: s.language,
-      split: f.split === 'byId' ? splitById(s.name, p.group ?? p.id) : f.split,
-    }));
+    // A pair read again from a later file of the set (the same id) is the same pair: kept once.
+    return s.parse(text, f.path).flatMap((p) => {
+      if (seen.has(p.id)) return [];
+      seen.add(p.id);
+      const split = f.split === 'byId' ? splitById(s.name, p.group ?? p.id) : f.split;
+      return [{ ...p, set: s.name, language: s.language, split }];
+    });
   });
 }
+
+/** Sets that are evaluated only (`evaluationOnly`): training never reads their rows. */
+export const EVALUATION_ONLY: ReadonlySet<string> = new Set(
+  REAL_SETS.filter((s) => s.evaluationOnly).map((s) => s.name),
+);
