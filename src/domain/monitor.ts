@@ -40,7 +40,7 @@ export interface MonitorSpec {
   schedule: MonitorSchedule;
   /**
    * How many times each prompt is asked per engine and country in a run (1–10): answers vary between asks, and the
-   * figures' intervals narrow with samples (docs/analysis.md §6.5).
+   * figures' intervals narrow with samples (docs/analysis.md §6.6).
    */
   samples: number;
   /** The completed prompt-research task whose monitor set gave the prompts, if one did. */

@@ -45,7 +45,7 @@ export function metricsSeries(runs: readonly RunFigures[]): MetricsPoint[] {
   return series;
 }
 
-/** The CSV's columns, documented in docs/analysis.md §6.5 (one row per figure of a subject). */
+/** The CSV's columns, documented in docs/analysis.md §6.6 (one row per figure of a subject). */
 export const METRICS_CSV_COLUMNS = [
   'run_id',
   'slot_at',

@@ -85,6 +85,25 @@ describe.runIf(chromiumAvailable())('monitor lines in the dashboard', () => {
     const shifted = columns.ASSISTANT_A ?? [];
     expect(Math.min(...shifted.slice(-2))).toBeGreaterThan(Math.max(...shifted.slice(0, -2)));
     expect(await page.locator('.charts-note').count()).toBe(0);
+    // Each line has its 95% band, and each figure of the table its interval around it.
+    const chart = page.locator('section[aria-label="Mention rate"] figure.chart');
+    expect(await chart.getAttribute('data-bands')).toBe(String(ENGINES.length));
+    const cells = await chart.locator('.chart-figures tbody td').evaluateAll((tds) =>
+      tds.map((td) => {
+        const ci = td.querySelector('.ci') as HTMLElement | null;
+        return {
+          value: Number.parseFloat(td.textContent ?? '') / 100,
+          low: Number(ci?.dataset.low),
+          high: Number(ci?.dataset.high),
+        };
+      }),
+    );
+    expect(cells).toHaveLength(ENGINES.length * DAYS);
+    for (const c of cells) {
+      expect(c.low).toBeLessThanOrEqual(c.value + 0.0005);
+      expect(c.high).toBeGreaterThanOrEqual(c.value - 0.0005);
+      expect(c.high - c.low).toBeGreaterThan(0);
+    }
     await screenshot(page, 'monitor-lines');
   });
 

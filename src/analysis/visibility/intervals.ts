@@ -1,7 +1,7 @@
 import { round4 } from '../text/norm.js';
 
 /**
- * 95% intervals of a monitor's figures (docs/analysis.md §6.5). The unit that is sampled independently is the
+ * 95% intervals of a monitor's figures (docs/analysis.md §6.6). The unit that is sampled independently is the
  * prompt: the answers to one prompt (its samples, in one run, engine and country) share the prompt's topic and
  * tend to name the same brands and cite the same pages, so they are a cluster, never independent draws.
  *

@@ -44,7 +44,7 @@ function byPrompt(all: readonly PromptFacts[]): AnswerFacts[][] {
   return [...groups.values()];
 }
 
-/** The intervals of every figure of one group of answers (§6.5). */
+/** The intervals of every figure of one group of answers (§6.6). */
 export function groupIntervals(tracked: TrackedBrands, all: readonly PromptFacts[]): GroupIntervals {
   const prompts = byPrompt(all);
   const mentionedBy = (answers: AnswerFacts[], i: number) => answers.filter((f) => f.brands[i]?.position).length;

@@ -26,7 +26,7 @@ export interface VisibilityMetrics {
   topCitedDomains: DomainCount[];
   /** The same figures for every tracked brand: the monitored one first, then the competitors in order. */
   brands: BrandMetrics[];
-  /** 95% intervals of the monitored brand's figures (§6.5); a bound is null where its figure rests on too little. */
+  /** 95% intervals of the monitored brand's figures (§6.6); a bound is null where its figure rests on too little. */
   intervals: FigureIntervals;
   counts: VisibilityCounts;
 }
@@ -49,7 +49,7 @@ interface VisibilityCounts {
   empty: number;
   /** Answers with a text: the denominator of the mention rate. */
   answers: number;
-  /** Prompts with at least one answer: the independent units the intervals rest on (§6.5). */
+  /** Prompts with at least one answer: the independent units the intervals rest on (§6.6). */
   prompts: number;
   /** Answers over the mention rate's design effect: what its interval rests on (equal to `answers` at one sample). */
   effectiveAnswers: number;
@@ -89,7 +89,7 @@ interface DomainCount {
   citations: number;
   /** `citations` / all citations. */
   share: number;
-  /** The share's 95% interval (§6.5). */
+  /** The share's 95% interval (§6.6). */
   shareInterval: Interval | null;
   /** Answers citing the domain at least once. */
   answers: number;

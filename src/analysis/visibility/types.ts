@@ -22,6 +22,6 @@ export interface CompetitorBrand {
 
 /**
  * One task of a run: an answer, or a task that failed (counted apart, never as an answer without the brand). An
- * answer's `prompt` groups the samples of one prompt for the intervals (§6.5); without it, each answer stands alone.
+ * answer's `prompt` groups the samples of one prompt for the intervals (§6.6); without it, each answer stands alone.
  */
 export type RunAnswer = { status: 'answered'; answer: Answer; prompt?: string } | { status: 'failed' };

@@ -106,7 +106,7 @@ export function registerMonitorRunRoutes(app: FastifyInstance, ctx: HttpContext)
       schema: {
         summary: "A monitor's figures with their 95% intervals as CSV, one row per figure, brand or domain",
         description:
-          'The series of `/metrics` in long form (columns in docs/analysis.md §6.5); text cells that a spreadsheet ' +
+          'The series of `/metrics` in long form (columns in docs/analysis.md §6.6); text cells that a spreadsheet ' +
           'would read as a formula get a leading apostrophe.',
         params: idParamsSchema,
         querystring: monitorMetricsQuerySchema,

@@ -126,7 +126,7 @@ export const monitorListSchema = {
 
 const looseObject = { type: 'object', additionalProperties: true } as const;
 
-/** A 95% interval (docs/analysis.md §6.5); null where the figure is null or rests on too little. */
+/** A 95% interval (docs/analysis.md §6.6); null where the figure is null or rests on too little. */
 const intervalSchema = {
   type: ['object', 'null'],
   properties: { low: { type: 'number' }, high: { type: 'number' } },
@@ -233,7 +233,7 @@ export const monitorMetricsSchema = {
           intervals: {
             description:
               "95% intervals of the brand's figures: Wilson on the effective sample for proportions, a bootstrap " +
-              'over prompts for share of voice and position (docs/analysis.md §6.5). Null for runs saved before ' +
+              'over prompts for share of voice and position (docs/analysis.md §6.6). Null for runs saved before ' +
               'intervals were kept (methodVersion before visibility/1.2.0).',
             type: ['object', 'null'],
             properties: {

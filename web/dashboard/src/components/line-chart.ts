@@ -7,7 +7,7 @@ export interface ChartSeries {
   label: string;
   /** One value per x, null where the series has no figure (drawn as a gap). */
   values: Array<number | null>;
-  /** The 95% interval of each value (docs/analysis.md §6.5), drawn as a band around the line; null where none. */
+  /** The 95% interval of each value (docs/analysis.md §6.6), drawn as a band around the line; null where none. */
   low?: Array<number | null>;
   high?: Array<number | null>;
 }

@@ -129,7 +129,12 @@ function MonitorFacts({ m }: { m: Monitor }) {
     </div>
     <div><dt>Engines</dt><dd>${(m.engines ?? []).join(', ')}</dd></div>
     <div><dt>Countries</dt><dd>${(m.countries ?? []).join(', ')}</dd></div>
-    <div><dt>Prompts</dt><dd>${m.prompts?.length} (${m.tasksPerRun} tasks a run)</dd></div>
+    <div>
+      <dt>Prompts</dt>
+      <dd>
+        ${m.prompts?.length}${(m.samples ?? 1) > 1 ? `, each asked ${m.samples} times` : ''} (${m.tasksPerRun} tasks a run)
+      </dd>
+    </div>
     <div><dt>Schedule</dt><dd><code>${m.schedule?.cron}</code> ${m.schedule?.timezone}</dd></div>
     <div><dt>Status</dt><dd><span class=${`badge monitor-${m.status}`}>${m.status}</span></dd></div>
     <div><dt>Next run</dt><dd>${whenIn(m.schedule?.nextRunAt, m.schedule?.timezone)}</dd></div>
