@@ -122,6 +122,20 @@ describe('a sandbox whose engines differ', () => {
     expect(distinct(points.filter((p) => p.engine === 'ANSWER_ENGINE_A').map((p) => p.shareOfVoice))).toBeGreaterThan(
       1,
     );
+    // The change is a signal, first seen on the shift's day, with the prompts that moved (docs/analysis.md §6.7).
+    const signals = (await svc.call('GET', `/v1/monitors/${id}/signals`)).body;
+    expect(signals.fdr).toBe(0.05);
+    const rise = (signals.signals as any[]).find(
+      (s) => s.engine === 'ASSISTANT_A' && s.brand === 'Hoka' && s.figure === 'mentionRate',
+    );
+    expect(rise).toMatchObject({ direction: 'up', role: 'brand' });
+    expect(rise.firstSeen.slotAt.slice(0, 10)).toBe('2026-11-24');
+    expect(rise.after - rise.before).toBeGreaterThanOrEqual(0.3);
+    expect(rise.qValue).toBeLessThanOrEqual(0.05);
+    expect(rise.prompts.length).toBeGreaterThan(0);
+    // Asked from a day after the change ended, there is nothing to list.
+    const later = (await svc.call('GET', `/v1/monitors/${id}/signals?from=2026-12-20T00:00:00Z`)).body;
+    expect(later.signals).toEqual([]);
     // The directive is part of the prompt, never of the answer.
     const run = (await svc.call('GET', `/v1/monitors/${id}/runs?limit=1&include=results`)).body.runs[0];
     for (const r of run.results as Array<{ prompt: string; text: string }>) {

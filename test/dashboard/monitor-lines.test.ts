@@ -104,6 +104,10 @@ describe.runIf(chromiumAvailable())('monitor lines in the dashboard', () => {
       expect(c.high).toBeGreaterThanOrEqual(c.value - 0.0005);
       expect(c.high - c.low).toBeGreaterThan(0);
     }
+    // The shift is listed as a signal: the shifted engine's mention rate, up.
+    const rise = page.locator('table.signals tr.signal-up[data-engine="ASSISTANT_A"][data-figure="mentionRate"]');
+    await rise.waitFor();
+    expect(await rise.locator('td').first().textContent()).toBe('Mention rate');
     await screenshot(page, 'monitor-lines');
   });
 

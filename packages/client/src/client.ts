@@ -12,6 +12,7 @@ import type {
   MonitorCreate,
   MonitorList,
   MonitorMetrics,
+  MonitorSignals,
   MonitorPatch,
   MonitorRunStarted,
   MonitorRuns,
@@ -294,6 +295,11 @@ export class AeqClient {
   /** A monitor's visibility figures per run, engine and country, for runs scheduled in [from, to) (RFC 3339). */
   monitorMetrics(id: string, range: { from?: string; to?: string } = {}): Promise<MonitorMetrics> {
     return this.request('GET', `/v1/monitors/${encodeURIComponent(id)}/metrics${query(range)}`);
+  }
+
+  /** A monitor's signals (changes that held against their baseline), newest first; `from` keeps those still holding. */
+  monitorSignals(id: string, range: { from?: string; to?: string } = {}): Promise<MonitorSignals> {
+    return this.request('GET', `/v1/monitors/${encodeURIComponent(id)}/signals${query(range)}`);
   }
 }
 

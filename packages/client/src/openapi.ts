@@ -3226,7 +3226,7 @@ export interface paths {
                                 avgFirstMentionOffset?: number | null;
                                 shareOfVoice?: number | null;
                                 ownCitationShare?: number | null;
-                                /** @description 95% intervals of the brand's figures: Wilson on the effective sample for proportions, a bootstrap over prompts for share of voice and position (docs/analysis.md §6.5). Null for runs saved before intervals were kept (methodVersion before visibility/1.2.0). */
+                                /** @description 95% intervals of the brand's figures: Wilson on the effective sample for proportions, a bootstrap over prompts for share of voice and position (docs/analysis.md §6.6). Null for runs saved before intervals were kept (methodVersion before visibility/1.2.0). */
                                 intervals?: {
                                     level?: number;
                                     mentionRate?: {
@@ -3327,6 +3327,158 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/monitors/{id}/signals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A monitor's signals: changes of its figures that held against their baseline (docs/analysis.md §6.7)
+         * @description Each run is tested against its last 7 runs (at least 3), every figure of every tracked brand, engine and country, with the false discovery rate held at 5% over the figures of the run. Newest first; `from` and `to` bound the runs (a signal is listed if it still held at or after `from`).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description RFC 3339 date-time: runs scheduled at or after it */
+                    from?: string;
+                    /** @description RFC 3339 date-time: runs scheduled before it */
+                    to?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success?: boolean;
+                            monitorId?: string;
+                            /** @description The false discovery rate held over the figures of each run */
+                            fdr?: number;
+                            signals?: {
+                                /** @enum {string} */
+                                figure?: "mentionRate" | "shareOfVoice" | "citationShare" | "avgFirstMentionPosition";
+                                brand?: string;
+                                /** @enum {string} */
+                                role?: "brand" | "competitor";
+                                engine?: string;
+                                country?: string | null;
+                                /** @enum {string} */
+                                direction?: "up" | "down";
+                                /** @description The baseline mean when the change was first seen */
+                                before?: number;
+                                /** @description The latest value while it held */
+                                after?: number;
+                                interval?: {
+                                    low?: number;
+                                    high?: number;
+                                };
+                                baselineRuns?: number;
+                                pValue?: number;
+                                /** @description Benjamini–Hochberg adjusted p-value over the run */
+                                qValue?: number;
+                                firstSeen?: {
+                                    runId?: string;
+                                    /** Format: date-time */
+                                    slotAt?: string;
+                                };
+                                lastSeen?: {
+                                    runId?: string;
+                                    /** Format: date-time */
+                                    slotAt?: string;
+                                };
+                                runs?: number;
+                                prompts?: {
+                                    prompt?: string;
+                                    before?: number;
+                                    after?: number;
+                                }[];
+                                domains?: {
+                                    domain?: string;
+                                    before?: number;
+                                    after?: number;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/monitors/{id}/metrics.csv": {
         parameters: {
             query?: never;
@@ -3336,7 +3488,7 @@ export interface paths {
         };
         /**
          * A monitor's figures with their 95% intervals as CSV, one row per figure, brand or domain
-         * @description The series of `/metrics` in long form (columns in docs/analysis.md §6.5); text cells that a spreadsheet would read as a formula get a leading apostrophe.
+         * @description The series of `/metrics` in long form (columns in docs/analysis.md §6.6); text cells that a spreadsheet would read as a formula get a leading apostrophe.
          */
         get: {
             parameters: {

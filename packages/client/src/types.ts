@@ -43,6 +43,9 @@ export type MonitorRunStarted = JsonAnswer<paths['/v1/monitors/{id}/runs']['post
 export type MonitorMetrics = JsonAnswer<paths['/v1/monitors/{id}/metrics']['get'], 200>;
 /** One point of a monitor's series: one run, engine and country. */
 export type MonitorMetricsPoint = NonNullable<MonitorMetrics['series']>[number];
+/** A monitor's signals: changes of its figures that held against their baseline (GET /v1/monitors/{id}/signals). */
+export type MonitorSignals = JsonAnswer<paths['/v1/monitors/{id}/signals']['get'], 200>;
+export type MonitorSignal = NonNullable<MonitorSignals['signals']>[number];
 /** What a task asked (GET /v1/async/task/{id}/request). */
 export type TaskRequest = JsonAnswer<paths['/v1/async/task/{id}/request']['get'], 200>;
 /**

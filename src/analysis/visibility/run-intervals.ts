@@ -1,4 +1,5 @@
 import type { AnswerFacts, TrackedBrands } from './answer-facts.js';
+import type { PromptCount } from './signals.js';
 import {
   bootstrapRatio,
   type ClusterCount,
@@ -30,10 +31,12 @@ export interface GroupIntervals {
   prompts: number;
   /** The mention rate's effective number of answers (answers over the design effect). */
   effectiveAnswers: number;
+  /** Each prompt's answers and how many name each tracked brand: what moved when a figure changes (§6.7). */
+  byPrompt: PromptCount[];
 }
 
 /** The answers with a text, by prompt, in the order the prompts first appear. */
-function byPrompt(all: readonly PromptFacts[]): AnswerFacts[][] {
+function byPrompt(all: readonly PromptFacts[]): Map<string, AnswerFacts[]> {
   const groups = new Map<string, AnswerFacts[]>();
   for (const a of all) {
     if (!a.facts.hasText) continue;
@@ -41,12 +44,13 @@ function byPrompt(all: readonly PromptFacts[]): AnswerFacts[][] {
     g.push(a.facts);
     groups.set(a.prompt, g);
   }
-  return [...groups.values()];
+  return groups;
 }
 
 /** The intervals of every figure of one group of answers (§6.6). */
 export function groupIntervals(tracked: TrackedBrands, all: readonly PromptFacts[]): GroupIntervals {
-  const prompts = byPrompt(all);
+  const grouped = byPrompt(all);
+  const prompts = [...grouped.values()];
   const mentionedBy = (answers: AnswerFacts[], i: number) => answers.filter((f) => f.brands[i]?.position).length;
   const pairs = (answers: AnswerFacts[]) => answers.reduce((s, f) => s + f.brands.filter((b) => b.position).length, 0);
   const citationsOf = (answers: AnswerFacts[]) => answers.reduce((s, f) => s + f.citations.length, 0);
@@ -79,5 +83,10 @@ export function groupIntervals(tracked: TrackedBrands, all: readonly PromptFacts
         trials: citationsOf(a),
       })),
     ).interval;
-  return { brands, domainShare, prompts: prompts.length, effectiveAnswers };
+  const counts = [...grouped.entries()].map(([prompt, answers]) => ({
+    prompt,
+    answers: answers.length,
+    mentioning: tracked.map((_b, i) => mentionedBy(answers, i)),
+  }));
+  return { brands, domainShare, prompts: prompts.length, effectiveAnswers, byPrompt: counts };
 }

@@ -2,6 +2,7 @@ import { round4 } from '../text/norm.js';
 import { type AnswerFacts, factsFor, type TrackedBrands, trackBrands } from './answer-facts.js';
 import { INTERVAL_LEVEL, type Interval } from './intervals.js';
 import { type BrandIntervals, groupIntervals, type PromptFacts } from './run-intervals.js';
+import type { PromptCount } from './signals.js';
 import type { CompetitorBrand, MonitoredBrand, RunAnswer } from './types.js';
 
 /** Recorded with stored figures; any change of a definition in §6 bumps it (§0). */
@@ -29,6 +30,11 @@ export interface VisibilityMetrics {
   /** 95% intervals of the monitored brand's figures (§6.6); a bound is null where its figure rests on too little. */
   intervals: FigureIntervals;
   counts: VisibilityCounts;
+  /**
+   * Per prompt, its answers and how many name each tracked brand (in `brands` order), for the prompts that moved
+   * when a figure changes (§6.7); without prompts (`visibilityMetrics` without them) one entry per answer.
+   */
+  byPrompt: PromptCount[];
 }
 
 interface FigureIntervals {
@@ -201,6 +207,7 @@ export function aggregateFacts(
       ownCitations,
       invalidCitations: facts.reduce((a, f) => a + f.invalidCitations, 0),
     },
+    byPrompt: intervals.byPrompt,
   };
 }
 

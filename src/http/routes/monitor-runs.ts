@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { dateTimeMs } from '../../domain/clock.js';
 import { validationError } from '../../domain/request-errors.js';
+import { monitorSignals, SIGNAL_FDR } from '../../analysis/visibility/signals.js';
 import { metricsCsv, metricsSeries } from '../../queue/monitor-metrics.js';
 import { monitorRunView, runMonitorNow } from '../../queue/monitor-runs.js';
 import { monitorOr404 } from '../../submission/monitors.js';
@@ -9,6 +10,7 @@ import type { HttpContext } from '../context.js';
 import {
   monitorMetricsQuerySchema,
   monitorMetricsSchema,
+  monitorSignalsSchema,
   monitorRunStartedSchema,
   monitorRunsQuerySchema,
   monitorRunsSchema,
@@ -100,6 +102,27 @@ export function registerMonitorRunRoutes(app: FastifyInstance, ctx: HttpContext)
   );
 
   app.get<{ Params: { id: string }; Querystring: { from?: string; to?: string } }>(
+    '/v1/monitors/:id/signals',
+    {
+      validatorCompiler: coercedQuery(monitorMetricsQuerySchema),
+      schema: {
+        summary: "A monitor's signals: changes of its figures that held against their baseline (docs/analysis.md §6.7)",
+        description:
+          'Each run is tested against its last 7 runs (at least 3), every figure of every tracked brand, engine and ' +
+          'country, with the false discovery rate held at 5% over the figures of the run. Newest first; `from` ' +
+          'and `to` bound the runs (a signal is listed if it still held at or after `from`).',
+        params: idParamsSchema,
+        querystring: monitorMetricsQuerySchema,
+        response: { 200: monitorSignalsSchema, ...errors },
+      },
+    },
+    async (req) => {
+      const { monitorId, signals } = await signalsOf(ctx, req);
+      return { success: true, monitorId, fdr: SIGNAL_FDR, signals };
+    },
+  );
+
+  app.get<{ Params: { id: string }; Querystring: { from?: string; to?: string } }>(
     '/v1/monitors/:id/metrics.csv',
     {
       validatorCompiler: coercedQuery(monitorMetricsQuerySchema),
@@ -122,6 +145,24 @@ export function registerMonitorRunRoutes(app: FastifyInstance, ctx: HttpContext)
         .send(metricsCsv(series));
     },
   );
+}
+
+/** The caller's monitor's signals that held at some time in the query's window (baselines read from before it). */
+async function signalsOf(
+  ctx: HttpContext,
+  req: FastifyRequest<{ Params: { id: string }; Querystring: { from?: string; to?: string } }>,
+) {
+  const caller = callerOf(req);
+  const m = await monitorOr404(ctx, req.params.id, caller);
+  const from = timeOf(req.query.from, 'from');
+  const to = timeOf(req.query.to, 'to');
+  const runs = await ctx.store.monitors.runMetrics({
+    monitorId: m.id,
+    accountId: caller.accountId,
+    ...(to === undefined ? {} : { to }),
+  });
+  const signals = monitorSignals(runs).filter((s) => from === undefined || Date.parse(s.lastSeen.slotAt) >= from);
+  return { monitorId: m.id, signals };
 }
 
 /** The caller's monitor's figures in the query's window, or 404 / 400. */

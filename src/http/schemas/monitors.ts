@@ -1,3 +1,4 @@
+import { SIGNAL_FIGURES } from '../../analysis/visibility/signals.js';
 import { ENGINE_CATALOG } from '../../domain/engine-catalog.js';
 import { MAX_SAMPLES, MAX_TASKS_PER_RUN } from '../../domain/monitor.js';
 
@@ -249,6 +250,55 @@ export const monitorMetricsSchema = {
           brands: { type: 'array', items: looseObject },
           counts: looseObject,
           methodVersion: { type: 'string' },
+        },
+      },
+    },
+  },
+} as const;
+
+const whenSchema = {
+  type: 'object',
+  properties: { runId: { type: 'string' }, slotAt: { type: 'string', format: 'date-time' } },
+} as const;
+
+const moverSchema = (key: string) =>
+  ({
+    type: 'array',
+    items: {
+      type: 'object',
+      properties: { [key]: { type: 'string' }, before: { type: 'number' }, after: { type: 'number' } },
+    },
+  }) as const;
+
+/** `GET /v1/monitors/{id}/signals` (docs/analysis.md §6.7). */
+export const monitorSignalsSchema = {
+  type: 'object',
+  properties: {
+    success: { type: 'boolean' },
+    monitorId: { type: 'string' },
+    fdr: { type: 'number', description: 'The false discovery rate held over the figures of each run' },
+    signals: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          figure: { type: 'string', enum: [...SIGNAL_FIGURES] },
+          brand: { type: 'string' },
+          role: { type: 'string', enum: ['brand', 'competitor'] },
+          engine: { type: 'string' },
+          country: { type: ['string', 'null'] },
+          direction: { type: 'string', enum: ['up', 'down'] },
+          before: { type: 'number', description: 'The baseline mean when the change was first seen' },
+          after: { type: 'number', description: 'The latest value while it held' },
+          interval: { type: 'object', properties: { low: { type: 'number' }, high: { type: 'number' } } },
+          baselineRuns: { type: 'integer' },
+          pValue: { type: 'number' },
+          qValue: { type: 'number', description: 'Benjamini–Hochberg adjusted p-value over the run' },
+          firstSeen: whenSchema,
+          lastSeen: whenSchema,
+          runs: { type: 'integer' },
+          prompts: moverSchema('prompt'),
+          domains: moverSchema('domain'),
         },
       },
     },

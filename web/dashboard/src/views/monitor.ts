@@ -1,7 +1,13 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { AeqClient } from '../../../../packages/client/src/client.js';
 import type { MonitorRunResult } from '../../../../src/domain/monitor.js';
-import type { Monitor, MonitorMetrics, MonitorRun, MonitorRuns } from '../../../../packages/client/src/types.js';
+import type {
+  Monitor,
+  MonitorMetrics,
+  MonitorRun,
+  MonitorRuns,
+  MonitorSignals,
+} from '../../../../packages/client/src/types.js';
 import { describeError } from '../api.js';
 import { Choice, ErrorBox, Head, Loading, Progress, Section, TableWrap } from '../components/bits.js';
 import { type MentionSpan, Highlighted } from '../components/highlighted.js';
@@ -11,6 +17,7 @@ import { html } from '../html.js';
 import { useLoad } from '../poll.js';
 import { href, navigate, type Route } from '../router.js';
 import { chartsOf, topDomainsOf } from './monitor-figures.js';
+import { Signals } from './monitor-signals.js';
 
 /** One answer of a run, as `include=results` gives it: the saved result and where it names the tracked brands. */
 interface RunResult extends MonitorRunResult {
@@ -39,10 +46,14 @@ export function MonitorView(p: { client: AeqClient; id: string; route: Route; on
   const latest = completed[0];
   // The figures at once (beside the runs, not after them), and again whenever another run has ended.
   const metrics = useLoad<MonitorMetrics>(() => client.monitorMetrics(id), id, { onKeyRefused });
+  const signals = useLoad<MonitorSignals>(() => client.monitorSignals(id), id, { onKeyRefused });
   const ended = useRef<number | null>(null);
   useEffect(() => {
     if (runs.data === null) return;
-    if (ended.current !== null && ended.current !== completed.length) metrics.reload();
+    if (ended.current !== null && ended.current !== completed.length) {
+      metrics.reload();
+      signals.reload();
+    }
     ended.current = completed.length;
   }, [runs.data, completed.length]);
 
@@ -102,6 +113,7 @@ export function MonitorView(p: { client: AeqClient; id: string; route: Route; on
         ? html`<${Loading} what="the figures" />`
         : html`<${Charts} points=${metrics.data.series ?? []} country=${country} brand=${m.brand?.name ?? ''} />`
     }
+    ${signals.data ? html`<${Signals} signals=${signals.data.signals ?? []} country=${country} />` : null}
     ${
       latest
         ? html`<${LatestAnswers} client=${client} monitorId=${id} runs=${runList} run=${latest} country=${country}
