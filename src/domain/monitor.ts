@@ -6,7 +6,7 @@ import { Cron } from 'croner';
  * store keeps it (store/monitors.ts), its use cases take it (submission/monitors.ts).
  */
 
-/** The contract's bound on a monitor: at most 200 prompt-by-engine tasks (samples included) in each of its countries. */
+/** The contract's bound on a monitor: at most 200 prompt-by-engine tasks (samples included) in each country. */
 export const MAX_TASKS_PER_RUN = 200;
 /** How many times a run asks each prompt on each engine in each country, at most. */
 export const MAX_SAMPLES = 10;

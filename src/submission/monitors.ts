@@ -175,7 +175,9 @@ async function specFrom(
       [
         {
           field: spec.samples > 1 ? 'samples' : 'prompts',
-          message: `${spec.prompts.length} prompts × ${spec.engines.length} engines × ${spec.samples} samples = ${n}, over ${MAX_TASKS_PER_RUN}`,
+          message:
+            `${spec.prompts.length} prompts × ${spec.engines.length} engines × ${spec.samples} samples = ${n}, ` +
+            `over ${MAX_TASKS_PER_RUN}`,
         },
       ],
       422,

@@ -3,6 +3,7 @@ import { Head, Section, TableWrap } from '../components/bits.js';
 import { day, percent } from '../format.js';
 import { html } from '../html.js';
 
+const COLUMNS = ['Figure', 'Brand', 'Engine', 'Change', '95% interval', 'q', 'Seen', 'Prompts that moved'];
 const FIGURES: Record<string, string> = {
   mentionRate: 'Mention rate',
   shareOfVoice: 'Share of voice',
@@ -32,7 +33,7 @@ export function Signals({ signals, country }: { signals: MonitorSignal[]; countr
           </p>`
         : html`<${TableWrap} label="Signals">
             <table class="signals">
-              <${Head} cols=${['Figure', 'Brand', 'Engine', 'Change', '95% interval', 'q', 'Seen', 'Prompts that moved']} />
+              <${Head} cols=${COLUMNS} />
               <tbody>
                 ${shown.map(
                   (

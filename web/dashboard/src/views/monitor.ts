@@ -144,7 +144,8 @@ function MonitorFacts({ m }: { m: Monitor }) {
     <div>
       <dt>Prompts</dt>
       <dd>
-        ${m.prompts?.length}${(m.samples ?? 1) > 1 ? `, each asked ${m.samples} times` : ''} (${m.tasksPerRun} tasks a run)
+        ${m.prompts?.length}${(m.samples ?? 1) > 1 ? `, each asked ${m.samples} times` : ''}
+        (${m.tasksPerRun} tasks a run)
       </dd>
     </div>
     <div><dt>Schedule</dt><dd><code>${m.schedule?.cron}</code> ${m.schedule?.timezone}</dd></div>
