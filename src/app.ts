@@ -272,6 +272,7 @@ async function assemble(settings: Readonly<Settings>, opts: AppOptions, releaseD
         retentionMs: settings.retentionMs,
         runRetentionMs: settings.monitorRetentionMs,
         sampleSpacingMs: settings.monitorSampleSpacingMs,
+        onWebhookQueued: () => sender.wake(),
       },
       log.child({ component: 'monitors' }),
       clock,

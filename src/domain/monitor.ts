@@ -43,6 +43,8 @@ export interface MonitorSpec {
    * figures' intervals narrow with samples (docs/analysis.md §6.6).
    */
   samples: number;
+  /** Where the monitor's new signals are posted after a run (signed, as a task's webhook), or null for none. */
+  webhookUrl: string | null;
   /** The completed prompt-research task whose monitor set gave the prompts, if one did. */
   promptResearchTaskId: string | null;
 }
@@ -68,11 +70,11 @@ export function tasksPerRun(s: Pick<MonitorSpec, 'prompts' | 'engines' | 'countr
   return s.prompts.length * s.engines.length * s.countries.length * s.samples;
 }
 
-/** A spec as stored before monitors had samples: one sample. */
-export function withSamples<T extends Omit<MonitorSpec, 'samples'> & { samples?: number }>(
+/** A spec as stored before monitors had samples and a webhook: one sample, no webhook. */
+export function withDefaults<T extends Omit<MonitorSpec, 'samples' | 'webhookUrl'> & Partial<MonitorSpec>>(
   s: T,
-): T & { samples: number } {
-  return { ...s, samples: s.samples ?? 1 };
+): T & Pick<MonitorSpec, 'samples' | 'webhookUrl'> {
+  return { ...s, samples: s.samples ?? 1, webhookUrl: s.webhookUrl ?? null };
 }
 
 /** A schedule that cannot be used: which part, and why (the route answers 400 VALIDATION_ERROR with it). */
@@ -148,6 +150,7 @@ export function monitorView(m: MonitorRecord) {
     competitors: m.competitors,
     schedule: { ...m.schedule, nextRunAt: m.nextRunAt === null ? null : new Date(m.nextRunAt).toISOString() },
     samples: m.samples,
+    webhook: m.webhookUrl === null ? null : { url: m.webhookUrl },
     tasksPerRun: tasksPerRun(m),
     createdAt: new Date(m.createdAt).toISOString(),
     updatedAt: new Date(m.updatedAt).toISOString(),

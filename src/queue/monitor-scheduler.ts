@@ -18,6 +18,8 @@ import type { SubmissionContext } from '../submission/envelope.js';
 import type { Monitors } from '../store/ports.js';
 import { newMonitorRun, type RunPorts, type RunSubmission, sampleOf, submitMonitorRun } from './monitor-runs.js';
 import { PeriodicPass } from './periodic-pass.js';
+import { monitorSignals } from '../analysis/visibility/signals.js';
+import type { WebhookOutbox } from '../store/records.js';
 
 /** How long a run's matching may hold the event loop before giving it back. */
 const FACTS_SLICE_MS = 10;
@@ -31,6 +33,8 @@ export interface MonitorSchedulerOptions {
   runRetentionMs: number;
   /** How far apart the samples of one prompt are due. */
   sampleSpacingMs: number;
+  /** Called when a run's signals were queued for its monitor's webhook (wakes the sender). */
+  onWebhookQueued?: () => void;
 }
 
 /**
@@ -168,8 +172,40 @@ export class MonitorScheduler extends PeriodicPass<void> {
     }
     const metrics: Record<string, unknown> = {};
     for (const [key, g] of groups) metrics[key] = aggregateFacts(tracked, g.facts, g.failed);
-    const done = { status: 'completed' as const, results, metrics, completedAt: this.clock.now() };
-    if (await this.store.monitors.advanceRun({ id: run.id, from: 'running', to: done }))
-      this.log.info({ runId: run.id, tasks: results.length }, 'monitor run completed');
+    const now = this.clock.now();
+    const done = { status: 'completed' as const, results, metrics, completedAt: now };
+    const webhook = run.spec.webhookUrl ? await this.signalsEvent(run, metrics) : null;
+    const event = webhook ? { webhook, now } : undefined;
+    if (await this.store.monitors.advanceRun({ id: run.id, from: 'running', to: done, ...(event ? { event } : {}) })) {
+      this.log.info({ runId: run.id, tasks: results.length, signals: event !== undefined }, 'monitor run completed');
+      if (event) this.o.onWebhookQueued?.();
+    }
+  }
+
+  /**
+   * The signals this run raised first (docs/analysis.md §6.7), as the event its monitor's webhook receives, or null
+   * when it raised none: the runs before it are the baselines, read as the signals route reads them.
+   */
+  private async signalsEvent(run: MonitorRunRecord, metrics: Record<string, unknown>): Promise<WebhookOutbox | null> {
+    const before = await this.store.monitors.runMetrics({
+      monitorId: run.monitorId,
+      accountId: run.accountId,
+      to: run.slotAt,
+    });
+    const signals = monitorSignals([...before, { id: run.id, slotAt: run.slotAt, metrics }]).filter(
+      (s) => s.firstSeen.runId === run.id,
+    );
+    if (signals.length === 0 || !run.spec.webhookUrl) return null;
+    return {
+      url: run.spec.webhookUrl,
+      accountId: run.accountId,
+      payload: {
+        type: 'monitor.signals',
+        monitorId: run.monitorId,
+        runId: run.id,
+        slotAt: new Date(run.slotAt).toISOString(),
+        signals,
+      },
+    };
   }
 }

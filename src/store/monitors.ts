@@ -8,9 +8,10 @@ import {
   type MonitorRunTrigger,
   type MonitorSpec,
   type MonitorStatus,
-  withSamples,
+  withDefaults,
 } from '../domain/monitor.js';
 import type { TaskRecord } from '../domain/task.js';
+import { enqueueDelivery } from './outbox/deliveries.js';
 import type { Monitors, RunTask } from './ports.js';
 
 type Args<K extends keyof Monitors> = Parameters<Monitors[K]>[0];
@@ -22,7 +23,7 @@ import type { Database, MonitorRunsTable, MonitorsTable } from './schema.js';
  */
 
 function fromRow(r: MonitorsTable): MonitorRecord {
-  const spec = withSamples(JSON.parse(r.spec) as MonitorSpec);
+  const spec = withDefaults(JSON.parse(r.spec) as MonitorSpec);
   return {
     ...spec,
     name: r.name,
@@ -95,6 +96,9 @@ export async function deleteMonitor(db: Kysely<Database>, { id, accountId }: Arg
       .where('account_id', '=', accountId)
       .executeTakeFirst();
     if (Number(r.numDeletedRows) === 0) return false;
+    const runs = trx.selectFrom('monitor_runs').select('id').where('monitor_id', '=', id);
+    await trx.deleteFrom('webhook_attempts').where('task_id', 'in', runs).execute();
+    await trx.deleteFrom('webhook_deliveries').where('task_id', 'in', runs).execute();
     await trx.deleteFrom('monitor_runs').where('monitor_id', '=', id).execute();
     return true;
   });
@@ -111,7 +115,7 @@ function runFromRow(r: RunRow): MonitorRunRecord {
     slotAt: Number(r.slot_at),
     status: r.status as MonitorRunStatus,
     batchId: r.batch_id ?? '',
-    spec: withSamples(JSON.parse(r.spec) as MonitorSpec),
+    spec: withDefaults(JSON.parse(r.spec) as MonitorSpec),
     tasks: Number(r.tasks),
     trigger: r.run_trigger as MonitorRunTrigger,
     results: r.results === null || r.results === undefined ? null : (JSON.parse(r.results) as MonitorRunResult[]),
@@ -279,7 +283,7 @@ export async function runsIn(db: Kysely<Database>, { status, limit }: Args<'runs
 }
 
 /** Moves a run on, only from the state it is expected in; false when another process did it first. */
-export async function advanceRun(db: Kysely<Database>, { id, from, to }: Args<'advanceRun'>): Promise<boolean> {
+export async function advanceRun(db: Kysely<Database>, { id, from, to, event }: Args<'advanceRun'>): Promise<boolean> {
   const set: Partial<MonitorRunsTable> = {};
   if (to.status) set.status = to.status;
   if (to.tasks !== undefined) set.tasks = to.tasks;
@@ -292,13 +296,18 @@ export async function advanceRun(db: Kysely<Database>, { id, from, to }: Args<'a
   }
   if (to.metrics !== undefined) set.metrics = to.metrics === null ? null : JSON.stringify(to.metrics);
   if (to.completedAt !== undefined) set.completed_at = to.completedAt;
-  const r = await db
-    .updateTable('monitor_runs')
-    .set(set)
-    .where('id', '=', id)
-    .where('status', '=', from)
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) > 0;
+  // The run's event goes to the outbox in the same transaction that ends the run: a crash loses neither.
+  return db.transaction().execute(async (trx) => {
+    const r = await trx
+      .updateTable('monitor_runs')
+      .set(set)
+      .where('id', '=', id)
+      .where('status', '=', from)
+      .executeTakeFirst();
+    if (Number(r.numUpdatedRows) === 0) return false;
+    if (event) await enqueueDelivery(trx, id, event.webhook, event.now);
+    return true;
+  });
 }
 
 /** Every column of a run but its saved results (about 360 KB of JSON for a run of 400 tasks). */
@@ -379,13 +388,12 @@ export async function runTasks(db: Kysely<Database>, { batchId, accountId }: Arg
 export async function deleteOldRuns(db: Kysely<Database>, { before, limit }: Args<'deleteOldRuns'>): Promise<number> {
   const ids = await db.selectFrom('monitor_runs').select('id').where('slot_at', '<', before).limit(limit).execute();
   if (ids.length === 0) return 0;
-  await db
-    .deleteFrom('monitor_runs')
-    .where(
-      'id',
-      'in',
-      ids.map((r) => r.id),
-    )
-    .execute();
+  const runIds = ids.map((r) => r.id);
+  // A run's signal event (its webhook delivery, keyed by the run's id) goes with it.
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('webhook_attempts').where('task_id', 'in', runIds).execute();
+    await trx.deleteFrom('webhook_deliveries').where('task_id', 'in', runIds).execute();
+    await trx.deleteFrom('monitor_runs').where('id', 'in', runIds).execute();
+  });
   return ids.length;
 }

@@ -200,11 +200,15 @@ export interface Monitors {
     from?: number;
     to?: number;
   }): Promise<Array<{ id: string; slotAt: number; metrics: Record<string, unknown> }>>;
-  /** Moves a run on from status `from` only; false when it was not there. */
+  /**
+   * Moves a run on from status `from` only; false when it was not there. With `event`, a webhook delivery keyed by
+   * the run's id is queued in the same transaction (a run's signals, docs/contract.md).
+   */
   advanceRun(a: {
     id: string;
     from: MonitorRunStatus;
     to: Partial<Pick<MonitorRunRecord, 'status' | 'results' | 'metrics' | 'completedAt' | 'tasks'>>;
+    event?: { webhook: WebhookOutbox; now: number };
   }): Promise<boolean>;
   /** A monitor's runs, newest first; their saved answers only with `results`. */
   runs(a: {

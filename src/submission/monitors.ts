@@ -41,6 +41,7 @@ export interface MonitorBody {
   competitors?: BrandBody[];
   schedule?: { cron: string; timezone?: string };
   samples?: number;
+  webhook?: { url: string } | null;
   status?: MonitorStatus;
 }
 
@@ -155,6 +156,7 @@ async function specFrom(
       ? { cron: body.schedule.cron.trim(), timezone: body.schedule.timezone ?? base?.schedule.timezone ?? 'UTC' }
       : (base?.schedule ?? { ...DEFAULT_SCHEDULE }),
     samples: body.samples ?? base?.samples ?? 1,
+    webhookUrl: body.webhook === undefined ? (base?.webhookUrl ?? null) : (body.webhook?.url ?? null),
     promptResearchTaskId,
   };
   if (!Number.isInteger(spec.samples) || spec.samples < 1 || spec.samples > MAX_SAMPLES)

@@ -2301,6 +2301,9 @@ export interface paths {
                                     nextRunAt?: string | null;
                                 };
                                 samples?: number;
+                                webhook?: {
+                                    url?: string;
+                                } | null;
                                 tasksPerRun?: number;
                                 /** Format: date-time */
                                 createdAt?: string;
@@ -2401,6 +2404,10 @@ export interface paths {
                             cron: string;
                             timezone?: string;
                         };
+                        /** @description Receives a signed POST after a run that raised new signals (docs/contract.md); null on an edit removes it */
+                        webhook?: {
+                            url: string;
+                        } | null;
                         /** @description Times each prompt is asked per engine and country in a run (default 1), spread over the run (AEQ_MONITOR_SAMPLE_SPACING_SECONDS apart). prompts × engines × samples is at most 200. */
                         samples?: number;
                     };
@@ -2441,6 +2448,9 @@ export interface paths {
                                     nextRunAt?: string | null;
                                 };
                                 samples?: number;
+                                webhook?: {
+                                    url?: string;
+                                } | null;
                                 tasksPerRun?: number;
                                 /** Format: date-time */
                                 createdAt?: string;
@@ -2587,6 +2597,9 @@ export interface paths {
                                     nextRunAt?: string | null;
                                 };
                                 samples?: number;
+                                webhook?: {
+                                    url?: string;
+                                } | null;
                                 tasksPerRun?: number;
                                 /** Format: date-time */
                                 createdAt?: string;
@@ -2762,6 +2775,10 @@ export interface paths {
                             cron: string;
                             timezone?: string;
                         };
+                        /** @description Receives a signed POST after a run that raised new signals (docs/contract.md); null on an edit removes it */
+                        webhook?: {
+                            url: string;
+                        } | null;
                         /** @description Times each prompt is asked per engine and country in a run (default 1), spread over the run (AEQ_MONITOR_SAMPLE_SPACING_SECONDS apart). prompts × engines × samples is at most 200. */
                         samples?: number;
                         /** @enum {string} */
@@ -2804,6 +2821,9 @@ export interface paths {
                                     nextRunAt?: string | null;
                                 };
                                 samples?: number;
+                                webhook?: {
+                                    url?: string;
+                                } | null;
                                 tasksPerRun?: number;
                                 /** Format: date-time */
                                 createdAt?: string;

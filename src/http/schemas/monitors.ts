@@ -1,5 +1,6 @@
 import { SIGNAL_FIGURES } from '../../analysis/visibility/signals.js';
 import { ENGINE_CATALOG } from '../../domain/engine-catalog.js';
+import { httpUrl } from './common.js';
 import { MAX_SAMPLES, MAX_TASKS_PER_RUN } from '../../domain/monitor.js';
 
 /** JSON schemas of the monitor routes (validation and the OpenAPI document, as for every route). */
@@ -42,6 +43,14 @@ const specProperties = {
   brand: brandSchema,
   competitors: { type: 'array', maxItems: 20, items: brandSchema },
   schedule: scheduleSchema,
+  webhook: {
+    type: ['object', 'null'],
+    required: ['url'],
+    additionalProperties: false,
+    properties: { url: httpUrl },
+    description:
+      'Receives a signed POST after a run that raised new signals (docs/contract.md); null on an edit removes it',
+  },
   samples: {
     type: 'integer',
     minimum: 1,
@@ -96,6 +105,7 @@ const monitorViewSchema = {
       },
     },
     samples: { type: 'integer' },
+    webhook: { type: ['object', 'null'], properties: { url: { type: 'string' } } },
     tasksPerRun: { type: 'integer' },
     createdAt: { type: 'string', format: 'date-time' },
     updatedAt: { type: 'string', format: 'date-time' },
