@@ -16,6 +16,7 @@ import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { createApp, type App } from '../src/app.js';
 import { loadSettings } from '../src/config/settings.js';
+import { DEFAULT_ACCOUNT_ID } from '../src/domain/account.js';
 import type { Clock } from '../src/domain/clock.js';
 import { createLogger } from '../src/ops/logger.js';
 import { createThrowawayDatabase } from './compare/throwaway-db.js';
@@ -152,9 +153,10 @@ async function call(url: string, method: string, p: string, body?: unknown): Pro
  */
 export async function startPopulatedService(
   store: StoreKind,
-  o: { days?: number; log?: (s: string) => void; dashboardDir?: string } = {},
+  o: { days?: number; samples?: number; log?: (s: string) => void; dashboardDir?: string } = {},
 ): Promise<PopulatedService> {
   const days = o.days ?? 30;
+  const samples = o.samples ?? 1;
   const log = o.log ?? (() => undefined);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `aeq-monitors-${store}-`));
   const db = store === 'postgres' ? await createThrowawayDatabase('aeq_monitors') : null;
@@ -170,6 +172,8 @@ export async function startPopulatedService(
     AEQ_CONFIG: configPath,
     AEQ_LOG_LEVEL: 'silent',
     PORT: '0',
+    // The samples of a prompt are due at once: the clock moves only as the bench waits.
+    AEQ_MONITOR_SAMPLE_SPACING_SECONDS: '0',
     ...(o.dashboardDir ? { AEQ_DASHBOARD_DIR: o.dashboardDir } : {}),
   });
   const clock = steppedClock(START);
@@ -190,7 +194,14 @@ export async function startPopulatedService(
     const made = await call(url, 'POST', '/v1/monitors', MONITOR_BODY);
     if (made.status !== 201) throw new Error(`monitor not created: ${made.status} ${JSON.stringify(made.body)}`);
     const monitorId = made.body.monitor.id as string;
-    const perRun = made.body.monitor.tasksPerRun as number;
+    let perRun = made.body.monitor.tasksPerRun as number;
+    if (samples > 1) {
+      // 50 prompts × 4 engines × 3 samples is 600 tasks in each country, three times the contract's bound of 200
+      // that the API enforces: set through the store, to time the reads of a monitor this size.
+      const m = await app.store.monitors.get({ id: monitorId, accountId: DEFAULT_ACCOUNT_ID });
+      if (!m || !(await app.store.monitors.update({ ...m, samples }))) throw new Error('monitor not updated');
+      perRun *= samples;
+    }
     const firstSlot = Date.parse(made.body.monitor.schedule.nextRunAt as string);
 
     const figures: PopulateFigures = { days, tasks: 0, failed: 0, wallMs: 0, dayMs: [], finishPassMs: [] };
@@ -200,7 +211,7 @@ export async function startPopulatedService(
       const slot = firstSlot + d * DAY;
       clock.set(slot + 30_000);
       const dayStart = performance.now();
-      await scheduler.runOnce(); // takes the slot and submits the run's 400 tasks
+      await scheduler.runOnce(); // takes the slot and submits the run's tasks
       for (;;) {
         await sleep(50);
         clock.advance(50);
@@ -279,7 +290,11 @@ export async function timeGet(
     ms.push(r.ms);
     last = r.buf;
   }
-  const body = JSON.parse(last.toString()) as { series?: unknown[]; runs?: unknown[] };
+  const text = last.toString();
+  // The CSV's items are its rows; a JSON answer's are its series, signals or runs.
+  const body = (
+    text.startsWith('{') ? JSON.parse(text) : { rows: text.trimEnd().split('\n').slice(1) }
+  ) as { series?: unknown[]; runs?: unknown[]; signals?: unknown[]; rows?: unknown[] };
   return {
     name,
     path: p,
@@ -287,7 +302,7 @@ export async function timeGet(
     p95Ms: percentile(ms, 95),
     maxMs: Math.max(...ms),
     bytes: last.length,
-    items: (body.series ?? body.runs ?? []).length,
+    items: (body.series ?? body.signals ?? body.runs ?? body.rows ?? []).length,
   };
 }
 
@@ -299,6 +314,8 @@ export async function timeMonitorReads(svc: PopulatedService): Promise<ReadFigur
   return [
     await timeGet(svc, `\`…/metrics\`, all ${svc.slots.length} runs`, `${base}/metrics`),
     await timeGet(svc, '`…/metrics?from=…&to=…`, 7 days', `${base}/metrics?from=${last7From}&to=${last7To}`),
+    await timeGet(svc, '`…/signals`, all runs tested', `${base}/signals`),
+    await timeGet(svc, '`…/metrics.csv`, all runs', `${base}/metrics.csv`),
     await timeGet(svc, '`…/runs?limit=30`', `${base}/runs?limit=30`),
     await timeGet(svc, '`…/runs?limit=1&include=results`', `${base}/runs?limit=1&include=results`),
   ];
@@ -390,12 +407,16 @@ function renderSection(reports: StoreReport[], startedAt: Date, seconds: number,
     ...reports.map((r) => {
       const m = r.reads[0];
       const met = m !== undefined && m.p95Ms < 100 && m.medianMs < 100;
+      const sig = r.reads.find((x) => x.path.endsWith('/signals'));
+      const sigMet = sig !== undefined && sig.p95Ms < 100;
       const page = r.pages.at(-1);
       const loaded = page !== undefined && page.p95Ms < 1000 && page.medianMs < 1000;
       return (
         `- ${r.store}: metrics over ${m?.items ?? 0} points of ${r.populate.days} runs, ` +
         `median ${f1(m?.medianMs ?? Number.NaN)} ms, p95 ${f1(m?.p95Ms ?? Number.NaN)} ms: ` +
-        `target under 100 ms ${met ? '**met**' : '**not met**'}; the monitor's dashboard page loads in ` +
+        `target under 100 ms ${met ? '**met**' : '**not met**'}; signals over the same runs, median ` +
+        `${f1(sig?.medianMs ?? Number.NaN)} ms, p95 ${f1(sig?.p95Ms ?? Number.NaN)} ms: target under 100 ms ` +
+        `${sigMet ? '**met**' : '**not met**'}; the monitor's dashboard page loads in ` +
         `${f0(page?.medianMs ?? Number.NaN)} ms (median of ${page?.loads ?? 0} cold loads; p95 ` +
         `${f0(page?.p95Ms ?? Number.NaN)} ms): target under 1 s ${loaded ? '**met**' : '**not met**'}.`
       );
@@ -425,6 +446,7 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const opt = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
   const days = Number(opt('days') ?? 30);
+  const samples = Number(opt('samples') ?? 3);
   const only = opt('only');
   const stores: StoreKind[] = only ? [only as StoreKind] : ['sqlite', 'postgres'];
   const write = !args.includes('--no-write') && days === 30 && !only;
@@ -435,8 +457,8 @@ async function main(): Promise<void> {
   const dashboardDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aeq-dashboard-'));
   await buildDashboard(dashboardDir);
   for (const store of stores) {
-    console.log(`${store}: ${days} days of a 50 × 4 × 2 monitor`);
-    const svc = await startPopulatedService(store, { days, log: (s) => console.log(s), dashboardDir });
+    console.log(`${store}: ${days} days of a 50 × 4 × 2 monitor, ${samples} samples`);
+    const svc = await startPopulatedService(store, { days, samples, log: (s) => console.log(s), dashboardDir });
     try {
       const reads = await timeMonitorReads(svc);
       console.log(`${store}: timing the dashboard's pages in Chromium`);

@@ -16,10 +16,12 @@ import {
 } from '../domain/monitor.js';
 import type { SubmissionContext } from '../submission/envelope.js';
 import type { Monitors } from '../store/ports.js';
+
+/** A run's event for its monitor's webhook, as the store queues it with the run's end. */
+type RunEvent = NonNullable<Parameters<Monitors['advanceRun']>[0]['event']>['webhook'];
 import { newMonitorRun, type RunPorts, type RunSubmission, sampleOf, submitMonitorRun } from './monitor-runs.js';
 import { PeriodicPass } from './periodic-pass.js';
 import { monitorSignals } from '../analysis/visibility/signals.js';
-import type { WebhookOutbox } from '../store/records.js';
 
 /** How long a run's matching may hold the event loop before giving it back. */
 const FACTS_SLICE_MS = 10;
@@ -186,7 +188,7 @@ export class MonitorScheduler extends PeriodicPass<void> {
    * The signals this run raised first (docs/analysis.md §6.7), as the event its monitor's webhook receives, or null
    * when it raised none: the runs before it are the baselines, read as the signals route reads them.
    */
-  private async signalsEvent(run: MonitorRunRecord, metrics: Record<string, unknown>): Promise<WebhookOutbox | null> {
+  private async signalsEvent(run: MonitorRunRecord, metrics: Record<string, unknown>): Promise<RunEvent | null> {
     const before = await this.store.monitors.runMetrics({
       monitorId: run.monitorId,
       accountId: run.accountId,
