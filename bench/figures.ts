@@ -38,7 +38,8 @@ export function benchConfig(quick: boolean, baseline = true): BenchConfig {
     ? {
         quick,
         baseline,
-        runs: 3,
+        // Quick mode is the harness's own test (test/bench/quick.test.ts): enough to produce every figure.
+        runs: 2,
         durationS: 1,
         warmupS: 0,
         connections: 50,

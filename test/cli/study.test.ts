@@ -320,7 +320,7 @@ describe('aeq run (study runner)', () => {
         cwd: dir,
         env: { ...env, AEQ_URL: url },
       });
-      expect(run.code).toBe(0);
+      expect(run.code, run.stderr).toBe(0);
       expect(refusedPolls).toBe(3);
       expect(
         run.stderr.match(/^aeq run: poll failed \(HTTP_ERROR: HTTP 503 without an error envelope\); trying again/gm),
