@@ -1,4 +1,5 @@
 import { Cron } from 'croner';
+import { targetHostOf } from './webhook-target.js';
 
 /**
  * Visibility monitors: a set of prompts asked on engines in countries on a schedule, with the brand (and
@@ -150,7 +151,8 @@ export function monitorView(m: MonitorRecord) {
     competitors: m.competitors,
     schedule: { ...m.schedule, nextRunAt: m.nextRunAt === null ? null : new Date(m.nextRunAt).toISOString() },
     samples: m.samples,
-    webhook: m.webhookUrl === null ? null : { url: m.webhookUrl },
+    // The host only, as a task's webhook is shown: a URL may carry a token or credentials.
+    webhook: m.webhookUrl === null ? null : { targetHost: targetHostOf(m.webhookUrl) },
     tasksPerRun: tasksPerRun(m),
     createdAt: new Date(m.createdAt).toISOString(),
     updatedAt: new Date(m.updatedAt).toISOString(),

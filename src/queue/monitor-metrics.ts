@@ -85,10 +85,11 @@ const BRAND_FIGURES = [
   ['citation_share', 'citationShare'],
 ] as const;
 
-/** The series as CSV text: a header, then every brand's four figures and every listed domain's share, per point. */
-export function metricsCsv(series: readonly MetricsPoint[]): string {
-  const out = [csvRecord(METRICS_CSV_COLUMNS)];
+/** The series as CSV records: a header, then every brand's four figures and every listed domain's share, per point. */
+export function* metricsCsv(series: readonly MetricsPoint[]): Generator<string> {
+  yield csvRecord(METRICS_CSV_COLUMNS);
   for (const p of series) {
+    const out: string[] = [];
     const counts = (p.counts ?? {}) as { answers?: number; prompts?: number };
     const row = (
       figure: string,
@@ -117,8 +118,8 @@ export function metricsCsv(series: readonly MetricsPoint[]): string {
         out.push(row(figure, b.name ?? '', b.role ?? '', b[key], b.intervals?.[key]));
     for (const d of (p.topCitedDomains ?? []) as DomainFigures[])
       out.push(row('domain_citation_share', d.domain ?? '', 'domain', d.share, d.shareInterval));
+    yield out.join('');
   }
-  return out.join('');
 }
 
 /** A number as it is, or an empty cell for a figure that has no value. */

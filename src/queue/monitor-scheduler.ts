@@ -21,12 +21,14 @@ import type { Monitors } from '../store/ports.js';
 type RunEvent = NonNullable<Parameters<Monitors['advanceRun']>[0]['event']>['webhook'];
 import { newMonitorRun, type RunPorts, type RunSubmission, sampleOf, submitMonitorRun } from './monitor-runs.js';
 import { PeriodicPass } from './periodic-pass.js';
-import { monitorSignals } from '../analysis/visibility/signals.js';
+import { monitorSignals, promptTexts, SIGNAL_READ_RUNS } from '../analysis/visibility/signals.js';
 
 /** How long a run's matching may hold the event loop before giving it back. */
 const FACTS_SLICE_MS = 10;
 /** Monitors, runs and old runs handled per pass; the next pass takes the rest. */
 const PER_PASS = 20;
+/** A run's event carries its strongest signals (lowest q), at most this many; `/signals` lists them all. */
+const EVENT_SIGNALS = 50;
 
 export interface MonitorSchedulerOptions {
   /** Task retention (a run's tasks are read within it). */
@@ -150,6 +152,9 @@ export class MonitorScheduler extends PeriodicPass<void> {
     // Each answer's facts once: they make the figures of its group, and are saved as where it names the brands (so
     // that reading a run computes nothing: 0.45 ms an answer, seconds for a page of large runs).
     const tracked = trackBrands(run.spec.brand, run.spec.competitors);
+    // A prompt's key in the stored figures is its index in the run's prompts: stored once per run (in `spec`), not
+    // once per engine and country.
+    const promptKey = new Map(run.spec.prompts.map((p, i) => [p, String(i)]));
     const groups = new Map<string, { facts: PromptFacts[]; failed: number }>();
     let sliceStart = performance.now();
     for (const r of results) {
@@ -169,14 +174,21 @@ export class MonitorScheduler extends PeriodicPass<void> {
         continue;
       }
       const facts = factsFor({ text: r.text, sources: r.sources.map((url) => ({ url })) }, tracked);
-      group.facts.push({ prompt: r.prompt, facts });
+      group.facts.push({ prompt: promptKey.get(r.prompt) ?? r.prompt, facts });
       Object.assign(r, savedMentions(facts));
     }
     const metrics: Record<string, unknown> = {};
-    for (const [key, g] of groups) metrics[key] = aggregateFacts(tracked, g.facts, g.failed);
+    for (const [key, g] of groups) {
+      // The intervals' bootstraps take up to some 200 ms for a group of 200 prompts and 21 brands: the loop is given
+      // back between groups.
+      metrics[key] = aggregateFacts(tracked, g.facts, g.failed);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     const now = this.clock.now();
     const done = { status: 'completed' as const, results, metrics, completedAt: now };
-    const webhook = run.spec.webhookUrl ? await this.signalsEvent(run, metrics) : null;
+    // The monitor's webhook as it is now: one removed during the run gets nothing.
+    const monitor = await this.store.monitors.get({ id: run.monitorId, accountId: run.accountId });
+    const webhook = monitor?.webhookUrl ? await this.signalsEvent(run, metrics, monitor.webhookUrl) : null;
     const event = webhook ? { webhook, now } : undefined;
     if (await this.store.monitors.advanceRun({ id: run.id, from: 'running', to: done, ...(event ? { event } : {}) })) {
       this.log.info({ runId: run.id, tasks: results.length, signals: event !== undefined }, 'monitor run completed');
@@ -188,18 +200,25 @@ export class MonitorScheduler extends PeriodicPass<void> {
    * The signals this run raised first (docs/analysis.md §6.7), as the event its monitor's webhook receives, or null
    * when it raised none: the runs before it are the baselines, read as the signals route reads them.
    */
-  private async signalsEvent(run: MonitorRunRecord, metrics: Record<string, unknown>): Promise<RunEvent | null> {
+  private async signalsEvent(
+    run: MonitorRunRecord,
+    metrics: Record<string, unknown>,
+    url: string,
+  ): Promise<RunEvent | null> {
     const before = await this.store.monitors.runMetrics({
       monitorId: run.monitorId,
       accountId: run.accountId,
       to: run.slotAt,
+      latest: SIGNAL_READ_RUNS - 1,
     });
-    const signals = monitorSignals([...before, { id: run.id, slotAt: run.slotAt, metrics }]).filter(
-      (s) => s.firstSeen.runId === run.id,
-    );
-    if (signals.length === 0 || !run.spec.webhookUrl) return null;
+    const raised = monitorSignals([...before, { id: run.id, slotAt: run.slotAt, metrics }])
+      .filter((s) => s.firstSeen.runId === run.id)
+      .sort((a, b) => a.qValue - b.qValue)
+      .slice(0, EVENT_SIGNALS);
+    if (raised.length === 0) return null;
+    const signals = promptTexts(raised, () => run.spec.prompts);
     return {
-      url: run.spec.webhookUrl,
+      url,
       accountId: run.accountId,
       payload: {
         type: 'monitor.signals',

@@ -262,7 +262,10 @@ export async function runMetrics(
     .where('status', '=', 'completed');
   if (o.from !== undefined) q = q.where('slot_at', '>=', o.from);
   if (o.to !== undefined) q = q.where('slot_at', '<', o.to);
-  const rows = await q.orderBy('slot_at').execute();
+  const rows =
+    o.latest === undefined
+      ? await q.orderBy('slot_at').execute()
+      : (await q.orderBy('slot_at', 'desc').limit(o.latest).execute()).reverse();
   return rows.map((r) => ({
     id: r.id,
     slotAt: Number(r.slot_at),

@@ -194,11 +194,13 @@ export interface Monitors {
   startRun(run: MonitorRunRecord): Promise<'started' | 'in-progress' | 'gone'>;
   runsIn(a: { status: MonitorRunStatus; limit: number }): Promise<MonitorRunRecord[]>;
   runsToFinish(a: { staleBefore: number; limit: number }): Promise<MonitorRunRecord[]>;
+  /** Completed runs' figures in [from, to), oldest first; with `latest`, only the latest that many of them. */
   runMetrics(a: {
     monitorId: string;
     accountId: string;
     from?: number;
     to?: number;
+    latest?: number;
   }): Promise<Array<{ id: string; slotAt: number; metrics: Record<string, unknown> }>>;
   /**
    * Moves a run on from status `from` only; false when it was not there. With `event`, a webhook delivery keyed by

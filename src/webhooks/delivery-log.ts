@@ -1,3 +1,4 @@
+import { targetHostOf } from '../domain/webhook-target.js';
 import { isoOrNull } from '../domain/clock.js';
 import type { DeliveryLogRow } from '../store/ports.js';
 
@@ -38,13 +39,6 @@ function errorCodeOf(error: string | null): string | null {
 }
 
 /** host[:port] of a webhook URL: no path, query or credentials. */
-export function targetHostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return '';
-  }
-}
 
 export function deliveryLogView(row: DeliveryLogRow): DeliveryLogView {
   const status = row.status.toLowerCase() as DeliveryLogView['status'];

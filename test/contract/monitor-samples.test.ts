@@ -116,6 +116,8 @@ describe('monitor samples and intervals', () => {
       expect(p.counts.effectiveAnswers).toBeGreaterThanOrEqual(4);
       expect(p.counts.effectiveAnswers).toBeLessThanOrEqual(12);
       expect(p.intervals.level).toBe(0.95);
+      // The per-prompt breakdown the signals read stays in the store: the series does not carry it.
+      expect(p.byPrompt).toBeUndefined();
       for (const [figure, interval] of [
         ['mentionRate', p.intervals.mentionRate],
         ['shareOfVoice', p.intervals.shareOfVoice],

@@ -133,6 +133,8 @@ describe('a sandbox whose engines differ', () => {
     expect(rise.after - rise.before).toBeGreaterThanOrEqual(0.3);
     expect(rise.qValue).toBeLessThanOrEqual(0.05);
     expect(rise.prompts.length).toBeGreaterThan(0);
+    // The prompts by their text (the stored figures keep each prompt's index).
+    for (const p of rise.prompts) expect(shifted).toContain(p.prompt);
     // Asked from a day after the change ended, there is nothing to list.
     const later = (await svc.call('GET', `/v1/monitors/${id}/signals?from=2026-12-20T00:00:00Z`)).body;
     expect(later.signals).toEqual([]);

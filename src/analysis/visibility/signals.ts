@@ -27,6 +27,13 @@ const MIN_BASELINE_RUNS = 3;
  * runs those are out of reach, the figure goes untested for a few runs, and the changed level becomes the baseline.
  */
 const BASELINE_REACH = 4 * BASELINE_RUNS;
+/**
+ * Runs a read of signals covers: the latest 92 runs of the window (three months of a daily monitor) are tested, the
+ * 28 before them only as their baselines. A read is bounded by this, not by the monitor's whole history.
+ */
+export const SIGNAL_READ_RUNS = 92 + BASELINE_REACH;
+/** A prompt's text in a signal is cut to this many characters. */
+const PROMPT_CHARS = 200;
 const Z95 = 1.959963984540054;
 /** Prompts and domains a signal lists as those that moved most. */
 const MOVERS = 3;
@@ -45,7 +52,11 @@ interface StoredBrand {
   intervals?: Partial<Record<SignalFigure, Interval | null>>;
 }
 
-/** One prompt's answers in a group, and how many of them name each tracked brand (in `brands` order). */
+/**
+ * One prompt's answers in a group, and how many of them name each tracked brand (in `brands` order). `prompt` is the
+ * prompt's key: in a run's stored figures, its index in the run's prompts (so a long prompt is not stored once per
+ * engine and country); `promptTexts` turns the keys of a signal back into text.
+ */
 export interface PromptCount {
   prompt: string;
   answers: number;
@@ -145,6 +156,17 @@ function groupOf(run: RunFigures, key: string): StoredGroup | undefined {
   return run.metrics[key] as StoredGroup | undefined;
 }
 
+/** A group's brands by name, built once per group (a run's group is looked up for every figure of later runs). */
+const brandIndex = new WeakMap<StoredGroup, Map<string, StoredBrand>>();
+function brandIn(group: StoredGroup, name: string): StoredBrand | undefined {
+  let index = brandIndex.get(group);
+  if (!index) {
+    index = new Map((group.brands ?? []).map((b) => [b.name, b]));
+    brandIndex.set(group, index);
+  }
+  return index.get(name);
+}
+
 /** The key of one figure of one run: a run where it changed is not part of its later baselines. */
 const flagOf = (t: number, key: string, brand: string, figure: SignalFigure) => `${t}|${key}|${brand}|${figure}`;
 
@@ -163,7 +185,7 @@ function testsOf(runs: readonly RunFigures[], t: number, flagged: ReadonlySet<st
         for (let j = t - 1; j >= Math.max(0, t - BASELINE_REACH) && base.length < BASELINE_RUNS; j--) {
           if (flagged.has(flagOf(j, key, brand.name, figure))) continue;
           const g = groupOf(runs[j] as RunFigures, key);
-          const b = g?.brands?.find((c) => c.name === brand.name);
+          const b = g ? brandIn(g, brand.name) : undefined;
           const bx = b?.[figure];
           const bi = b?.intervals?.[figure];
           if (g && bx !== null && bx !== undefined && bi) base.push({ x: bx, s: seOf(bi), group: g });
@@ -290,4 +312,21 @@ export function monitorSignals(runs: readonly RunFigures[]): Signal[] {
   return done.sort((a, b) =>
     a.firstSeen.slotAt < b.firstSeen.slotAt ? 1 : a.firstSeen.slotAt > b.firstSeen.slotAt ? -1 : 0,
   );
+}
+
+/**
+ * The signals with their prompts' text: `textsOf(runId)` gives the prompts of the run that first saw a signal (its
+ * stored keys are indexes into them); a key with no text stays as it is. Texts are cut to 200 characters.
+ */
+export function promptTexts(signals: readonly Signal[], textsOf: (runId: string) => readonly string[] | undefined) {
+  return signals.map((s) => {
+    const texts = textsOf(s.firstSeen.runId);
+    return {
+      ...s,
+      prompts: s.prompts.map((p) => {
+        const text = /^\d+$/.test(p.prompt) ? texts?.[Number(p.prompt)] : undefined;
+        return { ...p, prompt: (text ?? p.prompt).slice(0, PROMPT_CHARS) };
+      }),
+    };
+  });
 }

@@ -3,7 +3,7 @@ import { batchView, type BatchRecord } from '../../domain/batch.js';
 import type { Caller } from '../../domain/account.js';
 import { RequestError } from '../../domain/request-errors.js';
 import { callerOf } from '../caller.js';
-import { targetHostOf } from '../../webhooks/delivery-log.js';
+import { targetHostOf } from '../../domain/webhook-target.js';
 import type { HttpContext } from '../context.js';
 import { coercedQuery } from '../query-validator.js';
 import { batchListQuerySchema, batchListSchema, batchQuerySchema, batchStatusSchema } from '../schemas/batches.js';

@@ -1,7 +1,8 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { dateTimeMs } from '../../domain/clock.js';
 import { validationError } from '../../domain/request-errors.js';
-import { monitorSignals, SIGNAL_FDR } from '../../analysis/visibility/signals.js';
+import { monitorSignals, promptTexts, SIGNAL_FDR, SIGNAL_READ_RUNS } from '../../analysis/visibility/signals.js';
 import { metricsCsv, metricsSeries } from '../../queue/monitor-metrics.js';
 import { monitorRunView, runMonitorNow } from '../../queue/monitor-runs.js';
 import { monitorOr404 } from '../../submission/monitors.js';
@@ -139,10 +140,11 @@ export function registerMonitorRunRoutes(app: FastifyInstance, ctx: HttpContext)
     },
     async (req, reply) => {
       const { monitorId, series } = await seriesOf(ctx, req);
+      // Streamed row by row: a long history is never one string in memory.
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="monitor-${monitorId}-metrics.csv"`)
-        .send(metricsCsv(series));
+        .send(Readable.from(metricsCsv(series)));
     },
   );
 }
@@ -156,13 +158,28 @@ async function signalsOf(
   const m = await monitorOr404(ctx, req.params.id, caller);
   const from = timeOf(req.query.from, 'from');
   const to = timeOf(req.query.to, 'to');
+  // The latest runs before `to` only (SIGNAL_READ_RUNS): a read never walks a monitor's whole history.
   const runs = await ctx.store.monitors.runMetrics({
     monitorId: m.id,
     accountId: caller.accountId,
     ...(to === undefined ? {} : { to }),
+    latest: SIGNAL_READ_RUNS,
   });
-  const signals = monitorSignals(runs).filter((s) => from === undefined || Date.parse(s.lastSeen.slotAt) >= from);
-  return { monitorId: m.id, signals };
+  const held = monitorSignals(runs).filter((s) => from === undefined || Date.parse(s.lastSeen.slotAt) >= from);
+  // Their prompts' text, from the runs that first saw them (the stored figures keep each prompt's index).
+  const texts = new Map<string, readonly string[]>();
+  for (const id of new Set(held.map((s) => s.firstSeen.runId))) {
+    const slotAt = Date.parse(held.find((s) => s.firstSeen.runId === id)?.firstSeen.slotAt ?? '');
+    const [run] = await ctx.store.monitors.runs({
+      monitorId: m.id,
+      accountId: caller.accountId,
+      from: slotAt,
+      to: slotAt + 1,
+      limit: 1,
+    });
+    if (run?.id === id) texts.set(id, run.spec.prompts);
+  }
+  return { monitorId: m.id, signals: promptTexts(held, (id) => texts.get(id)) };
 }
 
 /** The caller's monitor's figures in the query's window, or 404 / 400. */

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { isoOrNull } from '../../domain/clock.js';
 import { RequestError } from '../../domain/request-errors.js';
 import { taskMetadata } from '../../domain/task-view.js';
-import { targetHostOf } from '../../webhooks/delivery-log.js';
+import { targetHostOf } from '../../domain/webhook-target.js';
 import { callerOf } from '../caller.js';
 import type { HttpContext } from '../context.js';
 import { errorEnvelopeSchema, idParamsSchema } from '../schemas/common.js';

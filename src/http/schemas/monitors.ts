@@ -105,7 +105,11 @@ const monitorViewSchema = {
       },
     },
     samples: { type: 'integer' },
-    webhook: { type: ['object', 'null'], properties: { url: { type: 'string' } } },
+    webhook: {
+      type: ['object', 'null'],
+      description: 'The webhook host (the URL is not shown: it may carry a token)',
+      properties: { targetHost: { type: 'string' } },
+    },
     tasksPerRun: { type: 'integer' },
     createdAt: { type: 'string', format: 'date-time' },
     updatedAt: { type: 'string', format: 'date-time' },
