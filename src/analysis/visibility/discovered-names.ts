@@ -1,7 +1,7 @@
 import { round4 } from '../text/norm.js';
 import { type AnswerFacts, factsFor, type TrackedBrands, trackBrands } from './answer-facts.js';
 import { groupEvidence, type NameOccurrence, namesIn } from './name-candidates.js';
-import { scanText } from './name-scan.js';
+import { foldWord, scanText } from './name-scan.js';
 import type { Answer, CompetitorBrand } from './types.js';
 
 /**
@@ -141,16 +141,14 @@ function prepare(tracked: readonly CompetitorBrand[]): TrackedBrands {
   return brand ? trackBrands({ ...brand, domains: brand.domains ?? [] }, competitors) : [];
 }
 
-/** The words of every tracked name and alias, keyed as names are (NFKC, lower case). */
+/** The words of every tracked name and alias, folded as the words of names are (`foldWord`). */
 function trackedKeys(tracked: readonly CompetitorBrand[]): string[][] {
   return tracked.flatMap((b) =>
     [b.name, ...b.aliases].map((n) =>
       n
-        .normalize('NFKC')
-        .toLowerCase()
-        .replace(/\u2019/g, "'")
         .split(/\s/u)
-        .filter((w) => w !== ''),
+        .filter((w) => w !== '')
+        .map(foldWord),
     ),
   );
 }

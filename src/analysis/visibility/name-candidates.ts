@@ -1,5 +1,5 @@
-import type { CapitalRun, MarkupSpan, ScannedText, ScannedWord } from './name-scan.js';
-import { KOREAN_NOT_NAMES, KOREAN_SENTENCE_ENDS, NAME_STOPWORDS } from './name-stoplists.js';
+import { type CapitalRun, foldWord, type MarkupSpan, type ScannedText, type ScannedWord } from './name-scan.js';
+import { KOREAN_NOT_NAMES, KOREAN_SENTENCE_ENDS, NAME_STOPWORDS, PLACES } from './name-stoplists.js';
 
 /**
  * Which scanned runs and spans are names (§6.8), and the key that merges their variants. The rules use only the
@@ -55,15 +55,11 @@ export function namesIn(text: string, scan: ScannedText, evidence: GroupEvidence
   return out;
 }
 
-function lower(word: string): string {
-  return word.normalize('NFKC').toLowerCase().replace(/\u2019/g, "'");
-}
-
 /** A word the stop lists hold, a number, or (with `evidence`) one the group writes in lower case. */
 function common(w: ScannedWord, evidence?: GroupEvidence): boolean {
   if (w.kind === 'number') return true;
-  const l = withoutPossessive(lower(w.text));
-  return NAME_STOPWORDS.has(l) || (evidence?.lowerWords.has(l) ?? false);
+  const folded = foldWord(w.text);
+  return NAME_STOPWORDS.has(folded) || (evidence?.lowerWords.has(folded) ?? false);
 }
 
 function runName(text: string, run: CapitalRun, evidence: GroupEvidence): NameOccurrence | null {
@@ -86,10 +82,11 @@ function runName(text: string, run: CapitalRun, evidence: GroupEvidence): NameOc
   const kept = words.slice(s, cut);
   // Past six words a run is a title or a sentence in capitals, not a name.
   if (kept.length > MAX_NAME_WORDS) return null;
-  // One word opening a sentence is capitalised by the sentence: it is a name only if the group also capitalises it
-  // where no sentence begins.
+  // One word opening a sentence is capitalised by the sentence: it is a name only if its form says so (CoinLore,
+  // Investing.com) or the group also capitalises it where no sentence begins.
   const head = kept[0] as ScannedWord;
-  if (kept.length === 1 && head.sentenceFirst && !evidence.midSentenceCapitals.has(lower(head.text))) return null;
+  const unproven = !head.selfEvident && !evidence.midSentenceCapitals.has(foldWord(head.text));
+  if (kept.length === 1 && head.sentenceFirst && unproven) return null;
   const shownEnd = (kept[kept.length - 1] as ScannedWord).end;
   const writtenEnd = (words[e - 1] as ScannedWord).end;
   return occurrence(
@@ -111,7 +108,7 @@ function spanName(span: MarkupSpan): NameOccurrence | null {
   const words = text.split(' ').filter((w) => w !== '');
   if (words.length === 0 || words.length > MAX_SPAN_WORDS) return null;
   if (KOREAN_SENTENCE_ENDS.has(text.slice(-1))) return null;
-  if (words.some((w) => KOREAN_NOT_NAMES.has(lower(w)) || NAME_STOPWORDS.has(lower(w)))) return null;
+  if (words.some((w) => KOREAN_NOT_NAMES.has(foldWord(w)) || NAME_STOPWORDS.has(foldWord(w)))) return null;
   let cut = words.length;
   while (cut > 0 && !LETTER.test(words[cut - 1] ?? '')) cut--;
   if (cut === 0) return null;
@@ -137,10 +134,10 @@ function occurrence(
   start: number,
   end: number,
 ): NameOccurrence | null {
-  const words = kept.map(lower);
-  const lastIndex = words.length - 1;
-  words[lastIndex] = withoutPossessive(words[lastIndex] ?? '');
+  const words = kept.map(foldWord);
   const key = words.join(' ');
+  // Countries, continents and US states are places, not brands.
+  if (PLACES.has(key)) return null;
   // One letter or digit is no name (A, I, X): too many of them are not.
   let chars = 0;
   for (const c of key) if (WORD_CHAR.test(c)) chars++;
@@ -152,11 +149,4 @@ const WORD_CHAR = /[\p{L}\p{N}]/u;
 
 function tidy(s: string): string {
   return s.normalize('NFKC').split(/\s/u).filter((w) => w !== '').join(' ');
-}
-
-/** Nike's → nike, Levis' → levis: a possessive is the same name. */
-function withoutPossessive(word: string): string {
-  if (word.endsWith("'s")) return word.slice(0, -2);
-  if (word.endsWith("'")) return word.slice(0, -1);
-  return word;
 }

@@ -1,4 +1,5 @@
 import { withoutAddresses } from '../text/visible-text.js';
+import { ABBREVIATIONS } from './name-stoplists.js';
 
 /**
  * The scan of §6.8: one pass over an answer's text that cuts it into words and finds where a name may stand, without
@@ -14,8 +15,13 @@ export interface ScannedWord {
   start: number;
   end: number;
   kind: WordKind;
-  /** The first word of a sentence, a line or a list item: a capital there does not say that it is a name. */
+  /** The first word of a sentence, a line, a list item, a table cell or a quote: its capital says nothing. */
   sentenceFirst: boolean;
+  /**
+   * Its form says it is a name wherever it stands: a capital after a lower-case letter (CoinLore, iPhone, eBay) or
+   * a web-domain ending (Investing.com). No English word is written so.
+   */
+  selfEvident: boolean;
 }
 
 /** Capitalised words joined by spaces or `&` (Hoka Clifton 9, Procter & Gamble): where a Latin-script name may be. */
@@ -33,9 +39,12 @@ export interface MarkupSpan {
 export interface ScannedText {
   runs: CapitalRun[];
   spans: MarkupSpan[];
-  /** Every word written with a lower-case first letter, in lower case: evidence that a capitalised one is common. */
+  /**
+   * Every word written with a lower-case first letter (folded by `foldWord`), outside web domains and paths
+   * (ruby-lang.org, endoflife.date/ruby): evidence that a capitalised one is a common word.
+   */
   lowerWords: string[];
-  /** Every capitalised word not first in its sentence, in lower case: evidence that one first in a sentence is a name. */
+  /** Every capitalised word not first in its sentence, folded: evidence that one first in a sentence is a name. */
   midSentenceCapitals: string[];
 }
 
@@ -44,10 +53,36 @@ const LETTER = /\p{L}/u;
 const UPPER = /[\p{Lu}\p{Lt}]/u;
 const LOWER = /\p{Ll}/u;
 const HANGUL = /\p{Script=Hangul}/u;
-/** Joined into a word when a word character stands on both sides: Coca-Cola, Node.js, L'Oréal, AT&T, 3.5. */
-const JOINERS = new Set(['-', '\u2010', '\u2011', '.', "'", '\u2019', '&']);
-/** After one of these the next word opens a sentence. */
-const SENTENCE_ENDS = new Set(['.', '!', '?', ':', ';', '\n', '\u3002', '\uFF01', '\uFF1F', '\uFF1A']);
+/**
+ * Joined into a word when a word character stands on both sides: Coca-Cola, Node.js, L'Oréal, AT&T, 3.5, and
+ * snake_case identifiers (GOOGLE_CLOUD_LOCATION), which are code and never names.
+ */
+const JOINERS = new Set(['-', '\u2010', '\u2011', '.', "'", '\u2019', '&', '_']);
+/**
+ * After one of these the next word opens a sentence: sentence and clause ends, a dash between words (`Hoka Clifton
+ * 9 – Max cushioning`), line breaks, table cell borders and opening quotes (a quote starts an utterance of its own,
+ * often capitalised: "Real price", “Matz”).
+ */
+const SENTENCE_ENDS = new Set([
+  '.',
+  '!',
+  '?',
+  ':',
+  ';',
+  '\u2013',
+  '\u2014',
+  '\n',
+  '|',
+  '"',
+  '\u201C',
+  '\u2018',
+  '\u00AB',
+  '\u300C',
+  '\u3002',
+  '\uFF01',
+  '\uFF1F',
+  '\uFF1A',
+]);
 /** Horizontal spaces: a run of them joins two capitalised words into one name. */
 const SPACES = new Set([' ', '\t', '\u00A0', '\u2009', '\u202F', '\u3000']);
 
@@ -63,6 +98,8 @@ type Gap = 'space' | 'amp' | 'break';
 
 interface WordWithGap extends ScannedWord {
   gap: Gap;
+  /** Next to a `/`: a piece of a path or a domain written without its scheme, not a word of the prose. */
+  inPath: boolean;
 }
 
 function cutWords(text: string): WordWithGap[] {
@@ -73,7 +110,7 @@ function cutWords(text: string): WordWithGap[] {
   while (i < text.length) {
     const ch = charAt(text, i);
     if (!WORD_CHAR.test(ch)) {
-      if (SENTENCE_ENDS.has(ch)) sentenceFirst = true;
+      if (SENTENCE_ENDS.has(ch) && !(ch === '.' && abbreviationBefore(out, i))) sentenceFirst = true;
       i += ch.length;
       continue;
     }
@@ -98,7 +135,16 @@ function cutWords(text: string): WordWithGap[] {
       break;
     }
     const word = text.slice(start, end);
-    out.push({ text: word, start, end, kind: kindOf(word), sentenceFirst, gap: gapOf(text, gapStart, start) });
+    const inPath = text[start - 1] === '/' || text[end] === '/';
+    out.push({
+      text: word,
+      start,
+      end,
+      ...shapeOf(word),
+      sentenceFirst,
+      gap: gapOf(text, gapStart, start),
+      inPath,
+    });
     sentenceFirst = false;
     gapStart = end;
     i = end;
@@ -106,22 +152,58 @@ function cutWords(text: string): WordWithGap[] {
   return out;
 }
 
-function kindOf(word: string): WordKind {
+/** The full stop at `at` follows an abbreviation (e.g., Inc.) or an initial (J. Smith, U.S.): no sentence ends. */
+function abbreviationBefore(words: readonly WordWithGap[], at: number): boolean {
+  const last = words[words.length - 1];
+  if (!last || last.end !== at) return false;
+  const folded = foldWord(last.text);
+  return ABBREVIATIONS.has(folded) || [...folded].length === 1 || /^(?:\p{L}\.)+\p{L}$/u.test(folded);
+}
+
+/**
+ * A word as names are compared: NFKC, lower case, any apostrophe `'` and any dash `-`, without a possessive
+ * (Nike’s, NIKE's → nike). The same folding makes the keys of names and the evidence of §6.8.
+ */
+export function foldWord(word: string): string {
+  let w = word.normalize('NFKC').toLowerCase().replace(APOSTROPHES, "'").replace(DASHES, '-');
+  if (w.endsWith("'s")) w = w.slice(0, -2);
+  else if (w.endsWith("'")) w = w.slice(0, -1);
+  return w;
+}
+
+const APOSTROPHES = /[\u2018\u2019\u02BC\uFF07]/gu;
+const DASHES = /[\u2010-\u2015\u2212]/gu;
+
+function shapeOf(word: string): { kind: WordKind; selfEvident: boolean } {
   let firstLetter = '';
   let innerCapital = false;
+  let camel = false;
+  let previousLower = false;
   let hangul = false;
   for (const c of word) {
-    if (!LETTER.test(c)) continue;
+    if (!LETTER.test(c)) {
+      previousLower = false;
+      continue;
+    }
     if (HANGUL.test(c)) hangul = true;
+    const upper = UPPER.test(c);
     if (firstLetter === '') firstLetter = c;
-    else if (UPPER.test(c)) innerCapital = true;
+    else if (upper) innerCapital = true;
+    if (upper && previousLower) camel = true;
+    previousLower = LOWER.test(c);
   }
-  if (hangul) return 'hangul';
-  if (firstLetter === '') return 'number';
+  if (hangul) return { kind: 'hangul', selfEvident: false };
+  if (firstLetter === '') return { kind: 'number', selfEvident: false };
+  // An identifier (snake_case) is code, whatever its case.
+  if (word.includes('_')) return { kind: 'other', selfEvident: false };
   // A capital first letter (Nike, 3M), or a lower-case one with a capital later (iPhone, eBay).
-  if (UPPER.test(firstLetter) || (LOWER.test(firstLetter) && innerCapital)) return 'capital';
-  return 'other';
+  const capital = UPPER.test(firstLetter) || (LOWER.test(firstLetter) && innerCapital);
+  if (!capital) return { kind: 'other', selfEvident: false };
+  return { kind: 'capital', selfEvident: camel || DOMAIN_END.test(word) };
 }
+
+/** A web-domain ending: a dot and two or more lower-case letters closing the word (Investing.com, MyFin.us). */
+const DOMAIN_END = /\.\p{Ll}{2,}$/u;
 
 function gapOf(text: string, from: number, to: number): Gap {
   if (from === 0 || to <= from) return 'break';
@@ -146,9 +228,17 @@ function capitalRuns(words: readonly WordWithGap[]): Omit<ScannedText, 'spans'> 
     run = [];
   };
   for (const w of words) {
-    const word: ScannedWord = { text: w.text, start: w.start, end: w.end, kind: w.kind, sentenceFirst: w.sentenceFirst };
-    if (w.kind === 'other') lowerWords.push(w.text.normalize('NFKC').toLowerCase());
-    if (w.kind === 'capital' && !w.sentenceFirst) midSentenceCapitals.push(w.text.normalize('NFKC').toLowerCase());
+    const word: ScannedWord = {
+      text: w.text,
+      start: w.start,
+      end: w.end,
+      kind: w.kind,
+      sentenceFirst: w.sentenceFirst,
+      selfEvident: w.selfEvident,
+    };
+    // A domain or a path written in lower case (ruby-lang.org) says nothing about how the prose writes a word.
+    if (w.kind === 'other' && !w.inPath && !w.text.includes('.')) lowerWords.push(foldWord(w.text));
+    if (w.kind === 'capital' && !w.sentenceFirst) midSentenceCapitals.push(foldWord(w.text));
     const joins = run.length > 0 && w.gap !== 'break' && (w.kind === 'capital' || w.kind === 'number');
     if (joins) {
       run.push(word);

@@ -28,6 +28,10 @@ const NOT_NAMES = [
   'mr mrs ms dr st am pm gmt utc usd eur gbp jpy krw ok',
   // Generic acronyms of the trade, not anyone's name.
   'ai api ceo cto faq html http https json pdf sdk seo url usb',
+  // Time zones.
+  'et pt est edt pst pdt cst cdt mst mdt cet cest kst jst bst ist',
+  // Contractions of pronouns (it's, here's and let's lose their 's and are stop words already).
+  "i'm i'll i've i'd you're you'll you've we're we'll we've they're they'll they've",
 ].join(' ');
 
 export const NAME_STOPWORDS: ReadonlySet<string> = new Set([...ENGLISH_STOPWORDS, ...NOT_NAMES.split(' ')]);
@@ -46,3 +50,44 @@ export const KOREAN_NOT_NAMES: ReadonlySet<string> = new Set(
 
 /** Last syllables of a Korean sentence or clause (…다, …요, …까, …함): a head ending so is a sentence, not a name. */
 export const KOREAN_SENTENCE_ENDS: ReadonlySet<string> = new Set(['다', '요', '죠', '까', '함', '됨', '음', '임']);
+
+/**
+ * Words after which a full stop does not end the sentence (e.g. Binance; Acme Inc. and Globex): the next word is
+ * not taken for the first of a sentence. Single letters (initials, U.S.) are handled by the scan.
+ */
+export const ABBREVIATIONS: ReadonlySet<string> = new Set(
+  'approx co corp dr e.g etc i.e inc jr ltd mr mrs ms no prof sr st vs'.split(' '),
+);
+
+/**
+ * Places that answers name with capitals: countries, continents, US states and their two-letter codes. A name whose
+ * key is one of them is a place, not a brand; written for this project, not complete (cities are not listed), and
+ * only whole names are dropped, so Air France and Canada Goose stay. Jordan is left out: it is also a brand.
+ */
+export const PLACES: ReadonlySet<string> = new Set(
+  [
+    // Continents and regions.
+    'africa|america|americas|antarctica|asia|europe|oceania|north america|south america|latin america|' +
+      'middle east|southeast asia|east asia|eu|european union',
+    // Countries, with their usual short forms.
+    'afghanistan|albania|algeria|argentina|armenia|australia|austria|azerbaijan|bangladesh|belarus|belgium|bolivia|' +
+      'bosnia|brazil|bulgaria|cambodia|cameroon|canada|chile|china|colombia|costa rica|croatia|cuba|cyprus|czechia|' +
+      'czech republic|denmark|dominican republic|ecuador|egypt|estonia|ethiopia|finland|france|georgia|germany|ghana|' +
+      'greece|guatemala|hong kong|hungary|iceland|india|indonesia|iran|iraq|ireland|israel|italy|jamaica|japan|' +
+      'kazakhstan|kenya|korea|south korea|north korea|kuwait|laos|latvia|lebanon|lithuania|luxembourg|' +
+      'malaysia|mexico|mongolia|morocco|myanmar|nepal|netherlands|new zealand|nigeria|norway|pakistan|panama|peru|' +
+      'philippines|poland|portugal|qatar|romania|russia|saudi arabia|serbia|singapore|slovakia|slovenia|' +
+      'south africa|spain|sri lanka|sweden|switzerland|syria|taiwan|thailand|tunisia|turkey|türkiye|uganda|ukraine|' +
+      'united arab emirates|uae|united kingdom|uk|u.k|great britain|britain|england|scotland|wales|united states|' +
+      'united states of america|usa|u.s|u.s.a|uruguay|uzbekistan|venezuela|vietnam|viet nam|yemen|zimbabwe',
+    // US states and their postal codes (codes that are English words, like OK or IN, are stop words already).
+    'alabama|alaska|arizona|arkansas|california|colorado|connecticut|delaware|florida|hawaii|idaho|illinois|' +
+      'indiana|iowa|kansas|kentucky|louisiana|maine|maryland|massachusetts|michigan|minnesota|mississippi|missouri|' +
+      'montana|nebraska|nevada|new hampshire|new jersey|new mexico|new york|north carolina|north dakota|ohio|' +
+      'oklahoma|oregon|pennsylvania|rhode island|south carolina|south dakota|tennessee|texas|utah|vermont|virginia|' +
+      'washington|west virginia|wisconsin|wyoming|ak|al|ar|az|ca|co|ct|dc|de|fl|ga|hi|ia|id|il|in|ks|ky|la|ma|md|' +
+      'me|mi|mn|mo|ms|mt|nc|nd|ne|nh|nj|nm|nv|ny|oh|ok|or|pa|ri|sc|sd|tn|tx|ut|va|vt|wa|wi|wv|wy',
+  ]
+    .join('|')
+    .split('|'),
+);
