@@ -1,7 +1,8 @@
 /**
  * The real answers the precision of §6.8 is measured on, read into the text a monitor run sees: sample A, the
  * recorded chat answers of test/fixtures/real/chat, through the service's own parsers; sample B, the Google AI
- * answers, Naver result pages and Bing result pages of test/fixtures/real (provenance in each PROVENANCE.md).
+ * answers, Naver result pages and Bing result pages of test/fixtures/real; sample C, the other Bing result pages and
+ * the recorded Reddit threads (provenance in each PROVENANCE.md).
  */
 import fs from 'node:fs';
 import zlib from 'node:zlib';
@@ -10,6 +11,7 @@ import { parseResponsesPayload } from '../../src/engines/chat/openai-responses-p
 import { parseSonar } from '../../src/engines/chat/sonar-parser.js';
 import { serpResult } from '../../src/engines/search-b/serp-adapter.js';
 import { parseWebResults } from '../../src/engines/search-b/web-results-parser.js';
+import { parseThread } from '../../src/engines/forum/thread-parser.js';
 import { parseBingSerp } from '../../src/engines/search-c/bing-serp-parser.js';
 
 export interface CorpusAnswer {
@@ -88,7 +90,9 @@ export function serpAnswers(): CorpusAnswer[] {
   const google = JSON.parse(fs.readFileSync(new URL('google/expected.json', REAL), 'utf8')) as GooglePage[];
   const ai = google.flatMap((p) =>
     [p.aioverview, p.aimode].flatMap((a, k) =>
-      a ? [{ id: `google-${k === 0 ? 'aio' : 'aimode'}-${p.id}`, prompt: p.query, text: a.text, sources: a.sources }] : [],
+      a
+        ? [{ id: `google-${k === 0 ? 'aio' : 'aimode'}-${p.id}`, prompt: p.query, text: a.text, sources: a.sources }]
+        : [],
     ),
   );
   const naver = (JSON.parse(fs.readFileSync(new URL('naver/expected.json', REAL), 'utf8')) as SerpPage[])
@@ -97,16 +101,45 @@ export function serpAnswers(): CorpusAnswer[] {
       const r = serpResult(parseWebResults(readPage('naver', p.file)).results, p.page, {});
       return { id: `naver-${p.id}`, prompt: p.query, text: r.text, sources: r.sources.map((s) => ({ url: s.url })) };
     });
-  const bing = (JSON.parse(fs.readFileSync(new URL('bing/expected.json', REAL), 'utf8')) as SerpPage[])
+  return [...ai, ...naver, ...bingPages().slice(0, BING_PAGES)];
+}
+
+/** The Bing pages with results, in the order of expected.json, rendered as SEARCH_C_SEARCH renders its text. */
+function bingPages(): CorpusAnswer[] {
+  return (JSON.parse(fs.readFileSync(new URL('bing/expected.json', REAL), 'utf8')) as SerpPage[])
     .filter((p) => p.expect === 'results')
-    .slice(0, BING_PAGES)
     .map((p) => {
       const { results } = parseBingSerp(readPage('bing', p.file), (p.page - 1) * 10 + 1);
-      // As SEARCH_C_SEARCH renders its text (src/engines/search-c/search-c-search.ts).
+      // As src/engines/search-c/search-c-search.ts renders it.
       const text = results
         .map((r) => `${r.position}. ${r.title}\n   ${r.url}${r.snippet ? `\n   ${r.snippet}` : ''}`)
         .join('\n\n');
       return { id: `bing-${p.id}`, prompt: p.query, text, sources: results.map((r) => ({ url: r.url })) };
     });
-  return [...ai, ...naver, ...bing];
+}
+
+interface RedditCase {
+  id: string;
+  file: string;
+  shape?: string;
+  status: number;
+  payload: { url?: string };
+}
+
+/**
+ * Sample C, fixed after the second tuning (on samples A and B) and labelled after it: the Bing pages with results
+ * that sample B left out, and the recorded Reddit threads (post and comments, as FORUM renders them).
+ */
+export function laterAnswers(): CorpusAnswer[] {
+  const { cases } = JSON.parse(fs.readFileSync(new URL('reddit/cases.json', REAL), 'utf8')) as { cases: RedditCase[] };
+  const threads = cases
+    .filter((c) => c.shape === 'thread' && c.status === 200)
+    .map((c) => {
+      const r = parseThread(JSON.parse(readPage('reddit', c.file)) as unknown);
+      return { id: `reddit-${c.id}`, prompt: c.payload.url ?? c.id, text: r.text, sources: r.sources };
+    });
+  return [
+    ...bingPages().slice(BING_PAGES),
+    ...threads.map((t) => ({ ...t, sources: t.sources.map((x) => ({ url: x.url })) })),
+  ];
 }

@@ -15,8 +15,8 @@ export interface PromptAnswer extends Answer {
   prompt: string;
 }
 
-export interface DiscoveredName {
-  /** The most common way the answers write it (ties in code-unit order). */
+interface DiscoveredName {
+  /** The most common way the answers write it, without trailing numbers (ties in code-unit order). */
   name: string;
   /** What merges its variants (NFKC, lower case, no possessive, no trailing number): the join key across runs. */
   key: string;
@@ -37,7 +37,7 @@ export interface DiscoveredName {
   prompts: string[];
 }
 
-export interface DiscoveredDomain {
+interface DiscoveredDomain {
   /** Registrable domain (eTLD+1), as in `topCitedDomains` (§6.2). */
   domain: string;
   /** Distinct cited URLs under it, summed over the answers. */
@@ -48,20 +48,22 @@ export interface DiscoveredDomain {
   answers: number;
 }
 
-export interface DiscoveredNames {
+interface DiscoveredNames {
+  /** Recorded with stored results; any change of a rule, list or default of §6.8 bumps it (§0). */
+  methodVersion: string;
   names: DiscoveredName[];
   domains: DiscoveredDomain[];
   counts: {
     /** Answers with a text (a letter or digit): the denominator of `share`. */
     answers: number;
-    /** Distinct names found before the cut at `top`. */
+    /** Distinct names named by at least `minAnswers` answers, before the cut at `top`. */
     names: number;
     /** Citations of the group, owned or not: the denominator of a domain's `share`. */
     citations: number;
   };
 }
 
-export interface DiscoverOptions {
+interface DiscoverOptions {
   /** How many names to list (default 20). */
   top?: number;
   /** How many domains to list (default 20). */
@@ -71,6 +73,7 @@ export interface DiscoverOptions {
 }
 
 const DEFAULT_TOP = 20;
+const DISCOVERY_METHOD_VERSION = 'discovered-names/1.0.0';
 
 /**
  * The names and cited domains of a group of answers that no tracked brand covers. `tracked` is the monitored brand
@@ -98,6 +101,7 @@ export function discoverNames(
     );
   const citations = found.reduce((n, x) => n + x.facts.citations.length, 0);
   return {
+    methodVersion: DISCOVERY_METHOD_VERSION,
     names: names.slice(0, Math.max(0, options.top ?? DEFAULT_TOP)),
     domains: unownedDomains(
       found.map((x) => x.facts),

@@ -1,4 +1,5 @@
-import { type CapitalRun, foldWord, type MarkupSpan, type ScannedText, type ScannedWord } from './name-scan.js';
+import type { MarkupSpan } from './name-markup.js';
+import { type CapitalRun, foldWord, type ScannedText, type ScannedWord } from './name-scan.js';
 import { KOREAN_NOT_NAMES, KOREAN_SENTENCE_ENDS, NAME_STOPWORDS, PLACES } from './name-stoplists.js';
 
 /**
@@ -76,7 +77,7 @@ function runName(text: string, run: CapitalRun, evidence: GroupEvidence): NameOc
   // Trailing numbers are model and version numbers: kept as the variant, cut from the key (iPhone 15 → iPhone).
   let cut = e;
   while (cut > s && words[cut - 1]?.kind === 'number') cut--;
-  // Stop words just before the numbers go too (Windows XP and 11 → Windows XP).
+  // Stop words just before the numbers go too (Hoka One One 9 → Hoka: `one` is a stop word).
   while (cut > s && common(words[cut - 1] as ScannedWord)) cut--;
   if (cut === s) return null;
   const kept = words.slice(s, cut);
@@ -85,8 +86,11 @@ function runName(text: string, run: CapitalRun, evidence: GroupEvidence): NameOc
   // One word opening a sentence is capitalised by the sentence: it is a name only if its form says so (CoinLore,
   // Investing.com) or the group also capitalises it where no sentence begins.
   const head = kept[0] as ScannedWord;
-  const unproven = !head.selfEvident && !evidence.midSentenceCapitals.has(foldWord(head.text));
-  if (kept.length === 1 && head.sentenceFirst && unproven) return null;
+  const unproven = (w: ScannedWord) => !w.selfEvident && !evidence.midSentenceCapitals.has(foldWord(w.text));
+  if (kept.length === 1 && head.sentenceFirst && unproven(head)) return null;
+  // A heading capitalises every word: its run is a name only if the prose of the group capitalises each of its
+  // words too (Building Canberra is not; Hoka Clifton is, when the answers write "the Hoka Clifton 9" elsewhere).
+  if (run.heading && kept.some((w) => w.kind !== 'number' && unproven(w))) return null;
   const shownEnd = (kept[kept.length - 1] as ScannedWord).end;
   const writtenEnd = (words[e - 1] as ScannedWord).end;
   return occurrence(
@@ -98,6 +102,7 @@ function runName(text: string, run: CapitalRun, evidence: GroupEvidence): NameOc
   );
 }
 
+/** The longest run of capitalised words read as a name, in words. */
 const MAX_NAME_WORDS = 6;
 /** The longest bold span or list head read as a name, in words. */
 const MAX_SPAN_WORDS = 4;
@@ -109,6 +114,7 @@ function spanName(span: MarkupSpan): NameOccurrence | null {
   if (words.length === 0 || words.length > MAX_SPAN_WORDS) return null;
   if (KOREAN_SENTENCE_ENDS.has(text.slice(-1))) return null;
   if (words.some((w) => KOREAN_NOT_NAMES.has(foldWord(w)) || NAME_STOPWORDS.has(foldWord(w)))) return null;
+  // As for Latin names, trailing numbers are a model or version (나이키 페가수스 41 → 나이키 페가수스).
   let cut = words.length;
   while (cut > 0 && !LETTER.test(words[cut - 1] ?? '')) cut--;
   if (cut === 0) return null;
@@ -136,7 +142,7 @@ function occurrence(
 ): NameOccurrence | null {
   const words = kept.map(foldWord);
   const key = words.join(' ');
-  // Countries, continents and US states are places, not brands.
+  // Countries, states, large cities and the adjectives of peoples are not brands.
   if (PLACES.has(key)) return null;
   // One letter or digit is no name (A, I, X): too many of them are not.
   let chars = 0;
@@ -148,5 +154,9 @@ function occurrence(
 const WORD_CHAR = /[\p{L}\p{N}]/u;
 
 function tidy(s: string): string {
-  return s.normalize('NFKC').split(/\s/u).filter((w) => w !== '').join(' ');
+  return s
+    .normalize('NFKC')
+    .split(/\s/u)
+    .filter((w) => w !== '')
+    .join(' ');
 }

@@ -1,4 +1,5 @@
 import { withoutAddresses } from '../text/visible-text.js';
+import { type MarkupSpan, markupSpans, SPACES } from './name-markup.js';
 import { ABBREVIATIONS } from './name-stoplists.js';
 
 /**
@@ -8,7 +9,7 @@ import { ABBREVIATIONS } from './name-stoplists.js';
  */
 
 /** How a word reads: capitalised (Nike, iPhone, 3M), a number (9, 3.4), Hangul, or anything else. */
-export type WordKind = 'capital' | 'number' | 'hangul' | 'other';
+type WordKind = 'capital' | 'number' | 'hangul' | 'other';
 
 export interface ScannedWord {
   text: string;
@@ -27,17 +28,13 @@ export interface ScannedWord {
 /** Capitalised words joined by spaces or `&` (Hoka Clifton 9, Procter & Gamble): where a Latin-script name may be. */
 export interface CapitalRun {
   words: ScannedWord[];
-}
-
-/** A bold span or a list head holding Hangul (**나이키**, `1. 나이키 페가수스: …`): where a Korean name may be. */
-export interface MarkupSpan {
-  text: string;
-  start: number;
-  end: number;
+  /** On a title-case heading line (How to Cook the Eggs), where every word is capitalised whatever it is. */
+  heading: boolean;
 }
 
 export interface ScannedText {
   runs: CapitalRun[];
+  /** Bold spans and list heads holding Hangul. */
   spans: MarkupSpan[];
   /**
    * Every word written with a lower-case first letter (folded by `foldWord`), outside web domains and paths
@@ -61,7 +58,8 @@ const JOINERS = new Set(['-', '\u2010', '\u2011', '.', "'", '\u2019', '&', '_'])
 /**
  * After one of these the next word opens a sentence: sentence and clause ends, a dash between words (`Hoka Clifton
  * 9 – Max cushioning`), line breaks, table cell borders and opening quotes (a quote starts an utterance of its own,
- * often capitalised: "Real price", “Matz”).
+ * often capitalised: "Real price", “Matz”). A straight quote may also close one: the word after it then needs the
+ * evidence a sentence's first word needs, which costs little.
  */
 const SENTENCE_ENDS = new Set([
   '.',
@@ -83,14 +81,12 @@ const SENTENCE_ENDS = new Set([
   '\uFF1F',
   '\uFF1A',
 ]);
-/** Horizontal spaces: a run of them joins two capitalised words into one name. */
-const SPACES = new Set([' ', '\t', '\u00A0', '\u2009', '\u202F', '\u3000']);
 
 /** The scan of one text; web addresses are blanked first (§6.1), so no name is read from a URL. */
 export function scanText(original: string): ScannedText {
   const text = withoutAddresses(original);
   const words = cutWords(text);
-  return { ...capitalRuns(words), spans: markupSpans(text) };
+  return { ...capitalRuns(words, headingLines(text, words)), spans: markupSpans(text) };
 }
 
 /** One gap between two words: only spaces, spaces around one `&`, or anything else (a break). */
@@ -100,6 +96,8 @@ interface WordWithGap extends ScannedWord {
   gap: Gap;
   /** Next to a `/`: a piece of a path or a domain written without its scheme, not a word of the prose. */
   inPath: boolean;
+  /** The line it stands on, counted from 0. */
+  line: number;
 }
 
 function cutWords(text: string): WordWithGap[] {
@@ -107,9 +105,11 @@ function cutWords(text: string): WordWithGap[] {
   let i = 0;
   let gapStart = 0;
   let sentenceFirst = true;
+  let line = 0;
   while (i < text.length) {
     const ch = charAt(text, i);
     if (!WORD_CHAR.test(ch)) {
+      if (ch === '\n') line++;
       if (SENTENCE_ENDS.has(ch) && !(ch === '.' && abbreviationBefore(out, i))) sentenceFirst = true;
       i += ch.length;
       continue;
@@ -144,6 +144,7 @@ function cutWords(text: string): WordWithGap[] {
       sentenceFirst,
       gap: gapOf(text, gapStart, start),
       inPath,
+      line,
     });
     sentenceFirst = false;
     gapStart = end;
@@ -177,6 +178,7 @@ const DASHES = /[\u2010-\u2015\u2212]/gu;
 function shapeOf(word: string): { kind: WordKind; selfEvident: boolean } {
   let firstLetter = '';
   let innerCapital = false;
+  // A capital right after a lower-case letter: CoinLore, McDonald, YouTube.
   let camel = false;
   let previousLower = false;
   let hangul = false;
@@ -196,10 +198,18 @@ function shapeOf(word: string): { kind: WordKind; selfEvident: boolean } {
   if (firstLetter === '') return { kind: 'number', selfEvident: false };
   // An identifier (snake_case) is code, whatever its case.
   if (word.includes('_')) return { kind: 'other', selfEvident: false };
-  // A capital first letter (Nike, 3M), or a lower-case one with a capital later (iPhone, eBay).
-  const capital = UPPER.test(firstLetter) || (LOWER.test(firstLetter) && innerCapital);
-  if (!capital) return { kind: 'other', selfEvident: false };
-  return { kind: 'capital', selfEvident: camel || DOMAIN_END.test(word) };
+  if (UPPER.test(firstLetter)) return { kind: 'capital', selfEvident: camel || DOMAIN_END.test(word) };
+  // A lower-case start with a capital later is a name (iPhone, eBay, gRPC, macOS) when one letter comes before the
+  // capitals or the capitals run to the end; otherwise it is code (setInterval, toBe, vi.useFakeTimers).
+  if (LOWER.test(firstLetter) && innerCapital && lowerStartedName(word)) return { kind: 'capital', selfEvident: true };
+  return { kind: 'other', selfEvident: false };
+}
+
+function lowerStartedName(word: string): boolean {
+  if (word.includes('.')) return false;
+  const letters = [...word].filter((c) => LETTER.test(c));
+  const firstUpper = letters.findIndex((c) => UPPER.test(c));
+  return firstUpper === 1 || letters.slice(firstUpper).every((c) => !LOWER.test(c));
 }
 
 /** A web-domain ending: a dot and two or more lower-case letters closing the word (Investing.com, MyFin.us). */
@@ -218,27 +228,65 @@ function gapOf(text: string, from: number, to: number): Gap {
   return amps === 1 && SPACES.has(text[from] ?? '') && SPACES.has(text[to - 1] ?? '') ? 'amp' : 'break';
 }
 
-function capitalRuns(words: readonly WordWithGap[]): Omit<ScannedText, 'spans'> {
+/**
+ * The title-case lines: at least three Latin words, every one of four letters or more capitalised, and no full
+ * stop, colon or other sentence end at the end of the line. Headings capitalise every word (How to Cook the Eggs,
+ * The Rivalry Between Sydney and Melbourne), so their capitals say nothing about names.
+ */
+function headingLines(text: string, words: readonly WordWithGap[]): Set<number> {
+  const out = new Set<number>();
+  let k = 0;
+  while (k < words.length) {
+    const line = (words[k] as WordWithGap).line;
+    let latin = 0;
+    let long = 0;
+    let titleCase = true;
+    let end = 0;
+    for (; k < words.length && (words[k] as WordWithGap).line === line; k++) {
+      const w = words[k] as WordWithGap;
+      end = w.end;
+      if (w.kind === 'hangul') titleCase = false;
+      if (w.kind !== 'capital' && w.kind !== 'other') continue;
+      latin++;
+      if ([...w.text].filter((c) => LETTER.test(c)).length < 4) continue;
+      long++;
+      if (w.kind !== 'capital') titleCase = false;
+    }
+    let e = end;
+    while (e < text.length && text[e] !== '\n' && !LINE_END_MARKS.has(text[e] ?? '')) e++;
+    const closed = e < text.length && text[e] !== '\n';
+    if (titleCase && latin >= 3 && long > 0 && !closed) out.add(line);
+  }
+  return out;
+}
+
+/** Marks that close a sentence or introduce what follows: a line ending with one is prose or a label, no heading. */
+const LINE_END_MARKS = new Set(['.', '!', '?', ':', ';', ',', '\u3002', '\uFF1A']);
+
+function capitalRuns(words: readonly WordWithGap[], headings: ReadonlySet<number>): Omit<ScannedText, 'spans'> {
   const runs: CapitalRun[] = [];
   const lowerWords: string[] = [];
   const midSentenceCapitals: string[] = [];
   let run: ScannedWord[] = [];
+  let runHeading = false;
   const close = () => {
-    if (run.length > 0) runs.push({ words: run });
+    if (run.length > 0) runs.push({ words: run, heading: runHeading });
     run = [];
   };
   for (const w of words) {
+    const heading = headings.has(w.line);
     const word: ScannedWord = {
       text: w.text,
       start: w.start,
       end: w.end,
       kind: w.kind,
-      sentenceFirst: w.sentenceFirst,
+      // On a heading every capital is like the first of a sentence.
+      sentenceFirst: w.sentenceFirst || heading,
       selfEvident: w.selfEvident,
     };
     // A domain or a path written in lower case (ruby-lang.org) says nothing about how the prose writes a word.
     if (w.kind === 'other' && !w.inPath && !w.text.includes('.')) lowerWords.push(foldWord(w.text));
-    if (w.kind === 'capital' && !w.sentenceFirst) midSentenceCapitals.push(foldWord(w.text));
+    if (w.kind === 'capital' && !word.sentenceFirst) midSentenceCapitals.push(foldWord(w.text));
     const joins = run.length > 0 && w.gap !== 'break' && (w.kind === 'capital' || w.kind === 'number');
     if (joins) {
       run.push(word);
@@ -246,87 +294,13 @@ function capitalRuns(words: readonly WordWithGap[]): Omit<ScannedText, 'spans'> 
     }
     close();
     // A name starts with a capitalised word; a number only continues one (iPhone 15, New Balance 1080).
-    if (w.kind === 'capital') run = [word];
+    if (w.kind === 'capital') {
+      run = [word];
+      runHeading = heading;
+    }
   }
   close();
   return { runs, lowerWords, midSentenceCapitals };
-}
-
-/** The longest bold span or list head read as a possible name. */
-const MAX_SPAN_CHARS = 40;
-
-/** Bold spans on one line and list heads that hold Hangul; other scripts are found by their capitals. */
-function markupSpans(text: string): MarkupSpan[] {
-  const spans: MarkupSpan[] = [];
-  let lineStart = 0;
-  while (lineStart <= text.length) {
-    const nl = text.indexOf('\n', lineStart);
-    const lineEnd = nl < 0 ? text.length : nl;
-    const head = listHead(text, lineStart, lineEnd);
-    if (head) spans.push(head);
-    spans.push(...boldSpans(text, lineStart, lineEnd));
-    if (nl < 0) break;
-    lineStart = nl + 1;
-  }
-  return spans.filter((s) => HANGUL.test(s.text));
-}
-
-/** `**…**` or `__…__` within one line, at most MAX_SPAN_CHARS long. */
-function boldSpans(text: string, from: number, to: number): MarkupSpan[] {
-  const out: MarkupSpan[] = [];
-  let open = -1;
-  let marker = '';
-  for (let k = from; k + 1 < to; k++) {
-    const two = text.slice(k, k + 2);
-    if (two !== '**' && two !== '__') continue;
-    if (open >= 0 && two === marker) {
-      if (k - open <= MAX_SPAN_CHARS) out.push(trimmedSpan(text, open, k));
-      open = -1;
-    } else if (open < 0) {
-      open = k + 2;
-      marker = two;
-    }
-    k++;
-  }
-  return out;
-}
-
-/** List markers: `-`, `*`, `+`, bullets, or 1–3 digits and `.` or `)`. */
-const BULLETS = new Set(['-', '*', '+', '\u2022', '\u00B7', '\u2023', '\u25E6']);
-/** What ends a list head: `1. 나이키 페가수스: 가볍다` has the head 나이키 페가수스. */
-const HEAD_ENDS = [':', '\uFF1A', ' - ', ' \u2013 ', ' \u2014 ', '(', '\uFF08'];
-
-/**
- * The head of a list item, when the item is `marker head separator rest`. A head without a separator is the whole
- * item, mostly a sentence or a phrase, and is not read.
- */
-function listHead(text: string, from: number, to: number): MarkupSpan | null {
-  let k = from;
-  while (k < to && SPACES.has(text[k] ?? '')) k++;
-  if (BULLETS.has(text[k] ?? '')) k++;
-  else {
-    const digitsFrom = k;
-    while (k < to && k - digitsFrom < 4 && /\d/.test(text[k] ?? '')) k++;
-    if (k === digitsFrom || k - digitsFrom > 3 || (text[k] !== '.' && text[k] !== ')')) return null;
-    k++;
-  }
-  if (!SPACES.has(text[k] ?? '')) return null;
-  const headStart = k;
-  const limit = Math.min(to, headStart + MAX_SPAN_CHARS + 4);
-  // Looked for within the limit only: a search to the end of the text for every line would be quadratic.
-  for (let at = headStart; at < limit; at++) {
-    if (HEAD_ENDS.some((sep) => text.startsWith(sep, at))) return trimmedSpan(text, headStart, at);
-  }
-  return null;
-}
-
-/** The span without surrounding spaces and emphasis markers. */
-function trimmedSpan(text: string, from: number, to: number): MarkupSpan {
-  let s = from;
-  let e = to;
-  while (s < e && (SPACES.has(text[s] ?? '') || text[s] === '*' || text[s] === '_')) s++;
-  while (e > s && (SPACES.has(text[e - 1] ?? '') || text[e - 1] === '*' || text[e - 1] === '_')) e--;
-  return { text: text.slice(s, e), start: s, end: e };
 }
 
 /** The character (one or two UTF-16 units) at `i`, or '' past the end. */

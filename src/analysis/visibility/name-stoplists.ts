@@ -26,8 +26,11 @@ const NOT_NAMES = [
     'september october november december jan feb mar apr jun jul aug sep sept oct nov dec',
   // Titles and units written in capitals.
   'mr mrs ms dr st am pm gmt utc usd eur gbp jpy krw ok',
-  // Generic acronyms of the trade, not anyone's name.
-  'ai api ceo cto faq html http https json pdf sdk seo url usb',
+  // Generic acronyms of the trade and units, not anyone's name.
+  'ai api apis ceo cto faq html http https json pdf sdk seo url urls usb os ui ux dom cpu cpus gpu ram ssd pc ' +
+    'gui hud suv vip 3d 4k hd wifi wi-fi ghz mhz khz mbps gbps kb mb gb tb',
+  // HTTP methods, written in capitals in technical answers.
+  'get post put patch delete',
   // Time zones.
   'et pt est edt pst pdt cst cdt mst mdt cet cest kst jst bst ist',
   // Contractions of pronouns (it's, here's and let's lose their 's and are stop words already).
@@ -60,9 +63,10 @@ export const ABBREVIATIONS: ReadonlySet<string> = new Set(
 );
 
 /**
- * Places that answers name with capitals: countries, continents, US states and their two-letter codes. A name whose
- * key is one of them is a place, not a brand; written for this project, not complete (cities are not listed), and
- * only whole names are dropped, so Air France and Canada Goose stay. Jordan is left out: it is also a brand.
+ * Places that answers name with capitals: countries, continents, US states and their two-letter codes, large
+ * cities, and the adjectives of peoples (American, Korean). A name whose key is one of them is not a brand; written
+ * for this project, not complete, and only whole names are dropped, so Air France and Canada Goose stay. Jordan is
+ * left out: it is also a brand.
  */
 export const PLACES: ReadonlySet<string> = new Set(
   [
@@ -87,6 +91,20 @@ export const PLACES: ReadonlySet<string> = new Set(
       'oklahoma|oregon|pennsylvania|rhode island|south carolina|south dakota|tennessee|texas|utah|vermont|virginia|' +
       'washington|west virginia|wisconsin|wyoming|ak|al|ar|az|ca|co|ct|dc|de|fl|ga|hi|ia|id|il|in|ks|ky|la|ma|md|' +
       'me|mi|mn|mo|ms|mt|nc|nd|ne|nh|nj|nm|nv|ny|oh|ok|or|pa|ri|sc|sd|tn|tx|ut|va|vt|wa|wi|wv|wy',
+    // Large cities.
+    'amsterdam|athens|atlanta|auckland|austin|bangkok|barcelona|beijing|berlin|boston|brisbane|brooklyn|brussels|' +
+      'budapest|buenos aires|busan|cairo|canberra|chicago|copenhagen|dallas|delhi|new delhi|denver|dubai|dublin|' +
+      'frankfurt|geneva|hanoi|helsinki|ho chi minh city|houston|incheon|istanbul|jakarta|jerusalem|kolkata|' +
+      'kuala lumpur|kyoto|la|las vegas|lisbon|london|los angeles|madrid|manchester|manila|melbourne|mexico city|' +
+      'miami|milan|montreal|moscow|mumbai|munich|nashville|nyc|osaka|oslo|paris|perth|philadelphia|phoenix|prague|' +
+      'rio de janeiro|rome|san diego|san francisco|san jose|santiago|sao paulo|são paulo|seattle|seoul|shanghai|' +
+      'shenzhen|stockholm|sydney|taipei|tel aviv|tokyo|toronto|vancouver|vienna|warsaw|zurich',
+    // Adjectives and names of peoples.
+    'african|american|americans|arab|asian|australian|austrian|belgian|brazilian|british|canadian|chinese|danish|' +
+      'dutch|egyptian|english|european|europeans|filipino|finnish|french|german|greek|indian|indonesian|iranian|' +
+      'irish|israeli|italian|japanese|korean|latino|mexican|native american|north american|norwegian|pakistani|' +
+      'polish|portuguese|russian|saudi|scottish|south korean|spanish|swedish|swiss|taiwanese|thai|turkish|' +
+      'ukrainian|vietnamese|welsh',
   ]
     .join('|')
     .split('|'),
