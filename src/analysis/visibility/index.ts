@@ -6,6 +6,7 @@ export {
   trackBrands,
 } from './answer-facts.js';
 export { mentions } from './brand-mentions.js';
+export { discoverNames, namesByAnswer, type PromptAnswer } from './discovered-names.js';
 export { hostWithin, ownDomainHost } from './cited-domains.js';
 export {
   aggregateFacts,
