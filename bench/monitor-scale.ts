@@ -292,9 +292,12 @@ export async function timeGet(
   }
   const text = last.toString();
   // The CSV's items are its rows; a JSON answer's are its series, signals or runs.
-  const body = (
-    text.startsWith('{') ? JSON.parse(text) : { rows: text.trimEnd().split('\n').slice(1) }
-  ) as { series?: unknown[]; runs?: unknown[]; signals?: unknown[]; rows?: unknown[] };
+  const body = (text.startsWith('{') ? JSON.parse(text) : { rows: text.trimEnd().split('\n').slice(1) }) as {
+    series?: unknown[];
+    runs?: unknown[];
+    signals?: unknown[];
+    rows?: unknown[];
+  };
   return {
     name,
     path: p,
