@@ -26,6 +26,10 @@ const REQUEST_ERRORS = Object.freeze({
     status: 409,
     message: "The monitor's last run has not finished; start another when it has (see its runs).",
   },
+  COMPETITOR_EXISTS: {
+    status: 409,
+    message: 'The monitor already tracks this name, as its brand or a competitor.',
+  },
   NO_WEBHOOK: { status: 422, message: 'The task was submitted without a webhook.' },
   WEBHOOK_SECRET_CONFIGURED: {
     status: 409,

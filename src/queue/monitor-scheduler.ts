@@ -1,6 +1,9 @@
 import type { Logger } from 'pino';
 import {
   aggregateFacts,
+  type CompetitorBrand,
+  discoverNames,
+  type PromptAnswer,
   type PromptFacts,
   factsFor,
   savedMentions,
@@ -155,7 +158,7 @@ export class MonitorScheduler extends PeriodicPass<void> {
     // A prompt's key in the stored figures is its index in the run's prompts: stored once per run (in `spec`), not
     // once per engine and country.
     const promptKey = new Map(run.spec.prompts.map((p, i) => [p, String(i)]));
-    const groups = new Map<string, { facts: PromptFacts[]; failed: number }>();
+    const groups = new Map<string, { facts: PromptFacts[]; answers: PromptAnswer[]; failed: number }>();
     let sliceStart = performance.now();
     for (const r of results) {
       // A run's answers are matched on the event loop: it is given back every few milliseconds, so a large run
@@ -165,7 +168,7 @@ export class MonitorScheduler extends PeriodicPass<void> {
         sliceStart = performance.now();
       }
       const key = `${r.engine}/${r.country ?? '-'}`;
-      const group = groups.get(key) ?? { facts: [], failed: 0 };
+      const group = groups.get(key) ?? { facts: [], answers: [], failed: 0 };
       groups.set(key, group);
       if (r.status === 'FAILED') {
         group.failed++;
@@ -173,15 +176,21 @@ export class MonitorScheduler extends PeriodicPass<void> {
         r.position = null;
         continue;
       }
-      const facts = factsFor({ text: r.text, sources: r.sources.map((url) => ({ url })) }, tracked);
-      group.facts.push({ prompt: promptKey.get(r.prompt) ?? r.prompt, facts });
+      const answer = { text: r.text, sources: r.sources.map((url) => ({ url })) };
+      const facts = factsFor(answer, tracked);
+      const prompt = promptKey.get(r.prompt) ?? r.prompt;
+      group.facts.push({ prompt, facts });
+      group.answers.push({ prompt, ...answer });
       Object.assign(r, savedMentions(facts));
     }
     const metrics: Record<string, unknown> = {};
     for (const [key, g] of groups) {
       // The intervals' bootstraps take up to some 200 ms for a group of 200 prompts and 21 brands: the loop is given
       // back between groups.
-      metrics[key] = aggregateFacts(tracked, g.facts, g.failed);
+      metrics[key] = {
+        ...aggregateFacts(tracked, g.facts, g.failed),
+        discovered: discoveredOf(g.answers, [run.spec.brand, ...run.spec.competitors]),
+      };
       await new Promise((resolve) => setImmediate(resolve));
     }
     const now = this.clock.now();
@@ -229,4 +238,13 @@ export class MonitorScheduler extends PeriodicPass<void> {
       },
     };
   }
+}
+
+/**
+ * The names and domains a group's answers name or cite that the monitor does not track (docs/analysis.md §6.8), as a
+ * run keeps them: without the prompts that named each (`GET /v1/monitors/{id}/discovered` counts runs and engines).
+ */
+function discoveredOf(answers: PromptAnswer[], tracked: CompetitorBrand[]) {
+  const d = discoverNames(answers, tracked);
+  return { ...d, names: d.names.map(({ prompts: _p, ...n }) => n) };
 }

@@ -217,3 +217,39 @@ async function monitorSetOf(deps: MonitorDeps, caller: Caller, id: string): Prom
     ]);
   return prompts;
 }
+
+/** The most competitors a monitor takes (the create schema's bound). */
+const MAX_COMPETITORS = 20;
+
+/** A name as names are compared: NFKC, case and spacing ignored. */
+const nameKey = (s: string) => s.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+
+/**
+ * Tracks one more competitor (a name the monitor's answers named without it tracking it, §6.8): added to the
+ * monitor's competitors as an edit is, from its next run. 409 COMPETITOR_EXISTS when the brand or a competitor
+ * already has the name or alias; 422 over 20 competitors.
+ */
+export async function addCompetitor(
+  deps: MonitorDeps,
+  caller: Caller,
+  id: string,
+  body: BrandBody,
+): Promise<MonitorRecord> {
+  const current = await monitorOr404(deps, id, caller);
+  const asked = [body.name, ...(body.aliases ?? [])].map(nameKey);
+  const taken = [current.brand, ...current.competitors].find((b) =>
+    [b.name, ...b.aliases].some((n) => asked.includes(nameKey(n))),
+  );
+  if (taken)
+    throw new RequestError('COMPETITOR_EXISTS', `The monitor already tracks ${JSON.stringify(taken.name)}.`, {
+      name: taken.name,
+    });
+  if (current.competitors.length >= MAX_COMPETITORS)
+    throw new RequestError(
+      'VALIDATION_ERROR',
+      `The monitor has ${MAX_COMPETITORS} competitors, the most it takes.`,
+      [{ field: 'competitors', message: `at most ${MAX_COMPETITORS}` }],
+      422,
+    );
+  return editMonitor(deps, caller, id, { competitors: [...current.competitors, body] });
+}

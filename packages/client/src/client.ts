@@ -12,6 +12,7 @@ import type {
   MonitorCreate,
   MonitorList,
   MonitorMetrics,
+  MonitorDiscovered,
   MonitorSignals,
   MonitorPatch,
   MonitorRunStarted,
@@ -295,6 +296,19 @@ export class AeqClient {
   /** A monitor's visibility figures per run, engine and country, for runs scheduled in [from, to) (RFC 3339). */
   monitorMetrics(id: string, range: { from?: string; to?: string } = {}): Promise<MonitorMetrics> {
     return this.request('GET', `/v1/monitors/${encodeURIComponent(id)}/metrics${query(range)}`);
+  }
+
+  /** Names and domains a monitor's answers name or cite that it does not track, over its latest 30 runs. */
+  monitorDiscovered(id: string, range: { from?: string; to?: string } = {}): Promise<MonitorDiscovered> {
+    return this.request('GET', `/v1/monitors/${encodeURIComponent(id)}/discovered${query(range)}`);
+  }
+
+  /** Tracks one more competitor from the monitor's next run (409 `COMPETITOR_EXISTS` when it already does). */
+  addMonitorCompetitor(
+    id: string,
+    brand: { name: string; aliases?: string[]; domains?: string[] },
+  ): Promise<MonitorAnswer> {
+    return this.request('POST', `/v1/monitors/${encodeURIComponent(id)}/competitors`, brand);
   }
 
   /** A monitor's signals (changes that held against their baseline), newest first; `from` keeps those still holding. */

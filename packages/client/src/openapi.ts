@@ -2301,8 +2301,9 @@ export interface paths {
                                     nextRunAt?: string | null;
                                 };
                                 samples?: number;
+                                /** @description The webhook host (the URL is not shown: it may carry a token) */
                                 webhook?: {
-                                    url?: string;
+                                    targetHost?: string;
                                 } | null;
                                 tasksPerRun?: number;
                                 /** Format: date-time */
@@ -2448,8 +2449,9 @@ export interface paths {
                                     nextRunAt?: string | null;
                                 };
                                 samples?: number;
+                                /** @description The webhook host (the URL is not shown: it may carry a token) */
                                 webhook?: {
-                                    url?: string;
+                                    targetHost?: string;
                                 } | null;
                                 tasksPerRun?: number;
                                 /** Format: date-time */
@@ -2597,8 +2599,9 @@ export interface paths {
                                     nextRunAt?: string | null;
                                 };
                                 samples?: number;
+                                /** @description The webhook host (the URL is not shown: it may carry a token) */
                                 webhook?: {
-                                    url?: string;
+                                    targetHost?: string;
                                 } | null;
                                 tasksPerRun?: number;
                                 /** Format: date-time */
@@ -2821,8 +2824,9 @@ export interface paths {
                                     nextRunAt?: string | null;
                                 };
                                 samples?: number;
+                                /** @description The webhook host (the URL is not shown: it may carry a token) */
                                 webhook?: {
-                                    url?: string;
+                                    targetHost?: string;
                                 } | null;
                                 tasksPerRun?: number;
                                 /** Format: date-time */
@@ -2911,6 +2915,188 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/v1/monitors/{id}/competitors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Track one more competitor, e.g. a name its answers named (GET /v1/monitors/{id}/discovered)
+         * @description Adds the brand to the monitor's competitors from its next run. 409 COMPETITOR_EXISTS when the monitor already tracks the name or an alias; 422 over 20 competitors.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        aliases?: string[];
+                        domains?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success?: boolean;
+                            monitor?: {
+                                id?: string;
+                                name?: string;
+                                /** @enum {string} */
+                                status?: "active" | "paused";
+                                prompts?: string[];
+                                promptResearchTaskId?: string | null;
+                                engines?: string[];
+                                countries?: string[];
+                                brand?: {
+                                    name?: string;
+                                    aliases?: string[];
+                                    domains?: string[];
+                                };
+                                competitors?: {
+                                    name?: string;
+                                    aliases?: string[];
+                                    domains?: string[];
+                                }[];
+                                schedule?: {
+                                    cron?: string;
+                                    timezone?: string;
+                                    /** Format: date-time */
+                                    nextRunAt?: string | null;
+                                };
+                                samples?: number;
+                                /** @description The webhook host (the URL is not shown: it may carry a token) */
+                                webhook?: {
+                                    targetHost?: string;
+                                } | null;
+                                tasksPerRun?: number;
+                                /** Format: date-time */
+                                createdAt?: string;
+                                /** Format: date-time */
+                                updatedAt?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/monitors/{id}/runs": {
@@ -3276,6 +3462,148 @@ export interface paths {
                                     [key: string]: unknown;
                                 };
                                 methodVersion?: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/monitors/{id}/discovered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Brands and domains the monitor's answers name or cite that it does not track (docs/analysis.md §6.8)
+         * @description Over the latest 30 runs of the window: each name with the answers naming it, its share, position, the engines and its share per run; each uncited-by-a-tracked-brand domain likewise. Names are found without a model and are suggestions (their measured precision is in docs/analysis.md §6.8); track one with `POST /v1/monitors/{id}/competitors`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description RFC 3339 date-time: runs scheduled at or after it */
+                    from?: string;
+                    /** @description RFC 3339 date-time: runs scheduled before it */
+                    to?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success?: boolean;
+                            monitorId?: string;
+                            methodVersion?: string;
+                            /** @description Runs read: the latest 30 of the window */
+                            runs?: number;
+                            /** @description Answers of those runs: the denominator of a name's share */
+                            answers?: number;
+                            names?: {
+                                name?: string;
+                                key?: string;
+                                answers?: number;
+                                share?: number;
+                                avgPosition?: number;
+                                engines?: string[];
+                                runsNamed?: number;
+                                /** @description Per run read, oldest first: its share (null when the run had no answers or citations there) */
+                                trend?: {
+                                    runId?: string;
+                                    /** Format: date-time */
+                                    slotAt?: string;
+                                    share?: number | null;
+                                }[];
+                            }[];
+                            domains?: {
+                                domain?: string;
+                                citations?: number;
+                                share?: number;
+                                answers?: number;
+                                engines?: string[];
+                                runsCited?: number;
+                                /** @description Per run read, oldest first: its share (null when the run had no answers or citations there) */
+                                trend?: {
+                                    runId?: string;
+                                    /** Format: date-time */
+                                    slotAt?: string;
+                                    share?: number | null;
+                                }[];
                             }[];
                         };
                     };

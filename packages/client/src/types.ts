@@ -46,6 +46,8 @@ export type MonitorMetricsPoint = NonNullable<MonitorMetrics['series']>[number];
 /** A monitor's signals: changes of its figures that held against their baseline (GET /v1/monitors/{id}/signals). */
 export type MonitorSignals = JsonAnswer<paths['/v1/monitors/{id}/signals']['get'], 200>;
 export type MonitorSignal = NonNullable<MonitorSignals['signals']>[number];
+/** Names and domains a monitor's answers name or cite that it does not track (GET /v1/monitors/{id}/discovered). */
+export type MonitorDiscovered = JsonAnswer<paths['/v1/monitors/{id}/discovered']['get'], 200>;
 /** What a task asked (GET /v1/async/task/{id}/request). */
 export type TaskRequest = JsonAnswer<paths['/v1/async/task/{id}/request']['get'], 200>;
 /**

@@ -73,7 +73,7 @@ interface DiscoverOptions {
 }
 
 const DEFAULT_TOP = 20;
-const DISCOVERY_METHOD_VERSION = 'discovered-names/1.0.0';
+export const DISCOVERY_METHOD_VERSION = 'discovered-names/1.0.0';
 
 /**
  * The names and cited domains of a group of answers that no tracked brand covers. `tracked` is the monitored brand

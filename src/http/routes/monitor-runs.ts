@@ -3,6 +3,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { dateTimeMs } from '../../domain/clock.js';
 import { validationError } from '../../domain/request-errors.js';
 import { monitorSignals, promptTexts, SIGNAL_FDR, SIGNAL_READ_RUNS } from '../../analysis/visibility/signals.js';
+import { DISCOVERY_METHOD_VERSION } from '../../analysis/visibility/discovered-names.js';
+import { hostWithin, ownDomainHost, trackBrands } from '../../analysis/visibility/index.js';
+import { discoveredOver } from '../../queue/monitor-discovered.js';
 import { metricsCsv, metricsSeries } from '../../queue/monitor-metrics.js';
 import { monitorRunView, runMonitorNow } from '../../queue/monitor-runs.js';
 import { monitorOr404 } from '../../submission/monitors.js';
@@ -10,6 +13,7 @@ import { callerOf } from '../caller.js';
 import type { HttpContext } from '../context.js';
 import {
   monitorMetricsQuerySchema,
+  monitorDiscoveredSchema,
   monitorMetricsSchema,
   monitorSignalsSchema,
   monitorRunStartedSchema,
@@ -20,6 +24,8 @@ import { coercedQuery } from '../query-validator.js';
 import { errorEnvelopeSchema, idParamsSchema } from '../schemas/common.js';
 
 const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 404: errorEnvelopeSchema } as const;
+/** Runs the discovered names are pooled over: the latest of the window. */
+const DISCOVERED_RUNS = 30;
 
 /**
  * A monitor's runs: `GET /v1/monitors/{id}/runs` (newest first, with progress and optionally the saved answers),
@@ -99,6 +105,49 @@ export function registerMonitorRunRoutes(app: FastifyInstance, ctx: HttpContext)
     async (req) => {
       const { monitorId, series } = await seriesOf(ctx, req);
       return { success: true, monitorId, series };
+    },
+  );
+
+  app.get<{ Params: { id: string }; Querystring: { from?: string; to?: string } }>(
+    '/v1/monitors/:id/discovered',
+    {
+      validatorCompiler: coercedQuery(monitorMetricsQuerySchema),
+      schema: {
+        summary: "Brands and domains the monitor's answers name or cite that it does not track (docs/analysis.md §6.8)",
+        description:
+          'Over the latest 30 runs of the window: each name with the answers naming it, its share, position, the ' +
+          'engines and its share per run; each uncited-by-a-tracked-brand domain likewise. Names are found without ' +
+          'a model and are suggestions (their measured precision is in docs/analysis.md §6.8); track one with ' +
+          '`POST /v1/monitors/{id}/competitors`.',
+        params: idParamsSchema,
+        querystring: monitorMetricsQuerySchema,
+        response: { 200: monitorDiscoveredSchema, ...errors },
+      },
+    },
+    async (req) => {
+      const caller = callerOf(req);
+      const m = await monitorOr404(ctx, req.params.id, caller);
+      const from = timeOf(req.query.from, 'from');
+      const to = timeOf(req.query.to, 'to');
+      const runs = await ctx.store.monitors.runMetrics({
+        monitorId: m.id,
+        accountId: caller.accountId,
+        ...(from === undefined ? {} : { from }),
+        ...(to === undefined ? {} : { to }),
+        latest: DISCOVERED_RUNS,
+      });
+      const tracked = trackBrands(m.brand, m.competitors);
+      const owned = [m.brand, ...m.competitors].flatMap((b) => b.domains.map(ownDomainHost));
+      const isTracked = {
+        name: (name: string) => tracked.some((b) => b.find(name).length > 0),
+        domain: (domain: string) => owned.some((d) => hostWithin(domain, d) || hostWithin(d, domain)),
+      };
+      return {
+        success: true,
+        monitorId: m.id,
+        methodVersion: DISCOVERY_METHOD_VERSION,
+        ...discoveredOver(runs, isTracked),
+      };
     },
   );
 

@@ -3,6 +3,7 @@ import { monitorView } from '../../domain/monitor.js';
 import { validationError } from '../../domain/request-errors.js';
 import { UUID_RE } from '../../domain/task-id.js';
 import {
+  addCompetitor,
   createMonitor,
   deleteMonitor,
   editMonitor,
@@ -14,6 +15,7 @@ import { callerOf } from '../caller.js';
 import type { HttpContext } from '../context.js';
 import { coercedQuery } from '../query-validator.js';
 import {
+  competitorBodySchema,
   monitorAnswerSchema,
   monitorCreateSchema,
   monitorListQuerySchema,
@@ -97,6 +99,24 @@ export function registerMonitorRoutes(app: FastifyInstance, ctx: HttpContext): v
     async (req) => {
       const monitor = await editMonitor(deps, callerOf(req), req.params.id, req.body);
       return { success: true, monitor: monitorView(monitor) };
+    },
+  );
+  app.post<{ Params: { id: string }; Body: { name: string; aliases?: string[]; domains?: string[] } }>(
+    '/v1/monitors/:id/competitors',
+    {
+      schema: {
+        summary: 'Track one more competitor, e.g. a name its answers named (GET /v1/monitors/{id}/discovered)',
+        description:
+          "Adds the brand to the monitor's competitors from its next run. 409 COMPETITOR_EXISTS when the monitor " +
+          'already tracks the name or an alias; 422 over 20 competitors.',
+        params: idParamsSchema,
+        body: competitorBodySchema,
+        response: { 201: monitorAnswerSchema, 409: errorEnvelopeSchema, 422: errorEnvelopeSchema, ...errors },
+      },
+    },
+    async (req, reply) => {
+      const monitor = await addCompetitor(deps, callerOf(req), req.params.id, req.body);
+      return reply.code(201).send({ success: true, monitor: monitorView(monitor) });
     },
   );
   app.delete<{ Params: { id: string } }>(

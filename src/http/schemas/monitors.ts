@@ -19,6 +19,9 @@ const brandSchema = {
   },
 } as const;
 
+/** `POST /v1/monitors/{id}/competitors`: one brand, as in `competitors`. */
+export const competitorBodySchema = brandSchema;
+
 const scheduleSchema = {
   type: 'object',
   required: ['cron'],
@@ -313,6 +316,62 @@ export const monitorSignalsSchema = {
           runs: { type: 'integer' },
           prompts: moverSchema('prompt'),
           domains: moverSchema('domain'),
+        },
+      },
+    },
+  },
+} as const;
+
+const trendSchema = {
+  type: 'array',
+  description: 'Per run read, oldest first: its share (null when the run had no answers or citations there)',
+  items: {
+    type: 'object',
+    properties: {
+      runId: { type: 'string' },
+      slotAt: { type: 'string', format: 'date-time' },
+      share: { type: ['number', 'null'] },
+    },
+  },
+} as const;
+
+/** `GET /v1/monitors/{id}/discovered` (docs/analysis.md §6.8). */
+export const monitorDiscoveredSchema = {
+  type: 'object',
+  properties: {
+    success: { type: 'boolean' },
+    monitorId: { type: 'string' },
+    methodVersion: { type: 'string' },
+    runs: { type: 'integer', description: 'Runs read: the latest 30 of the window' },
+    answers: { type: 'integer', description: "Answers of those runs: the denominator of a name's share" },
+    names: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          name: { type: 'string' },
+          key: { type: 'string' },
+          answers: { type: 'integer' },
+          share: { type: 'number' },
+          avgPosition: { type: 'number' },
+          engines: { type: 'array', items: { type: 'string' } },
+          runsNamed: { type: 'integer' },
+          trend: trendSchema,
+        },
+      },
+    },
+    domains: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          domain: { type: 'string' },
+          citations: { type: 'integer' },
+          share: { type: 'number' },
+          answers: { type: 'integer' },
+          engines: { type: 'array', items: { type: 'string' } },
+          runsCited: { type: 'integer' },
+          trend: trendSchema,
         },
       },
     },
