@@ -111,6 +111,30 @@ describe.runIf(chromiumAvailable())('monitor lines in the dashboard', () => {
     await screenshot(page, 'monitor-lines');
   });
 
+  it('lists the names the answers name that the monitor does not track, and tracks one with a click', async () => {
+    await page.goto(`${svc.url}/dashboard/#/monitors`);
+    await page.getByRole('link', { name: 'Hoka lines' }).click();
+    const rows = page.locator('table.discovered tbody tr');
+    await rows.first().waitFor();
+    const first = (await rows.first().locator('td').first().textContent()) ?? '';
+    expect(first).not.toBe('');
+    for (const tracked of ['Hoka', 'Nike', 'Brooks']) expect(first.toLowerCase()).not.toBe(tracked.toLowerCase());
+    await rows.first().getByRole('button', { name: 'Track' }).click();
+    // It becomes a competitor (the monitor's facts), and leaves the list.
+    await page.locator('dd mark.competitor', { hasText: first }).waitFor();
+    await page.waitForFunction(
+      (name) =>
+        ![...document.querySelectorAll('table.discovered tbody tr td:first-child')].some(
+          (td) => td.textContent === name,
+        ),
+      first,
+    );
+    const m = (await svc.call('GET', '/v1/monitors?limit=10')).body.monitors.find(
+      (x: { name: string }) => x.name === 'Hoka lines',
+    );
+    expect(m.competitors.map((c: { name: string }) => c.name)).toEqual(['Nike', 'Brooks', first]);
+  });
+
   it('says so when no answer names the brand, instead of drawing flat lines without a word', async () => {
     await page.goto(`${svc.url}/dashboard/#/monitors`);
     await page.getByRole('link', { name: 'Unnamed brand' }).click();

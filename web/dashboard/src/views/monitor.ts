@@ -6,6 +6,7 @@ import type {
   MonitorMetrics,
   MonitorRun,
   MonitorRuns,
+  MonitorDiscovered,
   MonitorSignals,
 } from '../../../../packages/client/src/types.js';
 import { describeError } from '../api.js';
@@ -17,6 +18,7 @@ import { html } from '../html.js';
 import { useLoad } from '../poll.js';
 import { href, navigate, type Route } from '../router.js';
 import { chartsOf, topDomainsOf } from './monitor-figures.js';
+import { DiscoveredNames } from './monitor-discovered.js';
 import { Signals } from './monitor-signals.js';
 
 /** One answer of a run, as `include=results` gives it: the saved result and where it names the tracked brands. */
@@ -47,12 +49,14 @@ export function MonitorView(p: { client: AeqClient; id: string; route: Route; on
   // The figures at once (beside the runs, not after them), and again whenever another run has ended.
   const metrics = useLoad<MonitorMetrics>(() => client.monitorMetrics(id), id, { onKeyRefused });
   const signals = useLoad<MonitorSignals>(() => client.monitorSignals(id), id, { onKeyRefused });
+  const discovered = useLoad<MonitorDiscovered>(() => client.monitorDiscovered(id), id, { onKeyRefused });
   const ended = useRef<number | null>(null);
   useEffect(() => {
     if (runs.data === null) return;
     if (ended.current !== null && ended.current !== completed.length) {
       metrics.reload();
       signals.reload();
+      discovered.reload();
     }
     ended.current = completed.length;
   }, [runs.data, completed.length]);
@@ -69,6 +73,17 @@ export function MonitorView(p: { client: AeqClient; id: string; route: Route; on
       setActionError(null);
       await client.updateMonitor(id, { status });
       monitor.reload();
+    } catch (e) {
+      setActionError(describeError(e));
+    }
+  };
+  // Tracking a name found in the answers: one more competitor from the next run; the lists are read again.
+  const trackName = async (name: string) => {
+    try {
+      setActionError(null);
+      await client.addMonitorCompetitor(id, { name });
+      monitor.reload();
+      discovered.reload();
     } catch (e) {
       setActionError(describeError(e));
     }
@@ -114,6 +129,7 @@ export function MonitorView(p: { client: AeqClient; id: string; route: Route; on
         : html`<${Charts} points=${metrics.data.series ?? []} country=${country} brand=${m.brand?.name ?? ''} />`
     }
     ${signals.data ? html`<${Signals} signals=${signals.data.signals ?? []} country=${country} />` : null}
+    ${discovered.data ? html`<${DiscoveredNames} found=${discovered.data} onTrack=${trackName} />` : null}
     ${
       latest
         ? html`<${LatestAnswers} client=${client} monitorId=${id} runs=${runList} run=${latest} country=${country}
