@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../src/analysis/visibility/intervals.js';
 import { THRESHOLD_JUDGE } from './threshold-judge.js';
 import { analyzeSourceInfluence } from '../../src/analysis/source-influence/analyze.js';
 import { analyzeCore, withModelJudgements } from '../../src/analysis/source-influence/core.js';
@@ -294,16 +295,7 @@ describe('model judgements replace lexical support (§2.10)', () => {
 });
 
 /** Deterministic pseudo-random numbers (mulberry32), so the property runs are reproducible. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = mulberry32;
 
 const VOCAB = (
   'foam knee shoe trail rock plate mud lug cushion runner marathon ' +

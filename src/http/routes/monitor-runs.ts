@@ -125,17 +125,7 @@ export function registerMonitorRunRoutes(app: FastifyInstance, ctx: HttpContext)
       },
     },
     async (req) => {
-      const caller = callerOf(req);
-      const m = await monitorOr404(ctx, req.params.id, caller);
-      const from = timeOf(req.query.from, 'from');
-      const to = timeOf(req.query.to, 'to');
-      const runs = await ctx.store.monitors.runMetrics({
-        monitorId: m.id,
-        accountId: caller.accountId,
-        ...(from === undefined ? {} : { from }),
-        ...(to === undefined ? {} : { to }),
-        latest: DISCOVERED_RUNS,
-      });
+      const { m, runs } = await runsOf(ctx, req, { latest: DISCOVERED_RUNS });
       const tracked = trackBrands(m.brand, m.competitors);
       const owned = [m.brand, ...m.competitors].flatMap((b) => b.domains.map(ownDomainHost));
       const isTracked = {
@@ -199,21 +189,10 @@ export function registerMonitorRunRoutes(app: FastifyInstance, ctx: HttpContext)
 }
 
 /** The caller's monitor's signals that held at some time in the query's window (baselines read from before it). */
-async function signalsOf(
-  ctx: HttpContext,
-  req: FastifyRequest<{ Params: { id: string }; Querystring: { from?: string; to?: string } }>,
-) {
-  const caller = callerOf(req);
-  const m = await monitorOr404(ctx, req.params.id, caller);
-  const from = timeOf(req.query.from, 'from');
-  const to = timeOf(req.query.to, 'to');
-  // The latest runs before `to` only (SIGNAL_READ_RUNS): a read never walks a monitor's whole history.
-  const runs = await ctx.store.monitors.runMetrics({
-    monitorId: m.id,
-    accountId: caller.accountId,
-    ...(to === undefined ? {} : { to }),
-    latest: SIGNAL_READ_RUNS,
-  });
+async function signalsOf(ctx: HttpContext, req: WindowRequest) {
+  // The latest runs before `to` only (SIGNAL_READ_RUNS), `from` included: the runs before it are baselines. A read
+  // never walks a monitor's whole history.
+  const { m, caller, from, runs } = await runsOf(ctx, req, { latest: SIGNAL_READ_RUNS, baselines: true });
   const held = monitorSignals(runs).filter((s) => from === undefined || Date.parse(s.lastSeen.slotAt) >= from);
   // Their prompts' text, from the runs that first saw them (the stored figures keep each prompt's index).
   const texts = new Map<string, readonly string[]>();
@@ -232,10 +211,18 @@ async function signalsOf(
 }
 
 /** The caller's monitor's figures in the query's window, or 404 / 400. */
-async function seriesOf(
-  ctx: HttpContext,
-  req: FastifyRequest<{ Params: { id: string }; Querystring: { from?: string; to?: string } }>,
-) {
+async function seriesOf(ctx: HttpContext, req: WindowRequest) {
+  const { m, runs } = await runsOf(ctx, req, {});
+  return { monitorId: m.id, series: metricsSeries(runs) };
+}
+
+type WindowRequest = FastifyRequest<{ Params: { id: string }; Querystring: { from?: string; to?: string } }>;
+
+/**
+ * The caller's monitor (404 when not theirs) and its completed runs' figures in the query's window (400 on a bad
+ * time): the latest `latest` of them when given; with `baselines`, the runs before `from` too.
+ */
+async function runsOf(ctx: HttpContext, req: WindowRequest, o: { latest?: number; baselines?: boolean }) {
   const caller = callerOf(req);
   const m = await monitorOr404(ctx, req.params.id, caller);
   const from = timeOf(req.query.from, 'from');
@@ -243,10 +230,11 @@ async function seriesOf(
   const runs = await ctx.store.monitors.runMetrics({
     monitorId: m.id,
     accountId: caller.accountId,
-    ...(from === undefined ? {} : { from }),
+    ...(from === undefined || o.baselines ? {} : { from }),
     ...(to === undefined ? {} : { to }),
+    ...(o.latest === undefined ? {} : { latest: o.latest }),
   });
-  return { monitorId: m.id, series: metricsSeries(runs) };
+  return { m, caller, from, runs };
 }
 
 /** An optional RFC 3339 time of the query, or 400 on the field. */
