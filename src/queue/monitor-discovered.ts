@@ -1,3 +1,5 @@
+import { round4 } from '../analysis/text/norm.js';
+
 /**
  * The brands and domains a monitor's answers name or cite without the monitor tracking them (docs/analysis.md §6.8),
  * over its runs (`GET /v1/monitors/{id}/discovered`): each run keeps, per engine and country, what its answers named;
@@ -39,8 +41,6 @@ interface Tally {
   engines: Set<string>;
   byRun: Map<string, number>;
 }
-
-const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
 
 /**
  * The names and domains over `runs` (oldest first), most answers first; ties by name. A name the monitor tracks now

@@ -194,19 +194,19 @@ async function signalsOf(ctx: HttpContext, req: WindowRequest) {
   // never walks a monitor's whole history.
   const { m, caller, from, runs } = await runsOf(ctx, req, { latest: SIGNAL_READ_RUNS, baselines: true });
   const held = monitorSignals(runs).filter((s) => from === undefined || Date.parse(s.lastSeen.slotAt) >= from);
-  // Their prompts' text, from the runs that first saw them (the stored figures keep each prompt's index).
+  // Their prompts' text, from the runs that first saw them (the stored figures keep each prompt's index): one read
+  // of those runs' definitions, without their answers.
+  const firsts = held.map((s) => Date.parse(s.firstSeen.slotAt));
   const texts = new Map<string, readonly string[]>();
-  for (const id of new Set(held.map((s) => s.firstSeen.runId))) {
-    const slotAt = Date.parse(held.find((s) => s.firstSeen.runId === id)?.firstSeen.slotAt ?? '');
-    const [run] = await ctx.store.monitors.runs({
+  if (firsts.length > 0)
+    for (const run of await ctx.store.monitors.runs({
       monitorId: m.id,
       accountId: caller.accountId,
-      from: slotAt,
-      to: slotAt + 1,
-      limit: 1,
-    });
-    if (run?.id === id) texts.set(id, run.spec.prompts);
-  }
+      from: Math.min(...firsts),
+      to: Math.max(...firsts) + 1,
+      limit: SIGNAL_READ_RUNS,
+    }))
+      texts.set(run.id, run.spec.prompts);
   return { monitorId: m.id, signals: promptTexts(held, (id) => texts.get(id)) };
 }
 
