@@ -183,6 +183,12 @@ export interface MonitorRunResult {
   status: 'COMPLETED' | 'FAILED';
   text: string;
   sources: string[];
+  /** The searches the engine ran for this answer, where it says (docs/contract.md#answer-signals). */
+  searchQueries?: string[];
+  /** Whether the engine searched, where it says. */
+  searchTriggered?: boolean;
+  /** The pages the engine read but did not cite, where it lists them. */
+  retrieved?: string[];
   error: string | null;
   /**
    * Where the answer names a tracked brand, as the figures counted it (offsets in `text`); absent from runs saved

@@ -63,6 +63,17 @@ export interface AnswerSignals {
   places: PlaceCard[];
 }
 
+/**
+ * Where the engine itself says it served the answer for (docs/contract.md#region): the country and language of its
+ * own locale signal, and which signal that was. A member it does not say is null.
+ */
+export interface EngineLocale {
+  country: string | null;
+  language: string | null;
+  /** The signal read, e.g. `google footer` or `html lang`. */
+  signal: string;
+}
+
 /** The one normalised shape every engine answer is turned into (docs/engines.md#normalised-answer). */
 export interface EngineResult {
   text: string;
@@ -77,6 +88,8 @@ export interface EngineResult {
   extra?: object;
   /** The answer signals this engine could read from the upstream's answer (answer engines only). */
   signals?: Partial<AnswerSignals>;
+  /** The engine's own signal of the region it served, where it gives one. */
+  locale?: EngineLocale;
   /**
    * Metered charge of this task, for engines billed by actual usage (source influence: model tokens
    * and source fetches). Absent: the engine's fixed cost from the config.

@@ -12,7 +12,12 @@ import { escapeHtml } from '../text/html-escape.js';
  * Analysis tasks (SOURCE_INFLUENCE, PROMPT_RESEARCH) answer with their own result shape
  * (docs/analysis.md#s2-12, #s3-13), carried whole in `extra`.
  */
-export function clientResponse(taskType: TaskType, payload: TaskPayload, r: EngineResult): Record<string, unknown> {
+export function clientResponse(
+  taskType: TaskType,
+  payload: TaskPayload,
+  r: EngineResult,
+  served?: ServedRegion,
+): Record<string, unknown> {
   if (isAnalysisTaskType(taskType)) return { ...r.extra };
   const row = engineRow(taskType);
   const honoured = row.includeFlags;
@@ -22,9 +27,18 @@ export function clientResponse(taskType: TaskType, payload: TaskPayload, r: Engi
   out.sources = r.sources;
   if (r.extra) Object.assign(out, r.extra);
   if (row.answers) Object.assign(out, answerSignals(r.signals));
+  if (served) out.region = { requested: served.requested, exit: served.exit, engine: r.locale ?? null };
   if (honoured.includes('rawResponse') && inc.rawResponse === true) out.rawResponse = r.raw;
   if (honoured.includes('html') && inc.html === true) out.html = markdownToHtml(r.markdown);
   return out;
+}
+
+/** Where an attempt was served from (docs/contract.md#region): the country asked for and the exit address's. */
+export interface ServedRegion {
+  /** The task's `country`, or null when the client named none. */
+  requested: string | null;
+  /** The country of the exit address the upstream was called through. */
+  exit: string;
 }
 
 /** Every answer signal, null where the engine did not read it. */

@@ -159,7 +159,10 @@ export class AttemptRunner {
         { engine: task.taskType, outcome: 'ok' },
         (performance.now() - started) / 1000,
       );
-      const response = clientResponse(task.taskType, payload, result);
+      const response = clientResponse(task.taskType, payload, result, {
+        requested: task.country,
+        exit: exit.resource.country,
+      });
       return result.credits === undefined
         ? { kind: 'completed', response }
         : { kind: 'completed', response, credits: result.credits };

@@ -76,6 +76,10 @@ interface DomainFigures {
   domain?: string;
   share?: number;
   shareInterval?: Interval | null;
+  citationRate?: number | null;
+  citationRateInterval?: Interval | null;
+  retrievalRate?: number | null;
+  retrievalRateInterval?: Interval | null;
 }
 
 const BRAND_FIGURES = [
@@ -116,8 +120,18 @@ export function* metricsCsv(series: readonly MetricsPoint[]): Generator<string> 
     for (const b of (p.brands ?? []) as BrandFigures[])
       for (const [figure, key] of BRAND_FIGURES)
         out.push(row(figure, b.name ?? '', b.role ?? '', b[key], b.intervals?.[key]));
-    for (const d of (p.topCitedDomains ?? []) as DomainFigures[])
+    for (const d of (p.topCitedDomains ?? []) as DomainFigures[]) {
       out.push(row('domain_citation_share', d.domain ?? '', 'domain', d.share, d.shareInterval));
+      if (d.citationRate !== undefined)
+        out.push(row('domain_citation_rate', d.domain ?? '', 'domain', d.citationRate, d.citationRateInterval));
+    }
+    // Runs saved before visibility/1.3.0 have none of these figures: no row rather than an empty one.
+    for (const d of (p.topRetrievedDomains ?? []) as DomainFigures[])
+      out.push(row('domain_retrieval_rate', d.domain ?? '', 'domain', d.retrievalRate, d.retrievalRateInterval));
+    if (p.searchRate !== undefined) {
+      const intervals = p.intervals as { searchRate?: Interval | null } | null;
+      out.push(row('search_rate', '', 'engine', p.searchRate, intervals?.searchRate));
+    }
     yield out.join('');
   }
 }

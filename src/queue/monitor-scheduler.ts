@@ -139,7 +139,7 @@ export class MonitorScheduler extends PeriodicPass<void> {
     const results: MonitorRunResult[] = [];
     for (const t of await this.store.monitors.runTasks({ batchId: run.batchId, accountId: run.accountId })) {
       if (t.status !== 'COMPLETED' && t.status !== 'FAILED') continue;
-      const r = (t.result ?? {}) as { text?: unknown; sources?: Array<{ url?: unknown }> };
+      const r = (t.result ?? {}) as StoredAnswer;
       results.push({
         taskId: t.id,
         prompt: String((t.payload as { prompt?: unknown }).prompt ?? ''),
@@ -148,7 +148,8 @@ export class MonitorScheduler extends PeriodicPass<void> {
         sample: sampleOf(t.batchIndex, run.spec.samples),
         status: t.status,
         text: typeof r.text === 'string' ? r.text : '',
-        sources: (r.sources ?? []).map((s) => s.url).filter((u): u is string => typeof u === 'string'),
+        sources: urlsOf(r.sources) ?? [],
+        ...answerSignalsOf(r),
         error: t.error,
       });
     }
@@ -176,7 +177,12 @@ export class MonitorScheduler extends PeriodicPass<void> {
         r.position = null;
         continue;
       }
-      const answer = { text: r.text, sources: r.sources.map((url) => ({ url })) };
+      const answer = {
+        text: r.text,
+        sources: r.sources.map((url) => ({ url })),
+        searchTriggered: r.searchTriggered ?? null,
+        retrievedSources: r.retrieved ? r.retrieved.map((url) => ({ url })) : null,
+      };
       const facts = factsFor(answer, tracked);
       const prompt = promptKey.get(r.prompt) ?? r.prompt;
       group.facts.push({ prompt, facts });
@@ -247,4 +253,37 @@ export class MonitorScheduler extends PeriodicPass<void> {
 function discoveredOf(answers: PromptAnswer[], tracked: CompetitorBrand[]) {
   const d = discoverNames(answers, tracked);
   return { ...d, names: d.names.map(({ prompts: _p, ...n }) => n) };
+}
+
+/** A finished task's response as a run reads it: nothing in it is trusted to have a shape. */
+interface StoredAnswer {
+  text?: unknown;
+  sources?: unknown;
+  searchQueries?: unknown;
+  searchTriggered?: unknown;
+  retrievedSources?: unknown;
+}
+
+/** The `url` of each listed source, or null when the member is not a list (the engine could not tell). */
+function urlsOf(list: unknown): string[] | null {
+  if (!Array.isArray(list)) return null;
+  return list
+    .map((s: unknown) => (s && typeof s === 'object' ? (s as { url?: unknown }).url : undefined))
+    .filter((u): u is string => typeof u === 'string');
+}
+
+/**
+ * What a run keeps of an answer's signals (docs/contract.md#answer-signals): the searches, whether it searched and
+ * the pages it read but did not cite, each only where the engine said (absent otherwise, as in runs saved before).
+ */
+function answerSignalsOf(r: StoredAnswer): Pick<MonitorRunResult, 'searchQueries' | 'searchTriggered' | 'retrieved'> {
+  const queries = Array.isArray(r.searchQueries)
+    ? r.searchQueries.filter((q): q is string => typeof q === 'string')
+    : null;
+  const retrieved = urlsOf(r.retrievedSources);
+  return {
+    ...(queries ? { searchQueries: queries } : {}),
+    ...(typeof r.searchTriggered === 'boolean' ? { searchTriggered: r.searchTriggered } : {}),
+    ...(retrieved ? { retrieved } : {}),
+  };
 }

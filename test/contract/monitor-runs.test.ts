@@ -105,7 +105,7 @@ describe('monitor runs on a schedule', () => {
       expect(s.mentionRate).toBe(1);
       expect(s.counts).toMatchObject({ answers: 2, failed: 0 });
       expect(typeof s.shareOfVoice).toBe('number');
-      expect(s.methodVersion).toBe('visibility/1.2.0');
+      expect(s.methodVersion).toBe('visibility/1.3.0');
     }
   });
 

@@ -110,7 +110,7 @@ describe('monitor samples and intervals', () => {
     const series = (await svc.call('GET', `/v1/monitors/${m.id}/metrics`)).body.series as any[];
     expect(series).toHaveLength(2);
     for (const p of series) {
-      expect(p.methodVersion).toBe('visibility/1.2.0');
+      expect(p.methodVersion).toBe('visibility/1.3.0');
       expect(p.counts).toMatchObject({ answers: 12, prompts: 4 });
       // The effective size lies between the prompts (samples alike) and the answers (samples independent).
       expect(p.counts.effectiveAnswers).toBeGreaterThanOrEqual(4);

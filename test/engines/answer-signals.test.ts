@@ -54,21 +54,63 @@ describe('answer signals through the sandbox', () => {
     if (engine !== 'ANSWER_ENGINE_A') expect(a.searchQueries).toEqual([]);
   });
 
-  it('an answer engine that does not read the signals yet gives null for each', async () => {
-    const a = await ask('AIMODE', 'best trail running shoes');
-    expect([a.searchQueries, a.searchTriggered, a.retrievedSources, a.products, a.ads, a.places]).toEqual([
-      null,
-      null,
-      null,
-      null,
-      null,
-      null,
-    ]);
+  it.each(['AIMODE', 'SEARCH_A'])('%s: searched by design; what the page does not show is null', async (engine) => {
+    const r = await runTask(svc, { taskType: engine, payload: { query: 'best trail running shoes', country: 'US' } });
+    expect(r.task.status, r.error).toBe('COMPLETED');
+    const a = r.response as Answer;
+    expect(a.searchTriggered).toBe(true);
+    expect([a.searchQueries, a.retrievedSources, a.products, a.ads, a.places]).toEqual([null, null, null, null, null]);
   });
 
   it('an engine that writes no answer carries no signal members', async () => {
     const r = await runTask(svc, { taskType: 'SEARCH_A_SERP', payload: { query: 'trail running shoes' } });
     expect(r.task.status, r.error).toBe('COMPLETED');
     expect(Object.keys(r.response as object)).not.toContain('searchTriggered');
+  });
+});
+
+/**
+ * The region asked for and served (docs/contract.md#region): the task's country, the exit address's, and the
+ * engine's own signal where it gives one (Google's footer and `lang`).
+ */
+describe('region through the sandbox', () => {
+  let svc: RunningService;
+  beforeAll(async () => {
+    const config = writeConfig(tempDir(), { scheduler: { retryBaseMs: 20, retryMaxMs: 100, exitCooldownMs: 100 } });
+    svc = await startService({ AEQ_CONFIG: config, AEQ_ENGINE_TIMEOUT_MS: '20000' });
+  });
+  afterAll(() => svc.stop());
+
+  const region = async (taskType: string, payload: Record<string, unknown>) => {
+    const r = await runTask(svc, { taskType, payload });
+    expect(r.task.status, r.error).toBe('COMPLETED');
+    return (r.response as { region: unknown }).region;
+  };
+
+  it.each(['SEARCH_A', 'SEARCH_A_SERP', 'AIMODE'])('%s: Google says where it served the page for', async (engine) => {
+    expect(await region(engine, { query: 'running shoes', country: 'KR', language: 'ko' })).toEqual({
+      requested: 'KR',
+      exit: 'KR',
+      engine: { country: 'KR', language: 'ko', signal: 'google footer, html lang' },
+    });
+    expect(await region(engine, { query: 'running shoes', country: 'DE' })).toMatchObject({
+      requested: 'DE',
+      exit: 'DE',
+      engine: { country: 'DE', signal: 'google footer, html lang' },
+    });
+  });
+
+  it('an engine that does not say gives the asked and exit countries and null for its own', async () => {
+    expect(await region('CHATBOT_A', { prompt: 'running shoes', country: 'KR' })).toEqual({
+      requested: 'KR',
+      exit: 'KR',
+      engine: null,
+    });
+  });
+
+  it('no country asked: requested is null and the exit address says where it came from', async () => {
+    const r = (await region('ANSWER_ENGINE_A', { prompt: 'running shoes' })) as { requested: unknown; exit: string };
+    expect(r.requested).toBeNull();
+    expect(r.exit).toMatch(/^[A-Z]{2}$/);
   });
 });

@@ -13,7 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bagOfWordsF1, printTable, readCorpusFile, startReplayServer, type ReplayServer } from './harness.js';
 import { runTask, startService, tempDir, writeConfig, type RunningService } from '../helpers/service.js';
 import { failureKinds } from './serp-corpus.js';
+import * as cheerio from 'cheerio';
 import { parseResultsPage } from '../../src/engines/search-a/results-page.js';
+import { googleServedLocale } from '../../src/engines/search-a/served-locale.js';
 
 type Engine = 'SEARCH_A' | 'SEARCH_A_SERP' | 'AIMODE';
 
@@ -51,9 +53,37 @@ interface Served {
   sources?: Array<{ position: number; url: string; label: string }>;
   organic?: Array<{ url: string; title: string }>;
   aioverview?: { text: string; sources: Array<{ position: number; url: string; label: string }> } | null;
+  region?: { requested: string | null; exit: string; engine: { country: string | null } | null };
 }
 
 const DIR = new URL('../fixtures/real/google/', import.meta.url);
+
+/** The region of the page's `lang` (`ja-US` → US), or null: read here with a plain pattern, not the service's code. */
+function langRegion(file: string): string | null {
+  const head = readCorpusFile(new URL(file, DIR)).toString('utf8').slice(0, 4000);
+  return /<html[^>]*\slang="[a-z]{2,3}-([A-Z]{2})"/.exec(head)?.[1] ?? null;
+}
+
+/**
+ * The country each page's footer names ("Germany", "Sverige", "ドイツ", "الإمارات العربية المتحدة"…), read by hand;
+ * every other page's footer line is filled by script, and it says its region only in its `lang` (`ja-US`), if at all.
+ */
+const SERVED_COUNTRY: Record<string, string> = {
+  'aql/google-9-11-revisited-1618106149.html.gz': 'DE',
+  'aql/google-agust-1614235489.html.gz': 'NL',
+  'aql/google-chi-zhen-nzhong-rong-keteru-1608917828.html.gz': 'DE',
+  'aql/google-cortisol-test-1623205666.html.gz': 'DE',
+  'aql/google-coxsackie-virus-1617107799.html.gz': 'NL',
+  'aql/google-dead-cock-mortuary-1614203203.html.gz': 'GB',
+  'aql/google-dove-soap-1617107771.html.gz': 'DE',
+  'aql/google-gnosticism-1615175612.html.gz': 'AE',
+  'aql/google-homemade-l-1617107839.html.gz': 'DE',
+  'aql/google-lenin-1614385592.html.gz': 'DE',
+  'aql/google-why-is-one-foot-slightly-larger-than-the-other-one-1605140430.html.gz': 'SA',
+  'deepresearch/google_serp.html.gz': 'BR',
+  // 2022 layout: "United States - From your IP address".
+  'aql/google-modern-times-chaplin-watch-online-1662343522.html.gz': 'US',
+};
 const pages = JSON.parse(fs.readFileSync(new URL('expected.json', DIR), 'utf8')) as CorpusPage[];
 
 const PARALLEL = 8;
@@ -273,6 +303,25 @@ describe('Google engines on real saved result pages', () => {
         );
       expect(missing, engine).toEqual([]);
     }
+  });
+
+  it("says where Google served each page for, from the page's own footer and lang (region.engine)", () => {
+    const completed = runs.filter((x) => x.status === 'COMPLETED');
+    const wrong = completed.flatMap((r) => {
+      const region = r.served.region;
+      const want = SERVED_COUNTRY[r.page.file] ?? langRegion(r.page.file);
+      const got = region?.engine?.country ?? null;
+      return region?.requested === 'US' && region.exit === 'US' && got === want
+        ? []
+        : [`${r.page.id} ${r.engine}: ${JSON.stringify(region)} (want ${want})`];
+    });
+    expect(wrong).toEqual([]);
+    expect(new Set(completed.filter((r) => SERVED_COUNTRY[r.page.file]).map((r) => r.page.file)).size).toBe(
+      Object.keys(SERVED_COUNTRY).length,
+    );
+    // A page that says only the name ("Sverige", `lang="sv"`): it has no results, so it is read here directly.
+    const sverige = cheerio.load(readCorpusFile(new URL('aql/google-strarray-i-1622446334.html.gz', DIR)));
+    expect(googleServedLocale(sverige)).toEqual({ country: 'SE', language: 'sv', signal: 'google footer, html lang' });
   });
 
   it('reports aioverview: null on every page without an overview (People also ask is no overview)', () => {

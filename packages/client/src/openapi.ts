@@ -3158,6 +3158,12 @@ export interface paths {
                                     /** @description cited URLs, in order */
                                     sources?: string[];
                                     error?: string | null;
+                                    /** @description the searches the engine ran; absent where the engine does not say (docs/contract.md#answer-signals) */
+                                    searchQueries?: string[];
+                                    /** @description whether the engine searched; absent where it does not say */
+                                    searchTriggered?: boolean;
+                                    /** @description URLs the engine read but did not cite; absent where it does not list them */
+                                    retrieved?: string[];
                                     /** @description where `text` names a tracked brand, as the figures counted it: UTF-16 offsets */
                                     mentions?: {
                                         start?: number;
@@ -3287,6 +3293,12 @@ export interface paths {
                                     /** @description cited URLs, in order */
                                     sources?: string[];
                                     error?: string | null;
+                                    /** @description the searches the engine ran; absent where the engine does not say (docs/contract.md#answer-signals) */
+                                    searchQueries?: string[];
+                                    /** @description whether the engine searched; absent where it does not say */
+                                    searchTriggered?: boolean;
+                                    /** @description URLs the engine read but did not cite; absent where it does not list them */
+                                    retrieved?: string[];
                                     /** @description where `text` names a tracked brand, as the figures counted it: UTF-16 offsets */
                                     mentions?: {
                                         start?: number;
@@ -3432,6 +3444,8 @@ export interface paths {
                                 avgFirstMentionOffset?: number | null;
                                 shareOfVoice?: number | null;
                                 ownCitationShare?: number | null;
+                                /** @description Answers that searched the web over the answers whose engine says whether it searched; null when no engine of the point says, and absent from runs saved before visibility/1.3.0 (docs/analysis.md §6.9) */
+                                searchRate?: number | null;
                                 /** @description 95% intervals of the brand's figures: Wilson on the effective sample for proportions, a bootstrap over prompts for share of voice and position (docs/analysis.md §6.6). Null for runs saved before intervals were kept (methodVersion before visibility/1.2.0). */
                                 intervals?: {
                                     level?: number;
@@ -3451,8 +3465,17 @@ export interface paths {
                                         low?: number;
                                         high?: number;
                                     } | null;
+                                    searchRate?: {
+                                        low?: number;
+                                        high?: number;
+                                    } | null;
                                 } | null;
+                                /** @description Per cited domain: citations, share of all citations, answers citing it, `citationRate` (answers citing it over all answers) and `retrievalRate` (answers that read it, cited or not, over the answers whose engine lists what it read; null where none does), each with its interval (docs/analysis.md §6.9) */
                                 topCitedDomains?: {
+                                    [key: string]: unknown;
+                                }[];
+                                /** @description The domains the answers read, cited or not, by answers that read them, with `citedAnswers` and `retrievalRate` (docs/analysis.md §6.9); empty when no engine of the point lists what it read */
+                                topRetrievedDomains?: {
                                     [key: string]: unknown;
                                 }[];
                                 brands?: {
@@ -4523,6 +4546,20 @@ export interface components {
                 address: string | null;
                 rating: number | null;
             }[] | null;
+            /** @description the region asked for and the one served (docs/contract.md#region) */
+            region?: {
+                /** @description the task's country (ISO 3166-1 alpha-2), null when the client named none */
+                requested: string | null;
+                /** @description the country of the exit address the upstream was called through */
+                exit: string;
+                /** @description where the engine itself says it served the answer for; null when it says nothing */
+                engine: {
+                    country: string | null;
+                    language: string | null;
+                    /** @description which of its own signals the engine said it in */
+                    signal: string;
+                } | null;
+            };
         } & {
             [key: string]: unknown;
         };

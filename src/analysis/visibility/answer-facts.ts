@@ -20,6 +20,19 @@ export interface AnswerFacts {
   citations: AnswerCitation[];
   /** Sources whose URL has no host; not citations. */
   invalidCitations: number;
+  /** Whether the engine searched the web for this answer; null when it cannot tell (§6.9). */
+  searched: boolean | null;
+  /**
+   * The registrable domains the engine read to write this answer, cited or not (each once); null when the engine does
+   * not say what it read beyond what it cited (§6.9).
+   */
+  retrievedDomains: ReadDomain[] | null;
+}
+
+/** A registrable domain an answer drew on, and the tracked brand owning it (as for a citation), or null. */
+interface ReadDomain {
+  domain: string;
+  owner: string | null;
 }
 
 interface FirstMention {
@@ -122,7 +135,29 @@ export function factsFor(answer: Answer, tracked: TrackedBrands): AnswerFacts {
       owner: s.ownerIndex === null ? null : (tracked[s.ownerIndex]?.name ?? null),
     })),
     invalidCitations: cited.invalid,
+    searched: typeof answer.searchTriggered === 'boolean' ? answer.searchTriggered : null,
+    retrievedDomains: readDomains(answer, cited.sources, tracked),
   };
+}
+
+/**
+ * The domains an answer drew on: the cited ones and the ones the engine read but did not cite. Null when the engine
+ * does not list what it read: its cited domains alone would make every retrieval rate a citation rate.
+ */
+function readDomains(
+  answer: Answer,
+  cited: readonly { domain: string; ownerIndex: number | null }[],
+  tracked: TrackedBrands,
+): ReadDomain[] | null {
+  if (!answer.retrievedSources) return null;
+  const read = new Map<string, ReadDomain>();
+  for (const s of [...cited, ...citedSources(answer.retrievedSources, tracked).sources]) {
+    const owner = s.ownerIndex === null ? null : (tracked[s.ownerIndex]?.name ?? null);
+    const known = read.get(s.domain);
+    if (!known) read.set(s.domain, { domain: s.domain, owner });
+    else known.owner ??= owner;
+  }
+  return [...read.values()];
 }
 
 /**

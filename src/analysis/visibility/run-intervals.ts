@@ -27,6 +27,12 @@ export interface GroupIntervals {
   brands: BrandIntervals[];
   /** The domain's share of all citations, by registrable domain. */
   domainShare: (domain: string) => Interval | null;
+  /** Answers citing the domain over all answers (§6.9). */
+  domainCitationRate: (domain: string) => Interval | null;
+  /** Answers that read the domain over the answers whose engine lists what it read (§6.9). */
+  domainRetrievalRate: (domain: string) => Interval | null;
+  /** Answers that searched over the answers whose engine says whether it searched (§6.9). */
+  searchRate: Interval | null;
   /** Prompts with at least one answer: the independent units the intervals rest on. */
   prompts: number;
   /** The mention rate's effective number of answers (answers over the design effect). */
@@ -83,10 +89,39 @@ export function groupIntervals(tracked: TrackedBrands, all: readonly PromptFacts
         trials: citationsOf(a),
       })),
     ).interval;
+  const domainCitationRate = (domain: string): Interval | null =>
+    clusteredProportion(
+      prompts.map((a) => ({
+        hits: a.filter((f) => f.citations.some((c) => c.domain === domain)).length,
+        trials: a.length,
+      })),
+    ).interval;
+  const domainRetrievalRate = (domain: string): Interval | null =>
+    clusteredProportion(
+      prompts.map((a) => ({
+        hits: a.filter((f) => f.retrievedDomains?.some((d) => d.domain === domain)).length,
+        trials: a.filter((f) => f.retrievedDomains !== null).length,
+      })),
+    ).interval;
+  const searchRate = clusteredProportion(
+    prompts.map((a) => ({
+      hits: a.filter((f) => f.searched === true).length,
+      trials: a.filter((f) => f.searched !== null).length,
+    })),
+  ).interval;
   const counts = [...grouped.entries()].map(([prompt, answers]) => ({
     prompt,
     answers: answers.length,
     mentioning: tracked.map((_b, i) => mentionedBy(answers, i)),
   }));
-  return { brands, domainShare, prompts: prompts.length, effectiveAnswers, byPrompt: counts };
+  return {
+    brands,
+    domainShare,
+    domainCitationRate,
+    domainRetrievalRate,
+    searchRate,
+    prompts: prompts.length,
+    effectiveAnswers,
+    byPrompt: counts,
+  };
 }

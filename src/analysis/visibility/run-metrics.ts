@@ -6,7 +6,7 @@ import type { PromptCount } from './signals.js';
 import type { CompetitorBrand, MonitoredBrand, RunAnswer } from './types.js';
 
 /** Recorded with stored figures; any change of a definition in §6 bumps it (§0). */
-export const VISIBILITY_METHOD_VERSION = 'visibility/1.2.0';
+export const VISIBILITY_METHOD_VERSION = 'visibility/1.3.0';
 
 /** How many domains `topCitedDomains` lists unless told otherwise. */
 const DEFAULT_TOP_DOMAINS = 10;
@@ -25,6 +25,16 @@ export interface VisibilityMetrics {
   /** Citations of the brand's own domains / all citations; null without citations. */
   ownCitationShare: number | null;
   topCitedDomains: DomainCount[];
+  /**
+   * Answers that searched the web / answers whose engine says whether it searched (§6.9); null when no engine of the
+   * group says.
+   */
+  searchRate: number | null;
+  /**
+   * The domains the answers read, cited or not, by how many answers read them (§6.9); empty when no answer's engine
+   * lists what it read.
+   */
+  topRetrievedDomains: RetrievedDomainCount[];
   /** The same figures for every tracked brand: the monitored one first, then the competitors in order. */
   brands: BrandMetrics[];
   /** 95% intervals of the monitored brand's figures (§6.6); a bound is null where its figure rests on too little. */
@@ -43,6 +53,7 @@ interface FigureIntervals {
   shareOfVoice: Interval | null;
   avgFirstMentionPosition: Interval | null;
   ownCitationShare: Interval | null;
+  searchRate: Interval | null;
 }
 
 /** What the figures rest on. */
@@ -73,6 +84,12 @@ interface VisibilityCounts {
   ownCitations: number;
   /** Sources without a host, not counted as citations. */
   invalidCitations: number;
+  /** Answers whose engine says whether it searched: the denominator of the search rate. */
+  searchKnown: number;
+  /** Answers that searched: the numerator of the search rate. */
+  searchedAnswers: number;
+  /** Answers whose engine lists the pages it read: the denominator of the retrieval rates. */
+  retrievalKnown: number;
 }
 
 interface BrandMetrics {
@@ -100,6 +117,28 @@ interface DomainCount {
   /** Answers citing the domain at least once. */
   answers: number;
   /** The tracked brand owning the first owned host cited under this domain, or null when none is owned. */
+  owner: string | null;
+  /** `answers` / all answers with a text: how often an answer cites the domain (§6.9). */
+  citationRate: number | null;
+  citationRateInterval: Interval | null;
+  /**
+   * Answers that read the domain (cited or not) / answers whose engine lists what it read (§6.9); null when none
+   * does.
+   */
+  retrievalRate: number | null;
+  retrievalRateInterval: Interval | null;
+}
+
+/** A domain the answers read (§6.9): how many read it, and how many of those cited it. */
+interface RetrievedDomainCount {
+  domain: string;
+  /** Answers that read the domain, cited or not. */
+  answers: number;
+  /** Of those, the answers citing it. */
+  citedAnswers: number;
+  retrievalRate: number | null;
+  retrievalRateInterval: Interval | null;
+  /** The tracked brand owning the domain, or null. */
   owner: string | null;
 }
 
@@ -170,6 +209,9 @@ export function aggregateFacts(
       intervals: intervals.brands[i] as BrandIntervals,
     }),
   );
+  const searchKnown = facts.filter((f) => f.searched !== null).length;
+  const searchedAnswers = facts.filter((f) => f.searched === true).length;
+  const retrievalKnown = facts.filter((f) => f.retrievedDomains !== null).length;
   // Averaged unrounded; `relativeOffset` itself is rounded for display.
   const offsets = facts.flatMap((f) => (f.firstMention ? [f.firstMention.offset / f.length] : []));
   const own = brands[0];
@@ -183,6 +225,16 @@ export function aggregateFacts(
     topCitedDomains: topDomains(facts, citations, options.top ?? DEFAULT_TOP_DOMAINS).map((d) => ({
       ...d,
       shareInterval: intervals.domainShare(d.domain),
+      citationRate: share(d.answers, answers),
+      citationRateInterval: intervals.domainCitationRate(d.domain),
+      retrievalRate: retrievalKnown > 0 ? share(readBy(facts, d.domain), retrievalKnown) : null,
+      retrievalRateInterval: retrievalKnown > 0 ? intervals.domainRetrievalRate(d.domain) : null,
+    })),
+    searchRate: share(searchedAnswers, searchKnown),
+    topRetrievedDomains: topRead(facts, options.top ?? DEFAULT_TOP_DOMAINS).map((d) => ({
+      ...d,
+      retrievalRate: share(d.answers, retrievalKnown),
+      retrievalRateInterval: intervals.domainRetrievalRate(d.domain),
     })),
     brands,
     intervals: {
@@ -191,6 +243,7 @@ export function aggregateFacts(
       shareOfVoice: own?.intervals.shareOfVoice ?? null,
       avgFirstMentionPosition: own?.intervals.avgFirstMentionPosition ?? null,
       ownCitationShare: own?.intervals.citationShare ?? null,
+      searchRate: intervals.searchRate,
     },
     counts: {
       tasks: all.length + failed,
@@ -206,13 +259,20 @@ export function aggregateFacts(
       citations,
       ownCitations,
       invalidCitations: facts.reduce((a, f) => a + f.invalidCitations, 0),
+      searchKnown,
+      searchedAnswers,
+      retrievalKnown,
     },
     byPrompt: intervals.byPrompt,
   };
 }
 
 /** Domains by citations, most first; equal counts in domain-name order so the cut at N is deterministic (§0). */
-function topDomains(facts: readonly AnswerFacts[], total: number, n: number): Omit<DomainCount, 'shareInterval'>[] {
+function topDomains(
+  facts: readonly AnswerFacts[],
+  total: number,
+  n: number,
+): Pick<DomainCount, 'domain' | 'citations' | 'share' | 'answers' | 'owner'>[] {
   const byDomain = new Map<string, { citations: number; answers: number; owner: string | null }>();
   for (const f of facts) {
     const inThisAnswer = new Set<string>();
@@ -230,6 +290,34 @@ function topDomains(facts: readonly AnswerFacts[], total: number, n: number): Om
     .sort((a, b) => b.citations - a.citations || (a.domain < b.domain ? -1 : a.domain > b.domain ? 1 : 0))
     .slice(0, Math.max(0, n))
     .map((d) => ({ ...d, share: round4(d.citations / total) }));
+}
+
+/** Answers whose engine lists what it read and that read `domain`. */
+function readBy(facts: readonly AnswerFacts[], domain: string): number {
+  return facts.filter((f) => f.retrievedDomains?.some((d) => d.domain === domain)).length;
+}
+
+/** Domains by answers that read them, most first, ties in domain-name order (§0). */
+function topRead(
+  facts: readonly AnswerFacts[],
+  n: number,
+): Omit<RetrievedDomainCount, 'retrievalRate' | 'retrievalRateInterval'>[] {
+  const byDomain = new Map<string, { answers: number; citedAnswers: number; owner: string | null }>();
+  for (const f of facts) {
+    if (!f.retrievedDomains) continue;
+    const cited = new Set(f.citations.map((c) => c.domain));
+    for (const d of f.retrievedDomains) {
+      const row = byDomain.get(d.domain) ?? { answers: 0, citedAnswers: 0, owner: d.owner };
+      row.answers++;
+      if (cited.has(d.domain)) row.citedAnswers++;
+      row.owner ??= d.owner;
+      byDomain.set(d.domain, row);
+    }
+  }
+  return [...byDomain.entries()]
+    .map(([domain, d]) => ({ domain, ...d }))
+    .sort((a, b) => b.answers - a.answers || (a.domain < b.domain ? -1 : a.domain > b.domain ? 1 : 0))
+    .slice(0, Math.max(0, n));
 }
 
 function share(part: number, whole: number): number | null {

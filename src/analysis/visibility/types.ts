@@ -1,9 +1,15 @@
 /** Inputs of the visibility metrics (§6): one answer, the monitored brand and its competitors. */
 
-/** An engine's answer as the metrics need it: its text and the sources it cited, in order. */
+/**
+ * An engine's answer as the metrics need it: its text and the sources it cited, in order, and what is behind it where
+ * the engine says (docs/contract.md#answer-signals): whether it searched, and the pages it read but did not cite.
+ * Absent or null: the engine cannot tell, and the answer is left out of the figures that rest on it (§6.9).
+ */
 export interface Answer {
   text: string;
   sources: ReadonlyArray<{ url: string }>;
+  searchTriggered?: boolean | null | undefined;
+  retrievedSources?: ReadonlyArray<{ url: string }> | null | undefined;
 }
 
 /** The brand a monitor tracks. `domains` are its own sites; any subdomain of one counts as the brand's. */

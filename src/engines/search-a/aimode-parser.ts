@@ -2,7 +2,8 @@ import { cheerio } from '../lazy-modules.js';
 import type { Cheerio, CheerioAPI } from 'cheerio';
 import type { Element } from 'domhandler';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
-import type { EngineResult } from '../engine-result.js';
+import type { EngineLocale, EngineResult } from '../engine-result.js';
+import { googleServedLocale } from './served-locale.js';
 import { collectSources } from './answer-sources.js';
 import { answerProse, collapse, dropLinkGroups, renderAnswer } from './answer-render.js';
 import { hasNoResultsNotice, resultRoot } from './organic-parser.js';
@@ -42,7 +43,9 @@ export interface AiModeDiagnostics {
  * page with neither is that wall, and nothing at all is LAYOUT_CHANGED. A container without content
  * is an answer that never arrived: TIMEOUT.
  */
-export function parseAiModePage(page: HtmlPage): Omit<EngineResult, 'raw'> & { diagnostics: AiModeDiagnostics } {
+export function parseAiModePage(
+  page: HtmlPage,
+): Omit<EngineResult, 'raw' | 'locale'> & { diagnostics: AiModeDiagnostics; locale: EngineLocale | null } {
   assertNotBlocked(page);
   const $ = cheerio().load(page.html);
   const walls = wallSignals($, page);
@@ -84,6 +87,7 @@ export function parseAiModePage(page: HtmlPage): Omit<EngineResult, 'raw'> & { d
     text: rendered.text,
     markdown: rendered.markdown,
     sources,
+    locale: googleServedLocale($),
     diagnostics: {
       servedLanguage: $('html').attr('lang') ?? null,
       tiers: { container: tier, prose: proseTier },

@@ -11,7 +11,7 @@ export const aiMode: EngineAdapter = {
     // In the browser the answer streams in; the render waits for the container to be stable
     // (docs/engines.md#browser-completion-rule).
     const page = await fetchSearchPage(ctx, req, 'aimode');
-    const { text, markdown, sources, diagnostics } = await settledOrTimeout(
+    const { text, markdown, sources, diagnostics, locale } = await settledOrTimeout(
       page.rendered?.complete ?? true,
       'google AI Mode',
       () => ctx.parse('google.aiMode', page),
@@ -20,6 +20,9 @@ export const aiMode: EngineAdapter = {
       text,
       markdown,
       sources,
+      // AI Mode answers from Google Search by design: every answer searched (docs/contract.md#answer-signals).
+      signals: { searchTriggered: true },
+      ...(locale ? { locale } : {}),
       raw: {
         request: requestDiagnostics(req),
         status: page.status,

@@ -4,11 +4,15 @@ import { parseAiOverview, type AiOverview } from './aio-parser.js';
 import { hasNoResultsNotice, parseOrganic, resultRoot, type OrganicResult } from './organic-parser.js';
 import { assertHttpOk, assertNoWall, assertNotBlocked, wallNotes, wallSignals } from './page-signals.js';
 import type { HtmlPage } from '../common/html-page.js';
+import type { EngineLocale } from '../engine-result.js';
+import { googleServedLocale } from './served-locale.js';
 
 export interface ResultsPage {
   organic: OrganicResult[];
   /** null when the page has no AI Overview (or only its lazy placeholder). */
   aioverview: AiOverview | null;
+  /** Where Google says it served the page for, or null when it says nothing. */
+  locale: EngineLocale | null;
   /** Diagnostics for `raw`: selector tiers, counts and the language the page was served in. */
   diagnostics: {
     servedLanguage: string | null;
@@ -64,6 +68,7 @@ export function parseResultsPage(page: HtmlPage, opts: { page: number; readAio: 
   return {
     organic: organic.results,
     aioverview,
+    locale: googleServedLocale($),
     diagnostics: {
       servedLanguage: $('html').attr('lang') ?? null,
       tiers: {

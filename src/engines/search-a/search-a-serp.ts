@@ -23,6 +23,7 @@ export const searchASerp: EngineAdapter = {
       text: organicText(parsed.organic),
       markdown: organicMarkdown(parsed.organic),
       sources: organicSources(parsed.organic),
+      ...(parsed.locale ? { locale: parsed.locale } : {}),
       raw: {
         request: requestDiagnostics(req),
         page: pageNo,

@@ -21,6 +21,9 @@ export const searchA: EngineAdapter = {
       text: aio ? aio.text : organicText(parsed.organic),
       markdown: aio ? aio.markdown : organicMarkdown(parsed.organic),
       sources: aio ? aio.sources : organicSources(parsed.organic),
+      // A results page is a search, and its AI Overview is written from it (docs/contract.md#answer-signals).
+      signals: { searchTriggered: true },
+      ...(parsed.locale ? { locale: parsed.locale } : {}),
       raw: {
         request: requestDiagnostics(req),
         status: page.status,

@@ -21,6 +21,18 @@ const product = object({
 });
 const ad = object({ position: int, title: str, url: nullableStr });
 const place = object({ position: int, name: str, url: nullableStr, address: nullableStr, rating: nullableNum });
+const region = object({
+  requested: described(nullableStr, "the task's country (ISO 3166-1 alpha-2), null when the client named none"),
+  exit: described(str, 'the country of the exit address the upstream was called through'),
+  engine: nullable(
+    object({
+      country: nullableStr,
+      language: nullableStr,
+      signal: described(str, 'which of its own signals the engine said it in'),
+    }),
+    'where the engine itself says it served the answer for; null when it says nothing',
+  ),
+});
 
 export const engineAnswerSchema = {
   $id: 'EngineAnswer',
@@ -40,5 +52,6 @@ export const engineAnswerSchema = {
     products: nullable(list(product), 'product and shopping cards'),
     ads: nullable(list(ad), 'sponsored units'),
     places: nullable(list(place), 'local cards'),
+    region: described(region, 'the region asked for and the one served (docs/contract.md#region)'),
   },
 } as const;

@@ -172,6 +172,18 @@ const runResultSchema = {
     text: { type: 'string' },
     sources: { type: 'array', items: { type: 'string' }, description: 'cited URLs, in order' },
     error: { type: ['string', 'null'] },
+    searchQueries: {
+      type: 'array',
+      items: { type: 'string' },
+      description:
+        'the searches the engine ran; absent where the engine does not say (docs/contract.md#answer-signals)',
+    },
+    searchTriggered: { type: 'boolean', description: 'whether the engine searched; absent where it does not say' },
+    retrieved: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'URLs the engine read but did not cite; absent where it does not list them',
+    },
     mentions: {
       type: 'array',
       description: 'where `text` names a tracked brand, as the figures counted it: UTF-16 offsets',
@@ -248,6 +260,12 @@ export const monitorMetricsSchema = {
           avgFirstMentionOffset: { type: ['number', 'null'] },
           shareOfVoice: { type: ['number', 'null'] },
           ownCitationShare: { type: ['number', 'null'] },
+          searchRate: {
+            type: ['number', 'null'],
+            description:
+              'Answers that searched the web over the answers whose engine says whether it searched; null when no ' +
+              'engine of the point says, and absent from runs saved before visibility/1.3.0 (docs/analysis.md §6.9)',
+          },
           intervals: {
             description:
               "95% intervals of the brand's figures: Wilson on the effective sample for proportions, a bootstrap " +
@@ -260,9 +278,24 @@ export const monitorMetricsSchema = {
               shareOfVoice: intervalSchema,
               avgFirstMentionPosition: intervalSchema,
               ownCitationShare: intervalSchema,
+              searchRate: intervalSchema,
             },
           },
-          topCitedDomains: { type: 'array', items: looseObject },
+          topCitedDomains: {
+            type: 'array',
+            description:
+              'Per cited domain: citations, share of all citations, answers citing it, `citationRate` (answers citing ' +
+              'it over all answers) and `retrievalRate` (answers that read it, cited or not, over the answers whose ' +
+              'engine lists what it read; null where none does), each with its interval (docs/analysis.md §6.9)',
+            items: looseObject,
+          },
+          topRetrievedDomains: {
+            type: 'array',
+            description:
+              'The domains the answers read, cited or not, by answers that read them, with `citedAnswers` and ' +
+              '`retrievalRate` (docs/analysis.md §6.9); empty when no engine of the point lists what it read',
+            items: looseObject,
+          },
           // Each tracked brand's own figures (docs/analysis.md §6.4), as the contract lists them.
           brands: { type: 'array', items: looseObject },
           counts: looseObject,

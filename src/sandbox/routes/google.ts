@@ -38,7 +38,7 @@ export function registerSearchEngineA(app: FastifyInstance, sim: SimContext): vo
         .send();
     }
     const topic = queryTopic(sim, query);
-    const locale = pageLocale(params.hl, topic);
+    const locale = pageLocale(params.hl, topic, requestCountry(req));
     const start = Math.max(0, Math.min(90, Number(params.start ?? 0) || 0));
     const page = Math.floor(start / 10) + 1;
     const brands = (engine: 'SEARCH_A' | 'AIMODE') => () =>

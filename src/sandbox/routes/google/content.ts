@@ -8,6 +8,8 @@ import { isKorean } from '../../text-gen.js';
  */
 export interface PageLocale {
   hl: string;
+  /** The country the page is served for, named in the footer as Google does (docs/engines.md#google-served-region). */
+  country: string;
   korean: boolean;
   aioLabel: string;
   resultsHeading: string;
@@ -27,7 +29,7 @@ export interface PageLocale {
   aioNotAvailable: string;
 }
 
-const EN: Omit<PageLocale, 'hl' | 'korean'> = {
+const EN: Omit<PageLocale, 'hl' | 'korean' | 'country'> = {
   aioLabel: 'AI Overview',
   resultsHeading: 'Search Results',
   nextLabel: 'Next',
@@ -44,7 +46,7 @@ const EN: Omit<PageLocale, 'hl' | 'korean'> = {
   aioUnavailableNow: "Can't generate an AI overview right now. Try again later.",
   aioNotAvailable: 'An AI Overview is not available for this search',
 };
-const KO: Omit<PageLocale, 'hl' | 'korean'> = {
+const KO: Omit<PageLocale, 'hl' | 'korean' | 'country'> = {
   aioLabel: 'AI 개요',
   resultsHeading: '검색결과',
   nextLabel: '다음',
@@ -64,11 +66,20 @@ const KO: Omit<PageLocale, 'hl' | 'korean'> = {
 /** Only the AI Overview heading is localised for these; it is what the parser anchors on. */
 const AIO_LABEL_BY_LANGUAGE: Readonly<Record<string, string>> = { ja: 'AI による概要', de: 'Übersicht mit KI' };
 
-export function pageLocale(hl: string | undefined, topic: string): PageLocale {
+export function pageLocale(hl: string | undefined, topic: string, country: string): PageLocale {
   const lang = (hl ?? 'en').toLowerCase().split('-')[0] ?? 'en';
   const korean = lang === 'ko' || isKorean(topic);
   const base = lang === 'ko' ? KO : EN;
-  return { ...base, hl: hl ?? 'en', korean, aioLabel: AIO_LABEL_BY_LANGUAGE[lang] ?? base.aioLabel };
+  return { ...base, hl: hl ?? 'en', country, korean, aioLabel: AIO_LABEL_BY_LANGUAGE[lang] ?? base.aioLabel };
+}
+
+/** The country's name in the page's language, as Google's footer shows it. */
+export function countryName(hl: string, country: string): string {
+  try {
+    return new Intl.DisplayNames([hl], { type: 'region', fallback: 'code' }).of(country) ?? country;
+  } catch {
+    return country;
+  }
 }
 
 const SITES: ReadonlyArray<[host: string, name: string]> = [

@@ -1,6 +1,6 @@
 import { type Landscape, withOwnSite } from '../../landscape/recommendations.js';
 import type { SimContext } from '../../sim-context.js';
-import { fakeAnswerCitations, fakeFacts, fakeResults, type PageLocale } from './content.js';
+import { countryName, fakeAnswerCitations, fakeFacts, fakeResults, type PageLocale } from './content.js';
 import { escapeHtml } from '../../../text/html-escape.js';
 
 /**
@@ -18,7 +18,9 @@ function documentShell(locale: PageLocale, title: string, body: string): string 
 <div id="searchform"><form action="/search" role="search">` +
     `<textarea name="q" aria-label="Search">${escapeHtml(title)}</textarea></form></div>
 ${body}
-<footer id="footcnt"><a href="https://policies.google.com/privacy?hl=${escapeHtml(locale.hl)}">Privacy</a></footer>
+<div role="contentinfo"><div id="footcnt"><div id="fbar"><div class="fbar b2hzT"><div class="b0KoTc B4GxFc">` +
+    `<span class="Q8LRLc">${escapeHtml(countryName(locale.hl, locale.country))}</span></div></div>` +
+    `<a href="https://policies.google.com/privacy?hl=${escapeHtml(locale.hl)}">Privacy</a></div></div></div>
 </body>
 </html>
 `

@@ -66,10 +66,11 @@ export function registerGoogleScriptRoutes(app: FastifyInstance, sim: SimContext
     const params = req.query as Record<string, string | undefined>;
     const query = (params.q ?? '').trim();
     const topic = queryTopic(sim, query);
-    const locale = pageLocale(params.hl, topic);
+    const country = /^[a-z]{2}$/i.test(params.gl ?? '') ? String(params.gl).toUpperCase() : 'US';
+    const locale = pageLocale(params.hl, topic, country);
     const brands = landscapeOf(sim, {
       engine: 'AIMODE',
-      country: /^[a-z]{2}$/i.test(params.gl ?? '') ? String(params.gl).toUpperCase() : 'US',
+      country,
       topic,
       korean: locale.korean,
       shifts: parseDirectives(query).shifts,
