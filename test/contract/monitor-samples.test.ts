@@ -151,7 +151,11 @@ describe('monitor samples and intervals', () => {
     expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
     const lines = (await res.text()).trim().split(/\r?\n/);
     expect(lines[0]).toBe(METRICS_CSV_COLUMNS.join(','));
-    const expected = series.reduce((s, p) => s + p.brands.length * 4 + p.topCitedDomains.length, 0);
+    // Per point: 4 figures per brand, each cited domain's share and rate, each read domain's rate, the search rate.
+    const expected = series.reduce(
+      (s, p) => s + p.brands.length * 4 + p.topCitedDomains.length * 2 + p.topRetrievedDomains.length + 1,
+      0,
+    );
     expect(lines).toHaveLength(1 + expected);
     const p0 = series[0];
     const row = lines.find((l) => l.includes(`,${p0.engine},US,mention_rate,Hoka,brand,`));
