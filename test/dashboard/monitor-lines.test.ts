@@ -111,6 +111,38 @@ describe.runIf(chromiumAvailable())('monitor lines in the dashboard', () => {
     await screenshot(page, 'monitor-lines');
   });
 
+  it('draws the search rate of the engines that say it, and where each domain is cited and read', async () => {
+    await page.goto(`${svc.url}/dashboard/#/monitors`);
+    await page.getByRole('link', { name: 'Hoka lines' }).click();
+    const chart = page.locator('section[aria-label="Search rate"] figure.chart');
+    await chart.locator('canvas').waitFor();
+    const heads = await chart
+      .locator('.chart-figures thead th')
+      .evaluateAll((ths) => ths.slice(1).map((th) => th.textContent ?? ''));
+    // Every engine of this monitor says whether it searched (AI Mode always does); the sandbox searches each time.
+    expect(heads.sort()).toEqual(ENGINES);
+    const values = await chart
+      .locator('.chart-figures tbody td')
+      .evaluateAll((tds) => tds.map((td) => Number.parseFloat(td.textContent ?? '')));
+    expect(values).toHaveLength(ENGINES.length * DAYS);
+    for (const v of values) expect(v).toBe(100);
+    // The domains table: each cited domain's share of answers citing it, and of answers reading it.
+    const rows = await page
+      .locator('table.domains tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
+    expect(rows.length).toBeGreaterThan(0);
+    const reads: number[] = [];
+    for (const r of rows) {
+      const cited = Number.parseFloat(r[3] ?? '');
+      expect(cited).toBeGreaterThan(0);
+      expect(cited).toBeLessThanOrEqual(100);
+      // Read in: over the answers of the engines that list what they read (AI Mode does not), so a "—" where none did.
+      if (r[4] !== '—') reads.push(Number.parseFloat(r[4] ?? ''));
+    }
+    expect(reads.length).toBeGreaterThan(0);
+    for (const v of reads) expect(v > 0 && v <= 100).toBe(true);
+  });
+
   it('lists the names the answers name that the monitor does not track, and tracks one with a click', async () => {
     await page.goto(`${svc.url}/dashboard/#/monitors`);
     await page.getByRole('link', { name: 'Hoka lines' }).click();

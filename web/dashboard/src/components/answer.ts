@@ -93,6 +93,30 @@ interface Retrieved {
   query?: string | null;
 }
 
+interface Product {
+  title?: string;
+  url?: string | null;
+  price?: string | null;
+  merchant?: string | null;
+  rating?: number | null;
+}
+
+interface Region {
+  requested?: string | null;
+  exit?: string;
+  engine?: { country?: string | null; language?: string | null; signal?: string } | null;
+}
+
+/** Where the answer was asked from and where the engine says it served it for (docs/contract.md#region). */
+function regionText(r: Region): string {
+  const asked = r.requested ? `asked for ${r.requested}` : 'no country asked';
+  const exit = r.exit ? `, sent from ${r.exit}` : '';
+  const engine = r.engine
+    ? `, the engine says ${[r.engine.country, r.engine.language].filter(Boolean).join(' / ')} (${r.engine.signal ?? ''})`
+    : ', the engine does not say where it served it for';
+  return `${asked}${exit}${engine}`;
+}
+
 /**
  * What is behind an answer (docs/contract.md#answer-signals): whether the engine searched, the searches it ran and
  * the pages it read but did not cite. A signal the engine cannot see is said to be unknown, never shown as "none".
@@ -101,6 +125,8 @@ export function BehindTheAnswer({ response }: { response: Record<string, unknown
   const triggered = response.searchTriggered;
   const queries = Array.isArray(response.searchQueries) ? (response.searchQueries as string[]) : null;
   const retrieved = Array.isArray(response.retrievedSources) ? (response.retrievedSources as Retrieved[]) : null;
+  const products = Array.isArray(response.products) ? (response.products as Product[]) : null;
+  const region = response.region && typeof response.region === 'object' ? (response.region as Region) : null;
   const unknown = html`<p class="muted">Not shown by this engine.</p>`;
   return html`<section class="card behind" aria-labelledby="behind-title">
     <h2 id="behind-title">Behind the answer</h2>
@@ -109,6 +135,14 @@ export function BehindTheAnswer({ response }: { response: Record<string, unknown
         <dt>Searched the web</dt>
         <dd class="searched">${triggered === true ? 'Yes' : triggered === false ? 'No' : 'Unknown'}</dd>
       </div>
+      ${
+        region
+          ? html`<div>
+              <dt>Region</dt>
+              <dd class="region">${regionText(region)}</dd>
+            </div>`
+          : null
+      }
     </dl>
     <h3>Searches it ran ${queries ? html`<span class="muted">(${queries.length})</span>` : ''}</h3>
     ${
@@ -130,6 +164,23 @@ export function BehindTheAnswer({ response }: { response: Record<string, unknown
                   <${SourceLink} url=${r.url} text=${r.title || r.url} />
                   <span class="muted host">${linkHost(r.url ?? '')}</span>
                   ${r.query ? html`<span class="muted"> · found by “${r.query}”</span>` : ''}
+                </li>`,
+              )}
+            </ol>`
+    }
+    <h3>Products shown ${products ? html`<span class="muted">(${products.length})</span>` : ''}</h3>
+    ${
+      products === null
+        ? unknown
+        : products.length === 0
+          ? html`<p class="muted">None.</p>`
+          : html`<ol class="products">
+              ${products.map(
+                (p) => html`<li>
+                  <${SourceLink} url=${p.url ?? undefined} text=${p.title} />
+                  ${p.price ? html`<span> · ${p.price}</span>` : ''}
+                  ${p.merchant ? html`<span class="muted"> · ${p.merchant}</span>` : ''}
+                  ${typeof p.rating === 'number' ? html`<span class="muted"> · ★ ${p.rating}</span>` : ''}
                 </li>`,
               )}
             </ol>`

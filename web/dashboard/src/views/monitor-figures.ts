@@ -7,12 +7,18 @@ interface Counts {
   mentioningAnswers?: number;
   brandAnswerPairs?: number;
   citations?: number;
+  /** Answers whose engine says whether it searched, and those that did (§6.9; absent before visibility/1.3.0). */
+  searchKnown?: number;
+  searchedAnswers?: number;
+  /** Answers whose engine lists what it read (§6.9). */
+  retrievalKnown?: number;
 }
 interface DomainCount {
   domain: string;
   citations: number;
   answers?: number;
   owner?: string | null;
+  retrievalRate?: number | null;
 }
 
 export interface MonitorCharts {
@@ -20,6 +26,8 @@ export interface MonitorCharts {
   xs: string[];
   mentionRate: ChartSeries[];
   shareOfVoice: ChartSeries[];
+  /** Answers that searched over those whose engine says, per engine (§6.9); all null where no engine says. */
+  searchRate: ChartSeries[];
   /** What the charts rest on: the answers of the chosen runs and countries, and those naming the brand. */
   answers: number;
   mentioning: number;
@@ -37,13 +45,17 @@ interface Cell {
   answers: number;
   mentioning: number;
   pairs: number;
+  searchKnown: number;
+  searched: number;
   rate: Part[];
   voice: Part[];
+  search: Part[];
 }
 
 interface PointIntervals {
   mentionRate?: { low: number; high: number } | null;
   shareOfVoice?: { low: number; high: number } | null;
+  searchRate?: { low: number; high: number } | null;
 }
 
 const Z95 = 1.959963984540054;
@@ -81,7 +93,16 @@ export function chartsOf(points: MonitorMetricsPoint[], country: string | null):
   for (const e of engines)
     sums.set(
       e,
-      xs.map(() => ({ answers: 0, mentioning: 0, pairs: 0, rate: [], voice: [] })),
+      xs.map(() => ({
+        answers: 0,
+        mentioning: 0,
+        pairs: 0,
+        searchKnown: 0,
+        searched: 0,
+        rate: [],
+        voice: [],
+        search: [],
+      })),
     );
   for (const p of chosen) {
     const c = (p.counts ?? {}) as Counts;
@@ -102,6 +123,10 @@ export function chartsOf(points: MonitorMetricsPoint[], country: string | null):
     });
     if (answers > 0) cell.rate.push(part(mentioning / answers, answers, iv.mentionRate));
     if (pairs > 0) cell.voice.push(part(mentioning / pairs, pairs, iv.shareOfVoice));
+    const known = c.searchKnown ?? 0;
+    cell.searchKnown += known;
+    cell.searched += c.searchedAnswers ?? 0;
+    if (known > 0) cell.search.push(part((c.searchedAnswers ?? 0) / known, known, iv.searchRate));
   }
   const line = (figure: (c: Cell) => number | null, parts: (c: Cell) => Part[]): ChartSeries[] =>
     engines.map((e) => {
@@ -123,6 +148,10 @@ export function chartsOf(points: MonitorMetricsPoint[], country: string | null):
       (c) => (c.pairs > 0 ? c.mentioning / c.pairs : null),
       (c) => c.voice,
     ),
+    searchRate: line(
+      (c) => (c.searchKnown > 0 ? c.searched / c.searchKnown : null),
+      (c) => c.search,
+    ),
   };
 }
 
@@ -131,6 +160,18 @@ export interface DomainRow {
   citations: number;
   share: number;
   owner: string | null;
+  /** Answers citing it over all answers of the points that list it (§6.9); null before visibility/1.3.0. */
+  citationRate: number | null;
+  /** Answers that read it over the answers whose engine lists what it read (§6.9); null where none does. */
+  retrievalRate: number | null;
+}
+
+/** A row's sums while the points are added up. */
+interface DomainSums extends DomainRow {
+  answers: number;
+  answersOfPoints: number;
+  read: number;
+  readKnown: number;
 }
 
 /**
@@ -140,14 +181,40 @@ export interface DomainRow {
 export function topDomainsOf(points: MonitorMetricsPoint[], country: string | null, n = 15): DomainRow[] {
   const chosen = points.filter((p) => country === null || p.country === country);
   const total = chosen.reduce((s, p) => s + ((p.counts as Counts | undefined)?.citations ?? 0), 0);
-  const byDomain = new Map<string, DomainRow>();
-  for (const p of chosen)
+  const byDomain = new Map<string, DomainSums>();
+  for (const p of chosen) {
+    const c = (p.counts ?? {}) as Counts;
     for (const d of (p.topCitedDomains ?? []) as unknown as DomainCount[]) {
-      const row = byDomain.get(d.domain) ?? { domain: d.domain, citations: 0, share: 0, owner: d.owner ?? null };
+      const row = byDomain.get(d.domain) ?? {
+        domain: d.domain,
+        citations: 0,
+        share: 0,
+        owner: d.owner ?? null,
+        citationRate: null,
+        retrievalRate: null,
+        answers: 0,
+        answersOfPoints: 0,
+        read: 0,
+        readKnown: 0,
+      };
       row.citations += d.citations;
+      row.answers += d.answers ?? 0;
+      row.answersOfPoints += c.answers ?? 0;
+      // The stored rate is rounded to 4 decimals; times its denominator it is the count of answers that read it.
+      if (typeof d.retrievalRate === 'number' && (c.retrievalKnown ?? 0) > 0) {
+        row.read += Math.round(d.retrievalRate * (c.retrievalKnown ?? 0));
+        row.readKnown += c.retrievalKnown ?? 0;
+      }
       byDomain.set(d.domain, row);
     }
+  }
   const rows = [...byDomain.values()].sort((a, b) => b.citations - a.citations || (a.domain < b.domain ? -1 : 1));
-  for (const r of rows) r.share = total > 0 ? r.citations / total : 0;
-  return rows.slice(0, n);
+  return rows.slice(0, n).map((r) => ({
+    domain: r.domain,
+    citations: r.citations,
+    share: total > 0 ? r.citations / total : 0,
+    owner: r.owner,
+    citationRate: r.answersOfPoints > 0 ? r.answers / r.answersOfPoints : null,
+    retrievalRate: r.readKnown > 0 ? r.read / r.readKnown : null,
+  }));
 }

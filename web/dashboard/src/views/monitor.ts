@@ -206,6 +206,15 @@ function Charts({
       <${LineChart} title=${`Share of voice of ${brand}, per engine (${where})`} xs=${charts.xs}
         series=${charts.shareOfVoice} />
     </section>
+    ${
+      // Only engines that say whether they searched have a line; without any, the chart would be empty.
+      charts.searchRate.some((s) => s.values.some((v) => v !== null))
+        ? html`<section class="card chart-card" aria-label="Search rate">
+            <${LineChart} title=${`Answers that searched the web, per engine (${where})`} xs=${charts.xs}
+              series=${charts.searchRate.filter((s) => s.values.some((v) => v !== null))} />
+          </section>`
+        : null
+    }
   </div>
   <${Section} title="Top cited domains" id="domains-title">
     <${TableWrap} label="Top cited domains">
@@ -213,11 +222,16 @@ function Charts({
         <caption class="muted">
           Over ${charts.xs.length} runs (${where}); each run's ten most cited domains per engine and country, summed
         </caption>
-        <${Head} cols=${['Domain', 'Citations', 'Share', 'Owner']} />
+        <${Head} cols=${['Domain', 'Citations', 'Share', 'Cited in', 'Read in', 'Owner']} />
         <tbody>
           ${domains.map(
             (d) => html`<tr class=${d.owner === brand ? 'own' : ''}>
-              <td>${d.domain}</td><td>${d.citations}</td><td>${percent(d.share, 1)}</td><td>${d.owner ?? '—'}</td>
+              <td>${d.domain}</td><td>${d.citations}</td><td>${percent(d.share, 1)}</td>
+              <td>${d.citationRate === null ? '—' : percent(d.citationRate, 1)}</td>
+              <td title="answers that read it, cited or not, of those whose engine lists what it read">${
+                d.retrievalRate === null ? '—' : percent(d.retrievalRate, 1)
+              }</td>
+              <td>${d.owner ?? '—'}</td>
             </tr>`,
           )}
         </tbody>
@@ -288,6 +302,7 @@ const answerCard = (a: RunResult) => html`<${RunAnswer} a=${a} />`;
 function RunAnswer({ a }: { a: RunResult }) {
   const named = a.position ? `brand ${ordinal(a.position)} named` : 'brand not named';
   const hosts = [...new Set(a.sources.map(linkHost))];
+  const read = [...new Set((a.retrieved ?? []).map(linkHost))];
   return html`<div class="run-answer">
     <h3>${a.engine}${a.country ? ` · ${a.country}` : ''}
       ${a.status === 'COMPLETED' ? html` <span class="badge">${named}</span>` : null}
@@ -296,7 +311,15 @@ function RunAnswer({ a }: { a: RunResult }) {
       a.status === 'FAILED'
         ? html`<p class="error">${a.error}</p>`
         : html`<${Highlighted} text=${a.text} mentions=${a.mentions ?? []} />
-          ${hosts.length ? html`<p class="muted small">Cites: ${hosts.join(', ')}</p>` : null}`
+          ${hosts.length ? html`<p class="muted small">Cites: ${hosts.join(', ')}</p>` : null}
+          ${read.length ? html`<p class="muted small read">Read, not cited: ${read.join(', ')}</p>` : null}
+          ${
+            a.searchQueries?.length
+              ? html`<p class="muted small searches">Searched: ${a.searchQueries.map((q) => `“${q}”`).join(', ')}</p>`
+              : a.searchTriggered === false
+                ? html`<p class="muted small searches">Answered without searching</p>`
+                : null
+          }`
     }
   </div>`;
 }
