@@ -1,5 +1,13 @@
 import { markdownToText } from '../common/markdown-text.js';
-import { productOf, SourceList, StreamUnreadable, str, uncited, type ProductCard, type StreamAnswer } from './app-stream.js';
+import {
+  productOf,
+  SourceList,
+  StreamUnreadable,
+  str,
+  uncited,
+  type ProductCard,
+  type StreamAnswer,
+} from './app-stream.js';
 import { applyPatch, isObject, type Json, type JsonObject } from './json-patch.js';
 import { decodeSse } from './sse-decoder.js';
 
@@ -85,7 +93,12 @@ export function readChatGptStream(body: string): StreamAnswer {
         continue;
       }
       for (const op of d.v) {
-        if (!isObject(op) || typeof op.p !== 'string' || typeof op.o !== 'string' || !applyPatch(root, op.p, op.o, op.v))
+        if (
+          !isObject(op) ||
+          typeof op.p !== 'string' ||
+          typeof op.o !== 'string' ||
+          !applyPatch(root, op.p, op.o, op.v)
+        )
           unplaced++;
       }
     } else if (!applyPatch(root, p, o, d.v)) unplaced++;
@@ -133,7 +146,11 @@ export function readChatGptStream(body: string): StreamAnswer {
       // Read whole, the stream says what it did: no search is [] searches; a search whose queries or listed results
       // the stream does not name stays unknown.
       ...(searched ? (queries.length > 0 ? { searchQueries: dedupe(queries) } : {}) : { searchQueries: [] }),
-      ...(searched ? (listed.length > 0 ? { retrievedSources: uncited(listed, cited) } : {}) : { retrievedSources: [] }),
+      ...(searched
+        ? listed.length > 0
+          ? { retrievedSources: uncited(listed, cited) }
+          : {}
+        : { retrievedSources: [] }),
       products,
     },
     stats: {
@@ -180,7 +197,8 @@ function placeReferences(raw: string, refsValue: Json | undefined, cited: Source
     cpIndex ??= codePointOffsets(raw);
     const s16 = cpIndex[s];
     const e16 = cpIndex[e];
-    if (s16 !== undefined && e16 !== undefined && raw.slice(s16, e16) === matched) spans.push({ start: s16, end: e16, ref });
+    if (s16 !== undefined && e16 !== undefined && raw.slice(s16, e16) === matched)
+      spans.push({ start: s16, end: e16, ref });
   }
   spans.sort((a, b) => a.start - b.start);
   let out = '';
@@ -233,7 +251,8 @@ function codePointOffsets(s: string): number[] {
 /** Queries as the app lists them: `search_model_queries.queries` or `search_queries[].q`. */
 function collectQueries(md: JsonObject, into: string[]): void {
   const model = md.search_model_queries;
-  if (isObject(model) && Array.isArray(model.queries)) for (const q of model.queries) if (str(q)) into.push(q as string);
+  if (isObject(model) && Array.isArray(model.queries))
+    for (const q of model.queries) if (str(q)) into.push(q as string);
   if (Array.isArray(md.search_queries))
     for (const q of md.search_queries) {
       const s = isObject(q) ? str(q.q) : str(q);
@@ -242,7 +261,10 @@ function collectQueries(md: JsonObject, into: string[]): void {
 }
 
 /** `search_result_groups[].entries[]`: the results the search listed, `{url, title}`. */
-function collectResults(groups: Json | undefined, into: Array<{ url: string; title: string | null; query: string | null }>) {
+function collectResults(
+  groups: Json | undefined,
+  into: Array<{ url: string; title: string | null; query: string | null }>,
+) {
   if (!Array.isArray(groups)) return;
   for (const g of groups) {
     if (!isObject(g) || !Array.isArray(g.entries)) continue;

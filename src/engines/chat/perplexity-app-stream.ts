@@ -1,5 +1,13 @@
 import { markdownToText } from '../common/markdown-text.js';
-import { productOf, SourceList, StreamUnreadable, str, uncited, type ProductCard, type StreamAnswer } from './app-stream.js';
+import {
+  productOf,
+  SourceList,
+  StreamUnreadable,
+  str,
+  uncited,
+  type ProductCard,
+  type StreamAnswer,
+} from './app-stream.js';
 import { applyPatch, isObject, type Json, type JsonObject } from './json-patch.js';
 import { decodeSse } from './sse-decoder.js';
 
@@ -75,7 +83,8 @@ export function readPerplexityStream(body: string): StreamAnswer {
       }
     }
   }
-  if (unplaced > Math.max(3, patches / 10)) throw new StreamUnreadable(`${unplaced} of ${patches} patches not understood`);
+  if (unplaced > Math.max(3, patches / 10))
+    throw new StreamUnreadable(`${unplaced} of ${patches} patches not understood`);
   if (!done) throw new StreamUnreadable('the stream ended before the answer was complete');
 
   const md = blocks.get('ask_text')?.markdown_block;

@@ -1,12 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Page, Response } from 'playwright-core';
-import type {
-  CapturedStream,
-  PageProbe,
-  RenderOptions,
-  RenderedPage,
-  StreamCaptureSpec,
-} from './browser-transport.js';
+import type { CapturedStream, PageProbe, RenderOptions, RenderedPage, StreamCaptureSpec } from './browser-transport.js';
 import { navigationFailure } from './navigation-failure.js';
 import { actionTimeout, runActions } from './render-actions.js';
 
