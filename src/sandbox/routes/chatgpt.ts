@@ -273,8 +273,8 @@ const CITE_CLOSE = '\ue201';
 /**
  * The answer as chatgpt.com streams it (docs/engines.md#chatgpt-app-stream): `delta_encoding` v1, the user's message,
  * the search tool's message (its queries and the results it listed), then the assistant message started empty and
- * its Markdown appended piece by piece (the first delta names the path, the next repeat it), and a last `patch` that
- * sets its content references (each citation mark's span, the cited pages, the product cards) and its status;
+ * its Markdown appended piece by piece (the first delta names the path, the next repeat it), its content references
+ * (each citation mark's span, the cited pages, the product cards), and a last `patch` that sets its status;
  * `message_stream_complete` and `[DONE]` end it. Three paragraphs citing publishers (one twice) as before, two more
  * results listed but not cited, and two product cards for a shopping prompt.
  */
@@ -349,12 +349,12 @@ function conversationStream(sim: SimContext, t: SimTurn): string[] {
   pieces.forEach((piece, i) =>
     delta(i === 0 ? { p: '/message/content/parts/0', o: 'append', v: piece } : { v: piece }),
   );
+  delta({ p: '/message/metadata/content_references', o: 'replace', v: references });
   if (t.cut) return frames;
   delta({
     p: '',
     o: 'patch',
     v: [
-      { p: '/message/metadata/content_references', o: 'replace', v: references },
       { p: '/message/status', o: 'replace', v: 'finished_successfully' },
       { p: '/message/end_turn', o: 'replace', v: true },
     ],
