@@ -51,8 +51,7 @@ describe.skipIf(!chromiumAvailable())('app surfaces read the apps own streams', 
 
   const chat = (prompt: string) =>
     runTask(svc, { taskType: 'CHATBOT_A', payload: { prompt, country: 'US', surface: 'app' } });
-  const pplx = (prompt: string) =>
-    runTask(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt, surface: 'app' } });
+  const pplx = (prompt: string) => runTask(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt, surface: 'app' } });
 
   it('CHATBOT_A: answer, citations in place, searches, results read and product cards from the stream', async () => {
     const r = await chat('best trail running shoes');
@@ -119,7 +118,10 @@ describe.skipIf(!chromiumAvailable())('app surfaces read the apps own streams', 
     // The wire cites result [2] first: it becomes [1].
     expect(r.response.markdown).toMatch(/^best running shoes for flat feet [^\n]*\[1\]$/m);
     expect(r.response.markdown).toMatch(/\[2\]\[3\]$/m);
-    expect(r.response.searchQueries).toEqual(['best running shoes for flat feet', 'best running shoes for flat feet guide']);
+    expect(r.response.searchQueries).toEqual([
+      'best running shoes for flat feet',
+      'best running shoes for flat feet guide',
+    ]);
     expect(r.response.searchTriggered).toBe(true);
     expect((r.response.retrievedSources as unknown[]).length).toBe(2);
     expect((r.response.products as unknown[]).length).toBe(2);
@@ -145,7 +147,10 @@ describe.skipIf(!chromiumAvailable())('app surfaces read the apps own streams', 
     });
     expect(single.status).toBe(400);
     expect(single.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'payload.surface' }] });
-    const api = await runTask(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'descale a kettle', surface: 'api' } });
+    const api = await runTask(svc, {
+      taskType: 'ANSWER_ENGINE_A',
+      payload: { prompt: 'descale a kettle', surface: 'api' },
+    });
     expect(api.task.status).toBe('COMPLETED');
     expect(api.response.capture).toBeUndefined();
   });

@@ -51,7 +51,15 @@ function chatgptStream(o: { encoding?: string; finish?: boolean; refs?: boolean 
   return [
     ev(`"${o.encoding ?? 'v1'}"`, 'delta_encoding'),
     ev({ type: 'resume_conversation_token', token: 'secret-token' }),
-    ev({ p: '', o: 'add', v: { message: { author: { role: 'user' }, content: { content_type: 'text', parts: ['q'] } } }, c: 0 }, 'delta'),
+    ev(
+      {
+        p: '',
+        o: 'add',
+        v: { message: { author: { role: 'user' }, content: { content_type: 'text', parts: ['q'] } } },
+        c: 0,
+      },
+      'delta',
+    ),
     ev(
       {
         v: {
@@ -61,7 +69,12 @@ function chatgptStream(o: { encoding?: string; finish?: boolean; refs?: boolean 
             metadata: {
               search_model_queries: { queries: ['descale kettle'] },
               search_result_groups: [
-                { entries: [{ url: 'https://a.example/x', title: 'A' }, { url: 'https://c.example/z', title: 'C' }] },
+                {
+                  entries: [
+                    { url: 'https://a.example/x', title: 'A' },
+                    { url: 'https://c.example/z', title: 'C' },
+                  ],
+                },
                 { entries: [{ url: 'https://b.example/y', title: 'B' }] },
               ],
             },
@@ -71,7 +84,20 @@ function chatgptStream(o: { encoding?: string; finish?: boolean; refs?: boolean 
       },
       'delta',
     ),
-    ev({ v: { message: { author: { role: 'assistant' }, content: { content_type: 'text', parts: [''] }, status: 'in_progress', recipient: 'all' } }, c: 2 }, 'delta'),
+    ev(
+      {
+        v: {
+          message: {
+            author: { role: 'assistant' },
+            content: { content_type: 'text', parts: [''] },
+            status: 'in_progress',
+            recipient: 'all',
+          },
+        },
+        c: 2,
+      },
+      'delta',
+    ),
     ev({ p: '/message/content/parts/0', o: 'append', v: pieces[0] }, 'delta'),
     ev({ v: pieces[1] }, 'delta'),
     ev({ o: 'patch', v: [{ p: '/message/content/parts/0', o: 'append', v: pieces[2] }] }, 'delta'),
@@ -133,7 +159,14 @@ describe('ChatGPT conversation stream', () => {
     const n = 50_000;
     const body =
       ev('"v1"', 'delta_encoding') +
-      ev({ p: '', o: 'add', v: { message: { author: { role: 'assistant' }, content: { content_type: 'text', parts: [''] } } } }, 'delta') +
+      ev(
+        {
+          p: '',
+          o: 'add',
+          v: { message: { author: { role: 'assistant' }, content: { content_type: 'text', parts: [''] } } },
+        },
+        'delta',
+      ) +
       ev({ p: '/message/content/parts/0', o: 'append', v: 'word ' }, 'delta') +
       ev({ v: 'word ' }, 'delta').repeat(n) +
       ev('[DONE]');
@@ -148,7 +181,12 @@ function perplexityStream(o: { done?: boolean } = {}): string {
   const msg = (blocks: unknown[], final = false) =>
     ev({ status: final ? 'COMPLETED' : 'PENDING', ...(final ? { final_sse_message: true } : {}), blocks }, 'message');
   return [
-    msg([{ intended_usage: 'pro_search_steps', plan_block: { steps: [{ step_type: 'SEARCH_WEB', search_web_content: { queries: [{ query: 'kettle' }] } }] } }]),
+    msg([
+      {
+        intended_usage: 'pro_search_steps',
+        plan_block: { steps: [{ step_type: 'SEARCH_WEB', search_web_content: { queries: [{ query: 'kettle' }] } }] },
+      },
+    ]),
     msg([
       {
         intended_usage: 'web_results',
@@ -161,13 +199,43 @@ function perplexityStream(o: { done?: boolean } = {}): string {
         },
       },
     ]),
-    msg([{ intended_usage: 'ask_text', diff_block: { field: 'markdown_block', patches: [{ op: 'replace', path: '', value: { chunks: [] } }] } }]),
-    msg([{ intended_usage: 'ask_text', diff_block: { field: 'markdown_block', patches: [{ op: 'add', path: '/chunks/-', value: 'Use citric acid[2].' }] } }]),
-    msg([{ intended_usage: 'ask_text', diff_block: { field: 'markdown_block', patches: [{ op: 'add', path: '/chunks/-', value: ' Rinse[9][2].' }] } }]),
+    msg([
+      {
+        intended_usage: 'ask_text',
+        diff_block: { field: 'markdown_block', patches: [{ op: 'replace', path: '', value: { chunks: [] } }] },
+      },
+    ]),
+    msg([
+      {
+        intended_usage: 'ask_text',
+        diff_block: {
+          field: 'markdown_block',
+          patches: [{ op: 'add', path: '/chunks/-', value: 'Use citric acid[2].' }],
+        },
+      },
+    ]),
+    msg([
+      {
+        intended_usage: 'ask_text',
+        diff_block: { field: 'markdown_block', patches: [{ op: 'add', path: '/chunks/-', value: ' Rinse[9][2].' }] },
+      },
+    ]),
     ...(o.done === false
       ? []
       : [
-          msg([{ intended_usage: 'shopping_widget', shopping_block: { products: [{ name: 'Descaler', price: { amount: 9.5, currency: 'eur' }, merchants: [{ name: 'Shop' }] }] } }], true),
+          msg(
+            [
+              {
+                intended_usage: 'shopping_widget',
+                shopping_block: {
+                  products: [
+                    { name: 'Descaler', price: { amount: 9.5, currency: 'eur' }, merchants: [{ name: 'Shop' }] },
+                  ],
+                },
+              },
+            ],
+            true,
+          ),
           ev({}, 'end_of_stream'),
         ]),
   ].join('');

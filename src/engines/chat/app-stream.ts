@@ -8,7 +8,7 @@ import { isObject, type Json } from './json-patch.js';
  * The app modes read the app's own conversation stream as the page received it, and the page only when the stream
  * cannot be read (docs/engines.md#app-streams). The response says which: `capture`.
  */
-export type CaptureKind = 'stream' | 'dom';
+type CaptureKind = 'stream' | 'dom';
 
 /**
  * The captured stream could not be read into an answer (absent, cut, over its byte bound, a format we do not know).
@@ -104,7 +104,7 @@ export function productOf(v: Json | undefined, position: number): ProductCard | 
 }
 
 /** Which path produced a result of an app mode (its `extra.capture`); null for any other result. */
-export function captureOf(r: EngineResult): CaptureKind | null {
+function captureOf(r: EngineResult): CaptureKind | null {
   const c = (r.extra as { capture?: unknown } | undefined)?.capture;
   return c === 'stream' || c === 'dom' ? c : null;
 }

@@ -10,7 +10,7 @@ import { fakeProducts, sendSse, sseFrame } from './app-stream.js';
 const SESSION_COOKIE = '__Secure-next-auth.session-token';
 
 /** A value for an inline script: JSON with `<` escaped so no `</script>` can end it early. */
-export function scriptJson(v: unknown): string {
+function scriptJson(v: unknown): string {
   return JSON.stringify(v).replace(/</g, '\\u003c');
 }
 
@@ -346,9 +346,9 @@ function conversationStream(sim: SimContext, t: SimTurn): string[] {
   });
   const { text, references } = t.empty ? { text: '', references: [] } : answerOf(sim, t, listed);
   const pieces = text.match(/[^\n]*\n*/g)?.filter((x) => x !== '') ?? [];
-  pieces.forEach((piece, i) =>
-    delta(i === 0 ? { p: '/message/content/parts/0', o: 'append', v: piece } : { v: piece }),
-  );
+  pieces.forEach((piece, i) => {
+    delta(i === 0 ? { p: '/message/content/parts/0', o: 'append', v: piece } : { v: piece });
+  });
   delta({ p: '/message/metadata/content_references', o: 'replace', v: references });
   if (t.cut) return frames;
   delta({

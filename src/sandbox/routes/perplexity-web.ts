@@ -188,7 +188,7 @@ function askStream(
       },
     },
   ]);
-  paragraphs.forEach((p, i) =>
+  paragraphs.forEach((p, i) => {
     message([
       {
         intended_usage: 'ask_text',
@@ -197,8 +197,8 @@ function askStream(
           patches: [{ op: 'add', path: '/chunks/-', value: i === 0 ? p : `\n\n${p}` }],
         },
       },
-    ]),
-  );
+    ]);
+  });
   if (d.brokenstream) return frames;
   const blocks: unknown[] = [
     {

@@ -185,6 +185,9 @@ async function readBody(
   headers: Record<string, string>,
   maxBytes: number,
 ): Promise<CapturedStream> {
+  // A refusal's body is not the stream (the page shows the wall; the parser reads it there), and a page that replaced
+  // itself with it may never let its body be read.
+  if (head.status !== 200) return { ...head, body: '', bytes: 0, complete: true, truncated: false };
   const declared = Number(headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes)
     return { ...head, body: '', bytes: declared, complete: true, truncated: true };
