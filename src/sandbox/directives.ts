@@ -42,12 +42,14 @@ export function parseDirectives(text: string | undefined | null): Directives {
   };
 }
 
+/** Directives without a value, and those with one (one pass; each alternative is anchored on `sandbox:`). */
+const FLAGS = 'timeout|empty|error|captcha|nosearch|noproducts|brokenstream';
+const DIRECTIVE = new RegExp(
+  `(?<!\\s)\\s*sandbox:(?:(?:${FLAGS}|flaky=\\d+|delay=\\d+)\\b|shift=[\\p{L}\\p{N}:@+_-]+)`,
+  'gu',
+);
+
 /** Removes directives from a text, so generated answers read naturally. */
 export function stripDirectives(text: string): string {
-  return text
-    .replace(
-      /(?<!\s)\s*sandbox:(?:(?:timeout|empty|error|captcha|nosearch|noproducts|brokenstream|flaky=\d+|delay=\d+)\b|shift=[\p{L}\p{N}:@+_-]+)/gu,
-      '',
-    )
-    .trim();
+  return text.replace(DIRECTIVE, '').trim();
 }

@@ -28,7 +28,7 @@ const SECRET = /sk-sandbox-|pool\.[0-9a-f]{10}@|Pool Member/;
  * ChatGPT and Perplexity apps, which stream their answers in the apps' wire formats. The answer comes from the stream
  * the page received (`capture: "stream"`) with its signals; a cut stream leaves the page to read (`capture: "dom"`).
  */
-describe.skipIf(!chromiumAvailable())('app surfaces read the apps own streams', () => {
+describe.skipIf(!chromiumAvailable())('app surfaces read the apps own streams', { timeout: 150_000 }, () => {
   let svc: RunningService;
   const logLines: string[] = [];
 

@@ -51,7 +51,8 @@ const payloadSchema = {
       type: 'string',
       enum: [...SURFACES],
       description:
-        "engines with an API and an app (CHATBOT_A, ANSWER_ENGINE_A): which one answers; default: the engine's configured transport",
+        'engines with an API and an app (CHATBOT_A, ANSWER_ENGINE_A): which one answers; ' +
+        "default: the engine's configured transport",
     },
   },
 } as const;
