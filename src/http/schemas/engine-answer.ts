@@ -40,5 +40,10 @@ export const engineAnswerSchema = {
     products: nullable(list(product), 'product and shopping cards'),
     ads: nullable(list(ad), 'sponsored units'),
     places: nullable(list(place), 'local cards'),
+    capture: described(
+      { type: 'string', enum: ['stream', 'dom'] },
+      "app surface only (docs/contract.md#surfaces): read from the app's own stream, or from the page when the " +
+        'stream could not be read',
+    ),
   },
 } as const;
