@@ -14,7 +14,7 @@ import './analysis/source-influence/parse-tasks.js';
 import { ParsePool } from './engines/parse-pool/pool.js';
 import type { EngineRegistry } from './engines/registry.js';
 import { TransportFactory } from './transport/transport-factory.js';
-import { chromiumMissing, markBrowserEngines } from './transport/browser/browser-availability.js';
+import { chromiumMissing, hasAppSurface, markBrowserEngines } from './transport/browser/browser-availability.js';
 import { BrowserPool } from './transport/browser/browser-pool.js';
 import { buildHttpServer } from './http/server.js';
 import { Metrics } from './ops/metrics.js';
@@ -145,7 +145,9 @@ async function assemble(settings: Readonly<Settings>, opts: AppOptions, releaseD
     routeToSandbox(config, sandboxUrl);
   }
   // Said once, here: an engine that needs the browser cannot serve without Chromium (/capacity says so too).
-  const needsBrowser = Object.values(config.engines).some((e) => e.transport === 'browser' && e.mode !== 'off');
+  const needsBrowser = (Object.entries(config.engines) as Array<[TaskType, (typeof config.engines)[TaskType]]>).some(
+    ([t, e]) => e.mode !== 'off' && (e.transport === 'browser' || hasAppSurface(t)),
+  );
   const cannotServe = markBrowserEngines(config, needsBrowser ? chromiumMissing(settings.chromiumPath) : null);
   if (cannotServe.length > 0) {
     log.warn(

@@ -40,6 +40,11 @@ export interface EngineConfig {
    * /capacity says why; a task queued before fails at once instead of being retried.
    */
   unavailable?: string;
+  /**
+   * Set at start-up for an engine with an app surface whose transport is `http` when Chromium is missing: a task asking
+   * `surface: "app"` is refused (ENGINE_UNAVAILABLE, NO_BROWSER), the default surface still serves.
+   */
+  appUnavailable?: string;
   /** The kind of `unavailable`, for clients to branch on (ENGINE_UNAVAILABLE's `details.reason`). */
   unavailableCause?: EngineUnavailableCause;
   /**

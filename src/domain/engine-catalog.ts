@@ -9,6 +9,13 @@
 /** `include` flags a client may set (`TaskPayload.include`); an engine honours those its row lists. */
 type IncludeFlag = 'markdown' | 'rawResponse' | 'html';
 
+/**
+ * The two ways an engine with a consumer app can answer (docs/contract.md#surfaces): its provider's API, or the app
+ * itself driven in the browser.
+ */
+export type Surface = 'api' | 'app';
+export const SURFACES: readonly Surface[] = ['api', 'app'];
+
 /** Payload members (of `TaskPayload`) that can say what a request is about. */
 export type AddressMember = 'prompt' | 'query' | 'url' | 'user';
 
@@ -54,6 +61,11 @@ export interface EngineRow extends RowFacts {
   readonly pages: { readonly first: number; readonly last: number } | null;
   /** What addresses a request without `payload.action`. */
   readonly address: AddressRule;
+  /**
+   * The surfaces `payload.surface` may choose, for an engine that has both an API and an app; absent: one surface, and
+   * `payload.surface` is refused.
+   */
+  readonly surfaces?: readonly Surface[];
   /**
    * The allowed `payload.action` values in documented order, each with what addresses it (null:
    * nothing more). Empty: the engine takes no action.
@@ -109,6 +121,7 @@ const ROWS = {
     defaultCountry: 'US',
     browser: true,
     readsClientUrls: false,
+    surfaces: ['api', 'app'],
     includeFlags: ['markdown', 'rawResponse', 'html'],
     pages: NO_PAGES,
     address: TEXT,
@@ -123,6 +136,7 @@ const ROWS = {
     defaultCountry: null,
     browser: true,
     readsClientUrls: false,
+    surfaces: ['api', 'app'],
     includeFlags: [],
     pages: NO_PAGES,
     address: TEXT,

@@ -1,5 +1,6 @@
 import type { TaskFailure } from './task-failure.js';
 import type { TaskType } from './task-types.js';
+import type { Surface } from './engine-catalog.js';
 
 export const TASK_STATUSES = ['QUEUED', 'PROCESSING', 'COMPLETED', 'FAILED'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
@@ -16,6 +17,8 @@ export interface TaskPayload {
   community?: string;
   user?: string;
   include?: { markdown?: boolean; rawResponse?: boolean; html?: boolean };
+  /** Which surface answers, for an engine that has two (docs/contract.md#surfaces); absent: the engine's default. */
+  surface?: Surface;
 }
 
 /** The batch a task was submitted in (src/domain/batch.ts), and the task's item index in it. */

@@ -134,7 +134,8 @@ export class AttemptRunner {
     try {
       const http = this.transports.forExit(exit.resource.value, task.taskType);
       const attemptCountry = country ?? exit.resource.country;
-      if (engine.transport === 'browser' && this.browsers)
+      // The browser engines, and a task asking for an engine's app surface (docs/contract.md#surfaces).
+      if ((engine.transport === 'browser' || payload.surface === 'app') && this.browsers)
         browser = this.browsers.forAttempt({ exit: exit.resource.value, country: attemptCountry, signal });
       const work = adapter.run({
         taskId: task.id,

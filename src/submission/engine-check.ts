@@ -1,6 +1,7 @@
 import type { EngineConfig } from '../config/engine-config.js';
 import { RequestError } from '../domain/request-errors.js';
 import type { TaskType } from '../domain/task-types.js';
+import type { Surface } from '../domain/engine-catalog.js';
 
 /**
  * An engine that cannot serve at all (switched off, `api` mode without a key, a browser engine without Chromium) is
@@ -16,4 +17,25 @@ export function checkEngineServes(engine: EngineConfig, taskType: TaskType): voi
     reason,
     message: why,
   });
+}
+
+/**
+ * A surface the engine has but cannot serve here (docs/contract.md#surfaces): the app without Chromium on the machine,
+ * the API of an engine whose transport is the browser without a provider key (its accounts then hold app sessions).
+ */
+export function checkSurfaceServes(engine: EngineConfig, taskType: TaskType, surface: Surface): void {
+  const browserDefault = engine.transport === 'browser';
+  let why: string | null = null;
+  let reason: 'NO_BROWSER' | 'NO_CREDENTIALS' = 'NO_BROWSER';
+  if (surface === 'app' && !browserDefault && engine.appUnavailable) why = engine.appUnavailable;
+  else if (surface === 'api' && browserDefault && !engine.upstream.apiKey) {
+    why = `the api surface needs a provider API key (engines.${taskType}.upstream.apiKey in the AEQ_CONFIG file)`;
+    reason = 'NO_CREDENTIALS';
+  }
+  if (!why) return;
+  throw new RequestError(
+    'ENGINE_UNAVAILABLE',
+    `${taskType} cannot serve surface "${surface}" on this service: ${why}; see GET /capacity.`,
+    { engine: taskType, reason, message: why },
+  );
 }

@@ -12,7 +12,7 @@ import {
 } from '../domain/engine-catalog.js';
 import type { TaskType } from '../domain/task-types.js';
 import type { Pools } from '../pools/pools.js';
-import { checkEngineServes } from './engine-check.js';
+import { checkEngineServes, checkSurfaceServes } from './engine-check.js';
 import { checkRegion } from './region-check.js';
 
 /** A submission envelope after schema validation (types and ranges already checked). */
@@ -32,6 +32,7 @@ function knownPayload(p: Record<string, unknown>, country: string | null): TaskP
     if (typeof v === 'string') out[k] = v;
   }
   if (typeof p.page === 'number') out.page = p.page;
+  if (p.surface === 'api' || p.surface === 'app') out.surface = p.surface;
   if (country) out.country = country;
   const inc = p.include as Record<string, unknown> | undefined;
   if (inc && typeof inc === 'object') {
@@ -52,6 +53,9 @@ function present(p: TaskPayload, m: AddressMember): boolean {
  * the engine takes, and the request must be addressed by what that action (or no action) needs.
  */
 function payloadProblems(t: TaskType, row: EngineRow, p: TaskPayload): FieldProblem[] {
+  // A surface the engine does not have is refused: answering from another one would not be what was asked.
+  if (p.surface !== undefined && !row.surfaces?.includes(p.surface))
+    return [{ field: 'payload.surface', message: `is not used by ${t} (it has one surface)` }];
   let rule = row.address;
   if (p.action !== undefined) {
     const allowed = Object.keys(row.actions);
@@ -92,6 +96,7 @@ export function envelopeToTask(input: EnvelopeInput, ctx: SubmissionContext, acc
   const problems = payloadProblems(taskType, row, payload);
   if (problems.length > 0) throw validationError(problems);
   checkEngineServes(ctx.config.engines[taskType], taskType);
+  if (payload.surface) checkSurfaceServes(ctx.config.engines[taskType], taskType, payload.surface);
   if (country) checkRegion(ctx.config, ctx.pools, taskType, country);
   return buildTask(ctx, taskType, payload, {
     accountId,

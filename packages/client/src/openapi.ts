@@ -40,6 +40,11 @@ export interface paths {
                                 rawResponse?: boolean;
                                 html?: boolean;
                             };
+                            /**
+                             * @description engines with an API and an app (CHATBOT_A, ANSWER_ENGINE_A): which one answers; default: the engine's configured transport
+                             * @enum {string}
+                             */
+                            surface?: "api" | "app";
                         };
                         idempotencyKey?: string;
                         /** @description 1..10, default 1; out-of-range values are clamped */
@@ -222,6 +227,11 @@ export interface paths {
                                 rawResponse?: boolean;
                                 html?: boolean;
                             };
+                            /**
+                             * @description engines with an API and an app (CHATBOT_A, ANSWER_ENGINE_A): which one answers; default: the engine's configured transport
+                             * @enum {string}
+                             */
+                            surface?: "api" | "app";
                         };
                         idempotencyKey?: string;
                         /** @description 1..10, default 1; out-of-range values are clamped */
@@ -4560,6 +4570,11 @@ export interface components {
                     signal: string;
                 } | null;
             };
+            /**
+             * @description app surface only (docs/contract.md#surfaces): read from the app's own stream, or from the page when the stream could not be read
+             * @enum {string}
+             */
+            capture?: "stream" | "dom";
         } & {
             [key: string]: unknown;
         };

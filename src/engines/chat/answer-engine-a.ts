@@ -2,7 +2,7 @@ import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { AttemptContext, EngineAdapter, EngineResult } from '../adapter.js';
 import { jsonBody, promptOf } from '../common/upstream-status.js';
 import { assertOpenAiOk } from './openai-errors.js';
-import { usesBrowser } from '../common/engine-render.js';
+import { surfaceOf } from '../common/engine-render.js';
 import { runPerplexityWeb } from './perplexity-web.js';
 import { parseSonar } from './sonar-parser.js';
 
@@ -14,7 +14,7 @@ export const answerEngineA: EngineAdapter = {
   taskType: 'ANSWER_ENGINE_A',
   needsAccount: false,
   async run(ctx: AttemptContext): Promise<EngineResult> {
-    if (usesBrowser(ctx.config)) return runPerplexityWeb(ctx);
+    if (surfaceOf(ctx) === 'app') return runPerplexityWeb(ctx);
     const { upstream } = ctx.config;
     if (!upstream.apiKey) throw new UpstreamFailure('AUTH_FAILED', 'no API key configured for ANSWER_ENGINE_A');
     const body = {

@@ -1,7 +1,7 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { AttemptContext, EngineAdapter, EngineResult } from '../adapter.js';
 import { promptOf } from '../common/upstream-status.js';
-import { usesBrowser } from '../common/engine-render.js';
+import { surfaceOf, usesBrowser } from '../common/engine-render.js';
 import { runChatGptWeb } from './chatgpt-web.js';
 import { assertOpenAiOk } from './openai-errors.js';
 import { redactSecrets } from './secret-redaction.js';
@@ -17,9 +17,10 @@ export const chatbotA: EngineAdapter = {
   taskType: 'CHATBOT_A',
   needsAccount: true,
   async run(ctx: AttemptContext): Promise<EngineResult> {
-    if (usesBrowser(ctx.config)) return runChatGptWeb(ctx);
+    if (surfaceOf(ctx) === 'app') return runChatGptWeb(ctx);
     const { upstream } = ctx.config;
-    const key = ctx.account?.secret ?? upstream.apiKey;
+    // With the browser as its transport the accounts hold app sessions, not API keys: the api surface uses the key.
+    const key = usesBrowser(ctx.config) ? upstream.apiKey : (ctx.account?.secret ?? upstream.apiKey);
     if (!key)
       throw new UpstreamFailure('AUTH_FAILED', 'CHATBOT_A: no account leased and no upstream.apiKey configured');
     const stream = upstream.options.stream !== false;

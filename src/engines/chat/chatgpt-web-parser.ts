@@ -4,6 +4,9 @@ import type { EngineResult } from '../engine-result.js';
 import { letterCount } from '../common/engine-render.js';
 import { answerOf, assertNotCloudflare, type RenderedChatPage } from './web-answer.js';
 import { maskTokens, pageIdentity, scrubbedTurnMarkup, withoutIdentity } from './turn-markup.js';
+import type { CapturedStream } from '../../transport/browser/browser-transport.js';
+import { domResult, readCaptured, streamResult } from './app-stream.js';
+import { readChatGptStream } from './chatgpt-app-stream.js';
 
 /** ChatGPT's UI (docs/engines.md#chatgpt-web): composer, the assistant turns, and the banners that stop a turn. */
 export const CHATGPT_COMPOSER = '#prompt-textarea';
@@ -70,4 +73,25 @@ function isLoginUrl(url: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** What the ChatGPT app mode hands the parser: the page as rendered and the conversation stream it received. */
+export interface ChatGptAppCapture {
+  page: RenderedChatPage;
+  stream: CapturedStream | null;
+}
+
+/**
+ * The app mode's answer (docs/engines.md#app-streams): from the conversation stream when it holds a finished answer
+ * (`capture: "stream"`), else from the page (`capture: "dom"`), whose walls and banners keep their failure kinds. The
+ * account's identity, read from the page, is taken out of the stream's answer as out of the page's.
+ */
+export function parseChatGptApp(i: ChatGptAppCapture): EngineResult {
+  const read = readCaptured(i.stream, readChatGptStream);
+  if (typeof read === 'string') return domResult(parseChatGptPage(i.page), read);
+  const identity = pageIdentity(cheerio().load(i.page.html)).filter((v) => v.length >= MIN_IDENTITY_IN_TEXT);
+  return streamResult(
+    { ...read, text: withoutIdentity(read.text, identity), markdown: withoutIdentity(read.markdown, identity) },
+    { status: i.page.status, finalUrl: maskTokens(i.page.url), complete: i.page.complete },
+  );
 }

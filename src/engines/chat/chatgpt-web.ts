@@ -2,7 +2,8 @@ import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { AttemptContext, EngineResult } from '../adapter.js';
 import { promptOf } from '../common/upstream-status.js';
 import type { PageProbe } from '../../transport/browser/browser-transport.js';
-import { browserOf, letterCount, renderBudgetMs, settledOrTimeout, stableMsOf } from '../common/engine-render.js';
+import { browserOf, letterCount, renderBudgetMs, stableMsOf } from '../common/engine-render.js';
+import { APP_STREAM_GRACE_MS, APP_STREAM_MAX_BYTES, unlessStreamed } from './app-stream.js';
 import { CHATGPT_ALERTS, CHATGPT_ANSWER, CHATGPT_COMPOSER, CHATGPT_LOGIN } from './chatgpt-web-parser.js';
 import { redactSecrets } from './secret-redaction.js';
 import { CLOUDFLARE_MARKERS } from './web-answer.js';
@@ -14,8 +15,15 @@ const DEFAULT_STABLE_MS = 2500;
 const WALLS = [...CLOUDFLARE_MARKERS, ...CHATGPT_LOGIN, CHATGPT_ALERTS];
 
 /**
- * CHATBOT_A web mode (`transport: "browser"`): the ChatGPT UI with the account's session in a temporary
- * chat, the prompt typed into the composer, the last assistant turn read once stable.
+ * The conversation endpoint the app streams its answer from (`/backend-api/conversation`, lately
+ * `/backend-api/f/conversation`): the path ends so, the list (`/conversations`) and `/conversation/prepare` do not.
+ */
+const CONVERSATION_PATH = '/conversation';
+
+/**
+ * CHATBOT_A app surface (`surface: "app"`, docs/engines.md#chatgpt-web): the ChatGPT UI with the account's session in
+ * a temporary chat, the prompt typed into the composer; the answer read from the conversation stream the page
+ * receives, or from the last assistant turn once stable when the stream cannot be read.
  */
 export async function runChatGptWeb(ctx: AttemptContext): Promise<EngineResult> {
   const secret = ctx.account?.secret;
@@ -37,10 +45,11 @@ export async function runChatGptWeb(ctx: AttemptContext): Promise<EngineResult> 
     stableMs: stableMsOf(ctx.config, DEFAULT_STABLE_MS),
     timeoutMs: renderBudgetMs(ctx.config),
     headers,
+    capture: { pathEndsWith: CONVERSATION_PATH, maxBytes: APP_STREAM_MAX_BYTES, graceMs: APP_STREAM_GRACE_MS },
   });
-  const result = await settledOrTimeout(page.complete, 'CHATBOT_A web', () =>
-    ctx.parse('chat.chatgptWeb', { html: page.html, url: page.url, status: page.status, complete: page.complete }),
-  );
+  const rendered = { html: page.html, url: page.url, status: page.status, complete: page.complete };
+  const parsed = await ctx.parse('chat.chatgptApp', { page: rendered, stream: page.captured ?? null });
+  const result = unlessStreamed(parsed, page.complete, 'CHATBOT_A web');
   // Never the page itself: it is the pool account's (identity, tokens, other tenants' chats). The parser
   // keeps the answer turn's scrubbed markup only (docs/security.md#shared-browser-accounts).
   const raw = { ...(result.raw as Record<string, unknown>), transport: 'browser', render: page.timings };

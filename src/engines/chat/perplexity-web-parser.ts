@@ -5,6 +5,9 @@ import type { EngineResult } from '../engine-result.js';
 import { displayHost } from '../common/urls.js';
 import { letterCount } from '../common/engine-render.js';
 import { answerOf, assertNotCloudflare, externalUrl, type RenderedChatPage } from './web-answer.js';
+import type { CapturedStream } from '../../transport/browser/browser-transport.js';
+import { domResult, readCaptured, streamResult } from './app-stream.js';
+import { readPerplexityStream } from './perplexity-app-stream.js';
 
 /** Perplexity's answer container; the prose class is the fallback when the test id is gone. */
 export const PERPLEXITY_ANSWER = ['[data-testid="answer"]', 'div[class*="prose"]'];
@@ -42,4 +45,14 @@ function chipSources($: CheerioAPI, pageUrl: string): EngineResult['sources'] {
     out.push({ position: out.length + 1, url, label });
   });
   return out;
+}
+
+/**
+ * The app mode's answer (docs/engines.md#app-streams): from Perplexity's answer stream when it holds a finished
+ * answer (`capture: "stream"`), else from the page (`capture: "dom"`).
+ */
+export function parsePerplexityApp(i: { page: RenderedChatPage; stream: CapturedStream | null }): EngineResult {
+  const read = readCaptured(i.stream, readPerplexityStream);
+  if (typeof read === 'string') return domResult(parsePerplexityPage(i.page), read);
+  return streamResult(read, { status: i.page.status, finalUrl: i.page.url, complete: i.page.complete });
 }

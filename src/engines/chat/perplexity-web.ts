@@ -1,7 +1,8 @@
 import type { AttemptContext, EngineResult } from '../adapter.js';
 import { promptOf } from '../common/upstream-status.js';
 import type { PageProbe } from '../../transport/browser/browser-transport.js';
-import { browserOf, letterCount, renderBudgetMs, settledOrTimeout, stableMsOf } from '../common/engine-render.js';
+import { browserOf, letterCount, renderBudgetMs, stableMsOf } from '../common/engine-render.js';
+import { APP_STREAM_GRACE_MS, APP_STREAM_MAX_BYTES, unlessStreamed } from './app-stream.js';
 import { PERPLEXITY_ANSWER } from './perplexity-web-parser.js';
 import { CLOUDFLARE_MARKERS } from './web-answer.js';
 
@@ -11,7 +12,13 @@ import { CLOUDFLARE_MARKERS } from './web-answer.js';
  */
 const DEFAULT_STABLE_MS = 2000;
 
-/** ANSWER_ENGINE_A web mode (`transport: "browser"`): Perplexity's search page, read once the answer is stable. */
+/** The answer stream the search page requests (docs/engines.md#perplexity-app-stream). */
+const ASK_PATH = '/rest/sse/perplexity_ask';
+
+/**
+ * ANSWER_ENGINE_A app surface (`surface: "app"`): Perplexity's search page; the answer read from the answer stream
+ * the page receives, or from the page once stable when the stream cannot be read.
+ */
 export async function runPerplexityWeb(ctx: AttemptContext): Promise<EngineResult> {
   const { upstream } = ctx.config;
   const base = String(upstream.options.webBaseUrl ?? 'https://www.perplexity.ai').replace(/(?<!\/)\/+$/, '');
@@ -24,10 +31,11 @@ export async function runPerplexityWeb(ctx: AttemptContext): Promise<EngineResul
     stableMs: stableMsOf(ctx.config, DEFAULT_STABLE_MS),
     timeoutMs: renderBudgetMs(ctx.config),
     headers,
+    capture: { pathEndsWith: ASK_PATH, maxBytes: APP_STREAM_MAX_BYTES, graceMs: APP_STREAM_GRACE_MS },
   });
-  const result = await settledOrTimeout(page.complete, 'ANSWER_ENGINE_A web', () =>
-    ctx.parse('chat.perplexityWeb', { html: page.html, url: page.url, status: page.status, complete: page.complete }),
-  );
+  const rendered = { html: page.html, url: page.url, status: page.status, complete: page.complete };
+  const parsed = await ctx.parse('chat.perplexityApp', { page: rendered, stream: page.captured ?? null });
+  const result = unlessStreamed(parsed, page.complete, 'ANSWER_ENGINE_A web');
   return {
     ...result,
     raw: { ...(result.raw as Record<string, unknown>), transport: 'browser', render: page.timings, html: page.html },

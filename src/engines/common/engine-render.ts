@@ -1,11 +1,21 @@
 import type { EngineConfig } from '../../config/engine-config.js';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { TaskType } from '../../domain/task-types.js';
+import type { TaskPayload } from '../../domain/task.js';
+import type { Surface } from '../../domain/engine-catalog.js';
 import type { BrowserTransport } from '../../transport/browser/browser-transport.js';
 
 /** Whether the engine is configured to load its pages in the browser. */
 export function usesBrowser(config: EngineConfig): boolean {
   return config.transport === 'browser';
+}
+
+/**
+ * The surface that answers a task of an engine with an API and an app (docs/contract.md#surfaces): the one the task
+ * asks for, else the configured transport's (`browser`: the app).
+ */
+export function surfaceOf(ctx: { config: EngineConfig; payload: TaskPayload }): Surface {
+  return ctx.payload.surface ?? (usesBrowser(ctx.config) ? 'app' : 'api');
 }
 
 /** The attempt's browser; absent only where no pool was wired (an API-only process never runs attempts). */

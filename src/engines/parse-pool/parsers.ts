@@ -1,9 +1,8 @@
 import { extractHtml } from '../common/page-extract.js';
 import type { EngineResult } from '../engine-result.js';
-import { parseChatGptPage } from '../chat/chatgpt-web-parser.js';
+import { parseChatGptApp, type ChatGptAppCapture } from '../chat/chatgpt-web-parser.js';
 import { parseResponsesPayload } from '../chat/openai-responses-parser.js';
-import { parsePerplexityPage } from '../chat/perplexity-web-parser.js';
-import type { RenderedChatPage } from '../chat/web-answer.js';
+import { parsePerplexityApp } from '../chat/perplexity-web-parser.js';
 import { parseListing } from '../forum/listing-parser.js';
 import { redditJson } from '../forum/reddit-status.js';
 import { parseThread } from '../forum/thread-parser.js';
@@ -55,8 +54,9 @@ export const PARSERS = {
   /** CHATBOT_A over the API: a Responses event stream (or JSON body) can run to megabytes. */
   'chat.openaiResponses': (i: { contentType: string | undefined; body: Uint8Array }) =>
     parseResponsesPayload(i.contentType, asBuffer(i.body)),
-  'chat.chatgptWeb': (page: RenderedChatPage) => parseChatGptPage(page),
-  'chat.perplexityWeb': (page: RenderedChatPage) => parsePerplexityPage(page),
+  /** The app modes: the conversation stream the page received (up to megabytes of JSON deltas), else the page. */
+  'chat.chatgptApp': (i: ChatGptAppCapture) => parseChatGptApp(i),
+  'chat.perplexityApp': (i: ChatGptAppCapture) => parsePerplexityApp(i),
   /** SOURCE_INFLUENCE: main text and metadata of a cited page (jsdom + Readability). */
   'sourceInfluence.page': (i: { html: string; url: string; minCharsEn: number; minCharsKo: number }) =>
     extractHtml(i.html, i.url, i.minCharsEn, i.minCharsKo),

@@ -53,5 +53,10 @@ export const engineAnswerSchema = {
     ads: nullable(list(ad), 'sponsored units'),
     places: nullable(list(place), 'local cards'),
     region: described(region, 'the region asked for and the one served (docs/contract.md#region)'),
+    capture: described(
+      { type: 'string', enum: ['stream', 'dom'] },
+      "app surface only (docs/contract.md#surfaces): read from the app's own stream, or from the page when the " +
+        'stream could not be read',
+    ),
   },
 } as const;

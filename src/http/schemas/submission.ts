@@ -1,4 +1,4 @@
-import { ACCEPTED_TASK_TYPE_NAMES, ALL_TASK_TYPES, ENGINE_CATALOG } from '../../domain/engine-catalog.js';
+import { ACCEPTED_TASK_TYPE_NAMES, ALL_TASK_TYPES, ENGINE_CATALOG, SURFACES } from '../../domain/engine-catalog.js';
 import { httpUrl } from './common.js';
 
 /**
@@ -46,6 +46,13 @@ const payloadSchema = {
     include: {
       type: 'object',
       properties: { markdown: { type: 'boolean' }, rawResponse: { type: 'boolean' }, html: { type: 'boolean' } },
+    },
+    surface: {
+      type: 'string',
+      enum: [...SURFACES],
+      description:
+        'engines with an API and an app (CHATBOT_A, ANSWER_ENGINE_A): which one answers; ' +
+        "default: the engine's configured transport",
     },
   },
 } as const;

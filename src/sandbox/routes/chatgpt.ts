@@ -5,11 +5,12 @@ import { landscapeOf } from '../landscape/recommendations.js';
 import { requestCountry } from '../request-country.js';
 import { fakeCitations, fakeSentences, isKorean } from '../text-gen.js';
 import { escapeHtml } from '../../text/html-escape.js';
+import { fakeProducts, sendSse, sseFrame } from './app-stream.js';
 
 const SESSION_COOKIE = '__Secure-next-auth.session-token';
 
 /** A value for an inline script: JSON with `<` escaped so no `</script>` can end it early. */
-export function scriptJson(v: unknown): string {
+function scriptJson(v: unknown): string {
   return JSON.stringify(v).replace(/</g, '\\u003c');
 }
 
@@ -56,6 +57,40 @@ function appPage(who: PoolIdentity, history: readonly string[]): string {
 <script>
 var box = document.getElementById('prompt-textarea');
 var temporary = new URLSearchParams(location.search).get('temporary-chat') === 'true';
+function esc(s) { return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;'); }
+function setAt(root, path, op, v) {
+  var keys = path.split('/').slice(1), o = root;
+  for (var i = 0; i < keys.length - 1; i++) { if (o[keys[i]] == null) o[keys[i]] = {}; o = o[keys[i]]; }
+  var k = keys[keys.length - 1];
+  if (op === 'append') o[k] = (o[k] || '') + v; else o[k] = v;
+}
+function toHtml(msg) {
+  var text = msg.content.parts.join('');
+  var refs = (msg.metadata && msg.metadata.content_references) || [];
+  refs.forEach(function (r) {
+    var links = r.type === 'grouped_webpages' ? r.items.map(function (it) {
+      return ' \\u0001' + it.url + '\\u0002' + it.attribution + '\\u0003'; }).join('') : '';
+    text = text.split(r.matched_text).join(links);
+  });
+  text = text.replace(/\\ue200[^\\ue201]*\\ue201?/g, '');
+  var html = '', list = false;
+  text.split('\\n').forEach(function (line) {
+    var l = esc(line).replace(/\\u0001([^\\u0002]*)\\u0002([^\\u0003]*)\\u0003/g,
+      '<a href="$1" target="_blank" rel="noopener">$2</a>');
+    var item = /^- (.*)$/.exec(l);
+    if (!item && list) { html += '</ul>'; list = false; }
+    if (item) { if (!list) { html += '<ul>'; list = true; } html += '<li>' + item[1] + '</li>'; }
+    else if (/^### /.test(l)) html += '<h3>' + l.slice(4) + '</h3>';
+    else if (l.trim()) html += '<p>' + l + '</p>';
+  });
+  return html + (list ? '</ul>' : '');
+}
+function productsHtml(msg) {
+  var refs = (msg.metadata && msg.metadata.content_references) || [];
+  return refs.filter(function (r) { return r.type === 'products'; }).map(function (r) {
+    return r.products.map(function (p) { return '<a class="product" href="' + esc(p.url) + '">' + esc(p.title) +
+      ' ' + esc(p.price) + '</a>'; }).join(''); }).join('');
+}
 box.addEventListener('keydown', function (ev) {
   if (ev.key !== 'Enter' || ev.shiftKey) return;
   ev.preventDefault();
@@ -66,8 +101,9 @@ box.addEventListener('keydown', function (ev) {
   user.setAttribute('data-message-author-role', 'user');
   user.textContent = prompt;
   thread.appendChild(user);
-  fetch('backend-api/conversation', { method: 'POST', headers: { 'content-type': ` +
-    `'application/json' }, body: JSON.stringify({ prompt: prompt, history_and_training_disabled: temporary }) })
+  fetch('backend-api/conversation', { method: 'POST', headers: { 'content-type': 'application/json',
+    accept: 'text/event-stream' }, body: JSON.stringify({ action: 'next', prompt: prompt,
+    history_and_training_disabled: temporary, supported_encodings: ['v1'] }) })
     .then(function (res) {
       if (res.status === 403) return res.text().then(function (html) { document.open(); ` +
     `document.write(html); document.close(); });
@@ -79,16 +115,44 @@ box.addEventListener('keydown', function (ev) {
         thread.appendChild(alert);
         return;
       }
-      return res.json().then(function (body) {
-        var turn = document.createElement('div');
-        turn.setAttribute('data-message-author-role', 'assistant');
-        turn.setAttribute('data-message-id', body.messageId);
-        turn.innerHTML = '<div class="markdown prose"></div>';
-        thread.appendChild(turn);
-        var md = turn.querySelector('.markdown');
-        body.chunks.forEach(function (chunk, i) { setTimeout(function ` +
-    `() { md.insertAdjacentHTML('beforeend', chunk); }, 120 * (i + 1)); });
-      });
+      var reader = res.body.getReader(), decoder = new TextDecoder(), buf = '', roots = {}, ch = 0;
+      var sticky = { p: '', o: 'add' }, turn = null;
+      function show(msg) {
+        if (!msg || msg.author.role !== 'assistant' || msg.content.content_type !== 'text') return;
+        if (!turn) {
+          turn = document.createElement('div');
+          turn.setAttribute('data-message-author-role', 'assistant');
+          turn.setAttribute('data-message-id', msg.id);
+          turn.innerHTML = '<div class="markdown prose"></div><div data-testid="products"></div>';
+          thread.appendChild(turn);
+        }
+        turn.querySelector('.markdown').innerHTML = toHtml(msg);
+        turn.querySelector('[data-testid="products"]').innerHTML = productsHtml(msg);
+      }
+      function onEvent(block) {
+        var data = block.split('\\n').filter(function (l) { return l.indexOf('data: ') === 0; })
+          .map(function (l) { return l.slice(6); }).join('\\n');
+        if (!data || data === '[DONE]' || data.charAt(0) !== '{') return;
+        var d = JSON.parse(data);
+        if (d.type && !('v' in d)) return;
+        if (typeof d.c === 'number') ch = d.c;
+        var p = typeof d.p === 'string' ? d.p : sticky.p, o = typeof d.o === 'string' ? d.o : sticky.o;
+        sticky = { p: p, o: o };
+        if (p === '' && o === 'add') roots[ch] = d.v;
+        else if (o === 'patch') d.v.forEach(function (x) { setAt(roots[ch], x.p, x.o, x.v); });
+        else setAt(roots[ch], p, o, d.v);
+        show(roots[ch] && roots[ch].message);
+      }
+      function pump() {
+        return reader.read().then(function (r) {
+          if (r.done) return;
+          buf += decoder.decode(r.value, { stream: true });
+          var at;
+          while ((at = buf.indexOf('\\n\\n')) >= 0) { onEvent(buf.slice(0, at)); buf = buf.slice(at + 2); }
+          return pump();
+        });
+      }
+      return pump();
     });
 });
 </script></body></html>`
@@ -167,37 +231,188 @@ export function registerChatGptWeb(app: FastifyInstance, sim: SimContext): void 
     if (!d) return reply;
     if (d.captcha) return reply.code(403).type('text/html; charset=utf-8').send(CLOUDFLARE_CHALLENGE);
     const messageId = createHash('sha256').update(`${secret}\u0000${prompt}`).digest('hex').slice(0, 32);
-    if (d.empty) return reply.send({ messageId, chunks: [] });
     const topic = sim.clean(prompt);
-    const brands = landscapeOf(sim, {
-      engine: 'CHATBOT_A',
-      country: requestCountry(req),
+    const brands = d.empty
+      ? null
+      : landscapeOf(sim, {
+          engine: 'CHATBOT_A',
+          country: requestCountry(req),
+          topic,
+          korean: isKorean(topic),
+          shifts: d.shifts,
+        });
+    const frames = conversationStream(sim, {
+      messageId,
       topic,
-      korean: isKorean(topic),
-      shifts: d.shifts,
+      empty: d.empty,
+      search: !d.nosearch,
+      products: !d.noproducts && !!brands?.sentence,
+      brandSentence: brands?.sentence ?? null,
+      cut: d.brokenstream,
     });
-    const chunks = answerChunks(sim, topic);
-    if (brands.sentence) chunks.push(`<p>${escapeHtml(brands.sentence)}</p>`);
-    return reply.send({ messageId, chunks });
+    return sendSse(reply, frames, 60);
   });
 }
 
-/** The answer in the chunks it streams in: three paragraphs citing publishers (tracked, one twice). */
-function answerChunks(sim: SimContext, topic: string): string[] {
-  const [s0, s1, s2] = fakeSentences(sim, topic, 3).map(escapeHtml);
-  const cites = fakeCitations(sim, topic, 3, 'CHATBOT_A').map((c) => ({
-    href: escapeHtml(`${c.url}?utm_source=chatgpt.com`),
-    host: escapeHtml(new URL(c.url).hostname),
-  }));
-  const link = (i: number) => {
-    const c = cites[i];
-    return c ? ` <a href="${c.href}" target="_blank" rel="noopener">${c.host}</a>` : '';
+/** What one simulated answer holds. */
+interface SimTurn {
+  messageId: string;
+  topic: string;
+  empty: boolean;
+  search: boolean;
+  products: boolean;
+  brandSentence: string | null;
+  /** `sandbox:brokenstream`: the stream stops after the text, before the answer is finished. */
+  cut: boolean;
+}
+
+const CITE_OPEN = '\ue200';
+const CITE_SEP = '\ue202';
+const CITE_CLOSE = '\ue201';
+
+/**
+ * The answer as chatgpt.com streams it (docs/engines.md#chatgpt-app-stream): `delta_encoding` v1, the user's message,
+ * the search tool's message (its queries and the results it listed), then the assistant message started empty and
+ * its Markdown appended piece by piece (the first delta names the path, the next repeat it), its content references
+ * (each citation mark's span, the cited pages, the product cards), and a last `patch` that sets its status;
+ * `message_stream_complete` and `[DONE]` end it. Three paragraphs citing publishers (one twice) as before, two more
+ * results listed but not cited, and two product cards for a shopping prompt.
+ */
+function conversationStream(sim: SimContext, t: SimTurn): string[] {
+  const conversationId = `sim-conv-${t.messageId.slice(0, 12)}`;
+  const frames = [sseFrame('"v1"', 'delta_encoding')];
+  const delta = (v: unknown) => frames.push(sseFrame(v, 'delta'));
+  delta({
+    p: '',
+    o: 'add',
+    v: {
+      message: {
+        id: `${t.messageId}-u`,
+        author: { role: 'user' },
+        content: { content_type: 'text', parts: [t.topic] },
+        status: 'finished_successfully',
+        metadata: {},
+      },
+      conversation_id: conversationId,
+    },
+    c: 0,
+  });
+  const listed = t.search ? fakeCitations(sim, t.topic, 5, 'CHATBOT_A') : [];
+  if (t.search) {
+    delta({
+      v: {
+        message: {
+          id: `${t.messageId}-t`,
+          author: { role: 'tool', name: 'web.run' },
+          content: { content_type: 'text', parts: [''] },
+          status: 'finished_successfully',
+          recipient: 'all',
+          metadata: {
+            search_model_queries: { type: 'search_model_queries', queries: [t.topic, `${t.topic} reviews`] },
+            search_result_groups: listed.map((c, i) => ({
+              type: 'search_result_group',
+              domain: new URL(c.url).hostname,
+              entries: [
+                {
+                  type: 'search_result',
+                  url: c.url,
+                  title: c.title,
+                  snippet: c.title,
+                  ref_id: { turn_index: 0, ref_type: 'search', ref_index: i },
+                },
+              ],
+            })),
+          },
+        },
+        conversation_id: conversationId,
+      },
+      c: 1,
+    });
+  }
+  delta({
+    v: {
+      message: {
+        id: t.messageId,
+        author: { role: 'assistant' },
+        content: { content_type: 'text', parts: [''] },
+        status: 'in_progress',
+        recipient: 'all',
+        channel: 'final',
+        metadata: {},
+      },
+      conversation_id: conversationId,
+    },
+    c: 2,
+  });
+  const { text, references } = t.empty ? { text: '', references: [] } : answerOf(sim, t, listed);
+  const pieces = text.match(/[^\n]*\n*/g)?.filter((x) => x !== '') ?? [];
+  pieces.forEach((piece, i) => {
+    delta(i === 0 ? { p: '/message/content/parts/0', o: 'append', v: piece } : { v: piece });
+  });
+  delta({ p: '/message/metadata/content_references', o: 'replace', v: references });
+  if (t.cut) return frames;
+  delta({
+    p: '',
+    o: 'patch',
+    v: [
+      { p: '/message/status', o: 'replace', v: 'finished_successfully' },
+      { p: '/message/end_turn', o: 'replace', v: true },
+    ],
+  });
+  frames.push(sseFrame({ type: 'message_stream_complete', conversation_id: conversationId }));
+  frames.push(sseFrame('[DONE]'));
+  return frames;
+}
+
+/** The answer's Markdown with the app's citation marks, and the references that place them (UTF-16 spans). */
+function answerOf(
+  sim: SimContext,
+  t: SimTurn,
+  listed: ReturnType<typeof fakeCitations>,
+): { text: string; references: unknown[] } {
+  const [s0, s1, s2] = fakeSentences(sim, t.topic, 3);
+  const references: unknown[] = [];
+  let text = '';
+  const cite = (...idx: number[]) => {
+    if (!t.search) return '';
+    const mark = `${CITE_OPEN}cite${idx.map((i) => `${CITE_SEP}turn0search${i}`).join('')}${CITE_CLOSE}`;
+    references.push({
+      matched_text: mark,
+      start_idx: text.length,
+      end_idx: text.length + mark.length,
+      type: 'grouped_webpages',
+      items: idx.map((i) => {
+        const c = listed[i] as { url: string; title: string };
+        return { title: c.title, url: `${c.url}?utm_source=chatgpt.com`, attribution: new URL(c.url).hostname };
+      }),
+    });
+    return mark;
   };
-  return [
-    `<p>${s0}${link(0)}</p>`,
-    `<h3>Details</h3>`,
-    `<ul><li>${s1}${link(1)}</li><li>${s2}${link(2)}${link(0)}</li></ul>`,
-  ];
+  const add = (s: string) => {
+    text += s;
+  };
+  add(`${s0} `);
+  add(cite(0));
+  add('\n\n### Details\n\n- ');
+  add(`${s1} `);
+  add(cite(1));
+  add('\n- ');
+  add(`${s2} `);
+  add(cite(2, 0));
+  if (t.brandSentence) add(`\n\n${t.brandSentence}`);
+  if (t.products) {
+    const mark = `${CITE_OPEN}products${CITE_SEP}turn0product0${CITE_CLOSE}`;
+    add('\n\n');
+    references.push({
+      matched_text: mark,
+      start_idx: text.length,
+      end_idx: text.length + mark.length,
+      type: 'products',
+      products: fakeProducts(sim, t.topic),
+    });
+    add(mark);
+  }
+  return { text, references };
 }
 
 /** The session cookie's value (the pool account's secret), or null without one. */

@@ -59,6 +59,33 @@ export interface RenderOptions {
    * are dropped; the rest is sent with every request of the page.
    */
   headers?: Record<string, string>;
+  /**
+   * The app's own data as the page receives it (docs/engines.md#app-streams): the body of the first response whose
+   * URL path ends with `pathEndsWith`, read from the browser's network layer (the page cannot see or disturb it).
+   */
+  capture?: StreamCaptureSpec;
+}
+
+export interface StreamCaptureSpec {
+  /** The response to keep: the first whose URL path ends with this (`/backend-api/conversation`). */
+  pathEndsWith: string;
+  /** A body larger than this is not kept (`truncated`): the stream is unread and the page is read instead. */
+  maxBytes: number;
+  /** How long to wait after the page settled for the body to end (a stream still open is `complete: false`). */
+  graceMs: number;
+}
+
+/** The captured response (RenderOptions.capture). Its body stays out of logs: it may carry the session's data. */
+export interface CapturedStream {
+  status: number;
+  contentType: string;
+  /** The body as UTF-8 text; empty when it was not read whole. */
+  body: string;
+  bytes: number;
+  /** False when the body had not ended by the time the page was read (or could not be read). */
+  complete: boolean;
+  /** True when the body was over `maxBytes` and dropped. */
+  truncated: boolean;
 }
 
 export interface RenderTimings {
@@ -78,6 +105,8 @@ export interface RenderedPage {
   /** False when the budget ran out before the completion rule held: the page as it was then. */
   complete: boolean;
   timings: RenderTimings;
+  /** With `RenderOptions.capture`: the captured response, or null when the page never requested it. */
+  captured?: CapturedStream | null;
 }
 
 export interface BrowserTransport {

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Page, Response } from 'playwright-core';
-import type { PageProbe, RenderOptions, RenderedPage } from './browser-transport.js';
+import type { CapturedStream, PageProbe, RenderOptions, RenderedPage, StreamCaptureSpec } from './browser-transport.js';
 import { navigationFailure } from './navigation-failure.js';
 import { actionTimeout, runActions } from './render-actions.js';
 
@@ -50,6 +50,8 @@ export async function renderPage(
     }
   });
 
+  // Listening before navigation: the app may request its stream as soon as the page loads (a search page).
+  const capture = o.capture ? startCapture(page, o.capture) : null;
   let navigated: Response | null;
   try {
     navigated = await page.goto(url, { waitUntil: 'domcontentloaded', timeout: remaining() });
@@ -61,12 +63,14 @@ export async function renderPage(
 
   const finish = async (complete: boolean, waitForMs: number): Promise<RenderedPage> => {
     const html = await contentOf(page, signal);
+    const captured = capture && o.capture ? await capture.result(Math.min(o.capture.graceMs, remaining())) : undefined;
     const totalMs = performance.now() - started;
     return {
       status,
       url: page.url(),
       html,
       complete,
+      ...(captured !== undefined ? { captured } : {}),
       timings: {
         navigationMs: round(navigationMs),
         waitForMs: round(waitForMs),
@@ -125,6 +129,75 @@ export async function renderPage(
     }
   } catch (e) {
     throw navigationFailure(e, signal, 'settle');
+  }
+}
+
+interface PendingCapture {
+  status: number;
+  contentType: string;
+  body: Promise<CapturedStream>;
+}
+
+/**
+ * Keeps the first response whose path ends with the spec's: its body is read from the browser's network layer once it
+ * has ended (Playwright's `response.body()`), so the app's code runs untouched. Bounded: a declared or actual size over
+ * `maxBytes` is dropped, and `result` waits at most `waitMs` for a stream still open.
+ */
+function startCapture(page: Page, spec: StreamCaptureSpec): { result(waitMs: number): Promise<CapturedStream | null> } {
+  let pending: PendingCapture | null = null;
+  const onResponse = (res: Response) => {
+    if (pending) return;
+    let path: string;
+    try {
+      path = new URL(res.url()).pathname;
+    } catch {
+      return;
+    }
+    if (!path.endsWith(spec.pathEndsWith)) return;
+    const headers = res.headers();
+    const contentType = headers['content-type'] ?? '';
+    const status = res.status();
+    pending = { status, contentType, body: readBody(res, { status, contentType }, headers, spec.maxBytes) };
+  };
+  page.on('response', onResponse);
+  return {
+    async result(waitMs) {
+      page.off('response', onResponse);
+      const p = pending as PendingCapture | null;
+      if (!p) return null;
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<null>((resolve) => {
+        timer = setTimeout(() => resolve(null), waitMs);
+        timer.unref();
+      });
+      const got = await Promise.race([p.body, late]);
+      clearTimeout(timer);
+      return (
+        got ?? { status: p.status, contentType: p.contentType, body: '', bytes: 0, complete: false, truncated: false }
+      );
+    },
+  };
+}
+
+async function readBody(
+  res: Response,
+  head: { status: number; contentType: string },
+  headers: Record<string, string>,
+  maxBytes: number,
+): Promise<CapturedStream> {
+  // A refusal's body is not the stream (the page shows the wall; the parser reads it there), and a page that replaced
+  // itself with it may never let its body be read.
+  if (head.status !== 200) return { ...head, body: '', bytes: 0, complete: true, truncated: false };
+  const declared = Number(headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes)
+    return { ...head, body: '', bytes: declared, complete: true, truncated: true };
+  try {
+    const buf = await res.body();
+    if (buf.length > maxBytes) return { ...head, body: '', bytes: buf.length, complete: true, truncated: true };
+    return { ...head, body: buf.toString('utf8'), bytes: buf.length, complete: true, truncated: false };
+  } catch {
+    // The page closed or navigated before the body ended: nothing whole to read.
+    return { ...head, body: '', bytes: 0, complete: false, truncated: false };
   }
 }
 
