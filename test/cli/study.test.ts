@@ -105,6 +105,9 @@ describe('aeq run (study runner)', () => {
       'search_triggered',
       'search_queries',
       'retrieved_urls',
+      'products',
+      'exit_country',
+      'served_country',
       'error',
       'failure_code',
       'failure_origin',
@@ -118,6 +121,9 @@ describe('aeq run (study runner)', () => {
     expect(chat).toHaveLength(100);
     expect(chat.every((r) => r.search_triggered === 'true' && r.search_queries !== '')).toBe(true);
     expect(chat.every((r) => /^https:\/\/consulted\.example\.net\//.test(r.retrieved_urls ?? ''))).toBe(true);
+    // Where each was asked from; Google's pages also say where they were served for.
+    expect(csv.every((r) => /^[A-Z]{2}$/.test(r.exit_country ?? ''))).toBe(true);
+    expect(csv.filter((r) => r.engine === 'SEARCH_A').every((r) => r.served_country === r.exit_country)).toBe(true);
     expect(run.stdout).toMatch(/study finished in \S+: 300 tasks, 300 completed, 0 failed/);
     for (const e of ENGINES.split(',')) expect(run.stdout).toMatch(new RegExp(`${e}\\s+100\\s+0`));
     expect(serverTasks(hashOf(path.join(dir, 'prompts.results.jsonl')))).toMatchObject({ tasks: 300, keys: 300 });

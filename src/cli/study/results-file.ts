@@ -27,7 +27,8 @@ export interface ResultLine {
 
 /**
  * The CSV's columns: the study's coordinates, the outcome and answer, the answer signals
- * (docs/contract.md#answer-signals: `true`/`false` or empty when unknown; queries joined by " | ", URLs by spaces),
+ * (docs/contract.md#answer-signals: `true`/`false` or empty when unknown; queries and products joined by " | ", URLs
+ * by spaces), where it was asked from and served for (docs/contract.md#region),
  * then why a failed task failed (the polling view's `failure`: its code, whose side, the upstream host and the
  * attempts made). A study asks each prompt once per
  * engine and country, so there is no sample column.
@@ -44,6 +45,9 @@ const CSV_COLUMNS = [
   'search_triggered',
   'search_queries',
   'retrieved_urls',
+  'products',
+  'exit_country',
+  'served_country',
   'error',
   'failure_code',
   'failure_origin',
@@ -116,6 +120,23 @@ function urlsOf(list: unknown): string {
     .join(' ');
 }
 
+/** Product cards as `title (price)`, joined by " | " ('' when the member is not a list: unknown). */
+function productsOf(list: unknown): string {
+  return (Array.isArray(list) ? (list as Array<{ title?: unknown; price?: unknown }>) : [])
+    .filter((p) => typeof p.title === 'string')
+    .map((p) => (typeof p.price === 'string' && p.price !== '' ? `${p.title} (${p.price})` : String(p.title)))
+    .join(' | ');
+}
+
+/** The exit address's country and the one the engine says it served (docs/contract.md#region); '' where unknown. */
+function regionOf(region: unknown): { exit: string; served: string } {
+  const r = (region && typeof region === 'object' ? region : {}) as { exit?: unknown; engine?: { country?: unknown } };
+  return {
+    exit: typeof r.exit === 'string' ? r.exit : '',
+    served: typeof r.engine?.country === 'string' ? r.engine.country : '',
+  };
+}
+
 function csvRow(r: ResultLine): string {
   const triggered = r.response?.searchTriggered;
   const queries = r.response?.searchQueries;
@@ -131,6 +152,9 @@ function csvRow(r: ResultLine): string {
     typeof triggered === 'boolean' ? String(triggered) : '',
     Array.isArray(queries) ? queries.filter((q): q is string => typeof q === 'string').join(' | ') : '',
     urlsOf(r.response?.retrievedSources),
+    productsOf(r.response?.products),
+    regionOf(r.response?.region).exit,
+    regionOf(r.response?.region).served,
     r.error ?? '',
     r.failure?.code ?? '',
     r.failure?.origin ?? '',
