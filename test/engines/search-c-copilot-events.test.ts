@@ -54,6 +54,15 @@ describe('Copilot event folding over transcripts', () => {
     expect((r.raw as { droppedMarkers: string[] }).droppedMarkers).toEqual(['[7]']);
   });
 
+  it('says the answer searched when a page was cited, and leaves it unknown when none was', () => {
+    expect(foldCopilotEvents(transcript('copilot-happy.jsonl')).signals).toEqual({ searchTriggered: true });
+    const uncited = foldCopilotEvents([
+      { event: 'appendText', messageId: 'm', partId: '0', text: 'Hello there.' },
+      { event: 'done', messageId: 'm' },
+    ]);
+    expect(uncited.signals).toBeUndefined();
+  });
+
   it('applies replaceText to its part, or to the part written last when it names none', () => {
     const r = foldCopilotEvents(transcript('copilot-replace.jsonl'));
     expect(r.markdown).toBe(

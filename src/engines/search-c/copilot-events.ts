@@ -85,7 +85,15 @@ export function foldCopilotEvents(events: readonly CopilotEvent[]): EngineResult
     .replace(/(\[\d+\])\1+/g, '$1')
     .replace(/(?<![ \t])[ \t]+$/gm, '');
   const text = markdownToText(markdown.replace(/(?<![ \t])[ \t]*\[\d+\](?!\()/g, ''));
-  return { text, markdown, sources, raw: { events, droppedMarkers: dropped } };
+  return {
+    text,
+    markdown,
+    sources,
+    // A cited page was found on the web: the answer searched. Without one the stream does not say (Copilot sends no
+    // search event), so the signal stays unknown rather than false (docs/contract.md#answer-signals).
+    ...(citations.length > 0 ? { signals: { searchTriggered: true } } : {}),
+    raw: { events, droppedMarkers: dropped },
+  };
 }
 
 function partKey(e: CopilotEvent): string {
