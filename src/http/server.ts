@@ -21,6 +21,7 @@ import { registerAccountAdminRoutes } from './routes/internal-accounts.js';
 import { registerMetricsRoute, registerOpsRoutes } from './routes/ops.js';
 import { registerDeliveryRoutes } from './routes/deliveries.js';
 import { registerTaskListRoutes } from './routes/task-list.js';
+import { registerExportRoutes } from './routes/export.js';
 import { registerTaskRequestRoute } from './routes/task-request.js';
 import { registerTaskRoutes } from './routes/tasks.js';
 import { registerUsageRoutes } from './routes/usage.js';
@@ -168,6 +169,7 @@ export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance
     for (const schema of SHARED_SCHEMAS) scope.addSchema(schema);
     registerTaskRoutes(scope, ctx);
     registerTaskListRoutes(scope, ctx);
+    registerExportRoutes(scope, ctx);
   });
   registerTaskRequestRoute(app, ctx);
   registerBatchRoutes(app, ctx);

@@ -14,7 +14,7 @@ export const LAYERS: ReadonlyArray<readonly string[]> = [
   ['submission'],
   ['engines'],
   ['analysis'],
-  ['queue', 'webhooks'],
+  ['queue', 'webhooks', 'export'],
   ['http'],
   ['app'],
   ['cli'],

@@ -657,6 +657,84 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's account's tasks of a window as JSONL, CSV or Parquet, streamed */
+        get: {
+            parameters: {
+                query: {
+                    /** @description tasks created at or after this time (RFC 3339); a time before the 24-hour retention reads as its start */
+                    since: string;
+                    /** @description tasks created before this time (RFC 3339); after `since` */
+                    until?: string;
+                    /** @description jsonl (one JSON object a line), csv (formula-escaped) or parquet; the same columns in each */
+                    format?: "jsonl" | "csv" | "parquet";
+                    /** @description resume after this task_id (the last row a broken download kept): the rest of the window follows */
+                    after?: string;
+                    /** @description only this status */
+                    status?: "QUEUED" | "PROCESSING" | "COMPLETED" | "FAILED";
+                    /** @description only tasks of this task type */
+                    engine?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/async/task/{id}/request": {
         parameters: {
             query?: never;

@@ -284,9 +284,10 @@ export const monitorMetricsSchema = {
           topCitedDomains: {
             type: 'array',
             description:
-              'Per cited domain: citations, share of all citations, answers citing it, `citationRate` (answers citing ' +
-              'it over all answers) and `retrievalRate` (answers that read it, cited or not, over the answers whose ' +
-              'engine lists what it read; null where none does), each with its interval (docs/analysis.md §6.9)',
+              'Per cited domain: citations, share of all citations, answers citing it, `citationRate` (answers ' +
+              'citing it over all answers) and `retrievalRate` (answers that read it, cited or not, over the ' +
+              'answers whose engine lists what it read; null where none does), each with its interval ' +
+              '(docs/analysis.md §6.9)',
             items: looseObject,
           },
           topRetrievedDomains: {

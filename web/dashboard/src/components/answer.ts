@@ -112,7 +112,8 @@ function regionText(r: Region): string {
   const asked = r.requested ? `asked for ${r.requested}` : 'no country asked';
   const exit = r.exit ? `, sent from ${r.exit}` : '';
   const engine = r.engine
-    ? `, the engine says ${[r.engine.country, r.engine.language].filter(Boolean).join(' / ')} (${r.engine.signal ?? ''})`
+    ? `, the engine says ${[r.engine.country, r.engine.language].filter(Boolean).join(' / ')} ` +
+      `(${r.engine.signal ?? ''})`
     : ', the engine does not say where it served it for';
   return `${asked}${exit}${engine}`;
 }

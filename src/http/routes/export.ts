@@ -1,0 +1,101 @@
+import { Readable } from 'node:stream';
+import { Ajv } from 'ajv';
+import type { FastifyInstance } from 'fastify';
+import { dateTimeMs } from '../../domain/clock.js';
+import { canonicalTaskType } from '../../domain/engine-catalog.js';
+import { validationError, type FieldProblem } from '../../domain/request-errors.js';
+import type { TaskStatus } from '../../domain/task.js';
+import { UUID_RE } from '../../domain/task-id.js';
+import { EXPORT_CONTENT_TYPES, encodeRows, type ExportFormat } from '../../export/encoders.js';
+import { type Cell, TASK_EXPORT_COLUMNS, taskExportRow } from '../../export/task-rows.js';
+import { callerOf } from '../caller.js';
+import type { HttpContext } from '../context.js';
+import { errorEnvelopeSchema } from '../schemas/common.js';
+import { exportQuerySchema } from '../schemas/export.js';
+
+interface ExportQuerystring {
+  since: string;
+  until?: string;
+  format: ExportFormat;
+  after?: string;
+  engine?: string;
+  status?: TaskStatus;
+}
+
+/** Tasks read per store query: one page is what the export holds in memory at a time. */
+const EXPORT_PAGE = 1000;
+
+/**
+ * GET /v1/export (docs/exports.md): the caller's account's tasks created in a window, oldest first, as JSONL, CSV or
+ * Parquet with one flat column set. The body is streamed page by page, so an export of any size holds one page of
+ * tasks; a client whose connection broke passes the last `task_id` it kept as `after` and gets the rest.
+ */
+export function registerExportRoutes(app: FastifyInstance, ctx: HttpContext): void {
+  const ajv = new Ajv({
+    allErrors: true,
+    coerceTypes: true,
+    useDefaults: true,
+    formats: { 'date-time': (s: string) => dateTimeMs(s) !== null },
+  });
+  const validateQuery = ajv.compile(exportQuerySchema);
+  app.get<{ Querystring: ExportQuerystring }>(
+    '/v1/export',
+    {
+      validatorCompiler: () => validateQuery,
+      schema: {
+        summary: "The caller's account's tasks of a window as JSONL, CSV or Parquet, streamed",
+        querystring: exportQuerySchema,
+        response: { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema },
+      },
+    },
+    async (req, reply) => {
+      const { accountId } = callerOf(req);
+      const q = req.query;
+      const since = dateTimeMs(q.since);
+      const until = q.until === undefined ? null : dateTimeMs(q.until);
+      const problems: FieldProblem[] = [];
+      if (since === null) problems.push({ field: 'since', message: 'must be an RFC 3339 date-time' });
+      if (q.until !== undefined && until === null)
+        problems.push({ field: 'until', message: 'must be an RFC 3339 date-time' });
+      else if (since !== null && until !== null && until <= since)
+        problems.push({ field: 'until', message: 'must be after `since`' });
+      const taskType = q.engine === undefined ? null : (canonicalTaskType(q.engine) ?? null);
+      if (q.engine !== undefined && taskType === null)
+        problems.push({ field: 'engine', message: 'is not a task type (see GET /openapi.json, taskType)' });
+      // Ids are lower-case UUIDs; anything else was never a task id of this service.
+      if (q.after !== undefined && !(UUID_RE.test(q.after) && q.after === q.after.toLowerCase()))
+        problems.push({ field: 'after', message: 'must be a task_id of a previous export' });
+      if (since === null || problems.length > 0) throw validationError(problems);
+
+      const window = {
+        accountId,
+        // Tasks older than the retention are gone; expired ones not swept yet are left out, as polling does.
+        since: Math.max(since, ctx.now() - ctx.settings.retentionMs),
+        until,
+        status: q.status ?? null,
+        taskType,
+        text: null,
+        order: 'asc' as const,
+        limit: EXPORT_PAGE,
+        withResult: true,
+        withPayload: true,
+      };
+      async function* pages(): AsyncGenerator<Cell[][]> {
+        let afterId = q.after ?? null;
+        for (;;) {
+          const rows = await ctx.store.tasks.list({ ...window, afterId });
+          yield rows.map(taskExportRow);
+          const last = rows.at(-1);
+          if (!last || rows.length < EXPORT_PAGE) return;
+          afterId = last.id;
+        }
+      }
+      const ext = q.format === 'jsonl' ? 'jsonl' : q.format;
+      return reply
+        .type(EXPORT_CONTENT_TYPES[q.format])
+        .header('content-disposition', `attachment; filename="aeq-tasks.${ext}"`)
+        .header('cache-control', 'no-store')
+        .send(Readable.from(encodeRows(q.format, TASK_EXPORT_COLUMNS, pages())));
+    },
+  );
+}

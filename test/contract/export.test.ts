@@ -1,0 +1,135 @@
+import { parse } from 'csv-parse/sync';
+import { parquetReadObjects } from 'hyparquet';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TASK_EXPORT_COLUMNS } from '../../src/export/task-rows.js';
+import { runTask, startService, TEST_KEY, tempDir, writeConfig, type RunningService } from '../helpers/service.js';
+
+const INTERNAL = 'internal-token-for-export-0123456';
+const COLUMNS = TASK_EXPORT_COLUMNS.map((c) => c.name);
+
+/**
+ * GET /v1/export (docs/exports.md) through the service on the sandbox: the caller's tasks of a window in JSONL, CSV
+ * and Parquet with one column set and equal values, formula-escaped CSV, resumed after a task id, another account's
+ * tasks never in it, bad input a 400.
+ */
+describe('bulk export of tasks', () => {
+  let svc: RunningService;
+  const since = new Date(Date.now() - 60_000).toISOString();
+  const ids: string[] = [];
+
+  beforeAll(async () => {
+    const config = writeConfig(tempDir(), { scheduler: { retryBaseMs: 20, retryMaxMs: 50, maxAttempts: 1 } });
+    svc = await startService({ AEQ_CONFIG: config, AEQ_INTERNAL_TOKEN: INTERNAL });
+    const prompts = [
+      'best trail running shoes',
+      '=HYPERLINK("http://evil.example","click") running shoes',
+      'running shoes for beginners sandbox:error',
+      '러닝화 추천',
+    ];
+    for (const prompt of prompts) {
+      const r = await runTask(svc, { taskType: 'CHATBOT_A', payload: { prompt, country: 'US' } });
+      ids.push(r.task.id as string);
+    }
+    const serp = await runTask(svc, { taskType: 'SEARCH_A', payload: { query: 'trail shoes', country: 'DE' } });
+    ids.push(serp.task.id as string);
+  }, 120_000);
+  afterAll(() => svc?.stop());
+
+  const get = (query: string, key = TEST_KEY) =>
+    fetch(`${svc.url}/v1/export?${query}`, { headers: { authorization: `Bearer ${key}` } });
+  const jsonl = async (query: string, key?: string) => {
+    const res = await get(query, key);
+    expect(res.status).toBe(200);
+    return (await res.text())
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+  };
+
+  it('gives every task of the window once, in creation order, with the documented columns filled', async () => {
+    const res = await get(`since=${encodeURIComponent(since)}`);
+    expect(res.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
+    const rows = await jsonl(`since=${encodeURIComponent(since)}`);
+    expect(rows.map((r) => r.task_id)).toEqual(ids);
+    for (const r of rows) expect(Object.keys(r)).toEqual(COLUMNS);
+    const [first, , failed, , serp] = rows;
+    expect(first).toMatchObject({ engine: 'CHATBOT_A', status: 'COMPLETED', country: 'US', search_triggered: true });
+    expect(first?.request).toBe('best trail running shoes');
+    expect(String(first?.answer).length).toBeGreaterThan(20);
+    expect(first?.cited_count).toBe(String(first?.cited_urls).split(' ').length);
+    expect(String(first?.retrieved_urls)).toMatch(/^https:\/\/consulted\.example\.net\//);
+    expect(first?.exit_country).toBe('US');
+    expect(failed).toMatchObject({ status: 'FAILED', answer: null, cited_urls: null, search_triggered: null });
+    expect(failed?.failure_code).toEqual(expect.any(String));
+    // A results page: Google says where it served it for.
+    expect(serp).toMatchObject({ engine: 'SEARCH_A', served_country: 'DE', exit_country: 'DE' });
+  });
+
+  it('has the same columns and values in CSV and Parquet, the CSV formula-escaped', async () => {
+    const reference = await jsonl(`since=${encodeURIComponent(since)}`);
+    const csvRes = await get(`since=${encodeURIComponent(since)}&format=csv`);
+    expect(csvRes.headers.get('content-type')).toMatch(/^text\/csv/);
+    const csvText = await csvRes.text();
+    const csv = parse(csvText, { columns: true }) as Array<Record<string, string>>;
+    expect(Object.keys(csv[0] ?? {})).toEqual(COLUMNS);
+    expect(csv).toHaveLength(reference.length);
+    // The prompt that starts with a formula is text in a spreadsheet.
+    expect(csv[1]?.request?.startsWith("'=HYPERLINK")).toBe(true);
+    for (const [i, row] of csv.entries())
+      for (const c of COLUMNS) {
+        const v = reference[i]?.[c];
+        const want = v === null ? '' : String(v);
+        expect(row[c]?.replace(/^'(?=[=+\-@\t\r])/, ''), `${c} of row ${i}`).toBe(want);
+      }
+
+    const pq = await get(`since=${encodeURIComponent(since)}&format=parquet`);
+    expect(pq.headers.get('content-type')).toBe('application/vnd.apache.parquet');
+    const file = await pq.arrayBuffer();
+    const rows = (await parquetReadObjects({ file })) as Array<Record<string, unknown>>;
+    expect(rows).toHaveLength(reference.length);
+    for (const [i, row] of rows.entries()) {
+      expect(Object.keys(row)).toEqual(COLUMNS);
+      for (const c of COLUMNS) {
+        const v = row[c];
+        expect(typeof v === 'bigint' ? Number(v) : (v ?? null), `${c} of row ${i}`).toEqual(reference[i]?.[c]);
+      }
+    }
+  });
+
+  it('resumes after a task id, and filters by engine and status', async () => {
+    const rest = await jsonl(`since=${encodeURIComponent(since)}&after=${ids[1]}`);
+    expect(rest.map((r) => r.task_id)).toEqual(ids.slice(2));
+    const failed = await jsonl(`since=${encodeURIComponent(since)}&status=FAILED&engine=CHATBOT_A`);
+    expect(failed.map((r) => r.task_id)).toEqual([ids[2]]);
+    // An empty window is an empty body in JSONL, a header in CSV and a valid file of no rows in Parquet.
+    const later = encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString());
+    expect(await jsonl(`since=${later}`)).toEqual([]);
+    expect((await (await get(`since=${later}&format=csv`)).text()).trim()).toBe(COLUMNS.join(','));
+    const none = await (await get(`since=${later}&format=parquet`)).arrayBuffer();
+    expect(await parquetReadObjects({ file: none })).toEqual([]);
+  });
+
+  it("never holds another account's tasks, and refuses bad input with a 400", async () => {
+    const internal = { authorization: `Bearer ${INTERNAL}` };
+    expect((await svc.call('POST', '/internal/accounts', { name: 'exporter-b' }, internal)).status).toBe(201);
+    const key = (await svc.call('POST', '/internal/keys', { account: 'exporter-b' }, internal)).body.key as string;
+    expect(await jsonl(`since=${encodeURIComponent(since)}`, key)).toEqual([]);
+    expect(await jsonl(`since=${encodeURIComponent(since)}&after=${ids[0]}`, key)).toEqual([]);
+
+    for (const query of [
+      '',
+      'since=yesterday',
+      `since=${encodeURIComponent(since)}&format=xlsx`,
+      `since=${encodeURIComponent(since)}&after=not-a-task`,
+      `since=${encodeURIComponent(since)}&engine=NOPE`,
+      `since=${encodeURIComponent(since)}&until=${encodeURIComponent(since)}`,
+      `since=${encodeURIComponent(since)}&extra=1`,
+    ]) {
+      const res = await get(query);
+      expect(res.status, query).toBe(400);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe('VALIDATION_ERROR');
+    }
+    const anonymous = await fetch(`${svc.url}/v1/export?since=${encodeURIComponent(since)}`);
+    expect(anonymous.status).toBe(401);
+  });
+});
