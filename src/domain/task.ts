@@ -15,7 +15,8 @@ export interface TaskPayload {
   url?: string;
   community?: string;
   user?: string;
-  include?: { markdown?: boolean; rawResponse?: boolean; html?: boolean };
+  /** `artifacts`: keep the task's evidence for its retention (src/domain/artifact.ts). */
+  include?: { markdown?: boolean; rawResponse?: boolean; html?: boolean; artifacts?: boolean };
 }
 
 /** The batch a task was submitted in (src/domain/batch.ts), and the task's item index in it. */

@@ -22,6 +22,7 @@ import { registerMetricsRoute, registerOpsRoutes } from './routes/ops.js';
 import { registerDeliveryRoutes } from './routes/deliveries.js';
 import { registerTaskListRoutes } from './routes/task-list.js';
 import { registerTaskRequestRoute } from './routes/task-request.js';
+import { registerTaskArtifactRoutes } from './routes/task-artifacts.js';
 import { registerTaskRoutes } from './routes/tasks.js';
 import { registerUsageRoutes } from './routes/usage.js';
 import { registerWebhookSecretRoutes } from './routes/webhook-secret.js';
@@ -170,6 +171,7 @@ export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance
     registerTaskListRoutes(scope, ctx);
   });
   registerTaskRequestRoute(app, ctx);
+  registerTaskArtifactRoutes(app, ctx);
   registerBatchRoutes(app, ctx);
   registerDeliveryRoutes(app, ctx);
   registerAnalysisRoutes(app, ctx);
