@@ -6,16 +6,7 @@ import type { TaskType } from '../domain/task-types.js';
 import type { Metrics } from '../ops/metrics.js';
 import type { Pools } from '../pools/pools.js';
 import type { RuntimeChanges } from '../pools/runtime-changes.js';
-import type {
-  Accounts,
-  ArtifactFiles,
-  Batches,
-  Figures,
-  Monitors,
-  Outbox,
-  TaskQueue,
-  Usage,
-} from '../store/ports.js';
+import type { Accounts, ArtifactFiles, Batches, Figures, Monitors, Outbox, TaskQueue, Usage } from '../store/ports.js';
 import type { AccountSecrets } from '../webhooks/account-secrets.js';
 
 /** The store's ports the routes use, and its readiness (/ready). */

@@ -18,7 +18,7 @@ export interface EvidenceItem {
  * Height cap of a screenshot in CSS pixels (with the 1366-pixel-wide window, a PNG of a text page stays in the low
  * megabytes): a page that scrolls further is cut there.
  */
-export const SCREENSHOT_MAX_HEIGHT = 8000;
+const SCREENSHOT_MAX_HEIGHT = 8000;
 
 /** Header names whose values are credentials: their values are secrets wherever they could reappear. */
 const CREDENTIAL_HEADER = /authorization|cookie|token|secret|session|api[-_]?key|^x-.*key$/i;
@@ -49,7 +49,7 @@ export function evidenceSecrets(
   for (const [name, value] of Object.entries(engine.upstream.headers)) {
     if (!CREDENTIAL_HEADER.test(name)) continue;
     add(value);
-    add(/^\s*bearer\s+(.+)$/i.exec(value)?.[1]?.trim());
+    add(/^bearer\s(.*)$/i.exec(value.trim())?.[1]?.trim());
     for (const pair of value.split(';')) add(pair.split('=').slice(1).join('=').trim());
   }
   return [...out];

@@ -28,13 +28,7 @@ import { ParsePool } from '../engines/parse-pool/pool.js';
 import type { Metrics } from '../ops/metrics.js';
 import type { EngineResult } from '../engines/engine-result.js';
 import { coerceError } from '../domain/coerce-error.js';
-import {
-  captureFor,
-  collectEvidence,
-  evidenceSecrets,
-  keepsArtifacts,
-  type EvidenceItem,
-} from './attempt-evidence.js';
+import { captureFor, collectEvidence, evidenceSecrets, keepsArtifacts, type EvidenceItem } from './attempt-evidence.js';
 
 export type AttemptOutcome =
   | {

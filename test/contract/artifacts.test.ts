@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AeqClient, AeqError } from '@aeq/client';
 import { SANDBOX_CHATGPT_HISTORY, sandboxChatGptIdentity } from '../../src/sandbox/routes/chatgpt.js';
 import { CHROMIUM_PATH, chromiumAvailable } from '../browser/chromium.js';
 import { runMonitorToEnd } from '../helpers/monitors.js';
@@ -117,10 +118,13 @@ describe.skipIf(!chromiumAvailable())('task artefacts', () => {
 
   let browserTask: string;
 
-  it('a browser mode keeps the raw payload, the page HTML and a full-page PNG, each served with its headers', async () => {
+  it('a browser mode keeps the raw payload, the page HTML and a full-page PNG, each with its headers', async () => {
     const done = await runTask(
       svc,
-      { taskType: 'AIMODE', payload: { prompt: 'how to descale a kettle', country: 'US', include: { artifacts: true } } },
+      {
+        taskType: 'AIMODE',
+        payload: { prompt: 'how to descale a kettle', country: 'US', include: { artifacts: true } },
+      },
       60_000,
     );
     expect(done.task.status).toBe('COMPLETED');
@@ -202,6 +206,18 @@ describe.skipIf(!chromiumAvailable())('task artefacts', () => {
     expect(beyond.headers.get('content-type')).toMatch(/^application\/json/);
     const envelope = JSON.parse(beyond.bytes.toString('utf8')) as { success: boolean; error: { code: string } };
     expect(envelope).toMatchObject({ success: false, error: { code: 'RANGE_NOT_SATISFIABLE' } });
+
+    // The typed client: the list, a range, and a refusal as an AeqError with its code.
+    const client = new AeqClient({ baseUrl: svc.url, apiKey: TEST_KEY });
+    expect((await client.artifacts(browserTask)).artifacts?.map((a) => a.name)).toEqual(listed.map((a) => a.name));
+    expect(Buffer.from(await client.artifact(browserTask, png.name, { start: 0, end: 7 })).equals(PNG_SIGNATURE)).toBe(
+      true,
+    );
+    const refused = await client
+      .artifact(browserTask, png.name, { start: png.bytes, end: png.bytes + 1 })
+      .catch((e) => e);
+    expect(refused).toBeInstanceOf(AeqError);
+    expect((refused as AeqError).code).toBe('RANGE_NOT_SATISFIABLE');
   });
 
   it('an HTTP engine keeps its raw payload only; a task that did not ask keeps nothing', async () => {
@@ -332,7 +348,10 @@ describe.skipIf(!chromiumAvailable())('task artefacts', () => {
 
   it('the retention sweep deletes the files with their task', async () => {
     const fresh = (
-      await runTask(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: 'kept a while', include: { artifacts: true } } })
+      await runTask(svc, {
+        taskType: 'ANSWER_ENGINE_A',
+        payload: { prompt: 'kept a while', include: { artifacts: true } },
+      })
     ).task.id as string;
     const root = svc.app.settings.artifactDir;
     const dirOf = (id: string) =>

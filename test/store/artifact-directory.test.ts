@@ -21,7 +21,7 @@ function filesUnder(root: string): string[] {
 
 /** The artefacts' directory (src/store/artifacts/directory.ts): paths, atomic writes, reads, the purge by age. */
 describe('artifact directory', () => {
-  it('keeps a file under the hour of its task, its attempt and its fixed name, and reads it back whole or in part', async () => {
+  it("keeps a file under its task's hour, attempt and fixed name; reads it whole or in part", async () => {
     const root = tempDir();
     const files = openArtifactDirectory(root);
     const created = Date.UTC(2026, 10, 24, 7, 30);
@@ -84,7 +84,8 @@ describe('artifact directory', () => {
       sameHourAfter: newTaskId(base + 40 * 60_000),
       nextHour: newTaskId(base + HOUR + 1),
     };
-    for (const taskId of Object.values(ids)) await files.write({ taskId, attempt: 1, name: 'raw.json', bytes: bytes('{}') });
+    for (const taskId of Object.values(ids))
+      await files.write({ taskId, attempt: 1, name: 'raw.json', bytes: bytes('{}') });
     // Something the service did not make stays whatever its age.
     fs.mkdirSync(path.join(root, 'operator-notes'));
     fs.writeFileSync(path.join(root, 'operator-notes', 'keep.txt'), 'mine');

@@ -37,9 +37,10 @@ export function registerTaskArtifactRoutes(app: FastifyInstance, ctx: HttpContex
       notBefore: ctx.now() - ctx.settings.retentionMs,
     });
     // Swept between the two reads: as unknown as the first read would have found it a moment later.
-    if (!list) throw new RequestError('RESOURCE_NOT_FOUND', `No task with id ${JSON.stringify(task.id)} (expired).`, {
-      id: task.id,
-    });
+    if (!list)
+      throw new RequestError('RESOURCE_NOT_FOUND', `No task with id ${JSON.stringify(task.id)} (expired).`, {
+        id: task.id,
+      });
     return list;
   };
 
@@ -122,7 +123,8 @@ function sendArtifact(
 ): FastifyReply {
   const etag = `"${artifact.sha256}"`;
   // If-Range: the range holds only for the version the client has; for another one, the whole file (RFC 9110 13.1.5).
-  const range = ifRange !== undefined && ifRange !== etag ? { kind: 'full' as const } : byteRange(rangeHeader, file.size);
+  const range =
+    ifRange !== undefined && ifRange !== etag ? { kind: 'full' as const } : byteRange(rangeHeader, file.size);
   if (range.kind === 'unsatisfiable') {
     reply.header('content-range', `bytes */${file.size}`);
     throw new RequestError('RANGE_NOT_SATISFIABLE', undefined, { size: file.size });
