@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AeqClient, AeqError } from '@aeq/client';
+// The worktree's own client (the package name can resolve to another checkout's copy through a shared node_modules).
+import { AeqClient, AeqError } from '../../packages/client/src/index.js';
 import { SANDBOX_CHATGPT_HISTORY, sandboxChatGptIdentity } from '../../src/sandbox/routes/chatgpt.js';
 import { CHROMIUM_PATH, chromiumAvailable } from '../browser/chromium.js';
 import { runMonitorToEnd } from '../helpers/monitors.js';
