@@ -929,28 +929,6 @@ export interface paths {
                                 timestamp?: string;
                             };
                         };
-                        "text/html": {
-                            /** @enum {boolean} */
-                            success?: false;
-                            error?: {
-                                code?: string;
-                                message?: string;
-                                details?: unknown;
-                                /** Format: date-time */
-                                timestamp?: string;
-                            };
-                        };
-                        "image/png": {
-                            /** @enum {boolean} */
-                            success?: false;
-                            error?: {
-                                code?: string;
-                                message?: string;
-                                details?: unknown;
-                                /** Format: date-time */
-                                timestamp?: string;
-                            };
-                        };
                     };
                 };
                 /** @description Default Response */
@@ -970,28 +948,6 @@ export interface paths {
                                 timestamp?: string;
                             };
                         };
-                        "text/html": {
-                            /** @enum {boolean} */
-                            success?: false;
-                            error?: {
-                                code?: string;
-                                message?: string;
-                                details?: unknown;
-                                /** Format: date-time */
-                                timestamp?: string;
-                            };
-                        };
-                        "image/png": {
-                            /** @enum {boolean} */
-                            success?: false;
-                            error?: {
-                                code?: string;
-                                message?: string;
-                                details?: unknown;
-                                /** Format: date-time */
-                                timestamp?: string;
-                            };
-                        };
                     };
                 };
                 /** @description Default Response */
@@ -1001,28 +957,6 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            /** @enum {boolean} */
-                            success?: false;
-                            error?: {
-                                code?: string;
-                                message?: string;
-                                details?: unknown;
-                                /** Format: date-time */
-                                timestamp?: string;
-                            };
-                        };
-                        "text/html": {
-                            /** @enum {boolean} */
-                            success?: false;
-                            error?: {
-                                code?: string;
-                                message?: string;
-                                details?: unknown;
-                                /** Format: date-time */
-                                timestamp?: string;
-                            };
-                        };
-                        "image/png": {
                             /** @enum {boolean} */
                             success?: false;
                             error?: {

@@ -82,7 +82,6 @@ export function registerTaskArtifactRoutes(app: FastifyInstance, ctx: HttpContex
       schema: {
         summary: "One of a task's artefacts, its bytes (a single Range is honoured: 206, or 416)",
         params: artifactParamsSchema,
-        produces: ['application/json', 'text/html', 'image/png'],
         response: {
           200: artifactBytesSchema,
           206: artifactBytesSchema,

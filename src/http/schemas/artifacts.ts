@@ -42,9 +42,12 @@ export const artifactParamsSchema = {
   properties: { id: { type: 'string', maxLength: 200 }, name: { type: 'string', maxLength: 200 } },
 } as const;
 
-/** The bytes of one artefact: its own content type; 206 with a single `Range`. */
+const bytesSchema = { type: 'string', format: 'binary' } as const;
+
+/** The bytes of one artefact, in its own content type (one per kind); 206 with a single `Range`. */
 export const artifactBytesSchema = {
   description: 'the artefact, with Content-Type, Content-Length, ETag and Accept-Ranges: bytes',
-  type: 'string',
-  format: 'binary',
+  content: Object.fromEntries(
+    ARTIFACT_KIND_ORDER.map((k) => [ARTIFACT_KINDS[k].contentType.replace(/;.*$/, ''), { schema: bytesSchema }]),
+  ),
 } as const;
