@@ -48,6 +48,6 @@ const bytesSchema = { type: 'string', format: 'binary' } as const;
 export const artifactBytesSchema = {
   description: 'the artefact, with Content-Type, Content-Length, ETag and Accept-Ranges: bytes',
   content: Object.fromEntries(
-    ARTIFACT_KIND_ORDER.map((k) => [ARTIFACT_KINDS[k].contentType.replace(/;.*$/, ''), { schema: bytesSchema }]),
+    ARTIFACT_KIND_ORDER.map((k) => [ARTIFACT_KINDS[k].contentType.split(';')[0], { schema: bytesSchema }]),
   ),
 } as const;
