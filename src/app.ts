@@ -33,6 +33,7 @@ import { routeToSandbox } from './sandbox/upstream-map.js';
 import { claimDataDirMode } from './store/sqlite/data-dir-mode.js';
 import { lockDataDir } from './store/sqlite/data-dir-lock.js';
 import { openSqliteStore } from './store/sqlite/sqlite-store.js';
+import { openArtifactDirectory } from './store/artifacts/directory.js';
 import type { WorkerRegistration } from './store/ports.js';
 import type { Store } from './store/store.js';
 import { WebhookSender } from './webhooks/sender.js';
@@ -156,6 +157,8 @@ async function assemble(settings: Readonly<Settings>, opts: AppOptions, releaseD
     );
   }
   const store = await openStore(settings, config.scheduler.agingMs);
+  // Artefacts' files: a directory on this host, or one every process mounts on PostgreSQL (docs/operations.md).
+  const artifactFiles = openArtifactDirectory(settings.artifactDir);
   const metrics = new Metrics();
   const pools = new Pools(config, now);
   // A worker process registers with a liveness signal the store sees; its death hands back what it held.
@@ -259,6 +262,7 @@ async function assemble(settings: Readonly<Settings>, opts: AppOptions, releaseD
       log: log.child({ component: 'worker' }),
       clock,
       onWebhookQueued: () => sender.wake(),
+      artifacts: artifactFiles,
     });
     batches = new BatchCompleter(
       store.batches,
@@ -280,7 +284,12 @@ async function assemble(settings: Readonly<Settings>, opts: AppOptions, releaseD
       clock,
     );
   }
-  const sweeper = new RetentionSweeper(store, settings.retentionMs, log.child({ component: 'retention' }), clock);
+  const sweeper = new RetentionSweeper(
+    { tasks: store.tasks, batches: store.batches, artifactFiles },
+    settings.retentionMs,
+    log.child({ component: 'retention' }),
+    clock,
+  );
   const wake: WakeBus = settings.databaseUrl
     ? new (await import('./queue/postgres-wake-bus.js')).PostgresWakeBus(
         settings.databaseUrl,
@@ -314,6 +323,7 @@ async function assemble(settings: Readonly<Settings>, opts: AppOptions, releaseD
         apiKey,
         auth,
         webhookSecrets,
+        artifactFiles,
         now,
         notify: (t: TaskType) => wake.publish(t),
       })

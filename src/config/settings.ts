@@ -45,6 +45,11 @@ export interface Settings {
    */
   webhookSecrets: readonly string[];
   retentionMs: number;
+  /**
+   * Where task artefacts are kept (AEQ_ARTIFACT_DIR; default `<data dir>/artifacts`). On PostgreSQL with processes on
+   * several hosts, a directory every one of them mounts (docs/operations.md#artefacts).
+   */
+  artifactDir: string;
   /** How long monitor runs keep their saved answers and figures (AEQ_MONITOR_RETENTION_DAYS, default 400 days). */
   monitorRetentionMs: number;
   /**
@@ -185,11 +190,12 @@ export function loadSettings(env: Env = process.env, overrides: Partial<Settings
   const secretsKey = credential(env, 'AEQ_SECRETS_KEY', MIN_SECRETS_KEY_LENGTH);
   if (secretsKey !== undefined && (secretsKey === apiKey || secretsKey === internalToken))
     throw new SettingsError('AEQ_SECRETS_KEY must differ from AEQ_API_KEY and AEQ_INTERNAL_TOKEN');
+  const dataDir = path.resolve(env.AEQ_DATA_DIR || (flag(env, 'AEQ_SANDBOX') ? './data/sandbox' : './data'));
   const settings: Settings = {
     port: int(env, 'PORT', 0, 65535) ?? 8080,
     host: env.HOST || '127.0.0.1',
     // The sandbox keeps its own store: a live start on it would send the sandbox's queued tasks to the real hosts.
-    dataDir: path.resolve(env.AEQ_DATA_DIR || (flag(env, 'AEQ_SANDBOX') ? './data/sandbox' : './data')),
+    dataDir,
     apiKey,
     internalToken,
     secretsKey,
@@ -209,6 +215,7 @@ export function loadSettings(env: Env = process.env, overrides: Partial<Settings
     readerAllowPrivate: flag(env, 'AEQ_READER_ALLOW_PRIVATE'),
     webhookSecrets: webhookSecrets(env),
     retentionMs: int(env, 'AEQ_RETENTION_MS', 1, 365 * 86_400_000) ?? 86_400_000,
+    artifactDir: path.resolve(env.AEQ_ARTIFACT_DIR || path.join(dataDir, 'artifacts')),
     monitorRetentionMs: (int(env, 'AEQ_MONITOR_RETENTION_DAYS', 1, 3650) ?? 400) * 86_400_000,
     monitorSampleSpacingMs: (int(env, 'AEQ_MONITOR_SAMPLE_SPACING_SECONDS', 0, 3600) ?? 300) * 1000,
     directCountry,

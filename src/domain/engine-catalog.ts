@@ -6,8 +6,12 @@
  * every layer can read it.
  */
 
-/** `include` flags a client may set (`TaskPayload.include`); an engine honours those its row lists. */
-type IncludeFlag = 'markdown' | 'rawResponse' | 'html';
+/**
+ * `include` flags a client may set (`TaskPayload.include`); an engine honours those its row lists. `artifacts` keeps
+ * the task's evidence (src/domain/artifact.ts): every engine has an upstream payload to keep, and the engines that can
+ * load their pages in the browser add the page's HTML and screenshot when they do.
+ */
+type IncludeFlag = 'markdown' | 'rawResponse' | 'html' | 'artifacts';
 
 /**
  * The two ways an engine with a consumer app can answer (docs/contract.md#surfaces): its provider's API, or the app
@@ -122,7 +126,7 @@ const ROWS = {
     browser: true,
     readsClientUrls: false,
     surfaces: ['api', 'app'],
-    includeFlags: ['markdown', 'rawResponse', 'html'],
+includeFlags: ['markdown', 'rawResponse', 'html', 'artifacts'],
     pages: NO_PAGES,
     address: TEXT,
     actions: NO_ACTIONS,
@@ -137,7 +141,7 @@ const ROWS = {
     browser: true,
     readsClientUrls: false,
     surfaces: ['api', 'app'],
-    includeFlags: [],
+includeFlags: ['artifacts'],
     pages: NO_PAGES,
     address: TEXT,
     actions: NO_ACTIONS,
@@ -151,7 +155,7 @@ const ROWS = {
     defaultCountry: null,
     browser: false,
     readsClientUrls: false,
-    includeFlags: ['markdown', 'rawResponse'],
+    includeFlags: ['markdown', 'rawResponse', 'artifacts'],
     pages: NO_PAGES,
     address: TEXT,
     actions: NO_ACTIONS,
@@ -165,7 +169,7 @@ const ROWS = {
     defaultCountry: null,
     browser: true,
     readsClientUrls: false,
-    includeFlags: [],
+    includeFlags: ['artifacts'],
     pages: NO_PAGES,
     address: TEXT,
     actions: NO_ACTIONS,
@@ -179,7 +183,7 @@ const ROWS = {
     defaultCountry: null,
     browser: true,
     readsClientUrls: false,
-    includeFlags: [],
+    includeFlags: ['artifacts'],
     pages: NO_PAGES,
     address: TEXT,
     actions: NO_ACTIONS,
@@ -193,7 +197,7 @@ const ROWS = {
     defaultCountry: null,
     browser: true,
     readsClientUrls: false,
-    includeFlags: [],
+    includeFlags: ['artifacts'],
     pages: TEN_PAGES,
     address: TEXT,
     actions: NO_ACTIONS,
@@ -207,7 +211,7 @@ const ROWS = {
     defaultCountry: null,
     browser: true,
     readsClientUrls: false,
-    includeFlags: [],
+    includeFlags: ['artifacts'],
     pages: NO_PAGES,
     address: TEXT,
     actions: NO_ACTIONS,
@@ -221,7 +225,7 @@ const ROWS = {
     defaultCountry: null,
     browser: true,
     readsClientUrls: false,
-    includeFlags: [],
+    includeFlags: ['artifacts'],
     pages: NO_PAGES,
     address: TEXT,
     actions: NO_ACTIONS,
@@ -235,7 +239,7 @@ const ROWS = {
     defaultCountry: null,
     browser: false,
     readsClientUrls: false,
-    includeFlags: [],
+    includeFlags: ['artifacts'],
     pages: TEN_PAGES,
     address: TEXT,
     // `page` reads one page of a Naver site (a blog post) by its URL.
@@ -250,7 +254,7 @@ const ROWS = {
     defaultCountry: null,
     browser: false,
     readsClientUrls: false,
-    includeFlags: [],
+    includeFlags: ['artifacts'],
     pages: TEN_PAGES,
     address: TEXT,
     actions: NO_ACTIONS,
@@ -264,7 +268,7 @@ const ROWS = {
     defaultCountry: null,
     browser: false,
     readsClientUrls: false,
-    includeFlags: [],
+    includeFlags: ['artifacts'],
     pages: NO_PAGES,
     address: TEXT,
     actions: NO_ACTIONS,
@@ -278,7 +282,7 @@ const ROWS = {
     defaultCountry: null,
     browser: false,
     readsClientUrls: false,
-    includeFlags: [],
+    includeFlags: ['artifacts'],
     pages: NO_PAGES,
     address: FORUM_TEXT_OR_POST,
     actions: {
@@ -298,7 +302,7 @@ const ROWS = {
     defaultCountry: null,
     browser: false,
     readsClientUrls: true,
-    includeFlags: ['rawResponse'],
+    includeFlags: ['rawResponse', 'artifacts'],
     pages: NO_PAGES,
     address: {
       anyOf: ['url'],

@@ -50,6 +50,8 @@ const REQUEST_ERRORS = Object.freeze({
   },
   REQUEST_TIMEOUT: { status: 408, message: 'The request was not sent in time.' },
   RESOURCE_NOT_FOUND: { status: 404, message: 'No task with this id (unknown or expired).' },
+  ARTIFACT_NOT_FOUND: { status: 404, message: 'The task kept no artefact of this name; see its list of artefacts.' },
+  RANGE_NOT_SATISFIABLE: { status: 416, message: "The requested range starts beyond the artefact's last byte." },
   ENQUEUE_ERROR: { status: 500, message: 'The task could not be queued; retry.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Send the body as application/json.' },
   NOT_FOUND: { status: 404, message: 'No such route.' },

@@ -78,3 +78,9 @@ export function taskIdFloor(ms: number): string {
 
 /** Task, batch and monitor ids are UUIDs; anything else is not found without asking the store. */
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A version-7 id's creation millisecond (its first 48 bits); null for any other id. */
+export function taskIdTime(id: string): number | null {
+  if (!V7.test(id)) return null;
+  return Number.parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
+}

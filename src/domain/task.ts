@@ -16,7 +16,8 @@ export interface TaskPayload {
   url?: string;
   community?: string;
   user?: string;
-  include?: { markdown?: boolean; rawResponse?: boolean; html?: boolean };
+  /** `artifacts`: keep the task's evidence for its retention (src/domain/artifact.ts). */
+  include?: { markdown?: boolean; rawResponse?: boolean; html?: boolean; artifacts?: boolean };
   /** Which surface answers, for an engine that has two (docs/contract.md#surfaces); absent: the engine's default. */
   surface?: Surface;
 }

@@ -6,7 +6,7 @@ import type { TaskType } from '../domain/task-types.js';
 import type { Metrics } from '../ops/metrics.js';
 import type { Pools } from '../pools/pools.js';
 import type { RuntimeChanges } from '../pools/runtime-changes.js';
-import type { Accounts, Batches, Figures, Monitors, Outbox, TaskQueue, Usage } from '../store/ports.js';
+import type { Accounts, ArtifactFiles, Batches, Figures, Monitors, Outbox, TaskQueue, Usage } from '../store/ports.js';
 import type { AccountSecrets } from '../webhooks/account-secrets.js';
 
 /** The store's ports the routes use, and its readiness (/ready). */
@@ -37,6 +37,8 @@ export interface HttpContext {
   auth: Authenticator;
   /** Each account's webhook signing secrets (GET /v1/webhooks/secret). */
   webhookSecrets: AccountSecrets;
+  /** The artefacts' files (GET /v1/async/task/{id}/artifacts/{name}). */
+  artifactFiles: ArtifactFiles;
   now: () => number;
   /** Wakes an in-process worker after an insert (no-op in the `api` role). */
   notify: (taskType: TaskType) => void;

@@ -23,6 +23,7 @@ import { registerDeliveryRoutes } from './routes/deliveries.js';
 import { registerTaskListRoutes } from './routes/task-list.js';
 import { registerExportRoutes } from './routes/export.js';
 import { registerTaskRequestRoute } from './routes/task-request.js';
+import { registerTaskArtifactRoutes } from './routes/task-artifacts.js';
 import { registerTaskRoutes } from './routes/tasks.js';
 import { registerUsageRoutes } from './routes/usage.js';
 import { registerWebhookSecretRoutes } from './routes/webhook-secret.js';
@@ -172,6 +173,7 @@ export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance
     registerExportRoutes(scope, ctx);
   });
   registerTaskRequestRoute(app, ctx);
+  registerTaskArtifactRoutes(app, ctx);
   registerBatchRoutes(app, ctx);
   registerDeliveryRoutes(app, ctx);
   registerAnalysisRoutes(app, ctx);

@@ -26,9 +26,18 @@ import type { TransportFactory } from '../transport/transport-factory.js';
 import type { AttemptBrowser, BrowserPool } from '../transport/browser/browser-pool.js';
 import { ParsePool } from '../engines/parse-pool/pool.js';
 import type { Metrics } from '../ops/metrics.js';
+import type { EngineResult } from '../engines/engine-result.js';
+import { coerceError } from '../domain/coerce-error.js';
+import { captureFor, collectEvidence, evidenceSecrets, keepsArtifacts, type EvidenceItem } from './attempt-evidence.js';
 
 export type AttemptOutcome =
-  | { kind: 'completed'; response: Record<string, unknown>; credits?: number }
+  | {
+      kind: 'completed';
+      response: Record<string, unknown>;
+      credits?: number;
+      /** The artefacts to keep, when the task asked for them (attempt-evidence.ts); stored before the finish. */
+      evidence?: EvidenceItem[];
+    }
   /** `retryable` false: no further attempt can help (bad payload, legitimate absence). */
   | {
       kind: 'failed';
@@ -131,12 +140,23 @@ export class AttemptRunner {
     // A refusal's Retry-After: the exit address and account rest at least this long (capped like a retry).
     let restAtLeastMs = 0;
     let browser: AttemptBrowser | null = null;
+    const keeps = keepsArtifacts(task.taskType, payload);
+    const secrets = keeps
+      ? evidenceSecrets(engine, account?.resource.value.secret, proxySecrets(exit.resource.value))
+      : [];
     try {
       const http = this.transports.forExit(exit.resource.value, task.taskType);
       const attemptCountry = country ?? exit.resource.country;
       // The browser engines, and a task asking for an engine's app surface (docs/contract.md#surfaces).
-      if ((engine.transport === 'browser' || payload.surface === 'app') && this.browsers)
-        browser = this.browsers.forAttempt({ exit: exit.resource.value, country: attemptCountry, signal });
+      if ((engine.transport === 'browser' || payload.surface === 'app') && this.browsers) {
+        const capture = keeps ? captureFor(engine, secrets) : undefined;
+        browser = this.browsers.forAttempt({
+          exit: exit.resource.value,
+          country: attemptCountry,
+          signal,
+          ...(capture ? { capture } : {}),
+        });
+      }
       const work = adapter.run({
         taskId: task.id,
         tenant: task.accountId,
@@ -164,9 +184,13 @@ export class AttemptRunner {
         requested: task.country,
         exit: exit.resource.country,
       });
-      return result.credits === undefined
-        ? { kind: 'completed', response }
-        : { kind: 'completed', response, credits: result.credits };
+      const evidence = keeps ? await this.evidenceOf(result, browser, secrets, engine, log) : undefined;
+      return {
+        kind: 'completed',
+        response,
+        ...(result.credits === undefined ? {} : { credits: result.credits }),
+        ...(evidence ? { evidence } : {}),
+      };
     } catch (e) {
       this.metrics.engineLatency.observe(
         { engine: task.taskType, outcome: 'error' },
@@ -235,6 +259,25 @@ export class AttemptRunner {
       browser?.close();
       exit.release(release, restAtLeastMs);
       account?.release(release, restAtLeastMs);
+    }
+  }
+
+  /**
+   * The artefacts of a completed attempt. They are evidence beside the answer, not the answer: a failure to make one
+   * is logged and the task completes without it.
+   */
+  private async evidenceOf(
+    result: EngineResult,
+    browser: AttemptBrowser | null,
+    secrets: readonly string[],
+    engine: EngineConfig,
+    log: Logger,
+  ): Promise<EvidenceItem[] | undefined> {
+    try {
+      return await collectEvidence(result, browser, secrets, engine);
+    } catch (e) {
+      log.warn({ err: coerceError(e) }, 'artefacts could not be made; the task completes without them');
+      return undefined;
     }
   }
 

@@ -118,8 +118,10 @@ function tasksOf(o: RunSubmission, run: MonitorRunRecord): NewTask[] {
         for (let sample = 0; sample < samples; sample++) {
           const i = index++;
           try {
+            // A monitor's answers are the ones a brand's figures rest on: each keeps its evidence (artefacts).
+            const payload = { prompt, country, include: { artifacts: true } };
             const task = envelopeToTask(
-              { taskType: engine, payload: { prompt, country }, idempotencyKey: `monitor:${run.id}:${i}` },
+              { taskType: engine, payload, idempotencyKey: `monitor:${run.id}:${i}` },
               o.submission,
               run.accountId,
             );

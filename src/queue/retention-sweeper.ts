@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../domain/clock.js';
-import type { Batches, TaskQueue } from '../store/ports.js';
+import type { ArtifactFiles, Batches, TaskQueue } from '../store/ports.js';
 
 /**
  * Deletes tasks older than the retention window in small batches, so the store stays responsive.
@@ -10,7 +10,12 @@ export class RetentionSweeper {
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
-    private readonly store: { tasks: Pick<TaskQueue, 'deleteExpired'>; batches: Pick<Batches, 'deleteExpired'> },
+    private readonly store: {
+      tasks: Pick<TaskQueue, 'deleteExpired'>;
+      batches: Pick<Batches, 'deleteExpired'>;
+      /** The artefacts' files, deleted with their tasks. */
+      artifactFiles?: Pick<ArtifactFiles, 'purgeBefore'>;
+    },
     private readonly retentionMs: number,
     private readonly log: Logger,
     private readonly clock: Clock = systemClock,
@@ -22,7 +27,7 @@ export class RetentionSweeper {
     this.timer.unref();
   }
 
-  /** One sweep: deletes every expired task and batch (and their webhook rows); returns how many tasks. */
+  /** One sweep: deletes every expired task and batch (their webhook rows, artefacts' files); returns how many tasks. */
   async runOnce(): Promise<number> {
     let total = 0;
     try {
@@ -39,7 +44,11 @@ export class RetentionSweeper {
         batches += n;
         if (n < this.batch) break;
       }
-      if (total > 0 || batches > 0) this.log.info({ deleted: total, batches }, 'expired tasks deleted');
+      // The files after the rows: an expired task is already hidden from every read, and a sweep that stops between
+      // the two leaves files the next sweep deletes (they are found by their tasks' creation time, not by the rows).
+      const artifacts = (await this.store.artifactFiles?.purgeBefore(before)) ?? 0;
+      if (total > 0 || batches > 0 || artifacts > 0)
+        this.log.info({ deleted: total, batches, artifacts }, 'expired tasks deleted');
     } catch (e) {
       this.log.error({ err: e }, 'retention sweep failed');
     }

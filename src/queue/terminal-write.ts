@@ -1,3 +1,4 @@
+import type { StoredArtifact } from '../domain/artifact.js';
 import { taskErrorString } from '../domain/engine-errors.js';
 import { serviceFailure } from '../domain/task-failure.js';
 import type { TaskRecord } from '../domain/task.js';
@@ -5,8 +6,16 @@ import { webhookPayload } from '../domain/task-view.js';
 import type { TerminalWrite } from '../store/ports.js';
 import type { AttemptOutcome } from './attempt-runner.js';
 
-/** The terminal row for an attempt's outcome, with its webhook delivery when the task asked for one. */
-export function terminalWrite(task: TaskRecord, outcome: AttemptOutcome, credits: number): TerminalWrite {
+/**
+ * The terminal row for an attempt's outcome, with its webhook delivery when the task asked for one, and the artefacts
+ * whose files the attempt wrote.
+ */
+export function terminalWrite(
+  task: TaskRecord,
+  outcome: AttemptOutcome,
+  credits: number,
+  artifacts: StoredArtifact[] = [],
+): TerminalWrite {
   const base =
     outcome.kind === 'completed'
       ? {
@@ -28,7 +37,7 @@ export function terminalWrite(task: TaskRecord, outcome: AttemptOutcome, credits
   const webhook = task.webhookUrl
     ? { url: task.webhookUrl, payload: webhookPayload(task, base), accountId: task.accountId }
     : null;
-  return { ...base, webhook };
+  return artifacts.length > 0 ? { ...base, webhook, artifacts } : { ...base, webhook };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import type { ServiceConfig } from '../config/engine-config.js';
@@ -5,7 +6,9 @@ import { systemClock, type Clock } from '../domain/clock.js';
 import type { ClaimedTask } from '../domain/task.js';
 import type { TaskType } from '../domain/task-types.js';
 import type { Metrics } from '../ops/metrics.js';
-import type { TaskQueue, WorkerLiveness, WorkerRegistration } from '../store/ports.js';
+import type { ArtifactFiles, TaskQueue, WorkerLiveness, WorkerRegistration } from '../store/ports.js';
+import { ARTIFACT_KINDS, type StoredArtifact } from '../domain/artifact.js';
+import type { EvidenceItem } from './attempt-evidence.js';
 import type { AttemptOutcome, AttemptRunner } from './attempt-runner.js';
 import { LeaseReaper } from './lease-reaper.js';
 import { retryDelayMs } from './retry-policy.js';
@@ -25,6 +28,8 @@ export interface WorkerDeps {
   clock?: Clock;
   /** Called after a delivery is written, so the webhook sender wakes at once. */
   onWebhookQueued?: () => void;
+  /** Where the artefacts' files go (tasks that keep them); without it no task keeps any. */
+  artifacts?: ArtifactFiles;
 }
 
 /**
@@ -221,7 +226,8 @@ export class Worker {
       log.info('attempt interrupted by shutdown, task requeued');
       return;
     }
-    const write = terminalWrite(task, outcome, this.d.config.engines[task.taskType].credits);
+    const kept = outcome.kind === 'completed' ? await this.storeEvidence(task, outcome.evidence, log) : [];
+    const write = terminalWrite(task, outcome, this.d.config.engines[task.taskType].credits, kept);
     const ok = await this.d.tasks.finish({ id: task.id, leaseToken: task.leaseToken, write, now });
     if (!ok) {
       log.warn('lease lost before the task could be finished; the result is discarded');
@@ -233,6 +239,40 @@ export class Worker {
     this.d.metrics.taskLatency.observe({ engine: task.taskType, status: write.status }, (now - task.createdAt) / 1000);
     log.info({ status: write.status, error: write.error ?? undefined }, 'task finished');
     if (write.webhook) this.d.onWebhookQueued?.();
+  }
+
+  /**
+   * Writes an attempt's artefacts' files before its finish names them, so a finished task never names a file that is
+   * not there. A file that cannot be written is left out (logged): the answer does not depend on it. Files of an
+   * attempt whose finish then loses its lease stay unnamed under their attempt's folder until the retention sweep.
+   */
+  private async storeEvidence(
+    task: ClaimedTask,
+    evidence: readonly EvidenceItem[] | undefined,
+    log: Logger,
+  ): Promise<StoredArtifact[]> {
+    const files = this.d.artifacts;
+    if (!files || !evidence || evidence.length === 0) return [];
+    const kept: StoredArtifact[] = [];
+    for (const item of evidence) {
+      const { name, contentType } = ARTIFACT_KINDS[item.kind];
+      try {
+        await files.write({ taskId: task.id, attempt: task.attempts, name, bytes: item.bytes });
+      } catch (e) {
+        log.error({ err: e, artifact: name }, 'artefact not written; the task finishes without it');
+        continue;
+      }
+      kept.push({
+        name,
+        kind: item.kind,
+        contentType,
+        bytes: item.bytes.byteLength,
+        sha256: createHash('sha256').update(item.bytes).digest('hex'),
+        createdAt: this.clock.now(),
+        attempt: task.attempts,
+      });
+    }
+    return kept;
   }
 
   private async heartbeat(): Promise<void> {

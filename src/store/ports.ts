@@ -1,6 +1,7 @@
 import type { Account, ApiKeyRecord, NewApiKey, StoredKey } from '../domain/account.js';
 import type { BatchItem, BatchRecord, NewBatch } from '../domain/batch.js';
 import type { MonitorRecord, MonitorRunRecord, MonitorRunStatus } from '../domain/monitor.js';
+import type { StoredArtifact } from '../domain/artifact.js';
 import type { ClaimedTask, NewTask, PolledTask, TaskRecord } from '../domain/task.js';
 import type { TaskFailure } from '../domain/task-failure.js';
 import type {
@@ -83,6 +84,36 @@ export interface TaskQueue {
   deleteExpired(a: { before: number; limit: number }): Promise<number>;
   /** Earliest time a QUEUED task of the type becomes due, for the scheduler's timer. */
   nextAvailableAt(taskType: string): Promise<number | null>;
+  /** The artefacts an account's task kept ([] none); undefined when it has no such task within retention. */
+  artifacts(a: { id: string; accountId: string; notBefore: number }): Promise<StoredArtifact[] | undefined>;
+}
+
+/** Where an artefact's bytes are: its task, the attempt that wrote it and its fixed name (src/domain/artifact.ts). */
+export interface ArtifactRef {
+  taskId: string;
+  attempt: number;
+  name: string;
+}
+
+/** An artefact's file opened for reading: its size, and its bytes from `start` to `end` (inclusive) as a stream. */
+export interface ArtifactFile {
+  size: number;
+  stream(range?: { start: number; end: number }): NodeJS.ReadableStream;
+}
+
+/**
+ * The files of the artefacts (store/artifacts/directory.ts). A write is atomic: a reader sees the whole file or none.
+ * Files are kept per task and deleted by their task's creation time, which the task's id carries, so the retention
+ * sweep removes them without reading the store.
+ */
+export interface ArtifactFiles {
+  /** Where they are kept, for the log. */
+  readonly location: string;
+  write(a: ArtifactRef & { bytes: Uint8Array }): Promise<void>;
+  /** The file, or null when it is not there (swept, or never written). */
+  open(a: ArtifactRef): Promise<ArtifactFile | null>;
+  /** Deletes the files of every task created before `before`; how many tasks' files went. */
+  purgeBefore(before: number): Promise<number>;
 }
 
 /** The figures of /stats and of the metrics. */

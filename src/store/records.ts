@@ -1,5 +1,6 @@
 import type { PolledTask, TaskRecord, TaskStatus } from '../domain/task.js';
 import type { TaskFailure } from '../domain/task-failure.js';
+import type { StoredArtifact } from '../domain/artifact.js';
 
 /* What the store's ports (ports.ts) take and give, beside the domain's own records. */
 
@@ -26,6 +27,8 @@ export interface TerminalWrite {
   creditsToCharge: number;
   creditsCharged: number;
   webhook: WebhookOutbox | null;
+  /** The artefacts the task keeps, their files already in place (ArtifactFiles); absent or empty: none. */
+  artifacts?: StoredArtifact[];
 }
 
 export interface DueDelivery {

@@ -3,8 +3,11 @@ import type { TaskType } from '../domain/task-types.js';
 import { parseTaskFailure } from '../domain/task-failure.js';
 import type { TasksTable } from './schema.js';
 
-/** A task's columns as reads return them (TASK_COLUMNS): all but the batch's, which only batch reads look at. */
-export type TaskRow = Omit<TasksTable, 'batch_id' | 'batch_index'>;
+/**
+ * A task's columns as reads return them: all but the batch's, which only batch reads look at, and the artefacts' list,
+ * which only the artefacts' read looks at.
+ */
+export type TaskRow = Omit<TasksTable, 'batch_id' | 'batch_index' | 'artifacts'>;
 
 /** Row <-> domain mapping, in one place. PostgreSQL returns bigint columns as strings: Number() them. */
 export function taskFromRow(r: TaskRow): TaskRecord {

@@ -31,6 +31,8 @@ export interface TasksTable {
   batch_index: number | null;
   /** The account of the key that made it (migrations/013-account-isolation.ts). */
   account_id: string;
+  /** The artefacts it kept, a StoredArtifact[] as JSON (migrations/028-task-artifacts.ts); null: none. */
+  artifacts: string | null;
 }
 
 /** A batch (migrations/011-batches.ts): `size` items submitted, `total` of them accepted as tasks. */

@@ -37,7 +37,7 @@ function knownPayload(p: Record<string, unknown>, country: string | null): TaskP
   const inc = p.include as Record<string, unknown> | undefined;
   if (inc && typeof inc === 'object') {
     const flags: NonNullable<TaskPayload['include']> = {};
-    for (const f of ['markdown', 'rawResponse', 'html'] as const)
+    for (const f of ['markdown', 'rawResponse', 'html', 'artifacts'] as const)
       if (typeof inc[f] === 'boolean') flags[f] = inc[f] as boolean;
     out.include = flags;
   }

@@ -11,8 +11,8 @@ const SRC = path.resolve(import.meta.dirname, '../../src');
 const ROOTS = [/^app\.ts$/, /^cli\//];
 
 /**
- * What a root may import of src/store besides the ports: the store itself, the two ways to open one, and the embedded
- * store's data dir guards (its lock and its mode).
+ * What a root may import of src/store besides the ports: the store itself, the two ways to open one, the embedded
+ * store's data dir guards (its lock and its mode), and the directory of the task artefacts' files.
  */
 const ROOT_IMPORTS = new Set([
   'store/store.ts',
@@ -20,6 +20,7 @@ const ROOT_IMPORTS = new Set([
   'store/postgres/postgres-store.ts',
   'store/sqlite/data-dir-lock.ts',
   'store/sqlite/data-dir-mode.ts',
+  'store/artifacts/directory.ts',
 ]);
 
 /** The imports into src/store from outside it that take more than a port (docs/architecture.md, "The store"). */

@@ -15,7 +15,7 @@ const KEYS_BY_KIND: Record<string, string[]> = {
   engine: [...COMMON_KEYS, 'actions', 'address', 'answers', 'includeFlags', 'pages'].sort(),
   analysis: [...COMMON_KEYS, 'endpoint', 'monitors'].sort(),
 };
-const INCLUDE_FLAGS = ['markdown', 'rawResponse', 'html'];
+const INCLUDE_FLAGS = ['markdown', 'rawResponse', 'html', 'artifacts'];
 
 function checkRule(where: string, rule: AddressRule): void {
   expect(rule.anyOf.length, where).toBeGreaterThan(0);

@@ -18,7 +18,7 @@ import {
  * credentials (and the token they buy), a proxy password. Every engine runs, successes and
  * failures alike, with every include flag; then every text the outside world can see is searched:
  * polling views, webhook deliveries, logs, the operational endpoints, the internal pool listing,
- * the OpenAPI document and the raw bytes of the SQLite files.
+ * the OpenAPI document, the raw bytes of the SQLite files and every task artefact's file.
  */
 const SECRETS = {
   accountUs1: 'sk-SECRET-ACCOUNT-us1-9f2c41d7e0',
@@ -56,7 +56,7 @@ function secretForms(): Array<[label: string, text: string]> {
 
 const INTERNAL_TOKEN = 'secrets-internal-token';
 const asInternal = { authorization: `Bearer ${INTERNAL_TOKEN}` };
-const include = { rawResponse: true, html: true, markdown: true };
+const include = { rawResponse: true, html: true, markdown: true, artifacts: true };
 
 /** Prompt- and query-addressed engines: one normal task and one per failure directive. */
 const TEXT_ENGINES: Array<
@@ -300,6 +300,15 @@ describe('secrets never leave the service', () => {
       if (fs.statSync(file).isFile()) seen.push([`data file ${f}`, fs.readFileSync(file).toString('latin1')]);
     }
     expect(seen.some(([s]) => s.startsWith('data file aeq.sqlite'))).toBe(true);
+    // Every task artefact as written (include.artifacts: the raw payload of every engine that completed).
+    const artifactDir = svc.app.settings.artifactDir;
+    const artefacts = fs
+      .readdirSync(artifactDir, { recursive: true, withFileTypes: true })
+      .filter((d) => d.isFile())
+      .map((d) => path.join(d.parentPath, d.name));
+    expect(artefacts.filter((f) => f.endsWith('raw.json')).length).toBeGreaterThanOrEqual(TEXT_ENGINES.length);
+    for (const f of artefacts)
+      seen.push([`artefact ${path.relative(artifactDir, f)}`, fs.readFileSync(f).toString('latin1')]);
 
     const hits: string[] = [];
     for (const [source, text] of seen) {

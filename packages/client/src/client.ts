@@ -5,6 +5,7 @@ import type {
   BatchItemResult,
   BatchList,
   BatchStatus,
+  ArtifactList,
   DeliveryLog,
   Envelope,
   ListedTasks,
@@ -206,6 +207,36 @@ export class AeqClient {
   }
 
   /** A task's webhook delivery log. */
+  /** The artefacts a task kept (`include.artifacts`): each with its kind, content type, size, SHA-256 and URL. */
+  artifacts(taskId: string): Promise<ArtifactList> {
+    return this.request('GET', `/v1/async/task/${encodeURIComponent(taskId)}/artifacts`);
+  }
+
+  /**
+   * One artefact's bytes (its name from `artifacts()`), whole or one byte range (`{start, end}`, both included). A
+   * refusal is an AeqError as for every call (ARTIFACT_NOT_FOUND, RANGE_NOT_SATISFIABLE, …).
+   */
+  async artifact(taskId: string, name: string, range?: { start: number; end: number }): Promise<Uint8Array> {
+    const headers: Record<string, string> = { authorization: `Bearer ${this.opts.apiKey}` };
+    if (range) headers.range = `bytes=${range.start}-${range.end}`;
+    const path = `/v1/async/task/${encodeURIComponent(taskId)}/artifacts/${encodeURIComponent(name)}`;
+    let res: Response;
+    try {
+      res = await this.doFetch(this.base + path, { headers });
+    } catch (e) {
+      throw new AeqError('NETWORK_ERROR', 0, `GET ${this.base}${path}: ${String((e as Error).message)}`);
+    }
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    if (res.ok) return bytes;
+    let parsed: unknown = null;
+    try {
+      parsed = JSON.parse(new TextDecoder().decode(bytes)) as unknown;
+    } catch {
+      // not JSON: the status alone says it failed
+    }
+    throw AeqError.fromAnswer(res.status, parsed);
+  }
+
   deliveries(taskId: string): Promise<DeliveryLog> {
     return this.request('GET', `/v1/async/task/${encodeURIComponent(taskId)}/deliveries`);
   }

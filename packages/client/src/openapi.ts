@@ -39,6 +39,8 @@ export interface paths {
                                 markdown?: boolean;
                                 rawResponse?: boolean;
                                 html?: boolean;
+                                /** @description Keep the evidence (raw payload; page HTML and screenshot in browser modes) for the retention */
+                                artifacts?: boolean;
                             };
                             /**
                              * @description engines with an API and an app (CHATBOT_A, ANSWER_ENGINE_A): which one answers; default: the engine's configured transport
@@ -226,6 +228,8 @@ export interface paths {
                                 markdown?: boolean;
                                 rawResponse?: boolean;
                                 html?: boolean;
+                                /** @description Keep the evidence (raw payload; page HTML and screenshot in browser modes) for the retention */
+                                artifacts?: boolean;
                             };
                             /**
                              * @description engines with an API and an app (CHATBOT_A, ANSWER_ENGINE_A): which one answers; default: the engine's configured transport
@@ -816,6 +820,226 @@ export interface paths {
                 };
                 /** @description Default Response */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/async/task/{id}/artifacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The artefacts a task kept (include.artifacts): raw payload, page HTML, screenshot */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success?: boolean;
+                            task?: {
+                                /** Format: uuid */
+                                id?: string;
+                                taskType?: string;
+                                /** @enum {string} */
+                                status?: "QUEUED" | "PROCESSING" | "COMPLETED" | "FAILED";
+                                priority?: number;
+                                /** Format: date-time */
+                                createdAt?: string;
+                                idempotencyKey?: string;
+                            };
+                            /** @description empty when the task kept none (not asked, not finished yet, or failed) */
+                            artifacts?: {
+                                /**
+                                 * @description fixed per kind; the last segment of `url`
+                                 * @enum {string}
+                                 */
+                                name: "raw.json" | "page.html" | "screenshot.png";
+                                /**
+                                 * @description `raw`: the upstream payload the engine read (JSON, secrets removed); `html`: the page as the browser read it; `screenshot`: the page as shown (PNG)
+                                 * @enum {string}
+                                 */
+                                kind: "raw" | "html" | "screenshot";
+                                contentType: string;
+                                /** @description size in bytes */
+                                bytes: number;
+                                /** @description hex SHA-256 of the bytes (the ETag) */
+                                sha256: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** @description where to download it (same bearer key); range requests are honoured */
+                                url: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/async/task/{id}/artifacts/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of a task's artefacts, its bytes (a single Range is honoured: 206, or 416) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the artefact, with Content-Type, Content-Length, ETag and Accept-Ranges: bytes */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                        "text/html": string;
+                        "image/png": string;
+                    };
+                };
+                /** @description the artefact, with Content-Type, Content-Length, ETag and Accept-Ranges: bytes */
+                206: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                        "text/html": string;
+                        "image/png": string;
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success?: false;
+                            error?: {
+                                code?: string;
+                                message?: string;
+                                details?: unknown;
+                                /** Format: date-time */
+                                timestamp?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                416: {
                     headers: {
                         [name: string]: unknown;
                     };

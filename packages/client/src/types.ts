@@ -18,6 +18,9 @@ export type TaskStatus = NonNullable<NonNullable<Polling['task']>['status']>;
 export type TaskFailure = NonNullable<Polling['failure']>;
 export type BatchStatus = JsonAnswer<paths['/v1/async/batch/{id}']['get'], 200>;
 export type DeliveryLog = JsonAnswer<paths['/v1/async/task/{id}/deliveries']['get'], 200>;
+/** The artefacts a task kept (include.artifacts), each with the URL of its bytes. */
+export type ArtifactList = JsonAnswer<paths['/v1/async/task/{id}/artifacts']['get'], 200>;
+export type Artifact = NonNullable<ArtifactList['artifacts']>[number];
 export type Usage = JsonAnswer<paths['/v1/usage']['get'], 200>;
 /** The account's webhook signing secret, and the one a rotation replaced while it still signs. */
 export type WebhookSecret = JsonAnswer<paths['/v1/webhooks/secret']['get'], 200>;

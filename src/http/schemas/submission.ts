@@ -45,7 +45,15 @@ const payloadSchema = {
     user: { type: 'string', minLength: 1, maxLength: 100 },
     include: {
       type: 'object',
-      properties: { markdown: { type: 'boolean' }, rawResponse: { type: 'boolean' }, html: { type: 'boolean' } },
+      properties: {
+        markdown: { type: 'boolean' },
+        rawResponse: { type: 'boolean' },
+        html: { type: 'boolean' },
+        artifacts: {
+          type: 'boolean',
+          description: 'Keep the evidence (raw payload; page HTML and screenshot in browser modes) for the retention',
+        },
+      },
     },
     surface: {
       type: 'string',

@@ -24,6 +24,7 @@ import * as m024 from '../migrations/024-task-failure.js';
 import * as m025 from '../migrations/025-monitor-run-trigger.js';
 import * as m026 from '../migrations/026-drop-pool-leases.js';
 import * as m027 from './migrations/027-drop-single-slot-function.js';
+import * as m028 from '../migrations/028-task-artifacts.js';
 
 /**
  * Every migration the PostgreSQL store runs, in order. A number names one change in both databases' lists; the
@@ -55,4 +56,5 @@ export const POSTGRES_MIGRATIONS: Readonly<Record<string, Migration>> = {
   '025-monitor-run-trigger': m025,
   '026-drop-pool-leases': m026,
   '027-drop-single-slot-function': m027,
+  '028-task-artifacts': m028,
 };

@@ -14,7 +14,7 @@ import { postgresFinisher } from '../tasks/finish.js';
 import { heartbeatPostgres } from '../tasks/heartbeat.js';
 import { insertTasksPostgres } from '../tasks/insert.js';
 import { listTasks, postgresTextMatch } from '../tasks/list.js';
-import { getTask, nextAvailableAt, pollTask } from '../tasks/read.js';
+import { getTask, nextAvailableAt, pollTask, taskArtifacts } from '../tasks/read.js';
 import { reapExpiredLeases } from '../tasks/reap.js';
 import { retryTask } from '../tasks/retry.js';
 import { usage } from '../usage.js';
@@ -70,6 +70,7 @@ export function openPostgresStore(connectionString: string, agingMs: number, poo
       reapExpired: (a) => reapExpiredLeases(db, a),
       deleteExpired: (a) => deleteExpired(db, a),
       nextAvailableAt: (taskType) => nextAvailableAt(db, taskType),
+      artifacts: (a) => taskArtifacts(db, a),
     },
     figures: {
       stats: (a) => counts.stats(db, a),

@@ -116,6 +116,7 @@ create table tasks (
   batch_index integer,
   account_id text not null default 'default'::text,
   failure text,
+  artifacts text,
   constraint tasks_pkey PRIMARY KEY (id)
 );
 

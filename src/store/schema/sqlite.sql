@@ -120,7 +120,8 @@ CREATE TABLE "tasks" (
   "batch_id" text,
   "batch_index" integer,
   "account_id" text default 'default' not null,
-  "failure" text
+  "failure" text,
+  "artifacts" text
 );
 
 CREATE INDEX "tasks_claim" on "tasks" ("task_type", "sort_key") where "status" = 'QUEUED';

@@ -19,6 +19,7 @@ import * as m023 from '../migrations/023-webhook-secrets.js';
 import * as m024 from '../migrations/024-task-failure.js';
 import * as m025 from '../migrations/025-monitor-run-trigger.js';
 import * as m026 from '../migrations/026-drop-pool-leases.js';
+import * as m028 from '../migrations/028-task-artifacts.js';
 
 /**
  * Every migration the embedded store runs, in order. A number names one change in both databases' lists; the
@@ -45,4 +46,5 @@ export const SQLITE_MIGRATIONS: Readonly<Record<string, Migration>> = {
   '024-task-failure': m024,
   '025-monitor-run-trigger': m025,
   '026-drop-pool-leases': m026,
+  '028-task-artifacts': m028,
 };

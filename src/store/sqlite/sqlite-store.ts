@@ -15,7 +15,7 @@ import { finishTaskSqlite, prepareFinish } from '../tasks/finish.js';
 import { heartbeatSqlite, prepareHeartbeat } from '../tasks/heartbeat.js';
 import { insertTasksSqlite, prepareInsert } from '../tasks/insert.js';
 import { listTasks, sqliteTextMatch } from '../tasks/list.js';
-import { getTaskSqlite, nextAvailableAt, pollTaskSqlite, prepareRead } from '../tasks/read.js';
+import { getTaskSqlite, nextAvailableAt, pollTaskSqlite, prepareRead, taskArtifacts } from '../tasks/read.js';
 import { reapExpiredLeases } from '../tasks/reap.js';
 import { prepareRetry, retryTaskSqlite } from '../tasks/retry.js';
 import { usage } from '../usage.js';
@@ -98,6 +98,7 @@ export function openSqliteStore(file: string, agingMs: number, cacheMb = 64): St
       reapExpired: (a) => reapExpiredLeases(db, a),
       deleteExpired: (a) => deleteExpired(db, a),
       nextAvailableAt: (taskType) => nextAvailableAt(db, taskType),
+      artifacts: (a) => taskArtifacts(db, a),
     },
     figures: {
       stats: (a) => counts.statsSqlite(group, s().stats, a),

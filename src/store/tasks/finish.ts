@@ -29,6 +29,7 @@ export async function writeTerminal(
       result: w.result === undefined ? null : JSON.stringify(w.result),
       error: w.error,
       failure: failureText(w),
+      artifacts: artifactsText(w),
       credits_to_charge: w.creditsToCharge,
       credits_charged: w.creditsCharged,
       lease_token: null,
@@ -50,6 +51,7 @@ const FINISH_SQLITE = `
     result = @result,
     error = @error,
     failure = @failure,
+    artifacts = @artifacts,
     credits_to_charge = @toCharge,
     credits_charged = @charged,
     lease_token = null,
@@ -80,6 +82,7 @@ export function finishTaskSqlite(
       result,
       error: w.error,
       failure: failureText(w),
+      artifacts: artifactsText(w),
       toCharge: w.creditsToCharge,
       charged: w.creditsCharged,
       now,
@@ -123,6 +126,7 @@ async function finishAllPostgres(q: PreparedQuery, fs: Finish[]): Promise<boolea
     result: w.result === undefined ? null : JSON.stringify(w.result),
     error: w.error,
     failure: failureText(w),
+    artifacts: artifactsText(w),
     to_charge: w.creditsToCharge,
     charged: w.creditsCharged,
     now,
@@ -139,7 +143,7 @@ async function finishAllPostgres(q: PreparedQuery, fs: Finish[]): Promise<boolea
 const FINISH_ALL = `
   with v as (
     select *
-    from json_to_recordset($1::json) as v (id text, token text, status text, result text, error text, failure text, to_charge integer, charged integer, now bigint, hook_url text, hook_payload text, hook_account text)
+    from json_to_recordset($1::json) as v (id text, token text, status text, result text, error text, failure text, artifacts text, to_charge integer, charged integer, now bigint, hook_url text, hook_payload text, hook_account text)
   ),
   done as (
     update tasks as t
@@ -147,6 +151,7 @@ const FINISH_ALL = `
       result = v.result,
       error = v.error,
       failure = v.failure,
+      artifacts = v.artifacts,
       credits_to_charge = v.to_charge,
       credits_charged = v.charged,
       lease_token = null,
@@ -170,4 +175,9 @@ const FINISH_ALL = `
 /** The failure as the column holds it (JSON text), on a FAILED task only. */
 function failureText(w: TerminalWrite): string | null {
   return w.status === 'FAILED' && w.failure ? JSON.stringify(w.failure) : null;
+}
+
+/** The artefacts' list as the column holds it (JSON text); null when the task keeps none. */
+function artifactsText(w: TerminalWrite): string | null {
+  return w.artifacts && w.artifacts.length > 0 ? JSON.stringify(w.artifacts) : null;
 }

@@ -15,8 +15,11 @@ import { deleteTaskSqlite, deleteTasks, prepareDeleteTask } from './delete.js';
 /** Rows per multi-row insert: 23 columns each, well under PostgreSQL's 65,535 bind parameters. */
 const INSERT_CHUNK = 1000;
 
+/** A new task's columns: all but its artefacts' list, which only its terminal write sets. */
+type NewTaskRow = Omit<TasksTable, 'artifacts'>;
+
 /** A new task's row: QUEUED, due now, its claim order (sort_key) fixed at insert. */
-function taskRow(t: NewTask, agingMs: number): TasksTable {
+function taskRow(t: NewTask, agingMs: number): NewTaskRow {
   return {
     id: t.id,
     task_type: t.taskType,
@@ -154,7 +157,7 @@ const INSERT_ALL = `
   select count(*) as n from t`;
 
 /** The columns of a new task that are not the same for every new task (the rest are literals of the insert). */
-function insertedColumns(r: TasksTable) {
+function insertedColumns(r: NewTaskRow) {
   return {
     id: r.id,
     task_type: r.task_type,
@@ -173,7 +176,7 @@ function insertedColumns(r: TasksTable) {
 }
 
 /** A row whose idempotency key was taken: refused, unless the holder has expired (then the key is free again). */
-async function insertSkipped(trx: Kysely<Database>, row: TasksTable, notBefore: number): Promise<InsertOutcome> {
+async function insertSkipped(trx: Kysely<Database>, row: NewTaskRow, notBefore: number): Promise<InsertOutcome> {
   const existing = await trx
     .selectFrom('tasks')
     .select(['id', 'created_at'])
@@ -250,7 +253,7 @@ export function insertTasksSqlite(
   });
 }
 
-function insertOne(s: InsertStatements, row: TasksTable, notBefore: number): InsertOutcome {
+function insertOne(s: InsertStatements, row: NewTaskRow, notBefore: number): InsertOutcome {
   // ON CONFLICT DO NOTHING: of two submits with one idempotency key, exactly one row wins.
   if (insertRow(s, row)) return { ok: true, task: taskFromRow(row) };
   const existing = s.taskByKey.get(row.account_id, row.idempotency_key) as
@@ -268,7 +271,7 @@ function insertOne(s: InsertStatements, row: TasksTable, notBefore: number): Ins
  * Inserts under the id's own key as rowid; if another row holds that rowid, under one SQLite picks. False: the
  * idempotency key is taken.
  */
-function insertRow(s: InsertStatements, row: TasksTable): boolean {
+function insertRow(s: InsertStatements, row: NewTaskRow): boolean {
   try {
     return s.insertTask.run(taskIdKey(row.id), row).changes === 1;
   } catch (e) {

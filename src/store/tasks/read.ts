@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Kysely } from 'kysely';
+import { parseArtifacts, type StoredArtifact } from '../../domain/artifact.js';
 import type { PolledTask, TaskRecord } from '../../domain/task.js';
 import { taskIdKey } from '../../domain/task-id.js';
 import { POLL_COLUMNS, polledFromRow, polledFromValues, taskFromRow, type PollValues } from '../rows.js';
@@ -29,6 +30,24 @@ export async function pollTask(db: Kysely<Database>, { id, notBefore }: TaskRef)
     .where('created_at', '>=', notBefore)
     .executeTakeFirst();
   return row ? polledFromRow(row) : undefined;
+}
+
+/**
+ * The artefacts a task of the account kept (src/domain/artifact.ts), unless it expired; undefined when there is no
+ * such task, [] when it kept none. Read apart from the task, so that no other read carries the list.
+ */
+export async function taskArtifacts(
+  db: Kysely<Database>,
+  { id, notBefore, accountId }: TaskRef & { accountId: string },
+): Promise<StoredArtifact[] | undefined> {
+  const row = await db
+    .selectFrom('tasks')
+    .select('artifacts')
+    .where('id', '=', id)
+    .where('account_id', '=', accountId)
+    .where('created_at', '>=', notBefore)
+    .executeTakeFirst();
+  return row ? parseArtifacts(row.artifacts) : undefined;
 }
 
 /** Earliest time a QUEUED task of the type becomes due, for the scheduler's timer. */

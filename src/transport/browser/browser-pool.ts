@@ -5,7 +5,13 @@ import type { Browser, BrowserContext, BrowserContextOptions, Page, Route } from
 import { playwright } from './playwright.js';
 import type { ExitAddressConfig } from '../../config/engine-config.js';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
-import type { BrowserTransport, RenderOptions, RenderedPage } from './browser-transport.js';
+import type {
+  BrowserTransport,
+  CaptureRequest,
+  PageCapture,
+  RenderOptions,
+  RenderedPage,
+} from './browser-transport.js';
 import { browserRegion, desktopUserAgent, desktopUserAgentMetadata } from '../identity.js';
 import { openSocket } from '../tunnel.js';
 import { parseProxyUrl } from '../proxy-endpoint.js';
@@ -16,6 +22,7 @@ import { chromiumLaunchOptions } from './launch-options.js';
 import { navigationFailure } from './navigation-failure.js';
 import { PageSlots } from './page-slots.js';
 import { renderPage } from './render-page.js';
+import { capturePage, screenshotOf, SNAPSHOT_TIMEOUT_MS } from './capture.js';
 import { coerceError } from '../../domain/coerce-error.js';
 
 export interface BrowserPoolOptions {
@@ -42,6 +49,11 @@ export interface PageSpec {
   headers?: Record<string, string>;
   /** The site the adapter's cookies belong to. */
   cookieUrl?: string;
+  /**
+   * A page that loads nothing and runs no script (a snapshot of markup the service holds): every request is refused
+   * and JavaScript is off, so what it shows is the markup given and nothing else.
+   */
+  offline?: boolean;
 }
 
 export interface BrowserPoolStats {
@@ -84,15 +96,17 @@ export class BrowserPool {
     exit: Pick<ExitAddressConfig, 'id' | 'proxyUrl'>;
     country: string;
     signal: AbortSignal;
+    /** The attempt keeps its artefacts: each rendered page is captured (capture.ts). */
+    capture?: CaptureRequest;
   }): AttemptBrowser {
-    return new AttemptBrowser(this, a.exit, a.country, a.signal);
+    return new AttemptBrowser(this, a.exit, a.country, a.signal, a.capture ?? null);
   }
 
   /** Runs `fn` on a fresh page in a fresh context; the context is closed afterwards and as soon as `signal` aborts. */
   async withPage<T>(spec: PageSpec, signal: AbortSignal, fn: (page: Page) => Promise<T>): Promise<T> {
     if (this.closed) throw new UpstreamFailure('UPSTREAM_ERROR', 'browser pool is closed');
     // Unguarded, the exit's proxy is the context's; a setting Chromium cannot use fails before anything opens.
-    const exitProxy = this.opts.guardPrivate ? null : proxyForExit(spec.exit);
+    const exitProxy = this.opts.guardPrivate || spec.offline ? null : proxyForExit(spec.exit);
     const release = await this.slots.acquire(signal);
     let context: BrowserContext | null = null;
     let relay: GuardRelay | null = null;
@@ -101,13 +115,15 @@ export class BrowserPool {
     signal.addEventListener('abort', onAbort, { once: true });
     try {
       const browser = await this.connected();
-      if (this.opts.guardPrivate) relay = await GuardRelay.start(guardedOpener(spec.exit));
+      if (this.opts.guardPrivate && !spec.offline) relay = await GuardRelay.start(guardedOpener(spec.exit));
       const options = this.contextOptions(spec, browser, relay ?? exitProxy);
       context = await browser.newContext(options);
       const opened = context;
       contextClosed = new Promise((resolve) => opened.once('close', () => resolve()));
       if (signal.aborted) throw new UpstreamFailure('TIMEOUT', 'browser context aborted with the attempt');
-      await context.route('**/*', (route) => this.filter(route));
+      await context.route('**/*', (route) =>
+        spec.offline ? route.abort('blockedbyclient').catch(() => undefined) : this.filter(route),
+      );
       const { cookies } = splitRequestHeaders(spec.headers);
       const cookieUrl = spec.cookieUrl;
       if (cookies.length > 0 && cookieUrl) await context.addCookies(cookies.map((c) => cookieFor(c, cookieUrl)));
@@ -183,6 +199,7 @@ export class BrowserPool {
       // A service worker would answer requests outside the route filter and the proxy's view.
       serviceWorkers: 'block',
     };
+    if (spec.offline) options.javaScriptEnabled = false;
     // Guarded, the relay is the only way out: "<-loopback>" removes Chromium's implicit bypass, so
     // 127.0.0.1 and localhost go through the relay (and are refused) like any other host.
     if (way instanceof GuardRelay) options.proxy = { server: way.proxyServer, bypass: '<-loopback>' };
@@ -289,8 +306,32 @@ export class AttemptBrowser implements BrowserTransport {
     private readonly exit: Pick<ExitAddressConfig, 'id' | 'proxyUrl'>,
     private readonly country: string,
     signal: AbortSignal,
+    private readonly capture: CaptureRequest | null = null,
   ) {
     this.signal = AbortSignal.any([signal, this.ended.signal]);
+  }
+
+  /** The last page rendered in this attempt, when it was asked to capture (null otherwise, or before a render). */
+  private last: PageCapture | null = null;
+
+  get captured(): PageCapture | null {
+    return this.last;
+  }
+
+  /**
+   * A picture of markup the service holds (the scrubbed answer of a page it must not keep whole), drawn in a page of
+   * its own that loads nothing and runs no script; null when it could not be drawn.
+   */
+  async snapshot(html: string, maxHeight: number): Promise<Uint8Array | null> {
+    const spec: PageSpec = { exit: this.exit, country: this.country, offline: true };
+    try {
+      return await this.pool.withPage(spec, this.signal, async (page) => {
+        await page.setContent(html, { waitUntil: 'domcontentloaded', timeout: SNAPSHOT_TIMEOUT_MS });
+        return screenshotOf(page, maxHeight);
+      });
+    } catch {
+      return null;
+    }
   }
 
   get exitId(): string {
@@ -300,7 +341,11 @@ export class AttemptBrowser implements BrowserTransport {
   async render(url: string, opts: RenderOptions): Promise<RenderedPage> {
     const spec: PageSpec = { exit: this.exit, country: this.country, cookieUrl: url };
     if (opts.headers) spec.headers = opts.headers;
-    return this.pool.withPage(spec, this.signal, (page) => renderPage(page, url, opts, this.signal));
+    return this.pool.withPage(spec, this.signal, async (page) => {
+      const rendered = await renderPage(page, url, opts, this.signal);
+      if (this.capture) this.last = await capturePage(page, rendered, this.capture);
+      return rendered;
+    });
   }
 
   /** Ends the attempt: a page still open (an adapter that outran its timeout) is closed now. */

@@ -119,3 +119,25 @@ export interface BrowserTransport {
    */
   render(url: string, opts: RenderOptions): Promise<RenderedPage>;
 }
+
+/**
+ * What an attempt that keeps its artefacts asks of its browser (docs/contract.md#artifacts): a copy of the last page
+ * it rendered, HTML and screenshot, taken from the very page the engine read, before it is closed.
+ */
+export interface CaptureRequest {
+  /** Height cap of the full-page screenshot, in CSS pixels: a long page is cut there, so a file stays bounded. */
+  maxHeight: number;
+  /**
+   * Text that must never be in a kept picture (the engine's and the exit's credentials): a page whose HTML holds one
+   * is not photographed, since a picture cannot be redacted afterwards.
+   */
+  secrets: readonly string[];
+}
+
+/** The last page an attempt rendered, as a capture took it. */
+export interface PageCapture {
+  url: string;
+  html: string;
+  /** PNG of the page as shown, top to `maxHeight`; null when it was withheld or could not be taken. */
+  screenshot: Uint8Array | null;
+}
