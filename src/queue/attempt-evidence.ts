@@ -1,3 +1,4 @@
+import { escapeHtml } from '../text/html-escape.js';
 import type { EngineConfig } from '../config/engine-config.js';
 import type { ArtifactKind } from '../domain/artifact.js';
 import { engineRow, isAnalysisTaskType } from '../domain/engine-catalog.js';
@@ -83,7 +84,8 @@ export async function collectEvidence(
   items.push({ kind: 'raw', bytes: utf8(JSON.stringify(raw) ?? 'null') });
   if (!browser) return items;
   if (engine.mode === 'account') {
-    const turn = turnHtmlOf(raw);
+    // Read from the app's stream there is no turn markup: the answer as the service rendered it stands in.
+    const turn = turnHtmlOf(raw) ?? (result.markdown ? escapedAnswer(result.markdown) : null);
     if (turn === null) return items;
     const page = redactSecrets(answerPage(turn), secrets);
     items.push({ kind: 'html', bytes: utf8(page) });
@@ -96,6 +98,11 @@ export async function collectEvidence(
   items.push({ kind: 'html', bytes: utf8(redactSecrets(captured.html, secrets)) });
   if (captured.screenshot) items.push({ kind: 'screenshot', bytes: captured.screenshot });
   return items;
+}
+
+/** The answer's Markdown as a page body: its text escaped, its lines kept (nothing of the account's page). */
+function escapedAnswer(markdown: string): string {
+  return `<pre style="white-space:pre-wrap;font:inherit">${escapeHtml(markdown)}</pre>`;
 }
 
 function turnHtmlOf(raw: unknown): string | null {

@@ -50,8 +50,9 @@ describe.skipIf(!chromiumAvailable())('app surfaces read the apps own streams', 
   });
 
   const chat = (prompt: string) =>
-    runTask(svc, { taskType: 'CHATBOT_A', payload: { prompt, country: 'US', surface: 'app' } });
-  const pplx = (prompt: string) => runTask(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt, surface: 'app' } });
+    runTask(svc, { taskType: 'CHATBOT_A', payload: { prompt, country: 'US', surface: 'app' } }, 60_000);
+  const pplx = (prompt: string) =>
+    runTask(svc, { taskType: 'ANSWER_ENGINE_A', payload: { prompt, surface: 'app' } }, 60_000);
 
   it('CHATBOT_A: answer, citations in place, searches, results read and product cards from the stream', async () => {
     const r = await chat('best trail running shoes');

@@ -237,6 +237,37 @@ export class AeqClient {
     throw AeqError.fromAnswer(res.status, parsed);
   }
 
+  /**
+   * `GET /v1/export`: the account's tasks of a window as JSONL, CSV or Parquet, one flat column set (docs/exports.md).
+   * The body comes as it streams: a caller writes it out chunk by chunk, so an export of any size is never held whole.
+   */
+  async exportStream(query: {
+    since: string;
+    until?: string;
+    format?: 'jsonl' | 'csv' | 'parquet';
+    after?: string;
+    status?: string;
+    engine?: string;
+  }): Promise<ReadableStream<Uint8Array>> {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(query)) if (v !== undefined) params.set(k, v);
+    const path = `/v1/export?${params.toString()}`;
+    let res: Response;
+    try {
+      res = await this.doFetch(this.base + path, { headers: { authorization: `Bearer ${this.opts.apiKey}` } });
+    } catch (e) {
+      throw new AeqError('NETWORK_ERROR', 0, `GET ${this.base}/v1/export: ${String((e as Error).message)}`);
+    }
+    if (res.ok && res.body) return res.body;
+    let parsed: unknown = null;
+    try {
+      parsed = JSON.parse(await res.text()) as unknown;
+    } catch {
+      // not JSON: the status alone says it failed
+    }
+    throw AeqError.fromAnswer(res.status, parsed);
+  }
+
   deliveries(taskId: string): Promise<DeliveryLog> {
     return this.request('GET', `/v1/async/task/${encodeURIComponent(taskId)}/deliveries`);
   }
