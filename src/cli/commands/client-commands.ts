@@ -6,7 +6,7 @@ import type { Connection } from '../connection.js';
 import { UsageError } from '../errors.js';
 import { table } from '../table.js';
 import { CONNECTION_HELP, connectOptions, intIn, upperList, withConnection } from './options.js';
-import { exportTasks } from './export.js';
+import { bulkExport, exportTasks } from './export.js';
 
 type Flags = Record<string, unknown> & { json?: boolean };
 
@@ -54,34 +54,53 @@ export function registerClientCommands(program: Command): void {
   withConnection(program.command('export'))
     .description('export what the account ran recently: every task since a time, with its result')
     .requiredOption('--since <duration>', 'how far back, e.g. 30m, 2h or 24h (tasks are kept 24 hours)')
-    .option('--format <format>', 'csv or jsonl', 'jsonl')
+    .option('--format <format>', 'csv, jsonl or parquet (parquet: the flat columns of GET /v1/export)', 'jsonl')
     .option('-o, --out <file>', 'write to this file instead of stdout')
     .option('--status <status>', 'only tasks in this state: QUEUED, PROCESSING, COMPLETED or FAILED')
     .option('--text <text>', 'only tasks whose prompt, query or URL contains this text (ignoring case)')
+    .option('--bulk', 'stream the flat columns of GET /v1/export (docs/exports.md), resumed if the connection breaks')
     .addHelpText('after', CONNECTION_HELP)
-    .action((flags: Flags & { since: string; format: string; out?: string; status?: string; text?: string }) =>
-      withClient(flags, async (c) => {
-        if (flags.format !== 'csv' && flags.format !== 'jsonl')
-          throw new UsageError(`--format must be csv or jsonl, got ${JSON.stringify(flags.format)}`);
-        const since = new Date(Date.now() - durationMs(flags.since, '--since')).toISOString();
-        const out = flags.out ? fs.createWriteStream('', { fd: openForWriting(flags.out) }) : process.stdout;
-        const status = flags.status?.toUpperCase();
-        if (status !== undefined && !TASK_STATUSES.includes(status as TaskStatus))
-          throw new UsageError(
-            `--status must be one of ${TASK_STATUSES.join(', ')}, got ${JSON.stringify(flags.status)}`,
-          );
-        if (flags.text !== undefined && (flags.text.trim() === '' || flags.text.length > 200))
-          throw new UsageError('--text must be 1 to 200 characters');
-        const o = {
-          since,
-          format: flags.format,
-          ...(status ? { status: status as TaskStatus } : {}),
-          ...(flags.text ? { text: flags.text } : {}),
-        } as const;
-        const n = await exportTasks(c.client, o, out);
-        if (flags.out) await new Promise<void>((r) => (out as fs.WriteStream).end(r));
-        process.stderr.write(`aeq export: ${n} tasks since ${since}${flags.out ? ` to ${flags.out}` : ''}\n`);
-      }),
+    .action(
+      (
+        flags: Flags & { since: string; format: string; out?: string; status?: string; text?: string; bulk?: boolean },
+      ) =>
+        withClient(flags, async (c) => {
+          if (flags.format !== 'csv' && flags.format !== 'jsonl' && flags.format !== 'parquet')
+            throw new UsageError(`--format must be csv, jsonl or parquet, got ${JSON.stringify(flags.format)}`);
+          const since = new Date(Date.now() - durationMs(flags.since, '--since')).toISOString();
+          const status = flags.status?.toUpperCase();
+          if (status !== undefined && !TASK_STATUSES.includes(status as TaskStatus))
+            throw new UsageError(
+              `--status must be one of ${TASK_STATUSES.join(', ')}, got ${JSON.stringify(flags.status)}`,
+            );
+          if (flags.bulk || flags.format === 'parquet') {
+            if (flags.text !== undefined) throw new UsageError('--text is not a filter of --bulk and parquet exports');
+            if (flags.format === 'parquet' && !flags.out && process.stdout.isTTY)
+              throw new UsageError('parquet is binary: give --out FILE (or redirect stdout)');
+            const target = flags.out ? fs.createWriteStream('', { fd: openForWriting(flags.out) }) : process.stdout;
+            const n = await bulkExport(
+              c.client,
+              { since, format: flags.format, ...(status ? { status } : {}) },
+              target,
+              (m) => process.stderr.write(`aeq export: ${m}\n`),
+            );
+            if (flags.out) await new Promise<void>((r) => (target as fs.WriteStream).end(r));
+            process.stderr.write(`aeq export: ${n} tasks since ${since}${flags.out ? ` to ${flags.out}` : ''}\n`);
+            return;
+          }
+          const out = flags.out ? fs.createWriteStream('', { fd: openForWriting(flags.out) }) : process.stdout;
+          if (flags.text !== undefined && (flags.text.trim() === '' || flags.text.length > 200))
+            throw new UsageError('--text must be 1 to 200 characters');
+          const o = {
+            since,
+            format: flags.format,
+            ...(status ? { status: status as TaskStatus } : {}),
+            ...(flags.text ? { text: flags.text } : {}),
+          } as const;
+          const n = await exportTasks(c.client, o, out);
+          if (flags.out) await new Promise<void>((r) => (out as fs.WriteStream).end(r));
+          process.stderr.write(`aeq export: ${n} tasks since ${since}${flags.out ? ` to ${flags.out}` : ''}\n`);
+        }),
     );
 
   withConnection(program.command('research'))

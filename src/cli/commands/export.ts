@@ -126,3 +126,94 @@ function csvRow(t: ListedTask, places: ReadonlyMap<string, MonitorPlace>): strin
     f ? f.attempts : '',
   ]);
 }
+
+/** How many times a broken bulk download is taken up again from its last whole row. */
+const BULK_RESUMES = 5;
+
+/**
+ * `GET /v1/export` (docs/exports.md) written out as it streams. JSONL and CSV go out in whole rows: when the
+ * connection breaks, the rows written so far stay, and the rest is asked for after the last task id written (the
+ * export's cursor), up to BULK_RESUMES times. Parquet has its footer at the end, so a broken Parquet download is
+ * started again. Returns the rows written (null for Parquet, whose count is in its footer).
+ */
+export async function bulkExport(
+  client: AeqClient,
+  o: { since: string; format: 'jsonl' | 'csv' | 'parquet'; status?: string },
+  out: NodeJS.WritableStream,
+  note: (message: string) => void,
+): Promise<number | null> {
+  let after: string | undefined;
+  let rows = 0;
+  let headerWritten = false;
+  for (let attempt = 0; ; attempt++) {
+    const pending: Uint8Array[] = [];
+    const records = new RecordSplitter();
+    let first = true;
+    try {
+      const body = await client.exportStream({ ...o, ...(after ? { after } : {}) });
+      for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+        if (o.format === 'parquet') {
+          pending.push(chunk);
+          continue;
+        }
+        for (const record of records.push(Buffer.from(chunk).toString('utf8'), o.format === 'csv')) {
+          // A CSV download starts with its header: written once, whatever the resumes.
+          if (o.format === 'csv' && first) {
+            first = false;
+            if (headerWritten) continue;
+            headerWritten = true;
+            out.write(record);
+            continue;
+          }
+          const id = o.format === 'jsonl' ? jsonTaskId(record) : /^[0-9a-f-]{36}(?=,)/.exec(record)?.[0];
+          if (id) after = id;
+          rows++;
+          out.write(record);
+        }
+      }
+      if (o.format !== 'parquet') return rows;
+      for (const chunk of pending) out.write(chunk);
+      return null;
+    } catch (e) {
+      if (attempt >= BULK_RESUMES || (e as { status?: number }).status) throw e;
+      note(`the download broke (${(e as Error).message}); taking it up again${after ? ` after ${after}` : ''}`);
+    }
+  }
+}
+
+function jsonTaskId(line: string): string | undefined {
+  try {
+    return (JSON.parse(line) as { task_id?: string }).task_id;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Cuts streamed text into whole records, each with its line end: a JSONL record ends at any newline, a CSV record at a
+ * newline outside quotes (a quote inside a cell is doubled, so counting quotes tells inside from outside). One pass over
+ * each chunk: the quote state carries over from chunk to chunk.
+ */
+class RecordSplitter {
+  private tail = '';
+  private inQuotes = false;
+  /** Where the scan of `tail` stopped, so a chunk is never scanned twice. */
+  private scanned = 0;
+
+  push(text: string, csv: boolean): string[] {
+    this.tail += text;
+    const out: string[] = [];
+    let start = 0;
+    for (let i = this.scanned; i < this.tail.length; i++) {
+      const ch = this.tail.charCodeAt(i);
+      if (csv && ch === 34) this.inQuotes = !this.inQuotes;
+      else if (ch === 10 && !this.inQuotes) {
+        out.push(this.tail.slice(start, i + 1));
+        start = i + 1;
+      }
+    }
+    this.tail = this.tail.slice(start);
+    this.scanned = this.tail.length;
+    return out;
+  }
+}
