@@ -16,6 +16,7 @@ export const LAYERS: ReadonlyArray<readonly string[]> = [
   ['analysis'],
   ['queue', 'webhooks'],
   ['http'],
+  ['mcp'],
   ['app'],
   ['cli'],
 ];
