@@ -42,7 +42,8 @@ function checkHostAndOrigin(req: FastifyRequest, listenHost: string): void {
   } catch {
     // `null` (a sandboxed page) or garbage: not this origin
   }
-  if (originHost === null || originHost.toLowerCase() !== host.toLowerCase()) throw new RequestError('FORBIDDEN_ORIGIN');
+  if (originHost === null || originHost.toLowerCase() !== host.toLowerCase())
+    throw new RequestError('FORBIDDEN_ORIGIN');
 }
 
 const STATELESS =

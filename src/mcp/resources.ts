@@ -44,7 +44,10 @@ const json = (uri: string, value: unknown): ReadResourceResult => ({
 export async function readResource(client: AeqClient, uri: string): Promise<ReadResourceResult> {
   const address = parseResourceUri(uri);
   if (!address)
-    throw new McpError(ErrorCode.InvalidParams, `Unknown resource URI; use ${TASK_URI_TEMPLATE} or ${MONITOR_RUN_URI_TEMPLATE}`);
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `Unknown resource URI; use ${TASK_URI_TEMPLATE} or ${MONITOR_RUN_URI_TEMPLATE}`,
+    );
   try {
     if (address.kind === 'task') return json(uri, await client.get(address.id));
     const { runs } = await client.monitorRuns(address.id, { limit: 1, include: 'results' });

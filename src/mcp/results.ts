@@ -11,9 +11,10 @@ export function answer(value: Record<string, unknown>): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
 }
 
-/** Codes of the tool layer itself, beside the API's (docs/contract.md lists both). */
-export type ToolErrorCode = 'UNKNOWN_TOOL' | 'VALIDATION_ERROR' | 'INTERNAL_ERROR';
-
+/**
+ * A refused call: `code` is the API's (docs/contract.md, Request errors) or one of the tool layer's own, UNKNOWN_TOOL,
+ * VALIDATION_ERROR (the arguments against the input schema) and INTERNAL_ERROR (docs/mcp.md, Errors).
+ */
 export function refusal(code: string, message: string, details?: unknown): CallToolResult {
   const error = { code, message, ...(details === undefined ? {} : { details }) };
   return { content: [{ type: 'text', text: JSON.stringify({ error }) }], structuredContent: { error }, isError: true };

@@ -11,7 +11,7 @@ import { taskListQuerySchema } from '../http/schemas/tasks.js';
 
 /** How long a waiting tool waits by default, and at most: an assistant's tool call must come back. */
 export const BUDGET_DEFAULT_SECONDS = 60;
-export const BUDGET_MAX_SECONDS = 300;
+const BUDGET_MAX_SECONDS = 300;
 
 /** The contract's batch bound: one tool call is one batch. */
 const BATCH_MAX_ITEMS = 500;

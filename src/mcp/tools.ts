@@ -197,8 +197,9 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: 'prompt_research',
     title: 'Prompt research',
     description:
-      'Finds the questions people ask AI assistants about a topic (seed: a short product or category term), ranked by ' +
-      'demand, with a ready monitor set of prompts, for country KR or US. Waits up to budgetSeconds for the result.',
+      'Finds the questions people ask AI assistants about a topic (seed: a short product or category term), ' +
+      'ranked by demand, with a ready monitor set of prompts, for country KR or US. Waits up to budgetSeconds for ' +
+      'the result.',
     inputSchema: promptResearchInput,
     readOnly: false,
     run: (args, ctx) =>
@@ -220,8 +221,8 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: 'create_monitor',
     title: 'Create a monitor',
     description:
-      "Creates a visibility monitor: it asks the prompts on the engines on a schedule and tracks how often the brand's " +
-      'name (and its competitors) appear in the answers. brand is {name, aliases?, domains?}; schedule is ' +
+      'Creates a visibility monitor: it asks the prompts on the engines on a schedule and tracks how often the ' +
+      "brand's name (and its competitors) appear in the answers. brand is {name, aliases?, domains?}; schedule is " +
       '{cron, timezone?} (default: daily). Returns the monitor with its id and next run.',
     inputSchema: createMonitorInput,
     readOnly: false,

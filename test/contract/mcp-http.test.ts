@@ -63,7 +63,10 @@ describe('MCP over streamable HTTP: POST /mcp', () => {
 
   it('refuses a browser page of another origin and a Host name that is not loopback (DNS rebinding)', async () => {
     const auth = { ...MCP_HEADERS, authorization: `Bearer ${TEST_KEY}` };
-    const origin = await svc.raw('POST', '/mcp', JSON.stringify(INITIALIZE), { ...auth, origin: 'https://evil.example' });
+    const origin = await svc.raw('POST', '/mcp', JSON.stringify(INITIALIZE), {
+      ...auth,
+      origin: 'https://evil.example',
+    });
     expect(origin.status).toBe(403);
     expect(origin.body.error.code).toBe('FORBIDDEN_ORIGIN');
     const same = await svc.raw('POST', '/mcp', JSON.stringify(INITIALIZE), { ...auth, origin: svc.url });

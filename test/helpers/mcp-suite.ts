@@ -3,7 +3,7 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { expect, it } from 'vitest';
 import { envelopeSchema, promptResearchSchema } from '../../src/http/schemas/submission.js';
 import { monitorCreateSchema } from '../../src/http/schemas/monitors.js';
-import { stepMonitorRun, structured, TOOL_NAMES } from './mcp.js';
+import { resourceJson, stepMonitorRun, structured, TOOL_NAMES } from './mcp.js';
 import type { RunningService } from './service.js';
 
 /** What the shared tests run against: the service, and an MCP client of the first and of a second tenant. */
@@ -47,7 +47,7 @@ export function mcpToolTests(rig: () => McpRig): void {
     expect(byName.get('ask')?.annotations?.readOnlyHint).toBe(false);
   });
 
-  it('ask CHATBOT_A waits and answers with sources; get_task, list_tasks and the resource show the same task', async () => {
+  it('ask CHATBOT_A answers with sources; get_task, list_tasks and the resource show that task', async () => {
     const { client } = rig();
     const r = await call(client, 'ask', { taskType: 'CHATBOT_A', payload: { prompt: 'best running shoes' } });
     expect(r.isError).toBeFalsy();
@@ -69,7 +69,7 @@ export function mcpToolTests(rig: () => McpRig): void {
 
     const read = await client.readResource({ uri: a.resource });
     expect(read.contents[0]?.mimeType).toBe('application/json');
-    const view = JSON.parse(String(read.contents[0]?.text));
+    const view = resourceJson(read);
     expect(view.task.id).toBe(a.task.id);
     expect(view.response.sources).toEqual(a.response.sources);
 
@@ -179,7 +179,10 @@ export function mcpToolTests(rig: () => McpRig): void {
 
     const noRun = await rig()
       .client.readResource({ uri: `aeq://monitors/${id}/latest-run` })
-      .then(() => null, (e: unknown) => e);
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(noRun).toBeInstanceOf(McpError);
     expect((noRun as McpError).code).toBe(-32002);
 
@@ -196,7 +199,7 @@ export function mcpToolTests(rig: () => McpRig): void {
     expect(Array.isArray(signals.signals)).toBe(true);
 
     const read = await client.readResource({ uri: started.resource });
-    const latest = JSON.parse(String(read.contents[0]?.text));
+    const latest = resourceJson(read);
     expect(latest.run.id).toBe(started.run.id);
     expect(latest.run.status).toBe('completed');
     expect(latest.run.results[0].prompt).toBe('best running shoes');
@@ -207,7 +210,12 @@ export function mcpToolTests(rig: () => McpRig): void {
     const cases: Array<[string, Record<string, unknown>, string, string]> = [
       ['ask', { taskType: 'CHATBOT_A' }, 'VALIDATION_ERROR', 'payload'],
       ['ask', { taskType: 'NO_SUCH_ENGINE', payload: { prompt: 'x' } }, 'VALIDATION_ERROR', 'taskType'],
-      ['ask', { taskType: 'CHATBOT_A', payload: { prompt: 'x' }, budgetSeconds: 0 }, 'VALIDATION_ERROR', 'budgetSeconds'],
+      [
+        'ask',
+        { taskType: 'CHATBOT_A', payload: { prompt: 'x' }, budgetSeconds: 0 },
+        'VALIDATION_ERROR',
+        'budgetSeconds',
+      ],
       ['wait_for_task', { id: 'x', budgetSeconds: 301 }, 'VALIDATION_ERROR', 'budgetSeconds'],
       ['list_tasks', { since: 'yesterday' }, 'VALIDATION_ERROR', 'since'],
       ['create_monitor', { name: 'x', engines: ['CHATBOT_A'] }, 'VALIDATION_ERROR', 'brand'],

@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { AEQ_COMMAND } from './cli.js';
 import type { RunningService } from './service.js';
 import { until } from './wait.js';
@@ -67,6 +67,13 @@ export function structured(r: unknown): any {
   if (result.structuredContent !== undefined && JSON.stringify(result.structuredContent) !== first.text)
     throw new Error('structuredContent differs from the text content');
   return parsed;
+}
+
+/** The JSON of a resource read (its one text content). */
+export function resourceJson(read: ReadResourceResult): any {
+  const first = read.contents[0];
+  if (!first || !('text' in first)) throw new Error(`no text content: ${JSON.stringify(read)}`);
+  return JSON.parse(first.text);
 }
 
 /** Steps the service's monitor scheduler until the monitor's newest run has completed (its tasks run meanwhile). */
