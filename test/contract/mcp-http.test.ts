@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpMcpClient, secondTenantKey, structured } from '../helpers/mcp.js';
 import { mcpToolTests, type McpRig } from '../helpers/mcp-suite.js';
 import { fastConfig, startService, TEST_KEY, tempDir, type RunningService } from '../helpers/service.js';
+import { until } from '../helpers/wait.js';
 
 const INTERNAL = 'internal-token-for-mcp-http-0123';
 
@@ -112,5 +113,42 @@ describe('MCP over streamable HTTP: POST /mcp', () => {
     const doc = (await svc.raw('GET', '/openapi.json')).body;
     expect(doc.paths['/mcp'].post.summary).toContain('MCP');
     expect(Object.keys(doc.paths['/mcp'].post.responses)).toEqual(expect.arrayContaining(['200', '401', '403']));
+  });
+});
+
+describe('MCP over HTTP while the service stops', () => {
+  it('a wait in flight answers the task id at once and the service stops without waiting for its budget', async () => {
+    const svc = await startService({ AEQ_CONFIG: fastConfig(tempDir()) });
+    const client = await httpMcpClient(svc.url, TEST_KEY);
+    const progressed = new Promise<void>((resolve) => {
+      void client
+        .callTool(
+          {
+            name: 'ask',
+            arguments: { taskType: 'CHATBOT_A', payload: { prompt: 'stop sandbox:delay=30000' }, budgetSeconds: 120 },
+          },
+          undefined,
+          { timeout: 60_000, onprogress: () => resolve() },
+        )
+        .then(
+          (r) => answers.push(r),
+          (e: unknown) => answers.push(e),
+        );
+    });
+    const answers: unknown[] = [];
+    await progressed;
+    const started = Date.now();
+    await svc.stop();
+    expect(Date.now() - started).toBeLessThan(10_000);
+    await until(
+      'the call settled',
+      async () => answers.length,
+      (n) => n === 1,
+      5000,
+    );
+    const a = structured(answers[0]);
+    expect(a.done).toBe(false);
+    expect(a.task.id).toEqual(expect.any(String));
+    await client.close();
   });
 });
