@@ -142,7 +142,7 @@ export function mcpToolTests(rig: () => McpRig): void {
   it('prompt_research and source_influence submit and wait for their results', async () => {
     const { client } = rig();
     const research = structured(
-      await call(client, 'prompt_research', { seed: 'running shoes', country: 'US', limit: 5 }),
+      await call(client, 'prompt_research', { seed: 'running shoes', country: 'US', limit: 5, budgetSeconds: 55 }),
     );
     expect(research.done).toBe(true);
     expect(research.task.taskType).toBe('PROMPT_RESEARCH');
@@ -152,12 +152,14 @@ export function mcpToolTests(rig: () => McpRig): void {
       await call(client, 'source_influence', {
         answer: 'Pydantic v2 rewrote its core in Rust [1].',
         citations: ['https://docs.example.dev/v2'],
+        budgetSeconds: 55,
       }),
     );
     expect(influence.done).toBe(true);
     expect(influence.task.taskType).toBe('SOURCE_INFLUENCE');
     expect(influence.response.sources).toHaveLength(1);
-  });
+    // Both analyses read pages and run models on the sandbox: well past the default test time on a busy machine.
+  }, 120_000);
 
   it('monitors: create, list, pause, resume, run, metrics, signals and the latest-run resource', async () => {
     const { client, svc } = rig();
