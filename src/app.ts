@@ -17,6 +17,7 @@ import { TransportFactory } from './transport/transport-factory.js';
 import { chromiumMissing, hasAppSurface, markBrowserEngines } from './transport/browser/browser-availability.js';
 import { BrowserPool } from './transport/browser/browser-pool.js';
 import { buildHttpServer } from './http/server.js';
+import { registerMcpEndpoint } from './mcp/http-endpoint.js';
 import { Metrics } from './ops/metrics.js';
 import type { SlotLedger } from './pools/slot-ledger.js';
 import { Pools } from './pools/pools.js';
@@ -328,6 +329,8 @@ async function assemble(settings: Readonly<Settings>, opts: AppOptions, releaseD
         notify: (t: TaskType) => wake.publish(t),
       })
     : null;
+  // The MCP endpoint sits on the API and calls it in process with the caller's key (src/mcp/http-endpoint.ts).
+  if (http) registerMcpEndpoint(http, { listenHost: settings.host });
 
   const app: App = {
     settings,

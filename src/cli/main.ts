@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { SettingsError } from '../config/settings.js';
 import { registerAccounts } from './commands/accounts.js';
 import { registerClientCommands } from './commands/client-commands.js';
+import { registerMcp } from './commands/mcp.js';
 import { registerRun } from './commands/run.js';
 import { registerService } from './commands/service.js';
 import { registerWebhooks } from './commands/webhooks.js';
@@ -12,7 +13,8 @@ import { coerceError } from '../domain/coerce-error.js';
 
 /**
  * `aeq`: the service (`serve`, the default, is what `npm start` runs), its administration, and the client
- * commands (`run`, `tasks`, `export`, `research`, `influence`, `webhooks`) that talk to any aeq over HTTP.
+ * commands (`run`, `tasks`, `export`, `research`, `influence`, `webhooks`) that talk to any aeq over HTTP, and `mcp`,
+ * the MCP server over stdio for a desktop assistant.
  */
 export function buildProgram(): Command {
   const program = new Command('aeq')
@@ -24,6 +26,7 @@ export function buildProgram(): Command {
   registerRun(program);
   registerClientCommands(program);
   registerWebhooks(program);
+  registerMcp(program);
   return program;
 }
 

@@ -57,6 +57,15 @@ const REQUEST_ERRORS = Object.freeze({
   NOT_FOUND: { status: 404, message: 'No such route.' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed on this route.' },
   NOT_READY: { status: 503, message: 'The service is not ready.' },
+  FORBIDDEN_HOST: {
+    status: 403,
+    message: 'This service listens on loopback: /mcp answers only under a loopback Host name (DNS rebinding guard).',
+  },
+  FORBIDDEN_ORIGIN: {
+    status: 403,
+    message: "A browser page of another origin may not call /mcp (the Origin is not this service's).",
+  },
+  MCP_BUSY: { status: 503, message: 'Too many MCP requests in flight on this process; retry in a moment.' },
   INTERNAL_ERROR: { status: 500, message: 'Internal error.' },
 } as const);
 

@@ -16,6 +16,7 @@ export const LAYERS: ReadonlyArray<readonly string[]> = [
   ['analysis'],
   ['queue', 'webhooks', 'export'],
   ['http'],
+  ['mcp'],
   ['app'],
   ['cli'],
 ];
