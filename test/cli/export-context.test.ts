@@ -3,6 +3,8 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MonitorScheduler } from '../../src/queue/monitor-scheduler.js';
+import { parquetReadObjects } from 'hyparquet';
+import { TASK_EXPORT_COLUMNS } from '../../src/export/task-rows.js';
 import { runCli } from '../helpers/cli.js';
 import { TEST_KEY, fastConfig, runTask, startService, tempDir, type RunningService } from '../helpers/service.js';
 
@@ -120,5 +122,38 @@ describe('aeq export: the context of each task', () => {
     expect(bad).toMatchObject({ status: 'FAILED', failure_code: 'UPSTREAM_ERROR', failure_origin: 'upstream' });
     expect(Number(bad?.attempts)).toBeGreaterThan(0);
     expect(rows.find((r) => r.prompt === 'best tents')).toMatchObject({ status: 'COMPLETED', failure_code: '' });
+  }, 60_000);
+
+  it('aeq export --bulk streams GET /v1/export: the flat columns in CSV and Parquet, the same tasks', async () => {
+    const dir = tempDir();
+    const csv = await runCli(['export', '--since', '1h', '--bulk', '--format', 'csv', '--out', 'bulk.csv'], {
+      cwd: dir,
+      env,
+    });
+    expect(csv.code, csv.stderr).toBe(0);
+    const rows = parse(fs.readFileSync(path.join(dir, 'bulk.csv')), { columns: true }) as Row[];
+    expect(Object.keys(rows[0] ?? {})).toEqual(TASK_EXPORT_COLUMNS.map((c) => c.name));
+    expect(csv.stderr).toContain(`aeq export: ${rows.length} tasks since`);
+    const listed = (
+      await svc.call(
+        'GET',
+        `/v1/async/tasks?since=${encodeURIComponent(new Date(Date.now() - 3_600_000).toISOString())}&limit=500`,
+      )
+    ).body.tasks as Array<{ task: { id: string } }>;
+    expect(rows.map((r) => r.task_id)).toEqual(listed.map((t) => t.task.id));
+
+    const pq = await runCli(['export', '--since', '1h', '--format', 'parquet', '--out', 'bulk.parquet'], {
+      cwd: dir,
+      env,
+    });
+    expect(pq.code, pq.stderr).toBe(0);
+    const file = fs.readFileSync(path.join(dir, 'bulk.parquet'));
+    const table = (await parquetReadObjects({
+      file: file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength),
+    })) as Array<Record<string, unknown>>;
+    expect(table.map((r) => r.task_id)).toEqual(rows.map((r) => r.task_id));
+    // Parquet is binary: refused on a terminal without --out, and --text is not a filter of the bulk export.
+    const text = await runCli(['export', '--since', '1h', '--bulk', '--text', 'x'], { cwd: dir, env });
+    expect(text.code).toBe(2);
   }, 60_000);
 });
