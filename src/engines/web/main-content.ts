@@ -81,8 +81,10 @@ export function extractMainContent(html: string, pageUrl: string, observer?: Rea
     let container: Element | null = null;
     let tier = 'readability';
     let removed: RemovedBlock[] = [];
+    // A removed block's text with a space between its blocks, as aeq's text would have held it (`textContent` runs
+    // "Home" and "News" of a menu together).
     const record = (rule: ReaderRule, el: Element) => {
-      const text = (el.textContent ?? '').replace(/\s+/g, ' ').trim();
+      const text = toPlainText(el).replace(/\s+/g, ' ').trim();
       if (text) removed.push({ rule, tag: el.tagName, text });
     };
     // How much of Readability's pick is prose: its text once every rule, page-scope ones included, has run. A pick
