@@ -143,7 +143,9 @@ if (findings.length) {
   console.log('\nArticle text removed (page, rule, text):');
   for (const f of findings) console.log(`${f.id} | ${f.rule} | ${f.text}`);
 }
-console.log(`\nPages where aeq dropped words of Readability's article that no recorded removal explains: ${unexplained.length}`);
+console.log(
+  `\nPages where aeq dropped words of Readability's article that no recorded removal explains: ${unexplained.length}`,
+);
 for (const u of unexplained) console.log(`${u.id} | ${u.words.length} | ${u.words.slice(0, 30).join(' ')}`);
 const worst = rows
   .filter((r) => Number(r['of them expected']) > 0)

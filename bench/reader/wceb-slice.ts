@@ -72,7 +72,9 @@ if (values.kind === 'other-articles') for (const d of all.filter(isSureArticle))
 const pages = all
   .filter((d) => {
     const kind = d._internal?.page_type?.primary;
-    return values.kind === 'other-articles' ? (kind === 'article' || kind === 'blog') && !isSureArticle(d) : isSureArticle(d);
+    return values.kind === 'other-articles'
+      ? (kind === 'article' || kind === 'blog') && !isSureArticle(d)
+      : isSureArticle(d);
   })
   .filter((d) => !seen.has(urlKey(d.url)) && d.ground_truth.main_content.trim() !== '')
   .map((d) => ({ hash: createHash('sha1').update(d.url).digest('hex'), d }))
