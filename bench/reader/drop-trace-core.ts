@@ -4,12 +4,12 @@
  * ours) and every block a cleanup rule removed; a removed block is **article text** when the page's expected text
  * holds it (see `isArticleText`), otherwise boilerplate.
  */
-import type { PruneRule } from '../../src/engines/web/boilerplate.js';
-import { extractMainContent } from '../../src/engines/web/main-content.js';
+import { extractMainContent, type ReaderRule } from '../../src/engines/web/main-content.js';
+import { toPlainText } from '../../src/engines/web/page-markdown.js';
 import { words as wordsOf } from './score.js';
 
 export interface RemovedBlock {
-  rule: PruneRule;
+  rule: ReaderRule;
   /** The removed element's tag name (`P`, `UL`, `SPAN`, …). */
   tag: string;
   text: string;
@@ -18,10 +18,18 @@ export interface RemovedBlock {
 }
 
 export interface TracedPage {
-  /** Readability's own text, or '' when it found nothing. */
+  /** Readability's own text (its `textContent`), or '' when it found nothing. */
   readabilityText: string;
+  /**
+   * Readability's article as plain text with a line break between blocks, as aeq's text is written, before any step
+   * of ours ('' when it found nothing). `textContent` runs adjacent blocks together ("Home" + "News" reads
+   * "HomeNews"), so the words aeq dropped are counted against this text.
+   */
+  readabilityLines: string;
   /** aeq's `text`, without the headline line it puts first ('' when the page failed). */
   aeqText: string;
+  /** aeq's `text` as returned, headline line included. */
+  aeqFullText: string;
   /** Which path aeq took (`readability`, `fallback:…`), or the failure's message. */
   tier: string;
   removed: RemovedBlock[];
@@ -86,7 +94,7 @@ function isRepeatedArticleText(blockText: string, expected: ExpectedIndex): bool
  * same list as `rawResponse.removed`), as article text or boilerplate by the page's expected text.
  */
 export function classifyRemoved(
-  removed: ReadonlyArray<{ rule: PruneRule; tag: string; text: string }>,
+  removed: ReadonlyArray<{ rule: ReaderRule; tag: string; text: string }>,
   expected: string,
 ): RemovedBlock[] {
   const index = indexExpected(expected);
@@ -99,16 +107,30 @@ export function classifyRemoved(
 
 /** Reads one page with aeq's reader; Readability's own text comes from the same read. */
 export function tracePage(html: string, url: string, expected: string): TracedPage {
+  let readabilityLines = '';
   try {
-    const c = extractMainContent(html, url);
+    const c = extractMainContent(html, url, {
+      readabilityArticle: (article) => {
+        readabilityLines = toPlainText(article);
+      },
+    });
     return {
       readabilityText: c.readabilityText ?? '',
+      readabilityLines: c.tier === 'readability' ? readabilityLines : '',
       aeqText: withoutHeadline(c.text, c.title),
+      aeqFullText: c.text,
       tier: c.tier,
       removed: classifyRemoved(c.removed, expected),
     };
   } catch (e) {
-    return { readabilityText: '', aeqText: '', tier: `failed: ${(e as Error).message}`, removed: [] };
+    return {
+      readabilityText: '',
+      readabilityLines: '',
+      aeqText: '',
+      aeqFullText: '',
+      tier: `failed: ${(e as Error).message}`,
+      removed: [],
+    };
   }
 }
 
@@ -146,4 +168,27 @@ export function droppedTokens(
     }
   }
   return { dropped, droppedArticle };
+}
+
+/** Word counts of a text (a multiset). */
+function bag(text: string): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const w of wordsOf(text)) m.set(w, (m.get(w) ?? 0) + 1);
+  return m;
+}
+
+/**
+ * The words of `kept` that `result` lacks and that no removed block accounts for: text some step dropped without
+ * recording it. Every step after Readability records what it removes, so this should be empty on every page.
+ */
+export function unrecordedDrops(kept: string, result: string, removed: ReadonlyArray<{ text: string }>): string[] {
+  const left = bag(result);
+  for (const b of removed) for (const [w, n] of bag(b.text)) left.set(w, (left.get(w) ?? 0) + n);
+  const out: string[] = [];
+  for (const w of wordsOf(kept)) {
+    const n = left.get(w) ?? 0;
+    if (n > 0) left.set(w, n - 1);
+    else out.push(w);
+  }
+  return out;
 }

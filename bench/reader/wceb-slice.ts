@@ -1,5 +1,5 @@
 /**
- * `npm run corpus:wceb -- --from=301 --to=414 --out=DIR [--repo=GIT_DIR]`
+ * `npm run corpus:wceb -- --from=301 --to=414 --out=DIR [--repo=GIT_DIR] [--kind=articles|other-articles]`
  *
  * Writes a slice of tiptopjaw/web-content-extraction-benchmark as a corpus directory the drop tracer reads
  * (`npm run trace:reader -- --dir=DIR`): the benchmark's pages whose `_internal.page_type` is a high-confidence article
@@ -7,6 +7,10 @@
  * by sha1 of the URL, places `from` to `to` (1-based). Places 151-300 are test/fixtures/real/web-articles-2026;
  * 301-414 are the blind check of docs/engines.md#cleanup-rules. `--repo` is a fetched snapshot's git directory
  * (default: ../.mirror/tiptopjaw+web-content-extraction-benchmark/repo beside the checkout).
+ *
+ * `--kind=other-articles` takes instead the benchmark's other article pages: `primary` article or blog whose type is
+ * of medium confidence or marked for review (those whose URL is not also one of the high-confidence pages, nor of test/fixtures/real/web; never read before 2026-11-29): the fresh check of
+ * docs/engines.md#cleanup-rules (`--from=1 --to=38`).
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -18,12 +22,18 @@ const COMMIT = '977613a3a90de65c9ed5e1db251eeede7b9d9714';
 const ROOT = new URL('../../', import.meta.url);
 
 const { values } = parseArgs({
-  options: { from: { type: 'string' }, to: { type: 'string' }, out: { type: 'string' }, repo: { type: 'string' } },
+  options: {
+    from: { type: 'string' },
+    to: { type: 'string' },
+    out: { type: 'string' },
+    repo: { type: 'string' },
+    kind: { type: 'string', default: 'articles' },
+  },
 });
 const from = Number(values.from);
 const to = Number(values.to);
 if (!Number.isInteger(from) || !Number.isInteger(to) || from < 1 || to < from || !values.out) {
-  console.error('usage: wceb-slice.ts --from=N --to=M --out=DIR [--repo=GIT_DIR]');
+  console.error('usage: wceb-slice.ts --from=N --to=M --out=DIR [--repo=GIT_DIR] [--kind=articles|other-articles]');
   process.exit(2);
 }
 const repo = values.repo ?? path.resolve(ROOT.pathname, '../.mirror/tiptopjaw+web-content-extraction-benchmark/repo');
@@ -49,13 +59,22 @@ const tuned = JSON.parse(fs.readFileSync(new URL('test/fixtures/real/web/expecte
   url: string;
 }>;
 const seen = new Set(tuned.map((p) => urlKey(p.url)));
+/** The benchmark's high-confidence article pages (places 1-414): a page of another kind may repeat one's URL. */
+const isSureArticle = (d: GroundTruth) => {
+  const t = d._internal?.page_type;
+  return t?.primary === 'article' && t.confidence === 'high' && t.needs_review === false;
+};
 const names = git(['ls-tree', '-r', '--name-only', COMMIT, 'benchmark/ground-truth']).toString().split('\n');
-const pages = names
+const all = names
   .filter((n) => n.endsWith('.json'))
-  .map((n) => JSON.parse(git(['show', `${COMMIT}:${n}`]).toString('utf8')) as GroundTruth)
+  .map((n) => JSON.parse(git(['show', `${COMMIT}:${n}`]).toString('utf8')) as GroundTruth);
+if (values.kind === 'other-articles') for (const d of all.filter(isSureArticle)) seen.add(urlKey(d.url));
+const pages = all
   .filter((d) => {
-    const t = d._internal?.page_type;
-    return t?.primary === 'article' && t.confidence === 'high' && t.needs_review === false;
+    const kind = d._internal?.page_type?.primary;
+    return values.kind === 'other-articles'
+      ? (kind === 'article' || kind === 'blog') && !isSureArticle(d)
+      : isSureArticle(d);
   })
   .filter((d) => !seen.has(urlKey(d.url)) && d.ground_truth.main_content.trim() !== '')
   .map((d) => ({ hash: createHash('sha1').update(d.url).digest('hex'), d }))

@@ -6,7 +6,7 @@
  * (bench/reader/drop-trace-core.ts).
  */
 import { classifyRemoved, withoutHeadline, type RemovedBlock } from '../../bench/reader/drop-trace-core.js';
-import type { PruneRule } from '../../src/engines/web/boilerplate.js';
+import type { ReaderRule } from '../../src/engines/web/main-content.js';
 import { runTask, type RunningService } from '../helpers/service.js';
 import { bagOfWordsF1, printTable } from './harness.js';
 
@@ -41,7 +41,7 @@ const NONE: Score = { precision: 0, recall: 0, f1: 0 };
 
 interface RawReader {
   readabilityText?: string | null;
-  removed?: Array<{ rule: PruneRule; tag: string; text: string }>;
+  removed?: Array<{ rule: ReaderRule; tag: string; text: string }>;
 }
 
 /** Reads every page, `parallel` at a time, from `replayUrl/<id>`. */
@@ -82,7 +82,7 @@ export const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => 
 
 /** Per cleanup rule: pages and words it removed, and how much of that was article text. */
 export interface RuleFigures {
-  rule: PruneRule;
+  rule: ReaderRule;
   pages: number;
   blocks: number;
   words: number;
@@ -93,9 +93,9 @@ export interface RuleFigures {
 }
 
 export function ruleFigures(outcomes: readonly ArticleOutcome[]): RuleFigures[] {
-  const by = new Map<PruneRule, RuleFigures>();
+  const by = new Map<ReaderRule, RuleFigures>();
   for (const o of outcomes) {
-    const onPage = new Set<PruneRule>();
+    const onPage = new Set<ReaderRule>();
     for (const b of o.removed) {
       const f = by.get(b.rule) ?? {
         rule: b.rule,

@@ -45,6 +45,19 @@ describe('WEB_SCRAPE on a second held-out corpus (web-articles-2026)', () => {
     expect(failed).toEqual([]);
   });
 
+  it('reaches F1 >= 0.9 on at least 95% of the pages', () => {
+    expect(mean(outcomes.map((o) => (o.aeq.f1 >= F1_PASS ? 1 : 0)))).toBeGreaterThanOrEqual(0.95);
+  });
+
+  // The form rule was decided on a development slice of the benchmark, whose pages are not stored; this is its real
+  // page here (a lead form's labels and a spam trap's notice, none of it article text).
+  it('form removes boilerplate on a real page', () => {
+    const o = outcomes.find((x) => x.page.id === 'wceb-829a17820286');
+    const hit = o?.removed.find((b) => b.rule === 'form' && /This field is for validation purposes/.test(b.text));
+    expect(hit).toBeDefined();
+    expect(hit?.articleText).toBe(false);
+  });
+
   it("reads as much of the articles as Readability alone: a mean F1 at or above Readability's", () => {
     const aeq = mean(outcomes.map((o) => o.aeq.f1));
     const readability = mean(outcomes.map((o) => o.readability.f1));

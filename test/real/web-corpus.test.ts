@@ -37,8 +37,11 @@ const SHARE_TARGET = 0.95;
  */
 const MAX_ARTICLE_SHARE = 0.2;
 
-/** Each kept rule, with a real page where it removes boilerplate (a block of that text, not in the expected text). */
-const RULE_EXAMPLES: Record<ArticleRule, { page: string; text: RegExp }> = {
+/**
+ * Each kept rule, with a real page where it removes boilerplate (a block of that text, not in the expected text). No
+ * page of this corpus has a form in Readability's article: the `form` rule's page is in web-articles-2026's test.
+ */
+const RULE_EXAMPLES: Record<Exclude<ArticleRule, 'form'>, { page: string; text: RegExp }> = {
   'teaser-article': { page: 'zyte-680c2848e94a', text: /^'A NATIONAL TRAGEDY' Watching This Koala/ },
   navigation: { page: 'zyte-05844573ca7e', text: /^Home News Sports UConn Nation/ },
   figcaption: { page: 'zyte-04a6711caa7c', text: /^Credit\.\.\.Doug Mills\/The New York Times$/ },
@@ -49,6 +52,7 @@ const RULE_EXAMPLES: Record<ArticleRule, { page: string; text: RegExp }> = {
   dateline: { page: 'zyte-076f4f33bf75', text: /^First Published: Tuesday, November 19, 2019 08:38 AM$/ },
   'cookie-notice': { page: 'zyte-30b771a40a4e', text: /^This website uses cookies/ },
   'duplicate-paragraph': { page: 'newspaper-teenvogue.com1', text: /^As you may remember from High School Musical/ },
+  'author-card': { page: 'zyte-4219d096902d', text: /^Regan Regan is a Southeastern Connecticut native/ },
 };
 
 type Outcome = ArticleOutcome<CorpusPage>;

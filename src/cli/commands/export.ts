@@ -190,9 +190,9 @@ function jsonTaskId(line: string): string | undefined {
 }
 
 /**
- * Cuts streamed text into whole records, each with its line end: a JSONL record ends at any newline, a CSV record at a
- * newline outside quotes (a quote inside a cell is doubled, so counting quotes tells inside from outside). One pass over
- * each chunk: the quote state carries over from chunk to chunk.
+ * Cuts streamed text into whole records, each with its line end: a JSONL record ends at any newline, a CSV record at
+ * a newline outside quotes (a quote inside a cell is doubled, so counting quotes tells inside from outside). One pass
+ * over each chunk: the quote state carries over from chunk to chunk.
  */
 class RecordSplitter {
   private tail = '';

@@ -25,18 +25,52 @@ const FURNITURE_FRAGMENT = new RegExp(
   ].join('|'),
   'i',
 );
-/** Whole class tokens that hide a block, mark an ad slot or a call to action. */
+/** Whole class tokens that mark an ad slot, text for screen readers only, or a call to action. */
 const FURNITURE_TOKEN = new RegExp(
-  `^(?:${[
-    'ads?|hidden|hide|is-hidden|d-none|invisible',
-    'sr-only|visually-hidden|screen-reader-text|offscreen',
-    'cta(?:[-_].*)?',
-  ].join('|')})$`,
+  `^(?:${['ads?', 'sr-only|visually-hidden|screen-reader-text|offscreen', 'cta(?:[-_].*)?'].join('|')})$`,
   'i',
 );
+/** Whole class tokens that hide a block. */
+const HIDDEN_TOKEN = /^(?:hidden|hide|is-hidden|d-none|invisible)$/i;
+/**
+ * Class words of a disclosure widget: an accordion's answer, a collapsed section, a tab's panel. What it hides is
+ * article text the reader opens with a click, not furniture.
+ */
+const DISCLOSURE_WORDS = new Set([
+  'accordion',
+  'collapse',
+  'collapsible',
+  'collapsed',
+  'expand',
+  'expandable',
+  'panel',
+  'tab',
+  'faq',
+  'toggle',
+]);
 /** Image galleries: their images stay, their captions, counters and controls go. */
 const GALLERY_FRAGMENT = /gallery|slideshow|carousel|slider/i;
+/** The words of a class or id: split at spaces, `-`, `_` and lower-to-upper case changes (`authorBio`, `post__author`). */
+const CLASS_WORD_BREAK = /[\s_-]+|(?<=[a-z])(?=[A-Z])/;
+/** Class words of the author's card: a bio or an author box, not a quotation's or a testimonial's attribution. */
+const AUTHOR_WORDS = new Set(['author', 'authors', 'bio']);
+const ATTRIBUTION_WORDS = new Set([
+  'quote',
+  'blockquote',
+  'testimonial',
+  'testimonials',
+  'review',
+  'reviews',
+  'pullquote',
+]);
+/** A class word marking a call to action ("blog-cta", "ctaBanner"). */
+const CTA_WORD = 'cta';
 const HEADING = /^H[1-6]$/;
+/**
+ * The caption of a numbered figure or table ("Figure 2. Gas consumption…", "Table 3 | Risk matrix"): the text refers
+ * to it by its number, so it is part of the article, unlike a photo's caption or credit.
+ */
+const NUMBERED_FIGURE = /^(?:fig(?:ure)?|table|chart|graph|exhibit|diagram)\.?\s{0,3}\d{1,3}(?!\d)/i;
 
 /** The whole text of a block that is a control or a section label, not prose. */
 const UI_LABELS = [
@@ -99,6 +133,11 @@ const DATE_MARK = new RegExp(
 );
 /** Longer lines are never datelines; the date test does not read them at all. */
 const MAX_DATELINE_CHARS = 200;
+/**
+ * A line holding a URL (a reference's link, whose path carries a date: `/2011/09/07/`) or code (`{ "order_date": … }`)
+ * is no dateline, whatever dates it holds.
+ */
+const NOT_A_DATELINE = /:\/\/|www\.|[{}]/;
 const DATELINE = /^(?:published|updated|posted|last (?:updated|modified)|created)\b/i;
 const COPYRIGHT = /©|\ball rights reserved\b|\bcopyright \d{4}\b/i;
 const COOKIE_NOTICE = /\b(?:uses?|using) cookies\b|\bcookie policy\b/i;
@@ -119,7 +158,9 @@ export type ArticleRule =
   | 'ui-label'
   | 'dateline'
   | 'cookie-notice'
-  | 'duplicate-paragraph';
+  | 'duplicate-paragraph'
+  | 'author-card'
+  | 'form';
 /** Rules that run only on the fallback path: on Readability's article they removed article text too often. */
 type PageOnlyRule = 'bare-address' | 'copyright' | 'link-block';
 export type PruneRule = ArticleRule | PageOnlyRule;
@@ -167,18 +208,29 @@ function prune(root: Element, total: number, scope: PruneScope, trace: PruneTrac
   for (const el of [
     ...root.querySelectorAll('nav, [role="navigation"], [role="menu"], [role="menubar"], figcaption'),
   ]) {
-    if (inside(el) && small(el)) drop(el.tagName === 'FIGCAPTION' ? 'figcaption' : 'navigation', el);
+    if (!inside(el) || !small(el)) continue;
+    if (el.tagName !== 'FIGCAPTION') drop('navigation', el);
+    else if (!NUMBERED_FIGURE.test(norm(el.textContent))) drop('figcaption', el);
   }
-  for (const el of [...root.querySelectorAll('[class], [id]')]) {
+  for (const el of [...root.querySelectorAll('form')]) if (inside(el) && small(el)) drop('form', el);
+  for (const el of [...root.querySelectorAll('[class], [id], [itemprop]')]) {
     // A heading's id is a slug of its own text ("what-are-hr-shared-services", "the-earned-income-tax-credit") and
     // code highlighters mark tokens with classes such as "comment": neither names page furniture.
     if (!inside(el) || HEADING.test(el.tagName) || el.closest('pre, code')) continue;
     const cls = el.getAttribute('class') ?? '';
     const name = `${cls} ${el.getAttribute('id') ?? ''}`;
-    if (GALLERY_FRAGMENT.test(name) && el.querySelector('img, picture') && small(el)) {
+    const words = name.split(CLASS_WORD_BREAK).map((w) => w.toLowerCase());
+    if (isAuthorCard(el, words) && small(el)) drop('author-card', el);
+    else if (GALLERY_FRAGMENT.test(name) && el.querySelector('img, picture') && small(el)) {
       trace?.removed('gallery-caption', el);
       keepOnlyImages(el);
-    } else if ((FURNITURE_FRAGMENT.test(name) || cls.split(/\s+/).some((t) => FURNITURE_TOKEN.test(t))) && small(el))
+    } else if (
+      (FURNITURE_FRAGMENT.test(name) ||
+        cls.split(/\s+/).some((t) => FURNITURE_TOKEN.test(t)) ||
+        words.includes(CTA_WORD) ||
+        hiddenByClass(el, cls, words)) &&
+      small(el)
+    )
       drop('furniture-class', el);
   }
   for (const h of [...root.querySelectorAll('h2, h3, h4, h5, h6')]) {
@@ -186,7 +238,8 @@ function prune(root: Element, total: number, scope: PruneScope, trace: PruneTrac
     // The heading goes with the link list it introduces; alone, only when it is a bare label ("Related articles"),
     // not a section title that starts with the same word ("Popular types of marketing videos").
     const next = h.nextElementSibling;
-    const list = next && linkDensity(next) > 0.5 && small(next);
+    // A paragraph after it is prose that links its sources, not a list of links.
+    const list = next && next.tagName !== 'P' && linkDensity(next) > 0.5 && small(next);
     if (list) drop('links-heading', next);
     if (list || norm(h.textContent).split(' ').length <= 3) drop('links-heading', h);
   }
@@ -248,7 +301,14 @@ function blockRule(
   const short = text.length <= MAX_DATELINE_CHARS;
   if (UI_LABEL.test(text)) return 'ui-label';
   if (page && BARE_ADDRESS.test(text)) return 'bare-address';
-  if (short && words <= 15 && DATELINE.test(text) && (DATE_MARK.test(text) || /\bago\b/i.test(text))) return 'dateline';
+  if (
+    short &&
+    words <= 15 &&
+    DATELINE.test(text) &&
+    !NOT_A_DATELINE.test(text) &&
+    (DATE_MARK.test(text) || /\bago\b/i.test(text))
+  )
+    return 'dateline';
   if (short && words <= 8 && isDateline(el, text)) return 'dateline';
   if (page && words <= 40 && COPYRIGHT.test(text)) return 'copyright';
   if (words <= 60 && COOKIE_NOTICE.test(text)) return 'cookie-notice';
@@ -256,10 +316,36 @@ function blockRule(
   return null;
 }
 
+/**
+ * A block a class hides, but not a disclosure widget's hidden part (an accordion's answer) or a table row behind
+ * "show more", which are article text waiting for a click. A block hidden on small screens only (`d-none d-md-block`)
+ * still goes: on the pages read, those were teasers of other articles far more often than article text.
+ */
+function hiddenByClass(el: Element, cls: string, words: readonly string[]): boolean {
+  const tokens = cls.split(/\s+/);
+  if (!tokens.some((t) => HIDDEN_TOKEN.test(t))) return false;
+  return el.tagName !== 'TR' && !words.some((w) => DISCLOSURE_WORDS.has(w));
+}
+
+/**
+ * The author's card: a block whose class or id names the author (`author-bio`, `about_author`, `post__author`) or
+ * that schema.org microdata marks as the article's author (`itemprop="author"`). A quotation's or a testimonial's
+ * attribution (`Quote_author`, `testimonial-author-name`) is part of the article and is not one.
+ */
+function isAuthorCard(el: Element, words: readonly string[]): boolean {
+  const named =
+    words.some((w) => AUTHOR_WORDS.has(w)) || /(?:^|\s)author(?:\s|$)/i.test(el.getAttribute('itemprop') ?? '');
+  return named && !words.some((w) => ATTRIBUTION_WORDS.has(w)) && !el.closest('blockquote, q, figure');
+}
+
 /** A short line with a date or a time (not a table, heading or quoted post, which keep theirs). */
 function isDateline(el: Element, text: string): boolean {
   return (
-    DATELINE_TAGS.has(el.tagName) && !el.closest('blockquote, table') && DATE_MARK.test(text) && !/[.!?]$/.test(text)
+    DATELINE_TAGS.has(el.tagName) &&
+    !el.closest('blockquote, table') &&
+    !NOT_A_DATELINE.test(text) &&
+    DATE_MARK.test(text) &&
+    !/[.!?]$/.test(text)
   );
 }
 

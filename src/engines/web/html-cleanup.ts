@@ -19,8 +19,19 @@ const URL_ATTRS = [
   'formaction',
 ];
 
-export function sanitize(root: Element): void {
-  for (const el of [...root.querySelectorAll(DROP)]) el.remove();
+/**
+ * Why `sanitize` removed an element that held text: an active or form element (`script`, `iframe`, `button`,
+ * `select`, …), the `hidden` attribute, or a small `aria-hidden` node.
+ */
+export type SanitizeRule = 'active-element' | 'hidden' | 'aria-hidden';
+
+/** Removes active and invisible content; `removed` is told of each element that goes, before it goes. */
+export function sanitize(root: Element, removed?: (rule: SanitizeRule, el: Element) => void): void {
+  const drop = (rule: SanitizeRule, el: Element) => {
+    removed?.(rule, el);
+    el.remove();
+  };
+  for (const el of [...root.querySelectorAll(DROP)]) if (root.contains(el)) drop('active-element', el);
   for (const el of [root, ...root.querySelectorAll('*')]) {
     for (const attr of [...el.attributes]) {
       const name = attr.name.toLowerCase();
@@ -29,7 +40,7 @@ export function sanitize(root: Element): void {
         el.removeAttribute(attr.name);
     }
   }
-  for (const el of [...root.querySelectorAll('[hidden]')]) el.remove();
+  for (const el of [...root.querySelectorAll('[hidden]')]) if (root.contains(el)) drop('hidden', el);
   // aria-hidden marks decorative icons, but also a whole page behind an open modal; drop only
   // small decorative nodes without images.
   for (const el of [...root.querySelectorAll('[aria-hidden="true"]')]) {
@@ -39,7 +50,7 @@ export function sanitize(root: Element): void {
       !el.querySelector('img') &&
       (el.textContent ?? '').trim().length < 80
     )
-      el.remove();
+      drop('aria-hidden', el);
   }
 }
 

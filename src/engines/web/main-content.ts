@@ -2,7 +2,7 @@ import { UpstreamFailure } from '../../domain/engine-errors.js';
 import { appShellEvidence } from './app-shell.js';
 import { MIN_KEPT_SHARE, pruneBoilerplate, type PruneRule } from './boilerplate.js';
 import { densestParagraphBlock } from './paragraph-block.js';
-import { normalizeTables, sanitize } from './html-cleanup.js';
+import { normalizeTables, sanitize, type SanitizeRule } from './html-cleanup.js';
 import { leadImage, mergeImages, resolveArticleImages, type PageImage } from './page-images.js';
 import { toMarkdown, toPlainText } from './page-markdown.js';
 import { jsdom, readability } from '../lazy-modules.js';
@@ -30,16 +30,25 @@ export interface MainContent {
   tier: string;
   /** Readability's own text of the article, before any step of ours; null when it found none. */
   readabilityText: string | null;
-  /** Each block the cleanup rules removed from Readability's article, with the rule that removed it. */
+  /** Each block the cleanup rules and the sanitiser removed from Readability's article, with the rule that removed it. */
   removed: RemovedBlock[];
 }
 
-/** A block of Readability's article that a cleanup rule removed (docs/engines.md#main-content). */
+/** Every step after Readability that removes text from its article, by name: a cleanup rule or a sanitising step. */
+export type ReaderRule = PruneRule | SanitizeRule;
+
+/** A block of Readability's article that a cleanup rule or the sanitiser removed (docs/engines.md#cleanup-rules). */
 interface RemovedBlock {
-  rule: PruneRule;
+  rule: ReaderRule;
   /** The removed block's tag name (`P`, `UL`, …). */
   tag: string;
   text: string;
+}
+
+/** Sees the reader's intermediate steps (the drop tracer reads Readability's article through it). */
+export interface ReadObserver {
+  /** Readability's article as parsed, before any step of ours; read it at once, as the steps that follow edit it. */
+  readabilityArticle?(article: Element): void;
 }
 
 /**
@@ -47,7 +56,7 @@ interface RemovedBlock {
  * #markdown-conversion, #page-images): jsdom with the page URL as document URL (so `<base href>` and relative
  * URLs resolve), Readability on a clone, and a structural fallback when Readability finds nothing or little.
  */
-export function extractMainContent(html: string, pageUrl: string): MainContent {
+export function extractMainContent(html: string, pageUrl: string, observer?: ReadObserver): MainContent {
   // A silent console: page markup errors are not ours to log.
   const { JSDOM, VirtualConsole } = jsdom();
   const dom = new JSDOM('', { url: pageUrl, virtualConsole: new VirtualConsole() });
@@ -72,6 +81,12 @@ export function extractMainContent(html: string, pageUrl: string): MainContent {
     let container: Element | null = null;
     let tier = 'readability';
     let removed: RemovedBlock[] = [];
+    // A removed block's text with a space between its blocks, as aeq's text would have held it (`textContent` runs
+    // "Home" and "News" of a menu together).
+    const record = (rule: ReaderRule, el: Element) => {
+      const text = toPlainText(el).replace(/\s+/g, ' ').trim();
+      if (text) removed.push({ rule, tag: el.tagName, text });
+    };
     // How much of Readability's pick is prose: its text once every rule, page-scope ones included, has run. A pick
     // that is a footer or a caption (copyright lines, link lists) reads short by this measure, and the fallback is
     // tried, although the article-scope rules below leave those lines in place.
@@ -81,6 +96,7 @@ export function extractMainContent(html: string, pageUrl: string): MainContent {
       // Readability's markup parsed again, not its nodes moved: parsing repairs the nesting Readability's edits can
       // leave (a heading inside a paragraph), which the cleanup rules and Turndown read differently.
       container.innerHTML = article.content;
+      observer?.readabilityArticle?.(container);
       // Pruning keeps at least MIN_KEPT_SHARE of the text, so a pick that long cannot read short: only a short pick
       // pays for the probe.
       found = textLength(container);
@@ -90,10 +106,7 @@ export function extractMainContent(html: string, pageUrl: string): MainContent {
         found = textLength(probe);
       }
       pruneBoilerplate(container, 'article', {
-        removed: (rule, el) => {
-          const text = (el.textContent ?? '').replace(/\s+/g, ' ').trim();
-          if (text) removed.push({ rule, tag: el.tagName, text });
-        },
+        removed: record,
         undone: () => {
           removed = [];
         },
@@ -113,7 +126,8 @@ export function extractMainContent(html: string, pageUrl: string): MainContent {
     if (!container || textLength(container) === 0)
       throw new UpstreamFailure('CONTENT_UNREADABLE', 'no readable content in the page');
 
-    sanitize(container);
+    // On Readability's article what the sanitiser removes is recorded too; the fallback's removals are not.
+    sanitize(container, tier === 'readability' ? record : undefined);
     normalizeTables(container);
     absolutizeLinks(container, baseUrl);
     const images = mergeImages(lead, resolveArticleImages(container, baseUrl));
