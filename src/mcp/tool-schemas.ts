@@ -1,3 +1,4 @@
+import { exportQuerySchema } from '../http/schemas/export.js';
 import { idParamsSchema } from '../http/schemas/common.js';
 import { monitorCreateSchema, monitorListQuerySchema, monitorMetricsQuerySchema } from '../http/schemas/monitors.js';
 import { envelopeSchema, promptResearchSchema, sourceInfluenceSchema } from '../http/schemas/submission.js';
@@ -87,6 +88,32 @@ export const listTasksInput = {
     since: {
       ...taskListQuerySchema.properties.since,
       description: `${taskListQuerySchema.properties.since.description}. Default: 24 hours ago (every kept task)`,
+    },
+  },
+} as const;
+
+/**
+ * `export_tasks`: the flat rows of GET /v1/export (docs/exports.md) for a window, as JSON; a model reads at most
+ * `maxRows` and is pointed at the bulk endpoint for more.
+ */
+export const exportTasksInput = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    since: {
+      ...exportQuerySchema.properties.since,
+      description: `${exportQuerySchema.properties.since.description}. Default: 24 hours ago (every kept task)`,
+    },
+    until: exportQuerySchema.properties.until,
+    after: exportQuerySchema.properties.after,
+    status: exportQuerySchema.properties.status,
+    engine: exportQuerySchema.properties.engine,
+    maxRows: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 1000,
+      default: 200,
+      description: 'rows to return at most (1 to 1,000); for more, pass nextAfter as after, or use GET /v1/export',
     },
   },
 } as const;

@@ -14,6 +14,7 @@ import {
   askInput,
   BUDGET_DEFAULT_SECONDS,
   createMonitorInput,
+  exportTasksInput,
   listMonitorsInput,
   listTasksInput,
   monitorIdInput,
@@ -53,6 +54,27 @@ function body(value: object): Record<string, unknown> {
 }
 
 const TWENTY_FOUR_HOURS_MS = 24 * 3600_000;
+
+/** The first `n` JSONL rows of a streamed export; the rest of the stream is cancelled, never read. */
+async function firstRows(body: ReadableStream<Uint8Array>, n: number): Promise<Array<Record<string, unknown>>> {
+  const rows: Array<Record<string, unknown>> = [];
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let tail = '';
+  try {
+    while (rows.length < n) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const lines = (tail + decoder.decode(value, { stream: true })).split('\n');
+      tail = lines.pop() ?? '';
+      for (const line of lines)
+        if (line !== '' && rows.length < n) rows.push(JSON.parse(line) as Record<string, unknown>);
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  return rows;
+}
 
 /**
  * Waits for a task within the call's budget, with a progress notification at every poll, and answers its result
@@ -191,6 +213,36 @@ export const TOOLS: readonly ToolDefinition[] = [
       if (args.order === 'asc' || args.order === 'desc') query.order = args.order;
       if (typeof args.status === 'string') query.status = args.status as TaskStatus;
       return answer(body(await ctx.client.tasks(query)));
+    },
+  },
+  {
+    name: 'export_tasks',
+    title: 'Export tasks as flat rows',
+    description:
+      "The account's tasks of a window as flat rows, oldest first: engine, status, request, answer, cited and read " +
+      'URLs, searches, products, region, failure (the columns of GET /v1/export, docs/exports.md). Returns at most ' +
+      'maxRows rows; when more follow, nextAfter resumes after the last. For a whole warehouse load, fetch ' +
+      'GET /v1/export as CSV or Parquet instead.',
+    inputSchema: exportTasksInput,
+    readOnly: true,
+    run: async (args, ctx) => {
+      const maxRows = typeof args.maxRows === 'number' ? args.maxRows : 200;
+      const query: Parameters<typeof ctx.client.exportStream>[0] = {
+        since: optional(args, 'since') ?? new Date(Date.now() - TWENTY_FOUR_HOURS_MS).toISOString(),
+        format: 'jsonl',
+      };
+      for (const key of ['until', 'after', 'status', 'engine'] as const) {
+        const v = optional(args, key);
+        if (v !== undefined) query[key] = v;
+      }
+      const rows = await firstRows(await ctx.client.exportStream(query), maxRows + 1);
+      const kept = rows.slice(0, maxRows);
+      const more = rows.length > maxRows;
+      const last = kept.at(-1);
+      return answer({
+        rows: kept,
+        nextAfter: more && last ? (last.task_id as string) : null,
+      });
     },
   },
   {

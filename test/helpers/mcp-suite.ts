@@ -67,6 +67,16 @@ export function mcpToolTests(rig: () => McpRig): void {
     const mine = listed.tasks.find((t: any) => t.task.id === a.task.id);
     expect(mine.response.text).toBe(a.response.text);
 
+    // The flat rows of the bulk export: this task among them, with its answer and cited URLs; a cap of one row
+    // says where to resume.
+    const exported = structured(await call(client, 'export_tasks', { maxRows: 1000 }));
+    const row = exported.rows.find((x: any) => x.task_id === a.task.id);
+    expect(row).toMatchObject({ engine: 'CHATBOT_A', status: 'COMPLETED', answer: a.response.text });
+    expect(row.cited_urls.split(' ')).toEqual(a.response.sources.map((s: any) => s.url));
+    const one = structured(await call(client, 'export_tasks', { maxRows: 1 }));
+    expect(one.rows).toHaveLength(1);
+    if (exported.rows.length > 1) expect(one.nextAfter).toBe(one.rows[0].task_id);
+
     const read = await client.readResource({ uri: a.resource });
     expect(read.contents[0]?.mimeType).toBe('application/json');
     const view = resourceJson(read);
@@ -285,6 +295,8 @@ export function mcpToolTests(rig: () => McpRig): void {
     }
     const theirTasks = structured(await call(other, 'list_tasks', { q: 'tenant one secret' })).tasks;
     expect(theirTasks).toEqual([]);
+    const theirRows = structured(await call(other, 'export_tasks', {})).rows as Array<{ task_id: string }>;
+    expect(theirRows.map((r) => r.task_id)).not.toContain(taskId);
     expect(structured(await call(other, 'list_monitors', {})).monitors).toEqual([]);
     const { resources } = await other.listResources();
     expect(resources.map((x) => x.uri).join(' ')).not.toContain(taskId);

@@ -13,6 +13,7 @@ export const TOOL_NAMES = [
   'get_task',
   'wait_for_task',
   'list_tasks',
+  'export_tasks',
   'prompt_research',
   'source_influence',
   'create_monitor',
