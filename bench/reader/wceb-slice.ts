@@ -9,7 +9,8 @@
  * (default: ../.mirror/tiptopjaw+web-content-extraction-benchmark/repo beside the checkout).
  *
  * `--kind=other-articles` takes instead the benchmark's other article pages: `primary` article or blog whose type is
- * of medium confidence or marked for review (those whose URL is not also one of the high-confidence pages, nor of test/fixtures/real/web; never read before 2026-11-29): the fresh check of
+ * of medium confidence or marked for review (those whose URL is not also one of the high-confidence pages, nor of
+ * test/fixtures/real/web; never read before 2026-11-29): the fresh check of
  * docs/engines.md#cleanup-rules (`--from=1 --to=38`).
  */
 import { execFileSync } from 'node:child_process';

@@ -1,8 +1,19 @@
 import { parse } from 'csv-parse/sync';
 import { parquetReadObjects } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MONITOR_EXPORT_COLUMNS } from '../../src/export/monitor-rows.js';
 import { TASK_EXPORT_COLUMNS } from '../../src/export/task-rows.js';
-import { runTask, startService, TEST_KEY, tempDir, writeConfig, type RunningService } from '../helpers/service.js';
+import { runMonitorToEnd } from '../helpers/monitors.js';
+import {
+  fastConfig,
+  runTask,
+  startService,
+  steppedClock,
+  TEST_KEY,
+  tempDir,
+  writeConfig,
+  type RunningService,
+} from '../helpers/service.js';
 
 const INTERNAL = 'internal-token-for-export-0123456';
 const COLUMNS = TASK_EXPORT_COLUMNS.map((c) => c.name);
@@ -132,4 +143,72 @@ describe('bulk export of tasks', () => {
     const anonymous = await fetch(`${svc.url}/v1/export?since=${encodeURIComponent(since)}`);
     expect(anonymous.status).toBe(401);
   });
+});
+
+/**
+ * A monitor's runs through GET /v1/export?monitor= (docs/exports.md#monitor-columns): one row per saved answer of its
+ * completed runs, oldest run first, with its group's figures; the same in the three formats; resumed after a run id;
+ * another account's monitor is 404.
+ */
+describe("bulk export of a monitor's runs", () => {
+  const clock = steppedClock(Date.UTC(2026, 10, 20, 10));
+  let svc: RunningService;
+
+  beforeAll(async () => {
+    svc = await startService({ AEQ_CONFIG: fastConfig(tempDir()), AEQ_INTERNAL_TOKEN: INTERNAL }, { clock });
+  });
+  afterAll(() => svc?.stop());
+
+  it('gives every answer of every run with its figures, in each format, and resumes after a run', async () => {
+    const made = await svc.call('POST', '/v1/monitors', {
+      name: 'exported',
+      prompts: ['best running shoes for flat feet', 'running shoes for beginners'],
+      engines: ['CHATBOT_A', 'ANSWER_ENGINE_A'],
+      brand: { name: 'Hoka', domains: ['hoka.com'] },
+    });
+    const id = made.body.monitor.id as string;
+    await svc.call('PATCH', `/v1/monitors/${id}`, { status: 'paused' });
+    for (let day = 0; day < 2; day++) {
+      await runMonitorToEnd(svc, id);
+      clock.advance(86_400_000);
+    }
+    const since = encodeURIComponent('2026-11-01T00:00:00Z');
+    const get = (q: string, key = TEST_KEY) =>
+      fetch(`${svc.url}/v1/export?since=${since}&monitor=${id}${q}`, { headers: { authorization: `Bearer ${key}` } });
+    const rows = (await (await get('')).text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(rows).toHaveLength(8);
+    expect(Object.keys(rows[0] ?? {})).toEqual(MONITOR_EXPORT_COLUMNS.map((c) => c.name));
+    const runs = [...new Set(rows.map((r) => r.run_id))];
+    expect(runs).toHaveLength(2);
+    // Oldest run first; each row carries its group's figures as the metrics route gives them.
+    const series = (await svc.call('GET', `/v1/monitors/${id}/metrics`)).body.series as Array<Record<string, unknown>>;
+    for (const r of rows) {
+      const point = series.find((p) => p.runId === r.run_id && p.engine === r.engine);
+      expect(r.mention_rate).toBe(point?.mentionRate);
+      expect(r.search_rate).toBe(point?.searchRate);
+      expect(r.method_version).toBe('visibility/1.3.0');
+      expect(r.status).toBe('COMPLETED');
+      expect(String(r.answer).length).toBeGreaterThan(20);
+    }
+    expect(series[0]?.runId).toBe(runs[0]);
+
+    const pq = await get('&format=parquet');
+    const table = (await parquetReadObjects({ file: await pq.arrayBuffer() })) as Array<Record<string, unknown>>;
+    expect(table.map((r) => r.task_id)).toEqual(rows.map((r) => r.task_id));
+    const csv = parse(await (await get('&format=csv')).text(), { columns: true }) as Array<Record<string, string>>;
+    expect(csv.map((r) => r.task_id)).toEqual(rows.map((r) => r.task_id));
+
+    const rest = (await (await get(`&after=${runs[0]}`)).text()).trim().split('\n');
+    expect(rest.map((l) => JSON.parse(l).run_id)).toEqual(Array(4).fill(runs[1]));
+    expect((await get(`&after=${'0'.repeat(8)}-0000-7000-8000-000000000000`)).status).toBe(400);
+
+    const internal = { authorization: `Bearer ${INTERNAL}` };
+    expect((await svc.call('POST', '/internal/accounts', { name: 'monitor-exporter-b' }, internal)).status).toBe(201);
+    const key = (await svc.call('POST', '/internal/keys', { account: 'monitor-exporter-b' }, internal)).body
+      .key as string;
+    expect((await get('', key)).status).toBe(404);
+  }, 90_000);
 });

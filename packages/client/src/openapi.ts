@@ -678,7 +678,9 @@ export interface paths {
                     until?: string;
                     /** @description jsonl (one JSON object a line), csv (formula-escaped) or parquet; the same columns in each */
                     format?: "jsonl" | "csv" | "parquet";
-                    /** @description resume after this task_id (the last row a broken download kept): the rest of the window follows */
+                    /** @description a monitor's id: export its completed runs scheduled in the window instead of tasks, one row per saved answer with its group’s figures (docs/exports.md#monitor-columns) */
+                    monitor?: string;
+                    /** @description resume after this task_id (a monitor export: this run_id), the last row a broken download kept: the rest of the window follows */
                     after?: string;
                     /** @description only this status */
                     status?: "QUEUED" | "PROCESSING" | "COMPLETED" | "FAILED";

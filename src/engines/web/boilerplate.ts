@@ -50,7 +50,10 @@ const DISCLOSURE_WORDS = new Set([
 ]);
 /** Image galleries: their images stay, their captions, counters and controls go. */
 const GALLERY_FRAGMENT = /gallery|slideshow|carousel|slider/i;
-/** The words of a class or id: split at spaces, `-`, `_` and lower-to-upper case changes (`authorBio`, `post__author`). */
+/**
+ * The words of a class or id: split at spaces, `-`, `_` and lower-to-upper case changes (`authorBio`,
+ * `post__author`).
+ */
 const CLASS_WORD_BREAK = /[\s_-]+|(?<=[a-z])(?=[A-Z])/;
 /** Class words of the author's card: a bio or an author box, not a quotation's or a testimonial's attribution. */
 const AUTHOR_WORDS = new Set(['author', 'authors', 'bio']);

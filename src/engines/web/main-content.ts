@@ -30,7 +30,9 @@ export interface MainContent {
   tier: string;
   /** Readability's own text of the article, before any step of ours; null when it found none. */
   readabilityText: string | null;
-  /** Each block the cleanup rules and the sanitiser removed from Readability's article, with the rule that removed it. */
+  /**
+   * Each block the cleanup rules and the sanitiser removed from Readability's article, with the rule that removed it.
+   */
   removed: RemovedBlock[];
 }
 

@@ -7,7 +7,9 @@ import { validationError, type FieldProblem } from '../../domain/request-errors.
 import type { TaskStatus } from '../../domain/task.js';
 import { UUID_RE } from '../../domain/task-id.js';
 import { EXPORT_CONTENT_TYPES, encodeRows, type ExportFormat } from '../../export/encoders.js';
+import { MONITOR_EXPORT_COLUMNS, monitorRunRows } from '../../export/monitor-rows.js';
 import { type Cell, TASK_EXPORT_COLUMNS, taskExportRow } from '../../export/task-rows.js';
+import { monitorOr404 } from '../../submission/monitors.js';
 import { callerOf } from '../caller.js';
 import type { HttpContext } from '../context.js';
 import { errorEnvelopeSchema } from '../schemas/common.js';
@@ -15,6 +17,7 @@ import { exportQuerySchema } from '../schemas/export.js';
 
 interface ExportQuerystring {
   since: string;
+  monitor?: string;
   until?: string;
   format: ExportFormat;
   after?: string;
@@ -24,6 +27,8 @@ interface ExportQuerystring {
 
 /** Tasks read per store query: one page is what the export holds in memory at a time. */
 const EXPORT_PAGE = 1000;
+/** Runs of one monitor an export covers at most (a year of hourly runs); their list is read first, without answers. */
+const MONITOR_RUNS_MAX = 10_000;
 
 /**
  * GET /v1/export (docs/exports.md): the caller's account's tasks created in a window, oldest first, as JSONL, CSV or
@@ -64,8 +69,50 @@ export function registerExportRoutes(app: FastifyInstance, ctx: HttpContext): vo
         problems.push({ field: 'engine', message: 'is not a task type (see GET /openapi.json, taskType)' });
       // Ids are lower-case UUIDs; anything else was never a task id of this service.
       if (q.after !== undefined && !(UUID_RE.test(q.after) && q.after === q.after.toLowerCase()))
-        problems.push({ field: 'after', message: 'must be a task_id of a previous export' });
+        problems.push({
+          field: 'after',
+          message: 'must be the task_id (or run_id) of the last row of a previous export',
+        });
       if (since === null || problems.length > 0) throw validationError(problems);
+
+      const ext = q.format;
+      const send = (name: string, columns: typeof TASK_EXPORT_COLUMNS, pages: AsyncGenerator<Cell[][]>) =>
+        reply
+          .type(EXPORT_CONTENT_TYPES[q.format])
+          .header('content-disposition', `attachment; filename="${name}.${ext}"`)
+          .header('cache-control', 'no-store')
+          .send(Readable.from(encodeRows(q.format, columns, pages)));
+
+      if (q.monitor !== undefined) {
+        const m = await monitorOr404(ctx, q.monitor, callerOf(req));
+        // The window's completed runs, oldest first; each read with its answers when its turn comes, so the export
+        // holds one run at a time. `after` is the run_id of the last row kept.
+        const listed = await ctx.store.monitors.runs({
+          monitorId: m.id,
+          accountId,
+          from: since,
+          ...(until === null ? {} : { to: until }),
+          limit: MONITOR_RUNS_MAX,
+        });
+        const runs = listed.filter((r) => r.status === 'completed').reverse();
+        const start = q.after === undefined ? 0 : runs.findIndex((r) => r.id === q.after) + 1;
+        if (start === 0 && q.after !== undefined)
+          throw validationError([{ field: 'after', message: 'is not a run of this monitor in this window' }]);
+        async function* runPages(): AsyncGenerator<Cell[][]> {
+          for (const run of runs.slice(start)) {
+            const [full] = await ctx.store.monitors.runs({
+              monitorId: m.id,
+              accountId,
+              from: run.slotAt,
+              to: run.slotAt + 1,
+              limit: 1,
+              results: true,
+            });
+            if (full) yield monitorRunRows(full);
+          }
+        }
+        return send('aeq-monitor', MONITOR_EXPORT_COLUMNS, runPages());
+      }
 
       const window = {
         accountId,
@@ -90,12 +137,7 @@ export function registerExportRoutes(app: FastifyInstance, ctx: HttpContext): vo
           afterId = last.id;
         }
       }
-      const ext = q.format === 'jsonl' ? 'jsonl' : q.format;
-      return reply
-        .type(EXPORT_CONTENT_TYPES[q.format])
-        .header('content-disposition', `attachment; filename="aeq-tasks.${ext}"`)
-        .header('cache-control', 'no-store')
-        .send(Readable.from(encodeRows(q.format, TASK_EXPORT_COLUMNS, pages())));
+      return send('aeq-tasks', TASK_EXPORT_COLUMNS, pages());
     },
   );
 }

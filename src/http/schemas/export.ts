@@ -20,10 +20,19 @@ export const exportQuerySchema = {
       default: 'jsonl',
       description: 'jsonl (one JSON object a line), csv (formula-escaped) or parquet; the same columns in each',
     },
+    monitor: {
+      type: 'string',
+      maxLength: 64,
+      description:
+        "a monitor's id: export its completed runs scheduled in the window instead of tasks, one row per saved " +
+        'answer with its group’s figures (docs/exports.md#monitor-columns)',
+    },
     after: {
       type: 'string',
       maxLength: 36,
-      description: 'resume after this task_id (the last row a broken download kept): the rest of the window follows',
+      description:
+        'resume after this task_id (a monitor export: this run_id), the last row a broken download kept: the rest ' +
+        'of the window follows',
     },
     status: { type: 'string', enum: ['QUEUED', 'PROCESSING', 'COMPLETED', 'FAILED'], description: 'only this status' },
     engine: { type: 'string', minLength: 1, maxLength: 64, description: 'only tasks of this task type' },
