@@ -1,8 +1,5 @@
 import { Readable } from 'node:stream';
-import { Ajv } from 'ajv';
 import type { FastifyInstance } from 'fastify';
-import { dateTimeMs } from '../../domain/clock.js';
-import { canonicalTaskType } from '../../domain/engine-catalog.js';
 import { validationError, type FieldProblem } from '../../domain/request-errors.js';
 import type { TaskStatus } from '../../domain/task.js';
 import { UUID_RE } from '../../domain/task-id.js';
@@ -13,6 +10,7 @@ import { monitorOr404 } from '../../submission/monitors.js';
 import { callerOf } from '../caller.js';
 import type { HttpContext } from '../context.js';
 import { errorEnvelopeSchema } from '../schemas/common.js';
+import { readTaskWindow, windowQueryValidator } from '../task-window.js';
 import { exportQuerySchema } from '../schemas/export.js';
 
 interface ExportQuerystring {
@@ -36,13 +34,7 @@ const MONITOR_RUNS_MAX = 10_000;
  * tasks; a client whose connection broke passes the last `task_id` it kept as `after` and gets the rest.
  */
 export function registerExportRoutes(app: FastifyInstance, ctx: HttpContext): void {
-  const ajv = new Ajv({
-    allErrors: true,
-    coerceTypes: true,
-    useDefaults: true,
-    formats: { 'date-time': (s: string) => dateTimeMs(s) !== null },
-  });
-  const validateQuery = ajv.compile(exportQuerySchema);
+  const validateQuery = windowQueryValidator(exportQuerySchema);
   app.get<{ Querystring: ExportQuerystring }>(
     '/v1/export',
     {
@@ -56,17 +48,8 @@ export function registerExportRoutes(app: FastifyInstance, ctx: HttpContext): vo
     async (req, reply) => {
       const { accountId } = callerOf(req);
       const q = req.query;
-      const since = dateTimeMs(q.since);
-      const until = q.until === undefined ? null : dateTimeMs(q.until);
       const problems: FieldProblem[] = [];
-      if (since === null) problems.push({ field: 'since', message: 'must be an RFC 3339 date-time' });
-      if (q.until !== undefined && until === null)
-        problems.push({ field: 'until', message: 'must be an RFC 3339 date-time' });
-      else if (since !== null && until !== null && until <= since)
-        problems.push({ field: 'until', message: 'must be after `since`' });
-      const taskType = q.engine === undefined ? null : (canonicalTaskType(q.engine) ?? null);
-      if (q.engine !== undefined && taskType === null)
-        problems.push({ field: 'engine', message: 'is not a task type (see GET /openapi.json, taskType)' });
+      const { since, until, taskType } = readTaskWindow(q, problems);
       // Ids are lower-case UUIDs; anything else was never a task id of this service.
       if (q.after !== undefined && !(UUID_RE.test(q.after) && q.after === q.after.toLowerCase()))
         problems.push({

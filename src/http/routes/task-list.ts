@@ -1,13 +1,11 @@
-import { Ajv } from 'ajv';
 import type { FastifyInstance } from 'fastify';
-import { dateTimeMs } from '../../domain/clock.js';
-import { canonicalTaskType } from '../../domain/engine-catalog.js';
 import { validationError, type FieldProblem } from '../../domain/request-errors.js';
 import type { TaskStatus } from '../../domain/task.js';
 import { listedView, withResponseJson } from '../../domain/task-view.js';
 import { callerOf } from '../caller.js';
 import type { HttpContext } from '../context.js';
 import { errorEnvelopeSchema } from '../schemas/common.js';
+import { readTaskWindow, windowQueryValidator } from '../task-window.js';
 import { taskListQuerySchema, taskListSchema } from '../schemas/tasks.js';
 import { UUID_RE } from '../../domain/task-id.js';
 
@@ -41,14 +39,7 @@ function idOfCursor(cursor: string): string | null {
  * (404).
  */
 export function registerTaskListRoutes(app: FastifyInstance, ctx: HttpContext): void {
-  // A query string is text: `limit` is read as a number here (bodies are never coerced, server.ts).
-  const ajv = new Ajv({
-    allErrors: true,
-    coerceTypes: true,
-    useDefaults: true,
-    formats: { 'date-time': (s: string) => dateTimeMs(s) !== null },
-  });
-  const validateQuery = ajv.compile(taskListQuerySchema);
+  const validateQuery = windowQueryValidator(taskListQuerySchema);
   app.get<{ Querystring: TaskListQuerystring }>(
     '/v1/async/tasks',
     {
@@ -62,19 +53,9 @@ export function registerTaskListRoutes(app: FastifyInstance, ctx: HttpContext): 
     async (req, reply) => {
       const { accountId } = callerOf(req);
       const q = req.query;
-      // The schema has checked the formats; these are null only for text it let through.
-      const since = dateTimeMs(q.since);
-      const until = q.until === undefined ? null : dateTimeMs(q.until);
       const afterId = q.cursor === undefined ? null : idOfCursor(q.cursor);
       const problems: FieldProblem[] = [];
-      if (since === null) problems.push({ field: 'since', message: 'must be an RFC 3339 date-time' });
-      if (q.until !== undefined && until === null)
-        problems.push({ field: 'until', message: 'must be an RFC 3339 date-time' });
-      else if (since !== null && until !== null && until <= since)
-        problems.push({ field: 'until', message: 'must be after `since`' });
-      const taskType = q.engine === undefined ? null : (canonicalTaskType(q.engine) ?? null);
-      if (q.engine !== undefined && taskType === null)
-        problems.push({ field: 'engine', message: 'is not a task type (see GET /openapi.json, taskType)' });
+      const { since, until, taskType } = readTaskWindow(q, problems);
       if (q.cursor !== undefined && afterId === null)
         problems.push({ field: 'cursor', message: 'is not a cursor of this listing (pass `nextCursor` as given)' });
       if (since === null || problems.length > 0) throw validationError(problems);
