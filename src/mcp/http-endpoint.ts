@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type {} from '@fastify/swagger';
-import { RequestError } from '../domain/request-errors.js';
+import { RequestError, validationError } from '../domain/request-errors.js';
 import { callerOf } from '../http/caller.js';
 import { errorEnvelopeSchema } from '../http/schemas/common.js';
 
@@ -85,22 +85,30 @@ export function registerMcpEndpoint(app: FastifyInstance, o: { listenHost: strin
     async (req, reply) => {
       checkHostAndOrigin(req, o.listenHost);
       const { accountId } = callerOf(req);
+      // One JSON-RPC message per request: a batch would carry up to a hundred tool calls past the limits below,
+      // which count requests.
+      if (Array.isArray(req.body))
+        throw validationError([{ field: 'body', message: 'send one JSON-RPC message per request, not a batch' }]);
       const mine = perAccount.get(accountId) ?? 0;
       if (open.size >= MAX_IN_FLIGHT) throw new RequestError('MCP_BUSY');
       if (mine >= MAX_IN_FLIGHT_PER_ACCOUNT)
         throw new RequestError('MCP_BUSY', "Too many of this account's MCP requests in flight; retry in a moment.");
-      const { serveMcpRequest } = await import('./http-request.js');
+      // The slot is taken, and its release tied to the socket, before anything is awaited: requests arriving during
+      // the await would otherwise all read the same count, and a socket closed meanwhile would never give it back.
       const closing = new AbortController();
       open.add(closing);
       perAccount.set(accountId, mine + 1);
       reply.hijack();
-      reply.raw.once('close', () => {
+      const release = () => {
+        if (!open.delete(closing)) return;
         closing.abort();
-        open.delete(closing);
         const n = (perAccount.get(accountId) ?? 1) - 1;
         if (n > 0) perAccount.set(accountId, n);
         else perAccount.delete(accountId);
-      });
+      };
+      reply.raw.once('close', release);
+      if (reply.raw.destroyed) return release();
+      const { serveMcpRequest } = await import('./http-request.js');
       try {
         await serveMcpRequest(app, req, reply, closing.signal);
       } catch (e) {

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 
 /** The base URL the in-process client is given; nothing ever connects to it (see injectFetch). */
@@ -19,11 +20,17 @@ export function injectFetch(app: FastifyInstance): typeof fetch {
       url: url.pathname + url.search,
       headers,
       ...(typeof init.body === 'string' ? { payload: init.body } : {}),
+      ...(init.signal ? { signal: init.signal } : {}),
+      // The body comes as the route writes it: a reader that stops early (export_tasks after its rows) cancels the
+      // rest, instead of the whole response being built in memory first.
+      payloadAsStream: true,
     };
     const res = await app.inject(options);
     const type = res.headers['content-type'];
+    const body = res.stream();
     // A 204 (a deleted monitor) has no body; a Response refuses one.
-    return new Response(res.statusCode === 204 ? null : res.body, {
+    if (res.statusCode === 204) body.destroy();
+    return new Response(res.statusCode === 204 ? null : (Readable.toWeb(body) as ReadableStream<Uint8Array>), {
       status: res.statusCode,
       headers: typeof type === 'string' ? { 'content-type': type } : {},
     });

@@ -62,6 +62,15 @@ describe('MCP over streamable HTTP: POST /mcp', () => {
     }
   });
 
+  it('refuses a JSON-RPC batch: its calls would pass the in-flight limits, which count requests', async () => {
+    const auth = { ...MCP_HEADERS, authorization: `Bearer ${TEST_KEY}` };
+    const batch = await svc.raw('POST', '/mcp', JSON.stringify([INITIALIZE, INITIALIZE]), auth);
+    expect(batch.status).toBe(400);
+    expect(batch.body.error.code).toBe('VALIDATION_ERROR');
+    // One message still serves.
+    expect((await svc.raw('POST', '/mcp', JSON.stringify(INITIALIZE), auth)).status).toBe(200);
+  });
+
   it('refuses a browser page of another origin and a Host name that is not loopback (DNS rebinding)', async () => {
     const auth = { ...MCP_HEADERS, authorization: `Bearer ${TEST_KEY}` };
     const origin = await svc.raw('POST', '/mcp', JSON.stringify(INITIALIZE), {

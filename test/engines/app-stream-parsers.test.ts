@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readChatGptStream } from '../../src/engines/chat/chatgpt-app-stream.js';
 import { readPerplexityStream } from '../../src/engines/chat/perplexity-app-stream.js';
 import { StreamUnreadable } from '../../src/engines/chat/app-stream.js';
-import { applyPatch, type JsonObject } from '../../src/engines/chat/json-patch.js';
+import { applyPatch, patchBudget, type JsonObject } from '../../src/engines/chat/json-patch.js';
 
 /**
  * The app-stream readers on streams written here in the shapes docs/engines.md#app-streams describes (no public
@@ -262,15 +262,36 @@ describe('Perplexity answer stream', () => {
 describe('applyPatch', () => {
   it('sets, appends, inserts, truncates and removes by JSON pointer', () => {
     const root: JsonObject = { a: { list: ['x'] } };
-    expect(applyPatch(root, '/a/text', 'append', 'he')).toBe(true);
-    expect(applyPatch(root, '/a/text', 'append', 'llo')).toBe(true);
-    expect(applyPatch(root, '/a/list/-', 'add', 'y')).toBe(true);
-    expect(applyPatch(root, '/a/list/0', 'replace', 'w')).toBe(true);
-    expect(applyPatch(root, '/a/text', 'truncate', 4)).toBe(true);
-    expect(applyPatch(root, '/new~1key/deep', 'add', 1)).toBe(true);
-    expect(applyPatch(root, '/a/text/x', 'add', 1)).toBe(false);
-    expect(applyPatch(root, '/a/list/7', 'replace', 1)).toBe(false);
-    expect(applyPatch(root, '/a/list/0', 'remove', null)).toBe(true);
+    expect(applyPatch(root, '/a/text', 'append', 'he', patchBudget(1000))).toBe(true);
+    expect(applyPatch(root, '/a/text', 'append', 'llo', patchBudget(1000))).toBe(true);
+    expect(applyPatch(root, '/a/list/-', 'add', 'y', patchBudget(1000))).toBe(true);
+    expect(applyPatch(root, '/a/list/0', 'replace', 'w', patchBudget(1000))).toBe(true);
+    expect(applyPatch(root, '/a/text', 'truncate', 4, patchBudget(1000))).toBe(true);
+    expect(applyPatch(root, '/new~1key/deep', 'add', 1, patchBudget(1000))).toBe(true);
+    expect(applyPatch(root, '/a/text/x', 'add', 1, patchBudget(1000))).toBe(false);
+    expect(applyPatch(root, '/a/list/7', 'replace', 1, patchBudget(1000))).toBe(false);
+    expect(applyPatch(root, '/a/list/0', 'remove', null, patchBudget(1000))).toBe(true);
     expect(root).toEqual({ a: { list: ['y'], text: 'hell' }, 'new/key': { deep: 1 } });
+  });
+
+  it('never reaches a prototype: __proto__, constructor and prototype are refused, and nothing is polluted', () => {
+    const root: JsonObject = {};
+    const budget = patchBudget(1000);
+    expect(applyPatch(root, '/__proto__/polluted', 'add', 'yes', budget)).toBe(false);
+    expect(applyPatch(root, '/constructor/prototype/polluted', 'add', 'yes', budget)).toBe(false);
+    expect(applyPatch(root, '/a/__proto__', 'replace', { polluted: 'yes' }, budget)).toBe(false);
+    expect(applyPatch(root, '/toString', 'remove', null, budget)).toBe(true);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(typeof {}.toString).toBe('function');
+  });
+
+  it('ends a stream of front inserts once its work budget is spent, in linear time', () => {
+    const root: JsonObject = { list: [] };
+    const budget = patchBudget(1000);
+    let placed = 0;
+    for (let i = 0; i < 20_000; i++) if (applyPatch(root, '/list/0', 'add', i, budget)) placed++;
+    // 1,016,000 element moves allowed: about 1,425 inserts at the front of a growing list, then none.
+    expect(placed).toBeLessThan(1_500);
+    expect(placed).toBeGreaterThan(1_000);
   });
 });

@@ -8,7 +8,7 @@ import {
   type ProductCard,
   type StreamAnswer,
 } from './app-stream.js';
-import { applyPatch, isObject, type Json, type JsonObject } from './json-patch.js';
+import { applyPatch, isObject, type Json, type JsonObject, patchBudget } from './json-patch.js';
 import { decodeSse } from './sse-decoder.js';
 
 /** More events than any answer needs: a stream past it is not read (the page is). */
@@ -34,6 +34,7 @@ export function readChatGptStream(body: string): StreamAnswer {
   const events = decodeSse([body]);
   if (events.length === 0) throw new StreamUnreadable('no server-sent events in the captured body');
   if (events.length > MAX_EVENTS) throw new StreamUnreadable(`more than ${MAX_EVENTS} events`);
+  const budget = patchBudget(body.length);
   const roots: JsonObject[] = [];
   const byChannel = new Map<number, JsonObject>();
   let encoding: string | null = null;
@@ -97,11 +98,11 @@ export function readChatGptStream(body: string): StreamAnswer {
           !isObject(op) ||
           typeof op.p !== 'string' ||
           typeof op.o !== 'string' ||
-          !applyPatch(root, op.p, op.o, op.v)
+          !applyPatch(root, op.p, op.o, op.v, budget)
         )
           unplaced++;
       }
-    } else if (!applyPatch(root, p, o, d.v)) unplaced++;
+    } else if (!applyPatch(root, p, o, d.v, budget)) unplaced++;
   }
   // Operations we could not place mean a dialect we do not know: the text would be missing pieces.
   if (unplaced > Math.max(3, deltas / 10)) throw new StreamUnreadable(`${unplaced} of ${deltas} deltas not understood`);

@@ -2,7 +2,7 @@ import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { AttemptContext, EngineResult } from '../adapter.js';
 import { promptOf } from '../common/upstream-status.js';
 import type { PageProbe } from '../../transport/browser/browser-transport.js';
-import { browserOf, letterCount, renderBudgetMs, stableMsOf } from '../common/engine-render.js';
+import { appHeaders, browserOf, letterCount, renderBudgetMs, stableMsOf } from '../common/engine-render.js';
 import { APP_STREAM_GRACE_MS, APP_STREAM_MAX_BYTES, unlessStreamed } from './app-stream.js';
 import { CHATGPT_ALERTS, CHATGPT_ANSWER, CHATGPT_COMPOSER, CHATGPT_LOGIN } from './chatgpt-web-parser.js';
 import { redactSecrets } from './secret-redaction.js';
@@ -31,8 +31,7 @@ export async function runChatGptWeb(ctx: AttemptContext): Promise<EngineResult> 
     throw new UpstreamFailure('AUTH_FAILED', 'CHATBOT_A web mode needs a leased account (its session token)');
   const { upstream } = ctx.config;
   const base = String(upstream.options.webBaseUrl ?? 'https://chatgpt.com').replace(/(?<!\/)\/+$/, '');
-  const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(upstream.headers)) headers[k.toLowerCase()] = v;
+  const headers = appHeaders(ctx.config);
   headers.cookie = `${SESSION_COOKIE}=${secret}`;
   // A temporary chat: the account's history and memory neither keep this tenant's prompt nor feed
   // its answer with the prompts of the tenants who used the account before.

@@ -10,6 +10,30 @@ export function isObject(v: unknown): v is JsonObject {
 
 /** Deepest pointer a patch may name: the apps' paths are a few levels deep; a longer one is not theirs. */
 const MAX_DEPTH = 32;
+/**
+ * Member names a patch never walks or sets: through them a stream would reach the prototypes every later parse in
+ * the process shares (`/__proto__/x` sets `Object.prototype.x`).
+ */
+const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * The work a stream's patches may cost, in elements moved and characters copied: an insert at the front of an array
+ * moves the array, a cut of a long string copies it. Each reader gives its stream a budget of a few times its bytes,
+ * so a hostile stream of front inserts or cuts ends as not understood instead of costing quadratic time.
+ */
+export interface PatchBudget {
+  left: number;
+}
+
+/** The budget for a stream of `bytes`: the apps' own streams use a small fraction of it. */
+export function patchBudget(bytes: number): PatchBudget {
+  return { left: 16 * bytes + 1_000_000 };
+}
+
+/** A member name no stream may walk or set (`__proto__`, `constructor`, `prototype`). */
+export function forbiddenKey(key: string): boolean {
+  return FORBIDDEN_KEYS.has(key);
+}
 
 /**
  * Applies one patch operation of the apps' streams (docs/engines.md#app-streams) to `root` in place, the JSON-Pointer
@@ -21,15 +45,27 @@ const MAX_DEPTH = 32;
  * Each operation costs the length of its path plus its value; appends rely on the engine's string concatenation,
  * which does not copy the accumulated text each time.
  */
-export function applyPatch(root: JsonObject, path: string, op: string, value: Json | undefined): boolean {
+export function applyPatch(
+  root: JsonObject,
+  path: string,
+  op: string,
+  value: Json | undefined,
+  budget: PatchBudget,
+): boolean {
   if (path === '') return false;
   if (!path.startsWith('/')) return false;
   const keys = path.slice(1).split('/');
   if (keys.length > MAX_DEPTH) return false;
+  if (budget.left < 0) return false;
   let parent: JsonObject | Json[] = root;
   for (let i = 0; i < keys.length - 1; i++) {
     const key = unescapeKey(keys[i] as string);
-    const next: Json | undefined = Array.isArray(parent) ? parent[indexOf(parent, key, false)] : parent[key];
+    if (FORBIDDEN_KEYS.has(key)) return false;
+    const next: Json | undefined = Array.isArray(parent)
+      ? parent[indexOf(parent, key, false)]
+      : Object.hasOwn(parent, key)
+        ? parent[key]
+        : undefined;
     if (next !== null && typeof next === 'object') {
       parent = next;
       continue;
@@ -41,11 +77,20 @@ export function applyPatch(root: JsonObject, path: string, op: string, value: Js
     parent = created;
   }
   const last = unescapeKey(keys[keys.length - 1] as string);
-  return Array.isArray(parent) ? patchArray(parent, last, op, value) : patchObject(parent, last, op, value);
+  if (FORBIDDEN_KEYS.has(last)) return false;
+  return Array.isArray(parent)
+    ? patchArray(parent, last, op, value, budget)
+    : patchObject(parent, last, op, value, budget);
 }
 
-function patchObject(parent: JsonObject, key: string, op: string, value: Json | undefined): boolean {
-  const cur = parent[key];
+function patchObject(
+  parent: JsonObject,
+  key: string,
+  op: string,
+  value: Json | undefined,
+  budget: PatchBudget,
+): boolean {
+  const cur = Object.hasOwn(parent, key) ? parent[key] : undefined;
   switch (op) {
     case 'add':
     case 'replace':
@@ -57,7 +102,7 @@ function patchObject(parent: JsonObject, key: string, op: string, value: Json | 
         parent[key] = v;
       });
     case 'truncate':
-      return truncate(cur, value, (v) => {
+      return truncate(cur, value, budget, (v) => {
         parent[key] = v;
       });
     case 'remove':
@@ -68,12 +113,14 @@ function patchObject(parent: JsonObject, key: string, op: string, value: Json | 
   }
 }
 
-function patchArray(parent: Json[], key: string, op: string, value: Json | undefined): boolean {
+function patchArray(parent: Json[], key: string, op: string, value: Json | undefined, budget: PatchBudget): boolean {
   const i = indexOf(parent, key, op === 'add');
   if (i < 0) return false;
   switch (op) {
     case 'add':
       if (value === undefined) return false;
+      // An insert moves every element after it.
+      budget.left -= parent.length - i;
       parent.splice(i, 0, value);
       return true;
     case 'replace':
@@ -85,11 +132,12 @@ function patchArray(parent: Json[], key: string, op: string, value: Json | undef
         parent[i] = v;
       });
     case 'truncate':
-      return truncate(parent[i], value, (v) => {
+      return truncate(parent[i], value, budget, (v) => {
         parent[i] = v;
       });
     case 'remove':
       if (i >= parent.length) return false;
+      budget.left -= parent.length - i;
       parent.splice(i, 1);
       return true;
     default:
@@ -115,10 +163,18 @@ function appendTo(cur: Json | undefined, value: Json | undefined, set: (v: Json)
   return false;
 }
 
-function truncate(cur: Json | undefined, value: Json | undefined, set: (v: Json) => void): boolean {
+function truncate(
+  cur: Json | undefined,
+  value: Json | undefined,
+  budget: PatchBudget,
+  set: (v: Json) => void,
+): boolean {
   if (typeof value !== 'number' || value < 0) return false;
-  if (typeof cur === 'string') set(cur.slice(0, value));
-  else if (Array.isArray(cur)) cur.length = Math.min(cur.length, value);
+  // A cut copies what it keeps (and flattens a string built by appends).
+  if (typeof cur === 'string') {
+    budget.left -= Math.min(cur.length, value);
+    set(cur.slice(0, value));
+  } else if (Array.isArray(cur)) cur.length = Math.min(cur.length, value);
   else return false;
   return true;
 }

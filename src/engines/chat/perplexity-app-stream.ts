@@ -8,7 +8,7 @@ import {
   type ProductCard,
   type StreamAnswer,
 } from './app-stream.js';
-import { applyPatch, isObject, type Json, type JsonObject } from './json-patch.js';
+import { applyPatch, isObject, type Json, type JsonObject, forbiddenKey, patchBudget } from './json-patch.js';
 import { decodeSse } from './sse-decoder.js';
 
 const MAX_EVENTS = 100_000;
@@ -31,6 +31,7 @@ export function readPerplexityStream(body: string): StreamAnswer {
   const events = decodeSse([body]);
   if (events.length === 0) throw new StreamUnreadable('no server-sent events in the captured body');
   if (events.length > MAX_EVENTS) throw new StreamUnreadable(`more than ${MAX_EVENTS} events`);
+  const budget = patchBudget(body.length);
   const blocks = new Map<string, JsonObject>();
   let done = false;
   let messages = 0;
@@ -65,7 +66,12 @@ export function readPerplexityStream(body: string): StreamAnswer {
         unplaced++;
         continue;
       }
-      let target = state[field];
+      // A field names one of the block's own members, never one a prototype lends it (`__proto__`).
+      if (forbiddenKey(field)) {
+        unplaced++;
+        continue;
+      }
+      let target = Object.hasOwn(state, field) ? state[field] : undefined;
       if (!isObject(target)) {
         target = {};
         state[field] = target;
@@ -79,7 +85,7 @@ export function readPerplexityStream(body: string): StreamAnswer {
         if (p.path === '' && (p.op === 'replace' || p.op === 'add') && isObject(p.value)) {
           target = p.value;
           state[field] = target;
-        } else if (!applyPatch(target, p.path, p.op, p.value)) unplaced++;
+        } else if (!applyPatch(target, p.path, p.op, p.value, budget)) unplaced++;
       }
     }
   }

@@ -1,7 +1,7 @@
 import type { AttemptContext, EngineResult } from '../adapter.js';
 import { promptOf } from '../common/upstream-status.js';
 import type { PageProbe } from '../../transport/browser/browser-transport.js';
-import { browserOf, letterCount, renderBudgetMs, stableMsOf } from '../common/engine-render.js';
+import { appHeaders, browserOf, letterCount, renderBudgetMs, stableMsOf } from '../common/engine-render.js';
 import { APP_STREAM_GRACE_MS, APP_STREAM_MAX_BYTES, unlessStreamed } from './app-stream.js';
 import { PERPLEXITY_ANSWER } from './perplexity-web-parser.js';
 import { CLOUDFLARE_MARKERS } from './web-answer.js';
@@ -22,8 +22,7 @@ const ASK_PATH = '/rest/sse/perplexity_ask';
 export async function runPerplexityWeb(ctx: AttemptContext): Promise<EngineResult> {
   const { upstream } = ctx.config;
   const base = String(upstream.options.webBaseUrl ?? 'https://www.perplexity.ai').replace(/(?<!\/)\/+$/, '');
-  const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(upstream.headers)) headers[k.toLowerCase()] = v;
+  const headers = appHeaders(ctx.config);
   const page = await browserOf(ctx).render(`${base}/search?q=${encodeURIComponent(promptOf(ctx.payload))}`, {
     waitFor: [...PERPLEXITY_ANSWER, ...CLOUDFLARE_MARKERS],
     until: answerOrWall,

@@ -18,6 +18,18 @@ export function surfaceOf(ctx: { config: EngineConfig; payload: TaskPayload }): 
   return ctx.payload.surface ?? (usesBrowser(ctx.config) ? 'app' : 'api');
 }
 
+/**
+ * The configured headers the app's page may send: the engine's own only when the deployment set it up for the browser.
+ * An engine set up for its API keeps them for the API: forced onto the app (`surface: "app"`), they would go with
+ * every request the app's page makes, its third-party resources included.
+ */
+export function appHeaders(config: EngineConfig): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (!usesBrowser(config)) return headers;
+  for (const [k, v] of Object.entries(config.upstream.headers)) headers[k.toLowerCase()] = v;
+  return headers;
+}
+
 /** The attempt's browser; absent only where no pool was wired (an API-only process never runs attempts). */
 export function browserOf(ctx: { browser?: BrowserTransport; taskType: TaskType }): BrowserTransport {
   if (!ctx.browser)

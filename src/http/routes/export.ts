@@ -27,6 +27,37 @@ interface ExportQuerystring {
 const EXPORT_PAGE = 1000;
 /** Runs of one monitor an export covers at most (a year of hourly runs); their list is read first, without answers. */
 const MONITOR_RUNS_MAX = 10_000;
+/** Runs read per store query while listing them: a run row holds its definition and figures (up to some 200 KB). */
+const MONITOR_RUNS_PAGE = 50;
+
+/**
+ * The ids and times of a monitor's completed runs scheduled in the window, oldest first: read newest first a page at
+ * a time (the store's order), keeping only what the export needs of each, so the list never holds whole runs.
+ */
+async function windowRuns(
+  ctx: HttpContext,
+  monitorId: string,
+  accountId: string,
+  since: number,
+  until: number | null,
+): Promise<Array<{ id: string; slotAt: number }>> {
+  const runs: Array<{ id: string; slotAt: number }> = [];
+  let to = until;
+  while (runs.length < MONITOR_RUNS_MAX) {
+    const page = await ctx.store.monitors.runs({
+      monitorId,
+      accountId,
+      from: since,
+      ...(to === null ? {} : { to }),
+      limit: MONITOR_RUNS_PAGE,
+    });
+    for (const r of page) if (r.status === 'completed') runs.push({ id: r.id, slotAt: r.slotAt });
+    const last = page.at(-1);
+    if (!last || page.length < MONITOR_RUNS_PAGE) break;
+    to = last.slotAt;
+  }
+  return runs.reverse();
+}
 
 /**
  * GET /v1/export (docs/exports.md): the caller's account's tasks created in a window, oldest first, as JSONL, CSV or
@@ -70,14 +101,7 @@ export function registerExportRoutes(app: FastifyInstance, ctx: HttpContext): vo
         const m = await monitorOr404(ctx, q.monitor, callerOf(req));
         // The window's completed runs, oldest first; each read with its answers when its turn comes, so the export
         // holds one run at a time. `after` is the run_id of the last row kept.
-        const listed = await ctx.store.monitors.runs({
-          monitorId: m.id,
-          accountId,
-          from: since,
-          ...(until === null ? {} : { to: until }),
-          limit: MONITOR_RUNS_MAX,
-        });
-        const runs = listed.filter((r) => r.status === 'completed').reverse();
+        const runs = await windowRuns(ctx, m.id, accountId, since, until);
         const start = q.after === undefined ? 0 : runs.findIndex((r) => r.id === q.after) + 1;
         if (start === 0 && q.after !== undefined)
           throw validationError([{ field: 'after', message: 'is not a run of this monitor in this window' }]);
