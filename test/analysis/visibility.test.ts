@@ -232,6 +232,10 @@ describe('worked example in English (§6.5)', () => {
       invalidCitations: 0,
       prompts: 4, // without prompts, each answer stands alone
       effectiveAnswers: 4,
+      // These answers say neither whether they searched nor what they read (§6.9).
+      searchKnown: 0,
+      searchedAnswers: 0,
+      retrievalKnown: 0,
     });
     expect(m.methodVersion).toBe(VISIBILITY_METHOD_VERSION);
   });

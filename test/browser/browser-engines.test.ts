@@ -135,7 +135,10 @@ describe.skipIf(!chromiumAvailable())('browser transport engines through the ser
     for (const [i, [viaBrowser, viaHttp]] of results.entries()) {
       const engine = cases[i]?.taskType;
       expect(viaBrowser.task.status, engine).toBe('COMPLETED');
-      expect(viaBrowser.response, engine).toEqual(viaHttp.response);
+      // The exit address is leased from the pool: a task without a country may go out from another one each time.
+      const sameExit = (r: { region?: { exit?: string } }) => ({ ...r, region: { ...r.region, exit: 'any' } });
+      expect(viaBrowser.response.region?.exit, engine).toMatch(/^[A-Z]{2}$/);
+      expect(sameExit(viaBrowser.response), engine).toEqual(sameExit(viaHttp.response));
     }
   });
 

@@ -104,10 +104,13 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
         canvas: f.querySelectorAll('canvas').length,
       })),
     );
-    expect(charts).toEqual([
+    // Mention rate and share of voice, then the search rate of the engines that say whether they searched (§6.9).
+    expect(charts.slice(0, 2)).toEqual([
       { points: String(RUNS), series: '2', rows: RUNS, canvas: 1 },
       { points: String(RUNS), series: '2', rows: RUNS, canvas: 1 },
     ]);
+    expect(charts).toHaveLength(3);
+    expect(charts[2]).toEqual({ points: String(RUNS), series: '2', rows: RUNS, canvas: 1 });
     // The charts' figures are the service's: every answer names Nike in these prompts' sandbox answers but one.
     const api = (await svc.call('GET', `/v1/monitors/${monitorId}/metrics`)).body.series as any[];
     expect(api).toHaveLength(RUNS * 4);

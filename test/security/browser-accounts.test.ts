@@ -109,13 +109,24 @@ describe.skipIf(!chromiumAvailable())('shared browser accounts', () => {
       expect(view.response.text).toMatch(/^quiet mechanical keyboards for an office /);
       expect(view.response.markdown).toMatch(/^### Details$/m);
       expect(view.response.sources).toHaveLength(3);
-      // rawResponse holds the turn's own markup, scrubbed, and no page.
+      // rawResponse holds no page: read from the app's stream, the stream's counts only; read from the page, the
+      // turn's own markup, scrubbed.
       const raw = view.response.rawResponse as Record<string, unknown>;
       expect(raw.transport).toBe('browser');
       expect(raw.html).toBeUndefined();
-      expect(typeof raw.turnHtml).toBe('string');
-      expect(raw.turnHtml).toContain('<h3>Details</h3>');
-      expect(raw.turnHtml).not.toMatch(/data-message-id|<script|<nav|prompt-textarea/);
+      if (raw.capture === 'stream') {
+        expect(raw.turnHtml).toBeUndefined();
+        // Counts and the encoding's name: short scalars, no markup, nothing of the stream's text.
+        for (const v of Object.values(raw.stream as object)) {
+          expect(['number', 'boolean', 'string']).toContain(typeof v);
+          expect(String(v).length).toBeLessThan(40);
+          expect(String(v)).not.toMatch(/[<>]/);
+        }
+      } else {
+        expect(typeof raw.turnHtml).toBe('string');
+        expect(raw.turnHtml).toContain('<h3>Details</h3>');
+        expect(raw.turnHtml).not.toMatch(/data-message-id|<script|<nav|prompt-textarea/);
+      }
     }
     const outside = [
       ['polling views', JSON.stringify(views)],
