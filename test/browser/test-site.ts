@@ -24,16 +24,17 @@ const page = (body: string, head = '') =>
   `<!doctype html><html><head><meta charset="utf-8">${head}</head><body>${body}</body></html>`;
 
 const ROUTES: Record<string, (req: http.IncomingMessage) => { status?: number; body: string }> = {
-  // The answer arrives by script in two parts, after the document has loaded.
+  // The answer arrives by script in two parts, after the document has loaded: late enough that a first probe on a
+  // busy machine still finds the loading state.
   '/dynamic': () => ({
     body: page(`<main id="shell"><div id="answer" aria-busy="true">Loading</div></main>
 <script>
-setTimeout(function () { document.getElementById('answer').innerHTML = '<p>First part of the answer.</p>'; }, 150);
+setTimeout(function () { document.getElementById('answer').innerHTML = '<p>First part of the answer.</p>'; }, 1500);
 setTimeout(function () {
   var a = document.getElementById('answer');
   a.innerHTML += '<p>Second part, with a <a href="https://example.org/source">source</a>.</p>';
   a.removeAttribute('aria-busy');
-}, 350);
+}, 1800);
 </script>`),
   }),
   // A marker that never appears.
