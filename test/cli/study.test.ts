@@ -310,11 +310,13 @@ describe('aeq run (study runner)', () => {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const headers = { ...req.headers } as Record<string, string>;
-        delete headers.host;
+        // Hop-by-hop and framing headers are the proxy's own to set: fetch refuses some of them outright.
+        for (const h of ['host', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']) delete headers[h];
         const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
         fetch(svc.url + (req.url ?? '/'), { method: req.method ?? 'GET', headers, ...(body ? { body } : {}) })
           .then(async (r) => res.writeHead(r.status, { 'content-type': 'application/json' }).end(await r.text()))
-          .catch(() => res.writeHead(502).end());
+          // The cause goes to the CLI's stderr, which the assertion below prints.
+          .catch((e: unknown) => res.writeHead(502, { 'content-type': 'text/plain' }).end(`proxy: ${String(e)}`));
       });
     });
     await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
