@@ -66,4 +66,41 @@ describe('log redaction', () => {
     expect(out).toContain('"clientId":"id"');
     expect(out).toContain('[redacted]');
   });
+
+  it("censors credentials at any depth, in arrays, errors and child bindings, without changing the caller's objects", () => {
+    const { log, text } = capture();
+    const deep = { a: { b: { c: { apiKey: 'SECRET-api-key', keep: 'visible-1' } } } };
+    log.info({ deep, list: [{ password: 'SECRET-account' }, 'visible-2'] }, 'deep');
+    const err = Object.assign(new Error('upstream said no'), {
+      headers: { Authorization: 'Bearer SECRET-bearer', 'Proxy-Authorization': 'Basic SECRET-proxy-auth' },
+    });
+    log.error({ err }, 'with an error');
+    const child = log.child({ exit: { proxyUrl: 'http://u:SECRET-proxy-pw@p:1' }, taskId: 'task-visible' });
+    child.info({ socket: { accessToken: 'SECRET-token' } }, 'child line');
+    // A grandchild keeps its parent's bindings and has its own scrubbed.
+    child.child({ account: { secret: 'SECRET-account' }, step: 'grandchild-visible' }).info('grandchild line');
+    const cyclic: Record<string, unknown> = { name: 'cyclic-visible', secret: 'SECRET-client-secret' };
+    cyclic.self = cyclic;
+    log.info({ cyclic }, 'cycle');
+    const out = text();
+    for (const s of SECRETS) expect(out, s).not.toContain(s);
+    for (const v of ['visible-1', 'visible-2', 'task-visible', 'cyclic-visible', 'upstream said no'])
+      expect(out).toContain(v);
+    const grandchild = JSON.parse(out.split('\n').find((l) => l.includes('grandchild line')) ?? '{}') as Record<
+      string,
+      unknown
+    >;
+    expect(grandchild.taskId).toBe('task-visible');
+    expect(grandchild.step).toBe('grandchild-visible');
+    // The error is still serialised as an error (type, message and stack), not as a bare object.
+    const errLine = JSON.parse(out.split('\n').find((l) => l.includes('with an error')) ?? '{}') as {
+      err?: { type?: string; message?: string; stack?: string; headers?: Record<string, string> };
+    };
+    expect(errLine.err?.type).toBe('Error');
+    expect(errLine.err?.stack).toContain('upstream said no');
+    expect(errLine.err?.headers?.Authorization).toBe('[redacted]');
+    // The objects the caller logged are left as they were.
+    expect(deep.a.b.c.apiKey).toBe('SECRET-api-key');
+    expect(err.headers.Authorization).toBe('Bearer SECRET-bearer');
+  });
 });
