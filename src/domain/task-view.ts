@@ -17,11 +17,17 @@ export interface Credits {
   creditsCharged: number | null;
 }
 
-export function taskMetadata(t: TaskSummary, status: TaskStatus = t.status): TaskMetadata {
+/** What a task's metadata is made of (a held task's status is the terminal one the caller names). */
+type MetadataSource = Pick<TaskSummary, 'id' | 'taskType' | 'priority' | 'createdAt' | 'idempotencyKey'>;
+
+export function taskMetadata(t: TaskSummary): TaskMetadata;
+export function taskMetadata(t: MetadataSource, status: TaskStatus): TaskMetadata;
+export function taskMetadata(t: MetadataSource & { status?: TaskStatus }, status?: TaskStatus): TaskMetadata {
   const m: TaskMetadata = {
     id: t.id,
     taskType: t.taskType,
-    status,
+    // The overloads make one of the two present.
+    status: (status ?? t.status) as TaskStatus,
     priority: t.priority,
     createdAt: new Date(t.createdAt).toISOString(),
   };
@@ -93,7 +99,7 @@ export interface WebhookPayload {
 }
 
 export function webhookPayload(
-  t: TaskSummary,
+  t: MetadataSource,
   terminal: {
     status: 'COMPLETED' | 'FAILED';
     result: unknown;

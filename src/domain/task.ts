@@ -83,8 +83,26 @@ export type TaskSummary = Pick<
  */
 export type PolledTask = TaskSummary & Pick<TaskRecord, 'error' | 'failure'> & { resultJson: string | null };
 
-/** A task held by a worker: the lease token fences every write the worker makes. */
-export interface ClaimedTask extends TaskRecord {
+/**
+ * A task held by a worker: what an attempt reads of it (the claim returns no more, docs/benchmarks.md), and the
+ * lease token that fences every write the worker makes.
+ */
+export interface ClaimedTask
+  extends Pick<
+    TaskRecord,
+    | 'id'
+    | 'taskType'
+    | 'payload'
+    | 'priority'
+    | 'idempotencyKey'
+    | 'webhookUrl'
+    | 'country'
+    | 'createdAt'
+    | 'attempts'
+    | 'maxAttempts'
+    | 'creditsToCharge'
+    | 'accountId'
+  > {
   leaseToken: string;
   leaseExpiresAt: number;
 }

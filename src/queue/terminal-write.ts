@@ -1,7 +1,7 @@
 import type { StoredArtifact } from '../domain/artifact.js';
 import { taskErrorString } from '../domain/engine-errors.js';
 import { serviceFailure } from '../domain/task-failure.js';
-import type { TaskRecord } from '../domain/task.js';
+import type { ClaimedTask, TaskRecord } from '../domain/task.js';
 import { webhookPayload } from '../domain/task-view.js';
 import type { TerminalWrite } from '../store/ports.js';
 import type { AttemptOutcome } from './attempt-runner.js';
@@ -11,7 +11,7 @@ import type { AttemptOutcome } from './attempt-runner.js';
  * whose files the attempt wrote.
  */
 export function terminalWrite(
-  task: TaskRecord,
+  task: Pick<ClaimedTask, 'id' | 'taskType' | 'priority' | 'createdAt' | 'idempotencyKey' | 'webhookUrl' | 'accountId'>,
   outcome: AttemptOutcome,
   credits: number,
   artifacts: StoredArtifact[] = [],

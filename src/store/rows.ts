@@ -102,6 +102,55 @@ export function polledFromRow(r: Pick<TasksTable, PollColumn>): PolledTask {
   return polledFromValues(POLL_COLUMNS.map((c) => r[c]) as unknown as PollValues);
 }
 
-export function claimedFromRow(r: TaskRow): ClaimedTask {
-  return { ...taskFromRow(r), leaseToken: r.lease_token ?? '', leaseExpiresAt: Number(r.lease_expires_at) };
+/** The columns a claim returns, in this order (both stores' claims; PostgreSQL's as arrays). */
+export const CLAIM_COLUMNS = [
+  'id',
+  'task_type',
+  'priority',
+  'payload',
+  'idempotency_key',
+  'webhook_url',
+  'country',
+  'created_at',
+  'attempts',
+  'max_attempts',
+  'credits_to_charge',
+  'account_id',
+] as const;
+
+/** One claimed row as values, in the order of CLAIM_COLUMNS (bigint columns as PostgreSQL's text, or numbers). */
+export type ClaimValues = [
+  id: string,
+  taskType: string,
+  priority: number,
+  payload: string,
+  idempotencyKey: string | null,
+  webhookUrl: string | null,
+  country: string | null,
+  createdAt: number | string,
+  attempts: number,
+  maxAttempts: number,
+  creditsToCharge: number,
+  accountId: string,
+];
+
+/** A claimed task from its values and the lease the claim wrote (the caller's own token and expiry). */
+export function claimedFromValues(v: ClaimValues, leaseToken: string, leaseExpiresAt: number): ClaimedTask {
+  const [id, taskType, priority, payload, idempotencyKey, webhookUrl, country, createdAt, attempts, maxAttempts] = v;
+  return {
+    id,
+    taskType: taskType as TaskType,
+    payload: JSON.parse(payload) as unknown,
+    priority: Number(priority),
+    idempotencyKey,
+    webhookUrl,
+    country,
+    createdAt: Number(createdAt),
+    attempts: Number(attempts),
+    maxAttempts: Number(maxAttempts),
+    creditsToCharge: Number(v[10]),
+    accountId: v[11],
+    leaseToken,
+    leaseExpiresAt,
+  };
 }

@@ -15,7 +15,12 @@ import { freshPostgresUrl, postgresUnavailableReason } from '../helpers/stores.j
 const pgSkip = await postgresUnavailableReason();
 
 /** The migrations added after the renaming: a database migrated under the old names has not run them. */
-const ADDED = new Set(['026-drop-pool-leases', '027-drop-single-slot-function', '028-task-artifacts']);
+const ADDED = new Set([
+  '026-drop-pool-leases',
+  '027-drop-single-slot-function',
+  '028-task-artifacts',
+  '029-lean-claim',
+]);
 
 /** A database's list as it was named before each change had one number: the same migrations under the old names. */
 function oldList(list: Readonly<Record<string, Migration>>): Record<string, Migration> {

@@ -25,6 +25,7 @@ import * as m025 from '../migrations/025-monitor-run-trigger.js';
 import * as m026 from '../migrations/026-drop-pool-leases.js';
 import * as m027 from './migrations/027-drop-single-slot-function.js';
 import * as m028 from '../migrations/028-task-artifacts.js';
+import * as m029 from './migrations/029-lean-claim.js';
 
 /**
  * Every migration the PostgreSQL store runs, in order. A number names one change in both databases' lists; the
@@ -57,4 +58,5 @@ export const POSTGRES_MIGRATIONS: Readonly<Record<string, Migration>> = {
   '026-drop-pool-leases': m026,
   '027-drop-single-slot-function': m027,
   '028-task-artifacts': m028,
+  '029-lean-claim': m029,
 };

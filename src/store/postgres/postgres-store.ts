@@ -20,7 +20,7 @@ import { retryTask } from '../tasks/retry.js';
 import { usage } from '../usage.js';
 import { deadWorkersPostgres, PostgresWorkerRegistration, releaseHeld } from '../workers/liveness.js';
 import { POSTGRES_MIGRATIONS } from './migration-list.js';
-import { preparedQuery } from './prepared.js';
+import { preparedArrayQuery, preparedQuery } from './prepared.js';
 
 /**
  * The shared store for several API and worker processes, on one PostgreSQL schema (the connection's search_path).
@@ -40,6 +40,7 @@ export function openPostgresStore(connectionString: string, agingMs: number, poo
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   /** The hot path's statements, prepared once per connection of the pool Kysely uses. */
   const q = preparedQuery(pool);
+  const qa = preparedArrayQuery(pool);
   let migrated = false;
   return {
     kind: 'postgres',
@@ -63,7 +64,7 @@ export function openPostgresStore(connectionString: string, agingMs: number, poo
       get: (a) => getTask(db, a),
       poll: (a) => pollTask(db, a),
       list: (query) => listTasks(db, query, postgresTextMatch),
-      claim: (a) => claimTasksPostgres(q, agingMs, a),
+      claim: (a) => claimTasksPostgres(qa, agingMs, a),
       heartbeat: (a) => heartbeatPostgres(q, a),
       finish: postgresFinisher(q),
       retry: (a) => retryTask(db, a),

@@ -16,3 +16,15 @@ export function preparedQuery(pool: pg.Pool): PreparedQuery {
   return <R extends pg.QueryResultRow>(name: string, text: string, values: unknown[]) =>
     pool.query<R>({ name, text, values });
 }
+
+/** The same, with the rows as arrays of values in the statement's column order (no object per row). */
+export type PreparedArrayQuery = <R extends unknown[]>(
+  name: string,
+  text: string,
+  values: unknown[],
+) => Promise<pg.QueryArrayResult<R>>;
+
+export function preparedArrayQuery(pool: pg.Pool): PreparedArrayQuery {
+  return <R extends unknown[]>(name: string, text: string, values: unknown[]) =>
+    pool.query<R>({ name, text, values, rowMode: 'array' });
+}

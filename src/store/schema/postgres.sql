@@ -261,9 +261,10 @@ AS $function$
     end $function$;
 
 CREATE OR REPLACE FUNCTION aeq_claim_tasks(p_type text, p_limit integer, p_concurrency integer, p_now bigint, p_expires bigint, p_worker text, p_token text)
- RETURNS SETOF tasks
+ RETURNS TABLE(id text, task_type text, priority integer, payload text, idempotency_key text, webhook_url text, country text, created_at bigint, attempts integer, max_attempts integer, credits_to_charge integer, account_id text)
  LANGUAGE plpgsql
 AS $function$
+    #variable_conflict use_column
     declare
       v_room integer;
     begin
@@ -276,12 +277,13 @@ AS $function$
       -- A materialized CTE, not id IN (subquery): with LIMIT and SKIP LOCKED an IN-subquery may run more than once.
       return query
         with picked as materialized (
-          select id from tasks
-          where task_type = p_type and status = 'QUEUED' and available_at <= p_now
-          order by sort_key limit v_room
+          select q.id from tasks q
+          where q.task_type = p_type and q.status = 'QUEUED' and q.available_at <= p_now
+          order by q.sort_key limit v_room
           for update skip locked)
         update tasks t set status = 'PROCESSING', lease_token = p_token, lease_expires_at = p_expires,
           worker_id = p_worker, attempts = t.attempts + 1, updated_at = p_now
         from picked where t.id = picked.id and t.status = 'QUEUED'
-        returning t.*;
+        returning t.id, t.task_type, t.priority, t.payload, t.idempotency_key, t.webhook_url, t.country, t.created_at,
+          t.attempts, t.max_attempts, t.credits_to_charge, t.account_id;
     end $function$;

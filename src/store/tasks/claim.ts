@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { ClaimedTask } from '../../domain/task.js';
-import { claimedFromRow } from '../rows.js';
-import type { PreparedQuery } from '../postgres/prepared.js';
-import type { TasksTable } from '../schema.js';
+import { CLAIM_COLUMNS, claimedFromValues, type ClaimValues } from '../rows.js';
+import type { PreparedArrayQuery } from '../postgres/prepared.js';
 import type { GroupCommit } from '../sqlite/group-commit.js';
 import type { ClaimRequest } from '../ports.js';
 
@@ -19,17 +18,27 @@ const CLAIM_POSTGRES = 'select * from aeq_claim_tasks($1, $2, $3, $4, $5, $6, $7
  * PostgreSQL: the claim in one statement, a call of the stored function (postgres/migrations/021-claim-function.ts),
  * which holds the per-engine lock only while it runs.
  */
-export async function claimTasksPostgres(q: PreparedQuery, agingMs: number, a: ClaimRequest): Promise<ClaimedTask[]> {
-  const r = await q<TasksTable>('aeq_claim_tasks', CLAIM_POSTGRES, [
+export async function claimTasksPostgres(
+  q: PreparedArrayQuery,
+  agingMs: number,
+  a: ClaimRequest,
+): Promise<ClaimedTask[]> {
+  const token = randomUUID();
+  const expires = a.now + a.leaseMs;
+  // Rows as arrays, in CLAIM_COLUMNS' order: no object per row for the driver to build.
+  const r = await q<ClaimValues>('aeq_claim_tasks', CLAIM_POSTGRES, [
     a.taskType,
     a.limit,
     a.concurrency,
     a.now,
-    a.now + a.leaseMs,
+    expires,
     a.workerId,
-    randomUUID(),
+    token,
   ]);
-  return inClaimOrder(r.rows.map(claimedFromRow), agingMs);
+  return inClaimOrder(
+    r.rows.map((v) => claimedFromValues(v, token, expires)),
+    agingMs,
+  );
 }
 
 /**
@@ -40,6 +49,7 @@ export async function claimTasksPostgres(q: PreparedQuery, agingMs: number, a: C
  * the count sees every claim committed before the lock was granted, which one statement with CTEs would not.
  */
 export const CLAIM_TASKS_FUNCTION = `
+    #variable_conflict use_column
     declare
       v_room integer;
     begin
@@ -52,14 +62,15 @@ export const CLAIM_TASKS_FUNCTION = `
       -- A materialized CTE, not id IN (subquery): with LIMIT and SKIP LOCKED an IN-subquery may run more than once.
       return query
         with picked as materialized (
-          select id from tasks
-          where task_type = p_type and status = 'QUEUED' and available_at <= p_now
-          order by sort_key limit v_room
+          select q.id from tasks q
+          where q.task_type = p_type and q.status = 'QUEUED' and q.available_at <= p_now
+          order by q.sort_key limit v_room
           for update skip locked)
         update tasks t set status = 'PROCESSING', lease_token = p_token, lease_expires_at = p_expires,
           worker_id = p_worker, attempts = t.attempts + 1, updated_at = p_now
         from picked where t.id = picked.id and t.status = 'QUEUED'
-        returning t.*;
+        returning t.id, t.task_type, t.priority, t.payload, t.idempotency_key, t.webhook_url, t.country, t.created_at,
+          t.attempts, t.max_attempts, t.credits_to_charge, t.account_id;
     end `;
 
 /** In claim order (sort_key), computed from numbers: PostgreSQL returns bigint columns as text (rows.ts). */
@@ -95,11 +106,11 @@ const CLAIM_SQLITE = `
       order by sort_key
       limit @room)
     and status = 'QUEUED'
-  returning *`;
+  returning ${CLAIM_COLUMNS.join(', ')}, sort_key`;
 
-/** Embedded store: the claim's statements, prepared once. */
+/** Embedded store: the claim's statements, prepared once (the claim's rows read as arrays). */
 export function prepareClaim(db: BetterSqlite3.Database) {
-  return { countProcessing: db.prepare(COUNT_PROCESSING_SQLITE), claim: db.prepare(CLAIM_SQLITE) };
+  return { countProcessing: db.prepare(COUNT_PROCESSING_SQLITE), claim: db.prepare(CLAIM_SQLITE).raw(true) };
 }
 
 /**
@@ -115,14 +126,15 @@ export function claimTasksSqlite(
     const running = (s.countProcessing.get(a.taskType) as { n: number }).n;
     const room = Math.min(a.limit, a.concurrency - running);
     if (room <= 0) return [];
-    const rows = s.claim.all({
-      token: randomUUID(),
-      expires: a.now + a.leaseMs,
-      worker: a.workerId,
-      now: a.now,
-      type: a.taskType,
-      room,
-    }) as TasksTable[];
-    return rows.sort((x, y) => x.sort_key - y.sort_key).map(claimedFromRow);
+    const token = randomUUID();
+    const expires = a.now + a.leaseMs;
+    const rows = s.claim.all({ token, expires, worker: a.workerId, now: a.now, type: a.taskType, room }) as Array<
+      [...ClaimValues, number]
+    >;
+    // The last value is the sort key (SQLite's RETURNING keeps no order).
+    const last = CLAIM_COLUMNS.length;
+    return rows
+      .sort((x, y) => x[last] - y[last])
+      .map((v) => claimedFromValues(v.slice(0, last) as ClaimValues, token, expires));
   });
 }

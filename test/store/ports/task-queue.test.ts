@@ -31,6 +31,33 @@ forEachStore('the task queue', (s) => {
     expect(await s.store.tasks.get({ id: old.id, notBefore: 0 })).toBeUndefined();
   });
 
+  it('a claimed task carries what an attempt reads, and the lease the claim wrote', async () => {
+    const t = task({
+      payload: { prompt: 'p', nested: { k: [1, 'two'] } },
+      priority: 4,
+      idempotencyKey: 'claim-fields',
+      webhookUrl: 'https://example.com/hook',
+      country: 'DE',
+      maxAttempts: 5,
+      creditsToCharge: 7,
+      accountId: 'acct-claim',
+    });
+    await s.store.tasks.insert({ tasks: [t] });
+    const args = claimArgs();
+    const [c] = await s.store.tasks.claim(args);
+    const { batch: _batch, availableAt: _due, ...asked } = t;
+    expect(c).toEqual({
+      ...asked,
+      attempts: 1,
+      leaseToken: expect.any(String),
+      leaseExpiresAt: args.now + args.leaseMs,
+    });
+    // The token is the one the store holds: it fences the finish.
+    expect(await s.store.tasks.finish({ id: t.id, leaseToken: c!.leaseToken, write: completed(), now: T0 + 1 })).toBe(
+      true,
+    );
+  });
+
   it('claims no more than the engine concurrency, counting tasks already running', async () => {
     await s.store.tasks.insert({ tasks: Array.from({ length: 5 }, () => task()) });
     expect(await s.store.tasks.claim(claimArgs({ concurrency: 2 }))).toHaveLength(2);
@@ -75,7 +102,7 @@ forEachStore('the task queue', (s) => {
     const t = task({ webhookUrl: 'https://example.com/hook' });
     await s.store.tasks.insert({ tasks: [t] });
     const [c] = await s.store.tasks.claim(claimArgs());
-    expect(c?.status).toBe('PROCESSING');
+    expect((await s.store.tasks.get({ id: t.id, notBefore: 0 }))?.status).toBe('PROCESSING');
     expect(
       await s.store.tasks.finish({ id: t.id, leaseToken: 'not-the-token', write: completed(), now: T0 + 2000 }),
     ).toBe(false);
