@@ -28,7 +28,8 @@ import { MonitorScheduler } from './queue/monitor-scheduler.js';
 import { RetentionSweeper } from './queue/retention-sweeper.js';
 import { InProcessWakeBus, type WakeBus } from './queue/wake-bus.js';
 import { expiredWrite } from './queue/terminal-write.js';
-import { Worker } from './queue/worker.js';
+import { Worker, type WorkerDeps } from './queue/worker.js';
+import { exitOfferFor } from './queue/exit-offer.js';
 import { startSimulator, type Simulator } from './sandbox/server.js';
 import { routeToSandbox } from './sandbox/upstream-map.js';
 import { claimDataDirMode } from './store/sqlite/data-dir-mode.js';
@@ -165,6 +166,7 @@ async function assemble(settings: Readonly<Settings>, opts: AppOptions, releaseD
   // A worker process registers with a liveness signal the store sees; its death hands back what it held.
   const registration = settings.role !== 'api' ? await registerWorker(store, now(), log) : null;
   const slots = store.poolSlots;
+  let exitLeases: WorkerDeps['exitLeases'];
   if (slots && registration) {
     // Several workers share the exit addresses and accounts: their slots are recorded in the store.
     const ledger: SlotLedger = {
@@ -174,6 +176,10 @@ async function assemble(settings: Readonly<Settings>, opts: AppOptions, releaseD
     };
     pools.exits.useLedger(ledger);
     pools.accounts.useLedger(ledger);
+    exitLeases = {
+      offer: (taskType) => exitOfferFor(config, pools, taskType),
+      release: (token) => slots.release(token),
+    };
   }
   const { key: apiKey, generated, superseded } = resolveApiKey(settings.apiKey, settings.dataDir);
   if (superseded)
@@ -264,6 +270,7 @@ async function assemble(settings: Readonly<Settings>, opts: AppOptions, releaseD
       clock,
       onWebhookQueued: () => sender.wake(),
       artifacts: artifactFiles,
+      ...(exitLeases ? { exitLeases } : {}),
     });
     batches = new BatchCompleter(
       store.batches,

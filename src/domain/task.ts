@@ -105,6 +105,8 @@ export interface ClaimedTask
   > {
   leaseToken: string;
   leaseExpiresAt: number;
+  /** The exit address the claim leased for this attempt (PostgreSQL), its pool slot's token freed by the finish. */
+  exitLease?: { resourceId: string; slotToken: string };
 }
 
 const PRIORITY_MIN = 1;

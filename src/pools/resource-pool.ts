@@ -197,6 +197,43 @@ export class ResourcePool<T> {
     }
   }
 
+  /**
+   * The resources `acquire` would pick from now for `scope`, least loaded first, then least recently used: offered to
+   * a claim that leases them in the store (ClaimRequest.exitOffer). At most `max`, so the claim's search stays short.
+   */
+  offer(scope: string, max: number): Array<{ id: string; country: string; capacity: number }> {
+    const t = this.now();
+    return [...this.resources.values()]
+      .filter((r) => !r.disabled && r.inUse < r.capacity && restUntil(r, scope) <= t && r.busyElsewhereUntil <= t)
+      .sort((x, y) => x.inUse - y.inUse || x.lastUsedAt - y.lastUsedAt)
+      .slice(0, max)
+      .map((r) => ({ id: r.id, country: r.country, capacity: r.capacity }));
+  }
+
+  /**
+   * A slot of the resource the store already leased (the claim's lease, `ledgerToken`), if this pool would still give
+   * it for `country` and `scope`: enabled, not resting, not full here. Its release frees it here only: the store's
+   * lease is freed with the task's finish. Null when refused; the store's lease is then freed at once, and the caller
+   * acquires as usual.
+   */
+  adopt(
+    resourceId: string,
+    ledgerToken: string,
+    country: string | null,
+    scope: string = ANY_UPSTREAM,
+  ): PoolSlot<T> | null {
+    const r = this.resources.get(resourceId);
+    const usable =
+      r !== undefined &&
+      !r.disabled &&
+      r.inUse < r.capacity &&
+      restUntil(r, scope) <= this.now() &&
+      (country === null || r.country === country);
+    if (usable) return this.grant(r, scope);
+    void this.ledger?.release(ledgerToken).catch(() => undefined);
+    return null;
+  }
+
   private withLedgerToken(slot: PoolSlot<T>, token: string): PoolSlot<T> {
     const ledger = this.ledger;
     return {

@@ -9,6 +9,7 @@ import {
   type TaskErrorCode,
 } from '../domain/engine-errors.js';
 import { upstreamScope } from '../engines/upstream-scope.js';
+import { slotHoldMs } from './exit-offer.js';
 import { classifyAttemptError, type AttemptFailure } from './attempt-failure.js';
 import {
   hostOfScope,
@@ -88,11 +89,15 @@ export class AttemptRunner {
     const waitMs = this.config.scheduler.poolWaitMs;
 
     // A slot outlives the attempt only if its worker dies; then it expires on its own.
-    const holdMs = engine.timeoutMs + 30_000;
+    const holdMs = slotHoldMs(engine);
     // Rests are per upstream: an address Google refused still serves Bing.
     const scope = upstreamScope(task.taskType, payload, engine);
     const upstreamHost = attemptHost(engine, scope);
-    const exit = await this.pools.exits.acquire(country, waitMs, drain, { holdMs, scope });
+    // The exit address the claim leased, if the pool still gives it; else one leased now.
+    const leased = task.exitLease;
+    const exit =
+      (leased ? this.pools.exits.adopt(leased.resourceId, leased.slotToken, country, scope) : null) ??
+      (await this.pools.exits.acquire(country, waitMs, drain, { holdMs, scope }));
     if (!exit)
       return this.fail(
         task,

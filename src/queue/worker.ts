@@ -6,7 +6,7 @@ import { systemClock, type Clock } from '../domain/clock.js';
 import type { ClaimedTask } from '../domain/task.js';
 import type { TaskType } from '../domain/task-types.js';
 import type { Metrics } from '../ops/metrics.js';
-import type { ArtifactFiles, TaskQueue, WorkerLiveness, WorkerRegistration } from '../store/ports.js';
+import type { ArtifactFiles, ExitOffer, TaskQueue, WorkerLiveness, WorkerRegistration } from '../store/ports.js';
 import { ARTIFACT_KINDS, type StoredArtifact } from '../domain/artifact.js';
 import type { EvidenceItem } from './attempt-evidence.js';
 import type { AttemptOutcome, AttemptRunner } from './attempt-runner.js';
@@ -30,6 +30,11 @@ export interface WorkerDeps {
   onWebhookQueued?: () => void;
   /** Where the artefacts' files go (tasks that keep them); without it no task keeps any. */
   artifacts?: ArtifactFiles;
+  /**
+   * With a store that records pool slots: the exit addresses offered to each claim, which leases them (the finish
+   * frees them), and the release of a claim's lease that no finish frees (a retry, a crash).
+   */
+  exitLeases?: { offer(taskType: TaskType): ExitOffer | null; release(slotToken: string): Promise<void> };
 }
 
 /**
@@ -155,6 +160,7 @@ export class Worker {
         workerId: this.id,
         now: this.clock.now(),
         leaseMs: this.d.config.scheduler.leaseMs,
+        ...this.exitOfferFor(taskType),
       });
       this.claiming.set(taskType, call);
       const tasks = await call;
@@ -169,12 +175,21 @@ export class Worker {
     return claimed;
   }
 
+  private exitOfferFor(taskType: TaskType): { exitOffer?: ExitOffer } {
+    const offer = this.d.exitLeases?.offer(taskType);
+    return offer ? { exitOffer: offer } : {};
+  }
+
   private launch(task: ClaimedTask): void {
     this.inFlight.set(task.id, task);
     this.perEngine.set(task.taskType, (this.perEngine.get(task.taskType) ?? 0) + 1);
     this.d.metrics.attempts.inc({ engine: task.taskType });
     const p = this.execute(task)
-      .catch((e: unknown) => this.d.log.error({ err: e, taskId: task.id }, 'task execution crashed'))
+      .catch((e: unknown) => {
+        this.d.log.error({ err: e, taskId: task.id }, 'task execution crashed');
+        // Its finish may not have run: the claim's lease of an exit address is freed here (a second free is a no-op).
+        this.releaseExitLease(task);
+      })
       .finally(() => {
         this.inFlight.delete(task.id);
         this.perEngine.set(task.taskType, (this.perEngine.get(task.taskType) ?? 1) - 1);
@@ -207,6 +222,7 @@ export class Worker {
         now,
         failure: outcome.failure,
       });
+      this.releaseExitLease(task);
       log.info(
         { retryAt: new Date(at).toISOString(), error: outcome.error, leaseHeld: ok },
         'attempt failed, retry scheduled',
@@ -223,12 +239,19 @@ export class Worker {
         now,
         failure: outcome.failure,
       });
+      this.releaseExitLease(task);
       log.info('attempt interrupted by shutdown, task requeued');
       return;
     }
     const kept = outcome.kind === 'completed' ? await this.storeEvidence(task, outcome.evidence, log) : [];
     const write = terminalWrite(task, outcome, this.d.config.engines[task.taskType].credits, kept);
-    const ok = await this.d.tasks.finish({ id: task.id, leaseToken: task.leaseToken, write, now });
+    const ok = await this.d.tasks.finish({
+      id: task.id,
+      leaseToken: task.leaseToken,
+      write,
+      now,
+      ...(task.exitLease ? { releaseSlot: task.exitLease.slotToken } : {}),
+    });
     if (!ok) {
       log.warn('lease lost before the task could be finished; the result is discarded');
       return;
@@ -239,6 +262,14 @@ export class Worker {
     this.d.metrics.taskLatency.observe({ engine: task.taskType, status: write.status }, (now - task.createdAt) / 1000);
     log.info({ status: write.status, error: write.error ?? undefined }, 'task finished');
     if (write.webhook) this.d.onWebhookQueued?.();
+  }
+
+  /** Frees the store's lease of the exit address the claim leased for `task`, where no finish frees it. */
+  private releaseExitLease(task: ClaimedTask): void {
+    if (task.exitLease)
+      void this.d.exitLeases?.release(task.exitLease.slotToken).catch((e: unknown) => {
+        this.d.log.warn({ err: e, taskId: task.id }, 'exit-address lease not freed; it runs out on its own');
+      });
   }
 
   /**

@@ -25,11 +25,11 @@ interface LeaseAsk {
  * PostgreSQL lease tokens name their slot (`slot/id/resource`), so a release finds the row by its primary key
  * (postgres/migrations/022-pool-slots-batch.ts). Callers hold tokens as opaque strings.
  */
-function slotToken(slot: number, resourceId: string, id: string): string {
+export function slotToken(slot: number, resourceId: string, id: string): string {
   return `${slot}/${id}/${resourceId}`;
 }
 
-function slotOf(token: string): { slot: number; resourceId: string; id: string } | null {
+export function slotOf(token: string): { slot: number; resourceId: string; id: string } | null {
   const m = /^(\d+)\/([^/]+)\/(.*)$/s.exec(token);
   return m ? { slot: Number(m[1]), id: m[2] ?? '', resourceId: m[3] ?? '' } : null;
 }

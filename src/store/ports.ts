@@ -46,6 +46,20 @@ export interface ClaimRequest {
   workerId: string;
   now: number;
   leaseMs: number;
+  /**
+   * The exit addresses the worker's pool would pick from now: a store that records pool slots (PostgreSQL) leases
+   * each claimed task's exit address in the claim (ClaimedTask.exitLease); one that counts them in memory ignores it.
+   */
+  exitOffer?: ExitOffer;
+}
+
+/** Exit addresses offered to a claim, least loaded first, and how the claim picks and holds them. */
+export interface ExitOffer {
+  resources: ReadonlyArray<{ id: string; country: string; capacity: number }>;
+  /** The engine's country for a task that names none (any address when null). */
+  defaultCountry: string | null;
+  /** How long a slot holds if its worker dies without freeing it (the attempt's timeout and a margin). */
+  holdMs: number;
 }
 
 /**
@@ -68,7 +82,14 @@ export interface TaskQueue {
   /** Extends each lease still held to `expiresAt`; how many were. */
   heartbeat(a: { leases: Array<{ id: string; leaseToken: string }>; expiresAt: number }): Promise<number>;
   /** Makes a held task terminal (and writes its webhook delivery) in one transaction. False if the lease was lost. */
-  finish(a: { id: string; leaseToken: string; write: TerminalWrite; now: number }): Promise<boolean>;
+  /** `releaseSlot`: a pool slot's token (ClaimedTask.exitLease) freed in the same write, whatever the fence says. */
+  finish(a: {
+    id: string;
+    leaseToken: string;
+    write: TerminalWrite;
+    now: number;
+    releaseSlot?: string;
+  }): Promise<boolean>;
   /** Puts a held task back in the queue until `availableAt`, with its failure; false if the lease was lost. */
   retry(a: {
     id: string;

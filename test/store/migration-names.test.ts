@@ -20,6 +20,7 @@ const ADDED = new Set([
   '027-drop-single-slot-function',
   '028-task-artifacts',
   '029-lean-claim',
+  '030-exit-lease-in-claim',
 ]);
 
 /** A database's list as it was named before each change had one number: the same migrations under the old names. */

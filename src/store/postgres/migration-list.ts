@@ -26,6 +26,7 @@ import * as m026 from '../migrations/026-drop-pool-leases.js';
 import * as m027 from './migrations/027-drop-single-slot-function.js';
 import * as m028 from '../migrations/028-task-artifacts.js';
 import * as m029 from './migrations/029-lean-claim.js';
+import * as m030 from './migrations/030-exit-lease-in-claim.js';
 
 /**
  * Every migration the PostgreSQL store runs, in order. A number names one change in both databases' lists; the
@@ -59,4 +60,5 @@ export const POSTGRES_MIGRATIONS: Readonly<Record<string, Migration>> = {
   '027-drop-single-slot-function': m027,
   '028-task-artifacts': m028,
   '029-lean-claim': m029,
+  '030-exit-lease-in-claim': m030,
 };

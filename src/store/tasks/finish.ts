@@ -5,6 +5,7 @@ import type { Database } from '../schema.js';
 import type { GroupCommit } from '../sqlite/group-commit.js';
 import type { PreparedQuery } from '../postgres/prepared.js';
 import { TurnBatch } from '../postgres/turn-batch.js';
+import { slotOf } from '../pool-slots.js';
 import type { TaskQueue, TerminalWrite } from '../ports.js';
 
 type Finish = Parameters<TaskQueue['finish']>[0];
@@ -119,31 +120,48 @@ async function finishAllPostgres(q: PreparedQuery, fs: Finish[]): Promise<boolea
   if (new Set(fs.map((f) => f.id)).size !== fs.length) throw new Error('a task finished twice in one turn');
   // The rows as one JSON document: PostgreSQL parses it in C, where text arrays are escaped character by character in
   // JavaScript by the driver (a result is kilobytes of JSON).
-  const rows = fs.map(({ id, leaseToken, write: w, now }) => ({
-    id,
-    token: leaseToken,
-    status: w.status,
-    result: w.result === undefined ? null : JSON.stringify(w.result),
-    error: w.error,
-    failure: failureText(w),
-    artifacts: artifactsText(w),
-    to_charge: w.creditsToCharge,
-    charged: w.creditsCharged,
-    now,
-    hook_url: w.webhook?.url ?? null,
-    hook_payload: w.webhook ? JSON.stringify(w.webhook.payload) : null,
-    hook_account: w.webhook?.accountId ?? null,
-  }));
+  const rows = fs.map(({ id, leaseToken, write: w, now, releaseSlot }) => {
+    const slot = releaseSlot === undefined ? null : slotOf(releaseSlot);
+    return {
+      id,
+      token: leaseToken,
+      status: w.status,
+      result: w.result === undefined ? null : JSON.stringify(w.result),
+      error: w.error,
+      failure: failureText(w),
+      artifacts: artifactsText(w),
+      to_charge: w.creditsToCharge,
+      charged: w.creditsCharged,
+      now,
+      hook_url: w.webhook?.url ?? null,
+      hook_payload: w.webhook ? JSON.stringify(w.webhook.payload) : null,
+      hook_account: w.webhook?.accountId ?? null,
+      slot_resource: slot?.resourceId ?? null,
+      slot_no: slot?.slot ?? null,
+      slot_token: slot?.id ?? null,
+    };
+  });
   const r = await q<{ id: string }>('aeq_finish', FINISH_ALL, [JSON.stringify(rows)]);
   const done = new Set(r.rows.map((x) => x.id));
   return fs.map((f) => done.has(f.id));
 }
 
-/** The finish of a turn's tasks (finishAllPostgres): $1 is the JSON array of their rows. */
+/**
+ * The finish of a turn's tasks (finishAllPostgres): $1 is the JSON array of their rows. The pool slots the claim leased
+ * for their attempts are freed here too (`freed`, by each slot's key and only while it holds that lease), whether or
+ * not the fence let the task's own write through: the attempt is over either way.
+ */
 const FINISH_ALL = `
   with v as (
     select *
-    from json_to_recordset($1::json) as v (id text, token text, status text, result text, error text, failure text, artifacts text, to_charge integer, charged integer, now bigint, hook_url text, hook_payload text, hook_account text)
+    from json_to_recordset($1::json) as v (id text, token text, status text, result text, error text, failure text, artifacts text, to_charge integer, charged integer, now bigint, hook_url text, hook_payload text, hook_account text, slot_resource text, slot_no integer, slot_token text)
+  ),
+  freed as (
+    update pool_slots as p
+    set token = null, expires_at = null, holder = null
+    from v
+    where v.slot_resource is not null and p.resource_id = v.slot_resource and p.slot = v.slot_no
+      and p.token = v.slot_token
   ),
   done as (
     update tasks as t

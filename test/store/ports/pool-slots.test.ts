@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { forEachStore, T0 } from './driver.js';
+import { claimArgs, completed, forEachStore, T0, task } from './driver.js';
 
 /**
  * PoolSlots (src/store/ports.ts): the database's record of exit-address and account leases, on PostgreSQL, where
@@ -59,6 +59,101 @@ forEachStore('pool slots', (s, kind) => {
         ),
       );
       expect(again.filter((t) => t !== null)).toHaveLength(40);
+    },
+  );
+});
+
+/**
+ * The claim's lease of exit addresses (ClaimRequest.exitOffer): on PostgreSQL the claim gives each task an offered
+ * address of its country, round robin, within each address's capacity across processes, and the finish frees it.
+ * The embedded store ignores the offer (its pools count in memory when the attempt starts).
+ */
+forEachStore('exit leases in the claim', (s, kind) => {
+  const offer = (resources: Array<{ id: string; country: string; capacity: number }>) => ({
+    resources,
+    defaultCountry: 'US',
+    holdMs: 60_000,
+  });
+
+  it.skipIf(kind !== 'sqlite')('the embedded store claims as before and leases nothing', async () => {
+    await s.store.tasks.insert({ tasks: [task()] });
+    const [c] = await s.store.tasks.claim({
+      ...claimArgs(),
+      exitOffer: offer([{ id: 'x', country: 'US', capacity: 1 }]),
+    });
+    expect(c).toBeDefined();
+    expect(c?.exitLease).toBeUndefined();
+  });
+
+  it.skipIf(kind !== 'postgres')(
+    'each task gets an address of its country, round robin, within capacity; the finish frees it',
+    async () => {
+      // Six US tasks (no country: the engine's default), two DE tasks, one JP task that no offered address serves.
+      const us = Array.from({ length: 6 }, () => task());
+      const de = [task({ country: 'DE' }), task({ country: 'DE' })];
+      const jp = task({ country: 'JP' });
+      await s.store.tasks.insert({ tasks: [...us, ...de, jp] });
+      // Another process already holds us-b's one slot.
+      const elsewhere = await s.store.poolSlots!.acquire({
+        resourceId: 'us-b',
+        capacity: 1,
+        now: T0,
+        expiresAt: T0 + 60_000,
+      });
+      expect(elsewhere).not.toBeNull();
+      const claimed = await s.store.tasks.claim({
+        ...claimArgs({ limit: 20, concurrency: 20 }),
+        exitOffer: offer([
+          { id: 'us-a', country: 'US', capacity: 2 },
+          { id: 'us-b', country: 'US', capacity: 1 },
+          { id: 'de-a', country: 'DE', capacity: 5 },
+          { id: 'us-c', country: 'US', capacity: 2 },
+        ]),
+      });
+      expect(claimed).toHaveLength(9);
+      const byId = new Map(claimed.map((c) => [c.id, c]));
+      const usLeases = us.map((t) => byId.get(t.id)?.exitLease?.resourceId ?? null);
+      // us-a and us-c to capacity (2 each), us-b refused (held elsewhere): four US tasks leased, two left to lease later.
+      expect(usLeases.filter((r) => r === 'us-a')).toHaveLength(2);
+      expect(usLeases.filter((r) => r === 'us-c')).toHaveLength(2);
+      expect(usLeases.filter((r) => r === null)).toHaveLength(2);
+      expect(de.map((t) => byId.get(t.id)?.exitLease?.resourceId)).toEqual(['de-a', 'de-a']);
+      expect(byId.get(jp.id)?.exitLease).toBeUndefined();
+      // The slots are the store's: us-a is full for everyone else now.
+      expect(
+        await s.store.poolSlots!.acquire({ resourceId: 'us-a', capacity: 2, now: T0, expiresAt: T0 + 60_000 }),
+      ).toBeNull();
+      // A finish frees its task's slot, even when the fence refuses the task's own write.
+      const holder = claimed.find((c) => c.exitLease?.resourceId === 'us-a')!;
+      expect(
+        await s.store.tasks.finish({
+          id: holder.id,
+          leaseToken: 'a-stale-token',
+          write: completed(),
+          now: T0 + 1,
+          releaseSlot: holder.exitLease!.slotToken,
+        }),
+      ).toBe(false);
+      const freed = await s.store.poolSlots!.acquire({
+        resourceId: 'us-a',
+        capacity: 2,
+        now: T0,
+        expiresAt: T0 + 60_000,
+      });
+      expect(freed).not.toBeNull();
+      // A slot taken over by another lease is not freed by a late finish naming the old lease.
+      expect(
+        await s.store.tasks.finish({
+          id: holder.id,
+          leaseToken: holder.leaseToken,
+          write: completed(),
+          now: T0 + 2,
+          releaseSlot: holder.exitLease!.slotToken,
+        }),
+      ).toBe(true);
+      expect(
+        await s.store.poolSlots!.acquire({ resourceId: 'us-a', capacity: 2, now: T0, expiresAt: T0 + 60_000 }),
+      ).toBeNull();
     },
   );
 });
