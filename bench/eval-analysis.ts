@@ -39,6 +39,9 @@ const { values } = parseArgs({
     model: { type: 'string' },
     'model-key': { type: 'string' },
     'model-limit': { type: 'string', default: '300' },
+    // A model on a CPU answers one call at a time, and a call of 10 pairs can take longer than the service's 30 s.
+    'model-concurrency': { type: 'string', default: '4' },
+    'model-timeout-ms': { type: 'string', default: String(ANALYSIS_DEFAULTS.si.model.timeoutMs) },
     json: { type: 'boolean', default: false },
     corpora: { type: 'string', default: corporaDir(root) },
     dir: { type: 'string', default: join(root, 'test', 'fixtures', 'analysis', 'eval') },
@@ -72,6 +75,16 @@ if ((modelUrl === undefined) !== (values.model === undefined)) {
 const modelLimit = Number(values['model-limit']);
 if (!Number.isInteger(modelLimit) || modelLimit < 1) {
   process.stderr.write('--model-limit must be a positive integer\n');
+  process.exit(2);
+}
+const modelConcurrency = Number(values['model-concurrency']);
+const modelTimeoutMs = Number(values['model-timeout-ms']);
+if (!Number.isInteger(modelConcurrency) || modelConcurrency < 1 || modelConcurrency > 64) {
+  process.stderr.write('--model-concurrency must be an integer from 1 to 64\n');
+  process.exit(2);
+}
+if (!Number.isInteger(modelTimeoutMs) || modelTimeoutMs < 1) {
+  process.stderr.write('--model-timeout-ms must be a positive integer\n');
   process.exit(2);
 }
 
@@ -190,24 +203,34 @@ async function measureModel(baseUrl: string, model: string): Promise<SetFigures[
     const started = Date.now();
     const outcomes = await judgePairsWithModel(
       mine.map((m, i) => ({ id: String(i), claim: m.claim, evidence: m.evidence ?? '', language: set.language })),
-      { baseUrl, model, apiKey: values['model-key'], onProgress: progress(`${set.name} (model)`) },
+      {
+        baseUrl,
+        model,
+        apiKey: values['model-key'],
+        concurrency: modelConcurrency,
+        timeoutMs: modelTimeoutMs,
+        onProgress: progress(`${set.name} (model)`),
+      },
     );
     let tokens = 0;
     let failed = 0;
     let firstError: string | null = null;
     const pairs = mine.map((m, i) => {
       const o = outcomes.get(String(i));
+      tokens += o?.tokens ?? 0;
       if (!o || 'error' in o) {
         failed++;
         firstError ??= o ? o.error : 'no answer';
         return { gold: m.gold, predicted: 'unsupported' as SupportLabel };
       }
-      tokens += o.tokens;
       return { gold: m.gold, predicted: o.label };
     });
+    const ms = Date.now() - started;
+    // Throughput is what a deployment plans with: pairs (claim, passage) a minute at this concurrency.
     process.stderr.write(
-      `${set.name} (model ${model}): ${mine.length} pairs, ${failed} not judged, ${tokens} tokens, ` +
-        `${Date.now() - started} ms${firstError ? ` (first failure: ${firstError})` : ''}\n`,
+      `${set.name} (model ${model}): ${mine.length} pairs, ${failed} not judged, ${tokens} tokens, ${ms} ms ` +
+        `(${((mine.length * 60_000) / Math.max(ms, 1)).toFixed(1)} pairs/min at concurrency ${modelConcurrency})` +
+        `${firstError ? ` (first failure: ${firstError})` : ''}\n`,
     );
     out.push({
       set: set.name,

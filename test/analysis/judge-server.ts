@@ -8,7 +8,9 @@ import type { AddressInfo } from 'node:net';
  * model_check calls from test/fixtures/analysis/model-judge/judgements.json: the first rule whose `claimIncludes` is
  * in the claim and whose `passageIncludes` (if any) is in the passage gives the label, no rule `unsupported`. Every
  * answer reports 100 prompt and 20 completion tokens. `behave(n)` decides the n-th request (1-based): answer it,
- * fail it with HTTP 500, or hang (read the request, never answer).
+ * fail it with HTTP 500, hang (read the request, never answer), or answer text that is not JSON, with the same usage,
+ * as a server that does not apply the response schema does (llama.cpp's server ignored
+ * `response_format.json_schema` for a while in 2025, and still does with some chat templates).
  */
 interface Rule {
   claimIncludes: string;
@@ -21,7 +23,7 @@ const RULES = (
   }
 ).rules;
 
-export type Behaviour = 'answer' | 'fail' | 'hang';
+export type Behaviour = 'answer' | 'fail' | 'hang' | 'garbage';
 
 export interface SeenCall {
   model: string;
@@ -76,6 +78,7 @@ export async function startJudgeServer(): Promise<JudgeServer> {
       const input = JSON.parse(user) as { pairs: SeenCall['pairs'] };
       judge.seen.push({ model: request.model, authorization: req.headers.authorization ?? null, pairs: input.pairs });
       const judgements = input.pairs.map((p) => ({ id: p.id, label: labelFor(p.claim, p.passage) }));
+      const content = behaviour === 'garbage' ? '"'.repeat(20) : JSON.stringify({ judgements });
       res.writeHead(200, { 'content-type': 'application/json' }).end(
         JSON.stringify({
           id: 'chatcmpl-fixture',
@@ -85,7 +88,7 @@ export async function startJudgeServer(): Promise<JudgeServer> {
           choices: [
             {
               index: 0,
-              message: { role: 'assistant', content: JSON.stringify({ judgements }) },
+              message: { role: 'assistant', content },
               finish_reason: 'stop',
             },
           ],

@@ -257,7 +257,7 @@ describe('the model judge path on a local OpenAI-compatible server', () => {
       });
       expect(judge.seen.map((s) => s.authorization)).toEqual(['Bearer sk-eval']);
       expect(pairs.slice(0, 10).map((p) => failed.get(p.id))).toEqual(
-        Array(10).fill({ error: 'model_error: model_check: model endpoint answered HTTP 500' }),
+        Array(10).fill({ error: 'model_error: model_check: model endpoint answered HTTP 500', tokens: 0 }),
       );
       expect(failed.get(pairs[10]?.id ?? '')).toMatchObject({ tokens: 60 });
 
@@ -265,7 +265,18 @@ describe('the model judge path on a local OpenAI-compatible server', () => {
       const t0 = Date.now();
       const hung = await judgePairsWithModel(pairs.slice(0, 3), { baseUrl: judge.base, model: MODEL, timeoutMs: 200 });
       expect(Date.now() - t0).toBeLessThan(4_000);
-      expect([...hung.values()]).toEqual(Array(3).fill({ error: 'timeout: model_check: no answer within 200 ms' }));
+      expect([...hung.values()]).toEqual(
+        Array(3).fill({ error: 'timeout: model_check: no answer within 200 ms', tokens: 0 }),
+      );
+    });
+
+    it('counts the tokens of a call whose output was not valid, the repair included', async () => {
+      // The first answer and its repair are both text, not JSON: 2 × 120 tokens spent on 4 pairs that stay unjudged.
+      judge.behave = () => 'garbage';
+      const out = await judgePairsWithModel(pairs.slice(0, 4), { baseUrl: judge.base, model: MODEL, concurrency: 1 });
+      expect(judge.seen.length).toBe(2);
+      const error = 'invalid_output: model_check: output still invalid after one repair (not JSON)';
+      expect([...out.values()]).toEqual(Array(4).fill({ error, tokens: 60 }));
     });
   });
 });

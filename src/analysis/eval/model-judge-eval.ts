@@ -13,7 +13,8 @@ import { judgeBatch } from '../source-influence/model-check.js';
  * lexical judge. No question is sent (the sets have none). Each batch has a session of its own: one slow batch
  * times out alone instead of ending the run, as it would end a task's model work. A pair's `tokens` is its share
  * of its call's tokens (provider usage, or the estimate of §2.14 without it); a pair the call failed for, or the
- * model left out, has `error` instead.
+ * model left out, has `error` instead, with its share of what the call still cost (an answer that was not valid JSON
+ * was generated all the same), so a run's token count is what the endpoint spent.
  */
 export interface ModelEvalPair {
   id: string;
@@ -35,7 +36,7 @@ export interface ModelEvalOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
-export type ModelEvalOutcome = { label: SupportLabel; tokens: number } | { error: string };
+export type ModelEvalOutcome = { label: SupportLabel; tokens: number } | { error: string; tokens: number };
 
 export async function judgePairsWithModel(
   pairs: ModelEvalPair[],
@@ -69,11 +70,12 @@ export async function judgePairsWithModel(
       const shares = splitEvenly(session.meter.tokensUsed, batch.length);
       batch.forEach((p, k) => {
         const label = r.ok ? r.labels.get(`p${k + 1}`) : undefined;
+        const tokens = shares[k] ?? 0;
         out.set(
           p.id,
           label !== undefined
-            ? { label, tokens: shares[k] ?? 0 }
-            : { error: r.ok ? 'the model returned no judgement for this pair' : `${r.status}: ${r.message}` },
+            ? { label, tokens }
+            : { error: r.ok ? 'the model returned no judgement for this pair' : `${r.status}: ${r.message}`, tokens },
         );
       });
       done += batch.length;
