@@ -11,7 +11,8 @@
  * `--kind=other-articles` takes instead the benchmark's other article pages: `primary` article or blog whose type is
  * of medium confidence or marked for review (those whose URL is not also one of the high-confidence pages, nor of
  * test/fixtures/real/web; never read before 2026-11-29): the fresh check of
- * docs/engines.md#cleanup-rules (`--from=1 --to=38`).
+ * docs/engines.md#cleanup-rules (`--from=1 --to=38`). Places 1-20 of them have since been read closely and are a
+ * development slice (docs/real-inputs.md, "Fresh slice").
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';

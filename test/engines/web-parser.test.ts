@@ -331,6 +331,18 @@ describe('WEB_SCRAPE extraction on markup seen in real pages', () => {
     expect(r.markdown).toContain('![A protected lane](https://docs.example.com/img/lane.jpg)');
   });
 
+  it('keeps a written-out request whose query string holds dates: a URL is no dateline', () => {
+    const r = read(
+      html(
+        `${prose}<p>GET /reports?from=2025-01-01&amp;to=2025-12-31&amp;limit=500000</p>${prose}` +
+          '<p>Published 2025-03-04</p>',
+      ),
+    );
+    expect(r.text).toContain('GET /reports?from=2025-01-01&to=2025-12-31&limit=500000');
+    // The rule still runs: a dateline with a numeric date beside it goes.
+    expect(r.text).not.toContain('Published 2025-03-04');
+  });
+
   it('keeps the equations of a page, MathML and MathJax output alike', () => {
     const para = (x: string) => `<p>${x} The derivation follows step by step for a reader who checks each line.</p>`;
     const mathjax =

@@ -137,10 +137,11 @@ const DATE_MARK = new RegExp(
 /** Longer lines are never datelines; the date test does not read them at all. */
 const MAX_DATELINE_CHARS = 200;
 /**
- * A line holding a URL (a reference's link, whose path carries a date: `/2011/09/07/`) or code (`{ "order_date": … }`)
- * is no dateline, whatever dates it holds.
+ * A line holding a URL (a reference's link, whose path carries a date: `/2011/09/07/`), a URL's query string (an API
+ * call written out: `GET /reports?from=2025-01-01&to=2025-12-31`) or code (`{ "order_date": … }`) is no dateline,
+ * whatever dates it holds. (A name run after `?` or `&` stops at the next `?` or `&`: the test stays linear.)
  */
-const NOT_A_DATELINE = /:\/\/|www\.|[{}]/;
+const NOT_A_DATELINE = /:\/\/|www\.|[{}]|[?&][\w.-]+=/;
 const DATELINE = /^(?:published|updated|posted|last (?:updated|modified)|created)\b/i;
 const COPYRIGHT = /©|\ball rights reserved\b|\bcopyright \d{4}\b/i;
 const COOKIE_NOTICE = /\b(?:uses?|using) cookies\b|\bcookie policy\b/i;

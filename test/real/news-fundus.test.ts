@@ -1,0 +1,78 @@
+/**
+ * WEB_SCRAPE held-out news corpus: 150 news article pages of publishers from 31 countries with the article body a
+ * maintained news-parsing project asserts for them (test/fixtures/real/news-fundus, PROVENANCE.md there). The pages
+ * were chosen by a fixed rule (bench/reader/fundus-corpus.ts) and read once, after the cleanup rules were final;
+ * nothing was tuned on them. Each page is read through the service over HTTP; aeq's `text` and Readability's own text
+ * from the same read are scored against the expected body by bag-of-words F1.
+ *
+ * The 95% target at F1 >= 0.9 is not met here (docs/real-inputs.md gives the loss classes): the test asserts the
+ * measured share less a margin, so a regression fails it while the gap stays visible.
+ */
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINE_ERROR_SENTENCES } from '../../src/domain/engine-errors.js';
+import { mean, readArticles, reportArticles, type ArticleOutcome, type ArticlePage } from './article-corpus.js';
+import { startSavedPageServer, startWebScrapeService, type ReplayServer } from './harness.js';
+import type { RunningService } from '../helpers/service.js';
+
+const DIR = new URL('../fixtures/real/news-fundus/', import.meta.url);
+const pages = JSON.parse(fs.readFileSync(new URL('expected.json', DIR), 'utf8')) as ArticlePage[];
+
+const PARALLEL = 8;
+const F1_PASS = 0.9;
+/**
+ * The one measurement (2026-11-29): 135 of 150 pages (90.0%) at F1 >= 0.9. The floor is that less three pages' worth;
+ * the service is deterministic on replayed pages, so only a change of the reader moves it.
+ */
+const PASS_FLOOR = 0.88;
+/**
+ * The one page that does not complete: a Next.js page whose article is only in its script data (the flight payload),
+ * not in the DOM a reader without JavaScript sees; it ends FAILED with a catalogued code, not a crash.
+ */
+const UNREADABLE = ['fundus-7b16e466ede3'];
+
+describe('WEB_SCRAPE on a held-out news corpus (news-fundus)', () => {
+  let svc: RunningService;
+  let replay: ReplayServer;
+  let outcomes: ArticleOutcome[] = [];
+
+  beforeAll(async () => {
+    replay = await startSavedPageServer(pages, DIR);
+    svc = await startWebScrapeService(PARALLEL);
+    outcomes = await readArticles(svc, replay.url, pages, PARALLEL);
+    reportArticles('news-fundus (held out)', outcomes, F1_PASS);
+  }, 600_000);
+
+  afterAll(async () => {
+    await svc?.stop();
+    await replay?.close();
+  });
+
+  it('holds 150 distinct pages, each with an expected body', () => {
+    expect(pages).toHaveLength(150);
+    expect(new Set(pages.map((p) => p.id)).size).toBe(150);
+    expect(new Set(pages.map((p) => p.url)).size).toBe(150);
+    for (const p of pages) expect(p.expectedText.trim(), p.id).not.toBe('');
+  });
+
+  it('completes every page but the one whose article is only in script data, which fails with a catalogued code', () => {
+    expect(outcomes).toHaveLength(pages.length);
+    const codes = new Set(Object.keys(ENGINE_ERROR_SENTENCES));
+    const notCompleted = outcomes.filter((o) => o.status !== 'COMPLETED');
+    expect(notCompleted.map((o) => o.page.id)).toEqual(UNREADABLE);
+    for (const o of notCompleted) {
+      expect(o.status, o.page.id).toBe('FAILED');
+      expect(codes.has((o.code ?? '').split(':', 1)[0] ?? ''), `${o.page.id}: ${o.code}`).toBe(true);
+    }
+  });
+
+  it(`reaches F1 >= ${F1_PASS} on at least ${PASS_FLOOR * 100}% of the pages (measured: 90.0%; target 95%, not met)`, () => {
+    expect(mean(outcomes.map((o) => (o.aeq.f1 >= F1_PASS ? 1 : 0)))).toBeGreaterThanOrEqual(PASS_FLOOR);
+  });
+
+  it("reads as much of the articles as Readability alone: a mean F1 at or above Readability's", () => {
+    const aeq = mean(outcomes.map((o) => o.aeq.f1));
+    const readability = mean(outcomes.map((o) => o.readability.f1));
+    expect(aeq).toBeGreaterThanOrEqual(readability);
+  });
+});
