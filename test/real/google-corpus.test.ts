@@ -4,7 +4,8 @@
  * query, each task runs through the service with the engines' `transport: "http"` (so the recorded
  * HTML is parsed as it is), and the output is scored against the expected values: organic results
  * by exact URL and title, the AI Overview / AI Mode answer by bag-of-words F1 of its visible text and
- * by its cited sources in order with their card titles, and `aioverview: null` where there is none.
+ * by its cited sources in order with their card titles, and `aioverview: null` where there is none; the shopping
+ * cards, sponsored units and local pack field by field at their positions, `[]` or null where the page says so.
  * Pages that say the query matched nothing must end ENGINE_NO_RESULT; a bare consent interstitial
  * CONSENT_REQUIRED; a consent dialog beside results must not stop the parse and is noted in raw.walls.
  */
