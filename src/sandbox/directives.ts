@@ -11,8 +11,12 @@ export interface Directives {
   captcha: boolean;
   /** An answer engine answers from what it knows: no search, no citations (`sandbox:nosearch`). */
   nosearch: boolean;
-  /** An app's answer shows no product cards (`sandbox:noproducts`). */
+  /** An app's answer, or a Google results page, shows no product cards (`sandbox:noproducts`). */
   noproducts: boolean;
+  /** A Google results page shows no sponsored unit: no text ad, no sponsored shopping card (`sandbox:noads`). */
+  noads: boolean;
+  /** A Google results page shows no local pack (`sandbox:noplaces`). */
+  noplaces: boolean;
   /**
    * An app's conversation stream is cut after the answer's text, before its end (`sandbox:brokenstream`): the page
    * shows the whole answer, the stream cannot be read, and the app modes read the page.
@@ -35,6 +39,8 @@ export function parseDirectives(text: string | undefined | null): Directives {
     captcha: /sandbox:captcha\b/.test(t),
     nosearch: /sandbox:nosearch\b/.test(t),
     noproducts: /sandbox:noproducts\b/.test(t),
+    noads: /sandbox:noads\b/.test(t),
+    noplaces: /sandbox:noplaces\b/.test(t),
     brokenstream: /sandbox:brokenstream\b/.test(t),
     flaky: Number(/sandbox:flaky=(\d{1,4})/.exec(t)?.[1] ?? 0),
     delayMs: Math.min(600_000, Number(/sandbox:delay=(\d{1,7})/.exec(t)?.[1] ?? 0)),
@@ -43,7 +49,7 @@ export function parseDirectives(text: string | undefined | null): Directives {
 }
 
 /** Directives without a value, and those with one (one pass; each alternative is anchored on `sandbox:`). */
-const FLAGS = 'timeout|empty|error|captcha|nosearch|noproducts|brokenstream';
+const FLAGS = 'timeout|empty|error|captcha|nosearch|noproducts|noads|noplaces|brokenstream';
 const DIRECTIVE = new RegExp(
   `(?<!\\s)\\s*sandbox:(?:(?:${FLAGS}|flaky=\\d+|delay=\\d+)\\b|shift=[\\p{L}\\p{N}:@+_-]+)`,
   'gu',

@@ -54,18 +54,25 @@ describe('answer signals through the sandbox', () => {
     if (engine !== 'ANSWER_ENGINE_A') expect(a.searchQueries).toEqual([]);
   });
 
-  it.each(['AIMODE', 'SEARCH_A'])('%s: searched by design; what the page does not show is null', async (engine) => {
-    const r = await runTask(svc, { taskType: engine, payload: { query: 'best trail running shoes', country: 'US' } });
-    expect(r.task.status, r.error).toBe('COMPLETED');
-    const a = r.response as Answer;
-    expect(a.searchTriggered).toBe(true);
-    expect([a.searchQueries, a.retrievedSources, a.products, a.ads, a.places]).toEqual([null, null, null, null, null]);
-  });
+  it.each(['AIMODE', 'SEARCH_A'])(
+    '%s: searched by design; what the page does not show is null, the page cards lists',
+    async (engine) => {
+      const r = await runTask(svc, { taskType: engine, payload: { query: 'best trail running shoes', country: 'US' } });
+      expect(r.task.status, r.error).toBe('COMPLETED');
+      const a = r.response as Answer;
+      expect(a.searchTriggered).toBe(true);
+      expect([a.searchQueries, a.retrievedSources]).toEqual([null, null]);
+      if (engine === 'AIMODE') expect([a.products, a.ads, a.places]).toEqual([null, null, null]);
+      // The results page's shopping unit, ads and local pack are read (docs/engines.md#google-page-cards): lists.
+      else for (const kind of [a.products, a.ads, a.places]) expect(Array.isArray(kind)).toBe(true);
+    },
+  );
 
-  it('an engine that writes no answer carries no signal members', async () => {
+  it('an engine that writes no answer carries no signal members (SEARCH_A_SERP: only its page cards)', async () => {
     const r = await runTask(svc, { taskType: 'SEARCH_A_SERP', payload: { query: 'trail running shoes' } });
     expect(r.task.status, r.error).toBe('COMPLETED');
     expect(Object.keys(r.response as object)).not.toContain('searchTriggered');
+    expect(Object.keys(r.response as object)).not.toContain('retrievedSources');
   });
 });
 

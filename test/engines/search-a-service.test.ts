@@ -89,6 +89,75 @@ describe('search engine A (Google) through the service and the sandbox', () => {
     expect(r.response.organic[0].position).toBe(1);
   });
 
+  it('SEARCH_A and SEARCH_A_SERP read the shopping unit, the ads and the local pack; the directives turn them off', async () => {
+    const on = await runTask(svc, {
+      taskType: 'SEARCH_A',
+      payload: { query: 'trail running shoes sandbox:products sandbox:places sandbox:noaio', country: 'US' },
+    });
+    expect(on.task.status).toBe('COMPLETED');
+    const res = on.response;
+    expect(res.products.length).toBeGreaterThanOrEqual(3);
+    for (const [i, p] of (res.products as Array<Record<string, unknown>>).entries()) {
+      expect(p).toMatchObject({ position: i + 1, currency: 'USD', rating: null });
+      expect(p.title).toMatch(/^trail running shoes /);
+      expect(p.price).toMatch(/^\$\d+\.\d\d$/);
+      expect(p.url).toMatch(/^https:\/\/[^/]+\/p\//);
+      expect(typeof p.merchant).toBe('string');
+    }
+    // The text ad first, then each sponsored shopping card.
+    expect(res.ads[0]).toEqual({
+      position: 1,
+      title: 'trail running shoes — Official Store',
+      url: 'https://ads.example.com/landing',
+    });
+    expect(res.ads.slice(1).map((a: { title: string }) => a.title)).toEqual(
+      res.products.map((p: { title: string }) => p.title),
+    );
+    expect(res.places).toHaveLength(3);
+    expect(res.places[0]).toMatchObject({
+      position: 1,
+      url: expect.stringMatching(/^https:\/\/www\.place\d+\.example\/$/),
+    });
+    for (const p of res.places as Array<Record<string, unknown>>) {
+      expect(p.name).toMatch(/^trail running shoes /);
+      expect(p.address).toMatch(/^\d+ \w+ (St|Rd|Ave)$/);
+      expect(p.rating).toBeGreaterThanOrEqual(3);
+    }
+    // None of the cards is an organic result.
+    const urls = (res.organic as Organic[]).map((o) => o.url);
+    expect(urls.filter((u) => /\/p\/|place\d+\.example/.test(u))).toEqual([]);
+
+    const serp = await runTask(svc, {
+      taskType: 'SEARCH_A_SERP',
+      payload: { query: 'trail running shoes sandbox:products sandbox:places', country: 'US' },
+    });
+    expect(serp.response.products).toEqual(res.products);
+    expect(serp.response.places).toEqual(res.places);
+
+    const off = await runTask(svc, {
+      taskType: 'SEARCH_A',
+      payload: {
+        query: 'trail running shoes sandbox:products sandbox:places sandbox:noproducts sandbox:noads sandbox:noplaces',
+        country: 'US',
+      },
+    });
+    expect(off.task.status).toBe('COMPLETED');
+    // The page could show each kind and shows none: empty, not null.
+    expect(off.response).toMatchObject({ products: [], ads: [], places: [] });
+
+    // Free listings without ads: products stay, nothing is sponsored.
+    const free = await runTask(svc, {
+      taskType: 'SEARCH_A',
+      payload: { query: 'trail running shoes sandbox:products sandbox:noads', country: 'US' },
+    });
+    expect(free.response.products.length).toBeGreaterThanOrEqual(3);
+    expect(free.response.ads).toEqual([]);
+
+    // AI Mode's own product and local cards are not read yet: unknown, not none.
+    const aim = await runTask(svc, { taskType: 'AIMODE', payload: { query: 'trail running shoes sandbox:products' } });
+    expect(aim.response).toMatchObject({ products: null, ads: null, places: null });
+  });
+
   it('AIMODE answers with markdown structure and sources', async () => {
     const r = await runTask(svc, { taskType: 'SEARCH_A_AIMODE', payload: { prompt: 'how to brew pour-over coffee' } });
     expect(r.task).toMatchObject({ taskType: 'AIMODE', status: 'COMPLETED' });

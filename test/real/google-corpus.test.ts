@@ -4,7 +4,8 @@
  * query, each task runs through the service with the engines' `transport: "http"` (so the recorded
  * HTML is parsed as it is), and the output is scored against the expected values: organic results
  * by exact URL and title, the AI Overview / AI Mode answer by bag-of-words F1 of its visible text and
- * by its cited sources in order with their card titles, and `aioverview: null` where there is none.
+ * by its cited sources in order with their card titles, and `aioverview: null` where there is none; the shopping
+ * cards, sponsored units and local pack field by field at their positions, `[]` or null where the page says so.
  * Pages that say the query matched nothing must end ENGINE_NO_RESULT; a bare consent interstitial
  * CONSENT_REQUIRED; a consent dialog beside results must not stop the parse and is noted in raw.walls.
  */
@@ -45,8 +46,30 @@ interface CorpusPage {
   /** null: the page has no AI Overview and SEARCH_A must say so. */
   aioverview: ExpectedAnswer | null;
   aimode?: ExpectedAnswer;
+  /**
+   * The page's shopping cards, sponsored units and local pack as a person reads them, in page order; a kind is null
+   * where the page's layout is one whose cards are not read (docs/engines.md#google-page-cards).
+   */
+  cards?: ExpectedCards;
   provenance: Record<string, unknown>;
 }
+
+interface ExpectedCards {
+  products: Array<Record<ProductField, string | number | null>> | null;
+  ads: Array<Record<AdField, string | null>> | null;
+  places: Array<Record<PlaceField, string | number | null>> | null;
+}
+type ProductField = 'title' | 'url' | 'price' | 'currency' | 'merchant' | 'rating';
+type AdField = 'title' | 'url';
+type PlaceField = 'name' | 'url' | 'address' | 'rating';
+type CardKind = keyof ExpectedCards;
+const CARD_FIELDS: Record<CardKind, readonly string[]> = {
+  products: ['title', 'url', 'price', 'currency', 'merchant', 'rating'],
+  ads: ['title', 'url'],
+  places: ['name', 'url', 'address', 'rating'],
+};
+/** Share of expected cards whose field the service returns the same, per field and kind. */
+const CARD_FIELD_TARGET = 0.9;
 
 interface Served {
   text?: string;
@@ -54,6 +77,9 @@ interface Served {
   organic?: Array<{ url: string; title: string }>;
   aioverview?: { text: string; sources: Array<{ position: number; url: string; label: string }> } | null;
   region?: { requested: string | null; exit: string; engine: { country: string | null } | null };
+  products?: Array<Record<string, unknown>> | null;
+  ads?: Array<Record<string, unknown>> | null;
+  places?: Array<Record<string, unknown>> | null;
 }
 
 const DIR = new URL('../fixtures/real/google/', import.meta.url);
@@ -81,6 +107,8 @@ const SERVED_COUNTRY: Record<string, string> = {
   'aql/google-lenin-1614385592.html.gz': 'DE',
   'aql/google-why-is-one-foot-slightly-larger-than-the-other-one-1605140430.html.gz': 'SA',
   'deepresearch/google_serp.html.gz': 'BR',
+  'aql/google-dario-1615125313.html.gz': 'DE',
+  'sescraper/google6.html.gz': 'DE',
   // 2022 layout: "United States - From your IP address".
   'aql/google-modern-times-chaplin-watch-online-1662343522.html.gz': 'US',
 };
@@ -159,6 +187,45 @@ const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
 function organicFound(expected: CorpusPage['organic'], served: Served['organic'] = []): number {
   const got = new Set(served.map((o) => `${canonical(o.url)}\n${squash(o.title)}`));
   return expected.filter((e) => got.has(`${canonical(e.url)}\n${squash(e.title)}`)).length;
+}
+
+/** A card field as compared: URLs in WHATWG form, text with whitespace folded, numbers and null as they are. */
+function cardValue(field: string, v: unknown): unknown {
+  if (typeof v !== 'string') return v ?? null;
+  return field === 'url' ? canonical(v) : squash(v);
+}
+
+interface CardScore {
+  page: string;
+  engine: Engine;
+  kind: CardKind;
+  expected: number | null;
+  served: number | null;
+  /** Per field: expected cards whose field the service returns the same, at the same position. */
+  fields: Record<string, number>;
+}
+
+function scoreCards(r: Run): CardScore[] {
+  const want = r.page.cards;
+  if (!want) return [];
+  return (Object.keys(CARD_FIELDS) as CardKind[]).map((kind) => {
+    const exp = want[kind] as Array<Record<string, unknown>> | null;
+    const got = r.served[kind] ?? null;
+    const fields: Record<string, number> = {};
+    for (const f of CARD_FIELDS[kind]) {
+      fields[f] = (exp ?? []).filter(
+        (e, i) => got !== null && got[i] !== undefined && cardValue(f, got[i]?.[f]) === cardValue(f, e[f]),
+      ).length;
+    }
+    return {
+      page: r.page.id,
+      engine: r.engine,
+      kind,
+      expected: exp === null ? null : exp.length,
+      served: got === null ? null : got.length,
+      fields,
+    };
+  });
 }
 
 function scoreAnswer(expected: ExpectedAnswer, text: string, sources: Served['sources'] = []): AnswerScore {
@@ -334,6 +401,30 @@ describe('Google engines on real saved result pages', () => {
   });
 
   it(
+    `reads shopping cards, sponsored units and local packs: the same count, each field >= ${CARD_FIELD_TARGET * 100}% ` +
+      'at its position, and null where the layout is not read',
+    () => {
+      const scores = runs.filter((r) => r.status === 'COMPLETED').flatMap(scoreCards);
+      const pagesWith = (kind: CardKind) =>
+        new Set(scores.filter((s) => s.kind === kind && (s.expected ?? 0) > 0).map((s) => s.page)).size;
+      expect(pagesWith('products')).toBeGreaterThanOrEqual(4);
+      expect(pagesWith('ads')).toBeGreaterThanOrEqual(5);
+      expect(pagesWith('places')).toBeGreaterThanOrEqual(4);
+      expect(scores.some((s) => s.expected === 0)).toBe(true);
+      expect(scores.some((s) => s.expected === null)).toBe(true);
+      expect(scores.filter((s) => s.expected !== s.served).map((s) => `${s.page} ${s.engine} ${s.kind}`)).toEqual([]);
+      for (const kind of Object.keys(CARD_FIELDS) as CardKind[]) {
+        const mine = scores.filter((s) => s.kind === kind);
+        const total = mine.reduce((n, s) => n + (s.expected ?? 0), 0);
+        for (const f of CARD_FIELDS[kind]) {
+          const same = mine.reduce((n, s) => n + (s.fields[f] ?? 0), 0);
+          expect(same / total, `${kind}.${f}`).toBeGreaterThanOrEqual(CARD_FIELD_TARGET);
+        }
+      }
+    },
+  );
+
+  it(
     `reads each AI Overview: visible text F1 >= ${F1_TARGET}, ` +
       `nothing from People also ask or the hidden lines, cited sources in order with their card titles`,
     () => {
@@ -455,6 +546,27 @@ function report(runs: Run[]): void {
     ];
   });
   printTable('Google corpus: AI Overview and AI Mode answers', answers);
+  const cardScores = runs.filter((r) => r.status === 'COMPLETED').flatMap(scoreCards);
+  printTable(
+    'Google corpus: page cards (pages with the kind; cards expected/served; share of fields equal at their position)',
+    (Object.keys(CARD_FIELDS) as CardKind[]).flatMap((kind) =>
+      engines.map((engine) => {
+        const mine = cardScores.filter((s) => s.kind === kind && s.engine === engine);
+        const total = mine.reduce((n, s) => n + (s.expected ?? 0), 0);
+        const row: Record<string, string | number> = {
+          kind,
+          engine,
+          pages: mine.filter((s) => (s.expected ?? 0) > 0).length,
+          'empty ok': `${mine.filter((s) => s.expected === 0 && s.served === 0).length}/${mine.filter((s) => s.expected === 0).length}`,
+          'null ok': `${mine.filter((s) => s.expected === null && s.served === null).length}/${mine.filter((s) => s.expected === null).length}`,
+          'cards exp/got': `${total}/${mine.reduce((n, s) => n + (s.served ?? 0), 0)}`,
+        };
+        for (const f of CARD_FIELDS[kind])
+          row[f] = total ? mine.reduce((n, s) => n + (s.fields[f] ?? 0), 0) / total : 1;
+        return row;
+      }),
+    ),
+  );
   const low = runs.filter(
     (r) => r.page.organic.length > 0 && organicFound(r.page.organic, r.served.organic) < r.page.organic.length,
   );

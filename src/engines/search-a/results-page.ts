@@ -6,6 +6,7 @@ import { assertHttpOk, assertNoWall, assertNotBlocked, wallNotes, wallSignals } 
 import type { HtmlPage } from '../common/html-page.js';
 import type { EngineLocale } from '../engine-result.js';
 import { googleServedLocale } from './served-locale.js';
+import { parsePageCards, type PageCards, type PageCardTiers } from './page-cards.js';
 
 export interface ResultsPage {
   organic: OrganicResult[];
@@ -13,6 +14,11 @@ export interface ResultsPage {
   aioverview: AiOverview | null;
   /** Where Google says it served the page for, or null when it says nothing. */
   locale: EngineLocale | null;
+  /**
+   * Shopping cards, sponsored units and the local pack (docs/engines.md#google-page-cards); null on a layout
+   * whose cards are not read (the basic-HTML pages without `#search`/`#rso`).
+   */
+  cards: PageCards | null;
   /** Diagnostics for `raw`: selector tiers, counts and the language the page was served in. */
   diagnostics: {
     servedLanguage: string | null;
@@ -22,6 +28,7 @@ export interface ResultsPage {
       snippet: Record<string, number>;
       aio: string | null;
       aioProse: string | null;
+      cards: PageCardTiers | null;
     };
     aioStatus: 'present' | 'placeholder' | 'absent' | 'not-read';
     organicCount: number;
@@ -65,16 +72,20 @@ export function parseResultsPage(page: HtmlPage, opts: { page: number; readAio: 
         : 'google: no #search/#rso and no result links',
     );
   }
+  // The full layout (a results root) is the one whose units are known; an absent unit there is none.
+  const cards = resultRoot($) ? parsePageCards($, page.finalUrl) : null;
   return {
     organic: organic.results,
     aioverview,
     locale: googleServedLocale($),
+    cards: cards?.cards ?? null,
     diagnostics: {
       servedLanguage: $('html').attr('lang') ?? null,
       tiers: {
         ...organic.tiers,
         aio: aio && aio.status !== 'absent' ? aio.tier : null,
         aioProse: aio?.status === 'present' ? aio.proseTier : null,
+        cards: cards?.tiers ?? null,
       },
       aioStatus: aio?.status ?? 'not-read',
       organicCount: organic.results.length,

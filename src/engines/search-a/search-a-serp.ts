@@ -33,7 +33,14 @@ export const searchASerp: EngineAdapter = {
         ...renderDiagnostics(page),
         html: page.html,
       },
-      extra: { page: pageNo, organic: parsed.organic },
+      // The page's cards (docs/engines.md#google-page-cards): null where the layout's cards are not read.
+      extra: {
+        page: pageNo,
+        organic: parsed.organic,
+        products: parsed.cards?.products ?? null,
+        ads: parsed.cards?.ads ?? null,
+        places: parsed.cards?.places ?? null,
+      },
     };
   },
 };

@@ -13,12 +13,16 @@ const error5xx = (reply: FastifyReply) => reply.code(503).type(HTML).send(server
 /** `sandbox:aio` forces an AI Overview, `sandbox:noaio` forbids one; otherwise about half of queries get one. */
 const AIO_ON = /sandbox:aio\b/;
 const AIO_OFF = /sandbox:noaio\b/;
+/** `sandbox:products` / `sandbox:places` force a shopping unit / local pack; otherwise some queries get one. */
+const PRODUCTS_ON = /sandbox:products\b/;
+const PLACES_ON = /sandbox:places\b/;
 
 /**
  * Google web search, AI Overview and AI Mode (docs/engines.md#google-search, #google-ai-mode): `GET /search`
  * with `q`, `hl`, `gl`, `start` and `udm=50`. Pages are generated from the query, in the fixtures' HTML
  * shapes. `sandbox:captcha` redirects to the sorry page (HTTP 429), `sandbox:empty` answers a no-results page
- * (AI Mode: a plain results page without the answer). `sandbox:js` serves AI Mode with its answer inserted by
+ * (AI Mode: a plain results page without the answer). Page 1 carries a text ad, and for some queries a
+ * sponsored shopping unit and a local pack, in the real pages' markup. `sandbox:js` serves AI Mode with its answer inserted by
  * script (google/script-pages.ts), so only the browser transport sees it.
  */
 export function registerSearchEngineA(app: FastifyInstance, sim: SimContext): void {
@@ -53,7 +57,14 @@ export function registerSearchEngineA(app: FastifyInstance, sim: SimContext): vo
       );
     // AI Mode with `sandbox:empty` falls back to a plain results page, as where AI Mode is unavailable.
     const withAio = !aiMode && (AIO_ON.test(query) || (!AIO_OFF.test(query) && sim.hash(topic, 'aio') % 2 === 0));
-    return reply.send(serpPage(sim, { query, topic, page, locale, withAio, brands: brands('SEARCH_A') }));
+    // The page's cards (docs/engines.md#google-page-cards): `sandbox:noproducts`, `sandbox:noads` and
+    // `sandbox:noplaces` turn each kind off.
+    const cards = {
+      products: !d.noproducts && (PRODUCTS_ON.test(query) || sim.hash(topic, 'shopping') % 2 === 0),
+      ads: !d.noads,
+      places: !d.noplaces && (PLACES_ON.test(query) || sim.hash(topic, 'local') % 3 === 0),
+    };
+    return reply.send(serpPage(sim, { query, topic, page, locale, withAio, cards, brands: brands('SEARCH_A') }));
   });
 
   app.get('/sorry/index', async (req, reply) => {

@@ -33,6 +33,8 @@ export interface SerpOptions {
   page: number;
   locale: PageLocale;
   withAio: boolean;
+  /** Which cards page 1 shows: a sponsored shopping unit, the text ad (and the shopping unit's sponsorship), a local pack. */
+  cards: { products: boolean; ads: boolean; places: boolean };
   /** The brands the AI Overview names (landscape/); asked for only when the page has one. */
   brands: () => Landscape;
 }
@@ -71,12 +73,14 @@ export function serpPage(sim: SimContext, o: SerpOptions): string {
         `aria-label="${escapeHtml(o.locale.nextAria)}"><span>${escapeHtml(o.locale.nextLabel)}</span></a>`
       : '';
   const ads =
-    o.page === 1
+    o.page === 1 && o.cards.ads
       ? `<div id="tads" aria-label="Ads"><div data-text-ad="1"><span>Sponsored</span><a href="https://ads.example.com/landing"><h3>${escapeHtml(o.topic)} — Official Store</h3></a></div></div>`
       : '';
+  const shopping = o.page === 1 && o.cards.products ? shoppingUnit(sim, o.topic, o.locale, o.cards.ads) : '';
+  if (o.page === 1 && o.cards.places) blocks.splice(1, 0, localPack(sim, o.topic, o.locale));
   const body =
     `<div id="main"><div id="cnt"><div id="center_col" role="main">
-  <div id="taw">${ads}</div>
+  <div id="taw">${ads}${shopping}</div>
   <div id="res" role="main"><div id="topstuff"></div>
   <div id="search"><div data-hveid="CAEQAA"><h1 class="bNg8Rb">${escapeHtml(o.locale.resultsHeading)}</h1>
   <div id="rso">
@@ -87,6 +91,81 @@ ${blocks.join('\n')}
     `<td class="YyVfkd">${o.page}</td><td>${next}</td></tr></table></div></div>
 </div></div></div>`;
   return documentShell(o.locale, `${o.query} - ${o.locale.titleSuffix}`, body);
+}
+
+const MERCHANTS = ['Northwind Outfitters', 'shop.example.com', 'Contoso Market', 'Fabrikam Store', 'Tailspin Goods'];
+const PLACE_KINDS = ['Store', 'Outlet', 'Service centre', 'Showroom'];
+const STREETS = ['Market St', 'Main St', 'Harbour Rd', 'Station Ave', 'Hill St'];
+
+/** The price sign of the page's country, as Google shows prices there. */
+function priceOf(locale: PageLocale, cents: number): string {
+  if (locale.korean) return `₩${Math.round(cents * 13).toLocaleString('en-US')}`;
+  const n = (cents / 100).toFixed(2);
+  return (
+    { DE: `${n.replace('.', ',')} €`, FR: `${n.replace('.', ',')} €`, GB: `£${n}`, CH: `CHF ${n}` }[locale.country] ??
+    `$${n}`
+  );
+}
+
+/**
+ * The sponsored shopping unit above the results as on real pages of 2019-2021 (test/fixtures/real/google,
+ * docs/engines.md#google-page-cards): `.commercial-unit-desktop-top` with `.pla-unit` cards, each with its hidden
+ * ad-click link, the merchant link, the title (`.pla-unit-title`), the price (`.e10twf`) and the merchant
+ * (`.LbUacb`). Without ads (`sandbox:noads`) the cards are free listings: merchant links only, no ad label.
+ */
+function shoppingUnit(sim: SimContext, topic: string, locale: PageLocale, sponsored: boolean): string {
+  const count = 3 + (sim.hash(topic, 'plas') % 3);
+  const slug = encodeURIComponent(topic.toLowerCase().replace(/\s+/g, '-'));
+  const cards = Array.from({ length: count }, (_, i) => {
+    const merchant = MERCHANTS[(sim.hash(topic, `merchant${i}`) + i) % MERCHANTS.length] as string;
+    const host = merchant.includes('.') ? merchant : `www.${merchant.toLowerCase().replace(/\s+/g, '')}.example`;
+    const url = `https://${host}/p/${slug}-${i + 1}`;
+    const title = `${topic} ${['Classic', 'Pro', 'Lite', 'Max', 'Plus'][i % 5]} ${i + 1}`;
+    const price = priceOf(locale, 1999 + (sim.hash(topic, `price${i}`) % 20000));
+    const click = sponsored
+      ? `<a style="display:none" href="/aclk?sa=l&amp;ai=DChcSEw${i}&amp;ae=2&amp;ctype=5&amp;q=&amp;adurl="></a>`
+      : '';
+    return (
+      `<div class="mnr-c pla-unit" data-hveid="CAEQ${i}">${click}` +
+      `<a class="plantl pla-unit-single-clickable-target clickable-card" href="${escapeHtml(url)}" ` +
+      `aria-label="${escapeHtml(`${title} for ${price} from ${merchant}`)}"></a>` +
+      `<div class="pla-unit-container"><div class="orXoSd"><div class="rwVHAc">` +
+      `<div class="RnJeZd top pla-unit-title"><a class="plantl pla-unit-title-link" href="${escapeHtml(url)}">` +
+      `<span class="pymv4e">${escapeHtml(title)}</span></a></div>` +
+      `<div class="e10twf T4OwTb">${escapeHtml(price)}</div>` +
+      `<div class="LbUacb"><span class="zPEcBd VZqTOd">${escapeHtml(merchant)}</span></div></div></div></div></div>`
+    );
+  });
+  // Free listings have no recorded markup (docs/engines.md#google-page-cards): the same cards outside the ad unit.
+  return sponsored
+    ? `<div class="cu-container"><div class="ptJHdc commercial-unit-desktop-top"><div class="q8U8x">` +
+        `<span>Ads</span> · <span>Shop "${escapeHtml(topic)}"</span></div>${cards.join('')}</div></div>`
+    : `<div class="MjjYud"><div role="heading" aria-level="2">Popular products</div>${cards.join('')}</div>`;
+}
+
+/**
+ * The local pack as on real pages of 2019-2021 (`.VkpGBb` cards: the name in `.dbg0pd`, then the
+ * `.rllt__details` lines: rating and category, address and phone, opening hours; a Website link where the
+ * place has one).
+ */
+function localPack(sim: SimContext, topic: string, locale: PageLocale): string {
+  const cards = Array.from({ length: 3 }, (_, i) => {
+    const h = sim.hash(topic, `place${i}`);
+    const name = `${topic} ${PLACE_KINDS[h % PLACE_KINDS.length] as string} ${String.fromCharCode(65 + i)}`;
+    const rating = (30 + (h % 21)) / 10;
+    const address = `${10 + (h % 190)} ${STREETS[h % STREETS.length] as string}`;
+    const site = i === 0 ? `<a class="yYlJEf L48Cpd" href="https://www.place${h % 1000}.example/">Website</a>` : '';
+    return (
+      `<div class="VkpGBb"><div class="cXedhc"><a class="C8TUKc rllt__link a-no-hover-decoration" href="#">` +
+      `<div class="rllt__tile-label" aria-hidden="true">${String.fromCharCode(65 + i)}</div>` +
+      `<div class="dbg0pd"><span>${escapeHtml(name)}</span></div><span class="rllt__details">` +
+      `<div><span class="BTtC6e" aria-hidden="true">${rating.toFixed(1)}</span>` +
+      `<span aria-label="Rated ${rating.toFixed(1)} out of 5,"></span> (${20 + (h % 300)}) · ${escapeHtml(PLACE_KINDS[h % PLACE_KINDS.length] as string)}</div>` +
+      `<div>${escapeHtml(address)} · (555) 010-0${100 + i}</div><div>${locale.korean ? '영업 중' : 'Open'} ⋅ 6PM</div>` +
+      `</span></a>${site}</div></div>`
+    );
+  });
+  return `<div class="MjjYud"><div jscontroller="AtSb" class="cXedhc-pack"><div role="heading" aria-level="2">Places</div>${cards.join('')}</div></div>`;
 }
 
 /**

@@ -1,7 +1,10 @@
 import type { SimContext } from '../../sim-context.js';
 
-/** Google-only directives: `sandbox:aio` / `sandbox:noaio` (AI Overview), `sandbox:js` (script-rendered AI Mode). */
-const GOOGLE_DIRECTIVES = /(?<!\s)\s*sandbox:(?:(?:no)?aio|js)\b/g;
+/**
+ * Google-only directives: `sandbox:aio` / `sandbox:noaio` (AI Overview), `sandbox:js` (script-rendered AI Mode),
+ * `sandbox:products` / `sandbox:places` (a shopping unit / a local pack on the results page whatever the query).
+ */
+const GOOGLE_DIRECTIVES = /(?<!\s)\s*sandbox:(?:(?:no)?aio|js|products|places)\b/g;
 const SCRIPT_RENDER = /sandbox:js\b/;
 
 /**
