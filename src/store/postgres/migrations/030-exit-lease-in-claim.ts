@@ -8,10 +8,10 @@ import { sql, type Kysely } from 'kysely';
  *
  * The worker offers the exit addresses its pool would pick from now (enabled, not resting, not full in this process),
  * least loaded first; the claim gives each task one of its country (any when the task has none), round robin so that
- * the attempts that start together spread over them, and takes their slots through aeq_acquire_pool_slots, so the
- * slots' rules (capacity across processes, expiry, holder) are the same. A task that gets no slot (none offered for
- * its country, or all full) is still claimed: its attempt leases one the old way. That function turns the
- * transaction's synchronous_commit off for its unlogged rows; the claim's own update is logged and restores it.
+ * the attempts that start together spread over them, and takes their slots by the rules of aeq_acquire_pool_slots
+ * (022-pool-slots-batch.ts: capacity across processes, expiry, holder, slot rows made as needed), but one statement
+ * per address rather than one per slot: a statement in PL/pgSQL costs its executor's start whatever it does. A task
+ * that gets no slot (none offered for its country, or all full) is still claimed: its attempt leases one the old way.
  *
  * The body is src/store/tasks/claim.ts's CLAIM_TASKS_FUNCTION as of this migration.
  */
@@ -30,21 +30,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       v_room integer;
       v_ids text[];
       v_countries text[];
-      v_n integer;
-      v_offered integer := coalesce(array_length(p_exit_ids, 1), 0);
-      v_next integer := 1;
-      v_exit text[];
-      v_slot integer[];
-      v_token text[];
-      v_ask integer[] := '{}';
-      v_ask_res text[] := '{}';
-      v_ask_cap integer[] := '{}';
-      v_ask_token text[] := '{}';
-      v_got integer[];
-      v_sync text;
-      i integer;
-      j integer;
-      c integer;
+      v_got_i integer[] := '{}';
+      v_got_res text[] := '{}';
+      v_got_slot integer[] := '{}';
+      v_part_i integer[];
+      v_part_slot integer[];
+      v_want integer;
+      v_done integer;
+      v_have integer;
+      r record;
     begin
       perform pg_advisory_xact_lock(hashtext('aeq:claim:' || p_type));
       select p_concurrency - count(*) into v_room from tasks where task_type = p_type and status = 'PROCESSING';
@@ -52,59 +46,87 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       if v_room <= 0 then
         return;
       end if;
-      -- A materialized CTE, not id IN (subquery): with LIMIT and SKIP LOCKED an IN-subquery may run more than once.
-      with picked as materialized (
-          select q.id from tasks q
-          where q.task_type = p_type and q.status = 'QUEUED' and q.available_at <= p_now
-          order by q.sort_key limit v_room
-          for update skip locked),
-        claimed as (
-          update tasks t set status = 'PROCESSING', lease_token = p_token, lease_expires_at = p_expires,
-            worker_id = p_worker, attempts = t.attempts + 1, updated_at = p_now
-          from picked where t.id = picked.id and t.status = 'QUEUED'
-          returning t.id, coalesce(t.country, p_default_country) as country)
-      select array_agg(claimed.id), array_agg(claimed.country) into v_ids, v_countries from claimed;
-      v_n := coalesce(array_length(v_ids, 1), 0);
-      if v_n = 0 then
+      -- The due tasks, locked: nothing else can claim them before the update below.
+      select array_agg(q.id), array_agg(coalesce(q.country, p_default_country)) into v_ids, v_countries
+      from (
+        select t.id, t.country from tasks t
+        where t.task_type = p_type and t.status = 'QUEUED' and t.available_at <= p_now
+        order by t.sort_key limit v_room
+        for update skip locked) as q;
+      if v_ids is null then
         return;
       end if;
-      v_exit := array_fill(null::text, array[v_n]);
-      v_slot := array_fill(null::integer, array[v_n]);
-      v_token := array_fill(null::text, array[v_n]);
-      if v_offered > 0 then
-        -- Each task gets the next offered address of its country after the one given last, round robin.
-        for i in 1 .. v_n loop
-          for c in 0 .. v_offered - 1 loop
-            j := (v_next - 1 + c) % v_offered + 1;
-            if v_countries[i] is null or p_exit_countries[j] = v_countries[i] then
-              v_ask := v_ask || i;
-              v_ask_res := v_ask_res || p_exit_ids[j];
-              v_ask_cap := v_ask_cap || p_exit_caps[j];
-              v_ask_token := v_ask_token || (p_token || ':' || i);
-              v_next := j % v_offered + 1;
-              exit;
+      if coalesce(array_length(p_exit_ids, 1), 0) > 0 then
+        -- Each task asks for an offered address of its country (of any, when it has none), round robin in the order
+        -- offered. Per address, its free slots are then taken in one statement, lowest first, in one order of
+        -- addresses for every caller; slot rows are made as needed, up to the capacity.
+        for r in
+          with tasks_in as (
+              select u.c, u.i::integer as i from unnest(v_countries) with ordinality as u (c, i)),
+            offered as (
+              select e.id, e.country, e.cap, e.j
+              from unnest(p_exit_ids, p_exit_countries, p_exit_caps) with ordinality as e (id, country, cap, j)),
+            asks as (
+              select t.i, o.id, o.cap
+              from (select i, c, row_number() over (partition by c order by i) - 1 as k from tasks_in
+                where c is not null) as t
+              join (select id, country, cap, row_number() over (partition by country order by j) - 1 as pos,
+                  count(*) over (partition by country) as n from offered) as o
+                on o.country = t.c and o.pos = t.k % o.n
+              union all
+              select t.i, o.id, o.cap
+              from (select i, row_number() over (order by i) - 1 as k from tasks_in where c is null) as t
+              join (select id, cap, row_number() over (order by j) - 1 as pos, count(*) over () as n
+                  from offered) as o
+                on o.pos = t.k % o.n)
+          select asks.id as res, asks.cap, array_agg(asks.i order by asks.i) as tis
+          from asks
+          group by asks.id, asks.cap
+          order by asks.id, asks.cap
+        loop
+          v_want := array_length(r.tis, 1);
+          v_done := 0;
+          loop
+            with free as (
+                select s.slot, row_number() over (order by s.slot) as rn
+                from (
+                  select f.slot from pool_slots f
+                  where f.resource_id = r.res and f.slot < r.cap and (f.token is null or f.expires_at <= p_now)
+                  order by f.slot limit v_want - v_done
+                  for update skip locked) as s),
+              taken as (
+                update pool_slots p set token = p_token || ':' || r.tis[v_done + free.rn],
+                  expires_at = p_slot_expires, holder = p_worker
+                from free where p.resource_id = r.res and p.slot = free.slot
+                returning free.rn, p.slot)
+            select array_agg(r.tis[v_done + taken.rn] order by taken.rn), array_agg(taken.slot order by taken.rn)
+              into v_part_i, v_part_slot
+            from taken;
+            if v_part_i is not null then
+              v_got_i := v_got_i || v_part_i;
+              v_got_slot := v_got_slot || v_part_slot;
+              v_got_res := v_got_res || array_fill(r.res, array[array_length(v_part_i, 1)]);
+              v_done := v_done + array_length(v_part_i, 1);
             end if;
+            exit when v_done >= v_want;
+            -- Every existing slot is taken (or being taken): add the next chunk, up to the capacity.
+            select coalesce(max(f.slot) + 1, 0) into v_have from pool_slots f where f.resource_id = r.res;
+            exit when v_have >= r.cap;
+            insert into pool_slots (resource_id, slot)
+              select r.res, g
+              from generate_series(v_have, least(r.cap, v_have + greatest(v_have, 16, v_want - v_done)) - 1) as g
+              on conflict do nothing;
           end loop;
         end loop;
-        if array_length(v_ask, 1) > 0 then
-          v_sync := current_setting('synchronous_commit');
-          v_got := aeq_acquire_pool_slots(v_ask_token, v_ask_res, v_ask_cap, p_now,
-            array_fill(p_slot_expires, array[array_length(v_ask, 1)]),
-            array_fill(p_worker, array[array_length(v_ask, 1)]));
-          perform set_config('synchronous_commit', v_sync, true);
-          for c in 1 .. array_length(v_ask, 1) loop
-            if v_got[c] >= 0 then
-              v_exit[v_ask[c]] := v_ask_res[c];
-              v_slot[v_ask[c]] := v_got[c];
-              v_token[v_ask[c]] := v_ask_token[c];
-            end if;
-          end loop;
-        end if;
       end if;
       return query
-        select t.id, t.task_type, t.priority, t.payload, t.idempotency_key, t.webhook_url, t.country, t.created_at,
-          t.attempts, t.max_attempts, t.credits_to_charge, t.account_id, l.exit_id, l.exit_slot, l.exit_token
-        from unnest(v_ids, v_exit, v_slot, v_token) as l (id, exit_id, exit_slot, exit_token)
-        join tasks t on t.id = l.id;
+        update tasks t set status = 'PROCESSING', lease_token = p_token, lease_expires_at = p_expires,
+          worker_id = p_worker, attempts = t.attempts + 1, updated_at = p_now
+        from unnest(v_ids) with ordinality as l (id, i)
+          left join unnest(v_got_i, v_got_res, v_got_slot) as g (i, res, slot) on g.i = l.i
+        where t.id = l.id
+        returning t.id, t.task_type, t.priority, t.payload, t.idempotency_key, t.webhook_url, t.country, t.created_at,
+          t.attempts, t.max_attempts, t.credits_to_charge, t.account_id, g.res, g.slot,
+          case when g.res is null then null else p_token || ':' || l.i end;
     end $$`.execute(db);
 }
