@@ -57,13 +57,14 @@ export function inferredKind(taskType: TaskType, engine: EngineSetup): AccountKi
 }
 
 /**
- * Why a secret cannot be an account of this kind, or null. An OpenAI-style key (`sk-…`) is never an app session:
- * sent as chatgpt.com's session cookie it would reach the app's page and every resource it loads.
+ * Why a secret cannot be an account of this kind, or null. For ChatGPT an OpenAI key (`sk-…`) is never an app
+ * session: sent as chatgpt.com's session cookie it would reach the app's page and every resource it loads. (Other
+ * apps' tokens have no form to tell them by.)
  */
 export function kindMismatch(taskType: TaskType, kind: AccountKind, secret: string): string | null {
   if (!kindsOf(taskType).includes(kind))
     return `kind "${kind}" is not one ${taskType} can use (${kindsOf(taskType).join(', ')})`;
-  if (kind === 'app' && /^sk-/.test(secret.trim()))
+  if (kind === 'app' && APP_NEEDS_SESSION.has(taskType) && /^sk-/.test(secret.trim()))
     return 'the secret is an API key ("sk-…"), not an app session; set "kind": "api" for it';
   return null;
 }

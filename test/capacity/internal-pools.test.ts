@@ -106,6 +106,36 @@ describe('internal pool management (changes apply without a restart)', () => {
     expect(done.task.status).toBe('COMPLETED');
   });
 
+  it('an account stored before accounts had kinds gets the kind its engine implies', async () => {
+    // As an older version stored them: the spec without `kind` (its secret left in clear here; sealing is beside it).
+    const legacy = (id: string, engine: string, secret: string) =>
+      svc.app.store.runtime.putChange({
+        key: `account:${id}`,
+        state: JSON.stringify({
+          kind: 'account',
+          spec: { id, engine, country: 'BR', secret },
+          disabled: false,
+          removed: false,
+        }),
+        now: Date.now(),
+      });
+    await legacy('legacy-chatbot-br', 'CHATBOT_A', 'sk-legacy-br-0001');
+    await legacy('legacy-copilot-br', 'SEARCH_C_ASSISTANT', 'copilot-legacy-br-0001');
+    // Every process reads the stored changes within a second.
+    const deadline = Date.now() + 10_000;
+    let kinds: Record<string, string> = {};
+    while (Date.now() < deadline) {
+      const accounts = (await pools()).accounts as Array<{ id: string; kind: string }>;
+      kinds = Object.fromEntries(accounts.filter((a) => a.id.startsWith('legacy-')).map((a) => [a.id, a.kind]));
+      if (Object.keys(kinds).length === 2) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    // CHATBOT_A's `http` transport: its accounts were API keys; Copilot's chat protocol: app sessions.
+    expect(kinds).toEqual({ 'legacy-chatbot-br': 'api', 'legacy-copilot-br': 'app' });
+    for (const id of Object.keys(kinds))
+      expect((await op('DELETE', `/internal/pools/accounts/${id}`)).status).toBe(200);
+  });
+
   it('adding an exit address in a new country gives it IPs at once', async () => {
     expect((await svc.call('POST', '/v1/async/task', chatbot('FR'))).body.error.details).toEqual({
       country: 'FR',
