@@ -3,6 +3,7 @@ import { Ajv } from 'ajv';
 import { ALL_TASK_TYPES, ENGINE_CATALOG } from '../domain/engine-catalog.js';
 import type { TaskType } from '../domain/task-types.js';
 import type { Settings } from './settings.js';
+import { ACCOUNT_KINDS, type AccountKind, inferredKind, kindMismatch } from './account-kind.js';
 
 /**
  * How an engine reaches its upstream: anonymous via exit addresses, an account pool, an official API, or not
@@ -60,6 +61,11 @@ export interface AccountConfig {
   id: string;
   engine: TaskType;
   country: string;
+  /**
+   * What the secret is: a provider API key (`api`) or an app session (`app`); an attempt leases only the kind its
+   * surface uses (account-kind.ts). Inferred at load time when the configuration leaves it out.
+   */
+  kind: AccountKind;
   /** API key or session token; never logged, never returned. */
   secret: string;
 }
@@ -139,6 +145,7 @@ const fileSchema = {
           id: { type: 'string', minLength: 1 },
           engine: { enum: [...ALL_TASK_TYPES] },
           country,
+          kind: { enum: [...ACCOUNT_KINDS] },
           secret: { type: 'string' },
         },
         additionalProperties: false,
@@ -179,7 +186,7 @@ interface RawEngine {
 interface RawFile {
   scheduler?: Partial<SchedulerConfig>;
   engines?: Partial<Record<TaskType, RawEngine>>;
-  accounts?: AccountConfig[];
+  accounts?: Array<Omit<AccountConfig, 'kind'> & { kind?: AccountKind }>;
   exitAddresses?: Array<Omit<ExitAddressConfig, 'maxConcurrent'> & { maxConcurrent?: number }>;
 }
 
@@ -212,7 +219,17 @@ function sandboxPools(): Pick<ServiceConfig, 'accounts' | 'exitAddresses'> {
         id: `sandbox-chatbot-a-${c.toLowerCase()}-${i}`,
         engine: 'CHATBOT_A',
         country: c,
+        kind: 'api',
         secret: `sk-sandbox-${c.toLowerCase()}-${i}`,
+      });
+    // As many ChatGPT app sessions for the app surface: a pool keeps API keys and sessions apart.
+    for (let i = 1; i <= n; i++)
+      accounts.push({
+        id: `sandbox-chatbot-a-app-${c.toLowerCase()}-${i}`,
+        engine: 'CHATBOT_A',
+        country: c,
+        kind: 'app',
+        secret: `sandbox-session-${c.toLowerCase()}-${i}`,
       });
   }
   // Three exits per country, so a captcha on one can be retried on another (docs/contract.md#sandbox-pools).
@@ -220,6 +237,25 @@ function sandboxPools(): Pick<ServiceConfig, 'accounts' | 'exitAddresses'> {
     [1, 2, 3].map((i) => ({ id: `sandbox-exit-${c.toLowerCase()}-${i}`, country: c, maxConcurrent: 64 })),
   );
   return { accounts, exitAddresses };
+}
+
+/**
+ * A configured account with its kind: the one given, else the one its engine's configuration implies
+ * (account-kind.ts `inferredKind`). A kind the engine cannot use, or an API key given as an app session, stops the
+ * start: the secret would otherwise go where it does not belong.
+ */
+function resolvedAccount(
+  a: Omit<AccountConfig, 'kind'> & { kind?: AccountKind | undefined },
+  index: number,
+  engines: Record<TaskType, EngineConfig>,
+): AccountConfig {
+  const kind = a.kind ?? inferredKind(a.engine, engines[a.engine]);
+  const wrong = kindMismatch(a.engine, kind, a.secret);
+  if (wrong) {
+    const how = a.kind ? 'given' : `inferred from engines.${a.engine}'s transport; set "kind" to say which`;
+    throw new ConfigError(`accounts[${index}] (${JSON.stringify(a.id)}): ${wrong} (kind ${how})`);
+  }
+  return { ...a, kind, country: a.country.toUpperCase() };
 }
 
 /** Sandbox provider keys for `api` engines, so they are configured like a real deployment would be. */
@@ -285,7 +321,7 @@ export function loadServiceConfig(settings: Settings): ServiceConfig {
     };
   }
   const pools = settings.sandbox ? sandboxPools() : { accounts: [], exitAddresses: [] };
-  const accounts = (user.accounts ?? pools.accounts).map((a) => ({ ...a, country: a.country.toUpperCase() }));
+  const accounts = (user.accounts ?? pools.accounts).map((a, i) => resolvedAccount(a, i, engines));
   let exitAddresses: ExitAddressConfig[] = (user.exitAddresses ?? pools.exitAddresses).map((x) => ({
     ...x,
     country: x.country.toUpperCase(),

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { AccountKind } from '../config/account-kind.js';
 import type { EngineConfig } from '../config/engine-config.js';
 import type { TaskPayload } from '../domain/task.js';
 import type { TaskType } from '../domain/task-types.js';
@@ -14,6 +15,8 @@ export type { EngineResult, Source } from './engine-result.js';
 export interface AttemptAccount {
   id: string;
   country: string;
+  /** What `secret` is: a provider API key or an app session (config/account-kind.ts). */
+  kind: AccountKind;
   secret: string;
 }
 
@@ -57,7 +60,8 @@ export interface AttemptContext {
 export interface EngineAdapter {
   readonly taskType: TaskType;
   /**
-   * Whether the engine can draw on an account pool; the runner takes one only when the engine is in `account` mode.
+   * Whether the engine can draw on an account pool; the runner leases one of the kind the task's surface uses, when it
+   * uses one (config/account-kind.ts `leaseKind`).
    */
   readonly needsAccount: boolean;
   run(ctx: AttemptContext): Promise<EngineResult>;

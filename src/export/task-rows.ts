@@ -1,4 +1,5 @@
 import type { TaskQueue } from '../store/ports.js';
+import { listedProducts, listedQueries, listedUrls } from './answer-lists.js';
 
 /** A task as the store's listing reads it (with its request and result). */
 type ListedTaskRow = Awaited<ReturnType<TaskQueue['list']>>[number];
@@ -47,14 +48,9 @@ export function taskExportRow(t: ListedTaskRow): Cell[] {
   const payload = (t.payload && typeof t.payload === 'object' ? t.payload : {}) as Record<string, unknown>;
   const requestMember = REQUEST_MEMBERS.find((k) => typeof payload[k] === 'string');
   const r = t.status === 'COMPLETED' && t.resultJson ? parsed(t.resultJson) : {};
-  const cited = urls(r.sources);
-  const queries = Array.isArray(r.searchQueries)
-    ? r.searchQueries.filter((q): q is string => typeof q === 'string').join(' | ')
-    : null;
-  const region = (r.region && typeof r.region === 'object' ? r.region : {}) as {
-    exit?: unknown;
-    engine?: { country?: unknown } | null;
-  };
+  const cited = listedUrls(r.sources);
+  const region = record(r.region);
+  const servedBy = record(region.engine);
   return [
     t.id,
     new Date(t.createdAt).toISOString(),
@@ -66,44 +62,34 @@ export function taskExportRow(t: ListedTaskRow): Cell[] {
     cited === null ? null : cited.join(' '),
     cited === null ? null : cited.length,
     typeof r.searchTriggered === 'boolean' ? r.searchTriggered : null,
-    queries,
-    nullableJoin(urls(r.retrievedSources), ' '),
-    products(r.products),
+    nullableJoin(listedQueries(r.searchQueries), ' | '),
+    nullableJoin(listedUrls(r.retrievedSources), ' '),
+    nullableJoin(listedProducts(r.products), ' | '),
     typeof region.exit === 'string' ? region.exit : null,
-    typeof region.engine?.country === 'string' ? region.engine.country : null,
+    typeof servedBy.country === 'string' ? servedBy.country : null,
     t.error ?? null,
     t.failure?.code ?? null,
     t.creditsCharged,
   ];
 }
 
-/** A stored result: the store wrote it as JSON, but its members are an engine's and are checked one by one. */
+/**
+ * A stored result: the store wrote it as JSON, but its members are an engine's (of any version) and are checked one
+ * by one (answer-lists.ts for the lists).
+ */
 function parsed(json: string): Record<string, unknown> {
   try {
-    const v: unknown = JSON.parse(json);
-    return v && typeof v === 'object' ? (v as Record<string, unknown>) : {};
+    return record(JSON.parse(json));
   } catch {
     return {};
   }
 }
 
-/** The `url` of each listed item, or null when the member is not a list (the engine cannot tell). */
-function urls(list: unknown): string[] | null {
-  if (!Array.isArray(list)) return null;
-  return list
-    .map((s: unknown) => (s && typeof s === 'object' ? (s as { url?: unknown }).url : undefined))
-    .filter((u): u is string => typeof u === 'string');
+/** An object's members; anything else (null, a list, a bare value) has none. */
+function record(v: unknown): Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 }
 
 function nullableJoin(list: string[] | null, sep: string): string | null {
   return list === null ? null : list.join(sep);
-}
-
-/** Product cards as `title (price)`, joined by " | "; null when the engine does not show them. */
-function products(list: unknown): string | null {
-  if (!Array.isArray(list)) return null;
-  return (list as Array<{ title?: unknown; price?: unknown }>)
-    .filter((p) => typeof p.title === 'string')
-    .map((p) => (typeof p.price === 'string' && p.price !== '' ? `${p.title} (${p.price})` : String(p.title)))
-    .join(' | ');
 }

@@ -1,9 +1,12 @@
+import type { AccountKind } from '../config/account-kind.js';
 import type { AccountConfig, ExitAddressConfig, ServiceConfig } from '../config/engine-config.js';
 import type { TaskType } from '../domain/task-types.js';
 import { ResourcePool } from './resource-pool.js';
 
 export interface AccountValue {
   engine: TaskType;
+  /** An API key or an app session: an attempt leases only the kind its surface uses. */
+  kind: AccountKind;
   secret: string;
 }
 
@@ -32,7 +35,7 @@ export class Pools {
 
   addAccount(a: AccountConfig): void {
     // An account serves one conversation at a time.
-    this.accounts.add(a.id, a.country, 1, { engine: a.engine, secret: a.secret });
+    this.accounts.add(a.id, a.country, 1, { engine: a.engine, kind: a.kind, secret: a.secret });
   }
 
   /** True when an exit address or an account already uses `id` (ids are unique across both pools). */
@@ -44,14 +47,21 @@ export class Pools {
     return this.exits.countFor(country) > 0;
   }
 
-  accountCount(engine: TaskType, country: string): number {
-    return this.accounts.countFor(country, (r) => r.value.engine === engine);
+  /** Enabled accounts of the engine and kind in a country. */
+  accountCount(engine: TaskType, country: string, kind: AccountKind): number {
+    return this.accounts.countFor(country, (r) => r.value.engine === engine && r.value.kind === kind);
   }
 
-  regionCapacity(engine: TaskType, country: string, needsAccount: boolean): RegionCapacity {
+  /** True when some enabled account of the engine and kind exists, in any country. */
+  hasAccountOfKind(engine: TaskType, kind: AccountKind): boolean {
+    return this.accounts.list().some((r) => !r.disabled && r.value.engine === engine && r.value.kind === kind);
+  }
+
+  /** `kind`: the kind of account the engine's attempts lease (account-kind.ts `leaseKind`), null for none. */
+  regionCapacity(engine: TaskType, country: string, kind: AccountKind | null): RegionCapacity {
     const hasIps = this.hasIps(country);
-    const accounts = needsAccount ? this.accountCount(engine, country) : 0;
-    return { serveable: hasIps && (!needsAccount || accounts > 0), accounts, hasIps };
+    const accounts = kind ? this.accountCount(engine, country, kind) : 0;
+    return { serveable: hasIps && (!kind || accounts > 0), accounts, hasIps };
   }
 
   /** Countries with at least one exit address or account, for /capacity. */

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { type AccountKind, inferredKind, kindMismatch } from '../config/account-kind.js';
 import type { AccountConfig, ExitAddressConfig, ServiceConfig } from '../config/engine-config.js';
 import type { TaskType } from '../domain/task-types.js';
 import { RequestError } from '../domain/request-errors.js';
@@ -35,6 +36,9 @@ interface EngineState {
 }
 
 type Kind = 'account' | 'exit';
+
+/** An account as stored by `addAccount`; one stored before accounts had kinds has none. */
+type StoredAccount = Omit<AccountConfig, 'kind'> & { kind?: AccountKind };
 
 /**
  * Operator changes (internal routes) written to the store and applied by every process: the API
@@ -168,6 +172,23 @@ export class RuntimeChanges {
     return { ...state, spec: { ...state.spec, ...secrets } as ResourceState['spec'] };
   }
 
+  /**
+   * A stored account with its kind: an account stored before kinds existed has none and gets the one its engine's
+   * configuration implies, as a configured one would (account-kind.ts); one whose secret cannot be of that kind is
+   * left out, with a warning (never its secret).
+   */
+  private withKind(key: string, spec: StoredAccount): AccountConfig | null {
+    const engine = this.config.engines[spec.engine];
+    if (!engine) return null;
+    const kind = spec.kind ?? inferredKind(spec.engine, engine);
+    const wrong = kindMismatch(spec.engine, kind, spec.secret);
+    if (wrong) {
+      this.log.warn({ resource: key, why: wrong }, 'an account added at run time cannot be used: set its kind');
+      return null;
+    }
+    return { ...spec, kind };
+  }
+
   private apply(key: string, state: ResourceState | EngineState): void {
     const sep = key.indexOf(':');
     const scope = key.slice(0, sep);
@@ -189,8 +210,11 @@ export class RuntimeChanges {
       return;
     }
     if (r.spec && !pool.get(id)) {
-      if (r.kind === 'account') this.pools.addAccount(r.spec as AccountConfig);
-      else this.pools.addExit(r.spec as ExitAddressConfig);
+      if (r.kind === 'account') {
+        const account = this.withKind(key, r.spec as StoredAccount);
+        if (!account) return;
+        this.pools.addAccount(account);
+      } else this.pools.addExit(r.spec as ExitAddressConfig);
     }
     if (pool.get(id)?.disabled !== r.disabled) pool.setDisabled(id, r.disabled);
   }

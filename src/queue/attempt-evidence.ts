@@ -1,5 +1,6 @@
 import { escapeHtml } from '../text/html-escape.js';
 import type { EngineConfig } from '../config/engine-config.js';
+import type { AccountKind } from '../config/account-kind.js';
 import type { ArtifactKind } from '../domain/artifact.js';
 import { engineRow, isAnalysisTaskType } from '../domain/engine-catalog.js';
 import type { TaskPayload } from '../domain/task.js';
@@ -57,12 +58,20 @@ export function evidenceSecrets(
 }
 
 /**
- * What the browser of an attempt that keeps its artefacts captures. A page loaded with a pool account (`account`
- * mode) is never captured: it is the account's own page (identity, tokens, other tenants' chats), and its picture
- * could not be scrubbed; its artefacts are drawn from the answer the parser scrubbed instead (`collectEvidence`).
+ * Whether the attempt's page is a pool account's own: loaded in an app session it leased, or by an engine in `account`
+ * mode. Such a page is never captured as it is (identity, tokens, other tenants' chats).
  */
-export function captureFor(engine: EngineConfig, secrets: readonly string[]): CaptureRequest | undefined {
-  if (engine.mode === 'account') return undefined;
+export function isPooledPage(engine: EngineConfig, leased: AccountKind | null): boolean {
+  return leased === 'app' || engine.mode === 'account';
+}
+
+/**
+ * What the browser of an attempt that keeps its artefacts captures. A pool account's page (`isPooledPage`) is never
+ * captured: its picture could not be scrubbed; its artefacts are drawn from the answer the parser scrubbed instead
+ * (`collectEvidence`).
+ */
+export function captureFor(pooledPage: boolean, secrets: readonly string[]): CaptureRequest | undefined {
+  if (pooledPage) return undefined;
   return { maxHeight: SCREENSHOT_MAX_HEIGHT, secrets };
 }
 
@@ -77,13 +86,13 @@ export async function collectEvidence(
   result: EngineResult,
   browser: AttemptBrowser | null,
   secrets: readonly string[],
-  engine: EngineConfig,
+  pooledPage: boolean,
 ): Promise<EvidenceItem[]> {
   const items: EvidenceItem[] = [];
   const raw = redactSecrets(result.raw ?? null, secrets);
   items.push({ kind: 'raw', bytes: utf8(JSON.stringify(raw) ?? 'null') });
   if (!browser) return items;
-  if (engine.mode === 'account') {
+  if (pooledPage) {
     // Read from the app's stream there is no turn markup: the answer as the service rendered it stands in.
     const turn = turnHtmlOf(raw) ?? (result.markdown ? escapedAnswer(result.markdown) : null);
     if (turn === null) return items;

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { leaseKind } from '../config/account-kind.js';
 import type { EngineConfig, ServiceConfig } from '../config/engine-config.js';
 import {
   UpstreamFailure,
@@ -29,7 +30,14 @@ import { ParsePool } from '../engines/parse-pool/pool.js';
 import type { Metrics } from '../ops/metrics.js';
 import type { EngineResult } from '../engines/engine-result.js';
 import { coerceError } from '../domain/coerce-error.js';
-import { captureFor, collectEvidence, evidenceSecrets, keepsArtifacts, type EvidenceItem } from './attempt-evidence.js';
+import {
+  captureFor,
+  collectEvidence,
+  evidenceSecrets,
+  isPooledPage,
+  keepsArtifacts,
+  type EvidenceItem,
+} from './attempt-evidence.js';
 
 export type AttemptOutcome =
   | {
@@ -108,10 +116,12 @@ export class AttemptRunner {
         true,
       );
     let account = null;
-    // Accounts are taken only in `account` mode; an `api`-mode engine authenticates with its provider key.
-    if (engine.mode === 'account') {
+    // Only an account of the kind the surface uses (account-kind.ts): an API key never becomes the app's session
+    // cookie. `api` mode leases none for the API (the provider key serves), but the app surface needs a session.
+    const kind = leaseKind(task.taskType, engine, payload.surface);
+    if (kind) {
       account = await this.pools.accounts.acquire(country ?? 'US', waitMs, drain, {
-        filter: (r) => r.value.engine === task.taskType,
+        filter: (r) => r.value.engine === task.taskType && r.value.kind === kind,
         holdMs,
         scope,
       });
@@ -122,7 +132,7 @@ export class AttemptRunner {
           'NO_ACCOUNT_AVAILABLE',
           'NO_ACCOUNT_AVAILABLE',
           log,
-          `No ${task.taskType} account for ${country ?? 'US'} became free within ${waitMs} ms.`,
+          `No ${task.taskType} ${kind} account for ${country ?? 'US'} became free within ${waitMs} ms.`,
           true,
         );
       }
@@ -154,7 +164,7 @@ export class AttemptRunner {
       const attemptCountry = country ?? exit.resource.country;
       // The browser engines, and a task asking for an engine's app surface (docs/contract.md#surfaces).
       if ((engine.transport === 'browser' || payload.surface === 'app') && this.browsers) {
-        const capture = keeps ? captureFor(engine, secrets) : undefined;
+        const capture = keeps ? captureFor(isPooledPage(engine, kind), secrets) : undefined;
         browser = this.browsers.forAttempt({
           exit: exit.resource.value,
           country: attemptCountry,
@@ -172,7 +182,12 @@ export class AttemptRunner {
         http,
         ...(browser ? { browser } : {}),
         account: account
-          ? { id: account.resource.id, country: account.resource.country, secret: account.resource.value.secret }
+          ? {
+              id: account.resource.id,
+              country: account.resource.country,
+              kind: account.resource.value.kind,
+              secret: account.resource.value.secret,
+            }
           : null,
         signal,
         parse: this.parser.bind(signal),
@@ -189,7 +204,9 @@ export class AttemptRunner {
         requested: task.country,
         exit: exit.resource.country,
       });
-      const evidence = keeps ? await this.evidenceOf(result, browser, secrets, engine, log) : undefined;
+      const evidence = keeps
+        ? await this.evidenceOf(result, browser, secrets, isPooledPage(engine, kind), log)
+        : undefined;
       return {
         kind: 'completed',
         response,
@@ -275,11 +292,11 @@ export class AttemptRunner {
     result: EngineResult,
     browser: AttemptBrowser | null,
     secrets: readonly string[],
-    engine: EngineConfig,
+    pooledPage: boolean,
     log: Logger,
   ): Promise<EvidenceItem[] | undefined> {
     try {
-      return await collectEvidence(result, browser, secrets, engine);
+      return await collectEvidence(result, browser, secrets, pooledPage);
     } catch (e) {
       log.warn({ err: coerceError(e) }, 'artefacts could not be made; the task completes without them');
       return undefined;

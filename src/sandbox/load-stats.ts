@@ -7,11 +7,31 @@ interface Gauge {
   total: number;
 }
 
+/** The cookie chatgpt.com keeps its session in: the app's credential, as a bearer token is the API's. */
+const APP_SESSION_COOKIE = '__Secure-next-auth.session-token';
+
 /**
- * How hard the simulated upstreams are being hit: requests in flight per upstream family and per
- * credential (hashed, never echoed), current and peak. Served at `GET /__sim/stats` (reset with
- * `POST /__sim/reset`), so a test can check that per-engine concurrency and one-conversation-per-
- * account hold across many worker processes sharing one simulator.
+ * How a credential is named in `/__sim/stats` (never echoed): the first 12 hex digits of the SHA-256 of the
+ * `authorization` or `x-goog-api-key` header as sent, or of `session <value>` for an app's session cookie.
+ */
+export function simCredentialId(credential: string): string {
+  return createHash('sha256').update(credential).digest('hex').slice(0, 12);
+}
+
+function sessionCredential(cookieHeader: string | undefined): string | undefined {
+  for (const part of (cookieHeader ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === APP_SESSION_COOKIE) return `session ${part.slice(eq + 1).trim()}`;
+  }
+  return undefined;
+}
+
+/**
+ * How hard the simulated upstreams are being hit: requests in flight per upstream family and per credential (hashed,
+ * never echoed: `simCredentialId`; an API's key or token, an app's session cookie), current and peak. Served at
+ * `GET /__sim/stats` (reset with `POST /__sim/reset`), so a test can check that per-engine concurrency and
+ * one-conversation-per-account hold across many worker processes sharing one simulator, and which credential each
+ * upstream received.
  */
 export function trackLoad(app: FastifyInstance): void {
   const families = new Map<string, Gauge>();
@@ -28,8 +48,8 @@ export function trackLoad(app: FastifyInstance): void {
   app.addHook('onRequest', async (req, reply) => {
     if (req.url.startsWith('/__sim/')) return;
     const family = req.url.split('/')[1] ?? '';
-    const auth = req.headers.authorization ?? req.headers['x-goog-api-key'];
-    const cred = typeof auth === 'string' ? createHash('sha256').update(auth).digest('hex').slice(0, 12) : null;
+    const auth = req.headers.authorization ?? req.headers['x-goog-api-key'] ?? sessionCredential(req.headers.cookie);
+    const cred = typeof auth === 'string' ? simCredentialId(auth) : null;
     bump(families, family, 1);
     if (cred) bump(credentials, `${family}:${cred}`, 1);
     // Count the request as finished when its socket response ends, whatever the route did.

@@ -96,8 +96,8 @@ export function envelopeToTask(input: EnvelopeInput, ctx: SubmissionContext, acc
   const problems = payloadProblems(taskType, row, payload);
   if (problems.length > 0) throw validationError(problems);
   checkEngineServes(ctx.config.engines[taskType], taskType);
-  if (payload.surface) checkSurfaceServes(ctx.config.engines[taskType], taskType, payload.surface);
-  if (country) checkRegion(ctx.config, ctx.pools, taskType, country);
+  if (payload.surface) checkSurfaceServes(ctx.config.engines[taskType], ctx.pools, taskType, payload.surface);
+  if (country) checkRegion(ctx.config, ctx.pools, taskType, country, payload.surface ?? null);
   return buildTask(ctx, taskType, payload, {
     accountId,
     country,

@@ -1,4 +1,6 @@
+import { leaseKind } from '../config/account-kind.js';
 import type { ServiceConfig } from '../config/engine-config.js';
+import type { Surface } from '../domain/engine-catalog.js';
 import { RequestError } from '../domain/request-errors.js';
 import { ENGINE_CATALOG } from '../domain/engine-catalog.js';
 import type { TaskType } from '../domain/task-types.js';
@@ -7,9 +9,16 @@ import type { Pools } from '../pools/pools.js';
 /**
  * Region checks before queueing (docs/contract.md#region-checks): a country the engine can never serve
  * is REGION_UNSUPPORTED; for engines drawing on region-bound account pools, a country without
- * accounts or exit addresses right now is REGION_UNAVAILABLE. Other engines are not rejected for capacity.
+ * accounts (of the kind the task's surface leases) or exit addresses right now is REGION_UNAVAILABLE. Other engines
+ * are not rejected for capacity.
  */
-export function checkRegion(config: ServiceConfig, pools: Pools, taskType: TaskType, country: string): void {
+export function checkRegion(
+  config: ServiceConfig,
+  pools: Pools,
+  taskType: TaskType,
+  country: string,
+  surface: Surface | null = null,
+): void {
   const engine = config.engines[taskType];
   if (engine.neverServe.includes(country)) {
     throw new RequestError('REGION_UNSUPPORTED', `${taskType} can never serve country ${country}.`, {
@@ -20,7 +29,8 @@ export function checkRegion(config: ServiceConfig, pools: Pools, taskType: TaskT
     });
   }
   if (!ENGINE_CATALOG[taskType].regionBound) return;
-  const cap = pools.regionCapacity(taskType, country, engine.mode === 'account');
+  // The accounts that count are those of the kind the task's surface leases (an API key serves no app session).
+  const cap = pools.regionCapacity(taskType, country, leaseKind(taskType, engine, surface));
   if (!cap.serveable) {
     throw new RequestError(
       'REGION_UNAVAILABLE',

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { simCredentialId } from '../../src/sandbox/load-stats.js';
 import { runTask, startService, tempDir, writeConfig, type RunningService } from '../helpers/service.js';
 import { CHROMIUM_PATH, chromiumAvailable } from './chromium.js';
 
@@ -19,8 +20,22 @@ function topicSentences(text: string): string[] {
 }
 
 const FAST = { retryBaseMs: 20, retryMaxMs: 100, exitCooldownMs: 100 };
-/** The sandbox CHATBOT_A accounts' secrets and the pool account's identity on the simulated page. */
-const SECRET = /sk-sandbox-|pool\.[0-9a-f]{10}@|Pool Member/;
+const POOL = ['us-1', 'us-2', 'us-3', 'us-4', 'kr-1', 'kr-2'];
+/** The sandbox's CHATBOT_A API keys and app sessions (engine-config.ts sandboxPools). */
+const API_KEYS = POOL.map((s) => `sk-sandbox-${s}`);
+const SESSIONS = POOL.map((s) => `sandbox-session-${s}`);
+
+/** The credentials the simulator saw per upstream family (`/__sim/stats`, hashed with `simCredentialId`). */
+async function credentialsSeen(svc: RunningService, family: string): Promise<string[]> {
+  const sim = svc.app.simulator?.url;
+  if (!sim) throw new Error('the sandbox simulator did not start');
+  const stats = (await (await fetch(`${sim}/__sim/stats`)).json()) as { credentials: Record<string, unknown> };
+  return Object.keys(stats.credentials)
+    .filter((k) => k.startsWith(`${family}:`))
+    .map((k) => k.slice(family.length + 1));
+}
+/** The sandbox CHATBOT_A accounts' secrets (keys, sessions) and the pool account's identity on the simulated page. */
+const SECRET = /sk-sandbox-|sandbox-session-|pool\.[0-9a-f]{10}@|Pool Member/;
 
 /**
  * The app surfaces end to end (docs/engines.md#app-streams): the real service over HTTP, its default configuration
@@ -135,6 +150,35 @@ describe.skipIf(!chromiumAvailable())('app surfaces read the apps own streams', 
     expect(cut.response.retrievedSources).toBeNull();
   });
 
+  it('CHATBOT_A: the app gets only app sessions as its cookie, the API only API keys as its bearer', async () => {
+    const [us, kr, api] = await Promise.all([
+      chat('compare standing desks'),
+      runTask(
+        svc,
+        { taskType: 'CHATBOT_A', payload: { prompt: '서울 맛집 추천', country: 'KR', surface: 'app' } },
+        60_000,
+      ),
+      runTask(svc, { taskType: 'CHATBOT_A', payload: { prompt: 'compare standing desks', surface: 'api' } }, 60_000),
+    ]);
+    for (const r of [us, kr, api]) expect(r.task.status).toBe('COMPLETED');
+    expect(us.response.capture).toBe('stream');
+    expect(api.response.capture).toBeUndefined();
+    // What chatgpt.com received as its session cookie: sessions of the pool, never one of its API keys.
+    const app = await credentialsSeen(svc, 'chatgpt');
+    const sessionIds = SESSIONS.map((s) => simCredentialId(`session ${s}`));
+    expect(app.length).toBeGreaterThan(0);
+    for (const id of app) expect(sessionIds).toContain(id);
+    for (const key of API_KEYS) expect(app).not.toContain(simCredentialId(`session ${key}`));
+    // A KR task ran on a KR session.
+    const krIds = SESSIONS.filter((s) => s.includes('-kr-')).map((s) => simCredentialId(`session ${s}`));
+    expect(app.some((id) => krIds.includes(id))).toBe(true);
+    // And the API received keys as its bearer, never a session.
+    const bearer = await credentialsSeen(svc, 'openai');
+    expect(bearer.length).toBeGreaterThan(0);
+    const keyIds = API_KEYS.map((k) => simCredentialId(`Bearer ${k}`));
+    for (const id of bearer) expect(keyIds).toContain(id);
+  });
+
   it('surface: validated per engine; the API surface answers without a capture', async () => {
     const bad = await svc.call('POST', '/v1/async/task', {
       taskType: 'CHATBOT_A',
@@ -154,5 +198,92 @@ describe.skipIf(!chromiumAvailable())('app surfaces read the apps own streams', 
     });
     expect(api.task.status).toBe('COMPLETED');
     expect(api.response.capture).toBeUndefined();
+  });
+});
+
+/**
+ * Pool accounts have a kind (docs/configuration.md#account-kinds): a deployment whose CHATBOT_A accounts are API keys
+ * only cannot serve ChatGPT's app, and says so at submit instead of sending a key as the app's session cookie.
+ */
+describe.skipIf(!chromiumAvailable())('app surface without app sessions', { timeout: 60_000 }, () => {
+  const TOKEN = 'internal-token-app-kinds-0001';
+  let svc: RunningService;
+  const appTask = (country: string) => ({
+    taskType: 'CHATBOT_A',
+    payload: { prompt: 'compare standing desks', country, surface: 'app' },
+  });
+
+  beforeAll(async () => {
+    const config = writeConfig(tempDir(), {
+      scheduler: FAST,
+      // Keys with no kind, as configurations before kinds: the `http` transport makes them `api`.
+      accounts: [
+        { id: 'key-us-1', engine: 'CHATBOT_A', country: 'US', secret: 'sk-proj-kinds-us-0001' },
+        { id: 'key-kr-1', engine: 'CHATBOT_A', country: 'KR', secret: 'sk-proj-kinds-kr-0001' },
+      ],
+    });
+    svc = await startService({
+      AEQ_CONFIG: config,
+      AEQ_CHROMIUM_PATH: CHROMIUM_PATH,
+      AEQ_INTERNAL_TOKEN: TOKEN,
+      AEQ_SECRETS_KEY: 'secrets-key-app-kinds-0123456789abcdef',
+    });
+  });
+  afterAll(async () => {
+    await svc?.stop();
+  });
+
+  it('is 422 ENGINE_UNAVAILABLE (NO_CREDENTIALS) with no app session anywhere; the API still serves', async () => {
+    const r = await svc.call('POST', '/v1/async/task', appTask('US'));
+    expect(r.status).toBe(422);
+    expect(r.body.error).toMatchObject({
+      code: 'ENGINE_UNAVAILABLE',
+      details: { engine: 'CHATBOT_A', reason: 'NO_CREDENTIALS', message: expect.stringMatching(/kind "app"/) },
+    });
+    expect(JSON.stringify(r.body)).not.toContain('sk-proj-kinds');
+    const api = await svc.call('POST', '/v1/async/task', {
+      taskType: 'CHATBOT_A',
+      payload: { prompt: 'compare standing desks', country: 'US' },
+    });
+    expect(api.status).toBe(202);
+  });
+
+  it('an app session in KR serves KR; US without one is REGION_UNAVAILABLE, like any region without', async () => {
+    const internal = { authorization: `Bearer ${TOKEN}` };
+    const added = await svc.call(
+      'POST',
+      '/internal/pools/accounts',
+      { id: 'session-kr-1', engine: 'CHATBOT_A', country: 'KR', kind: 'app', secret: 'sess-kinds-kr-0001' },
+      internal,
+    );
+    expect(added.status).toBe(201);
+    expect(added.body.account).toMatchObject({ id: 'session-kr-1', kind: 'app', country: 'KR' });
+    const us = await svc.call('POST', '/v1/async/task', appTask('US'));
+    expect(us.status).toBe(422);
+    expect(us.body.error).toMatchObject({ code: 'REGION_UNAVAILABLE', details: { country: 'US', serveable: false } });
+    const kr = await runTask(svc, appTask('KR'), 45_000);
+    expect(kr.task.status).toBe('COMPLETED');
+    expect(kr.response.capture).toBe('stream');
+    const app = await credentialsSeen(svc, 'chatgpt');
+    expect(app).toEqual([simCredentialId('session sess-kinds-kr-0001')]);
+  });
+
+  it('a configuration that gives an API key as an app session does not start', async () => {
+    const given = writeConfig(tempDir(), {
+      accounts: [{ id: 'a', engine: 'CHATBOT_A', country: 'US', kind: 'app', secret: 'sk-proj-misplaced-0001' }],
+    });
+    await expect(startService({ AEQ_CONFIG: given })).rejects.toThrow(/accounts\[0\] \("a"\): .*API key/);
+    // Inferred from the browser transport (its accounts were sessions), an `sk-` key is refused the same way.
+    const inferred = writeConfig(tempDir(), {
+      engines: { CHATBOT_A: { transport: 'browser' } },
+      accounts: [{ id: 'b', engine: 'CHATBOT_A', country: 'US', secret: 'sk-proj-misplaced-0002' }],
+    });
+    await expect(startService({ AEQ_CONFIG: inferred, AEQ_CHROMIUM_PATH: CHROMIUM_PATH })).rejects.toThrow(
+      /accounts\[0\] \("b"\): .*set "kind"/,
+    );
+    const wrongKind = writeConfig(tempDir(), {
+      accounts: [{ id: 'c', engine: 'SEARCH_C_ASSISTANT', country: 'US', kind: 'api', secret: 'token' }],
+    });
+    await expect(startService({ AEQ_CONFIG: wrongKind })).rejects.toThrow(/kind "api" is not one SEARCH_C_ASSISTANT/);
   });
 });

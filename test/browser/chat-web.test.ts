@@ -9,8 +9,8 @@ interface Src {
 }
 
 const FAST = { retryBaseMs: 20, retryMaxMs: 100, exitCooldownMs: 100 };
-/** The sandbox CHATBOT_A accounts' secrets (engine-config.ts sandboxPools): they must never come back. */
-const SECRET = /sk-sandbox-/;
+/** The sandbox CHATBOT_A accounts' secrets, keys and sessions (engine-config.ts sandboxPools): never come back. */
+const SECRET = /sk-sandbox-|sandbox-session-/;
 
 /**
  * The web modes of the chat engines end to end: the real service with `transport: "browser"` for

@@ -47,11 +47,14 @@ describe('internal pool management (changes apply without a restart)', () => {
 
   it('lists ids, countries, load and cooldown state only', async () => {
     const p = await pools();
-    expect(p.accounts).toHaveLength(6);
+    // Four US and two KR API keys, as many app sessions (engine-config.ts sandboxPools).
+    expect(p.accounts).toHaveLength(12);
+    expect(p.accounts.filter((a: { kind: string }) => a.kind === 'app')).toHaveLength(6);
     expect(p.exitAddresses).toHaveLength(15);
     expect(p.accounts[0]).toEqual({
       id: 'sandbox-chatbot-a-us-1',
       engine: 'CHATBOT_A',
+      kind: 'api',
       country: 'US',
       inUse: 0,
       disabled: false,
@@ -87,6 +90,7 @@ describe('internal pool management (changes apply without a restart)', () => {
     expect(added.body.account).toEqual({
       id: 'jp-chatbot-1',
       engine: 'CHATBOT_A',
+      kind: 'api',
       country: 'JP',
       inUse: 0,
       disabled: false,
@@ -100,6 +104,36 @@ describe('internal pool management (changes apply without a restart)', () => {
     const id = await submit(svc, chatbot('JP', 'ramen in tokyo'));
     const done = await waitTerminal(svc, id);
     expect(done.task.status).toBe('COMPLETED');
+  });
+
+  it('an account stored before accounts had kinds gets the kind its engine implies', async () => {
+    // As an older version stored them: the spec without `kind` (its secret left in clear here; sealing is beside it).
+    const legacy = (id: string, engine: string, secret: string) =>
+      svc.app.store.runtime.putChange({
+        key: `account:${id}`,
+        state: JSON.stringify({
+          kind: 'account',
+          spec: { id, engine, country: 'BR', secret },
+          disabled: false,
+          removed: false,
+        }),
+        now: Date.now(),
+      });
+    await legacy('legacy-chatbot-br', 'CHATBOT_A', 'sk-legacy-br-0001');
+    await legacy('legacy-copilot-br', 'SEARCH_C_ASSISTANT', 'copilot-legacy-br-0001');
+    // Every process reads the stored changes within a second.
+    const deadline = Date.now() + 10_000;
+    let kinds: Record<string, string> = {};
+    while (Date.now() < deadline) {
+      const accounts = (await pools()).accounts as Array<{ id: string; kind: string }>;
+      kinds = Object.fromEntries(accounts.filter((a) => a.id.startsWith('legacy-')).map((a) => [a.id, a.kind]));
+      if (Object.keys(kinds).length === 2) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    // CHATBOT_A's `http` transport: its accounts were API keys; Copilot's chat protocol: app sessions.
+    expect(kinds).toEqual({ 'legacy-chatbot-br': 'api', 'legacy-copilot-br': 'app' });
+    for (const id of Object.keys(kinds))
+      expect((await op('DELETE', `/internal/pools/accounts/${id}`)).status).toBe(200);
   });
 
   it('adding an exit address in a new country gives it IPs at once', async () => {
@@ -159,6 +193,28 @@ describe('internal pool management (changes apply without a restart)', () => {
     expect(bad.body.error.code).toBe('VALIDATION_ERROR');
     const fields = (bad.body.error.details as Array<{ field: string }>).map((d) => d.field);
     for (const f of ['id', 'engine', 'country', 'secret']) expect(fields).toContain(f);
+
+    // An API key offered as an app session is refused: it would be sent as chatgpt.com's cookie.
+    const keyAsSession = await op('POST', '/internal/pools/accounts', {
+      id: 'x-app-1',
+      engine: 'CHATBOT_A',
+      country: 'JP',
+      kind: 'app',
+      secret: 'sk-proj-not-a-session-9f3a',
+    });
+    expect(keyAsSession.status).toBe(400);
+    expect(keyAsSession.body.error.details).toEqual([{ field: 'kind', message: expect.stringMatching(/API key/) }]);
+    expect(JSON.stringify(keyAsSession.body)).not.toContain('not-a-session-9f3a');
+    const badKind = await op('POST', '/internal/pools/accounts', {
+      id: 'x-app-2',
+      engine: 'CHATBOT_A',
+      country: 'JP',
+      kind: 'cookie',
+      secret: 'x',
+    });
+    expect(badKind.status).toBe(400);
+    expect((badKind.body.error.details as Array<{ field: string }>).map((d) => d.field)).toContain('kind');
+    expect((await pools()).accounts.map((a: { id: string }) => a.id)).not.toContain('x-app-1');
 
     const missing = await op('POST', '/internal/pools/accounts', { id: 'x-1', engine: 'CHATBOT_A', country: 'JP' });
     expect(missing.status).toBe(400);

@@ -24,8 +24,11 @@ const RETENTION_MS = 2 * 3_600_000;
 const HEADER_SECRET = 'SECRET-UPSTREAM-HEADER-5b1e9c7a3f';
 /** ANSWER_ENGINE_A's provider key. */
 const PPLX_KEY = 'SECRET-API-KEY-pplx-artifacts-61d0c2';
-/** The sandbox's CHATBOT_A pool accounts (engine-config.ts sandboxPools). */
-const POOL_SECRETS = ['us-1', 'us-2', 'us-3', 'us-4', 'kr-1', 'kr-2'].map((s) => `sk-sandbox-${s}`);
+/** The sandbox's CHATBOT_A pool accounts, API keys and app sessions (engine-config.ts sandboxPools). */
+const POOL_SECRETS = ['us-1', 'us-2', 'us-3', 'us-4', 'kr-1', 'kr-2'].flatMap((s) => [
+  `sk-sandbox-${s}`,
+  `sandbox-session-${s}`,
+]);
 
 interface Listed {
   name: string;

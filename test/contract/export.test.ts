@@ -3,6 +3,7 @@ import { parquetReadObjects } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MONITOR_EXPORT_COLUMNS } from '../../src/export/monitor-rows.js';
 import { TASK_EXPORT_COLUMNS } from '../../src/export/task-rows.js';
+import type { TerminalWrite } from '../../src/store/ports.js';
 import { runMonitorToEnd } from '../helpers/monitors.js';
 import {
   fastConfig,
@@ -142,6 +143,142 @@ describe('bulk export of tasks', () => {
     }
     const anonymous = await fetch(`${svc.url}/v1/export?since=${encodeURIComponent(since)}`);
     expect(anonymous.status).toBe(401);
+  });
+});
+
+/**
+ * Answers as the store holds them, written by any version of the service: lists whose items are null, bare values or
+ * lack their members. The task is submitted over HTTP to a paused engine, then claimed and finished through the
+ * service's own store as an older worker would have written it; GET /v1/export reads it in every format.
+ */
+describe('bulk export of answers stored in odd shapes', () => {
+  let svc: RunningService;
+  const since = new Date(Date.now() - 60_000).toISOString();
+  const internal = { authorization: `Bearer ${INTERNAL}` };
+
+  beforeAll(async () => {
+    svc = await startService({ AEQ_CONFIG: fastConfig(tempDir()), AEQ_INTERNAL_TOKEN: INTERNAL });
+    // Paused, the service's workers leave its queue alone: the test is the worker.
+    expect((await svc.call('POST', '/internal/engines/ANSWER_ENGINE_A/pause', {}, internal)).status).toBe(200);
+  });
+  afterAll(() => svc?.stop());
+
+  const get = (query: string) =>
+    fetch(`${svc.url}/v1/export?${query}`, { headers: { authorization: `Bearer ${TEST_KEY}` } });
+
+  /** A task submitted over HTTP and finished with `result` as stored JSON. */
+  const stored = async (prompt: string, result: unknown): Promise<string> => {
+    const sent = await svc.call('POST', '/v1/async/task', { taskType: 'ANSWER_ENGINE_A', payload: { prompt } });
+    expect(sent.status).toBe(202);
+    const id = sent.body.task.id as string;
+    const [claimed] = await svc.app.store.tasks.claim({
+      taskType: 'ANSWER_ENGINE_A',
+      limit: 1,
+      concurrency: 1000,
+      workerId: 'older-version',
+      now: Date.now(),
+      leaseMs: 60_000,
+    });
+    expect(claimed?.id).toBe(id);
+    const write: TerminalWrite = {
+      status: 'COMPLETED',
+      result,
+      error: null,
+      creditsToCharge: 2,
+      creditsCharged: 2,
+      webhook: null,
+    };
+    const done = await svc.app.store.tasks.finish({
+      id,
+      leaseToken: claimed?.leaseToken as string,
+      write,
+      now: Date.now(),
+    });
+    expect(done).toBe(true);
+    return id;
+  };
+
+  it('keeps the readable items, leaves the others out, and never fails the export', async () => {
+    const odd = await stored('odd shapes', {
+      text: 'an answer an older version kept',
+      sources: [
+        null,
+        'https://bare-string.example/',
+        { url: 'https://ok.example/a' },
+        { url: '' },
+        { url: 42 },
+        {},
+        [],
+        { url: ' https://spaced.example/a b ' },
+      ],
+      searchTriggered: 'yes',
+      searchQueries: ['first query', null, 7, '', { q: 'x' }, '  second\n query  '],
+      retrievedSources: { not: 'a list' },
+      products: [
+        null,
+        3,
+        'a bare string',
+        [],
+        { title: null, price: '$1' },
+        { price: '$2' },
+        { title: 'Shoe A', price: '$99.99' },
+        { title: 'Shoe B', price: 12.5 },
+        { title: '   ', price: '$3' },
+        { title: 'Shoe\nC', price: null },
+        { title: 'Shoe D', price: { amount: 5 } },
+      ],
+      region: 'US',
+    });
+    const allOdd = await stored('nothing readable', {
+      text: 7,
+      sources: [null, null],
+      searchQueries: [null],
+      retrievedSources: [0, false],
+      products: [null, { title: 5 }],
+      region: { exit: null, engine: 'DE' },
+    });
+    const notAnObject = await stored('a list for a result', [null, { text: 'x' }]);
+
+    const res = await get(`since=${encodeURIComponent(since)}`);
+    expect(res.status).toBe(200);
+    const rows = (await res.text())
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(rows.map((r) => r.task_id)).toEqual([odd, allOdd, notAnObject]);
+    expect(rows[0]).toMatchObject({
+      status: 'COMPLETED',
+      answer: 'an answer an older version kept',
+      cited_urls: 'https://ok.example/a https://spaced.example/a%20b',
+      cited_count: 2,
+      search_triggered: null,
+      search_queries: 'first query | second query',
+      retrieved_urls: null,
+      products: 'Shoe A ($99.99) | Shoe B (12.5) | Shoe C | Shoe D',
+      exit_country: null,
+      served_country: null,
+    });
+    // Lists of nothing readable are empty lists, not unknown; nothing else is guessed.
+    expect(rows[1]).toMatchObject({
+      answer: null,
+      cited_urls: '',
+      cited_count: 0,
+      search_queries: '',
+      retrieved_urls: '',
+      products: '',
+      exit_country: null,
+      served_country: null,
+    });
+    expect(rows[2]).toMatchObject({ status: 'COMPLETED', answer: null, cited_urls: null, products: null });
+
+    // CSV and Parquet read the same rows.
+    const csv = parse(await (await get(`since=${encodeURIComponent(since)}&format=csv`)).text(), {
+      columns: true,
+    }) as Array<Record<string, string>>;
+    expect(csv.map((r) => r.products)).toEqual([rows[0]?.products, '', '']);
+    const file = await (await get(`since=${encodeURIComponent(since)}&format=parquet`)).arrayBuffer();
+    const parquet = (await parquetReadObjects({ file })) as Array<Record<string, unknown>>;
+    expect(parquet.map((r) => r.cited_urls)).toEqual([rows[0]?.cited_urls, '', null]);
   });
 });
 

@@ -212,7 +212,7 @@ describe('SEARCH_C_ASSISTANT against a local Copilot-like upstream', () => {
       },
     };
     const r = await searchCAssistant.run(
-      context({ account: { id: 'acct-1', country: 'US', secret: 'tok-secret-123' } }),
+      context({ account: { id: 'acct-1', country: 'US', kind: 'app', secret: 'tok-secret-123' } }),
     );
     expect(seen.authorization.every((a) => a === 'Bearer tok-secret-123')).toBe(true);
     expect(seen.upgradeUrls[0]).toBe('/c/api/chat?api-version=2&accessToken=tok-secret-123');

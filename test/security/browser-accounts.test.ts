@@ -12,8 +12,11 @@ import {
   type RunningService,
 } from '../helpers/service.js';
 
-/** The sandbox's CHATBOT_A pool accounts (engine-config.ts sandboxPools): every one may serve the task. */
-const POOL_SECRETS = ['us-1', 'us-2', 'us-3', 'us-4', 'kr-1', 'kr-2'].map((s) => `sk-sandbox-${s}`);
+/**
+ * The sandbox's CHATBOT_A app-session accounts (engine-config.ts sandboxPools): every one may serve the task (the
+ * app surface leases no API key).
+ */
+const POOL_SECRETS = ['us-1', 'us-2', 'us-3', 'us-4', 'kr-1', 'kr-2'].map((s) => `sandbox-session-${s}`);
 const SESSION_COOKIE = '__Secure-next-auth.session-token';
 
 /** Everything of the pool accounts' logged-in page that must never reach a tenant. */

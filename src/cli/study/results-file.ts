@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { csvRecord } from '../../text/csv.js';
+import { listedProducts, listedQueries, listedUrls } from '../../export/answer-lists.js';
 import { InputError } from './input.js';
 import type { StudyItem } from './plan.js';
 
@@ -114,18 +115,12 @@ export function completeLines(file: string): string {
 
 /** The `url`s of a list of sources, space-separated ('' when the member is not a list). */
 function urlsOf(list: unknown): string {
-  return (Array.isArray(list) ? (list as Array<{ url?: unknown }>) : [])
-    .map((s) => s.url)
-    .filter((u): u is string => typeof u === 'string')
-    .join(' ');
+  return (listedUrls(list) ?? []).join(' ');
 }
 
 /** Product cards as `title (price)`, joined by " | " ('' when the member is not a list: unknown). */
 function productsOf(list: unknown): string {
-  return (Array.isArray(list) ? (list as Array<{ title?: unknown; price?: unknown }>) : [])
-    .filter((p) => typeof p.title === 'string')
-    .map((p) => (typeof p.price === 'string' && p.price !== '' ? `${p.title} (${p.price})` : String(p.title)))
-    .join(' | ');
+  return (listedProducts(list) ?? []).join(' | ');
 }
 
 /** The exit address's country and the one the engine says it served (docs/contract.md#region); '' where unknown. */
@@ -150,7 +145,7 @@ function csvRow(r: ResultLine): string {
     typeof r.response?.text === 'string' ? r.response.text : '',
     urlsOf(r.response?.sources),
     typeof triggered === 'boolean' ? String(triggered) : '',
-    Array.isArray(queries) ? queries.filter((q): q is string => typeof q === 'string').join(' | ') : '',
+    (listedQueries(queries) ?? []).join(' | '),
     urlsOf(r.response?.retrievedSources),
     productsOf(r.response?.products),
     regionOf(r.response?.region).exit,

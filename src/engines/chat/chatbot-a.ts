@@ -10,8 +10,9 @@ import { approximateLocation } from './user-location.js';
 /**
  * CHATBOT_A: OpenAI Responses API with the hosted `web_search` tool (docs/engines.md#openai-responses).
  *
- * `needsAccount` is static, but the runner takes an account only when the engine's mode is
- * `account`; in `api` mode no account comes and the adapter authenticates with `upstream.apiKey`.
+ * `needsAccount` is static, but the runner leases an account of the kind the surface uses (config/account-kind.ts):
+ * an `api` key for this surface in `account` mode, an `app` session for the app surface; in `api` mode no account
+ * comes for the API and the adapter authenticates with `upstream.apiKey`.
  */
 export const chatbotA: EngineAdapter = {
   taskType: 'CHATBOT_A',
@@ -19,8 +20,10 @@ export const chatbotA: EngineAdapter = {
   async run(ctx: AttemptContext): Promise<EngineResult> {
     if (surfaceOf(ctx) === 'app') return runChatGptWeb(ctx);
     const { upstream } = ctx.config;
-    // With the browser as its transport the accounts hold app sessions, not API keys: the api surface uses the key.
-    const key = usesBrowser(ctx.config) ? upstream.apiKey : (ctx.account?.secret ?? upstream.apiKey);
+    // The runner leases an `api`-kind account for this surface (account-kind.ts) only in `account` mode with the
+    // `http` transport; otherwise the provider key serves. An app session is never sent as a bearer token.
+    const leased = ctx.account?.kind === 'api' ? ctx.account.secret : undefined;
+    const key = usesBrowser(ctx.config) ? upstream.apiKey : (leased ?? upstream.apiKey);
     if (!key)
       throw new UpstreamFailure('AUTH_FAILED', 'CHATBOT_A: no account leased and no upstream.apiKey configured');
     const stream = upstream.options.stream !== false;

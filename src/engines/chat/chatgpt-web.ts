@@ -26,9 +26,11 @@ const CONVERSATION_PATH = '/conversation';
  * receives, or from the last assistant turn once stable when the stream cannot be read.
  */
 export async function runChatGptWeb(ctx: AttemptContext): Promise<EngineResult> {
-  const secret = ctx.account?.secret;
+  // Only an `app` session is ever a cookie: an API key sent as one would reach the app's page and every resource it
+  // loads (the runner leases no other kind for this surface; this keeps it so whatever leased it).
+  const secret = ctx.account?.kind === 'app' ? ctx.account.secret : undefined;
   if (!secret)
-    throw new UpstreamFailure('AUTH_FAILED', 'CHATBOT_A web mode needs a leased account (its session token)');
+    throw new UpstreamFailure('AUTH_FAILED', 'CHATBOT_A web mode needs a leased app-session account (kind "app")');
   const { upstream } = ctx.config;
   const base = String(upstream.options.webBaseUrl ?? 'https://chatgpt.com').replace(/(?<!\/)\/+$/, '');
   const headers = appHeaders(ctx.config);

@@ -1,3 +1,4 @@
+import { surfaceFor } from '../../config/account-kind.js';
 import type { EngineConfig } from '../../config/engine-config.js';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { TaskType } from '../../domain/task-types.js';
@@ -15,7 +16,7 @@ export function usesBrowser(config: EngineConfig): boolean {
  * asks for, else the configured transport's (`browser`: the app).
  */
 export function surfaceOf(ctx: { config: EngineConfig; payload: TaskPayload }): Surface {
-  return ctx.payload.surface ?? (usesBrowser(ctx.config) ? 'app' : 'api');
+  return surfaceFor(ctx.config, ctx.payload.surface);
 }
 
 /**

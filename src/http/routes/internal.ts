@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type {} from '@fastify/swagger';
+import { ACCOUNT_KINDS, type AccountKind, inferredKind, kindMismatch } from '../../config/account-kind.js';
 import type { ExitAddressConfig } from '../../config/engine-config.js';
 import { RequestError, validationError } from '../../domain/request-errors.js';
 import { ALL_TASK_TYPES, ENGINE_TASK_TYPES } from '../../domain/engine-catalog.js';
@@ -20,6 +21,7 @@ const accountBody = {
     id,
     engine: { enum: [...ENGINE_TASK_TYPES] },
     country,
+    kind: { enum: [...ACCOUNT_KINDS] },
     secret: { type: 'string', minLength: 1, maxLength: 8192 },
   },
   // A mistyped member would otherwise be dropped silently and the resource added without it.
@@ -42,6 +44,8 @@ interface AccountBody {
   id: string;
   engine: TaskType;
   country: string;
+  /** Absent: the kind the engine's configuration implies (config/account-kind.ts `inferredKind`). */
+  kind?: AccountKind;
   secret: string;
 }
 
@@ -85,6 +89,7 @@ export function registerInternalRoutes(app: FastifyInstance, ctx: HttpContext): 
   const accountView = (r: PoolResource<AccountValue>) => ({
     id: r.id,
     engine: r.value.engine,
+    kind: r.value.kind,
     country: r.country,
     inUse: r.inUse,
     disabled: r.disabled,
@@ -109,7 +114,16 @@ export function registerInternalRoutes(app: FastifyInstance, ctx: HttpContext): 
     async (req, reply) => {
       const b = req.body;
       refuseDuplicate(b.id);
-      await ctx.runtime.addAccount({ id: b.id, engine: b.engine, country: b.country.toUpperCase(), secret: b.secret });
+      const kind = b.kind ?? inferredKind(b.engine, ctx.config.engines[b.engine]);
+      const wrong = kindMismatch(b.engine, kind, b.secret);
+      if (wrong) throw validationError([{ field: 'kind', message: wrong }]);
+      await ctx.runtime.addAccount({
+        id: b.id,
+        engine: b.engine,
+        country: b.country.toUpperCase(),
+        kind,
+        secret: b.secret,
+      });
       const added = ctx.pools.accounts.get(b.id);
       if (!added) throw new RequestError('INTERNAL_ERROR');
       return reply.code(201).send({ ok: true, account: accountView(added) });

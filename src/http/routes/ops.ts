@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type {} from '@fastify/swagger';
 import { RequestError } from '../../domain/request-errors.js';
+import { leaseKind } from '../../config/account-kind.js';
 import { ALL_TASK_TYPES, ENGINE_CATALOG } from '../../domain/engine-catalog.js';
 import { callerOf } from '../caller.js';
 import type { HttpContext } from '../context.js';
@@ -43,11 +44,12 @@ export function registerOpsRoutes(app: FastifyInstance, ctx: HttpContext): void 
     const out: Record<string, unknown> = {};
     for (const t of ALL_TASK_TYPES) {
       const e = ctx.config.engines[t];
-      const needsAccount = e.mode === 'account';
+      // The accounts of the kind the engine's default surface leases (an explicit `surface` may lease the other).
+      const kind = leaseKind(t, e, null);
       const perCountry: Record<string, unknown> = {};
       for (const c of countries) {
         if (e.neverServe.includes(c)) continue;
-        const region = ctx.pools.regionCapacity(t, c, needsAccount);
+        const region = ctx.pools.regionCapacity(t, c, kind);
         perCountry[c] = e.unavailable ? { ...region, serveable: false } : region;
       }
       out[t.toLowerCase()] = {

@@ -415,11 +415,17 @@ function answerOf(
   return { text, references };
 }
 
-/** The session cookie's value (the pool account's secret), or null without one. */
+/**
+ * The session cookie's value (the pool account's secret), or null without one. An OpenAI API key (`sk-…`) is no
+ * session of chatgpt.com: it gets the login page, as the real site would.
+ */
 function sessionOf(cookieHeader: string | undefined): string | null {
   for (const part of (cookieHeader ?? '').split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) return part.slice(eq + 1).trim() || null;
+    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) {
+      const value = part.slice(eq + 1).trim();
+      return value && !value.startsWith('sk-') ? value : null;
+    }
   }
   return null;
 }

@@ -11,6 +11,7 @@ import type {
 } from '../../../../packages/client/src/types.js';
 import { describeError } from '../api.js';
 import { Choice, ErrorBox, Head, Loading, Progress, Section, TableWrap } from '../components/bits.js';
+import { Evidence } from '../components/evidence.js';
 import { type MentionSpan, Highlighted } from '../components/highlighted.js';
 import { LineChart } from '../components/line-chart.js';
 import { day, linkHost, percent, when, whenIn } from '../format.js';
@@ -290,16 +291,21 @@ function LatestAnswers(p: {
             <span>${prompt}</span>
             <span class="muted">brand in ${mentioned} of ${answers.length} answers</span>
           </button>
-          ${isOpen ? html`<div class="prompt-answers">${answers.map(answerCard)}</div>` : null}
+          ${
+            isOpen
+              ? html`<div class="prompt-answers">
+                  ${answers.map((a) => html`<${RunAnswer} a=${a} client=${p.client} />`)}
+                </div>`
+              : null
+          }
         </li>`;
       })}
     </ul>
   <//>`;
 }
 
-const answerCard = (a: RunResult) => html`<${RunAnswer} a=${a} />`;
-
-function RunAnswer({ a }: { a: RunResult }) {
+/** One answer: its text with the brands marked, what it cites, read and searched, and the evidence its task kept. */
+function RunAnswer({ a, client }: { a: RunResult; client: AeqClient }) {
   const named = a.position ? `brand ${ordinal(a.position)} named` : 'brand not named';
   const hosts = [...new Set(a.sources.map(linkHost))];
   const read = [...new Set((a.retrieved ?? []).map(linkHost))];
@@ -321,6 +327,7 @@ function RunAnswer({ a }: { a: RunResult }) {
                 : null
           }`
     }
+    <${Evidence} client=${client} taskId=${a.taskId} />
   </div>`;
 }
 
