@@ -8,6 +8,7 @@ import { runGrowthScenario } from './scenarios/growth.js';
 import { runParseIsolationScenario } from './scenarios/parse-isolation.js';
 import { runReadScenario } from './scenarios/read.js';
 import { runRecoveryScenario } from './scenarios/recovery.js';
+import { runRecoveryAllScenario } from './scenarios/recovery-all.js';
 import { runScaleoutScenario } from './scenarios/scaleout.js';
 import { runWebhookScenario } from './scenarios/webhooks.js';
 
@@ -23,6 +24,7 @@ export const SCENARIOS = [
   'compare',
   'scaleout',
   'recovery',
+  'recovery-all',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
@@ -82,7 +84,7 @@ export async function runBench(o: {
   // processes under tsx, about 30 s on a 2-core machine, which the quick test's time budget does not hold. The
   // recovery scenario likewise (three processes and a kill per round, waiting on the 2 s liveness sweep), and the page
   // read (the whole web corpus twice per round, about two minutes on a 2-core machine).
-  const slow: readonly ScenarioName[] = ['scaleout', 'recovery', 'read'];
+  const slow: readonly ScenarioName[] = ['scaleout', 'recovery', 'recovery-all', 'read'];
   const only = new Set<ScenarioName>(o.only ?? (o.quick ? SCENARIOS.filter((s) => !slow.includes(s)) : SCENARIOS));
   const startedAt = new Date();
   const t0 = performance.now();
@@ -144,6 +146,11 @@ export async function runBench(o: {
   }
   if (only.has('recovery')) {
     const r = await runRecoveryScenario(config, log);
+    figures.push(...r.figures);
+    integrity.push(...r.integrity);
+  }
+  if (only.has('recovery-all')) {
+    const r = await runRecoveryAllScenario(config, log);
     figures.push(...r.figures);
     integrity.push(...r.integrity);
   }

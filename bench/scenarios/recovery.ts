@@ -67,7 +67,7 @@ interface RecoveryRun {
 }
 
 /** Counts 'task finished' lines per task id, and keeps the 'dead workers released' lines, of one worker's output. */
-function logTap(): {
+export function logTap(): {
   finished: Map<string, number>;
   released: Array<{ time: number; deadWorkers: string[]; requeued: number; deliveries: number }>;
   onLine(line: string): void;
