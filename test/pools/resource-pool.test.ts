@@ -117,4 +117,42 @@ describe('ResourcePool', () => {
     l!.release();
     expect(pool.list()[0]!.inUse).toBe(0);
   });
+
+  it('offers what acquire would pick, least loaded first; adopts a stored lease only where it would still give it', async () => {
+    let now = 0;
+    const pool = new ResourcePool<string>(100, () => now);
+    const freed: string[] = [];
+    pool.useLedger({ acquire: async () => 'ledger-token', release: async (t) => void freed.push(t) });
+    pool.add('a', 'US', 2, 'A');
+    pool.add('b', 'US', 1, 'B');
+    pool.add('c', 'DE', 1, 'C');
+    pool.add('off', 'US', 1, 'OFF');
+    pool.setDisabled('off', true);
+    const held = await pool.acquire('US', 0, never, { scope: 'google' });
+    expect(held?.resource.id).toBe('a');
+    // b (idle) before a (one of two used); c; never the disabled one.
+    expect(pool.offer('google', 10).map((r) => r.id)).toEqual(['b', 'c', 'a']);
+    expect(pool.offer('google', 2).map((r) => r.id)).toEqual(['b', 'c']);
+    // b rests for google after a refusal: not offered for google, still for another upstream.
+    const slot = pool.adopt('b', 'lease-b1', 'US', 'google');
+    expect(slot?.resource.id).toBe('b');
+    slot!.release('cooldown');
+    expect(pool.offer('google', 10).map((r) => r.id)).not.toContain('b');
+    expect(pool.offer('bing', 10).map((r) => r.id)).toContain('b');
+    // An adopted slot's release frees it here only: the store's lease goes with the task's finish.
+    expect(freed).toEqual([]);
+    // Refused, and the store's lease freed at once: resting for that upstream, the wrong country, disabled, unknown.
+    expect(pool.adopt('b', 'lease-b2', 'US', 'google')).toBeNull();
+    expect(pool.adopt('c', 'lease-c', 'US', 'google')).toBeNull();
+    expect(pool.adopt('off', 'lease-off', null, 'google')).toBeNull();
+    expect(pool.adopt('gone', 'lease-gone', null, 'google')).toBeNull();
+    await Promise.resolve();
+    expect(freed).toEqual(['lease-b2', 'lease-c', 'lease-off', 'lease-gone']);
+    // Any country when the task has none; full here is refused too.
+    const any = pool.adopt('c', 'lease-c2', null, 'google');
+    expect(any?.resource.id).toBe('c');
+    expect(pool.adopt('c', 'lease-c3', 'DE', 'google')).toBeNull();
+    now += 1_000;
+    expect(pool.offer('google', 10).map((r) => r.id)).toEqual(['b', 'a']);
+  });
 });
