@@ -23,7 +23,8 @@ const RULES = (
   }
 ).rules;
 
-export type Behaviour = 'answer' | 'fail' | 'hang' | 'garbage';
+/** `partial`: valid JSON that judges only the first pair of each call, as a weak local model may answer. */
+export type Behaviour = 'answer' | 'fail' | 'hang' | 'garbage' | 'partial';
 
 export interface SeenCall {
   model: string;
@@ -77,7 +78,8 @@ export async function startJudgeServer(): Promise<JudgeServer> {
       const user = request.messages.find((m) => m.role === 'user')?.content ?? '{}';
       const input = JSON.parse(user) as { pairs: SeenCall['pairs'] };
       judge.seen.push({ model: request.model, authorization: req.headers.authorization ?? null, pairs: input.pairs });
-      const judgements = input.pairs.map((p) => ({ id: p.id, label: labelFor(p.claim, p.passage) }));
+      const judged = behaviour === 'partial' ? input.pairs.slice(0, 1) : input.pairs;
+      const judgements = judged.map((p) => ({ id: p.id, label: labelFor(p.claim, p.passage) }));
       const content = behaviour === 'garbage' ? '"'.repeat(20) : JSON.stringify({ judgements });
       res.writeHead(200, { 'content-type': 'application/json' }).end(
         JSON.stringify({

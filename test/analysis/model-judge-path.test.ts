@@ -97,6 +97,18 @@ describe('the model judge path on a local OpenAI-compatible server', () => {
       expect(r.summary.judgeEvaluation).toMatchObject({ judge: 'model', measured: false });
     });
 
+    it('valid output that leaves pairs out: those stay lexical, and a warning says how many', async () => {
+      judge.behave = () => 'partial';
+      const cfg = analysisConfig({ si: { modelCheck: { pairsPerCall: 2 } } }).si;
+      const r = await analyse({ cfg });
+      const byModel = r.claims.flatMap((c: any) => c.sources.filter((s: any) => s.judge === 'model'));
+      // Six pairs in calls of two: the first of each call judged.
+      expect(byModel).toHaveLength(3);
+      const w = r.warnings.find((x: any) => x.code === 'MODEL_CHECK_INCOMPLETE');
+      expect(w.message).toContain("without a label for 3 of 6 pair(s); they keep the lexical judge's label");
+      expect(r.warnings.map((x: any) => x.code)).not.toContain('MODEL_CHECK_FAILED');
+    });
+
     it('an HTTP error: the warning names it and no pair is judged', async () => {
       judge.behave = () => 'fail';
       const r = await analyse();

@@ -138,6 +138,7 @@ export async function runModelCheck(
   }
   let asked = 0;
   let judged = cached;
+  let skipped = 0;
   let warning: Warning | null = null;
   for (let i = 0; i < toAsk.length; i += cfg.modelCheck.pairsPerCall) {
     const batch = toAsk.slice(i, i + cfg.modelCheck.pairsPerCall);
@@ -158,11 +159,20 @@ export async function runModelCheck(
     asked += batch.length;
     for (const it of batch) {
       const label = r.labels.get(it.pair.id);
-      if (label === undefined) continue; // the model skipped it: the lexical label stays
+      if (label === undefined) {
+        skipped++; // the model left it out: the lexical label stays, and the warning below says so
+        continue;
+      }
       apply(it.pair, label);
       memo?.set(it.claim, it.passage, label);
       judged++;
     }
   }
+  // Valid output that leaves pairs out is not a failure, but the result must not read as if the model judged them.
+  if (!warning && skipped > 0)
+    warning = {
+      code: 'MODEL_CHECK_INCOMPLETE',
+      message: `The model judge answered without a label for ${skipped} of ${asked} pair(s); they keep the lexical judge's label.`,
+    };
   return { core: withModelJudgements(core, overrides, cfg), judged, cached, warning };
 }
