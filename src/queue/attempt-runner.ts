@@ -97,7 +97,7 @@ export class AttemptRunner {
     const waitMs = this.config.scheduler.poolWaitMs;
 
     // A slot outlives the attempt only if its worker dies; then it expires on its own.
-    const holdMs = slotHoldMs(engine);
+    const holdMs = slotHoldMs(engine, this.config.scheduler);
     // Rests are per upstream: an address Google refused still serves Bing.
     const scope = upstreamScope(task.taskType, payload, engine);
     const upstreamHost = attemptHost(engine, scope);

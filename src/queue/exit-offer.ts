@@ -11,9 +11,12 @@ import type { ExitOffer } from '../store/ports.js';
  */
 const MAX_OFFERED = 256;
 
-/** How long a slot holds if its worker dies without freeing it: the attempt's timeout and a margin. */
-export function slotHoldMs(engine: EngineConfig): number {
-  return engine.timeoutMs + 30_000;
+/**
+ * How long a slot holds if its worker dies without freeing it: the wait for an account, the attempt's timeout and a
+ * margin for the artefacts and the finish (a slot leased by the claim is freed by the finish).
+ */
+export function slotHoldMs(engine: EngineConfig, scheduler: ServiceConfig['scheduler']): number {
+  return scheduler.poolWaitMs + engine.timeoutMs + 30_000;
 }
 
 /**
@@ -26,5 +29,9 @@ export function exitOfferFor(config: ServiceConfig, pools: Pools, taskType: Task
   if (engine.mode === 'off' || engine.unavailable) return null;
   const resources = pools.exits.offer(upstreamScope(taskType, {}, engine), MAX_OFFERED);
   if (resources.length === 0) return null;
-  return { resources, defaultCountry: ENGINE_CATALOG[taskType].defaultCountry, holdMs: slotHoldMs(engine) };
+  return {
+    resources,
+    defaultCountry: ENGINE_CATALOG[taskType].defaultCountry,
+    holdMs: slotHoldMs(engine, config.scheduler),
+  };
 }

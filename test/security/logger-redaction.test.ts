@@ -103,4 +103,48 @@ describe('log redaction', () => {
     expect(deep.a.b.c.apiKey).toBe('SECRET-api-key');
     expect(err.headers.Authorization).toBe('Bearer SECRET-bearer');
   });
+
+  it('fails closed: past its bounds, in interpolated values, in strings, and when an object throws while read', () => {
+    const { log, text } = capture();
+    // Behind a large list, a secret is not printed unread.
+    log.info({ exits: new Array(2_500).fill(0), exit: { proxyUrl: 'http://u:SECRET-proxy-pw@p:1' } }, 'big');
+    // Deeper than the walk goes: truncated, not printed.
+    log.info(
+      { a: { b: { c: { d: { e: { f: { g: { h: { i: { j: { apiKey: 'SECRET-api-key' } } } } } } } } } } },
+      'deep',
+    );
+    // Interpolated objects and strings.
+    log.info('request %o to %s', { headers: { authorization: 'Bearer SECRET-bearer' } }, 'https://u:SECRET-token@h/x');
+    log.info({ url: 'http://user:SECRET-proxy-auth@proxy.example:8080/path' }, 'a URL with its credentials');
+    // An error whose message and aggregated errors carry credentials.
+    const inner = Object.assign(new Error('inner'), { token: 'SECRET-token' });
+    log.error({ err: new AggregateError([inner], 'dial https://u:SECRET-proxy-pw@proxy:1 failed') }, 'aggregate');
+    // Names beyond the old list.
+    log.info(
+      {
+        headers: { 'set-cookie': 'SECRET-account', 'x-api-key': 'SECRET-gemini-key' },
+        secrets: ['SECRET-client-secret'],
+      },
+      'names',
+    );
+    // An object that throws while read: the call does not throw, and nothing of it is printed.
+    const hostile = {
+      get boom(): string {
+        throw new Error('getter');
+      },
+      apiKey: 'SECRET-api-key',
+    };
+    expect(() => log.info({ hostile }, 'hostile')).not.toThrow();
+    // A child with its own log formatter, and setBindings, are scrubbed too.
+    const child = log.child({ taskId: 't-1' }, { formatters: { log: (o: object) => o } });
+    child.info({ password: 'SECRET-account' }, 'child with a formatter');
+    child.setBindings({ account: { secret: 'SECRET-account' } });
+    child.info('after setBindings');
+    const out = text();
+    for (const s of SECRETS) expect(out, s).not.toContain(s);
+    expect(out).toContain('[Truncated]');
+    expect(out).toContain('"logScrubFailed":true');
+    expect(out).toContain('http://[redacted]@proxy.example:8080/path');
+    expect(out).toContain('"type":"AggregateError"');
+  });
 });

@@ -152,7 +152,8 @@ export async function runModelCheck(
         code: 'MODEL_CHECK_FAILED',
         message:
           `The model judge stopped (${r.status}: ${r.message.replace(/^model_check: /, '')}); the remaining ` +
-          `${toAsk.length - asked} pair(s) keep the lexical judge's label.`,
+          `${toAsk.length - asked} pair(s) keep the lexical judge's label` +
+          (skipped > 0 ? `, as do ${skipped} pair(s) it answered without a label.` : '.'),
       };
       break;
     }

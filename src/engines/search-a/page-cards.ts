@@ -1,5 +1,5 @@
 import type { Cheerio, CheerioAPI } from 'cheerio';
-import type { Element } from 'domhandler';
+import { isTag, type AnyNode, type Element } from 'domhandler';
 import type { AnswerSignals } from '../engine-result.js';
 import { parseUrl } from '../common/urls.js';
 import { collapse, NOT_DISPLAYED } from './answer-render.js';
@@ -69,8 +69,17 @@ export function findPrice(text: string): string | null {
   }
   return null;
 }
-/** The accessible name of a card's main link: "<title> for <price> from <merchant>" (English pages). */
-const CARD_LABEL = /^(.+?) for (.+?) from (.+)$/;
+/**
+ * The accessible name of a card's main link: "<title> for <price> from <merchant>" (English pages), read with two
+ * searches (a regex with two lazy groups is quadratic on a label with many " for " and no " from ").
+ */
+function cardLabel(label: string): [title: string, price: string, merchant: string] | null {
+  const f = label.indexOf(' for ');
+  if (f <= 0) return null;
+  const m = label.indexOf(' from ', f + 5);
+  if (m < 0 || m === f + 5 || m + 6 >= label.length) return null;
+  return [label.slice(0, f), label.slice(f + 5, m), label.slice(m + 6)];
+}
 
 /** Currency of a price as shown; null when the sign is shared (`$`) and the page says nothing more. */
 const CURRENCY_SIGNS: ReadonlyArray<[sign: RegExp, code: string]> = [
@@ -88,19 +97,34 @@ const CURRENCY_SIGNS: ReadonlyArray<[sign: RegExp, code: string]> = [
   [/\$/, 'USD'],
 ];
 
-/** Text of an element as a person sees it: hidden parts, scripts and direction marks left out. */
-function shownText($: CheerioAPI, el: Cheerio<Element>): string {
-  if (el.length === 0) return '';
-  const clone = el.first().clone();
-  clone.find('script, style, template, noscript, svg').remove();
-  clone.find('[style]').each((_, e) => {
-    if (NOT_DISPLAYED.test(e.attribs.style ?? '')) $(e).remove();
-  });
-  clone.find('[aria-hidden="true"]:not(:has(*))').each((_, e) => {
+const UNSHOWN = new Set(['script', 'style', 'template', 'noscript', 'svg']);
+
+/**
+ * Text of an element as a person sees it: hidden parts, scripts and direction marks left out. One walk with a stack
+ * of its own (a copy of the element to strip, as before, recursed once per level and overflowed on deep nesting).
+ */
+function shownText(_$: CheerioAPI, el: Cheerio<Element>): string {
+  const first = el.toArray()[0];
+  if (!first) return '';
+  const parts: string[] = [];
+  const stack: AnyNode[] = [first];
+  for (let n = stack.pop(); n; n = stack.pop()) {
+    if (n.type === 'text') {
+      parts.push((n as unknown as { data: string }).data);
+      continue;
+    }
+    if (!isTag(n) || UNSHOWN.has(n.name)) continue;
+    if (n !== first && NOT_DISPLAYED.test(n.attribs.style ?? '')) continue;
     // Decorative marks only: a rating's digits are marked aria-hidden beside their spoken label.
-    if (!/\d/.test($(e).text())) $(e).remove();
-  });
-  return collapse(clone.text().replace(/[\u200e\u200f\u202a-\u202e]/g, ''));
+    if (n.attribs['aria-hidden'] === 'true' && !n.children.some(isTag) && !/\d/.test(textOf(n))) continue;
+    for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i] as AnyNode);
+  }
+  return collapse(parts.join('').replace(/[\u200e\u200f\u202a-\u202e]/g, ''));
+}
+
+/** The text directly inside an element without child elements. */
+function textOf(e: Element): string {
+  return e.children.map((c) => (c.type === 'text' ? (c as unknown as { data: string }).data : '')).join('');
 }
 
 /**
@@ -116,22 +140,51 @@ function oneCopy(text: string): string {
   return text;
 }
 
-/** Outermost matches of the first tier that matches, outside hover cards and hidden blocks. */
+/** Units Google labels as ads: a shopping card inside one is sponsored. */
+const AD_UNIT = '[class*="commercial-unit"], #tvcap, #tads, #tadsb, #bottomads';
+
+/**
+ * Outermost matches of the first tier that matches, outside hover cards and hidden blocks, each with whether it
+ * stands inside a unit labelled as ads. One walk of the page from its root that does not descend into a match, a
+ * hover card or a hidden block: linear however deeply matches nest (asking each match for its ancestors was not).
+ */
 function cards(
   $: CheerioAPI,
   tiers: ReadonlyArray<[tier: string, selector: string]>,
-): { tier: string; els: Element[] } | null {
+): { tier: string; els: Element[]; inAdUnit: Set<Element> } | null {
+  const adUnits = new Set($(AD_UNIT).toArray());
   for (const [tier, selector] of tiers) {
-    const els = $(selector)
-      .toArray()
-      .filter(
-        (e): e is Element =>
-          e.type === 'tag' &&
-          $(e).parents(selector).length === 0 &&
-          $(e).closest('[class*="pla-hovercard"], [hidden]').length === 0 &&
-          !NOT_DISPLAYED.test(e.attribs.style ?? ''),
-      );
-    if (els.length > 0) return { tier, els };
+    const matches = new Set($(selector).toArray());
+    if (matches.size === 0) continue;
+    const els: Element[] = [];
+    const inAdUnit = new Set<Element>();
+    const stack: Array<[node: AnyNode, inAd: boolean]> = [...($.root()[0]?.children ?? [])]
+      .reverse()
+      .map((n) => [n, false]);
+    for (let top = stack.pop(); top; top = stack.pop()) {
+      const [node, inAd] = top;
+      if (!isTag(node)) continue;
+      if ((node.attribs.class ?? '').includes('pla-hovercard') || node.attribs.hidden !== undefined) continue;
+      const here = inAd || adUnits.has(node);
+      if (matches.has(node)) {
+        if (!NOT_DISPLAYED.test(node.attribs.style ?? '')) {
+          els.push(node);
+          if (here) inAdUnit.add(node);
+        }
+        continue;
+      }
+      for (let i = node.children.length - 1; i >= 0; i--) stack.push([node.children[i] as AnyNode, here]);
+    }
+    if (els.length > 0) return { tier, els, inAdUnit };
+  }
+  return null;
+}
+
+/** The nearest element from `from` up to `card` (both included) that `pick` accepts: never above the card. */
+function closestWithin(from: Element | undefined, card: Element, pick: (e: Element) => boolean): Element | null {
+  for (let e: Element | null | undefined = from; e; e = e.parent && isTag(e.parent) ? e.parent : null) {
+    if (pick(e)) return e;
+    if (e === card) return null;
   }
   return null;
 }
@@ -153,14 +206,14 @@ function outboundUrl(card: Cheerio<Element>, pageUrl: string): string | null {
 
 function readProduct($: CheerioAPI, el: Element, position: number, pageUrl: string) {
   const card = $(el);
-  const label = CARD_LABEL.exec(collapse(card.find('a[aria-label]').first().attr('aria-label') ?? ''));
+  const label = cardLabel(collapse(card.find('a[aria-label]').first().attr('aria-label') ?? ''));
   const title =
     oneCopy(shownText($, card.find(PRODUCT_TITLE))) ||
-    label?.[1] ||
+    label?.[0] ||
     collapse(card.find('img[alt]').first().attr('alt') ?? '').replace(/^Image of /, '');
   const priceEl = shownText($, card.find(PRODUCT_PRICE));
-  const price = findPrice(priceEl) ?? findPrice(shownText($, card)) ?? label?.[2] ?? null;
-  const merchant = oneCopy(shownText($, card.find(PRODUCT_MERCHANT))) || label?.[3] || null;
+  const price = findPrice(priceEl) ?? findPrice(shownText($, card)) ?? label?.[1] ?? null;
+  const merchant = oneCopy(shownText($, card.find(PRODUCT_MERCHANT))) || label?.[2] || null;
   return {
     position,
     title,
@@ -178,7 +231,8 @@ function readAd($: CheerioAPI, el: Element, position: number, pageUrl: string) {
   // The landing page Google records on the title link (`data-pcu`), else the title link itself when it
   // leads out, else the address the ad shows (`cite`, the display URL line); sitelinks come last.
   const pcu = card.find('a[data-pcu]').first().attr('data-pcu')?.split(',')[0];
-  const titleLink = card.find('[role="heading"], h3').first().closest('a[href]').attr('href');
+  const heading = card.find('[role="heading"], h3').toArray()[0];
+  const titleLink = closestWithin(heading, el, (e) => e.name === 'a' && e.attribs.href !== undefined)?.attribs.href;
   const shown = shownText($, card.find('cite').first());
   const url =
     (pcu ? publisherUrl(pcu, pageUrl) : null) ??
@@ -232,7 +286,9 @@ export function parsePageCards($: CheerioAPI, pageUrl: string): { cards: PageCar
   const products = (productCards?.els ?? [])
     .map((el, i) => readProduct($, el, i + 1, pageUrl))
     .filter((p) => p.title.length > 0);
-  const sponsoredProducts = new Set((productCards?.els ?? []).filter((el) => isSponsored($, el)));
+  const sponsoredProducts = new Set(
+    (productCards?.els ?? []).filter((el) => productCards?.inAdUnit.has(el) || clicksThroughAds(el)),
+  );
   const adEls = [...(adCards?.els ?? []), ...sponsoredProducts];
   // Page order: a document-order sort of the few units found.
   const wanted = new Set<Element>(adEls);
@@ -261,20 +317,22 @@ function readSponsoredProduct($: CheerioAPI, el: Element, position: number, page
 }
 
 /**
- * A shopping card is sponsored when its click goes through Google's ad click (`/aclk`, googleadservices)
- * or its unit is labelled as ads (`.commercial-unit-*`, `#tvcap`, `#tads`): the sponsored carousel of
- * 2015-2022. Free listings ("Popular products") link the merchant directly.
+ * A shopping card is sponsored when its unit is labelled as ads (AD_UNIT, found by the walk in `cards`) or its
+ * click goes through Google's ad click (`/aclk`, googleadservices): the sponsored carousel of 2015-2022. Free
+ * listings ("Popular products") link the merchant directly.
  */
-function isSponsored($: CheerioAPI, el: Element): boolean {
-  const card = $(el);
-  if (card.closest('[class*="commercial-unit"], #tvcap, #tads, #tadsb, #bottomads').length > 0) return true;
-  return card
-    .find('a[href]')
-    .toArray()
-    .some((a) => {
-      const u = parseUrl(a.attribs.href ?? '', pageOrigin);
-      return u !== null && (/\/aclk$/.test(u.pathname) || /(^|\.)googleadservices\.com$/.test(u.hostname));
-    });
+function clicksThroughAds(el: Element): boolean {
+  const links: Element[] = [];
+  const stack: AnyNode[] = [...el.children];
+  for (let n = stack.pop(); n; n = stack.pop()) {
+    if (!isTag(n)) continue;
+    if (n.name === 'a' && n.attribs.href !== undefined) links.push(n);
+    for (const c of n.children) stack.push(c);
+  }
+  return links.some((a) => {
+    const u = parseUrl(a.attribs.href ?? '', pageOrigin);
+    return u !== null && (/\/aclk$/.test(u.pathname) || /(^|\.)googleadservices\.com$/.test(u.hostname));
+  });
 }
 const pageOrigin = 'https://www.google.com/';
 

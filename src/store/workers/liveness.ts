@@ -58,8 +58,11 @@ export function releaseHeld(
 ): Promise<WorkersReleased> {
   return db.transaction().execute(async (trx) => {
     const ids = await find(trx);
+    const released = await releaseWorkers(trx, ids, now, failedWrite);
+    // Tasks before pool slots, the order of a finish (which frees the claim's slots after its task rows): the two
+    // never wait on each other's locks the other way round.
     await releaseMore?.(trx, ids);
-    return releaseWorkers(trx, ids, now, failedWrite);
+    return released;
   });
 }
 
