@@ -4,7 +4,8 @@ import { runBench, SCENARIOS, type ScenarioName } from './harness.js';
 import { renderResults, writeResults } from './report.js';
 
 /**
- * `npm run bench [-- --quick] [--only=submit,batch,poll,dispatch,webhooks,growth,parse,read,compare,scaleout,recovery,recovery-all]
+ * `npm run bench [-- --quick]
+ *   [--only=submit,batch,poll,dispatch,webhooks,growth,parse,read,compare,scaleout,recovery,recovery-all]
  * [--rounds=N] [--scaleout-tasks=N] [--recovery-tasks=N] [--read-pages=N] [--out=FILE | --no-write] [--no-baseline]`
  * Runs the scenarios and writes the results section of docs/benchmarks.md. `--rounds`: interleaved rounds of
  * the comparison, page-read, scale-out and recovery scenarios (default 3, quick mode 1). Quick mode leaves out the

@@ -149,5 +149,6 @@ const rows = pages.map(({ hash, c }) => {
 });
 fs.writeFileSync(path.join(values.out, 'expected.json'), `${JSON.stringify(rows, null, 1)}\n`);
 console.log(
-  `${candidates.length} candidate pages; ${rows.length} written to ${values.out}; publishers left out: ${skipped.join('; ')}`,
+  `${candidates.length} candidate pages; ${rows.length} written to ${values.out}; ` +
+    `publishers left out: ${skipped.join('; ')}`,
 );

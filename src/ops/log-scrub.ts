@@ -70,7 +70,7 @@ export function scrubSecrets<T>(value: T): T {
  * A string with the user and password of each URL in it censored (`https://[redacted]@host`): one scan for `://`,
  * then up to the first `@` before a `/` or a space.
  */
-export function scrubUrlCredentials(s: string): string {
+function scrubUrlCredentials(s: string): string {
   if (!s.includes('://') || !s.includes('@')) return s;
   let out = '';
   let from = 0;

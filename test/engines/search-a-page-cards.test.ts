@@ -39,7 +39,8 @@ describe('Google page cards', () => {
         `<div class="pla-unit"><a style="display:none" href="/aclk?sa=l&adurl="></a>` +
         `<a href="https://m.example/a"></a><div class="pla-unit-title"><span>Kettle A</span></div>` +
         `<div class="e10twf">€19,90</div><div class="LbUacb">M Shop</div>` +
-        `<div class="pla-hovercard-content-ellip"><div class="pla-unit"><div class="pla-unit-title">Kettle A</div></div></div>` +
+        '<div class="pla-hovercard-content-ellip">' +
+        '<div class="pla-unit"><div class="pla-unit-title">Kettle A</div></div></div>' +
         `</div></div></div>` +
         `<div id="search"><div id="rso"></div></div>` +
         `<div id="bottomads"><div data-text-ad="1"><a data-pcu="https://land.example/x,https://other.example/" ` +

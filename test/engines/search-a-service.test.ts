@@ -89,7 +89,7 @@ describe('search engine A (Google) through the service and the sandbox', () => {
     expect(r.response.organic[0].position).toBe(1);
   });
 
-  it('SEARCH_A and SEARCH_A_SERP read the shopping unit, the ads and the local pack; the directives turn them off', async () => {
+  it('SEARCH_A and SEARCH_A_SERP read the shopping unit, ads and places; the directives turn them off', async () => {
     const on = await runTask(svc, {
       taskType: 'SEARCH_A',
       payload: { query: 'trail running shoes sandbox:products sandbox:places sandbox:noaio', country: 'US' },

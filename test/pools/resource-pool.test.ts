@@ -118,7 +118,7 @@ describe('ResourcePool', () => {
     expect(pool.list()[0]!.inUse).toBe(0);
   });
 
-  it('offers what acquire would pick, least loaded first; adopts a stored lease only where it would still give it', async () => {
+  it('offers what acquire would pick, least loaded first; adopts a stored lease only where it would', async () => {
     let now = 0;
     const pool = new ResourcePool<string>(100, () => now);
     const freed: string[] = [];

@@ -401,7 +401,8 @@ describe('Google engines on real saved result pages', () => {
   });
 
   it(
-    `reads shopping cards, sponsored units and local packs: the same count, each field >= ${CARD_FIELD_TARGET * 100}% ` +
+    'reads shopping cards, sponsored units and local packs: the same count, ' +
+      `each field >= ${CARD_FIELD_TARGET * 100}% ` +
       'at its position, and null where the layout is not read',
     () => {
       const scores = runs.filter((r) => r.status === 'COMPLETED').flatMap(scoreCards);
@@ -547,6 +548,11 @@ function report(runs: Run[]): void {
   });
   printTable('Google corpus: AI Overview and AI Mode answers', answers);
   const cardScores = runs.filter((r) => r.status === 'COMPLETED').flatMap(scoreCards);
+  /** Pages expected to give `want` (0: an empty list, null: no list) that did: "k/n". */
+  const okOf = (mine: typeof cardScores, want: 0 | null) => {
+    const asked = mine.filter((s) => s.expected === want);
+    return `${asked.filter((s) => s.served === want).length}/${asked.length}`;
+  };
   printTable(
     'Google corpus: page cards (pages with the kind; cards expected/served; share of fields equal at their position)',
     (Object.keys(CARD_FIELDS) as CardKind[]).flatMap((kind) =>
@@ -557,8 +563,8 @@ function report(runs: Run[]): void {
           kind,
           engine,
           pages: mine.filter((s) => (s.expected ?? 0) > 0).length,
-          'empty ok': `${mine.filter((s) => s.expected === 0 && s.served === 0).length}/${mine.filter((s) => s.expected === 0).length}`,
-          'null ok': `${mine.filter((s) => s.expected === null && s.served === null).length}/${mine.filter((s) => s.expected === null).length}`,
+          'empty ok': okOf(mine, 0),
+          'null ok': okOf(mine, null),
           'cards exp/got': `${total}/${mine.reduce((n, s) => n + (s.served ?? 0), 0)}`,
         };
         for (const f of CARD_FIELDS[kind])

@@ -67,7 +67,7 @@ describe('log redaction', () => {
     expect(out).toContain('[redacted]');
   });
 
-  it("censors credentials at any depth, in arrays, errors and child bindings, without changing the caller's objects", () => {
+  it("censors credentials at any depth, in arrays, errors and child bindings; the caller's objects unchanged", () => {
     const { log, text } = capture();
     const deep = { a: { b: { c: { apiKey: 'SECRET-api-key', keep: 'visible-1' } } } };
     log.info({ deep, list: [{ password: 'SECRET-account' }, 'visible-2'] }, 'deep');

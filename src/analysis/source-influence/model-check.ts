@@ -173,7 +173,9 @@ export async function runModelCheck(
   if (!warning && skipped > 0)
     warning = {
       code: 'MODEL_CHECK_INCOMPLETE',
-      message: `The model judge answered without a label for ${skipped} of ${asked} pair(s); they keep the lexical judge's label.`,
+      message:
+        `The model judge answered without a label for ${skipped} of ${asked} pair(s); they keep the lexical ` +
+        "judge's label.",
     };
   return { core: withModelJudgements(core, overrides, cfg), judged, cached, warning };
 }

@@ -22,7 +22,8 @@ export const searchA: EngineAdapter = {
       markdown: aio ? aio.markdown : organicMarkdown(parsed.organic),
       sources: aio ? aio.sources : organicSources(parsed.organic),
       // A results page is a search, and its AI Overview is written from it (docs/contract.md#answer-signals).
-      // The page's shopping cards, sponsored units and local pack, where its layout is read (docs/engines.md#google-page-cards).
+      // The page's shopping cards, sponsored units and local pack, where its layout is read
+      // (docs/engines.md#google-page-cards).
       signals: { searchTriggered: true, ...(parsed.cards ?? {}) },
       ...(parsed.locale ? { locale: parsed.locale } : {}),
       raw: {

@@ -22,8 +22,8 @@ const PLACES_ON = /sandbox:places\b/;
  * with `q`, `hl`, `gl`, `start` and `udm=50`. Pages are generated from the query, in the fixtures' HTML
  * shapes. `sandbox:captcha` redirects to the sorry page (HTTP 429), `sandbox:empty` answers a no-results page
  * (AI Mode: a plain results page without the answer). Page 1 carries a text ad, and for some queries a
- * sponsored shopping unit and a local pack, in the real pages' markup. `sandbox:js` serves AI Mode with its answer inserted by
- * script (google/script-pages.ts), so only the browser transport sees it.
+ * sponsored shopping unit and a local pack, in the real pages' markup. `sandbox:js` serves AI Mode with its answer
+ * inserted by script (google/script-pages.ts), so only the browser transport sees it.
  */
 export function registerSearchEngineA(app: FastifyInstance, sim: SimContext): void {
   app.get('/search', async (req, reply) => {

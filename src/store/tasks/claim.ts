@@ -20,9 +20,9 @@ type ClaimedPostgresValues = [...ClaimValues, exitId: string | null, exitSlot: n
  * in between. The count lives here, so the concurrency holds across processes. Each store has its own form: SQLite's
  * write transaction is exclusive by itself; PostgreSQL's is a stored function that takes a per-engine lock.
  *
- * PostgreSQL: the claim in one statement, a call of the stored function (postgres/migrations/030-exit-lease-in-claim.ts),
- * which holds the per-engine lock only while it runs, and which also leases each task's exit address from the ones
- * the request offers.
+ * PostgreSQL: the claim in one statement, a call of the stored function
+ * (postgres/migrations/030-exit-lease-in-claim.ts), which holds the per-engine lock only while it runs, and which
+ * also leases each task's exit address from the ones the request offers.
  */
 export async function claimTasksPostgres(
   q: PreparedArrayQuery,

@@ -113,7 +113,7 @@ forEachStore('exit leases in the claim', (s, kind) => {
       expect(claimed).toHaveLength(9);
       const byId = new Map(claimed.map((c) => [c.id, c]));
       const usLeases = us.map((t) => byId.get(t.id)?.exitLease?.resourceId ?? null);
-      // us-a and us-c to capacity (2 each), us-b refused (held elsewhere): four US tasks leased, two left to lease later.
+      // us-a and us-c to capacity (2 each), us-b refused (held elsewhere): four US tasks leased, two to lease later.
       expect(usLeases.filter((r) => r === 'us-a')).toHaveLength(2);
       expect(usLeases.filter((r) => r === 'us-c')).toHaveLength(2);
       expect(usLeases.filter((r) => r === null)).toHaveLength(2);

@@ -33,7 +33,10 @@ export interface SerpOptions {
   page: number;
   locale: PageLocale;
   withAio: boolean;
-  /** Which cards page 1 shows: a sponsored shopping unit, the text ad (and the shopping unit's sponsorship), a local pack. */
+  /**
+   * Which cards page 1 shows: a sponsored shopping unit, the text ad (and the shopping unit's sponsorship), a local
+   * pack.
+   */
   cards: { products: boolean; ads: boolean; places: boolean };
   /** The brands the AI Overview names (landscape/); asked for only when the page has one. */
   brands: () => Landscape;
@@ -160,12 +163,16 @@ function localPack(sim: SimContext, topic: string, locale: PageLocale): string {
       `<div class="rllt__tile-label" aria-hidden="true">${String.fromCharCode(65 + i)}</div>` +
       `<div class="dbg0pd"><span>${escapeHtml(name)}</span></div><span class="rllt__details">` +
       `<div><span class="BTtC6e" aria-hidden="true">${rating.toFixed(1)}</span>` +
-      `<span aria-label="Rated ${rating.toFixed(1)} out of 5,"></span> (${20 + (h % 300)}) · ${escapeHtml(PLACE_KINDS[h % PLACE_KINDS.length] as string)}</div>` +
+      `<span aria-label="Rated ${rating.toFixed(1)} out of 5,"></span> (${20 + (h % 300)}) · ` +
+      `${escapeHtml(PLACE_KINDS[h % PLACE_KINDS.length] as string)}</div>` +
       `<div>${escapeHtml(address)} · (555) 010-0${100 + i}</div><div>${locale.korean ? '영업 중' : 'Open'} ⋅ 6PM</div>` +
       `</span></a>${site}</div></div>`
     );
   });
-  return `<div class="MjjYud"><div jscontroller="AtSb" class="cXedhc-pack"><div role="heading" aria-level="2">Places</div>${cards.join('')}</div></div>`;
+  return (
+    '<div class="MjjYud"><div jscontroller="AtSb" class="cXedhc-pack">' +
+    `<div role="heading" aria-level="2">Places</div>${cards.join('')}</div></div>`
+  );
 }
 
 /**
