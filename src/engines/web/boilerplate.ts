@@ -136,6 +136,8 @@ const DATE_MARK = new RegExp(
 );
 /** Longer lines are never datelines; the date test does not read them at all. */
 const MAX_DATELINE_CHARS = 200;
+/** A dateline without a "Published"/"Updated" label has at most this many words. */
+const MAX_DATELINE_WORDS = 8;
 /**
  * A line holding a URL (a reference's link, whose path carries a date: `/2011/09/07/`), a URL's query string (an API
  * call written out: `GET /reports?from=2025-01-01&to=2025-12-31`) or code (`{ "order_date": … }`) is no dateline,
@@ -313,7 +315,7 @@ function blockRule(
     (DATE_MARK.test(text) || /\bago\b/i.test(text))
   )
     return 'dateline';
-  if (short && words <= 8 && isDateline(el, text)) return 'dateline';
+  if (short && words <= MAX_DATELINE_WORDS && isDateline(el, text)) return 'dateline';
   if (page && words <= 40 && COPYRIGHT.test(text)) return 'copyright';
   if (words <= 60 && COOKIE_NOTICE.test(text)) return 'cookie-notice';
   if (page && isLinkBlock(el, words) && small(el)) return 'link-block';
@@ -342,6 +344,13 @@ function isAuthorCard(el: Element, words: readonly string[]): boolean {
   return named && !words.some((w) => ATTRIBUTION_WORDS.has(w)) && !el.closest('blockquote, q, figure');
 }
 
+/**
+ * A line that ends a sentence: a sentence terminal of any script (`.`, `!`, `?`, the CJK `。`, `！`, `？`, the Devanagari
+ * danda, the Arabic question mark, …) with only closing quotes or brackets after it (`。」`, `."`). A dateline is a
+ * label, not a sentence.
+ */
+const SENTENCE_END = /\p{Sentence_Terminal}[\p{Pe}\p{Pf}"']{0,3}$/u;
+
 /** A short line with a date or a time (not a table, heading or quoted post, which keep theirs). */
 function isDateline(el: Element, text: string): boolean {
   return (
@@ -349,7 +358,7 @@ function isDateline(el: Element, text: string): boolean {
     !el.closest('blockquote, table') &&
     !NOT_A_DATELINE.test(text) &&
     DATE_MARK.test(text) &&
-    !/[.!?]$/.test(text)
+    !SENTENCE_END.test(text)
   );
 }
 
