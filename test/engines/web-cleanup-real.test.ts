@@ -44,14 +44,30 @@ describe('dateline: a sentence of any script is no dateline', () => {
   });
 
   it('still removes a Japanese dateline (a date, a time and a place, no sentence)', () => {
-    const r = read(
-      corpus('newspaper4k/n4k-japanese-article2.html.gz'),
-      'http://www.afpbb.com/articles/-/3178894',
-    );
+    const r = read(corpus('newspaper4k/n4k-japanese-article2.html.gz'), 'http://www.afpbb.com/articles/-/3178894');
     expect(r.removed).toContainEqual(
       expect.objectContaining({ rule: 'dateline', text: expect.stringContaining('2018年6月18日 10:01') }),
     );
     expect(r.text).not.toContain('発信地');
+  });
+});
+
+describe('sanitiser: a video is not text', () => {
+  it("drops the fallback text inside a Metro article's video player, and keeps the article", () => {
+    const r = read(
+      own('metro-uk-2024.html.gz'),
+      'https://metro.co.uk/2024/11/18/sweden-tells-5-000-000-households-how-survive-wwiii-new-war-pamphlet-22018356/',
+    );
+    expect(r.tier).toBe('readability');
+    expect(r.removed).toContainEqual(
+      expect.objectContaining({
+        rule: 'active-element',
+        tag: 'VIDEO',
+        text: expect.stringContaining('To view this video'),
+      }),
+    );
+    expect(r.text).not.toContain('To view this video please enable JavaScript');
+    expect(r.text).toContain('Sweden and Finland have told millions of citizens how to be prepared');
   });
 });
 
