@@ -30,6 +30,7 @@ function read(file: URL, url: string) {
 }
 const own = (name: string) => new URL(`../fixtures/web/real/${name}`, import.meta.url);
 const corpus = (name: string) => new URL(`../fixtures/real/web/${name}`, import.meta.url);
+const articles2026 = (name: string) => new URL(`../fixtures/real/web-articles-2026/${name}`, import.meta.url);
 
 describe('dateline: a sentence of any script is no dateline', () => {
   it('keeps the Japanese paragraphs of a Tokyo Shimbun article that hold dates and end in 。', () => {
@@ -49,6 +50,27 @@ describe('dateline: a sentence of any script is no dateline', () => {
       expect.objectContaining({ rule: 'dateline', text: expect.stringContaining('2018年6月18日 10:01') }),
     );
     expect(r.text).not.toContain('発信地');
+  });
+});
+
+describe("gallery-caption: a gallery loses its captions and controls, not its slides' prose", () => {
+  it("removes an AP photo gallery's credits, counters and controls (CT Post)", () => {
+    const r = read(
+      corpus('zyte/zyte-05844573ca7e.html.gz'),
+      'https://www.ctpost.com/news/us/article/New-SUVs-and-electric-vehicles-highlight-L-A-14848164.php',
+    );
+    expect(r.removed).toContainEqual(
+      expect.objectContaining({ rule: 'gallery-caption', text: expect.stringContaining('Image 1 of') }),
+    );
+    expect(r.text).not.toContain('Photo: Damian Dovarganes, AP');
+  });
+
+  it("keeps the lead sentence of a hero slider's slide (AMA), which is the article's opening", () => {
+    const r = read(articles2026('wceb-5f3977bfd2e0.html.gz'), 'https://www.ama.org/what-is-digital-marketing/');
+    expect(r.text).toContain(
+      'With the explosion of digital technology, including the widespread use of computers and smartphones',
+    );
+    expect(r.removed.map((b) => b.text).join('\n')).not.toContain('With the explosion of digital technology');
   });
 });
 

@@ -228,8 +228,7 @@ function prune(root: Element, total: number, scope: PruneScope, trace: PruneTrac
     const words = name.split(CLASS_WORD_BREAK).map((w) => w.toLowerCase());
     if (isAuthorCard(el, words) && small(el)) drop('author-card', el);
     else if (GALLERY_FRAGMENT.test(name) && el.querySelector('img, picture') && small(el)) {
-      trace?.removed('gallery-caption', el);
-      keepOnlyImages(el);
+      keepImagesAndSlideText(el, (rest) => trace?.removed('gallery-caption', rest));
     } else if (
       (FURNITURE_FRAGMENT.test(name) ||
         cls.split(/\s+/).some((t) => FURNITURE_TOKEN.test(t)) ||
@@ -377,11 +376,37 @@ function isLinkBlock(el: Element, words: number): boolean {
   return density > 0.7;
 }
 
-function keepOnlyImages(el: Element): void {
-  const images = [...el.querySelectorAll('picture, img')].filter(
-    (img) => img.tagName === 'PICTURE' || !img.closest('picture'),
+/** A text cut short ("…", "..."): the excerpt of another page on a card, not a slide's own text. */
+const TRUNCATED = /(?:…|\.\.\.)\s*$/;
+/** Class words of a slide's parts that are not its prose: a caption, a credit, another page's excerpt or teaser. */
+const SLIDE_NOT_PROSE = /caption|credit|excerpt|teaser/i;
+/** A slide's own paragraph has at least this many words (a photo's caption is a line, a counter a number). */
+const MIN_SLIDE_PROSE_WORDS = 15;
+
+/**
+ * A gallery keeps its images and the prose of its slides, and loses the rest of its text: captions, credits, counters
+ * ("3 of 12") and controls. A slide's prose is a paragraph (`<p>`) of at least `MIN_SLIDE_PROSE_WORDS` words ending a
+ * sentence, not cut short ("…") and not inside a caption or a card's excerpt: in a slideshow article ("The 10 best…", one paragraph per slide) or a hero slider
+ * with a lead sentence, that text is the article. `removed` is told of the gallery as it is without what stays.
+ */
+function keepImagesAndSlideText(el: Element, removed: (rest: Element) => void): void {
+  const kept = [...el.querySelectorAll('picture, img, p')].filter((n) =>
+    n.tagName === 'P' ? isSlideProse(n, el) : n.tagName === 'PICTURE' || !n.closest('picture'),
   );
-  el.replaceChildren(...images);
+  // Kept paragraphs leave the gallery first, so that what is reported removed is what goes.
+  for (const n of kept) if (n.tagName === 'P') n.remove();
+  removed(el);
+  el.replaceChildren(...kept);
+}
+
+function isSlideProse(p: Element, gallery: Element): boolean {
+  const text = norm(p.textContent);
+  if (text.split(' ').length < MIN_SLIDE_PROSE_WORDS || !SENTENCE_END.test(text) || TRUNCATED.test(text)) return false;
+  for (let a: Element | null = p; a && a !== gallery; a = a.parentElement) {
+    const name = `${a.getAttribute('class') ?? ''} ${a.getAttribute('id') ?? ''}`;
+    if (a.tagName === 'FIGCAPTION' || SLIDE_NOT_PROSE.test(name)) return false;
+  }
+  return true;
 }
 
 function linkDensity(el: Element): number {
