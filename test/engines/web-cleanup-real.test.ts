@@ -74,6 +74,28 @@ describe("gallery-caption: a gallery loses its captions and controls, not its sl
   });
 });
 
+describe('furniture-class: an overlay is not the article', () => {
+  it('removes the search modal Readability kept inside an article (UVA SCPS)', () => {
+    const r = read(
+      articles2026('wceb-aed02ed8116f.html.gz'),
+      'https://www.scps.virginia.edu/whats-difference-between-certificate-and-certification',
+    );
+    expect(r.removed).toContainEqual(
+      expect.objectContaining({ rule: 'furniture-class', text: expect.stringContaining('Start Exploring') }),
+    );
+    expect(r.text).not.toContain("Tell us more about what you're looking for");
+  });
+
+  it('keeps a link that opens a popup: a link is not an overlay (LakeCrest Dental)', () => {
+    const r = read(
+      articles2026('wceb-7bfd095b3be7.html.gz'),
+      'https://lakecrestdental.com/blog/top-dental-resolutions-for-2025/',
+    );
+    expect(r.text).toMatch(/contact us\s+online to schedule/);
+    expect(r.removed.map((b) => b.text)).not.toContain('online');
+  });
+});
+
 describe('sanitiser: a video is not text', () => {
   it("drops the fallback text inside a Metro article's video player, and keeps the article", () => {
     const r = read(

@@ -231,6 +231,7 @@ function prune(root: Element, total: number, scope: PruneScope, trace: PruneTrac
       keepImagesAndSlideText(el, (rest) => trace?.removed('gallery-caption', rest));
     } else if (
       (FURNITURE_FRAGMENT.test(name) ||
+        isOverlay(el, name) ||
         cls.split(/\s+/).some((t) => FURNITURE_TOKEN.test(t)) ||
         words.includes(CTA_WORD) ||
         hiddenByClass(el, cls, words)) &&
@@ -319,6 +320,22 @@ function blockRule(
   if (words <= 60 && COOKIE_NOTICE.test(text)) return 'cookie-notice';
   if (page && isLinkBlock(el, words) && small(el)) return 'link-block';
   return null;
+}
+
+/** Class or id fragments of an overlay box. */
+const OVERLAY_FRAGMENT = /popup|pop-up|modal/i;
+/** Elements that can be an overlay box; a link or a span named so only opens one ("popup-iframe"). */
+const OVERLAY_TAGS = new Set(['DIV', 'SECTION', 'ASIDE', 'DIALOG', 'FORM', 'UL']);
+
+/**
+ * An overlay: a box shown over the page, never part of its text: a dialog (`role="dialog"` or `"alertdialog"`,
+ * `aria-modal="true"`), or a block whose class or id names a popup or a modal (a consent or sign-up popup, a search
+ * modal, a "you already reacted" alert that Readability keeps when it retries without its own class filter).
+ */
+function isOverlay(el: Element, name: string): boolean {
+  const role = el.getAttribute('role')?.toLowerCase();
+  if (role === 'dialog' || role === 'alertdialog' || el.getAttribute('aria-modal') === 'true') return true;
+  return OVERLAY_TAGS.has(el.tagName) && OVERLAY_FRAGMENT.test(name);
 }
 
 /**
