@@ -129,9 +129,16 @@ export function extractMainContent(html: string, pageUrl: string, observer?: Rea
     }
     // The page's structured data declares a body that holds the article the markup shows only part of (a paywall's
     // teaser, a lazily loaded page): the declared body is read instead (docs/engines.md#declared-body).
+    // The declared body's words are counted in its text, not in the markup some platforms publish it as.
+    const declaredRoot = declared ? declaredBodyElement(doc, declared) : null;
+    const declaredText = declaredRoot?.textContent ?? '';
     const shown = container ? toPlainText(container) : '';
-    if (declared && (shown || declared.length >= MIN_ARTICLE_CHARS) && declaredBodyIsFuller(shown, declared)) {
-      container = declaredBodyElement(doc, declared);
+    if (
+      declaredRoot &&
+      (shown || declaredText.length >= MIN_ARTICLE_CHARS) &&
+      declaredBodyIsFuller(shown, declaredText)
+    ) {
+      container = declaredRoot;
       tier = 'declared-body';
       removed = [];
     }
