@@ -7,9 +7,9 @@
  */
 
 /** The declared body replaces the markup's article only when it holds at least this many times its words… */
-export const DECLARED_BODY_RATIO = 2;
+const DECLARED_BODY_RATIO = 2;
 /** …and at least this share of the markup article's words are words of the declared body (it is the same article). */
-export const DECLARED_BODY_CONTAINS = 0.8;
+const DECLARED_BODY_CONTAINS = 0.8;
 /** Structured data larger than this is not parsed (no article's JSON-LD comes near it). */
 const MAX_LD_JSON_CHARS = 2_000_000;
 /** How deep into a JSON-LD document the `articleBody` is looked for (`@graph` → item → `mainEntity` → …). */
