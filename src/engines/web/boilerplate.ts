@@ -403,13 +403,18 @@ const MIN_SLIDE_PROSE_WORDS = 15;
 /**
  * A gallery keeps its images and the prose of its slides, and loses the rest of its text: captions, credits, counters
  * ("3 of 12") and controls. A slide's prose is a paragraph (`<p>`) of at least `MIN_SLIDE_PROSE_WORDS` words ending a
- * sentence, not cut short ("…") and not inside a caption or a card's excerpt: in a slideshow article ("The 10 best…", one paragraph per slide) or a hero slider
- * with a lead sentence, that text is the article. `removed` is told of the gallery as it is without what stays.
+ * sentence, not cut short ("…") and not inside a caption or a card's excerpt: in a slideshow article ("The 10 best…",
+ * one paragraph per slide) or a hero slider with a lead sentence, that text is the article. `removed` is told of the
+ * gallery as it is without what stays.
  */
 function keepImagesAndSlideText(el: Element, removed: (rest: Element) => void): void {
-  const kept = [...el.querySelectorAll('picture, img, p')].filter((n) =>
-    n.tagName === 'P' ? isSlideProse(n, el) : n.tagName === 'PICTURE' || !n.closest('picture'),
-  );
+  const prose = new Set<Element>([...el.querySelectorAll('p')].filter((p) => isSlideProse(p, el)));
+  // An image inside a kept paragraph stays where it is.
+  const kept = [...el.querySelectorAll('picture, img, p')].filter((n) => {
+    if (n.tagName === 'P') return prose.has(n);
+    const p = n.closest('p');
+    return (n.tagName === 'PICTURE' || !n.closest('picture')) && !(p && prose.has(p));
+  });
   // Kept paragraphs leave the gallery first, so that what is reported removed is what goes.
   for (const n of kept) if (n.tagName === 'P') n.remove();
   removed(el);
