@@ -1,5 +1,5 @@
 /**
- * `npm run corpus:fundus -- --out=DIR [--repo=GIT_DIR] [--count=150]`
+ * `npm run corpus:fundus -- --out=DIR [--repo=GIT_DIR] [--count=150] [--from=N --to=M]`
  *
  * Writes the news-articles corpus (test/fixtures/real/news-fundus, PROVENANCE.md there) from a fetched snapshot of
  * flairNLP/fundus: the saved article pages of its parser tests with the article body its tests assert. The rule, fixed
@@ -16,6 +16,10 @@
  * - pages whose URL is a page of another corpus here (test/fixtures/real/web, web-articles-2026, web-heldout) are
  *   left out; a URL saved twice (two parser versions read the same article) is taken once, from its latest crawl;
  * - ordered by sha1 of the URL, the first `count` (`id` = `fundus-` + the first 12 hex digits).
+ *
+ * `--from=N --to=M` (1-based places in the same order) writes another slice instead of the first `count`: places
+ * 151 onwards are the pages not in news-fundus, the development slice (`--from=151 --to=252`), which is not stored in
+ * the repository.
  *
  * `--repo` is the snapshot's git directory (default: ../.mirror/flairNLP+fundus/repo beside the checkout).
  */
@@ -34,11 +38,15 @@ const { values } = parseArgs({
     out: { type: 'string' },
     repo: { type: 'string' },
     count: { type: 'string', default: '150' },
+    from: { type: 'string' },
+    to: { type: 'string' },
   },
 });
 const count = Number(values.count);
-if (!values.out || !Number.isInteger(count) || count < 1) {
-  console.error('usage: fundus-corpus.ts --out=DIR [--repo=GIT_DIR] [--count=N]');
+const from = values.from === undefined ? 1 : Number(values.from);
+const to = values.to === undefined ? count : Number(values.to);
+if (!values.out || !Number.isInteger(from) || !Number.isInteger(to) || from < 1 || to < from) {
+  console.error('usage: fundus-corpus.ts --out=DIR [--repo=GIT_DIR] [--count=N | --from=N --to=M]');
   process.exit(2);
 }
 const repo = values.repo ?? path.resolve(ROOT.pathname, '../.mirror/flairNLP+fundus/repo');
@@ -130,7 +138,7 @@ const pages = [...byUrl.values()]
   .filter((c) => bodyText(c.version.body) !== '' && !seen.has(urlKey(c.meta.url)))
   .map((c) => ({ hash: createHash('sha1').update(c.meta.url).digest('hex'), c }))
   .sort((a, b) => (a.hash < b.hash ? -1 : 1))
-  .slice(0, count);
+  .slice(from - 1, to);
 
 fs.mkdirSync(values.out, { recursive: true });
 const rows = pages.map(({ hash, c }) => {
@@ -149,6 +157,6 @@ const rows = pages.map(({ hash, c }) => {
 });
 fs.writeFileSync(path.join(values.out, 'expected.json'), `${JSON.stringify(rows, null, 1)}\n`);
 console.log(
-  `${candidates.length} candidate pages; ${rows.length} written to ${values.out}; ` +
-    `publishers left out: ${skipped.join('; ')}`,
+  `${candidates.length} candidate pages; ${rows.length} (places ${from}-${from + rows.length - 1}) written to ` +
+    `${values.out}; publishers left out: ${skipped.join('; ')}`,
 );

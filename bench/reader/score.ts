@@ -1,8 +1,28 @@
 /** How the real-page corpora score a text against the article text a page is expected to yield. */
 
-/** Lower-cased word tokens (letters and digits of any script), as the article-extraction benchmarks count them. */
+/** A run of letters and digits of any script. */
+const RUN = /[\p{L}\p{N}]+/gu;
+/** Scripts written without spaces between words: a run of them is a clause, not a word. */
+const UNSPACED_SCRIPT =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const SEGMENTER = new Intl.Segmenter(undefined, { granularity: 'word' });
+
+/**
+ * Lower-cased word tokens, as the article-extraction benchmarks count them: runs of letters and digits of any script;
+ * a run in a script written without spaces (Chinese, Japanese, Thai, …) is split into the words Unicode segmentation
+ * finds (`Intl.Segmenter`), so that a Japanese clause counts as its words and not as one "word". Every extractor's
+ * text and every expected text is split the same way.
+ */
 export function words(text: string): string[] {
-  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const out: string[] = [];
+  for (const run of text.toLowerCase().match(RUN) ?? []) {
+    if (!UNSPACED_SCRIPT.test(run)) {
+      out.push(run);
+      continue;
+    }
+    for (const s of SEGMENTER.segment(run)) if (s.isWordLike) out.push(s.segment);
+  }
+  return out;
 }
 
 /** Bag-of-words precision, recall and F1 of `actual` against `expected` (multiset overlap). */

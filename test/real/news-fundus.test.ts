@@ -1,8 +1,9 @@
 /**
  * WEB_SCRAPE held-out news corpus: 150 news article pages of publishers from 31 countries with the article body a
  * maintained news-parsing project asserts for them (test/fixtures/real/news-fundus, PROVENANCE.md there). The pages
- * were chosen by a fixed rule (bench/reader/fundus-corpus.ts) and read once, after the cleanup rules were final;
- * nothing was tuned on them. Each page is read through the service over HTTP; aeq's `text` and Readability's own text
+ * were chosen by a fixed rule (bench/reader/fundus-corpus.ts) and read once after the cleanup rules were final, then
+ * once more after a second round decided on development slices only (fundus's other pages among them); nothing was
+ * tuned on these pages. Each page is read through the service over HTTP; aeq's `text` and Readability's own text
  * from the same read are scored against the expected body by bag-of-words F1.
  *
  * The 95% target at F1 >= 0.9 is not met here (docs/real-inputs.md gives the loss classes): the test asserts the
@@ -21,8 +22,8 @@ const pages = JSON.parse(fs.readFileSync(new URL('expected.json', DIR), 'utf8'))
 const PARALLEL = 8;
 const F1_PASS = 0.9;
 /**
- * The one measurement (2026-11-29): 135 of 150 pages (90.0%) at F1 >= 0.9. The floor is that less three pages' worth;
- * the service is deterministic on replayed pages, so only a change of the reader moves it.
+ * The first read (2026-11-29): 135 of 150 pages (90.0%) at F1 >= 0.9; the second, 136 (90.7%). The floor is the first
+ * less three pages' worth; the service is deterministic on replayed pages, so only a change of the reader moves it.
  */
 const PASS_FLOOR = 0.88;
 /**

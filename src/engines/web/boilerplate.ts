@@ -136,6 +136,8 @@ const DATE_MARK = new RegExp(
 );
 /** Longer lines are never datelines; the date test does not read them at all. */
 const MAX_DATELINE_CHARS = 200;
+/** A dateline without a "Published"/"Updated" label has at most this many words. */
+const MAX_DATELINE_WORDS = 8;
 /**
  * A line holding a URL (a reference's link, whose path carries a date: `/2011/09/07/`), a URL's query string (an API
  * call written out: `GET /reports?from=2025-01-01&to=2025-12-31`) or code (`{ "order_date": … }`) is no dateline,
@@ -226,10 +228,10 @@ function prune(root: Element, total: number, scope: PruneScope, trace: PruneTrac
     const words = name.split(CLASS_WORD_BREAK).map((w) => w.toLowerCase());
     if (isAuthorCard(el, words) && small(el)) drop('author-card', el);
     else if (GALLERY_FRAGMENT.test(name) && el.querySelector('img, picture') && small(el)) {
-      trace?.removed('gallery-caption', el);
-      keepOnlyImages(el);
+      keepImagesAndSlideText(el, (rest) => trace?.removed('gallery-caption', rest));
     } else if (
       (FURNITURE_FRAGMENT.test(name) ||
+        isOverlay(el, name) ||
         cls.split(/\s+/).some((t) => FURNITURE_TOKEN.test(t)) ||
         words.includes(CTA_WORD) ||
         hiddenByClass(el, cls, words)) &&
@@ -313,11 +315,27 @@ function blockRule(
     (DATE_MARK.test(text) || /\bago\b/i.test(text))
   )
     return 'dateline';
-  if (short && words <= 8 && isDateline(el, text)) return 'dateline';
+  if (short && words <= MAX_DATELINE_WORDS && isDateline(el, text)) return 'dateline';
   if (page && words <= 40 && COPYRIGHT.test(text)) return 'copyright';
   if (words <= 60 && COOKIE_NOTICE.test(text)) return 'cookie-notice';
   if (page && isLinkBlock(el, words) && small(el)) return 'link-block';
   return null;
+}
+
+/** Class or id fragments of an overlay box. */
+const OVERLAY_FRAGMENT = /popup|pop-up|modal/i;
+/** Elements that can be an overlay box; a link or a span named so only opens one ("popup-iframe"). */
+const OVERLAY_TAGS = new Set(['DIV', 'SECTION', 'ASIDE', 'DIALOG', 'FORM', 'UL']);
+
+/**
+ * An overlay: a box shown over the page, never part of its text: a dialog (`role="dialog"` or `"alertdialog"`,
+ * `aria-modal="true"`), or a block whose class or id names a popup or a modal (a consent or sign-up popup, a search
+ * modal, a "you already reacted" alert that Readability keeps when it retries without its own class filter).
+ */
+function isOverlay(el: Element, name: string): boolean {
+  const role = el.getAttribute('role')?.toLowerCase();
+  if (role === 'dialog' || role === 'alertdialog' || el.getAttribute('aria-modal') === 'true') return true;
+  return OVERLAY_TAGS.has(el.tagName) && OVERLAY_FRAGMENT.test(name);
 }
 
 /**
@@ -342,6 +360,13 @@ function isAuthorCard(el: Element, words: readonly string[]): boolean {
   return named && !words.some((w) => ATTRIBUTION_WORDS.has(w)) && !el.closest('blockquote, q, figure');
 }
 
+/**
+ * A line that ends a sentence: a sentence terminal of any script (`.`, `!`, `?`, the CJK `。`, `！`, `？`, the Devanagari
+ * danda, the Arabic question mark, …) with only closing quotes or brackets after it (`。」`, `."`). A dateline is a
+ * label, not a sentence.
+ */
+const SENTENCE_END = /\p{Sentence_Terminal}[\p{Pe}\p{Pf}"']{0,3}$/u;
+
 /** A short line with a date or a time (not a table, heading or quoted post, which keep theirs). */
 function isDateline(el: Element, text: string): boolean {
   return (
@@ -349,7 +374,7 @@ function isDateline(el: Element, text: string): boolean {
     !el.closest('blockquote, table') &&
     !NOT_A_DATELINE.test(text) &&
     DATE_MARK.test(text) &&
-    !/[.!?]$/.test(text)
+    !SENTENCE_END.test(text)
   );
 }
 
@@ -368,11 +393,42 @@ function isLinkBlock(el: Element, words: number): boolean {
   return density > 0.7;
 }
 
-function keepOnlyImages(el: Element): void {
-  const images = [...el.querySelectorAll('picture, img')].filter(
-    (img) => img.tagName === 'PICTURE' || !img.closest('picture'),
-  );
-  el.replaceChildren(...images);
+/** A text cut short ("…", "..."): the excerpt of another page on a card, not a slide's own text. */
+const TRUNCATED = /(?:…|\.\.\.)\s*$/;
+/** Class words of a slide's parts that are not its prose: a caption, a credit, another page's excerpt or teaser. */
+const SLIDE_NOT_PROSE = /caption|credit|excerpt|teaser/i;
+/** A slide's own paragraph has at least this many words (a photo's caption is a line, a counter a number). */
+const MIN_SLIDE_PROSE_WORDS = 15;
+
+/**
+ * A gallery keeps its images and the prose of its slides, and loses the rest of its text: captions, credits, counters
+ * ("3 of 12") and controls. A slide's prose is a paragraph (`<p>`) of at least `MIN_SLIDE_PROSE_WORDS` words ending a
+ * sentence, not cut short ("…") and not inside a caption or a card's excerpt: in a slideshow article ("The 10 best…",
+ * one paragraph per slide) or a hero slider with a lead sentence, that text is the article. `removed` is told of the
+ * gallery as it is without what stays.
+ */
+function keepImagesAndSlideText(el: Element, removed: (rest: Element) => void): void {
+  const prose = new Set<Element>([...el.querySelectorAll('p')].filter((p) => isSlideProse(p, el)));
+  // An image inside a kept paragraph stays where it is.
+  const kept = [...el.querySelectorAll('picture, img, p')].filter((n) => {
+    if (n.tagName === 'P') return prose.has(n);
+    const p = n.closest('p');
+    return (n.tagName === 'PICTURE' || !n.closest('picture')) && !(p && prose.has(p));
+  });
+  // Kept paragraphs leave the gallery first, so that what is reported removed is what goes.
+  for (const n of kept) if (n.tagName === 'P') n.remove();
+  removed(el);
+  el.replaceChildren(...kept);
+}
+
+function isSlideProse(p: Element, gallery: Element): boolean {
+  const text = norm(p.textContent);
+  if (text.split(' ').length < MIN_SLIDE_PROSE_WORDS || !SENTENCE_END.test(text) || TRUNCATED.test(text)) return false;
+  for (let a: Element | null = p; a && a !== gallery; a = a.parentElement) {
+    const name = `${a.getAttribute('class') ?? ''} ${a.getAttribute('id') ?? ''}`;
+    if (a.tagName === 'FIGCAPTION' || SLIDE_NOT_PROSE.test(name)) return false;
+  }
+  return true;
 }
 
 function linkDensity(el: Element): number {

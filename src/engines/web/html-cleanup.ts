@@ -5,7 +5,10 @@
 // Forms themselves stay: some sites (ASP.NET) wrap the whole page in one; only their controls go.
 const DROP =
   'script, style, iframe, frame, frameset, object, embed, applet, link, meta, ' +
-  'template, noscript, svg, canvas, button, input, select, textarea, dialog';
+  'template, noscript, svg, canvas, button, input, select, textarea, dialog, ' +
+  // A video's or audio's inner text is what a browser without the element shows ("To view this video please enable
+  // JavaScript…"): every browser today plays the element and never shows it.
+  'video, audio';
 const URL_ATTRS = [
   'href',
   'src',

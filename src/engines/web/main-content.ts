@@ -1,6 +1,7 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import { appShellEvidence } from './app-shell.js';
 import { MIN_KEPT_SHARE, pruneBoilerplate, type PruneRule } from './boilerplate.js';
+import { declaredArticleBody, declaredBodyElement, declaredBodyIsFuller } from './declared-body.js';
 import { densestParagraphBlock } from './paragraph-block.js';
 import { normalizeTables, sanitize, type SanitizeRule } from './html-cleanup.js';
 import { leadImage, mergeImages, resolveArticleImages, type PageImage } from './page-images.js';
@@ -78,6 +79,7 @@ export function extractMainContent(html: string, pageUrl: string, observer?: Rea
     const lead = leadImage(doc);
     const baseUrl = doc.baseURI;
     const headline = doc.querySelector('h1')?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
+    const declared = declaredArticleBody(doc);
     const article = new (readability().Readability)(doc, { charThreshold: 500, keepClasses: true }).parse();
 
     let container: Element | null = null;
@@ -124,6 +126,21 @@ export function extractMainContent(html: string, pageUrl: string, observer?: Rea
         tier = `fallback:${fb.anchor}`;
         removed = [];
       }
+    }
+    // The page's structured data declares a body that holds the article the markup shows only part of (a paywall's
+    // teaser, a lazily loaded page): the declared body is read instead (docs/engines.md#declared-body).
+    // The declared body's words are counted in its text, not in the markup some platforms publish it as.
+    const declaredRoot = declared ? declaredBodyElement(doc, declared) : null;
+    const declaredText = declaredRoot?.textContent ?? '';
+    const shown = container ? toPlainText(container) : '';
+    if (
+      declaredRoot &&
+      (shown || declaredText.length >= MIN_ARTICLE_CHARS) &&
+      declaredBodyIsFuller(shown, declaredText)
+    ) {
+      container = declaredRoot;
+      tier = 'declared-body';
+      removed = [];
     }
     if (!container || textLength(container) === 0)
       throw new UpstreamFailure('CONTENT_UNREADABLE', 'no readable content in the page');
