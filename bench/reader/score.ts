@@ -3,8 +3,11 @@
 /** A run of letters and digits of any script. */
 const RUN = /[\p{L}\p{N}]+/gu;
 /** Scripts written without spaces between words: a run of them is a clause, not a word. */
-const UNSPACED_SCRIPT =
-  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const UNSPACED_SCRIPT = new RegExp(
+  '[\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Thai}\\p{Script=Lao}\\p{Script=Khmer}' +
+    '\\p{Script=Myanmar}]',
+  'u',
+);
 const SEGMENTER = new Intl.Segmenter(undefined, { granularity: 'word' });
 
 /**
