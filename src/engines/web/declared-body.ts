@@ -34,13 +34,16 @@ export function declaredArticleBody(doc: Document): string | null {
   return best?.trim() ? best.trim() : null;
 }
 
-function articleBodies(node: unknown, depth: number): string[] {
-  if (depth > MAX_DEPTH || node === null || typeof node !== 'object') return [];
-  if (Array.isArray(node)) return node.flatMap((n) => articleBodies(n, depth + 1));
-  const out: string[] = [];
+/** The `articleBody` strings under `node`, into `out` (no spread of a hostile page's thousands of them). */
+function articleBodies(node: unknown, depth: number, out: string[] = []): string[] {
+  if (depth > MAX_DEPTH || node === null || typeof node !== 'object') return out;
+  if (Array.isArray(node)) {
+    for (const n of node) articleBodies(n, depth + 1, out);
+    return out;
+  }
   for (const [key, value] of Object.entries(node)) {
     if (key === 'articleBody' && typeof value === 'string') out.push(value);
-    else if (typeof value === 'object') out.push(...articleBodies(value, depth + 1));
+    else if (typeof value === 'object') articleBodies(value, depth + 1, out);
   }
   return out;
 }
