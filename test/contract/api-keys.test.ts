@@ -51,7 +51,13 @@ describe('API keys over HTTP', () => {
     expect(made.body).toMatchObject({ prefix: key.slice(0, 12), name: 'ci', account: 'team-a', state: 'active' });
     expect((await asKey(key, 'POST', '/v1/async/task', submitBody)).status).toBe(202);
 
-    const listed = await internal('GET', '/internal/keys?account=team-a');
+    // A key's use is recorded beside the request, not before its answer (src/accounts/authenticator.ts): the
+    // listing shows it once that write is in.
+    let listed = await internal('GET', '/internal/keys?account=team-a');
+    for (let i = 0; i < 40 && listed.body.keys[0]?.lastUsedAt === null; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      listed = await internal('GET', '/internal/keys?account=team-a');
+    }
     expect(listed.body.keys).toHaveLength(1);
     expect(listed.body.keys[0]).toMatchObject({ prefix: key.slice(0, 12), state: 'active' });
     expect(listed.body.keys[0].lastUsedAt).not.toBeNull();
