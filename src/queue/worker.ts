@@ -171,7 +171,15 @@ export class Worker {
     } finally {
       this.claiming.delete(taskType);
     }
-    if (this.wanted.delete(taskType)) void this.claim(taskType);
+    if (this.wanted.delete(taskType)) {
+      // A claim that found little room (other workers took it, or few tasks were due) waits `claimCoalesceMs` before
+      // the next one, so that completions gather into one claim instead of many small ones: claims of one engine
+      // serialise on its lock, and each has a fixed cost (docs/benchmarks.md, "Scale-out").
+      const wait = this.d.config.scheduler.claimCoalesceMs;
+      if (wait > 0 && claimed > 0 && claimed < engine.concurrency / 4)
+        setTimeout(() => void this.claim(taskType), wait).unref();
+      else void this.claim(taskType);
+    }
     return claimed;
   }
 
