@@ -139,15 +139,7 @@ export class ResourcePool<T> {
     const t = this.now();
     let best: PoolResource<T> | undefined;
     for (const r of this.resources.values()) {
-      if (
-        r.disabled ||
-        r.inUse >= r.capacity ||
-        restUntil(r, scope) > t ||
-        r.busyElsewhereUntil > t ||
-        exclude.has(r.id) ||
-        !filter(r)
-      )
-        continue;
+      if (!pickable(r, scope, t) || exclude.has(r.id) || !filter(r)) continue;
       if (country !== null && r.country !== country) continue;
       // Least-loaded first, then least recently used, so load spreads over the pool.
       if (!best || r.inUse < best.inUse || (r.inUse === best.inUse && r.lastUsedAt < best.lastUsedAt)) best = r;
@@ -204,7 +196,7 @@ export class ResourcePool<T> {
   offer(scope: string, max: number): Array<{ id: string; country: string; capacity: number }> {
     const t = this.now();
     return [...this.resources.values()]
-      .filter((r) => !r.disabled && r.inUse < r.capacity && restUntil(r, scope) <= t && r.busyElsewhereUntil <= t)
+      .filter((r) => pickable(r, scope, t))
       .sort((x, y) => x.inUse - y.inUse || x.lastUsedAt - y.lastUsedAt)
       .slice(0, max)
       .map((r) => ({ id: r.id, country: r.country, capacity: r.capacity }));
@@ -297,6 +289,14 @@ export class ResourcePool<T> {
     this.waiters = [];
     for (const f of w) f();
   }
+}
+
+/**
+ * Whether `acquire` may pick `r` for `scope` at `t`: enabled, not full in this process, not resting for that upstream,
+ * and not held to capacity by another process (per the shared ledger's last answer).
+ */
+function pickable(r: PoolResource<unknown>, scope: string, t: number): boolean {
+  return !r.disabled && r.inUse < r.capacity && restUntil(r, scope) <= t && r.busyElsewhereUntil <= t;
 }
 
 /** When `r` stops resting for `scope`: a rest for that upstream, or one a scopeless slot caused. */
