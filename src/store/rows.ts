@@ -136,7 +136,20 @@ export type ClaimValues = [
 
 /** A claimed task from its values and the lease the claim wrote (the caller's own token and expiry). */
 export function claimedFromValues(v: ClaimValues, leaseToken: string, leaseExpiresAt: number): ClaimedTask {
-  const [id, taskType, priority, payload, idempotencyKey, webhookUrl, country, createdAt, attempts, maxAttempts] = v;
+  const [
+    id,
+    taskType,
+    priority,
+    payload,
+    idempotencyKey,
+    webhookUrl,
+    country,
+    createdAt,
+    attempts,
+    maxAttempts,
+    creditsToCharge,
+    accountId,
+  ] = v;
   return {
     id,
     taskType: taskType as TaskType,
@@ -148,8 +161,8 @@ export function claimedFromValues(v: ClaimValues, leaseToken: string, leaseExpir
     createdAt: Number(createdAt),
     attempts: Number(attempts),
     maxAttempts: Number(maxAttempts),
-    creditsToCharge: Number(v[10]),
-    accountId: v[11],
+    creditsToCharge: Number(creditsToCharge),
+    accountId,
     leaseToken,
     leaseExpiresAt,
   };

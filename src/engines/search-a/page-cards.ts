@@ -103,7 +103,7 @@ const UNSHOWN = new Set(['script', 'style', 'template', 'noscript', 'svg']);
  * Text of an element as a person sees it: hidden parts, scripts and direction marks left out. One walk with a stack
  * of its own (a copy of the element to strip, as before, recursed once per level and overflowed on deep nesting).
  */
-function shownText(_$: CheerioAPI, el: Cheerio<Element>): string {
+function shownText(el: Cheerio<Element>): string {
   const first = el.toArray()[0];
   if (!first) return '';
   const parts: string[] = [];
@@ -208,12 +208,12 @@ function readProduct($: CheerioAPI, el: Element, position: number, pageUrl: stri
   const card = $(el);
   const label = cardLabel(collapse(card.find('a[aria-label]').first().attr('aria-label') ?? ''));
   const title =
-    oneCopy(shownText($, card.find(PRODUCT_TITLE))) ||
+    oneCopy(shownText(card.find(PRODUCT_TITLE))) ||
     label?.[0] ||
     collapse(card.find('img[alt]').first().attr('alt') ?? '').replace(/^Image of /, '');
-  const priceEl = shownText($, card.find(PRODUCT_PRICE));
-  const price = findPrice(priceEl) ?? findPrice(shownText($, card)) ?? label?.[1] ?? null;
-  const merchant = oneCopy(shownText($, card.find(PRODUCT_MERCHANT))) || label?.[2] || null;
+  const priceEl = shownText(card.find(PRODUCT_PRICE));
+  const price = findPrice(priceEl) ?? findPrice(shownText(card)) ?? label?.[1] ?? null;
+  const merchant = oneCopy(shownText(card.find(PRODUCT_MERCHANT))) || label?.[2] || null;
   return {
     position,
     title,
@@ -227,13 +227,13 @@ function readProduct($: CheerioAPI, el: Element, position: number, pageUrl: stri
 
 function readAd($: CheerioAPI, el: Element, position: number, pageUrl: string) {
   const card = $(el);
-  const title = shownText($, card.find('[role="heading"], h3').first());
+  const title = shownText(card.find('[role="heading"], h3').first());
   // The landing page Google records on the title link (`data-pcu`), else the title link itself when it
   // leads out, else the address the ad shows (`cite`, the display URL line); sitelinks come last.
   const pcu = card.find('a[data-pcu]').first().attr('data-pcu')?.split(',')[0];
   const heading = card.find('[role="heading"], h3').toArray()[0];
   const titleLink = closestWithin(heading, el, (e) => e.name === 'a' && e.attribs.href !== undefined)?.attribs.href;
-  const shown = shownText($, card.find('cite').first());
+  const shown = shownText(card.find('cite').first());
   const url =
     (pcu ? publisherUrl(pcu, pageUrl) : null) ??
     (titleLink ? publisherUrl(titleLink, pageUrl) : null) ??
@@ -245,12 +245,12 @@ function readAd($: CheerioAPI, el: Element, position: number, pageUrl: string) {
 function readPlace($: CheerioAPI, el: Element, position: number, pageUrl: string) {
   const card = $(el);
   const heading = card.find('.dbg0pd, [role="heading"]').first();
-  const name = shownText($, heading);
+  const name = shownText(heading);
   // Detail lines: the `rllt__details` block's lines, else the lines after the heading (2018).
   const details = card.find('.rllt__details').first();
   const lines = (details.length > 0 ? details.children() : heading.nextAll())
     .toArray()
-    .map((l) => shownText($, $(l)))
+    .map((l) => shownText($(l)))
     .filter((l) => l.length > 0);
   // Line 1 is rating and category, line 2 the address with the phone after a middle dot.
   const addressLine = lines[1] ?? '';
