@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import type { ServiceConfig } from '../config/engine-config.js';
@@ -152,6 +152,7 @@ export class Worker {
     const free = engine.concurrency - (this.perEngine.get(taskType) ?? 0);
     if (free <= 0) return 0;
     let claimed = 0;
+    const leaseToken = randomUUID();
     try {
       const call = this.d.tasks.claim({
         taskType,
@@ -160,6 +161,7 @@ export class Worker {
         workerId: this.id,
         now: this.clock.now(),
         leaseMs: this.d.config.scheduler.leaseMs,
+        leaseToken,
         ...this.exitOfferFor(taskType),
       });
       this.claiming.set(taskType, call);
@@ -168,6 +170,9 @@ export class Worker {
       claimed = tasks.length;
     } catch (e) {
       this.d.log.error({ err: e, engine: taskType }, 'claim failed');
+      // The store may have committed the claim before it failed here: give its tasks and exit addresses back now,
+      // rather than when their lease and holds run out.
+      await this.abandonClaim(taskType, leaseToken);
     } finally {
       this.claiming.delete(taskType);
     }
@@ -181,6 +186,15 @@ export class Worker {
       else void this.claim(taskType);
     }
     return claimed;
+  }
+
+  private async abandonClaim(taskType: TaskType, leaseToken: string): Promise<void> {
+    try {
+      const given = await this.d.tasks.abandonClaim({ leaseToken, now: this.clock.now() });
+      if (given > 0) this.d.log.warn({ engine: taskType, tasks: given }, 'failed claim given back');
+    } catch (e) {
+      this.d.log.error({ err: e, engine: taskType }, 'failed claim not given back: its leases will expire');
+    }
   }
 
   private exitOfferFor(taskType: TaskType): { exitOffer?: ExitOffer } {

@@ -47,6 +47,11 @@ export interface ClaimRequest {
   now: number;
   leaseMs: number;
   /**
+   * The claim's lease token (a fresh one when absent). The worker chooses it, so that it can give back a claim that
+   * failed on its side (TaskQueue.abandonClaim).
+   */
+  leaseToken?: string;
+  /**
    * The exit addresses the worker's pool would pick from now: a store that records pool slots (PostgreSQL) leases
    * each claimed task's exit address in the claim (ClaimedTask.exitLease); one that counts them in memory ignores it.
    */
@@ -79,6 +84,11 @@ export interface TaskQueue {
   /** Up to `limit` tasks of an account as polls read them, created in a time range, in id order (tasks/list.ts). */
   list(q: TaskListQuery): Promise<ListedTaskRow[]>;
   claim(a: ClaimRequest): Promise<ClaimedTask[]>;
+  /**
+   * Gives back a claim that failed on the caller's side after the store may have committed it: its tasks to QUEUED,
+   * the attempt it counted taken back, its exit addresses freed (tasks/abandon.ts). How many tasks it held.
+   */
+  abandonClaim(a: { leaseToken: string; now: number }): Promise<number>;
   /** Extends each lease still held to `expiresAt`; how many were. */
   heartbeat(a: { leases: Array<{ id: string; leaseToken: string }>; expiresAt: number }): Promise<number>;
   /** Makes a held task terminal (and writes its webhook delivery) in one transaction. False if the lease was lost. */

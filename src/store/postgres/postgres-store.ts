@@ -8,6 +8,7 @@ import type { Database } from '../schema.js';
 import { accountsOn, batchesOn, monitorsOn, runtimeOn, webhookSecretsOn } from '../kysely-ports.js';
 import * as counts from '../stats.js';
 import type { Store } from '../store.js';
+import { abandonClaim } from '../tasks/abandon.js';
 import { claimTasksPostgres } from '../tasks/claim.js';
 import { deleteExpired } from '../tasks/delete.js';
 import { postgresFinisher } from '../tasks/finish.js';
@@ -65,6 +66,7 @@ export function openPostgresStore(connectionString: string, agingMs: number, poo
       poll: (a) => pollTask(db, a),
       list: (query) => listTasks(db, query, postgresTextMatch),
       claim: (a) => claimTasksPostgres(qa, agingMs, a),
+      abandonClaim: (a) => abandonClaim(db, { ...a, slots: true }),
       heartbeat: (a) => heartbeatPostgres(q, a),
       finish: postgresFinisher(q),
       retry: (a) => retryTask(db, a),

@@ -9,6 +9,7 @@ import type { Database } from '../schema.js';
 import { accountsOn, batchesOn, monitorsOn, runtimeOn, webhookSecretsOn } from '../kysely-ports.js';
 import * as counts from '../stats.js';
 import type { Store } from '../store.js';
+import { abandonClaim } from '../tasks/abandon.js';
 import { claimTasksSqlite, prepareClaim } from '../tasks/claim.js';
 import { deleteExpired } from '../tasks/delete.js';
 import { finishTaskSqlite, prepareFinish } from '../tasks/finish.js';
@@ -92,6 +93,7 @@ export function openSqliteStore(file: string, agingMs: number, cacheMb = 64): St
       poll: (a) => pollTaskSqlite(group, s().read, a),
       list: (q) => listTasks(db, q, sqliteTextMatch),
       claim: (a) => claimTasksSqlite(group, s().claim, a),
+      abandonClaim: (a) => abandonClaim(db, { ...a, slots: false }),
       heartbeat: (a) => heartbeatSqlite(group, s().heartbeat, a),
       finish: (a) => finishTaskSqlite(group, s().finish, a),
       retry: (a) => retryTaskSqlite(group, s().retry, a),

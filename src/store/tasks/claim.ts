@@ -29,7 +29,7 @@ export async function claimTasksPostgres(
   agingMs: number,
   a: ClaimRequest,
 ): Promise<ClaimedTask[]> {
-  const token = randomUUID();
+  const token = a.leaseToken ?? randomUUID();
   const expires = a.now + a.leaseMs;
   const offer = a.exitOffer;
   const exits = offer?.resources ?? [];
@@ -230,7 +230,7 @@ export function claimTasksSqlite(
     const running = (s.countProcessing.get(a.taskType) as { n: number }).n;
     const room = Math.min(a.limit, a.concurrency - running);
     if (room <= 0) return [];
-    const token = randomUUID();
+    const token = a.leaseToken ?? randomUUID();
     const expires = a.now + a.leaseMs;
     const rows = s.claim.all({ token, expires, worker: a.workerId, now: a.now, type: a.taskType, room }) as Array<
       [...ClaimValues, number]

@@ -156,4 +156,24 @@ forEachStore('exit leases in the claim', (s, kind) => {
       ).toBeNull();
     },
   );
+
+  it.skipIf(kind !== 'postgres')('a claim given back frees the addresses it leased, and no other', async () => {
+    const [a, b] = [task({ createdAt: T0 }), task({ createdAt: T0 + 1 })];
+    await s.store.tasks.insert({ tasks: [a, b] });
+    const only = (id: string) => offer([{ id, country: 'US', capacity: 1 }]);
+    const [kept] = await s.store.tasks.claim({ ...claimArgs({ limit: 1 }), exitOffer: only('solo') });
+    const [failed] = await s.store.tasks.claim({
+      ...claimArgs({ leaseToken: 'lost-claim' }),
+      exitOffer: only('other'),
+    });
+    expect([kept?.exitLease?.resourceId, failed?.exitLease?.resourceId]).toEqual(['solo', 'other']);
+    const full = () => s.store.poolSlots!.acquire({ resourceId: 'other', capacity: 1, now: T0, expiresAt: T0 + 1 });
+    expect(await full()).toBeNull();
+    expect(await s.store.tasks.abandonClaim({ leaseToken: 'lost-claim', now: T0 + 2000 })).toBe(1);
+    expect(await full()).not.toBeNull();
+    // The first claim's address stays held.
+    expect(
+      await s.store.poolSlots!.acquire({ resourceId: 'solo', capacity: 1, now: T0, expiresAt: T0 + 1 }),
+    ).toBeNull();
+  });
 });

@@ -65,6 +65,24 @@ forEachStore('the task queue', (s) => {
     expect(await s.store.tasks.claim(claimArgs({ concurrency: 3, workerId: 'w2' }))).toHaveLength(1);
   });
 
+  it('a claim given back puts its own tasks back as they were, and nothing else', async () => {
+    const held = task({ createdAt: T0 });
+    const given = [task({ createdAt: T0 + 1 }), task({ createdAt: T0 + 2 })];
+    await s.store.tasks.insert({ tasks: [held, ...given] });
+    const [kept] = await s.store.tasks.claim(claimArgs({ limit: 1, workerId: 'w2' }));
+    expect(kept?.id).toBe(held.id);
+    const claimed = await s.store.tasks.claim(claimArgs({ leaseToken: 'claim-that-failed' }));
+    expect(claimed.map((t) => [t.id, t.leaseToken])).toEqual(given.map((t) => [t.id, 'claim-that-failed']));
+    expect(await s.store.tasks.abandonClaim({ leaseToken: 'claim-that-failed', now: T0 + 2000 })).toBe(2);
+    // Back in the queue with their attempt taken back: the next claim finds them, at attempt 1 again.
+    const again = await s.store.tasks.claim(claimArgs({ concurrency: 3 }));
+    expect(again.map((t) => [t.id, t.attempts])).toEqual(given.map((t) => [t.id, 1]));
+    // The other claim's task is untouched, and a token no claim holds any more gives nothing back.
+    expect(await s.store.tasks.abandonClaim({ leaseToken: 'claim-that-failed', now: T0 + 3000 })).toBe(0);
+    const done = { id: held.id, leaseToken: kept!.leaseToken, write: completed(), now: T0 + 4000 };
+    expect(await s.store.tasks.finish(done)).toBe(true);
+  });
+
   it('serves higher priority first, and ageing lets an old low-priority task overtake', async () => {
     const low = task({ priority: 1, createdAt: T0 });
     const high = task({ priority: 5, createdAt: T0 + 1 });
