@@ -166,8 +166,9 @@ function parseExpertQa(text: string): Array<Omit<RealPair, 'set' | 'split' | 'la
 /**
  * The sets. No Korean set is among them: none reachable here has labels of real Korean claims against real pages
  * under a licence that allows this use. KLUE-NLI is reserved for the project's own checks; KorNLI's XNLI part is a
- * translation of XNLI, whose licence is non-commercial (CC BY-NC 4.0); KorFactScore is CC BY-NC 4.0; LEAP NLI
- * states no licence. docs/analysis.md#real-labelled-sets says what Korean labels rest on meanwhile.
+ * translation of XNLI, whose licence is non-commercial (CC BY-NC 4.0); KorNLI's machine-translated train files are
+ * over the snapshot's 4 MiB limit; KorFactScore is CC BY-NC 4.0; LEAP NLI states no licence.
+ * docs/analysis.md#real-labelled-sets lists every candidate examined and what Korean labels rest on meanwhile.
  */
 export const REAL_SETS: readonly RealSetSource[] = [
   {
