@@ -1,5 +1,6 @@
 /**
- * `npm run trace:reader -- [--corpus=web|web-articles-2026|news-fundus | --dir=PATH] [--pages=N] [--json=FILE]`
+ * `npm run trace:reader -- [--corpus=web|web-articles-2026|news-fundus|web-wcxb | --dir=PATH] [--pages=N]
+ * [--json=FILE]`
  *
  * Reads every page of a real-page corpus with Readability alone and with aeq's reader, and reports what aeq removed
  * from Readability's article: per cleanup rule, the blocks and words removed and how many of them were article text
@@ -23,7 +24,7 @@ interface CorpusPage {
   expectedText: string;
 }
 
-const CORPORA = ['web', 'web-articles-2026', 'news-fundus'] as const;
+const CORPORA = ['web', 'web-articles-2026', 'news-fundus', 'web-wcxb'] as const;
 
 const { values } = parseArgs({
   options: {

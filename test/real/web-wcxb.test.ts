@@ -1,0 +1,68 @@
+/**
+ * WEB_SCRAPE third held-out corpus: 107 article pages of the held-out test split of a web content extraction
+ * benchmark, with their reviewed main content (test/fixtures/real/web-wcxb, PROVENANCE.md there). The pages were
+ * chosen by a fixed rule (bench/reader/wcxb-corpus.ts) and read once, on 2026-11-29, with the reader's rules as they
+ * were; nothing was changed after that read. Each page is read through the service over HTTP; aeq's `text` and
+ * Readability's own text from the same read are scored against the expected text by bag-of-words F1.
+ *
+ * The 95% target at F1 >= 0.9 is not met here (docs/real-inputs.md gives the loss classes): the test asserts the
+ * measured share less a margin, so a regression fails it while the gap stays visible.
+ */
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mean, readArticles, reportArticles, type ArticleOutcome, type ArticlePage } from './article-corpus.js';
+import { startSavedPageServer, startWebScrapeService, type ReplayServer } from './harness.js';
+import type { RunningService } from '../helpers/service.js';
+
+const DIR = new URL('../fixtures/real/web-wcxb/', import.meta.url);
+const pages = JSON.parse(fs.readFileSync(new URL('expected.json', DIR), 'utf8')) as ArticlePage[];
+
+const PAGES = 107;
+const PARALLEL = 8;
+const F1_PASS = 0.9;
+/**
+ * The one read (2026-11-29): 96 of 107 pages (89.7%) at F1 >= 0.9. The floor is that less three pages; the service
+ * is deterministic on replayed pages, so only a change of the reader moves it.
+ */
+const PASS_FLOOR = 93 / PAGES;
+
+describe('WEB_SCRAPE on a third held-out corpus (web-wcxb)', () => {
+  let svc: RunningService;
+  let replay: ReplayServer;
+  let outcomes: ArticleOutcome[] = [];
+
+  beforeAll(async () => {
+    replay = await startSavedPageServer(pages, DIR);
+    svc = await startWebScrapeService(PARALLEL);
+    outcomes = await readArticles(svc, replay.url, pages, PARALLEL);
+    reportArticles('web-wcxb (held out)', outcomes, F1_PASS);
+  }, 600_000);
+
+  afterAll(async () => {
+    await svc?.stop();
+    await replay?.close();
+  });
+
+  it(`holds ${PAGES} distinct pages, each with an expected text`, () => {
+    expect(pages).toHaveLength(PAGES);
+    expect(new Set(pages.map((p) => p.id)).size).toBe(PAGES);
+    expect(new Set(pages.map((p) => p.url)).size).toBe(PAGES);
+    for (const p of pages) expect(p.expectedText.trim(), p.id).not.toBe('');
+  });
+
+  it('completes every page', () => {
+    const failed = outcomes.filter((o) => o.status !== 'COMPLETED').map((o) => `${o.page.id}: ${o.code ?? o.status}`);
+    expect(failed).toEqual([]);
+  });
+
+  const passTitle = `reaches F1 >= ${F1_PASS} on at least ${(PASS_FLOOR * 100).toFixed(1)}% of the pages`;
+  it(`${passTitle} (measured: 89.7%; target 95%, not met)`, () => {
+    expect(mean(outcomes.map((o) => (o.aeq.f1 >= F1_PASS ? 1 : 0)))).toBeGreaterThanOrEqual(PASS_FLOOR);
+  });
+
+  it("reads as much of the articles as Readability alone: a mean F1 at or above Readability's", () => {
+    const aeq = mean(outcomes.map((o) => o.aeq.f1));
+    const readability = mean(outcomes.map((o) => o.readability.f1));
+    expect(aeq).toBeGreaterThanOrEqual(readability);
+  });
+});
