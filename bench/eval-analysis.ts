@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { ANALYSIS_DEFAULTS, type SourceInfluenceConfig } from '../src/analysis/config.js';
 import { loadEvalSet, type EvalLanguage, type EvalSplit } from '../src/analysis/eval/eval-set.js';
 import { evaluate } from '../src/analysis/eval/evaluate.js';
@@ -21,6 +20,7 @@ import { LABEL_ORDER, type Scores, score } from '../src/analysis/eval/scores.js'
 import { JUDGE_WEIGHTS } from '../src/analysis/source-influence/judge/learned.js';
 import { type FeatureRow, readRows, rowOf, writeRows } from './judge/feature-rows.js';
 import { figuresOf, type SetFigures } from './judge/figures.js';
+import { scriptArgs } from './cli-args.js';
 
 /**
  * `npm run eval:analysis`: the support judge on real labelled sets (src/analysis/eval/real-sets.ts, read from fetched
@@ -30,22 +30,33 @@ import { figuresOf, type SetFigures } from './judge/figures.js';
  * stderr, the tables to stdout.
  */
 const root = join(import.meta.dirname, '..');
-const { values } = parseArgs({
-  options: {
-    split: { type: 'string', default: 'heldout' },
-    sets: { type: 'string' },
-    extract: { type: 'boolean', default: false },
-    'model-url': { type: 'string' },
-    model: { type: 'string' },
-    'model-key': { type: 'string' },
-    'model-limit': { type: 'string', default: '300' },
-    // A model on a CPU answers one call at a time, and a call of 10 pairs can take longer than the service's 30 s.
-    'model-concurrency': { type: 'string', default: '4' },
-    'model-timeout-ms': { type: 'string', default: String(ANALYSIS_DEFAULTS.si.model.timeoutMs) },
-    json: { type: 'boolean', default: false },
-    corpora: { type: 'string', default: corporaDir(root) },
-    dir: { type: 'string', default: join(root, 'test', 'fixtures', 'analysis', 'eval') },
-  },
+const USAGE = `
+npm run eval:analysis -- [options]
+  --split heldout|train|all   which split of the real sets (default heldout)
+  --sets NAME,…               only these real sets (default: every set whose snapshot is here)
+  --extract                   also write the judged pairs' features to bench/judge/features.jsonl
+  --model-url URL --model NAME  also judge with an OpenAI-compatible model (with --model-key KEY)
+  --model-limit N             pairs per set for the model (default 300)
+  --model-concurrency N       model calls at once (default 4)
+  --model-timeout-ms MS       per model call
+  --json                      the figures as JSON
+  --corpora DIR               where the fetched snapshots are (default AEQ_CORPORA_DIR or ../.mirror)
+  --dir DIR                   our own written set (default test/fixtures/analysis/eval)
+`;
+const values = scriptArgs(USAGE, {
+  split: { type: 'string', default: 'heldout' },
+  sets: { type: 'string' },
+  extract: { type: 'boolean', default: false },
+  'model-url': { type: 'string' },
+  model: { type: 'string' },
+  'model-key': { type: 'string' },
+  'model-limit': { type: 'string', default: '300' },
+  // A model on a CPU answers one call at a time, and a call of 10 pairs can take longer than the service's 30 s.
+  'model-concurrency': { type: 'string', default: '4' },
+  'model-timeout-ms': { type: 'string', default: String(ANALYSIS_DEFAULTS.si.model.timeoutMs) },
+  json: { type: 'boolean', default: false },
+  corpora: { type: 'string', default: corporaDir(root) },
+  dir: { type: 'string', default: join(root, 'test', 'fixtures', 'analysis', 'eval') },
 });
 const split = values.split as RealSplit | 'all';
 if (!['heldout', 'train', 'all'].includes(split)) {

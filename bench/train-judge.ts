@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import LogisticRegression from 'ml-logistic-regression';
+import { scriptArgs } from './cli-args.js';
 import { Matrix } from 'ml-matrix';
 import { ANALYSIS_DEFAULTS } from '../src/analysis/config.js';
 import { FEATURE_NAMES, featureVector } from '../src/analysis/source-influence/judge/features.js';
@@ -29,14 +29,22 @@ import { figuresOf } from './judge/figures.js';
  * JavaScript, trains deterministically and its weights are a plain matrix we evaluate ourselves at run time (the
  * service does not load the library).
  */
-const { values } = parseArgs({
-  options: {
-    steps: { type: 'string', default: '4000' },
-    out: { type: 'string', default: WEIGHTS_FILE },
-    cv: { type: 'boolean', default: false },
-  },
+const USAGE = `
+npm run train:judge -- [options]
+  --steps N    gradient steps of each regression (default 4000)
+  --out FILE   where the weights go (default src/analysis/source-influence/judge/weights.json)
+  --cv         only cross-validate on the train rows (5 folds): figures, no weights written, no held-out figure
+`;
+const values = scriptArgs(USAGE, {
+  steps: { type: 'string', default: '4000' },
+  out: { type: 'string', default: WEIGHTS_FILE },
+  cv: { type: 'boolean', default: false },
 });
 const steps = Number(values.steps);
+if (!Number.isInteger(steps) || steps < 1) {
+  process.stderr.write(`--steps must be a positive integer\n\n${USAGE.trim()}\n`);
+  process.exit(2);
+}
 
 export const LIBRARY = 'ml-logistic-regression@2.0.0';
 /**

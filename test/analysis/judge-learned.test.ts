@@ -230,6 +230,30 @@ describe('training', () => {
     300_000,
   );
 
+  it('its command and the evaluation command explain their options, and refuse a bad one in a line', () => {
+    const run = (script: string, args: string[]) => {
+      try {
+        return { code: 0, out: execFileSync('npx', ['tsx', script, ...args], { cwd: root, encoding: 'utf8' }) };
+      } catch (e) {
+        const err = e as { status: number; stderr: string };
+        return { code: err.status, out: err.stderr };
+      }
+    };
+    expect(run('bench/train-judge.ts', ['--help'])).toEqual({ code: 0, out: expect.stringMatching(/--steps N/) });
+    for (const [script, args, message] of [
+      ['bench/train-judge.ts', ['--steps', 'many'], '--steps must be a positive integer'],
+      ['bench/train-judge.ts', ['--step', '5'], "Unknown option '--step'"],
+      ['bench/eval-analysis.ts', ['--split'], "Option '--split <value>' argument missing"],
+      ['bench/eval-analysis.ts', ['heldout'], 'positional'],
+    ] as const) {
+      const r = run(script, [...args]);
+      expect(r.code).toBe(2);
+      expect(r.out).toContain(message);
+      expect(r.out).toContain('npm run ');
+      expect(r.out).not.toMatch(/\n\s+at /);
+    }
+  }, 120_000);
+
   it('refuses weights trained on other features', () => {
     expect(() => checkWeights({ ...JUDGE_WEIGHTS, features: FEATURE_NAMES.slice(1) })).toThrow(/train:judge/);
   });
