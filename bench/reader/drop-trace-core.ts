@@ -116,7 +116,7 @@ export function tracePage(html: string, url: string, expected: string): TracedPa
     });
     return {
       readabilityText: c.readabilityText ?? '',
-      readabilityLines: c.tier === 'readability' ? readabilityLines : '',
+      readabilityLines: c.tier.startsWith('readability') ? readabilityLines : '',
       aeqText: withoutHeadline(c.text, c.title),
       aeqFullText: c.text,
       tier: c.tier,

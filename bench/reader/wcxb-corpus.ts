@@ -1,5 +1,5 @@
 /**
- * `npm run corpus:wcxb -- --out=DIR [--repo=GIT_DIR] [--wceb-repo=GIT_DIR] [--fundus-repo=GIT_DIR]`
+ * `npm run corpus:wcxb -- --out=DIR [--split=test|dev] [--repo=GIT_DIR] [--wceb-repo=GIT_DIR] [--fundus-repo=GIT_DIR]`
  *
  * Writes the third held-out corpus (test/fixtures/real/web-wcxb, PROVENANCE.md there) from a fetched snapshot of
  * Murrough-Foley/web-content-extraction-benchmark (WCXB): article pages of its held-out test split with the annotated
@@ -15,7 +15,10 @@
  *   development slice was read) are left out, and so are pages whose HTML is absent from the snapshot;
  * - ordered by sha1 of the URL, all of them (`id` = `wcxb-` + the first 12 hex digits).
  *
- * The HTML is `test/html/<file_id>.html.gz` byte for byte; the benchmark reads it as UTF-8, so `charset` is `utf-8`.
+ * `--split=dev` applies the same rule to the benchmark's development split (`dev/`) instead: a development slice,
+ * written to a scratch directory and never stored in the repository (docs/real-inputs.md, "Third round").
+ *
+ * The HTML is `<split>/html/<file_id>.html.gz` byte for byte; the benchmark reads it as UTF-8, so `charset` is `utf-8`.
  * `--repo`, `--wceb-repo` and `--fundus-repo` are the snapshots' git directories (defaults: ../.mirror/<owner>+<name>/
  * repo beside the checkout).
  */
@@ -34,13 +37,17 @@ const ROOT = new URL('../../', import.meta.url);
 const { values } = parseArgs({
   options: {
     out: { type: 'string' },
+    split: { type: 'string', default: 'test' },
     repo: { type: 'string' },
     'wceb-repo': { type: 'string' },
     'fundus-repo': { type: 'string' },
   },
 });
-if (!values.out) {
-  console.error('usage: wcxb-corpus.ts --out=DIR [--repo=GIT_DIR] [--wceb-repo=GIT_DIR] [--fundus-repo=GIT_DIR]');
+const split = values.split ?? 'test';
+if (!values.out || (split !== 'test' && split !== 'dev')) {
+  console.error(
+    'usage: wcxb-corpus.ts --out=DIR [--split=test|dev] [--repo=GIT_DIR] [--wceb-repo=GIT_DIR] [--fundus-repo=GIT_DIR]',
+  );
   process.exit(2);
 }
 const mirror = (name: string) => path.resolve(ROOT.pathname, `../.mirror/${name}/repo`);
@@ -69,7 +76,9 @@ const urlKey = (u: string) =>
     .replace(/^www\./, '') ?? '';
 
 const seen = new Set<string>();
-for (const corpus of ['web', 'web-articles-2026', 'web-heldout', 'news-fundus']) {
+// A development slice also leaves out the held-out test split's own pages.
+const others = ['web', 'web-articles-2026', 'web-heldout', 'news-fundus', ...(split === 'dev' ? ['web-wcxb'] : [])];
+for (const corpus of others) {
   const rows = JSON.parse(
     fs.readFileSync(new URL(`test/fixtures/real/${corpus}/expected.json`, ROOT), 'utf8'),
   ) as Array<{ url: string }>;
@@ -83,26 +92,26 @@ for (const n of list(fundusGit, FUNDUS_COMMIT, FUNDUS_DATA).filter((f) => f.ends
   for (const m of Object.values(JSON.parse(meta) as Record<string, { url: string }>)) seen.add(urlKey(m.url));
 }
 
-const present = new Set(list(git, COMMIT, 'test/html'));
+const present = new Set(list(git, COMMIT, `${split}/html`));
 const isReviewedArticle = (d: GroundTruth) => {
   const t = d._internal?.page_type;
   return t?.primary === 'article' && t.confidence === 'verified' && t.needs_review === false;
 };
-const all = list(git, COMMIT, 'test/ground-truth')
+const all = list(git, COMMIT, `${split}/ground-truth`)
   .filter((n) => n.endsWith('.json'))
   .map((n) => JSON.parse(git(['show', `${COMMIT}:${n}`]).toString('utf8')) as GroundTruth);
 const chosen = all.filter((d) => isReviewedArticle(d) && (d.ground_truth.main_content ?? '').trim() !== '');
 const overlap = chosen.filter((d) => seen.has(urlKey(d.url)));
-const absent = chosen.filter((d) => !seen.has(urlKey(d.url)) && !present.has(`test/html/${d.file_id}.html.gz`));
+const absent = chosen.filter((d) => !seen.has(urlKey(d.url)) && !present.has(`${split}/html/${d.file_id}.html.gz`));
 const pages = chosen
-  .filter((d) => !seen.has(urlKey(d.url)) && present.has(`test/html/${d.file_id}.html.gz`))
+  .filter((d) => !seen.has(urlKey(d.url)) && present.has(`${split}/html/${d.file_id}.html.gz`))
   .map((d) => ({ hash: createHash('sha1').update(d.url).digest('hex'), d }))
   .sort((a, b) => (a.hash < b.hash ? -1 : 1));
 
 fs.mkdirSync(values.out, { recursive: true });
 const rows = pages.map(({ hash, d }) => {
   const id = `wcxb-${hash.slice(0, 12)}`;
-  const source = `test/html/${d.file_id}.html.gz`;
+  const source = `${split}/html/${d.file_id}.html.gz`;
   fs.writeFileSync(path.join(values.out as string, `${id}.html.gz`), git(['show', `${COMMIT}:${source}`]));
   return {
     id,
@@ -116,7 +125,7 @@ const rows = pages.map(({ hash, d }) => {
 });
 fs.writeFileSync(path.join(values.out, 'expected.json'), `${JSON.stringify(rows, null, 1)}\n`);
 console.log(
-  `${all.length} test pages, ${chosen.length} reviewed articles; left out: ${overlap.length} by URL ` +
+  `${all.length} ${split} pages, ${chosen.length} reviewed articles; left out: ${overlap.length} by URL ` +
     `(${overlap.map((d) => d.file_id).join(' ')}), ${absent.length} without HTML ` +
     `(${absent.map((d) => d.file_id).join(' ')}); ${rows.length} written to ${values.out}`,
 );

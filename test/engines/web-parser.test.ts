@@ -7,6 +7,7 @@ import { decompress, type PageBytes } from '../../src/engines/web/page-fetch.js'
 import { parseSrcset } from '../../src/engines/web/page-images.js';
 import { densestParagraphBlock } from '../../src/engines/web/paragraph-block.js';
 import { interpretPage } from '../../src/engines/web/page-reader.js';
+import { isPartialPick, readableProse, widens } from '../../src/engines/web/partial-pick.js';
 import { jsdom } from '../../src/engines/lazy-modules.js';
 import { failureOf } from '../helpers/failures.js';
 
@@ -411,6 +412,56 @@ describe('WEB_SCRAPE extraction on markup seen in real pages', () => {
     const r = read(html(`<p>The guide has eight chapters.</p><ul>${links}</ul>`));
     expect(r.text).toContain('Chapter 1: how the reader finds');
     expect(r.text).toContain('Chapter 8: how the reader finds');
+  });
+
+  describe('a partial pick (docs/engines.md#partial-pick)', () => {
+    const para = (topic: string, i: number) =>
+      `<p>The ${topic} part explains step ${i} in plain words, with enough detail that a reader can follow it ` +
+      `without the pictures, and a second sentence about ${topic} so that the paragraph reads as prose.</p>`;
+    const intro = [1, 2, 3, 4].map((i) => para('introduction', i)).join('');
+    // A buying guide of the development slices: an introduction, then each reviewed product in a "widget" block,
+    // which Readability's class weights mark as negative and its conditional cleaning removes.
+    const entry = (topic: string) =>
+      `<div class="c-product-widget"><div class="c-product-widget__content"><h3>${topic}</h3>` +
+      `${[1, 2, 3].map((i) => para(topic, i)).join('')}</div></div>`;
+    const guide = () =>
+      `<!doctype html><html lang="en"><head><title>A guide</title></head><body><nav><a href="/">Home</a></nav>` +
+      `<main><h1>A guide</h1><article><div class="feature__content-block">${intro}` +
+      `${['Soil', 'Water', 'Light', 'Pruning', 'Pests'].map(entry).join('')}</div></article></main></body></html>`;
+
+    it('reads the whole article when Readability keeps the introduction only', () => {
+      const r = read(guide());
+      expect(r.raw).toMatchObject({ tier: 'readability:widened' });
+      expect(r.text).toContain('The Pests part explains step 3');
+      expect(r.text).toContain('The introduction part explains step 1');
+      // Readability's own pick, before any step of ours, is recorded as it was.
+      expect((r.raw as { readabilityText: string }).readabilityText).not.toContain('Pests');
+    });
+
+    it("counts the page's prose outside chrome, comment threads and sidebars", () => {
+      const { JSDOM } = jsdom();
+      const doc = new JSDOM(
+        `<body><nav><p>${'Menu words that are not prose at all. '.repeat(3)}</p></nav>
+        <div class="site-content"><p>${'Article prose, counted. '.repeat(3)}</p>
+        <ul><li>${'A list item of the article, counted too. '.repeat(2)}<ul><li>nested, once</li></ul></li></ul>
+        <li><a href="/x">${'A link is no prose at all, whatever its length. '.repeat(2)}</a></li></div>
+        <ol class="comment-list"><li>${'A reader comment, left out of the count. '.repeat(4)}</li></ol></body>`,
+      ).window.document;
+      const prose = readableProse(doc.body);
+      expect(prose.blocks).toHaveLength(2);
+      expect(prose.blocks[1]).toContain('nested, once');
+    });
+
+    it('keeps the first pick when the wider read would swap it for another block', () => {
+      const page = { chars: 10_000, blocks: [] };
+      const first = { chars: 1_000, blocks: ['a', 'b', 'c', 'd', 'e'] };
+      expect(isPartialPick(first, page)).toBe(true);
+      expect(isPartialPick({ chars: 6_000, blocks: [] }, page)).toBe(false);
+      expect(isPartialPick({ chars: 400, blocks: [] }, { chars: 1_200, blocks: [] })).toBe(false);
+      expect(widens({ chars: 8_000, blocks: ['a', 'b', 'c', 'd', 'x', 'y'] }, first)).toBe(true);
+      expect(widens({ chars: 8_000, blocks: ['a', 'b', 'c', 'x', 'y'] }, first)).toBe(false);
+      expect(widens({ chars: 900, blocks: ['a', 'b', 'c', 'd', 'e'] }, first)).toBe(false);
+    });
   });
 
   it('finds the block holding the most paragraph text, not comments or link lists', () => {

@@ -3,6 +3,7 @@ import { appShellEvidence } from './app-shell.js';
 import { MIN_KEPT_SHARE, pruneBoilerplate, type PruneRule } from './boilerplate.js';
 import { declaredArticleBody, declaredBodyElement, declaredBodyIsFuller } from './declared-body.js';
 import { densestParagraphBlock } from './paragraph-block.js';
+import { isPartialPick, PARTIAL_SHARE, readableProse, widens, type Prose } from './partial-pick.js';
 import { normalizeTables, sanitize, type SanitizeRule } from './html-cleanup.js';
 import { leadImage, mergeImages, resolveArticleImages, type PageImage } from './page-images.js';
 import { toMarkdown, toPlainText } from './page-markdown.js';
@@ -80,6 +81,7 @@ export function extractMainContent(html: string, pageUrl: string, observer?: Rea
     const baseUrl = doc.baseURI;
     const headline = doc.querySelector('h1')?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
     const declared = declaredArticleBody(doc);
+    const pageProse = doc.body ? readableProse(doc.body) : { chars: 0, blocks: [] };
     const article = new (readability().Readability)(doc, { charThreshold: 500, keepClasses: true }).parse();
 
     let container: Element | null = null;
@@ -100,6 +102,11 @@ export function extractMainContent(html: string, pageUrl: string, observer?: Rea
       // Readability's markup parsed again, not its nodes moved: parsing repairs the nesting Readability's edits can
       // leave (a heading inside a paragraph), which the cleanup rules and Turndown read differently.
       container.innerHTML = article.content;
+      const wider = widerPick(container, pageProse, parsePage);
+      if (wider) {
+        container = wider;
+        tier = 'readability:widened';
+      }
       observer?.readabilityArticle?.(container);
       // Pruning keeps at least MIN_KEPT_SHARE of the text, so a pick that long cannot read short: only a short pick
       // pays for the probe.
@@ -146,7 +153,7 @@ export function extractMainContent(html: string, pageUrl: string, observer?: Rea
       throw new UpstreamFailure('CONTENT_UNREADABLE', 'no readable content in the page');
 
     // On Readability's article what the sanitiser removes is recorded too; the fallback's removals are not.
-    sanitize(container, tier === 'readability' ? record : undefined);
+    sanitize(container, tier.startsWith('readability') ? record : undefined);
     normalizeTables(container);
     absolutizeLinks(container, baseUrl);
     const images = mergeImages(lead, resolveArticleImages(container, baseUrl));
@@ -172,6 +179,25 @@ export function extractMainContent(html: string, pageUrl: string, observer?: Rea
   } finally {
     dom.window.close();
   }
+}
+
+/**
+ * Readability's pick holds only part of the page's prose (one section of a long guide, two entries of a list): it is
+ * read again with a character threshold of that share of the page's prose, so that Readability's own retries run
+ * (without its unlikely-candidate filter, then its class weights, then its conditional cleaning) and the longest of
+ * its attempts is kept when none reaches the threshold. The wider pick is taken when it widens the first one
+ * (docs/engines.md#partial-pick); null otherwise.
+ */
+function widerPick(first: Element, page: Prose, parsePage: () => Document): Element | null {
+  const firstProse = readableProse(first);
+  if (!isPartialPick(firstProse, page)) return null;
+  const doc = parsePage();
+  const charThreshold = Math.ceil(PARTIAL_SHARE * page.chars);
+  const again = new (readability().Readability)(doc, { charThreshold, keepClasses: true }).parse();
+  if (!again?.content) return null;
+  const wider = doc.createElement('div');
+  wider.innerHTML = again.content;
+  return widens(readableProse(wider), firstProse) ? wider : null;
 }
 
 interface PageMetadata {

@@ -3,7 +3,7 @@ const CHROME =
   'nav, header, footer, aside, form, script, style, noscript, template, ' +
   '[role="navigation"], [role="banner"], [role="contentinfo"], [role="complementary"]';
 /** Class or id words of blocks whose prose is not the article (comments, footers, sidebars). */
-const NOT_ARTICLE = /comment|footer|sidebar|menu|related|promo|newsletter|cookie|consent|popup|modal/i;
+export const NOT_ARTICLE = /comment|footer|sidebar|menu|related|promo|newsletter|cookie|consent|popup|modal/i;
 const BLOCK_CHILD = 'p, div, section, article, ul, ol, table, blockquote, pre, h1, h2, h3, h4, h5, h6, figure';
 
 /**
