@@ -12,9 +12,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
-import { parseArgs } from 'node:util';
 import { droppedTokens, tracePage, unrecordedDrops, type RemovedBlock } from './drop-trace-core.js';
 import { bagOfWordsF1, words as wordsOf } from './score.js';
+import { scriptArgs } from '../cli-args.js';
 
 interface CorpusPage {
   id: string;
@@ -26,15 +26,17 @@ interface CorpusPage {
 
 const CORPORA = ['web', 'web-articles-2026', 'news-fundus', 'web-wcxb'] as const;
 
-const { values } = parseArgs({
-  options: {
+const values = scriptArgs(
+  'npm run trace:reader -- [--corpus=web|web-articles-2026|news-fundus|web-wcxb | --dir=PATH] [--pages=N]' +
+    ' [--json=FILE]',
+  {
     corpus: { type: 'string', default: 'web' },
     /** Any directory laid out as the corpora are (`expected.json` and the gzipped pages beside it). */
     dir: { type: 'string' },
     pages: { type: 'string' },
     json: { type: 'string' },
   },
-});
+);
 const corpus = values.dir ?? values.corpus ?? 'web';
 if (!values.dir && !(CORPORA as readonly string[]).includes(corpus)) {
   console.error(`--corpus must be one of ${CORPORA.join(', ')}, or give --dir`);

@@ -27,20 +27,18 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { scriptArgs } from '../cli-args.js';
 
 const COMMIT = '18da6e53592f99cf0ac5770dc63d6ba99ba63ae8';
 const DATA = 'tests/resources/parser/test_data';
 const ROOT = new URL('../../', import.meta.url);
 
-const { values } = parseArgs({
-  options: {
-    out: { type: 'string' },
-    repo: { type: 'string' },
-    count: { type: 'string', default: '150' },
-    from: { type: 'string' },
-    to: { type: 'string' },
-  },
+const values = scriptArgs('npm run corpus:fundus -- --out=DIR [--repo=GIT_DIR] [--count=150] [--from=N --to=M]', {
+  out: { type: 'string' },
+  repo: { type: 'string' },
+  count: { type: 'string', default: '150' },
+  from: { type: 'string' },
+  to: { type: 'string' },
 });
 const count = Number(values.count);
 const from = values.from === undefined ? 1 : Number(values.from);

@@ -18,20 +18,21 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { scriptArgs } from '../cli-args.js';
 
 const COMMIT = '977613a3a90de65c9ed5e1db251eeede7b9d9714';
 const ROOT = new URL('../../', import.meta.url);
 
-const { values } = parseArgs({
-  options: {
+const values = scriptArgs(
+  'npm run corpus:wceb -- --from=N --to=M --out=DIR [--repo=GIT_DIR] [--kind=articles|other-articles]',
+  {
     from: { type: 'string' },
     to: { type: 'string' },
     out: { type: 'string' },
     repo: { type: 'string' },
     kind: { type: 'string', default: 'articles' },
   },
-});
+);
 const from = Number(values.from);
 const to = Number(values.to);
 if (!Number.isInteger(from) || !Number.isInteger(to) || from < 1 || to < from || !values.out) {

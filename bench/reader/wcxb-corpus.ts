@@ -26,7 +26,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { scriptArgs } from '../cli-args.js';
 
 const COMMIT = 'c039d5ee9f5a3a984a0e167e63aacd04e76e78a9';
 const WCEB_COMMIT = '977613a3a90de65c9ed5e1db251eeede7b9d9714';
@@ -34,15 +34,16 @@ const FUNDUS_COMMIT = '18da6e53592f99cf0ac5770dc63d6ba99ba63ae8';
 const FUNDUS_DATA = 'tests/resources/parser/test_data';
 const ROOT = new URL('../../', import.meta.url);
 
-const { values } = parseArgs({
-  options: {
+const values = scriptArgs(
+  'npm run corpus:wcxb -- --out=DIR [--split=test|dev] [--repo=GIT_DIR] [--wceb-repo=GIT_DIR] [--fundus-repo=GIT_DIR]',
+  {
     out: { type: 'string' },
     split: { type: 'string', default: 'test' },
     repo: { type: 'string' },
     'wceb-repo': { type: 'string' },
     'fundus-repo': { type: 'string' },
   },
-});
+);
 const split = values.split ?? 'test';
 if (!values.out || (split !== 'test' && split !== 'dev')) {
   console.error(
