@@ -59,6 +59,9 @@ async function counts(db: pg.Client): Promise<Counts> {
 interface AllDownRun {
   /** Seconds from the restart. */
   ready: number;
+  /** Seconds from the restart to the API process's `ready`, and to the later of the two workers'. */
+  readyApi: number;
+  readyWorkers: number;
   firstFinish: number;
   allTerminal: number;
   allDelivered: number;
@@ -88,11 +91,20 @@ async function allDownOnce(n: number, log: (s: string) => void, round: number): 
       ...childEnv(dataDir, name, db.url, ENGINE_CONCURRENCY, level),
       BENCH_NOOP_DELAY_MS: String(TASK_DELAY_MS),
     });
+    // Seconds from the spawn to each process's `ready`, in the order API, worker 1, worker 2 (of the last start).
+    let readyEach: number[] = [];
     const startAll = async (generation: 1 | 2): Promise<Child[]> => {
+      const t0 = performance.now();
+      const timed = async (p: Promise<Child>, i: number): Promise<Child> => {
+        const c = await p;
+        readyEach[i] = (performance.now() - t0) / 1000;
+        return c;
+      };
+      readyEach = [];
       const started = await Promise.allSettled([
-        startChild('api', env(`api-${generation}`, 'warn')),
-        startChild('worker', env(`worker-${generation}-1`, 'info'), taps[(generation - 1) * 2]!.onLine),
-        startChild('worker', env(`worker-${generation}-2`, 'info'), taps[(generation - 1) * 2 + 1]!.onLine),
+        timed(startChild('api', env(`api-${generation}`, 'warn')), 0),
+        timed(startChild('worker', env(`worker-${generation}-1`, 'info'), taps[(generation - 1) * 2]!.onLine), 1),
+        timed(startChild('worker', env(`worker-${generation}-2`, 'info'), taps[(generation - 1) * 2 + 1]!.onLine), 2),
       ]);
       const up = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
       children.push(...up);
@@ -154,6 +166,8 @@ async function allDownOnce(n: number, log: (s: string) => void, round: number): 
     const scenario = `recovery-all round ${round}`;
     return {
       ready,
+      readyApi: readyEach[0] ?? Number.NaN,
+      readyWorkers: Math.max(readyEach[1] ?? Number.NaN, readyEach[2] ?? Number.NaN),
       firstFinish,
       allTerminal,
       allDelivered,
@@ -205,7 +219,8 @@ export async function runRecoveryAllScenario(cfg: BenchConfig, log: (s: string) 
     const r = await allDownOnce(n, log, round);
     runs.push(r);
     log(
-      `  round ${round}: ready ${r.ready.toFixed(2)} s after the restart, first task finished ` +
+      `  round ${round}: ready ${r.ready.toFixed(2)} s after the restart (API ${r.readyApi.toFixed(2)} s, workers ` +
+        `${r.readyWorkers.toFixed(2)} s), first task finished ` +
         `${r.firstFinish.toFixed(2)} s, every task terminal ${r.allTerminal.toFixed(2)} s (floor ` +
         `${r.floor.toFixed(2)} s, overhead ${r.overhead.toFixed(2)} s), every webhook delivered ` +
         `${r.allDelivered.toFixed(2)} s; duplicate deliveries ${r.duplicateDeliveries} (of ${r.sendingAtKill} in ` +
@@ -227,6 +242,18 @@ export async function runRecoveryAllScenario(cfg: BenchConfig, log: (s: string) 
       metric: 'all three processes ready (s after the restart)',
       unit: 's',
       runs: col((r) => r.ready),
+    }),
+    figure({
+      scenario,
+      metric: 'the API process ready (s after the restart)',
+      unit: 's',
+      runs: col((r) => r.readyApi),
+    }),
+    figure({
+      scenario,
+      metric: 'both worker processes ready (s after the restart)',
+      unit: 's',
+      runs: col((r) => r.readyWorkers),
     }),
     figure({
       scenario,
