@@ -7,6 +7,7 @@ import { createThrowawayDatabase } from '../compare/throwaway-db.js';
 import { figure, type BenchConfig, type Integrity, type ScenarioResult } from '../figures.js';
 import { startCountingReceiver } from '../receiver.js';
 import { median } from '../stats.js';
+import { serviceProcessArgs } from './compiled-process.js';
 import { submitAll } from './dispatch.js';
 import { logTap } from './recovery.js';
 import { childEnv, startChild, type Child } from './scaleout.js';
@@ -77,7 +78,12 @@ interface AllDownRun {
   integrity: Integrity[];
 }
 
-async function allDownOnce(n: number, log: (s: string) => void, round: number): Promise<AllDownRun> {
+async function allDownOnce(
+  n: number,
+  nodeArgs: readonly string[],
+  log: (s: string) => void,
+  round: number,
+): Promise<AllDownRun> {
   const db = await createThrowawayDatabase('aeq_bench_recovery_all');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aeq-bench-recovery-all-'));
   const receiver = await startCountingReceiver({ delayMs: RECEIVER_DELAY_MS });
@@ -102,9 +108,15 @@ async function allDownOnce(n: number, log: (s: string) => void, round: number): 
       };
       readyEach = [];
       const started = await Promise.allSettled([
-        timed(startChild('api', env(`api-${generation}`, 'warn')), 0),
-        timed(startChild('worker', env(`worker-${generation}-1`, 'info'), taps[(generation - 1) * 2]!.onLine), 1),
-        timed(startChild('worker', env(`worker-${generation}-2`, 'info'), taps[(generation - 1) * 2 + 1]!.onLine), 2),
+        timed(startChild('api', env(`api-${generation}`, 'warn'), undefined, nodeArgs), 0),
+        timed(
+          startChild('worker', env(`worker-${generation}-1`, 'info'), taps[(generation - 1) * 2]!.onLine, nodeArgs),
+          1,
+        ),
+        timed(
+          startChild('worker', env(`worker-${generation}-2`, 'info'), taps[(generation - 1) * 2 + 1]!.onLine, nodeArgs),
+          2,
+        ),
       ]);
       const up = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
       children.push(...up);
@@ -210,13 +222,16 @@ async function allDownOnce(n: number, log: (s: string) => void, round: number): 
 /** `cfg.rounds` rounds of the kill of every process; every figure is the median over them, with each round listed. */
 export async function runRecoveryAllScenario(cfg: BenchConfig, log: (s: string) => void): Promise<ScenarioResult> {
   const n = cfg.recoveryTasks;
+  // As deployed (`npm start`): plain node on dist/, built first (compiled-process.ts); quick mode runs tsx, no build.
+  if (!cfg.quick) log('recovery-all: building the service (npm run build), to run its processes on dist/');
+  const nodeArgs = await serviceProcessArgs(cfg.quick);
   const runs: AllDownRun[] = [];
   for (let round = 1; round <= cfg.rounds; round++) {
     log(
       `recovery-all round ${round}/${cfg.rounds}: ${n} tasks of ${TASK_DELAY_MS} ms on average with webhooks, ` +
         '1 API process and 2 workers, kill -9 of all three, then all three started again',
     );
-    const r = await allDownOnce(n, log, round);
+    const r = await allDownOnce(n, nodeArgs, log, round);
     runs.push(r);
     log(
       `  round ${round}: ready ${r.ready.toFixed(2)} s after the restart (API ${r.readyApi.toFixed(2)} s, workers ` +
@@ -233,7 +248,8 @@ export async function runRecoveryAllScenario(cfg: BenchConfig, log: (s: string) 
   const scenario =
     `recovery-all: kill -9 of the API and both worker processes (PostgreSQL, ${n.toLocaleString('en-US')} tasks of ` +
     `${TASK_DELAY_MS / 2}-${TASK_DELAY_MS * 1.5} ms with webhooks answered after ${RECEIVER_DELAY_MS} ms, engine ` +
-    `concurrency ${ENGINE_CONCURRENCY}, killed at ${KILL_AT_SHARE * 100}% completed), all three started again`;
+    `concurrency ${ENGINE_CONCURRENCY}, killed at ${KILL_AT_SHARE * 100}% completed), all three started again ` +
+    (cfg.quick ? '(under tsx)' : '(node on dist/, as npm start)');
   const col = (f: (r: AllDownRun) => number) => runs.map(f);
   const none = (unit: string) => ({ op: '<', value: 1, unit }) as const;
   const figures = [
