@@ -57,12 +57,24 @@ async function counts(db: pg.Client): Promise<Counts> {
   return row;
 }
 
+/** Seconds from `t0` (epoch ms) to the earliest of `times` (epoch ms; NaN ignored), or NaN when there is none. */
+function sinceMs(t0: number, times: number[]): number {
+  const known = times.filter((t) => Number.isFinite(t));
+  return known.length > 0 ? (Math.min(...known) - t0) / 1000 : Number.NaN;
+}
+
 interface AllDownRun {
   /** Seconds from the restart. */
   ready: number;
   /** Seconds from the restart to the API process's `ready`, and to the later of the two workers'. */
   readyApi: number;
   readyWorkers: number;
+  /**
+   * Seconds from the restart to the first 'dead workers released' line of a new worker (what the dead held handed
+   * back), and to the first 'attempt started' line of either (the first claim's tasks running), from the workers' logs.
+   */
+  released: number;
+  firstStarted: number;
   firstFinish: number;
   allTerminal: number;
   allDelivered: number;
@@ -153,6 +165,7 @@ async function allDownOnce(
     // A moment with nothing running, as after a machine's restart.
     await sleep(1_000);
     const restartedAt = performance.now();
+    const restartedAtMs = Date.now();
     await startAll(2);
     const ready = (performance.now() - restartedAt) / 1000;
     let firstFinish = Number.NaN;
@@ -180,6 +193,14 @@ async function allDownOnce(
       ready,
       readyApi: readyEach[0] ?? Number.NaN,
       readyWorkers: Math.max(readyEach[1] ?? Number.NaN, readyEach[2] ?? Number.NaN),
+      released: sinceMs(
+        restartedAtMs,
+        taps.slice(2).flatMap((t) => t.released.map((r) => r.time)),
+      ),
+      firstStarted: sinceMs(
+        restartedAtMs,
+        taps.slice(2).map((t) => t.firstStarted()),
+      ),
       firstFinish,
       allTerminal,
       allDelivered,
@@ -235,7 +256,8 @@ export async function runRecoveryAllScenario(cfg: BenchConfig, log: (s: string) 
     runs.push(r);
     log(
       `  round ${round}: ready ${r.ready.toFixed(2)} s after the restart (API ${r.readyApi.toFixed(2)} s, workers ` +
-        `${r.readyWorkers.toFixed(2)} s), first task finished ` +
+        `${r.readyWorkers.toFixed(2)} s), dead workers' work released ${r.released.toFixed(2)} s, first attempt ` +
+        `started ${r.firstStarted.toFixed(2)} s, first task finished ` +
         `${r.firstFinish.toFixed(2)} s, every task terminal ${r.allTerminal.toFixed(2)} s (floor ` +
         `${r.floor.toFixed(2)} s, overhead ${r.overhead.toFixed(2)} s), every webhook delivered ` +
         `${r.allDelivered.toFixed(2)} s; duplicate deliveries ${r.duplicateDeliveries} (of ${r.sendingAtKill} in ` +
@@ -270,6 +292,18 @@ export async function runRecoveryAllScenario(cfg: BenchConfig, log: (s: string) 
       metric: 'both worker processes ready (s after the restart)',
       unit: 's',
       runs: col((r) => r.readyWorkers),
+    }),
+    figure({
+      scenario,
+      metric: "the dead workers' tasks and deliveries handed back (s after the restart)",
+      unit: 's',
+      runs: col((r) => r.released),
+    }),
+    figure({
+      scenario,
+      metric: 'first attempt started by a new worker (s after the restart)',
+      unit: 's',
+      runs: col((r) => r.firstStarted),
     }),
     figure({
       scenario,
