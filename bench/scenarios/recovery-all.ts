@@ -102,6 +102,8 @@ async function allDownOnce(
   const children: Child[] = [];
   const client = new pg.Client({ connectionString: db.url });
   let connected = false;
+  // The second start, awaited before the processes are stopped, so that none is left running if the run fails.
+  let restarting: Promise<void> = Promise.resolve();
   // Every 'task finished' line of every worker, old and new, so a task completed twice is seen.
   const taps = [logTap(), logTap(), logTap(), logTap()] as const;
   try {
@@ -166,22 +168,33 @@ async function allDownOnce(
     await sleep(1_000);
     const restartedAt = performance.now();
     const restartedAtMs = Date.now();
-    await startAll(2);
-    const ready = (performance.now() - restartedAt) / 1000;
+    // The database is read from the restart on, while the processes start: the workers can finish tasks before the
+    // API process is ready, and the first finish is seen when it happens.
+    const start = { ready: Number.NaN, error: null as unknown };
+    restarting = startAll(2).then(
+      () => {
+        start.ready = (performance.now() - restartedAt) / 1000;
+      },
+      (e: unknown) => {
+        start.error = e ?? new Error('recovery-all: the restart failed');
+      },
+    );
     let firstFinish = Number.NaN;
     let allTerminal = Number.NaN;
     let allDelivered = Number.NaN;
     const deadline = Date.now() + DONE_TIMEOUT_MS;
     for (;;) {
+      if (start.error !== null) throw start.error;
       const t = (performance.now() - restartedAt) / 1000;
       const c = await counts(client);
       if (Number.isNaN(firstFinish) && c.completed + c.failed > atKill.completed + atKill.failed) firstFinish = t;
       if (Number.isNaN(allTerminal) && c.completed + c.failed >= accepted) allTerminal = t;
       if (Number.isNaN(allDelivered) && c.delivered >= accepted && receiver.unique() >= accepted) allDelivered = t;
-      if (!Number.isNaN(allTerminal + allDelivered)) break;
+      if (!Number.isNaN(allTerminal + allDelivered + start.ready)) break;
       if (Date.now() > deadline) throw new Error(`recovery-all: not done ${DONE_TIMEOUT_MS} ms after the restart`);
       await sleep(POLL_MS);
     }
+    const ready = start.ready;
     const end = await counts(client);
     const finished = new Map<string, number>();
     for (const tap of taps) for (const [id, k] of tap.finished) finished.set(id, (finished.get(id) ?? 0) + k);
@@ -232,6 +245,7 @@ async function allDownOnce(
       ],
     };
   } finally {
+    await restarting;
     if (connected) await client.end().catch(() => undefined);
     await Promise.all(children.map((c) => c.stop()));
     await receiver.close();
