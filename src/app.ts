@@ -8,7 +8,6 @@ import { loadServiceConfig, type ServiceConfig } from './config/engine-config.js
 import type { Settings } from './config/settings.js';
 import { systemClock, type Clock } from './domain/clock.js';
 import type { TaskType } from './domain/task-types.js';
-import { defaultRegistry } from './adapters.js';
 // The analysis' steps join the parse pool's table before any pool starts a thread (adapters load lazily).
 import './analysis/source-influence/parse-tasks.js';
 import { ParsePool } from './engines/parse-pool/pool.js';
@@ -16,8 +15,6 @@ import type { EngineRegistry } from './engines/registry.js';
 import { TransportFactory } from './transport/transport-factory.js';
 import { chromiumMissing, hasAppSurface, markBrowserEngines } from './transport/browser/browser-availability.js';
 import { BrowserPool } from './transport/browser/browser-pool.js';
-import { buildHttpServer } from './http/server.js';
-import { registerMcpEndpoint } from './mcp/http-endpoint.js';
 import { Metrics } from './ops/metrics.js';
 import type { SlotLedger } from './pools/slot-ledger.js';
 import { Pools } from './pools/pools.js';
@@ -30,7 +27,7 @@ import { InProcessWakeBus, type WakeBus } from './queue/wake-bus.js';
 import { expiredWrite } from './queue/terminal-write.js';
 import { Worker, type WorkerDeps } from './queue/worker.js';
 import { exitOfferFor } from './queue/exit-offer.js';
-import { startSimulator, type Simulator } from './sandbox/server.js';
+import type { Simulator } from './sandbox/server.js';
 import { routeToSandbox } from './sandbox/upstream-map.js';
 import { claimDataDirMode } from './store/sqlite/data-dir-mode.js';
 import { lockDataDir } from './store/sqlite/data-dir-lock.js';
@@ -141,7 +138,8 @@ async function assemble(settings: Readonly<Settings>, opts: AppOptions, releaseD
     // Several processes can share one simulator (`aeq sandbox`); otherwise each starts its own.
     if (settings.sandboxUrl) sandboxUrl = settings.sandboxUrl;
     else {
-      simulator = await startSimulator({ clock });
+      // The simulator's routes and their Fastify load in sandbox mode only.
+      simulator = await (await import('./sandbox/server.js')).startSimulator({ clock });
       sandboxUrl = simulator.url;
       log.info({ simulator: sandboxUrl }, 'sandbox upstreams started');
     }
@@ -250,15 +248,10 @@ async function assemble(settings: Readonly<Settings>, opts: AppOptions, releaseD
       ...(settings.parseHeapMb ? { maxHeapMb: settings.parseHeapMb } : {}),
       log: log.child({ component: 'parse-pool' }),
     });
-    const runner = new AttemptRunner(
-      config,
-      opts.registry ?? defaultRegistry(),
-      pools,
-      transports,
-      metrics,
-      browsers,
-      parser,
-    );
+    // The engines' and analyses' adapters (some 190 modules) load in a process that runs them, and only when no
+    // registry is given: an API process, or one with its own adapters, starts without them.
+    const registry = opts.registry ?? (await import('./adapters.js')).defaultRegistry();
+    const runner = new AttemptRunner(config, registry, pools, transports, metrics, browsers, parser);
     worker = new Worker({
       tasks: store.tasks,
       workers: store.workers,
@@ -319,8 +312,10 @@ async function assemble(settings: Readonly<Settings>, opts: AppOptions, releaseD
   // Operator changes made before this start (or by other processes) apply before any claim or check.
   await runtime.sync();
   const auth = new Authenticator(store.accounts, apiKey, now, log.child({ component: 'auth' }));
+  // The HTTP surface (Fastify, its plugins, the routes, exports, the dashboard, MCP) loads in a process that serves
+  // it: a worker process starts without it, which shortens its start after a crash.
   const http = runsHttp
-    ? await buildHttpServer({
+    ? await (await import('./http/server.js')).buildHttpServer({
         settings,
         config,
         store,
@@ -337,7 +332,7 @@ async function assemble(settings: Readonly<Settings>, opts: AppOptions, releaseD
       })
     : null;
   // The MCP endpoint sits on the API and calls it in process with the caller's key (src/mcp/http-endpoint.ts).
-  if (http) registerMcpEndpoint(http, { listenHost: settings.host });
+  if (http) (await import('./mcp/http-endpoint.js')).registerMcpEndpoint(http, { listenHost: settings.host });
 
   const app: App = {
     settings,

@@ -7,6 +7,7 @@ import { createThrowawayDatabase } from '../compare/throwaway-db.js';
 import { figure, type BenchConfig, type Integrity, type ScenarioResult } from '../figures.js';
 import { startCountingReceiver } from '../receiver.js';
 import { median } from '../stats.js';
+import { serviceProcessArgs } from './compiled-process.js';
 import { submitAll } from './dispatch.js';
 import { logTap } from './recovery.js';
 import { childEnv, startChild, type Child } from './scaleout.js';
@@ -56,9 +57,24 @@ async function counts(db: pg.Client): Promise<Counts> {
   return row;
 }
 
+/** Seconds from `t0` (epoch ms) to the earliest of `times` (epoch ms; NaN ignored), or NaN when there is none. */
+function sinceMs(t0: number, times: number[]): number {
+  const known = times.filter((t) => Number.isFinite(t));
+  return known.length > 0 ? (Math.min(...known) - t0) / 1000 : Number.NaN;
+}
+
 interface AllDownRun {
   /** Seconds from the restart. */
   ready: number;
+  /** Seconds from the restart to the API process's `ready`, and to the later of the two workers'. */
+  readyApi: number;
+  readyWorkers: number;
+  /**
+   * Seconds from the restart to the first 'dead workers released' line of a new worker (what the dead held handed
+   * back), and to the first 'attempt started' line of either (the first claim's tasks running), from the workers' logs.
+   */
+  released: number;
+  firstStarted: number;
   firstFinish: number;
   allTerminal: number;
   allDelivered: number;
@@ -74,13 +90,20 @@ interface AllDownRun {
   integrity: Integrity[];
 }
 
-async function allDownOnce(n: number, log: (s: string) => void, round: number): Promise<AllDownRun> {
+async function allDownOnce(
+  n: number,
+  nodeArgs: readonly string[],
+  log: (s: string) => void,
+  round: number,
+): Promise<AllDownRun> {
   const db = await createThrowawayDatabase('aeq_bench_recovery_all');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aeq-bench-recovery-all-'));
   const receiver = await startCountingReceiver({ delayMs: RECEIVER_DELAY_MS });
   const children: Child[] = [];
   const client = new pg.Client({ connectionString: db.url });
   let connected = false;
+  // The second start, awaited before the processes are stopped, so that none is left running if the run fails.
+  let restarting: Promise<void> = Promise.resolve();
   // Every 'task finished' line of every worker, old and new, so a task completed twice is seen.
   const taps = [logTap(), logTap(), logTap(), logTap()] as const;
   try {
@@ -88,11 +111,26 @@ async function allDownOnce(n: number, log: (s: string) => void, round: number): 
       ...childEnv(dataDir, name, db.url, ENGINE_CONCURRENCY, level),
       BENCH_NOOP_DELAY_MS: String(TASK_DELAY_MS),
     });
+    // Seconds from the spawn to each process's `ready`, in the order API, worker 1, worker 2 (of the last start).
+    let readyEach: number[] = [];
     const startAll = async (generation: 1 | 2): Promise<Child[]> => {
+      const t0 = performance.now();
+      const timed = async (p: Promise<Child>, i: number): Promise<Child> => {
+        const c = await p;
+        readyEach[i] = (performance.now() - t0) / 1000;
+        return c;
+      };
+      readyEach = [];
       const started = await Promise.allSettled([
-        startChild('api', env(`api-${generation}`, 'warn')),
-        startChild('worker', env(`worker-${generation}-1`, 'info'), taps[(generation - 1) * 2]!.onLine),
-        startChild('worker', env(`worker-${generation}-2`, 'info'), taps[(generation - 1) * 2 + 1]!.onLine),
+        timed(startChild('api', env(`api-${generation}`, 'warn'), undefined, nodeArgs), 0),
+        timed(
+          startChild('worker', env(`worker-${generation}-1`, 'info'), taps[(generation - 1) * 2]!.onLine, nodeArgs),
+          1,
+        ),
+        timed(
+          startChild('worker', env(`worker-${generation}-2`, 'info'), taps[(generation - 1) * 2 + 1]!.onLine, nodeArgs),
+          2,
+        ),
       ]);
       const up = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
       children.push(...up);
@@ -129,22 +167,34 @@ async function allDownOnce(n: number, log: (s: string) => void, round: number): 
     // A moment with nothing running, as after a machine's restart.
     await sleep(1_000);
     const restartedAt = performance.now();
-    await startAll(2);
-    const ready = (performance.now() - restartedAt) / 1000;
+    const restartedAtMs = Date.now();
+    // The database is read from the restart on, while the processes start: the workers can finish tasks before the
+    // API process is ready, and the first finish is seen when it happens.
+    const start = { ready: Number.NaN, error: null as unknown };
+    restarting = startAll(2).then(
+      () => {
+        start.ready = (performance.now() - restartedAt) / 1000;
+      },
+      (e: unknown) => {
+        start.error = e ?? new Error('recovery-all: the restart failed');
+      },
+    );
     let firstFinish = Number.NaN;
     let allTerminal = Number.NaN;
     let allDelivered = Number.NaN;
     const deadline = Date.now() + DONE_TIMEOUT_MS;
     for (;;) {
+      if (start.error !== null) throw start.error;
       const t = (performance.now() - restartedAt) / 1000;
       const c = await counts(client);
       if (Number.isNaN(firstFinish) && c.completed + c.failed > atKill.completed + atKill.failed) firstFinish = t;
       if (Number.isNaN(allTerminal) && c.completed + c.failed >= accepted) allTerminal = t;
       if (Number.isNaN(allDelivered) && c.delivered >= accepted && receiver.unique() >= accepted) allDelivered = t;
-      if (!Number.isNaN(allTerminal + allDelivered)) break;
+      if (!Number.isNaN(allTerminal + allDelivered + start.ready)) break;
       if (Date.now() > deadline) throw new Error(`recovery-all: not done ${DONE_TIMEOUT_MS} ms after the restart`);
       await sleep(POLL_MS);
     }
+    const ready = start.ready;
     const end = await counts(client);
     const finished = new Map<string, number>();
     for (const tap of taps) for (const [id, k] of tap.finished) finished.set(id, (finished.get(id) ?? 0) + k);
@@ -154,6 +204,16 @@ async function allDownOnce(n: number, log: (s: string) => void, round: number): 
     const scenario = `recovery-all round ${round}`;
     return {
       ready,
+      readyApi: readyEach[0] ?? Number.NaN,
+      readyWorkers: Math.max(readyEach[1] ?? Number.NaN, readyEach[2] ?? Number.NaN),
+      released: sinceMs(
+        restartedAtMs,
+        taps.slice(2).flatMap((t) => t.released.map((r) => r.time)),
+      ),
+      firstStarted: sinceMs(
+        restartedAtMs,
+        taps.slice(2).map((t) => t.firstStarted()),
+      ),
       firstFinish,
       allTerminal,
       allDelivered,
@@ -185,6 +245,7 @@ async function allDownOnce(n: number, log: (s: string) => void, round: number): 
       ],
     };
   } finally {
+    await restarting;
     if (connected) await client.end().catch(() => undefined);
     await Promise.all(children.map((c) => c.stop()));
     await receiver.close();
@@ -196,16 +257,21 @@ async function allDownOnce(n: number, log: (s: string) => void, round: number): 
 /** `cfg.rounds` rounds of the kill of every process; every figure is the median over them, with each round listed. */
 export async function runRecoveryAllScenario(cfg: BenchConfig, log: (s: string) => void): Promise<ScenarioResult> {
   const n = cfg.recoveryTasks;
+  // As deployed (`npm start`): plain node on dist/, built first (compiled-process.ts); quick mode runs tsx, no build.
+  if (!cfg.quick) log('recovery-all: building the service (npm run build), to run its processes on dist/');
+  const nodeArgs = await serviceProcessArgs(cfg.quick);
   const runs: AllDownRun[] = [];
   for (let round = 1; round <= cfg.rounds; round++) {
     log(
       `recovery-all round ${round}/${cfg.rounds}: ${n} tasks of ${TASK_DELAY_MS} ms on average with webhooks, ` +
         '1 API process and 2 workers, kill -9 of all three, then all three started again',
     );
-    const r = await allDownOnce(n, log, round);
+    const r = await allDownOnce(n, nodeArgs, log, round);
     runs.push(r);
     log(
-      `  round ${round}: ready ${r.ready.toFixed(2)} s after the restart, first task finished ` +
+      `  round ${round}: ready ${r.ready.toFixed(2)} s after the restart (API ${r.readyApi.toFixed(2)} s, workers ` +
+        `${r.readyWorkers.toFixed(2)} s), dead workers' work released ${r.released.toFixed(2)} s, first attempt ` +
+        `started ${r.firstStarted.toFixed(2)} s, first task finished ` +
         `${r.firstFinish.toFixed(2)} s, every task terminal ${r.allTerminal.toFixed(2)} s (floor ` +
         `${r.floor.toFixed(2)} s, overhead ${r.overhead.toFixed(2)} s), every webhook delivered ` +
         `${r.allDelivered.toFixed(2)} s; duplicate deliveries ${r.duplicateDeliveries} (of ${r.sendingAtKill} in ` +
@@ -218,7 +284,8 @@ export async function runRecoveryAllScenario(cfg: BenchConfig, log: (s: string) 
   const scenario =
     `recovery-all: kill -9 of the API and both worker processes (PostgreSQL, ${n.toLocaleString('en-US')} tasks of ` +
     `${TASK_DELAY_MS / 2}-${TASK_DELAY_MS * 1.5} ms with webhooks answered after ${RECEIVER_DELAY_MS} ms, engine ` +
-    `concurrency ${ENGINE_CONCURRENCY}, killed at ${KILL_AT_SHARE * 100}% completed), all three started again`;
+    `concurrency ${ENGINE_CONCURRENCY}, killed at ${KILL_AT_SHARE * 100}% completed), all three started again ` +
+    (cfg.quick ? '(under tsx)' : '(node on dist/, as npm start)');
   const col = (f: (r: AllDownRun) => number) => runs.map(f);
   const none = (unit: string) => ({ op: '<', value: 1, unit }) as const;
   const figures = [
@@ -227,6 +294,30 @@ export async function runRecoveryAllScenario(cfg: BenchConfig, log: (s: string) 
       metric: 'all three processes ready (s after the restart)',
       unit: 's',
       runs: col((r) => r.ready),
+    }),
+    figure({
+      scenario,
+      metric: 'the API process ready (s after the restart)',
+      unit: 's',
+      runs: col((r) => r.readyApi),
+    }),
+    figure({
+      scenario,
+      metric: 'both worker processes ready (s after the restart)',
+      unit: 's',
+      runs: col((r) => r.readyWorkers),
+    }),
+    figure({
+      scenario,
+      metric: "the dead workers' tasks and deliveries handed back (s after the restart)",
+      unit: 's',
+      runs: col((r) => r.released),
+    }),
+    figure({
+      scenario,
+      metric: 'first attempt started by a new worker (s after the restart)',
+      unit: 's',
+      runs: col((r) => r.firstStarted),
     }),
     figure({
       scenario,

@@ -66,27 +66,35 @@ interface RecoveryRun {
   integrity: Integrity[];
 }
 
-/** Counts 'task finished' lines per task id, and keeps the 'dead workers released' lines, of one worker's output. */
+/**
+ * Counts 'task finished' lines per task id, and keeps the 'dead workers released' lines and the time of the first
+ * 'attempt started' line (epoch ms, NaN before one), of one worker's output.
+ */
 export function logTap(): {
   finished: Map<string, number>;
   released: Array<{ time: number; deadWorkers: string[]; requeued: number; deliveries: number }>;
+  firstStarted(): number;
   onLine(line: string): void;
 } {
   const finished = new Map<string, number>();
   const released: Array<{ time: number; deadWorkers: string[]; requeued: number; deliveries: number }> = [];
+  let firstStarted = Number.NaN;
   return {
     finished,
     released,
+    firstStarted: () => firstStarted,
     onLine(line) {
       const isFinish = line.includes('"task finished"');
       const isRelease = line.includes('"dead workers released"');
-      if (!isFinish && !isRelease) return;
+      const isFirstStart = Number.isNaN(firstStarted) && line.includes('"attempt started"');
+      if (!isFinish && !isRelease && !isFirstStart) return;
       let o: Record<string, unknown>;
       try {
         o = JSON.parse(line) as Record<string, unknown>;
       } catch {
         return;
       }
+      if (isFirstStart) firstStarted = typeof o.time === 'string' ? Date.parse(o.time) : Number(o.time);
       if (isFinish && typeof o.taskId === 'string') finished.set(o.taskId, (finished.get(o.taskId) ?? 0) + 1);
       if (isRelease)
         released.push({

@@ -57,21 +57,25 @@ export function childEnv(
   };
 }
 
+/** The arguments of `node` that run the service process from its TypeScript sources, under tsx. */
+export const TSX_ENTRY_ARGS: readonly string[] = ['--import', 'tsx', ENTRY];
+
 /**
- * Starts one service process (bench/scenarios/scaleout-process.ts under tsx, as the multi-process test
- * starts `src/cli/main.ts`) and waits for its `ready`. The environment is the bench's minus any AEQ_*,
- * DATABASE_URL and NODE_OPTIONS, plus `env`. `onLine` receives each complete line of its stdout (its
- * JSON log lines).
+ * Starts one service process and waits for its `ready`: by default bench/scenarios/scaleout-process.ts under tsx (as
+ * the multi-process test starts `src/cli/main.ts`); `nodeArgs` runs another form of it, such as its compiled entry
+ * (compiled-process.ts). The environment is the bench's minus any AEQ_*, DATABASE_URL and NODE_OPTIONS, plus `env`.
+ * `onLine` receives each complete line of its stdout (its JSON log lines).
  */
 export async function startChild(
   role: 'api' | 'worker',
   env: Record<string, string>,
   onLine?: (line: string) => void,
+  nodeArgs: readonly string[] = TSX_ENTRY_ARGS,
 ): Promise<Child> {
   const base = { ...process.env };
   for (const k of Object.keys(base))
     if (k.startsWith('AEQ_') || ['DATABASE_URL', 'HOST', 'NODE_OPTIONS', 'PORT'].includes(k)) delete base[k];
-  const proc = spawn(process.execPath, ['--import', 'tsx', ENTRY], {
+  const proc = spawn(process.execPath, [...nodeArgs], {
     cwd: ROOT,
     env: { ...base, ...env, AEQ_ROLE: role, PORT: '0' },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],

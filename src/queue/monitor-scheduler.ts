@@ -24,7 +24,6 @@ import type { Monitors } from '../store/ports.js';
 type RunEvent = NonNullable<Parameters<Monitors['advanceRun']>[0]['event']>['webhook'];
 import { newMonitorRun, type RunPorts, type RunSubmission, sampleOf, submitMonitorRun } from './monitor-runs.js';
 import { PeriodicPass } from './periodic-pass.js';
-import { monitorSignals, promptTexts, SIGNAL_READ_RUNS } from '../analysis/visibility/signals.js';
 
 /** How long a run's matching may hold the event loop before giving it back. */
 const FACTS_SLICE_MS = 10;
@@ -220,6 +219,9 @@ export class MonitorScheduler extends PeriodicPass<void> {
     metrics: Record<string, unknown>,
     url: string,
   ): Promise<RunEvent | null> {
+    // The signals' statistics (a t distribution's module tree, some 300 files) load when a run first needs them, not
+    // at every worker's start.
+    const { monitorSignals, promptTexts, SIGNAL_READ_RUNS } = await import('../analysis/visibility/signals.js');
     const before = await this.store.monitors.runMetrics({
       monitorId: run.monitorId,
       accountId: run.accountId,

@@ -1,4 +1,4 @@
-import { addParserTable } from '../../engines/parse-pool/parsers.js';
+import { addParserTable } from '../../engines/parse-pool/added-tables.js';
 import type { PARSERS } from './parse-table.js';
 
 /**

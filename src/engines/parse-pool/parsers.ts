@@ -68,8 +68,8 @@ type EngineParsers = typeof PARSERS;
 
 /**
  * Every parse the pool runs, by name: this layer's table, and the tables of the layers above it (the analysis), which
- * add their entries to this interface by module augmentation and their module to the pool with `addParserTable`, so
- * that this layer never imports theirs.
+ * add their entries to this interface by module augmentation and their module to the pool with `addParserTable`
+ * (added-tables.ts), so that this layer never imports theirs.
  */
 export interface ParserRegistry extends EngineParsers {}
 export type Parsers = ParserRegistry;
@@ -77,18 +77,6 @@ export type ParserName = keyof Parsers;
 type ParseFn<T, N extends keyof T> = T[N] extends (input: infer I) => infer O ? { input: I; output: O } : never;
 export type ParserInput<T, N extends keyof T> = ParseFn<T, N>['input'];
 export type ParserOutput<T, N extends keyof T> = Awaited<ParseFn<T, N>['output']>;
-
-/** Modules (file URLs) of the tables that layers above add; every parse thread loads them beside this one. */
-const addedTables = new Set<string>();
-
-/** Adds a module exporting a `PARSERS` table; called by that module itself when it is loaded. */
-export function addParserTable(moduleUrl: string): void {
-  addedTables.add(moduleUrl);
-}
-
-export function addedParserTables(): string[] {
-  return [...addedTables];
-}
 
 /** Runs one registered parse; what `AttemptContext.parse` offers, bound to the attempt's signal. */
 export type Parse = <N extends ParserName>(

@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { Piscina } from 'piscina';
-import { addedParserTables, type Parse, type ParserInput, type ParserOutput, type Parsers } from './parsers.js';
+import { addedParserTables } from './added-tables.js';
+import type { Parse, ParserInput, ParserOutput, Parsers } from './parsers.js';
 import { fromWireError, type ParseReply, type ParseTask } from './wire.js';
 import type { ParseWorkerData } from './worker.js';
 
