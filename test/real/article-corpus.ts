@@ -7,8 +7,9 @@
  */
 import { classifyRemoved, withoutHeadline, type RemovedBlock } from '../../bench/reader/drop-trace-core.js';
 import type { ReaderRule } from '../../src/engines/web/main-content.js';
+import { afterAll, beforeAll } from 'vitest';
 import { runTask, type RunningService } from '../helpers/service.js';
-import { bagOfWordsF1, printTable } from './harness.js';
+import { bagOfWordsF1, printTable, startSavedPageServer, startWebScrapeService, type ReplayServer } from './harness.js';
 
 export interface ArticlePage {
   id: string;
@@ -42,6 +43,36 @@ const NONE: Score = { precision: 0, recall: 0, f1: 0 };
 interface RawReader {
   readabilityText?: string | null;
   removed?: Array<{ rule: ReaderRule; tag: string; text: string }>;
+}
+
+/** Pages read at once, and the service's concurrency for them. */
+const PARALLEL = 8;
+
+/**
+ * A held-out corpus's read, registered in the calling `describe`: before its tests, the pages are replayed from `dir`
+ * and read once through a WEB_SCRAPE service, and the table is printed (`name`, pages at F1 >= `pass`); after them,
+ * both servers stop. The returned array holds the outcomes once the tests run.
+ */
+export function readCorpusOnce<P extends ArticlePage>(
+  name: string,
+  pages: readonly P[],
+  dir: URL,
+  pass: number,
+): Array<ArticleOutcome<P>> {
+  const outcomes: Array<ArticleOutcome<P>> = [];
+  let svc: RunningService | undefined;
+  let replay: ReplayServer | undefined;
+  beforeAll(async () => {
+    replay = await startSavedPageServer(pages, dir);
+    svc = await startWebScrapeService(PARALLEL);
+    outcomes.push(...(await readArticles(svc, replay.url, pages, PARALLEL)));
+    reportArticles(name, outcomes, pass);
+  }, 600_000);
+  afterAll(async () => {
+    await svc?.stop();
+    await replay?.close();
+  });
+  return outcomes;
 }
 
 /** Reads every page, `parallel` at a time, from `replayUrl/<id>`. */

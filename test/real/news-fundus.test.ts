@@ -10,16 +10,13 @@
  * measured share less a margin, so a regression fails it while the gap stays visible.
  */
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ENGINE_ERROR_SENTENCES } from '../../src/domain/engine-errors.js';
-import { mean, readArticles, reportArticles, type ArticleOutcome, type ArticlePage } from './article-corpus.js';
-import { startSavedPageServer, startWebScrapeService, type ReplayServer } from './harness.js';
-import type { RunningService } from '../helpers/service.js';
+import { mean, readCorpusOnce, type ArticlePage } from './article-corpus.js';
 
 const DIR = new URL('../fixtures/real/news-fundus/', import.meta.url);
 const pages = JSON.parse(fs.readFileSync(new URL('expected.json', DIR), 'utf8')) as ArticlePage[];
 
-const PARALLEL = 8;
 const F1_PASS = 0.9;
 /**
  * The first read (2026-11-29): 135 of 150 pages (90.0%) at F1 >= 0.9; the second, 136 (90.7%). The floor is the first
@@ -33,21 +30,7 @@ const PASS_FLOOR = 0.88;
 const UNREADABLE = ['fundus-7b16e466ede3'];
 
 describe('WEB_SCRAPE on a held-out news corpus (news-fundus)', () => {
-  let svc: RunningService;
-  let replay: ReplayServer;
-  let outcomes: ArticleOutcome[] = [];
-
-  beforeAll(async () => {
-    replay = await startSavedPageServer(pages, DIR);
-    svc = await startWebScrapeService(PARALLEL);
-    outcomes = await readArticles(svc, replay.url, pages, PARALLEL);
-    reportArticles('news-fundus (held out)', outcomes, F1_PASS);
-  }, 600_000);
-
-  afterAll(async () => {
-    await svc?.stop();
-    await replay?.close();
-  });
+  const outcomes = readCorpusOnce('news-fundus (held out)', pages, DIR, F1_PASS);
 
   it('holds 150 distinct pages, each with an expected body', () => {
     expect(pages).toHaveLength(150);

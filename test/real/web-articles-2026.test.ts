@@ -7,33 +7,16 @@
  * Readability's own text from the same read are scored against the expected text by bag-of-words F1.
  */
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSavedPageServer, startWebScrapeService, type ReplayServer } from './harness.js';
-import { mean, readArticles, reportArticles, type ArticleOutcome, type ArticlePage } from './article-corpus.js';
-import type { RunningService } from '../helpers/service.js';
+import { describe, expect, it } from 'vitest';
+import { mean, readCorpusOnce, type ArticlePage } from './article-corpus.js';
 
 const DIR = new URL('../fixtures/real/web-articles-2026/', import.meta.url);
 const pages = JSON.parse(fs.readFileSync(new URL('expected.json', DIR), 'utf8')) as ArticlePage[];
 
-const PARALLEL = 8;
 const F1_PASS = 0.9;
 
 describe('WEB_SCRAPE on a second held-out corpus (web-articles-2026)', () => {
-  let svc: RunningService;
-  let replay: ReplayServer;
-  let outcomes: ArticleOutcome[] = [];
-
-  beforeAll(async () => {
-    replay = await startSavedPageServer(pages, DIR);
-    svc = await startWebScrapeService(PARALLEL);
-    outcomes = await readArticles(svc, replay.url, pages, PARALLEL);
-    reportArticles('web-articles-2026 (held out)', outcomes, F1_PASS);
-  }, 600_000);
-
-  afterAll(async () => {
-    await svc?.stop();
-    await replay?.close();
-  });
+  const outcomes = readCorpusOnce('web-articles-2026 (held out)', pages, DIR, F1_PASS);
 
   it('holds 150 distinct pages', () => {
     expect(pages).toHaveLength(150);

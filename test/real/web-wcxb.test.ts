@@ -9,16 +9,13 @@
  * measured share less a margin, so a regression fails it while the gap stays visible.
  */
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mean, readArticles, reportArticles, type ArticleOutcome, type ArticlePage } from './article-corpus.js';
-import { startSavedPageServer, startWebScrapeService, type ReplayServer } from './harness.js';
-import type { RunningService } from '../helpers/service.js';
+import { describe, expect, it } from 'vitest';
+import { mean, readCorpusOnce, type ArticlePage } from './article-corpus.js';
 
 const DIR = new URL('../fixtures/real/web-wcxb/', import.meta.url);
 const pages = JSON.parse(fs.readFileSync(new URL('expected.json', DIR), 'utf8')) as ArticlePage[];
 
 const PAGES = 107;
-const PARALLEL = 8;
 const F1_PASS = 0.9;
 /**
  * The one read (2026-11-29): 96 of 107 pages (89.7%) at F1 >= 0.9. The floor is that less three pages; the service
@@ -27,21 +24,7 @@ const F1_PASS = 0.9;
 const PASS_FLOOR = 93 / PAGES;
 
 describe('WEB_SCRAPE on a third held-out corpus (web-wcxb)', () => {
-  let svc: RunningService;
-  let replay: ReplayServer;
-  let outcomes: ArticleOutcome[] = [];
-
-  beforeAll(async () => {
-    replay = await startSavedPageServer(pages, DIR);
-    svc = await startWebScrapeService(PARALLEL);
-    outcomes = await readArticles(svc, replay.url, pages, PARALLEL);
-    reportArticles('web-wcxb (held out)', outcomes, F1_PASS);
-  }, 600_000);
-
-  afterAll(async () => {
-    await svc?.stop();
-    await replay?.close();
-  });
+  const outcomes = readCorpusOnce('web-wcxb (held out)', pages, DIR, F1_PASS);
 
   it(`holds ${PAGES} distinct pages, each with an expected text`, () => {
     expect(pages).toHaveLength(PAGES);
