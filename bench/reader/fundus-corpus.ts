@@ -28,6 +28,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { scriptArgs } from '../cli-args.js';
+import { storedCorpusUrls, urlKey } from './corpus-urls.js';
 
 const COMMIT = '18da6e53592f99cf0ac5770dc63d6ba99ba63ae8';
 const DATA = 'tests/resources/parser/test_data';
@@ -64,22 +65,7 @@ interface Meta {
   crawl_date: string;
 }
 
-/** A URL as the corpora compare them: no scheme, no `www.`, no fragment, no trailing slash, lower case. */
-const urlKey = (u: string) =>
-  u
-    .toLowerCase()
-    .split('#')[0]
-    ?.replace(/\/+$/, '')
-    .replace(/^https?:\/\//, '')
-    .replace(/^www\./, '') ?? '';
-
-const seen = new Set<string>();
-for (const corpus of ['web', 'web-articles-2026', 'web-heldout']) {
-  const rows = JSON.parse(
-    fs.readFileSync(new URL(`test/fixtures/real/${corpus}/expected.json`, ROOT), 'utf8'),
-  ) as Array<{ url: string }>;
-  for (const r of rows) seen.add(urlKey(r.url));
-}
+const seen = storedCorpusUrls(['web', 'web-articles-2026', 'web-heldout']);
 
 /** V1 < V1_1 < V2 < V10: the numbers after `V`, compared one by one. */
 function versionOrder(a: string, b: string): number {

@@ -19,6 +19,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { scriptArgs } from '../cli-args.js';
+import { storedCorpusUrls, urlKey } from './corpus-urls.js';
 
 const COMMIT = '977613a3a90de65c9ed5e1db251eeede7b9d9714';
 const ROOT = new URL('../../', import.meta.url);
@@ -49,19 +50,7 @@ interface GroundTruth {
   ground_truth: { main_content: string; title: string };
 }
 
-/** A URL as the corpora compare them: no scheme, no `www.`, no fragment, no trailing slash, lower case. */
-const urlKey = (u: string) =>
-  u
-    .toLowerCase()
-    .split('#')[0]
-    ?.replace(/\/+$/, '')
-    .replace(/^https?:\/\//, '')
-    .replace(/^www\./, '') ?? '';
-
-const tuned = JSON.parse(fs.readFileSync(new URL('test/fixtures/real/web/expected.json', ROOT), 'utf8')) as Array<{
-  url: string;
-}>;
-const seen = new Set(tuned.map((p) => urlKey(p.url)));
+const seen = storedCorpusUrls(['web']);
 /** The benchmark's high-confidence article pages (places 1-414): a page of another kind may repeat one's URL. */
 const isSureArticle = (d: GroundTruth) => {
   const t = d._internal?.page_type;

@@ -27,6 +27,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { scriptArgs } from '../cli-args.js';
+import { storedCorpusUrls, urlKey } from './corpus-urls.js';
 
 const COMMIT = 'c039d5ee9f5a3a984a0e167e63aacd04e76e78a9';
 const WCEB_COMMIT = '977613a3a90de65c9ed5e1db251eeede7b9d9714';
@@ -67,24 +68,9 @@ interface GroundTruth {
   ground_truth: { main_content?: string | null; title?: string | null };
 }
 
-/** A URL as the corpora compare them: no scheme, no `www.`, no fragment, no trailing slash, lower case. */
-const urlKey = (u: string) =>
-  u
-    .toLowerCase()
-    .split('#')[0]
-    ?.replace(/\/+$/, '')
-    .replace(/^https?:\/\//, '')
-    .replace(/^www\./, '') ?? '';
-
-const seen = new Set<string>();
 // A development slice also leaves out the held-out test split's own pages.
 const others = ['web', 'web-articles-2026', 'web-heldout', 'news-fundus', ...(split === 'dev' ? ['web-wcxb'] : [])];
-for (const corpus of others) {
-  const rows = JSON.parse(
-    fs.readFileSync(new URL(`test/fixtures/real/${corpus}/expected.json`, ROOT), 'utf8'),
-  ) as Array<{ url: string }>;
-  for (const r of rows) seen.add(urlKey(r.url));
-}
+const seen = storedCorpusUrls(others);
 for (const n of list(wcebGit, WCEB_COMMIT, 'benchmark/ground-truth').filter((f) => f.endsWith('.json'))) {
   seen.add(urlKey((JSON.parse(wcebGit(['show', `${WCEB_COMMIT}:${n}`]).toString('utf8')) as GroundTruth).url));
 }
