@@ -62,6 +62,8 @@ const SQLITE_ONLY = [
   'test/lifecycle/crash-recovery.test.ts',
   'test/lifecycle/sigterm-drain.test.ts',
   'test/lifecycle/data-dir-lock.test.ts',
+  // The bundled service in its own processes on their own SQLite files: how it is loaded, not the store.
+  'test/lifecycle/bundled-service.test.ts',
   'test/security/secrets.test.ts',
   'test/security/logger-redaction.test.ts',
   // Nothing of these reaches the store: pathological text through the analysis, the browser's address guard, and the

@@ -19,10 +19,15 @@ export interface ChildService {
 /**
  * Starts the real service as a child process (`node --import tsx src/cli/main.ts`), the way an
  * operator runs it, and resolves once it logs that it listens. `env` is layered over a test default
- * (sandbox on, fixed key, any free port, info logs so the listen line can be read).
+ * (sandbox on, fixed key, any free port, info logs so the listen line can be read). `nodeArgs` runs
+ * another form of it, such as the bundled service.
  */
-export async function spawnService(env: Record<string, string>, timeoutMs = 30_000): Promise<ChildService> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts'], {
+export async function spawnService(
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+  nodeArgs: readonly string[] = ['--import', 'tsx', 'src/cli/main.ts'],
+): Promise<ChildService> {
+  const proc = spawn(process.execPath, [...nodeArgs], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import type { Piscina } from 'piscina';
-import { addedParserTables } from './added-tables.js';
+import { addedParserTables, loadAddedTables } from './added-tables.js';
 import type { Parse, ParserInput, ParserOutput, Parsers } from './parsers.js';
 import { fromWireError, type ParseReply, type ParseTask } from './wire.js';
 import type { ParseWorkerData } from './worker.js';
@@ -148,9 +148,7 @@ function isOutOfMemory(e: unknown): boolean {
 
 async function loadTable<T>(url: URL | undefined): Promise<T> {
   const mod = (url ? await import(url.href) : await import('./parsers.js')) as { PARSERS: T };
-  const added = await Promise.all(
-    addedParserTables().map(async (u) => ((await import(u)) as { PARSERS: object }).PARSERS),
-  );
+  const added = (await loadAddedTables()).map((t) => t.PARSERS);
   return Object.assign({}, mod.PARSERS, ...added) as T;
 }
 
