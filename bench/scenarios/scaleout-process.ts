@@ -23,7 +23,7 @@ const COUNT_EVERY_MS = 20;
 export type ToParent =
   | { type: 'ready'; url: string }
   | { type: 'completed'; n: number }
-  | { type: 'report'; calls: number; ids: string[] };
+  | { type: 'report'; calls: number; ids: string[]; claims: number; emptyClaims: number };
 
 export type ToChild = { type: 'report' };
 
@@ -53,7 +53,12 @@ const counter =
       }, COUNT_EVERY_MS);
 
 process.on('message', (m: ToChild) => {
-  if (m.type === 'report') send({ type: 'report', calls: seen.calls, ids: [...seen.started.keys()] });
+  if (m.type !== 'report') return;
+  void app.metrics.claims.get().then((c) => {
+    const claims = c.values.reduce((a, v) => a + v.value, 0);
+    const emptyClaims = c.values.filter((v) => v.labels.outcome === 'empty').reduce((a, v) => a + v.value, 0);
+    send({ type: 'report', calls: seen.calls, ids: [...seen.started.keys()], claims, emptyClaims });
+  });
 });
 
 let stopping = false;

@@ -24,6 +24,14 @@ const STOP_TIMEOUT_MS = 20_000;
 const SETTLE_MS = 500;
 const OUTPUT_TAIL_CHARS = 4_000;
 
+/** What a worker process tells of its run: the no-op adapter's attempts, and its claims (and those that were empty). */
+export interface WorkerReport {
+  calls: number;
+  ids: string[];
+  claims: number;
+  emptyClaims: number;
+}
+
 export interface Child {
   proc: ChildProcess;
   /** Resolves with the signal or exit code once the process has exited. */
@@ -33,7 +41,7 @@ export interface Child {
   url: string;
   /** A worker's last reported count of tasks it completed. */
   completed: number;
-  report(): Promise<{ calls: number; ids: string[] }>;
+  report(): Promise<WorkerReport>;
   stop(): Promise<void>;
 }
 
@@ -101,7 +109,7 @@ export async function startChild(
   void exited.then(() => {
     gone = true;
   });
-  const reports: Array<(r: { calls: number; ids: string[] }) => void> = [];
+  const reports: Array<(r: WorkerReport) => void> = [];
   const child: Child = {
     proc,
     exited,
@@ -155,6 +163,9 @@ export async function startChild(
 
 interface ScaleRun {
   rate: number;
+  /** The workers' claims, all and empty: tasks per claim is what each claim's fixed cost is spread over. */
+  claims: number;
+  emptyClaims: number;
   integrity: Omit<Integrity, 'scenario'>;
 }
 
@@ -195,9 +206,13 @@ async function scaleoutOnce(cfg: BenchConfig, n: number, workers: number): Promi
     const stats = (await call(api.url, 'GET', '/stats')).body as { tasks: { COMPLETED: number } };
     const reports = await Promise.all(ws.map((w) => w.report()));
     const calls = reports.reduce((a, r) => a + r.calls, 0);
+    const claims = reports.reduce((a, r) => a + r.claims, 0);
+    const emptyClaims = reports.reduce((a, r) => a + r.emptyClaims, 0);
     const ids = new Set(reports.flatMap((r) => r.ids));
     return {
       rate,
+      claims,
+      emptyClaims,
       integrity: {
         expected: n,
         observed: stats.tasks.COMPLETED,
@@ -231,7 +246,10 @@ export async function runScaleoutScenario(cfg: BenchConfig, log: (s: string) => 
       const r = await scaleoutOnce(cfg, n, k);
       rates.set(k, [...(rates.get(k) ?? []), r.rate]);
       integrity.push({ scenario: `scale-out round ${round}: ${k} worker process${k > 1 ? 'es' : ''}`, ...r.integrity });
-      log(`  ${k} worker process${k > 1 ? 'es' : ''}: ${Math.round(r.rate)} tasks/s`);
+      log(
+        `  ${k} worker process${k > 1 ? 'es' : ''}: ${Math.round(r.rate)} tasks/s; ${r.claims} claims ` +
+          `(${r.emptyClaims} empty), ${(n / Math.max(1, r.claims)).toFixed(1)} tasks per claim`,
+      );
     }
   }
   const one = median(rates.get(1) ?? []);

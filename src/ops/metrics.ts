@@ -15,6 +15,16 @@ export class Metrics {
     labelNames: ['engine'],
     registers: [this.registry],
   });
+  /**
+   * A worker's claims by what they brought: `tasks`, `empty` (other workers took the room, or nothing was due) or
+   * `failed`. Beside the attempts, the tasks a claim carries: each claim has a fixed cost on the engine's lock.
+   */
+  readonly claims = new Counter({
+    name: 'aeq_claims_total',
+    help: 'Claims of due tasks made by this process, by engine and outcome (tasks, empty, failed)',
+    labelNames: ['engine', 'outcome'],
+    registers: [this.registry],
+  });
   readonly tasksFinished = new Counter({
     name: 'aeq_tasks_finished_total',
     help: 'Tasks that reached a terminal state',

@@ -168,7 +168,9 @@ export class Worker {
       const tasks = await call;
       for (const t of tasks) this.launch(t);
       claimed = tasks.length;
+      this.d.metrics.claims.inc({ engine: taskType, outcome: claimed > 0 ? 'tasks' : 'empty' });
     } catch (e) {
+      this.d.metrics.claims.inc({ engine: taskType, outcome: 'failed' });
       this.d.log.error({ err: e, engine: taskType }, 'claim failed');
       // The store may have committed the claim before it failed here: give its tasks and exit addresses back now,
       // rather than when their lease and holds run out.
