@@ -257,8 +257,9 @@ async function allDownOnce(
 /** `cfg.rounds` rounds of the kill of every process; every figure is the median over them, with each round listed. */
 export async function runRecoveryAllScenario(cfg: BenchConfig, log: (s: string) => void): Promise<ScenarioResult> {
   const n = cfg.recoveryTasks;
-  // As deployed (`npm start`): plain node on dist/, built first (compiled-process.ts); quick mode runs tsx, no build.
-  if (!cfg.quick) log('recovery-all: building the service (npm run build), to run its processes on dist/');
+  // As deployed (`npm start`): plain node on the bundled service, built first (compiled-process.ts); quick mode runs
+  // tsx, no build.
+  if (!cfg.quick) log('recovery-all: building the service (npm run build), to run its processes bundled, as npm start');
   const nodeArgs = await serviceProcessArgs(cfg.quick);
   const runs: AllDownRun[] = [];
   for (let round = 1; round <= cfg.rounds; round++) {
@@ -285,7 +286,7 @@ export async function runRecoveryAllScenario(cfg: BenchConfig, log: (s: string) 
     `recovery-all: kill -9 of the API and both worker processes (PostgreSQL, ${n.toLocaleString('en-US')} tasks of ` +
     `${TASK_DELAY_MS / 2}-${TASK_DELAY_MS * 1.5} ms with webhooks answered after ${RECEIVER_DELAY_MS} ms, engine ` +
     `concurrency ${ENGINE_CONCURRENCY}, killed at ${KILL_AT_SHARE * 100}% completed), all three started again ` +
-    (cfg.quick ? '(under tsx)' : '(node on dist/, as npm start)');
+    (cfg.quick ? '(under tsx)' : '(node on the bundle, as npm start)');
   const col = (f: (r: AllDownRun) => number) => runs.map(f);
   const none = (unit: string) => ({ op: '<', value: 1, unit }) as const;
   const figures = [
