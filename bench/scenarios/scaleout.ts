@@ -4,7 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { createThrowawayDatabase } from '../compare/throwaway-db.js';
+import { cpuMsOf } from '../load.js';
 import { figure, type BenchConfig, type Figure, type Integrity, type ScenarioResult } from '../figures.js';
 import { BENCH_KEY, call, writeBenchConfig } from '../service.js';
 import { median } from '../stats.js';
@@ -161,25 +163,93 @@ export async function startChild(
   return child;
 }
 
-interface ScaleRun {
+/** CPU milliseconds of a process so far, or 0 once it is gone (a backend that closed during the run). */
+function cpuMsOrZero(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    return cpuMsOf(pid);
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * The CPU each side spent (ms): the API process, the worker processes together, and the PostgreSQL backends serving
+ * the run's database (found by name in pg_stat_activity; a backend opened during the run counts from zero).
+ */
+interface CpuSplit {
+  api: number;
+  workers: number;
+  postgres: number;
+}
+
+interface CpuReading {
+  split: CpuSplit;
+  /** Each backend's CPU (ms) by pid. */
+  backends: Map<number, number>;
+}
+
+async function readCpu(admin: pg.Client, api: Child, workers: Child[]): Promise<CpuReading> {
+  const pids = (
+    await admin.query<{ pid: number }>(
+      'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+    )
+  ).rows.map((r) => r.pid);
+  const backends = new Map(pids.map((p) => [p, cpuMsOrZero(p)]));
+  return {
+    backends,
+    split: {
+      api: cpuMsOrZero(api.proc.pid),
+      workers: workers.reduce((a, w) => a + cpuMsOrZero(w.proc.pid), 0),
+      postgres: [...backends.values()].reduce((a, b) => a + b, 0),
+    },
+  };
+}
+
+/** CPU per task (µs) of each side between two readings. */
+function cpuPerTask(before: CpuReading, after: CpuReading, n: number): CpuSplit {
+  let postgres = 0;
+  for (const [pid, ms] of after.backends) postgres += ms - (before.backends.get(pid) ?? 0);
+  const us = (ms: number) => (ms * 1000) / n;
+  return {
+    api: us(after.split.api - before.split.api),
+    workers: us(after.split.workers - before.split.workers),
+    postgres: us(postgres),
+  };
+}
+
+/** One timed phase of a run: N tasks submitted and completed. */
+interface Phase {
   rate: number;
-  /** The workers' claims, all and empty: tasks per claim is what each claim's fixed cost is spread over. */
+  /** CPU per task (µs) of the API process, the workers together and the run's PostgreSQL backends. */
+  cpu: CpuSplit;
+  /** The workers' claims in the phase, all and empty: tasks per claim is what each claim's fixed cost is spread over. */
   claims: number;
   emptyClaims: number;
+}
+
+interface ScaleRun {
+  /** The first N tasks of freshly started processes (their code not yet optimised by V8), then N more. */
+  fresh: Phase;
+  warm: Phase;
   integrity: Omit<Integrity, 'scenario'>;
 }
 
 /**
  * One run: a fresh database; one API process (started first, so that it applies the migrations) and
  * `workers` worker processes, each with the default pool (AEQ_PG_POOL_MAX) and the no-op engine at
- * `cfg.noopConcurrency`, a limit counted across all workers (as for any engine). N tasks submitted
- * through the API (batches of 500, two in flight); timed from the first submit until the workers'
- * counts of COMPLETED add up to N. The store's count (GET /stats) is read once at the end.
+ * `cfg.noopConcurrency`, a limit counted across all workers (as for any engine). Two phases, each N tasks submitted
+ * through the API (batches of 500, two in flight) and timed from the first submit until the workers' counts of
+ * COMPLETED have grown by N: first on the freshly started processes, then again on the same processes, warm. A
+ * service runs warm; the fresh phase, about a second at these rates, also holds each process's own warm-up (V8
+ * compiling the hot paths, the pools' connections), which a second process pays again. The store's count
+ * (GET /stats) is read once at the end.
  */
 async function scaleoutOnce(cfg: BenchConfig, n: number, workers: number): Promise<ScaleRun> {
   const db = await createThrowawayDatabase('aeq_bench_scale');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aeq-bench-scale-'));
   const children: Child[] = [];
+  let admin: pg.Client | null = null;
   try {
     const env = (name: string) => childEnv(dataDir, name, db.url, cfg.noopConcurrency, 'warn');
     const api = await startChild('api', env('api'));
@@ -191,37 +261,58 @@ async function scaleoutOnce(cfg: BenchConfig, n: number, workers: number): Promi
     for (const s of started) if (s.status === 'rejected') throw s.reason;
     const ws = children.filter((c) => c.role === 'worker');
     await sleep(SETTLE_MS);
-    const go = await submitAll(api.url, n);
-    const t0 = performance.now();
-    const accepted = await go();
-    const timeoutMs = 120_000 + n * 5;
-    const deadline = Date.now() + timeoutMs;
+    const activity = new pg.Client({ connectionString: db.url });
+    admin = activity;
+    await activity.connect();
     const done = () => ws.reduce((a, w) => a + w.completed, 0);
-    while (done() < n) {
-      if (Date.now() > deadline)
-        throw new Error(`scale-out, ${workers} workers: ${done()} of ${n} tasks completed after ${timeoutMs} ms`);
-      await sleep(5);
-    }
-    const rate = n / ((performance.now() - t0) / 1000);
+    let accepted = 0;
+    let last = { claims: 0, emptyClaims: 0, calls: 0, ids: [] as string[] };
+    const report = async () => {
+      const reports = await Promise.all(ws.map((w) => w.report()));
+      return {
+        claims: reports.reduce((a, r) => a + r.claims, 0),
+        emptyClaims: reports.reduce((a, r) => a + r.emptyClaims, 0),
+        calls: reports.reduce((a, r) => a + r.calls, 0),
+        ids: reports.flatMap((r) => r.ids),
+      };
+    };
+    const phase = async (): Promise<Phase> => {
+      const target = done() + n;
+      const cpuBefore = await readCpu(activity, api, ws);
+      const go = await submitAll(api.url, n);
+      const t0 = performance.now();
+      accepted += await go();
+      const timeoutMs = 120_000 + n * 5;
+      const deadline = Date.now() + timeoutMs;
+      while (done() < target) {
+        if (Date.now() > deadline)
+          throw new Error(
+            `scale-out, ${workers} workers: ${done()} of ${target} tasks completed after ${timeoutMs} ms`,
+          );
+        await sleep(5);
+      }
+      const rate = n / ((performance.now() - t0) / 1000);
+      const cpu = cpuPerTask(cpuBefore, await readCpu(activity, api, ws), n);
+      const before = last;
+      last = await report();
+      return { rate, cpu, claims: last.claims - before.claims, emptyClaims: last.emptyClaims - before.emptyClaims };
+    };
+    const fresh = await phase();
+    const warm = await phase();
     const stats = (await call(api.url, 'GET', '/stats')).body as { tasks: { COMPLETED: number } };
-    const reports = await Promise.all(ws.map((w) => w.report()));
-    const calls = reports.reduce((a, r) => a + r.calls, 0);
-    const claims = reports.reduce((a, r) => a + r.claims, 0);
-    const emptyClaims = reports.reduce((a, r) => a + r.emptyClaims, 0);
-    const ids = new Set(reports.flatMap((r) => r.ids));
     return {
-      rate,
-      claims,
-      emptyClaims,
+      fresh,
+      warm,
       integrity: {
-        expected: n,
+        expected: 2 * n,
         observed: stats.tasks.COMPLETED,
-        failedRequests: n - accepted,
-        lost: n - stats.tasks.COMPLETED,
-        duplicates: calls - ids.size,
+        failedRequests: 2 * n - accepted,
+        lost: 2 * n - stats.tasks.COMPLETED,
+        duplicates: last.calls - new Set(last.ids).size,
       },
     };
   } finally {
+    await admin?.end().catch(() => undefined);
     await Promise.all(children.map((c) => c.stop()));
     fs.rmSync(dataDir, { recursive: true, force: true });
     await db.drop();
@@ -236,31 +327,42 @@ async function scaleoutOnce(cfg: BenchConfig, n: number, workers: number): Promi
  */
 export async function runScaleoutScenario(cfg: BenchConfig, log: (s: string) => void): Promise<ScenarioResult> {
   const n = cfg.scaleoutTasks;
-  const rates = new Map<number, number[]>();
+  const phases = ['fresh', 'warm'] as const;
+  const rates = new Map<string, number[]>();
   const integrity: Integrity[] = [];
+  const processes = (k: number) => `${k} worker process${k > 1 ? 'es' : ''}`;
   for (let round = 1; round <= cfg.rounds; round++) {
     log(
-      `scale-out round ${round}/${cfg.rounds}: ${n} no-op tasks, 1 API process and ${WORKER_COUNTS.join(', ')} workers`,
+      `scale-out round ${round}/${cfg.rounds}: ${n} no-op tasks on fresh processes then ${n} warm, 1 API process and ` +
+        `${WORKER_COUNTS.join(', ')} workers`,
     );
     for (const k of WORKER_COUNTS) {
       const r = await scaleoutOnce(cfg, n, k);
-      rates.set(k, [...(rates.get(k) ?? []), r.rate]);
-      integrity.push({ scenario: `scale-out round ${round}: ${k} worker process${k > 1 ? 'es' : ''}`, ...r.integrity });
-      log(
-        `  ${k} worker process${k > 1 ? 'es' : ''}: ${Math.round(r.rate)} tasks/s; ${r.claims} claims ` +
-          `(${r.emptyClaims} empty), ${(n / Math.max(1, r.claims)).toFixed(1)} tasks per claim`,
-      );
+      integrity.push({ scenario: `scale-out round ${round}: ${processes(k)}`, ...r.integrity });
+      for (const p of phases) {
+        const ph = r[p];
+        rates.set(`${p} ${k}`, [...(rates.get(`${p} ${k}`) ?? []), ph.rate]);
+        log(
+          `  ${processes(k)}, ${p}: ${Math.round(ph.rate)} tasks/s; ${ph.claims} claims (${ph.emptyClaims} empty), ` +
+            `${(n / Math.max(1, ph.claims)).toFixed(1)} tasks per claim; CPU per task ${Math.round(ph.cpu.api)} µs ` +
+            `API, ${Math.round(ph.cpu.workers)} µs workers, ${Math.round(ph.cpu.postgres)} µs PostgreSQL`,
+        );
+      }
     }
   }
-  const one = median(rates.get(1) ?? []);
-  const figures: Figure[] = WORKER_COUNTS.map((k) =>
-    figure({
-      scenario: `scale-out (${n.toLocaleString('en-US')} no-op tasks, PostgreSQL, 1 API process)`,
-      metric: `tasks/s submit to COMPLETED, ${k} worker process${k > 1 ? 'es' : ''}`,
-      unit: 'tasks/s',
-      runs: rates.get(k) ?? [],
-      ...(k > 1 ? { baseline: { name: '1 worker process', value: one } } : {}),
-    }),
-  );
+  const figures: Figure[] = phases.flatMap((p) => {
+    const one = median(rates.get(`${p} 1`) ?? []);
+    return WORKER_COUNTS.map((k) =>
+      figure({
+        scenario: `scale-out (${n.toLocaleString('en-US')} no-op tasks, PostgreSQL, 1 API process)`,
+        metric:
+          `tasks/s submit to COMPLETED, ${processes(k)}, ` +
+          (p === 'fresh' ? 'the first tasks of fresh processes' : 'the next tasks, processes warm'),
+        unit: 'tasks/s',
+        runs: rates.get(`${p} ${k}`) ?? [],
+        ...(k > 1 ? { baseline: { name: '1 worker process', value: one } } : {}),
+      }),
+    );
+  });
   return { figures, integrity };
 }
