@@ -27,7 +27,7 @@ const SETTLE_MS = 500;
 const OUTPUT_TAIL_CHARS = 4_000;
 
 /** What a worker process tells of its run: the no-op adapter's attempts, and its claims (and those that were empty). */
-export interface WorkerReport {
+interface WorkerReport {
   calls: number;
   ids: string[];
   claims: number;
