@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createThrowawayDatabase } from '../compare/throwaway-db.js';
-import { serviceProcessArgs } from '../scenarios/compiled-process.js';
-import { childEnv, startChild, TSX_ENTRY_ARGS, type Child } from '../scenarios/scaleout.js';
+import { serviceProcessArgs, TSX_ENTRY_ARGS } from '../scenarios/compiled-process.js';
+import { childEnv, startChild, type Child } from '../scenarios/scaleout.js';
 
 /**
  * How long the recovery scenario's service process (bench/scenarios/scaleout-process.ts) takes from its spawn to its

@@ -2,7 +2,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleService } from '../../build/service-bundle.js';
 import { buildService } from './growth-service.js';
-import { TSX_ENTRY_ARGS } from './scaleout.js';
 
 /**
  * The scale-out scenario's service process (scaleout-process.ts) run as production runs aeq: `npm start` runs plain
@@ -19,6 +18,13 @@ import { TSX_ENTRY_ARGS } from './scaleout.js';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SOURCE = path.join(ROOT, 'bench', 'scenarios', 'scaleout-process.ts');
 const OUT_DIR = path.join(ROOT, '.tmp', 'bench-build');
+
+/** The arguments of `node` that run the service process from its TypeScript sources, under tsx. */
+export const TSX_ENTRY_ARGS: readonly string[] = [
+  '--import',
+  'tsx',
+  path.join('bench', 'scenarios', 'scaleout-process.ts'),
+];
 
 let built: Promise<string> | null = null;
 

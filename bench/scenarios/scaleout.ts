@@ -10,11 +10,11 @@ import { cpuMsOf } from '../load.js';
 import { figure, type BenchConfig, type Figure, type Integrity, type ScenarioResult } from '../figures.js';
 import { BENCH_KEY, call, writeBenchConfig } from '../service.js';
 import { median } from '../stats.js';
+import { serviceProcessArgs, TSX_ENTRY_ARGS } from './compiled-process.js';
 import { submitAll } from './dispatch.js';
 import type { ToChild, ToParent } from './scaleout-process.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const ENTRY = path.join('bench', 'scenarios', 'scaleout-process.ts');
 /** Worker processes per run: one API process beside them, all on one PostgreSQL database. */
 const WORKER_COUNTS = [1, 2, 4] as const;
 const READY_TIMEOUT_MS = 60_000;
@@ -66,9 +66,6 @@ export function childEnv(
     AEQ_LOG_LEVEL: logLevel,
   };
 }
-
-/** The arguments of `node` that run the service process from its TypeScript sources, under tsx. */
-export const TSX_ENTRY_ARGS: readonly string[] = ['--import', 'tsx', ENTRY];
 
 /**
  * Starts one service process and waits for its `ready`: by default bench/scenarios/scaleout-process.ts under tsx (as
@@ -252,10 +249,11 @@ async function scaleoutOnce(cfg: BenchConfig, n: number, workers: number): Promi
   let admin: pg.Client | null = null;
   try {
     const env = (name: string) => childEnv(dataDir, name, db.url, cfg.noopConcurrency, 'warn');
-    const api = await startChild('api', env('api'));
+    const nodeArgs = await serviceProcessArgs(cfg.quick);
+    const api = await startChild('api', env('api'), undefined, nodeArgs);
     children.push(api);
     const started = await Promise.allSettled(
-      Array.from({ length: workers }, (_, i) => startChild('worker', env(`worker-${i + 1}`))),
+      Array.from({ length: workers }, (_, i) => startChild('worker', env(`worker-${i + 1}`), undefined, nodeArgs)),
     );
     for (const s of started) if (s.status === 'fulfilled') children.push(s.value);
     for (const s of started) if (s.status === 'rejected') throw s.reason;
