@@ -9,6 +9,7 @@ import {
   PARTIAL_SHARE,
   proseRegion,
   readableProse,
+  removeProseBlocks,
   widens,
   type Prose,
 } from './partial-pick.js';
@@ -241,12 +242,13 @@ function regionPick(first: Element, page: Prose, parsePage: () => Document): Ele
   )
     for (const sib of [...parent.children]) if (sib !== node && !continuesArticle(sib, node)) sib.remove();
   // Blocks Readability took in from beside its top candidate are in its article already.
-  const picked = new Set(firstProse.blocks);
-  for (const n of [...root.querySelectorAll('p, li')])
-    if (picked.has((n.textContent ?? '').replace(/\s+/g, ' ').trim())) n.remove();
+  removeProseBlocks(root, new Set(firstProse.blocks));
   pruneBoilerplate(root, 'page');
   if (isPartialPick({ chars: firstProse.chars + readableProse(root).chars, blocks: [] }, page)) return null;
-  root.querySelector('aeq-pick')?.replaceWith(...first.childNodes);
+  // The pick's place, unless a cleanup step took the block around it (then the region is no widening of the pick).
+  const at = root.querySelector('aeq-pick');
+  if (!at) return null;
+  at.replaceWith(...first.childNodes);
   return root;
 }
 

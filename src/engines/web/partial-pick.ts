@@ -5,6 +5,7 @@ const CHROME_TAGS = new Set(['NAV', 'HEADER', 'FOOTER', 'ASIDE', 'FORM', 'SCRIPT
 const CHROME_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary']);
 /** A paragraph or list item with fewer characters outside links than this is a label or a link, not prose. */
 const MIN_BLOCK_PROSE = 30;
+const HEADINGS = 'h1, h2, h3, h4, h5, h6';
 /**
  * Readability's pick is partial when it holds less than this share of the page's readable prose
  * (docs/engines.md#partial-pick).
@@ -155,13 +156,27 @@ function readsAsProse(el: Element): boolean {
   let links = 0;
   for (const a of el.querySelectorAll('a')) links += textLength(a);
   if (links >= 0.75 * text || el.querySelectorAll('article').length >= 2) return false;
+  // A heading inside a link, or one whose text is mostly a link's (links do not nest, so each is counted once).
   let linkHeadings = 0;
-  for (const h of el.querySelectorAll('h1, h2, h3, h4, h5, h6')) {
+  for (const a of el.querySelectorAll('a')) linkHeadings += a.querySelectorAll(HEADINGS).length;
+  for (const h of el.querySelectorAll(HEADINGS)) {
     let inLinks = 0;
     for (const a of h.querySelectorAll('a')) inLinks += textLength(a);
-    if (h.closest('a') || (inLinks > 0 && inLinks >= 0.5 * textLength(h))) linkHeadings++;
+    if (inLinks > 0 && inLinks >= 0.5 * textLength(h)) linkHeadings++;
   }
   return linkHeadings < 2;
+}
+
+/**
+ * Removes from `root` the prose blocks (as `readableProse` finds them) whose text is one of `texts`: the blocks
+ * Readability's article holds already.
+ */
+export function removeProseBlocks(root: Element, texts: ReadonlySet<string>): void {
+  const found: Element[] = [];
+  walkProse(root, (el, text) => {
+    if (texts.has(text)) found.push(el);
+  });
+  for (const el of found) el.remove();
 }
 
 function textLength(el: Element): number {
