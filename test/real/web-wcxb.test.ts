@@ -2,8 +2,9 @@
  * WEB_SCRAPE third held-out corpus: 107 article pages of the held-out test split of a web content extraction
  * benchmark, with their reviewed main content (test/fixtures/real/web-wcxb, PROVENANCE.md there). The pages were
  * chosen by a fixed rule (bench/reader/wcxb-corpus.ts) and read once, on 2026-11-29, with the reader's rules as they
- * were; nothing was changed after that read for it (later rounds, decided on development slices, read it once each). Each page is read through the service over HTTP; aeq's `text` and
- * Readability's own text from the same read are scored against the expected text by bag-of-words F1.
+ * were; nothing was changed after that read for it (later rounds, decided on development slices, read it once
+ * each). Each page is read through the service over HTTP; aeq's `text` and Readability's own text from the same read
+ * are scored against the expected text by bag-of-words F1.
  *
  * The 95% target at F1 >= 0.9 is not met here (docs/real-inputs.md gives the loss classes): the test asserts the
  * measured share less a margin, so a regression fails it while the gap stays visible.
