@@ -1,7 +1,8 @@
 /**
  * The page reader's cleanup rules, the declared body and the partial pick's region on real saved pages: each rule is
  * shown removing page furniture on a page where it should, and leaving article text on a page where it must
- * (docs/engines.md#cleanup-rules, #partial-pick). The pages are test/fixtures/web/real (PROVENANCE.md there) and pages of the web corpus (test/fixtures/real/web).
+ * (docs/engines.md#cleanup-rules, #partial-pick). The pages are test/fixtures/web/real (PROVENANCE.md there) and
+ * pages of the web corpus (test/fixtures/real/web).
  */
 import fs from 'node:fs';
 import zlib from 'node:zlib';
