@@ -1,7 +1,8 @@
 /**
- * The page reader's cleanup rules and the declared body on real saved pages: each rule is shown removing page furniture
- * on a page where it should, and leaving article text on a page where it must (docs/engines.md#cleanup-rules). The
- * pages are test/fixtures/web/real (PROVENANCE.md there) and pages of the web corpus (test/fixtures/real/web).
+ * The page reader's cleanup rules, the declared body and the partial pick's region on real saved pages: each rule is
+ * shown removing page furniture on a page where it should, and leaving article text on a page where it must
+ * (docs/engines.md#cleanup-rules, #partial-pick). The pages are test/fixtures/web/real (PROVENANCE.md there) and
+ * pages of the web corpus (test/fixtures/real/web).
  */
 import fs from 'node:fs';
 import zlib from 'node:zlib';
@@ -25,8 +26,8 @@ function read(file: URL, url: string) {
     headers: { 'content-type': 'text/html; charset=utf-8' },
     body: zlib.gunzipSync(fs.readFileSync(file)),
   });
-  const raw = r.raw as { tier: string; removed: Removed[] };
-  return { text: r.text, tier: raw.tier, removed: raw.removed };
+  const raw = r.raw as { tier: string; removed: Removed[]; readabilityText: string | null };
+  return { text: r.text, tier: raw.tier, removed: raw.removed, readabilityText: raw.readabilityText ?? '' };
 }
 const own = (name: string) => new URL(`../fixtures/web/real/${name}`, import.meta.url);
 const corpus = (name: string) => new URL(`../fixtures/real/web/${name}`, import.meta.url);
@@ -156,5 +157,70 @@ describe('declared body: the article the page declares in its structured data', 
     expect(el.children[0]?.textContent).toBe('First line & more.');
     expect(el.querySelector('img')).toBeNull();
     expect(el.children[1]?.textContent).toContain('<img src=x');
+  });
+});
+
+describe("partial pick: the article's other sections beside Readability's pick", () => {
+  // Pages of the development slices where Readability keeps one section of an article split across sibling blocks,
+  // and its own retries keep the same part (docs/engines.md#partial-pick).
+  it('reads every section of a post whose sections are sibling blocks (AsciiDoc, wceb places 301-414)', () => {
+    const r = read(own('antoyo-rustc-gcc-39.html.gz'), 'https://blog.antoyo.xyz/rustc_codegen_gcc-progress-report-39');
+    expect(r.tier).toBe('readability:region');
+    for (const line of [
+      'rustc_codegen_gcc is a GCC ahead-of-time codegen for rustc',
+      'Finally, another good way to help is to look at good first issues.',
+    ]) {
+      expect(r.readabilityText).not.toContain(line);
+      expect(r.text).toContain(line);
+    }
+  });
+
+  it("reads every row of a page builder's article (HubSpot, wceb places 1-150)", () => {
+    const r = read(own('cbcbank-2025.html.gz'), 'https://www.cbcbank.com/top-nine-financial-tips-for-working-adults');
+    expect(r.tier).toBe('readability:region');
+    expect(r.readabilityText).not.toContain('Your financial moves need to be linked to your goals.');
+    expect(r.text).toContain('Your financial moves need to be linked to your goals.');
+  });
+
+  it("reads a news article's later chunks, not the teaser column beside each (t-online, fundus 151-251)", () => {
+    const r = read(
+      own('t-online-2026.html.gz'),
+      'https://www.t-online.de/nachrichten/ausland/id_101072480/russlands-schattenflotte-usa-stoppen-sanktioniertes-geisterschiff.html',
+    );
+    expect(r.tier).toBe('readability:widened:region');
+    expect(r.readabilityText).not.toContain('Laut Trackingdaten hat das Schiff nachweislich Venezuela');
+    expect(r.text).toContain('Laut Trackingdaten hat das Schiff nachweislich Venezuela');
+    // Each chunk has an <aside> of "most read" teasers beside it.
+    expect(r.text).not.toContain('Jetzt kommt die Eiswand');
+  });
+
+  it("reads the article's paragraphs after a paywall wrapper's split (Rzeczpospolita, fundus 151-251)", () => {
+    const r = read(
+      own('rzeczpospolita-2025.html.gz'),
+      'https://www.rp.pl/polityka/art41756471-niemcy-stale-zamkniecie-granic-jedynie-kwestia-czasu',
+    );
+    expect(r.tier).toBe('readability:widened:region');
+    expect(r.readabilityText).not.toContain('Trudno sobie dzisiaj wyobrazić, że SPD');
+    expect(r.text).toContain('Trudno sobie dzisiaj wyobrazić, że SPD');
+  });
+
+  it('takes in no teaser list, sidebar column or breaking-news box beside a pick that reads partial', () => {
+    // A utility-class sidebar column (newsletter box, "Popular posts") shares a few class words with the main column.
+    const travel = read(own('travelnoire-2025.html.gz'), 'https://travelnoire.com/top-car-rental-company-us-2025');
+    expect(travel.tier).toBe('readability');
+    expect(travel.text).not.toMatch(/Popular posts|Subscribe to Travel Noire/);
+    // Section teasers with a lead each (CBS News), a "Breaking News" list with leads (India Post).
+    const cbs = read(
+      corpus('zyte/zyte-2c46804d9db4.html.gz'),
+      'https://www.cbsnews.com/news/michael-webb-fort-worth-dramatic-video-shows-rescue-of-8-year-old-kidnapping-victim/',
+    );
+    expect(cbs.tier).toBe('readability');
+    expect(cbs.text).not.toContain('Why farmers may want to paint their cows with zebra stripes');
+    const india = read(
+      corpus('zyte/zyte-5f9c5ed5d64d.html.gz'),
+      'https://www.indiapost.com/with-shattered-dreams-deportees-return-home-from-us/',
+    );
+    expect(india.tier).toBe('readability');
+    expect(india.text).not.toContain('USCIRF expresses concern over NRC');
   });
 });

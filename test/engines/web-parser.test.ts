@@ -7,7 +7,7 @@ import { decompress, type PageBytes } from '../../src/engines/web/page-fetch.js'
 import { parseSrcset } from '../../src/engines/web/page-images.js';
 import { densestParagraphBlock } from '../../src/engines/web/paragraph-block.js';
 import { interpretPage } from '../../src/engines/web/page-reader.js';
-import { isPartialPick, readableProse, widens } from '../../src/engines/web/partial-pick.js';
+import { continuesArticle, isPartialPick, readableProse, widens } from '../../src/engines/web/partial-pick.js';
 import { jsdom } from '../../src/engines/lazy-modules.js';
 import { failureOf } from '../helpers/failures.js';
 
@@ -462,6 +462,28 @@ describe('WEB_SCRAPE extraction on markup seen in real pages', () => {
       expect(widens({ chars: 8_000, blocks: ['a', 'b', 'c', 'x', 'y'] }, first)).toBe(false);
       expect(widens({ chars: 900, blocks: ['a', 'b', 'c', 'd', 'e'] }, first)).toBe(false);
     });
+  });
+
+  it("keeps beside a partial pick only the blocks that continue the article (the region's siblings)", () => {
+    const { JSDOM } = jsdom();
+    const prose =
+      '<p>The next section of the article goes on in plain words, and links to <a href="/a">one page</a>.</p>';
+    const teaser = (i: number) =>
+      `<div><h3><a href="/s/${i}">Another story, number ${i}</a></h3><p>Its lead.</p></div>`;
+    const doc = new JSDOM(
+      `<body><div id="path" class="sect1 wide"></div><div id="next" class="sect1 wide part-2">${prose}</div>
+      <h2 id="heading">Part two</h2><div id="image" class="sect1"><img src="/a.png"></div>
+      <div id="other" class="teasers">${prose}</div>
+      <div id="cards" class="sect1 wide">${[1, 2, 3].map(teaser).join('')}</div>
+      <div id="links" class="sect1 wide"><p><a href="/a">A list of links and nothing else at all</a></p></div>
+      <section id="tag" class="sect1 wide">${prose}</section></body>`,
+    ).window.document;
+    const path = doc.getElementById('path') as Element;
+    const keeps = (id: string) => continuesArticle(doc.getElementById(id) as Element, path);
+    // Same tag, half the class words in common, prose: the next section. A heading or an image block: kept.
+    expect(['next', 'heading', 'image'].map(keeps)).toEqual([true, true, true]);
+    // Another kind of block, a list of cards whose headings are links, a list of links, another tag: not kept.
+    expect(['other', 'cards', 'links', 'tag'].map(keeps)).toEqual([false, false, false, false]);
   });
 
   it('finds the block holding the most paragraph text, not comments or link lists', () => {

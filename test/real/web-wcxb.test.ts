@@ -2,8 +2,9 @@
  * WEB_SCRAPE third held-out corpus: 107 article pages of the held-out test split of a web content extraction
  * benchmark, with their reviewed main content (test/fixtures/real/web-wcxb, PROVENANCE.md there). The pages were
  * chosen by a fixed rule (bench/reader/wcxb-corpus.ts) and read once, on 2026-11-29, with the reader's rules as they
- * were; nothing was changed after that read. Each page is read through the service over HTTP; aeq's `text` and
- * Readability's own text from the same read are scored against the expected text by bag-of-words F1.
+ * were; nothing was changed after that read for it (later rounds, decided on development slices, read it once
+ * each). Each page is read through the service over HTTP; aeq's `text` and Readability's own text from the same read
+ * are scored against the expected text by bag-of-words F1.
  *
  * The 95% target at F1 >= 0.9 is not met here (docs/real-inputs.md gives the loss classes): the test asserts the
  * measured share less a margin, so a regression fails it while the gap stays visible.
@@ -18,10 +19,11 @@ const pages = JSON.parse(fs.readFileSync(new URL('expected.json', DIR), 'utf8'))
 const PAGES = 107;
 const F1_PASS = 0.9;
 /**
- * The one read (2026-11-29): 96 of 107 pages (89.7%) at F1 >= 0.9. The floor is that less three pages; the service
- * is deterministic on replayed pages, so only a change of the reader moves it.
+ * The first read (2026-11-29): 96 of 107 pages (89.7%) at F1 >= 0.9; after the partial pick's region (decided on
+ * development slices, docs/engines.md#partial-pick), 97 (90.7%). The floor is that less three pages; the service is
+ * deterministic on replayed pages, so only a change of the reader moves it.
  */
-const PASS_FLOOR = 93 / PAGES;
+const PASS_FLOOR = 94 / PAGES;
 
 describe('WEB_SCRAPE on a third held-out corpus (web-wcxb)', () => {
   const outcomes = readCorpusOnce('web-wcxb (held out)', pages, DIR, F1_PASS);
@@ -39,7 +41,7 @@ describe('WEB_SCRAPE on a third held-out corpus (web-wcxb)', () => {
   });
 
   const passTitle = `reaches F1 >= ${F1_PASS} on at least ${(PASS_FLOOR * 100).toFixed(1)}% of the pages`;
-  it(`${passTitle} (measured: 89.7%; target 95%, not met)`, () => {
+  it(`${passTitle} (measured: 90.7%; target 95%, not met)`, () => {
     expect(mean(outcomes.map((o) => (o.aeq.f1 >= F1_PASS ? 1 : 0)))).toBeGreaterThanOrEqual(PASS_FLOOR);
   });
 

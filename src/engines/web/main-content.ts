@@ -2,8 +2,17 @@ import { UpstreamFailure } from '../../domain/engine-errors.js';
 import { appShellEvidence } from './app-shell.js';
 import { MIN_KEPT_SHARE, pruneBoilerplate, type PruneRule } from './boilerplate.js';
 import { declaredArticleBody, declaredBodyElement, declaredBodyIsFuller } from './declared-body.js';
-import { densestParagraphBlock } from './paragraph-block.js';
-import { isPartialPick, PARTIAL_SHARE, readableProse, widens, type Prose } from './partial-pick.js';
+import { densestParagraphBlock, NOT_ARTICLE } from './paragraph-block.js';
+import {
+  continuesArticle,
+  isPartialPick,
+  PARTIAL_SHARE,
+  proseRegion,
+  readableProse,
+  removeProseBlocks,
+  widens,
+  type Prose,
+} from './partial-pick.js';
 import { normalizeTables, sanitize, type SanitizeRule } from './html-cleanup.js';
 import { leadImage, mergeImages, resolveArticleImages, type PageImage } from './page-images.js';
 import { toMarkdown, toPlainText } from './page-markdown.js';
@@ -107,6 +116,11 @@ export function extractMainContent(html: string, pageUrl: string, observer?: Rea
         container = wider;
         tier = 'readability:widened';
       }
+      const region = regionPick(container, pageProse, parsePage);
+      if (region) {
+        container = region;
+        tier = `${tier}:region`;
+      }
       observer?.readabilityArticle?.(container);
       // Pruning keeps at least MIN_KEPT_SHARE of the text, so a pick that long cannot read short: only a short pick
       // pays for the probe.
@@ -198,6 +212,44 @@ function widerPick(first: Element, page: Prose, parsePage: () => Document): Elem
   const wider = doc.createElement('div');
   wider.innerHTML = again.content;
   return widens(readableProse(wider), firstProse) ? wider : null;
+}
+
+/**
+ * Readability's pick, still partial after its retries, widened to the region of the page around it that holds the
+ * article's share of the page's prose (docs/engines.md#partial-pick): on the path from the region down to the pick,
+ * the sibling blocks that continue the article (the next sections or rows, of the same kind as the pick's own) are
+ * kept around Readability's article, without chrome and cleaned by the page-scope rules; null when there is no such
+ * region or what it adds still leaves the pick partial.
+ */
+function regionPick(first: Element, page: Prose, parsePage: () => Document): Element | null {
+  const firstProse = readableProse(first);
+  if (!isPartialPick(firstProse, page)) return null;
+  const doc = parsePage();
+  const found = doc.body ? proseRegion(doc.body, firstProse, page) : null;
+  if (!found) return null;
+  found.pick.replaceWith(doc.createElement('aeq-pick'));
+  const root = found.region.cloneNode(true) as Element;
+  const slot = root.querySelector('aeq-pick');
+  if (!slot) return null;
+  for (const n of [...root.querySelectorAll(FALLBACK_DROP)]) n.remove();
+  for (const f of [...root.querySelectorAll('form')]) if (textLength(f) < 200) f.remove();
+  for (const n of [...root.querySelectorAll('[class], [id]')])
+    if (NOT_ARTICLE.test(`${n.getAttribute('class') ?? ''} ${n.getAttribute('id') ?? ''}`)) n.remove();
+  for (
+    let node = slot, parent = slot.parentElement;
+    parent && node !== root;
+    node = parent, parent = node.parentElement
+  )
+    for (const sib of [...parent.children]) if (sib !== node && !continuesArticle(sib, node)) sib.remove();
+  // Blocks Readability took in from beside its top candidate are in its article already.
+  removeProseBlocks(root, new Set(firstProse.blocks));
+  pruneBoilerplate(root, 'page');
+  if (isPartialPick({ chars: firstProse.chars + readableProse(root).chars, blocks: [] }, page)) return null;
+  // The pick's place, unless a cleanup step took the block around it (then the region is no widening of the pick).
+  const at = root.querySelector('aeq-pick');
+  if (!at) return null;
+  at.replaceWith(...first.childNodes);
+  return root;
 }
 
 interface PageMetadata {
