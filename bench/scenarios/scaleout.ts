@@ -220,7 +220,7 @@ interface Phase {
   rate: number;
   /** CPU per task (µs) of the API process, the workers together and the run's PostgreSQL backends. */
   cpu: CpuSplit;
-  /** The workers' claims in the phase, all and empty: tasks per claim is what each claim's fixed cost is spread over. */
+  /** The workers' claims in the phase, all and empty: each claim's fixed cost is spread over its tasks. */
   claims: number;
   emptyClaims: number;
 }
