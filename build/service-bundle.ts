@@ -74,6 +74,8 @@ export async function bundleService(opts: BundleOptions = {}): Promise<string[]>
   fs.rmSync(outdir, { recursive: true, force: true });
   const result = await esbuild.build({
     entryPoints: opts.entries ?? { main: SERVICE_ENTRY },
+    // The metafile's paths are relative to this, whatever directory the build is run from.
+    absWorkingDir: ROOT,
     outdir,
     // Every output file directly in `outdir`: the rewritten addresses are relative to it.
     entryNames: '[name]',
@@ -112,6 +114,6 @@ export async function bundleService(opts: BundleOptions = {}): Promise<string[]>
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const files = await bundleService();
-  const entries = files.filter((f) => f.endsWith('.js')).length;
-  console.log(`service bundled in ${path.relative(process.cwd(), SERVICE_BUNDLE_DIR)}: ${entries} modules`);
+  const modules = files.filter((f) => f.endsWith('.js')).length;
+  console.log(`service bundled in ${path.relative(process.cwd(), SERVICE_BUNDLE_DIR)}: ${modules} files of code`);
 }
