@@ -171,8 +171,9 @@ function cpuMsOrZero(pid: number | undefined): number {
 }
 
 /**
- * The CPU each side spent (ms): the API process, the worker processes together, and the PostgreSQL backends serving
- * the run's database (found by name in pg_stat_activity; a backend opened during the run counts from zero).
+ * The CPU of each side: the API process, the worker processes together, and the PostgreSQL backends serving the run's
+ * database (found by name in pg_stat_activity; a backend opened during the run counts from zero). In ms so far in a
+ * reading, in µs per task in a phase.
  */
 interface CpuSplit {
   api: number;
@@ -246,7 +247,7 @@ async function scaleoutOnce(cfg: BenchConfig, n: number, workers: number): Promi
   const db = await createThrowawayDatabase('aeq_bench_scale');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aeq-bench-scale-'));
   const children: Child[] = [];
-  let admin: pg.Client | null = null;
+  const activity = new pg.Client({ connectionString: db.url });
   try {
     const env = (name: string) => childEnv(dataDir, name, db.url, cfg.noopConcurrency, 'warn');
     const nodeArgs = await serviceProcessArgs(cfg.quick);
@@ -259,8 +260,6 @@ async function scaleoutOnce(cfg: BenchConfig, n: number, workers: number): Promi
     for (const s of started) if (s.status === 'rejected') throw s.reason;
     const ws = children.filter((c) => c.role === 'worker');
     await sleep(SETTLE_MS);
-    const activity = new pg.Client({ connectionString: db.url });
-    admin = activity;
     await activity.connect();
     const done = () => ws.reduce((a, w) => a + w.completed, 0);
     let accepted = 0;
@@ -310,7 +309,8 @@ async function scaleoutOnce(cfg: BenchConfig, n: number, workers: number): Promi
       },
     };
   } finally {
-    await admin?.end().catch(() => undefined);
+    // Ending a client that never connected is a no-op.
+    await activity.end().catch(() => undefined);
     await Promise.all(children.map((c) => c.stop()));
     fs.rmSync(dataDir, { recursive: true, force: true });
     await db.drop();
