@@ -2,10 +2,9 @@
  * The block classifier tried as a boilerplate-block cleanup rule (docs/real-inputs.md, "Fifth round"): boosted
  * decision trees read each leaf block of Readability's article once the cleanup rules have run (block-features.ts)
  * and score how likely it is to be no article text. Trained and judged by train-block-model.ts on the development
- * slices; not part of the reader, as it did not beat the rules without removing article text. `removeBoilerplateBlocks`
- * is the rule as it would run.
+ * slices; not part of the reader, as it did not beat the rules without removing article text.
  */
-import { articleBlocks, FEATURE_NAMES } from './block-features.js';
+import { FEATURE_NAMES } from './block-features.js';
 
 /**
  * A tree as a flat list of nodes: `[feature, split, left, right]` sends a block left when its feature is at most
@@ -23,7 +22,7 @@ export interface BlockModel {
 }
 
 /** The model removes at most this share of the article's text; a page it would cut more of keeps every block. */
-const MAX_REMOVED_SHARE = 0.3;
+export const MAX_REMOVED_SHARE = 0.3;
 
 /**
  * A table or a code block is never removed: the model scores it (a box's offer table, a code sample the annotators
@@ -53,21 +52,4 @@ export function boilerplateProbability(f: readonly number[], model: BlockModel):
   let z = model.base;
   for (const t of model.trees) z += treeValue(t, f);
   return 1 / (1 + Math.exp(-z));
-}
-
-/** Removes the blocks the model finds boilerplate; `removed` is told of each before it goes. */
-export function removeBoilerplateBlocks(root: Element, model: BlockModel, removed?: (el: Element) => void): void {
-  const blocks = articleBlocks(root);
-  let total = 0;
-  for (const b of blocks) total += b.text.length;
-  const drop = blocks.filter(
-    (b) => removable(b.text, b.features, model) && boilerplateProbability(b.features, model) >= model.threshold,
-  );
-  let cut = 0;
-  for (const b of drop) cut += b.text.length;
-  if (!drop.length || cut > total * MAX_REMOVED_SHARE) return;
-  for (const b of drop) {
-    removed?.(b.el);
-    b.el.remove();
-  }
 }

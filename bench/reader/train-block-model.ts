@@ -23,7 +23,7 @@ import path from 'node:path';
 import type { BlockDataPage } from './block-data.js';
 import { boost, DEFAULT_BOOST, type Sample } from './block-gbdt.js';
 import { bagOfWordsF1, words } from './score.js';
-import { boilerplateProbability, removable, type BlockModel } from './block-model.js';
+import { boilerplateProbability, MAX_REMOVED_SHARE, removable, type BlockModel } from './block-model.js';
 import { FEATURE_NAMES } from './block-features.js';
 import { scriptArgs } from '../cli-args.js';
 
@@ -32,8 +32,6 @@ const TUNING = 'web';
 const THRESHOLDS = [0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97];
 /** The share of removed words that may be article text when the threshold is chosen. */
 const MAX_ARTICLE_SHARE = 0.1;
-/** As block-model.ts: a page the model would cut more of keeps every block. */
-const MAX_REMOVED_SHARE = 0.3;
 
 const USAGE =
   'npm run train:reader -- [--data=DIR] [--threshold=P] [--trees=N] [--depth=N] [--weight=sqrt|words|one] ' +
