@@ -62,6 +62,8 @@ interface RemovedBlock {
 export interface ReadObserver {
   /** Readability's article as parsed, before any step of ours; read it at once, as the steps that follow edit it. */
   readabilityArticle?(article: Element): void;
+  /** Readability's article once the cleanup rules have run (before the sanitiser); read it at once. */
+  articleAfterRules?(article: Element): void;
 }
 
 /**
@@ -136,6 +138,7 @@ export function extractMainContent(html: string, pageUrl: string, observer?: Rea
           removed = [];
         },
       });
+      observer?.articleAfterRules?.(container);
     }
     // Readability found nothing, or only a footer or a caption: look for the page's own
     // paragraphs instead, and keep whichever reads longer.
