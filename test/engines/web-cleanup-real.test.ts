@@ -302,4 +302,13 @@ describe("restored cuts: article blocks Readability's conditional cleaning remov
     expect(move.tier).toBe('readability');
     expect(move.text).not.toContain('Exclusive deal for Move.org readers');
   });
+
+  it('puts back no grid of teasers removed one by one inside its wrapper (AutoIndustriya, web corpus)', () => {
+    const r = read(
+      corpus('zyte/zyte-3cb5e2f46626.html.gz'),
+      'https://www.autoindustriya.com/auto-industry-news/all-new-2020-sentra-is-what-we-really-want-from-nissan-ph.html',
+    );
+    expect(r.tier).toBe('readability');
+    expect(r.text).not.toContain('Audi e-Tron Sportback makes electric crossovers look good');
+  });
 });

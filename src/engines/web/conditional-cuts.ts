@@ -53,11 +53,15 @@ export function keepConditionalCuts(reader: object): Map<string, Element> {
   return cuts;
 }
 
-/** A removed block's text, link text and readable prose, with the blocks removed inside it before it counted in. */
-interface CutSize {
+/**
+ * A removed block's text, link text, readable prose and headlines that are links, with the blocks removed inside it
+ * before it counted in.
+ */
+export interface CutSize {
   text: number;
   links: number;
   prose: number;
+  linkHeadings: number;
 }
 
 /**
@@ -72,12 +76,12 @@ export function restoreCuts(
   cuts: ReadonlyMap<string, Element>,
   minProse: number,
   reads: (block: Element, size: CutSize) => boolean,
-  proseOf: (block: Element) => number,
+  measure: (block: Element) => { prose: number; linkHeadings: number },
 ): number {
   const sizes = new Map<string, CutSize>();
   // A block is measured after the blocks removed inside it: those were removed first, so their ids are lower.
   for (const [id, block] of cuts) {
-    const size: CutSize = { text: textLength(block), links: 0, prose: proseOf(block) };
+    const size: CutSize = { text: textLength(block), links: 0, ...measure(block) };
     for (const a of block.querySelectorAll('a')) size.links += textLength(a);
     for (const mark of block.querySelectorAll(CUT_TAG)) {
       const inner = sizes.get(mark.getAttribute(CUT_ID) ?? '');
@@ -85,6 +89,7 @@ export function restoreCuts(
       size.text += inner.text;
       size.links += inner.links;
       size.prose += inner.prose;
+      size.linkHeadings += inner.linkHeadings;
     }
     sizes.set(id, size);
   }

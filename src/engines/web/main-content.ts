@@ -1,7 +1,7 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import { appShellEvidence } from './app-shell.js';
 import { MIN_KEPT_SHARE, pruneBoilerplate, type PruneRule } from './boilerplate.js';
-import { keepConditionalCuts, restoreCuts } from './conditional-cuts.js';
+import { type CutSize, keepConditionalCuts, restoreCuts } from './conditional-cuts.js';
 import { declaredArticleBody, declaredBodyElement, declaredBodyIsFuller } from './declared-body.js';
 import { densestParagraphBlock, NOT_ARTICLE } from './paragraph-block.js';
 import {
@@ -10,6 +10,7 @@ import {
   CONTINUED_SHARE,
   continuesArticle,
   isPartialPick,
+  linkHeadings,
   mayContinue,
   PARTIAL_SHARE,
   proseRegion,
@@ -128,8 +129,8 @@ export function extractMainContent(html: string, pageUrl: string, observer?: Rea
       container.innerHTML = article.content;
       if (cuts.size > 0) {
         const minProse = Math.max(MIN_RESTORED_PROSE, RESTORED_SHARE * readableProse(container).chars);
-        if (restoreCuts(container, cuts, minProse, readsAsArticle, (b) => readableProse(b).chars) > 0)
-          tier = 'readability:restored';
+        const measure = (b: Element) => ({ prose: readableProse(b).chars, linkHeadings: linkHeadings(b) });
+        if (restoreCuts(container, cuts, minProse, readsAsArticle, measure) > 0) tier = 'readability:restored';
       }
       const wider = widerPick(container, pageProse, parsePage);
       if (wider) {
@@ -239,7 +240,9 @@ function widerPick(first: Element, page: Prose, parsePage: () => Document): Elem
  * article's share of the page's prose (docs/engines.md#partial-pick): on the path from the region down to the pick,
  * the sibling blocks that continue the article (the next sections or rows, of the same kind as the pick's own) are
  * kept around Readability's article, without chrome and cleaned by the page-scope rules; null when there is no such
- * region or what it adds still leaves the pick partial.
+ * region or what it adds still leaves the pick partial. A pick that is not partial but leaves some prose outside it
+ * (`mayContinue`) is widened the same way to the region holding CONTINUED_SHARE of the prose, taking only blocks of
+ * its kind with CONTINUED_BLOCKS prose blocks, when they add CONTINUED_GAP characters of prose (tier `continued`).
  */
 function regionPick(
   first: Element,
@@ -283,12 +286,14 @@ function regionPick(
 
 /**
  * A block Readability's conditional cleaning removed reads as article when it is no form, its class or id names no
- * page furniture (the words the prose count skips), under half its text (with the blocks removed inside it) is link
- * text and it is no list of cards.
+ * page furniture (the words the prose count skips), under half its text is link text and it is no list of cards
+ * (fewer than two headlines that are links), the blocks removed inside it counted in.
  */
-function readsAsArticle(block: Element, size: { text: number; links: number }): boolean {
+function readsAsArticle(block: Element, size: CutSize): boolean {
   if (block.tagName === 'FORM' || block.tagName === 'FIELDSET') return false;
   if (NOT_ARTICLE.test(`${block.getAttribute('class') ?? ''} ${block.getAttribute('id') ?? ''}`)) return false;
+  // A grid of teasers, each a headline link and a lead, removed one by one inside its wrapper.
+  if (size.linkHeadings >= 2) return false;
   // A wrapper whose own text is gone (the blocks inside it were removed first) is measured by those blocks; each of
   // them is read again when it is put back.
   return size.links < 0.5 * size.text && (textLength(block) === 0 || readsAsProse(block));

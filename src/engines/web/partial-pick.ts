@@ -175,15 +175,20 @@ export function readsAsProse(el: Element): boolean {
   let links = 0;
   for (const a of el.querySelectorAll('a')) links += textLength(a);
   if (links >= 0.75 * text || el.querySelectorAll('article').length >= 2) return false;
-  // A heading inside a link, or one whose text is mostly a link's (links do not nest, so each is counted once).
-  let linkHeadings = 0;
-  for (const a of el.querySelectorAll('a')) linkHeadings += a.querySelectorAll(HEADINGS).length;
+  return linkHeadings(el) < 2;
+}
+
+/** The headings of `el` inside a link, or whose text is mostly a link's (a teaser's headline). */
+export function linkHeadings(el: Element): number {
+  // Links do not nest, so each heading is counted once.
+  let n = 0;
+  for (const a of el.querySelectorAll('a')) n += a.querySelectorAll(HEADINGS).length;
   for (const h of el.querySelectorAll(HEADINGS)) {
     let inLinks = 0;
     for (const a of h.querySelectorAll('a')) inLinks += textLength(a);
-    if (inLinks > 0 && inLinks >= 0.5 * textLength(h)) linkHeadings++;
+    if (inLinks > 0 && inLinks >= 0.5 * textLength(h)) n++;
   }
-  return linkHeadings < 2;
+  return n;
 }
 
 /**
