@@ -210,42 +210,6 @@ describe("partial pick: the article's other sections beside Readability's pick",
       if (left) expect(r.text).not.toContain(left);
     });
 
-  // A pick holding 60% to 90% of the page's prose: the region is looked for, and only blocks of the pick's kind with
-  // two prose blocks or more are added (docs/engines.md#partial-pick, "continued").
-  it("reads a page builder post's introduction, a row beside the pick's row (Restroworks, wceb 1-150)", () => {
-    const r = read(own('restroworks-2025.html.gz'), 'https://www.restroworks.com/blog/types-of-restaurant-service/');
-    expect(r.tier).toBe('readability:continued');
-    const kept = 'How a restaurant serves its guests often matters as much as what it serves.';
-    expect(r.readabilityText).not.toContain(kept);
-    expect(r.text).toContain(kept);
-  });
-
-  it("reads a news article's second chunk, not the teaser column beside it (t-online, fundus 151-251)", () => {
-    const r = read(
-      own('t-online-2026-04.html.gz'),
-      'https://www.t-online.de/nachrichten/ausland/internationale-politik/id_101214182/trump-postet-nach-kritik-an-papst-leo-naechstes-ki-foto-mit-jesus.html',
-    );
-    expect(r.tier).toBe('readability:continued');
-    const kept = 'Gegen das Selbstbildnis hatte sich in sozialen Medien massive Kritik formiert.';
-    expect(r.readabilityText).not.toContain(kept);
-    expect(r.text).toContain(kept);
-    expect(r.text).not.toContain('Schlagzeilen');
-  });
-
-  it('adds no one-paragraph disclaimer row, and nothing to a pick holding 90% of the prose', () => {
-    // A HubSpot post's company blurb and disclaimer, each one paragraph in a row of the pick's kind (WCXB dev split).
-    const elliptic = read(
-      own('elliptic-2025.html.gz'),
-      'https://www.elliptic.co/blog/how-crypto-regulation-changed-in-2025',
-    );
-    expect(elliptic.tier).toBe('readability');
-    expect(elliptic.text).not.toContain('general informational purposes');
-    // Citations and reviewers' notes in sections of the pick's kind, beside a pick holding 93% (wceb 1-150).
-    const oma = read(own('obesitymedicine-2025.html.gz'), 'https://obesitymedicine.org/blog/weight-loss-medications/');
-    expect(oma.tier).toBe('readability');
-    expect(oma.text).not.toContain('Article reviewed by');
-  });
-
   it('takes in no teaser list, sidebar column or breaking-news box beside a pick that reads partial', () => {
     // A utility-class sidebar column (newsletter box, "Popular posts") shares a few class words with the main column.
     const travel = read(own('travelnoire-2025.html.gz'), 'https://travelnoire.com/top-car-rental-company-us-2025');
@@ -264,51 +228,5 @@ describe("partial pick: the article's other sections beside Readability's pick",
     );
     expect(india.tier).toBe('readability');
     expect(india.text).not.toContain('USCIRF expresses concern over NRC');
-  });
-});
-
-describe("restored cuts: article blocks Readability's conditional cleaning removed from its pick", () => {
-  // Pages of the development slices (docs/engines.md#partial-pick, "What the cleaning removed").
-  it("puts back a ranking's entries and a checklist (Menlo Coaching, wceb 301-414; Consumer Reports, WCXB)", () => {
-    for (const { file, url, kept } of [
-      {
-        file: 'menlocoaching-2025.html.gz',
-        url: 'https://menlocoaching.com/top-mba-programs/',
-        kept: 'Stanford is famous for its ties to Silicon Valley',
-      },
-      {
-        file: 'consumerreports-2025.html.gz',
-        url: 'https://www.consumerreports.org/cars/car-repair-maintenance/your-car-maintenance-checklist-a6808357212/',
-        kept: 'Time and engine operation change the pH of the coolant',
-      },
-    ]) {
-      const r = read(own(file), url);
-      expect(r.tier).toBe('readability:restored');
-      expect(r.readabilityText).not.toContain(kept);
-      expect(r.text).toContain(kept);
-    }
-  });
-
-  it('puts back nothing when what was removed is a small part of a long pick (teasers, a product roundup)', () => {
-    // Three related-post teasers with leads, 15% of the pick's prose (Global Traveler, wceb 301-414).
-    const travel = read(
-      own('globaltraveler-2025.html.gz'),
-      'https://www.globaltravelerusa.com/what-are-the-top-u-s-rental-car-companies-of-2025/',
-    );
-    expect(travel.tier).toBe('readability');
-    expect(travel.text).not.toContain('Cathay Pacific Launches First Aria Suite');
-    // Rating cards, pros and cons and promotions beside a long guide: 5% of its prose (move.org, wceb 301-414).
-    const move = read(own('move-org-2025.html.gz'), 'https://www.move.org/best-interstate-moving-companies/');
-    expect(move.tier).toBe('readability');
-    expect(move.text).not.toContain('Exclusive deal for Move.org readers');
-  });
-
-  it('puts back no grid of teasers removed one by one inside its wrapper (AutoIndustriya, web corpus)', () => {
-    const r = read(
-      corpus('zyte/zyte-3cb5e2f46626.html.gz'),
-      'https://www.autoindustriya.com/auto-industry-news/all-new-2020-sentra-is-what-we-really-want-from-nissan-ph.html',
-    );
-    expect(r.tier).toBe('readability');
-    expect(r.text).not.toContain('Audi e-Tron Sportback makes electric crossovers look good');
   });
 });

@@ -1,21 +1,14 @@
 import { UpstreamFailure } from '../../domain/engine-errors.js';
 import { appShellEvidence } from './app-shell.js';
 import { MIN_KEPT_SHARE, pruneBoilerplate, type PruneRule } from './boilerplate.js';
-import { type CutSize, keepConditionalCuts, restoreCuts } from './conditional-cuts.js';
 import { declaredArticleBody, declaredBodyElement, declaredBodyIsFuller } from './declared-body.js';
 import { densestParagraphBlock, NOT_ARTICLE } from './paragraph-block.js';
 import {
-  CONTINUED_BLOCKS,
-  CONTINUED_GAP,
-  CONTINUED_SHARE,
   continuesArticle,
   isPartialPick,
-  linkHeadings,
-  mayContinue,
   PARTIAL_SHARE,
   proseRegion,
   readableProse,
-  readsAsProse,
   removeProseBlocks,
   widens,
   type Prose,
@@ -25,13 +18,6 @@ import { leadImage, mergeImages, resolveArticleImages, type PageImage } from './
 import { toMarkdown, toPlainText } from './page-markdown.js';
 import { jsdom, readability } from '../lazy-modules.js';
 
-/**
- * What Readability's conditional cleaning removed is put back when the blocks that read as article hold this many
- * characters of readable prose together (docs/engines.md#partial-pick).
- */
-const MIN_RESTORED_PROSE = 800;
-/** ... and at least this share of the prose of Readability's article: a few teasers or promotions are less. */
-const RESTORED_SHARE = 1 / 6;
 /** Readability output shorter than this is checked against the structural fallback. */
 const MIN_ARTICLE_CHARS = 250;
 /** Boilerplate removed on the fallback path (docs/engines.md#main-content). */
@@ -107,9 +93,7 @@ export function extractMainContent(html: string, pageUrl: string, observer?: Rea
     const headline = doc.querySelector('h1')?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
     const declared = declaredArticleBody(doc);
     const pageProse = doc.body ? readableProse(doc.body) : { chars: 0, blocks: [] };
-    const reader = new (readability().Readability)(doc, { charThreshold: 500, keepClasses: true });
-    const cuts = keepConditionalCuts(reader);
-    const article = reader.parse();
+    const article = new (readability().Readability)(doc, { charThreshold: 500, keepClasses: true }).parse();
 
     let container: Element | null = null;
     let tier = 'readability';
@@ -129,20 +113,15 @@ export function extractMainContent(html: string, pageUrl: string, observer?: Rea
       // Readability's markup parsed again, not its nodes moved: parsing repairs the nesting Readability's edits can
       // leave (a heading inside a paragraph), which the cleanup rules and Turndown read differently.
       container.innerHTML = article.content;
-      if (cuts.size > 0) {
-        const minProse = Math.max(MIN_RESTORED_PROSE, RESTORED_SHARE * readableProse(container).chars);
-        const measure = (b: Element) => ({ prose: readableProse(b).chars, linkHeadings: linkHeadings(b) });
-        if (restoreCuts(container, cuts, minProse, readsAsArticle, measure) > 0) tier = 'readability:restored';
-      }
       const wider = widerPick(container, pageProse, parsePage);
       if (wider) {
         container = wider;
-        tier = `${tier}:widened`;
+        tier = 'readability:widened';
       }
       const region = regionPick(container, pageProse, parsePage);
       if (region) {
-        container = region.root;
-        tier = `${tier}:${region.tier}`;
+        container = region;
+        tier = `${tier}:region`;
       }
       observer?.readabilityArticle?.(container);
       // Pruning keeps at least MIN_KEPT_SHARE of the text, so a pick that long cannot read short: only a short pick
@@ -243,21 +222,13 @@ function widerPick(first: Element, page: Prose, parsePage: () => Document): Elem
  * article's share of the page's prose (docs/engines.md#partial-pick): on the path from the region down to the pick,
  * the sibling blocks that continue the article (the next sections or rows, of the same kind as the pick's own) are
  * kept around Readability's article, without chrome and cleaned by the page-scope rules; null when there is no such
- * region or what it adds still leaves the pick partial. A pick that is not partial but leaves some prose outside it
- * (`mayContinue`) is widened the same way to the region holding CONTINUED_SHARE of the prose, taking only blocks of
- * its kind with CONTINUED_BLOCKS prose blocks, when they add CONTINUED_GAP characters of prose (tier `continued`).
+ * region or what it adds still leaves the pick partial.
  */
-function regionPick(
-  first: Element,
-  page: Prose,
-  parsePage: () => Document,
-): { root: Element; tier: 'region' | 'continued' } | null {
+function regionPick(first: Element, page: Prose, parsePage: () => Document): Element | null {
   const firstProse = readableProse(first);
-  const partial = isPartialPick(firstProse, page);
-  if (!partial && !mayContinue(firstProse, page)) return null;
+  if (!isPartialPick(firstProse, page)) return null;
   const doc = parsePage();
-  const share = partial ? PARTIAL_SHARE : CONTINUED_SHARE;
-  const found = doc.body ? proseRegion(doc.body, firstProse, page, share) : null;
+  const found = doc.body ? proseRegion(doc.body, firstProse, page) : null;
   if (!found) return null;
   found.pick.replaceWith(doc.createElement('aeq-pick'));
   const root = found.region.cloneNode(true) as Element;
@@ -272,34 +243,16 @@ function regionPick(
     parent && node !== root;
     node = parent, parent = node.parentElement
   )
-    for (const sib of [...parent.children])
-      if (sib !== node && !continuesArticle(sib, node, partial ? 0 : CONTINUED_BLOCKS)) sib.remove();
+    for (const sib of [...parent.children]) if (sib !== node && !continuesArticle(sib, node)) sib.remove();
   // Blocks Readability took in from beside its top candidate are in its article already.
   removeProseBlocks(root, new Set(firstProse.blocks));
   pruneBoilerplate(root, 'page');
-  const added = readableProse(root).chars;
-  if (partial ? isPartialPick({ chars: firstProse.chars + added, blocks: [] }, page) : added < CONTINUED_GAP)
-    return null;
+  if (isPartialPick({ chars: firstProse.chars + readableProse(root).chars, blocks: [] }, page)) return null;
   // The pick's place, unless a cleanup step took the block around it (then the region is no widening of the pick).
   const at = root.querySelector('aeq-pick');
   if (!at) return null;
   at.replaceWith(...first.childNodes);
-  return { root, tier: partial ? 'region' : 'continued' };
-}
-
-/**
- * A block Readability's conditional cleaning removed reads as article when it is no form, its class or id names no
- * page furniture (the words the prose count skips), under half its text is link text and it is no list of cards
- * (fewer than two headlines that are links), the blocks removed inside it counted in.
- */
-function readsAsArticle(block: Element, size: CutSize): boolean {
-  if (block.tagName === 'FORM' || block.tagName === 'FIELDSET') return false;
-  if (NOT_ARTICLE.test(`${block.getAttribute('class') ?? ''} ${block.getAttribute('id') ?? ''}`)) return false;
-  // A grid of teasers, each a headline link and a lead, removed one by one inside its wrapper.
-  if (size.linkHeadings >= 2) return false;
-  // A wrapper whose own text is gone (the blocks inside it were removed first) is measured by those blocks; each of
-  // them is read again when it is put back.
-  return size.links < 0.5 * size.text && (textLength(block) === 0 || readsAsProse(block));
+  return root;
 }
 
 interface PageMetadata {

@@ -13,19 +13,6 @@ const HEADINGS = 'h1, h2, h3, h4, h5, h6';
 export const PARTIAL_SHARE = 0.6;
 /** ... and leaves at least this many characters of prose outside it: a short page's sidebar is not an article. */
 const PARTIAL_GAP = 1000;
-/**
- * A pick that is not partial may still leave part of the article in sibling blocks of its own kind (an intro row of a
- * page builder, the next chunk of a news page): the region is then looked for when the pick holds under this share of
- * the page's prose ...
- */
-export const CONTINUED_SHARE = 0.9;
-/** ... and at least this many characters of prose lie outside it; the region must add as many. */
-export const CONTINUED_GAP = 500;
-/**
- * ... and each block of the pick's kind it adds holds this many prose blocks: an author's note, a disclaimer or a
- * company blurb in a row of its own is one paragraph.
- */
-export const CONTINUED_BLOCKS = 2;
 
 /** The readable prose of a page or of an article: its paragraphs and list items outside chrome. */
 export interface Prose {
@@ -72,11 +59,6 @@ function walkProse(root: Element, visit: (el: Element, text: string, prose: numb
   }
 }
 
-/** A pick that is not partial but leaves some prose outside: its region may hold the rest of the article. */
-export function mayContinue(pick: Prose, page: Prose): boolean {
-  return pick.chars < CONTINUED_SHARE * page.chars && page.chars - pick.chars >= CONTINUED_GAP;
-}
-
 /** Readability's pick holds only a small share of the page's prose while much of it lies elsewhere. */
 export function isPartialPick(pick: Prose, page: Prose): boolean {
   return pick.chars < PARTIAL_SHARE * page.chars && page.chars - pick.chars >= PARTIAL_GAP;
@@ -109,7 +91,7 @@ export interface ProseRegion {
  * only `body` holds that share. Linear: the counts are summed up the tree in one pass over the elements in reverse
  * document order.
  */
-export function proseRegion(body: Element, pick: Prose, page: Prose, share = PARTIAL_SHARE): ProseRegion | null {
+export function proseRegion(body: Element, pick: Prose, page: Prose): ProseRegion | null {
   const picked = new Set(pick.blocks);
   const inPick = new Map<Element, number>();
   const prose = new Map<Element, number>();
@@ -139,7 +121,7 @@ export function proseRegion(body: Element, pick: Prose, page: Prose, share = PAR
     for (const child of at.children) if ((inPick.get(child) ?? 0) >= 0.8 * found) next = child;
   }
   let region = at;
-  while ((prose.get(region) ?? 0) < share * page.chars) {
+  while ((prose.get(region) ?? 0) < PARTIAL_SHARE * page.chars) {
     const parent = region.parentElement;
     if (!parent || parent === body || parent.tagName === 'HTML') return null;
     region = parent;
@@ -153,10 +135,9 @@ export function proseRegion(body: Element, pick: Prose, page: Prose, share = PAR
  * the next section of a guide, the next row of a page builder) that reads as prose. Half, not one: a utility-class
  * layout's sidebar column shares a few words (`w-full`, `flex`) with the main column.
  */
-export function continuesArticle(sib: Element, path: Element, minBlocks = 0): boolean {
+export function continuesArticle(sib: Element, path: Element): boolean {
   if (/^H[1-6]$/.test(sib.tagName) || textLength(sib) === 0) return true;
   if (sib.tagName !== path.tagName) return false;
-  if (minBlocks > 0 && readableProse(sib).blocks.length < minBlocks) return false;
   const own = new Set((path.getAttribute('class') ?? '').split(/\s+/).filter(Boolean));
   const theirs = new Set((sib.getAttribute('class') ?? '').split(/\s+/).filter(Boolean));
   let shared = 0;
@@ -170,25 +151,20 @@ export function continuesArticle(sib: Element, path: Element, minBlocks = 0): bo
  * links stay), it holds fewer than two `<article>`s and fewer than two headings that are
  * links (a teaser list's headlines).
  */
-export function readsAsProse(el: Element): boolean {
+function readsAsProse(el: Element): boolean {
   const text = textLength(el);
   let links = 0;
   for (const a of el.querySelectorAll('a')) links += textLength(a);
   if (links >= 0.75 * text || el.querySelectorAll('article').length >= 2) return false;
-  return linkHeadings(el) < 2;
-}
-
-/** The headings of `el` inside a link, or whose text is mostly a link's (a teaser's headline). */
-export function linkHeadings(el: Element): number {
-  // Links do not nest, so each heading is counted once.
-  let n = 0;
-  for (const a of el.querySelectorAll('a')) n += a.querySelectorAll(HEADINGS).length;
+  // A heading inside a link, or one whose text is mostly a link's (links do not nest, so each is counted once).
+  let linkHeadings = 0;
+  for (const a of el.querySelectorAll('a')) linkHeadings += a.querySelectorAll(HEADINGS).length;
   for (const h of el.querySelectorAll(HEADINGS)) {
     let inLinks = 0;
     for (const a of h.querySelectorAll('a')) inLinks += textLength(a);
-    if (inLinks > 0 && inLinks >= 0.5 * textLength(h)) n++;
+    if (inLinks > 0 && inLinks >= 0.5 * textLength(h)) linkHeadings++;
   }
-  return n;
+  return linkHeadings < 2;
 }
 
 /**
