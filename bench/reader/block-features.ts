@@ -1,5 +1,5 @@
 /**
- * The blocks of an article and what the boilerplate-block model reads of each (docs/engines.md#boilerplate-block).
+ * The blocks of an article and what the boilerplate-block model reads of each (docs/real-inputs.md, "Fifth round").
  * A block is a leaf block element (a paragraph, a list item, a heading, a table, a `div` holding only inline
  * content…): one that holds no other block element. Every feature is a property of the markup and the text's shape
  * (lengths, links, punctuation, digits, nesting, position, neighbours), never a word or a class name, so the model
