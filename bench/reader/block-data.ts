@@ -11,16 +11,8 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { articleBlocks } from './block-features.js';
 import { extractMainContent } from '../../src/engines/web/main-content.js';
-import { withoutHeadline } from './drop-trace-core.js';
+import { type CorpusPage, withoutHeadline } from './drop-trace-core.js';
 import { scriptArgs } from '../cli-args.js';
-
-interface CorpusPage {
-  id: string;
-  file: string;
-  charset: string;
-  url: string;
-  expectedText: string;
-}
 
 export interface BlockDataPage {
   id: string;

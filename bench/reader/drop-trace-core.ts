@@ -8,6 +8,15 @@ import { extractMainContent, type ReaderRule } from '../../src/engines/web/main-
 import { toPlainText } from '../../src/engines/web/page-markdown.js';
 import { words as wordsOf } from './score.js';
 
+/** A page of a real-page corpus as its `expected.json` lists it (the gzipped page beside it). */
+export interface CorpusPage {
+  id: string;
+  file: string;
+  charset: string;
+  url: string;
+  expectedText: string;
+}
+
 export interface RemovedBlock {
   rule: ReaderRule;
   /** The removed element's tag name (`P`, `UL`, `SPAN`, …). */

@@ -12,17 +12,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
-import { droppedTokens, tracePage, unrecordedDrops, type RemovedBlock } from './drop-trace-core.js';
+import { type CorpusPage, droppedTokens, tracePage, unrecordedDrops, type RemovedBlock } from './drop-trace-core.js';
 import { bagOfWordsF1, words as wordsOf } from './score.js';
 import { scriptArgs } from '../cli-args.js';
-
-interface CorpusPage {
-  id: string;
-  file: string;
-  charset: string;
-  url: string;
-  expectedText: string;
-}
 
 const CORPORA = ['web', 'web-articles-2026', 'news-fundus', 'web-wcxb'] as const;
 
