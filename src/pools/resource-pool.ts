@@ -226,13 +226,21 @@ export class ResourcePool<T> {
     return null;
   }
 
+  /**
+   * A slot also recorded in the store. Its release frees it here only once the store has freed it (or failed to):
+   * freed here first, a waiter woken by it asked the store while the store still held the slot, was refused, and
+   * skipped the resource until its recheck (for good, on a clock that stands still).
+   */
   private withLedgerToken(slot: PoolSlot<T>, token: string): PoolSlot<T> {
     const ledger = this.ledger;
+    let released = false;
     return {
       resource: slot.resource,
       release: (outcome, restAtLeastMs) => {
-        slot.release(outcome, restAtLeastMs);
-        void ledger?.release(token).catch(() => undefined);
+        if (released) return;
+        released = true;
+        const freed = ledger ? ledger.release(token).catch(() => undefined) : Promise.resolve();
+        void freed.then(() => slot.release(outcome, restAtLeastMs));
       },
     };
   }

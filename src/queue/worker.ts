@@ -49,6 +49,8 @@ export class Worker {
   /** Per engine, the store call of the claim under way (one at a time). */
   private readonly claiming = new Map<TaskType, Promise<unknown>>();
   private readonly wanted = new Set<TaskType>();
+  /** Engines with a claim due at the end of this turn, after the attempts that ended in it have freed their slots. */
+  private readonly freed = new Set<TaskType>();
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly drain = new AbortController();
   private stopped = false;
@@ -218,9 +220,26 @@ export class Worker {
         this.inFlight.delete(task.id);
         this.perEngine.set(task.taskType, (this.perEngine.get(task.taskType) ?? 1) - 1);
         this.running.delete(p);
-        void this.claim(task.taskType);
+        this.claimAfterTurn(task.taskType);
       });
     this.running.add(p);
+  }
+
+  /**
+   * The claim that refills the slots of attempts that ended: one per engine, at the end of the turn, so that it counts
+   * every slot freed in the turn. A finish statement ends many attempts at once; a claim started at the first of them
+   * would see one free slot and leave the rest to a second claim (docs/benchmarks.md, "Scale-out").
+   */
+  private claimAfterTurn(taskType: TaskType): void {
+    if (this.freed.has(taskType)) return;
+    this.freed.add(taskType);
+    const p = new Promise<number>((resolve) =>
+      setImmediate(() => {
+        this.freed.delete(taskType);
+        resolve(this.claim(taskType));
+      }),
+    ).finally(() => this.claims.delete(p));
+    this.claims.add(p);
   }
 
   private async execute(task: ClaimedTask): Promise<void> {

@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { ResourcePool } from '../../../src/pools/resource-pool.js';
 import { claimArgs, completed, forEachStore, T0, task } from './driver.js';
 
 /**
@@ -176,4 +177,37 @@ forEachStore('exit leases in the claim', (s, kind) => {
       await s.store.poolSlots!.acquire({ resourceId: 'solo', capacity: 1, now: T0, expiresAt: T0 + 1 }),
     ).toBeNull();
   });
+
+  it.skipIf(kind !== 'postgres')(
+    'a slot freed here goes to the next waiter only once the store has freed it: no refusal, no wait for a recheck',
+    async () => {
+      // A clock that stands still (as a test's does): a refusal's recheck time would never come, and the waiter
+      // would wait for good. Every hand-over must therefore find the store's slot free at its first ask.
+      const pool = new ResourcePool<string>(60_000, () => T0);
+      pool.add('account-1', 'KR', 1, 'key');
+      const slots = s.store.poolSlots!;
+      let refused = 0;
+      pool.useLedger({
+        acquire: async (resourceId, capacity, holdMs) => {
+          const token = await slots.acquire({ resourceId, capacity, now: T0, expiresAt: T0 + holdMs });
+          if (token === null) refused++;
+          return token;
+        },
+        // A store slow to commit: the release reaches it a little after the attempt ends.
+        release: async (token) => {
+          await new Promise((r) => setTimeout(r, 5));
+          await slots.release(token);
+        },
+      });
+      const take = () => pool.acquire('KR', 5_000, AbortSignal.timeout(3_000));
+      let held = await take();
+      for (let i = 0; i < 40; i++) {
+        const next = take(); // waits: the one slot is held
+        held!.release();
+        held = await next;
+        expect(held, `hand-over ${i}`).not.toBeNull();
+      }
+      expect(refused).toBe(0);
+    },
+  );
 });
