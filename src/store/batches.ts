@@ -121,6 +121,39 @@ export async function batchItems(
   }));
 }
 
+/** The open batches (within retention, oldest first, at most `limit`) whose tasks are all terminal. */
+export function readyBatchesQuery(
+  db: Kysely<Database>,
+  { notBefore, limit }: Pick<Args<'complete'>, 'notBefore' | 'limit'>,
+) {
+  return (
+    db
+      .selectFrom('batches as b')
+      .selectAll('b')
+      .where('b.completed_at', 'is', null)
+      .where('b.created_at', '>=', notBefore)
+      // Per open batch, its first task not yet terminal, looked for in the batch's id range on the tasks' key. A scalar
+      // subquery, not NOT EXISTS: PostgreSQL turns NOT EXISTS into an anti join and chose to read the whole table (once,
+      // hashed, with statistics; once per open batch without them), a cost that grows with the retained tasks.
+      .where((eb: ExpressionBuilder<Database & { b: BatchesTable }, 'b'>) =>
+        eb(
+          eb
+            .selectFrom('tasks as t')
+            .select('t.id')
+            .whereRef('t.id', '>=', 'b.first_task_id')
+            .whereRef('t.id', '<=', 'b.last_task_id')
+            .whereRef('t.batch_id', '=', 'b.id')
+            .where('t.status', 'in', [QUEUED, PROCESSING])
+            .limit(1),
+          'is',
+          null,
+        ),
+      )
+      .orderBy('b.created_at')
+      .limit(limit)
+  );
+}
+
 /**
  * Completes up to `limit` open batches (within retention) whose tasks are all terminal: marks each, and queues
  * `webhookOf(batch)` unless that is null (a batch without a webhook). Returns the batches it completed. Safe in
@@ -130,26 +163,7 @@ export async function completeBatches(
   db: Kysely<Database>,
   { now, notBefore, limit, webhookOf }: Args<'complete'>,
 ): Promise<BatchRecord[]> {
-  const ready = await db
-    .selectFrom('batches as b')
-    .selectAll('b')
-    .where('b.completed_at', 'is', null)
-    .where('b.created_at', '>=', notBefore)
-    .where(({ not, exists, selectFrom }: ExpressionBuilder<Database & { b: BatchesTable }, 'b'>) =>
-      not(
-        exists(
-          selectFrom('tasks as t')
-            .select('t.id')
-            .whereRef('t.id', '>=', 'b.first_task_id')
-            .whereRef('t.id', '<=', 'b.last_task_id')
-            .whereRef('t.batch_id', '=', 'b.id')
-            .where('t.status', 'in', [QUEUED, PROCESSING]),
-        ),
-      ),
-    )
-    .orderBy('b.created_at')
-    .limit(limit)
-    .execute();
+  const ready = await readyBatchesQuery(db, { notBefore, limit }).execute();
   const completed: BatchRecord[] = [];
   for (const row of ready) {
     const done = await db.transaction().execute(async (trx) => {

@@ -1,9 +1,11 @@
+import { CompiledQuery, sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { newTaskId } from '../../../src/domain/task-id.js';
+import { readyBatchesQuery } from '../../../src/store/batches.js';
 import { claimArgs, completed, forEachStore, T0, task } from './driver.js';
 
 /** Batches (src/store/ports.ts): a batch's row with its tasks, its counts, its items and its completion. */
-forEachStore('batches', (s) => {
+forEachStore('batches', (s, kind) => {
   const ofBatch = async (n: number, webhookUrl: string | null = null) => {
     const batch = { id: newTaskId(T0), size: n, webhookUrl, createdAt: T0, accountId: 'default' };
     const tasks = Array.from({ length: n }, (_, index) =>
@@ -58,4 +60,37 @@ forEachStore('batches', (s) => {
     expect(await s.store.batches.deleteExpired({ before: T0 + 1, limit: 10 })).toBe(2);
     expect(await s.store.batches.get({ id: a.batch.id, accountId: 'default', notBefore: 0 })).toBeUndefined();
   });
+
+  it.skipIf(kind !== 'postgres')(
+    "finds complete batches through the tasks' key: no read of the whole table, with statistics or without",
+    async () => {
+      // A day's retained tasks in part: 60 batches of 500, the first 40 complete and marked, then 5 complete and not
+      // yet marked, then 15 with queued tasks. Written in SQL: the plan, not the submit path, is under test.
+      const db = s.store.db;
+      await sql`insert into batches (id, size, total, first_task_id, last_task_id, created_at, completed_at)
+        select 'b' || lpad(b::text, 6, '0'), 500, 500, 't' || lpad((b * 500)::text, 9, '0'),
+          't' || lpad((b * 500 + 499)::text, 9, '0'), ${T0}::bigint + b, case when b < 40 then ${T0 + 100}::bigint end
+        from generate_series(0, 59) b`.execute(db);
+      await sql`insert into tasks (id, task_type, status, priority, sort_key, payload, created_at, updated_at,
+          available_at, max_attempts, credits_to_charge, batch_id, batch_index)
+        select 't' || lpad(i::text, 9, '0'), 'CHATBOT_A', case when i / 500 < 45 then 'COMPLETED' else 'QUEUED' end,
+          0, i, '{}', ${T0}::bigint, ${T0}::bigint, ${T0}::bigint, 3, 1, 'b' || lpad((i / 500)::text, 6, '0'), i % 500
+        from generate_series(0, 29999) i`.execute(db);
+      const query = readyBatchesQuery(db, { notBefore: 0, limit: 100 });
+      const plan = async () => {
+        const q = query.compile();
+        const r = await db.executeQuery<{ 'QUERY PLAN': string }>(
+          CompiledQuery.raw(`explain ${q.sql}`, [...q.parameters]),
+        );
+        return r.rows.map((row) => row['QUERY PLAN']).join('\n');
+      };
+      for (const stage of ['without statistics', 'analyzed']) {
+        if (stage === 'analyzed') await sql`analyze tasks; analyze batches`.execute(db);
+        const text = await plan();
+        expect(text, stage).not.toMatch(/Seq Scan on tasks/);
+        expect(text, stage).toMatch(/Index Scan (using|on) tasks_pkey/);
+        expect((await query.execute()).map((b) => b.id)).toEqual([40, 41, 42, 43, 44].map((b) => `b0000${b}`));
+      }
+    },
+  );
 });
