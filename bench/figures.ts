@@ -80,7 +80,7 @@ export function benchConfig(quick: boolean, baseline = true): BenchConfig {
         parseIdleS: 5,
         parseWindowS: 20,
         rounds: 3,
-        scaleoutTasks: 10_000,
+        scaleoutTasks: 50_000,
         recoveryTasks: 2_000,
         readPages: 0,
       };

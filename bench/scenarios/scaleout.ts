@@ -274,6 +274,9 @@ async function scaleoutOnce(cfg: BenchConfig, n: number, workers: number): Promi
       };
     };
     const phase = async (): Promise<Phase> => {
+      // Each phase starts just after a checkpoint: one that fell inside a phase (every few hundred MB of WAL) slowed
+      // whichever worker count it fell on, by full-page writes and the flush.
+      await activity.query('checkpoint');
       const target = done() + n;
       const cpuBefore = await readCpu(activity, api, ws);
       const go = await submitAll(api.url, n);
