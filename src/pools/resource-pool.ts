@@ -44,6 +44,11 @@ export interface PoolSlot<T> {
 
 /** How long a resource another process holds to capacity is skipped before asking again. */
 const LEDGER_RECHECK_MS = 100;
+/**
+ * How long a slot's release here waits for the store to free it: past that (a store that does not answer), it is
+ * freed here anyway, as a refused ask costs a recheck, while a slot never freed here would be lost to this process.
+ */
+const LEDGER_RELEASE_WAIT_MS = 5_000;
 
 export class ResourcePool<T> {
   private readonly resources = new Map<string, PoolResource<T>>();
@@ -239,8 +244,16 @@ export class ResourcePool<T> {
       release: (outcome, restAtLeastMs) => {
         if (released) return;
         released = true;
-        const freed = ledger ? ledger.release(token).catch(() => undefined) : Promise.resolve();
-        void freed.then(() => slot.release(outcome, restAtLeastMs));
+        if (!ledger) return slot.release(outcome, restAtLeastMs);
+        let timer: NodeJS.Timeout | undefined;
+        const waited = new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, LEDGER_RELEASE_WAIT_MS);
+          timer.unref();
+        });
+        void Promise.race([ledger.release(token).catch(() => undefined), waited]).then(() => {
+          clearTimeout(timer);
+          slot.release(outcome, restAtLeastMs);
+        });
       },
     };
   }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ResourcePool } from '../../src/pools/resource-pool.js';
 
 const never = new AbortController().signal;
@@ -154,5 +154,32 @@ describe('ResourcePool', () => {
     expect(pool.adopt('c', 'lease-c3', 'DE', 'google')).toBeNull();
     now += 1_000;
     expect(pool.offer('google', 10).map((r) => r.id)).toEqual(['b', 'a']);
+  });
+
+  it('frees a stored slot here once the store has, or after a bound when the store does not answer', async () => {
+    vi.useFakeTimers();
+    try {
+      const pool = new ResourcePool<string>(1000);
+      let answer: () => void = () => undefined;
+      // The first release is answered when the test says; the second never.
+      const answers = [new Promise<void>((r) => (answer = r)), new Promise<void>(() => undefined)];
+      pool.useLedger({ acquire: async () => 'token', release: () => answers.shift()! });
+      pool.add('a', 'KR', 1, 'A');
+      const first = await pool.acquire('KR', 0, never);
+      first!.release();
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(pool.get('a')?.inUse).toBe(1);
+      answer();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(pool.get('a')?.inUse).toBe(0);
+      const second = await pool.acquire('KR', 0, never);
+      second!.release();
+      await vi.advanceTimersByTimeAsync(4_900);
+      expect(pool.get('a')?.inUse).toBe(1);
+      await vi.advanceTimersByTimeAsync(200);
+      expect(pool.get('a')?.inUse).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
