@@ -177,12 +177,13 @@ export class ResourcePool<T> {
         this.pick(country, scope, opts.exclude ?? new Set(), filter) ??
         (opts.exclude?.size ? this.pick(country, scope, new Set(), filter) : undefined);
       if (r) {
-        const slot = this.grant(r, scope);
-        if (!this.ledger) return slot;
+        if (!this.ledger) return this.grant(r, scope);
+        const taken = this.take(r, scope);
         // Reserved here; now the other processes' slots decide.
         const token = await this.ledger.acquire(r.id, r.capacity, opts.holdMs ?? 120_000).catch(() => null);
-        if (token) return this.withLedgerToken(slot, token);
-        slot.release('unused');
+        if (token) return this.withLedgerToken(r, taken, this.ledger, token);
+        taken.judge('unused');
+        taken.free();
         r.busyElsewhereUntil = this.now() + LEDGER_RECHECK_MS;
         continue;
       }
@@ -232,19 +233,21 @@ export class ResourcePool<T> {
   }
 
   /**
-   * A slot also recorded in the store. Its release frees it here only once the store has freed it (or failed to):
-   * freed here first, a waiter woken by it asked the store while the store still held the slot, was refused, and
-   * skipped the resource until its recheck (for good, on a clock that stands still).
+   * A slot also recorded in the store. Its release records the verdict here at once, but gives the slot back here only
+   * once the store has freed it (or failed to, or 5 s passed): given back first, a waiter woken by it asked the store
+   * while the store still held the slot, was refused, and skipped the resource until its recheck (for good, on a clock
+   * that stands still).
    */
-  private withLedgerToken(slot: PoolSlot<T>, token: string): PoolSlot<T> {
-    const ledger = this.ledger;
-    let released = false;
+  private withLedgerToken(
+    r: PoolResource<T>,
+    taken: ReturnType<ResourcePool<T>['take']>,
+    ledger: SlotLedger,
+    token: string,
+  ): PoolSlot<T> {
     return {
-      resource: slot.resource,
+      resource: r,
       release: (outcome, restAtLeastMs) => {
-        if (released) return;
-        released = true;
-        if (!ledger) return slot.release(outcome, restAtLeastMs);
+        if (!taken.judge(outcome, restAtLeastMs)) return;
         let timer: NodeJS.Timeout | undefined;
         const waited = new Promise<void>((resolve) => {
           timer = setTimeout(resolve, LEDGER_RELEASE_WAIT_MS);
@@ -252,7 +255,7 @@ export class ResourcePool<T> {
         });
         void Promise.race([ledger.release(token).catch(() => undefined), waited]).then(() => {
           clearTimeout(timer);
-          slot.release(outcome, restAtLeastMs);
+          taken.free();
         });
       },
     };
@@ -268,15 +271,31 @@ export class ResourcePool<T> {
   }
 
   private grant(r: PoolResource<T>, scope: string): PoolSlot<T> {
+    const taken = this.take(r, scope);
+    return {
+      resource: r,
+      release: (outcome, restAtLeastMs) => {
+        if (taken.judge(outcome, restAtLeastMs)) taken.free();
+      },
+    };
+  }
+
+  /**
+   * A slot of `r` taken for `scope`, released in two steps: `judge` records the attempt's verdict on the resource
+   * (a rest after a refusal, none after a success; false if it was already released), `free` gives the slot back
+   * and wakes the waiters.
+   */
+  private take(
+    r: PoolResource<T>,
+    scope: string,
+  ): { judge(outcome?: 'ok' | 'cooldown' | 'unused', restAtLeastMs?: number): boolean; free(): void } {
     r.inUse++;
     r.lastUsedAt = this.now();
     let released = false;
     return {
-      resource: r,
-      release: (outcome = 'ok', restAtLeastMs = 0) => {
-        if (released) return;
+      judge: (outcome = 'ok', restAtLeastMs = 0) => {
+        if (released) return false;
         released = true;
-        r.inUse--;
         if (outcome === 'unused') {
           // Never used (the ledger refused it): no verdict on its health.
         } else if (outcome === 'cooldown') {
@@ -286,6 +305,10 @@ export class ResourcePool<T> {
         } else {
           r.cooldowns.delete(scope);
         }
+        return true;
+      },
+      free: () => {
+        r.inUse--;
         this.wake();
       },
     };

@@ -231,7 +231,7 @@ export class Worker {
    * would see one free slot and leave the rest to a second claim (docs/benchmarks.md, "Scale-out").
    */
   private claimAfterTurn(taskType: TaskType): void {
-    if (this.freed.has(taskType)) return;
+    if (this.stopped || this.freed.has(taskType)) return;
     this.freed.add(taskType);
     const p = new Promise<number>((resolve) =>
       setImmediate(() => {

@@ -133,8 +133,8 @@ export function readyBatchesQuery(
       .where('b.completed_at', 'is', null)
       .where('b.created_at', '>=', notBefore)
       // Per open batch, its first task not yet terminal, looked for in the batch's id range on the tasks' key. A scalar
-      // subquery, not NOT EXISTS: PostgreSQL turns NOT EXISTS into an anti join and chose to read the whole table (once,
-      // hashed, with statistics; once per open batch without them), a cost that grows with the retained tasks.
+      // subquery, not NOT EXISTS: PostgreSQL (15) turns NOT EXISTS into an anti join and chose to read the whole table
+      // (once, hashed, with statistics; once per open batch without them), a cost that grows with the retained tasks.
       .where((eb: ExpressionBuilder<Database & { b: BatchesTable }, 'b'>) =>
         eb(
           eb
@@ -144,6 +144,7 @@ export function readyBatchesQuery(
             .whereRef('t.id', '<=', 'b.last_task_id')
             .whereRef('t.batch_id', '=', 'b.id')
             .where('t.status', 'in', [QUEUED, PROCESSING])
+            .orderBy('t.id')
             .limit(1),
           'is',
           null,

@@ -166,12 +166,15 @@ describe('ResourcePool', () => {
       pool.useLedger({ acquire: async () => 'token', release: () => answers.shift()! });
       pool.add('a', 'KR', 1, 'A');
       const first = await pool.acquire('KR', 0, never);
-      first!.release();
+      // A refusal's rest counts at once, before the store has answered.
+      first!.release('cooldown');
+      expect(pool.coolingUntil(pool.get('a')!)).toBeGreaterThan(0);
       await vi.advanceTimersByTimeAsync(1_000);
       expect(pool.get('a')?.inUse).toBe(1);
       answer();
       await vi.advanceTimersByTimeAsync(0);
       expect(pool.get('a')?.inUse).toBe(0);
+      await vi.advanceTimersByTimeAsync(1_000); // the rest ends
       const second = await pool.acquire('KR', 0, never);
       second!.release();
       await vi.advanceTimersByTimeAsync(4_900);
