@@ -16,7 +16,7 @@ import { TransportFactory } from './transport/transport-factory.js';
 import { chromiumMissing, hasAppSurface, markBrowserEngines } from './transport/browser/browser-availability.js';
 import { BrowserPool } from './transport/browser/browser-pool.js';
 import { Metrics } from './ops/metrics.js';
-import type { SlotLedger } from './pools/slot-ledger.js';
+import { storeLedger } from './pools/slot-ledger.js';
 import { Pools } from './pools/pools.js';
 import { RuntimeChanges } from './pools/runtime-changes.js';
 import { AttemptRunner } from './queue/attempt-runner.js';
@@ -167,11 +167,7 @@ async function assemble(settings: Readonly<Settings>, opts: AppOptions, releaseD
   let exitLeases: WorkerDeps['exitLeases'];
   if (slots && registration) {
     // Several workers share the exit addresses and accounts: their slots are recorded in the store.
-    const ledger: SlotLedger = {
-      acquire: (resourceId, capacity, holdMs) =>
-        slots.acquire({ resourceId, capacity, now: now(), expiresAt: now() + holdMs, holder: registration.id }),
-      release: (token) => slots.release(token),
-    };
+    const ledger = storeLedger(slots, now, registration.id);
     pools.exits.useLedger(ledger);
     pools.accounts.useLedger(ledger);
     exitLeases = {

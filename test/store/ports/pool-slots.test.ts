@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import { ResourcePool } from '../../../src/pools/resource-pool.js';
+import { storeLedger } from '../../../src/pools/slot-ledger.js';
 import { claimArgs, completed, forEachStore, T0, task } from './driver.js';
 
 /**
@@ -185,18 +186,18 @@ forEachStore('exit leases in the claim', (s, kind) => {
       // would wait for good. Every hand-over must therefore find the store's slot free at its first ask.
       const pool = new ResourcePool<string>(60_000, () => T0);
       pool.add('account-1', 'KR', 1, 'key');
-      const slots = s.store.poolSlots!;
+      // The service's ledger over the store, counting refusals, its releases reaching a store slow to commit.
+      const ledger = storeLedger(s.store.poolSlots!, () => T0);
       let refused = 0;
       pool.useLedger({
         acquire: async (resourceId, capacity, holdMs) => {
-          const token = await slots.acquire({ resourceId, capacity, now: T0, expiresAt: T0 + holdMs });
+          const token = await ledger.acquire(resourceId, capacity, holdMs);
           if (token === null) refused++;
           return token;
         },
-        // A store slow to commit: the release reaches it a little after the attempt ends.
         release: async (token) => {
           await new Promise((r) => setTimeout(r, 5));
-          await slots.release(token);
+          await ledger.release(token);
         },
       });
       const take = () => pool.acquire('KR', 5_000, AbortSignal.timeout(3_000));
