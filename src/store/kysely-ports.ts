@@ -63,12 +63,12 @@ export function runtimeOn(db: Kysely<Database>): RuntimeState {
   };
 }
 
-export function batchesOn(db: Kysely<Database>): Batches {
+export function batchesOn(db: Kysely<Database>, kind: 'sqlite' | 'postgres'): Batches {
   return {
     get: (a) => batches.getBatch(db, a),
     list: (a) => batches.listBatches(db, a),
     items: (a) => batches.batchItems(db, a),
-    complete: (a) => batches.completeBatches(db, a),
+    complete: (a) => batches.completeBatches(db, a, kind),
     deleteExpired: (a) => batches.deleteExpiredBatches(db, a),
   };
 }

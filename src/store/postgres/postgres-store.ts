@@ -87,7 +87,7 @@ export function openPostgresStore(connectionString: string, agingMs: number, poo
       nextDueAt: () => deliveries.nextDeliveryAt(db),
       log: (taskId) => deliveries.deliveryLog(db, taskId),
     },
-    batches: batchesOn(db),
+    batches: batchesOn(db, 'postgres'),
     accounts: accountsOn(db),
     webhookSecrets: webhookSecretsOn(db),
     monitors: monitorsOn(db),

@@ -114,7 +114,7 @@ export function openSqliteStore(file: string, agingMs: number, cacheMb = 64): St
       nextDueAt: () => deliveries.nextDeliveryAt(db),
       log: (taskId) => deliveries.deliveryLog(db, taskId),
     },
-    batches: batchesOn(db),
+    batches: batchesOn(db, 'sqlite'),
     accounts: accountsOn(db),
     webhookSecrets: webhookSecretsOn(db),
     monitors: monitorsOn(db),

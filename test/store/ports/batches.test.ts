@@ -1,7 +1,7 @@
 import { CompiledQuery, sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { newTaskId } from '../../../src/domain/task-id.js';
-import { readyBatchesQuery } from '../../../src/store/batches.js';
+import { orderedScans, readyBatchesQuery } from '../../../src/store/batches.js';
 import { claimArgs, completed, forEachStore, T0, task } from './driver.js';
 
 /** Batches (src/store/ports.ts): a batch's row with its tasks, its counts, its items and its completion. */
@@ -62,7 +62,7 @@ forEachStore('batches', (s, kind) => {
   });
 
   it.skipIf(kind !== 'postgres')(
-    "finds complete batches through the tasks' key: no read of the whole table, with statistics or without",
+    "finds complete batches through the tasks' key from each range's end, with statistics or without",
     async () => {
       // A day's retained tasks in part: 60 batches of 500, the first 40 complete and marked, then 5 complete and not
       // yet marked, then 15 with queued tasks. Written in SQL: the plan, not the submit path, is under test.
@@ -77,19 +77,26 @@ forEachStore('batches', (s, kind) => {
           0, i, '{}', ${T0}::bigint, ${T0}::bigint, ${T0}::bigint, 3, 1, 'b' || lpad((i / 500)::text, 6, '0'), i % 500
         from generate_series(0, 29999) i`.execute(db);
       const query = readyBatchesQuery(db, { notBefore: 0, limit: 100 });
-      const plan = async () => {
-        const q = query.compile();
-        const r = await db.executeQuery<{ 'QUERY PLAN': string }>(
-          CompiledQuery.raw(`explain ${q.sql}`, [...q.parameters]),
-        );
-        return r.rows.map((row) => row['QUERY PLAN']).join('\n');
-      };
+      // Planned as the completer plans it: in its transaction, with its planner settings.
+      const plan = () =>
+        db.transaction().execute(async (trx) => {
+          await orderedScans(trx);
+          const q = query.compile();
+          const r = await trx.executeQuery<{ 'QUERY PLAN': string }>(
+            CompiledQuery.raw(`explain ${q.sql}`, [...q.parameters]),
+          );
+          return r.rows.map((row) => row['QUERY PLAN']).join('\n');
+        });
       for (const stage of ['without statistics', 'analyzed']) {
         if (stage === 'analyzed') await sql`analyze tasks; analyze batches`.execute(db);
         const text = await plan();
         // Each open batch looked up on its own (a subplan), never the table read whole nor joined against.
         expect(text, stage).toMatch(/SubPlan/);
         expect(text, stage).not.toMatch(/Seq Scan on tasks|Anti Join/);
+        // Each batch's range read from its end in key order, stopping at its last unfinished task; a bitmap scan read
+        // every task of every open batch on every pass.
+        expect(text, stage).toMatch(/Index Scan Backward using tasks_pkey on tasks/);
+        expect(text, stage).not.toMatch(/Bitmap Heap Scan on tasks/);
         expect((await query.execute()).map((b) => b.id)).toEqual([40, 41, 42, 43, 44].map((b) => `b0000${b}`));
       }
     },
