@@ -31,8 +31,9 @@ export interface WorkerDeps {
   /** Where the artefacts' files go (tasks that keep them); without it no task keeps any. */
   artifacts?: ArtifactFiles;
   /**
-   * With a store that records pool slots: the exit addresses offered to each claim, which leases them (the finish
-   * frees them), and the release of a claim's lease that no finish frees (a retry, a crash).
+   * With a store that records pool slots: the exit addresses offered to each claim, which leases them (the next claim
+   * frees them, or the finish when none follows), and the release of a lease that neither frees (a retry, a crash, a
+   * claim that is not made).
    */
   exitLeases?: { offer(taskType: TaskType): ExitOffer | null; release(slotToken: string): Promise<void> };
 }
@@ -53,7 +54,9 @@ export class Worker {
   private readonly freed = new Set<TaskType>();
   /**
    * Per engine, the attempts that ended and whose finish has not answered yet (task id → lease token): every claim
-   * counts their slots as free, so the next tasks are claimed while the finish is on its way.
+   * counts their slots as free, so the next tasks are claimed while the finish is on its way. At most the engine's
+   * concurrency: beyond it an attempt keeps its slot until its finish answers, so finishes slower than attempts hold
+   * the claims back rather than pile up.
    */
   private readonly ended = new Map<TaskType, Map<string, string>>();
   /** Per engine, the exit-address slots of ended attempts that the next claim frees (their finish leaves them). */
@@ -250,15 +253,18 @@ export class Worker {
       this.perEngine.set(task.taskType, (this.perEngine.get(task.taskType) ?? 1) - 1);
       return true;
     };
-    const p = this.execute(task, () => freeSlot() && this.attemptEnded(task))
+    const p = this.execute(task, () => this.endsEarly(task) && freeSlot() && this.attemptEnded(task))
       .catch((e: unknown) => {
         this.d.log.error({ err: e, taskId: task.id }, 'task execution crashed');
         // Its finish may not have run: the claim's lease of an exit address is freed here (a second free is a no-op).
         this.releaseExitLease(task);
       })
       .finally(() => {
-        this.inFlight.delete(task.id);
-        this.ended.get(task.taskType)?.delete(task.id);
+        // This attempt's entries only: a claim ahead of its finish may have taken the task again (its lease was lost),
+        // under the same id and another token.
+        if (this.inFlight.get(task.id) === task) this.inFlight.delete(task.id);
+        const ended = this.ended.get(task.taskType);
+        if (ended?.get(task.id) === task.leaseToken) ended.delete(task.id);
         this.running.delete(p);
         if (freeSlot()) this.claimAfterTurn(task.taskType);
       });
@@ -266,12 +272,20 @@ export class Worker {
   }
 
   /**
+   * Whether an attempt whose upstream call is over frees its slot now, before its finish answers: not when stopping
+   * (no claim follows), nor beyond the engine's concurrency of finishes pending.
+   */
+  private endsEarly(task: ClaimedTask): boolean {
+    if (this.stopped) return false;
+    return (this.ended.get(task.taskType)?.size ?? 0) < this.d.config.engines[task.taskType].concurrency;
+  }
+
+  /**
    * An attempt's upstream call is over: its slot is free for the claim at the end of this turn, which runs beside the
    * attempt's finish rather than after it (the store counts the task as free room by its id and lease token, and
-   * frees its exit-address slot). Stopping, no claim follows: the finish frees the slot. True if a claim frees it.
+   * frees its exit-address slot). True if a claim frees that slot; the finish then leaves it.
    */
   private attemptEnded(task: ClaimedTask): boolean {
-    if (this.stopped) return false;
     const ended = this.ended.get(task.taskType) ?? new Map<string, string>();
     this.ended.set(task.taskType, ended);
     ended.set(task.id, task.leaseToken);

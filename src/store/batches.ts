@@ -135,9 +135,9 @@ export function readyBatchesQuery(
       // Per open batch, its last task not yet terminal, looked for in the batch's id range on the tasks' key. A scalar
       // subquery, not NOT EXISTS: PostgreSQL (15) turns NOT EXISTS into an anti join and chose to read the whole table
       // (once, hashed, with statistics; once per open batch without them), a cost that grows with the retained tasks.
-      // From the end: a batch's tasks are claimed in id order, so a batch under way has its unfinished tasks at the end
-      // and the scan stops at once; from the start it read every finished task first (each in every version the
-      // claim and the finish left in the key), on every pass.
+      // From the end: a batch's tasks are mostly claimed in the order submitted, so a batch under way has unfinished
+      // tasks at its end and the scan stops at once; from the start it read every finished task first (each in every
+      // version the claim and the finish left in the key), on every pass.
       .where((eb: ExpressionBuilder<Database & { b: BatchesTable }, 'b'>) =>
         eb(
           eb

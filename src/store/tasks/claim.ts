@@ -22,8 +22,9 @@ type ClaimedPostgresValues = [...ClaimValues, exitId: string | null, exitSlot: n
  * write transaction is exclusive by itself; PostgreSQL's is a stored function that takes a per-engine lock.
  *
  * PostgreSQL: the claim in one statement, a call of the stored function
- * (postgres/migrations/030-exit-lease-in-claim.ts), which holds the per-engine lock only while it runs, and which
- * also leases each task's exit address from the ones the request offers.
+ * (postgres/migrations/031-claim-ahead.ts), which holds the per-engine lock only while it runs, which counts the
+ * worker's ended attempts as free room and frees their exit-address slots, and which leases each task's exit address
+ * from the ones the request offers.
  */
 export async function claimTasksPostgres(
   q: PreparedArrayQuery,
@@ -72,7 +73,7 @@ export async function claimTasksPostgres(
 }
 
 /**
- * The body of aeq_claim_tasks (postgres/migrations/030-exit-lease-in-claim.ts), kept here so that the claim reads where
+ * The body of aeq_claim_tasks (postgres/migrations/031-claim-ahead.ts), kept here so that the claim reads where
  * the claim is; the schema-dump test holds it to the function the migrations define. Under the per-engine advisory
  * lock: the room left under the engine's concurrency, then at most that many due QUEUED tasks by sort_key moved to
  * PROCESSING under the lease token, then each one's exit address leased from those the worker offered. Each
@@ -96,18 +97,25 @@ export const CLAIM_TASKS_FUNCTION = `
       r record;
     begin
       perform pg_advisory_xact_lock(hashtext('aeq:claim:' || p_type));
-      -- The exit-address slots of the worker's attempts that ended, which it handed to this claim to free.
+      -- The exit-address slots of the worker's attempts that ended, which it handed to this claim to free, each only
+      -- while it holds that lease. Skipped when locked (a release of the same slot, or of a dead worker's, is freeing
+      -- it): the claim waits on no row lock under the engine's lock.
       if coalesce(array_length(p_free_res, 1), 0) > 0 then
         update pool_slots p set token = null, expires_at = null, holder = null
-        from unnest(p_free_res, p_free_slots, p_free_tokens) as f (res, slot, token)
-        where p.resource_id = f.res and p.slot = f.slot and p.token = f.token;
+        from (
+          select f.resource_id, f.slot from pool_slots f
+            join unnest(p_free_res, p_free_slots, p_free_tokens) as e (res, slot, token)
+              on f.resource_id = e.res and f.slot = e.slot and f.token = e.token
+          for update of f skip locked) as x
+        where p.resource_id = x.resource_id and p.slot = x.slot;
       end if;
       -- An attempt that ended calls its upstream no more: its task, still PROCESSING until its finish commits, leaves
       -- room (matched with its lease token, so a task claimed again since counts).
       select p_concurrency - count(*) into v_room from tasks t
       where t.task_type = p_type and t.status = 'PROCESSING'
-        and (t.id, t.lease_token) not in (
-          select e.id, e.token from unnest(p_ended_ids, p_ended_tokens) as e (id, token));
+        and not exists (
+          select 1 from unnest(p_ended_ids, p_ended_tokens) as e (id, token)
+          where e.id = t.id and e.token = t.lease_token);
       v_room := least(p_limit, v_room);
       if v_room <= 0 then
         return;
@@ -210,7 +218,7 @@ const COUNT_PROCESSING_SQLITE = `
 
 /** Embedded store: how many of the worker's ended attempts (a JSON array of [id, lease token]) still count. */
 const COUNT_ENDED_SQLITE = `
-  select count(*) as n
+  select count(distinct t.id) as n
   from tasks t
   join json_each(?) e on t.id = json_extract(e.value, '$[0]') and t.lease_token = json_extract(e.value, '$[1]')
   where t.task_type = ?
