@@ -280,18 +280,25 @@ AS $function$
       r record;
     begin
       perform pg_advisory_xact_lock(hashtext('aeq:claim:' || p_type));
-      -- The exit-address slots of the worker's attempts that ended, which it handed to this claim to free.
+      -- The exit-address slots of the worker's attempts that ended, which it handed to this claim to free, each only
+      -- while it holds that lease. Skipped when locked (a release of the same slot, or of a dead worker's, is freeing
+      -- it): the claim waits on no row lock under the engine's lock.
       if coalesce(array_length(p_free_res, 1), 0) > 0 then
         update pool_slots p set token = null, expires_at = null, holder = null
-        from unnest(p_free_res, p_free_slots, p_free_tokens) as f (res, slot, token)
-        where p.resource_id = f.res and p.slot = f.slot and p.token = f.token;
+        from (
+          select f.resource_id, f.slot from pool_slots f
+            join unnest(p_free_res, p_free_slots, p_free_tokens) as e (res, slot, token)
+              on f.resource_id = e.res and f.slot = e.slot and f.token = e.token
+          for update of f skip locked) as x
+        where p.resource_id = x.resource_id and p.slot = x.slot;
       end if;
       -- An attempt that ended calls its upstream no more: its task, still PROCESSING until its finish commits, leaves
       -- room (matched with its lease token, so a task claimed again since counts).
       select p_concurrency - count(*) into v_room from tasks t
       where t.task_type = p_type and t.status = 'PROCESSING'
-        and (t.id, t.lease_token) not in (
-          select e.id, e.token from unnest(p_ended_ids, p_ended_tokens) as e (id, token));
+        and not exists (
+          select 1 from unnest(p_ended_ids, p_ended_tokens) as e (id, token)
+          where e.id = t.id and e.token = t.lease_token);
       v_room := least(p_limit, v_room);
       if v_room <= 0 then
         return;
