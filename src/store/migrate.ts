@@ -41,6 +41,27 @@ export async function migrateToLatest(
   migrations: Readonly<Record<string, Migration>>,
   schema?: string,
 ): Promise<void> {
+  // Kysely reads the catalog of every schema in the database to find its table, and PostgreSQL fails that read
+  // (invalid_schema_name) when another client drops a schema meanwhile: tried again, a few times.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await migrateOnce(db, migrations, schema);
+    } catch (e) {
+      if (attempt >= SCHEMA_RACE_ATTEMPTS || (e as { code?: unknown }).code !== INVALID_SCHEMA_NAME) throw e;
+      await new Promise((r) => setTimeout(r, 50 * attempt));
+    }
+  }
+}
+
+/** PostgreSQL's error code for a schema that does not exist. */
+const INVALID_SCHEMA_NAME = '3F000';
+const SCHEMA_RACE_ATTEMPTS = 5;
+
+async function migrateOnce(
+  db: Kysely<Database>,
+  migrations: Readonly<Record<string, Migration>>,
+  schema: string | undefined,
+): Promise<void> {
   await renameRecordedMigrations(db, schema);
   const migrator = new Migrator({
     db,
