@@ -105,7 +105,7 @@ export interface ClaimedTask
   > {
   leaseToken: string;
   leaseExpiresAt: number;
-  /** The exit address the claim leased for this attempt (PostgreSQL), its pool slot's token freed by the next claim. */
+  /** The exit address the claim leased for this attempt (PostgreSQL), its pool slot's token freed by the finish. */
   exitLease?: { resourceId: string; slotToken: string };
 }
 

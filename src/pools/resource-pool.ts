@@ -211,7 +211,7 @@ export class ResourcePool<T> {
   /**
    * A slot of the resource the store already leased (the claim's lease, `ledgerToken`), if this pool would still give
    * it for `country` and `scope`: enabled, not resting, not full here. Its release frees it here only: the store's
-   * lease is freed by the worker's next claim (or the task's finish). Null when refused; the store's lease is then freed at once, and the caller
+   * lease is freed with the task's finish. Null when refused; the store's lease is then freed at once, and the caller
    * acquires as usual.
    */
   adopt(

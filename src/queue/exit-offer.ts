@@ -13,7 +13,7 @@ const MAX_OFFERED = 256;
 
 /**
  * How long a slot holds if its worker dies without freeing it: the wait for an account, the attempt's timeout and a
- * margin for the artefacts and the finish (a slot leased by the claim is freed by the next claim, or by the finish).
+ * margin for the artefacts and the finish (a slot leased by the claim is freed by the finish).
  */
 export function slotHoldMs(engine: EngineConfig, scheduler: ServiceConfig['scheduler']): number {
   return scheduler.poolWaitMs + engine.timeoutMs + 30_000;

@@ -31,9 +31,8 @@ export interface WorkerDeps {
   /** Where the artefacts' files go (tasks that keep them); without it no task keeps any. */
   artifacts?: ArtifactFiles;
   /**
-   * With a store that records pool slots: the exit addresses offered to each claim, which leases them (the next claim
-   * frees them, or the finish when none follows), and the release of a lease that neither frees (a retry, a crash, a
-   * claim that is not made).
+   * With a store that records pool slots: the exit addresses offered to each claim, which leases them (the finish
+   * frees them), and the release of a claim's lease that no finish frees (a retry, a crash).
    */
   exitLeases?: { offer(taskType: TaskType): ExitOffer | null; release(slotToken: string): Promise<void> };
 }
@@ -52,15 +51,6 @@ export class Worker {
   private readonly wanted = new Set<TaskType>();
   /** Engines with a claim due at the end of this turn, after the attempts that ended in it have freed their slots. */
   private readonly freed = new Set<TaskType>();
-  /**
-   * Per engine, the attempts that ended and whose finish has not answered yet (task id → lease token): every claim
-   * counts their slots as free, so the next tasks are claimed while the finish is on its way. At most the engine's
-   * concurrency: beyond it an attempt keeps its slot until its finish answers, so finishes slower than attempts hold
-   * the claims back rather than pile up.
-   */
-  private readonly ended = new Map<TaskType, Map<string, string>>();
-  /** Per engine, the exit-address slots of ended attempts that the next claim frees (their finish leaves them). */
-  private readonly slotsToFree = new Map<TaskType, string[]>();
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly drain = new AbortController();
   private stopped = false;
@@ -155,24 +145,16 @@ export class Worker {
   private async claimRound(taskType: TaskType): Promise<number> {
     const engine = this.d.config.engines[taskType];
     // Without a live registration a claim would be handed back by the next sweep: wait until registered again.
-    if (engine.paused || this.stopped || !this.d.registration.live) {
-      this.freeSlotsNow(taskType);
-      return 0;
-    }
+    if (engine.paused || this.stopped || !this.d.registration.live) return 0;
     // One claim per engine at a time; a wake-up during a claim triggers another round after it.
     if (this.claiming.has(taskType)) {
       this.wanted.add(taskType);
       return 0;
     }
     const free = engine.concurrency - (this.perEngine.get(taskType) ?? 0);
-    if (free <= 0) {
-      this.freeSlotsNow(taskType);
-      return 0;
-    }
+    if (free <= 0) return 0;
     let claimed = 0;
     const leaseToken = randomUUID();
-    const freeSlots = this.slotsToFree.get(taskType) ?? [];
-    this.slotsToFree.delete(taskType);
     try {
       const call = this.d.tasks.claim({
         taskType,
@@ -183,8 +165,6 @@ export class Worker {
         leaseMs: this.d.config.scheduler.leaseMs,
         leaseToken,
         ...this.exitOfferFor(taskType),
-        ...this.endedFor(taskType),
-        ...(freeSlots.length > 0 ? { freeSlots } : {}),
       });
       this.claiming.set(taskType, call);
       const tasks = await call;
@@ -195,9 +175,7 @@ export class Worker {
       this.d.metrics.claims.inc({ engine: taskType, outcome: 'failed' });
       this.d.log.error({ err: e, engine: taskType }, 'claim failed');
       // The store may have committed the claim before it failed here: give its tasks and exit addresses back now,
-      // rather than when their lease and holds run out. The slots it was to free are freed one by one (a second free
-      // of a slot the claim did free is a no-op).
-      for (const token of freeSlots) this.releaseSlot(token);
+      // rather than when their lease and holds run out.
       await this.abandonClaim(taskType, leaseToken);
     } finally {
       this.claiming.delete(taskType);
@@ -228,75 +206,23 @@ export class Worker {
     return offer ? { exitOffer: offer } : {};
   }
 
-  private endedFor(taskType: TaskType): { ended?: Array<{ id: string; leaseToken: string }> } {
-    const ended = this.ended.get(taskType);
-    if (!ended || ended.size === 0) return {};
-    return { ended: Array.from(ended, ([id, leaseToken]) => ({ id, leaseToken })) };
-  }
-
-  /** Slots handed to a claim that will not be made (paused, stopping): freed one by one. */
-  private freeSlotsNow(taskType: TaskType): void {
-    const tokens = this.slotsToFree.get(taskType);
-    if (!tokens) return;
-    this.slotsToFree.delete(taskType);
-    for (const token of tokens) this.releaseSlot(token);
-  }
-
   private launch(task: ClaimedTask): void {
     this.inFlight.set(task.id, task);
     this.perEngine.set(task.taskType, (this.perEngine.get(task.taskType) ?? 0) + 1);
     this.d.metrics.attempts.inc({ engine: task.taskType });
-    let slotFreed = false;
-    const freeSlot = (): boolean => {
-      if (slotFreed) return false;
-      slotFreed = true;
-      this.perEngine.set(task.taskType, (this.perEngine.get(task.taskType) ?? 1) - 1);
-      return true;
-    };
-    const p = this.execute(task, () => this.endsEarly(task) && freeSlot() && this.attemptEnded(task))
+    const p = this.execute(task)
       .catch((e: unknown) => {
         this.d.log.error({ err: e, taskId: task.id }, 'task execution crashed');
         // Its finish may not have run: the claim's lease of an exit address is freed here (a second free is a no-op).
         this.releaseExitLease(task);
       })
       .finally(() => {
-        // This attempt's entries only: a claim ahead of its finish may have taken the task again (its lease was lost),
-        // under the same id and another token.
-        if (this.inFlight.get(task.id) === task) this.inFlight.delete(task.id);
-        const ended = this.ended.get(task.taskType);
-        if (ended?.get(task.id) === task.leaseToken) ended.delete(task.id);
+        this.inFlight.delete(task.id);
+        this.perEngine.set(task.taskType, (this.perEngine.get(task.taskType) ?? 1) - 1);
         this.running.delete(p);
-        if (freeSlot()) this.claimAfterTurn(task.taskType);
+        this.claimAfterTurn(task.taskType);
       });
     this.running.add(p);
-  }
-
-  /**
-   * Whether an attempt whose upstream call is over frees its slot now, before its finish answers: not when stopping
-   * (no claim follows), nor beyond the engine's concurrency of finishes pending.
-   */
-  private endsEarly(task: ClaimedTask): boolean {
-    if (this.stopped) return false;
-    return (this.ended.get(task.taskType)?.size ?? 0) < this.d.config.engines[task.taskType].concurrency;
-  }
-
-  /**
-   * An attempt's upstream call is over: its slot is free for the claim at the end of this turn, which runs beside the
-   * attempt's finish rather than after it (the store counts the task as free room by its id and lease token, and
-   * frees its exit-address slot). True if a claim frees that slot; the finish then leaves it.
-   */
-  private attemptEnded(task: ClaimedTask): boolean {
-    const ended = this.ended.get(task.taskType) ?? new Map<string, string>();
-    this.ended.set(task.taskType, ended);
-    ended.set(task.id, task.leaseToken);
-    const slot = this.d.exitLeases ? task.exitLease?.slotToken : undefined;
-    if (slot !== undefined) {
-      const tokens = this.slotsToFree.get(task.taskType);
-      if (tokens) tokens.push(slot);
-      else this.slotsToFree.set(task.taskType, [slot]);
-    }
-    this.claimAfterTurn(task.taskType);
-    return slot !== undefined;
   }
 
   /**
@@ -316,16 +242,14 @@ export class Worker {
     this.claims.add(p);
   }
 
-  /** `ended()` is called when the upstream call is over, before the outcome is written; true if a claim frees its slot. */
-  private async execute(task: ClaimedTask, ended: () => boolean): Promise<void> {
+  private async execute(task: ClaimedTask): Promise<void> {
     const log = this.d.log.child({ taskId: task.id, engine: task.taskType, attempt: task.attempts });
     log.info('attempt started');
     const outcome = await this.d.runner.run(task, log, this.drain.signal);
-    await this.record(task, outcome, log, ended());
+    await this.record(task, outcome, log);
   }
 
-  /** `slotHanded`: the exit-address slot the claim leased is freed by the next claim, not here. */
-  private async record(task: ClaimedTask, outcome: AttemptOutcome, log: Logger, slotHanded: boolean): Promise<void> {
+  private async record(task: ClaimedTask, outcome: AttemptOutcome, log: Logger): Promise<void> {
     const now = this.clock.now();
     if (outcome.kind === 'failed') this.d.metrics.failures.inc({ engine: task.taskType, code: outcome.code });
     if (outcome.kind === 'failed' && outcome.retryable && task.attempts < task.maxAttempts && !this.stopped) {
@@ -341,7 +265,7 @@ export class Worker {
         now,
         failure: outcome.failure,
       });
-      if (!slotHanded) this.releaseExitLease(task);
+      this.releaseExitLease(task);
       log.info(
         { retryAt: new Date(at).toISOString(), error: outcome.error, leaseHeld: ok },
         'attempt failed, retry scheduled',
@@ -358,7 +282,7 @@ export class Worker {
         now,
         failure: outcome.failure,
       });
-      if (!slotHanded) this.releaseExitLease(task);
+      this.releaseExitLease(task);
       log.info('attempt interrupted by shutdown, task requeued');
       return;
     }
@@ -369,7 +293,7 @@ export class Worker {
       leaseToken: task.leaseToken,
       write,
       now,
-      ...(task.exitLease && !slotHanded ? { releaseSlot: task.exitLease.slotToken } : {}),
+      ...(task.exitLease ? { releaseSlot: task.exitLease.slotToken } : {}),
     });
     if (!ok) {
       log.warn('lease lost before the task could be finished; the result is discarded');
@@ -385,13 +309,10 @@ export class Worker {
 
   /** Frees the store's lease of the exit address the claim leased for `task`, where no finish frees it. */
   private releaseExitLease(task: ClaimedTask): void {
-    if (task.exitLease) this.releaseSlot(task.exitLease.slotToken, task.id);
-  }
-
-  private releaseSlot(slotToken: string, taskId?: string): void {
-    void this.d.exitLeases?.release(slotToken).catch((e: unknown) => {
-      this.d.log.warn({ err: e, taskId }, 'exit-address lease not freed; it runs out on its own');
-    });
+    if (task.exitLease)
+      void this.d.exitLeases?.release(task.exitLease.slotToken).catch((e: unknown) => {
+        this.d.log.warn({ err: e, taskId: task.id }, 'exit-address lease not freed; it runs out on its own');
+      });
   }
 
   /**
@@ -444,8 +365,6 @@ export class Worker {
     for (const t of this.timers) clearInterval(t);
     // A claim that was already under way may still launch tasks; they must be drained like the others.
     await Promise.allSettled([...this.claims]);
-    // No claim follows: the slots handed to one are freed now.
-    for (const t of [...this.slotsToFree.keys()]) this.freeSlotsNow(t);
     const all = Promise.allSettled([...this.running]);
     const timer = new Promise((r) => setTimeout(r, graceMs).unref());
     await Promise.race([all, timer]);

@@ -56,17 +56,6 @@ export interface ClaimRequest {
    * each claimed task's exit address in the claim (ClaimedTask.exitLease); one that counts them in memory ignores it.
    */
   exitOffer?: ExitOffer;
-  /**
-   * The claiming worker's attempts that ended and whose finish may not have committed yet: their tasks count as free
-   * room (an ended attempt calls its upstream no more). Named with their lease token, so a task claimed again since
-   * counts.
-   */
-  ended?: ReadonlyArray<{ id: string; leaseToken: string }>;
-  /**
-   * Exit-address slots (ClaimedTask.exitLease's tokens) of ended attempts that this claim frees before it leases
-   * (a store that records pool slots; the others ignore it). Their finish then leaves them alone.
-   */
-  freeSlots?: readonly string[];
 }
 
 /** Exit addresses offered to a claim, least loaded first, and how the claim picks and holds them. */

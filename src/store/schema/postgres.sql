@@ -260,7 +260,7 @@ AS $function$
       return v_out;
     end $function$;
 
-CREATE OR REPLACE FUNCTION aeq_claim_tasks(p_type text, p_limit integer, p_concurrency integer, p_now bigint, p_expires bigint, p_worker text, p_token text, p_exit_ids text[], p_exit_countries text[], p_exit_caps integer[], p_default_country text, p_slot_expires bigint, p_ended_ids text[], p_ended_tokens text[], p_free_res text[], p_free_slots integer[], p_free_tokens text[])
+CREATE OR REPLACE FUNCTION aeq_claim_tasks(p_type text, p_limit integer, p_concurrency integer, p_now bigint, p_expires bigint, p_worker text, p_token text, p_exit_ids text[], p_exit_countries text[], p_exit_caps integer[], p_default_country text, p_slot_expires bigint)
  RETURNS TABLE(id text, task_type text, priority integer, payload text, idempotency_key text, webhook_url text, country text, created_at bigint, attempts integer, max_attempts integer, credits_to_charge integer, account_id text, exit_id text, exit_slot integer, exit_token text)
  LANGUAGE plpgsql
 AS $function$
@@ -280,25 +280,7 @@ AS $function$
       r record;
     begin
       perform pg_advisory_xact_lock(hashtext('aeq:claim:' || p_type));
-      -- The exit-address slots of the worker's attempts that ended, which it handed to this claim to free, each only
-      -- while it holds that lease. Skipped when locked (a release of the same slot, or of a dead worker's, is freeing
-      -- it): the claim waits on no row lock under the engine's lock.
-      if coalesce(array_length(p_free_res, 1), 0) > 0 then
-        update pool_slots p set token = null, expires_at = null, holder = null
-        from (
-          select f.resource_id, f.slot from pool_slots f
-            join unnest(p_free_res, p_free_slots, p_free_tokens) as e (res, slot, token)
-              on f.resource_id = e.res and f.slot = e.slot and f.token = e.token
-          for update of f skip locked) as x
-        where p.resource_id = x.resource_id and p.slot = x.slot;
-      end if;
-      -- An attempt that ended calls its upstream no more: its task, still PROCESSING until its finish commits, leaves
-      -- room (matched with its lease token, so a task claimed again since counts).
-      select p_concurrency - count(*) into v_room from tasks t
-      where t.task_type = p_type and t.status = 'PROCESSING'
-        and not exists (
-          select 1 from unnest(p_ended_ids, p_ended_tokens) as e (id, token)
-          where e.id = t.id and e.token = t.lease_token);
+      select p_concurrency - count(*) into v_room from tasks where task_type = p_type and status = 'PROCESSING';
       v_room := least(p_limit, v_room);
       if v_room <= 0 then
         return;

@@ -5,12 +5,11 @@ import { CLAIM_COLUMNS, claimedFromValues, type ClaimValues } from '../rows.js';
 import type { PreparedArrayQuery } from '../postgres/prepared.js';
 import type { GroupCommit } from '../sqlite/group-commit.js';
 import type { ClaimRequest } from '../ports.js';
-import { slotOf, slotToken } from '../pool-slots.js';
+import { slotToken } from '../pool-slots.js';
 
 /** PostgreSQL: the claim, a call of the function whose body is CLAIM_TASKS_FUNCTION (below). */
 const CLAIM_POSTGRES =
-  'select * from aeq_claim_tasks($1, $2, $3, $4, $5, $6, $7, $8::text[], $9::text[], $10::integer[], $11, $12, ' +
-  '$13::text[], $14::text[], $15::text[], $16::integer[], $17::text[])';
+  'select * from aeq_claim_tasks($1, $2, $3, $4, $5, $6, $7, $8::text[], $9::text[], $10::integer[], $11, $12)';
 
 /** A claimed row on PostgreSQL: CLAIM_COLUMNS' values, then the exit address leased for it (nulls when none). */
 type ClaimedPostgresValues = [...ClaimValues, exitId: string | null, exitSlot: number | null, exitToken: string | null];
@@ -22,9 +21,8 @@ type ClaimedPostgresValues = [...ClaimValues, exitId: string | null, exitSlot: n
  * write transaction is exclusive by itself; PostgreSQL's is a stored function that takes a per-engine lock.
  *
  * PostgreSQL: the claim in one statement, a call of the stored function
- * (postgres/migrations/031-claim-ahead.ts), which holds the per-engine lock only while it runs, which counts the
- * worker's ended attempts as free room and frees their exit-address slots, and which leases each task's exit address
- * from the ones the request offers.
+ * (postgres/migrations/030-exit-lease-in-claim.ts), which holds the per-engine lock only while it runs, and which
+ * also leases each task's exit address from the ones the request offers.
  */
 export async function claimTasksPostgres(
   q: PreparedArrayQuery,
@@ -35,8 +33,6 @@ export async function claimTasksPostgres(
   const expires = a.now + a.leaseMs;
   const offer = a.exitOffer;
   const exits = offer?.resources ?? [];
-  const ended = a.ended ?? [];
-  const freed = (a.freeSlots ?? []).flatMap((token) => slotOf(token) ?? []);
   // Rows as arrays, in CLAIM_COLUMNS' order: no object per row for the driver to build.
   const r = await q<ClaimedPostgresValues>('aeq_claim_tasks', CLAIM_POSTGRES, [
     a.taskType,
@@ -51,11 +47,6 @@ export async function claimTasksPostgres(
     exits.map((x) => x.capacity),
     offer?.defaultCountry ?? null,
     a.now + (offer?.holdMs ?? 0),
-    ended.map((e) => e.id),
-    ended.map((e) => e.leaseToken),
-    freed.map((f) => f.resourceId),
-    freed.map((f) => f.slot),
-    freed.map((f) => f.id),
   ]);
   const last = CLAIM_COLUMNS.length;
   return inClaimOrder(
@@ -73,7 +64,7 @@ export async function claimTasksPostgres(
 }
 
 /**
- * The body of aeq_claim_tasks (postgres/migrations/031-claim-ahead.ts), kept here so that the claim reads where
+ * The body of aeq_claim_tasks (postgres/migrations/030-exit-lease-in-claim.ts), kept here so that the claim reads where
  * the claim is; the schema-dump test holds it to the function the migrations define. Under the per-engine advisory
  * lock: the room left under the engine's concurrency, then at most that many due QUEUED tasks by sort_key moved to
  * PROCESSING under the lease token, then each one's exit address leased from those the worker offered. Each
@@ -97,25 +88,7 @@ export const CLAIM_TASKS_FUNCTION = `
       r record;
     begin
       perform pg_advisory_xact_lock(hashtext('aeq:claim:' || p_type));
-      -- The exit-address slots of the worker's attempts that ended, which it handed to this claim to free, each only
-      -- while it holds that lease. Skipped when locked (a release of the same slot, or of a dead worker's, is freeing
-      -- it): the claim waits on no row lock under the engine's lock.
-      if coalesce(array_length(p_free_res, 1), 0) > 0 then
-        update pool_slots p set token = null, expires_at = null, holder = null
-        from (
-          select f.resource_id, f.slot from pool_slots f
-            join unnest(p_free_res, p_free_slots, p_free_tokens) as e (res, slot, token)
-              on f.resource_id = e.res and f.slot = e.slot and f.token = e.token
-          for update of f skip locked) as x
-        where p.resource_id = x.resource_id and p.slot = x.slot;
-      end if;
-      -- An attempt that ended calls its upstream no more: its task, still PROCESSING until its finish commits, leaves
-      -- room (matched with its lease token, so a task claimed again since counts).
-      select p_concurrency - count(*) into v_room from tasks t
-      where t.task_type = p_type and t.status = 'PROCESSING'
-        and not exists (
-          select 1 from unnest(p_ended_ids, p_ended_tokens) as e (id, token)
-          where e.id = t.id and e.token = t.lease_token);
+      select p_concurrency - count(*) into v_room from tasks where task_type = p_type and status = 'PROCESSING';
       v_room := least(p_limit, v_room);
       if v_room <= 0 then
         return;
@@ -216,14 +189,6 @@ const COUNT_PROCESSING_SQLITE = `
   where task_type = ?
     and status = 'PROCESSING'`;
 
-/** Embedded store: how many of the worker's ended attempts (a JSON array of [id, lease token]) still count. */
-const COUNT_ENDED_SQLITE = `
-  select count(distinct t.id) as n
-  from tasks t
-  join json_each(?) e on t.id = json_extract(e.value, '$[0]') and t.lease_token = json_extract(e.value, '$[1]')
-  where t.task_type = ?
-    and t.status = 'PROCESSING'`;
-
 /**
  * Embedded store: the claim of up to @room due tasks. SQLite runs the IN-subquery once, so LIMIT bounds the claim
  * (PostgreSQL's CLAIM_TASKS_FUNCTION locks the ids first and then updates those).
@@ -249,11 +214,7 @@ const CLAIM_SQLITE = `
 
 /** Embedded store: the claim's statements, prepared once (the claim's rows read as arrays). */
 export function prepareClaim(db: BetterSqlite3.Database) {
-  return {
-    countProcessing: db.prepare(COUNT_PROCESSING_SQLITE),
-    countEnded: db.prepare(COUNT_ENDED_SQLITE),
-    claim: db.prepare(CLAIM_SQLITE).raw(true),
-  };
+  return { countProcessing: db.prepare(COUNT_PROCESSING_SQLITE), claim: db.prepare(CLAIM_SQLITE).raw(true) };
 }
 
 /**
@@ -266,11 +227,7 @@ export function claimTasksSqlite(
   a: ClaimRequest,
 ): Promise<ClaimedTask[]> {
   return group.writeNowIfIdle(() => {
-    // The worker's ended attempts leave room, as in CLAIM_TASKS_FUNCTION (the group usually commits their finish first).
-    const ended = a.ended && a.ended.length > 0 ? a.ended.map((e) => [e.id, e.leaseToken]) : null;
-    const running =
-      (s.countProcessing.get(a.taskType) as { n: number }).n -
-      (ended ? (s.countEnded.get(JSON.stringify(ended), a.taskType) as { n: number }).n : 0);
+    const running = (s.countProcessing.get(a.taskType) as { n: number }).n;
     const room = Math.min(a.limit, a.concurrency - running);
     if (room <= 0) return [];
     const token = a.leaseToken ?? randomUUID();

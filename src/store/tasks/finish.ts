@@ -148,9 +148,8 @@ async function finishAllPostgres(q: PreparedQuery, fs: Finish[]): Promise<boolea
 
 /**
  * The finish of a turn's tasks (finishAllPostgres): $1 is the JSON array of their rows. The pool slots the claim leased
- * for their attempts, where the worker did not hand them to its next claim, are freed here too (`freed`, by each
- * slot's key and only while it holds that lease), whether or not the fence let the task's own write through: the
- * attempt is over either way.
+ * for their attempts are freed here too (`freed`, by each slot's key and only while it holds that lease), whether or
+ * not the fence let the task's own write through: the attempt is over either way.
  */
 const FINISH_ALL = `
   with v as (

@@ -60,7 +60,7 @@ export function releaseHeld(
     const ids = await find(trx);
     const released = await releaseWorkers(trx, ids, now, failedWrite);
     // Tasks before pool slots, the order of a finish (which frees the claim's slots after its task rows): the two
-    // never wait on each other's locks the other way round. A claim that frees slots skips the locked ones.
+    // never wait on each other's locks the other way round.
     await releaseMore?.(trx, ids);
     return released;
   });

@@ -159,46 +159,6 @@ forEachStore('exit leases in the claim', (s, kind) => {
     },
   );
 
-  it.skipIf(kind !== 'postgres')(
-    "a claim frees the ended attempts' slots it is handed, each only while it holds that lease, and leases them again",
-    async () => {
-      const [a, b, c] = [task({ createdAt: T0 }), task({ createdAt: T0 + 1 }), task({ createdAt: T0 + 2 })];
-      await s.store.tasks.insert({ tasks: [a, b, c] });
-      const only = offer([{ id: 'one', country: 'US', capacity: 1 }]);
-      const [first] = await s.store.tasks.claim({ ...claimArgs({ limit: 1 }), exitOffer: only });
-      const token = first!.exitLease!.slotToken;
-      // Its attempt ended: the next claim frees the slot and gives it to the next task, the first one unfinished.
-      const ended = [{ id: first!.id, leaseToken: first!.leaseToken }];
-      const [second] = await s.store.tasks.claim({
-        ...claimArgs({ limit: 1, concurrency: 1 }),
-        exitOffer: only,
-        ended,
-        freeSlots: [token],
-      });
-      expect(second?.id).toBe(b.id);
-      expect(second?.exitLease?.resourceId).toBe('one');
-      expect(second?.exitLease?.slotToken).not.toBe(token);
-      // Named again, the old lease frees nothing: the slot is the second task's now.
-      const [third] = await s.store.tasks.claim({
-        ...claimArgs({ limit: 1, concurrency: 3 }),
-        exitOffer: only,
-        freeSlots: [token],
-      });
-      expect(third?.id).toBe(c.id);
-      expect(third?.exitLease).toBeUndefined();
-      expect(
-        await s.store.poolSlots!.acquire({ resourceId: 'one', capacity: 1, now: T0, expiresAt: T0 + 1 }),
-      ).toBeNull();
-      // The first task's finish, told the claim freed its slot, leaves the second's lease alone.
-      expect(
-        await s.store.tasks.finish({ id: first!.id, leaseToken: first!.leaseToken, write: completed(), now: T0 + 1 }),
-      ).toBe(true);
-      expect(
-        await s.store.poolSlots!.acquire({ resourceId: 'one', capacity: 1, now: T0, expiresAt: T0 + 1 }),
-      ).toBeNull();
-    },
-  );
-
   it.skipIf(kind !== 'postgres')('a claim given back frees the addresses it leased, and no other', async () => {
     const [a, b] = [task({ createdAt: T0 }), task({ createdAt: T0 + 1 })];
     await s.store.tasks.insert({ tasks: [a, b] });

@@ -65,27 +65,6 @@ forEachStore('the task queue', (s) => {
     expect(await s.store.tasks.claim(claimArgs({ concurrency: 3, workerId: 'w2' }))).toHaveLength(1);
   });
 
-  it("counts a worker's ended attempts as free room, named by id and lease token", async () => {
-    await s.store.tasks.insert({ tasks: Array.from({ length: 6 }, (_, i) => task({ createdAt: T0 + i })) });
-    const first = await s.store.tasks.claim(claimArgs({ concurrency: 2 }));
-    expect(first).toHaveLength(2);
-    // Their attempts ended and their finish has not committed: the next claim takes two more all the same.
-    const ended = first.map((t) => ({ id: t.id, leaseToken: t.leaseToken }));
-    const next = await s.store.tasks.claim(claimArgs({ concurrency: 2, ended }));
-    expect(next).toHaveLength(2);
-    // Named again they free nothing more, and a name with another token frees nothing at all (4 running of 5).
-    expect(await s.store.tasks.claim(claimArgs({ concurrency: 2, ended }))).toHaveLength(0);
-    const stale = [{ id: next[0]!.id, leaseToken: first[0]!.leaseToken }];
-    expect(await s.store.tasks.claim(claimArgs({ concurrency: 5, ended: stale }))).toHaveLength(1);
-    // Once finished they are not PROCESSING: the three running alone count.
-    for (const t of first)
-      expect(await s.store.tasks.finish({ id: t.id, leaseToken: t.leaseToken, write: completed(), now: T0 + 1 })).toBe(
-        true,
-      );
-    expect(await s.store.tasks.claim(claimArgs({ concurrency: 3, ended }))).toHaveLength(0);
-    expect(await s.store.tasks.claim(claimArgs({ concurrency: 4, ended }))).toHaveLength(1);
-  });
-
   it('a claim given back puts its own tasks back as they were, and nothing else', async () => {
     const held = task({ createdAt: T0 });
     const given = [task({ createdAt: T0 + 1 }), task({ createdAt: T0 + 2 })];
