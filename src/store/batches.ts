@@ -161,9 +161,9 @@ export function readyBatchesQuery(
 /**
  * PostgreSQL, for the rest of the transaction: no bitmap scans. Without statistics on the tasks (a new database, or
  * autovacuum off) the planner read each open batch's whole id range with a bitmap scan and sorted it, on every pass:
- * about 1.8 ms a batch under load, so 30-40 ms a pass with a hundred batches open. The ordered scan of the key from
- * the range's end stops at the first unfinished task; it is the plan PostgreSQL picks by itself once the table is
- * analyzed.
+ * about 1.8 ms a batch under load, 25-43 ms a pass with some 40 batches open. The ordered scan of the key from the
+ * range's end stops at the first unfinished task it meets; it is the plan PostgreSQL picks by itself once the table is
+ * analyzed (docs/benchmarks.md, "The claim ahead of the finish").
  */
 export async function orderedScans(trx: Kysely<Database>): Promise<void> {
   await sql`set local enable_bitmapscan = off`.execute(trx);
