@@ -7,6 +7,7 @@ import type { Batches } from './ports.js';
 
 type Args<K extends keyof Batches> = Parameters<Batches[K]>[0];
 import { PROCESSING, QUEUED } from './tasks/status-literals.js';
+import type { Store } from './store.js';
 
 /**
  * Batches: their row (written with their tasks, tasks/insert.ts), the counts of their tasks by status, their items
@@ -177,7 +178,7 @@ export async function orderedScans(trx: Kysely<Database>): Promise<void> {
 export async function completeBatches(
   db: Kysely<Database>,
   { now, notBefore, limit, webhookOf }: Args<'complete'>,
-  kind: 'sqlite' | 'postgres',
+  kind: Store['kind'],
 ): Promise<BatchRecord[]> {
   const ready =
     kind === 'postgres'

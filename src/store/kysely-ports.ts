@@ -6,6 +6,7 @@ import type { Accounts, Batches, Monitors, RuntimeState, WebhookSecrets } from '
 import * as runtime from './runtime-state.js';
 import type { Database } from './schema.js';
 import * as secrets from './webhook-secrets.js';
+import type { Store } from './store.js';
 
 /*
  * The ports with one form on both databases (the shared Kysely form): neither store has a form of its own for them,
@@ -63,7 +64,7 @@ export function runtimeOn(db: Kysely<Database>): RuntimeState {
   };
 }
 
-export function batchesOn(db: Kysely<Database>, kind: 'sqlite' | 'postgres'): Batches {
+export function batchesOn(db: Kysely<Database>, kind: Store['kind']): Batches {
   return {
     get: (a) => batches.getBatch(db, a),
     list: (a) => batches.listBatches(db, a),
