@@ -76,6 +76,14 @@ export function taskIdFloor(ms: number): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-`;
 }
 
+/**
+ * How much later than its task's creation an id's time can be: a millisecond whose count of ids ran out (2,048 at
+ * least) goes on in the next one (`newTaskId`): ids are made at about one a microsecond, so only a burst on a clock
+ * that stands still (a test's) moves them, by a millisecond per 4,096 ids. A read of the tasks created before a time
+ * reads the id range this much further, and checks `created_at` for the exact bound (store/tasks/list.ts, delete.ts).
+ */
+export const ID_AHEAD_MS = 1000;
+
 /** Task, batch and monitor ids are UUIDs; anything else is not found without asking the store. */
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -21,6 +21,7 @@ const ADDED = new Set([
   '028-task-artifacts',
   '029-lean-claim',
   '030-exit-lease-in-claim',
+  '031-lean-task-indexes',
 ]);
 
 /** A database's list as it was named before each change had one number: the same migrations under the old names. */

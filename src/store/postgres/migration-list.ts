@@ -27,6 +27,7 @@ import * as m027 from './migrations/027-drop-single-slot-function.js';
 import * as m028 from '../migrations/028-task-artifacts.js';
 import * as m029 from './migrations/029-lean-claim.js';
 import * as m030 from './migrations/030-exit-lease-in-claim.js';
+import * as m031 from './migrations/031-lean-task-indexes.js';
 
 /**
  * Every migration the PostgreSQL store runs, in order. A number names one change in both databases' lists; the
@@ -61,4 +62,5 @@ export const POSTGRES_MIGRATIONS: Readonly<Record<string, Migration>> = {
   '028-task-artifacts': m028,
   '029-lean-claim': m029,
   '030-exit-lease-in-claim': m030,
+  '031-lean-task-indexes': m031,
 };

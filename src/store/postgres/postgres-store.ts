@@ -71,7 +71,7 @@ export function openPostgresStore(connectionString: string, agingMs: number, poo
       finish: postgresFinisher(q),
       retry: (a) => retryTask(db, a),
       reapExpired: (a) => reapExpiredLeases(db, a),
-      deleteExpired: (a) => deleteExpired(db, a),
+      deleteExpired: (a) => deleteExpired(db, a, 'postgres'),
       nextAvailableAt: (taskType) => nextAvailableAt(db, taskType),
       artifacts: (a) => taskArtifacts(db, a),
     },

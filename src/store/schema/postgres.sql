@@ -195,11 +195,7 @@ CREATE INDEX monitors_due ON monitors USING btree (next_run_at) WHERE (status = 
 
 CREATE INDEX tasks_claim ON tasks USING btree (task_type, sort_key) WHERE (status = 'QUEUED'::text);
 
-CREATE INDEX tasks_created ON tasks USING btree (created_at);
-
 CREATE UNIQUE INDEX tasks_idempotency_key ON tasks USING btree (account_id, idempotency_key) WHERE (idempotency_key IS NOT NULL);
-
-CREATE INDEX tasks_lease ON tasks USING btree (lease_expires_at) WHERE (status = 'PROCESSING'::text);
 
 CREATE INDEX tasks_running ON tasks USING btree (task_type) WHERE (status = 'PROCESSING'::text);
 

@@ -98,7 +98,7 @@ export function openSqliteStore(file: string, agingMs: number, cacheMb = 64): St
       finish: (a) => finishTaskSqlite(group, s().finish, a),
       retry: (a) => retryTaskSqlite(group, s().retry, a),
       reapExpired: (a) => reapExpiredLeases(db, a),
-      deleteExpired: (a) => deleteExpired(db, a),
+      deleteExpired: (a) => deleteExpired(db, a, 'sqlite'),
       nextAvailableAt: (taskType) => nextAvailableAt(db, taskType),
       artifacts: (a) => taskArtifacts(db, a),
     },

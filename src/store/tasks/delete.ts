@@ -1,6 +1,8 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import { ID_AHEAD_MS, taskIdFloor } from '../../domain/task-id.js';
 import type { Database } from '../schema.js';
+import type { Store } from '../store.js';
 import { FOLD_ONE_SQL, foldIntoDailyUsage } from '../usage.js';
 
 /**
@@ -15,15 +17,40 @@ export async function deleteTasks(trx: Kysely<Database>, ids: string[]): Promise
   return Number(r.numDeletedRows);
 }
 
+/**
+ * The ids of at most `limit` tasks created before `before`, oldest first. Ids are time-ordered and an id's time is
+ * never earlier than its task's creation nor more than ID_AHEAD_MS later (domain/task-id.ts), so these tasks are at
+ * the start of the primary key, before the first id of `before + ID_AHEAD_MS`; `created_at` makes the bound exact.
+ * No index on the creation time is needed (PostgreSQL has none: postgres/migrations/031-lean-task-indexes.ts).
+ */
+export function expiredTaskIdsQuery(db: Kysely<Database>, { before, limit }: { before: number; limit: number }) {
+  return db
+    .selectFrom('tasks')
+    .select('id')
+    .where('id', '<', taskIdFloor(before + ID_AHEAD_MS))
+    .where('created_at', '<', before)
+    .orderBy('id')
+    .limit(limit);
+}
+
+/**
+ * PostgreSQL, for the rest of the transaction: the sweep's ids read in key order. Without statistics on the tasks (a
+ * new database, or autovacuum off) the planner read the whole table and sorted it for each pass of the sweep; the
+ * ordered scan of the key stops after `limit` rows.
+ */
+export async function keyOrderScans(trx: Kysely<Database>): Promise<void> {
+  await sql`set local enable_seqscan = off; set local enable_bitmapscan = off`.execute(trx);
+}
+
 /** The retention sweep: deletes tasks created before `before` (and their deliveries), at most `limit`. */
 export function deleteExpired(
   db: Kysely<Database>,
-  { before, limit }: { before: number; limit: number },
+  a: { before: number; limit: number },
+  kind: Store['kind'],
 ): Promise<number> {
   return db.transaction().execute(async (trx) => {
-    const ids = (
-      await trx.selectFrom('tasks').select('id').where('created_at', '<', before).limit(limit).execute()
-    ).map((r) => r.id);
+    if (kind === 'postgres') await keyOrderScans(trx);
+    const ids = (await expiredTaskIdsQuery(trx, a).execute()).map((r) => r.id);
     if (ids.length === 0) return 0;
     return deleteTasks(trx, ids);
   });

@@ -1,5 +1,5 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
-import { taskIdFloor } from '../../domain/task-id.js';
+import { ID_AHEAD_MS, taskIdFloor } from '../../domain/task-id.js';
 import { POLL_COLUMNS, polledFromRow } from '../rows.js';
 import type { Database } from '../schema.js';
 import type { ListedTaskRow, TaskListQuery } from '../ports.js';
@@ -11,19 +11,11 @@ import type { ListedTaskRow, TaskListQuery } from '../ports.js';
  */
 export const LIST_WINDOW = 5000;
 
-/**
- * How much later than its task's creation an id's time can be: a millisecond whose count of ids ran out (2,048 at
- * least) goes on in the next one (domain/task-id.ts): ids are made at about one a microsecond, so only a burst on a
- * clock that stands still (a test's) moves them, by a millisecond per 4,096 ids. The id range past `until` is read
- * this much further; `created_at` makes the bound exact.
- */
-const ID_AHEAD_MS = 1000;
-
 const WITHOUT_RESULT = POLL_COLUMNS.filter((c) => c !== 'result');
 
 /**
  * `created_at` as an expression no index serves (`+x`, as SQLite documents): a window must be read in the id index.
- * Left to choose, planners took the index on `created_at` (the retention sweep's) for a short time range, and then
+ * Left to choose, planners took an index on `created_at` (the embedded store has one) for a short time range, and then
  * every window of a long listing would scan the whole range again.
  */
 const createdAt = sql<number>`+${sql.ref('created_at')}`;

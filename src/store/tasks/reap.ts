@@ -10,6 +10,20 @@ import { PROCESSING } from './status-literals.js';
 const REAP_BATCH = 500;
 
 /**
+ * The held tasks whose lease expired before `now`, at most REAP_BATCH. Read through the index of PROCESSING tasks
+ * (`tasks_running`, by status literal: status-literals.ts), which holds at most the engines' concurrency; each lease
+ * is checked on its row. PostgreSQL has no index on the expiry (postgres/migrations/031-lean-task-indexes.ts).
+ */
+export function expiredLeasesQuery(db: Kysely<Database>, now: number) {
+  return db
+    .selectFrom('tasks')
+    .selectAll()
+    .where('status', '=', PROCESSING)
+    .where('lease_expires_at', '<', now)
+    .limit(REAP_BATCH);
+}
+
+/**
  * Tasks whose lease expired (their worker died) go back to QUEUED, or FAILED when they have no
  * attempt left. Both writes are fenced on the stale token the reaper read, so a worker that comes
  * back cannot also finish the task, and a task claimed again meanwhile is left alone.
@@ -19,13 +33,7 @@ export function reapExpiredLeases(
   { now, failedWrite }: { now: number; failedWrite: FailedWrite },
 ): Promise<ReapResult> {
   return db.transaction().execute(async (trx) => {
-    const expired = await trx
-      .selectFrom('tasks')
-      .selectAll()
-      .where('status', '=', PROCESSING)
-      .where('lease_expires_at', '<', now)
-      .limit(REAP_BATCH)
-      .execute();
+    const expired = await expiredLeasesQuery(trx, now).execute();
     return handBack(trx, expired, now, failedWrite);
   });
 }

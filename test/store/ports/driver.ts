@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe } from 'vitest';
 import type { NewTask } from '../../../src/domain/task.js';
+import { newTaskId } from '../../../src/domain/task-id.js';
 import type { ClaimRequest, TerminalWrite } from '../../../src/store/ports.js';
 import type { Store } from '../../../src/store/store.js';
 import { openTestStore, postgresUnavailableReason, type StoreKind } from '../../helpers/stores.js';
@@ -47,9 +47,10 @@ export function forEachStore(title: string, body: (s: StoreUnderTest, kind: Stor
 /** A time well after any test's clock: ids and times are built from it. */
 export const T0 = 1_800_000_000_000;
 
+/** A new task as the submit path makes one: its id is a time-ordered id of its creation time (domain/task-id.ts). */
 export function task(over: Partial<NewTask> = {}): NewTask {
   return {
-    id: randomUUID(),
+    id: newTaskId(over.createdAt ?? T0),
     taskType: 'ANSWER_ENGINE_A',
     payload: { prompt: 'p' },
     priority: 1,
