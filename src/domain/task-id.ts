@@ -79,8 +79,9 @@ export function taskIdFloor(ms: number): string {
 /**
  * How much later than its task's creation an id's time can be: a millisecond whose count of ids ran out (2,048 at
  * least) goes on in the next one (`newTaskId`): ids are made at about one a microsecond, so only a burst on a clock
- * that stands still (a test's) moves them, by a millisecond per 4,096 ids. A read of the tasks created before a time
- * reads the id range this much further, and checks `created_at` for the exact bound (store/tasks/list.ts, delete.ts).
+ * that stands still (a test's) moves them, by a millisecond per 4,096 ids, and a long enough burst further than this. A
+ * read of the tasks created before a time reads the id range this much further, and checks `created_at` for the exact
+ * bound (store/tasks/list.ts, delete.ts; the sweep deletes a task whose id ran further ahead in a later pass).
  */
 export const ID_AHEAD_MS = 1000;
 

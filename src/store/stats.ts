@@ -57,7 +57,7 @@ export async function stats(
 /**
  * The query of `queuedAndRunning`: each state counted on its own, by literal, so that each part reads its partial
  * index (`tasks_claim`, `tasks_running`: migrations/007-partial-task-indexes.ts), which holds only the tasks of that
- * state. As one query with `status in (…)` the planner read every retained task on each scrape of the metrics.
+ * state. As one query with `status in (…)` the planner read every retained task on each read of `/capacity`.
  */
 export function queueDepthQuery(db: Kysely<Database>, notBefore: number) {
   const inState = (status: typeof QUEUED | typeof PROCESSING) =>

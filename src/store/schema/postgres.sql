@@ -199,6 +199,8 @@ CREATE UNIQUE INDEX tasks_idempotency_key ON tasks USING btree (account_id, idem
 
 CREATE INDEX tasks_running ON tasks USING btree (task_type) WHERE (status = 'PROCESSING'::text);
 
+CREATE INDEX tasks_unordered_created ON tasks USING btree (created_at) WHERE (substr(id, 15, 1) <> '7'::text);
+
 CREATE INDEX webhook_due ON webhook_deliveries USING btree (status, next_attempt_at);
 
 CREATE INDEX webhook_lease ON webhook_deliveries USING btree (status, lease_expires_at);

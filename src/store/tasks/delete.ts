@@ -18,10 +18,12 @@ export async function deleteTasks(trx: Kysely<Database>, ids: string[]): Promise
 }
 
 /**
- * The ids of at most `limit` tasks created before `before`, oldest first. Ids are time-ordered and an id's time is
- * never earlier than its task's creation nor more than ID_AHEAD_MS later (domain/task-id.ts), so these tasks are at
- * the start of the primary key, before the first id of `before + ID_AHEAD_MS`; `created_at` makes the bound exact.
- * No index on the creation time is needed (PostgreSQL has none: postgres/migrations/031-lean-task-indexes.ts).
+ * The ids of at most `limit` tasks created before `before`, oldest first, among the tasks whose ids are time-ordered
+ * (version 7, made by newTaskId). An id's time is never earlier than its task's creation and, but for a burst of
+ * ids on a clock that stands still, at most ID_AHEAD_MS later (domain/task-id.ts), so these tasks are at the start
+ * of the primary key, before the first id of `before + ID_AHEAD_MS`; `created_at` makes the bound exact. An id that
+ * ran further ahead is swept by a later pass: late, never skipped. PostgreSQL has no index on the creation time
+ * (postgres/migrations/031-lean-task-indexes.ts).
  */
 export function expiredTaskIdsQuery(db: Kysely<Database>, { before, limit }: { before: number; limit: number }) {
   return db
@@ -34,15 +36,37 @@ export function expiredTaskIdsQuery(db: Kysely<Database>, { before, limit }: { b
 }
 
 /**
- * PostgreSQL, for the rest of the transaction: the sweep's ids read in key order. Without statistics on the tasks (a
- * new database, or autovacuum off) the planner read the whole table and sorted it for each pass of the sweep; the
- * ordered scan of the key stops after `limit` rows.
+ * The ids of at most `limit` tasks created before `before` whose ids are not time-ordered (the random ids of the
+ * releases before version-7 ids), by creation time: PostgreSQL's partial index `tasks_unordered_created` holds these
+ * tasks only, under the same expression, written out as a literal so that the planner can match it.
  */
-export async function keyOrderScans(trx: Kysely<Database>): Promise<void> {
-  await sql`set local enable_seqscan = off; set local enable_bitmapscan = off`.execute(trx);
+export function expiredUnorderedTaskIdsQuery(
+  db: Kysely<Database>,
+  { before, limit }: { before: number; limit: number },
+) {
+  return db
+    .selectFrom('tasks')
+    .select('id')
+    .where(sql<boolean>`substr(id, 15, 1) <> '7'`)
+    .where('created_at', '<', before)
+    .orderBy('created_at')
+    .limit(limit);
 }
 
-/** The retention sweep: deletes tasks created before `before` (and their deliveries), at most `limit`. */
+/**
+ * PostgreSQL, for the rest of the transaction: the sweep's ids read in key order. Without statistics on the tasks (a
+ * new database, or autovacuum off) the planner read the whole table and sorted it for each pass of the sweep; the
+ * ordered scan of the key stops after `limit` rows. Two statements: a string of several runs only without parameters.
+ */
+export async function keyOrderScans(trx: Kysely<Database>): Promise<void> {
+  await sql`set local enable_seqscan = off`.execute(trx);
+  await sql`set local enable_bitmapscan = off`.execute(trx);
+}
+
+/**
+ * The retention sweep: deletes tasks created before `before` (and their deliveries), at most `limit`: those with
+ * time-ordered ids first, then any left with ids of another form.
+ */
 export function deleteExpired(
   db: Kysely<Database>,
   a: { before: number; limit: number },
@@ -50,9 +74,13 @@ export function deleteExpired(
 ): Promise<number> {
   return db.transaction().execute(async (trx) => {
     if (kind === 'postgres') await keyOrderScans(trx);
-    const ids = (await expiredTaskIdsQuery(trx, a).execute()).map((r) => r.id);
-    if (ids.length === 0) return 0;
-    return deleteTasks(trx, ids);
+    const ids = new Set((await expiredTaskIdsQuery(trx, a).execute()).map((r) => r.id));
+    if (ids.size < a.limit) {
+      const rest = await expiredUnorderedTaskIdsQuery(trx, { ...a, limit: a.limit - ids.size }).execute();
+      for (const r of rest) ids.add(r.id);
+    }
+    if (ids.size === 0) return 0;
+    return deleteTasks(trx, [...ids]);
   });
 }
 

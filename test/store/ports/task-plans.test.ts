@@ -1,15 +1,15 @@
 import { CompiledQuery, type Compilable, type Kysely, sql } from 'kysely';
 import { expect, it } from 'vitest';
 import type { Database } from '../../../src/store/schema.js';
-import { expiredTaskIdsQuery, keyOrderScans } from '../../../src/store/tasks/delete.js';
+import { expiredTaskIdsQuery, expiredUnorderedTaskIdsQuery, keyOrderScans } from '../../../src/store/tasks/delete.js';
 import { expiredLeasesQuery } from '../../../src/store/tasks/reap.js';
 import { queueDepthQuery } from '../../../src/store/stats.js';
 import { forEachStore, T0 } from './driver.js';
 
 /**
  * PostgreSQL keeps no index on a task's creation time or lease expiry (postgres/migrations/031-lean-task-indexes.ts):
- * the retention sweep and the lease reaper must still read an index, as must the queue depths of the metrics,, never the whole table, on a new database
- * (no statistics: this machine's cluster runs without autovacuum) and on an analyzed one.
+ * the retention sweep, the lease reaper and the queue depths of `/capacity` must still read an index, never the whole
+ * table, on a new database (no statistics: this machine's cluster runs without autovacuum) and on an analyzed one.
  */
 forEachStore('task reads without their own index', (s, kind) => {
   it.skipIf(kind !== 'postgres')(
@@ -27,6 +27,11 @@ forEachStore('task reads without their own index', (s, kind) => {
         from generate_series(0, 29999) i,
           lateral (select ${T0 - 30_000}::bigint + i as ms) as t,
           lateral (select lpad(to_hex(ms), 12, '0') as h) as x`.execute(db);
+      // And 20 finished tasks of an older release, with random (version 4) ids, expired.
+      await sql`insert into tasks (id, task_type, status, priority, sort_key, payload, created_at, updated_at,
+          available_at, max_attempts, credits_to_charge)
+        select gen_random_uuid()::text, 'CHATBOT_A', 'COMPLETED', 0, 0, '{}', ms, ms, ms, 3, 1
+        from generate_series(0, 19) i, lateral (select ${T0 - 100_000}::bigint + i as ms) as t`.execute(db);
       // Planned as each runs: the sweep in its transaction, with its planner settings.
       const plan = (q: Compilable, settings?: (trx: Kysely<Database>) => Promise<void>) =>
         db.transaction().execute(async (trx) => {
@@ -38,6 +43,7 @@ forEachStore('task reads without their own index', (s, kind) => {
           return r.rows.map((row) => row['QUERY PLAN']).join('\n');
         });
       const sweep = expiredTaskIdsQuery(db, { before: T0 - 20_000, limit: 500 });
+      const sweepUnordered = expiredUnorderedTaskIdsQuery(db, { before: T0 - 20_000, limit: 500 });
       const reap = expiredLeasesQuery(db, T0);
       const depth = queueDepthQuery(db, T0 - 86_400_000);
       for (const stage of ['without statistics', 'analyzed']) {
@@ -45,6 +51,10 @@ forEachStore('task reads without their own index', (s, kind) => {
         const sweepPlan = await plan(sweep, keyOrderScans);
         expect(sweepPlan, stage).toMatch(/Index Scan using tasks_pkey on tasks/);
         expect(sweepPlan, stage).not.toMatch(/Seq Scan on tasks|Sort/);
+        const unorderedPlan = await plan(sweepUnordered, keyOrderScans);
+        expect(unorderedPlan, stage).toMatch(/Index Scan using tasks_unordered_created on tasks/);
+        expect(unorderedPlan, stage).not.toMatch(/Seq Scan on tasks|Sort/);
+        expect(await sweepUnordered.execute()).toHaveLength(20);
         const depthPlan = await plan(depth);
         expect(depthPlan, stage).toMatch(/tasks_claim/);
         expect(depthPlan, stage).toMatch(/tasks_running/);

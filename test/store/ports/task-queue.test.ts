@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
+import { newTaskId } from '../../../src/domain/task-id.js';
 import type { TaskRecord } from '../../../src/domain/task.js';
 import type { TerminalWrite } from '../../../src/store/ports.js';
 import { claimArgs, completed, forEachStore, T0, task } from './driver.js';
@@ -268,6 +270,33 @@ forEachStore('the task queue', (s) => {
     expect(await s.store.tasks.get({ id: old.id, notBefore: 0 })).toBeUndefined();
     const st = await s.store.figures.stats({ notBefore: 0 });
     expect(st.tasks).toEqual({ QUEUED: 1, PROCESSING: 0, COMPLETED: 0, FAILED: 0 });
+  });
+
+  it('sweeps every task created before the bound, whatever its id, and none created at or after it', async () => {
+    const before = T0 - 50_000;
+    const swept = [
+      // A random (version 4) id, as the releases before time-ordered ids made them.
+      task({ id: randomUUID(), createdAt: before - 10_000 }),
+      // An id whose time ran ahead of its creation (a burst of ids in one millisecond).
+      task({ id: newTaskId(before + 500), createdAt: before - 1 }),
+      task({ createdAt: before - 1 }),
+    ];
+    const kept = [
+      task({ createdAt: before }),
+      task({ createdAt: before + 10 }),
+      task({ id: randomUUID(), createdAt: before }),
+    ];
+    await s.store.tasks.insert({ tasks: [...kept, ...swept] });
+    expect(await s.store.tasks.deleteExpired({ before, limit: 100 })).toBe(3);
+    for (const t of swept) expect(await s.store.tasks.get({ id: t.id, notBefore: 0 })).toBeUndefined();
+    for (const t of kept) expect(await s.store.tasks.get({ id: t.id, notBefore: 0 })).toBeDefined();
+    // At most `limit` a pass, the time-ordered ids first.
+    await s.store.tasks.insert({
+      tasks: [task({ createdAt: before - 5 }), task({ id: randomUUID(), createdAt: before - 5 })],
+    });
+    expect(await s.store.tasks.deleteExpired({ before, limit: 1 })).toBe(1);
+    expect(await s.store.tasks.deleteExpired({ before, limit: 1 })).toBe(1);
+    expect(await s.store.tasks.deleteExpired({ before, limit: 1 })).toBe(0);
   });
 
   it('finishes of one turn each keep their own fence; a task finished twice at once is finished once', async () => {
