@@ -6,15 +6,7 @@ import { systemClock, type Clock } from '../domain/clock.js';
 import type { ClaimedTask } from '../domain/task.js';
 import type { TaskType } from '../domain/task-types.js';
 import type { Metrics } from '../ops/metrics.js';
-import type {
-  ArtifactFiles,
-  ClaimRequest,
-  ExitOffer,
-  RefillClaim,
-  TaskQueue,
-  WorkerLiveness,
-  WorkerRegistration,
-} from '../store/ports.js';
+import type { ArtifactFiles, ExitOffer, TaskQueue, WorkerLiveness, WorkerRegistration } from '../store/ports.js';
 import { ARTIFACT_KINDS, type StoredArtifact } from '../domain/artifact.js';
 import type { EvidenceItem } from './attempt-evidence.js';
 import type { AttemptOutcome, AttemptRunner } from './attempt-runner.js';
@@ -82,7 +74,6 @@ export class Worker {
 
   start(): void {
     const s = this.d.config.scheduler;
-    this.d.tasks.refillWith?.((finishing) => this.refillClaim(finishing));
     this.timers.push(setInterval(() => this.poll(), s.pollMs));
     this.timers.push(setInterval(() => void this.heartbeat(), s.heartbeatMs));
     this.timers.push(setInterval(() => void this.reaper.runOnce(), Math.max(250, Math.floor(s.leaseMs / 3))));
@@ -152,64 +143,41 @@ export class Worker {
   }
 
   private async claimRound(taskType: TaskType): Promise<number> {
-    const request = this.claimRequest(taskType, 0);
-    if (!request) return 0;
-    const call = this.d.tasks.claim(request);
-    this.claiming.set(taskType, call);
-    let outcome: { tasks: ClaimedTask[] } | { error: unknown };
-    try {
-      outcome = { tasks: await call };
-    } catch (e) {
-      outcome = { error: e };
-    }
-    return this.claimSettled(request, outcome);
-  }
-
-  /**
-   * The claim of `taskType` to make now, or null when none is due: paused, stopping, unregistered (a claim would be
-   * handed back by the next sweep), a claim of the engine under way (one at a time: a wake-up during one triggers
-   * another after it), or no room. `freeing`: slots of attempts whose finish goes to the store with this claim.
-   */
-  private claimRequest(taskType: TaskType, freeing: number): ClaimRequest | null {
     const engine = this.d.config.engines[taskType];
-    if (engine.paused || this.stopped || !this.d.registration.live) return null;
+    // Without a live registration a claim would be handed back by the next sweep: wait until registered again.
+    if (engine.paused || this.stopped || !this.d.registration.live) return 0;
+    // One claim per engine at a time; a wake-up during a claim triggers another round after it.
     if (this.claiming.has(taskType)) {
       this.wanted.add(taskType);
-      return null;
+      return 0;
     }
-    const free = engine.concurrency - (this.perEngine.get(taskType) ?? 0) + freeing;
-    if (free <= 0) return null;
-    return {
-      taskType,
-      limit: free,
-      concurrency: engine.concurrency,
-      workerId: this.id,
-      now: this.clock.now(),
-      leaseMs: this.d.config.scheduler.leaseMs,
-      leaseToken: randomUUID(),
-      ...this.exitOfferFor(taskType),
-    };
-  }
-
-  /** A claim's end, on its own or with a finish: its tasks started, or a failed claim given back; the next one due. */
-  private async claimSettled(
-    request: ClaimRequest,
-    outcome: { tasks: ClaimedTask[] } | { error: unknown },
-  ): Promise<number> {
-    const taskType = request.taskType as TaskType;
-    const engine = this.d.config.engines[taskType];
+    const free = engine.concurrency - (this.perEngine.get(taskType) ?? 0);
+    if (free <= 0) return 0;
     let claimed = 0;
-    if ('tasks' in outcome) {
-      for (const t of outcome.tasks) this.launch(t);
-      claimed = outcome.tasks.length;
+    const leaseToken = randomUUID();
+    try {
+      const call = this.d.tasks.claim({
+        taskType,
+        limit: free,
+        concurrency: engine.concurrency,
+        workerId: this.id,
+        now: this.clock.now(),
+        leaseMs: this.d.config.scheduler.leaseMs,
+        leaseToken,
+        ...this.exitOfferFor(taskType),
+      });
+      this.claiming.set(taskType, call);
+      const tasks = await call;
+      for (const t of tasks) this.launch(t);
+      claimed = tasks.length;
       this.d.metrics.claims.inc({ engine: taskType, outcome: claimed > 0 ? 'tasks' : 'empty' });
-      this.claiming.delete(taskType);
-    } else {
+    } catch (e) {
       this.d.metrics.claims.inc({ engine: taskType, outcome: 'failed' });
-      this.d.log.error({ err: outcome.error, engine: taskType }, 'claim failed');
+      this.d.log.error({ err: e, engine: taskType }, 'claim failed');
       // The store may have committed the claim before it failed here: give its tasks and exit addresses back now,
       // rather than when their lease and holds run out.
-      await this.abandonClaim(taskType, request.leaseToken ?? '');
+      await this.abandonClaim(taskType, leaseToken);
+    } finally {
       this.claiming.delete(taskType);
     }
     if (this.wanted.delete(taskType)) {
@@ -222,33 +190,6 @@ export class Worker {
       else void this.claim(taskType);
     }
     return claimed;
-  }
-
-  /**
-   * The claim a finish statement carries (TaskQueue.refillWith): of the engine most of the finishing attempts ran, for
-   * the slots they free as well as those already free. Its tasks start before the finishes are answered.
-   */
-  private refillClaim(finishing: ReadonlyArray<{ taskType?: string }>): RefillClaim | null {
-    const count = new Map<TaskType, number>();
-    for (const { taskType: t } of finishing) if (t) count.set(t as TaskType, (count.get(t as TaskType) ?? 0) + 1);
-    const [taskType, freeing] = [...count].reduce<[TaskType | null, number]>(
-      (best, [t, n]) => (n > best[1] ? [t, n] : best),
-      [null, 0],
-    );
-    if (taskType === null) return null;
-    // Not wanted again if a claim is under way: the attempts' end claims after the finish as ever.
-    if (this.claiming.has(taskType)) return null;
-    const request = this.claimRequest(taskType, freeing);
-    if (!request) return null;
-    let settled: (o: { tasks: ClaimedTask[] } | { error: unknown }) => void = () => undefined;
-    const call = new Promise<{ tasks: ClaimedTask[] } | { error: unknown }>((resolve) => {
-      settled = resolve;
-    });
-    this.claiming.set(taskType, call);
-    const p = call.then((o) => this.claimSettled(request, o)).finally(() => this.claims.delete(p));
-    this.claims.add(p);
-    // Settled by the store before it answers the finishes: its tasks are launched before those attempts end.
-    return { request, settle: settled };
   }
 
   private async abandonClaim(taskType: TaskType, leaseToken: string): Promise<void> {
@@ -349,7 +290,6 @@ export class Worker {
     const write = terminalWrite(task, outcome, this.d.config.engines[task.taskType].credits, kept);
     const ok = await this.d.tasks.finish({
       id: task.id,
-      taskType: task.taskType,
       leaseToken: task.leaseToken,
       write,
       now,

@@ -58,15 +58,6 @@ export interface ClaimRequest {
   exitOffer?: ExitOffer;
 }
 
-/** The claim a finish statement carries (TaskQueue.refillWith): asked for with the finishes it will refill after. */
-export type RefillSource = (finishing: ReadonlyArray<{ taskType?: string }>) => RefillClaim | null;
-
-export interface RefillClaim {
-  request: ClaimRequest;
-  /** The claim's tasks, or the error that failed the statement (its finishes are then written one by one). */
-  settle(outcome: { tasks: ClaimedTask[] } | { error: unknown }): void;
-}
-
 /** Exit addresses offered to a claim, least loaded first, and how the claim picks and holds them. */
 export interface ExitOffer {
   resources: ReadonlyArray<{ id: string; country: string; capacity: number }>;
@@ -104,19 +95,11 @@ export interface TaskQueue {
   /** `releaseSlot`: a pool slot's token (ClaimedTask.exitLease) freed in the same write, whatever the fence says. */
   finish(a: {
     id: string;
-    /** The task's engine: the claim that refills the finished tasks' slots is of theirs (`refillWith`). */
-    taskType?: string;
     leaseToken: string;
     write: TerminalWrite;
     now: number;
     releaseSlot?: string;
   }): Promise<boolean>;
-  /**
-   * PostgreSQL: the claim sent with the finishes. At each finish statement, `source` is asked for the claim that
-   * refills the slots of the tasks it finishes; the store runs both in one call and one commit, the finish first, and
-   * settles the claim before it answers the finishes (tasks/finish.ts). The embedded store has no round trip to save.
-   */
-  refillWith?(source: RefillSource): void;
   /** Puts a held task back in the queue until `availableAt`, with its failure; false if the lease was lost. */
   retry(a: {
     id: string;

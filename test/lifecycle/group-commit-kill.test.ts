@@ -42,8 +42,7 @@ function linesPerTask(workers: ChildService[], msg: string): Map<string, number>
 /**
  * The trigger that makes a group commit slow, in the test's own schema (nothing in src/ knows of it). After an insert
  * into webhook_deliveries (the outbox rows of the batched finish: `with v as (...), done as (update tasks ...), hooks
- * as (insert into webhook_deliveries ...) select id from done`, on its own or inside aeq_finish_and_claim, which also
- * claims the next tasks in the same transaction) it marks each inserted task with a transaction-level
+ * as (insert into webhook_deliveries ...) select id from done`) it marks each inserted task with a transaction-level
  * advisory lock (so the test can read which tasks the statement holds, from pg_locks), then, if the statement
  * finishes two tasks or more (a turn's group, not a lone finish) and the control row is armed, disarms it and sleeps.
  * Only the first such statement after arming sleeps: a concurrent one waits on the control row and finds it disarmed
@@ -149,8 +148,7 @@ describe.skipIf(!onPostgres)('kill -9 of a worker in the middle of its group com
       );
       await db.query('update gc_kill_control set armed = true');
       const sleeping = `select pid from pg_stat_activity
-      where datname = current_database() and wait_event = 'PgSleep'
-        and (ltrim(query, E' \\n\\t') like 'with v as%' or query like 'select * from aeq_finish_and_claim(%')
+      where datname = current_database() and wait_event = 'PgSleep' and ltrim(query, E' \\n\\t') like 'with v as%'
         and exists (select 1 from pg_locks l where l.pid = pg_stat_activity.pid and l.locktype = 'advisory'
           and l.classid = ${NS}::bigint::oid and l.objsubid = 2)`;
       const [held] = (

@@ -68,7 +68,7 @@ export function openPostgresStore(connectionString: string, agingMs: number, poo
       claim: (a) => claimTasksPostgres(qa, agingMs, a),
       abandonClaim: (a) => abandonClaim(db, { ...a, slots: true }),
       heartbeat: (a) => heartbeatPostgres(q, a),
-      ...postgresFinisher(q, qa, agingMs),
+      finish: postgresFinisher(q),
       retry: (a) => retryTask(db, a),
       reapExpired: (a) => reapExpiredLeases(db, a),
       deleteExpired: (a) => deleteExpired(db, a, 'postgres'),

@@ -12,14 +12,9 @@ export class TurnBatch<I, R> {
   private waiters: Array<{ resolve: (r: R) => void; reject: (e: unknown) => void }> = [];
   private scheduled = false;
 
-  /**
-   * `loneThroughFlush`: a turn's only item goes through `flush` too (which may do more with it than `single`);
-   * otherwise through `single`.
-   */
   constructor(
     private readonly flush: (items: I[]) => Promise<R[]>,
     private readonly single: (item: I) => Promise<R>,
-    private readonly options: { loneThroughFlush?: boolean } = {},
   ) {}
 
   add(item: I): Promise<R> {
@@ -39,7 +34,7 @@ export class TurnBatch<I, R> {
     const waiters = this.waiters;
     this.items = [];
     this.waiters = [];
-    if (items.length === 1 && !this.options.loneThroughFlush) {
+    if (items.length === 1) {
       await this.single(items[0]!).then(waiters[0]!.resolve, waiters[0]!.reject);
       return;
     }

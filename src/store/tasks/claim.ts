@@ -12,12 +12,7 @@ const CLAIM_POSTGRES =
   'select * from aeq_claim_tasks($1, $2, $3, $4, $5, $6, $7, $8::text[], $9::text[], $10::integer[], $11, $12)';
 
 /** A claimed row on PostgreSQL: CLAIM_COLUMNS' values, then the exit address leased for it (nulls when none). */
-export type ClaimedPostgresValues = [
-  ...ClaimValues,
-  exitId: string | null,
-  exitSlot: number | null,
-  exitToken: string | null,
-];
+type ClaimedPostgresValues = [...ClaimValues, exitId: string | null, exitSlot: number | null, exitToken: string | null];
 
 /**
  * The claim: count the engine's PROCESSING tasks and move at most `concurrency - running` due QUEUED tasks (by
@@ -34,54 +29,29 @@ export async function claimTasksPostgres(
   agingMs: number,
   a: ClaimRequest,
 ): Promise<ClaimedTask[]> {
-  const call = postgresClaimCall(a);
-  // Rows as arrays, in CLAIM_COLUMNS' order: no object per row for the driver to build.
-  const r = await q<ClaimedPostgresValues>('aeq_claim_tasks', CLAIM_POSTGRES, call.values);
-  return claimedPostgresTasks(r.rows, call, agingMs);
-}
-
-/** A PostgreSQL claim's lease token and expiry, and the arguments of aeq_claim_tasks in its order. */
-export interface PostgresClaimCall {
-  token: string;
-  expires: number;
-  values: unknown[];
-}
-
-export function postgresClaimCall(a: ClaimRequest): PostgresClaimCall {
   const token = a.leaseToken ?? randomUUID();
   const expires = a.now + a.leaseMs;
   const offer = a.exitOffer;
   const exits = offer?.resources ?? [];
-  return {
-    token,
+  // Rows as arrays, in CLAIM_COLUMNS' order: no object per row for the driver to build.
+  const r = await q<ClaimedPostgresValues>('aeq_claim_tasks', CLAIM_POSTGRES, [
+    a.taskType,
+    a.limit,
+    a.concurrency,
+    a.now,
     expires,
-    values: [
-      a.taskType,
-      a.limit,
-      a.concurrency,
-      a.now,
-      expires,
-      a.workerId,
-      token,
-      exits.map((x) => x.id),
-      exits.map((x) => x.country),
-      exits.map((x) => x.capacity),
-      offer?.defaultCountry ?? null,
-      a.now + (offer?.holdMs ?? 0),
-    ],
-  };
-}
-
-/** The claimed tasks of aeq_claim_tasks' rows (as arrays), each with the exit address leased for it, in claim order. */
-export function claimedPostgresTasks(
-  rows: readonly ClaimedPostgresValues[],
-  call: PostgresClaimCall,
-  agingMs: number,
-): ClaimedTask[] {
+    a.workerId,
+    token,
+    exits.map((x) => x.id),
+    exits.map((x) => x.country),
+    exits.map((x) => x.capacity),
+    offer?.defaultCountry ?? null,
+    a.now + (offer?.holdMs ?? 0),
+  ]);
   const last = CLAIM_COLUMNS.length;
   return inClaimOrder(
-    rows.map((v) => {
-      const task = claimedFromValues(v.slice(0, last) as ClaimValues, call.token, call.expires);
+    r.rows.map((v) => {
+      const task = claimedFromValues(v.slice(0, last) as ClaimValues, token, expires);
       const exitId = v[last] as string | null;
       const exitSlot = v[last + 1] as number | null;
       const exitToken = v[last + 2] as string | null;

@@ -3,14 +3,13 @@ import type { Kysely } from 'kysely';
 import { enqueueDelivery, prepareEnqueueDelivery } from '../outbox/deliveries.js';
 import type { Database } from '../schema.js';
 import type { GroupCommit } from '../sqlite/group-commit.js';
-import type { PreparedArrayQuery, PreparedQuery } from '../postgres/prepared.js';
+import type { PreparedQuery } from '../postgres/prepared.js';
 import { TurnBatch } from '../postgres/turn-batch.js';
 import { slotOf } from '../pool-slots.js';
-import type { RefillSource, TaskQueue, TerminalWrite } from '../ports.js';
-import { type ClaimedPostgresValues, claimedPostgresTasks, postgresClaimCall } from './claim.js';
-import { heldUnderLease, leaseFenceSql } from './lease-fence.js';
+import type { TaskQueue, TerminalWrite } from '../ports.js';
 
 type Finish = Parameters<TaskQueue['finish']>[0];
+import { heldUnderLease, leaseFenceSql } from './lease-fence.js';
 
 /**
  * Makes a held task terminal behind the lease fence and, in the same transaction, queues its
@@ -102,96 +101,49 @@ export function finishTaskSqlite(
  * PostgreSQL: finishes with one statement per turn of the event loop, the group commit of the embedded store. The
  * terminal writes asked for during one turn go to the server as one statement (postgres/turn-batch.ts), their
  * webhooks' outbox rows with them: the statement is atomic, so a task is terminal with its delivery queued, or
- * neither. With a refill source (`refillWith`), the statement also claims the tasks that refill the finished ones'
- * slots (postgres/migrations/032-finish-and-claim.ts): the worker's next claim is then no round trip of its own.
+ * neither.
  */
-export function postgresFinisher(
-  q: PreparedQuery,
-  qa: PreparedArrayQuery,
-  agingMs: number,
-): Pick<TaskQueue, 'finish' | 'refillWith'> {
-  let source: RefillSource | null = null;
+export function postgresFinisher(q: PreparedQuery): TaskQueue['finish'] {
   const batch = new TurnBatch<Finish, boolean>(
-    (fs) => finishAllPostgres(q, qa, agingMs, fs, source),
-    // After a failed statement each finish is written on its own, without a claim.
-    async (f) => (await finishAllPostgres(q, qa, agingMs, [f], null))[0] ?? false,
-    { loneThroughFlush: true },
+    (fs) => finishAllPostgres(q, fs),
+    async (f) => (await finishAllPostgres(q, [f]))[0] ?? false,
   );
-  return {
-    finish: (f) => batch.add(f),
-    refillWith: (s) => {
-      source = s;
-    },
-  };
+  return (f) => batch.add(f);
 }
 
 /**
  * The finish of many tasks in one statement: each row of the document is one task, fenced by its own lease token; the
- * tasks that were still held and have a webhook get their outbox row in the same statement. With the claim `source`
- * asks for, both in one call (aeq_finish_and_claim), the claim settled before the finishes are answered.
+ * tasks that were still held and have a webhook get their outbox row in the same statement.
  */
-async function finishAllPostgres(
-  q: PreparedQuery,
-  qa: PreparedArrayQuery,
-  agingMs: number,
-  fs: Finish[],
-  source: RefillSource | null,
-): Promise<boolean[]> {
+async function finishAllPostgres(q: PreparedQuery, fs: Finish[]): Promise<boolean[]> {
   // One row per task; a task twice in one turn makes the batch fail, and each is then finished on its own.
   if (new Set(fs.map((f) => f.id)).size !== fs.length) throw new Error('a task finished twice in one turn');
-  const rows = JSON.stringify(fs.map(finishRow));
-  const refill = source?.(fs) ?? null;
-  if (!refill) {
-    const r = await q<{ id: string }>('aeq_finish', FINISH_ALL, [rows]);
-    const done = new Set(r.rows.map((x) => x.id));
-    return fs.map((f) => done.has(f.id));
-  }
-  const call = postgresClaimCall(refill.request);
-  let r: { rows: FinishAndClaimValues[] };
-  try {
-    r = await qa<FinishAndClaimValues>('aeq_finish_and_claim', FINISH_AND_CLAIM, [rows, ...call.values]);
-  } catch (e) {
-    refill.settle({ error: e });
-    throw e;
-  }
-  const done = new Set<string>();
-  const claimed: ClaimedPostgresValues[] = [];
-  for (const v of r.rows) {
-    if (v[0] !== null) done.add(v[0]);
-    else claimed.push(v.slice(1) as ClaimedPostgresValues);
-  }
-  refill.settle({ tasks: claimedPostgresTasks(claimed, call, agingMs) });
+  // The rows as one JSON document: PostgreSQL parses it in C, where text arrays are escaped character by character in
+  // JavaScript by the driver (a result is kilobytes of JSON).
+  const rows = fs.map(({ id, leaseToken, write: w, now, releaseSlot }) => {
+    const slot = releaseSlot === undefined ? null : slotOf(releaseSlot);
+    return {
+      id,
+      token: leaseToken,
+      status: w.status,
+      result: w.result === undefined ? null : JSON.stringify(w.result),
+      error: w.error,
+      failure: failureText(w),
+      artifacts: artifactsText(w),
+      to_charge: w.creditsToCharge,
+      charged: w.creditsCharged,
+      now,
+      hook_url: w.webhook?.url ?? null,
+      hook_payload: w.webhook ? JSON.stringify(w.webhook.payload) : null,
+      hook_account: w.webhook?.accountId ?? null,
+      slot_resource: slot?.resourceId ?? null,
+      slot_no: slot?.slot ?? null,
+      slot_token: slot?.id ?? null,
+    };
+  });
+  const r = await q<{ id: string }>('aeq_finish', FINISH_ALL, [JSON.stringify(rows)]);
+  const done = new Set(r.rows.map((x) => x.id));
   return fs.map((f) => done.has(f.id));
-}
-
-/** A row of aeq_finish_and_claim: a finished task's id, or null and a claimed task's values. */
-type FinishAndClaimValues = [finished: string | null, ...rest: unknown[]];
-
-/** The finish and the refill claim (postgres/migrations/032-finish-and-claim.ts): $1 the finishes, then the claim's. */
-const FINISH_AND_CLAIM =
-  'select * from aeq_finish_and_claim($1, $2, $3, $4, $5, $6, $7, $8, $9::text[], $10::text[], $11::integer[], $12, $13)';
-
-/** A finish as a row of the statement's JSON document (FINISH_ALL's columns). */
-function finishRow({ id, leaseToken, write: w, now, releaseSlot }: Finish) {
-  const slot = releaseSlot === undefined ? null : slotOf(releaseSlot);
-  return {
-    id,
-    token: leaseToken,
-    status: w.status,
-    result: w.result === undefined ? null : JSON.stringify(w.result),
-    error: w.error,
-    failure: failureText(w),
-    artifacts: artifactsText(w),
-    to_charge: w.creditsToCharge,
-    charged: w.creditsCharged,
-    now,
-    hook_url: w.webhook?.url ?? null,
-    hook_payload: w.webhook ? JSON.stringify(w.webhook.payload) : null,
-    hook_account: w.webhook?.accountId ?? null,
-    slot_resource: slot?.resourceId ?? null,
-    slot_no: slot?.slot ?? null,
-    slot_token: slot?.id ?? null,
-  };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { newTaskId } from '../../../src/domain/task-id.js';
-import type { ClaimedTask, TaskRecord } from '../../../src/domain/task.js';
+import type { TaskRecord } from '../../../src/domain/task.js';
 import type { TerminalWrite } from '../../../src/store/ports.js';
 import { claimArgs, completed, forEachStore, T0, task } from './driver.js';
 
@@ -9,7 +9,7 @@ import { claimArgs, completed, forEachStore, T0, task } from './driver.js';
  * TaskQueue (src/store/ports.ts): submit, claim, heartbeat, finish, retry, reap and expiry. Every write that moves a
  * task goes through the lease fence: QUEUED -> PROCESSING -> COMPLETED | FAILED, terminal states final.
  */
-forEachStore('the task queue', (s, kind) => {
+forEachStore('the task queue', (s) => {
   it('a duplicate idempotency key is refused with the existing id, also under concurrency', async () => {
     const first = task({ idempotencyKey: 'k1' });
     const [a] = await s.store.tasks.insert({ tasks: [first] });
@@ -271,41 +271,6 @@ forEachStore('the task queue', (s, kind) => {
     const st = await s.store.figures.stats({ notBefore: 0 });
     expect(st.tasks).toEqual({ QUEUED: 1, PROCESSING: 0, COMPLETED: 0, FAILED: 0 });
   });
-
-  it.skipIf(kind !== 'postgres')(
-    'a finish carries the claim that refills its slot, and that claim counts the finished task gone',
-    async () => {
-      const ts = [task({ createdAt: T0 }), task({ createdAt: T0 + 1 }), task({ createdAt: T0 + 2 })];
-      await s.store.tasks.insert({ tasks: ts });
-      const full = claimArgs({ limit: 1, concurrency: 1 });
-      const [first] = await s.store.tasks.claim(full);
-      expect(first?.id).toBe(ts[0]!.id);
-      // The engine's one slot is taken: a claim on its own finds no room.
-      expect(await s.store.tasks.claim(full)).toEqual([]);
-      const asked: Array<ReadonlyArray<{ taskType?: string }>> = [];
-      const settled: Array<{ tasks: ClaimedTask[] } | { error: unknown }> = [];
-      s.store.tasks.refillWith?.((finishing) => {
-        asked.push(finishing);
-        return { request: { ...full, leaseToken: 'refill-token' }, settle: (o) => settled.push(o) };
-      });
-      const finished = await s.store.tasks.finish({
-        id: first!.id,
-        taskType: first!.taskType,
-        leaseToken: first!.leaseToken,
-        write: completed(),
-        now: T0 + 2000,
-      });
-      expect(finished).toBe(true);
-      expect(asked.map((f) => f.length)).toEqual([1]);
-      // Settled before the finish answered, with the next task in claim order, under the claim's own token.
-      expect(settled).toHaveLength(1);
-      const refill = settled[0]!;
-      expect('tasks' in refill && refill.tasks.map((t) => [t.id, t.leaseToken])).toEqual([[ts[1]!.id, 'refill-token']]);
-      expect((await s.store.tasks.get({ id: ts[0]!.id, notBefore: 0 }))?.status).toBe('COMPLETED');
-      expect((await s.store.tasks.get({ id: ts[1]!.id, notBefore: 0 }))?.status).toBe('PROCESSING');
-      expect((await s.store.tasks.get({ id: ts[2]!.id, notBefore: 0 }))?.status).toBe('QUEUED');
-    },
-  );
 
   it('sweeps every task created before the bound, whatever its id, and none created at or after it', async () => {
     const before = T0 - 50_000;
