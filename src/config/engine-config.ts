@@ -91,6 +91,11 @@ interface SchedulerConfig {
   exitCooldownMs: number;
   /** How often a worker looks for dead workers and hands back what they held (store/workers/liveness.ts). */
   livenessMs: number;
+  /**
+   * 1: a worker process claims at most its share of an engine's concurrency, the concurrency divided by the worker
+   * processes registered (queue/worker.ts); 0: each may claim all of it.
+   */
+  shareConcurrency: number;
 }
 
 export interface ServiceConfig {

@@ -54,6 +54,8 @@ export class Worker {
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly drain = new AbortController();
   private stopped = false;
+  /** Worker processes registered, this one included (countWorkers). */
+  private workers = 1;
   private readonly clock: Clock;
   readonly reaper: LeaseReaper;
   private readonly running = new Set<Promise<void>>();
@@ -81,6 +83,7 @@ export class Worker {
     // What a dead worker (on SQLite: this file's previous process) held is handed back before the first claim.
     void this.reaper
       .releaseDead()
+      .then(() => this.countWorkers())
       .then(() => this.reaper.runOnce())
       .then(() => this.poll());
   }
@@ -95,10 +98,25 @@ export class Worker {
     for (const t of Object.keys(this.d.config.engines) as TaskType[]) void this.claim(t);
   }
 
-  /** Its own signal checked, then what dead workers held handed back. */
+  /** Its own signal checked, then what dead workers held handed back, then the workers that share the engines counted. */
   private async livenessStep(): Promise<void> {
     await this.d.registration.verify();
     await this.reaper.releaseDead();
+    await this.countWorkers();
+  }
+
+  /**
+   * The worker processes registered, which split each engine's concurrency between them (`shareConcurrency`). Each
+   * worker claiming up to the whole concurrency made two of them take turns: the refill claim after one's finish took
+   * every slot while the other's tasks were done, so only one ran at a time, and two were slower than one
+   * (docs/benchmarks.md, "Lean task indexes"). With a share each, both cycles run at once.
+   */
+  private async countWorkers(): Promise<void> {
+    try {
+      this.workers = Math.max(1, await this.d.workers.count());
+    } catch (e) {
+      this.d.log.warn({ err: e }, 'workers not counted; the last count stands');
+    }
   }
 
   /** Wake-up after a submit in this process: claim without waiting for the next poll. */
@@ -151,7 +169,9 @@ export class Worker {
       this.wanted.add(taskType);
       return 0;
     }
-    const free = engine.concurrency - (this.perEngine.get(taskType) ?? 0);
+    const share =
+      this.d.config.scheduler.shareConcurrency > 0 ? Math.ceil(engine.concurrency / this.workers) : engine.concurrency;
+    const free = share - (this.perEngine.get(taskType) ?? 0);
     if (free <= 0) return 0;
     let claimed = 0;
     const leaseToken = randomUUID();

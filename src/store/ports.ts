@@ -327,4 +327,6 @@ export interface WorkerLiveness {
   releaseDead(a: { now: number; failedWrite: FailedWrite }): Promise<WorkersReleased>;
   /** Hands back what one worker holds, at once (its graceful stop). */
   release(a: { id: string; now: number; failedWrite: FailedWrite }): Promise<WorkersReleased>;
+  /** How many worker processes are registered: the live ones, and dead ones until the next release of the dead. */
+  count(): Promise<number>;
 }

@@ -125,6 +125,8 @@ export function openSqliteStore(file: string, agingMs: number, cacheMb = 64): St
       register: ({ now }) => registerWorkerSqlite(db, alive, now),
       releaseDead: (a) => releaseHeld(db, (trx) => deadWorkersSqlite(trx, alive), a),
       release: ({ id, ...a }) => releaseHeld(db, async () => [id], a),
+      // One process holds the data directory (its lock): the worker is alone.
+      count: async () => 1,
     },
   };
 }

@@ -37,6 +37,15 @@ export async function deadWorkersPostgres(trx: Kysely<Database>): Promise<string
   return r.rows.map((x) => x.id);
 }
 
+/** PostgreSQL: the worker processes registered (a dead one's row goes with the next release of the dead). */
+export async function registeredWorkers(db: Kysely<Database>): Promise<number> {
+  const r = await db
+    .selectFrom('workers')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirst();
+  return Number(r?.n ?? 0);
+}
+
 /** SQLite: the holders of tasks and deliveries, and the registered workers, that are not alive in this process. */
 export async function deadWorkersSqlite(trx: Kysely<Database>, alive: ReadonlySet<string>): Promise<string[]> {
   const r = await sql<{ id: string }>`
