@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultRegistry } from '../../src/adapters.js';
-import type { EngineAdapter } from '../../src/engines/adapter.js';
 import type { ClaimRequest } from '../../src/store/ports.js';
+import { gatedAdapter } from '../helpers/gated-adapter.js';
 import { fastConfig, startService, submit, tempDir, waitTerminal, type RunningService } from '../helpers/service.js';
 import { until } from '../helpers/wait.js';
 
@@ -14,18 +14,7 @@ const SLOTS = 10;
  * so every claim seen is a wake-up's or a refill's.
  */
 describe('the refill claim', () => {
-  let open: () => void = () => undefined;
-  const gate = new Promise<void>((r) => {
-    open = r;
-  });
-  const gated: EngineAdapter = {
-    taskType: 'ANSWER_ENGINE_A',
-    needsAccount: false,
-    async run() {
-      await gate;
-      return { text: 'ok', markdown: 'ok', sources: [], raw: null };
-    },
-  };
+  const { adapter: gated, open } = gatedAdapter('ANSWER_ENGINE_A');
   let svc: RunningService;
 
   beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultRegistry } from '../../src/adapters.js';
-import type { EngineAdapter } from '../../src/engines/adapter.js';
+import { gatedAdapter } from '../helpers/gated-adapter.js';
 import { fastConfig, startService, submit, tempDir, waitTerminal, type RunningService } from '../helpers/service.js';
 import { freshPostgresUrl, postgresUnavailableReason } from '../helpers/stores.js';
 import { until } from '../helpers/wait.js';
@@ -17,18 +17,7 @@ const LIVENESS_MS = 100;
  * indexes"). Two services on one PostgreSQL database, each a worker; the engine's attempts wait for one gate.
  */
 describe.skipIf(pgSkip !== null)('two workers share an engine’s concurrency (PostgreSQL)', () => {
-  let open: () => void = () => undefined;
-  const gate = new Promise<void>((r) => {
-    open = r;
-  });
-  const gated: EngineAdapter = {
-    taskType: 'ANSWER_ENGINE_A',
-    needsAccount: false,
-    async run() {
-      await gate;
-      return { text: 'ok', markdown: 'ok', sources: [], raw: null };
-    },
-  };
+  const { adapter: gated, open } = gatedAdapter('ANSWER_ENGINE_A');
   const services: RunningService[] = [];
   let drop: () => Promise<void> = async () => undefined;
 
