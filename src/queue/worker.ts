@@ -98,7 +98,7 @@ export class Worker {
     for (const t of Object.keys(this.d.config.engines) as TaskType[]) void this.claim(t);
   }
 
-  /** Its own signal checked, then what dead workers held handed back, then the workers that share the engines counted. */
+  /** Its own signal checked, then what dead workers held handed back, then the registered workers counted. */
   private async livenessStep(): Promise<void> {
     await this.d.registration.verify();
     await this.reaper.releaseDead();
