@@ -86,7 +86,7 @@ interface SchedulerConfig {
   retryMaxMs: number;
   poolWaitMs: number;
   pollMs: number;
-  /** After a claim that took under a quarter of an engine's concurrency, the wait before the next (queue/worker.ts). */
+  /** After a claim of under a quarter of the worker's share of an engine, the wait before the next (worker.ts). */
   claimCoalesceMs: number;
   exitCooldownMs: number;
   /** How often a worker looks for dead workers and hands back what they held (store/workers/liveness.ts). */

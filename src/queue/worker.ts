@@ -109,7 +109,7 @@ export class Worker {
    * The worker processes registered, which split each engine's concurrency between them (`shareConcurrency`). Each
    * worker claiming up to the whole concurrency made two of them take turns: the refill claim after one's finish took
    * every slot while the other's tasks were done, so only one ran at a time, and two were slower than one
-   * (docs/benchmarks.md, "Lean task indexes"). With a share each, both cycles run at once.
+   * (docs/benchmarks.md, "Worker processes share an engine's concurrency"). With a share each, both run at once.
    */
   private async countWorkers(): Promise<void> {
     try {
@@ -117,6 +117,11 @@ export class Worker {
     } catch (e) {
       this.d.log.warn({ err: e }, 'workers not counted; the last count stands');
     }
+  }
+
+  /** This worker's share of an engine's `concurrency`: all of it, or its part among the registered workers. */
+  private shareOf(concurrency: number): number {
+    return this.d.config.scheduler.shareConcurrency > 0 ? Math.ceil(concurrency / this.workers) : concurrency;
   }
 
   /** Wake-up after a submit in this process: claim without waiting for the next poll. */
@@ -169,8 +174,7 @@ export class Worker {
       this.wanted.add(taskType);
       return 0;
     }
-    const share =
-      this.d.config.scheduler.shareConcurrency > 0 ? Math.ceil(engine.concurrency / this.workers) : engine.concurrency;
+    const share = this.shareOf(engine.concurrency);
     const free = share - (this.perEngine.get(taskType) ?? 0);
     if (free <= 0) return 0;
     let claimed = 0;
@@ -205,8 +209,7 @@ export class Worker {
       // the next one, so that completions gather into one claim instead of many small ones: claims of one engine
       // serialise on its lock, and each has a fixed cost (docs/benchmarks.md, "Scale-out").
       const wait = this.d.config.scheduler.claimCoalesceMs;
-      if (wait > 0 && claimed > 0 && claimed < engine.concurrency / 4)
-        setTimeout(() => void this.claim(taskType), wait).unref();
+      if (wait > 0 && claimed > 0 && claimed < share / 4) setTimeout(() => void this.claim(taskType), wait).unref();
       else void this.claim(taskType);
     }
     return claimed;
