@@ -55,7 +55,7 @@ export class Worker {
   private readonly drain = new AbortController();
   private stopped = false;
   /** Worker processes registered, this one included (countWorkers). */
-  private workers = 1;
+  private registeredWorkers = 1;
   private readonly clock: Clock;
   readonly reaper: LeaseReaper;
   private readonly running = new Set<Promise<void>>();
@@ -113,7 +113,7 @@ export class Worker {
    */
   private async countWorkers(): Promise<void> {
     try {
-      this.workers = Math.max(1, await this.d.workers.count());
+      this.registeredWorkers = Math.max(1, await this.d.workers.count());
     } catch (e) {
       this.d.log.warn({ err: e }, 'workers not counted; the last count stands');
     }
@@ -121,7 +121,7 @@ export class Worker {
 
   /** This worker's share of an engine's `concurrency`: all of it, or its part among the registered workers. */
   private shareOf(concurrency: number): number {
-    return this.d.config.scheduler.shareConcurrency > 0 ? Math.ceil(concurrency / this.workers) : concurrency;
+    return this.d.config.scheduler.shareConcurrency > 0 ? Math.ceil(concurrency / this.registeredWorkers) : concurrency;
   }
 
   /** Wake-up after a submit in this process: claim without waiting for the next poll. */
