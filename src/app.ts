@@ -282,7 +282,7 @@ async function assemble(settings: Readonly<Settings>, opts: AppOptions, releaseD
     );
   }
   const sweeper = new RetentionSweeper(
-    { tasks: store.tasks, batches: store.batches, artifactFiles },
+    { tasks: store.tasks, batches: store.batches, artifactFiles, figures: store.figures },
     settings.retentionMs,
     log.child({ component: 'retention' }),
     clock,

@@ -1,13 +1,20 @@
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../domain/clock.js';
-import type { ArtifactFiles, Batches, TaskQueue } from '../store/ports.js';
+import type { ArtifactFiles, Batches, Figures, TaskQueue } from '../store/ports.js';
 
 /**
  * Deletes tasks older than the retention window in small batches, so the store stays responsive.
  * The timer only calls `runOnce()`; tests call it after moving their clock past the window.
  */
+/**
+ * How often the counts' pending changes are folded (Figures.foldCounts): a read of /stats sums the rows added since the
+ * last fold, a few per write statement, so that a busy store's reads stay at a few thousand rows.
+ */
+const FOLD_COUNTS_MS = 5_000;
+
 export class RetentionSweeper {
   private timer: NodeJS.Timeout | null = null;
+  private foldTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly store: {
@@ -15,6 +22,8 @@ export class RetentionSweeper {
       batches: Pick<Batches, 'deleteExpired'>;
       /** The artefacts' files, deleted with their tasks. */
       artifactFiles?: Pick<ArtifactFiles, 'purgeBefore'>;
+      /** The counts of /stats, whose pending changes each sweep folds (the deletes add some). */
+      figures?: Pick<Figures, 'foldCounts'>;
     },
     private readonly retentionMs: number,
     private readonly log: Logger,
@@ -25,6 +34,19 @@ export class RetentionSweeper {
   start(intervalMs: number): void {
     this.timer = setInterval(() => void this.runOnce(), intervalMs);
     this.timer.unref();
+    if (this.store.figures) {
+      this.foldTimer = setInterval(() => void this.foldCounts(), Math.min(intervalMs, FOLD_COUNTS_MS));
+      this.foldTimer.unref();
+    }
+  }
+
+  /** Folds the counts' pending changes (PostgreSQL); a failure is logged and the next fold takes them. */
+  async foldCounts(): Promise<void> {
+    try {
+      await this.store.figures?.foldCounts();
+    } catch (e) {
+      this.log.warn({ err: e }, 'status counts not folded');
+    }
   }
 
   /** One sweep: deletes every expired task and batch (their webhook rows, artefacts' files); returns how many tasks. */
@@ -52,10 +74,12 @@ export class RetentionSweeper {
     } catch (e) {
       this.log.error({ err: e }, 'retention sweep failed');
     }
+    await this.foldCounts();
     return total;
   }
 
   stop(): void {
     if (this.timer) clearInterval(this.timer);
+    if (this.foldTimer) clearInterval(this.foldTimer);
   }
 }

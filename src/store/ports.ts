@@ -152,6 +152,11 @@ export interface Figures {
   /** Of one account's tasks and deliveries created at or after `notBefore`, or of all (`accountId` absent). */
   stats(a: { notBefore: number; accountId?: string }): Promise<Stats>;
   queuedAndRunning(a: { notBefore: number }): Promise<Record<string, { queued: number; processing: number }>>;
+  /**
+   * Folds the counts' pending changes into one row per count where a store keeps them as rows of changes
+   * (PostgreSQL); returns the rows left (0 where there is nothing to fold).
+   */
+  foldCounts(): Promise<number>;
 }
 
 /** The webhook outbox: deliveries written with their task's terminal state, claimed and attempted by the senders. */

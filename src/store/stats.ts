@@ -1,15 +1,17 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import { ID_AHEAD_MS, taskIdFloor } from '../domain/task-id.js';
 import { emptyStatusCounts } from '../domain/batch.js';
 import type { Database } from './schema.js';
 import type { GroupCommit } from './sqlite/group-commit.js';
 import type { Stats, StatusCounts } from './ports.js';
+import { keyOrderScans } from './tasks/delete.js';
 import { PROCESSING, QUEUED } from './tasks/status-literals.js';
 
 type QueueDepths = Record<string, { queued: number; processing: number }>;
 
 /** Deliveries per outcome from counts per status (PENDING and SENDING are both pending). */
-function webhookCounts(rows: Array<{ status: string; n: number | string | bigint }>): Stats['webhooks'] {
+function webhookCounts(rows: ReadonlyArray<{ status: string; n: number | string | bigint }>): Stats['webhooks'] {
   const out = { pending: 0, delivered: 0, abandoned: 0 };
   for (const r of rows) {
     if (r.status === 'DELIVERED') out.delivered += Number(r.n);
@@ -19,39 +21,90 @@ function webhookCounts(rows: Array<{ status: string; n: number | string | bigint
   return out;
 }
 
+interface CountRow {
+  task_type: string;
+  status: string;
+  n: number | string | bigint;
+}
+
 /**
- * Counts of tasks created since `notBefore` per status and engine, and of deliveries per outcome: of one account, or
- * of all when `accountId` is undefined.
+ * The figures of /stats from running counts: the counts of every task there is, less those of the tasks created
+ * before `notBefore` that the retention sweep has not deleted yet; engines with no task left out.
+ */
+function statsFromCounts(
+  counted: readonly CountRow[],
+  expired: readonly CountRow[],
+  deliveries: ReadonlyArray<{ status: string; n: number | string | bigint }>,
+): Stats {
+  const tasks = emptyStatusCounts();
+  const byEngine: Record<string, StatusCounts> = {};
+  const add = (type: string, status: string, n: number) => {
+    if (!(status in tasks)) return;
+    const st = status as keyof StatusCounts;
+    tasks[st] += n;
+    const counts = byEngine[type] ?? emptyStatusCounts();
+    byEngine[type] = counts;
+    counts[st] += n;
+  };
+  for (const r of counted) add(r.task_type, r.status, Number(r.n));
+  for (const r of expired) add(r.task_type, r.status, -Number(r.n));
+  for (const [type, c] of Object.entries(byEngine))
+    if (c.QUEUED + c.PROCESSING + c.COMPLETED + c.FAILED === 0) delete byEngine[type];
+  return { tasks, byEngine, webhooks: webhookCounts(deliveries) };
+}
+
+/**
+ * PostgreSQL: the counts of one account's tasks (created at or after `notBefore`) per status and engine and of its
+ * deliveries per outcome, or of all accounts when `accountId` is undefined, from the rows the statement triggers add
+ * (postgres/migrations/032-status-count-deltas.ts), not from an aggregate over the tasks. The expired tasks still
+ * there are read from the start of the primary key, as the sweep reads them (store/tasks/delete.ts). One snapshot
+ * for the three reads, so a task that changes status between them is counted once.
  */
 export async function stats(
   db: Kysely<Database>,
   { notBefore, accountId }: { notBefore: number; accountId?: string },
 ): Promise<Stats> {
-  // One aggregate query, so every process sharing the store reports the same figures.
-  let taskRows = db
-    .selectFrom('tasks')
-    .select(['task_type', 'status', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('created_at', '>=', notBefore)
-    .groupBy(['task_type', 'status']);
-  if (accountId !== undefined) taskRows = taskRows.where('account_id', '=', accountId);
-  const rows = await taskRows.execute();
-  const tasks = emptyStatusCounts();
-  const byEngine: Record<string, StatusCounts> = {};
-  for (const r of rows) {
-    const s = r.status as keyof StatusCounts;
-    const n = Number(r.n);
-    tasks[s] += n;
-    const counts = byEngine[r.task_type] ?? emptyStatusCounts();
-    byEngine[r.task_type] = counts;
-    counts[s] += n;
-  }
-  let hookRows = db
-    .selectFrom('webhook_deliveries')
-    .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
-    .groupBy('status');
-  if (accountId !== undefined) hookRows = hookRows.where('account_id', '=', accountId);
-  const hooks = await hookRows.execute();
-  return { tasks, byEngine, webhooks: webhookCounts(hooks) };
+  return db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute(async (trx) => {
+      await keyOrderScans(trx);
+      const scope = (kind: 'task' | 'delivery') =>
+        accountId === undefined ? sql`scope like ${`${kind}:%`}` : sql`scope = ${`${kind}:${accountId}`}`;
+      const counted = await sql<CountRow>`select task_type, status, sum(n) as n from status_count_deltas
+        where ${scope('task')} group by task_type, status`.execute(trx);
+      const expired = await expiredCountsQuery(notBefore, accountId).execute(trx);
+      const deliveries = await sql<{ status: string; n: string }>`select status, sum(n) as n from status_count_deltas
+        where ${scope('delivery')} group by status`.execute(trx);
+      return statsFromCounts(counted.rows, expired.rows, deliveries.rows);
+    });
+}
+
+/**
+ * PostgreSQL: the counts per engine and status of the tasks created before `notBefore` that are still there (of one
+ * account, or of all), read as the retention sweep reads them (store/tasks/delete.ts): the time-ordered ids from the
+ * start of the primary key, the others by `tasks_unordered_created`. Under keyOrderScans, never the whole table.
+ */
+export function expiredCountsQuery(notBefore: number, accountId?: string) {
+  const ofAccount = accountId === undefined ? sql`` : sql`and account_id = ${accountId}`;
+  return sql<CountRow>`select task_type, status, count(*) as n from (
+      select task_type, status from tasks where id < ${taskIdFloor(notBefore + ID_AHEAD_MS)}
+        and created_at < ${notBefore} and substr(id, 15, 1) = '7' ${ofAccount}
+      union all
+      select task_type, status from tasks where substr(id, 15, 1) <> '7' and created_at < ${notBefore} ${ofAccount}
+    ) as e group by task_type, status`;
+}
+
+/**
+ * PostgreSQL: the rows of each count added up into one, and counts of zero dropped (postgres/migrations/
+ * 032-status-count-deltas.ts), so that a read sums a few rows per count. Rows added while it runs are left for the
+ * next fold; two folds at once fold each row once (a row deleted by the other is skipped). Returns the rows left.
+ */
+export async function foldStatusCounts(db: Kysely<Database>): Promise<number> {
+  const r = await sql`with gone as (delete from status_count_deltas returning scope, task_type, status, n)
+    insert into status_count_deltas (scope, task_type, status, n)
+    select scope, task_type, status, sum(n) from gone group by scope, task_type, status having sum(n) <> 0`.execute(db);
+  return Number(r.numAffectedRows ?? 0);
 }
 
 /**
@@ -108,12 +161,6 @@ export function prepareStats(db: BetterSqlite3.Database) {
 
 type StatsStatements = ReturnType<typeof prepareStats>;
 
-interface CountRow {
-  task_type: string;
-  status: string;
-  n: number;
-}
-
 /** Embedded store: from the trigger-kept counts, less the expired tasks the retention sweep has not deleted yet. */
 export function statsSqlite(
   group: GroupCommit,
@@ -121,25 +168,11 @@ export function statsSqlite(
   { notBefore, accountId }: { notBefore: number; accountId?: string },
 ): Promise<Stats> {
   return group.read(() => {
-    const tasks = emptyStatusCounts();
-    const byEngine: Record<string, StatusCounts> = {};
-    const add = (type: string, status: string, n: number) => {
-      if (!(status in tasks)) return;
-      const st = status as keyof StatusCounts;
-      tasks[st] += n;
-      const counts = byEngine[type] ?? emptyStatusCounts();
-      byEngine[type] = counts;
-      counts[st] += n;
-    };
     const one = accountId !== undefined;
     const counted = (one ? s.taskCountsOf.all(accountId) : s.taskCounts.all()) as CountRow[];
     const expired = (one ? s.expiredCountsOf.all(notBefore, accountId) : s.expiredCounts.all(notBefore)) as CountRow[];
-    for (const r of counted) add(r.task_type, r.status, r.n);
-    for (const r of expired) add(r.task_type, r.status, -r.n);
-    for (const [type, c] of Object.entries(byEngine))
-      if (c.QUEUED + c.PROCESSING + c.COMPLETED + c.FAILED === 0) delete byEngine[type];
     const deliveries = (one ? s.deliveryCountsOf.all(accountId) : s.deliveryCounts.all()) as CountRow[];
-    return { tasks, byEngine, webhooks: webhookCounts(deliveries) };
+    return statsFromCounts(counted, expired, deliveries);
   });
 }
 

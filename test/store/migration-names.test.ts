@@ -22,6 +22,7 @@ const ADDED = new Set([
   '029-lean-claim',
   '030-exit-lease-in-claim',
   '031-lean-task-indexes',
+  '032-status-count-deltas',
 ]);
 
 /** A database's list as it was named before each change had one number: the same migrations under the old names. */

@@ -28,6 +28,7 @@ import * as m028 from '../migrations/028-task-artifacts.js';
 import * as m029 from './migrations/029-lean-claim.js';
 import * as m030 from './migrations/030-exit-lease-in-claim.js';
 import * as m031 from './migrations/031-lean-task-indexes.js';
+import * as m032 from './migrations/032-status-count-deltas.js';
 
 /**
  * Every migration the PostgreSQL store runs, in order. A number names one change in both databases' lists; the
@@ -63,4 +64,5 @@ export const POSTGRES_MIGRATIONS: Readonly<Record<string, Migration>> = {
   '029-lean-claim': m029,
   '030-exit-lease-in-claim': m030,
   '031-lean-task-indexes': m031,
+  '032-status-count-deltas': m032,
 };

@@ -83,6 +83,7 @@ export function openPostgresStore(connectionString: string, agingMs: number, poo
     figures: {
       stats: (a) => counts.stats(db, a),
       queuedAndRunning: (a) => counts.queuedAndRunning(db, a),
+      foldCounts: () => counts.foldStatusCounts(db),
     },
     outbox: {
       claimDue: (a) => claimDueDeliveriesPostgres(db, a),

@@ -89,6 +89,13 @@ create table runtime_changes (
   constraint runtime_changes_pkey PRIMARY KEY (key)
 );
 
+create table status_count_deltas (
+  scope text not null,
+  task_type text not null,
+  status text not null,
+  n bigint not null
+);
+
 create table tasks (
   id text collate "C" not null,
   task_type text not null,
@@ -192,6 +199,8 @@ CREATE INDEX monitor_runs_time ON monitor_runs USING btree (slot_at);
 CREATE INDEX monitors_account ON monitors USING btree (account_id, id);
 
 CREATE INDEX monitors_due ON monitors USING btree (next_run_at) WHERE (status = 'active'::text);
+
+CREATE INDEX status_count_deltas_scope ON status_count_deltas USING btree (scope);
 
 CREATE INDEX tasks_claim ON tasks USING btree (task_type, sort_key) WHERE (status = 'QUEUED'::text);
 
@@ -366,3 +375,43 @@ AS $function$
           t.attempts, t.max_attempts, t.credits_to_charge, t.account_id, g.res, g.slot,
           case when g.res is null then null else p_token || ':' || l.i end;
     end $function$;
+
+CREATE OR REPLACE FUNCTION aeq_count_tasks()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+        begin
+          if tg_op = 'INSERT' then
+            insert into status_count_deltas (scope, task_type, status, n)
+              select scope, task_type, status, sum(n) from (select 'task:' || account_id as scope, task_type as task_type, status, 1 as n from new_rows) d group by 1, 2, 3;
+          elsif tg_op = 'DELETE' then
+            insert into status_count_deltas (scope, task_type, status, n)
+              select scope, task_type, status, sum(n) from (select 'task:' || account_id as scope, task_type as task_type, status, -1 as n from old_rows) d group by 1, 2, 3;
+          else
+            insert into status_count_deltas (scope, task_type, status, n)
+              select scope, task_type, status, sum(n)
+              from (select 'task:' || account_id as scope, task_type as task_type, status, 1 as n from new_rows union all select 'task:' || account_id as scope, task_type as task_type, status, -1 as n from old_rows) d
+              group by 1, 2, 3 having sum(n) <> 0;
+          end if;
+          return null;
+        end $function$;
+
+CREATE OR REPLACE FUNCTION aeq_count_webhook_deliveries()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+        begin
+          if tg_op = 'INSERT' then
+            insert into status_count_deltas (scope, task_type, status, n)
+              select scope, task_type, status, sum(n) from (select 'delivery:' || account_id as scope, '' as task_type, status, 1 as n from new_rows) d group by 1, 2, 3;
+          elsif tg_op = 'DELETE' then
+            insert into status_count_deltas (scope, task_type, status, n)
+              select scope, task_type, status, sum(n) from (select 'delivery:' || account_id as scope, '' as task_type, status, -1 as n from old_rows) d group by 1, 2, 3;
+          else
+            insert into status_count_deltas (scope, task_type, status, n)
+              select scope, task_type, status, sum(n)
+              from (select 'delivery:' || account_id as scope, '' as task_type, status, 1 as n from new_rows union all select 'delivery:' || account_id as scope, '' as task_type, status, -1 as n from old_rows) d
+              group by 1, 2, 3 having sum(n) <> 0;
+          end if;
+          return null;
+        end $function$;

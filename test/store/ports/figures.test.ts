@@ -49,3 +49,40 @@ forEachStore('the figures', (s) => {
     expect((await s.store.figures.stats({ notBefore: 0 })).tasks.QUEUED).toBe(2);
   });
 });
+
+forEachStore('the figures per account', (s, kind) => {
+  it("count each account's own tasks and deliveries, the same before and after the counts are folded", async () => {
+    const mine = [task({ accountId: 'acct-a', webhookUrl: 'https://example.com/h' }), task({ accountId: 'acct-a' })];
+    const theirs = [task({ accountId: 'acct-b', taskType: 'FORUM' })];
+    await s.store.tasks.insert({ tasks: [...mine, ...theirs] });
+    const claimed = await s.store.tasks.claim(claimArgs({ limit: 3 }));
+    const first = claimed.find((t) => t.id === mine[0]!.id)!;
+    await s.store.tasks.finish({
+      id: first.id,
+      leaseToken: first.leaseToken,
+      write: completed({ url: 'https://example.com/h', payload: {}, accountId: 'acct-a' }),
+      now: T0 + 2000,
+    });
+    const read = async () => ({
+      a: await s.store.figures.stats({ notBefore: T0 - 50_000, accountId: 'acct-a' }),
+      b: await s.store.figures.stats({ notBefore: T0 - 50_000, accountId: 'acct-b' }),
+      all: await s.store.figures.stats({ notBefore: T0 - 50_000 }),
+    });
+    const before = await read();
+    expect(before.a.tasks).toEqual({ QUEUED: 0, PROCESSING: 1, COMPLETED: 1, FAILED: 0 });
+    expect(before.a.webhooks).toEqual({ pending: 1, delivered: 0, abandoned: 0 });
+    expect(before.b.tasks).toEqual({ QUEUED: 1, PROCESSING: 0, COMPLETED: 0, FAILED: 0 });
+    expect(before.b.byEngine).toEqual({ FORUM: { QUEUED: 1, PROCESSING: 0, COMPLETED: 0, FAILED: 0 } });
+    expect(before.b.webhooks).toEqual({ pending: 0, delivered: 0, abandoned: 0 });
+    expect(before.all.tasks).toEqual({ QUEUED: 1, PROCESSING: 1, COMPLETED: 1, FAILED: 0 });
+    // Folded: one row per count where the store keeps rows of changes, and the same figures.
+    const left = await s.store.figures.foldCounts();
+    // acct-a: PROCESSING, COMPLETED, a pending delivery; acct-b: QUEUED. acct-a's QUEUED came to 0 and is gone.
+    expect(left).toBe(kind === 'postgres' ? 4 : 0);
+    expect(await read()).toEqual(before);
+    // A fold with nothing new changes nothing; the counts go on from the folded rows.
+    await s.store.figures.foldCounts();
+    await s.store.tasks.insert({ tasks: [task({ accountId: 'acct-b' })] });
+    expect((await s.store.figures.stats({ notBefore: 0, accountId: 'acct-b' })).tasks.QUEUED).toBe(2);
+  });
+});

@@ -3,13 +3,14 @@ import { expect, it } from 'vitest';
 import type { Database } from '../../../src/store/schema.js';
 import { expiredTaskIdsQuery, expiredUnorderedTaskIdsQuery, keyOrderScans } from '../../../src/store/tasks/delete.js';
 import { expiredLeasesQuery } from '../../../src/store/tasks/reap.js';
-import { queueDepthQuery } from '../../../src/store/stats.js';
+import { expiredCountsQuery, queueDepthQuery } from '../../../src/store/stats.js';
 import { forEachStore, T0 } from './driver.js';
 
 /**
  * PostgreSQL keeps no index on a task's creation time or lease expiry (postgres/migrations/031-lean-task-indexes.ts):
- * the retention sweep, the lease reaper and the queue depths of `/capacity` must still read an index, never the whole
- * table, on a new database (no statistics: this machine's cluster runs without autovacuum) and on an analyzed one.
+ * the retention sweep, the lease reaper, the queue depths of `/capacity` and the expired tasks /stats leaves out must
+ * still read an index, never the whole table, on a new database (no statistics: this machine's cluster runs without
+ * autovacuum) and on an analyzed one.
  */
 forEachStore('task reads without their own index', (s, kind) => {
   it.skipIf(kind !== 'postgres')(
@@ -46,6 +47,7 @@ forEachStore('task reads without their own index', (s, kind) => {
       const sweepUnordered = expiredUnorderedTaskIdsQuery(db, { before: T0 - 20_000, limit: 500 });
       const reap = expiredLeasesQuery(db, T0);
       const depth = queueDepthQuery(db, T0 - 86_400_000);
+      const expiredCounts = { compile: () => expiredCountsQuery(T0 - 20_000, 'default').compile(db) };
       for (const stage of ['without statistics', 'analyzed']) {
         if (stage === 'analyzed') await sql`analyze tasks`.execute(db);
         const sweepPlan = await plan(sweep, keyOrderScans);
@@ -59,6 +61,14 @@ forEachStore('task reads without their own index', (s, kind) => {
         expect(depthPlan, stage).toMatch(/tasks_claim/);
         expect(depthPlan, stage).toMatch(/tasks_running/);
         expect(depthPlan, stage).not.toMatch(/Seq Scan on tasks/);
+        // /stats: the counts the triggers keep, less the expired tasks still there, read from the start of the key.
+        const countsPlan = await plan(expiredCounts, keyOrderScans);
+        expect(countsPlan, stage).toMatch(/Index Scan using tasks_pkey on tasks/);
+        expect(countsPlan, stage).toMatch(/tasks_unordered_created/);
+        expect(countsPlan, stage).not.toMatch(/Seq Scan on tasks/);
+        const st = await s.store.figures.stats({ notBefore: T0 - 20_000 });
+        expect(st.tasks, stage).toEqual({ QUEUED: 900, PROCESSING: 100, COMPLETED: 19_000, FAILED: 0 });
+        expect((await s.store.figures.stats({ notBefore: 0 })).tasks.COMPLETED, stage).toBe(29_020);
         const reapPlan = await plan(reap);
         expect(reapPlan, stage).toMatch(/Index Scan on tasks_running|Index Scan using tasks_running on tasks/);
         expect(reapPlan, stage).not.toMatch(/Seq Scan on tasks/);
