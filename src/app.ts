@@ -362,7 +362,7 @@ async function assemble(settings: Readonly<Settings>, opts: AppOptions, releaseD
       webhooks?.start();
       batches?.start(BATCH_CHECK_MS);
       monitors?.start(MONITOR_CHECK_MS);
-      sweeper.start(Math.min(60_000, Math.max(1000, Math.floor(settings.retentionMs / 10))));
+      sweeper.start(sweepIntervalMs(settings.retentionMs, store.kind));
       runtime.start(RUNTIME_SYNC_MS);
       if (http) {
         log.info({ url: app.url, role: settings.role, store: store.kind, sandbox: settings.sandbox }, 'aeq listening');
@@ -402,3 +402,14 @@ async function assemble(settings: Readonly<Settings>, opts: AppOptions, releaseD
   };
   return app;
 }
+
+/**
+ * How often the retention sweep runs: a tenth of the window, between 1 s and 60 s. On PostgreSQL at most every 2 s:
+ * /stats subtracts the expired tasks not deleted yet, which it reads for every account (store/stats.ts), so the
+ * sweep keeps them to a few seconds of intake.
+ */
+function sweepIntervalMs(retentionMs: number, kind: Store['kind']): number {
+  const interval = Math.min(60_000, Math.max(1000, Math.floor(retentionMs / 10)));
+  return kind === 'postgres' ? Math.min(POSTGRES_SWEEP_MS, interval) : interval;
+}
+const POSTGRES_SWEEP_MS = 2_000;

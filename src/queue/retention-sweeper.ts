@@ -45,7 +45,8 @@ export class RetentionSweeper {
     try {
       await this.store.figures?.foldCounts();
     } catch (e) {
-      this.log.warn({ err: e }, 'status counts not folded');
+      // Unfolded rows make every read of /stats longer: an operator must see it.
+      this.log.error({ err: e }, 'status counts not folded');
     }
   }
 

@@ -154,7 +154,7 @@ export interface Figures {
   queuedAndRunning(a: { notBefore: number }): Promise<Record<string, { queued: number; processing: number }>>;
   /**
    * Folds the counts' pending changes into one row per count where a store keeps them as rows of changes
-   * (PostgreSQL); returns the rows left (0 where there is nothing to fold).
+   * (PostgreSQL); returns the rows it wrote (0 where there is nothing to fold, or another process is folding).
    */
   foldCounts(): Promise<number>;
 }

@@ -96,15 +96,29 @@ export function expiredCountsQuery(notBefore: number, accountId?: string) {
 }
 
 /**
- * PostgreSQL: the rows of each count added up into one, and counts of zero dropped (postgres/migrations/
- * 032-status-count-deltas.ts), so that a read sums a few rows per count. Rows added while it runs are left for the
- * next fold; two folds at once fold each row once (a row deleted by the other is skipped). Returns the rows left.
+ * PostgreSQL: the rows of each count that has more than one added up into one, and counts of zero dropped
+ * (postgres/migrations/032-status-count-deltas.ts), so that a read sums a few rows per count and a fold rewrites only
+ * the counts that changed. One process folds at a time (the others skip: the next fold takes what they would have);
+ * rows added while it runs are left for the next. Returns the rows the fold wrote.
  */
 export async function foldStatusCounts(db: Kysely<Database>): Promise<number> {
-  const r = await sql`with gone as (delete from status_count_deltas returning scope, task_type, status, n)
-    insert into status_count_deltas (scope, task_type, status, n)
-    select scope, task_type, status, sum(n) from gone group by scope, task_type, status having sum(n) <> 0`.execute(db);
-  return Number(r.numAffectedRows ?? 0);
+  return db.transaction().execute(async (trx) => {
+    const lock = await sql<{
+      got: boolean;
+    }>`select pg_try_advisory_xact_lock(hashtext('aeq:fold-counts')) as got`.execute(trx);
+    if (!lock.rows[0]?.got) return 0;
+    const r = await sql`with changed as (
+        select scope, task_type, status from status_count_deltas group by scope, task_type, status having count(*) > 1),
+      gone as (
+        delete from status_count_deltas d using changed c
+        where d.scope = c.scope and d.task_type = c.task_type and d.status = c.status
+        returning d.scope, d.task_type, d.status, d.n)
+      insert into status_count_deltas (scope, task_type, status, n)
+      select scope, task_type, status, sum(n) from gone group by scope, task_type, status having sum(n) <> 0`.execute(
+      trx,
+    );
+    return Number(r.numAffectedRows ?? 0);
+  });
 }
 
 /**

@@ -94,7 +94,7 @@ create table status_count_deltas (
   task_type text not null,
   status text not null,
   n bigint not null
-);
+) with (autovacuum_vacuum_scale_factor=0, autovacuum_vacuum_threshold=1000, autovacuum_analyze_scale_factor=0, autovacuum_analyze_threshold=1000);
 
 create table tasks (
   id text collate "C" not null,
