@@ -3,15 +3,15 @@ import { systemClock, type Clock } from '../domain/clock.js';
 import type { ArtifactFiles, Batches, Figures, TaskQueue } from '../store/ports.js';
 
 /**
- * Deletes tasks older than the retention window in small batches, so the store stays responsive.
- * The timer only calls `runOnce()`; tests call it after moving their clock past the window.
- */
-/**
  * How often the counts' pending changes are folded (Figures.foldCounts): a read of /stats sums the rows added since the
  * last fold, a few per write statement, so that a busy store's reads stay at a few thousand rows.
  */
 const FOLD_COUNTS_MS = 5_000;
 
+/**
+ * Deletes tasks older than the retention window in small batches, so the store stays responsive.
+ * The timer only calls `runOnce()`; tests call it after moving their clock past the window.
+ */
 export class RetentionSweeper {
   private timer: NodeJS.Timeout | null = null;
   private foldTimer: NodeJS.Timeout | null = null;
