@@ -48,24 +48,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         end $$`,
       )
       .execute(db);
-    await sql
-      .raw(
-        `create trigger ${table}_count_insert after insert on ${table} referencing new table as new_rows
-        for each statement execute function ${fn}()`,
-      )
-      .execute(db);
-    await sql
-      .raw(
-        `create trigger ${table}_count_update after update on ${table}
-        referencing old table as old_rows new table as new_rows for each statement execute function ${fn}()`,
-      )
-      .execute(db);
-    await sql
-      .raw(
-        `create trigger ${table}_count_delete after delete on ${table} referencing old table as old_rows
-        for each statement execute function ${fn}()`,
-      )
-      .execute(db);
+    for (const [event, referencing] of [
+      ['insert', 'new table as new_rows'],
+      ['update', 'old table as old_rows new table as new_rows'],
+      ['delete', 'old table as old_rows'],
+    ] as const)
+      await sql
+        .raw(
+          `create trigger ${table}_count_${event} after ${event} on ${table} referencing ${referencing}
+          for each statement execute function ${fn}()`,
+        )
+        .execute(db);
   }
   // The counts of what is there now: the triggers above count every write committed after this migration's.
   await sql`insert into status_count_deltas (scope, task_type, status, n)
