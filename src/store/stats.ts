@@ -1,11 +1,10 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { type Kysely, sql } from 'kysely';
-import { ID_AHEAD_MS, taskIdFloor } from '../domain/task-id.js';
 import { emptyStatusCounts } from '../domain/batch.js';
 import type { Database } from './schema.js';
 import type { GroupCommit } from './sqlite/group-commit.js';
 import type { Stats, StatusCounts } from './ports.js';
-import { keyOrderScans } from './tasks/delete.js';
+import { createdBeforeByKey, keyOrderScans, unorderedCreatedBefore } from './tasks/delete.js';
 import { PROCESSING, QUEUED } from './tasks/status-literals.js';
 
 type QueueDepths = Record<string, { queued: number; processing: number }>;
@@ -88,10 +87,9 @@ export async function stats(
 export function expiredCountsQuery(notBefore: number, accountId?: string) {
   const ofAccount = accountId === undefined ? sql`` : sql`and account_id = ${accountId}`;
   return sql<CountRow>`select task_type, status, count(*) as n from (
-      select task_type, status from tasks where id < ${taskIdFloor(notBefore + ID_AHEAD_MS)}
-        and created_at < ${notBefore} and substr(id, 15, 1) = '7' ${ofAccount}
+      select task_type, status from tasks where ${createdBeforeByKey(notBefore)} and substr(id, 15, 1) = '7' ${ofAccount}
       union all
-      select task_type, status from tasks where substr(id, 15, 1) <> '7' and created_at < ${notBefore} ${ofAccount}
+      select task_type, status from tasks where ${unorderedCreatedBefore(notBefore)} ${ofAccount}
     ) as e group by task_type, status`;
 }
 

@@ -18,39 +18,37 @@ export async function deleteTasks(trx: Kysely<Database>, ids: string[]): Promise
 }
 
 /**
- * The ids of at most `limit` tasks created before `before`, oldest first, among the tasks whose ids are time-ordered
- * (version 7, made by newTaskId). An id's time is never earlier than its task's creation and, but for a burst of
- * ids on a clock that stands still, at most ID_AHEAD_MS later (domain/task-id.ts), so these tasks are at the start
- * of the primary key, before the first id of `before + ID_AHEAD_MS`; `created_at` makes the bound exact. An id that
- * ran further ahead is swept by a later pass: late, never skipped. PostgreSQL has no index on the creation time
- * (postgres/migrations/031-lean-task-indexes.ts).
+ * Tasks created before `before` among those whose ids are time-ordered (version 7, made by newTaskId). An id's time
+ * is never earlier than its task's creation and, but for a burst of ids on a clock that stands still, at most
+ * ID_AHEAD_MS later (domain/task-id.ts), so these tasks are at the start of the primary key, before the first id of
+ * `before + ID_AHEAD_MS`; `created_at` makes the bound exact. An id that ran further ahead is swept by a later pass:
+ * late, never skipped. PostgreSQL has no index on the creation time (postgres/migrations/031-lean-task-indexes.ts).
+ * A random id of an older release may fall under the key bound too; it is still a task created before `before`.
  */
-export function expiredTaskIdsQuery(db: Kysely<Database>, { before, limit }: { before: number; limit: number }) {
-  return db
-    .selectFrom('tasks')
-    .select('id')
-    .where('id', '<', taskIdFloor(before + ID_AHEAD_MS))
-    .where('created_at', '<', before)
-    .orderBy('id')
-    .limit(limit);
+export function createdBeforeByKey(before: number) {
+  return sql<boolean>`id < ${taskIdFloor(before + ID_AHEAD_MS)} and created_at < ${before}`;
 }
 
 /**
- * The ids of at most `limit` tasks created before `before` whose ids are not time-ordered (the random ids of the
- * releases before version-7 ids), by creation time: PostgreSQL's partial index `tasks_unordered_created` holds these
- * tasks only, under the same expression, written out as a literal so that the planner can match it.
+ * Tasks created before `before` whose ids are not time-ordered (the random ids of the releases before version-7
+ * ids): PostgreSQL's partial index `tasks_unordered_created` holds these tasks only, under the same expression,
+ * written out as a literal so that the planner can match it.
  */
+export function unorderedCreatedBefore(before: number) {
+  return sql<boolean>`substr(id, 15, 1) <> '7' and created_at < ${before}`;
+}
+
+/** The ids of at most `limit` tasks created before `before`, in key order (createdBeforeByKey). */
+export function expiredTaskIdsQuery(db: Kysely<Database>, { before, limit }: { before: number; limit: number }) {
+  return db.selectFrom('tasks').select('id').where(createdBeforeByKey(before)).orderBy('id').limit(limit);
+}
+
+/** The ids of at most `limit` tasks created before `before` without time-ordered ids, oldest first. */
 export function expiredUnorderedTaskIdsQuery(
   db: Kysely<Database>,
   { before, limit }: { before: number; limit: number },
 ) {
-  return db
-    .selectFrom('tasks')
-    .select('id')
-    .where(sql<boolean>`substr(id, 15, 1) <> '7'`)
-    .where('created_at', '<', before)
-    .orderBy('created_at')
-    .limit(limit);
+  return db.selectFrom('tasks').select('id').where(unorderedCreatedBefore(before)).orderBy('created_at').limit(limit);
 }
 
 /**

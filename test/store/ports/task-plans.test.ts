@@ -76,7 +76,8 @@ forEachStore('task reads without their own index', (s, kind) => {
         const swept = (await sweep.execute()).map((r) => r.id);
         expect(swept).toHaveLength(500);
         expect(swept).toEqual([...swept].sort());
-        expect(swept[0]).toMatch(/-000000000000$/);
+        // The first time-ordered id is the oldest task's; a random id of the older release may sort before it.
+        expect(swept.find((id) => id[14] === '7')).toMatch(/-000000000000$/);
         expect(await s.store.figures.queuedAndRunning({ notBefore: T0 - 86_400_000 })).toEqual({
           CHATBOT_A: { queued: 900, processing: 100 },
         });
