@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Queue, Worker } from 'bullmq';
 import { HandledJobs, chunks, inTwoLanes, waitUntil, type LibraryRun, type Pattern } from './workload.js';
+import { startCpuMeter, type CpuUse } from './cpu-meter.js';
 
 /** The Redis server of this machine; `maxRetriesPerRequest: null` is what BullMQ workers require. */
 const CONNECTION = {
@@ -45,14 +46,17 @@ export async function runBullmqOnce(n: number, concurrency: number, pattern: Pat
     await queue.waitUntilReady();
     const bulks = chunks(n, (i) => ({ name: 'noop', data: { prompt: `dispatch ${i}` } }));
     let t0: number;
+    let cpuSince: () => CpuUse;
     if (pattern === 'while-running') {
       worker = startWorker();
       await worker.waitUntilReady();
       t0 = performance.now();
+      cpuSince = startCpuMeter();
       await inTwoLanes(bulks, (b) => queue.addBulk(b));
     } else {
       await inTwoLanes(bulks, (b) => queue.addBulk(b));
       t0 = performance.now();
+      cpuSince = startCpuMeter();
       worker = startWorker();
     }
     await waitUntil(
@@ -61,9 +65,11 @@ export async function runBullmqOnce(n: number, concurrency: number, pattern: Pat
       () => `BullMQ: ${completed} of ${n} jobs completed`,
     );
     const seconds = (performance.now() - t0) / 1000;
+    const cpu = cpuSince();
     const counts = await queue.getJobCounts('completed', 'failed');
     return {
       seconds,
+      cpu,
       completed: counts.completed ?? 0,
       duplicates: handled.duplicates,
       failures: failures + (counts.failed ?? 0),

@@ -3,6 +3,7 @@ import { Logger, makeWorkerUtils, run, type Runner, type WorkerEvents } from 'gr
 import pg from 'pg';
 import { createThrowawayDatabase } from './throwaway-db.js';
 import { HandledJobs, chunks, inTwoLanes, waitUntil, type LibraryRun, type Pattern } from './workload.js';
+import { startCpuMeter, type CpuUse } from './cpu-meter.js';
 
 const TASK = 'noop';
 
@@ -107,6 +108,7 @@ export async function runGraphileWorkerOnce(
     const adds = chunks(n, (i) => ({ identifier: TASK, payload: { prompt: `dispatch ${i}` } }));
     const timeoutMs = 60_000 + n * 10;
     let t0: number;
+    let cpuSince: () => CpuUse;
     if (pattern === 'while-running') {
       runner = await start();
       await waitUntil(
@@ -115,10 +117,12 @@ export async function runGraphileWorkerOnce(
         () => 'graphile-worker: LISTEN connection not up',
       );
       t0 = performance.now();
+      cpuSince = startCpuMeter();
       await inTwoLanes(adds, (c) => utils.addJobs(c));
     } else {
       await inTwoLanes(adds, (c) => utils.addJobs(c));
       t0 = performance.now();
+      cpuSince = startCpuMeter();
       runner = await start();
     }
     await waitUntil(
@@ -136,7 +140,8 @@ export async function runGraphileWorkerOnce(
       () => `graphile-worker: ${remaining} of ${n} jobs still in the jobs table`,
     );
     const seconds = (performance.now() - t0) / 1000;
-    return { seconds, completed: n - remaining, duplicates: handled.duplicates, failures };
+    const cpu = cpuSince();
+    return { seconds, cpu, completed: n - remaining, duplicates: handled.duplicates, failures };
   } finally {
     over = true;
     await runner?.stop().catch(() => undefined);

@@ -2,6 +2,7 @@ import PgBoss from 'pg-boss';
 import pg from 'pg';
 import { createThrowawayDatabase } from './throwaway-db.js';
 import { HandledJobs, chunks, inTwoLanes, waitUntil, type LibraryRun, type Pattern } from './workload.js';
+import { startCpuMeter, type CpuUse } from './cpu-meter.js';
 
 const QUEUE = 'noop';
 /** pg-boss 10 refuses a polling interval below 0.5 s; its default is 2 s. */
@@ -56,13 +57,16 @@ export async function runPgBossOnce(
       ).rows[0]?.n ?? 0;
     const inserts = chunks(n, (i) => ({ name: QUEUE, data: { prompt: `dispatch ${i}` } }));
     let t0: number;
+    let cpuSince: () => CpuUse;
     if (pattern === 'while-running') {
       await work();
       t0 = performance.now();
+      cpuSince = startCpuMeter();
       await inTwoLanes(inserts, (c) => boss.insert(c));
     } else {
       await inTwoLanes(inserts, (c) => boss.insert(c));
       t0 = performance.now();
+      cpuSince = startCpuMeter();
       await work();
     }
     const timeoutMs = 60_000 + n * 10;
@@ -81,7 +85,8 @@ export async function runPgBossOnce(
       () => `pg-boss: ${completed} of ${n} jobs completed`,
     );
     const seconds = (performance.now() - t0) / 1000;
-    return { seconds, completed, duplicates: handled.duplicates, failures };
+    const cpu = cpuSince();
+    return { seconds, cpu, completed, duplicates: handled.duplicates, failures };
   } finally {
     await counter.end().catch(() => undefined);
     await boss.stop({ graceful: false, wait: true }).catch(() => undefined);

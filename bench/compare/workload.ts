@@ -1,8 +1,11 @@
+import type { CpuUse } from './cpu-meter.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** What one library run observed; the rate is `n / seconds`. */
 export interface LibraryRun {
   seconds: number;
+  /** CPU time spent over those seconds (bench/compare/cpu-meter.ts). */
+  cpu: CpuUse;
   /** Jobs the library itself reports as completed once the run is over. */
   completed: number;
   /** Handler invocations beyond one per job id (a no-op never fails, so any extra one is a double run). */

@@ -1,8 +1,10 @@
+import os from 'node:os';
 import { loadSettings } from '../../src/config/settings.js';
 import { runBullmqOnce } from '../compare/bullmq.js';
 import { runGraphileWorkerOnce } from '../compare/graphile-worker.js';
 import { runPgBossOnce } from '../compare/pg-boss.js';
 import { createThrowawayDatabase } from '../compare/throwaway-db.js';
+import { perTask, startCpuMeter, type CpuUse } from '../compare/cpu-meter.js';
 import { PATTERNS, type LibraryRun, type Pattern } from '../compare/workload.js';
 import { figure, type BenchConfig, type Figure, type Integrity, type ScenarioResult } from '../figures.js';
 import { attemptLog, startBenchService, startBenchWorker, type AttemptLog } from '../service.js';
@@ -19,6 +21,17 @@ const COMPARE_TASKS_CAP = 10_000;
 
 /** aeq's PostgreSQL pool per process (AEQ_PG_POOL_MAX's default); the libraries on PostgreSQL get the same. */
 const POOL_SIZE = loadSettings({}).pgPoolMax;
+
+const CORES = os.availableParallelism();
+
+/** One run's CPU per task as a log line: the machine's, then its parts. */
+function cpuLine(c: CpuUse): string {
+  const us = (v: number) => `${Math.round(v)} µs`;
+  return (
+    `CPU per task ${us(c.machine)} (this process ${us(c.node)}, PostgreSQL ${us(c.postgres)}, Redis ${us(c.redis)}); ` +
+    `${Math.round((CORES * 1e6) / c.machine)} tasks/s with ${CORES} cores busy`
+  );
+}
 
 type System = 'aeq' | 'bullmq' | 'graphile-defaults' | 'graphile-tuned' | 'pg-boss';
 
@@ -38,6 +51,8 @@ const PATTERN_NAME: Record<Pattern, string> = {
 
 interface RunResult {
   rate: number;
+  /** CPU per task (µs) over the timed part of the run. */
+  cpu: CpuUse;
   integrity: Omit<Integrity, 'scenario'>;
 }
 
@@ -45,6 +60,7 @@ interface RunResult {
 function aeqResult(
   n: number,
   seconds: number,
+  cpu: CpuUse,
   accepted: number,
   stats: { tasks: { COMPLETED: number } },
   seen: AttemptLog,
@@ -52,6 +68,7 @@ function aeqResult(
   const completed = stats.tasks.COMPLETED;
   return {
     rate: n / seconds,
+    cpu: perTask(cpu, n),
     integrity: {
       expected: n,
       observed: completed,
@@ -72,10 +89,11 @@ async function aeqWhileRunning(cfg: BenchConfig, n: number, databaseUrl: string)
   try {
     const go = await submitAll(svc.url, n);
     const t0 = performance.now();
+    const cpuSince = startCpuMeter();
     const accepted = await go();
     await waitCompleted(svc.app, n, 120_000 + n * 5);
     const seconds = (performance.now() - t0) / 1000;
-    return aeqResult(n, seconds, accepted, await svc.app.store.figures.stats({ notBefore: 0 }), seen);
+    return aeqResult(n, seconds, cpuSince(), accepted, await svc.app.store.figures.stats({ notBefore: 0 }), seen);
   } finally {
     await svc.stop();
   }
@@ -97,10 +115,11 @@ async function aeqQueuedFirst(cfg: BenchConfig, n: number, databaseUrl: string):
     if (before.tasks.QUEUED !== accepted)
       throw new Error(`aeq queued first: ${before.tasks.QUEUED} of ${accepted} tasks queued before the worker start`);
     const t0 = performance.now();
+    const cpuSince = startCpuMeter();
     worker = await startBenchWorker({ noopConcurrency: cfg.noopConcurrency, seen, databaseUrl });
     await waitCompleted(worker.app, n, 120_000 + n * 5);
     const seconds = (performance.now() - t0) / 1000;
-    return aeqResult(n, seconds, accepted, await api.app.store.figures.stats({ notBefore: 0 }), seen);
+    return aeqResult(n, seconds, cpuSince(), accepted, await api.app.store.figures.stats({ notBefore: 0 }), seen);
   } finally {
     await worker?.stop();
     await api.stop();
@@ -120,6 +139,7 @@ async function aeqOnPostgresOnce(cfg: BenchConfig, n: number, pattern: Pattern):
 function fromLibrary(n: number, r: LibraryRun): RunResult {
   return {
     rate: n / r.seconds,
+    cpu: perTask(r.cpu, n),
     integrity: {
       expected: n,
       observed: r.completed,
@@ -161,6 +181,7 @@ export async function runCompareScenario(cfg: BenchConfig, log: (s: string) => v
   const n = Math.min(cfg.dispatchTasks, COMPARE_TASKS_CAP);
   const rounds = cfg.rounds;
   const rates = new Map<string, number[]>();
+  const cpus = new Map<string, CpuUse[]>();
   const key = (s: System, p: Pattern) => `${s}/${p}`;
   const integrity: Integrity[] = [];
   for (let round_ = 1; round_ <= rounds; round_++) {
@@ -169,8 +190,9 @@ export async function runCompareScenario(cfg: BenchConfig, log: (s: string) => v
       for (const p of PATTERNS) {
         const r = await runOnce(s.id, cfg, n, p);
         rates.set(key(s.id, p), [...(rates.get(key(s.id, p)) ?? []), r.rate]);
+        cpus.set(key(s.id, p), [...(cpus.get(key(s.id, p)) ?? []), r.cpu]);
         integrity.push({ scenario: `compare round ${round_}: ${s.name}, ${PATTERN_NAME[p]}`, ...r.integrity });
-        log(`  ${s.name}, ${PATTERN_NAME[p]}: ${Math.round(r.rate)} tasks/s`);
+        log(`  ${s.name}, ${PATTERN_NAME[p]}: ${Math.round(r.rate)} tasks/s; ${cpuLine(r.cpu)}`);
       }
     }
     for (const p of PATTERNS) {
@@ -204,6 +226,25 @@ export async function runCompareScenario(cfg: BenchConfig, log: (s: string) => v
       aeqFigure('pg-boss', 'pg-boss', false),
     );
   }
+  // What each system's task costs the machine, and the rate that cost allows with every core busy.
+  for (const s of SYSTEMS)
+    for (const p of PATTERNS) {
+      const runs = (cpus.get(key(s.id, p)) ?? []).map((c) => c.machine);
+      figures.push(
+        figure({
+          scenario: `CPU per task (${count} no-op tasks, ${s.name}, ${PATTERN_NAME[p]})`,
+          metric: 'machine CPU µs per task (every process and the kernel)',
+          unit: 'µs',
+          runs,
+        }),
+        figure({
+          scenario: `CPU per task (${count} no-op tasks, ${s.name}, ${PATTERN_NAME[p]})`,
+          metric: `tasks/s with ${CORES} cores busy at that CPU per task`,
+          unit: 'tasks/s',
+          runs: runs.map((us) => (CORES * 1e6) / us),
+        }),
+      );
+    }
   const libraries: ReadonlyArray<{ id: System; scenario: string; add: string }> = [
     { id: 'bullmq', scenario: 'BullMQ on Redis', add: 'addBulk' },
     { id: 'graphile-defaults', scenario: 'graphile-worker on PostgreSQL, defaults', add: 'addJobs' },
