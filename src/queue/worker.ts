@@ -113,7 +113,10 @@ export class Worker {
    */
   private async countWorkers(): Promise<void> {
     try {
-      this.registeredWorkers = Math.max(1, await this.d.workers.count());
+      const n = Math.max(1, await this.d.workers.count());
+      // Each change of the count changes this worker's share of every engine: worth a line for the operator.
+      if (n !== this.registeredWorkers) this.d.log.info({ workers: n }, 'worker processes counted');
+      this.registeredWorkers = n;
     } catch (e) {
       this.d.log.warn({ err: e }, 'workers not counted; the last count stands');
     }

@@ -184,4 +184,38 @@ describe('worker liveness (releaseDead on a stepped clock)', () => {
     expect(await reaper.releaseDead()).toEqual({ workers: 0, requeued: 0, failed: 0, deliveries: 0 });
     expect(await status(liveTasks[0]!.id)).toBe('PROCESSING');
   });
+
+  it.skipIf(process.env.AEQ_TEST_STORE !== 'postgres')(
+    'counts a dead worker out of the share of concurrency at once, before its row is swept',
+    async () => {
+      const before = await store.workers.count();
+      // A worker process as the store sees one: its lock held on a session, then its row; the session's end is its
+      // death (kill -9), and nothing registers it again.
+      const db = new pg.Client({ connectionString: svc.app.settings.databaseUrl ?? '' });
+      await db.connect();
+      const k = await db.query<{ key: string; ns: number }>(
+        `select nextval('aeq_worker_keys') as key, (hashtext('aeq:workers:' || current_schema()) & 2147483647) as ns`,
+      );
+      const { key, ns } = k.rows[0]!;
+      await db.query('select pg_advisory_lock($1::integer, $2::integer)', [ns, Number(key)]);
+      await db.query("insert into workers (id, lock_key, started_at) values ('doomed-raw', $1, 0)", [key]);
+      expect(await store.workers.count()).toBe(before + 1);
+      await db.end();
+      // Its row stays until a release of the dead, which another worker may not have committed yet; the live workers'
+      // share no longer counts it.
+      const watch = new pg.Client({ connectionString: svc.app.settings.databaseUrl ?? '' });
+      await watch.connect();
+      try {
+        for (let i = 0; (await store.workers.count()) !== before && i < 200; i++)
+          await new Promise((res) => setTimeout(res, 10));
+        expect(await store.workers.count()).toBe(before);
+        const rows = await watch.query("select 1 from workers where id = 'doomed-raw'");
+        expect(rows.rowCount).toBe(1);
+      } finally {
+        await watch.end();
+      }
+      expect((await reaper.releaseDead()).workers).toBe(1);
+      expect(await store.workers.count()).toBe(before);
+    },
+  );
 });

@@ -24,26 +24,31 @@ import { PROCESSING } from '../tasks/status-literals.js';
 const NAMESPACE_TEXT = `(hashtext('aeq:workers:' || current_schema()) & 2147483647)`;
 const NAMESPACE = sql.raw<number>(NAMESPACE_TEXT);
 
+/** The worker row `w` whose advisory lock a session holds: the worker lives. */
+const LOCK_HELD = sql`exists (
+      select 1 from pg_locks l
+      where l.locktype = 'advisory' and l.granted and l.objsubid = 2
+        and l.database = (select oid from pg_database where datname = current_database())
+        and l.classid = ${NAMESPACE}::oid and l.objid = w.lock_key::oid)`;
+
 /** Registered workers whose lock no session holds: dead. Locked, so that two sweeps do not both hand them back. */
 export async function deadWorkersPostgres(trx: Kysely<Database>): Promise<string[]> {
   const r = await sql<{ id: string }>`
     select w.id from workers w
-    where w.lock_key is not null and not exists (
-      select 1 from pg_locks l
-      where l.locktype = 'advisory' and l.granted and l.objsubid = 2
-        and l.database = (select oid from pg_database where datname = current_database())
-        and l.classid = ${NAMESPACE}::oid and l.objid = w.lock_key::oid)
+    where w.lock_key is not null and not ${LOCK_HELD}
     for update of w skip locked`.execute(trx);
   return r.rows.map((x) => x.id);
 }
 
-/** PostgreSQL: the worker processes registered (a dead one's row goes with the next release of the dead). */
+/**
+ * PostgreSQL: the worker processes alive, which split each engine's concurrency. A dead worker's row stays until a
+ * release of the dead removes it, which another worker may not have committed yet: counted, it made the workers that
+ * started after a crash claim a third or a quarter of the slots each until their next liveness step.
+ */
 export async function registeredWorkers(db: Kysely<Database>): Promise<number> {
-  const r = await db
-    .selectFrom('workers')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirst();
-  return Number(r?.n ?? 0);
+  const r = await sql<{ n: string }>`
+    select count(*) as n from workers w where w.lock_key is null or ${LOCK_HELD}`.execute(db);
+  return Number(r.rows[0]?.n ?? 0);
 }
 
 /** SQLite: the holders of tasks and deliveries, and the registered workers, that are not alive in this process. */
