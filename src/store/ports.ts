@@ -332,6 +332,9 @@ export interface WorkerLiveness {
   releaseDead(a: { now: number; failedWrite: FailedWrite }): Promise<WorkersReleased>;
   /** Hands back what one worker holds, at once (its graceful stop). */
   release(a: { id: string; now: number; failedWrite: FailedWrite }): Promise<WorkersReleased>;
-  /** How many worker processes are registered: the live ones, and dead ones until the next release of the dead. */
+  /**
+   * How many worker processes are alive (PostgreSQL: their advisory lock held, so a dead one no longer counts before
+   * the release of the dead removes its row).
+   */
   count(): Promise<number>;
 }

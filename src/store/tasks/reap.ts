@@ -10,6 +10,12 @@ import { PROCESSING } from './status-literals.js';
 const REAP_BATCH = 500;
 
 /**
+ * Held tasks requeued per statement: each is a condition of its own in the statement's `or`, which SQLite parses as a
+ * tree as deep as the conditions are many (its limit: 1,000); a dead worker may hold more than that.
+ */
+const REQUEUE_CHUNK = 200;
+
+/**
  * The held tasks whose lease expired before `now`, at most REAP_BATCH. Read through the index of PROCESSING tasks
  * (`tasks_running`, by status literal: status-literals.ts), which holds at most the engines' concurrency; each lease
  * is checked on its row. PostgreSQL has no index on the expiry (postgres/migrations/031-lean-task-indexes.ts).
@@ -40,7 +46,9 @@ export function reapExpiredLeases(
 
 /**
  * Hands held tasks back: each to QUEUED, due now, or to FAILED (with its webhook) when it has no attempt left. Fenced
- * on the token read from its row, so a task finished or claimed again since is left alone.
+ * on the token read from its row, so a task finished or claimed again since is left alone. The requeues are one
+ * statement, each row under its own fence: a release of a dead worker's 128 tasks sent 128 statements while every
+ * slot they held stayed taken (docs/benchmarks.md, the all-dead recovery).
  */
 export async function handBack(
   trx: Kysely<Database>,
@@ -49,13 +57,15 @@ export async function handBack(
   failedWrite: FailedWrite,
 ): Promise<ReapResult> {
   const result: ReapResult = { requeued: [], failed: [] };
+  const requeue: TasksTable[] = [];
   for (const row of rows) {
     const task = taskFromRow(row);
-    if (task.attempts >= task.maxAttempts) {
-      if (await writeTerminal(trx, task.id, row.lease_token, failedWrite(task), now)) result.failed.push(task.id);
-      continue;
-    }
-    const r = await trx
+    if (task.attempts < task.maxAttempts) requeue.push(row);
+    else if (await writeTerminal(trx, task.id, row.lease_token, failedWrite(task), now)) result.failed.push(task.id);
+  }
+  for (let i = 0; i < requeue.length; i += REQUEUE_CHUNK) {
+    const chunk = requeue.slice(i, i + REQUEUE_CHUNK);
+    const back = await trx
       .updateTable('tasks')
       .set({
         status: 'QUEUED',
@@ -65,9 +75,11 @@ export async function handBack(
         available_at: now,
         updated_at: now,
       })
-      .where((eb) => heldUnderLease(eb, task.id, row.lease_token))
-      .executeTakeFirst();
-    if (Number(r.numUpdatedRows) === 1) result.requeued.push(task.id);
+      .where((eb) => eb.or(chunk.map((row) => heldUnderLease(eb, row.id, row.lease_token))))
+      .returning('id')
+      .execute();
+    const ids = new Set(back.map((r) => r.id));
+    for (const row of chunk) if (ids.has(row.id)) result.requeued.push(row.id);
   }
   return result;
 }

@@ -216,6 +216,58 @@ forEachStore('the task queue', (s) => {
     ).toBe(true);
   });
 
+  it('hands back hundreds of expired leases at once, each under its own fence, and no lease still held', async () => {
+    // More than one statement's worth of requeues (store/tasks/reap.ts), 10 on their last attempt, 5 heartbeated.
+    const last = Array.from({ length: 10 }, () => task({ maxAttempts: 1 }));
+    const rest = Array.from({ length: 440 }, () => task());
+    await s.store.tasks.insert({ tasks: [...last, ...rest] });
+    const claimed = await s.store.tasks.claim(claimArgs({ limit: 450, concurrency: 450, leaseMs: 1000 }));
+    expect(claimed).toHaveLength(450);
+    const kept = claimed.filter((c) => rest.some((t) => t.id === c.id)).slice(0, 5);
+    expect(
+      await s.store.tasks.heartbeat({
+        leases: kept.map((c) => ({ id: c.id, leaseToken: c.leaseToken })),
+        expiresAt: T0 + 60_000,
+      }),
+    ).toBe(5);
+    const fail = (): TerminalWrite => ({
+      ...completed(),
+      status: 'FAILED',
+      error: 'ENGINE_TIMEOUT: x',
+      creditsCharged: 0,
+    });
+    const r = await s.store.tasks.reapExpired({ now: T0 + 2001, failedWrite: fail });
+    const keptIds = new Set(kept.map((c) => c.id));
+    expect(new Set(r.requeued)).toEqual(new Set(rest.map((t) => t.id).filter((id) => !keptIds.has(id))));
+    expect(r.requeued).toHaveLength(435);
+    expect(new Set(r.failed)).toEqual(new Set(last.map((t) => t.id)));
+    const st = await s.store.figures.stats({ notBefore: 0 });
+    expect(st.tasks).toMatchObject({ QUEUED: 435, PROCESSING: 5, FAILED: 10 });
+    // The stale holders are fenced off; the heartbeated ones still hold theirs.
+    const requeuedClaim = claimed.find((c) => !keptIds.has(c.id) && rest.some((t) => t.id === c.id))!;
+    expect(
+      await s.store.tasks.finish({
+        id: requeuedClaim.id,
+        leaseToken: requeuedClaim.leaseToken,
+        write: completed(),
+        now: T0 + 2100,
+      }),
+    ).toBe(false);
+    expect(
+      await s.store.tasks.finish({
+        id: kept[0]!.id,
+        leaseToken: kept[0]!.leaseToken,
+        write: completed(),
+        now: T0 + 2100,
+      }),
+    ).toBe(true);
+    // A second pass finds nothing more.
+    expect(await s.store.tasks.reapExpired({ now: T0 + 2500, failedWrite: fail })).toEqual({
+      requeued: [],
+      failed: [],
+    });
+  });
+
   it('fails a task whose lease expires on its last attempt, writing its webhook', async () => {
     const t = task({ maxAttempts: 1, webhookUrl: 'https://example.com/h' });
     await s.store.tasks.insert({ tasks: [t] });
