@@ -87,7 +87,8 @@ export async function stats(
 export function expiredCountsQuery(notBefore: number, accountId?: string) {
   const ofAccount = accountId === undefined ? sql`` : sql`and account_id = ${accountId}`;
   return sql<CountRow>`select task_type, status, count(*) as n from (
-      select task_type, status from tasks where ${createdBeforeByKey(notBefore)} and substr(id, 15, 1) = '7' ${ofAccount}
+      select task_type, status from tasks
+        where ${createdBeforeByKey(notBefore)} and substr(id, 15, 1) = '7' ${ofAccount}
       union all
       select task_type, status from tasks where ${unorderedCreatedBefore(notBefore)} ${ofAccount}
     ) as e group by task_type, status`;

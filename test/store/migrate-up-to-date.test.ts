@@ -19,7 +19,7 @@ function creates(name: string, runs: Map<string, number>): Migration {
  * that read must never skip a migration not run yet, nor let a database with a migration the list lacks open.
  */
 describe('migrating a database that is up to date', () => {
-  it('runs what is missing, nothing twice, and refuses a database with a migration the list does not know', async () => {
+  it('runs what is missing, nothing twice, and refuses a database with a migration unknown to it', async () => {
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: new BetterSqlite3(':memory:') }) });
     try {
       const runs = new Map<string, number>();

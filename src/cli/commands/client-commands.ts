@@ -4,11 +4,19 @@ import type { Command } from 'commander';
 import { parseDuration } from '../../accounts/api-keys.js';
 import type { Connection } from '../connection.js';
 import { UsageError } from '../errors.js';
-import { table } from '../table.js';
 import { CONNECTION_HELP, connectOptions, intIn, upperList, withConnection } from './options.js';
 import { bulkExport, exportTasks } from './export.js';
 
 type Flags = Record<string, unknown> & { json?: boolean };
+
+/**
+ * The table printer, loaded by the first command that connects (withClient), where every table of these commands is
+ * printed: its column widths (string-width) build an `Intl.Segmenter` as they load, some 35 ms that every process of
+ * `aeq serve`, which registers these commands too, paid at its start for a table it never prints.
+ */
+let table: typeof import('../table.js').table = () => {
+  throw new Error('the table printer is loaded by withClient');
+};
 
 const TASK_STATUSES: readonly TaskStatus[] = ['QUEUED', 'PROCESSING', 'COMPLETED', 'FAILED'];
 
@@ -146,6 +154,7 @@ export function registerClientCommands(program: Command): void {
 }
 
 async function withClient(flags: Flags, f: (c: Connection) => Promise<void>): Promise<void> {
+  ({ table } = await import('../table.js'));
   const { connect } = await import('../connection.js');
   const c = await connect(connectOptions(flags));
   try {

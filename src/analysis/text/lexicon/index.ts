@@ -109,12 +109,18 @@ function buildTables(synonyms: string, antonyms: string, lang: LexLang): Tables 
   return { synonyms: syn, antonyms: ant, conflicts };
 }
 
-const KO = buildTables(KO_SYNONYMS, KO_ANTONYMS, 'ko');
-const EN = buildTables(EN_SYNONYMS, EN_ANTONYMS, 'en');
+/**
+ * Each language's tables, built on first use: building them lemmatises every word of the lists (some 35 ms), which
+ * every process paid at its start, the worker processes after a crash included, whether it ever analysed a text.
+ */
+let ko: Tables | undefined;
+let en: Tables | undefined;
+const KO = (): Tables => (ko ??= buildTables(KO_SYNONYMS, KO_ANTONYMS, 'ko'));
+const EN = (): Tables => (en ??= buildTables(EN_SYNONYMS, EN_ANTONYMS, 'en'));
 const EMPTY: ReadonlySet<string> = new Set();
 
 function tablesFor(id: string): Tables {
-  return hasHangul(id) ? KO : EN;
+  return hasHangul(id) ? KO() : EN();
 }
 
 /** Canonical id of a lemma's synonym group (the lemma itself when it has none). */
@@ -163,5 +169,5 @@ export function lexiconSizes(): Record<string, number> {
 
 /** Lemmas claimed by two synonym groups, and antonym pairs that collapse to one id: should be empty. */
 export function lexiconConflicts(): string[] {
-  return [...KO.conflicts.map((c) => `ko ${c}`), ...EN.conflicts.map((c) => `en ${c}`)];
+  return [...KO().conflicts.map((c) => `ko ${c}`), ...EN().conflicts.map((c) => `en ${c}`)];
 }
