@@ -54,8 +54,8 @@ export class Worker {
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly drain = new AbortController();
   private stopped = false;
-  /** Worker processes registered, this one included (countWorkers). */
-  private registeredWorkers = 1;
+  /** Worker processes alive, this one included (countWorkers). */
+  private liveWorkers = 1;
   private readonly clock: Clock;
   readonly reaper: LeaseReaper;
   private readonly running = new Set<Promise<void>>();
@@ -98,7 +98,7 @@ export class Worker {
     for (const t of Object.keys(this.d.config.engines) as TaskType[]) void this.claim(t);
   }
 
-  /** Its own signal checked, then what dead workers held handed back, then the registered workers counted. */
+  /** Its own signal checked, then what dead workers held handed back, then the live workers counted. */
   private async livenessStep(): Promise<void> {
     await this.d.registration.verify();
     await this.reaper.releaseDead();
@@ -106,7 +106,7 @@ export class Worker {
   }
 
   /**
-   * The worker processes registered, which split each engine's concurrency between them (`shareConcurrency`). Each
+   * The worker processes alive, which split each engine's concurrency between them (`shareConcurrency`). Each
    * worker claiming up to the whole concurrency made two of them take turns: the refill claim after one's finish took
    * every slot while the other's tasks were done, so only one ran at a time, and two were slower than one
    * (docs/benchmarks.md, "Worker processes share an engine's concurrency"). With a share each, both run at once.
@@ -115,16 +115,16 @@ export class Worker {
     try {
       const n = Math.max(1, await this.d.workers.count());
       // Each change of the count changes this worker's share of every engine: worth a line for the operator.
-      if (n !== this.registeredWorkers) this.d.log.info({ workers: n }, 'worker processes counted');
-      this.registeredWorkers = n;
+      if (n !== this.liveWorkers) this.d.log.info({ workers: n }, 'worker processes counted');
+      this.liveWorkers = n;
     } catch (e) {
       this.d.log.warn({ err: e }, 'workers not counted; the last count stands');
     }
   }
 
-  /** This worker's share of an engine's `concurrency`: all of it, or its part among the registered workers. */
+  /** This worker's share of an engine's `concurrency`: all of it, or its part among the live workers. */
   private shareOf(concurrency: number): number {
-    return this.d.config.scheduler.shareConcurrency > 0 ? Math.ceil(concurrency / this.registeredWorkers) : concurrency;
+    return this.d.config.scheduler.shareConcurrency > 0 ? Math.ceil(concurrency / this.liveWorkers) : concurrency;
   }
 
   /** Wake-up after a submit in this process: claim without waiting for the next poll. */

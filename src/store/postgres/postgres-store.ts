@@ -19,12 +19,7 @@ import { getTask, nextAvailableAt, pollTask, taskArtifacts } from '../tasks/read
 import { reapExpiredLeases } from '../tasks/reap.js';
 import { retryTask } from '../tasks/retry.js';
 import { usage } from '../usage.js';
-import {
-  deadWorkersPostgres,
-  PostgresWorkerRegistration,
-  registeredWorkers,
-  releaseHeld,
-} from '../workers/liveness.js';
+import { deadWorkersPostgres, PostgresWorkerRegistration, liveWorkers, releaseHeld } from '../workers/liveness.js';
 import { POSTGRES_MIGRATIONS } from './migration-list.js';
 import { preparedArrayQuery, preparedQuery } from './prepared.js';
 
@@ -104,7 +99,7 @@ export function openPostgresStore(connectionString: string, agingMs: number, poo
       register: ({ now, onLost }) => PostgresWorkerRegistration.open(connectionString, now, onLost),
       releaseDead: (a) => releaseHeld(db, deadWorkersPostgres, a, releaseSlotsOf),
       release: ({ id, ...a }) => releaseHeld(db, async () => [id], a, releaseSlotsOf),
-      count: () => registeredWorkers(db),
+      count: () => liveWorkers(db),
     },
   };
 }

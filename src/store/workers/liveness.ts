@@ -45,7 +45,7 @@ export async function deadWorkersPostgres(trx: Kysely<Database>): Promise<string
  * release of the dead removes it, which another worker may not have committed yet: counted, it made the workers that
  * started after a crash claim a third or a quarter of the slots each until their next liveness step.
  */
-export async function registeredWorkers(db: Kysely<Database>): Promise<number> {
+export async function liveWorkers(db: Kysely<Database>): Promise<number> {
   const r = await sql<{ n: string }>`
     select count(*) as n from workers w where w.lock_key is null or ${LOCK_HELD}`.execute(db);
   return Number(r.rows[0]?.n ?? 0);
