@@ -1,6 +1,6 @@
-import { execFileSync, fork, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
+import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { procStat } from './proc-stat.js';
 
 /** One autocannon run: fixed request (or rotating paths) for a fixed duration. */
 export interface LoadJob {
@@ -42,18 +42,15 @@ export function requestsPerCpuSecond(rs: LoadResult[]): number[] {
   return rs.map((r) => r.total / (r.serverCpuMs / 1000));
 }
 
-const CLOCK_TICKS_PER_S = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-
 /** User + system CPU time of a process so far, from /proc (this process: process.cpuUsage, finer grained). */
 export function cpuMsOf(pid: number): number {
   if (pid === process.pid) {
     const u = process.cpuUsage();
     return (u.user + u.system) / 1000;
   }
-  // Fields after the parenthesised command name: utime and stime are the 12th and 13th.
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_S;
+  const s = procStat(pid);
+  if (!s) throw new Error(`process ${pid} is gone: no /proc/${pid}/stat`);
+  return s.cpuMs;
 }
 
 /** A long-lived load-generator child process (started once per bench run). */

@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -10,6 +10,7 @@ import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { submitAll, waitCompleted } from '../scenarios/dispatch.js';
 import { NOOP_ENGINE, attemptLog, startBenchService } from '../service.js';
+import { allProcStats } from '../proc-stat.js';
 import { median, percentile } from '../stats.js';
 
 /**
@@ -360,37 +361,15 @@ async function checkCluster(url: string): Promise<ClusterInfo> {
   }
 }
 
-const CLK_TCK = (() => {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-  } catch {
-    return 100;
-  }
-})();
-
 /** CPU seconds (user + system) of the postmaster and its children, by pid, from /proc; null if unreadable. */
 function postgresCpu(postmasterPid: number | null): Map<number, number> | null {
   if (postmasterPid === null) return null;
-  const out = new Map<number, number>();
   try {
-    for (const d of fs.readdirSync('/proc')) {
-      if (!/^\d+$/.test(d)) continue;
-      let stat: string;
-      try {
-        stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
-      } catch {
-        continue;
-      }
-      // Fields after the command (which may hold spaces): state ppid ... utime(14) stime(15).
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const pid = Number(d);
-      if (pid !== postmasterPid && Number(f[1]) !== postmasterPid) continue;
-      out.set(pid, (Number(f[11]) + Number(f[12])) / CLK_TCK);
-    }
+    const ours = allProcStats().filter((p) => p.pid === postmasterPid || p.ppid === postmasterPid);
+    return new Map(ours.map((p) => [p.pid, p.cpuMs / 1000]));
   } catch {
     return null;
   }
-  return out;
 }
 
 function cpuDelta(before: Map<number, number> | null, after: Map<number, number> | null): number | null {
