@@ -73,6 +73,11 @@ async function migrateOnce(
   if (error) throw error instanceof Error ? error : new Error(String(error));
 }
 
+/** The migrator's record of the migrations run, in `schema` when given. */
+function recordsOf(db: Kysely<Database>, schema: string | undefined) {
+  return (schema ? db.withSchema(schema) : db) as unknown as Kysely<{ [MIGRATION_TABLE]: { name: string } }>;
+}
+
 /**
  * True when the database has recorded exactly `migrations`, each once: nothing to run, and nothing the migrator would
  * refuse. One read, where the migrator reads the catalog of every schema, creates its tables if missing, then takes
@@ -85,7 +90,7 @@ async function upToDate(
   migrations: Readonly<Record<string, Migration>>,
   schema: string | undefined,
 ): Promise<boolean> {
-  const records = (schema ? db.withSchema(schema) : db) as unknown as Kysely<{ [MIGRATION_TABLE]: { name: string } }>;
+  const records = recordsOf(db, schema);
   try {
     const recorded = (await records.selectFrom(MIGRATION_TABLE).select('name').execute()).map((r) => r.name).sort();
     const known = Object.keys(migrations).sort();
@@ -99,7 +104,7 @@ async function upToDate(
 async function renameRecordedMigrations(db: Kysely<Database>, schema: string | undefined): Promise<void> {
   const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
   if (!tables.some((t) => t.name === MIGRATION_TABLE && (schema === undefined || t.schema === schema))) return;
-  const records = (schema ? db.withSchema(schema) : db) as unknown as Kysely<{ [MIGRATION_TABLE]: { name: string } }>;
+  const records = recordsOf(db, schema);
   const old = await records
     .selectFrom(MIGRATION_TABLE)
     .select('name')
