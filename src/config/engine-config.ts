@@ -1,8 +1,8 @@
 import fs from 'node:fs';
-import { Ajv } from 'ajv';
 import { ALL_TASK_TYPES, ENGINE_CATALOG } from '../domain/engine-catalog.js';
 import type { TaskType } from '../domain/task-types.js';
 import type { Settings } from './settings.js';
+import { strictValidator } from './strict-schemas.js';
 import { ACCOUNT_KINDS, type AccountKind, inferredKind, kindMismatch } from './account-kind.js';
 
 /**
@@ -176,8 +176,7 @@ const fileSchema = {
   additionalProperties: false,
 } as const;
 
-const ajv = new Ajv({ allErrors: true, allowUnionTypes: true });
-const validateFile = ajv.compile(fileSchema);
+const validateFile = strictValidator(fileSchema);
 
 interface RawEngine {
   mode?: EngineMode;

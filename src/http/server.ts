@@ -29,6 +29,7 @@ import { registerUsageRoutes } from './routes/usage.js';
 import { registerWebhookSecretRoutes } from './routes/webhook-secret.js';
 import { SHARED_SCHEMAS } from './schemas/task-response.js';
 import { clientErrorHandler } from './client-errors.js';
+import { lazySerializers } from './lazy-serializers.js';
 import { errorHandler, frameworkErrorAnswer, notFoundHandler } from './error-handler.js';
 
 /** Throws on malformed UTF-8; a leading byte-order mark is dropped. */
@@ -70,6 +71,7 @@ export async function buildHttpServer(ctx: HttpContext): Promise<FastifyInstance
     childLoggerFactory: (logger) => logger,
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false, useDefaults: false } },
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers() } },
     return503OnClosing: true,
     clientErrorHandler: clientErrorHandler(ctx.now),
     // URLs the router refuses before any hook runs: the error envelope, after the same key check as every route.

@@ -1,21 +1,6 @@
-import { Ajv, type ValidateFunction } from 'ajv';
 import { dateTimeMs } from '../domain/clock.js';
 import { canonicalTaskType } from '../domain/engine-catalog.js';
 import type { FieldProblem } from '../domain/request-errors.js';
-
-/**
- * The query of a route that reads a window of the account's tasks (the listing, the export): a query string is text,
- * so numbers are read as numbers and defaults filled here (bodies are never coerced, server.ts).
- */
-export function windowQueryValidator(schema: object): ValidateFunction {
-  const ajv = new Ajv({
-    allErrors: true,
-    coerceTypes: true,
-    useDefaults: true,
-    formats: { 'date-time': (s: string) => dateTimeMs(s) !== null },
-  });
-  return ajv.compile(schema);
-}
 
 /** A window of tasks as asked: its times in epoch ms (null where absent) and its task type. */
 export interface TaskWindow {

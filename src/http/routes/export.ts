@@ -10,7 +10,8 @@ import { monitorOr404 } from '../../submission/monitors.js';
 import { callerOf } from '../caller.js';
 import type { HttpContext } from '../context.js';
 import { errorEnvelopeSchema } from '../schemas/common.js';
-import { readTaskWindow, windowQueryValidator } from '../task-window.js';
+import { queryValidator } from '../query-validator.js';
+import { readTaskWindow } from '../task-window.js';
 import { exportQuerySchema } from '../schemas/export.js';
 
 interface ExportQuerystring {
@@ -65,7 +66,7 @@ async function windowRuns(
  * tasks; a client whose connection broke passes the last `task_id` it kept as `after` and gets the rest.
  */
 export function registerExportRoutes(app: FastifyInstance, ctx: HttpContext): void {
-  const validateQuery = windowQueryValidator(exportQuerySchema);
+  const validateQuery = queryValidator(exportQuerySchema);
   app.get<{ Querystring: ExportQuerystring }>(
     '/v1/export',
     {

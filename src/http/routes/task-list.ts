@@ -5,7 +5,8 @@ import { listedView, withResponseJson } from '../../domain/task-view.js';
 import { callerOf } from '../caller.js';
 import type { HttpContext } from '../context.js';
 import { errorEnvelopeSchema } from '../schemas/common.js';
-import { readTaskWindow, windowQueryValidator } from '../task-window.js';
+import { queryValidator } from '../query-validator.js';
+import { readTaskWindow } from '../task-window.js';
 import { taskListQuerySchema, taskListSchema } from '../schemas/tasks.js';
 import { UUID_RE } from '../../domain/task-id.js';
 
@@ -39,7 +40,7 @@ function idOfCursor(cursor: string): string | null {
  * (404).
  */
 export function registerTaskListRoutes(app: FastifyInstance, ctx: HttpContext): void {
-  const validateQuery = windowQueryValidator(taskListQuerySchema);
+  const validateQuery = queryValidator(taskListQuerySchema);
   app.get<{ Querystring: TaskListQuerystring }>(
     '/v1/async/tasks',
     {

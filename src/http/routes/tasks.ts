@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifySchemaValidationError } from 'fastify';
 import type {} from '@fastify/swagger';
-import { Ajv } from 'ajv';
 import { RequestError, errorObject, validationError, type ErrorObject } from '../../domain/request-errors.js';
 import { pollingView, withResponseJson } from '../../domain/task-view.js';
 import { envelopeToTask, type EnvelopeInput } from '../../submission/envelope.js';
@@ -11,6 +10,7 @@ import { errorEnvelopeSchema, idParamsSchema } from '../schemas/common.js';
 import { batchSchema, envelopeSchema } from '../schemas/submission.js';
 import { acceptedSchema, pollingSchema } from '../schemas/tasks.js';
 import { ajvToProblems } from '../validation-details.js';
+import { strictValidator } from '../../config/strict-schemas.js';
 import { callerOf } from '../caller.js';
 import { liveTaskOr404 } from './task-lookup.js';
 
@@ -40,8 +40,7 @@ export function submitDeps(ctx: HttpContext): SubmitDeps {
 
 export function registerTaskRoutes(app: FastifyInstance, ctx: HttpContext): void {
   // Batch items are validated one by one with the same schema as the single endpoint.
-  const ajv = new Ajv({ allErrors: true, coerceTypes: false, useDefaults: false });
-  const validateItem = ajv.compile<EnvelopeInput>(envelopeSchema);
+  const validateItem = strictValidator<EnvelopeInput>(envelopeSchema);
   const checkItem = (item: unknown): EnvelopeInput => {
     if (!validateItem(item)) throw validationError(ajvToProblems(validateItem.errors ?? []));
     return item;
@@ -64,7 +63,7 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: HttpContext): void
     },
   );
 
-  const validateBatchQuery = ajv.compile(batchSubmitQuerySchema);
+  const validateBatchQuery = strictValidator(batchSubmitQuerySchema);
   app.post<{ Body: unknown[]; Querystring: { webhook?: string } }>(
     '/v1/async/task/batch',
     {
