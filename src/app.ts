@@ -199,6 +199,13 @@ async function assemble(settings: Readonly<Settings>, opts: AppOptions, releaseD
 
   const runsWorkers = settings.role !== 'api';
   const runsHttp = settings.role !== 'worker';
+  const wake: WakeBus = settings.databaseUrl
+    ? new (await import('./queue/postgres-wake-bus.js')).PostgresWakeBus(
+        settings.databaseUrl,
+        log.child({ component: 'wake' }),
+        runsWorkers,
+      )
+    : new InProcessWakeBus();
   let webhooks: WebhookSender | null = null;
   let worker: Worker | null = null;
   let batches: BatchCompleter | null = null;
@@ -258,6 +265,7 @@ async function assemble(settings: Readonly<Settings>, opts: AppOptions, releaseD
       log: log.child({ component: 'worker' }),
       clock,
       onWebhookQueued: () => sender.wake(),
+      onSlotHandedOver: (t) => wake.publish(t),
       artifacts: artifactFiles,
       ...(exitLeases ? { exitLeases } : {}),
     });
@@ -287,13 +295,6 @@ async function assemble(settings: Readonly<Settings>, opts: AppOptions, releaseD
     log.child({ component: 'retention' }),
     clock,
   );
-  const wake: WakeBus = settings.databaseUrl
-    ? new (await import('./queue/postgres-wake-bus.js')).PostgresWakeBus(
-        settings.databaseUrl,
-        log.child({ component: 'wake' }),
-        runsWorkers,
-      )
-    : new InProcessWakeBus();
   const w = worker;
   if (w) wake.subscribe((t) => w.notify(t as TaskType));
   const runtime = new RuntimeChanges(

@@ -28,6 +28,11 @@ export interface WorkerDeps {
   clock?: Clock;
   /** Called after a delivery is written, so the webhook sender wakes at once. */
   onWebhookQueued?: () => void;
+  /**
+   * Called when an attempt ends in a slot beyond this worker's share of its engine, which this worker does not refill:
+   * the other workers are woken to claim it (the wake bus), rather than at their next poll.
+   */
+  onSlotHandedOver?: (taskType: TaskType) => void;
   /** Where the artefacts' files go (tasks that keep them); without it no task keeps any. */
   artifacts?: ArtifactFiles;
   /**
@@ -244,9 +249,13 @@ export class Worker {
       })
       .finally(() => {
         this.inFlight.delete(task.id);
-        this.perEngine.set(task.taskType, (this.perEngine.get(task.taskType) ?? 1) - 1);
+        const held = (this.perEngine.get(task.taskType) ?? 1) - 1;
+        this.perEngine.set(task.taskType, held);
         this.running.delete(p);
         this.claimAfterTurn(task.taskType);
+        // Above its share (it claimed before another worker was counted), this worker leaves the slot to the others.
+        if (held >= this.shareOf(this.d.config.engines[task.taskType].concurrency))
+          this.d.onSlotHandedOver?.(task.taskType);
       });
     this.running.add(p);
   }

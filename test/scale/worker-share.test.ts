@@ -66,3 +66,75 @@ describe.skipIf(pgSkip !== null)('two workers share an engine’s concurrency (P
     for (const id of ids) expect((await waitTerminal(a, id)).task.status).toBe('COMPLETED');
   });
 });
+
+/**
+ * A worker that took more than its share (it claimed before the other worker was counted) does not refill the slots
+ * beyond its share as its attempts end: it wakes the other workers, which take them at once (src/queue/worker.ts,
+ * `onSlotHandedOver`), not at their next poll. The poll is off here, so the second worker claims on a wake-up or not
+ * at all; before the hand-over it ran none of the tasks, the first worker ran all of them half full.
+ */
+describe.skipIf(pgSkip !== null)('slots beyond a worker’s share are handed over (PostgreSQL)', () => {
+  const { adapter: gated, open } = gatedAdapter('ANSWER_ENGINE_A');
+  const services: RunningService[] = [];
+  const runs = [0, 0];
+  const counted = (i: number) => ({
+    ...gated,
+    run: (...args: Parameters<typeof gated.run>) => {
+      runs[i]! += 1;
+      return gated.run(...args);
+    },
+  });
+  let drop: () => Promise<void> = async () => undefined;
+  let config = '';
+  let url = '';
+
+  beforeAll(async () => {
+    const db = await freshPostgresUrl();
+    drop = db.drop;
+    url = db.url;
+    config = fastConfig(tempDir(), {
+      engines: { ANSWER_ENGINE_A: { concurrency: SLOTS } },
+      scheduler: { livenessMs: LIVENESS_MS, pollMs: 600_000 },
+    });
+    services.push(
+      await startService(
+        { AEQ_CONFIG: config, DATABASE_URL: url },
+        { registry: defaultRegistry().register(counted(0)) },
+      ),
+    );
+  });
+  afterAll(async () => {
+    open();
+    for (const s of services) await s.stop();
+    await drop();
+  });
+
+  it('the other worker takes them as they end', async () => {
+    const a = services[0]!;
+    const ids = await Promise.all(
+      Array.from({ length: 2 * SLOTS }, (_, i) =>
+        submit(a, { taskType: 'ANSWER_ENGINE_A', payload: { prompt: `hand over ${i}` } }),
+      ),
+    );
+    // Alone, the first worker's share is every slot.
+    await until(
+      'every slot taken by the first worker',
+      async () => a.app.worker!.inFlightCount(),
+      (n) => n === SLOTS,
+      10_000,
+      20,
+    );
+    const b = await startService(
+      { AEQ_CONFIG: config, DATABASE_URL: url },
+      { registry: defaultRegistry().register(counted(1)) },
+    );
+    services.push(b);
+    // Each has counted the other: the first now holds twice its share, the second none of its own.
+    await sleep(4 * LIVENESS_MS);
+    expect([a.app.worker!.inFlightCount(), b.app.worker!.inFlightCount()]).toEqual([SLOTS, 0]);
+    open();
+    for (const id of ids) expect((await waitTerminal(a, id)).task.status).toBe('COMPLETED');
+    expect(runs[0]! + runs[1]!).toBe(2 * SLOTS);
+    expect(runs[1]).toBeGreaterThan(0);
+  });
+});
