@@ -6,9 +6,9 @@ type RouteDefinition = Parameters<ReturnType<SerializerFactory>>[0];
 /**
  * Fastify's own response serializers (fast-json-stringify), each built on the first response it serializes rather
  * than when the server gets ready. Building every route's serializers took about 210 ms of an API process's start of
- * 1.1 s (docs/benchmarks.md, "What an API process's start costs"), on the same cores as the workers that a restart
- * after a crash most needs; a route that answers once pays its own few milliseconds instead. The serializers are
- * the same functions: what a response looks like does not change, only when its serializer is built.
+ * 1.1 s, on the same cores as the workers that a restart after a crash most needs (docs/benchmarks.md, "Recovery:
+ * kill -9 of the API and both workers"); a route pays its own few milliseconds on its first answer instead. The
+ * serializers are the same functions: what a response looks like does not change, only when it is built.
  */
 export function lazySerializers(): SerializerFactory {
   const eager = SerializerSelector();
