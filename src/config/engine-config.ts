@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { ALL_TASK_TYPES, ENGINE_CATALOG } from '../domain/engine-catalog.js';
 import type { TaskType } from '../domain/task-types.js';
 import type { Settings } from './settings.js';
-import { strictValidator } from './strict-schemas.js';
+import { strictValidator } from './json-schemas.js';
 import { ACCOUNT_KINDS, type AccountKind, inferredKind, kindMismatch } from './account-kind.js';
 
 /**

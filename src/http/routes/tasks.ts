@@ -10,7 +10,7 @@ import { errorEnvelopeSchema, idParamsSchema } from '../schemas/common.js';
 import { batchSchema, envelopeSchema } from '../schemas/submission.js';
 import { acceptedSchema, pollingSchema } from '../schemas/tasks.js';
 import { ajvToProblems } from '../validation-details.js';
-import { strictValidator } from '../../config/strict-schemas.js';
+import { strictValidator } from '../../config/json-schemas.js';
 import { callerOf } from '../caller.js';
 import { liveTaskOr404 } from './task-lookup.js';
 
