@@ -1,19 +1,16 @@
-import type { ValidateFunction } from 'ajv';
 import { schemaCompiler } from '../config/json-schemas.js';
 import { dateTimeMs } from '../domain/clock.js';
 
-/** One instance for every route that reads numbers from its query string (schemas compiled once, at start). */
+/**
+ * One instance for every route that reads numbers from its query string (schemas compiled once, at start); `date-time`
+ * is read as RFC 3339 (the task list's and the export's windows).
+ */
 const coercing = schemaCompiler({
   allErrors: true,
   coerceTypes: true,
   useDefaults: true,
   formats: { 'date-time': (s: string) => dateTimeMs(s) !== null },
 });
-
-/** A query string's validator: numbers read as numbers, defaults filled in, `date-time` read as RFC 3339. */
-export function queryValidator(schema: object): ValidateFunction {
-  return coercing(schema);
-}
 
 /**
  * A route's validator compiler where the query string, which is text, is read as its schema says (numbers as

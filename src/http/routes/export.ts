@@ -10,7 +10,7 @@ import { monitorOr404 } from '../../submission/monitors.js';
 import { callerOf } from '../caller.js';
 import type { HttpContext } from '../context.js';
 import { errorEnvelopeSchema } from '../schemas/common.js';
-import { queryValidator } from '../query-validator.js';
+import { coercedQuery } from '../query-validator.js';
 import { readTaskWindow } from '../task-window.js';
 import { exportQuerySchema } from '../schemas/export.js';
 
@@ -66,11 +66,10 @@ async function windowRuns(
  * tasks; a client whose connection broke passes the last `task_id` it kept as `after` and gets the rest.
  */
 export function registerExportRoutes(app: FastifyInstance, ctx: HttpContext): void {
-  const validateQuery = queryValidator(exportQuerySchema);
   app.get<{ Querystring: ExportQuerystring }>(
     '/v1/export',
     {
-      validatorCompiler: () => validateQuery,
+      validatorCompiler: coercedQuery(exportQuerySchema),
       schema: {
         summary: "The caller's account's tasks of a window as JSONL, CSV or Parquet, streamed",
         querystring: exportQuerySchema,

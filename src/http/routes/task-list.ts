@@ -5,7 +5,7 @@ import { listedView, withResponseJson } from '../../domain/task-view.js';
 import { callerOf } from '../caller.js';
 import type { HttpContext } from '../context.js';
 import { errorEnvelopeSchema } from '../schemas/common.js';
-import { queryValidator } from '../query-validator.js';
+import { coercedQuery } from '../query-validator.js';
 import { readTaskWindow } from '../task-window.js';
 import { taskListQuerySchema, taskListSchema } from '../schemas/tasks.js';
 import { UUID_RE } from '../../domain/task-id.js';
@@ -40,11 +40,10 @@ function idOfCursor(cursor: string): string | null {
  * (404).
  */
 export function registerTaskListRoutes(app: FastifyInstance, ctx: HttpContext): void {
-  const validateQuery = queryValidator(taskListQuerySchema);
   app.get<{ Querystring: TaskListQuerystring }>(
     '/v1/async/tasks',
     {
-      validatorCompiler: () => validateQuery,
+      validatorCompiler: coercedQuery(taskListQuerySchema),
       schema: {
         summary: "The caller's account's tasks created since a time, oldest first, a page at a time",
         querystring: taskListQuerySchema,
