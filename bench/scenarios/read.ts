@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadSettings } from '../../src/config/settings.js';
+import { resourceLimits } from '../../src/engines/parse-pool/pool.js';
 import { figure, type BenchConfig, type Figure, type Integrity, type ScenarioResult } from '../figures.js';
 import { median, round } from '../stats.js';
 import { corpusPages, type ChildMessage, type ParentMessage } from './read-corpus.js';
@@ -67,7 +68,7 @@ export async function runReadScenario(config: BenchConfig, log: (s: string) => v
       scenario: `${SCENARIO}, ${pageCount} pages`,
       metric:
         `pages/s, aeq's WEB_SCRAPE read through the parse pool (${settings.parseThreads} threads, ` +
-        `${settings.parseHeapMb} MB heap each)`,
+        `${heapOfEachThread(settings.parseHeapMb)} each)`,
       unit: 'pages/s',
       runs: aeq,
       baseline: { name: `bare jsdom + Readability + Turndown, ${cores} processes`, value: median(bare) },
@@ -167,4 +168,11 @@ function startReader(side: Side): Promise<Reader> {
       else reject(new Error(`${side} reader: unexpected ${m.type}`));
     });
   });
+}
+
+/** A parse thread's heap as the pool bounds it, for the figure's label. */
+function heapOfEachThread(heapMb: number): string {
+  if (!heapMb) return "V8's default heap";
+  const limits = resourceLimits(heapMb);
+  return `${limits.maxOldGenerationSizeMb} MB old generation and ${limits.maxYoungGenerationSizeMb} MB nursery`;
 }

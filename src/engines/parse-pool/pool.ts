@@ -28,6 +28,15 @@ export interface ParsePoolOptions {
   parsersUrl?: URL;
 }
 
+/**
+ * A bounded thread's young generation, in MB (at most half its old-generation bound). Node leaves V8's default
+ * (48 MB on a 64-bit machine) beside an old-generation bound, and V8 grows a heap whose bound is under 2 GB by a smaller
+ * factor after each full collection: a page's DOM, which mostly dies within the page, was promoted and collected
+ * again and again, and the pool read the web corpus at about 80% of its rate unbounded. A larger nursery lets that
+ * garbage die young (docs/benchmarks.md, "Page read"); it is part of the thread's bound, which stays fixed.
+ */
+const BOUNDED_YOUNG_GENERATION_MB = 128;
+
 /** An idle thread keeps its loaded libraries for this long, so steady traffic never pays their load again. */
 const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 
@@ -130,7 +139,7 @@ export class ParsePool<T extends object = Parsers> {
         // Atomics.wait takes the next task at once) a busy thread kept every page it had read.
         atomics: 'disabled',
         workerData,
-        ...(this.opts.maxHeapMb ? { resourceLimits: { maxOldGenerationSizeMb: this.opts.maxHeapMb } } : {}),
+        ...(this.opts.maxHeapMb ? { resourceLimits: resourceLimits(this.opts.maxHeapMb) } : {}),
       });
       // A thread that dies fails its parse (run() rejects) and is replaced; unheard, piscina's
       // 'error' event would end the whole process.
@@ -139,6 +148,17 @@ export class ParsePool<T extends object = Parsers> {
     })();
     return this.starting;
   }
+}
+
+/** A bounded thread's heap: the old generation as configured, and a nursery that fits within half of it. */
+export function resourceLimits(maxHeapMb: number): {
+  maxOldGenerationSizeMb: number;
+  maxYoungGenerationSizeMb: number;
+} {
+  return {
+    maxOldGenerationSizeMb: maxHeapMb,
+    maxYoungGenerationSizeMb: Math.min(BOUNDED_YOUNG_GENERATION_MB, Math.floor(maxHeapMb / 2)),
+  };
 }
 
 /** A thread ended by its heap limit: the input was too large for it, which no retry changes. */

@@ -197,6 +197,19 @@ describe('AEQ_PARSE_THREADS', () => {
 });
 
 describe('AEQ_PARSE_HEAP_MB', () => {
+  it('runs a bounded thread with its old generation at the bound and a nursery within half of it', async () => {
+    // The nursery (128 MB at the default bound) is what keeps a page's short-lived DOM from being promoted and
+    // collected again; docs/benchmarks.md, "Page read", has the rates with and without it.
+    expect(await testPool(1, 320).run('test.resourceLimits', null)).toMatchObject({
+      maxOldGenerationSizeMb: 320,
+      maxYoungGenerationSizeMb: 128,
+    });
+    expect(await testPool(1, 64).run('test.resourceLimits', null)).toMatchObject({
+      maxOldGenerationSizeMb: 64,
+      maxYoungGenerationSizeMb: 32,
+    });
+  });
+
   it('bounds each thread by default, accepts 0 (V8 default) or a size of at least 64 MB, and refuses the rest', () => {
     expect(loadSettings({}).parseHeapMb).toBe(320);
     expect(loadSettings({ AEQ_PARSE_HEAP_MB: '0' }).parseHeapMb).toBe(0);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { threadId } from 'node:worker_threads';
+import { resourceLimits, threadId } from 'node:worker_threads';
 import { UpstreamFailure } from '../../../src/domain/engine-errors.js';
 
 /**
@@ -16,6 +16,8 @@ export const PARSERS = {
     threadId,
   }),
   'test.threadId': (_: null) => threadId,
+  /** The heap limits this thread runs under (V8's own, as the thread was created). */
+  'test.resourceLimits': (_: null) => ({ ...resourceLimits }),
   /** This thread's nice value on Linux (the kernel keeps one per thread; /proc/thread-self names it). */
   'test.nice': (_: null) => os.getPriority(Number(path.basename(fs.readlinkSync('/proc/thread-self')))),
   'test.rateLimited': (_: null): never => {
