@@ -30,10 +30,10 @@ export interface ParsePoolOptions {
 
 /**
  * A bounded thread's young generation, in MB (at most half its old-generation bound). Node leaves V8's default
- * (48 MB on a 64-bit machine) beside an old-generation bound, and V8 grows a heap whose bound is under 2 GB by a smaller
- * factor after each full collection: a page's DOM, which mostly dies within the page, was promoted and collected
- * again and again, and the pool read the web corpus at about 80% of its rate unbounded. A larger nursery lets that
- * garbage die young (docs/benchmarks.md, "Page read"); it is part of the thread's bound, which stays fixed.
+ * (48 MB on a 64-bit machine) beside an old-generation bound, and V8 grows a heap whose bound is under 2 GB by a
+ * smaller factor after each full collection: a page's DOM, which mostly dies within the page, was promoted and
+ * collected again and again, and the pool read the web corpus at about 80% of its rate unbounded. A larger nursery
+ * lets that garbage die young (docs/benchmarks.md, "Page read"); it is part of the thread's bound, which stays fixed.
  */
 const BOUNDED_YOUNG_GENERATION_MB = 128;
 
