@@ -29,11 +29,12 @@ export interface ParsePoolOptions {
 }
 
 /**
- * A bounded thread's young generation, in MB (at most half its old-generation bound). Node leaves V8's default
- * (48 MB on a 64-bit machine) beside an old-generation bound, and V8 grows a heap whose bound is under 2 GB by a
- * smaller factor after each full collection: a page's DOM, which mostly dies within the page, was promoted and
- * collected again and again, and the pool read the web corpus at about 80% of its rate unbounded. A larger nursery
- * lets that garbage die young (docs/benchmarks.md, "Page read"); it is part of the thread's bound, which stays fixed.
+ * A bounded thread's young generation, in MB (at most half its old-generation bound). Node leaves V8's default for
+ * the machine's memory (48 MB on a 24 GB machine) beside an old-generation bound, and V8 grows a heap whose bound is
+ * under 2 GB by a smaller factor after each full collection: a page's DOM, which mostly dies within the page, was
+ * promoted and collected again and again, and the pool read the web corpus at about 80% of its rate unbounded. A
+ * larger nursery lets that garbage die young (docs/benchmarks.md, "Page read"); it counts within the thread's
+ * memory, which stays bounded.
  */
 const BOUNDED_YOUNG_GENERATION_MB = 128;
 
