@@ -15,9 +15,9 @@ export interface ParsePoolOptions {
    */
   idleTimeoutMs?: number;
   /**
-   * Old-generation heap limit of each thread, in MB (`AEQ_PARSE_HEAP_MB`); unset, V8's default. A
-   * parse that needs more ends its thread and fails as CONTENT_UNREADABLE (the page is too large
-   * to read), not as our bug.
+   * Old-generation heap limit of each thread, in MB (`AEQ_PARSE_HEAP_MB`), set with a nursery beside it
+   * (`resourceLimits` below); unset, V8's defaults for both. A parse that needs more ends its thread
+   * and fails as CONTENT_UNREADABLE (the page is too large to read), not as our bug.
    */
   maxHeapMb?: number;
   /** The threads' nice value on Linux (`AEQ_PARSE_NICE`, default 19). */
