@@ -23,16 +23,15 @@
  *
  * `--repo` is the snapshot's git directory (default: ../.mirror/flairNLP+fundus/repo beside the checkout).
  */
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { scriptArgs } from '../cli-args.js';
 import { storedCorpusUrls, urlKey } from './corpus-urls.js';
+import { snapshotGit } from './snapshot-git.js';
 
 const COMMIT = '18da6e53592f99cf0ac5770dc63d6ba99ba63ae8';
 const DATA = 'tests/resources/parser/test_data';
-const ROOT = new URL('../../', import.meta.url);
 
 const values = scriptArgs('npm run corpus:fundus -- --out=DIR [--repo=GIT_DIR] [--count=150] [--from=N --to=M]', {
   out: { type: 'string' },
@@ -48,8 +47,7 @@ if (!values.out || !Number.isInteger(from) || !Number.isInteger(to) || from < 1 
   console.error('usage: fundus-corpus.ts --out=DIR [--repo=GIT_DIR] [--count=N | --from=N --to=M]');
   process.exit(2);
 }
-const repo = values.repo ?? path.resolve(ROOT.pathname, '../.mirror/flairNLP+fundus/repo');
-const git = (args: string[]) => execFileSync('git', ['--git-dir', repo, ...args], { maxBuffer: 64 * 1024 * 1024 });
+const git = snapshotGit('flairNLP/fundus', values.repo);
 const show = (p: string) => git(['show', `${COMMIT}:${p}`]);
 
 interface Body {

@@ -14,15 +14,14 @@
  * docs/engines.md#cleanup-rules (`--from=1 --to=38`). Places 1-20 of them have since been read closely and are a
  * development slice (docs/real-inputs.md, "Fresh slice").
  */
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { scriptArgs } from '../cli-args.js';
 import { storedCorpusUrls, urlKey } from './corpus-urls.js';
+import { snapshotGit } from './snapshot-git.js';
 
 const COMMIT = '977613a3a90de65c9ed5e1db251eeede7b9d9714';
-const ROOT = new URL('../../', import.meta.url);
 
 const values = scriptArgs(
   'npm run corpus:wceb -- --from=N --to=M --out=DIR [--repo=GIT_DIR] [--kind=articles|other-articles]',
@@ -40,8 +39,7 @@ if (!Number.isInteger(from) || !Number.isInteger(to) || from < 1 || to < from ||
   console.error('usage: wceb-slice.ts --from=N --to=M --out=DIR [--repo=GIT_DIR] [--kind=articles|other-articles]');
   process.exit(2);
 }
-const repo = values.repo ?? path.resolve(ROOT.pathname, '../.mirror/tiptopjaw+web-content-extraction-benchmark/repo');
-const git = (args: string[]) => execFileSync('git', ['--git-dir', repo, ...args], { maxBuffer: 64 * 1024 * 1024 });
+const git = snapshotGit('tiptopjaw/web-content-extraction-benchmark', values.repo);
 
 interface GroundTruth {
   url: string;

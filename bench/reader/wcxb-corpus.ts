@@ -22,18 +22,17 @@
  * `--repo`, `--wceb-repo` and `--fundus-repo` are the snapshots' git directories (defaults: ../.mirror/<owner>+<name>/
  * repo beside the checkout).
  */
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { scriptArgs } from '../cli-args.js';
 import { storedCorpusUrls, urlKey } from './corpus-urls.js';
+import { snapshotGit } from './snapshot-git.js';
 
 const COMMIT = 'c039d5ee9f5a3a984a0e167e63aacd04e76e78a9';
 const WCEB_COMMIT = '977613a3a90de65c9ed5e1db251eeede7b9d9714';
 const FUNDUS_COMMIT = '18da6e53592f99cf0ac5770dc63d6ba99ba63ae8';
 const FUNDUS_DATA = 'tests/resources/parser/test_data';
-const ROOT = new URL('../../', import.meta.url);
 
 const values = scriptArgs(
   'npm run corpus:wcxb -- --out=DIR [--split=test|dev] [--repo=GIT_DIR] [--wceb-repo=GIT_DIR] [--fundus-repo=GIT_DIR]',
@@ -52,12 +51,9 @@ if (!values.out || (split !== 'test' && split !== 'dev')) {
   );
   process.exit(2);
 }
-const mirror = (name: string) => path.resolve(ROOT.pathname, `../.mirror/${name}/repo`);
-const gitIn = (repo: string) => (args: string[]) =>
-  execFileSync('git', ['--git-dir', repo, ...args], { maxBuffer: 64 * 1024 * 1024 });
-const git = gitIn(values.repo ?? mirror('Murrough-Foley+web-content-extraction-benchmark'));
-const wcebGit = gitIn(values['wceb-repo'] ?? mirror('tiptopjaw+web-content-extraction-benchmark'));
-const fundusGit = gitIn(values['fundus-repo'] ?? mirror('flairNLP+fundus'));
+const git = snapshotGit('Murrough-Foley/web-content-extraction-benchmark', values.repo);
+const wcebGit = snapshotGit('tiptopjaw/web-content-extraction-benchmark', values['wceb-repo']);
+const fundusGit = snapshotGit('flairNLP/fundus', values['fundus-repo']);
 const list = (g: typeof git, commit: string, dir: string) =>
   g(['ls-tree', '-r', '--name-only', commit, dir]).toString().split('\n').filter(Boolean);
 
