@@ -6,7 +6,7 @@ import path from 'node:path';
 const ROOT = new URL('../../', import.meta.url);
 
 /**
- * Runs git in the snapshot of `repo` (owner/name): `gitDir` when given (a script's `--repo`), else
+ * Runs git in the snapshot of `repo` (owner/name): the git directory `given` (a script's `--repo`), else
  * ../.mirror/<owner>+<name>/repo beside the checkout, where `fetch` puts it. A missing snapshot ends the script with
  * one line that says what to fetch, exit status 2, before any git command runs: a stack trace of git's "not a git
  * repository" says nothing of the fix.
