@@ -11,7 +11,8 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { articleBlocks } from './block-features.js';
 import { extractMainContent } from '../../src/engines/web/main-content.js';
-import { type CorpusPage, withoutHeadline } from './drop-trace-core.js';
+import { corpusDir, corpusPages } from './corpus-urls.js';
+import { withoutHeadline } from './drop-trace-core.js';
 import { scriptArgs } from '../cli-args.js';
 
 export interface BlockDataPage {
@@ -31,11 +32,11 @@ if (!values.dir || !values.out) {
   console.error('give --dir and --out');
   process.exit(2);
 }
-const dir = path.resolve(values.dir);
-const pages = JSON.parse(fs.readFileSync(path.join(dir, 'expected.json'), 'utf8')) as CorpusPage[];
+const dir = corpusDir('', values.dir);
+const pages = corpusPages(dir);
 const out: BlockDataPage[] = [];
 for (const [i, page] of pages.entries()) {
-  const html = new TextDecoder(page.charset).decode(zlib.gunzipSync(fs.readFileSync(path.join(dir, page.file))));
+  const html = new TextDecoder(page.charset).decode(zlib.gunzipSync(fs.readFileSync(new URL(page.file, dir))));
   let blocks: BlockDataPage['blocks'] = [];
   try {
     const c = extractMainContent(html, page.url, {

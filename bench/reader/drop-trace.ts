@@ -9,10 +9,9 @@
  * stderr); nothing goes through the service, so the figures are the reader's alone.
  */
 import fs from 'node:fs';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
-import { type CorpusPage, droppedTokens, tracePage, unrecordedDrops, type RemovedBlock } from './drop-trace-core.js';
+import { corpusDir, corpusPages } from './corpus-urls.js';
+import { droppedTokens, tracePage, unrecordedDrops, type RemovedBlock } from './drop-trace-core.js';
 import { bagOfWordsF1, words as wordsOf } from './score.js';
 import { scriptArgs } from '../cli-args.js';
 
@@ -34,10 +33,8 @@ if (!values.dir && !(CORPORA as readonly string[]).includes(corpus)) {
   console.error(`--corpus must be one of ${CORPORA.join(', ')}, or give --dir`);
   process.exit(2);
 }
-const dir = values.dir
-  ? pathToFileURL(`${path.resolve(values.dir)}/`)
-  : new URL(`../../test/fixtures/real/${corpus}/`, import.meta.url);
-let pages = JSON.parse(fs.readFileSync(new URL('expected.json', dir), 'utf8')) as CorpusPage[];
+const dir = corpusDir(corpus, values.dir);
+let pages = corpusPages(dir);
 if (values.pages) {
   const n = Number(values.pages);
   if (!Number.isInteger(n) || n < 1) {

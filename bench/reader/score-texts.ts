@@ -9,9 +9,7 @@
  * extractor per page: a ceiling chosen with the answer in hand, not a reader anyone can ship.
  */
 import fs from 'node:fs';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import type { CorpusPage } from './drop-trace-core.js';
+import { corpusDir, corpusPages } from './corpus-urls.js';
 import { bagOfWordsF1 } from './score.js';
 import { scriptArgs } from '../cli-args.js';
 
@@ -47,10 +45,8 @@ if (!values.dir === !values.corpus) {
   console.error(`give one of --corpus and --dir\n\n${USAGE}`);
   process.exit(2);
 }
-const dir = values.dir
-  ? pathToFileURL(`${path.resolve(values.dir)}/`)
-  : new URL(`../../test/fixtures/real/${values.corpus}/`, import.meta.url);
-const pages = readJson<CorpusPage[]>(new URL('expected.json', dir));
+const dir = corpusDir(values.corpus ?? '', values.dir);
+const pages = corpusPages(dir);
 const texts = new Map(readJson<ExternalText[]>(values.texts).map((t) => [t.id, t]));
 const trace = values.trace ? new Map(readJson<{ rows: TraceRow[] }>(values.trace).rows.map((r) => [r.id, r])) : null;
 
